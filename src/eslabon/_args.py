@@ -1,0 +1,73 @@
+"""Argument checks shared by the public wrappers: shapes, dtype, finiteness.
+
+The fast path accepts a C-contiguous float64 array of shape (n,) or (N, n) with no copy;
+anything else is converted once or rejected with a message naming the field. NaN and
+inf are detected cheaply after the compiled call (the kernels report a non-finite
+result) and then traced back to the offending field by :func:`explain_nonfinite`.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+
+def vector(x, n: int, field: str):
+    """(array, batched) for a state argument of shape (n,) or (N, n)."""
+    if type(x) is np.ndarray and x.dtype == np.float64 and x.flags.c_contiguous:
+        if x.ndim == 1 and x.shape[0] == n:
+            return x, False
+        if x.ndim == 2 and x.shape[1] == n:
+            return x, True
+    try:
+        arr = np.ascontiguousarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected numbers of shape ({n},) or (N, {n}), "
+                         f"got {x!r}") from None
+    if arr.ndim == 1 and arr.shape[0] == n:
+        return arr, False
+    if arr.ndim == 2 and arr.shape[1] == n:
+        return arr, True
+    raise ValueError(f"{field}: expected shape ({n},) or (N, {n}), got {arr.shape}")
+
+
+def vectors(n: int, **fields):
+    """Check several state arguments that must share one shape; returns (list, batched)."""
+    out = []
+    batched = None
+    shape = None
+    for name, value in fields.items():
+        arr, b = vector(value, n, name)
+        if shape is None:
+            shape, batched = arr.shape, b
+        elif arr.shape != shape:
+            first = next(iter(fields))
+            raise ValueError(f"{name}: expected the shape of {first}, {shape}, got {arr.shape}")
+        out.append(arr)
+    return out, batched
+
+
+def explain_nonfinite(what: str, **fields):
+    """Raise a ValueError naming the first non-finite input, else the non-finite result."""
+    for name, arr in fields.items():
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            idx = idx[0] if len(idx) == 1 else idx
+            raise ValueError(f"{name}: expected finite values, got {arr[bad].flat[0]} "
+                             f"at index {idx}")
+    raise ValueError(f"{what}: the result is not finite (inputs are finite; "
+                     f"check the model's scale)")
+
+
+def chunks(N: int) -> int:
+    """How many pieces a batch of N states is cut into for the parallel loop."""
+    return max(1, min(N, 4 * numba.get_num_threads()))
+
+
+def set_num_threads(k: int) -> None:
+    """Threads used by the batch kernels (at most the machine's cores)."""
+    numba.set_num_threads(int(k))
+
+
+def get_num_threads() -> int:
+    return numba.get_num_threads()

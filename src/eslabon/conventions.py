@@ -1,0 +1,21 @@
+"""Conventions shared by every layer (see ``docs/conventions.md``).
+
+* SI units inside the library (m, kg, s, rad, N, N·m); degrees only at the I/O edge.
+* Spatial vectors are ordered ``[angular; linear]``: a twist is ``[ω; v]``, a wrench ``[n; f]``.
+* Gravity is a field of the model: the acceleration of free fall in world coordinates.
+  The physical default is ``STANDARD_GRAVITY`` = (0, 0, -9.81) m/s² with world z up.
+* Joint types are small integers stored in the model's flat arrays.
+"""
+from __future__ import annotations
+
+STANDARD_GRAVITY = (0.0, 0.0, -9.81)
+
+FIXED = 0
+REVOLUTE = 1
+PRISMATIC = 2
+
+JOINT_TYPE_NAMES = {FIXED: "fixed", REVOLUTE: "revolute", PRISMATIC: "prismatic"}
+JOINT_TYPE_CODES = {"fixed": FIXED, "revolute": REVOLUTE, "prismatic": PRISMATIC,
+                    "F": FIXED, "R": REVOLUTE, "P": PRISMATIC}
+
+DH_CONVENTIONS = ("standard", "modified", "rojas")

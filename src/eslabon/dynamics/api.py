@@ -1,0 +1,160 @@
+"""Public dynamics functions. Each takes one state (n,) or a batch (N, n).
+
+Shapes: q, qd, qdd, tau (n,) or (N, n); mass and Coriolis matrices (n, n) or (N, n, n).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._args import chunks, explain_nonfinite, vector, vectors
+from . import coriolis as _cor
+from . import energy as _en
+from . import forward as _fd
+from . import rnea as _ne
+from . import walker_orin as _wo
+
+MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1")
+FORWARD_METHODS = ("walker_orin_3", "walker_orin_1")
+
+
+def _tip_wrench_array(model, tip_wrench, frame: str = "ee"):
+    """(nb+1, 6) body wrenches from a (6,) [moment; force] the frame exerts on the world,
+    expressed in that frame's axes, moment about its origin."""
+    w = np.asarray(tip_wrench, dtype=float)
+    if w.shape != (6,) or not np.all(np.isfinite(w)):
+        raise ValueError(f"tip_wrench: expected 6 finite numbers [moment; force], got {w.shape}")
+    fr = model.frame(frame)
+    f_b = fr.rotation @ w[3:]
+    n_b = fr.rotation @ w[:3] + np.cross(fr.translation, f_b)
+    out = np.zeros((model.nb + 1, 6))
+    out[fr.body, :3] = n_b
+    out[fr.body, 3:] = f_b
+    return out
+
+
+def _rnea(model, q, qd, qdd, gscale, fext, what):
+    (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+    P = model.packed
+    if batched:
+        tau = np.empty_like(q)
+        ok = _ne.rnea_many(P, q, qd, qdd, gscale, fext, tau, chunks(len(q)))
+    else:
+        tau = np.empty(model.nq)
+        ok = _ne.rnea_one(P, q, qd, qdd, gscale, fext, tau)
+    if not ok:
+        explain_nonfinite(what, q=q, qd=qd, qdd=qdd)
+    return tau
+
+
+def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
+    """τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w): recursive Newton–Euler.
+
+    Seed 001 Tabla 3.1 (Luh). ``tip_wrench`` (6,) is [moment; force] exerted by the
+    end effector ``ee`` on the environment, in the ee frame, moment about its origin.
+    """
+    fext = None if tip_wrench is None else _tip_wrench_array(model, tip_wrench)
+    return _rnea(model, q, qd, qdd, 1.0, fext, "inverse_dynamics")
+
+
+def gravity_torques(model, q):
+    """g(q): the torques that hold the robot still, NE(q, 0, 0)."""
+    q, batched = vector(q, model.nq, "q")
+    z = np.zeros_like(q)
+    return _rnea(model, q, z, z, 1.0, None, "gravity_torques")
+
+
+def bias_forces(model, q, qd):
+    """C(q, q̇) q̇ + g(q) + friction: NE(q, q̇, 0) (seed 001 eq. 3.35)."""
+    (q, qd), batched = vectors(model.nq, q=q, qd=qd)
+    return _rnea(model, q, qd, np.zeros_like(q), 1.0, None, "bias_forces")
+
+
+def mass_matrix(model, q, *, method: str = "walker_orin_3"):
+    """M(q), (n, n) or (N, n, n). ``walker_orin_3``: composite rigid body (seed 001
+    eqs 3.37–3.40); ``walker_orin_1``: n Newton–Euler columns."""
+    if method not in MASS_MATRIX_METHODS:
+        raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
+    q, batched = vector(q, model.nq, "q")
+    n = model.nq
+    P = model.packed
+    if batched:
+        H = np.empty((len(q), n, n))
+        (_wo.crba_many if method == "walker_orin_3" else _wo.ne_columns_many)(
+            P, q, H, chunks(len(q)))
+    else:
+        H = np.empty((n, n))
+        (_wo.crba_one if method == "walker_orin_3" else _wo.ne_columns_one)(P, q, H)
+    if not np.isfinite(H[..., 0, 0]).all():
+        explain_nonfinite("mass_matrix", q=q)
+    return H
+
+
+def forward_dynamics(model, q, qd, tau, *, method: str = "walker_orin_3"):
+    """q̈ = M(q)⁻¹ (τ − b(q, q̇)), Walker–Orin with a Cholesky solve (seed 001 eq. 3.36)."""
+    if method not in FORWARD_METHODS:
+        raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
+    (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
+    code = 3 if method == "walker_orin_3" else 1
+    P = model.packed
+    if batched:
+        out = np.empty_like(q)
+        status = _fd.fd_many(P, q, qd, tau, code, out, chunks(len(q)))
+    else:
+        out = np.empty(model.nq)
+        status = _fd.fd_one(P, q, qd, tau, code, out)
+    if status == 2:
+        raise ValueError("q: the mass matrix is not positive definite at this configuration "
+                         "(a joint moves no mass: give it mass, inertia or armature)")
+    if status:
+        explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
+    return out
+
+
+def coriolis_matrix(model, q, qd):
+    """A Coriolis matrix C(q, q̇) with C q̇ = bias − gravity − friction and Ṁ − 2C skew."""
+    if model.has_moving_com:
+        raise ValueError("model: coriolis_matrix needs rigid links; this model's COM slides "
+                         "with a prismatic joint (seed 001 book mode)")
+    (q, qd), batched = vectors(model.nq, q=q, qd=qd)
+    n = model.nq
+    if batched:
+        C = np.empty((len(q), n, n))
+        _cor.coriolis_many(model.packed, q, qd, C, chunks(len(q)))
+    else:
+        C = np.empty((n, n))
+        _cor.coriolis_one(model.packed, q, qd, C)
+    if not np.isfinite(C).all():
+        explain_nonfinite("coriolis_matrix", q=q, qd=qd)
+    return C
+
+
+def _energy(model, q, qd):
+    (q, qd), batched = vectors(model.nq, q=q, qd=qd)
+    if batched:
+        out = np.empty((len(q), 2))
+        _en.energy_many(model.packed, q, qd, out, chunks(len(q)))
+    else:
+        out = np.empty(2)
+        _en.energy_one(model.packed, q, qd, out)
+    if not np.isfinite(out).all():
+        explain_nonfinite("energy", q=q, qd=qd)
+    return out
+
+
+def kinetic_energy(model, q, qd):
+    """T(q, q̇) = ½ q̇ᵀ M(q) q̇, from the body motions; scalar or (N,)."""
+    return _energy(model, q, qd)[..., 0]
+
+
+def potential_energy(model, q):
+    """V(q) = −Σ m_i gᵀ p_ci (zero at the world origin); scalar or (N,)."""
+    q, _ = vector(q, model.nq, "q")
+    return _energy(model, q, np.zeros_like(q))[..., 1]
+
+
+def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):
+    """Newton–Euler with every intermediate quantity (one state); see :mod:`.trace`."""
+    from .trace import rnea_trace as _trace
+    return _trace(model, q, qd, qdd, tip_wrench=tip_wrench)
+
+

@@ -1,0 +1,140 @@
+"""A Coriolis matrix C(q, q̇) with C q̇ = the velocity-product torques and Ṁ − 2C skew.
+
+Built in world coordinates from the body Jacobians (Echeandia & Wensing 2021, the
+spatial form of the Christoffel construction). With J_b the 6×n world Jacobian of body b
+(columns S_k = the world motion axis of each ancestor joint), J̇_b columns V_k × S_k, M_b
+the body's 6×6 spatial inertia about the world origin and V_b its spatial velocity:
+
+    C = Σ_b J_bᵀ (M_b J̇_b + B_b) J_b,      B_b = ½ (V_b×* M_b − M_b V_b× + (M_b V_b)×̄)
+
+where h×̄ is the matrix with V×* h = (h×̄) V. Then C q̇ = Σ J_bᵀ(M_b J̇_b q̇ + V_b×* M_b V_b)
+and Ṁ − 2C = Σ (J̇ᵀMJ − JᵀMJ̇) − Jᵀ (M V)×̄ J, which is skew-symmetric.
+Spatial vectors are [angular; linear]. Rigid links only (no seed-001 sliding COM).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..conventions import PRISMATIC
+from ..kinematics.recursion import WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from ..model.layout import AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX, STRIDE
+from ..spatial._nb import add, cross, m9, mm, mv, v3
+
+
+@njit(cache=True)
+def _skew_into(A, r0, c0, v, s):
+    A[r0, c0 + 1] += -s * v[2]
+    A[r0, c0 + 2] += s * v[1]
+    A[r0 + 1, c0] += s * v[2]
+    A[r0 + 1, c0 + 2] += -s * v[0]
+    A[r0 + 2, c0] += -s * v[1]
+    A[r0 + 2, c0 + 1] += s * v[0]
+
+
+@njit(cache=True)
+def coriolis_into(P, q, qd, ws, C):
+    nb = int(P[H_NB])
+    nq = int(P[H_NQ])
+    forward_pass(P, q, qd, qd, 0.0, ws, True)
+    # world motion axis S and its rate V × S for every joint; world velocity V per body
+    S = np.zeros((nb + 1, 6))
+    Sd = np.zeros((nb + 1, 6))
+    V = np.zeros((nb + 1, 6))
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        row = ws[i]
+        Rw = m9(row, WS_RW)
+        pw = v3(row, WS_PW)
+        w = mv(Rw, v3(row, WS_W))
+        v = add(mv(Rw, v3(row, WS_V)), cross(pw, w))
+        for a in range(3):
+            V[i, a] = w[a]
+            V[i, 3 + a] = v[a]
+        if int(P[o + QIDX]) >= 0:
+            aw = mv(Rw, v3(P, o + AXIS))
+            if int(P[o + JTYPE]) == PRISMATIC:
+                s_ang = (0.0, 0.0, 0.0)
+                s_lin = aw
+            else:
+                s_ang = aw
+                s_lin = cross(pw, aw)
+            sd_ang = cross(w, s_ang)
+            sd_lin = add(cross(w, s_lin), cross(v, s_ang))
+            for a in range(3):
+                S[i, a] = s_ang[a]
+                S[i, 3 + a] = s_lin[a]
+                Sd[i, a] = sd_ang[a]
+                Sd[i, 3 + a] = sd_lin[a]
+    for a in range(nq):
+        for b in range(nq):
+            C[a, b] = 0.0
+    J = np.zeros((6, nq))
+    Jd = np.zeros((6, nq))
+    Mb = np.zeros((6, 6))
+    B = np.zeros((6, 6))
+    Vx = np.zeros((6, 6))
+    Vxs = np.zeros((6, 6))
+    for bdy in range(1, nb + 1):
+        o = HEADER + bdy * STRIDE
+        m = P[o + MASS]
+        row = ws[bdy]
+        Rw = m9(row, WS_RW)
+        c = add(v3(row, WS_PW), mv(Rw, v3(row, WS_C)))
+        Ic = mm(Rw, mm(m9(P, o + INERTIA), (Rw[0], Rw[3], Rw[6], Rw[1], Rw[4], Rw[7],
+                                            Rw[2], Rw[5], Rw[8])))
+        # spatial inertia about the world origin: [[Ic − m c×c×, m c×], [−m c×, m 1]]
+        Mb[:, :] = 0.0
+        cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2]
+        for a in range(3):
+            for b in range(3):
+                delta = 1.0 if a == b else 0.0
+                Mb[a, b] = Ic[3 * a + b] + m * (cc * delta - c[a] * c[b])
+            Mb[3 + a, 3 + a] = m
+        _skew_into(Mb, 0, 3, c, m)
+        _skew_into(Mb, 3, 0, c, -m)
+        # Jacobian columns of the ancestors of bdy
+        J[:, :] = 0.0
+        Jd[:, :] = 0.0
+        k = bdy
+        while k > 0:
+            j = int(P[HEADER + k * STRIDE + QIDX])
+            if j >= 0:
+                for a in range(6):
+                    J[a, j] = S[k, a]
+                    Jd[a, j] = Sd[k, a]
+            k = int(P[HEADER + k * STRIDE])
+        w = (V[bdy, 0], V[bdy, 1], V[bdy, 2])
+        v = (V[bdy, 3], V[bdy, 4], V[bdy, 5])
+        Vx[:, :] = 0.0
+        _skew_into(Vx, 0, 0, w, 1.0)
+        _skew_into(Vx, 3, 3, w, 1.0)
+        _skew_into(Vx, 3, 0, v, 1.0)
+        Vxs[:, :] = 0.0
+        _skew_into(Vxs, 0, 0, w, 1.0)
+        _skew_into(Vxs, 3, 3, w, 1.0)
+        _skew_into(Vxs, 0, 3, v, 1.0)
+        h = Mb @ V[bdy]
+        B[:, :] = Vxs @ Mb - Mb @ Vx
+        hn = (h[0], h[1], h[2])
+        hf = (h[3], h[4], h[5])
+        _skew_into(B, 0, 0, hn, -1.0)
+        _skew_into(B, 0, 3, hf, -1.0)
+        _skew_into(B, 3, 0, hf, -1.0)
+        B *= 0.5
+        C += J.T @ (Mb @ Jd + B @ J)
+
+
+@njit(cache=True)
+def coriolis_one(P, q, qd, C):
+    coriolis_into(P, q, qd, np.empty((int(P[H_NB]) + 1, WS_COLS)), C)
+
+
+@njit(cache=True, parallel=True)
+def coriolis_many(P, Q, QD, C, nchunks):
+    N = Q.shape[0]
+    nb = int(P[H_NB])
+    for c in prange(nchunks):
+        ws = np.empty((nb + 1, WS_COLS))
+        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+            coriolis_into(P, Q[s], QD[s], ws, C[s])

@@ -1,0 +1,53 @@
+"""Kinetic and potential energy from the body motions (independent of the mass matrix):
+
+    T = Σ_i ½ (m_i |v_ci|² + ω_iᵀ I_i ω_i) + Σ_j ½ J_a,j q̇_j²,    v_ci = v_i + ω_i × c_i
+    V = −Σ_i m_i gᵀ p_ci     (zero at the world origin)
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..kinematics.recursion import WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from ..model.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
+from ..spatial._nb import add, cross, dot, m9, mv, v3
+
+
+@njit(cache=True)
+def energy_into(P, q, qd, ws, out):
+    """out[0] = kinetic, out[1] = potential energy for one state."""
+    forward_pass(P, q, qd, qd, 0.0, ws, True)
+    nb = int(P[H_NB])
+    g = v3(P, H_GRAVITY)
+    T = 0.0
+    V = 0.0
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        row = ws[i]
+        m = P[o + MASS]
+        w = v3(row, WS_W)
+        c = v3(row, WS_C)
+        vc = add(v3(row, WS_V), cross(w, c))
+        T += 0.5 * (m * dot(vc, vc) + dot(w, mv(m9(P, o + INERTIA), w)))
+        k = int(P[o + QIDX])
+        if k >= 0:
+            T += 0.5 * P[o + ARMATURE] * qd[k] * qd[k]
+        pc = add(v3(row, WS_PW), mv(m9(row, WS_RW), c))
+        V -= m * dot(g, pc)
+    out[0] = T
+    out[1] = V
+
+
+@njit(cache=True)
+def energy_one(P, q, qd, out):
+    energy_into(P, q, qd, np.empty((int(P[H_NB]) + 1, WS_COLS)), out)
+
+
+@njit(cache=True, parallel=True)
+def energy_many(P, Q, QD, OUT, nchunks):
+    N = Q.shape[0]
+    nb = int(P[H_NB])
+    for c in prange(nchunks):
+        ws = np.empty((nb + 1, WS_COLS))
+        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+            energy_into(P, Q[s], QD[s], ws, OUT[s])

@@ -1,0 +1,103 @@
+"""Forward dynamics by Walker & Orin method 3 (seed 001 eq. 3.36 and ``walkerorin4``):
+
+    b = NE(q, q̇, q̈ = 0)          (Coriolis, centrifugal, gravity and friction)
+    H = composite-rigid-body mass matrix
+    q̈ = H⁻¹ (τ − b)             (Cholesky H = L Lᵀ, two triangular solves)
+
+The seed inverts H explicitly; a Cholesky solve is cheaper and better conditioned
+(seed 000 §4.5 also uses Cholesky). The tiny solver is written into the kernel so a
+single compiled call does the whole step without allocating.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from ..kinematics.recursion import WS_COLS
+from ..model.layout import H_NB, H_NQ
+from .rnea import rnea_into
+from .walker_orin import _COLS as CRBA_COLS
+from .walker_orin import crba_into, ne_columns_into
+
+
+@njit(cache=True)
+def cholesky_solve_into(H, x, n):
+    """Overwrite H's lower triangle with L (H = L Lᵀ) and x with H⁻¹ x. False if H is not PD."""
+    for j in range(n):
+        s = H[j, j]
+        for k in range(j):
+            s -= H[j, k] * H[j, k]
+        if not s > 0.0:
+            return False
+        d = math.sqrt(s)
+        H[j, j] = d
+        for i in range(j + 1, n):
+            s = H[i, j]
+            for k in range(j):
+                s -= H[i, k] * H[j, k]
+            H[i, j] = s / d
+    for i in range(n):
+        s = x[i]
+        for k in range(i):
+            s -= H[i, k] * x[k]
+        x[i] = s / H[i, i]
+    for i in range(n - 1, -1, -1):
+        s = x[i]
+        for k in range(i + 1, n):
+            s -= H[k, i] * x[k]
+        x[i] = s / H[i, i]
+    return True
+
+
+@njit(cache=True)
+def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out):
+    """q̈ into ``out``; ``method`` 3 (composite) or 1 (NE columns). Returns a status:
+    0 ok, 1 non-finite result, 2 mass matrix not positive definite."""
+    nq = int(P[H_NQ])
+    for a in range(nq):
+        out[a] = 0.0
+    if not rnea_into(P, q, qd, out, 1.0, None, ws, out):   # b = NE(q, q̇, 0)
+        return 1
+    for a in range(nq):
+        out[a] = tau[a] - out[a]
+    if method == 3:
+        crba_into(P, q, cw, H)
+    else:
+        ne_columns_into(P, q, ws, zero, unit, col, H)
+    if not cholesky_solve_into(H, out, nq):
+        return 2
+    s = 0.0
+    for a in range(nq):
+        s += out[a]
+    return 0 if math.isfinite(s) else 1
+
+
+@njit(cache=True)
+def fd_one(P, q, qd, tau, method, out):
+    nb = int(P[H_NB])
+    nq = int(P[H_NQ])
+    return fd_into(P, q, qd, tau, method, np.empty((nb + 1, WS_COLS)),
+                   np.empty((nb + 1, CRBA_COLS)), np.empty((nq, nq)), np.zeros(nq),
+                   np.zeros(nq), np.empty(nq), out)
+
+
+@njit(cache=True, parallel=True)
+def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
+    N = Q.shape[0]
+    nb = int(P[H_NB])
+    nq = int(P[H_NQ])
+    status = np.zeros(nchunks, dtype=np.int64)
+    for c in prange(nchunks):
+        ws = np.empty((nb + 1, WS_COLS))
+        cw = np.empty((nb + 1, CRBA_COLS))
+        H = np.empty((nq, nq))
+        zero = np.zeros(nq)
+        unit = np.zeros(nq)
+        col = np.empty(nq)
+        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+            st = fd_into(P, Q[s], QD[s], TAU[s], method, ws, cw, H, zero, unit, col, OUT[s])
+            if st > status[c]:
+                status[c] = st
+    return status.max()

@@ -1,0 +1,110 @@
+"""Recursive Newton–Euler inverse dynamics (Luh, Walker & Paul 1980).
+
+Seed 001 Tabla 3.1: the outward pass (3.27)–(3.29) is
+:func:`eslabon.kinematics.recursion.forward_pass`; this module adds (3.30)
+
+    ā_i = v̇_i + ω̇_i × c_i + ω_i × (ω_i × c_i),   F_i = m_i ā_i,   N_i = I_i ω̇_i + ω_i × I_i ω_i
+
+and the inward pass (3.31)–(3.33), for a tree in body coordinates with moments about the
+body origin:
+
+    f_i = F_i + Σ_children E_c f_c
+    n_i = N_i + c_i × F_i + Σ_children (E_c n_c + r_c × E_c f_c)
+    τ_i = sᵀ n_i (R) | sᵀ f_i (P)  + b_i q̇_i + μ_i sign(q̇_i) + J_a q̈_i
+
+with viscous b, Coulomb μ and armature J_a. ``fext`` (nb+1, 6) adds the wrench
+[moment about the origin; force] that each body exerts on its environment, in body
+coordinates (seed 001 eq. 3.34: f_{n+1}, n_{n+1}).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from ..conventions import PRISMATIC
+from ..kinematics.recursion import (WS_A, WS_AC, WS_C, WS_COLS, WS_E, WS_F, WS_FJ, WS_N,
+                                    WS_NJ, WS_R, WS_W, WS_WD, forward_pass)
+from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, HEADER, INERTIA, JTYPE, MASS,
+                            QIDX, STRIDE, VISCOUS)
+from ..spatial._nb import add, cross, dot, m9, mv, put3, scale, v3
+
+
+@njit(cache=True)
+def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
+    """Newton–Euler for one state into ``tau`` (may alias ``qdd``). True if τ is finite."""
+    forward_pass(P, q, qd, qdd, gscale, ws, False)
+    nb = int(P[H_NB])
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        row = ws[i]
+        w = v3(row, WS_W)
+        wd = v3(row, WS_WD)
+        c = v3(row, WS_C)
+        I = m9(P, o + INERTIA)
+        # (3.30): COM acceleration, inertial force and moment
+        ac = add(v3(row, WS_A), add(cross(wd, c), cross(w, cross(w, c))))
+        F = scale(P[o + MASS], ac)
+        N = add(mv(I, wd), cross(w, mv(I, w)))
+        f = F
+        n = add(N, cross(c, F))
+        if fext is not None:
+            n = add(n, v3(fext[i], 0))
+            f = add(f, v3(fext[i], 3))
+        put3(row, WS_AC, ac)
+        put3(row, WS_F, F)
+        put3(row, WS_N, N)
+        put3(row, WS_FJ, f)
+        put3(row, WS_NJ, n)
+    total = 0.0
+    for i in range(nb, 0, -1):
+        o = HEADER + i * STRIDE
+        row = ws[i]
+        f = v3(row, WS_FJ)
+        n = v3(row, WS_NJ)
+        k = int(P[o + QIDX])
+        if k >= 0:
+            # (3.33): project on the joint axis, add friction and rotor inertia
+            ax = v3(P, o + AXIS)
+            t = dot(ax, f) if int(P[o + JTYPE]) == PRISMATIC else dot(ax, n)
+            v = qd[k]
+            sgn = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
+            t += P[o + VISCOUS] * v + P[o + COULOMB] * sgn + P[o + ARMATURE] * qdd[k]
+            tau[k] = t
+            total += t
+        p = int(P[o])
+        if p > 0:
+            # (3.31)-(3.32): carry f, n to the parent frame
+            E = m9(row, WS_E)
+            Ef = mv(E, f)
+            prow = ws[p]
+            put3(prow, WS_FJ, add(v3(prow, WS_FJ), Ef))
+            put3(prow, WS_NJ, add(v3(prow, WS_NJ),
+                                  add(mv(E, n), cross(v3(row, WS_R), Ef))))
+    return math.isfinite(total)
+
+
+@njit(cache=True)
+def rnea_one(P, q, qd, qdd, gscale, fext, tau):
+    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
+    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau)
+
+
+@njit(cache=True)
+def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
+    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau)
+
+
+@njit(cache=True, parallel=True)
+def rnea_many(P, Q, QD, QDD, gscale, fext, TAU, nchunks):
+    """Newton–Euler over a batch (N, n), parallel over chunks of states."""
+    N = Q.shape[0]
+    nb = int(P[H_NB])
+    ok = np.ones(nchunks, dtype=np.bool_)
+    for c in prange(nchunks):
+        ws = np.empty((nb + 1, WS_COLS))
+        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+            if not rnea_into(P, Q[s], QD[s], QDD[s], gscale, fext, ws, TAU[s]):
+                ok[c] = False
+    return ok.all()

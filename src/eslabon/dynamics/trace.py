@@ -1,0 +1,94 @@
+"""Newton–Euler with every intermediate quantity, as seed 001 asks students to identify.
+
+For a DH model each link's quantities are given in its own DH frame i (the seed's
+``^iR_0(·)`` form): ω, ω̇, v̇ (acceleration of the frame origin, gravity included as the
+fictitious base acceleration), ā (COM acceleration), F, N (net force and moment at the
+COM), f, n (force and moment exerted on link i by link i−1). Moments n are taken about
+O_{i−1} for standard/Rojas DH (seed 001 §2.3) and about O_i for modified DH. Bodies
+without a DH frame (a payload, a tree built by hand) use their body frame and origin.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._args import explain_nonfinite, vectors
+from ..kinematics.recursion import (WS_A, WS_AC, WS_COLS, WS_E, WS_F, WS_FJ, WS_N, WS_NJ,
+                                    WS_R, WS_W, WS_WD)
+from . import rnea as _rnea
+
+QUANTITIES = ("w", "wd", "vd", "ac", "F", "N", "f", "n")
+LABELS = {"w": "ω", "wd": "ω̇", "vd": "v̇", "ac": "ā", "F": "F", "N": "N", "f": "f", "n": "n"}
+
+
+@dataclass(frozen=True)
+class RneaTrace:
+    """Per-body intermediate quantities; each array has shape (nb, 3), rows = bodies 1..nb."""
+    bodies: tuple
+    frames: tuple
+    tau: np.ndarray
+    w: np.ndarray
+    wd: np.ndarray
+    vd: np.ndarray
+    ac: np.ndarray
+    F: np.ndarray
+    N: np.ndarray
+    f: np.ndarray
+    n: np.ndarray
+
+    def table(self) -> str:
+        """A plain-text table, one block of rows per body."""
+        lines = [f"{'body':<10}{'frame':<9}{'qty':<5}{'x':>14}{'y':>14}{'z':>14}"]
+        for b, (name, frame) in enumerate(zip(self.bodies, self.frames)):
+            for key in QUANTITIES:
+                x, y, z = getattr(self, key)[b]
+                lines.append(f"{name:<10}{frame:<9}{LABELS[key]:<5}{x:>14.6g}{y:>14.6g}{z:>14.6g}")
+        lines.append("tau = " + np.array2string(self.tau, precision=6))
+        return "\n".join(lines)
+
+    __str__ = table
+
+
+def _frame_for(model, i):
+    """(frame name, rotation body<-frame, origin in body, moment point in body coords)."""
+    names = {f.name: f for f in model.frames}
+    fr = names.get(f"dh{i}") if model.dh is not None else None
+    if fr is None or fr.body != i:
+        return "body", np.eye(3), np.zeros(3), None
+    point = fr.translation
+    if model.dh.convention != "modified":
+        prev = names.get(f"dh{i - 1}")
+        point = ("prev", prev)
+    return fr.name, fr.rotation, fr.translation, point
+
+
+def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
+    (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+    if batched:
+        raise ValueError("q: rnea_trace takes one state of shape (n,)")
+    from .api import _tip_wrench_array
+    fext = None if tip_wrench is None else _tip_wrench_array(model, tip_wrench)
+    ws = np.empty((model.nb + 1, WS_COLS))
+    tau = np.empty(model.nq)
+    if not _rnea.rnea_trace_one(model.packed, q, qd, qdd, 1.0, fext, tau, ws):
+        explain_nonfinite("rnea_trace", q=q, qd=qd, qdd=qdd)
+    out = {k: np.zeros((model.nb, 3)) for k in QUANTITIES}
+    frames = []
+    for i in range(1, model.nb + 1):
+        row = ws[i]
+        name, Rf, pf, point = _frame_for(model, i)
+        w, wd, a = row[WS_W:WS_W + 3], row[WS_WD:WS_WD + 3], row[WS_A:WS_A + 3]
+        f, n = row[WS_FJ:WS_FJ + 3], row[WS_NJ:WS_NJ + 3]
+        if isinstance(point, tuple):            # O_{i-1}, a point of the parent's DH frame
+            E = row[WS_E:WS_E + 9].reshape(3, 3)
+            point = E.T @ (point[1].translation - row[WS_R:WS_R + 3])
+        if point is not None:
+            n = n - np.cross(point, f)          # moment about that point
+        vd = a + np.cross(wd, pf) + np.cross(w, np.cross(w, pf))
+        vals = dict(w=w, wd=wd, vd=vd, ac=row[WS_AC:WS_AC + 3], F=row[WS_F:WS_F + 3],
+                    N=row[WS_N:WS_N + 3], f=f, n=n)
+        for key in QUANTITIES:
+            out[key][i - 1] = Rf.T @ vals[key]
+        frames.append(name)
+    return RneaTrace(bodies=tuple(model.body_names[1:]), frames=tuple(frames), tau=tau, **out)

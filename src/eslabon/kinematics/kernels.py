@@ -1,0 +1,26 @@
+"""Compiled drivers of the kinematic recursion for one state and for a batch."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..model.layout import H_NB
+from .recursion import WS_COLS, forward_pass
+
+
+@njit(cache=True)
+def kinematics_one(P, q, qd, qdd, ws):
+    forward_pass(P, q, qd, qdd, 0.0, ws, True)
+
+
+@njit(cache=True, parallel=True)
+def kinematics_many(P, Q, QD, QDD, WS, nchunks):
+    N = Q.shape[0]
+    for c in prange(nchunks):
+        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+            forward_pass(P, Q[s], QD[s], QDD[s], 0.0, WS[s], True)
+
+
+def workspace(P, batch: int | None = None) -> np.ndarray:
+    rows = int(P[H_NB]) + 1
+    return np.empty((rows, WS_COLS) if batch is None else (batch, rows, WS_COLS))

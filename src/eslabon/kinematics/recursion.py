@@ -1,0 +1,112 @@
+"""The outward kinematic recursion shared by kinematics and Newton–Euler (compiled).
+
+Seed 001 Tabla 3.1, eqs (3.27)–(3.29) (Luh, Walker & Paul 1980), written for a tree in
+body coordinates with an arbitrary joint axis ``s``:
+
+    ω_i  = Eᵀ ω_p + s q̇_i                                             (R)
+    ω̇_i  = Eᵀ ω̇_p + s q̈_i + (Eᵀ ω_p) × s q̇_i                          (R)
+    a_i  = Eᵀ (a_p + ω̇_p × r + ω_p × (ω_p × r)) [+ s q̈_i + 2 ω_i × s q̇_i  (P)]
+
+where (E, r) place body i in its parent p and a_0 = -g·gscale (gravity as a fictitious
+base acceleration, seed 001 §2.4). With ``full`` set it also accumulates world poses and
+the linear velocity of each body origin.
+
+Workspace ``ws`` has one row per body; its columns are named below.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from ..conventions import PRISMATIC, REVOLUTE
+from ..model.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, JTYPE, POS,
+                            QIDX, ROT, STRIDE)
+from ..spatial._nb import add, cross, m9, mm, mtv, mv, put3, put9, rot_axis, scale, v3
+
+# workspace columns (per body, in that body's coordinates unless noted)
+WS_E = 0        # 9: rotation parent <- body at the current q
+WS_R = 9        # 3: body origin in the parent frame
+WS_W = 12       # 3: angular velocity ω
+WS_WD = 15      # 3: angular acceleration ω̇
+WS_A = 18       # 3: linear acceleration of the origin, gravity included (v̇)
+WS_AC = 21      # 3: linear acceleration of the COM (ā)
+WS_F = 24       # 3: net force at the COM (F = m ā)
+WS_N = 27       # 3: net moment about the COM (N)
+WS_FJ = 30      # 3: force on the body from its parent (f)
+WS_NJ = 33      # 3: moment on the body from its parent, about the body origin (n)
+WS_C = 36       # 3: COM position at the current q
+WS_RW = 39      # 9: world rotation of the body (full pass only)
+WS_PW = 48      # 3: world position of the body origin (full pass only)
+WS_V = 51       # 3: linear velocity of the origin (full pass only)
+WS_COLS = 54
+
+
+@njit(cache=True)
+def placement(P, o, qi):
+    """(E, r): rotation parent <- body and origin of body at joint value ``qi``."""
+    jt = int(P[o + JTYPE])
+    R = m9(P, o + ROT)
+    p = v3(P, o + POS)
+    if jt == REVOLUTE:
+        return mm(R, rot_axis(v3(P, o + AXIS), qi)), p
+    if jt == PRISMATIC:
+        return R, add(p, mv(R, scale(qi, v3(P, o + AXIS))))
+    return R, p
+
+
+@njit(cache=True)
+def forward_pass(P, q, qd, qdd, gscale, ws, full):
+    """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM (and poses, v if ``full``)."""
+    nb = int(P[H_NB])
+    for c in range(WS_COLS):
+        ws[0, c] = 0.0
+    row0 = ws[0]
+    put9(row0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
+    put9(row0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
+    put3(row0, WS_A, (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1],
+                      -gscale * P[H_GRAVITY + 2]))
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        jt = int(P[o + JTYPE])
+        k = int(P[o + QIDX])
+        qi = 0.0
+        qdi = 0.0
+        qddi = 0.0
+        if k >= 0:
+            qi = q[k]
+            qdi = qd[k]
+            qddi = qdd[k]
+        E, r = placement(P, o, qi)
+        prow = ws[int(P[o])]
+        row = ws[i]
+        wp = v3(prow, WS_W)
+        wdp = v3(prow, WS_WD)
+        # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
+        w = mtv(E, wp)
+        wd = mtv(E, wdp)
+        a = mtv(E, add(v3(prow, WS_A), add(cross(wdp, r), cross(wp, cross(wp, r)))))
+        ax = v3(P, o + AXIS)
+        if jt == REVOLUTE:
+            s = scale(qdi, ax)
+            wd = add(wd, add(scale(qddi, ax), cross(w, s)))
+            w = add(w, s)
+        elif jt == PRISMATIC:
+            s = scale(qdi, ax)
+            a = add(a, add(scale(qddi, ax), scale(2.0, cross(w, s))))
+        c = v3(P, o + COM)
+        slide = P[o + COM_SLIDE]
+        if slide != 0.0:
+            c = add(c, scale(slide * qi, ax))
+        put9(row, WS_E, E)
+        put3(row, WS_R, r)
+        put3(row, WS_W, w)
+        put3(row, WS_WD, wd)
+        put3(row, WS_A, a)
+        put3(row, WS_C, c)
+        if full:
+            Rp = m9(prow, WS_RW)
+            put9(row, WS_RW, mm(Rp, E))
+            put3(row, WS_PW, add(v3(prow, WS_PW), mv(Rp, r)))
+            v = mtv(E, add(v3(prow, WS_V), cross(wp, r)))
+            if jt == PRISMATIC:
+                v = add(v, scale(qdi, ax))
+            put3(row, WS_V, v)

@@ -1,0 +1,6 @@
+"""Robot models: the frozen flat-array :class:`Model` and its front-ends."""
+from .builder import ModelBuilder
+from .dh import from_dh
+from .model import DHTable, Frame, Model
+
+__all__ = ["Model", "Frame", "DHTable", "ModelBuilder", "from_dh"]

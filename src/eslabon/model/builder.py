@@ -1,0 +1,99 @@
+"""Build a :class:`Model` body by body (the path every front-end takes)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
+from .model import DHTable, Frame, Model
+from .validate import as_float_array, check_inertia, check_nonnegative, check_rotation
+
+
+class ModelBuilder:
+    """Accumulates bodies and frames, then freezes them into a :class:`Model`.
+
+    >>> b = ModelBuilder()
+    >>> link = b.add_body(0, "revolute", axis=(0, 0, 1), mass=1.0, com=(0.5, 0, 0))
+    >>> b.build(name="one-link").nq
+    1
+    """
+
+    def __init__(self):
+        self._bodies = [dict(parent=-1, joint_type=0, axis=np.zeros(3), rotation=np.eye(3),
+                             translation=np.zeros(3), mass=0.0, com=np.zeros(3),
+                             inertia=np.zeros((3, 3)), viscous=0.0, coulomb=0.0,
+                             armature=0.0, com_slide=0.0, name="world")]
+        self._frames: list[Frame] = []
+
+    @property
+    def nb(self) -> int:
+        return len(self._bodies) - 1
+
+    def add_body(self, parent: int, joint: str, *, axis=(0.0, 0.0, 1.0), rotation=None,
+                 translation=(0.0, 0.0, 0.0), mass=0.0, com=(0.0, 0.0, 0.0), inertia=None,
+                 viscous=0.0, coulomb=0.0, armature=0.0, com_slide=0.0, name=None,
+                 where: str | None = None) -> int:
+        """Add a body moved by a ``joint`` ("revolute"/"R", "prismatic"/"P", "fixed"/"F").
+
+        ``rotation``/``translation`` place the joint frame in the parent body frame;
+        ``com`` and ``inertia`` (about the COM) are in the body frame. ``where`` prefixes
+        error messages (e.g. ``"rows[2]"``). Returns the new body's index.
+        """
+        i = len(self._bodies)
+        where = where or f"body {i}"
+        if not 0 <= int(parent) < i:
+            raise ValueError(f"{where}.parent: expected a body index in 0..{i - 1}, got {parent}")
+        code = JOINT_TYPE_CODES.get(joint)
+        if code is None:
+            raise ValueError(f"{where}.joint: expected 'R', 'P' or 'F' "
+                             f"(revolute, prismatic, fixed), got {joint!r}")
+        body = dict(
+            parent=int(parent), joint_type=code,
+            axis=as_float_array(axis, (3,), f"{where}.axis"),
+            rotation=check_rotation(np.eye(3) if rotation is None else rotation,
+                                    f"{where}.rotation"),
+            translation=as_float_array(translation, (3,), f"{where}.translation"),
+            mass=check_nonnegative(mass, f"{where}.mass"),
+            com=as_float_array(com, (3,), f"{where}.com"),
+            inertia=check_inertia(np.zeros((3, 3)) if inertia is None else inertia,
+                                  f"{where}.inertia"),
+            viscous=check_nonnegative(viscous, f"{where}.viscous"),
+            coulomb=check_nonnegative(coulomb, f"{where}.coulomb"),
+            armature=check_nonnegative(armature, f"{where}.armature"),
+            com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
+            name=name or f"body{i}")
+        if code != 0 and np.linalg.norm(body["axis"]) < 1e-12:
+            raise ValueError(f"{where}.axis: expected a non-zero joint axis")
+        self._bodies.append(body)
+        return i
+
+    def add_frame(self, name: str, body: int, rotation=None, translation=(0.0, 0.0, 0.0)):
+        """Name a frame fixed to ``body`` (e.g. a DH frame, a tool, the end effector)."""
+        if not 0 <= body < len(self._bodies):
+            raise ValueError(f"frame {name!r}.body: expected 0..{self.nb}, got {body}")
+        R = check_rotation(np.eye(3) if rotation is None else rotation, f"frame {name!r}.rotation")
+        p = as_float_array(translation, (3,), f"frame {name!r}.translation")
+        self._frames.append(Frame(name, int(body), R, p))
+
+    def build(self, *, gravity=STANDARD_GRAVITY, name: str = "model", dh: DHTable | None = None,
+              source: str = "") -> Model:
+        b = self._bodies
+        frames = tuple(self._frames)
+        if not any(f.name == "ee" for f in frames):
+            frames = frames + (Frame("ee", self.nb, np.eye(3), np.zeros(3)),)
+        return Model(
+            name=name,
+            parent=np.array([x["parent"] for x in b]),
+            joint_type=np.array([x["joint_type"] for x in b]),
+            axis=np.array([x["axis"] for x in b]),
+            tree_rotation=np.array([x["rotation"] for x in b]),
+            tree_translation=np.array([x["translation"] for x in b]),
+            mass=np.array([x["mass"] for x in b]),
+            com=np.array([x["com"] for x in b]),
+            inertia=np.array([x["inertia"] for x in b]),
+            viscous=np.array([x["viscous"] for x in b]),
+            coulomb=np.array([x["coulomb"] for x in b]),
+            armature=np.array([x["armature"] for x in b]),
+            com_slide=np.array([x["com_slide"] for x in b]),
+            gravity=as_float_array(gravity, (3,), "gravity"),
+            body_names=tuple(x["name"] for x in b),
+            frames=frames, dh=dh, source=source)

@@ -1,0 +1,168 @@
+"""The one robot model: a frozen tree of bodies stored as flat arrays (DESIGN §4).
+
+Bodies are numbered 0..nb with 0 the fixed world and ``parent[i] < i``. Joint ``i`` moves
+body ``i`` relative to ``parent[i]``: the body frame is the joint frame placed at
+(``tree_rotation[i]``, ``tree_translation[i]``) in the parent frame, then rotated by
+``q`` about ``axis[i]`` (revolute) or translated by ``q`` along it (prismatic).
+Inertial data are expressed in the body frame. DH tables, YAML and URDF are front-ends
+that compile into this model; see :mod:`eslabon.model.dh`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC, REVOLUTE
+from . import layout as L
+from .validate import check_body_arrays
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A named frame fixed to ``body`` at (``rotation``, ``translation``) in the body frame."""
+    name: str
+    body: int
+    rotation: np.ndarray
+    translation: np.ndarray
+
+
+@dataclass(frozen=True)
+class DHTable:
+    """The DH rows a model was compiled from, kept for display and export."""
+    convention: str
+    rows: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """Immutable articulated-body model. Per-body arrays have a leading axis of nb + 1.
+
+    Attributes (shapes): ``parent`` (nb+1,) int, ``joint_type`` (nb+1,) int (0 fixed,
+    1 revolute, 2 prismatic), ``q_index`` (nb+1,) int (-1 for fixed joints),
+    ``axis`` (nb+1, 3), ``tree_rotation`` (nb+1, 3, 3), ``tree_translation`` (nb+1, 3),
+    ``mass`` (nb+1,), ``com`` (nb+1, 3), ``inertia`` (nb+1, 3, 3) about the COM,
+    ``viscous``, ``coulomb``, ``armature``, ``com_slide`` (nb+1,), ``gravity`` (3,).
+    """
+    name: str
+    parent: np.ndarray
+    joint_type: np.ndarray
+    axis: np.ndarray
+    tree_rotation: np.ndarray
+    tree_translation: np.ndarray
+    mass: np.ndarray
+    com: np.ndarray
+    inertia: np.ndarray
+    viscous: np.ndarray
+    coulomb: np.ndarray
+    armature: np.ndarray
+    com_slide: np.ndarray
+    gravity: np.ndarray
+    body_names: tuple = ()
+    frames: tuple = ()
+    dh: DHTable | None = None
+    source: str = ""
+    q_index: np.ndarray = field(init=False)
+    packed: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self):
+        arrays = check_body_arrays(self)
+        for key, value in arrays.items():
+            value.setflags(write=False)
+            object.__setattr__(self, key, value)
+        q_index = np.full(len(self.parent), -1, dtype=np.int64)
+        moving = np.flatnonzero(self.joint_type != FIXED)
+        q_index[moving] = np.arange(len(moving))
+        q_index.setflags(write=False)
+        object.__setattr__(self, "q_index", q_index)
+        if not self.body_names:
+            object.__setattr__(self, "body_names",
+                               tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)]))
+        packed = self._pack()
+        packed.setflags(write=False)
+        object.__setattr__(self, "packed", packed)
+
+    # --- sizes -----------------------------------------------------------------------
+    @property
+    def nb(self) -> int:
+        """Number of bodies, world excluded."""
+        return len(self.parent) - 1
+
+    @property
+    def nq(self) -> int:
+        """Number of joint coordinates (degrees of freedom)."""
+        return int(np.count_nonzero(self.joint_type != FIXED))
+
+    @property
+    def dof_bodies(self) -> np.ndarray:
+        """Body index of each degree of freedom, shape (nq,)."""
+        return np.flatnonzero(self.joint_type != FIXED)
+
+    @property
+    def joint_types(self) -> tuple:
+        """Type name of each degree of freedom."""
+        return tuple(JOINT_TYPE_NAMES[int(t)] for t in self.joint_type[self.dof_bodies])
+
+    @property
+    def has_moving_com(self) -> bool:
+        """True when some COM slides with its prismatic joint (seed 001 book mode)."""
+        return bool(np.any(self.com_slide != 0.0))
+
+    def frame(self, name: str) -> Frame:
+        for fr in self.frames:
+            if fr.name == name:
+                return fr
+        raise ValueError(f"frame: unknown frame {name!r}; this model has "
+                         f"{[f.name for f in self.frames]}")
+
+    def replace(self, **changes) -> "Model":
+        """A new model with some fields changed, validated again (the model is immutable).
+
+        Friction and armature may be given per degree of freedom, shape (nq,).
+        """
+        current = {k: getattr(self, k) for k in (
+            "name", "parent", "joint_type", "axis", "tree_rotation", "tree_translation",
+            "mass", "com", "inertia", "viscous", "coulomb", "armature", "com_slide",
+            "gravity", "body_names", "frames", "dh", "source")}
+        for key in ("viscous", "coulomb", "armature"):
+            if key in changes and np.size(changes[key]) in (1, self.nq) \
+                    and np.size(changes[key]) != self.nb + 1:
+                full = np.zeros(self.nb + 1)
+                full[self.dof_bodies] = changes[key]
+                changes[key] = full
+        unknown = set(changes) - set(current)
+        if unknown:
+            raise ValueError(f"replace: unknown field(s) {sorted(unknown)}")
+        current.update(changes)
+        return Model(**current)
+
+    def _pack(self) -> np.ndarray:
+        nb = self.nb
+        P = np.zeros(L.HEADER + (nb + 1) * L.STRIDE)
+        P[L.H_NB] = nb
+        P[L.H_NQ] = self.nq
+        P[L.H_GRAVITY:L.H_GRAVITY + 3] = self.gravity
+        for i in range(nb + 1):
+            o = L.body_offset(i)
+            P[o + L.PARENT] = self.parent[i]
+            P[o + L.JTYPE] = self.joint_type[i]
+            P[o + L.QIDX] = self.q_index[i]
+            P[o + L.AXIS:o + L.AXIS + 3] = self.axis[i]
+            P[o + L.ROT:o + L.ROT + 9] = self.tree_rotation[i].ravel()
+            P[o + L.POS:o + L.POS + 3] = self.tree_translation[i]
+            P[o + L.MASS] = self.mass[i]
+            P[o + L.COM:o + L.COM + 3] = self.com[i]
+            P[o + L.INERTIA:o + L.INERTIA + 9] = self.inertia[i].ravel()
+            P[o + L.VISCOUS] = self.viscous[i]
+            P[o + L.COULOMB] = self.coulomb[i]
+            P[o + L.ARMATURE] = self.armature[i]
+            P[o + L.COM_SLIDE] = self.com_slide[i]
+        return P
+
+    def __repr__(self) -> str:
+        return (f"Model({self.name!r}, nq={self.nq}, nb={self.nb}, "
+                f"joints={''.join(t[0].upper() for t in self.joint_types)}, "
+                f"gravity={tuple(float(g) for g in self.gravity)})")
+
+
+__all__ = ["Model", "Frame", "DHTable", "REVOLUTE", "PRISMATIC", "FIXED"]

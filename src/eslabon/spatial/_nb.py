@@ -1,0 +1,99 @@
+"""3-vector and 3×3 primitives for the compiled kernels.
+
+Vectors are 3-tuples and rotations 9-tuples (row-major): numba keeps them in registers,
+so the kernels allocate nothing per body.
+"""
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True)
+def v3(a, o):
+    """The 3-tuple a[o:o+3]."""
+    return (a[o], a[o + 1], a[o + 2])
+
+
+@njit(cache=True)
+def m9(a, o):
+    """The 9-tuple a[o:o+9] (a row-major 3×3)."""
+    return (a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8])
+
+
+@njit(cache=True)
+def put3(a, o, v):
+    a[o] = v[0]
+    a[o + 1] = v[1]
+    a[o + 2] = v[2]
+
+
+@njit(cache=True)
+def put9(a, o, m):
+    for k in range(9):
+        a[o + k] = m[k]
+
+
+@njit(cache=True)
+def add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+@njit(cache=True)
+def sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+@njit(cache=True)
+def scale(s, a):
+    return (s * a[0], s * a[1], s * a[2])
+
+
+@njit(cache=True)
+def dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True)
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True)
+def mv(R, v):
+    """R @ v."""
+    return (R[0] * v[0] + R[1] * v[1] + R[2] * v[2],
+            R[3] * v[0] + R[4] * v[1] + R[5] * v[2],
+            R[6] * v[0] + R[7] * v[1] + R[8] * v[2])
+
+
+@njit(cache=True)
+def mtv(R, v):
+    """R.T @ v."""
+    return (R[0] * v[0] + R[3] * v[1] + R[6] * v[2],
+            R[1] * v[0] + R[4] * v[1] + R[7] * v[2],
+            R[2] * v[0] + R[5] * v[1] + R[8] * v[2])
+
+
+@njit(cache=True)
+def mm(A, B):
+    """A @ B."""
+    return (A[0] * B[0] + A[1] * B[3] + A[2] * B[6], A[0] * B[1] + A[1] * B[4] + A[2] * B[7],
+            A[0] * B[2] + A[1] * B[5] + A[2] * B[8],
+            A[3] * B[0] + A[4] * B[3] + A[5] * B[6], A[3] * B[1] + A[4] * B[4] + A[5] * B[7],
+            A[3] * B[2] + A[4] * B[5] + A[5] * B[8],
+            A[6] * B[0] + A[7] * B[3] + A[8] * B[6], A[6] * B[1] + A[7] * B[4] + A[8] * B[7],
+            A[6] * B[2] + A[7] * B[5] + A[8] * B[8])
+
+
+@njit(cache=True)
+def rot_axis(k, angle):
+    """Rodrigues: rotation by ``angle`` about the unit vector ``k``, as a 9-tuple."""
+    c = math.cos(angle)
+    s = math.sin(angle)
+    t = 1.0 - c
+    x, y, z = k[0], k[1], k[2]
+    return (t * x * x + c, t * x * y - s * z, t * x * z + s * y,
+            t * x * y + s * z, t * y * y + c, t * y * z - s * x,
+            t * x * z - s * y, t * y * z + s * x, t * z * z + c)
