@@ -1,6 +1,7 @@
 """Robot models: the frozen flat-array :class:`Model` and its front-ends."""
 from .builder import ModelBuilder
 from .dh import from_dh
+from .files import load_model
 from .model import DHTable, Frame, Model
 
-__all__ = ["Model", "Frame", "DHTable", "ModelBuilder", "from_dh"]
+__all__ = ["Model", "Frame", "DHTable", "ModelBuilder", "from_dh", "load_model"]

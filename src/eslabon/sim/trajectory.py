@@ -39,6 +39,9 @@ class Trajectory:
                                            for j in range(n)])
                 data = np.column_stack([self.t, self.q, self.qd, self.qdd, self.tau])
                 np.savetxt(tmp, data, delimiter=",", header=header, comments="", fmt="%.17g")
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):

@@ -1,0 +1,126 @@
+"""Build a Pinocchio model equal to an eslabon model (an independent oracle, DESIGN §9).
+
+``to_pinocchio(model)`` walks eslabon's body tree depth-first (children in index order) and
+adds one Pinocchio joint per degree of freedom (Pinocchio's ``nq == nv == model.nq``).
+Pinocchio's CRBA (and its sparse factorisations) assume that the degrees of freedom of every
+subtree are contiguous, i.e. joints numbered in depth-first order; eslabon only guarantees
+``parent[i] < i``. For a chain (every zoo and DH model) both orders are the index order and
+the vectors coincide; for a branching tree use ``dof_order(model)``: Pinocchio's velocity
+index k is eslabon's degree of freedom ``dof_order(model)[k]`` (``q_pin = q[order]``,
+``tau[order] = tau_pin``, ``M[np.ix_(order, order)] = M_pin``).
+
+Placement conventions are the same on both sides: ``tree_rotation[i]`` /
+``tree_translation[i]`` place joint frame i in its parent body frame (p_parent = R p + t),
+which is exactly a Pinocchio ``SE3(R, t)`` joint placement. The body frame is the joint
+frame moved by the joint, as in Pinocchio, so inertial data (mass, COM in the body frame,
+rotational inertia about the COM in body axes) map one-to-one onto ``pin.Inertia``.
+
+* revolute joints: ``JointModelRZ`` when the axis is +z, else ``JointModelRevoluteUnaligned``;
+* prismatic joints: ``JointModelPZ`` when the axis is +z, else ``JointModelPrismaticUnaligned``;
+* fixed bodies are merged into the nearest moving ancestor (or the universe): their
+  inertia is appended to that joint at the composed placement, and their children hang
+  from that joint at the composed placement too;
+* gravity: Pinocchio's ``model.gravity`` is a spatial motion; its linear part is
+  ``model.gravity`` (free-fall acceleration in world coordinates), angular part zero.
+  (Pinocchio orders spatial vectors [linear; angular], eslabon [angular; linear]; only the
+  gravity motion crosses the boundary here and it is built with named parts.)
+* armature (rotor inertia) is copied to ``pin.Model.armature`` when ``armature=True``.
+  Joint friction (viscous, Coulomb) has no counterpart in ``rnea``/``crba``/``aba``:
+  compare on friction-free models, e.g.
+  ``model.replace(viscous=np.zeros(model.nq), coulomb=np.zeros(model.nq))``.
+
+Book-mode models (``model.has_moving_com``: a COM sliding with its prismatic joint) are
+not rigid-body trees and are refused.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    import pinocchio as pin
+except ImportError:     # pragma: no cover - the benchmark and tests skip without pin
+    pin = None
+
+REVOLUTE, PRISMATIC = 1, 2
+
+
+def _joint_model(kind: int, axis: np.ndarray):
+    z = np.array([0.0, 0.0, 1.0])
+    if kind == REVOLUTE:
+        return pin.JointModelRZ() if np.array_equal(axis, z) else \
+            pin.JointModelRevoluteUnaligned(axis)
+    if kind == PRISMATIC:
+        return pin.JointModelPZ() if np.array_equal(axis, z) else \
+            pin.JointModelPrismaticUnaligned(axis)
+    raise ValueError(f"joint type {kind}: expected 1 (revolute) or 2 (prismatic)")
+
+
+def body_order(model) -> np.ndarray:
+    """eslabon's bodies 1..nb in depth-first preorder (children visited in index order)."""
+    children = [[] for _ in range(model.nb + 1)]
+    for i in range(1, model.nb + 1):
+        children[int(model.parent[i])].append(i)
+    order, stack = [], list(reversed(children[0]))
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(reversed(children[i]))
+    return np.array(order, dtype=np.int64)
+
+
+def dof_order(model) -> np.ndarray:
+    """(nq,) eslabon degree of freedom of each Pinocchio velocity index (identity for chains)."""
+    return np.array([model.q_index[i] for i in body_order(model) if model.joint_type[i] != 0],
+                    dtype=np.int64)
+
+
+def to_pinocchio(model, *, armature: bool = True):
+    """A ``pin.Model`` with the kinematics, inertias and gravity of an eslabon ``model``.
+
+    Joint k of the Pinocchio model (k = 1..nq) is eslabon's degree of freedom
+    ``dof_order(model)[k - 1]`` (that is k - 1 for a chain).
+    Friction is dropped (Pinocchio's dynamics have none); armature is kept unless
+    ``armature=False``.
+    """
+    if pin is None:
+        raise ImportError("to_pinocchio needs Pinocchio: pip install pin")
+    if model.has_moving_com:
+        raise ValueError(f"model {model.name!r}: a COM slides with its prismatic joint "
+                         "(book mode); this is not a rigid-body tree and has no Pinocchio twin")
+    pm = pin.Model()
+    pm.name = model.name
+    names = model.body_names
+    # eslabon body -> (Pinocchio joint it is rigidly attached to, body frame in that joint frame)
+    attach = {0: (0, pin.SE3.Identity())}
+    frame_of = {0: 0}       # eslabon body -> its Pinocchio body frame (0 = "universe")
+    for i in map(int, body_order(model)):
+        parent = int(model.parent[i])
+        parent_joint, parent_in_joint = attach[parent]
+        placement = parent_in_joint * pin.SE3(np.array(model.tree_rotation[i]),
+                                              np.array(model.tree_translation[i]))
+        kind = int(model.joint_type[i])
+        previous_frame = frame_of[parent]
+        if kind == 0:
+            joint, body_in_joint = parent_joint, placement
+        else:
+            joint = pm.addJoint(parent_joint, _joint_model(kind, np.array(model.axis[i])),
+                                placement, f"joint_{i}_{names[i]}")
+            previous_frame = pm.addJointFrame(joint, previous_frame)
+            body_in_joint = pin.SE3.Identity()
+        attach[i] = (joint, body_in_joint)
+        inertia = pin.Inertia(float(model.mass[i]), np.array(model.com[i], dtype=float),
+                              np.array(model.inertia[i], dtype=float))
+        pm.appendBodyToJoint(joint, inertia, body_in_joint)
+        frame_of[i] = pm.addBodyFrame(f"body_{i}_{names[i]}", joint, body_in_joint,
+                                      previous_frame)
+    pm.gravity = pin.Motion(np.array(model.gravity, dtype=float), np.zeros(3))
+    if armature:
+        dof_body = model.dof_bodies[dof_order(model)]
+        pm.armature = np.array(model.armature[dof_body], dtype=float)
+    if pm.nq != model.nq or pm.nv != model.nq:
+        raise AssertionError(f"to_pinocchio: built nq={pm.nq}, nv={pm.nv}, "
+                             f"expected {model.nq}")
+    return pm
+
+
+__all__ = ["to_pinocchio", "dof_order", "body_order"]

@@ -1,0 +1,1 @@
+"""The ``eslabon`` command line."""

@@ -1,0 +1,190 @@
+"""``eslabon`` command: info, id, fd, simulate, reproduce.
+
+Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
+file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import numpy as np
+import typer
+from typer.exceptions import TyperException
+from typer.main import get_command
+
+from .. import zoo
+from ..model import load_model
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Dynamics of articulated rigid bodies (eslabon).")
+reproduce_app = typer.Typer(no_args_is_help=True, help="Reproduce a seed's worked examples.")
+app.add_typer(reproduce_app, name="reproduce")
+
+
+class UserError(ValueError):
+    """An error in the user's input, reported in one line."""
+
+
+def _parse_value(text: str):
+    low = text.strip().lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def resolve_model(spec: str, options: Optional[List[str]] = None):
+    """A zoo name or a model file path, with ``key=value`` options for zoo models."""
+    opts = {}
+    for item in options or []:
+        if "=" not in item:
+            raise UserError(f"--opt: expected key=value, got {item!r}")
+        key, value = item.split("=", 1)
+        opts[key.strip()] = _parse_value(value)
+    if spec in zoo.names():
+        return zoo.load(spec, **opts)
+    if Path(spec).suffix.lower() in (".yaml", ".yml") or Path(spec).exists():
+        if opts:
+            raise UserError("--opt: options apply to zoo models only")
+        return load_model(spec)
+    raise UserError(f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) "
+                    f"nor a model file")
+
+
+def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = True):
+    if text is None:
+        if default_zero:
+            return np.zeros(n)
+        raise UserError(f"{field}: required ({n} comma-separated numbers)")
+    try:
+        values = np.array([float(x) for x in text.replace(" ", "").split(",") if x != ""])
+    except ValueError:
+        raise UserError(f"{field}: expected {n} comma-separated numbers, got {text!r}") from None
+    if values.shape != (n,):
+        raise UserError(f"{field}: expected {n} numbers, got {len(values)}")
+    if not np.all(np.isfinite(values)):
+        raise UserError(f"{field}: expected finite numbers, got {text!r}")
+    return values
+
+
+def _emit(data: dict, as_json: bool, lines: List[str]):
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        typer.echo("\n".join(lines))
+
+
+def _fmt(v) -> str:
+    return "[" + ", ".join(f"{x:.6g}" for x in np.atleast_1d(v)) + "]"
+
+
+MODEL_ARG = typer.Argument(..., help="Zoo name (see `eslabon info --list`) or a model file.")
+OPT = typer.Option(None, "--opt", help="Zoo model option key=value (repeatable).")
+
+
+@app.command()
+def info(model: Optional[str] = typer.Argument(None, help="Zoo name or model file."),
+         opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json"),
+         list_models: bool = typer.Option(False, "--list", help="List the zoo models.")):
+    """DH table with its convention, masses, degrees of freedom."""
+    if list_models or model is None:
+        _emit({"models": list(zoo.names())}, as_json, list(zoo.names()))
+        return
+    from .tables import model_info
+    data, lines = model_info(resolve_model(model, opt))
+    _emit(data, as_json, lines)
+
+
+@app.command("id")
+def inverse(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
+            qd: str = typer.Option(None, "--qd"), qdd: str = typer.Option(None, "--qdd"),
+            opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json"),
+            trace: bool = typer.Option(False, "--trace", help="Print every NE quantity.")):
+    """Inverse dynamics τ = NE(q, q̇, q̈) (unset vectors are zero)."""
+    from .. import inverse_dynamics, rnea_trace
+    m = resolve_model(model, opt)
+    x, v, a = (parse_vector(s, m.nq, f) for s, f in ((q, "--q"), (qd, "--qd"), (qdd, "--qdd")))
+    tau = inverse_dynamics(m, x, v, a)
+    lines = [f"model {m.name}  ({m.nq} DOF)", f"tau = {_fmt(tau)}"]
+    if trace:
+        lines.append(rnea_trace(m, x, v, a).table())
+    _emit({"model": m.name, "q": x.tolist(), "qd": v.tolist(), "qdd": a.tolist(),
+           "tau": tau.tolist()}, as_json, lines)
+
+
+@app.command("fd")
+def forward(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
+            qd: str = typer.Option(None, "--qd"), tau: str = typer.Option(None, "--tau"),
+            opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json"),
+            method: str = typer.Option("walker_orin_3", "--method")):
+    """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
+    from .. import forward_dynamics
+    m = resolve_model(model, opt)
+    x, v, t = (parse_vector(s, m.nq, f) for s, f in ((q, "--q"), (qd, "--qd"), (tau, "--tau")))
+    qdd = forward_dynamics(m, x, v, t, method=method)
+    _emit({"model": m.name, "q": x.tolist(), "qd": v.tolist(), "tau": t.tolist(),
+           "qdd": qdd.tolist()}, as_json, [f"model {m.name}  ({m.nq} DOF)", f"qdd = {_fmt(qdd)}"])
+
+
+@app.command()
+def simulate(model: str = MODEL_ARG,
+             t_final: float = typer.Option(1.0, "--t-final", help="Duration [s]."),
+             dt: float = typer.Option(1e-3, "--dt", help="Sample / RK4 step [s]."),
+             out: Path = typer.Option(..., "--out", help="Result file: .npz or .csv."),
+             q0: str = typer.Option(None, "--q0"), qd0: str = typer.Option(None, "--qd0"),
+             tau: str = typer.Option(None, "--tau", help="Constant torque (default zero)."),
+             method: str = typer.Option("rk4", "--method", help="rk4 or dop853."),
+             opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+    """Simulate from (q0, qd0) under a constant torque and save the trajectory."""
+    from ..sim import simulate as run
+    m = resolve_model(model, opt)
+    if out.suffix.lower() not in (".npz", ".csv"):
+        raise UserError(f"--out: expected a .npz or .csv file name, got {str(out)!r}")
+    x0, v0 = parse_vector(q0, m.nq, "--q0"), parse_vector(qd0, m.nq, "--qd0")
+    torque = None if tau is None else parse_vector(tau, m.nq, "--tau")
+    traj = run(m, t_final, dt, q0=x0, qd0=v0, torque=torque, method=method)
+    traj.save(out)
+    _emit({"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
+          as_json, [f"model {m.name}: {len(traj.t)} samples written to {out}",
+                    f"q(t_final) = {_fmt(traj.q[-1])}"])
+
+
+@reproduce_app.command("practica")
+def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
+                       as_json: bool = typer.Option(False, "--json")):
+    """Seed 001: Ejemplos 3.1–3.4 beside the printed values, the pendulum simulation,
+    its joint-angle plot (PNG) and animation (GIF)."""
+    from .practica import reproduce
+    data, lines = reproduce(out)
+    _emit(data, as_json, lines)
+
+
+def main(argv=None):
+    """Entry point: run the app, turning user errors into one line and exit status 2."""
+    try:
+        result = get_command(app)(args=argv, standalone_mode=False, prog_name="eslabon")
+    except TyperException as exc:          # usage errors: unknown option, missing value
+        message = exc.format_message()
+        if not message:                     # bare `eslabon`: the help was printed
+            sys.exit(0)
+        typer.echo(f"error: {message}", err=True)
+        sys.exit(2)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("error: aborted", err=True)
+        sys.exit(1)
+    except (ValueError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if isinstance(result, int) and result:
+        sys.exit(result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Joint time histories and a planar stick-figure animation (seed 001 ``animacion3``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise ValueError("plotting needs matplotlib: pip install 'eslabon[viz]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None) -> Path:
+    """Save a PNG/SVG of ``traj.q`` (or qd, qdd, tau) against time, one line per joint."""
+    plt = _pyplot()
+    labels = {"q": "joint position", "qd": "joint velocity", "qdd": "joint acceleration",
+              "tau": "joint torque / force"}
+    if quantity not in labels:
+        raise ValueError(f"quantity: expected one of {tuple(labels)}, got {quantity!r}")
+    data = getattr(traj, quantity)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for j in range(data.shape[1]):
+        ax.plot(traj.t, data[:, j], label=f"{quantity}{j + 1}")
+    ax.set_xlabel("t [s]")
+    units = {"q": "rad | m", "qd": "rad/s | m/s", "qdd": "rad/s² | m/s²", "tau": "N·m | N"}
+    ax.set_ylabel(f"{labels[quantity]} [{units[quantity]}]")
+    ax.set_title(title or f"{traj.model_name}: {labels[quantity]}")
+    ax.grid(True)
+    ax.legend()
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def planar_polylines(model, q_samples, plane=(0, 1)) -> np.ndarray:
+    """(K, nframes, 2) DH-frame origins dh0..dhN projected on ``plane`` (axis indices)."""
+    from ..kinematics import frame_poses
+    names = [f.name for f in model.frames if f.name.startswith("dh")]
+    poses = frame_poses(model, np.atleast_2d(q_samples))
+    return np.stack([poses[n][:, list(plane), 3] for n in names], axis=1)
+
+
+def animate_planar(model, traj, path, every: int = 20, plane=(0, 1), fps: int = 25,
+                   limits=(-3.2, 3.2, -3.1, 1.0)) -> Path:
+    """Save a GIF of the stick figure through the DH origins (seed 001 ``animacion3``;
+    default axes [−3.2, 3.2, −3.1, 1] as the seed)."""
+    plt = _pyplot()
+    from matplotlib.animation import FuncAnimation, PillowWriter
+    idx = np.arange(0, len(traj.t), max(1, int(every)))
+    pts = planar_polylines(model, traj.q[idx], plane)
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.set_xlim(limits[0], limits[1])
+    ax.set_ylim(limits[2], limits[3])
+    ax.set_aspect("equal")
+    ax.grid(True)
+    line, = ax.plot([], [], "o-", lw=3, color="tab:blue")
+    label = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top")
+
+    def draw(k):
+        line.set_data(pts[k, :, 0], pts[k, :, 1])
+        label.set_text(f"t = {traj.t[idx[k]]:.3f} s")
+        return line, label
+
+    anim = FuncAnimation(fig, draw, frames=len(idx), blit=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    anim.save(path, writer=PillowWriter(fps=fps))
+    plt.close(fig)
+    return path

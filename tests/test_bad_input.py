@@ -1,0 +1,170 @@
+"""Bad input gets a ValueError naming the field; the CLI prints one line and exits 2.
+Zero masses and singular (rod-like) inertias are legal (issue: Core, "Bad input")."""
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import eslabon as es
+
+ROW = {"joint": "R", "theta": 0.0, "d": 0.0, "a": 1.0, "alpha": 0.0, "mass": 1.0,
+       "com": [-0.5, 0, 0], "inertia": np.diag([0.0, 0.1, 0.1])}
+
+
+def row(**changes):
+    r = dict(ROW)
+    r.update(changes)
+    return r
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"mass": -1.0}, "rows[0].mass"),
+    ({"mass": float("nan")}, "rows[0].mass"),
+    ({"inertia": [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]}, "rows[0].inertia"),
+    ({"inertia": np.diag([1.0, -0.1, 1.0])}, "rows[0].inertia"),
+    ({"inertia": np.eye(2)}, "rows[0].inertia"),
+    ({"com": [0, 0]}, "rows[0].com"),
+    ({"joint": "X"}, "rows[0].joint"),
+    ({"viscous": -0.1}, "rows[0].viscous"),
+    ({"lenght": 1.0}, "rows[0]"),
+    ({"a": float("inf")}, "rows[0].a"),
+])
+def test_bad_rows_name_the_field(changes, field):
+    with pytest.raises(ValueError, match="^" + re.escape(field)):
+        es.from_dh([row(**changes)], "standard")
+
+
+def test_missing_dh_value_and_unknown_convention():
+    r = row()
+    del r["alpha"]
+    with pytest.raises(ValueError, match=r"rows\[0\]\.alpha: missing"):
+        es.from_dh([r], "standard")
+    with pytest.raises(ValueError, match="convention: expected one of"):
+        es.from_dh([row()], "craig")
+    with pytest.raises(ValueError, match="rows: expected a non-empty list"):
+        es.from_dh([], "standard")
+    with pytest.raises(ValueError, match="payload: unknown key"):
+        es.from_dh([row()], "standard", payload={"mass": 1, "inertial": np.eye(3)})
+    with pytest.raises(ValueError, match="gravity: expected shape"):
+        es.from_dh([row()], "standard", gravity=(0, -9.81))
+
+
+def test_zero_mass_and_rod_inertia_are_legal():
+    m = es.from_dh([row(mass=0.0, inertia=np.zeros((3, 3))), row(inertia=np.diag([0, 0, 0.1]))],
+                   "standard")
+    assert m.nq == 2
+    es.zoo.load("cincinnati_t3")          # link 1: inertia diag(0, 62, 0)
+
+
+def test_unknown_zoo_name_and_option():
+    with pytest.raises(ValueError, match="name: unknown zoo model 'puma'"):
+        es.zoo.load("puma")
+    with pytest.raises(ValueError, match="options"):
+        es.zoo.load("planar2", wheels=3)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(q=np.zeros(3)), "q"),
+    (dict(qd=np.zeros((2, 2))), "qd"),
+    (dict(qdd=[0.0, float("nan")]), "qdd"),
+    (dict(q=[0.0, float("inf")]), "q"),
+    (dict(q="abc"), "q"),
+])
+def test_dynamics_inputs_name_the_field(kwargs, field):
+    m = es.zoo.load("planar2")
+    args = dict(q=np.zeros(2), qd=np.zeros(2), qdd=np.zeros(2))
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=rf"^{field}: expected"):
+        es.inverse_dynamics(m, args["q"], args["qd"], args["qdd"])
+
+
+def test_forward_dynamics_and_options():
+    m = es.zoo.load("planar2")
+    with pytest.raises(ValueError, match="^tau: expected finite"):
+        es.forward_dynamics(m, np.zeros(2), np.zeros(2), [np.nan, 0])
+    with pytest.raises(ValueError, match="^method: expected one of"):
+        es.mass_matrix(m, np.zeros(2), method="lagrange_typo")
+    with pytest.raises(ValueError, match="^reference"):
+        es.jacobian(m, np.zeros(2), reference="body")
+    with pytest.raises(ValueError, match="^frame: unknown frame"):
+        es.kinematics.frame_pose(m, np.zeros(2), "tool0")
+    massless = es.from_dh([row(mass=0.0, inertia=np.zeros((3, 3)))], "standard")
+    with pytest.raises(ValueError, match="not positive definite"):
+        es.forward_dynamics(massless, [0.0], [0.0], [1.0])
+
+
+def test_simulate_arguments():
+    m = es.zoo.load("planar2")
+    with pytest.raises(ValueError, match="^dt"):
+        es.simulate(m, 1.0, 0.3)
+    with pytest.raises(ValueError, match="^torque"):
+        es.simulate(m, 0.01, 0.001, torque=np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="^method"):
+        es.simulate(m, 0.01, 0.001, method="euler")
+    with pytest.raises(ValueError, match="^q0"):
+        es.simulate(m, 0.01, 0.001, q0=[0.0])
+
+
+def test_trajectory_save_roundtrip_and_bad_suffix(tmp_path):
+    m = es.zoo.load("planar2")
+    traj = es.simulate(m, 0.01, 0.001, torque=lambda t, q, qd: np.array([1.0, -1.0]))
+    for name in ("t.npz", "t.csv"):
+        back = es.Trajectory.load(traj.save(tmp_path / name))
+        np.testing.assert_array_equal(back.q, traj.q)
+        np.testing.assert_array_equal(back.tau, traj.tau)
+    with pytest.raises(ValueError, match="^path"):
+        traj.save(tmp_path / "t.txt")
+    assert not (tmp_path / "t.txt").exists()
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "eslabon.cli.main", *args],
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["info", "nope"], "MODEL"),
+    (["id", "planar2", "--q", "1,2,3"], "--q: expected 2 numbers"),
+    (["fd", "planar2", "--q", "0,nan"], "--q: expected finite"),
+    (["info", "missing.yaml"], "no such model file"),
+    (["id", "planar2", "--bogus", "1"], "No such option"),
+    (["simulate", "planar2", "--out", "x.txt"], "--out"),
+    (["id", "practica_4dof", "--opt", "payload_mass=-3"], "mass"),
+])
+def test_cli_one_line_errors(args, needle):
+    res = _cli(*args)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_cli_id_json_matches_library():
+    import json
+    res = _cli("id", "practica_6dof", "--q", "0.1,0.2,0.3,0.4,0.5,0.6", "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    m = es.zoo.load("practica_6dof")
+    q = np.arange(1, 7) * 0.1
+    np.testing.assert_allclose(out["tau"], es.inverse_dynamics(m, q, np.zeros(6), np.zeros(6)),
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_model_file_roundtrip(tmp_path):
+    import yaml
+    path = tmp_path / "arm.yaml"
+    path.write_text(yaml.safe_dump({"eslabon": 1, "convention": "standard",
+                                    "gravity": [0, -9.81, 0],
+                                    "rows": [{"joint": "R", "theta": 0, "d": 0, "a": 1.0,
+                                              "alpha": 0, "mass": 2.0, "com": [-0.5, 0, 0],
+                                              "inertia": [[0, 0, 0], [0, 0.1, 0], [0, 0, 0.1]]}]}))
+    m = es.model.load_model(path)
+    assert m.nq == 1 and m.dh.convention == "standard"
+    res = _cli("info", str(path), "--json")
+    assert res.returncode == 0 and '"dof": 1' in res.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("eslabon: 1\nrows: []\n")
+    res = _cli("info", str(bad))
+    assert res.returncode == 2 and "convention" in res.stderr
