@@ -60,10 +60,10 @@ def make_random_chain(seed: int, n: int, convention: str, *, friction: bool = Tr
     Random DH values, masses in [0.5, 5] kg, COMs within 0.3 m of each DH frame, random
     physical (box) inertias in random orientations, viscous and Coulomb friction and
     armature on some joints (none if ``friction`` is False), a random gravity of 9.81
-    m/s² in a random direction. ``payload``/``tool`` (default: by the seed's parity) add
+    m/s² in a random direction. ``payload``/``tool`` (default: seed even / seed % 3 == 0) add
     a random rigid payload at the last frame and a random tool transform. ``joints``
     forces the joint types (e.g. "RPR"); otherwise they are random with both kinds
-    present when n >= 2, and for n = 1 the seed's parity decides.
+    present when n >= 2; for n = 1 it is P when seed % 3 == 2, else R.
     """
     if convention not in CONVENTIONS:
         raise ValueError(f"convention: expected one of {CONVENTIONS}, got {convention!r}")
@@ -71,7 +71,7 @@ def make_random_chain(seed: int, n: int, convention: str, *, friction: bool = Tr
     if joints is None:
         kinds = np.where(rng.random(n) < 0.35, "P", "R")
         if n == 1:
-            kinds[0] = "P" if seed % 2 else "R"
+            kinds[0] = "P" if seed % 3 == 2 else "R"
         elif len(set(kinds)) == 1:
             k = rng.integers(n)
             kinds[k] = "P" if kinds[k] == "R" else "R"
