@@ -10,6 +10,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+_F64 = np.dtype(np.float64)
+
 
 def vector(x, n: int, field: str):
     """(array, batched) for a state argument of shape (n,) or (N, n)."""
@@ -32,6 +34,13 @@ def vector(x, n: int, field: str):
 
 def vectors(n: int, **fields):
     """Check several state arguments that must share one shape; returns (list, batched)."""
+    values = tuple(fields.values())
+    for v in values:          # fast path: every argument already a C-contiguous float64 (n,)
+        if not (type(v) is np.ndarray and v.dtype == _F64 and v.shape == (n,)
+                and v.flags.c_contiguous):
+            break
+    else:
+        return values, False
     out = []
     batched = None
     shape = None

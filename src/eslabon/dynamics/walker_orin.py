@@ -20,6 +20,8 @@ nothing: friction vanishes at q̇ = 0).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -124,12 +126,22 @@ def crba_into(P, q, cw, H):
             put3(prow, _H, add(v3(prow, _H), add(hp, scale(m, r))))
             for a in range(9):
                 prow[_I + a] += Ip[a]
+    return _finite(H, nq)
+
+
+@njit(cache=True)
+def _finite(H, nq):
+    s = 0.0
+    for a in range(nq):
+        for b in range(nq):
+            s += H[a, b]
+    return math.isfinite(s)
 
 
 @njit(cache=True)
 def crba_one(P, q, H):
     cw = np.empty((int(P[H_NB]) + 1, _COLS))
-    crba_into(P, q, cw, H)
+    return crba_into(P, q, cw, H)
 
 
 @njit(cache=True, parallel=True)
@@ -153,13 +165,14 @@ def ne_columns_into(P, q, ws, zero, unit, col, H):
         rnea_into(P, q, zero, unit, 0.0, None, ws, col)
         for a in range(nq):
             H[a, j] = col[a]
+    return _finite(H, nq)
 
 
 @njit(cache=True)
 def ne_columns_one(P, q, H):
     nq = int(P[H_NQ])
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    ne_columns_into(P, q, ws, np.zeros(nq), np.zeros(nq), np.empty(nq), H)
+    return ne_columns_into(P, q, ws, np.zeros(nq), np.zeros(nq), np.empty(nq), H)
 
 
 @njit(cache=True, parallel=True)

@@ -63,6 +63,7 @@ class Model:
     dh: DHTable | None = None
     source: str = ""
     q_index: np.ndarray = field(init=False)
+    nq: int = field(init=False)
     packed: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -75,6 +76,7 @@ class Model:
         q_index[moving] = np.arange(len(moving))
         q_index.setflags(write=False)
         object.__setattr__(self, "q_index", q_index)
+        object.__setattr__(self, "nq", len(moving))   # number of joint coordinates (DOF)
         if not self.body_names:
             object.__setattr__(self, "body_names",
                                tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)]))
@@ -87,11 +89,6 @@ class Model:
     def nb(self) -> int:
         """Number of bodies, world excluded."""
         return len(self.parent) - 1
-
-    @property
-    def nq(self) -> int:
-        """Number of joint coordinates (degrees of freedom)."""
-        return int(np.count_nonzero(self.joint_type != FIXED))
 
     @property
     def dof_bodies(self) -> np.ndarray:
