@@ -26,3 +26,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache
+	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
