@@ -21,8 +21,8 @@ def model_info(m):
     if m.dh is not None:
         cols = _DH_COLUMNS[m.dh.convention]
         data["dh"] = {"convention": m.dh.convention,
-                      "rows": [{k: (float(r[k]) if k in r else None) for k in ("joint",) + cols
-                                if k != "joint"} | {"joint": r["joint"]} for r in m.dh.rows]}
+                      "rows": [{"joint": r["joint"], **{k: float(r[k]) for k in cols}}
+                               for r in m.dh.rows]}
         lines.append(f"DH table ({m.dh.convention} convention; angles in degrees, lengths in m; "
                      f"for R joints theta is an offset added to q, for P joints "
                      f"{'b' if m.dh.convention == 'rojas' else 'd'} is)")
