@@ -7,14 +7,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import chunks, explain_nonfinite, vector, vectors
+from . import aba as _aba
 from . import coriolis as _cor
 from . import energy as _en
 from . import forward as _fd
 from . import rnea as _ne
 from . import walker_orin as _wo
 
+_rnea_call = _ne.rnea_call
+_aba_call = _aba.aba_call
+_crba_call = _wo.crba_call
+_empty = np.empty
+
 MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1")
-FORWARD_METHODS = ("walker_orin_3", "walker_orin_1")
+FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1")
 
 
 def _tip_wrench_array(model, tip_wrench, frame: str = "ee"):
@@ -32,19 +38,34 @@ def _tip_wrench_array(model, tip_wrench, frame: str = "ee"):
     return out
 
 
-def _rnea(model, q, qd, qdd, gscale, fext, what):
-    (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+def _rnea(model, q, qd, qdd, mode, fext, what):
+    """The general path: converts and checks the inputs, runs one state or a batch."""
+    if mode == _ne.MODE_GRAVITY:
+        (q,), batched = vectors(model.nq, q=q)
+        qd = qdd = q
+    elif mode == _ne.MODE_BIAS:
+        (q, qd), batched = vectors(model.nq, q=q, qd=qd)
+        qdd = q
+    else:
+        (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
     P = model.packed
     if batched:
         tau = np.empty_like(q)
-        ok = _ne.rnea_many(P, q, qd, qdd, gscale, fext, tau, chunks(len(q)))
+        ok = _ne.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunks(len(q)))
     else:
         tau = np.empty(model.nq)
-        ok = _ne.rnea_one(P, q, qd, qdd, gscale, fext, tau)
+        ok = _ne.rnea_one(P, q, qd, qdd, 1.0, fext, tau) if mode == _ne.MODE_ID else \
+            _ne.rnea_call(P, q, qd, qdd, mode, tau) == 0
     if not ok:
-        explain_nonfinite(what, q=q, qd=qd, qdd=qdd)
+        fields = dict(q=q, qd=qd, qdd=qdd)
+        explain_nonfinite(what, **dict(list(fields.items())[:3 - mode]))
     return tau
 
+
+# The public functions below try a lean path first: a float64 C-contiguous (n,) state goes
+# straight into one compiled call (shape and finiteness are checked inside it); anything
+# else (lists, other dtypes, batches, a bad value) falls through to the general path,
+# which converts, runs batches and explains errors.
 
 def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     """τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w): recursive Newton–Euler.
@@ -52,27 +73,56 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     Seed 001 Tabla 3.1 (Luh). ``tip_wrench`` (6,) is [moment; force] exerted by the
     end effector ``ee`` on the environment, in the ee frame, moment about its origin.
     """
-    fext = None if tip_wrench is None else _tip_wrench_array(model, tip_wrench)
-    return _rnea(model, q, qd, qdd, 1.0, fext, "inverse_dynamics")
+    if tip_wrench is None:
+        try:
+            if q.ndim == 1:
+                tau = _empty(model.nq)
+                if not _rnea_call(model.packed, q, qd, qdd, 0, tau):
+                    return tau
+        except (AttributeError, TypeError):
+            pass
+        return _rnea(model, q, qd, qdd, _ne.MODE_ID, None, "inverse_dynamics")
+    fext = _tip_wrench_array(model, tip_wrench)
+    return _rnea(model, q, qd, qdd, _ne.MODE_ID, fext, "inverse_dynamics")
 
 
 def gravity_torques(model, q):
     """g(q): the torques that hold the robot still, NE(q, 0, 0)."""
-    q, batched = vector(q, model.nq, "q")
-    z = np.zeros_like(q)
-    return _rnea(model, q, z, z, 1.0, None, "gravity_torques")
+    try:
+        if q.ndim == 1:
+            tau = _empty(model.nq)
+            if not _rnea_call(model.packed, q, q, q, 2, tau):
+                return tau
+    except (AttributeError, TypeError):
+        pass
+    return _rnea(model, q, None, None, _ne.MODE_GRAVITY, None, "gravity_torques")
 
 
 def bias_forces(model, q, qd):
     """C(q, q̇) q̇ + g(q) + friction: NE(q, q̇, 0) (seed 001 eq. 3.35)."""
-    (q, qd), batched = vectors(model.nq, q=q, qd=qd)
-    return _rnea(model, q, qd, np.zeros_like(q), 1.0, None, "bias_forces")
+    try:
+        if q.ndim == 1:
+            tau = _empty(model.nq)
+            if not _rnea_call(model.packed, q, qd, q, 1, tau):
+                return tau
+    except (AttributeError, TypeError):
+        pass
+    return _rnea(model, q, qd, None, _ne.MODE_BIAS, None, "bias_forces")
 
 
 def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     """M(q), (n, n) or (N, n, n). ``walker_orin_3``: composite rigid body (seed 001
     eqs 3.37–3.40); ``walker_orin_1``: n Newton–Euler columns."""
-    if method not in MASS_MATRIX_METHODS:
+    if method == "walker_orin_3":
+        try:
+            if q.ndim == 1:
+                n = model.nq
+                H = _empty((n, n))
+                if not _crba_call(model.packed, q, H):
+                    return H
+        except (AttributeError, TypeError):
+            pass
+    elif method not in MASS_MATRIX_METHODS:
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
     q, batched = vector(q, model.nq, "q")
     n = model.nq
@@ -90,19 +140,33 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     return H
 
 
-def forward_dynamics(model, q, qd, tau, *, method: str = "walker_orin_3"):
-    """q̈ = M(q)⁻¹ (τ − b(q, q̇)), Walker–Orin with a Cholesky solve (seed 001 eq. 3.36)."""
-    if method not in FORWARD_METHODS:
+def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
+    """q̈ = M(q)⁻¹ (τ − b(q, q̇)).
+
+    ``aba``: articulated-body algorithm, O(n) (:mod:`.aba`); ``walker_orin_3`` /
+    ``walker_orin_1``: the mass matrix by Walker–Orin method 3 or 1, then a Cholesky solve
+    (seed 001 eq. 3.36). All agree to rounding.
+    """
+    if method == "aba":
+        try:
+            if q.ndim == 1:
+                out = _empty(model.nq)
+                if not _aba_call(model.packed, q, qd, tau, out):
+                    return out
+        except (AttributeError, TypeError):
+            pass
+    elif method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
-    code = 3 if method == "walker_orin_3" else 1
     P = model.packed
-    if batched:
-        out = np.empty_like(q)
-        status = _fd.fd_many(P, q, qd, tau, code, out, chunks(len(q)))
+    out = np.empty_like(q) if batched else np.empty(model.nq)
+    if method == "aba":
+        status = _aba.aba_many(P, q, qd, tau, out, chunks(len(q))) if batched else \
+            _aba.aba_call(P, q, qd, tau, out)
     else:
-        out = np.empty(model.nq)
-        status = _fd.fd_one(P, q, qd, tau, code, out)
+        code = 3 if method == "walker_orin_3" else 1
+        status = _fd.fd_many(P, q, qd, tau, code, out, chunks(len(q))) if batched else \
+            _fd.fd_one(P, q, qd, tau, code, out)
     if status == 2:
         raise ValueError("q: the mass matrix is not positive definite at this configuration "
                          "(a joint moves no mass: give it mass, inertia or armature)")

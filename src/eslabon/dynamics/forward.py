@@ -23,8 +23,8 @@ from .walker_orin import crba_into, ne_columns_into
 
 
 @njit(cache=True)
-def cholesky_solve_into(H, x, n):
-    """Overwrite H's lower triangle with L (H = L Lᵀ) and x with H⁻¹ x. False if H is not PD."""
+def cholesky_factor(H, n):
+    """Overwrite H's lower triangle with L, H = L Lᵀ. False if H is not positive definite."""
     for j in range(n):
         s = H[j, j]
         for k in range(j):
@@ -38,16 +38,30 @@ def cholesky_solve_into(H, x, n):
             for k in range(j):
                 s -= H[i, k] * H[j, k]
             H[i, j] = s / d
+    return True
+
+
+@njit(cache=True)
+def cholesky_solve(L, x, n):
+    """x ← (L Lᵀ)⁻¹ x with L from :func:`cholesky_factor` (two triangular solves)."""
     for i in range(n):
         s = x[i]
         for k in range(i):
-            s -= H[i, k] * x[k]
-        x[i] = s / H[i, i]
+            s -= L[i, k] * x[k]
+        x[i] = s / L[i, i]
     for i in range(n - 1, -1, -1):
         s = x[i]
         for k in range(i + 1, n):
-            s -= H[k, i] * x[k]
-        x[i] = s / H[i, i]
+            s -= L[k, i] * x[k]
+        x[i] = s / L[i, i]
+
+
+@njit(cache=True)
+def cholesky_solve_into(H, x, n):
+    """Overwrite H's lower triangle with L (H = L Lᵀ) and x with H⁻¹ x. False if H is not PD."""
+    if not cholesky_factor(H, n):
+        return False
+    cholesky_solve(H, x, n)
     return True
 
 

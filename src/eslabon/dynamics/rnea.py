@@ -26,9 +26,10 @@ from numba import njit, prange
 from ..conventions import PRISMATIC
 from ..kinematics.recursion import (WS_A, WS_AC, WS_C, WS_COLS, WS_E, WS_F, WS_FJ, WS_N,
                                     WS_NJ, WS_R, WS_W, WS_WD, forward_pass)
-from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, HEADER, INERTIA, JTYPE, MASS,
-                            QIDX, STRIDE, VISCOUS)
-from ..spatial._nb import add, cross, dot, m9, mv, put3, scale, v3
+from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, INERTIA, JTYPE,
+                            MASS, QIDX, STRIDE, VISCOUS)
+from .._types import F1, I64, RO1
+from ..spatial._nb import add, cross, dot, g3, g9, m9, mv, s3, scale, v3
 
 
 @njit(cache=True)
@@ -38,13 +39,12 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
     nb = int(P[H_NB])
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        row = ws[i]
-        w = v3(row, WS_W)
-        wd = v3(row, WS_WD)
-        c = v3(row, WS_C)
+        w = g3(ws, i, WS_W)
+        wd = g3(ws, i, WS_WD)
+        c = g3(ws, i, WS_C)
         I = m9(P, o + INERTIA)
         # (3.30): COM acceleration, inertial force and moment
-        ac = add(v3(row, WS_A), add(cross(wd, c), cross(w, cross(w, c))))
+        ac = add(g3(ws, i, WS_A), add(cross(wd, c), cross(w, cross(w, c))))
         F = scale(P[o + MASS], ac)
         N = add(mv(I, wd), cross(w, mv(I, w)))
         f = F
@@ -52,37 +52,59 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
         if fext is not None:
             n = add(n, v3(fext[i], 0))
             f = add(f, v3(fext[i], 3))
-        put3(row, WS_AC, ac)
-        put3(row, WS_F, F)
-        put3(row, WS_N, N)
-        put3(row, WS_FJ, f)
-        put3(row, WS_NJ, n)
+        s3(ws, i, WS_AC, ac)
+        s3(ws, i, WS_F, F)
+        s3(ws, i, WS_N, N)
+        s3(ws, i, WS_FJ, f)
+        s3(ws, i, WS_NJ, n)
     total = 0.0
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
-        row = ws[i]
-        f = v3(row, WS_FJ)
-        n = v3(row, WS_NJ)
+        f = g3(ws, i, WS_FJ)
+        n = g3(ws, i, WS_NJ)
         k = int(P[o + QIDX])
         if k >= 0:
             # (3.33): project on the joint axis, add friction and rotor inertia
             ax = v3(P, o + AXIS)
             t = dot(ax, f) if int(P[o + JTYPE]) == PRISMATIC else dot(ax, n)
             v = qd[k]
-            sgn = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
-            t += P[o + VISCOUS] * v + P[o + COULOMB] * sgn + P[o + ARMATURE] * qdd[k]
+            t += P[o + VISCOUS] * v + P[o + ARMATURE] * qdd[k]
+            if v > 0.0:
+                t += P[o + COULOMB]
+            elif v < 0.0:
+                t -= P[o + COULOMB]
             tau[k] = t
             total += t
         p = int(P[o])
         if p > 0:
             # (3.31)-(3.32): carry f, n to the parent frame
-            E = m9(row, WS_E)
+            E = g9(ws, i, WS_E)
             Ef = mv(E, f)
-            prow = ws[p]
-            put3(prow, WS_FJ, add(v3(prow, WS_FJ), Ef))
-            put3(prow, WS_NJ, add(v3(prow, WS_NJ),
-                                  add(mv(E, n), cross(v3(row, WS_R), Ef))))
+            s3(ws, p, WS_FJ, add(g3(ws, p, WS_FJ), Ef))
+            s3(ws, p, WS_NJ, add(g3(ws, p, WS_NJ),
+                                 add(mv(E, n), cross(g3(ws, i, WS_R), Ef))))
     return math.isfinite(total)
+
+
+# What a lean entry point computes: τ = NE(q, q̇, q̈), the bias NE(q, q̇, 0) or g = NE(q, 0, 0).
+MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
+
+
+@njit(I64(RO1, RO1, RO1, RO1, I64, F1), cache=True)
+def rnea_call(P, q, qd, qdd, mode, tau):
+    """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong length."""
+    nq = int(P[H_NQ])
+    if q.shape[0] != nq or qd.shape[0] != nq or qdd.shape[0] != nq or tau.shape[0] != nq:
+        return 3
+    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
+    if mode == MODE_ID:
+        ok = rnea_into(P, q, qd, qdd, 1.0, None, ws, tau)
+    elif mode == MODE_BIAS:
+        ok = rnea_into(P, q, qd, np.zeros(nq), 1.0, None, ws, tau)
+    else:
+        z = np.zeros(nq)
+        ok = rnea_into(P, q, z, z, 1.0, None, ws, tau)
+    return 0 if ok else 1
 
 
 @njit(cache=True)
@@ -97,14 +119,22 @@ def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
 
 
 @njit(cache=True, parallel=True)
-def rnea_many(P, Q, QD, QDD, gscale, fext, TAU, nchunks):
+def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
     """Newton–Euler over a batch (N, n), parallel over chunks of states."""
     N = Q.shape[0]
     nb = int(P[H_NB])
+    nq = int(P[H_NQ])
     ok = np.ones(nchunks, dtype=np.bool_)
     for c in prange(nchunks):
         ws = np.empty((nb + 1, WS_COLS))
+        z = np.zeros(nq)
         for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            if not rnea_into(P, Q[s], QD[s], QDD[s], gscale, fext, ws, TAU[s]):
+            if mode == MODE_ID:
+                good = rnea_into(P, Q[s], QD[s], QDD[s], gscale, fext, ws, TAU[s])
+            elif mode == MODE_BIAS:
+                good = rnea_into(P, Q[s], QD[s], z, gscale, fext, ws, TAU[s])
+            else:
+                good = rnea_into(P, Q[s], z, z, gscale, fext, ws, TAU[s])
+            if not good:
                 ok[c] = False
     return ok.all()

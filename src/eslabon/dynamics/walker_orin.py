@@ -29,6 +29,7 @@ from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.recursion import WS_COLS, placement
 from ..model.layout import (ARMATURE, AXIS, COM, COM_SLIDE, H_NB, H_NQ, HEADER, INERTIA,
                             JTYPE, MASS, QIDX, STRIDE)
+from .._types import F2, I64, RO1
 from ..spatial._nb import add, cross, dot, m9, mm, mv, put3, put9, scale, v3
 from .rnea import rnea_into
 
@@ -136,6 +137,16 @@ def _finite(H, nq):
         for b in range(nq):
             s += H[a, b]
     return math.isfinite(s)
+
+
+@njit(I64(RO1, RO1, F2), cache=True)
+def crba_call(P, q, H):
+    """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong shape."""
+    nq = int(P[H_NQ])
+    if q.shape[0] != nq or H.shape[0] != nq or H.shape[1] != nq:
+        return 3
+    cw = np.empty((int(P[H_NB]) + 1, _COLS))
+    return 0 if crba_into(P, q, cw, H) else 1
 
 
 @njit(cache=True)

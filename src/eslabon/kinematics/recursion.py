@@ -15,12 +15,15 @@ Workspace ``ws`` has one row per body; its columns are named below.
 """
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
 from ..conventions import PRISMATIC, REVOLUTE
 from ..model.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, JTYPE, POS,
-                            QIDX, ROT, STRIDE)
-from ..spatial._nb import add, cross, m9, mm, mtv, mv, put3, put9, rot_axis, scale, v3
+                            QIDX, ROT, STRIDE, Z_AXIS)
+from ..spatial._nb import (add, cross, g3, g9, m9, mm, mrz, mtv, mv, rot_axis, s3, s9, scale,
+                           v3)
 
 # workspace columns (per body, in that body's coordinates unless noted)
 WS_E = 0        # 9: rotation parent <- body at the current q
@@ -47,6 +50,8 @@ def placement(P, o, qi):
     R = m9(P, o + ROT)
     p = v3(P, o + POS)
     if jt == REVOLUTE:
+        if P[o + Z_AXIS] != 0.0:
+            return mrz(R, math.cos(qi), math.sin(qi)), p
         return mm(R, rot_axis(v3(P, o + AXIS), qi)), p
     if jt == PRISMATIC:
         return R, add(p, mv(R, scale(qi, v3(P, o + AXIS))))
@@ -59,11 +64,10 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
     nb = int(P[H_NB])
     for c in range(WS_COLS):
         ws[0, c] = 0.0
-    row0 = ws[0]
-    put9(row0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
-    put9(row0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
-    put3(row0, WS_A, (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1],
-                      -gscale * P[H_GRAVITY + 2]))
+    s9(ws, 0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
+    s9(ws, 0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
+    s3(ws, 0, WS_A, (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1],
+                     -gscale * P[H_GRAVITY + 2]))
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
@@ -76,14 +80,13 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
             qdi = qd[k]
             qddi = qdd[k]
         E, r = placement(P, o, qi)
-        prow = ws[int(P[o])]
-        row = ws[i]
-        wp = v3(prow, WS_W)
-        wdp = v3(prow, WS_WD)
+        p = int(P[o])
+        wp = g3(ws, p, WS_W)
+        wdp = g3(ws, p, WS_WD)
         # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
         w = mtv(E, wp)
         wd = mtv(E, wdp)
-        a = mtv(E, add(v3(prow, WS_A), add(cross(wdp, r), cross(wp, cross(wp, r)))))
+        a = mtv(E, add(g3(ws, p, WS_A), add(cross(wdp, r), cross(wp, cross(wp, r)))))
         ax = v3(P, o + AXIS)
         if jt == REVOLUTE:
             s = scale(qdi, ax)
@@ -96,17 +99,17 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         slide = P[o + COM_SLIDE]
         if slide != 0.0:
             c = add(c, scale(slide * qi, ax))
-        put9(row, WS_E, E)
-        put3(row, WS_R, r)
-        put3(row, WS_W, w)
-        put3(row, WS_WD, wd)
-        put3(row, WS_A, a)
-        put3(row, WS_C, c)
+        s9(ws, i, WS_E, E)
+        s3(ws, i, WS_R, r)
+        s3(ws, i, WS_W, w)
+        s3(ws, i, WS_WD, wd)
+        s3(ws, i, WS_A, a)
+        s3(ws, i, WS_C, c)
         if full:
-            Rp = m9(prow, WS_RW)
-            put9(row, WS_RW, mm(Rp, E))
-            put3(row, WS_PW, add(v3(prow, WS_PW), mv(Rp, r)))
-            v = mtv(E, add(v3(prow, WS_V), cross(wp, r)))
+            Rp = g9(ws, p, WS_RW)
+            s9(ws, i, WS_RW, mm(Rp, E))
+            s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
+            v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
             if jt == PRISMATIC:
                 v = add(v, scale(qdi, ax))
-            put3(row, WS_V, v)
+            s3(ws, i, WS_V, v)

@@ -22,6 +22,7 @@ VISCOUS = 31
 COULOMB = 32
 ARMATURE = 33
 COM_SLIDE = 34  # COM moves by COM_SLIDE * q along the axis (seed 001 book mode); 0 = rigid
+Z_AXIS = 35     # 1.0 when the joint axis is exactly +z (every DH joint): kernels take a shortcut
 
 
 def body_offset(i: int) -> int:

@@ -154,6 +154,7 @@ class Model:
             P[o + L.COULOMB] = self.coulomb[i]
             P[o + L.ARMATURE] = self.armature[i]
             P[o + L.COM_SLIDE] = self.com_slide[i]
+            P[o + L.Z_AXIS] = float(tuple(self.axis[i]) == (0.0, 0.0, 1.0))
         return P
 
     def __repr__(self) -> str:

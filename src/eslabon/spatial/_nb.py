@@ -97,3 +97,85 @@ def rot_axis(k, angle):
     return (t * x * x + c, t * x * y - s * z, t * x * z + s * y,
             t * x * y + s * z, t * y * y + c, t * y * z - s * x,
             t * x * z - s * y, t * y * z + s * x, t * z * z + c)
+
+
+# Row access to 2-D workspaces without creating row views (a view costs a reference
+# count round trip in compiled code; these index the element directly).
+
+@njit(cache=True)
+def g3(ws, i, o):
+    """The 3-tuple ws[i, o:o+3]."""
+    return (ws[i, o], ws[i, o + 1], ws[i, o + 2])
+
+
+@njit(cache=True)
+def g9(ws, i, o):
+    """The 9-tuple ws[i, o:o+9]."""
+    return (ws[i, o], ws[i, o + 1], ws[i, o + 2], ws[i, o + 3], ws[i, o + 4],
+            ws[i, o + 5], ws[i, o + 6], ws[i, o + 7], ws[i, o + 8])
+
+
+@njit(cache=True)
+def s3(ws, i, o, v):
+    ws[i, o] = v[0]
+    ws[i, o + 1] = v[1]
+    ws[i, o + 2] = v[2]
+
+
+@njit(cache=True)
+def s9(ws, i, o, m):
+    ws[i, o] = m[0]
+    ws[i, o + 1] = m[1]
+    ws[i, o + 2] = m[2]
+    ws[i, o + 3] = m[3]
+    ws[i, o + 4] = m[4]
+    ws[i, o + 5] = m[5]
+    ws[i, o + 6] = m[6]
+    ws[i, o + 7] = m[7]
+    ws[i, o + 8] = m[8]
+
+
+@njit(cache=True)
+def mrz(R, c, s):
+    """R @ Rz(θ) with c = cos θ, s = sin θ (a joint about +z: every DH joint)."""
+    return (R[0] * c + R[1] * s, R[1] * c - R[0] * s, R[2],
+            R[3] * c + R[4] * s, R[4] * c - R[3] * s, R[5],
+            R[6] * c + R[7] * s, R[7] * c - R[6] * s, R[8])
+
+
+@njit(cache=True)
+def madd(A, B):
+    return (A[0] + B[0], A[1] + B[1], A[2] + B[2], A[3] + B[3], A[4] + B[4], A[5] + B[5],
+            A[6] + B[6], A[7] + B[7], A[8] + B[8])
+
+
+@njit(cache=True)
+def msub(A, B):
+    return (A[0] - B[0], A[1] - B[1], A[2] - B[2], A[3] - B[3], A[4] - B[4], A[5] - B[5],
+            A[6] - B[6], A[7] - B[7], A[8] - B[8])
+
+
+@njit(cache=True)
+def mt(A):
+    """Aᵀ."""
+    return (A[0], A[3], A[6], A[1], A[4], A[7], A[2], A[5], A[8])
+
+
+@njit(cache=True)
+def outer(a, b, s):
+    """s · a bᵀ."""
+    return (s * a[0] * b[0], s * a[0] * b[1], s * a[0] * b[2],
+            s * a[1] * b[0], s * a[1] * b[1], s * a[1] * b[2],
+            s * a[2] * b[0], s * a[2] * b[1], s * a[2] * b[2])
+
+
+@njit(cache=True)
+def skew(r):
+    """[r]×, the matrix of r × ·."""
+    return (0.0, -r[2], r[1], r[2], 0.0, -r[0], -r[1], r[0], 0.0)
+
+
+@njit(cache=True)
+def rotate_sym(E, A):
+    """E A Eᵀ."""
+    return mm(mm(E, A), mt(E))

@@ -1,0 +1,413 @@
+"""Analytic derivatives of inverse and forward dynamics.
+
+Inverse dynamics τ = ID(q, q̇, q̈): ∂τ/∂q and ∂τ/∂q̇ by differentiating the Newton–Euler
+recursion written in world coordinates (the approach of Carpentier & Mansard, "Analytical
+derivatives of rigid body dynamics algorithms", RSS 2018; the derivation below is ours).
+Spatial vectors are [angular; linear] about the world origin; S_j is joint j's motion axis,
+λ(j) its parent body, j ⪯ i "j is i or an ancestor of i":
+
+    v_i = v_λ + S_i q̇_i,   a_i = a_λ + S_i q̈_i + (v_i × S_i) q̇_i,   a_0 = [0; −g]
+    f_i = Y_i a_i + v_i ×* Y_i v_i,   F_i = Σ_{k ⪰ i} f_k,   τ_i = S_iᵀ F_i (+ friction)
+
+A change of q_j moves every body k ⪰ j rigidly about S_j (so each of its vectors x changes
+by S_j × x, its inertia by S_j ×* Y − Y S_j ×) plus two corrections that do not depend on k
+except through v_k:
+
+    ∂v_k/∂q_j  = S_j × v_k + β_j,                     β_j = v_λ(j) × S_j
+    ∂a_k/∂q_j  = S_j × a_k + α_j + β_j × v_k,         α_j = a_λ(j) × S_j − β_j × v_λ(j)
+    ∂v_k/∂q̇_j = S_j,   ∂a_k/∂q̇_j = 2 β_j + S_j × v_k
+
+Hence, with composite sums over the subtree of i, Yc_i = Σ Y_k, ℓc_i = Σ Y_k v_k and
+Bc_i = Σ (Ẏ_k) + (·) ×* ℓc_i  (Ẏ_k = v_k ×* Y_k − Y_k v_k ×, the rate of change of Y_k):
+
+    j ⪯ i:  ∂τ_i/∂q_j  = S_iᵀ (Yc_i α_j + Bc_i β_j),       ∂τ_i/∂q̇_j = S_iᵀ (2 Yc_i β_j + Bc_i S_j)
+    i ≺ j:  ∂τ_i/∂q_j  = S_iᵀ (S_j ×* F_j + Yc_j α_j + Bc_j β_j),
+            ∂τ_i/∂q̇_j = S_iᵀ (2 Yc_j β_j + Bc_j S_j)
+
+(the rotation of S_i itself cancels against S_j ×* F_i). The same pass gives the mass
+matrix M_ij = S_iᵀ Yc_i S_j (j ⪯ i), i.e. ∂τ/∂q̈. Viscous friction adds b_i to ∂τ_i/∂q̇_i;
+Coulomb friction is taken as locally constant (its derivative is zero away from q̇ = 0).
+A COM that slides with its own prismatic joint (seed 001 book mode) adds
+S_iᵀ (∂Y_k a_k + v_k ×* ∂Y_k v_k) to column k for every i ⪯ k.
+
+Forward dynamics q̈ = FD(q, q̇, τ): differentiating ID(q, q̇, FD(q, q̇, τ)) = τ gives
+
+    ∂q̈/∂q = −M⁻¹ ∂τ/∂q,   ∂q̈/∂q̇ = −M⁻¹ ∂τ/∂q̇,   ∂q̈/∂τ = M⁻¹
+
+evaluated at q̈ = FD(q, q̇, τ) (Carpentier & Mansard eq. 26).
+
+Inertias Y are kept as (m, h = m c, J = inertia about the world origin); Y [ω; u] =
+[J ω + h × u; m u − h × ω], and Ẏ has the same form with (0, ḣ, J̇).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .._args import chunks, explain_nonfinite, vectors
+from .._types import F2, I64, RO1
+from ..conventions import PRISMATIC, REVOLUTE
+from ..kinematics.recursion import placement
+from ..model.layout import (ARMATURE, AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
+                            INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
+from ..spatial._nb import (add, cross, dot, g3, g9, m9, madd, mm, msub, mt, mv, outer, s3,
+                           s9, scale, skew, sub, v3)
+from .aba import COLS as ABA_COLS
+from .aba import aba_into
+from .forward import cholesky_factor, cholesky_solve
+
+# workspace columns, one row per body (world coordinates)
+_RW, _PW = 0, 9                          # pose
+_SN, _SF = 12, 15                        # joint axis S = [n; f]
+_VN, _VF, _AN, _AF = 18, 21, 24, 27      # spatial velocity and acceleration
+_YM, _YH, _YJ = 30, 31, 34               # inertia (m, h, J), composite after the inward pass
+_DH, _DJ = 43, 46                        # its rate (ḣ, J̇), composite
+_LN, _LF, _FN, _FF = 55, 58, 61, 64      # momentum ℓ and force f, composite
+_XN, _XF = 67, 70                        # book-mode COM slide term of the body's own column
+_PN, _PF, _QN, _QF = 73, 76, 79, 82      # P = Yc S, Q = Bcᵀ S
+_ALN, _ALF, _BEN, _BEF = 85, 88, 91, 94  # α, β
+_UN, _UF, _WN, _WF = 97, 100, 103, 106   # u, w (the column vectors for ancestors)
+COLS = 109
+
+
+@njit(cache=True)
+def _mcross(an, af, bn, bf):
+    """Motion cross product [an; af] × [bn; bf]."""
+    return cross(an, bn), add(cross(an, bf), cross(af, bn))
+
+
+@njit(cache=True)
+def _fcross(an, af, fn, ff):
+    """Force cross product [an; af] ×* [fn; ff]."""
+    return add(cross(an, fn), cross(af, ff)), cross(an, ff)
+
+
+@njit(cache=True)
+def _inertia_apply(m, h, J, xn, xf):
+    """[J xn + h × xf; m xf − h × xn] (an inertia, or its rate with m = 0)."""
+    return add(mv(J, xn), cross(h, xf)), sub(scale(m, xf), cross(h, xn))
+
+
+@njit(cache=True)
+def _b_apply(ws, i, xn, xf):
+    """Bc_i x = Ẏc_i x + x ×* ℓc_i."""
+    yn, yf = _inertia_apply(0.0, g3(ws, i, _DH), g9(ws, i, _DJ), xn, xf)
+    cn, cf = _fcross(xn, xf, g3(ws, i, _LN), g3(ws, i, _LF))
+    return add(yn, cn), add(yf, cf)
+
+
+@njit(cache=True)
+def _dot6(an, af, bn, bf):
+    return dot(an, bn) + dot(af, bf)
+
+
+@njit(cache=True)
+def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
+    """∂τ/∂q, ∂τ/∂q̇ and M for one state. True if finite."""
+    nb = int(P[H_NB])
+    nq = int(P[H_NQ])
+    for c in range(COLS):
+        ws[0, c] = 0.0
+    s9(ws, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
+    s3(ws, 0, _AF, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
+    # outward pass: poses, S, v, a, inertias and their rates, momenta, forces
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        jt = int(P[o + JTYPE])
+        k = int(P[o + QIDX])
+        p = int(P[o])
+        qi = q[k] if k >= 0 else 0.0
+        E, r = placement(P, o, qi)
+        Rp = g9(ws, p, _RW)
+        R = mm(Rp, E)
+        pw = add(g3(ws, p, _PW), mv(Rp, r))
+        vn, vf = g3(ws, p, _VN), g3(ws, p, _VF)
+        an, af = g3(ws, p, _AN), g3(ws, p, _AF)
+        sn = (0.0, 0.0, 0.0)
+        sf = (0.0, 0.0, 0.0)
+        ax = v3(P, o + AXIS)
+        if k >= 0:
+            s = mv(R, ax)
+            if jt == REVOLUTE:
+                sn, sf = s, cross(pw, s)
+            else:
+                sf = s
+            # β, α of this joint (its parent's motion)
+            ben, bef = _mcross(vn, vf, sn, sf)
+            t1n, t1f = _mcross(an, af, sn, sf)
+            t2n, t2f = _mcross(ben, bef, vn, vf)
+            s3(ws, i, _BEN, ben)
+            s3(ws, i, _BEF, bef)
+            s3(ws, i, _ALN, sub(t1n, t2n))
+            s3(ws, i, _ALF, sub(t1f, t2f))
+            vn = add(vn, scale(qd[k], sn))
+            vf = add(vf, scale(qd[k], sf))
+            cn, cf = _mcross(vn, vf, sn, sf)
+            an = add(an, add(scale(qdd[k], sn), scale(qd[k], cn)))
+            af = add(af, add(scale(qdd[k], sf), scale(qd[k], cf)))
+        # inertia about the world origin
+        m = P[o + MASS]
+        com = v3(P, o + COM)
+        slide = P[o + COM_SLIDE]
+        if slide != 0.0:
+            com = add(com, scale(slide * qi, ax))
+        c = add(pw, mv(R, com))
+        Ib = mm(mm(R, m9(P, o + INERTIA)), mt(R))
+        cc = dot(c, c)
+        J = msub(madd(Ib, (m * cc, 0.0, 0.0, 0.0, m * cc, 0.0, 0.0, 0.0, m * cc)),
+                 outer(c, c, m))
+        h = scale(m, c)
+        ln, lf = _inertia_apply(m, h, J, vn, vf)
+        yan, yaf = _inertia_apply(m, h, J, an, af)
+        xn, xf = _fcross(vn, vf, ln, lf)
+        # Ẏ: ḣ = m u + ω × h,  J̇ = [ω]× J − J [ω]× − ([u]×[h]× + [h]×[u]×)
+        W = skew(vn)
+        U = skew(vf)
+        Hx = skew(h)
+        dJ = msub(msub(mm(W, J), mm(J, W)), madd(mm(U, Hx), mm(Hx, U)))
+        s9(ws, i, _RW, R)
+        s3(ws, i, _PW, pw)
+        s3(ws, i, _SN, sn)
+        s3(ws, i, _SF, sf)
+        s3(ws, i, _VN, vn)
+        s3(ws, i, _VF, vf)
+        s3(ws, i, _AN, an)
+        s3(ws, i, _AF, af)
+        ws[i, _YM] = m
+        s3(ws, i, _YH, h)
+        s9(ws, i, _YJ, J)
+        s3(ws, i, _DH, add(scale(m, vf), cross(vn, h)))
+        s9(ws, i, _DJ, dJ)
+        s3(ws, i, _LN, ln)
+        s3(ws, i, _LF, lf)
+        s3(ws, i, _FN, add(yan, xn))
+        s3(ws, i, _FF, add(yaf, xf))
+        xn = (0.0, 0.0, 0.0)
+        xf = (0.0, 0.0, 0.0)
+        if slide != 0.0 and k >= 0:
+            # book mode: ∂Y a + v ×* ∂Y v for the COM moving by δc per unit q_k
+            dc = scale(slide, mv(R, ax))
+            dh = scale(m, dc)
+            dJc = msub(scale9(2.0 * m * dot(c, dc)), madd(outer(dc, c, m), outer(c, dc, m)))
+            pan, paf = _inertia_apply(0.0, dh, dJc, an, af)
+            pvn, pvf = _inertia_apply(0.0, dh, dJc, vn, vf)
+            cxn, cxf = _fcross(vn, vf, pvn, pvf)
+            xn, xf = add(pan, cxn), add(paf, cxf)
+        s3(ws, i, _XN, xn)
+        s3(ws, i, _XF, xf)
+    # inward pass: composite inertia, rate, momentum and force
+    for i in range(nb, 0, -1):
+        p = int(P[HEADER + i * STRIDE])
+        if p > 0:
+            ws[p, _YM] += ws[i, _YM]
+            for c in range(_YH, _FF + 3):
+                ws[p, c] += ws[i, c]
+    # per joint: P, Q (as a descendant row) and α, β, u, w (as an ancestor column)
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        if int(P[o + QIDX]) < 0:
+            continue
+        m = ws[i, _YM]
+        h = g3(ws, i, _YH)
+        J = g9(ws, i, _YJ)
+        sn, sf = g3(ws, i, _SN), g3(ws, i, _SF)
+        pn, pf = _inertia_apply(m, h, J, sn, sf)
+        yn, yf = _inertia_apply(0.0, g3(ws, i, _DH), g9(ws, i, _DJ), sn, sf)
+        cn, cf = _fcross(sn, sf, g3(ws, i, _LN), g3(ws, i, _LF))
+        s3(ws, i, _PN, pn)
+        s3(ws, i, _PF, pf)
+        s3(ws, i, _QN, sub(yn, cn))          # Bcᵀ S = Ẏc S − S ×* ℓc
+        s3(ws, i, _QF, sub(yf, cf))
+        aln, alf = g3(ws, i, _ALN), g3(ws, i, _ALF)
+        ben, bef = g3(ws, i, _BEN), g3(ws, i, _BEF)
+        fn_, ff_ = _fcross(sn, sf, g3(ws, i, _FN), g3(ws, i, _FF))
+        ya_n, ya_f = _inertia_apply(m, h, J, aln, alf)
+        bb_n, bb_f = _b_apply(ws, i, ben, bef)
+        s3(ws, i, _UN, add(fn_, add(ya_n, bb_n)))
+        s3(ws, i, _UF, add(ff_, add(ya_f, bb_f)))
+        yb_n, yb_f = _inertia_apply(m, h, J, ben, bef)
+        bs_n, bs_f = _b_apply(ws, i, sn, sf)
+        s3(ws, i, _WN, add(scale(2.0, yb_n), bs_n))
+        s3(ws, i, _WF, add(scale(2.0, yb_f), bs_f))
+    for a in range(nq):
+        for b in range(nq):
+            dq[a, b] = 0.0
+            dv[a, b] = 0.0
+            M[a, b] = 0.0
+    # every (descendant i, ancestor-or-self j) pair
+    total = 0.0
+    for i in range(1, nb + 1):
+        oi = HEADER + i * STRIDE
+        ri = int(P[oi + QIDX])
+        if ri < 0:
+            continue
+        pn, pf = g3(ws, i, _PN), g3(ws, i, _PF)
+        qn, qf = g3(ws, i, _QN), g3(ws, i, _QF)
+        un, uf = g3(ws, i, _UN), g3(ws, i, _UF)
+        wn, wf = g3(ws, i, _WN), g3(ws, i, _WF)
+        xn, xf = g3(ws, i, _XN), g3(ws, i, _XF)
+        b = i
+        while b > 0:
+            ob = HEADER + b * STRIDE
+            cj = int(P[ob + QIDX])
+            if cj >= 0:
+                sn, sf = g3(ws, b, _SN), g3(ws, b, _SF)
+                aln, alf = g3(ws, b, _ALN), g3(ws, b, _ALF)
+                ben, bef = g3(ws, b, _BEN), g3(ws, b, _BEF)
+                dq[ri, cj] = _dot6(pn, pf, aln, alf) + _dot6(qn, qf, ben, bef)
+                dv[ri, cj] = 2.0 * _dot6(pn, pf, ben, bef) + _dot6(qn, qf, sn, sf)
+                mij = _dot6(pn, pf, sn, sf)
+                M[ri, cj] = mij
+                M[cj, ri] = mij
+                if b != i:
+                    dq[cj, ri] = _dot6(sn, sf, un, uf)
+                    dv[cj, ri] = _dot6(sn, sf, wn, wf)
+                dq[cj, ri] += _dot6(sn, sf, xn, xf)
+                total += dq[ri, cj] + dv[ri, cj] + dq[cj, ri] + dv[cj, ri]
+            b = int(P[ob])
+        M[ri, ri] += P[oi + ARMATURE]
+        dv[ri, ri] += P[oi + VISCOUS]
+    return np.isfinite(total)
+
+
+@njit(cache=True)
+def scale9(s):
+    """s · 1 (3×3 identity scaled)."""
+    return (s, 0.0, 0.0, 0.0, s, 0.0, 0.0, 0.0, s)
+
+
+@njit(I64(RO1, RO1, RO1, RO1, F2, F2), cache=True)
+def id_derivatives_call(P, q, qd, qdd, dq, dv):
+    """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong shape."""
+    nq = int(P[H_NQ])
+    if (q.shape[0] != nq or qd.shape[0] != nq or qdd.shape[0] != nq
+            or dq.shape[0] != nq or dq.shape[1] != nq or dv.shape[0] != nq
+            or dv.shape[1] != nq):
+        return 3
+    ws = np.empty((int(P[H_NB]) + 1, COLS))
+    ok = rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, np.empty((nq, nq)))
+    return 0 if ok else 1
+
+
+@njit(cache=True, parallel=True)
+def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks):
+    N = Q.shape[0]
+    nb = int(P[H_NB])
+    nq = int(P[H_NQ])
+    ok = np.ones(nchunks, dtype=np.bool_)
+    for c in prange(nchunks):
+        ws = np.empty((nb + 1, COLS))
+        M = np.empty((nq, nq))
+        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+            if not rnea_derivatives_into(P, Q[s], QD[s], QDD[s], ws, DQ[s], DV[s], M):
+                ok[c] = False
+    return ok.all()
+
+
+@njit(cache=True)
+def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv):
+    """∂q̈/∂q into dq, ∂q̈/∂q̇ into dv, M⁻¹ into Minv. Status 0 ok, 1 non-finite, 2 not PD."""
+    nq = int(P[H_NQ])
+    st = aba_into(P, q, qd, tau, wa, qdd)
+    if st:
+        return st
+    M = np.empty((nq, nq))
+    if not rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
+        return 1
+    if not cholesky_factor(M, nq):
+        return 2
+    col = np.empty(nq)
+    for j in range(nq):
+        for a in range(nq):
+            col[a] = -dq[a, j]
+        cholesky_solve(M, col, nq)
+        for a in range(nq):
+            dq[a, j] = col[a]
+        for a in range(nq):
+            col[a] = -dv[a, j]
+        cholesky_solve(M, col, nq)
+        for a in range(nq):
+            dv[a, j] = col[a]
+        for a in range(nq):
+            col[a] = 0.0
+        col[j] = 1.0
+        cholesky_solve(M, col, nq)
+        for a in range(nq):
+            Minv[a, j] = col[a]
+    return 0
+
+
+@njit(cache=True, parallel=True)
+def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
+    N = Q.shape[0]
+    nb = int(P[H_NB])
+    nq = int(P[H_NQ])
+    status = np.zeros(nchunks, dtype=np.int64)
+    for c in prange(nchunks):
+        ws = np.empty((nb + 1, COLS))
+        wa = np.empty((nb + 1, ABA_COLS))
+        qdd = np.empty(nq)
+        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+            st = fd_derivatives_into(P, Q[s], QD[s], TAU[s], ws, wa, qdd, DQ[s], DV[s], MINV[s])
+            if st > status[c]:
+                status[c] = st
+    return status.max()
+
+
+_empty = np.empty
+
+
+def inverse_dynamics_derivatives(model, q, qd, qdd):
+    """(∂τ/∂q, ∂τ/∂q̇) of :func:`eslabon.inverse_dynamics`, each (n, n) or (N, n, n).
+
+    Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
+    """
+    try:
+        if q.ndim == 1:
+            n = model.nq
+            dq = _empty((n, n))
+            dv = _empty((n, n))
+            if not _id_call(model.packed, q, qd, qdd, dq, dv):
+                return dq, dv
+    except (AttributeError, TypeError):
+        pass
+    n = model.nq
+    (q, qd, qdd), batched = vectors(n, q=q, qd=qd, qdd=qdd)
+    shape = (len(q), n, n) if batched else (n, n)
+    dq = np.empty(shape)
+    dv = np.empty(shape)
+    if batched:
+        ok = id_derivatives_many(model.packed, q, qd, qdd, dq, dv, chunks(len(q)))
+    else:
+        ok = id_derivatives_call(model.packed, q, qd, qdd, dq, dv) == 0
+    if not ok:
+        explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
+    return dq, dv
+
+
+def forward_dynamics_derivatives(model, q, qd, tau):
+    """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
+    or (N, n, n)."""
+    n = model.nq
+    (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
+    P = model.packed
+    if batched:
+        N = len(q)
+        dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
+        status = fd_derivatives_many(P, q, qd, tau, dq, dv, Minv, chunks(N))
+    else:
+        dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
+        nb = model.nb
+        status = fd_derivatives_into(P, q, qd, tau, np.empty((nb + 1, COLS)),
+                                     np.empty((nb + 1, ABA_COLS)), np.empty(n), dq, dv, Minv)
+    if status == 2:
+        raise ValueError("q: the mass matrix is not positive definite at this configuration "
+                         "(a joint moves no mass: give it mass, inertia or armature)")
+    if status:
+        explain_nonfinite("forward_dynamics_derivatives", q=q, qd=qd, tau=tau)
+    return dq, dv, Minv
+
+
+_id_call = id_derivatives_call
+
+__all__ = ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"]
