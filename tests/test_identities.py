@@ -42,6 +42,8 @@ ZOO_CASES = {
     "practica_pendulum3": ("practica_pendulum3", {}),
     "cincinnati_t3": ("cincinnati_t3", {}),
     "puma560_araujo": ("puma560_araujo", {}),
+    "puma560": ("puma560", {}),
+    "panda": ("panda", {}),
     "planar2": ("planar2", {}),
 }
 CHAIN_CASES = {f"chain-{conv}-{n}": (100 * k + n, n, conv)

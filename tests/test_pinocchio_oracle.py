@@ -4,7 +4,7 @@ is installed, compare against it; skip otherwise).
 Pinocchio (LAAS-CNRS) implements RNEA, CRBA and ABA in spatial-vector form with its own
 code base, so agreement with it is evidence independent of eslabon's web of internal
 identities. Each eslabon model is rebuilt as a ``pin.Model`` by
-``benchmarks/pinocchio_model.py::to_pinocchio`` (same joint order, fixed bodies merged into
+``eslabon.interop.pinocchio.to_pinocchio`` (same joint order, fixed bodies merged into
 their parent, gravity as ``model.gravity.linear``) and compared on 20 seeded random states:
 
 * ``inverse_dynamics`` against ``pin.rnea``,
@@ -21,23 +21,14 @@ checked separately as ``τ = rnea_pin + b q̇ + μ sign(q̇)``.
 """
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pin = pytest.importorskip("pinocchio")
 
 import eslabon as es  # noqa: E402
+from eslabon.interop.pinocchio import dof_order, to_pinocchio  # noqa: E402
 from eslabon.model import ModelBuilder  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location(
-    "pinocchio_model", Path(__file__).resolve().parents[1] / "benchmarks" / "pinocchio_model.py")
-_pm = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_pm)
-to_pinocchio = _pm.to_pinocchio
-dof_order = _pm.dof_order
 
 RTOL = 1e-9
 N_STATES = 20

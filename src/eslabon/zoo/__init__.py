@@ -2,11 +2,14 @@
 
 >>> from eslabon import zoo
 >>> zoo.names()[:3]
-('cincinnati_t3', 'planar2', 'practica_4dof')
+('cincinnati_t3', 'panda', 'planar2')
+
+``random_chain(n, seed)`` builds a seeded random serial chain (not a registered model).
 """
 from __future__ import annotations
 
-from . import araujo, practica, rojas, simple
+from . import araujo, arms, practica, rojas, simple
+from .random_chain import random_chain
 
 _REGISTRY = {
     "practica_4dof": practica.practica_4dof,
@@ -14,6 +17,8 @@ _REGISTRY = {
     "practica_pendulum3": practica.practica_pendulum3,
     "cincinnati_t3": rojas.cincinnati_t3,
     "puma560_araujo": araujo.puma560_araujo,
+    "puma560": arms.puma560,
+    "panda": arms.panda,
     "planar2": simple.planar2,
 }
 
@@ -42,4 +47,4 @@ def describe(name: str) -> str:
     return (_REGISTRY[name].__doc__ or "").strip()
 
 
-__all__ = ["names", "load", "describe"]
+__all__ = ["names", "load", "describe", "random_chain"]

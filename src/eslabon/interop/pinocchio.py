@@ -1,5 +1,9 @@
 """Build a Pinocchio model equal to an eslabon model (an independent oracle, DESIGN §9).
 
+Needs the ``pin`` package (``pip install eslabon[bench]`` or the ``test`` extra). It is
+imported when ``to_pinocchio`` is called, not when this module is imported; without it
+that call raises ImportError. ``body_order`` and ``dof_order`` need only numpy.
+
 ``to_pinocchio(model)`` walks eslabon's body tree depth-first (children in index order) and
 adds one Pinocchio joint per degree of freedom (Pinocchio's ``nq == nv == model.nq``).
 Pinocchio's CRBA (and its sparse factorisations) assume that the degrees of freedom of every
@@ -36,15 +40,20 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
-    import pinocchio as pin
-except ImportError:     # pragma: no cover - the benchmark and tests skip without pin
-    pin = None
-
 REVOLUTE, PRISMATIC = 1, 2
+_MISSING_PIN = "pinocchio: install the 'bench' or 'test' extra: pip install eslabon[bench]"
 
 
-def _joint_model(kind: int, axis: np.ndarray):
+def _import_pin():
+    """The ``pinocchio`` module, or ImportError with the install hint."""
+    try:
+        import pinocchio as pin
+    except ImportError as exc:
+        raise ImportError(_MISSING_PIN) from exc
+    return pin
+
+
+def _joint_model(pin, kind: int, axis: np.ndarray):
     z = np.array([0.0, 0.0, 1.0])
     if kind == REVOLUTE:
         return pin.JointModelRZ() if np.array_equal(axis, z) else \
@@ -82,8 +91,7 @@ def to_pinocchio(model, *, armature: bool = True):
     Friction is dropped (Pinocchio's dynamics have none); armature is kept unless
     ``armature=False``.
     """
-    if pin is None:
-        raise ImportError("to_pinocchio needs Pinocchio: pip install pin")
+    pin = _import_pin()
     if model.has_moving_com:
         raise ValueError(f"model {model.name!r}: a COM slides with its prismatic joint "
                          "(book mode); this is not a rigid-body tree and has no Pinocchio twin")
@@ -103,7 +111,7 @@ def to_pinocchio(model, *, armature: bool = True):
         if kind == 0:
             joint, body_in_joint = parent_joint, placement
         else:
-            joint = pm.addJoint(parent_joint, _joint_model(kind, np.array(model.axis[i])),
+            joint = pm.addJoint(parent_joint, _joint_model(pin, kind, np.array(model.axis[i])),
                                 placement, f"joint_{i}_{names[i]}")
             previous_frame = pm.addJointFrame(joint, previous_frame)
             body_in_joint = pin.SE3.Identity()

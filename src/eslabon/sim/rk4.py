@@ -1,0 +1,88 @@
+"""The fixed-step RK4 loop in compiled code (classical Runge–Kutta, 4 stages).
+
+For a torque held constant over each step (zero-order hold, as seed 001's
+``walkerorinrunge3``) the whole loop runs in one compiled call; the stages are written
+exactly as :func:`eslabon.sim.simulate`'s Python loop so both give the same numbers:
+
+    a1 = FD(q, v)              a2 = FD(q + h/2 v,  v + h/2 a1)
+    a3 = FD(q + h/2 v2, v + h/2 a2),   v2 = v + h/2 a1
+    a4 = FD(q + h v3,  v + h a3),       v3 = v + h/2 a2,   v4 = v + h a3
+    q⁺ = q + h/6 (v + 2 v2 + 2 v3 + v4),   v⁺ = v + h/6 (a1 + 2 a2 + 2 a3 + a4)
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..dynamics.aba import COLS as ABA_COLS
+from ..dynamics.aba import aba_into
+from ..dynamics.forward import fd_into
+from ..dynamics.walker_orin import _COLS as CRBA_COLS
+from ..kinematics.recursion import WS_COLS
+from ..model.layout import H_NB, H_NQ
+
+FD_CODES = {"aba": 0, "walker_orin_3": 3, "walker_orin_1": 1}
+
+
+@njit(cache=True)
+def _accel(P, method, x, v, tau, wa, ws, cw, H, zero, unit, col, out):
+    if method == 0:
+        return aba_into(P, x, v, tau, wa, out)
+    return fd_into(P, x, v, tau, method, ws, cw, H, zero, unit, col, out)
+
+
+@njit(cache=True)
+def rk4_loop(P, method, T, dt, Q, QD, QDD):
+    """Fill rows 1..K-1 of Q, QD (row 0 holds the initial state) and every row of QDD
+    (the first stage of each step is the acceleration at the sample). ``T`` is (K, n)
+    (one torque per step) or (1, n) (constant). Returns (status, failing step)."""
+    nb = int(P[H_NB])
+    n = int(P[H_NQ])
+    wa = np.empty((nb + 1, ABA_COLS))
+    ws = np.empty((nb + 1, WS_COLS))
+    cw = np.empty((nb + 1, CRBA_COLS))
+    H = np.empty((n, n))
+    zero = np.zeros(n)
+    unit = np.zeros(n)
+    col = np.empty(n)
+    a1 = np.empty(n)
+    a2 = np.empty(n)
+    a3 = np.empty(n)
+    a4 = np.empty(n)
+    x = np.empty(n)
+    y = np.empty(n)
+    h = dt
+    for k in range(Q.shape[0] - 1):
+        tau = T[k] if T.shape[0] > 1 else T[0]
+        q = Q[k]
+        v = QD[k]
+        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1)
+        for a in range(n):
+            x[a] = q[a] + h / 2 * v[a]
+            y[a] = v[a] + h / 2 * a1[a]
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2)
+        for a in range(n):
+            v2 = v[a] + h / 2 * a1[a]
+            x[a] = q[a] + h / 2 * v2
+            y[a] = v[a] + h / 2 * a2[a]
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3)
+        for a in range(n):
+            v3 = v[a] + h / 2 * a2[a]
+            x[a] = q[a] + h * v3
+            y[a] = v[a] + h * a3[a]
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4)
+        if st:
+            return st, k
+        for a in range(n):
+            QDD[k, a] = a1[a]
+            v2 = v[a] + h / 2 * a1[a]
+            v3 = v[a] + h / 2 * a2[a]
+            v4 = v[a] + h * a3[a]
+            Q[k + 1, a] = q[a] + h / 6 * (v[a] + 2 * v2 + 2 * v3 + v4)
+            QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
+    last = Q.shape[0] - 1
+    tau = T[last] if T.shape[0] > 1 else T[0]
+    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1)
+    for a in range(n):
+        QDD[last, a] = a1[a]
+    return st, (last if st else -1)
