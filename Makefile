@@ -20,9 +20,15 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# Speed benchmark side by side with Pinocchio; e.g. BENCH_ARGS="--markdown benchmarks/RESULTS.md".
+BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet pin || echo "pin not installable: benchmarks run without Pinocchio"
-	$(BIN)/python benchmarks/bench_dynamics.py
+	if $(BIN)/python -c "import pinocchio" 2>/dev/null; then \
+		$(BIN)/eslabon bench --against pin $(BENCH_ARGS); \
+	else \
+		$(BIN)/eslabon bench $(BENCH_ARGS); \
+	fi
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

@@ -1,4 +1,4 @@
-"""``eslabon`` command: info, id, fd, simulate, reproduce.
+"""``eslabon`` command: info, id, fd, simulate, reproduce, bench.
 
 Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
 file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
@@ -6,6 +6,8 @@ file) print one line ``error: ...`` on stderr and exit with status 2, no traceba
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -154,6 +156,35 @@ def simulate(model: str = MODEL_ARG,
     _emit({"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
           as_json, [f"model {m.name}: {len(traj.t)} samples written to {out}",
                     f"q(t_final) = {_fmt(traj.q[-1])}"])
+
+
+@app.command()
+def bench(against: Optional[str] = typer.Option(
+              None, "--against", help="Also time this library side by side: pin (Pinocchio)."),
+          json_path: Optional[Path] = typer.Option(
+              None, "--json", help="Write all numbers and the machine info to this file."),
+          markdown: Optional[Path] = typer.Option(
+              None, "--markdown", help="Write the results as Markdown (benchmarks/RESULTS.md)."),
+          quick: bool = typer.Option(False, "--quick", help="Short repeats (CI smoke run)."),
+          only: Optional[str] = typer.Option(
+              None, "--only", help="Sections, comma-separated: per_call,batch,scaling,"
+                                   "simulate,startup.")):
+    """Speed benchmark: per call, batch, scaling, simulation, start-up (optionally vs pin)."""
+    from .. import bench as harness
+    try:
+        harness.check_against(against)
+        harness.parse_sections(only)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+        # numpy is loaded already: rerun in a child whose BLAS is single-threaded from the start
+        argv = [f"--{k}={v}" for k, v in (("against", against), ("json", json_path),
+                                           ("markdown", markdown), ("only", only)) if v]
+        argv += ["--quick"] if quick else []
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+        return subprocess.call([sys.executable, "-m", "eslabon.bench", *argv], env=env)
+    return harness.execute(against=against, json_path=json_path, markdown=markdown,
+                           quick=quick, only=only)
 
 
 @reproduce_app.command("practica")

@@ -1,0 +1,144 @@
+"""Speed benchmark of eslabon, optionally side by side with Pinocchio (``eslabon bench``).
+
+One run measures, in one process, interleaving ours and Pinocchio's calls close in time:
+
+a. per call (µs) on zoo ``puma560`` and ``panda`` at one seeded state: ``inverse_dynamics``
+   vs ``pin.rnea``, ``mass_matrix`` vs ``pin.crba``, ``forward_dynamics`` vs ``pin.aba``,
+   ``inverse_dynamics_derivatives`` vs ``pin.computeRNEADerivatives``; every output is
+   first checked against Pinocchio (max abs difference < 1e-8). Target ratio ≤ 0.8.
+b. a batch of 10,000 random states (seed 7) on 2 threads: ``inverse_dynamics`` /
+   ``forward_dynamics`` on (N, n) arrays vs ``pin.rneaInParallel`` / ``pin.abaInParallel``
+   (ModelPool, (n, N) column-major inputs). µs per state, target ratio ≤ 0.35.
+c. scaling on ``zoo.random_chain(n, seed=0)``, n = 6 … 96: ID, FD, M per call and the
+   log-log slope (targets ID, FD ≤ 1.1, M ≈ 2; judged on n ≥ 24).
+d. ``simulate(puma, 1.0, 1e-3, method="rk4")`` wall time, best of 5 (target ≤ 10 ms).
+e. start-up in a fresh interpreter: ``import eslabon`` + first ``inverse_dynamics`` with a
+   warm numba cache (target ≤ 1.5 s) and with an empty one (``NUMBA_CACHE_DIR``).
+
+Pinocchio is never a runtime dependency: it is imported only when asked for
+(``against_pin=True`` / ``--against pin``). Timings are never asserted anywhere.
+
+>>> from eslabon import bench                                      # doctest: +SKIP
+>>> res = bench.run(quick=True)                                    # doctest: +SKIP
+>>> print(bench.render_markdown(res))                              # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+import traceback
+from pathlib import Path
+
+from . import sections as _sec
+from ._core import load_pin, log, machine_info, pin_available, settings
+from .report import print_results, render_markdown
+
+SECTIONS = ("per_call", "batch", "scaling", "simulate", "startup")
+ROBOTS = ("puma560", "panda")
+CHAIN_SIZES = (6, 12, 24, 48, 96)
+
+
+def run(*, against_pin: bool = False, quick: bool = False, robots=ROBOTS,
+        sim_robot="puma560", chain_sizes=CHAIN_SIZES, batch_size: int | None = None,
+        sections=SECTIONS) -> dict:
+    """Run the benchmark; returns ``{"meta", "settings", "sections", "ok"}`` (JSON-able).
+
+    ``robots``: zoo names (or Models) for the per-call and batch sections; ``sim_robot``: zoo
+    name for the simulation and start-up sections. Each section is
+    ``{"title", "rows", "checks", "notes"}``; a row has ``figure, unit, ours, pin, ratio,
+    target, met`` (+ details such as ``ours_min``, ``pin_min``, the timed statements).
+    A section that raises is reported with ``"error"`` and the run goes on.
+    """
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        raise ValueError(f"sections: unknown {sorted(unknown)}; expected some of {SECTIONS}")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")    # for the start-up subprocesses
+    s = settings(quick, batch_size)
+    pc = load_pin() if against_pin else None
+    start = time.perf_counter()
+    calls = {"per_call": lambda: _sec.per_call(robots, pc, s),
+             "batch": lambda: _sec.batch(robots, pc, s),
+             "scaling": lambda: _sec.scaling(chain_sizes, pc, s),
+             "simulate": lambda: _sec.simulation(sim_robot, pc, s),
+             "startup": lambda: _sec.startup(sim_robot, pc, s)}
+    out = {}
+    for name in SECTIONS:
+        if name not in sections:
+            continue
+        log(f"--- {name}")
+        try:
+            out[name] = calls[name]()
+        except Exception as exc:                # report and go on with the other sections
+            log(traceback.format_exc())
+            out[name] = {"title": name, "rows": [], "checks": [], "notes": [],
+                         "error": f"{type(exc).__name__}: {exc}"}
+    meta = machine_info(pc[0] if pc else None)
+    meta["to_pinocchio"] = pc[2] if pc else None
+    meta["wall_s"] = round(time.perf_counter() - start, 1)
+    ok = all(c["ok"] for sec in out.values() for c in sec.get("checks", [])) and \
+        not any(sec.get("error") for sec in out.values())
+    return {"meta": meta, "settings": s.__dict__.copy(), "sections": out, "ok": ok}
+
+
+def parse_sections(only: str | None) -> tuple:
+    if not only:
+        return SECTIONS
+    names = tuple(x.strip() for x in only.split(",") if x.strip())
+    bad = [x for x in names if x not in SECTIONS]
+    if bad or not names:
+        raise ValueError(f"--only: expected a comma-separated subset of {','.join(SECTIONS)}, "
+                         f"got {only!r}")
+    return names
+
+
+def check_against(against: str | None) -> bool:
+    """True for 'pin'; ValueError (one line) for other names or a missing Pinocchio."""
+    if against is None:
+        return False
+    if against.lower() not in ("pin", "pinocchio"):
+        raise ValueError(f"--against: expected 'pin', got {against!r}")
+    if not pin_available():
+        raise ValueError("--against pin: Pinocchio is not installed (pip install pin)")
+    return True
+
+
+def execute(*, against: str | None = None, json_path=None, markdown=None, quick=False,
+            only: str | None = None) -> int:
+    """Run, print the tables, write the files; exit status 0, or 1 if a check failed."""
+    against_pin = check_against(against)
+    results = run(against_pin=against_pin, quick=quick, sections=parse_sections(only))
+    print_results(results)
+    files = ((json_path, lambda: json.dumps(results, indent=2, default=float,
+                                            ensure_ascii=False) + "\n"),
+             (markdown, lambda: render_markdown(results)))
+    for path, text in files:
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text(), encoding="utf-8")
+            log(f"wrote {path}")
+    log(f"({results['meta']['wall_s']} s wall)")
+    if not results["ok"]:
+        log("error: a check against Pinocchio failed or a section raised (see above)")
+        return 1
+    return 0
+
+
+def main(argv=None) -> int:
+    """``python -m eslabon.bench`` / ``benchmarks/bench_speed.py``; same options as the CLI."""
+    p = argparse.ArgumentParser(prog="eslabon bench", description=__doc__.splitlines()[0])
+    p.add_argument("--against", choices=["pin"], help="also time Pinocchio side by side")
+    p.add_argument("--json", dest="json_path", metavar="PATH", help="write all numbers here")
+    p.add_argument("--markdown", metavar="PATH", help="write the results as Markdown here")
+    p.add_argument("--quick", action="store_true", help="short repeats (CI smoke run)")
+    p.add_argument("--only", metavar="SECTIONS", help=f"subset of {','.join(SECTIONS)}")
+    args = p.parse_args(argv)
+    try:
+        return execute(**vars(args))
+    except ValueError as exc:
+        log(f"error: {exc}")
+        return 2
+
+
+__all__ = ["run", "execute", "main", "print_results", "render_markdown", "SECTIONS"]

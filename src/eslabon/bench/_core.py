@@ -1,0 +1,235 @@
+"""Shared pieces of the speed benchmark: settings, timing, models, Pinocchio, result rows."""
+from __future__ import annotations
+
+import datetime
+import importlib.util
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import timeit
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from .. import zoo
+
+# Stand-ins used while a zoo model the benchmark names has not landed yet (labelled as such).
+STAND_INS = {"puma560": "puma560_araujo"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    quick: bool = False
+    repeats: int = 7            # timeit repeats per call figure (median and min kept)
+    min_repeat_s: float = 0.2   # one repeat lasts at least this long
+    batch_size: int = 10_000
+    batch_runs: int = 5         # whole-batch timings (median kept)
+    sim_runs: int = 5           # simulate() runs after a warm-up (best kept)
+    cold_start: bool = True     # the start-up with an empty numba cache (slow: compiles)
+    threads: int = 2
+
+
+def settings(quick: bool = False, batch_size: int | None = None) -> Settings:
+    s = Settings(quick=True, repeats=3, min_repeat_s=0.02, batch_size=1_000, batch_runs=3,
+                 sim_runs=2, cold_start=False) if quick else Settings()
+    threads = max(1, min(s.threads, numba.config.NUMBA_NUM_THREADS))
+    return Settings(**{**asdict(s), "threads": threads,
+                       "batch_size": batch_size or s.batch_size})
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+# --- timing ----------------------------------------------------------------------------
+def _calibrate(timer: timeit.Timer, target: float) -> int:
+    """Calls per repeat so that one repeat lasts >= target (autorange, then scaled)."""
+    number = 1
+    while True:
+        elapsed = timer.timeit(number)
+        if elapsed >= target / 5 or number >= 10 ** 8:
+            break
+        number *= 10 if elapsed < target / 100 else 2
+    return max(1, math.ceil(number * 1.05 * target / max(elapsed, 1e-9)))
+
+
+def time_stmts(stmts: dict, glb: dict, s: Settings, *, number: int | None = None,
+               repeats: int | None = None) -> dict:
+    """Time statements interleaved: repeat r of every statement runs before repeat r + 1.
+
+    ``stmts`` maps a label to a statement string (None: not timed). Returns
+    ``{label: {"median_s", "min_s", "number", "repeats", "stmt"}}`` in seconds per call.
+    """
+    timers = {k: timeit.Timer(v, globals=glb) for k, v in stmts.items() if v}
+    numbers = {k: number or _calibrate(t, s.min_repeat_s) for k, t in timers.items()}
+    runs = {k: [] for k in timers}
+    for _ in range(repeats or s.repeats):
+        for k, t in timers.items():
+            runs[k].append(t.timeit(numbers[k]) / numbers[k])
+    return {k: {"median_s": statistics.median(v), "min_s": min(v), "number": numbers[k],
+                "repeats": len(v), "stmt": stmts[k]} for k, v in runs.items()}
+
+
+# --- result rows -----------------------------------------------------------------------
+def judge(value, op: str, bound: float, tol: float = 0.0):
+    if value is None or not np.isfinite(value):
+        return None
+    if op == "<=":
+        return bool(value <= bound)
+    if op == "~":
+        return bool(abs(value - bound) <= tol)
+    raise ValueError(op)
+
+
+def row(figure: str, ours=None, pin=None, *, unit: str = "µs", target: str = "—",
+        on: str | None = None, op: str = "<=", bound: float | None = None, tol: float = 0.0,
+        note: str | None = None, **extra) -> dict:
+    """One table row; ``met`` judges ``on`` ('ratio' or 'ours') against ``op bound``."""
+    ratio = ours / pin if ours is not None and pin not in (None, 0) else None
+    met = None
+    if on is not None and bound is not None:
+        met = judge(ratio if on == "ratio" else ours, op, bound, tol)
+    out = {"figure": figure, "unit": unit, "ours": ours, "pin": pin, "ratio": ratio,
+           "target": target, "met": met}
+    if note:
+        out["note"] = note
+    out.update(extra)
+    return out
+
+
+def check(what: str, got, ref, tol: float = 1e-8, *, relative: bool = False) -> dict:
+    """Max abs difference (scaled by max(1, max|ref|) if ``relative``) against ``tol``."""
+    got, ref = np.asarray(got, dtype=float), np.asarray(ref, dtype=float)
+    if got.shape != ref.shape:
+        return {"what": what, "max_abs_diff": None, "tol": tol, "ok": False,
+                "error": f"shape {got.shape} != {ref.shape}"}
+    diff = float(np.max(np.abs(got - ref))) if got.size else 0.0
+    if relative:
+        diff /= max(1.0, float(np.max(np.abs(ref))) if ref.size else 1.0)
+    out = {"what": what, "max_abs_diff": diff, "tol": tol, "ok": bool(diff < tol)}
+    if relative:
+        out["relative"] = True
+    return out
+
+
+# --- models ----------------------------------------------------------------------------
+def zoo_model(spec):
+    """(model, label, note) for a zoo name or a Model; (None, name, reason) when missing."""
+    if not isinstance(spec, str):
+        return spec, spec.name, None
+    if spec in zoo.names():
+        return zoo.load(spec), spec, None
+    sub = STAND_INS.get(spec)
+    if sub in zoo.names():
+        return (zoo.load(sub), f"{spec} ≈ {sub}",
+                f"zoo has no {spec!r} yet: stand-in {sub!r} (same robot, other data source)")
+    return None, spec, f"zoo has no {spec!r} yet"
+
+
+def rigid(model):
+    """The model without joint friction (Pinocchio's rnea/crba/aba have none)."""
+    z = np.zeros(model.nq)
+    return model.replace(viscous=z, coulomb=z)
+
+
+def _fallback_chain(n: int, seed: int = 0):
+    """A seeded random revolute chain (standard DH), used until zoo.random_chain exists."""
+    from ..model import from_dh
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        mass = rng.uniform(0.5, 5.0)
+        a, b, c = rng.uniform(0.05, 0.5, size=3)
+        box = mass / 12.0 * np.array([b * b + c * c, a * a + c * c, a * a + b * b])
+        rows.append({"joint": "R", "theta": rng.uniform(-np.pi, np.pi),
+                     "d": rng.uniform(-0.3, 0.3), "a": rng.uniform(-0.3, 0.3),
+                     "alpha": float(rng.choice([0.0, np.pi / 2, -np.pi / 2])),
+                     "mass": mass, "com": tuple(rng.uniform(-0.1, 0.1, size=3)),
+                     "inertia": np.diag(box), "name": f"link{i + 1}"})
+    return from_dh(rows, "standard", gravity=(0.0, 0.0, -9.81), name=f"chain{n}",
+                   source="eslabon.bench fallback random chain")
+
+
+def random_chain(n: int, seed: int = 0):
+    """(model, source): ``eslabon.zoo.random_chain`` when it exists, else the fallback."""
+    fn = getattr(zoo, "random_chain", None)
+    if fn is not None:
+        return fn(n, seed=seed), "eslabon.zoo.random_chain"
+    return _fallback_chain(n, seed), "bench fallback chain (zoo.random_chain not available)"
+
+
+def random_states(n: int, count: int | None, seed: int):
+    """q ~ U(-pi, pi), qd ~ U(-2, 2), qdd ~ U(-5, 5); shape (n,) or (count, n)."""
+    rng = np.random.default_rng(seed)
+    shape = (n,) if count is None else (count, n)
+    return (rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2.0, 2.0, shape),
+            rng.uniform(-5.0, 5.0, shape))
+
+
+# --- Pinocchio (never a runtime dependency: imported only when asked for) --------------
+def pin_available() -> bool:
+    return importlib.util.find_spec("pinocchio") is not None
+
+
+def load_pin():
+    """(pinocchio module, to_pinocchio, where to_pinocchio came from)."""
+    import pinocchio as pin
+    try:
+        from ..interop.pinocchio import to_pinocchio
+        return pin, to_pinocchio, "eslabon.interop.pinocchio"
+    except ImportError:
+        pass
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "pinocchio_model.py"
+    if not path.exists():
+        raise ImportError("to_pinocchio not found: neither eslabon.interop.pinocchio nor "
+                          "benchmarks/pinocchio_model.py")
+    spec = importlib.util.spec_from_file_location("_eslabon_bench_pinocchio_model", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return pin, mod.to_pinocchio, "benchmarks/pinocchio_model.py"
+
+
+# --- machine ---------------------------------------------------------------------------
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _git_revision():
+    here = Path(__file__).resolve().parents[3]
+    if not (here / ".git").exists():
+        return None
+    try:
+        rev = subprocess.run(["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, timeout=5).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain",
+                                "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"{rev}{'+dirty' if dirty else ''}" if rev else None
+
+
+def machine_info(pin=None) -> dict:
+    from .. import __version__
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "platform": platform.platform(), "cpu": _cpu_model(), "cores": os.cpu_count(),
+            "usable_cores": usable, "python": platform.python_version(),
+            "eslabon": __version__, "git": _git_revision(), "numpy": np.__version__,
+            "numba": numba.__version__, "numba_threads": numba.config.NUMBA_NUM_THREADS,
+            "pin": getattr(pin, "__version__", None) if pin is not None else None,
+            "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS")}

@@ -1,0 +1,87 @@
+"""Smoke test of the speed benchmark (``eslabon bench``): it runs and returns numbers.
+
+No timing is asserted here, ever: only that every section runs in --quick mode on a small
+model and returns rows with the expected keys (and, with Pinocchio, that the outputs it
+times agree with Pinocchio's).
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from eslabon import bench
+from eslabon.cli.main import main as cli_main
+
+ROW_KEYS = {"figure", "unit", "ours", "pin", "ratio", "target", "met"}
+SECTION_KEYS = {"title", "rows", "checks", "notes"}
+
+
+def _small_run(**kw):
+    return bench.run(quick=True, robots=("planar2",), sim_robot="planar2", chain_sizes=(2, 3),
+                     batch_size=64, **kw)
+
+
+def _check_shape(results, sections):
+    assert set(results) >= {"meta", "settings", "sections", "ok"}
+    assert tuple(results["sections"]) == sections
+    for name, sec in results["sections"].items():
+        assert "error" not in sec, f"{name}: {sec.get('error')}"
+        assert SECTION_KEYS <= set(sec)
+        assert sec["rows"], name
+        for row in sec["rows"]:
+            assert ROW_KEYS <= set(row), row
+            for key in ("ours", "pin", "ratio"):
+                value = row[key]
+                assert value is None or (isinstance(value, float) and math.isfinite(value))
+                if value is not None and row["unit"] != "slope":
+                    assert value > 0, row
+            assert row["met"] in (None, True, False)
+    for key in ("platform", "cpu", "cores", "python", "numpy", "numba", "date"):
+        assert key in results["meta"]
+    json.dumps(results, default=float)          # what --json writes
+    md = bench.render_markdown(results)
+    assert "| figure | ours | pin | ratio | target | met |" in md
+
+
+def test_quick_run_without_pin():
+    results = _small_run(against_pin=False)
+    _check_shape(results, bench.SECTIONS)
+    secs = results["sections"]
+    ours = [r["ours"] for r in secs["per_call"]["rows"] if r["figure"].endswith(" ID")]
+    assert ours and ours[0] is not None
+    assert all(r["pin"] is None for s in secs.values() for r in s["rows"]
+               if not r["figure"].startswith("import eslabon"))
+    assert {r["figure"] for r in secs["scaling"]["rows"]} >= {"ID n=2", "FD n=3", "M n=3"}
+    assert secs["simulate"]["rows"][0]["ours"] is not None
+    assert secs["startup"]["rows"][0]["ours"] is not None
+
+
+def test_quick_run_against_pin():
+    pytest.importorskip("pinocchio")
+    sections = ("per_call", "batch", "scaling")
+    results = _small_run(against_pin=True, sections=sections)
+    _check_shape(results, sections)
+    assert results["meta"]["pin"]
+    checks = [c for s in results["sections"].values() for c in s["checks"]]
+    assert checks and all(c["ok"] for c in checks), [c for c in checks if not c["ok"]]
+    id_row = next(r for r in results["sections"]["per_call"]["rows"] if r["figure"].endswith(" ID"))
+    assert id_row["pin"] is not None and id_row["ratio"] is not None
+
+
+def test_cli_rejects_unknown_library(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["bench", "--against", "mujoco"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "error: --against: expected 'pin', got 'mujoco'"]
+
+
+def test_cli_pin_missing_is_one_line(capsys, monkeypatch):
+    monkeypatch.setattr(bench, "pin_available", lambda: False)
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["bench", "--against", "pin", "--quick"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not installed" in err[0]
