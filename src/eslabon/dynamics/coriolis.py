@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..conventions import PRISMATIC
-from ..kinematics.recursion import WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from ..model.layout import AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX, STRIDE
 from ..spatial._nb import add, cross, m9, mm, mv, v3
 
@@ -36,7 +36,7 @@ def _skew_into(A, r0, c0, v, s):
 def coriolis_into(P, q, qd, ws, C):
     nb = int(P[H_NB])
     nq = int(P[H_NQ])
-    forward_pass(P, q, qd, qd, 0.0, ws, True)
+    forward_pass(P, q, qd, qd, 0.0, ws, POSES)
     # world motion axis S and its rate V × S for every joint; world velocity V per body
     S = np.zeros((nb + 1, 6))
     Sd = np.zeros((nb + 1, 6))

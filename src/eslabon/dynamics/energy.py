@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..kinematics.recursion import WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from ..model.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
 from ..spatial._nb import add, cross, dot, m9, mv, v3
 
@@ -16,7 +16,7 @@ from ..spatial._nb import add, cross, dot, m9, mv, v3
 @njit(cache=True)
 def energy_into(P, q, qd, ws, out):
     """out[0] = kinetic, out[1] = potential energy for one state."""
-    forward_pass(P, q, qd, qd, 0.0, ws, True)
+    forward_pass(P, q, qd, qd, 0.0, ws, POSES)
     nb = int(P[H_NB])
     g = v3(P, H_GRAVITY)
     T = 0.0

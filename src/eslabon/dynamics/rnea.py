@@ -24,49 +24,41 @@ import numpy as np
 from numba import njit, prange
 
 from ..conventions import PRISMATIC
-from ..kinematics.recursion import (WS_A, WS_AC, WS_C, WS_COLS, WS_E, WS_F, WS_FJ, WS_N,
-                                    WS_NJ, WS_R, WS_W, WS_WD, forward_pass)
-from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, INERTIA, JTYPE,
-                            MASS, QIDX, STRIDE, VISCOUS)
+from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
+from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
+                            VISCOUS, Z_AXIS)
 from .._types import F1, I64, RO1
-from ..spatial._nb import add, cross, dot, g3, g9, m9, mv, s3, scale, v3
+from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, v3
 
 
 @njit(cache=True)
-def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
-    """Newton–Euler for one state into ``tau`` (may alias ``qdd``). True if τ is finite."""
-    forward_pass(P, q, qd, qdd, gscale, ws, False)
+def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
+    """Newton–Euler for one state into ``tau`` (may alias ``qdd``). True if τ is finite.
+    With ``trace`` the workspace keeps every intermediate quantity of Tabla 3.1."""
+    forward_pass(P, q, qd, qdd, gscale, ws, FORCES | TRACE if trace else FORCES)  # (3.27)-(3.30)
     nb = int(P[H_NB])
-    for i in range(1, nb + 1):
+    total = 0.0
+    f = (0.0, 0.0, 0.0)         # what the next body (i + 1) sends when i is its parent
+    n = (0.0, 0.0, 0.0)
+    for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
-        w = g3(ws, i, WS_W)
-        wd = g3(ws, i, WS_WD)
-        c = g3(ws, i, WS_C)
-        I = m9(P, o + INERTIA)
-        # (3.30): COM acceleration, inertial force and moment
-        ac = add(g3(ws, i, WS_A), add(cross(wd, c), cross(w, cross(w, c))))
-        F = scale(P[o + MASS], ac)
-        N = add(mv(I, wd), cross(w, mv(I, w)))
-        f = F
-        n = add(N, cross(c, F))
+        # f_i, n_i: own inertial wrench, other children's (in ws) and the next body's
+        f = add(f, g3(ws, i, WS_FJ))
+        n = add(n, g3(ws, i, WS_NJ))
         if fext is not None:
             n = add(n, v3(fext[i], 0))
             f = add(f, v3(fext[i], 3))
-        s3(ws, i, WS_AC, ac)
-        s3(ws, i, WS_F, F)
-        s3(ws, i, WS_N, N)
         s3(ws, i, WS_FJ, f)
         s3(ws, i, WS_NJ, n)
-    total = 0.0
-    for i in range(nb, 0, -1):
-        o = HEADER + i * STRIDE
-        f = g3(ws, i, WS_FJ)
-        n = g3(ws, i, WS_NJ)
         k = int(P[o + QIDX])
         if k >= 0:
             # (3.33): project on the joint axis, add friction and rotor inertia
-            ax = v3(P, o + AXIS)
-            t = dot(ax, f) if int(P[o + JTYPE]) == PRISMATIC else dot(ax, n)
+            if int(P[o + JTYPE]) == PRISMATIC:
+                t = dot(v3(P, o + AXIS), f)
+            elif P[o + Z_AXIS] != 0.0:
+                t = n[2]
+            else:
+                t = dot(v3(P, o + AXIS), n)
             v = qd[k]
             t += P[o + VISCOUS] * v + P[o + ARMATURE] * qdd[k]
             if v > 0.0:
@@ -75,14 +67,20 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
                 t -= P[o + COULOMB]
             tau[k] = t
             total += t
+        # (3.31)-(3.32): carry f, n to the parent frame
+        E = g9(ws, i, WS_E)
+        Ef = mv(E, f)
+        En = add(mv(E, n), cross(g3(ws, i, WS_R), Ef))
         p = int(P[o])
-        if p > 0:
-            # (3.31)-(3.32): carry f, n to the parent frame
-            E = g9(ws, i, WS_E)
-            Ef = mv(E, f)
-            s3(ws, p, WS_FJ, add(g3(ws, p, WS_FJ), Ef))
-            s3(ws, p, WS_NJ, add(g3(ws, p, WS_NJ),
-                                 add(mv(E, n), cross(g3(ws, i, WS_R), Ef))))
+        if p == i - 1:
+            f = Ef
+            n = En
+        else:
+            if p > 0:
+                s3(ws, p, WS_FJ, add(g3(ws, p, WS_FJ), Ef))
+                s3(ws, p, WS_NJ, add(g3(ws, p, WS_NJ), En))
+            f = (0.0, 0.0, 0.0)
+            n = (0.0, 0.0, 0.0)
     return math.isfinite(total)
 
 
@@ -115,7 +113,7 @@ def rnea_one(P, q, qd, qdd, gscale, fext, tau):
 
 @njit(cache=True)
 def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
-    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau)
+    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, True)
 
 
 @njit(cache=True, parallel=True)

@@ -30,7 +30,8 @@ from ..kinematics.recursion import WS_COLS, placement
 from ..model.layout import (ARMATURE, AXIS, COM, COM_SLIDE, H_NB, H_NQ, HEADER, INERTIA,
                             JTYPE, MASS, QIDX, STRIDE)
 from .._types import F2, I64, RO1
-from ..spatial._nb import add, cross, dot, m9, mm, mv, put3, put9, scale, v3
+from ..spatial._nb import (add, cross, dot, g3, g9, m9, madd, mm, msub, mv, outer, s3, s9,
+                           scale, v3)
 from .rnea import rnea_into
 
 # composite workspace columns
@@ -70,26 +71,22 @@ def crba_into(P, q, cw, H):
             c = add(c, scale(slide * qi, v3(P, o + AXIS)))
         Ic = m9(P, o + INERTIA)
         cc = dot(c, c)
-        row = cw[i]
-        put9(row, _E, E)
-        put3(row, _R, r)
-        row[_M] = m
-        put3(row, _H, scale(m, c))
+        s9(cw, i, _E, E)
+        s3(cw, i, _R, r)
+        cw[i, _M] = m
+        s3(cw, i, _H, scale(m, c))
         # inertia of body i about its origin: I_c + m(|c|²1 − c cᵀ)
-        for a in range(3):
-            for b in range(3):
-                delta = 1.0 if a == b else 0.0
-                row[_I + 3 * a + b] = Ic[3 * a + b] + m * (cc * delta - c[a] * c[b])
+        s9(cw, i, _I, msub(madd(Ic, (m * cc, 0.0, 0.0, 0.0, m * cc, 0.0, 0.0, 0.0, m * cc)),
+                           outer(c, c, m)))
     nq = int(P[H_NQ])
     for a in range(nq):
         for b in range(nq):
             H[a, b] = 0.0
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
-        row = cw[i]
-        m = row[_M]
-        h = v3(row, _H)
-        I = m9(row, _I)
+        m = cw[i, _M]
+        h = g3(cw, i, _H)
+        I = g9(cw, i, _I)
         j = int(P[o + QIDX])
         if j >= 0:
             ax = v3(P, o + AXIS)
@@ -106,9 +103,9 @@ def crba_into(P, q, cw, H):
             # (3.39)-(3.40): carry it to every ancestor joint
             b = i
             while int(P[HEADER + b * STRIDE]) > 0:
-                E = m9(cw[b], _E)
+                E = g9(cw, b, _E)
                 f = mv(E, f)
-                n = add(mv(E, n), cross(v3(cw[b], _R), f))
+                n = add(mv(E, n), cross(g3(cw, b, _R), f))
                 b = int(P[HEADER + b * STRIDE])
                 ob = HEADER + b * STRIDE
                 k = int(P[ob + QIDX])
@@ -119,14 +116,12 @@ def crba_into(P, q, cw, H):
                     H[j, k] = val
         p = int(P[o])
         if p > 0:
-            E = m9(row, _E)
-            r = v3(row, _R)
+            E = g9(cw, i, _E)
+            r = g3(cw, i, _R)
             Ip, hp = _transfer_inertia(E, r, m, h, I)
-            prow = cw[p]
-            prow[_M] += m
-            put3(prow, _H, add(v3(prow, _H), add(hp, scale(m, r))))
-            for a in range(9):
-                prow[_I + a] += Ip[a]
+            cw[p, _M] += m
+            s3(cw, p, _H, add(g3(cw, p, _H), add(hp, scale(m, r))))
+            s9(cw, p, _I, madd(g9(cw, p, _I), Ip))
     return _finite(H, nq)
 
 

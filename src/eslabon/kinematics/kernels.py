@@ -5,12 +5,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..model.layout import H_NB
-from .recursion import WS_COLS, forward_pass
+from .recursion import POSES, WS_COLS, forward_pass
 
 
 @njit(cache=True)
 def kinematics_one(P, q, qd, qdd, ws):
-    forward_pass(P, q, qd, qdd, 0.0, ws, True)
+    forward_pass(P, q, qd, qdd, 0.0, ws, POSES)
 
 
 @njit(cache=True, parallel=True)
@@ -18,7 +18,7 @@ def kinematics_many(P, Q, QD, QDD, WS, nchunks):
     N = Q.shape[0]
     for c in prange(nchunks):
         for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            forward_pass(P, Q[s], QD[s], QDD[s], 0.0, WS[s], True)
+            forward_pass(P, Q[s], QD[s], QDD[s], 0.0, WS[s], POSES)
 
 
 def workspace(P, batch: int | None = None) -> np.ndarray:

@@ -20,8 +20,8 @@ import math
 from numba import njit
 
 from ..conventions import PRISMATIC, REVOLUTE
-from ..model.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, JTYPE, POS,
-                            QIDX, ROT, STRIDE, Z_AXIS)
+from ..model.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERTIA, JTYPE,
+                            MASS, POS, QIDX, ROT, STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, g3, g9, m9, mm, mrz, mtv, mv, rot_axis, s3, s9, scale,
                            v3)
 
@@ -58,16 +58,26 @@ def placement(P, o, qi):
     return R, p
 
 
+# what forward_pass fills besides E, r, ω, ω̇, v̇ and the COM
+POSES = 1       # world poses and origin velocities (kinematics, energy, Coriolis)
+FORCES = 2      # (3.30): f = F = m ā and n = N + c × F (the body's inertial wrench)
+TRACE = 4       # with FORCES: also keep ā, F and N (for :mod:`eslabon.dynamics.trace`)
+
+
 @njit(cache=True)
 def forward_pass(P, q, qd, qdd, gscale, ws, full):
-    """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM (and poses, v if ``full``)."""
+    """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM, plus what the ``full``
+    flags ask for (:data:`POSES`, :data:`FORCES`). The parent's motion is kept in
+    registers when the parent is the previous body (every serial chain)."""
     nb = int(P[H_NB])
     for c in range(WS_COLS):
         ws[0, c] = 0.0
     s9(ws, 0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s9(ws, 0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
-    s3(ws, 0, WS_A, (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1],
-                     -gscale * P[H_GRAVITY + 2]))
+    a = (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2])
+    s3(ws, 0, WS_A, a)
+    w = (0.0, 0.0, 0.0)
+    wd = (0.0, 0.0, 0.0)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
@@ -79,37 +89,60 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
             qi = q[k]
             qdi = qd[k]
             qddi = qdd[k]
-        E, r = placement(P, o, qi)
+        zrev = jt == REVOLUTE and P[o + Z_AXIS] != 0.0
+        if zrev:
+            E = mrz(m9(P, o + ROT), math.cos(qi), math.sin(qi))
+            r = v3(P, o + POS)
+        else:
+            E, r = placement(P, o, qi)
         p = int(P[o])
-        wp = g3(ws, p, WS_W)
-        wdp = g3(ws, p, WS_WD)
+        if p != i - 1:
+            w = g3(ws, p, WS_W)
+            wd = g3(ws, p, WS_WD)
+            a = g3(ws, p, WS_A)
+        wp = w
         # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
-        w = mtv(E, wp)
-        wd = mtv(E, wdp)
-        a = mtv(E, add(g3(ws, p, WS_A), add(cross(wdp, r), cross(wp, cross(wp, r)))))
-        ax = v3(P, o + AXIS)
-        if jt == REVOLUTE:
-            s = scale(qdi, ax)
-            wd = add(wd, add(scale(qddi, ax), cross(w, s)))
+        a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
+        w = mtv(E, w)
+        wd = mtv(E, wd)
+        if zrev:
+            wd = (wd[0] + w[1] * qdi, wd[1] - w[0] * qdi, wd[2] + qddi)
+            w = (w[0], w[1], w[2] + qdi)
+        elif jt == REVOLUTE:
+            s = scale(qdi, v3(P, o + AXIS))
+            wd = add(wd, add(scale(qddi, v3(P, o + AXIS)), cross(w, s)))
             w = add(w, s)
         elif jt == PRISMATIC:
+            ax = v3(P, o + AXIS)
             s = scale(qdi, ax)
             a = add(a, add(scale(qddi, ax), scale(2.0, cross(w, s))))
         c = v3(P, o + COM)
         slide = P[o + COM_SLIDE]
         if slide != 0.0:
-            c = add(c, scale(slide * qi, ax))
+            c = add(c, scale(slide * qi, v3(P, o + AXIS)))
         s9(ws, i, WS_E, E)
         s3(ws, i, WS_R, r)
         s3(ws, i, WS_W, w)
         s3(ws, i, WS_WD, wd)
         s3(ws, i, WS_A, a)
         s3(ws, i, WS_C, c)
-        if full:
+        if full & FORCES:
+            # (3.30): COM acceleration, inertial force and moment
+            I = m9(P, o + INERTIA)
+            ac = add(a, add(cross(wd, c), cross(w, cross(w, c))))
+            F = scale(P[o + MASS], ac)
+            N = add(mv(I, wd), cross(w, mv(I, w)))
+            if full & TRACE:
+                s3(ws, i, WS_AC, ac)
+                s3(ws, i, WS_F, F)
+                s3(ws, i, WS_N, N)
+            s3(ws, i, WS_FJ, F)
+            s3(ws, i, WS_NJ, add(N, cross(c, F)))
+        if full & POSES:
             Rp = g9(ws, p, WS_RW)
             s9(ws, i, WS_RW, mm(Rp, E))
             s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
             v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
             if jt == PRISMATIC:
-                v = add(v, scale(qdi, ax))
+                v = add(v, scale(qdi, v3(P, o + AXIS)))
             s3(ws, i, WS_V, v)
