@@ -124,7 +124,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
                 u += P[o + COULOMB]
             D += P[o + ARMATURE]
             if not D > 0.0:
-                return 2
+                return 2 if math.isfinite(D) else 1
             s3(ws, i, _UN, un)
             s3(ws, i, _UF, uf)
             ws[i, _D] = D

@@ -131,10 +131,11 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
         H = np.empty((len(q), n, n))
         (_wo.crba_many if method == "walker_orin_3" else _wo.ne_columns_many)(
             P, q, H, chunks(len(q)))
-        ok = np.isfinite(H).all()
+        ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
-        ok = (_wo.crba_one if method == "walker_orin_3" else _wo.ne_columns_one)(P, q, H)
+        ok = (_wo.crba_one if method == "walker_orin_3" else _wo.ne_columns_one)(P, q, H) \
+            and np.isfinite(q).all()
     if not ok:
         explain_nonfinite("mass_matrix", q=q)
     return H

@@ -140,6 +140,11 @@ def crba_call(P, q, H):
     nq = int(P[H_NQ])
     if q.shape[0] != nq or H.shape[0] != nq or H.shape[1] != nq:
         return 3
+    s = 0.0
+    for a in range(nq):
+        s += q[a]
+    if not math.isfinite(s):          # M does not depend on every q (e.g. the first joint's)
+        return 1
     cw = np.empty((int(P[H_NB]) + 1, _COLS))
     return 0 if crba_into(P, q, cw, H) else 1
 
