@@ -125,7 +125,8 @@ def inverse(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
 def forward(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
             qd: str = typer.Option(None, "--qd"), tau: str = typer.Option(None, "--tau"),
             opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json"),
-            method: str = typer.Option("walker_orin_3", "--method")):
+            method: str = typer.Option("aba", "--method",
+                                       help="aba, walker_orin_3 or walker_orin_1")):
     """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
     from .. import forward_dynamics
     m = resolve_model(model, opt)
