@@ -15,6 +15,8 @@ from . import rnea as _ne
 from . import walker_orin as _wo
 
 _rnea_call = _ne.rnea_call
+_bias_call = _ne.bias_call
+_gravity_call = _ne.gravity_call
 _aba_call = _aba.aba_call
 _crba_call = _wo.crba_call
 _empty = np.empty
@@ -54,8 +56,9 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
         ok = _ne.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunks(len(q)))
     else:
         tau = np.empty(model.nq)
-        ok = _ne.rnea_one(P, q, qd, qdd, 1.0, fext, tau) if mode == _ne.MODE_ID else \
-            _ne.rnea_call(P, q, qd, qdd, mode, tau) == 0
+        zero = np.zeros(model.nq)
+        ok = _ne.rnea_one(P, q, zero if mode == _ne.MODE_GRAVITY else qd,
+                          qdd if mode == _ne.MODE_ID else zero, 1.0, fext, tau)
     if not ok:
         fields = dict(q=q, qd=qd, qdd=qdd)
         explain_nonfinite(what, **dict(list(fields.items())[:3 - mode]))
@@ -77,7 +80,7 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
         try:
             if q.ndim == 1:
                 tau = _empty(model.nq)
-                if not _rnea_call(model.packed, q, qd, qdd, 0, tau):
+                if not _rnea_call(model.packed, q, qd, qdd, tau):
                     return tau
         except (AttributeError, TypeError):
             pass
@@ -91,7 +94,7 @@ def gravity_torques(model, q):
     try:
         if q.ndim == 1:
             tau = _empty(model.nq)
-            if not _rnea_call(model.packed, q, q, q, 2, tau):
+            if not _gravity_call(model.packed, q, tau):
                 return tau
     except (AttributeError, TypeError):
         pass
@@ -103,7 +106,7 @@ def bias_forces(model, q, qd):
     try:
         if q.ndim == 1:
             tau = _empty(model.nq)
-            if not _rnea_call(model.packed, q, qd, q, 1, tau):
+            if not _bias_call(model.packed, q, qd, tau):
                 return tau
     except (AttributeError, TypeError):
         pass

@@ -88,21 +88,36 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
 MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
 
 
-@njit(I64(RO1, RO1, RO1, RO1, I64, F1), cache=True)
-def rnea_call(P, q, qd, qdd, mode, tau):
-    """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong length."""
+@njit(I64(RO1, RO1, RO1, RO1, F1), cache=True)
+def rnea_call(P, q, qd, qdd, tau):
+    """τ = NE(q, q̇, q̈) for one state from the public API (one entry point per quantity:
+    every argument costs call time). Status: 0 ok, 1 non-finite, 3 wrong length."""
     nq = int(P[H_NQ])
     if q.shape[0] != nq or qd.shape[0] != nq or qdd.shape[0] != nq or tau.shape[0] != nq:
         return 3
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    if mode == MODE_ID:
-        ok = rnea_into(P, q, qd, qdd, 1.0, None, ws, tau)
-    elif mode == MODE_BIAS:
-        ok = rnea_into(P, q, qd, np.zeros(nq), 1.0, None, ws, tau)
-    else:
-        z = np.zeros(nq)
-        ok = rnea_into(P, q, z, z, 1.0, None, ws, tau)
-    return 0 if ok else 1
+    return 0 if rnea_into(P, q, qd, qdd, 1.0, None, ws, tau) else 1
+
+
+@njit(I64(RO1, RO1, RO1, F1), cache=True)
+def bias_call(P, q, qd, tau):
+    """NE(q, q̇, 0) for one state; status as :func:`rnea_call`."""
+    nq = int(P[H_NQ])
+    if q.shape[0] != nq or qd.shape[0] != nq or tau.shape[0] != nq:
+        return 3
+    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
+    return 0 if rnea_into(P, q, qd, np.zeros(nq), 1.0, None, ws, tau) else 1
+
+
+@njit(I64(RO1, RO1, F1), cache=True)
+def gravity_call(P, q, tau):
+    """NE(q, 0, 0) for one state; status as :func:`rnea_call`."""
+    nq = int(P[H_NQ])
+    if q.shape[0] != nq or tau.shape[0] != nq:
+        return 3
+    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
+    z = np.zeros(nq)
+    return 0 if rnea_into(P, q, z, z, 1.0, None, ws, tau) else 1
 
 
 @njit(cache=True)
