@@ -1,19 +1,20 @@
 """Joint-space mass matrix by Walker & Orin (1982), methods 3 and 1.
 
 Method 3 (composite rigid body; seed 001 eqs 3.37–3.40, corrected as in the digest §2.6):
-for each joint j, bodies j..tip move as one rigid body with q̈_j = 1, q̇ = 0, g = 0. The
-composite of body i and its descendants is kept as (mass m, first moment h = m c, inertia
-I_O about the body origin), added into the parent with the parallel-axis transfer
+for each joint j, bodies j..tip move as one rigid body with q̈_j = 1, q̇ = 0, g = 0; the
+reaction of that composite, projected on the axis of j and of every ancestor k, is H_kj.
+The seed carries the reaction (f, n) frame by frame toward the root (3.39); here every
+quantity is expressed once in world coordinates about the world origin, so no carrying
+is needed. With S_j = [s; p × s] (revolute) or [0; s] (prismatic) the joint's spatial
+axis and the composite of body j and its descendants kept as (mass m, first moment
+h = m c, inertia J about the world origin),
 
-    m_p += m,   h_p += E h + m r,
-    I_p += E I Eᵀ + m(|r|²1 − r rᵀ) + 2(rᵀh')1 − r h'ᵀ − h' rᵀ,     h' = E h.
+    composite:   m_p += m,   h_p += h,   J_p += J          (a plain sum: one frame)
+    (3.37)-(3.38): the reaction to q̈_j = 1 is F_j = Yc_j S_j = [J s_n + h × s_f; m s_f − h × s_n]
+    (3.40):      H_kj = S_kᵀ F_j for k = j and every ancestor k of j,
 
-The composite's reaction to the unit motion of its own joint is (3.37)–(3.38)
-
-    revolute:  n = I_O s,  f = s × h;        prismatic:  n = h × s,  f = m s,
-
-carried toward the root as f ← E f, n ← E n + r × E f (3.39), and projected on each
-ancestor axis: H_kj = s_kᵀ n (R) | s_kᵀ f (P) (3.40). Armature adds to the diagonal.
+with J of a body = R Ī Rᵀ + m(|c|²1 − c cᵀ) at its world COM c. Armature adds to the
+diagonal.
 
 Method 1: column j of H is the Newton–Euler torque at q̇ = 0, q̈ = e_j, g = 0 (minus
 nothing: friction vanishes at q̇ = 0).
@@ -25,103 +26,90 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ..conventions import PRISMATIC, REVOLUTE
+from ..conventions import REVOLUTE
 from ..kinematics.recursion import WS_COLS, placement
 from ..model.layout import (ARMATURE, AXIS, COM, COM_SLIDE, H_NB, H_NQ, HEADER, INERTIA,
                             JTYPE, MASS, QIDX, STRIDE)
 from .._types import F2, I64, RO1
-from ..spatial._nb import (add, cross, dot, g3, g9, m9, madd, mm, msub, mv, outer, s3, s9,
-                           scale, v3)
+from ..spatial._nb import (add, cross, dot, g3, g9, m9, madd, mm, msub, mt, mv, outer, s3,
+                           s9, scale, sub, v3)
 from .rnea import rnea_into
 
-# composite workspace columns
-_E, _R, _M, _H, _I = 0, 9, 12, 13, 16
-_COLS = 25
-
-
-@njit(cache=True)
-def _transfer_inertia(E, r, m, h, I):
-    """Inertia about the parent origin of a composite given about its own origin."""
-    hp = mv(E, h)
-    J = mm(E, mm(I, (E[0], E[3], E[6], E[1], E[4], E[7], E[2], E[5], E[8])))
-    rr = dot(r, r)
-    rh = dot(r, hp)
-    out = [0.0] * 9
-    for a in range(3):
-        for b in range(3):
-            delta = 1.0 if a == b else 0.0
-            out[3 * a + b] = (J[3 * a + b] + m * (rr * delta - r[a] * r[b])
-                              + 2.0 * rh * delta - r[a] * hp[b] - hp[a] * r[b])
-    return (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8]), hp
+# composite workspace columns (world coordinates)
+_RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
+_COLS = 31
 
 
 @njit(cache=True)
 def crba_into(P, q, cw, H):
-    """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, 25) workspace."""
+    """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, _COLS) workspace."""
     nb = int(P[H_NB])
+    s9(cw, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
+    s3(cw, 0, _PW, (0.0, 0.0, 0.0))
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + QIDX])
         qi = q[k] if k >= 0 else 0.0
         E, r = placement(P, o, qi)
+        p = int(P[o])
+        Rp = g9(cw, p, _RW)
+        R = mm(Rp, E)
+        pw = add(g3(cw, p, _PW), mv(Rp, r))
+        ax = v3(P, o + AXIS)
+        if k >= 0:
+            s = mv(R, ax)
+            if int(P[o + JTYPE]) == REVOLUTE:
+                s3(cw, i, _SN, s)
+                s3(cw, i, _SF, cross(pw, s))
+            else:
+                s3(cw, i, _SN, (0.0, 0.0, 0.0))
+                s3(cw, i, _SF, s)
         m = P[o + MASS]
-        c = v3(P, o + COM)
+        com = v3(P, o + COM)
         slide = P[o + COM_SLIDE]
         if slide != 0.0:
-            c = add(c, scale(slide * qi, v3(P, o + AXIS)))
-        Ic = m9(P, o + INERTIA)
+            com = add(com, scale(slide * qi, ax))
+        c = add(pw, mv(R, com))
         cc = dot(c, c)
-        s9(cw, i, _E, E)
-        s3(cw, i, _R, r)
+        J = msub(madd(mm(mm(R, m9(P, o + INERTIA)), mt(R)),
+                      (m * cc, 0.0, 0.0, 0.0, m * cc, 0.0, 0.0, 0.0, m * cc)), outer(c, c, m))
+        s9(cw, i, _RW, R)
+        s3(cw, i, _PW, pw)
         cw[i, _M] = m
         s3(cw, i, _H, scale(m, c))
-        # inertia of body i about its origin: I_c + m(|c|²1 − c cᵀ)
-        s9(cw, i, _I, msub(madd(Ic, (m * cc, 0.0, 0.0, 0.0, m * cc, 0.0, 0.0, 0.0, m * cc)),
-                           outer(c, c, m)))
+        s9(cw, i, _J, J)
+    # composites, tip to root: a plain sum in world coordinates
+    for i in range(nb, 1, -1):
+        p = int(P[HEADER + i * STRIDE])
+        if p > 0:
+            for c in range(_M, _COLS):
+                cw[p, c] += cw[i, c]
     nq = int(P[H_NQ])
     for a in range(nq):
         for b in range(nq):
             H[a, b] = 0.0
-    for i in range(nb, 0, -1):
+    for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        m = cw[i, _M]
-        h = g3(cw, i, _H)
-        I = g9(cw, i, _I)
         j = int(P[o + QIDX])
-        if j >= 0:
-            ax = v3(P, o + AXIS)
-            # (3.37)/(3.38): the composite's reaction to q̈_j = 1
-            if int(P[o + JTYPE]) == REVOLUTE:
-                n = mv(I, ax)
-                f = cross(ax, h)
-                H[j, j] = dot(ax, n)
-            else:
-                n = cross(h, ax)
-                f = scale(m, ax)
-                H[j, j] = dot(ax, f)
-            H[j, j] += P[o + ARMATURE]
-            # (3.39)-(3.40): carry it to every ancestor joint
-            b = i
-            while int(P[HEADER + b * STRIDE]) > 0:
-                E = g9(cw, b, _E)
-                f = mv(E, f)
-                n = add(mv(E, n), cross(g3(cw, b, _R), f))
-                b = int(P[HEADER + b * STRIDE])
-                ob = HEADER + b * STRIDE
-                k = int(P[ob + QIDX])
-                if k >= 0:
-                    axb = v3(P, ob + AXIS)
-                    val = dot(axb, f) if int(P[ob + JTYPE]) == PRISMATIC else dot(axb, n)
-                    H[k, j] = val
-                    H[j, k] = val
-        p = int(P[o])
-        if p > 0:
-            E = g9(cw, i, _E)
-            r = g3(cw, i, _R)
-            Ip, hp = _transfer_inertia(E, r, m, h, I)
-            cw[p, _M] += m
-            s3(cw, p, _H, add(g3(cw, p, _H), add(hp, scale(m, r))))
-            s9(cw, p, _I, madd(g9(cw, p, _I), Ip))
+        if j < 0:
+            continue
+        # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
+        sn = g3(cw, i, _SN)
+        sf = g3(cw, i, _SF)
+        h = g3(cw, i, _H)
+        fn = add(mv(g9(cw, i, _J), sn), cross(h, sf))
+        ff = sub(scale(cw[i, _M], sf), cross(h, sn))
+        # (3.40): project on joint j and every ancestor joint
+        b = i
+        while b > 0:
+            ob = HEADER + b * STRIDE
+            kb = int(P[ob + QIDX])
+            if kb >= 0:
+                val = dot(g3(cw, b, _SN), fn) + dot(g3(cw, b, _SF), ff)
+                H[kb, j] = val
+                H[j, kb] = val
+            b = int(P[ob])
+        H[j, j] += P[o + ARMATURE]
     return _finite(H, nq)
 
 
