@@ -29,11 +29,11 @@ from numba import njit, prange
 
 from .._types import F1, I64, RO1
 from ..conventions import PRISMATIC, REVOLUTE
-from ..kinematics.recursion import placement
-from ..model.layout import (ARMATURE, AXIS, COM, COM_SLIDE, COULOMB, H_GRAVITY, H_NB, H_NQ,
-                            HEADER, INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
-from ..spatial._nb import (add, cross, dot, g3, g9, m9, madd, mm, msub, mt, mtv, mv, outer,
-                           rotate_sym, s3, s9, scale, skew, sub, v3)
+from ..kinematics.recursion import body_com, placement
+from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER,
+                            INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
+from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, madd, mm, msub, mt, mtv,
+                           mv, outer, rotate_sym, s3, s9, scale, skew, sub, v3)
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _B, _C, _PN, _PF, _UN, _UF = (
@@ -72,13 +72,8 @@ def aba_into(P, q, qd, tau, ws, qdd):
             v = add(v, sj)
             cv = cross(w, sj)              # c = v × S q̇ for S = [0; s]
         m = P[o + MASS]
-        com = v3(P, o + COM)
-        if P[o + COM_SLIDE] != 0.0:
-            com = add(com, scale(P[o + COM_SLIDE] * qi, ax))
-        Ic = m9(P, o + INERTIA)
-        cc = dot(com, com)
-        A = msub(madd(Ic, (m * cc, 0.0, 0.0, 0.0, m * cc, 0.0, 0.0, 0.0, m * cc)),
-                 outer(com, com, m))
+        com = body_com(P, o, qi)
+        A = inertia_about(m9(P, o + INERTIA), m, com)
         h = scale(m, com)
         # p^A = v ×* (I v): momentum (A ω + h × v; m v − h × ω)
         ln = add(mv(A, w), cross(h, v))

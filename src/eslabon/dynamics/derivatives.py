@@ -46,12 +46,12 @@ from numba import njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
 from .._types import F2, I64, RO1
-from ..conventions import PRISMATIC, REVOLUTE
-from ..kinematics.recursion import placement
-from ..model.layout import (ARMATURE, AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
+from ..conventions import REVOLUTE
+from ..kinematics.recursion import body_com, placement
+from ..model.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
                             INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
-from ..spatial._nb import (add, cross, dot, g3, g9, m9, madd, mm, msub, mt, mv, outer, s3,
-                           s9, scale, skew, sub, v3)
+from ..spatial._nb import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
+                           mt, mv, outer, s3, s9, scale, skew, sub, v3)
 from .aba import COLS as ABA_COLS
 from .aba import aba_into
 from .forward import cholesky_factor, cholesky_solve
@@ -147,15 +147,9 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
             af = add(af, add(scale(qdd[k], sf), scale(qd[k], cf)))
         # inertia about the world origin
         m = P[o + MASS]
-        com = v3(P, o + COM)
+        c = add(pw, mv(R, body_com(P, o, qi)))
+        J = inertia_about(mm(mm(R, m9(P, o + INERTIA)), mt(R)), m, c)
         slide = P[o + COM_SLIDE]
-        if slide != 0.0:
-            com = add(com, scale(slide * qi, ax))
-        c = add(pw, mv(R, com))
-        Ib = mm(mm(R, m9(P, o + INERTIA)), mt(R))
-        cc = dot(c, c)
-        J = msub(madd(Ib, (m * cc, 0.0, 0.0, 0.0, m * cc, 0.0, 0.0, 0.0, m * cc)),
-                 outer(c, c, m))
         h = scale(m, c)
         ln, lf = _inertia_apply(m, h, J, vn, vf)
         yan, yaf = _inertia_apply(m, h, J, an, af)
@@ -188,7 +182,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
             # book mode: ∂Y a + v ×* ∂Y v for the COM moving by δc per unit q_k
             dc = scale(slide, mv(R, ax))
             dh = scale(m, dc)
-            dJc = msub(scale9(2.0 * m * dot(c, dc)), madd(outer(dc, c, m), outer(c, dc, m)))
+            dJc = msub(diag3(2.0 * m * dot(c, dc)), madd(outer(dc, c, m), outer(c, dc, m)))
             pan, paf = _inertia_apply(0.0, dh, dJc, an, af)
             pvn, pvf = _inertia_apply(0.0, dh, dJc, vn, vf)
             cxn, cxf = _fcross(vn, vf, pvn, pvf)
@@ -268,12 +262,6 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         M[ri, ri] += P[oi + ARMATURE]
         dv[ri, ri] += P[oi + VISCOUS]
     return np.isfinite(total)
-
-
-@njit(cache=True)
-def scale9(s):
-    """s · 1 (3×3 identity scaled)."""
-    return (s, 0.0, 0.0, 0.0, s, 0.0, 0.0, 0.0, s)
 
 
 @njit(I64(RO1, RO1, RO1, RO1, F2, F2), cache=True)

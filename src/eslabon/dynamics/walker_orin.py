@@ -27,12 +27,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..conventions import REVOLUTE
-from ..kinematics.recursion import WS_COLS, placement
-from ..model.layout import (ARMATURE, AXIS, COM, COM_SLIDE, H_NB, H_NQ, HEADER, INERTIA,
-                            JTYPE, MASS, QIDX, STRIDE)
+from ..kinematics.recursion import WS_COLS, body_com, placement
+from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
+                            STRIDE)
 from .._types import F2, I64, RO1
-from ..spatial._nb import (add, cross, dot, g3, g9, m9, madd, mm, msub, mt, mv, outer, s3,
-                           s9, scale, sub, v3)
+from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, mm, mt, mv, s3, s9,
+                           scale, sub, v3)
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates)
@@ -65,14 +65,8 @@ def crba_into(P, q, cw, H):
                 s3(cw, i, _SN, (0.0, 0.0, 0.0))
                 s3(cw, i, _SF, s)
         m = P[o + MASS]
-        com = v3(P, o + COM)
-        slide = P[o + COM_SLIDE]
-        if slide != 0.0:
-            com = add(com, scale(slide * qi, ax))
-        c = add(pw, mv(R, com))
-        cc = dot(c, c)
-        J = msub(madd(mm(mm(R, m9(P, o + INERTIA)), mt(R)),
-                      (m * cc, 0.0, 0.0, 0.0, m * cc, 0.0, 0.0, 0.0, m * cc)), outer(c, c, m))
+        c = add(pw, mv(R, body_com(P, o, qi)))
+        J = inertia_about(mm(mm(R, m9(P, o + INERTIA)), mt(R)), m, c)
         s9(cw, i, _RW, R)
         s3(cw, i, _PW, pw)
         cw[i, _M] = m

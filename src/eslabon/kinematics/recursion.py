@@ -43,7 +43,7 @@ WS_V = 51       # 3: linear velocity of the origin (full pass only)
 WS_COLS = 54
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # per body in every recursion: no call
 def placement(P, o, qi):
     """(E, r): rotation parent <- body and origin of body at joint value ``qi``."""
     jt = int(P[o + JTYPE])
@@ -62,6 +62,17 @@ def placement(P, o, qi):
 POSES = 1       # world poses and origin velocities (kinematics, energy, Coriolis)
 FORCES = 2      # (3.30): f = F = m ā and n = N + c × F (the body's inertial wrench)
 TRACE = 4       # with FORCES: also keep ā, F and N (for :mod:`eslabon.dynamics.trace`)
+
+
+@njit(cache=True)
+def body_com(P, o, qi):
+    """Centre of mass of the body at offset ``o`` in its own frame at joint value ``qi``
+    (it slides with a prismatic joint in seed 001's book mode)."""
+    c = v3(P, o + COM)
+    slide = P[o + COM_SLIDE]
+    if slide != 0.0:
+        c = add(c, scale(slide * qi, v3(P, o + AXIS)))
+    return c
 
 
 @njit(cache=True)
@@ -90,11 +101,7 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
             qdi = qd[k]
             qddi = qdd[k]
         zrev = jt == REVOLUTE and P[o + Z_AXIS] != 0.0
-        if zrev:
-            E = mrz(m9(P, o + ROT), math.cos(qi), math.sin(qi))
-            r = v3(P, o + POS)
-        else:
-            E, r = placement(P, o, qi)
+        E, r = placement(P, o, qi)
         p = int(P[o])
         if p != i - 1:
             w = g3(ws, p, WS_W)
@@ -116,10 +123,7 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
             ax = v3(P, o + AXIS)
             s = scale(qdi, ax)
             a = add(a, add(scale(qddi, ax), scale(2.0, cross(w, s))))
-        c = v3(P, o + COM)
-        slide = P[o + COM_SLIDE]
-        if slide != 0.0:
-            c = add(c, scale(slide * qi, v3(P, o + AXIS)))
+        c = body_com(P, o, qi)
         s9(ws, i, WS_E, E)
         s3(ws, i, WS_R, r)
         s3(ws, i, WS_W, w)

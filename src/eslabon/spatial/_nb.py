@@ -179,3 +179,16 @@ def skew(r):
 def rotate_sym(E, A):
     """E A Eᵀ."""
     return mm(mm(E, A), mt(E))
+
+
+@njit(cache=True)
+def diag3(s):
+    """s · 1 (the 3×3 identity scaled)."""
+    return (s, 0.0, 0.0, 0.0, s, 0.0, 0.0, 0.0, s)
+
+
+@njit(cache=True)
+def inertia_about(I, m, c):
+    """Parallel axis: the inertia I (about the COM) of mass m moved to a point at −c from
+    the COM, i.e. about the origin when the COM is at c: I + m(|c|²1 − c cᵀ)."""
+    return msub(madd(I, diag3(m * dot(c, c))), outer(c, c, m))
