@@ -18,10 +18,6 @@ import numpy as np
 
 from .. import zoo
 
-# Stand-ins used while a zoo model the benchmark names has not landed yet (labelled as such).
-STAND_INS = {"puma560": "puma560_araujo"}
-
-
 @dataclass(frozen=True)
 class Settings:
     quick: bool = False
@@ -119,16 +115,10 @@ def check(what: str, got, ref, tol: float = 1e-8, *, relative: bool = False) -> 
 
 # --- models ----------------------------------------------------------------------------
 def zoo_model(spec):
-    """(model, label, note) for a zoo name or a Model; (None, name, reason) when missing."""
+    """(model, label, note) for a zoo name or a Model (note is None: kept for the rows)."""
     if not isinstance(spec, str):
         return spec, spec.name, None
-    if spec in zoo.names():
-        return zoo.load(spec), spec, None
-    sub = STAND_INS.get(spec)
-    if sub in zoo.names():
-        return (zoo.load(sub), f"{spec} ≈ {sub}",
-                f"zoo has no {spec!r} yet: stand-in {sub!r} (same robot, other data source)")
-    return None, spec, f"zoo has no {spec!r} yet"
+    return zoo.load(spec), spec, None
 
 
 def rigid(model):
@@ -137,30 +127,9 @@ def rigid(model):
     return model.replace(viscous=z, coulomb=z)
 
 
-def _fallback_chain(n: int, seed: int = 0):
-    """A seeded random revolute chain (standard DH), used until zoo.random_chain exists."""
-    from ..model import from_dh
-    rng = np.random.default_rng(seed)
-    rows = []
-    for i in range(n):
-        mass = rng.uniform(0.5, 5.0)
-        a, b, c = rng.uniform(0.05, 0.5, size=3)
-        box = mass / 12.0 * np.array([b * b + c * c, a * a + c * c, a * a + b * b])
-        rows.append({"joint": "R", "theta": rng.uniform(-np.pi, np.pi),
-                     "d": rng.uniform(-0.3, 0.3), "a": rng.uniform(-0.3, 0.3),
-                     "alpha": float(rng.choice([0.0, np.pi / 2, -np.pi / 2])),
-                     "mass": mass, "com": tuple(rng.uniform(-0.1, 0.1, size=3)),
-                     "inertia": np.diag(box), "name": f"link{i + 1}"})
-    return from_dh(rows, "standard", gravity=(0.0, 0.0, -9.81), name=f"chain{n}",
-                   source="eslabon.bench fallback random chain")
-
-
 def random_chain(n: int, seed: int = 0):
-    """(model, source): ``eslabon.zoo.random_chain`` when it exists, else the fallback."""
-    fn = getattr(zoo, "random_chain", None)
-    if fn is not None:
-        return fn(n, seed=seed), "eslabon.zoo.random_chain"
-    return _fallback_chain(n, seed), "bench fallback chain (zoo.random_chain not available)"
+    """(model, source) of the scaling chains."""
+    return zoo.random_chain(n, seed=seed), "eslabon.zoo.random_chain"
 
 
 def random_states(n: int, count: int | None, seed: int):
@@ -179,19 +148,9 @@ def pin_available() -> bool:
 def load_pin():
     """(pinocchio module, to_pinocchio, where to_pinocchio came from)."""
     import pinocchio as pin
-    try:
-        from ..interop.pinocchio import to_pinocchio
-        return pin, to_pinocchio, "eslabon.interop.pinocchio"
-    except ImportError:
-        pass
-    path = Path(__file__).resolve().parents[3] / "benchmarks" / "pinocchio_model.py"
-    if not path.exists():
-        raise ImportError("to_pinocchio not found: neither eslabon.interop.pinocchio nor "
-                          "benchmarks/pinocchio_model.py")
-    spec = importlib.util.spec_from_file_location("_eslabon_bench_pinocchio_model", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return pin, mod.to_pinocchio, "benchmarks/pinocchio_model.py"
+
+    from ..interop.pinocchio import to_pinocchio
+    return pin, to_pinocchio, "eslabon.interop.pinocchio"
 
 
 # --- machine ---------------------------------------------------------------------------

@@ -12,20 +12,12 @@ import numpy as np
 
 import eslabon as es
 
-from ._core import (STAND_INS, check, log, random_chain, random_states, rigid, row,
+from ._core import (check, log, random_chain, random_states, rigid, row,
                     time_stmts, zoo_model)
 
 STATE_SEED = 0      # the fixed per-call state
 BATCH_SEED = 7      # the batch of random states
 SIM_DT, SIM_T = 1e-3, 1.0
-
-
-def _ours_derivatives():
-    try:
-        from ..dynamics.derivatives import inverse_dynamics_derivatives
-    except ImportError:
-        return None
-    return inverse_dynamics_derivatives
 
 
 def _sym(H):
@@ -59,17 +51,11 @@ def _pair(res, *, scale=1.0):
 # --- a. per call -----------------------------------------------------------------------
 def per_call(robots, pc, s):
     rows, checks, notes = [], [], []
-    dID = _ours_derivatives()
-    if dID is None:
-        notes.append("eslabon.dynamics.derivatives.inverse_dynamics_derivatives: "
-                     "not available yet (n/a)")
+    dID = es.inverse_dynamics_derivatives
     for spec in robots:
         model, label, why = zoo_model(spec)
         if why:
             notes.append(why)
-        if model is None:
-            rows.append(row(f"{label}: all", target="≤ 0.8×pin", note=why))
-            continue
         m = rigid(model)
         n = m.nq
         q, qd, qdd = (np.ascontiguousarray(x) for x in random_states(n, None, STATE_SEED))
@@ -90,8 +76,6 @@ def per_call(robots, pc, s):
                 "computeRNEADerivatives(pm, data, q, qd, qdd)")]
         for op, ours_stmt, pin_stmt in ops:
             figure = f"{label} ({n}) {op}"
-            if op.startswith("dID") and dID is None:
-                ours_stmt = None
             ok = True
             if ours_stmt:
                 got = eval(ours_stmt, glb)               # warm-up: compile or load the cache
@@ -135,9 +119,6 @@ def batch(robots, pc, s):
         model, label, why = zoo_model(spec)
         if why:
             notes.append(why)
-        if model is None:
-            rows.append(row(f"{label}: all", target=f"≤ 0.35×pin", note=why))
-            continue
         m = rigid(model)
         n = m.nq
         Q, QD, QDD = (np.ascontiguousarray(x) for x in random_states(n, N, BATCH_SEED))
@@ -264,9 +245,6 @@ def simulation(robot, pc, s):
     model, label, why = zoo_model(robot)
     notes = [why] if why else []
     figure = f"simulate {label} rk4, {SIM_T:g} s @ dt {SIM_DT * 1e3:g} ms"
-    if model is None:
-        return {"title": "d. simulation (ms wall)", "checks": [], "notes": notes,
-                "rows": [row(figure, unit="ms", note=why, no_pin=True)]}
     n = model.nq
     q0 = np.linspace(0.5, -0.3, n)
     run = (lambda: es.simulate(model, SIM_T, SIM_DT, q0=q0, method="rk4"))
@@ -321,9 +299,9 @@ def startup(robot, pc, s):
     notes = [why] if why else []
     name = None
     if isinstance(robot, str):
-        name = robot if robot in es.zoo.names() else STAND_INS.get(robot)
+        name = robot
     title = "e. start-up (s, fresh interpreter)"
-    if model is None or name is None:
+    if name is None:
         why = why or "start-up needs a zoo model name"
         return {"title": title, "rows": [row("import + first ID", unit="s", note=why, no_pin=True)],
                 "checks": [], "notes": notes}
