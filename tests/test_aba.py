@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from checks import check
 from eslabon.model import ModelBuilder
 from eslabon.zoo.random_chain import random_inertia, random_rotation
 
@@ -91,17 +92,6 @@ def states(case, model, random_states):
     rng = np.random.default_rng(seed + 1)
     tau = b + rng.normal(size=b.shape) * np.maximum(1.0, np.abs(b).max(axis=1, keepdims=True))
     return q, qd, tau
-
-
-def check(actual, expected, rtol, scale=None, what=""):
-    """max |actual − expected| <= rtol · scale, scale = max(1, max |expected|) by default."""
-    actual, expected = np.asarray(actual, float), np.asarray(expected, float)
-    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
-    if scale is None:
-        scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
-    err = float(np.max(np.abs(actual - expected), initial=0.0))
-    assert err <= rtol * scale, (f"{what}: max |error| {err:.3e} > {rtol:.0e} x scale "
-                                 f"{scale:.3e}")
 
 
 def test_aba_is_the_default_method():

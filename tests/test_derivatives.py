@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from checks import check
 from eslabon.model import ModelBuilder
 from eslabon.zoo.random_chain import random_inertia, random_rotation
 from rnea_oracle import complex_step_jacobians, rnea
@@ -118,17 +119,6 @@ def model(case, random_chain):
 def states(case, model, random_states):
     q, qd, qdd = random_states(model, zlib.crc32(case.encode()), N_STATES)
     return q, away_from_zero(qd), qdd
-
-
-def check(actual, expected, rtol, scale=None, what=""):
-    """max |actual − expected| <= rtol · scale, scale = max(1, max |expected|) by default."""
-    actual, expected = np.asarray(actual, float), np.asarray(expected, float)
-    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
-    if scale is None:
-        scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
-    err = float(np.max(np.abs(actual - expected), initial=0.0))
-    assert err <= rtol * scale, (f"{what}: max |error| {err:.3e} > {rtol:.0e} x scale "
-                                 f"{scale:.3e}")
 
 
 def central(f, x, h=H_CENTRAL):

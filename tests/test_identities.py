@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from checks import check
 from eslabon.kinematics import (forward_kinematics, frame_pose, frame_poses, jacobian,
                                 link_accelerations, link_velocities)
 
@@ -87,17 +88,6 @@ def rigid(model):
 
 
 # --- helpers -----------------------------------------------------------------------------
-
-def check(actual, expected, rtol, scale=None, what=""):
-    """max |actual − expected| <= rtol · scale, scale = max(1, max |expected|) by default."""
-    actual, expected = np.asarray(actual, float), np.asarray(expected, float)
-    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
-    if scale is None:
-        scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
-    err = float(np.max(np.abs(actual - expected), initial=0.0))
-    assert err <= rtol * scale, (f"{what}: max |error| {err:.3e} > {rtol:.0e} x scale "
-                                 f"{scale:.3e}")
-
 
 _S = np.array([-2.0, -1.0, 1.0, 2.0])
 _W = np.array([1.0, -8.0, 8.0, -1.0]) / 12.0

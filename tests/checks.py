@@ -1,0 +1,15 @@
+"""Comparison helper shared by the test modules."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def check(actual, expected, rtol, scale=None, what=""):
+    """max |actual − expected| <= rtol · scale, scale = max(1, max |expected|) by default."""
+    actual, expected = np.asarray(actual, float), np.asarray(expected, float)
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
+    if scale is None:
+        scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
+    err = float(np.max(np.abs(actual - expected), initial=0.0))
+    assert err <= rtol * scale, (f"{what}: max |error| {err:.3e} > {rtol:.0e} x scale "
+                                 f"{scale:.3e}")
