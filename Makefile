@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py src/eslabon/_fastcall.c
 	$(BIN)/python -m pip install --quiet -e ".[viz,test]"
 	touch $(STAMP)
 
@@ -32,4 +32,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache
-	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
+	find src -name '*.nbi' -delete -o -name '*.nbc' -delete -o -name '_fastcall*.so' -delete

@@ -1,8 +1,8 @@
 """The lean single-state entry points of ``eslabon.dynamics.api`` and
 ``eslabon.dynamics.derivatives``.
 
-A float64 C-contiguous (n,) state goes straight into a compiled call with an explicit
-signature (``eslabon._types``); anything else must take the general path and give the
+A float64 C-contiguous (n,) state goes straight into a compiled call
+(``eslabon.dynamics.fastcall``); anything else must take the general path and give the
 same answer or a ValueError naming the field (issue: Core, "Bad input"; module docstring
 of ``eslabon._args``). For each public function and each argument:
 

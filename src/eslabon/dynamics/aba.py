@@ -27,7 +27,6 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .._types import F1, I64, RO1
 from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.recursion import body_com, placement
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER,
@@ -180,7 +179,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
     return 0 if math.isfinite(total) else 1
 
 
-@njit(I64(RO1, RO1, RO1, RO1, F1), cache=True)
+@njit(cache=True)
 def aba_call(P, q, qd, tau, qdd):
     """One state from the public API. Status: 0 ok, 1 non-finite, 2 no mass, 3 wrong length."""
     nq = int(P[H_NQ])

@@ -10,16 +10,10 @@ from .._args import chunks, explain_nonfinite, vector, vectors
 from . import aba as _aba
 from . import coriolis as _cor
 from . import energy as _en
+from . import fastcall as _fast
 from . import forward as _fd
 from . import rnea as _ne
 from . import walker_orin as _wo
-
-_rnea_call = _ne.rnea_call
-_bias_call = _ne.bias_call
-_gravity_call = _ne.gravity_call
-_aba_call = _aba.aba_call
-_crba_call = _wo.crba_call
-_empty = np.empty
 
 MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1")
 FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1")
@@ -65,10 +59,10 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     return tau
 
 
-# The public functions below try a lean path first: a float64 C-contiguous (n,) state goes
-# straight into one compiled call (shape and finiteness are checked inside it); anything
-# else (lists, other dtypes, batches, a bad value) falls through to the general path,
-# which converts, runs batches and explains errors.
+# The public functions below try a lean path first (:mod:`.fastcall`): a float64
+# C-contiguous (n,) state goes straight into one compiled call (shape and finiteness are
+# checked there); anything else (lists, other dtypes, batches, a bad value) gives None
+# and falls through to the general path, which converts, runs batches and explains errors.
 
 def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     """τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w): recursive Newton–Euler.
@@ -77,13 +71,9 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     end effector ``ee`` on the environment, in the ee frame, moment about its origin.
     """
     if tip_wrench is None:
-        try:
-            if q.ndim == 1:
-                tau = _empty(model.nq)
-                if not _rnea_call(model.packed, q, qd, qdd, tau):
-                    return tau
-        except (AttributeError, TypeError):
-            pass
+        tau = _fast.inverse_dynamics(model.packed, q, qd, qdd)
+        if tau is not None:
+            return tau
         return _rnea(model, q, qd, qdd, _ne.MODE_ID, None, "inverse_dynamics")
     fext = _tip_wrench_array(model, tip_wrench)
     return _rnea(model, q, qd, qdd, _ne.MODE_ID, fext, "inverse_dynamics")
@@ -91,25 +81,17 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
 
 def gravity_torques(model, q):
     """g(q): the torques that hold the robot still, NE(q, 0, 0)."""
-    try:
-        if q.ndim == 1:
-            tau = _empty(model.nq)
-            if not _gravity_call(model.packed, q, tau):
-                return tau
-    except (AttributeError, TypeError):
-        pass
+    tau = _fast.gravity_torques(model.packed, q)
+    if tau is not None:
+        return tau
     return _rnea(model, q, None, None, _ne.MODE_GRAVITY, None, "gravity_torques")
 
 
 def bias_forces(model, q, qd):
     """C(q, q̇) q̇ + g(q) + friction: NE(q, q̇, 0) (seed 001 eq. 3.35)."""
-    try:
-        if q.ndim == 1:
-            tau = _empty(model.nq)
-            if not _bias_call(model.packed, q, qd, tau):
-                return tau
-    except (AttributeError, TypeError):
-        pass
+    tau = _fast.bias_forces(model.packed, q, qd)
+    if tau is not None:
+        return tau
     return _rnea(model, q, qd, None, _ne.MODE_BIAS, None, "bias_forces")
 
 
@@ -117,14 +99,9 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     """M(q), (n, n) or (N, n, n). ``walker_orin_3``: composite rigid body (seed 001
     eqs 3.37–3.40); ``walker_orin_1``: n Newton–Euler columns."""
     if method == "walker_orin_3":
-        try:
-            if q.ndim == 1:
-                n = model.nq
-                H = _empty((n, n))
-                if not _crba_call(model.packed, q, H):
-                    return H
-        except (AttributeError, TypeError):
-            pass
+        H = _fast.mass_matrix(model.packed, q)
+        if H is not None:
+            return H
     elif method not in MASS_MATRIX_METHODS:
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
     q, batched = vector(q, model.nq, "q")
@@ -152,13 +129,9 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     (seed 001 eq. 3.36). All agree to rounding.
     """
     if method == "aba":
-        try:
-            if q.ndim == 1:
-                out = _empty(model.nq)
-                if not _aba_call(model.packed, q, qd, tau, out):
-                    return out
-        except (AttributeError, TypeError):
-            pass
+        out = _fast.forward_dynamics(model.packed, q, qd, tau)
+        if out is not None:
+            return out
     elif method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)

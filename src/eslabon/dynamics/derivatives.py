@@ -45,7 +45,6 @@ import numpy as np
 from numba import njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
-from .._types import F2, I64, RO1
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import body_com, placement
 from ..model.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
@@ -264,7 +263,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     return np.isfinite(total)
 
 
-@njit(I64(RO1, RO1, RO1, RO1, F2, F2), cache=True)
+@njit(cache=True)
 def id_derivatives_call(P, q, qd, qdd, dq, dv):
     """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong shape."""
     nq = int(P[H_NQ])
@@ -325,6 +324,15 @@ def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv):
     return 0
 
 
+@njit(cache=True)
+def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
+    """One state: workspaces allocated here. Status as :func:`fd_derivatives_into`."""
+    nb = int(P[H_NB])
+    return fd_derivatives_into(P, q, qd, tau, np.empty((nb + 1, COLS)),
+                               np.empty((nb + 1, ABA_COLS)), np.empty(int(P[H_NQ])), dq, dv,
+                               Minv)
+
+
 @njit(cache=True, parallel=True)
 def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
     N = Q.shape[0]
@@ -342,23 +350,14 @@ def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
     return status.max()
 
 
-_empty = np.empty
-
-
 def inverse_dynamics_derivatives(model, q, qd, qdd):
     """(∂τ/∂q, ∂τ/∂q̇) of :func:`eslabon.inverse_dynamics`, each (n, n) or (N, n, n).
 
     Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
     """
-    try:
-        if q.ndim == 1:
-            n = model.nq
-            dq = _empty((n, n))
-            dv = _empty((n, n))
-            if not _id_call(model.packed, q, qd, qdd, dq, dv):
-                return dq, dv
-    except (AttributeError, TypeError):
-        pass
+    out = _fast.inverse_dynamics_derivatives(model.packed, q, qd, qdd)
+    if out is not None:
+        return out
     n = model.nq
     (q, qd, qdd), batched = vectors(n, q=q, qd=qd, qdd=qdd)
     shape = (len(q), n, n) if batched else (n, n)
@@ -376,6 +375,9 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
 def forward_dynamics_derivatives(model, q, qd, tau):
     """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
     or (N, n, n)."""
+    out = _fast.forward_dynamics_derivatives(model.packed, q, qd, tau)
+    if out is not None:
+        return out
     n = model.nq
     (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
     P = model.packed
@@ -385,9 +387,7 @@ def forward_dynamics_derivatives(model, q, qd, tau):
         status = fd_derivatives_many(P, q, qd, tau, dq, dv, Minv, chunks(N))
     else:
         dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-        nb = model.nb
-        status = fd_derivatives_into(P, q, qd, tau, np.empty((nb + 1, COLS)),
-                                     np.empty((nb + 1, ABA_COLS)), np.empty(n), dq, dv, Minv)
+        status = fd_derivatives_call(P, q, qd, tau, dq, dv, Minv)
     if status == 2:
         raise ValueError("q: the mass matrix is not positive definite at this configuration "
                          "(a joint moves no mass: give it mass, inertia or armature)")
@@ -396,6 +396,7 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     return dq, dv, Minv
 
 
-_id_call = id_derivatives_call
+# The lean per-call entries wrap the kernels above, so they are imported last.
+from . import fastcall as _fast  # noqa: E402
 
 __all__ = ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"]

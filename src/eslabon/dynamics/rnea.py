@@ -27,7 +27,6 @@ from ..conventions import PRISMATIC
 from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
                             VISCOUS, Z_AXIS)
-from .._types import F1, I64, RO1
 from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, v3
 
 
@@ -88,7 +87,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
 MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
 
 
-@njit(I64(RO1, RO1, RO1, RO1, F1), cache=True)
+@njit(cache=True)
 def rnea_call(P, q, qd, qdd, tau):
     """τ = NE(q, q̇, q̈) for one state from the public API (one entry point per quantity:
     every argument costs call time). Status: 0 ok, 1 non-finite, 3 wrong length."""
@@ -99,7 +98,7 @@ def rnea_call(P, q, qd, qdd, tau):
     return 0 if rnea_into(P, q, qd, qdd, 1.0, None, ws, tau) else 1
 
 
-@njit(I64(RO1, RO1, RO1, F1), cache=True)
+@njit(cache=True)
 def bias_call(P, q, qd, tau):
     """NE(q, q̇, 0) for one state; status as :func:`rnea_call`."""
     nq = int(P[H_NQ])
@@ -109,7 +108,7 @@ def bias_call(P, q, qd, tau):
     return 0 if rnea_into(P, q, qd, np.zeros(nq), 1.0, None, ws, tau) else 1
 
 
-@njit(I64(RO1, RO1, F1), cache=True)
+@njit(cache=True)
 def gravity_call(P, q, tau):
     """NE(q, 0, 0) for one state; status as :func:`rnea_call`."""
     nq = int(P[H_NQ])

@@ -13,7 +13,8 @@ h = m c, inertia J about the world origin),
     (3.37)-(3.38): the reaction to q̈_j = 1 is F_j = Yc_j S_j = [J s_n + h × s_f; m s_f − h × s_n]
     (3.40):      H_kj = S_kᵀ F_j for k = j and every ancestor k of j,
 
-with J of a body = R Ī Rᵀ + m(|c|²1 − c cᵀ) at its world COM c. Armature adds to the
+with J of a body = R Ī Rᵀ + m(|c|²1 − c cᵀ) at its world COM c (kept as its six distinct
+entries). Armature adds to the
 diagonal.
 
 Method 1: column j of H is the Newton–Euler torque at q̇ = 0, q̈ = e_j, g = 0 (minus
@@ -29,35 +30,67 @@ from numba import njit, prange
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import WS_COLS, body_com, placement
 from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
-                            STRIDE)
-from .._types import F2, I64, RO1
-from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, mm, mt, mv, s3, s9,
+                            STRIDE, Z_AXIS)
+from ..spatial._nb import (add, cross, dot, g3, g9, m9, mm, mv, s3, s9,
                            scale, sub, v3)
 from .rnea import rnea_into
 
-# composite workspace columns (world coordinates)
+# composite workspace columns (world coordinates); J is kept as its 6 distinct entries
+# (xx, yy, zz, xy, xz, yz): it is symmetric
 _RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
-_COLS = 31
+_COLS = 28
+
+
+@njit(cache=True)
+def _world_inertia(R, I, m, c):
+    """J = R Ī Rᵀ + m(|c|²1 − c cᵀ) as (xx, yy, zz, xy, xz, yz): the body's rotational
+    inertia about the world origin (Ī symmetric, about the COM in body axes; c the
+    world COM)."""
+    T = mm(R, I)
+    cc = dot(c, c)
+    return (T[0] * R[0] + T[1] * R[1] + T[2] * R[2] + m * (cc - c[0] * c[0]),
+            T[3] * R[3] + T[4] * R[4] + T[5] * R[5] + m * (cc - c[1] * c[1]),
+            T[6] * R[6] + T[7] * R[7] + T[8] * R[8] + m * (cc - c[2] * c[2]),
+            T[0] * R[3] + T[1] * R[4] + T[2] * R[5] - m * c[0] * c[1],
+            T[0] * R[6] + T[1] * R[7] + T[2] * R[8] - m * c[0] * c[2],
+            T[3] * R[6] + T[4] * R[7] + T[5] * R[8] - m * c[1] * c[2])
+
+
+@njit(cache=True)
+def _sym_mv(J, v):
+    """J v with J given as (xx, yy, zz, xy, xz, yz)."""
+    return (J[0] * v[0] + J[3] * v[1] + J[4] * v[2],
+            J[3] * v[0] + J[1] * v[1] + J[5] * v[2],
+            J[4] * v[0] + J[5] * v[1] + J[2] * v[2])
 
 
 @njit(cache=True)
 def crba_into(P, q, cw, H):
     """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, _COLS) workspace."""
     nb = int(P[H_NB])
+    nq = int(P[H_NQ])
     s9(cw, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(cw, 0, _PW, (0.0, 0.0, 0.0))
+    Rp = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    pp = (0.0, 0.0, 0.0)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + QIDX])
         qi = q[k] if k >= 0 else 0.0
         E, r = placement(P, o, qi)
         p = int(P[o])
-        Rp = g9(cw, p, _RW)
+        if p != i - 1:                 # a branch: the parent's pose from the workspace
+            Rp = g9(cw, p, _RW)
+            pp = g3(cw, p, _PW)
+        # world pose of body i (the parent's is still in registers along a chain)
+        pw = add(pp, mv(Rp, r))
         R = mm(Rp, E)
-        pw = add(g3(cw, p, _PW), mv(Rp, r))
-        ax = v3(P, o + AXIS)
         if k >= 0:
-            s = mv(R, ax)
+            # the joint's spatial axis S = [s; p × s] (R) or [0; s] (P), world coordinates
+            if P[o + Z_AXIS] != 0.0:
+                s = (R[2], R[5], R[8])
+            else:
+                s = mv(R, v3(P, o + AXIS))
             if int(P[o + JTYPE]) == REVOLUTE:
                 s3(cw, i, _SN, s)
                 s3(cw, i, _SF, cross(pw, s))
@@ -66,19 +99,21 @@ def crba_into(P, q, cw, H):
                 s3(cw, i, _SF, s)
         m = P[o + MASS]
         c = add(pw, mv(R, body_com(P, o, qi)))
-        J = inertia_about(mm(mm(R, m9(P, o + INERTIA)), mt(R)), m, c)
+        J = _world_inertia(R, m9(P, o + INERTIA), m, c)
         s9(cw, i, _RW, R)
         s3(cw, i, _PW, pw)
         cw[i, _M] = m
         s3(cw, i, _H, scale(m, c))
-        s9(cw, i, _J, J)
+        for a in range(6):
+            cw[i, _J + a] = J[a]
+        Rp = R
+        pp = pw
     # composites, tip to root: a plain sum in world coordinates
     for i in range(nb, 1, -1):
         p = int(P[HEADER + i * STRIDE])
         if p > 0:
             for c in range(_M, _COLS):
                 cw[p, c] += cw[i, c]
-    nq = int(P[H_NQ])
     for a in range(nq):
         for b in range(nq):
             H[a, b] = 0.0
@@ -91,7 +126,9 @@ def crba_into(P, q, cw, H):
         sn = g3(cw, i, _SN)
         sf = g3(cw, i, _SF)
         h = g3(cw, i, _H)
-        fn = add(mv(g9(cw, i, _J), sn), cross(h, sf))
+        J = (cw[i, _J], cw[i, _J + 1], cw[i, _J + 2], cw[i, _J + 3], cw[i, _J + 4],
+             cw[i, _J + 5])
+        fn = add(_sym_mv(J, sn), cross(h, sf))
         ff = sub(scale(cw[i, _M], sf), cross(h, sn))
         # (3.40): project on joint j and every ancestor joint
         b = i
@@ -116,7 +153,7 @@ def _finite(H, nq):
     return math.isfinite(s)
 
 
-@njit(I64(RO1, RO1, F2), cache=True)
+@njit(cache=True)
 def crba_call(P, q, H):
     """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong shape."""
     nq = int(P[H_NQ])
