@@ -1,10 +1,10 @@
 """The C entry points of :mod:`eslabon.dynamics.fastcall` (issue: Speed, "Lean calls").
 
-Each entry takes the packed model and float64 C-contiguous (nq,) states and returns what
-the general path returns for the same state; for anything else it returns None so that
-the public function takes the general path, which converts or explains. Whatever the
-entries do, the public functions give the same numbers with the C extension and without
-it (the fallback for machines with no C compiler).
+With the C extension each public per-call function is a builtin: float64 C-contiguous
+(nq,) states run the compiled kernel from C, anything else goes to the Python general path
+(``f.__self__.general``). ``f.__self__.fast`` is the lean path alone (None where it hands
+over). Both paths must give the same numbers, and without the extension the public
+function is the general path itself.
 """
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.dynamics import api, derivatives, fastcall
+from eslabon.dynamics import fastcall, rnea
 
 needs_ext = pytest.mark.skipif(not fastcall.AVAILABLE,
                                reason="eslabon._fastcall was not built (no C compiler)")
 
-# entry name: (public function, number of state arguments)
+# name: (public function, number of state arguments)
 ENTRIES = {
     "inverse_dynamics": (es.inverse_dynamics, 3),
     "bias_forces": (es.bias_forces, 2),
@@ -53,25 +53,28 @@ def _outputs(x):
 
 @needs_ext
 @pytest.mark.parametrize("name", list(ENTRIES))
-def test_entry_equals_general_path(model, name, monkeypatch):
+def test_lean_path_equals_general_path(model, name):
     public, k = ENTRIES[name]
+    assert public.__name__ == name and public.__doc__
     args = _states(model, k)
-    fast = getattr(fastcall, name)(model.packed, *args)
+    fast = public.__self__.fast(model, *args)
     assert fast is not None
-    monkeypatch.setattr(fastcall, name, fastcall._unavailable)
-    general = public(model, *args)
-    for a, b in zip(_outputs(fast), _outputs(general), strict=True):
+    general = public.__self__.general(model, *args)
+    for a, b, c in zip(_outputs(fast), _outputs(general), _outputs(public(model, *args)),
+                       strict=True):
         assert a.shape == b.shape and a.dtype == np.float64
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
+        np.testing.assert_array_equal(a, c)
 
 
 @needs_ext
 @pytest.mark.parametrize("name", list(ENTRIES))
-def test_entry_declines_what_it_cannot_read(name):
-    """None (so the general path converts or explains) for every non-plain argument."""
+def test_lean_path_hands_over_what_it_cannot_read(name):
+    """None from the lean path (so the general path converts or explains) for every
+    non-plain argument; the public function then gives the general path's answer."""
     model = MODELS["puma560"]()
-    entry = getattr(fastcall, name)
-    k = ENTRIES[name][1]
+    public, k = ENTRIES[name]
+    fast = public.__self__.fast
     good = _states(model, k)
     n = model.nq
     bad_values = {
@@ -80,26 +83,54 @@ def test_entry_declines_what_it_cannot_read(name):
         "float32": good[0].astype(np.float32),
         "strided": np.repeat(good[0], 2)[::2],
         "big-endian": good[0].astype(">f8"),
+        "subclass": np.ma.masked_array(good[0]),
         "short": good[0][:-1],
         "batch": np.tile(good[0], (2, 1)),
         "nan": np.where(np.arange(n) == 2, np.nan, good[0]),
         "inf": np.where(np.arange(n) == 0, np.inf, good[0]),
-        "subclass": np.ma.masked_array(good[0]),
     }
     for label, bad in bad_values.items():
         for slot in range(k):
             args = list(good)
             args[slot] = bad
-            assert entry(model.packed, *args) is None, (label, slot)
+            assert fast(model, *args) is None, (label, slot)
+            if label in ("list", "int", "float32", "strided", "big-endian"):
+                plain = [np.array(x, dtype=np.float64) for x in args]
+                for a, b in zip(_outputs(public(model, *args)),
+                                _outputs(public(model, *plain)), strict=True):
+                    np.testing.assert_array_equal(a, b)
+
+    class Fake:
+        def __init__(self, packed):
+            self.packed = packed
+            self.nq = n
     packed = model.packed
     for label, P in {"truncated": packed[:-1], "int": packed.astype(np.int64),
                      "list": list(packed), "empty": np.empty(0),
                      "nan header": np.concatenate([[np.nan], packed[1:]])}.items():
-        assert entry(P, *good) is None, label
+        assert fast(Fake(P), *good) is None, label
+    assert fast(object(), *good) is None
     with pytest.raises(TypeError):
-        entry(model.packed, *good, good[0])
+        fast(model, *good, good[0])
+
+
+@needs_ext
+def test_keywords_and_errors_take_the_general_path():
+    model = MODELS["puma560"]()
+    q, qd, qdd = _states(model, 3)
+    np.testing.assert_array_equal(es.mass_matrix(model, q),
+                                  es.mass_matrix(model, q, method="walker_orin_3"))
+    np.testing.assert_allclose(es.forward_dynamics(model, q, qd, qdd),
+                               es.forward_dynamics(model, q, qd, qdd, method="walker_orin_3"),
+                               rtol=1e-9, atol=1e-9)
+    with pytest.raises(ValueError, match="method"):
+        es.mass_matrix(model, q, method="nope")
     with pytest.raises(TypeError):
-        entry(model.packed, *good[:-1]) if k > 1 else entry(model.packed)
+        es.mass_matrix(model, q, "walker_orin_3")        # method is keyword-only
+    with pytest.raises(ValueError, match="qd: expected shape"):
+        es.inverse_dynamics(model, q, qd[:3], qdd)
+    with pytest.raises(ValueError, match="qdd: expected finite values, got nan at index 4"):
+        es.inverse_dynamics(model, q, qd, np.where(np.arange(6) == 4, np.nan, qdd))
 
 
 @needs_ext
@@ -116,36 +147,39 @@ def test_results_are_fresh_arrays():
 
 
 @needs_ext
-def test_kernel_rejects_bad_construction():
-    K = fastcall._fastcall.Kernel
-    addr = fastcall._inverse_dynamics.address
-    with pytest.raises(ValueError, match="n_in"):
-        K(addr, 0, (1,), 8, 36, None)
-    with pytest.raises(ValueError, match="out_ndims"):
-        K(addr, 3, (), 8, 36, None)
-    with pytest.raises(ValueError, match="out_ndims"):
-        K(addr, 3, (3,), 8, 36, None)
-    with pytest.raises(ValueError, match="address"):
-        K(0, 3, (1,), 8, 36, None)
+def test_bad_construction_is_refused():
+    make = fastcall._fastcall.public
+    addr = rnea.inverse_dynamics_entry.address
+    general = es.inverse_dynamics.__self__.general
+    good = dict(address=addr, n_in=3, out_ndims=(1,), header=8, stride=36, owner=None,
+                general=general, name="f", doc="f()", module="m")
+    assert make(**good)(MODELS["puma560"](), *np.zeros((3, 6))).shape == (6,)
+    for key, value, match in [("n_in", 0, "n_in"), ("out_ndims", (), "out_ndims"),
+                              ("out_ndims", (3,), "out_ndims"), ("address", 0, "address"),
+                              ("stride", 0, "stride")]:
+        with pytest.raises(ValueError, match=match):
+            make(**{**good, key: value})
+    with pytest.raises(TypeError, match="general"):
+        make(**{**good, "general": 3})
+
+
+def test_without_the_extension_the_general_path_is_public(monkeypatch):
+    general = es.inverse_dynamics.__self__.general if fastcall.AVAILABLE else es.inverse_dynamics
+    monkeypatch.setattr(fastcall, "_fastcall", None)
+    assert fastcall.public(general, rnea.inverse_dynamics_entry, 3, (1,)) is general
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
-def test_public_functions_without_the_extension(model, name, monkeypatch):
-    """With every entry declining (no C extension), results and errors are unchanged."""
+def test_general_path_alone(model, name):
+    """The general path (all a machine without a C compiler has) gives the same numbers
+    and the same field-naming errors."""
     public, k = ENTRIES[name]
+    general = public.__self__.general if fastcall.AVAILABLE else public
     args = _states(model, k, seed=4)
-    with_ext = public(model, *args)
-    monkeypatch.setattr(fastcall, name, fastcall._unavailable)
-    without = public(model, *args)
-    for a, b in zip(_outputs(with_ext), _outputs(without), strict=True):
+    for a, b in zip(_outputs(public(model, *args)), _outputs(general(model, *args)),
+                    strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
     bad = list(args)
     bad[0] = np.where(np.arange(model.nq) == 1, np.nan, args[0])
     with pytest.raises(ValueError, match="q: expected finite values"):
-        public(model, *bad)
-
-
-def test_modules_use_the_entries():
-    """The public functions reach the entries through the module (so tests and users can
-    swap them), not through copies taken at import."""
-    assert api._fast is fastcall and derivatives._fast is fastcall
+        general(model, *bad)

@@ -1,36 +1,44 @@
 /*
- * eslabon._fastcall: a thin CPython entry point into the compiled kernels.
+ * eslabon._fastcall: thin CPython entry points into the compiled kernels.
  *
  * Why it exists (docs/performance.md, "Per call"): calling a numba dispatcher costs about
  * 0.1 us per array argument (each array is wrapped in a reference-counted meminfo and
- * released again) plus the allocation of the result, about 0.9 us for inverse dynamics,
- * which is most of a 6-DOF call. A Kernel object here reads the numpy buffers directly and
- * calls the kernel's C function pointer: a numba @cfunc defined in
- * eslabon/dynamics/fastcall.py. No arithmetic lives in this file.
+ * released again) plus the allocation of the result, and a Python-level wrapper adds
+ * another 0.1 us: together most of a 6-DOF inverse dynamics. The public functions made
+ * here are builtin functions that read the numpy buffers directly and call the kernel's C
+ * function pointer, a numba @cfunc defined in eslabon/dynamics/fastcall.py. No arithmetic
+ * and no validation beyond "can the kernel read this in place" lives in this file.
  *
- * Kernel(address, n_in, out_ndims, header, stride, owner) -> callable
+ * public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module)
  *   address    the cfunc's address; its C signature is
  *              int64 f(double *P, double *a, double *b, double *c,
  *                      double *out0, double *out1, double *out2)
  *              (unused pointers are NULL) and it returns a status, 0 = ok.
- *   n_in       how many state arguments follow the packed model (1..3)
- *   out_ndims  a tuple with the rank of each output (1 -> (n,), 2 -> (n, n)); 1..3 outputs
+ *   n_in       how many state arguments follow the model (1..3)
+ *   out_ndims  a tuple with the rank of each output (1 -> (nq,), 2 -> (nq, nq)); 1..3
  *   header, stride
- *              the packed-model layout (eslabon/model/layout.py): the model array must
- *              hold header + (nb + 1) * stride values with nb = P[0], nq = P[1]
- *   owner      any object, kept alive as long as the Kernel (the cfunc owning the code)
+ *              the packed-model layout (eslabon/model/layout.py): model.packed must hold
+ *              header + (nb + 1) * stride values with nb = P[0], nq = P[1]
+ *   owner      kept alive as long as the function (the cfunc owning the machine code)
+ *   general    the Python function with the same parameters: the general path
+ *   name, doc, module
+ *              the builtin function's __name__, __doc__ (with a __text_signature__
+ *              line) and __module__
  *
- * kernel(P, x1[, x2[, x3]]) returns the output array (or a tuple of them) when P is a
- * packed model and every x is a float64, aligned, native-order, C-contiguous array of
- * shape (nq,), and the kernel reports status 0. Otherwise it returns None, and the
- * public Python function takes its general path, which converts the input, runs batches
- * and raises an error naming the field. A wrong number of arguments is a TypeError.
+ * f(model, x1[, x2[, x3]]) with model.packed a packed model, every x a float64, aligned,
+ * native-order, C-contiguous array of shape (nq,), and no keyword arguments, runs the
+ * kernel and returns its output array (or a tuple of them) when it reports status 0.
+ * Anything else -- other types or shapes, keywords, a batch, a non-finite value (the
+ * kernel's status) -- is handed to general(*args, **kwargs), which converts the input,
+ * runs batches and raises errors naming the field. f.__self__.fast(model, x...) is the
+ * lean path alone: None where f would hand over (for tests).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <structmember.h>
 
 #define MAX_IN 3
 #define MAX_OUT 3
@@ -40,7 +48,6 @@ typedef long long (*kernel_fn)(const double *P, const double *a, const double *b
 
 typedef struct {
     PyObject_HEAD
-    vectorcallfunc vectorcall;
     kernel_fn fn;
     int n_in;
     int n_out;
@@ -48,7 +55,13 @@ typedef struct {
     Py_ssize_t header;
     Py_ssize_t stride;
     PyObject *owner;
+    PyObject *general;
+    PyObject *name;     /* str objects that def.ml_name and def.ml_doc point into */
+    PyObject *doc;
+    PyMethodDef def;
 } Kernel;
+
+static PyObject *str_packed;
 
 /* A float64 (n,) array the kernel can read in place. */
 static inline int is_state(PyObject *o, npy_intp n)
@@ -60,36 +73,36 @@ static inline int is_state(PyObject *o, npy_intp n)
            && PyArray_IS_C_CONTIGUOUS(a) && PyArray_ISALIGNED(a) && PyArray_ISNOTSWAPPED(a);
 }
 
-static PyObject *kernel_vectorcall(PyObject *self_, PyObject *const *args, size_t nargsf,
-                                   PyObject *kwnames)
+/* The lean path: a new reference to the result; NULL without an exception set when the
+ * arguments are not for it (the caller then takes the general path); NULL with an
+ * exception only when memory runs out. */
+static PyObject *run_fast(Kernel *self, PyObject *const *args)
 {
-    Kernel *self = (Kernel *)self_;
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (kwnames != NULL || nargs != 1 + self->n_in) {
-        PyErr_Format(PyExc_TypeError, "Kernel expects %d positional arguments, got %zd",
-                     1 + self->n_in, nargs);
+    PyObject *result = NULL;
+    PyObject *pm = PyObject_GetAttr(args[0], str_packed);
+    if (pm == NULL) {
+        PyErr_Clear();
         return NULL;
     }
     /* the packed model: float64, C-contiguous, of the length its header announces */
-    PyObject *pm = args[0];
     if (!PyArray_CheckExact(pm))
-        Py_RETURN_NONE;
+        goto done;
     PyArrayObject *P = (PyArrayObject *)pm;
     if (PyArray_TYPE(P) != NPY_DOUBLE || PyArray_NDIM(P) != 1 || !PyArray_IS_C_CONTIGUOUS(P)
         || !PyArray_ISALIGNED(P) || !PyArray_ISNOTSWAPPED(P) || PyArray_DIM(P, 0) < self->header)
-        Py_RETURN_NONE;
+        goto done;
     const double *pd = (const double *)PyArray_DATA(P);
     double nb_f = pd[0], nq_f = pd[1];
     if (!(nb_f >= 0.0 && nb_f < 1e7 && nq_f >= 1.0 && nq_f <= nb_f))
-        Py_RETURN_NONE;
+        goto done;
     npy_intp nb = (npy_intp)nb_f, nq = (npy_intp)nq_f;
     if (PyArray_DIM(P, 0) != self->header + (nb + 1) * self->stride)
-        Py_RETURN_NONE;
+        goto done;
 
     const double *in[MAX_IN] = {NULL, NULL, NULL};
     for (int k = 0; k < self->n_in; k++) {
         if (!is_state(args[1 + k], nq))
-            Py_RETURN_NONE;
+            goto done;
         in[k] = (const double *)PyArray_DATA((PyArrayObject *)args[1 + k]);
     }
 
@@ -99,36 +112,114 @@ static PyObject *kernel_vectorcall(PyObject *self_, PyObject *const *args, size_
     for (int k = 0; k < self->n_out; k++) {
         out[k] = PyArray_SimpleNew(self->out_ndim[k], dims, NPY_DOUBLE);
         if (out[k] == NULL)
-            goto fail;
+            goto drop;
         od[k] = (double *)PyArray_DATA((PyArrayObject *)out[k]);
     }
-    if (self->fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]) != 0) {
-        for (int k = 0; k < self->n_out; k++)
-            Py_DECREF(out[k]);
-        Py_RETURN_NONE;
+    if (self->fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]) != 0)
+        goto drop;                       /* a status: the general path explains it */
+    if (self->n_out == 1) {
+        result = out[0];
+        goto done;
     }
-    if (self->n_out == 1)
-        return out[0];
-    PyObject *tup = PyTuple_New(self->n_out);
-    if (tup == NULL)
-        goto fail;
+    result = PyTuple_New(self->n_out);
+    if (result == NULL)
+        goto drop;
     for (int k = 0; k < self->n_out; k++)
-        PyTuple_SET_ITEM(tup, k, out[k]);      /* steals the reference */
-    return tup;
-fail:
+        PyTuple_SET_ITEM(result, k, out[k]);      /* steals the reference */
+    goto done;
+drop:
     for (int k = 0; k < self->n_out; k++)
         Py_XDECREF(out[k]);
-    return NULL;
+done:
+    Py_DECREF(pm);
+    return result;
 }
 
-static PyObject *kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+/* The public function: the lean path when it applies, else the general path. */
+static PyObject *kernel_entry(PyObject *self_, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames)
 {
-    static char *names[] = {"address", "n_in", "out_ndims", "header", "stride", "owner", NULL};
-    PyObject *address, *ndims, *owner;
+    Kernel *self = (Kernel *)self_;
+    if (kwnames == NULL && nargs == 1 + self->n_in) {
+        PyObject *r = run_fast(self, args);
+        if (r != NULL || PyErr_Occurred())
+            return r;
+    }
+    return PyObject_Vectorcall(self->general, args, nargs, kwnames);
+}
+
+/* Kernel.fast(model, x...): the lean path alone, None where the entry hands over. */
+static PyObject *kernel_fast(PyObject *self_, PyObject *const *args, Py_ssize_t nargs)
+{
+    Kernel *self = (Kernel *)self_;
+    if (nargs != 1 + self->n_in) {
+        PyErr_Format(PyExc_TypeError, "fast() expects %d arguments, got %zd",
+                     1 + self->n_in, nargs);
+        return NULL;
+    }
+    PyObject *r = run_fast(self, args);
+    if (r != NULL || PyErr_Occurred())
+        return r;
+    Py_RETURN_NONE;
+}
+
+static int kernel_traverse(Kernel *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->owner);
+    Py_VISIT(self->general);
+    return 0;
+}
+
+static int kernel_clear(Kernel *self)
+{
+    Py_CLEAR(self->owner);
+    Py_CLEAR(self->general);
+    return 0;
+}
+
+static void kernel_dealloc(Kernel *self)
+{
+    PyObject_GC_UnTrack(self);
+    kernel_clear(self);
+    Py_CLEAR(self->name);       /* def points into these: released last */
+    Py_CLEAR(self->doc);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"fast", (PyCFunction)(void (*)(void))kernel_fast, METH_FASTCALL,
+     "fast(model, x...): the lean path alone; None where the function would hand over."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef kernel_members[] = {
+    {"general", T_OBJECT, offsetof(Kernel, general), READONLY, "the general path"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "eslabon._fastcall.Kernel",
+    .tp_doc = "State of a compiled entry point (see the module source).",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)kernel_traverse,
+    .tp_clear = (inquiry)kernel_clear,
+    .tp_dealloc = (destructor)kernel_dealloc,
+    .tp_methods = kernel_methods,
+    .tp_members = kernel_members,
+};
+
+static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    static char *names[] = {"address", "n_in", "out_ndims", "header", "stride", "owner",
+                            "general", "name", "doc", "module", NULL};
+    PyObject *address, *ndims, *owner, *general, *name, *doc, *modname;
     int n_in;
     Py_ssize_t header, stride;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnO", names, &address, &n_in,
-                                     &PyTuple_Type, &ndims, &header, &stride, &owner))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUU", names, &address, &n_in,
+                                     &PyTuple_Type, &ndims, &header, &stride, &owner,
+                                     &general, &name, &doc, &modname))
         return NULL;
     void *ptr = PyLong_AsVoidPtr(address);
     if (ptr == NULL) {
@@ -150,67 +241,63 @@ static PyObject *kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "header, stride: expected header >= 2, stride >= 1");
         return NULL;
     }
-    Kernel *self = (Kernel *)type->tp_alloc(type, 0);
-    if (self == NULL)
+    if (!PyCallable_Check(general)) {
+        PyErr_SetString(PyExc_TypeError, "general: expected a callable");
         return NULL;
+    }
+    int ranks[MAX_OUT] = {0, 0, 0};
     for (Py_ssize_t k = 0; k < n_out; k++) {
         long r = PyLong_AsLong(PyTuple_GET_ITEM(ndims, k));
         if (r != 1 && r != 2) {
-            Py_DECREF(self);
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_ValueError, "out_ndims: expected ranks 1 or 2, got %ld", r);
             return NULL;
         }
-        self->out_ndim[k] = (int)r;
+        ranks[k] = (int)r;
     }
-    self->vectorcall = kernel_vectorcall;
+    const char *name_c = PyUnicode_AsUTF8(name);
+    const char *doc_c = PyUnicode_AsUTF8(doc);
+    if (name_c == NULL || doc_c == NULL)
+        return NULL;
+    Kernel *self = PyObject_GC_New(Kernel, &KernelType);
+    if (self == NULL)
+        return NULL;
     self->fn = (kernel_fn)ptr;
     self->n_in = n_in;
     self->n_out = (int)n_out;
+    for (int k = 0; k < MAX_OUT; k++)
+        self->out_ndim[k] = ranks[k];
     self->header = header;
     self->stride = stride;
     Py_INCREF(owner);
     self->owner = owner;
-    return (PyObject *)self;
+    Py_INCREF(general);
+    self->general = general;
+    Py_INCREF(name);
+    self->name = name;
+    Py_INCREF(doc);
+    self->doc = doc;
+    self->def.ml_name = name_c;
+    self->def.ml_meth = (PyCFunction)(void (*)(void))kernel_entry;
+    self->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+    self->def.ml_doc = doc_c;
+    PyObject_GC_Track(self);
+    /* the function holds a reference to self, so self->def outlives it */
+    PyObject *fn = PyCFunction_NewEx(&self->def, (PyObject *)self, modname);
+    Py_DECREF(self);
+    return fn;
 }
 
-static int kernel_traverse(Kernel *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->owner);
-    return 0;
-}
-
-static int kernel_clear(Kernel *self)
-{
-    Py_CLEAR(self->owner);
-    return 0;
-}
-
-static void kernel_dealloc(Kernel *self)
-{
-    PyObject_GC_UnTrack(self);
-    kernel_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyTypeObject KernelType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "eslabon._fastcall.Kernel",
-    .tp_doc = "A compiled kernel called with numpy buffers (see the module source).",
-    .tp_basicsize = sizeof(Kernel),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_new = kernel_new,
-    .tp_traverse = (traverseproc)kernel_traverse,
-    .tp_clear = (inquiry)kernel_clear,
-    .tp_dealloc = (destructor)kernel_dealloc,
-    .tp_vectorcall_offset = offsetof(Kernel, vectorcall),
-    .tp_call = PyVectorcall_Call,
+static PyMethodDef module_methods[] = {
+    {"public", (PyCFunction)(void (*)(void))make_public, METH_VARARGS | METH_KEYWORDS,
+     "public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module)"},
+    {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef fastcall_module = {
     PyModuleDef_HEAD_INIT, "eslabon._fastcall",
     "C entry points into eslabon's compiled kernels (see eslabon.dynamics.fastcall).", -1,
-    NULL,
+    module_methods,
 };
 
 PyMODINIT_FUNC PyInit__fastcall(void)
@@ -218,14 +305,8 @@ PyMODINIT_FUNC PyInit__fastcall(void)
     import_array();
     if (PyType_Ready(&KernelType) < 0)
         return NULL;
-    PyObject *m = PyModule_Create(&fastcall_module);
-    if (m == NULL)
+    str_packed = PyUnicode_InternFromString("packed");
+    if (str_packed == NULL)
         return NULL;
-    Py_INCREF(&KernelType);
-    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(&KernelType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return PyModule_Create(&fastcall_module);
 }

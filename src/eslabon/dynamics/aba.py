@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, cfunc, njit, prange
 
 from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.recursion import body_com, placement
@@ -33,6 +33,7 @@ from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEAD
                             INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
 from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, madd, mm, msub, mt, mtv,
                            mv, outer, rotate_sym, s3, s9, scale, skew, sub, v3)
+from .fastcall import SIGNATURE, packed_model
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _B, _C, _PN, _PF, _UN, _UF = (
@@ -186,6 +187,13 @@ def aba_call(P, q, qd, tau, qdd):
     if q.shape[0] != nq or qd.shape[0] != nq or tau.shape[0] != nq or qdd.shape[0] != nq:
         return 3
     return aba_into(P, q, qd, tau, np.empty((int(P[H_NB]) + 1, COLS)), qdd)
+
+
+@cfunc(SIGNATURE, cache=True)
+def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
+    """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> q̈."""
+    n = int(p[H_NQ])
+    return aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
 
 
 @njit(cache=True, parallel=True)

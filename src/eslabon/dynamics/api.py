@@ -59,10 +59,9 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     return tau
 
 
-# The public functions below try a lean path first (:mod:`.fastcall`): a float64
-# C-contiguous (n,) state goes straight into one compiled call (shape and finiteness are
-# checked there); anything else (lists, other dtypes, batches, a bad value) gives None
-# and falls through to the general path, which converts, runs batches and explains errors.
+# The functions below are the general paths. The public functions of the same names are
+# made from them at the end of this module by :func:`.fastcall.public`: a plain float64
+# (n,) state goes straight into one compiled call, anything else comes here.
 
 def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     """τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w): recursive Newton–Euler.
@@ -71,9 +70,6 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     end effector ``ee`` on the environment, in the ee frame, moment about its origin.
     """
     if tip_wrench is None:
-        tau = _fast.inverse_dynamics(model.packed, q, qd, qdd)
-        if tau is not None:
-            return tau
         return _rnea(model, q, qd, qdd, _ne.MODE_ID, None, "inverse_dynamics")
     fext = _tip_wrench_array(model, tip_wrench)
     return _rnea(model, q, qd, qdd, _ne.MODE_ID, fext, "inverse_dynamics")
@@ -81,28 +77,18 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
 
 def gravity_torques(model, q):
     """g(q): the torques that hold the robot still, NE(q, 0, 0)."""
-    tau = _fast.gravity_torques(model.packed, q)
-    if tau is not None:
-        return tau
     return _rnea(model, q, None, None, _ne.MODE_GRAVITY, None, "gravity_torques")
 
 
 def bias_forces(model, q, qd):
     """C(q, q̇) q̇ + g(q) + friction: NE(q, q̇, 0) (seed 001 eq. 3.35)."""
-    tau = _fast.bias_forces(model.packed, q, qd)
-    if tau is not None:
-        return tau
     return _rnea(model, q, qd, None, _ne.MODE_BIAS, None, "bias_forces")
 
 
 def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     """M(q), (n, n) or (N, n, n). ``walker_orin_3``: composite rigid body (seed 001
     eqs 3.37–3.40); ``walker_orin_1``: n Newton–Euler columns."""
-    if method == "walker_orin_3":
-        H = _fast.mass_matrix(model.packed, q)
-        if H is not None:
-            return H
-    elif method not in MASS_MATRIX_METHODS:
+    if method not in MASS_MATRIX_METHODS:
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
     q, batched = vector(q, model.nq, "q")
     n = model.nq
@@ -128,11 +114,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     ``walker_orin_1``: the mass matrix by Walker–Orin method 3 or 1, then a Cholesky solve
     (seed 001 eq. 3.36). All agree to rounding.
     """
-    if method == "aba":
-        out = _fast.forward_dynamics(model.packed, q, qd, tau)
-        if out is not None:
-            return out
-    elif method not in FORWARD_METHODS:
+    if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
     P = model.packed
@@ -150,6 +132,13 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     if status:
         explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     return out
+
+
+inverse_dynamics = _fast.public(inverse_dynamics, _ne.inverse_dynamics_entry, 3, (1,))
+gravity_torques = _fast.public(gravity_torques, _ne.gravity_torques_entry, 1, (1,))
+bias_forces = _fast.public(bias_forces, _ne.bias_forces_entry, 2, (1,))
+mass_matrix = _fast.public(mass_matrix, _wo.mass_matrix_entry, 1, (2,))
+forward_dynamics = _fast.public(forward_dynamics, _aba.forward_dynamics_entry, 3, (1,))
 
 
 def coriolis_matrix(model, q, qd):

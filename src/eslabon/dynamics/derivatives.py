@@ -42,7 +42,7 @@ Inertias Y are kept as (m, h = m c, J = inertia about the world origin); Y [ω; 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, cfunc, njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
 from ..conventions import REVOLUTE
@@ -51,6 +51,7 @@ from ..model.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HE
                             INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
 from ..spatial._nb import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
                            mt, mv, outer, s3, s9, scale, skew, sub, v3)
+from . import fastcall as _fast
 from .aba import COLS as ABA_COLS
 from .aba import aba_into
 from .forward import cholesky_factor, cholesky_solve
@@ -333,6 +334,23 @@ def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
                                Minv)
 
 
+@cfunc(_fast.SIGNATURE, cache=True)
+def id_derivatives_entry(p, a, b, c, o0, o1, o2):
+    """C entry point (:mod:`.fastcall`): (q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
+    n = int(p[H_NQ])
+    return id_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
+                               carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)))
+
+
+@cfunc(_fast.SIGNATURE, cache=True)
+def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
+    """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
+    n = int(p[H_NQ])
+    return fd_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
+                               carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)),
+                               carray(o2, (n, n)))
+
+
 @njit(cache=True, parallel=True)
 def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
     N = Q.shape[0]
@@ -355,9 +373,6 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
 
     Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
     """
-    out = _fast.inverse_dynamics_derivatives(model.packed, q, qd, qdd)
-    if out is not None:
-        return out
     n = model.nq
     (q, qd, qdd), batched = vectors(n, q=q, qd=qd, qdd=qdd)
     shape = (len(q), n, n) if batched else (n, n)
@@ -375,9 +390,6 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
 def forward_dynamics_derivatives(model, q, qd, tau):
     """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
     or (N, n, n)."""
-    out = _fast.forward_dynamics_derivatives(model.packed, q, qd, tau)
-    if out is not None:
-        return out
     n = model.nq
     (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
     P = model.packed
@@ -396,7 +408,10 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     return dq, dv, Minv
 
 
-# The lean per-call entries wrap the kernels above, so they are imported last.
-from . import fastcall as _fast  # noqa: E402
+# the public functions: plain single states go from C straight to the entries above
+inverse_dynamics_derivatives = _fast.public(inverse_dynamics_derivatives,
+                                            id_derivatives_entry, 3, (2, 2))
+forward_dynamics_derivatives = _fast.public(forward_dynamics_derivatives,
+                                            fd_derivatives_entry, 3, (2, 2, 2))
 
 __all__ = ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"]

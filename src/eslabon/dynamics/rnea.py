@@ -21,13 +21,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, cfunc, njit, prange
 
 from ..conventions import PRISMATIC
 from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
                             VISCOUS, Z_AXIS)
 from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, v3
+from .fastcall import SIGNATURE, packed_model
 
 
 @njit(cache=True)
@@ -117,6 +118,25 @@ def gravity_call(P, q, tau):
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
     z = np.zeros(nq)
     return 0 if rnea_into(P, q, z, z, 1.0, None, ws, tau) else 1
+
+
+# C entry points of the three quantities (:mod:`.fastcall`)
+@cfunc(SIGNATURE, cache=True)
+def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
+    n = int(p[H_NQ])
+    return rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+
+
+@cfunc(SIGNATURE, cache=True)
+def bias_forces_entry(p, a, b, c, o0, o1, o2):
+    n = int(p[H_NQ])
+    return bias_call(packed_model(p), carray(a, n), carray(b, n), carray(o0, n))
+
+
+@cfunc(SIGNATURE, cache=True)
+def gravity_torques_entry(p, a, b, c, o0, o1, o2):
+    n = int(p[H_NQ])
+    return gravity_call(packed_model(p), carray(a, n), carray(o0, n))
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, cfunc, njit, prange
 
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import WS_COLS, body_com, placement
@@ -33,6 +33,7 @@ from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, 
                             STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, dot, g3, g9, m9, mm, mv, s3, s9,
                            scale, sub, v3)
+from .fastcall import SIGNATURE, packed_model
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
@@ -108,40 +109,50 @@ def crba_into(P, q, cw, H):
             cw[i, _J + a] = J[a]
         Rp = R
         pp = pw
-    # composites, tip to root: a plain sum in world coordinates
-    for i in range(nb, 1, -1):
-        p = int(P[HEADER + i * STRIDE])
-        if p > 0:
-            for c in range(_M, _COLS):
-                cw[p, c] += cw[i, c]
     for a in range(nq):
         for b in range(nq):
             H[a, b] = 0.0
-    for i in range(1, nb + 1):
+    # tip to root: body i's composite is complete once its children have been added (a
+    # plain sum in world coordinates; along a chain the child's composite stays in
+    # registers), then its column of H
+    total = 0.0
+    mc, hc, Jc = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
+        m = cw[i, _M] + mc
+        h = add(g3(cw, i, _H), hc)
+        J = (cw[i, _J] + Jc[0], cw[i, _J + 1] + Jc[1], cw[i, _J + 2] + Jc[2],
+             cw[i, _J + 3] + Jc[3], cw[i, _J + 4] + Jc[4], cw[i, _J + 5] + Jc[5])
         j = int(P[o + QIDX])
-        if j < 0:
-            continue
-        # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
-        sn = g3(cw, i, _SN)
-        sf = g3(cw, i, _SF)
-        h = g3(cw, i, _H)
-        J = (cw[i, _J], cw[i, _J + 1], cw[i, _J + 2], cw[i, _J + 3], cw[i, _J + 4],
-             cw[i, _J + 5])
-        fn = add(_sym_mv(J, sn), cross(h, sf))
-        ff = sub(scale(cw[i, _M], sf), cross(h, sn))
-        # (3.40): project on joint j and every ancestor joint
-        b = i
-        while b > 0:
-            ob = HEADER + b * STRIDE
-            kb = int(P[ob + QIDX])
-            if kb >= 0:
-                val = dot(g3(cw, b, _SN), fn) + dot(g3(cw, b, _SF), ff)
-                H[kb, j] = val
-                H[j, kb] = val
-            b = int(P[ob])
-        H[j, j] += P[o + ARMATURE]
-    return _finite(H, nq)
+        if j >= 0:
+            # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
+            sn = g3(cw, i, _SN)
+            sf = g3(cw, i, _SF)
+            fn = add(_sym_mv(J, sn), cross(h, sf))
+            ff = sub(scale(m, sf), cross(h, sn))
+            # (3.40): project on joint j and every ancestor joint
+            b = i
+            while b > 0:
+                ob = HEADER + b * STRIDE
+                kb = int(P[ob + QIDX])
+                if kb >= 0:
+                    val = dot(g3(cw, b, _SN), fn) + dot(g3(cw, b, _SF), ff)
+                    H[kb, j] = val
+                    H[j, kb] = val
+                    total += val
+                b = int(P[ob])
+            H[j, j] += P[o + ARMATURE]
+        p = int(P[o])
+        if p == i - 1:
+            mc, hc, Jc = m, h, J
+        else:
+            if p > 0:               # a branch: add to the parent's row
+                cw[p, _M] += m
+                s3(cw, p, _H, add(g3(cw, p, _H), h))
+                for a in range(6):
+                    cw[p, _J + a] += J[a]
+            mc, hc, Jc = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return math.isfinite(total)
 
 
 @njit(cache=True)
@@ -166,6 +177,13 @@ def crba_call(P, q, H):
         return 1
     cw = np.empty((int(P[H_NB]) + 1, _COLS))
     return 0 if crba_into(P, q, cw, H) else 1
+
+
+@cfunc(SIGNATURE, cache=True)
+def mass_matrix_entry(p, a, b, c, o0, o1, o2):
+    """C entry point (:mod:`.fastcall`): q -> M."""
+    n = int(p[H_NQ])
+    return crba_call(packed_model(p), carray(a, n), carray(o0, (n, n)))
 
 
 @njit(cache=True)
