@@ -20,6 +20,7 @@ SECTION_KEYS = {"title", "rows", "checks", "notes"}
 
 def _small_run(**kw):
     return bench.run(quick=True, robots=("planar2",), sim_robot="planar2", chain_sizes=(2, 3),
+                     long_chain_sizes=(3, 4),
                      batch_size=64, **kw)
 
 
@@ -53,7 +54,8 @@ def test_quick_run_without_pin():
     assert ours and ours[0] is not None
     assert all(r["pin"] is None for s in secs.values() for r in s["rows"]
                if not r["figure"].startswith("import eslabon"))
-    assert {r["figure"] for r in secs["scaling"]["rows"]} >= {"ID n=2", "FD n=3", "M n=3"}
+    assert {r["figure"] for r in secs["scaling"]["rows"]} >= {
+        "ID n=2", "FD n=3", "M n=3", "M n=4 (long)", "M slope n=3–4 (long chains)"}
     assert secs["simulate"]["rows"][0]["ours"] is not None
     assert secs["startup"]["rows"][0]["ours"] is not None
 

@@ -38,10 +38,12 @@ from .report import print_results, render_markdown
 SECTIONS = ("per_call", "batch", "scaling", "simulate", "startup")
 ROBOTS = ("puma560", "panda")
 CHAIN_SIZES = (6, 12, 24, 48, 96)
+LONG_CHAIN_SIZES = (96, 192, 384)       # the mass matrix's O(n²) regime
 
 
 def run(*, against_pin: bool = False, quick: bool = False, robots=ROBOTS,
-        sim_robot="puma560", chain_sizes=CHAIN_SIZES, batch_size: int | None = None,
+        sim_robot="puma560", chain_sizes=CHAIN_SIZES, long_chain_sizes=LONG_CHAIN_SIZES,
+        batch_size: int | None = None,
         sections=SECTIONS) -> dict:
     """Run the benchmark; returns ``{"meta", "settings", "sections", "ok"}`` (JSON-able).
 
@@ -60,7 +62,7 @@ def run(*, against_pin: bool = False, quick: bool = False, robots=ROBOTS,
     start = time.perf_counter()
     calls = {"per_call": lambda: _sec.per_call(robots, pc, s),
              "batch": lambda: _sec.batch(robots, pc, s),
-             "scaling": lambda: _sec.scaling(chain_sizes, pc, s),
+             "scaling": lambda: _sec.scaling(chain_sizes, pc, s, m_sizes=long_chain_sizes),
              "simulate": lambda: _sec.simulation(sim_robot, pc, s),
              "startup": lambda: _sec.startup(sim_robot, pc, s)}
     out = {}

@@ -178,61 +178,82 @@ def _slope(ns, ts):
     return float(np.polyfit(x, y, 1)[0])
 
 
-def scaling(sizes, pc, s, large_from=24):
+_SCALING_OPS = [("ID", "inverse_dynamics(m, q, qd, qdd)", "rnea(pm, data, q, qd, qdd)"),
+                ("FD", "forward_dynamics(m, q, qd, tau)", "aba(pm, data, q, qd, tau)"),
+                ("M", "mass_matrix(m, q)", "crba(pm, data, q)")]
+
+
+def _time_chain(n, ops, pc, s, rows, checks, notes, times, sources, tag=""):
+    """Check and time ``ops`` on the seeded random chain of n links (rows appended)."""
+    model, source = random_chain(n, seed=0)
+    sources.add(source)
+    m = rigid(model)
+    q, qd, qdd = (np.ascontiguousarray(x) for x in random_states(m.nq, None, STATE_SEED))
+    tau = es.inverse_dynamics(m, q, qd, qdd)
+    pm, data = _pin_model(pc, m, notes, f"chain {n}")
+    pin = pc[0] if pm is not None else None
+    glb = {"m": m, "q": q, "qd": qd, "qdd": qdd, "tau": tau, "pm": pm, "data": data,
+           "inverse_dynamics": es.inverse_dynamics, "mass_matrix": es.mass_matrix,
+           "forward_dynamics": es.forward_dynamics}
+    if pin is not None:
+        glb.update(rnea=pin.rnea, crba=pin.crba, aba=pin.aba)
+    for op, ours_stmt, pin_stmt in ops:
+        figure = f"{op} n={n}{tag}"
+        got = eval(ours_stmt, glb)
+        ok = True
+        if pin is not None:
+            ref = eval(pin_stmt, glb)
+            c = check(f"chain {n} {op} vs pin", got, _sym(ref) if op == "M" else ref,
+                      relative=True)
+            checks.append(c)
+            ok = c["ok"]
+            if not ok:
+                log(f"check {c['what']}: {c['max_abs_diff']:.2e} FAILED")
+        log(f"timing {figure}")
+        p = _pair(time_stmts({"ours": ours_stmt, "pin": pin_stmt if pin else None}, glb, s))
+        times.setdefault(op + tag, []).append((n, p["ours"], p["pin"]))
+        r = row(figure, p["ours"], p["pin"], n=n, op=op,
+                **{k: v for k, v in p.items() if k not in ("ours", "pin")})
+        if not ok:
+            r["met"], r["note"] = False, "check FAILED"
+        rows.append(r)
+
+
+def _slope_row(label, pts, target, judged, kw):
+    r = row(label, _slope(*zip(*[t[:2] for t in pts])), _slope(*zip(*[t[::2] for t in pts])),
+            unit="slope", target=target if judged else "(overhead-flattened)",
+            on="ours" if judged else None, **kw)
+    r["ratio"] = None                           # a ratio of slopes means nothing
+    return r
+
+
+def scaling(sizes, pc, s, large_from=24, m_sizes=()):
+    """Per-call time on random chains of ``sizes`` links and the log-log slopes; with
+    ``m_sizes`` also the mass matrix alone on longer chains, where its O(n²) pair term
+    outweighs the O(n) part (up to n ≈ 100 the O(n) part still dominates)."""
     rows, checks, notes, times = [], [], [], {}
     sources = set()
-    ops = [("ID", "inverse_dynamics(m, q, qd, qdd)", "rnea(pm, data, q, qd, qdd)"),
-           ("FD", "forward_dynamics(m, q, qd, tau)", "aba(pm, data, q, qd, tau)"),
-           ("M", "mass_matrix(m, q)", "crba(pm, data, q)")]
     for n in sizes:
-        model, source = random_chain(n, seed=0)
-        sources.add(source)
-        m = rigid(model)
-        q, qd, qdd = (np.ascontiguousarray(x) for x in random_states(m.nq, None, STATE_SEED))
-        tau = es.inverse_dynamics(m, q, qd, qdd)
-        pm, data = _pin_model(pc, m, notes, f"chain {n}")
-        pin = pc[0] if pm is not None else None
-        glb = {"m": m, "q": q, "qd": qd, "qdd": qdd, "tau": tau, "pm": pm, "data": data,
-               "inverse_dynamics": es.inverse_dynamics, "mass_matrix": es.mass_matrix,
-               "forward_dynamics": es.forward_dynamics}
-        if pin is not None:
-            glb.update(rnea=pin.rnea, crba=pin.crba, aba=pin.aba)
-        for op, ours_stmt, pin_stmt in ops:
-            figure = f"{op} n={n}"
-            got = eval(ours_stmt, glb)
-            ok = True
-            if pin is not None:
-                ref = eval(pin_stmt, glb)
-                c = check(f"chain {n} {op} vs pin", got, _sym(ref) if op == "M" else ref,
-                          relative=True)
-                checks.append(c)
-                ok = c["ok"]
-                if not ok:
-                    log(f"check {c['what']}: {c['max_abs_diff']:.2e} FAILED")
-            log(f"timing {figure}")
-            p = _pair(time_stmts({"ours": ours_stmt, "pin": pin_stmt if pin else None},
-                                 glb, s))
-            times.setdefault(op, []).append((n, p["ours"], p["pin"]))
-            r = row(figure, p["ours"], p["pin"], n=n, op=op,
-                    **{k: v for k, v in p.items() if k not in ("ours", "pin")})
-            if not ok:
-                r["met"], r["note"] = False, "check FAILED"
-            rows.append(r)
+        _time_chain(n, _SCALING_OPS, pc, s, rows, checks, notes, times, sources)
+    m_kw = {"op": "~", "bound": 2.0, "tol": 0.3}
     for op, (target, kw) in {"ID": ("≤ 1.1", {"bound": 1.1}),
                              "FD": ("≤ 1.1", {"bound": 1.1}),
-                             "M": ("≈ 2 (±0.3)", {"op": "~", "bound": 2.0, "tol": 0.3})}.items():
+                             "M": ("≈ 2 (±0.3)", m_kw)}.items():
         pts = times.get(op, [])
         for lo in (min(sizes), large_from):
             sel = [t for t in pts if t[0] >= lo]
             if len(sel) < 2 or (lo == large_from and len(sel) == len(pts)):
                 continue
             judged = lo == large_from or min(sizes) >= large_from
-            r = row(f"{op} slope n={sel[0][0]}–{sel[-1][0]}", _slope(*zip(*[t[:2] for t in sel])),
-                    _slope(*zip(*[t[::2] for t in sel])), unit="slope",
-                    target=target if judged else "(overhead-flattened)",
-                    on="ours" if judged else None, **kw)
-            r["ratio"] = None                           # a ratio of slopes means nothing
-            rows.append(r)
+            rows.append(_slope_row(f"{op} slope n={sel[0][0]}–{sel[-1][0]}", sel, target,
+                                   judged, kw))
+    if len(m_sizes) >= 2:
+        for n in m_sizes:
+            _time_chain(n, _SCALING_OPS[2:], pc, s, rows, checks, notes, times, sources,
+                        tag=" (long)")
+        pts = times["M (long)"]
+        rows.append(_slope_row(f"M slope n={pts[0][0]}–{pts[-1][0]} (long chains)", pts,
+                               "≈ 2 (±0.3)", True, m_kw))
     notes.append("chains: " + "; ".join(sorted(sources)))
     notes.append(f"slopes: numpy polyfit of log t on log n; 'met' is judged on n ≥ {large_from} "
                  "(per-call overhead flattens the slope at small n)")
