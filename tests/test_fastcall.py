@@ -8,6 +8,9 @@ function is the general path itself.
 """
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -131,6 +134,14 @@ def test_keywords_and_errors_take_the_general_path():
         es.inverse_dynamics(model, q, qd[:3], qdd)
     with pytest.raises(ValueError, match="qdd: expected finite values, got nan at index 4"):
         es.inverse_dynamics(model, q, qd, np.where(np.arange(6) == 4, np.nan, qdd))
+
+
+@pytest.mark.parametrize("name", list(ENTRIES))
+def test_public_functions_pickle_by_reference(name):
+    """multiprocessing and Dask ship functions by pickling them."""
+    public = ENTRIES[name][0]
+    assert pickle.loads(pickle.dumps(public)) is public
+    assert copy.deepcopy(public) is public
 
 
 @needs_ext

@@ -58,6 +58,7 @@ typedef struct {
     PyObject *general;
     PyObject *name;     /* str objects that def.ml_name and def.ml_doc point into */
     PyObject *doc;
+    PyObject *modname;  /* the module where the function is public (for pickling) */
     PyMethodDef def;
 } Kernel;
 
@@ -183,10 +184,29 @@ static void kernel_dealloc(Kernel *self)
     kernel_clear(self);
     Py_CLEAR(self->name);       /* def points into these: released last */
     Py_CLEAR(self->doc);
+    Py_CLEAR(self->modname);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* A builtin function pickles as getattr(its __self__, its name); this Kernel pickles as
+ * importlib.import_module(module), so the function unpickles as module.name: the live
+ * public function, looked up by name like any Python function. */
+static PyObject *kernel_reduce(PyObject *self_, PyObject *unused)
+{
+    Kernel *self = (Kernel *)self_;
+    PyObject *importlib = PyImport_ImportModule("importlib");
+    if (importlib == NULL)
+        return NULL;
+    PyObject *import_module = PyObject_GetAttrString(importlib, "import_module");
+    Py_DECREF(importlib);
+    if (import_module == NULL)
+        return NULL;
+    PyObject *r = Py_BuildValue("(N(O))", import_module, self->modname);
+    return r;
+}
+
 static PyMethodDef kernel_methods[] = {
+    {"__reduce__", kernel_reduce, METH_NOARGS, "pickled as its module (see the source)"},
     {"fast", (PyCFunction)(void (*)(void))kernel_fast, METH_FASTCALL,
      "fast(model, x...): the lean path alone; None where the function would hand over."},
     {NULL, NULL, 0, NULL},
@@ -277,6 +297,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     self->name = name;
     Py_INCREF(doc);
     self->doc = doc;
+    Py_INCREF(modname);
+    self->modname = modname;
     self->def.ml_name = name_c;
     self->def.ml_meth = (PyCFunction)(void (*)(void))kernel_entry;
     self->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -183,8 +184,9 @@ _SCALING_OPS = [("ID", "inverse_dynamics(m, q, qd, qdd)", "rnea(pm, data, q, qd,
                 ("M", "mass_matrix(m, q)", "crba(pm, data, q)")]
 
 
-def _time_chain(n, ops, pc, s, rows, checks, notes, times, sources, tag=""):
-    """Check and time ``ops`` on the seeded random chain of n links (rows appended)."""
+def _setup_chain(n, ops, pc, glb, checks, notes, sources):
+    """Put the seeded random chain of n links (and its Pinocchio twin) into ``glb`` under
+    names suffixed with n, check ``ops`` against Pinocchio; the statements to time."""
     model, source = random_chain(n, seed=0)
     sources.add(source)
     m = rigid(model)
@@ -192,27 +194,44 @@ def _time_chain(n, ops, pc, s, rows, checks, notes, times, sources, tag=""):
     tau = es.inverse_dynamics(m, q, qd, qdd)
     pm, data = _pin_model(pc, m, notes, f"chain {n}")
     pin = pc[0] if pm is not None else None
-    glb = {"m": m, "q": q, "qd": qd, "qdd": qdd, "tau": tau, "pm": pm, "data": data,
-           "inverse_dynamics": es.inverse_dynamics, "mass_matrix": es.mass_matrix,
-           "forward_dynamics": es.forward_dynamics}
-    if pin is not None:
-        glb.update(rnea=pin.rnea, crba=pin.crba, aba=pin.aba)
+    local = {"m": m, "q": q, "qd": qd, "qdd": qdd, "tau": tau, "pm": pm, "data": data}
+    glb.update({f"{k}{n}": v for k, v in local.items()})
+    stmts = {}
     for op, ours_stmt, pin_stmt in ops:
-        figure = f"{op} n={n}{tag}"
-        got = eval(ours_stmt, glb)
         ok = True
         if pin is not None:
-            ref = eval(pin_stmt, glb)
+            got, ref = eval(ours_stmt, glb, local), eval(pin_stmt, glb, local)
             c = check(f"chain {n} {op} vs pin", got, _sym(ref) if op == "M" else ref,
                       relative=True)
             checks.append(c)
             ok = c["ok"]
             if not ok:
                 log(f"check {c['what']}: {c['max_abs_diff']:.2e} FAILED")
-        log(f"timing {figure}")
-        p = _pair(time_stmts({"ours": ours_stmt, "pin": pin_stmt if pin else None}, glb, s))
+        suffix = (lambda st: re.sub(r"\b(m|q|qd|qdd|tau|pm|data)\b", rf"\g<1>{n}", st))
+        stmts[(op, n)] = (suffix(ours_stmt), suffix(pin_stmt) if pin else None, ok)
+    return stmts
+
+
+def _time_chains(sizes, ops, pc, s, rows, checks, notes, times, sources, tag=""):
+    """Time ``ops`` on random chains of every size, all statements interleaved repeat by
+    repeat (a slow phase of the shared machine then touches every size alike)."""
+    glb = {"inverse_dynamics": es.inverse_dynamics, "mass_matrix": es.mass_matrix,
+           "forward_dynamics": es.forward_dynamics}
+    if pc is not None:
+        glb.update(rnea=pc[0].rnea, crba=pc[0].crba, aba=pc[0].aba)
+    stmts = {}
+    for n in sizes:
+        stmts.update(_setup_chain(n, ops, pc, glb, checks, notes, sources))
+    log(f"timing {len(stmts)} chain statements{tag}, interleaved")
+    flat = {}
+    for (op, n), (ours_stmt, pin_stmt, _) in stmts.items():
+        flat[f"ours {op} {n}"] = ours_stmt
+        flat[f"pin {op} {n}"] = pin_stmt
+    res = time_stmts(flat, glb, s)
+    for (op, n), (_, _, ok) in stmts.items():
+        p = _pair({"ours": res.get(f"ours {op} {n}"), "pin": res.get(f"pin {op} {n}")})
         times.setdefault(op + tag, []).append((n, p["ours"], p["pin"]))
-        r = row(figure, p["ours"], p["pin"], n=n, op=op,
+        r = row(f"{op} n={n}{tag}", p["ours"], p["pin"], n=n, op=op,
                 **{k: v for k, v in p.items() if k not in ("ours", "pin")})
         if not ok:
             r["met"], r["note"] = False, "check FAILED"
@@ -233,8 +252,7 @@ def scaling(sizes, pc, s, large_from=24, m_sizes=()):
     outweighs the O(n) part (up to n ≈ 100 the O(n) part still dominates)."""
     rows, checks, notes, times = [], [], [], {}
     sources = set()
-    for n in sizes:
-        _time_chain(n, _SCALING_OPS, pc, s, rows, checks, notes, times, sources)
+    _time_chains(sizes, _SCALING_OPS, pc, s, rows, checks, notes, times, sources)
     m_kw = {"op": "~", "bound": 2.0, "tol": 0.3}
     for op, (target, kw) in {"ID": ("≤ 1.1", {"bound": 1.1}),
                              "FD": ("≤ 1.1", {"bound": 1.1}),
@@ -248,15 +266,15 @@ def scaling(sizes, pc, s, large_from=24, m_sizes=()):
             rows.append(_slope_row(f"{op} slope n={sel[0][0]}–{sel[-1][0]}", sel, target,
                                    judged, kw))
     if len(m_sizes) >= 2:
-        for n in m_sizes:
-            _time_chain(n, _SCALING_OPS[2:], pc, s, rows, checks, notes, times, sources,
-                        tag=" (long)")
+        _time_chains(m_sizes, _SCALING_OPS[2:], pc, s, rows, checks, notes, times, sources,
+                     tag=" (long)")
         pts = times["M (long)"]
         rows.append(_slope_row(f"M slope n={pts[0][0]}–{pts[-1][0]} (long chains)", pts,
                                "≈ 2 (±0.3)", True, m_kw))
     notes.append("chains: " + "; ".join(sorted(sources)))
     notes.append(f"slopes: numpy polyfit of log t on log n; 'met' is judged on n ≥ {large_from} "
-                 "(per-call overhead flattens the slope at small n)")
+                 "(per-call overhead flattens the slope at small n); every size and both "
+                 "libraries are timed interleaved, repeat by repeat")
     return {"title": "c. scaling with chain length (µs per call; log-log slope)", "rows": rows,
             "checks": checks, "notes": notes}
 
