@@ -113,6 +113,15 @@ def test_lean_path_hands_over_what_it_cannot_read(name):
                      "nan header": np.concatenate([[np.nan], packed[1:]])}.items():
         assert fast(Fake(P), *good) is None, label
     assert fast(object(), *good) is None
+    # only a Model's packed array is trusted (the kernels do not re-check its inner fields)
+    assert fast(Fake(packed), *good) is None
+    class SubModel(es.Model):
+        pass
+    sub = object.__new__(SubModel)
+    sub.__dict__.update(model.__dict__)            # the same valid packed array
+    assert fast(sub, *good) is None
+    np.testing.assert_array_equal(_outputs(public(sub, *good))[0],
+                                  _outputs(public(model, *good))[0])
     with pytest.raises(TypeError):
         fast(model, *good, good[0])
 
@@ -163,7 +172,7 @@ def test_bad_construction_is_refused():
     addr = rnea.inverse_dynamics_entry.address
     general = es.inverse_dynamics.__self__.general
     good = dict(address=addr, n_in=3, out_ndims=(1,), header=8, stride=36, owner=None,
-                general=general, name="f", doc="f()", module="m")
+                general=general, name="f", doc="f()", module="m", model_type=es.Model)
     assert make(**good)(MODELS["puma560"](), *np.zeros((3, 6))).shape == (6,)
     for key, value, match in [("n_in", 0, "n_in"), ("out_ndims", (), "out_ndims"),
                               ("out_ndims", (3,), "out_ndims"), ("address", 0, "address"),
@@ -172,6 +181,8 @@ def test_bad_construction_is_refused():
             make(**{**good, key: value})
     with pytest.raises(TypeError, match="general"):
         make(**{**good, "general": 3})
+    with pytest.raises(TypeError):
+        make(**{**good, "model_type": "Model"})
 
 
 def test_without_the_extension_the_general_path_is_public(monkeypatch):

@@ -9,11 +9,13 @@
  * function pointer, a numba @cfunc defined in eslabon/dynamics/fastcall.py. No arithmetic
  * and no validation beyond "can the kernel read this in place" lives in this file.
  *
- * public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module)
+ * public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module,
+ *        model_type)
  *   address    the cfunc's address; its C signature is
  *              int64 f(double *P, double *a, double *b, double *c,
  *                      double *out0, double *out1, double *out2)
- *              (unused pointers are NULL) and it returns a status, 0 = ok.
+ *              (unused pointers are NULL) and it returns ENTRY_OK on success, anything
+ *              else otherwise (a numba cfunc that raises returns 0, so 0 cannot mean ok).
  *   n_in       how many state arguments follow the model (1..3)
  *   out_ndims  a tuple with the rank of each output (1 -> (nq,), 2 -> (nq, nq)); 1..3
  *   header, stride
@@ -24,6 +26,9 @@
  *   name, doc, module
  *              the builtin function's __name__, __doc__ (with a __text_signature__
  *              line) and __module__
+ *   model_type only instances of exactly this type take the lean path: their packed
+ *              array was built and validated by the model, and the kernels trust its
+ *              inner fields (parents, joint indices); anything else goes to general
  *
  * f(model, x1[, x2[, x3]]) with model.packed a packed model, every x a float64, aligned,
  * native-order, C-contiguous array of shape (nq,), and no keyword arguments, runs the
@@ -42,6 +47,7 @@
 
 #define MAX_IN 3
 #define MAX_OUT 3
+#define ENTRY_OK 0x5AFE      /* eslabon.dynamics.fastcall.ENTRY_OK */
 
 typedef long long (*kernel_fn)(const double *P, const double *a, const double *b,
                                const double *c, double *out0, double *out1, double *out2);
@@ -59,6 +65,7 @@ typedef struct {
     PyObject *name;     /* str objects that def.ml_name and def.ml_doc point into */
     PyObject *doc;
     PyObject *modname;  /* the module where the function is public (for pickling) */
+    PyObject *model_type;
     PyMethodDef def;
 } Kernel;
 
@@ -80,9 +87,12 @@ static inline int is_state(PyObject *o, npy_intp n)
 static PyObject *run_fast(Kernel *self, PyObject *const *args)
 {
     PyObject *result = NULL;
+    if ((PyObject *)Py_TYPE(args[0]) != self->model_type)
+        return NULL;
     PyObject *pm = PyObject_GetAttr(args[0], str_packed);
     if (pm == NULL) {
-        PyErr_Clear();
+        if (PyErr_ExceptionMatches(PyExc_AttributeError))
+            PyErr_Clear();               /* the general path says what is missing */
         return NULL;
     }
     /* the packed model: float64, C-contiguous, of the length its header announces */
@@ -116,7 +126,7 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
             goto drop;
         od[k] = (double *)PyArray_DATA((PyArrayObject *)out[k]);
     }
-    if (self->fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]) != 0)
+    if (self->fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]) != ENTRY_OK)
         goto drop;                       /* a status: the general path explains it */
     if (self->n_out == 1) {
         result = out[0];
@@ -146,6 +156,10 @@ static PyObject *kernel_entry(PyObject *self_, PyObject *const *args, Py_ssize_t
         if (r != NULL || PyErr_Occurred())
             return r;
     }
+    if (self->general == NULL) {         /* cleared by the garbage collector */
+        PyErr_SetString(PyExc_RuntimeError, "eslabon: this function is being torn down");
+        return NULL;
+    }
     return PyObject_Vectorcall(self->general, args, nargs, kwnames);
 }
 
@@ -168,12 +182,14 @@ static int kernel_traverse(Kernel *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->owner);
     Py_VISIT(self->general);
+    Py_VISIT(self->model_type);
     return 0;
 }
 
+/* Only `general` can close a reference cycle (through its module); `owner` holds the
+ * machine code that fn points to and goes only with the Kernel itself. */
 static int kernel_clear(Kernel *self)
 {
-    Py_CLEAR(self->owner);
     Py_CLEAR(self->general);
     return 0;
 }
@@ -182,6 +198,8 @@ static void kernel_dealloc(Kernel *self)
 {
     PyObject_GC_UnTrack(self);
     kernel_clear(self);
+    Py_CLEAR(self->owner);
+    Py_CLEAR(self->model_type);
     Py_CLEAR(self->name);       /* def points into these: released last */
     Py_CLEAR(self->doc);
     Py_CLEAR(self->modname);
@@ -233,13 +251,14 @@ static PyTypeObject KernelType = {
 static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
 {
     static char *names[] = {"address", "n_in", "out_ndims", "header", "stride", "owner",
-                            "general", "name", "doc", "module", NULL};
-    PyObject *address, *ndims, *owner, *general, *name, *doc, *modname;
+                            "general", "name", "doc", "module", "model_type", NULL};
+    PyObject *address, *ndims, *owner, *general, *name, *doc, *modname, *model_type;
     int n_in;
     Py_ssize_t header, stride;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUU", names, &address, &n_in,
-                                     &PyTuple_Type, &ndims, &header, &stride, &owner,
-                                     &general, &name, &doc, &modname))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUUO!", names, &address,
+                                     &n_in, &PyTuple_Type, &ndims, &header, &stride, &owner,
+                                     &general, &name, &doc, &modname, &PyType_Type,
+                                     &model_type))
         return NULL;
     void *ptr = PyLong_AsVoidPtr(address);
     if (ptr == NULL) {
@@ -299,6 +318,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     self->doc = doc;
     Py_INCREF(modname);
     self->modname = modname;
+    Py_INCREF(model_type);
+    self->model_type = model_type;
     self->def.ml_name = name_c;
     self->def.ml_meth = (PyCFunction)(void (*)(void))kernel_entry;
     self->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
@@ -312,7 +333,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
 
 static PyMethodDef module_methods[] = {
     {"public", (PyCFunction)(void (*)(void))make_public, METH_VARARGS | METH_KEYWORDS,
-     "public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module)"},
+     "public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module, "
+     "model_type)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,7 +33,7 @@ from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEAD
                             INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
 from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, madd, mm, msub, mt, mtv,
                            mv, outer, rotate_sym, s3, s9, scale, skew, sub, v3)
-from .fastcall import SIGNATURE, packed_model
+from .fastcall import SIGNATURE, entry_status, packed_model
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _B, _C, _PN, _PF, _UN, _UF = (
@@ -193,7 +193,8 @@ def aba_call(P, q, qd, tau, qdd):
 def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> q̈."""
     n = int(p[H_NQ])
-    return aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+    status = aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+    return entry_status(status)
 
 
 @njit(cache=True, parallel=True)

@@ -338,17 +338,19 @@ def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
 def id_derivatives_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): (q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
     n = int(p[H_NQ])
-    return id_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
-                               carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)))
+    status = id_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
+                                 carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)))
+    return _fast.entry_status(status)
 
 
 @cfunc(_fast.SIGNATURE, cache=True)
 def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
     n = int(p[H_NQ])
-    return fd_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
-                               carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)),
-                               carray(o2, (n, n)))
+    status = fd_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
+                                 carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)),
+                                 carray(o2, (n, n)))
+    return _fast.entry_status(status)
 
 
 @njit(cache=True, parallel=True)

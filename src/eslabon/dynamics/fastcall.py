@@ -8,7 +8,9 @@ public function itself is a builtin made by the small C extension ``eslabon._fas
 (:func:`public`): it reads ``model.packed`` and the numpy buffers, allocates the result
 and calls the function pointer.
 
-The public function takes that lean path when every state argument is a float64
+The public function takes that lean path when the model is a :class:`Model` (its packed
+array was validated when it was built; the kernels trust its inner fields), every state
+argument is a float64
 C-contiguous (nq,) array, no keyword is given and the kernel reports success; anything
 else (lists, other dtypes, batches, keywords, a non-finite value, a mass matrix that is
 not positive definite, ...) goes to the Python function of the same name, the general
@@ -28,6 +30,7 @@ import inspect
 from numba import carray, njit, types
 
 from ..model.layout import H_NB, HEADER, STRIDE
+from ..model.model import Model
 
 try:
     from .. import _fastcall
@@ -38,6 +41,17 @@ AVAILABLE = _fastcall is not None
 
 _PTR = types.CPointer(types.float64)
 SIGNATURE = types.int64(_PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR)
+
+
+# What an entry returns on success. A numba cfunc that raises (say MemoryError) only warns
+# and returns 0, so 0 must not mean success; the C side (ENTRY_OK) checks this value.
+ENTRY_OK = 0x5AFE
+
+
+@njit(cache=True, inline="always")
+def entry_status(status):
+    """An entry's return value from a kernel status (0 ok, else the failure code)."""
+    return ENTRY_OK if status == 0 else status
 
 
 @njit(cache=True, inline="always")
@@ -57,7 +71,8 @@ def _text_signature(fn) -> str:
 def public(general, entry, n_in: int, out_ranks: tuple):
     """The public function for ``general``, the Python general path of the same name.
 
-    ``entry`` is the cfunc (signature :data:`SIGNATURE`) reading ``n_in`` states and
+    ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning
+    :func:`entry_status`) reading ``n_in`` states and
     writing outputs of the ranks ``out_ranks`` (1: (nq,), 2: (nq, nq)). With the C
     extension: a builtin function that runs ``entry`` on plain (nq,) states and calls
     ``general`` with the same arguments otherwise (``f.__self__.general`` is
@@ -68,4 +83,4 @@ def public(general, entry, n_in: int, out_ranks: tuple):
         return general
     doc = f"{_text_signature(general)}\n--\n\n{inspect.cleandoc(general.__doc__ or '')}"
     return _fastcall.public(entry.address, n_in, tuple(out_ranks), HEADER, STRIDE, entry,
-                            general, general.__name__, doc, general.__module__)
+                            general, general.__name__, doc, general.__module__, Model)

@@ -28,7 +28,7 @@ from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, W
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
                             VISCOUS, Z_AXIS)
 from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, v3
-from .fastcall import SIGNATURE, packed_model
+from .fastcall import SIGNATURE, entry_status, packed_model
 
 
 @njit(cache=True)
@@ -124,19 +124,23 @@ def gravity_call(P, q, tau):
 @cfunc(SIGNATURE, cache=True)
 def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
     n = int(p[H_NQ])
-    return rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+    status = rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n),
+                       carray(o0, n))
+    return entry_status(status)
 
 
 @cfunc(SIGNATURE, cache=True)
 def bias_forces_entry(p, a, b, c, o0, o1, o2):
     n = int(p[H_NQ])
-    return bias_call(packed_model(p), carray(a, n), carray(b, n), carray(o0, n))
+    status = bias_call(packed_model(p), carray(a, n), carray(b, n), carray(o0, n))
+    return entry_status(status)
 
 
 @cfunc(SIGNATURE, cache=True)
 def gravity_torques_entry(p, a, b, c, o0, o1, o2):
     n = int(p[H_NQ])
-    return gravity_call(packed_model(p), carray(a, n), carray(o0, n))
+    status = gravity_call(packed_model(p), carray(a, n), carray(o0, n))
+    return entry_status(status)
 
 
 @njit(cache=True)

@@ -33,7 +33,7 @@ from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, 
                             STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, dot, g3, g9, m9, mm, mv, s3, s9,
                            scale, sub, v3)
-from .fastcall import SIGNATURE, packed_model
+from .fastcall import SIGNATURE, entry_status, packed_model
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
@@ -183,7 +183,8 @@ def crba_call(P, q, H):
 def mass_matrix_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): q -> M."""
     n = int(p[H_NQ])
-    return crba_call(packed_model(p), carray(a, n), carray(o0, (n, n)))
+    status = crba_call(packed_model(p), carray(a, n), carray(o0, (n, n)))
+    return entry_status(status)
 
 
 @njit(cache=True)
