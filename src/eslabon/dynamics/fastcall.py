@@ -10,8 +10,8 @@ and calls the function pointer.
 
 The public function takes that lean path when the model is a :class:`Model` (its packed
 array was validated when it was built; the kernels trust its inner fields), every state
-argument is a float64
-C-contiguous (nq,) array, no keyword is given and the kernel reports success; anything
+argument is a float64 C-contiguous (nq,) array, no keyword is given and the kernel reports
+success; anything
 else (lists, other dtypes, batches, keywords, a non-finite value, a mass matrix that is
 not positive definite, ...) goes to the Python function of the same name, the general
 path, which converts, runs batches and raises an error naming the field. Both paths run
@@ -71,9 +71,9 @@ def _text_signature(fn) -> str:
 def public(general, entry, n_in: int, out_ranks: tuple):
     """The public function for ``general``, the Python general path of the same name.
 
-    ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning
-    :func:`entry_status`) reading ``n_in`` states and
-    writing outputs of the ranks ``out_ranks`` (1: (nq,), 2: (nq, nq)). With the C
+    ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning :func:`entry_status`)
+    reading ``n_in`` states and writing outputs of the ranks ``out_ranks`` (1: (nq,),
+    2: (nq, nq)). With the C
     extension: a builtin function that runs ``entry`` on plain (nq,) states and calls
     ``general`` with the same arguments otherwise (``f.__self__.general`` is
     ``general``, ``f.__self__.fast(model, ...)`` the lean path alone). Without it:

@@ -31,8 +31,8 @@ from ..conventions import REVOLUTE
 from ..kinematics.recursion import WS_COLS, body_com, placement
 from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
                             STRIDE, Z_AXIS)
-from ..spatial._nb import (add, cross, dot, g3, g9, m9, mm, mv, s3, s9,
-                           scale, sub, v3)
+from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, mm, mv, rotate_sym, s3,
+                           s9, scale, sub, v3)
 from .fastcall import SIGNATURE, entry_status, packed_model
 from .rnea import rnea_into
 
@@ -40,21 +40,6 @@ from .rnea import rnea_into
 # (xx, yy, zz, xy, xz, yz): it is symmetric
 _RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
 _COLS = 28
-
-
-@njit(cache=True)
-def _world_inertia(R, I, m, c):
-    """J = R Ī Rᵀ + m(|c|²1 − c cᵀ) as (xx, yy, zz, xy, xz, yz): the body's rotational
-    inertia about the world origin (Ī symmetric, about the COM in body axes; c the
-    world COM)."""
-    T = mm(R, I)
-    cc = dot(c, c)
-    return (T[0] * R[0] + T[1] * R[1] + T[2] * R[2] + m * (cc - c[0] * c[0]),
-            T[3] * R[3] + T[4] * R[4] + T[5] * R[5] + m * (cc - c[1] * c[1]),
-            T[6] * R[6] + T[7] * R[7] + T[8] * R[8] + m * (cc - c[2] * c[2]),
-            T[0] * R[3] + T[1] * R[4] + T[2] * R[5] - m * c[0] * c[1],
-            T[0] * R[6] + T[1] * R[7] + T[2] * R[8] - m * c[0] * c[2],
-            T[3] * R[6] + T[4] * R[7] + T[5] * R[8] - m * c[1] * c[2])
 
 
 @njit(cache=True)
@@ -100,7 +85,9 @@ def crba_into(P, q, cw, H):
                 s3(cw, i, _SF, s)
         m = P[o + MASS]
         c = add(pw, mv(R, body_com(P, o, qi)))
-        J = _world_inertia(R, m9(P, o + INERTIA), m, c)
+        # J = R Ī Rᵀ + m(|c|²1 − c cᵀ): the body's inertia about the world origin
+        Jf = inertia_about(rotate_sym(R, m9(P, o + INERTIA)), m, c)
+        J = (Jf[0], Jf[4], Jf[8], Jf[1], Jf[2], Jf[5])
         s9(cw, i, _RW, R)
         s3(cw, i, _PW, pw)
         cw[i, _M] = m
