@@ -13,3 +13,14 @@ def check(actual, expected, rtol, scale=None, what=""):
     err = float(np.max(np.abs(actual - expected), initial=0.0))
     assert err <= rtol * scale, (f"{what}: max |error| {err:.3e} > {rtol:.0e} x scale "
                                  f"{scale:.3e}")
+
+
+def assert_printed(value, printed):
+    """Match a table printed to 5 significant digits (seed 000): within one unit of the
+    5th digit; entries printed at noise level (|x| < 1e-3) must be below 1e-3 too."""
+    for x, p in zip(value, printed):
+        if abs(p) < 1e-3:
+            assert abs(x) < 1e-3, (x, p)
+        else:
+            unit = 10.0 ** (np.floor(np.log10(abs(p))) - 4)
+            assert abs(x - p) <= unit, (x, p, unit)

@@ -8,16 +8,8 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from checks import assert_printed
 from t3_task import solve_task
-
-
-def assert_printed(value, printed):
-    for x, p in zip(value, printed):
-        if abs(p) < 1e-3:
-            assert abs(x) < 1e-3, (x, p)
-        else:
-            unit = 10.0 ** (np.floor(np.log10(abs(p))) - 4)
-            assert abs(x - p) <= unit, (x, p, unit)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from . import rnea as _ne
 from . import walker_orin as _wo
 
 MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1")
-FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1")
+FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange")
 
 
 def _tip_wrench_array(model, tip_wrench, frame: str = "ee"):

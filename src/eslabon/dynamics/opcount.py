@@ -1,0 +1,106 @@
+"""Operation counts: the thesis's closed forms and instrumented counts of our kernels.
+
+Seed 000 (Rojas 1987) §4.4–4.5 counts the cost of its Lagrange model with the full
+I(θ) and C(θ, θ̇) (4.4.3–4.4.4), of a Cholesky solve (4.5.2) and of one simulation step
+that needs only Cθ̇ + b (saving Σ9(i² − 1) products and Σ6(j² − 1) sums):
+
+    model       M = 15n² + 6n − 3 + Σ_{i=1..n} i(18i − 15)      n = 6: 1896
+                S = 10.5n² + 6.5n − 5 + Σ_{j=1..n} [13j² − 15(j − 1)]      1370
+    Cholesky    n³/6 + 3n²/2 − 2n/3 ;  n³/6 + n² − 11n/6          n = 6: 86 / 61
+    simulation  model + Cholesky − (Σ9(i² − 1), Σ6(j² − 1))        n = 6: 1217 / 921
+
+and quotes Newton–Euler (150n − 48 products, Cvetkovic & Vukobratovic 1982; 852 / 730
+for n = 6), Hollerbach's recursive Lagrangian (2195 / 1719) and Walker–Orin (1627 / 1261).
+
+:func:`instrumented` counts what *our* kernels do, by running their source with the JIT
+off on numbers that count their arithmetic (:mod:`._opcount_probe`). The counts are of
+the general code as written — joint axes and placements of any orientation, no
+structural zeros exploited — so they are an upper bound for a DH-specialised program
+like the thesis's.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+
+#: counts quoted by the thesis for n = 6 (multiplications, additions)
+QUOTED_N6 = {
+    "newton_euler (Luh-Walker-Paul)": (852, 730),
+    "hollerbach (recursive Lagrange)": (2195, 1719),
+    "walker_orin (1982)": (1627, 1261),
+}
+
+INSTRUMENTED = ("rnea", "walker_orin_3")
+
+
+def _check_n(n):
+    if int(n) != n or n < 1:
+        raise ValueError(f"n: expected a positive integer, got {n!r}")
+    return int(n)
+
+
+def lagrange_model(n: int) -> tuple:
+    """(multiplications, additions) of the thesis's full I(θ), C(θ, θ̇) (4.4.3–4.4.4)."""
+    n = _check_n(n)
+    mul = 15 * n * n + 6 * n - 3 + sum(i * (18 * i - 15) for i in range(1, n + 1))
+    add2 = 21 * n * n + 13 * n - 10 + 2 * sum(13 * j * j - 15 * (j - 1) for j in range(1, n + 1))
+    return mul, add2 // 2
+
+
+def cholesky(n: int) -> tuple:
+    """(multiplications, additions) of a Cholesky solve of an n×n system (4.5.2)."""
+    n = _check_n(n)
+    return (n ** 3 + 9 * n * n - 4 * n) // 6, (n ** 3 + 6 * n * n - 11 * n) // 6
+
+
+def simulation_step(n: int) -> tuple:
+    """(multiplications, additions) of one forward-dynamics evaluation by the thesis's
+    model and Cholesky, with d = Cθ̇ + b instead of the matrix C (§4.5)."""
+    n = _check_n(n)
+    (mm, ma), (cm, ca) = lagrange_model(n), cholesky(n)
+    saved_m = sum(9 * (i * i - 1) for i in range(1, n + 1))
+    saved_a = sum(6 * (j * j - 1) for j in range(1, n + 1))
+    return mm + cm - saved_m, ma + ca - saved_a
+
+
+def newton_euler_luh(n: int) -> int:
+    """Multiplications of Luh–Walker–Paul Newton–Euler as the thesis quotes, 150n − 48."""
+    return 150 * _check_n(n) - 48
+
+
+@functools.lru_cache(maxsize=None)
+def _probe(method: str, sizes: tuple) -> dict:
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run([sys.executable, "-m", "eslabon.dynamics._opcount_probe", method,
+                           *map(str, sizes)], env=env, capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"opcount probe failed: {done.stderr.strip().splitlines()[-1:]}")
+    return {int(k): v for k, v in json.loads(done.stdout).items()}
+
+
+def instrumented(method: str, sizes=(1, 2, 3, 6)) -> dict:
+    """{n: {"mul", "add", "div", "sqrt", "trig"}} for our ``"rnea"`` (τ from q, q̇, q̈) or
+    ``"walker_orin_3"`` (M(q)) kernel on an n-joint revolute chain. Runs one subprocess
+    (about a second); results are cached per process."""
+    if method not in INSTRUMENTED:
+        raise ValueError(f"method: expected one of {INSTRUMENTED}, got {method!r}")
+    sizes = tuple(sorted({_check_n(n) for n in sizes}))
+    return _probe(method, sizes)
+
+
+def table(n: int = 6) -> list:
+    """Rows (method, multiplications, additions, origin) for an n-DOF chain."""
+    rows = [("thesis Lagrange model, I and C (4.4.3-4)", *lagrange_model(n), "closed form"),
+            ("Cholesky solve (4.5.2)", *cholesky(n), "closed form"),
+            ("thesis simulation step (4.5)", *simulation_step(n), "closed form")]
+    if n == 6:
+        rows += [(name, m, a, "quoted by the thesis") for name, (m, a) in QUOTED_N6.items()]
+    for method in INSTRUMENTED:
+        c = instrumented(method, (n,))[n]
+        rows.append((f"eslabon {method}", c["mul"], c["add"],
+                     f"instrumented (+{c['trig']} sin/cos, {c['div']} div, {c['sqrt']} sqrt)"))
+    return rows

@@ -1,0 +1,140 @@
+"""The Euler–Lagrange model and operation counts of seed 000 (Rojas 1987).
+
+Seed file ../shared/seeds/000_4244a3801b04a84f.txt §4.3–4.5; digest
+research/seed_000_rojas.md §2.10, §2.12–2.13, §4.1, §4.2, §4.4, §6 items 15–17.
+"""
+import numpy as np
+import pytest
+
+import eslabon as es
+from checks import assert_printed, check
+from eslabon.dynamics import lagrange, opcount
+
+RIGID_ZOO = [n for n in es.zoo.names()]
+
+
+def states(model, seed, N=None):
+    rng = np.random.default_rng(seed)
+    shape = (3, model.nq) if N is None else (3, N, model.nq)
+    return rng.uniform(-2, 2, size=shape)
+
+
+@pytest.mark.parametrize("name", RIGID_ZOO)
+def test_lagrange_equals_newton_euler_on_the_zoo(name):
+    """Digest §6 item 16: Lagrange (4.3.33) and recursive Newton–Euler agree (thesis: to 7
+    digits in single precision; here to 1e-9 relative), one state and a batch."""
+    model = es.zoo.load(name)
+    for seed in range(5):
+        q, qd, qdd = states(model, seed)
+        ne = es.inverse_dynamics(model, q, qd, qdd)
+        check(lagrange.inverse_dynamics(model, q, qd, qdd), ne, 1e-9,
+              scale=max(1.0, np.abs(ne).max()), what=name)
+    Q, QD, QDD = states(model, 99, N=7)
+    check(lagrange.inverse_dynamics(model, Q, QD, QDD), es.inverse_dynamics(model, Q, QD, QDD),
+          1e-9, what=f"{name} batch")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 13])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lagrange_on_random_chains_with_prismatic_joints_and_friction(n, seed):
+    model = es.zoo.random_chain(n, seed, friction=True)
+    q, qd, qdd = states(model, seed + 10)
+    terms = lagrange.lagrange_terms(model, q, qd)
+    check(terms.mass_matrix, es.mass_matrix(model, q), 1e-10, what="I(θ) = CRBA")
+    check(terms.gravity, es.gravity_torques(model, q), 1e-10, what="b(θ)")
+    check(lagrange.inverse_dynamics(model, q, qd, qdd), es.inverse_dynamics(model, q, qd, qdd),
+          1e-10, what="f*")
+    tau = es.inverse_dynamics(model, q, qd, qdd)
+    check(es.forward_dynamics(model, q, qd, tau, method="lagrange"), qdd, 1e-9,
+          what="Cholesky forward dynamics")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_inertia_rate_minus_twice_c_is_skew(seed):
+    """§2.10: with C of (4.3.34a), İ − 2C is skew-symmetric (İ by central differences)."""
+    model = es.zoo.random_chain(6, seed)
+    q, qd, _ = states(model, seed)
+    h = 1e-6
+    I_dot = (lagrange.lagrange_terms(model, q + h * qd, qd).mass_matrix
+             - lagrange.lagrange_terms(model, q - h * qd, qd).mass_matrix) / (2 * h)
+    N = I_dot - 2 * lagrange.lagrange_terms(model, q, qd).coriolis
+    check(N + N.T, np.zeros_like(N), 1e-6, scale=np.abs(I_dot).max())
+    assert np.abs(N).max() > 1e-3          # C is not İ/2 (digest §7): N is not zero
+
+
+def test_com_jacobians_are_derivatives_of_the_com_positions():
+    """(4.3.7–8): R_i = ∂r_i/∂θ, against central differences of the COM positions."""
+    model = es.zoo.random_chain(5, 4)
+    q, qd, _ = states(model, 4)
+
+    def coms(q):
+        T = es.forward_kinematics(model, q)
+        return np.einsum("bij,bj->bi", T[1:, :3, :3], model.com[1:]) + T[1:, :3, 3]
+
+    R = lagrange.lagrange_terms(model, q, qd).com_jacobians
+    h = 1e-6
+    for j in range(model.nq):
+        dq = np.zeros(model.nq)
+        dq[j] = h
+        check(R[:, :, j], (coms(q + dq) - coms(q - dq)) / (2 * h), 1e-8, what=f"column {j}")
+
+
+def test_t3_tables_from_the_lagrange_model():
+    """Table 5.4.1 (t = 0.05 s): the gravity b(θ) and total f* at the printed state."""
+    t3 = es.zoo.load("cincinnati_t3")
+    th = np.radians([0.05073, 89.99987, -135.0, 45.00008, 90.05075, 90.0])
+    thd = [0.53123E-01, -0.42705E-04, 0.42707E-04, 0.25818E-08, 0.53123E-01, -0.65585E-09]
+    thdd = [0.21251E+01, -0.42573E-02, 0.42572E-02, 0.39416E-06, 0.21251E+01, -0.39723E-07]
+    assert_printed(lagrange.lagrange_terms(t3, th, thd).gravity,
+                   [0.0, -0.21419E+04, -0.21419E+04, -0.49246E+03, 0.21442E-04, 0.0])
+    assert_printed(lagrange.inverse_dynamics(t3, th, thd, thdd),
+                   [0.56318E+03, -0.21292E+04, -0.21382E+04, -0.49247E+03, -0.48943E+02,
+                    -0.25151E-07])
+
+
+def test_book_mode_model_is_refused():
+    """Seed 001's sliding-COM links are not rigid bodies: no Lagrangian, a clear error."""
+    book = es.zoo.load("practica_4dof", book_com=True)
+    with pytest.raises(ValueError, match="model: the Lagrange model needs rigid links"):
+        lagrange.lagrange_terms(book, np.zeros(4), np.zeros(4))
+
+
+def test_bad_input_names_the_field():
+    t3 = es.zoo.load("cincinnati_t3")
+    with pytest.raises(ValueError, match="qd"):
+        lagrange.inverse_dynamics(t3, np.zeros(6), np.zeros(5), np.zeros(6))
+    with pytest.raises(ValueError, match="q: expected finite"):
+        lagrange.lagrange_terms(t3, np.full(6, np.nan), np.zeros(6))
+
+
+def test_thesis_operation_counts():
+    """§4.4–4.5: 1896/1370 (model), 86/61 (Cholesky), 1217/921 (simulation) for n = 6."""
+    assert opcount.lagrange_model(6) == (1896, 1370)
+    assert opcount.cholesky(6) == (86, 61)
+    assert opcount.simulation_step(6) == (1217, 921)
+    assert opcount.newton_euler_luh(6) == 852
+    # the closed forms are the sums they abbreviate (4.4.3): Σ i(18i − 15) grows as 6n³
+    m20, _ = opcount.lagrange_model(20)
+    assert m20 == 15 * 400 + 120 - 3 + sum(i * (18 * i - 15) for i in range(1, 21))
+    with pytest.raises(ValueError, match="n: expected a positive integer"):
+        opcount.cholesky(0)
+
+
+def test_instrumented_counts_run_the_real_kernels():
+    """Our RNEA costs a·n + b (linear, as Luh's 150n − 48), Walker–Orin 3 a quadratic;
+    the counted run computes the same τ and M as the compiled kernels."""
+    from eslabon.dynamics._opcount_probe import chain_model, probe_state
+    sizes = (1, 2, 3, 4, 6)
+    ne = opcount.instrumented("rnea", sizes)
+    wo = opcount.instrumented("walker_orin_3", sizes)
+    muls = np.array([ne[n]["mul"] for n in sizes])
+    assert np.all(np.diff(muls[:4]) == muls[1] - muls[0]) and muls[4] - muls[3] == 2 * (muls[1] - muls[0])
+    wo_m = [wo[n]["mul"] for n in (1, 2, 3, 4)]
+    assert np.diff(wo_m, 2).tolist() == [np.diff(wo_m, 2)[0]] * 2 and np.diff(wo_m, 2)[0] > 0
+    assert ne[6]["mul"] < opcount.lagrange_model(6)[0]
+    for n in (2, 6):
+        model, x = chain_model(n), probe_state(n)
+        check(ne[n]["result"], es.inverse_dynamics(model, x, x, x), 1e-12, what="τ")
+        check(wo[n]["result"], es.mass_matrix(model, x), 1e-12, what="M")
+    with pytest.raises(ValueError, match="method"):
+        opcount.instrumented("aba")
