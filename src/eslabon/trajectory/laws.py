@@ -1,0 +1,236 @@
+"""Time laws s(t): how fast a path parameter is swept (seed 000, Rojas 1987, §3.6 and §5.4).
+
+A time law maps time t to a scalar s (the path parameter γ, or the coordinate β of the
+T3 task) and returns ``LawSample(s, s_dot, s_ddot)``, three float arrays with the
+broadcast shape of ``t`` (numpy floats for a scalar t). Every law has ``duration``, ``start``,
+``end`` (the values at the ends) and ``t0`` (the time of ``start``, 0 unless given by
+the knots of :func:`spline_law`).
+
+**Outside [t0, t0 + duration] a law is clamped:** it stays at rest at its end value
+(s = start before, s = end after, s_dot = s_ddot = 0). For the rest-to-rest laws
+(cycloid, quintic, spline ``ends="rest"``) this is C²; for ``"natural"`` and
+``"clamped"`` splines the rate (or acceleration) jumps at the ends. The one exception
+is ``ends="periodic"``, which repeats with period ``duration`` instead.
+
+Laws:
+
+- :func:`cycloid` — s = s0 + Δ(τ − sin 2πτ / 2π), τ = (t − t0)/T. With T = 1, s0 = 0,
+  Δ = 1 this is the β(t) of the T3 task (digest §3.5): β(0.05) = 0.00082,
+  β̇(0.05) = 0.04894, β(0.45) = 0.40082, β̇(0.45) = 1.95106.
+- :func:`quintic` — s = s0 + Δ(10τ³ − 15τ⁴ + 6τ⁵): rest to rest.
+- :func:`spline_law` — a C² cubic spline through knots (the thesis's β was "synthesized
+  by splines", Angeles 1983; §3.6 asks for zero rate and acceleration at both ends).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.interpolate import BSpline, CubicSpline
+from scipy.sparse.linalg import spsolve
+
+__all__ = ["LawSample", "TimeLaw", "cycloid", "quintic", "spline_law", "SPLINE_ENDS"]
+
+#: the end conditions understood by :func:`spline_law`
+SPLINE_ENDS = ("rest", "natural", "clamped", "periodic")
+
+
+class LawSample(NamedTuple):
+    """Value, rate and acceleration of a time law; each has the broadcast shape of t."""
+    s: np.ndarray
+    s_dot: np.ndarray
+    s_ddot: np.ndarray
+
+
+def _finite(x, field: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected a finite number, got {x!r}") from None
+    if not np.isfinite(v):
+        raise ValueError(f"{field}: expected a finite number, got {v}")
+    return v
+
+
+def _times(t) -> np.ndarray:
+    try:
+        arr = np.asarray(t, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"t: expected numbers, got {t!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"t: expected finite values, got {arr[~np.isfinite(arr)].flat[0]}")
+    return arr
+
+
+class TimeLaw:
+    """Base class: clamping and argument checks; subclasses give ``_eval(t)`` on [t0, t1]."""
+
+    periodic = False
+
+    def __init__(self, duration, start, end, t0=0.0):
+        self.duration = _finite(duration, "duration")
+        if self.duration <= 0:
+            raise ValueError(f"duration: expected a positive number, got {self.duration}")
+        self.start = _finite(start, "start")
+        self.end = _finite(end, "end")
+        self.t0 = _finite(t0, "t0")
+
+    def _eval(self, t: np.ndarray):          # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __call__(self, t) -> LawSample:
+        """(s, ṡ, s̈) at times t (any shape); clamped to rest outside [t0, t0 + duration]."""
+        t = _times(t)
+        t1 = self.t0 + self.duration
+        if self.periodic:
+            tt = self.t0 + np.mod(t - self.t0, self.duration)
+            s, sd, sdd = self._eval(tt)
+        else:
+            tt = np.clip(t, self.t0, t1)
+            s, sd, sdd = self._eval(tt)
+            outside = (t < self.t0) | (t > t1)
+            sd = np.where(outside, 0.0, sd)
+            sdd = np.where(outside, 0.0, sdd)
+            s = np.where(t < self.t0, self.start, np.where(t > t1, self.end, s))
+        shape = t.shape
+        return LawSample(*(np.asarray(x, dtype=np.float64).reshape(shape)[()]
+                           for x in (s, sd, sdd)))
+
+    def __repr__(self):
+        return (f"{type(self).__name__}(duration={self.duration}, start={self.start}, "
+                f"end={self.end})")
+
+
+class _Cycloid(TimeLaw):
+    def _eval(self, t):
+        T, d = self.duration, self.end - self.start
+        a = 2 * np.pi * (t - self.t0) / T
+        return (self.start + d * ((t - self.t0) / T - np.sin(a) / (2 * np.pi)),
+                d / T * (1 - np.cos(a)),
+                d / T**2 * 2 * np.pi * np.sin(a))
+
+
+class _Quintic(TimeLaw):
+    def _eval(self, t):
+        T, d = self.duration, self.end - self.start
+        x = (t - self.t0) / T
+        return (self.start + d * x**3 * (10 - 15 * x + 6 * x**2),
+                d / T * 30 * x**2 * (1 - x)**2,
+                d / T**2 * 60 * x * (1 - x) * (1 - 2 * x))
+
+
+def cycloid(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
+    """Cycloidal rest-to-rest law s = start + (end − start)(τ − sin(2πτ)/(2π)), τ = t/T.
+
+    ṡ = Δ(1 − cos 2πτ)/T, s̈ = 2πΔ sin(2πτ)/T²: zero rate and acceleration at t = 0, T.
+    This is the thesis's β(t) for the T3 straight line (digest §3.5, T = 1 s, 0 → 1 m).
+    """
+    return _Cycloid(duration, start, end)
+
+
+def quintic(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
+    """Rest-to-rest quintic s = start + Δ(10τ³ − 15τ⁴ + 6τ⁵), τ = t/T (ṡ = s̈ = 0 at both ends)."""
+    return _Quintic(duration, start, end)
+
+
+class SplineLaw(TimeLaw):
+    """A cubic spline law; ``spline`` is the scipy object (callable as spline(t, nu))."""
+
+    def __init__(self, t_knots, values, ends, spline):
+        super().__init__(t_knots[-1] - t_knots[0], values[0], values[-1], t_knots[0])
+        self.t_knots = t_knots
+        self.values = values
+        self.ends = ends
+        self.spline = spline
+        self.periodic = ends == "periodic"
+        # derivative splines (differenced coefficients): exact zeros where they should be
+        self._parts = (spline, spline.derivative(1), spline.derivative(2))
+
+    def _eval(self, t):
+        return tuple(f(t) for f in self._parts)
+
+    def __repr__(self):
+        return f"SplineLaw(knots={self.t_knots.size}, ends={self.ends!r})"
+
+
+def _rest_spline(x: np.ndarray, y: np.ndarray) -> BSpline:
+    """C² cubic through (x_i, y_i), i = 0..N, with s′ = s″ = 0 at both ends.
+
+    The N + 1 knots plus 4 end conditions are N + 5 equations; a cubic spline with
+    breakpoints only at the knots has N + 3 coefficients. So two simple breakpoints are
+    added, at the midpoints of the first and last intervals (the thirds if there is a
+    single interval), giving N + 5 B-spline coefficients c_0 … c_{N+4} on clamped
+    (4-fold) end knots. In that (N + 5)×(N + 5) collocation system the four end rows
+    say exactly c_0 = c_1 = c_2 (s′ = s″ = 0 at t_0) and c_{N+2} = c_{N+3} = c_{N+4}, and
+    the end values give c_0 = y_0, c_{N+4} = y_N. Those rows are eliminated exactly, so
+    the rest conditions hold to the last bit; the remaining N − 1 interior rows
+    (``BSpline.design_matrix`` at t_1 … t_{N−1}) are solved with scipy.sparse's LU.
+    """
+    n = x.size
+    if n == 2:
+        extra = [x[0] + (x[1] - x[0]) / 3, x[0] + 2 * (x[1] - x[0]) / 3]
+    else:
+        extra = [(x[0] + x[1]) / 2, (x[-2] + x[-1]) / 2]
+    knots = np.sort(np.r_[[x[0]] * 4, x[1:-1], extra, [x[-1]] * 4])
+    m = knots.size - 4                                      # = N + 5 coefficients
+    c = np.empty(m)
+    c[:3], c[-3:] = y[0], y[-1]
+    if n > 2:
+        A = BSpline.design_matrix(x[1:-1], knots, 3).tocsc()  # (N − 1, N + 5)
+        rhs = y[1:-1] - A[:, :3] @ c[:3] - A[:, -3:] @ c[-3:]
+        inner = A[:, 3:-3]
+        c[3:-3] = spsolve(inner, rhs) if inner.shape[0] > 1 else rhs / inner.toarray()[0]
+    return BSpline(knots, c, 3)
+
+
+def spline_law(t_knots, values, ends="rest") -> SplineLaw:
+    """A C² cubic spline law through (t_knots[i], values[i]).
+
+    Parameters
+    ----------
+    t_knots : (N + 1,) strictly increasing finite times, N ≥ 1.
+    values : (N + 1,) finite values s(t_i).
+    ends : "rest" (ṡ = s̈ = 0 at both ends: two breakpoints are added, see
+        :func:`_rest_spline`), "natural" (s̈ = 0 at both ends), "clamped" (ṡ = 0 at both
+        ends) or "periodic" (values[0] == values[-1]; the law then repeats in time).
+
+    The spline passes through every knot. Natural, clamped and periodic use
+    :class:`scipy.interpolate.CubicSpline`.
+    """
+    if not isinstance(ends, str) or ends not in SPLINE_ENDS:
+        raise ValueError(f"ends: expected one of {SPLINE_ENDS}, got {ends!r}")
+    arrays = []
+    for field, arg in (("t_knots", t_knots), ("values", values)):
+        try:
+            a = np.asarray(arg, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{field}: expected a 1-D array of numbers, got {arg!r}") from None
+        if a.ndim != 1:
+            raise ValueError(f"{field}: expected a 1-D array, got shape {a.shape}")
+        bad = ~np.isfinite(a)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"{field}: expected finite values, got {a[i]} at index {i}")
+        arrays.append(a.copy())
+    x, y = arrays
+    if x.size < 2:
+        raise ValueError(f"t_knots: expected at least 2 knots, got {x.size}")
+    if y.size != x.size:
+        raise ValueError(f"values: expected {x.size} values (one per knot in t_knots), "
+                         f"got {y.size}")
+    steps = np.diff(x)
+    if np.any(steps <= 0):
+        i = int(np.argmax(steps <= 0))
+        what = "duplicate" if steps[i] == 0 else "unsorted"
+        raise ValueError(f"t_knots: expected strictly increasing times, got {what} knots "
+                         f"t[{i}] = {x[i]}, t[{i + 1}] = {x[i + 1]}")
+    if ends == "periodic" and y[0] != y[-1]:
+        raise ValueError(f"values: ends='periodic' needs values[0] == values[-1], got "
+                         f"{y[0]} and {y[-1]}")
+    if ends == "rest":
+        spline = _rest_spline(x, y)
+    else:
+        spline = CubicSpline(x, y, bc_type=ends)
+    x.flags.writeable = False
+    y.flags.writeable = False
+    return SplineLaw(x, y, ends, spline)

@@ -1,0 +1,272 @@
+"""Geometric paths p(γ) with analytic derivatives up to the 4th (seed 000, Rojas 1987, §3.6).
+
+A path is a point p(γ) ∈ R³ as a function of a scalar parameter γ. The Frenet–Serret
+synthesis of §3.6 needs p′, p″, p‴ (frame, κ, τ) and p⁗ (the rate τ′ of the torsion, used
+by the angular acceleration (3.6.26)), so every path gives
+
+    path.derivatives(gamma, order=4) -> array (order + 1, *gamma.shape, 3)
+                                        = [p, p′, p″, p‴, p⁗][: order + 1]
+
+where ′ = d/dγ. Derivatives are analytic, never finite differences: a
+:class:`ParametricPath` is built from user callables for p and each derivative.
+
+Paths here:
+
+- :func:`line` — p = p0 + γ(p1 − p0), γ ∈ [0, 1] (curvature 0: no Frenet frame).
+- :func:`circle` — p = c + r(cos γ u + sin γ v), γ ∈ [0, 2π], (u, v, n) right-handed.
+- :func:`helix` — p = [r cos γ, r sin γ, hγ/2π] (κ = r/(r² + c²), τ = c/(r² + c²), c = h/2π).
+- :func:`e2_sphere_cylinder` — the Argonne E2 task curve of §3.6 (digest §3.4),
+  p(β) = [−a cos β, a√(14 − 2cos β) − b, a sin β], β ∈ [0, 2π]: the upper branch of the
+  intersection of the cylinder x² + z² = a² with the sphere (x − a)² + (y + b)² + z² = 16a².
+  (The thesis prints the cylinder as x² + y² = a² and the sphere with (y − b)² and (c − z)²;
+  those are inconsistent with its own p(β), which is used here.)
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+__all__ = ["Path", "ParametricPath", "line", "circle", "helix", "e2_sphere_cylinder"]
+
+MAX_ORDER = 4
+
+
+def _params(gamma) -> np.ndarray:
+    try:
+        g = np.asarray(gamma, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"gamma: expected numbers, got {gamma!r}") from None
+    if not np.all(np.isfinite(g)):
+        raise ValueError(f"gamma: expected finite values, got {g[~np.isfinite(g)].flat[0]}")
+    return g
+
+
+def _point(x, field: str) -> np.ndarray:
+    try:
+        v = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected 3 numbers, got {x!r}") from None
+    if v.shape != (3,):
+        raise ValueError(f"{field}: expected shape (3,), got {v.shape}")
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"{field}: expected finite values, got {v}")
+    return v
+
+
+def _positive(x, field: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected a positive number, got {x!r}") from None
+    if not (np.isfinite(v) and v > 0):
+        raise ValueError(f"{field}: expected a positive finite number, got {v}")
+    return v
+
+
+def _xyz(x, y, z) -> np.ndarray:
+    """Stack three broadcastable components into (..., 3)."""
+    x, y, z = np.broadcast_arrays(x, y, z)
+    return np.stack([x, y, z], axis=-1).astype(np.float64)
+
+
+class Path:
+    """Base class of paths: subclasses provide :meth:`derivatives`."""
+
+    #: highest derivative order available analytically
+    order: int = MAX_ORDER
+    #: the nominal parameter interval (informative; evaluation is not restricted to it)
+    domain: tuple = (0.0, 1.0)
+    name: str = "path"
+
+    def derivatives(self, gamma, order: int = MAX_ORDER) -> np.ndarray:
+        """[p, p′, …, p^(order)] at γ: array (order + 1, *np.shape(gamma), 3)."""
+        raise NotImplementedError
+
+    def __call__(self, gamma) -> np.ndarray:
+        """p(γ), shape (*np.shape(gamma), 3)."""
+        return self.derivatives(gamma, order=0)[0]
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.name!r}, domain={self.domain})"
+
+
+class ParametricPath(Path):
+    """A path from analytic callables: ``func(γ) -> (..., 3)`` and
+    ``derivs = [p′, p″, p‴, p⁗]`` (1 to 4 callables, same signature).
+
+    The callables receive a float array γ of any shape and must return an array of shape
+    γ.shape + (3,) (vectorized). Derivatives must be analytic: this class does not
+    differentiate numerically. With fewer than 4 derivatives, ``order`` is limited
+    accordingly: a fixed-orientation task needs p′ and p″; the Frenet orientation needs
+    all four (τ′ uses p⁗).
+    """
+
+    def __init__(self, func: Callable, derivs: Sequence[Callable], domain=(0.0, 1.0),
+                 name: str = "path"):
+        if not callable(func):
+            raise ValueError(f"func: expected a callable p(gamma), got {func!r}")
+        try:
+            derivs = list(derivs)
+        except TypeError:
+            raise ValueError(f"derivs: expected a list of 1 to 4 callables, got {derivs!r}") \
+                from None
+        if not 1 <= len(derivs) <= MAX_ORDER:
+            raise ValueError(f"derivs: expected 1 to 4 callables [p′, p″, p‴, p⁗], "
+                             f"got {len(derivs)}")
+        for k, d in enumerate(derivs):
+            if not callable(d):
+                raise ValueError(f"derivs[{k}]: expected a callable, got {d!r}")
+        lo, hi = (float(v) for v in domain)
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+            raise ValueError(f"domain: expected (lo, hi) with lo < hi, got {domain!r}")
+        self._funcs = [func, *derivs]
+        self.order = len(derivs)
+        self.domain = (lo, hi)
+        self.name = str(name)
+
+    def derivatives(self, gamma, order: int = MAX_ORDER) -> np.ndarray:
+        if not isinstance(order, (int, np.integer)) or not 0 <= order <= MAX_ORDER:
+            raise ValueError(f"order: expected an integer in 0..{MAX_ORDER}, got {order!r}")
+        if order > self.order:
+            raise ValueError(f"order: path {self.name!r} has analytic derivatives up to "
+                             f"order {self.order}, {order} requested")
+        g = _params(gamma)
+        out = np.empty((order + 1, *g.shape, 3))
+        for k in range(order + 1):
+            field = "func" if k == 0 else f"derivs[{k - 1}]"
+            try:
+                v = np.asarray(self._funcs[k](g), dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{field}: could not evaluate at gamma of shape "
+                                 f"{g.shape}: {exc}") from None
+            if v.shape != g.shape + (3,):
+                raise ValueError(f"{field}: expected shape {g.shape + (3,)} for gamma of "
+                                 f"shape {g.shape}, got {v.shape}")
+            if not np.all(np.isfinite(v)):
+                i = np.argwhere(~np.isfinite(v))[0][:-1]
+                raise ValueError(f"{field}: non-finite value at gamma = "
+                                 f"{g[tuple(i)] if g.ndim else float(g)}")
+            out[k] = v
+        return out
+
+
+def line(p0, p1) -> ParametricPath:
+    """Segment p(γ) = p0 + γ(p1 − p0), γ ∈ [0, 1]; p′ = p1 − p0, higher derivatives 0."""
+    a, b = _point(p0, "p0"), _point(p1, "p1")
+    if np.array_equal(a, b):
+        raise ValueError("p1: expected a point different from p0")
+    d = b - a
+
+    def zero(g):
+        return np.zeros(np.shape(g) + (3,))
+
+    return ParametricPath(lambda g: a + np.asarray(g)[..., None] * d,
+                          [lambda g: np.broadcast_to(d, np.shape(g) + (3,)).copy(),
+                           zero, zero, zero], (0.0, 1.0), "line")
+
+
+def _perpendicular_basis(n: np.ndarray):
+    """Unit u ⟂ n (from the coordinate axis least aligned with n) and v = n × u."""
+    e = np.zeros(3)
+    e[int(np.argmin(np.abs(n)))] = 1.0
+    u = e - (e @ n) * n
+    u /= np.linalg.norm(u)
+    return u, np.cross(n, u)
+
+
+def circle(center=(0.0, 0.0, 0.0), radius=1.0, normal=(0.0, 0.0, 1.0)) -> ParametricPath:
+    """p(γ) = c + r(cos γ u + sin γ v), γ ∈ [0, 2π], counterclockwise about ``normal``.
+
+    u is the coordinate axis least aligned with the normal, projected onto its plane
+    (normal = z gives u = x, v = y). p^(k) = r(cos(γ + kπ/2) u + sin(γ + kπ/2) v).
+    κ = 1/r, τ = 0.
+    """
+    c = _point(center, "center")
+    r = _positive(radius, "radius")
+    n = _point(normal, "normal")
+    if not np.linalg.norm(n) > 0:
+        raise ValueError("normal: expected a nonzero vector")
+    n = n / np.linalg.norm(n)
+    u, v = _perpendicular_basis(n)
+
+    def deriv(k):
+        def f(g):
+            a = np.asarray(g)[..., None] + k * np.pi / 2
+            return (c if k == 0 else 0.0) + r * (np.cos(a) * u + np.sin(a) * v)
+        return f
+
+    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi),
+                          "circle")
+
+
+def helix(radius=1.0, pitch=1.0) -> ParametricPath:
+    """p(γ) = [r cos γ, r sin γ, cγ], c = pitch/(2π), about +z.
+
+    κ = r/(r² + c²), τ = c/(r² + c²) (constant), handy for checking the Frenet quantities.
+    """
+    r = _positive(radius, "radius")
+    try:
+        c = float(pitch) / (2 * np.pi)
+    except (TypeError, ValueError):
+        raise ValueError(f"pitch: expected a number, got {pitch!r}") from None
+    if not np.isfinite(c):
+        raise ValueError(f"pitch: expected a finite number, got {pitch}")
+
+    def deriv(k):
+        def f(g):
+            g = np.asarray(g, dtype=np.float64)
+            a = g + k * np.pi / 2
+            z = c * g if k == 0 else (np.full_like(g, c) if k == 1 else np.zeros_like(g))
+            return _xyz(r * np.cos(a), r * np.sin(a), z)
+        return f
+
+    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi), "helix")
+
+
+def e2_sphere_cylinder(a, b) -> ParametricPath:
+    """The Argonne E2 task curve (thesis §3.6, digest §3.4), β ∈ [0, 2π]:
+
+        p(β) = [−a cos β, a√W − b, a sin β],  W = 14 − 2cos β.
+
+    Derivatives (′ = d/dβ): x^(k) = −a cos(β + kπ/2), z^(k) = a sin(β + kπ/2), and for
+    u = √W, with W′ = 2 sin β, W″ = 2cos β, W‴ = −2 sin β, W⁗ = −2cos β (Faà di Bruno):
+
+        u′ = W′/(2u)
+        u″ = W″/(2u) − W′²/(4u³)
+        u‴ = W‴/(2u) − 3W′W″/(4u³) + 3W′³/(8u⁵)
+        u⁗ = W⁗/(2u) − (4W′W‴ + 3W″²)/(4u³) + 9W′²W″/(4u⁵) − 15W′⁴/(16u⁷)
+
+    and y^(k) = a u^(k). Hence y″ = (a/√W)(14cos β − cos²β − 1)/W, the thesis's p̈_y with
+    its bracket put right. The values of a and b are not given in the thesis.
+    """
+    a = _positive(a, "a")
+    try:
+        b = float(b)
+    except (TypeError, ValueError):
+        raise ValueError(f"b: expected a number, got {b!r}") from None
+    if not np.isfinite(b):
+        raise ValueError(f"b: expected a finite number, got {b}")
+
+    def y_derivs(beta):
+        s, c = np.sin(beta), np.cos(beta)
+        W = 14 - 2 * c
+        u = np.sqrt(W)
+        W1, W2, W3, W4 = 2 * s, 2 * c, -2 * s, -2 * c
+        return (u,
+                W1 / (2 * u),
+                W2 / (2 * u) - W1**2 / (4 * u**3),
+                W3 / (2 * u) - 3 * W1 * W2 / (4 * u**3) + 3 * W1**3 / (8 * u**5),
+                W4 / (2 * u) - (4 * W1 * W3 + 3 * W2**2) / (4 * u**3)
+                + 9 * W1**2 * W2 / (4 * u**5) - 15 * W1**4 / (16 * u**7))
+
+    def deriv(k):
+        def f(beta):
+            beta = np.asarray(beta, dtype=np.float64)
+            ph = beta + k * np.pi / 2
+            y = a * y_derivs(beta)[k] - (b if k == 0 else 0.0)
+            return _xyz(-a * np.cos(ph), y, a * np.sin(ph))
+        return f
+
+    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi),
+                          "e2_sphere_cylinder")

@@ -1,0 +1,184 @@
+"""End-effector tasks: pose, twist and twist rate versus time, as inverse kinematics needs them.
+
+Seed 000 (Rojas 1987) §3.6 and §4.4/§5.4 (digest §2.9, §3.4–3.5). A :class:`Task` joins
+
+- a path p(γ) (:mod:`eslabon.trajectory.paths`),
+- a time law γ(t) (:mod:`eslabon.trajectory.laws`),
+- an orientation: a fixed rotation (ω = ω̇ = 0) or ``"frenet"`` (R = [e_t, e_n, e_b],
+  ω and ω̇ from (3.6.25)–(3.6.26), :mod:`eslabon.trajectory.frenet`),
+
+and gives at times t (any shape (...)):
+
+    p = p(γ),  ṗ = p′γ̇,  p̈ = p″γ̇² + p′γ̈,  R, ω, ω̇
+
+as a :class:`TaskState` (R (..., 3, 3); the others (..., 3)), all in the base frame.
+Outside the law's time interval γ is clamped (at rest), so the task holds its end pose.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .frenet import RTOL, _frame, _motion
+from .laws import TimeLaw, cycloid
+from .paths import ParametricPath, Path, _point, line
+
+__all__ = ["TaskState", "Task", "straight_line_task", "t3_path", "t3_straight_line_task",
+           "T3_X", "T3_Z", "T3_ROTATION"]
+
+#: the Cincinnati T3 straight-line task of §4.4 (digest §3.5): x, z (m) and R (fixed)
+T3_X = 1.33125
+T3_Z = 1.79875
+T3_ROTATION = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])
+T3_ROTATION.flags.writeable = False
+
+
+class TaskState(NamedTuple):
+    """Pose and its rates at times t: R (..., 3, 3); p, omega, p_dot, omega_dot, p_ddot (..., 3)."""
+    R: np.ndarray
+    p: np.ndarray
+    omega: np.ndarray
+    p_dot: np.ndarray
+    omega_dot: np.ndarray
+    p_ddot: np.ndarray
+
+
+def _rotation(R, field: str = "orientation") -> np.ndarray:
+    try:
+        M = np.array(R, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected 'frenet' or a (3, 3) rotation matrix, "
+                         f"got {R!r}") from None
+    if M.shape != (3, 3):
+        raise ValueError(f"{field}: expected 'frenet' or a (3, 3) rotation matrix, "
+                         f"got shape {M.shape}")
+    if not np.all(np.isfinite(M)):
+        raise ValueError(f"{field}: expected finite values")
+    err = np.max(np.abs(M.T @ M - np.eye(3)))
+    if err > 1e-9 or np.linalg.det(M) < 0:
+        raise ValueError(f"{field}: expected a rotation matrix (RᵀR = I, det R = +1); "
+                         f"max |RᵀR − I| = {err:.3g}, det R = {np.linalg.det(M):.6g}")
+    M.flags.writeable = False
+    return M
+
+
+class Task:
+    """An end-effector task from a path, a time law γ(t) and an orientation.
+
+    Parameters
+    ----------
+    path : a :class:`~eslabon.trajectory.paths.Path` (derivatives to order 2, or 4 for
+        ``"frenet"``).
+    law : a :class:`~eslabon.trajectory.laws.TimeLaw` giving γ(t), γ̇, γ̈.
+    orientation : a fixed (3, 3) rotation, or ``"frenet"``. With ``"frenet"`` the frame is
+        checked at 129 instants of the law on construction: a ValueError naming
+        ``orientation`` and the γ value is raised where the curvature vanishes (e.g. a
+        straight line). Isolated inflection points between those samples are only
+        caught when :meth:`at` lands on them.
+    """
+
+    def __init__(self, path: Path, law: TimeLaw, orientation="frenet"):
+        if not isinstance(path, Path):
+            raise ValueError(f"path: expected an eslabon.trajectory Path, "
+                             f"got {type(path).__name__}")
+        if not isinstance(law, TimeLaw):
+            raise ValueError(f"law: expected an eslabon.trajectory time law, "
+                             f"got {type(law).__name__}")
+        self.path, self.law = path, law
+        if isinstance(orientation, str):
+            if orientation != "frenet":
+                raise ValueError(f"orientation: expected 'frenet' or a (3, 3) rotation "
+                                 f"matrix, got {orientation!r}")
+            if path.order < 4:
+                raise ValueError(f"orientation: 'frenet' needs a path with derivatives up "
+                                 f"to p⁗; {path.name!r} has order {path.order}")
+            self.rotation = None
+            g = law(np.linspace(law.t0, law.t0 + law.duration, 129)).s
+            try:
+                _frame(path.derivatives(g, 4), g, RTOL, "orientation")
+            except ValueError as exc:
+                raise ValueError(f"{exc} (orientation 'frenet' on path {path.name!r})") \
+                    from None
+        else:
+            if path.order < 2:
+                raise ValueError(f"path: a task needs p′ and p″; {path.name!r} has "
+                                 f"order {path.order}")
+            self.rotation = _rotation(orientation)
+        self.orientation = "frenet" if self.rotation is None else self.rotation
+
+    @property
+    def duration(self) -> float:
+        """Duration of the time law (s)."""
+        return self.law.duration
+
+    def at(self, t) -> TaskState:
+        """The :class:`TaskState` at times t (any shape)."""
+        g, gd, gdd = self.law(t)
+        g, gd, gdd = (np.asarray(x) for x in (g, gd, gdd))
+        frenet = self.rotation is None
+        d = self.path.derivatives(g, 4 if frenet else 2)
+        p = d[0]
+        p_dot = d[1] * gd[..., None]
+        p_ddot = d[2] * (gd**2)[..., None] + d[1] * gdd[..., None]
+        if frenet:
+            R, omega, omega_dot = _motion(d, g, gd, gdd, RTOL, "orientation")
+        else:
+            R = np.broadcast_to(self.rotation, g.shape + (3, 3)).copy()
+            omega = np.zeros(g.shape + (3,))
+            omega_dot = np.zeros(g.shape + (3,))
+        return TaskState(R, p, omega, p_dot, omega_dot, p_ddot)
+
+    def __repr__(self):
+        o = "'frenet'" if self.rotation is None else "fixed"
+        return f"Task(path={self.path!r}, law={self.law!r}, orientation={o})"
+
+
+def straight_line_task(p0, p1, rotation, law: TimeLaw | None = None) -> Task:
+    """p0 → p1 along a line with a fixed orientation; γ = law(t) must go from 0 to 1.
+
+    ``law`` defaults to :func:`~eslabon.trajectory.laws.cycloid` with duration 1 s.
+    """
+    law = cycloid(1.0, 0.0, 1.0) if law is None else law
+    if isinstance(law, TimeLaw) and (law.start != 0.0 or law.end != 1.0):
+        raise ValueError(f"law: expected a law from 0 to 1 (the line's parameter), got "
+                         f"start = {law.start}, end = {law.end}")
+    return Task(line(p0, p1), law, _rotation(rotation, "rotation"))
+
+
+def t3_path(z_wave: float = 0.0) -> ParametricPath:
+    """p(β) = [1.33125, β, 1.79875 + w sin(2πβ)] (m), β ∈ [0, 1] (digest §3.5, §5.4).
+
+    p^(k) = [0, δ_k1, w(2π)^k sin(2πβ + kπ/2)] for k ≥ 1. w = 0 is the nominal line of
+    §4.4; w = 0.03 m the perturbed path of §5.4 (the thesis prints "sen(2πθ)"; β is meant).
+    """
+    try:
+        w = float(z_wave)
+    except (TypeError, ValueError):
+        raise ValueError(f"z_wave: expected a number, got {z_wave!r}") from None
+    if not np.isfinite(w):
+        raise ValueError(f"z_wave: expected a finite number, got {w}")
+    base = _point([T3_X, 0.0, T3_Z], "p")
+
+    def deriv(k):
+        def f(beta):
+            beta = np.asarray(beta, dtype=np.float64)
+            z = w * (2 * np.pi)**k * np.sin(2 * np.pi * beta + k * np.pi / 2)
+            y = beta if k == 0 else np.full_like(beta, 1.0 if k == 1 else 0.0)
+            out = np.stack(np.broadcast_arrays(np.zeros_like(beta), y, z), axis=-1)
+            return out + base if k == 0 else out
+        return f
+
+    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 1.0),
+                          "t3_line" if w == 0 else "t3_wavy_line")
+
+
+def t3_straight_line_task(z_wave: float = 0.0) -> Task:
+    """The Cincinnati T3 task of §4.4 (digest §3.5): x = 1.33125 m, y = β(t),
+    z = 1.79875 + z_wave·sin(2πβ) m, β the cycloid (T = 1 s, 0 → 1 m), R fixed
+    [[0, 1, 0], [0, 0, −1], [−1, 0, 0]] (2 vect R = (1, 1, −1), tr R = 0).
+
+    z_wave = 0.03 gives the perturbed task of §5.4. The thesis's tables print
+    ÿ = 1.95774 (a 21-knot spline of β); the cycloid here gives ÿ(0.05) = 1.94161.
+    """
+    return Task(t3_path(z_wave), cycloid(1.0, 0.0, 1.0), T3_ROTATION)
