@@ -198,6 +198,18 @@ def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
     _emit(data, as_json, lines)
 
 
+@reproduce_app.command("rojas")
+def reproduce_rojas(out: Path = typer.Option(Path("out/rojas"), "--out"),
+                    as_json: bool = typer.Option(False, "--json")):
+    """Seed 000: Tables 5.4.1 and 5.6.2 of the Cincinnati T3 beside the printed values
+    (IK, rates, accelerations, gravity and total torques by Newton–Euler and Lagrange),
+    the 1 s straight-line task with per-joint plots, the 7R loop benchmark and the
+    operation counts."""
+    from .rojas import reproduce
+    data, lines = reproduce(out)
+    _emit(data, as_json, lines)
+
+
 def main(argv=None):
     """Entry point: run the app, turning user errors into one line and exit status 2."""
     try:

@@ -3,5 +3,19 @@
 The compiled kernels use their own tuple-based primitives in ``eslabon.spatial._nb``.
 """
 from .rotations import rot_x, rot_y, rot_z, rot_axis, skew, is_rotation, homogeneous
+from .invariants import (
+    as_rotation, vect, linear_invariants, rotation_from_invariants, axis_angle, rotation_from_axis_angle,
+    euler_parameters, rotation_from_euler_parameters, invariants_from_euler_parameters,
+    euler_parameters_from_invariants, rodrigues_parameters, rotation_from_rodrigues,
+    rotation_from_zxz, zxz_angles, rotation_from_xyz, xyz_angles, angular_velocity,
+    invariant_rates, LinearInvariants, AxisAngle, EulerParameters, RodriguesParameters, Angles,
+)
 
-__all__ = ["rot_x", "rot_y", "rot_z", "rot_axis", "skew", "is_rotation", "homogeneous"]
+__all__ = ["rot_x", "rot_y", "rot_z", "rot_axis", "skew", "is_rotation", "homogeneous",
+           "as_rotation", "vect", "linear_invariants", "rotation_from_invariants", "axis_angle",
+           "rotation_from_axis_angle", "euler_parameters", "rotation_from_euler_parameters",
+           "invariants_from_euler_parameters", "euler_parameters_from_invariants",
+           "rodrigues_parameters", "rotation_from_rodrigues", "rotation_from_zxz",
+           "zxz_angles", "rotation_from_xyz", "xyz_angles", "angular_velocity",
+           "invariant_rates", "LinearInvariants", "AxisAngle", "EulerParameters",
+           "RodriguesParameters", "Angles"]

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..spatial.invariants import as_rotation
 from .frenet import RTOL, _frame, _motion
 from .laws import TimeLaw, cycloid
 from .paths import ParametricPath, Path, _point, line
@@ -45,20 +46,11 @@ class TaskState(NamedTuple):
 
 
 def _rotation(R, field: str = "orientation") -> np.ndarray:
-    try:
-        M = np.array(R, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected 'frenet' or a (3, 3) rotation matrix, "
-                         f"got {R!r}") from None
+    """One proper rotation (3, 3), read-only copy; errors name ``field``."""
+    M = np.array(as_rotation(R, field), dtype=np.float64)
     if M.shape != (3, 3):
         raise ValueError(f"{field}: expected 'frenet' or a (3, 3) rotation matrix, "
                          f"got shape {M.shape}")
-    if not np.all(np.isfinite(M)):
-        raise ValueError(f"{field}: expected finite values")
-    err = np.max(np.abs(M.T @ M - np.eye(3)))
-    if err > 1e-9 or np.linalg.det(M) < 0:
-        raise ValueError(f"{field}: expected a rotation matrix (RᵀR = I, det R = +1); "
-                         f"max |RᵀR − I| = {err:.3g}, det R = {np.linalg.det(M):.6g}")
     M.flags.writeable = False
     return M
 

@@ -1,4 +1,4 @@
 """Plots and animations (matplotlib; optional extra ``eslabon[viz]``, never imported by the core)."""
-from .plots import animate_planar, plot_joint_history
+from .plots import animate_planar, plot_joint_history, plot_joint_panels
 
-__all__ = ["plot_joint_history", "animate_planar"]
+__all__ = ["plot_joint_history", "plot_joint_panels", "animate_planar"]

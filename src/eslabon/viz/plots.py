@@ -41,6 +41,29 @@ def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None
     return path
 
 
+def plot_joint_panels(traj, path, joint: int, title: str | None = None) -> Path:
+    """Save a PNG/SVG of one joint's q, q̇, q̈ and τ against time, four stacked panels
+    (the layout of seed 000's Figs. 4.4.3–4.4.8). ``joint`` counts from 0."""
+    plt = _pyplot()
+    n = traj.q.shape[1]
+    if int(joint) != joint or not 0 <= joint < n:
+        raise ValueError(f"joint: expected an index in 0..{n - 1}, got {joint!r}")
+    panels = (("q", "θ [rad]"), ("qd", "θ̇ [rad/s]"), ("qdd", "θ̈ [rad/s²]"), ("tau", "τ [N·m]"))
+    fig, axes = plt.subplots(4, 1, figsize=(6, 8), sharex=True)
+    for ax, (key, label) in zip(axes, panels):
+        ax.plot(traj.t, getattr(traj, key)[:, joint], "o-", ms=3)
+        ax.set_ylabel(label)
+        ax.grid(True)
+    axes[-1].set_xlabel("t [s]")
+    axes[0].set_title(title or f"{traj.model_name}: joint {joint + 1}")
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def planar_polylines(model, q_samples, plane=(0, 1)) -> np.ndarray:
     """(K, nframes, 2) DH-frame origins dh0..dhN projected on ``plane`` (axis indices)."""
     from ..kinematics import frame_poses

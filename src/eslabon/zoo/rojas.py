@@ -35,3 +35,32 @@ def cincinnati_t3(gravity=(0.0, 0.0, 9.81)):
              "inertia": np.diag(_INERTIA[i]), "name": f"link{i + 1}"} for i in range(6)]
     return from_dh(rows, "rojas", gravity=gravity, name="cincinnati_t3",
                    source="seed 000 (Rojas Salgado 1987) Table 4.4.1")
+
+
+#: 7R single-loop mechanism of Fig. 3.3.2 (Angeles 1985), digest §3.2: link lengths d_i
+#: (the text's "a_i"), b_i = 0, twists α_i
+SEVEN_R_D = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0)
+SEVEN_R_ALPHA_DEG = (90.0, 0.0, 90.0, 90.0, 0.0, 90.0, 0.0)
+#: the symmetric solution θ₂ = 60° (digest §3.2): θ₁ = θ₇, θ₂ = −θ₃ = θ₅ = −θ₆, θ₄ = 2θ₁
+SEVEN_R_SYMMETRIC_DEG = (126.869898, 60.0, -60.0, 253.739795, 60.0, -60.0, 126.869898)
+
+
+def seven_r_chain():
+    """The 7R closed loop of seed 000 Fig. 3.3.2 cut at joint 1: joints 2..7 as an open
+    6R chain (Rojas naming, unit masses for completeness) whose end frame ``ee`` must
+    coincide with frame 1 to close the loop. See :func:`seven_r_loop_target`."""
+    rows = [{"joint": "R", "theta": 0.0, "b": 0.0, "d": SEVEN_R_D[k],
+             "alpha": np.radians(SEVEN_R_ALPHA_DEG[k]), "mass": 1.0,
+             "inertia": np.eye(3) * 0.01, "name": f"link{k + 1}"} for k in range(1, 7)]
+    return from_dh(rows, "rojas", name="seven_r_open",
+                   source="seed 000 (Rojas Salgado 1987) Fig. 3.3.2, cut at joint 1")
+
+
+def seven_r_loop_target(theta1: float):
+    """(R, p) the open chain 2..7 must reach for input angle ``theta1`` (rad): closure
+    P₇ = 1 and Σ P_{i−1} a_i = 0 (§3.3.3) give R = Q₁ᵀ and p = −Q₁ᵀ a₁ in frame 2.
+    Exact input–output relation on the symmetric branch: (2 + cos θ₂) cos θ₁ = −1.5."""
+    from ..spatial import rot_x, rot_z
+    Q1 = rot_z(theta1) @ rot_x(np.radians(SEVEN_R_ALPHA_DEG[0]))
+    a1 = np.array([SEVEN_R_D[0] * np.cos(theta1), SEVEN_R_D[0] * np.sin(theta1), 0.0])
+    return Q1.T, -Q1.T @ a1

@@ -1,0 +1,32 @@
+"""``eslabon reproduce rojas``: seed 000's tables side by side with the printed values.
+
+Seed file ../shared/seeds/000_4244a3801b04a84f.txt Tables 5.4.1 and 5.6.2, §3.3.3 (7R),
+§4.4–4.5; digest research/seed_000_rojas.md §4.1, §4.2, §4.4, §6 items 23–24.
+"""
+import json
+
+import numpy as np
+
+from eslabon.cli.main import main
+
+
+def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
+    assert main(["reproduce", "rojas", "--out", str(tmp_path), "--json"]) in (0, None)
+    data = json.loads(capsys.readouterr().out)
+    for table in ("table_5_4_1", "table_5_6_2"):
+        entry = data[table]
+        assert entry["iterations"] <= 5
+        for column in entry["columns"].values():
+            assert set(column["status"]) <= {"ok", "noise"}, (table, column)
+    assert max(data["task"]["iterations"]) <= 3
+    peak = data["task"]["peak_abs_tau"]
+    assert np.argmax(peak) == 1 and peak[5] < 1e-9     # joint 2 carries most; joint 6 none
+    assert data["seven_r"]["redundant"]["on_branch"] == data["seven_r"]["redundant"]["solved"]
+    assert data["seven_r"]["redundant"]["failed"] == ["180° (spurious)"]
+    counts = {row[0]: row[1:3] for row in data["opcount"]}
+    assert counts["thesis Lagrange model, I and C (4.4.3-4)"] == [1896, 1370]
+    assert counts["thesis simulation step (4.5)"] == [1217, 921]
+    for name in data["files"].values():
+        assert (tmp_path / name.split("/")[-1]).stat().st_size > 0
+    rows = np.genfromtxt(tmp_path / "t3_task.csv", delimiter=",", names=True)
+    assert len(rows) == 21 and np.allclose(rows["q6"], np.pi / 2)

@@ -1,0 +1,320 @@
+"""Inverse kinematics of seed 000 (Rojas 1987) §3.3–3.5, anchored on the Cincinnati T3 tables.
+
+Seed file ../shared/seeds/000_4244a3801b04a84f.txt §3.3–3.5, Tables 5.4.1 and 5.6.2;
+digest research/seed_000_rojas.md §2.6–2.8, §3.2, §3.5, §4.2, §4.4, §4.6, §6 items 6–12.
+"""
+import numpy as np
+import pytest
+
+import eslabon as es
+from checks import check
+from eslabon.kinematics import ik
+from eslabon.spatial.invariants import vect
+from eslabon.zoo import rojas
+from eslabon.zoo.rojas import INITIAL_THETA_DEG
+
+T3_R = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])
+X, Z = 1.33125, 1.79875
+
+# Tables 5.4.1 (t = 0.05 s) and 5.6.2 (t = 0.45 s): OT data y, ẏ, ÿ and the printed joints
+TABLES = {
+    "5.4.1": dict(y=0.00082, yd=0.04894, ydd=1.95774,
+                  theta=[0.05073, 89.99987, -135.0, 45.00008, 90.05075, 90.0],
+                  thd=[0.53123E-01, -0.42705E-04, 0.42707E-04, 0.25818E-08, 0.53123E-01,
+                       -0.65585E-09],
+                  thdd=[0.21251E+01, -0.42573E-02, 0.42572E-02, 0.39416E-06, 0.21251E+01,
+                        -0.39723E-07]),
+    "5.6.2": dict(y=0.40082, yd=1.95106, ydd=1.95774,
+                  theta=[23.51276, 85.48645, -130.23580, 44.74937, 113.51270, 89.99990],
+                  thd=[0.17807E+01, -0.70995E+00, 0.78862E+00, -0.78669E-01, 0.17807E+01,
+                       0.87924E-07],
+                  thdd=[-0.97251E+00, -0.31997E+01, 0.42557E+01, -0.10559E+01, -0.97251E+00,
+                        -0.16807E-06]),
+}
+
+
+@pytest.fixture(scope="module")
+def t3():
+    return es.zoo.load("cincinnati_t3")
+
+
+def significant(value, printed, digits=4, noise=1e-5):
+    """Printed to 5 digits by a single-precision program: agree to ``digits`` significant
+    digits; entries at noise level (|printed| < noise) must be at noise level too."""
+    for x, p in zip(value, printed):
+        if abs(p) < noise:
+            assert abs(x) < noise, (x, p)
+        else:
+            assert abs(x - p) <= 0.5 * 10.0 ** (np.floor(np.log10(abs(p))) - digits + 1), (x, p)
+
+
+def solve_table(t3, table, q0):
+    row = TABLES[table]
+    sol = ik.newton_gauss(t3, T3_R, [X, row["y"], Z], q0)
+    qd = ik.rates(t3, sol, np.zeros(3), [0.0, row["yd"], 0.0])
+    qdd = ik.accelerations(t3, sol, qd, np.zeros(3), [0.0, row["ydd"], 0.0])
+    return sol, qd, qdd
+
+
+def test_initial_configuration_invariants(t3):
+    """Digest §6 item 1: at (0, 90, −135, 45, 90, 90)° 2·vect(R) = (1, 1, −1), tr R = 0."""
+    T = es.end_effector_pose(t3, np.radians(INITIAL_THETA_DEG))
+    check(2 * vect(T[:3, :3]), [1.0, 1.0, -1.0], 1e-12)
+    assert abs(np.trace(T[:3, :3])) < 1e-12
+
+
+def test_tables_5_4_1_and_5_6_2(t3):
+    """Digest §6 items 6 and 8: from the initial θ, the t = 0.05 s data; from that solution
+    the t = 0.45 s data, in ≤ 5 iterations each: θ within 1e-3° of the tables, θ̇ and θ̈
+    to 4 significant digits."""
+    sol05, qd05, qdd05 = solve_table(t3, "5.4.1", np.radians(INITIAL_THETA_DEG))
+    sol45, qd45, qdd45 = solve_table(t3, "5.6.2", sol05.q)
+    for sol, qd, qdd, table in ((sol05, qd05, qdd05, "5.4.1"), (sol45, qd45, qdd45, "5.6.2")):
+        assert sol.converged and not sol.singular and sol.iterations <= 5, sol.message
+        assert sol.residual < 1e-12
+        np.testing.assert_allclose(np.degrees(sol.q), TABLES[table]["theta"], atol=1e-3)
+        significant(qd, TABLES[table]["thd"])
+        significant(qdd, TABLES[table]["thdd"])
+
+
+def test_square_variant_solves_the_same_task(t3):
+    """Digest §6 item 7: the 6×6 variant (no trace row) converges to the same θ."""
+    q0 = np.radians(INITIAL_THETA_DEG)
+    red = ik.newton_gauss(t3, T3_R, [X, 0.40082, Z], q0)
+    sq = ik.newton_gauss(t3, T3_R, [X, 0.40082, Z], q0, equations="square")
+    assert red.converged and sq.converged
+    check(sq.q, red.q, 1e-10)
+
+
+def test_rates_and_accelerations_match_differences_of_positions(t3):
+    """(3.3.2.14) and the VELAC form of (3.3.3.5) on a task with ω, ω̇ ≠ 0 and every joint
+    moving: θ̇, θ̈ equal central differences of the IK positions along the task."""
+    q_ref = np.radians([10.0, 80.0, -120.0, 30.0, 70.0, 40.0])
+    T0 = es.end_effector_pose(t3, q_ref)
+    axis = np.array([0.3, -0.5, 0.8]) / np.linalg.norm([0.3, -0.5, 0.8])
+
+    def target(t):             # R(t) = rot(axis, 0.3 sin t) R0, p(t) = p0 + (0.1 sin 2t, …)
+        a, ad, add = 0.3 * np.sin(t), 0.3 * np.cos(t), -0.3 * np.sin(t)
+        R = es.spatial.rot_axis(axis, a) @ T0[:3, :3]
+        w = np.array([0.1, 0.05, -0.08])
+        p = T0[:3, 3] + w * np.sin(2 * t)
+        return R, p, axis * ad, w * 2 * np.cos(2 * t), axis * add, -w * 4 * np.sin(2 * t)
+
+    t, h = 0.7, 1e-4
+    sols = {}
+    for dt in (-h, 0.0, h):
+        R, p, *_ = target(t + dt)
+        sols[dt] = ik.newton_gauss(t3, R, p, q_ref)
+        assert sols[dt].converged
+    R, p, w, pd, wd, pdd = target(t)
+    qd = ik.rates(t3, sols[0.0], w, pd)
+    qdd = ik.accelerations(t3, sols[0.0], qd, wd, pdd)
+    check(qd, (sols[h].q - sols[-h].q) / (2 * h), 1e-7)
+    check(qdd, (sols[h].q - 2 * sols[0.0].q + sols[-h].q) / h ** 2, 2e-4)
+
+
+def test_continuation_along_the_straight_line_task(t3):
+    """§4.4: the 1 s task solved every 0.05 s from the initial θ: 1–3 iterations per pose
+    (the thesis's claim), joint 6 stays at 90° with zero rate and acceleration."""
+    from eslabon.trajectory import t3_straight_line_task
+    path = ik.solve_path(t3, t3_straight_line_task(), np.arange(0.05, 1.0001, 0.05),
+                         np.radians(INITIAL_THETA_DEG))
+    assert path.converged.all(), path.message
+    assert path.iterations.min() >= 1 and path.iterations.max() <= 3
+    np.testing.assert_allclose(np.degrees(path.q[:, 5]), 90.0, atol=1e-9)
+    assert np.abs(path.qd[:, 5]).max() < 1e-9 and np.abs(path.qdd[:, 5]).max() < 1e-8
+    T = es.end_effector_pose(t3, path.q)
+    check(T[:, :3, 3], np.column_stack([np.full(20, X), t3_straight_line_task().at(path.t).p[:, 1],
+                                        np.full(20, Z)]), 1e-12)
+
+
+def test_approach_from_a_far_start(t3):
+    """Continuation from a known configuration to a far pose through intermediate poses
+    (§3.3.1): where one Newton–Gauss solve from the far start need not converge."""
+    q_goal = np.radians([40.0, 70.0, -100.0, 20.0, 60.0, 30.0])
+    T = es.end_effector_pose(t3, q_goal)
+    sol = ik.approach(t3, T[:3, :3], T[:3, 3], np.radians(INITIAL_THETA_DEG), steps=8)
+    assert sol.converged, sol.message
+    check(es.end_effector_pose(t3, sol.q), T, 1e-11)
+
+
+def sweep_seven_r(equations):
+    """(θ₁ in degrees, IK result) along θ₁ = 126 → 121 and 127 → 239°, each solve continuing
+    from the last converged one, starting at the symmetric solution θ₂ = 60°."""
+    chain = rojas.seven_r_chain()
+    symmetric = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG[1:])
+    out = []
+    for leg in (np.arange(126.0, 120.0, -1.0), np.arange(127.0, 240.0, 1.0)):
+        q = symmetric
+        for deg in leg:
+            R, p = rojas.seven_r_loop_target(np.radians(deg))
+            sol = ik.newton_gauss(chain, R, p, q, equations=equations)
+            out.append((deg, sol, R, p))
+            if sol.converged:
+                q = sol.q
+    return chain, out
+
+
+def relation(sol, deg):
+    return abs((2 + np.cos(sol.q[0])) * np.cos(np.radians(deg)) + 1.5)
+
+
+def test_seven_r_mechanism_input_output_relation():
+    """Digest §6 item 12: along θ₁ ∈ (120°, 240°) the 7×6 IK satisfies
+    (2 + cos θ₂) cos θ₁ = −1.5 to 1e-9. At θ₁ = 180° the loop target has φ = π: the
+    invariant equations are spuriously singular and the solver says so."""
+    _, sweep = sweep_seven_r("redundant")
+    for deg, sol, _, _ in sweep:
+        if deg == 180.0:
+            assert not sol.converged and sol.singularity == "spurious", sol.message
+            continue
+        assert sol.converged and sol.iterations <= 10, (deg, sol.message)
+        assert relation(sol, deg) < 1e-9, deg
+
+
+def test_seven_r_square_variant_closes_the_loop_but_may_leave_the_branch():
+    """Digest §6 item 7 (§3.3.3, Figs. 3.3.3–5 lost): the 6×6 system converges and closes
+    the loop wherever it converges, and stays on the symmetric branch for θ₁ ≤ 135°; the
+    redundant system is no less accurate (compare the test above, which holds it to the
+    branch along the whole sweep)."""
+    chain, sweep = sweep_seven_r("square")
+    converged = 0
+    for deg, sol, R, p in sweep:
+        if deg == 180.0:
+            assert sol.singular and sol.singularity == "spurious", sol.message
+        if not sol.converged:
+            continue
+        converged += 1
+        T = es.end_effector_pose(chain, sol.q)
+        check(T[:3, :3], R, 1e-12)
+        check(T[:3, 3], p, 1e-12)
+        if deg <= 135.0:
+            assert relation(sol, deg) < 1e-9, deg
+    assert converged > 60
+
+
+def test_singularities_are_detected_and_classified(t3):
+    """Digest §6 item 10: full extension is intrinsic; φ = π is spurious; φ = ±π/2 is not
+    flagged by the 7×6 system but is by the square one."""
+    stretched = np.radians([0.0, 90.0, 0.0, 45.0, 90.0, 90.0])       # links 2, 3 aligned
+    T = es.end_effector_pose(t3, stretched)
+    sol = ik.newton_gauss(t3, T[:3, :3], T[:3, 3], stretched)
+    assert sol.singular and sol.singularity == "intrinsic"
+    start = np.radians([10.0, 80.0, -120.0, 30.0, 70.0, 40.0])
+    p = es.end_effector_pose(t3, start)[:3, 3]
+    for phi, redundant_flag in ((np.pi / 2, False), (np.pi, True)):
+        R = es.spatial.rot_axis(np.array([0.0, 0.6, 0.8]), phi)      # φ is the absolute angle
+        reach = ik.damped_least_squares(t3, R, p, start)
+        assert reach.converged, reach.message
+        red = ik.newton_gauss(t3, R, p, reach.q)
+        sq = ik.newton_gauss(t3, R, p, reach.q, equations="square")
+        assert red.singular == redundant_flag, (phi, red.message)
+        assert sq.singular and sq.singularity == "spurious", (phi, sq.message)
+        if redundant_flag:
+            assert red.singularity == "spurious"
+
+
+def test_failure_is_reported_not_hidden(t3):
+    q0 = np.radians(INITIAL_THETA_DEG)
+    far = ik.newton_gauss(t3, T3_R, [9.0, 0.0, 1.0], q0)
+    assert not far.converged and "newton_gauss" in far.message
+    short = ik.newton_gauss(t3, T3_R, [X, 0.40082, Z], q0, max_iter=1)
+    assert not short.converged and "1 iterations" in short.message
+    with pytest.raises(ValueError, match="solution: the IK did not converge"):
+        ik.rates(t3, far, np.zeros(3), np.zeros(3))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(R=np.eye(3) * 1.1), "R: expected a proper rotation"),
+    (dict(R=np.diag([1.0, 1.0, -1.0])), "R: expected a proper rotation"),
+    (dict(R=np.eye(2)), r"R: expected shape \(\.\.\., 3, 3\)"),
+    (dict(R=np.zeros((2, 3, 3)) + np.eye(3)), r"R: expected shape \(3, 3\)"),
+    (dict(p=[1.0, np.nan, 0.0]), "p: expected finite"),
+    (dict(q0=np.zeros(5)), "q0: expected shape"),
+    (dict(equations="cubic"), "equations: expected one of"),
+    (dict(tol=-1.0), "tol: expected a positive"),
+])
+def test_bad_targets_are_named(t3, kwargs, match):
+    args = dict(R=T3_R, p=[X, 0.0, Z], q0=np.radians(INITIAL_THETA_DEG))
+    args.update({k: v for k, v in kwargs.items() if k in args})
+    options = {k: v for k, v in kwargs.items() if k not in args}
+    with pytest.raises(ValueError, match=match):
+        ik.newton_gauss(t3, args["R"], args["p"], args["q0"], **options)
+
+
+def five_r():
+    """A 5-DOF arm: the T3's first four joints and a fifth link of length 0.25 m and
+    offset 0.1 m carrying the tool axis (O₅ = frame dh4, O₆ = frame dh5). The Héxiflex
+    of §3.5 cannot be used: its α_i and b_i are not in the seed (digest §3.3)."""
+    t3 = es.zoo.load("cincinnati_t3")
+    rows = [dict(r) for r in t3.dh.rows[:4]]
+    rows.append(dict(rows[3], d=0.25, b=0.1, alpha=np.radians(90.0), name="tool link"))
+    return es.from_dh(rows, "rojas")
+
+
+def test_two_point_ik_solves_a_five_r_arm_with_rates_and_accelerations():
+    """Digest §6 item 11 (§3.5): two points on the tool axis at fixed distance."""
+    arm = five_r()
+    rng = np.random.default_rng(3)
+    q_star, qd_star, qdd_star = rng.uniform(-1, 1, (3, 5)) + np.array([0, 1.5, -2, 0.5, 1.0])
+    h, s = (es.kinematics.frame_pose(arm, q_star, f)[:3, 3] for f in ("dh4", "dh5"))
+    sol = ik.two_point(arm, h, s, q_star + 0.05)
+    assert sol.converged, sol.message
+    check(sol.q, q_star, 1e-10)
+    # rates and accelerations of the two points, by differences of the forward kinematics
+    eps = 1e-4
+
+    def points(t):
+        q = q_star + qd_star * t + 0.5 * qdd_star * t * t
+        return [es.kinematics.frame_pose(arm, q, f)[:3, 3] for f in ("dh4", "dh5")]
+
+    (hm, sm), (hp, sp) = points(-eps), points(eps)
+    v = [(hp - hm) / (2 * eps), (sp - sm) / (2 * eps)]
+    a = [(hp - 2 * h + hm) / eps ** 2, (sp - 2 * s + sm) / eps ** 2]
+    from eslabon.kinematics import horner
+    dh, ds = (horner.point_derivatives(arm, q_star, f, hessian=True) for f in ("dh4", "dh5"))
+    v = [dh.jacobian @ qd_star, ds.jacobian @ qd_star]          # exact point velocities
+    a = [dh.jacobian @ qdd_star + np.einsum("ajk,j,k->a", dh.hessian, qd_star, qd_star),
+         ds.jacobian @ qdd_star + np.einsum("ajk,j,k->a", ds.hessian, qd_star, qd_star)]
+    check(v[0], (hp - hm) / (2 * eps), 1e-6)
+    qd = ik.two_point_rates(arm, sol, h, s, *v)
+    check(qd, qd_star, 1e-9)
+    check(ik.two_point_accelerations(arm, sol, qd, h, s, *v, *a), qdd_star, 1e-8)
+
+
+def test_two_point_rejects_non_rigid_data():
+    arm = five_r()
+    q = np.array([0.1, 1.4, -2.0, 0.5, 1.0])
+    h, s = (es.kinematics.frame_pose(arm, q, f)[:3, 3] for f in ("dh4", "dh5"))
+    with pytest.raises(ValueError, match="p_prime: the two points do not move as one rigid"):
+        ik.two_point(arm, h, s + [0.0, 0.0, 0.01], q)
+    sol = ik.two_point(arm, h, s, q)
+    with pytest.raises(ValueError, match="p_prime_dot"):
+        ik.two_point_rates(arm, sol, h, s, np.zeros(3), h - s)    # stretches the tool
+
+
+def test_damped_least_squares_on_a_redundant_arm_and_position_only():
+    """The general solver: a 7-DOF Panda pose and a T3 point, from poor starts."""
+    panda = es.zoo.load("panda")
+    q_star = np.array([0.3, -0.5, 0.2, -2.0, 0.4, 1.5, -0.3])
+    T = es.end_effector_pose(panda, q_star)
+    sol = ik.damped_least_squares(panda, T[:3, :3], T[:3, 3], np.zeros(7))
+    assert sol.converged, sol.message
+    check(es.end_effector_pose(panda, sol.q), T, 1e-11)
+    t3 = es.zoo.load("cincinnati_t3")
+    pt = ik.damped_least_squares(t3, None, [1.0, 0.5, 1.2], np.radians(INITIAL_THETA_DEG))
+    assert pt.converged
+    check(es.end_effector_pose(t3, pt.q)[:3, 3], [1.0, 0.5, 1.2], 1e-11)
+    out = ik.damped_least_squares(t3, None, [5.0, 0.0, 1.0], np.radians(INITIAL_THETA_DEG))
+    assert not out.converged and "out of reach" in out.message
+
+
+def test_seven_r_symmetric_solution_closes_the_loop():
+    """Digest §3.2: θ₂ = 60° gives θ₁ = θ₇ = 126.869898°, θ₄ = 253.739795° (printed to 6
+    decimals of a degree, so the loop closes to about 1e-7)."""
+    sym = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG)
+    R, p = rojas.seven_r_loop_target(sym[0])
+    T = es.end_effector_pose(rojas.seven_r_chain(), sym[1:])
+    check(T[:3, :3], R, 1e-7)
+    check(T[:3, 3], p, 1e-7)
+    assert abs((2 + np.cos(sym[1])) * np.cos(sym[0]) + 1.5) < 1e-7
