@@ -55,6 +55,32 @@ def vectors(n: int, **fields):
     return out, batched
 
 
+def finite_number(x, field: str, positive: bool = False) -> float:
+    """A finite float (and > 0 with ``positive``), else a ValueError naming ``field``."""
+    want = "a positive finite number" if positive else "a finite number"
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected {want}, got {x!r}") from None
+    if not np.isfinite(v) or (positive and not v > 0):
+        raise ValueError(f"{field}: expected {want}, got {v}")
+    return v
+
+
+def finite_array(x, field: str, shape: tuple | None = None) -> np.ndarray:
+    """A float64 array of finite values (of ``shape`` when given), else a ValueError."""
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected numbers, got {x!r}") from None
+    if shape is not None and arr.shape != shape:
+        raise ValueError(f"{field}: expected shape {shape}, got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{field}: expected finite values, got "
+                         f"{arr[~np.isfinite(arr)].flat[0]}")
+    return arr
+
+
 def explain_nonfinite(what: str, **fields):
     """Raise a ValueError naming the first non-finite input, else the non-finite result."""
     for name, arr in fields.items():

@@ -29,6 +29,8 @@ import numpy as np
 from scipy.interpolate import BSpline, CubicSpline
 from scipy.sparse.linalg import spsolve
 
+from .._args import finite_array, finite_number
+
 __all__ = ["LawSample", "TimeLaw", "cycloid", "quintic", "spline_law", "SPLINE_ENDS"]
 
 #: the end conditions understood by :func:`spline_law`
@@ -43,23 +45,11 @@ class LawSample(NamedTuple):
 
 
 def _finite(x, field: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected a finite number, got {x!r}") from None
-    if not np.isfinite(v):
-        raise ValueError(f"{field}: expected a finite number, got {v}")
-    return v
+    return finite_number(x, field)
 
 
 def _times(t) -> np.ndarray:
-    try:
-        arr = np.asarray(t, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"t: expected numbers, got {t!r}") from None
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"t: expected finite values, got {arr[~np.isfinite(arr)].flat[0]}")
-    return arr
+    return finite_array(t, "t")
 
 
 class TimeLaw:

@@ -27,41 +27,23 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .._args import finite_array, finite_number
+
 __all__ = ["Path", "ParametricPath", "line", "circle", "helix", "e2_sphere_cylinder"]
 
 MAX_ORDER = 4
 
 
 def _params(gamma) -> np.ndarray:
-    try:
-        g = np.asarray(gamma, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"gamma: expected numbers, got {gamma!r}") from None
-    if not np.all(np.isfinite(g)):
-        raise ValueError(f"gamma: expected finite values, got {g[~np.isfinite(g)].flat[0]}")
-    return g
+    return finite_array(gamma, "gamma")
 
 
 def _point(x, field: str) -> np.ndarray:
-    try:
-        v = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected 3 numbers, got {x!r}") from None
-    if v.shape != (3,):
-        raise ValueError(f"{field}: expected shape (3,), got {v.shape}")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{field}: expected finite values, got {v}")
-    return v
+    return finite_array(x, field, (3,))
 
 
 def _positive(x, field: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected a positive number, got {x!r}") from None
-    if not (np.isfinite(v) and v > 0):
-        raise ValueError(f"{field}: expected a positive finite number, got {v}")
-    return v
+    return finite_number(x, field, positive=True)
 
 
 def _xyz(x, y, z) -> np.ndarray:

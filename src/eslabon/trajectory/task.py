@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._args import finite_number
 from ..spatial.invariants import as_rotation
 from .frenet import RTOL, _frame, _motion
 from .laws import TimeLaw, cycloid
@@ -144,12 +145,7 @@ def t3_path(z_wave: float = 0.0) -> ParametricPath:
     p^(k) = [0, δ_k1, w(2π)^k sin(2πβ + kπ/2)] for k ≥ 1. w = 0 is the nominal line of
     §4.4; w = 0.03 m the perturbed path of §5.4 (the thesis prints "sen(2πθ)"; β is meant).
     """
-    try:
-        w = float(z_wave)
-    except (TypeError, ValueError):
-        raise ValueError(f"z_wave: expected a number, got {z_wave!r}") from None
-    if not np.isfinite(w):
-        raise ValueError(f"z_wave: expected a finite number, got {w}")
+    w = finite_number(z_wave, "z_wave")
     base = _point([T3_X, 0.0, T3_Z], "p")
 
     def deriv(k):

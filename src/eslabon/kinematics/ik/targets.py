@@ -3,21 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._args import vector
+from ..._args import finite_array, vector
 from ...spatial.invariants import as_rotation
 
 
 def point(x, field: str) -> np.ndarray:
     """A finite 3-vector."""
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected 3 numbers, got {x!r}") from None
-    if arr.shape != (3,):
-        raise ValueError(f"{field}: expected shape (3,), got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{field}: expected finite values, got {arr}")
-    return arr
+    return finite_array(x, field, (3,))
 
 
 def rotation(R, field: str = "R") -> np.ndarray:
