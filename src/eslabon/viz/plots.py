@@ -16,6 +16,16 @@ def _pyplot():
     return plt
 
 
+def _save(plt, fig, path, dpi) -> Path:
+    """Lay out, write (creating the folder) and close a figure."""
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
 def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None) -> Path:
     """Save a PNG/SVG of ``traj.q`` (or qd, qdd, tau) against time, one line per joint."""
     plt = _pyplot()
@@ -33,12 +43,7 @@ def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None
     ax.set_title(title or f"{traj.model_name}: {labels[quantity]}")
     ax.grid(True)
     ax.legend()
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path, dpi=110)
 
 
 def plot_joint_panels(traj, path, joint: int, title: str | None = None) -> Path:
@@ -56,12 +61,7 @@ def plot_joint_panels(traj, path, joint: int, title: str | None = None) -> Path:
         ax.grid(True)
     axes[-1].set_xlabel("t [s]")
     axes[0].set_title(title or f"{traj.model_name}: joint {joint + 1}")
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path, dpi=100)
 
 
 def planar_polylines(model, q_samples, plane=(0, 1)) -> np.ndarray:
