@@ -19,6 +19,20 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
         for column in entry["columns"].values():
             assert set(column["status"]) <= {"ok", "noise"}, (table, column)
     assert max(data["task"]["iterations"]) <= 3
+    # chapter 5: Tables 5.4.2, 5.6.3 (issue 5); the thesis's W-derived cells are WRONG
+    t542 = data["table_5_4_2"]
+    for key in ("V_dqd", "U_dqdd"):
+        assert set(t542[key]["status"]) <= {"ok", "noise"}, key
+    assert set(t542["W_dq"]["status"][:3]) == {"WRONG"}
+    assert t542["max_abs_residual"] < 0.05
+    assert data["closed_loop"]["max_deviation_fraction"] < 0.05
+    t563 = data["table_5_6_3"]
+    for key in ("Kd", "b", "c"):
+        assert t563[key]["counts"]["DIFF"] == 0 and t563[key]["counts"]["WRONG"] == 0, key
+    for key in ("Kp", "a"):
+        status = np.array(t563[key]["status"])
+        assert (status[:, 4:] != "WRONG").all() and (status == "WRONG").sum() > 10
+        assert t563[key]["counts"]["DIFF"] == 0
     peak = data["task"]["peak_abs_tau"]
     assert np.argmax(peak) == 1 and peak[5] < 1e-9     # joint 2 carries most; joint 6 none
     assert data["seven_r"]["redundant"]["on_branch"] == data["seven_r"]["redundant"]["solved"]

@@ -12,25 +12,13 @@ from eslabon.kinematics import ik
 from eslabon.spatial.invariants import vect
 from eslabon.zoo import rojas
 from eslabon.zoo.rojas import INITIAL_THETA_DEG
+from eslabon.zoo.rojas_tables import JOINT_TABLES
 
 T3_R = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])
 X, Z = 1.33125, 1.79875
 
 # Tables 5.4.1 (t = 0.05 s) and 5.6.2 (t = 0.45 s): OT data y, ẏ, ÿ and the printed joints
-TABLES = {
-    "5.4.1": dict(y=0.00082, yd=0.04894, ydd=1.95774,
-                  theta=[0.05073, 89.99987, -135.0, 45.00008, 90.05075, 90.0],
-                  thd=[0.53123E-01, -0.42705E-04, 0.42707E-04, 0.25818E-08, 0.53123E-01,
-                       -0.65585E-09],
-                  thdd=[0.21251E+01, -0.42573E-02, 0.42572E-02, 0.39416E-06, 0.21251E+01,
-                        -0.39723E-07]),
-    "5.6.2": dict(y=0.40082, yd=1.95106, ydd=1.95774,
-                  theta=[23.51276, 85.48645, -130.23580, 44.74937, 113.51270, 89.99990],
-                  thd=[0.17807E+01, -0.70995E+00, 0.78862E+00, -0.78669E-01, 0.17807E+01,
-                       0.87924E-07],
-                  thdd=[-0.97251E+00, -0.31997E+01, 0.42557E+01, -0.10559E+01, -0.97251E+00,
-                        -0.16807E-06]),
-}
+TABLES = JOINT_TABLES
 
 
 @pytest.fixture(scope="module")

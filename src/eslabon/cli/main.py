@@ -159,6 +159,49 @@ def simulate(model: str = MODEL_ARG,
                     f"q(t_final) = {_fmt(traj.q[-1])}"])
 
 
+@app.command("linearize")
+def linearize_cmd(model: str = MODEL_ARG,
+                  trajectory: Path = typer.Option(..., "--trajectory",
+                                                  help="Trajectory file (.npz or .csv) with "
+                                                       "t, q, qd, qdd, as `simulate` writes."),
+                  t: float = typer.Option(..., "--t", help="Time to linearize at [s]."),
+                  psi: Optional[float] = typer.Option(None, "--psi", help="Damping Ψ (scalar) "
+                                                      "for model-assignment gains."),
+                  omega: Optional[float] = typer.Option(None, "--omega",
+                                                        help="Natural frequency Ω [rad/s]."),
+                  opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+    """U, V, W and A(t), B(t) along a trajectory at time T (seed 000 §5.2–5.4), the frozen
+    eigenvalues, and with --psi/--omega the gains K_p = UΩ² − W, K_d = 2UΨΩ − V."""
+    from .. import control as ctl
+    from ..sim import Trajectory
+    m = resolve_model(model, opt)
+    traj = Trajectory.load(trajectory)
+    if traj.q.ndim != 2 or traj.q.shape[1] != m.nq:
+        raise UserError(f"--trajectory: expected {m.nq} joints for {m.name}, the file has "
+                        f"{traj.q.shape[-1]}")
+    q, qd, qdd = ctl.Nominal.from_trajectory(traj)(t)
+    lin = ctl.linearize(m, q, qd, qdd)
+    ev = ctl.frozen_eigenvalues(lin.A)
+    data = {"model": m.name, "t": t, "q": q.tolist(), "qd": qd.tolist(), "qdd": qdd.tolist(),
+            **{k: getattr(lin, k).tolist() for k in ("U", "V", "W", "A", "B")},
+            "eigenvalues": [[float(e.real), float(e.imag)] for e in ev]}
+    np.set_printoptions(precision=5, linewidth=160, suppress=False)
+    lines = [f"model {m.name}  t = {t} s  (x = [q; q̇], δẋ = A δx + B δτ)"]
+    for key in ("U", "V", "W"):
+        lines += [f"{key} =", str(getattr(lin, key))]
+    lines.append("eigenvalues of A: " + ", ".join(f"{e.real:.6g}{e.imag:+.6g}j" for e in ev))
+    if (psi is None) != (omega is None):
+        raise UserError("--psi, --omega: give both for model-assignment gains")
+    if psi is not None:
+        Kp, Kd = ctl.model_assignment(lin, psi, omega)
+        cl = ctl.frozen_eigenvalues(ctl.closed_loop_matrix(lin, np.hstack([Kp, Kd])))
+        data.update(Kp=Kp.tolist(), Kd=Kd.tolist(),
+                    closed_loop_eigenvalues=[[float(e.real), float(e.imag)] for e in cl])
+        lines += ["K_p =", str(Kp), "K_d =", str(Kd), "closed-loop eigenvalues: "
+                  + ", ".join(f"{e.real:.6g}{e.imag:+.6g}j" for e in cl)]
+    _emit(data, as_json, lines)
+
+
 @app.command()
 def bench(against: Optional[str] = typer.Option(
               None, "--against", help="Also time this library side by side: pin (Pinocchio)."),

@@ -25,27 +25,8 @@ from ..kinematics import ik
 from ..sim import Trajectory
 from ..trajectory import T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
 from ..zoo import rojas
+from ..zoo.rojas_tables import JOINT_TABLES as TABLES
 
-TABLES = {
-    "5.4.1": dict(t=0.05, y=0.00082, yd=0.04894, ydd=1.95774,
-                  theta=[0.05073, 89.99987, -135.0, 45.00008, 90.05075, 90.0],
-                  thd=[0.53123E-01, -0.42705E-04, 0.42707E-04, 0.25818E-08, 0.53123E-01,
-                       -0.65585E-09],
-                  thdd=[0.21251E+01, -0.42573E-02, 0.42572E-02, 0.39416E-06, 0.21251E+01,
-                        -0.39723E-07],
-                  gravity=[0.0, -0.21419E+04, -0.21419E+04, -0.49246E+03, 0.21442E-04, 0.0],
-                  total=[0.56318E+03, -0.21292E+04, -0.21382E+04, -0.49247E+03, -0.48943E+02,
-                         -0.25151E-07]),
-    "5.6.2": dict(t=0.45, y=0.40082, yd=1.95106, ydd=1.95774,
-                  theta=[23.51276, 85.48645, -130.23580, 44.74937, 113.51270, 89.99990],
-                  thd=[0.17807E+01, -0.70995E+00, 0.78862E+00, -0.78669E-01, 0.17807E+01,
-                       0.87924E-07],
-                  thdd=[-0.97251E+00, -0.31997E+01, 0.42557E+01, -0.10559E+01, -0.97251E+00,
-                        -0.16807E-06],
-                  gravity=[0.0, -0.24369E+04, -0.21283E+04, -0.47210E+03, 0.15841E-04, 0.0],
-                  total=[0.38648E+03, -0.30115E+04, -0.19754E+04, -0.47350E+03, -0.48943E+02,
-                         -0.52019E-06]),
-}
 #: below these magnitudes a printed cell is single-precision noise
 NOISE = {"theta": 1e-3, "thd": 1e-5, "thdd": 1e-5, "gravity": 1e-3, "total": 1e-3,
          "total_lagrange": 1e-3}
@@ -114,7 +95,7 @@ def _task(t3, out):
         lines.append(f"  (no plots: {exc})")
     summary = {"iterations": path.iterations.tolist(),
                "peak_abs_tau": np.abs(tau).max(0).tolist()}
-    return summary, lines, files
+    return summary, lines, files, path
 
 
 def _seven_r(out):
@@ -166,9 +147,18 @@ def reproduce(out) -> tuple[dict, list]:
              "gravity +9.81 along +Z₁ as the thesis's tables, digest §7)"]
     sol05, data["table_5_4_1"], more = _table(t3, "5.4.1", np.radians(rojas.INITIAL_THETA_DEG))
     lines += more
-    _, data["table_5_6_2"], more = _table(t3, "5.6.2", sol05.q)
+    sol45, data["table_5_6_2"], more = _table(t3, "5.6.2", sol05.q)
     lines += more
-    data["task"], more, f = _task(t3, out)
+    from .rojas_control import table_5_4_2, table_5_6_3, table_state
+    data["table_5_4_2"], more = table_5_4_2(t3, np.radians(rojas.INITIAL_THETA_DEG))
+    lines += more
+    data["table_5_6_3"], more = table_5_6_3(t3, table_state(t3, "5.6.2", sol05.q))
+    lines += more
+    data["task"], more, f, path = _task(t3, out)
+    lines += more
+    files.update(f)
+    from .rojas_control import closed_loop
+    data["closed_loop"], more, f = closed_loop(t3, path, out)
     lines += more
     files.update(f)
     data["seven_r"], more, f = _seven_r(out)

@@ -1,4 +1,6 @@
 """Plots and animations (matplotlib; optional extra ``eslabon[viz]``, never imported by the core)."""
-from .plots import animate_planar, plot_joint_history, plot_joint_panels
+from .plots import (animate_planar, plot_eigenvalues, plot_joint_history, plot_joint_panels,
+                    plot_tracking_error)
 
-__all__ = ["plot_joint_history", "plot_joint_panels", "animate_planar"]
+__all__ = ["plot_joint_history", "plot_joint_panels", "plot_eigenvalues", "plot_tracking_error",
+           "animate_planar"]

@@ -64,6 +64,42 @@ def plot_joint_panels(traj, path, joint: int, title: str | None = None) -> Path:
     return _save(plt, fig, path, dpi=100)
 
 
+def plot_eigenvalues(t, eigenvalues, path, title: str | None = None) -> Path:
+    """Save the real and imaginary parts of frozen-time eigenvalues (T, k) against t (T,)
+    (seed 000 §5.6: the spectrum of A(t) along a trajectory)."""
+    plt = _pyplot()
+    ev = np.asarray(eigenvalues)
+    fig, (ax_re, ax_im) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    for k in range(ev.shape[1]):
+        ax_re.plot(t, ev[:, k].real, ".", ms=3, color="tab:blue")
+        ax_im.plot(t, ev[:, k].imag, ".", ms=3, color="tab:red")
+    ax_re.set_ylabel("Re λ [1/s]")
+    ax_im.set_ylabel("Im λ [rad/s]")
+    ax_im.set_xlabel("t [s]")
+    for ax in (ax_re, ax_im):
+        ax.grid(True)
+    ax_re.set_title(title or "frozen-time eigenvalues")
+    return _save(plt, fig, path, dpi=100)
+
+
+def plot_tracking_error(t, error, path, reference=None, title: str | None = None) -> Path:
+    """Save joint tracking errors (K, n) against t, with an optional reference (K, n)
+    drawn dashed (e.g. the assigned linear error model)."""
+    plt = _pyplot()
+    error = np.asarray(error)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for j in range(error.shape[1]):
+        line, = ax.plot(t, error[:, j], label=f"δq{j + 1}")
+        if reference is not None:
+            ax.plot(t, np.asarray(reference)[:, j], "--", color=line.get_color(), lw=1)
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("error [rad | m]")
+    ax.set_title(title or "tracking error" + (" (dashed: reference)" if reference is not None else ""))
+    ax.grid(True)
+    ax.legend(ncol=3, fontsize="small")
+    return _save(plt, fig, path, dpi=110)
+
+
 def planar_polylines(model, q_samples, plane=(0, 1)) -> np.ndarray:
     """(K, nframes, 2) DH-frame origins dh0..dhN projected on ``plane`` (axis indices)."""
     from ..kinematics import frame_poses

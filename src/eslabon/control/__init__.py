@@ -1,0 +1,27 @@
+"""Linearization and control design along a trajectory (seed 000 chapter 5).
+
+* :func:`linearize`, :func:`linearize_along`: U, V, W and A(t), B(t) (exact, batched);
+  :func:`perturbation_check` (Table 5.4.2); :func:`frozen_eigenvalues`;
+  :func:`to_statespace` (python-control).
+* :func:`model_assignment` (K_p = UΩ² − W, K_d = 2UΨΩ − V), :func:`place_poles` (scipy or
+  the Sylvester form), :func:`lqr`, :func:`tvlqr` (backward Riccati ODE).
+* :class:`Nominal`, control laws (:func:`model_assignment_law`, :func:`gain_schedule_law`,
+  :func:`computed_torque_law`, :func:`pd_gravity_law`) and :func:`simulate_closed_loop`.
+
+See ``docs/control.md``.
+"""
+from .design import (LQR, closed_loop_matrix, controllable, lqr, model_assignment, place_poles,
+                     spd_matrix)
+from .linearize import (Linearization, PerturbationCheck,
+                        frozen_eigenvalues, linearize, sort_eigenvalues, linearize_along, perturbation_check,
+                        state_space, to_statespace)
+from .tracking import (ClosedLoop, Nominal, computed_torque_law, gain_schedule_law,
+                       model_assignment_law, pd_gravity_law, simulate_closed_loop)
+from .tvlqr import TVLQR, tvlqr
+
+__all__ = ["linearize", "linearize_along", "Linearization",
+           "perturbation_check", "PerturbationCheck", "frozen_eigenvalues", "sort_eigenvalues", "state_space",
+           "to_statespace", "model_assignment", "place_poles", "lqr", "LQR", "controllable", "closed_loop_matrix",
+           "spd_matrix", "tvlqr", "TVLQR", "Nominal", "model_assignment_law",
+           "gain_schedule_law", "computed_torque_law", "pd_gravity_law", "ClosedLoop",
+           "simulate_closed_loop"]

@@ -1,0 +1,181 @@
+"""Gain design: model assignment (seed 000 §5.6), pole placement and LQR.
+
+* :func:`model_assignment` — Lin & Angeles (1986) as used by the thesis: with
+  δf* = −K_p δθ − K_d δθ̇ (5.6.5) and
+
+      K_p(t) = U Ω² − W,     K_d(t) = 2 U Ψ Ω − V                       (5.6.7–5.6.8)
+
+  the closed loop is δθ̈ + 2ΨΩ δθ̇ + Ω² δθ = 0 (5.6.4), time-invariant, for symmetric
+  positive-definite Ψ, Ω (diagonal in the thesis: Ψ = √2/2·1, Ω = 1 rad/s).
+* :func:`place_poles` — a gain K with eig(A − BK) at the requested poles, on a frozen
+  (A, B): scipy's ``place_poles`` (Kautz–Tits), or the Sylvester-equation form the thesis
+  cites (Bhattacharyya & de Souza 1982): solve A T − T Λ = −B G for T, then K = −G T⁻¹
+  for our u = −Kx (the thesis's K = G T⁻¹ is for u = +Kx).
+* :func:`lqr` — K = R⁻¹BᵀP with P from the continuous algebraic Riccati equation (scipy).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.signal as sig
+
+PLACEMENT_METHODS = ("scipy", "sylvester")
+
+
+def spd_matrix(x, n: int, field: str) -> np.ndarray:
+    """A symmetric positive-definite (n, n) matrix from a positive scalar, (n,) positive
+    diagonal or (n, n) matrix; else a ValueError naming ``field``."""
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected a number, (n,) or (n, n) array, got {x!r}") from None
+    if a.ndim == 0:
+        a = a * np.eye(n)
+    elif a.shape == (n,):
+        a = np.diag(a)
+    elif a.shape != (n, n):
+        raise ValueError(f"{field}: expected a scalar, ({n},) or ({n}, {n}), got {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{field}: expected finite values")
+    if not np.allclose(a, a.T, rtol=0, atol=1e-12 * max(1.0, np.abs(a).max())):
+        raise ValueError(f"{field}: expected a symmetric matrix")
+    low = float(np.linalg.eigvalsh(a).min())
+    if not low > 0:
+        raise ValueError(f"{field}: expected a positive-definite matrix; smallest "
+                         f"eigenvalue {low:.3g}")
+    return a
+
+
+def model_assignment(lin, psi, omega):
+    """(K_p, K_d) of (5.6.7–5.6.8) from a :class:`~eslabon.control.Linearization` (one
+    instant or along a trajectory, leading axes kept) and the damping Ψ and natural
+    frequency Ω (scalars, diagonals or SPD matrices)."""
+    n = lin.U.shape[-1]
+    Psi = spd_matrix(psi, n, "psi")
+    Om = spd_matrix(omega, n, "omega")
+    Kp = lin.U @ (Om @ Om) - lin.W
+    Kd = 2.0 * lin.U @ (Psi @ Om) - lin.V
+    return Kp, Kd
+
+
+def closed_loop_matrix(lin, K):
+    """A − BK (…, 2n, 2n) for a robot linearization and a state feedback δf* = −K δx,
+    K (…, n, 2n) = [K_θ, K_θ̇]. Formed as [[0, 1], [−U⁻¹(W + K_θ), −U⁻¹(V + K_θ̇)]]: the
+    sums cancel before the solve, so with model assignment the matrix is exactly
+    [[0, 1], [−Ω², −2ΨΩ]] to rounding (forming A − BK term by term loses about 1e-9
+    in its eigenvalues on the T3)."""
+    n = lin.U.shape[-1]
+    K = np.asarray(K, dtype=float)
+    if K.shape[-2:] != (n, 2 * n):
+        raise ValueError(f"K: expected shape (…, {n}, {2 * n}), got {K.shape}")
+    lower = -np.linalg.solve(lin.U, np.concatenate([lin.W + K[..., :n], lin.V + K[..., n:]],
+                                                   axis=-1))
+    upper = np.zeros(lower.shape)
+    upper[..., :, n:] = np.eye(n)
+    return np.concatenate([upper, lower], axis=-2)
+
+
+def _pair(A, B):
+    A = np.asarray(A, dtype=float)
+    B = np.asarray(B, dtype=float)
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"A: expected a square matrix, got shape {A.shape}")
+    if B.ndim != 2 or B.shape[0] != A.shape[0]:
+        raise ValueError(f"B: expected shape ({A.shape[0]}, m), got {B.shape}")
+    if not (np.isfinite(A).all() and np.isfinite(B).all()):
+        raise ValueError("A, B: expected finite values")
+    return A, B
+
+
+def _poles(poles, n):
+    p = np.asarray(poles, dtype=complex).ravel()
+    if p.shape != (n,):
+        raise ValueError(f"poles: expected {n} poles, got {p.size}")
+    if not np.isfinite(p).all():
+        raise ValueError("poles: expected finite values")
+    if not np.allclose(np.sort_complex(p), np.sort_complex(p.conj()), atol=1e-12):
+        raise ValueError("poles: complex poles must come in conjugate pairs")
+    return p
+
+
+def _real_block(poles):
+    """A real matrix Λ with the given (conjugate-paired) eigenvalues: 2×2 blocks
+    [[a, b], [−b, a]] for a ± bi, then the real poles on the diagonal."""
+    upper = sorted(p for p in poles if p.imag > 1e-12 * max(1.0, abs(p)))
+    real = [p.real for p in poles if abs(p.imag) <= 1e-12 * max(1.0, abs(p))]
+    L = np.zeros((len(poles), len(poles)))
+    for k, p in enumerate(upper):
+        L[2 * k:2 * k + 2, 2 * k:2 * k + 2] = [[p.real, p.imag], [-p.imag, p.real]]
+    for k, r in enumerate(real, start=2 * len(upper)):
+        L[k, k] = r
+    return L
+
+
+def controllable(A, B, tol: float = 1e-9) -> bool:
+    """True when rank [B, AB, …, Aⁿ⁻¹B] = n (PBH test on each eigenvalue of A)."""
+    A, B = _pair(A, B)
+    n = A.shape[0]
+    scale = max(1.0, np.abs(A).max(), np.abs(B).max())
+    for lam in np.linalg.eigvals(A):
+        sv = np.linalg.svd(np.hstack([lam * np.eye(n) - A, B]), compute_uv=False)
+        if sv[-1] <= tol * scale:
+            return False
+    return True
+
+
+def place_poles(A, B, poles, *, method: str = "scipy", G=None):
+    """K (m, n) with the eigenvalues of A − BK at ``poles`` (n,). ``method="sylvester"``
+    solves A T − T Λ = −B G for T, with ``G`` (m, n); then (A + B G T⁻¹) T = T Λ, so the
+    thesis's K = G T⁻¹ (feedback u = +Kx) is K = −G T⁻¹ in our u = −Kx; any G with (Λ, G) observable
+    works, the default is a seeded random one (a rank-one G such as all ones makes T
+    singular when m > 1)."""
+    if method not in PLACEMENT_METHODS:
+        raise ValueError(f"method: expected one of {PLACEMENT_METHODS}, got {method!r}")
+    A, B = _pair(A, B)
+    n, m = B.shape
+    p = _poles(poles, n)
+    if not controllable(A, B):
+        raise ValueError("A, B: the pair is not controllable; its poles cannot all be placed")
+    if method == "scipy":
+        return sig.place_poles(A, B, p, method="YT").gain_matrix
+    G = np.random.default_rng(0).standard_normal((m, n)) if G is None else \
+        np.asarray(G, dtype=float)
+    if G.shape != (m, n):
+        raise ValueError(f"G: expected shape ({m}, {n}), got {G.shape}")
+    Lam = _real_block(p)
+    T = sla.solve_sylvester(A, -Lam, -B @ G)           # A T − T Λ = −B G
+    if np.linalg.cond(T) > 1e12:
+        raise ValueError("G: T is singular for this G (choose another G, or poles that "
+                         "are not eigenvalues of A)")
+    return -G @ np.linalg.inv(T)          # (A − BK) T = A T + B G = T Λ
+
+
+class LQR(NamedTuple):
+    """Gain K (m, n), Riccati solution P (n, n), closed-loop poles (n,)."""
+    K: np.ndarray
+    P: np.ndarray
+    poles: np.ndarray
+
+
+def _weights(Q, R, n, m):
+    Q = np.asarray(Q, dtype=float)
+    if Q.shape != (n, n) or not np.allclose(Q, Q.T) or np.linalg.eigvalsh(Q).min() < -1e-12:
+        raise ValueError(f"Q: expected a symmetric positive-semidefinite ({n}, {n}) matrix")
+    return Q, spd_matrix(R, m, "R")
+
+
+def lqr(A, B, Q, R) -> LQR:
+    """Continuous LQR: minimize ∫ xᵀQx + uᵀRu with u = −Kx (scipy's CARE solver)."""
+    A, B = _pair(A, B)
+    n, m = B.shape
+    Q, R = _weights(Q, R, n, m)
+    try:
+        P = sla.solve_continuous_are(A, B, Q, R)
+    except (np.linalg.LinAlgError, ValueError) as exc:
+        raise ValueError(f"A, B: no stabilizing Riccati solution (the pair is not "
+                         f"stabilizable, or (A, Q) has unobservable modes on the imaginary "
+                         f"axis): {exc}") from None
+    K = np.linalg.solve(R, B.T @ P)
+    return LQR(K, P, np.linalg.eigvals(A - B @ K))

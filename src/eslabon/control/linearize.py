@@ -1,0 +1,151 @@
+"""Linearization of the robot about a state or along a nominal trajectory.
+
+Seed 000 (Rojas 1987) §5.2–5.4. Keeping first-order terms about a nominal (θ, θ̇, θ̈),
+
+    δf* = U δθ̈ + V δθ̇ + W δθ,    U = M(θ),  V = ∂f*/∂θ̇,  W = ∂f*/∂θ        (5.4.1)
+
+and for the state x = [θ; θ̇], δẋ = A(t) δx + B(t) δf* with
+
+    A = [[0, 1], [−M⁻¹W, −M⁻¹V]],    B = [[0], [M⁻¹]]                         (5.2.3–4)
+
+U, V, W are exact: V and W come from the analytic derivatives of Newton–Euler
+(:func:`eslabon.inverse_dynamics_derivatives`, friction included), as the digest
+recommends, not from the thesis's (5.3.5–5.3.25), whose printed W is wrong (digest §4.6:
+the thesis's W, its K_p and Table 5.6.3 block (a) are wrong in columns 1–4; V is right).
+``method="central"`` builds the same matrices by central differences of the inverse
+dynamics, to check them.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._args import finite_number, vectors
+from ..dynamics import inverse_dynamics, mass_matrix
+from ..dynamics.derivatives import inverse_dynamics_derivatives
+
+METHODS = ("analytic", "central")
+
+
+class Linearization(NamedTuple):
+    """U, V, W (…, n, n) and A (…, 2n, 2n), B (…, 2n, n); M_inv = U⁻¹ (…, n, n).
+    The leading axes are those of the states given (none for one state); along a
+    trajectory (:func:`linearize_along`) ``t`` (T,) holds the sample times."""
+    U: np.ndarray
+    V: np.ndarray
+    W: np.ndarray
+    A: np.ndarray
+    B: np.ndarray
+    M_inv: np.ndarray
+    t: np.ndarray | None = None
+
+
+def _central(model, q, qd, qdd, step):
+    n = model.nq
+    W = np.empty(q.shape + (n,))
+    V = np.empty(q.shape + (n,))
+    for j in range(n):
+        e = np.zeros(n)
+        e[j] = step
+        W[..., :, j] = (inverse_dynamics(model, q + e, qd, qdd)
+                        - inverse_dynamics(model, q - e, qd, qdd)) / (2 * step)
+        V[..., :, j] = (inverse_dynamics(model, q, qd + e, qdd)
+                        - inverse_dynamics(model, q, qd - e, qdd)) / (2 * step)
+    return V, W
+
+
+def state_space(U, V, W):
+    """(A, B, M⁻¹) of (5.2.3–4) from U, V, W (…, n, n)."""
+    n = U.shape[-1]
+    lead = U.shape[:-2]
+    M_inv = np.linalg.inv(U)
+    A = np.zeros(lead + (2 * n, 2 * n))
+    A[..., :n, n:] = np.eye(n)
+    A[..., n:, :n] = -M_inv @ W
+    A[..., n:, n:] = -M_inv @ V
+    B = np.zeros(lead + (2 * n, n))
+    B[..., n:, :] = M_inv
+    return A, B, M_inv
+
+
+def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6):
+    """U, V, W, A, B at one state (n,) or a batch (N, n) (:class:`Linearization`)."""
+    if method not in METHODS:
+        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    (q, qd, qdd), _ = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+    U = mass_matrix(model, q)
+    if method == "analytic":
+        W, V = inverse_dynamics_derivatives(model, q, qd, qdd)
+    else:
+        V, W = _central(model, q, qd, qdd, finite_number(step, "step", positive=True))
+    A, B, M_inv = state_space(U, V, W)
+    return Linearization(U, V, W, A, B, M_inv)
+
+
+def linearize_along(model, trajectory, *, method: str = "analytic", step: float = 1e-6):
+    """:class:`Linearization` (with ``t``) at every sample of ``trajectory`` (anything with ``t`` (T,) and ``q``,
+    ``qd``, ``qdd`` (T, n): a simulation :class:`~eslabon.sim.Trajectory`, an IK
+    :class:`~eslabon.kinematics.ik.PathSolution`, a :class:`~eslabon.control.Nominal`),
+    in one batched call."""
+    try:
+        t, q, qd, qdd = (np.asarray(getattr(trajectory, k), dtype=float)
+                         for k in ("t", "q", "qd", "qdd"))
+    except AttributeError as exc:
+        raise ValueError(f"trajectory: expected t, q, qd and qdd samples ({exc})") from None
+    if q.ndim != 2 or t.shape != (len(q),):
+        raise ValueError(f"trajectory: expected t (T,) and q (T, n), got {t.shape} and {q.shape}")
+    return linearize(model, q, qd, qdd, method=method, step=step)._replace(t=t)
+
+
+def sort_eigenvalues(ev):
+    """Eigenvalues (…, k) sorted by real part, then imaginary part."""
+    ev = np.asarray(ev, dtype=complex)
+    order = np.lexsort((ev.imag, ev.real), axis=-1)
+    return np.take_along_axis(ev, order, axis=-1)
+
+
+def frozen_eigenvalues(A):
+    """Eigenvalues of A (…, 2n, 2n) frozen in time, sorted by real then imaginary part."""
+    return sort_eigenvalues(np.linalg.eigvals(np.asarray(A, dtype=float)))
+
+
+class PerturbationCheck(NamedTuple):
+    """Table 5.4.2: the linear terms W δθ, V δθ̇, U δθ̈, their sum (the predicted δf*),
+    the true torque difference and the residual predicted − true, each (n,)."""
+    W_dq: np.ndarray
+    V_dqd: np.ndarray
+    U_dqdd: np.ndarray
+    predicted: np.ndarray
+    actual: np.ndarray
+    residual: np.ndarray
+
+
+def perturbation_check(model, nominal, perturbed) -> PerturbationCheck:
+    """Compare the linear prediction (5.4.1) with the true torque difference between a
+    nominal and a perturbed state, each given as (q, qd, qdd)."""
+    try:
+        (q, qd, qdd), (pq, pqd, pqdd) = nominal, perturbed
+    except (TypeError, ValueError):
+        raise ValueError("nominal, perturbed: expected two (q, qd, qdd) triples") from None
+    lin = linearize(model, q, qd, qdd)
+    dq, dqd, dqdd = (np.asarray(b, float) - np.asarray(a, float)
+                     for a, b in ((q, pq), (qd, pqd), (qdd, pqdd)))
+    terms = [lin.W @ dq, lin.V @ dqd, lin.U @ dqdd]
+    predicted = terms[0] + terms[1] + terms[2]
+    actual = inverse_dynamics(model, pq, pqd, pqdd) - inverse_dynamics(model, q, qd, qdd)
+    return PerturbationCheck(*terms, predicted, actual, predicted - actual)
+
+
+def to_statespace(A, B):
+    """A python-control ``StateSpace`` with the full state as output (C = 1, D = 0)."""
+    try:
+        import control
+    except ImportError:
+        raise ValueError("to_statespace needs python-control: pip install control") from None
+    A = np.asarray(A, dtype=float)
+    B = np.asarray(B, dtype=float)
+    if A.ndim != 2 or B.ndim != 2 or A.shape[0] != A.shape[1] or B.shape[0] != A.shape[0]:
+        raise ValueError(f"A, B: expected (2n, 2n) and (2n, n) for one instant, got "
+                         f"{A.shape} and {B.shape}")
+    return control.ss(A, B, np.eye(A.shape[0]), np.zeros((A.shape[0], B.shape[1])))

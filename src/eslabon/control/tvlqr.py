@@ -1,0 +1,58 @@
+"""Time-varying LQR along a linearized trajectory (backward Riccati differential equation).
+
+For δẋ = A(t)δx + B(t)δu on [t₀, T], minimizing δx(T)ᵀQ_f δx(T) + ∫ δxᵀQδx + δuᵀRδu
+gives δu = −K(t)δx with K = R⁻¹BᵀP and
+
+    −Ṗ = AᵀP + PA − PBR⁻¹BᵀP + Q,     P(T) = Q_f
+
+integrated backwards by scipy's ``solve_ivp`` (DOP853) with A(t), B(t) interpolated
+linearly between the samples of a :class:`~eslabon.control.Linearization` with sample times ``t``.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from .design import _weights
+
+
+class TVLQR(NamedTuple):
+    """Gains K (T, m, n) and Riccati solutions P (T, n, n) at the sample times t (T,)."""
+    t: np.ndarray
+    K: np.ndarray
+    P: np.ndarray
+
+
+def tvlqr(lin, Q, R, Qf=None, *, rtol: float = 1e-10, atol: float = 1e-10) -> TVLQR:
+    """Time-varying LQR gains at the samples of ``lin`` (from :func:`linearize_along`)."""
+    if lin.t is None:
+        raise ValueError("lin: expected a linearization along a trajectory (linearize_along)")
+    t = np.asarray(lin.t, dtype=float)
+    if t.ndim != 1 or len(t) < 2 or not np.all(np.diff(t) > 0):
+        raise ValueError("lin: expected at least two samples at increasing times")
+    A, B = np.asarray(lin.A), np.asarray(lin.B)
+    n, m = B.shape[-2:]
+    Q, R = _weights(Q, R, n, m)
+    Qf = np.zeros((n, n)) if Qf is None else _weights(Qf, R, n, m)[0]
+    R_inv = np.linalg.inv(R)
+
+    def at(tt):
+        k = int(np.clip(np.searchsorted(t, tt) - 1, 0, len(t) - 2))
+        w = (tt - t[k]) / (t[k + 1] - t[k])
+        return (1 - w) * A[k] + w * A[k + 1], (1 - w) * B[k] + w * B[k + 1]
+
+    def rhs(tt, p):
+        P = p.reshape(n, n)
+        Ak, Bk = at(tt)
+        dP = -(Ak.T @ P + P @ Ak - P @ Bk @ R_inv @ Bk.T @ P + Q)
+        return (0.5 * (dP + dP.T)).ravel()
+
+    sol = solve_ivp(rhs, (t[-1], t[0]), Qf.ravel(), method="DOP853", t_eval=t[::-1],
+                    rtol=rtol, atol=atol)
+    if not sol.success:
+        raise ValueError(f"lin: the Riccati equation could not be integrated ({sol.message})")
+    P = sol.y.T[::-1].reshape(len(t), n, n)
+    K = R_inv @ np.swapaxes(B, -1, -2) @ P
+    return TVLQR(t, K, P)
