@@ -7,6 +7,7 @@
 """
 from . import kinematics, model, zoo
 from ._args import get_num_threads, set_num_threads
+from .dynamics.crosscheck import crosscheck
 from .dynamics import (RneaTrace, bias_forces, coriolis_matrix, forward_dynamics,
                        forward_dynamics_derivatives, gravity_torques, inverse_dynamics,
                        inverse_dynamics_derivatives, kinetic_energy, mass_matrix,
@@ -21,4 +22,4 @@ __all__ = ["model", "zoo", "kinematics", "Model", "from_dh", "inverse_dynamics",
            "RneaTrace", "mass_matrix", "forward_dynamics", "gravity_torques", "bias_forces",
            "coriolis_matrix", "inverse_dynamics_derivatives", "forward_dynamics_derivatives", "kinetic_energy", "potential_energy", "forward_kinematics",
            "end_effector_pose", "jacobian", "simulate", "Trajectory", "set_num_threads",
-           "get_num_threads", "__version__"]
+           "get_num_threads", "crosscheck", "__version__"]

@@ -159,6 +159,24 @@ def simulate(model: str = MODEL_ARG,
                     f"q(t_final) = {_fmt(traj.q[-1])}"])
 
 
+@app.command("crosscheck")
+def crosscheck_cmd(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
+                   qd: str = typer.Option(None, "--qd"), qdd: str = typer.Option(None, "--qdd"),
+                   seed: int = typer.Option(0, "--seed", help="Seed for unset vectors."),
+                   rtol: float = typer.Option(1e-9, "--rtol", help="Relative tolerance."),
+                   opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+    """Every formulation at one state (inverse dynamics, mass matrix, forward dynamics)
+    and the identities, in one table; exit status 1 when any difference exceeds its
+    tolerance. Unset vectors are drawn in [−1, 1] from --seed."""
+    from ..dynamics.crosscheck import crosscheck
+    m = resolve_model(model, opt)
+    x, v, a = (None if s is None else parse_vector(s, m.nq, f)
+               for s, f in ((q, "--q"), (qd, "--qd"), (qdd, "--qdd")))
+    report = crosscheck(m, x, v, a, seed=seed, rtol=rtol)
+    _emit(report.to_dict(), as_json, report.table().splitlines())
+    return 0 if report.ok else 1
+
+
 @app.command("linearize")
 def linearize_cmd(model: str = MODEL_ARG,
                   trajectory: Path = typer.Option(..., "--trajectory",

@@ -15,8 +15,8 @@ from . import forward as _fd
 from . import rnea as _ne
 from . import walker_orin as _wo
 
-MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1")
-FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange")
+MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1", "crba", "operator", "lagrange")
+FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa")
 
 
 def _tip_wrench_array(model, tip_wrench, frame: str = "ee"):
@@ -87,9 +87,20 @@ def bias_forces(model, q, qd):
 
 def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     """M(q), (n, n) or (N, n, n). ``walker_orin_3``: composite rigid body (seed 001
-    eqs 3.37–3.40); ``walker_orin_1``: n Newton–Euler columns."""
+    eqs 3.37–3.40); ``walker_orin_1``: n Newton–Euler columns; ``crba``: the composite-body
+    expansion of the spatial-operator form (seeds 002/004, :mod:`.soa`); ``operator``:
+    Hᵀ ρ I ρᵀ H as dense products (1.71); ``lagrange``: Σ mRᵀR + AᵀIA (seed 000, 4.3.12).
+    The last three are numpy reference formulations (serial chains for the first two)."""
     if method not in MASS_MATRIX_METHODS:
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
+    if method in ("crba", "operator", "lagrange"):
+        from . import lagrange, soa
+        if method == "crba":
+            return soa.composite_mass_matrix(model, q)
+        q, _ = vector(q, model.nq, "q")
+        if method == "operator":
+            return soa.operator_terms(model, q, np.zeros_like(q))[0]
+        return lagrange.lagrange_terms(model, q, np.zeros_like(q)).mass_matrix
     q, batched = vector(q, model.nq, "q")
     n = model.nq
     P = model.packed
@@ -112,10 +123,21 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
 
     ``aba``: articulated-body algorithm, O(n) (:mod:`.aba`); ``walker_orin_3`` /
     ``walker_orin_1``: the mass matrix by Walker–Orin method 3 or 1, then a Cholesky solve
-    (seed 001 eq. 3.36). All agree to rounding.
+    (seed 001 eq. 3.36); ``lagrange``: the explicit I(θ), C(θ, θ̇), b(θ) of seed 000 (4.3.33)
+    and a Cholesky solve (:mod:`.lagrange`, numpy, O(n³)); ``soa``: the constraint-force
+    Macro Algoritmo of seeds 002/004 (:mod:`.soa`, numpy, O(n); serial chains whose bodies
+    all have invertible inertia, no armature). All agree to rounding.
     """
     if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
+    if method == "lagrange":
+        from . import lagrange
+        return lagrange.forward_dynamics(model, q, qd, tau)
+    if method == "soa":
+        from . import soa
+        return soa.forward_dynamics(model, q, qd, tau)
+    if method not in ("aba", "walker_orin_3", "walker_orin_1"):
+        raise AssertionError(method)              # every listed method has a branch above
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
     P = model.packed
     out = np.empty_like(q) if batched else np.empty(model.nq)

@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from . import araujo, arms, practica, rojas, simple
+from . import araujo, arms, jaramillo, practica, rojas, simple
 from .random_chain import random_chain
 
 _REGISTRY = {
@@ -20,6 +20,8 @@ _REGISTRY = {
     "puma560": arms.puma560,
     "panda": arms.panda,
     "planar2": simple.planar2,
+    "jaramillo_pendulum": jaramillo.jaramillo_pendulum,
+    "jaramillo_rpr": jaramillo.jaramillo_rpr,
 }
 
 

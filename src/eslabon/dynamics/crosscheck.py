@@ -1,0 +1,180 @@
+"""One robot, every formulation, one answer: compare them all at a state.
+
+* inverse dynamics: recursive Newton–Euler (seed 001, the reference) against the Lagrange
+  model of seed 000, the spatial-operator form F_T = M q̈ + ξ of seeds 002/004, and
+  M q̈ + b from Walker–Orin 3 and the Newton–Euler bias (Gibbs–Appell joins when present);
+* mass matrix: Walker–Orin 3 (reference) against Walker–Orin 1, the spatial composite
+  body (CRBA), the operator product Hᵀ ρ I ρᵀ H and Lagrange's Σ mRᵀR + AᵀIA;
+* forward dynamics at τ = ID(q, q̇, q̈): the articulated-body algorithm (reference) against
+  Walker–Orin 3 / 1 + Cholesky, Lagrange + Cholesky, the constraint-force Macro Algoritmo,
+  and the round trip to q̈;
+* identities: M symmetric and positive definite, Ṁ − 2C skew-symmetric (Ṁ by central
+  differences), and the energy balance dE/dt = q̇ᵀ(τ − friction) (by central differences).
+
+A method that does not apply to the model (e.g. the constraint-force method with a
+singular body inertia, Lagrange with seed 001's sliding COM) is listed as skipped with the
+reason, not failed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._args import vectors
+
+GROUPS = ("inverse dynamics", "mass matrix", "forward dynamics", "identity")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One comparison: ``value`` is max |method − reference| (or the identity's residual),
+    ``scale`` what it is measured against, ``ok`` whether value ≤ tolerance·scale."""
+    group: str
+    name: str
+    reference: str
+    value: float
+    scale: float
+    tolerance: float
+    ok: bool
+    skipped: str = ""
+
+
+@dataclass(frozen=True)
+class CrosscheckReport:
+    model: str
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    checks: tuple = field(default_factory=tuple)
+
+    @property
+    def ok(self) -> bool:
+        """True when no comparison that ran exceeds its tolerance."""
+        return all(c.ok for c in self.checks if not c.skipped)
+
+    def failures(self) -> list:
+        return [c for c in self.checks if not c.skipped and not c.ok]
+
+    def table(self) -> str:
+        lines = [f"crosscheck {self.model}: {'all agree' if self.ok else 'DIFFERENCES'}",
+                 f"  {'group':<17} {'method':<36} {'vs':<14} {'max |diff|':>11} "
+                 f"{'relative':>10} {'tol':>8}  status"]
+        for c in self.checks:
+            if c.skipped:
+                lines.append(f"  {c.group:<17} {c.name:<36} {c.reference:<14} "
+                             f"{'':>11} {'':>10} {'':>8}  skipped: {c.skipped}")
+                continue
+            rel = c.value / c.scale if c.scale else c.value
+            lines.append(f"  {c.group:<17} {c.name:<36} {c.reference:<14} {c.value:>11.3e} "
+                         f"{rel:>10.2e} {c.tolerance:>8.0e}  {'ok' if c.ok else 'FAIL'}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return {"model": self.model, "ok": self.ok, "q": self.q.tolist(),
+                "qd": self.qd.tolist(), "qdd": self.qdd.tolist(),
+                "checks": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v)
+                            for k, v in c.__dict__.items()} for c in self.checks]}
+
+
+def _compare(group, name, reference, fn, ref_value, tol, scale=None):
+    try:
+        value = np.asarray(fn(), dtype=float)
+    except ValueError as exc:
+        return Check(group, name, reference, float("nan"), 0.0, tol, False, str(exc))
+    s = scale if scale is not None else max(1.0, float(np.abs(ref_value).max(initial=0.0)))
+    diff = float(np.abs(value - ref_value).max(initial=0.0))
+    return Check(group, name, reference, diff, s, tol, bool(diff <= tol * s))
+
+
+def _energy(model, q, qd):
+    from .api import kinetic_energy, potential_energy
+    return kinetic_energy(model, q, qd) + potential_energy(model, q)
+
+
+def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float = 1e-9,
+               rtol_fd: float = 1e-6) -> CrosscheckReport:
+    """Compare every formulation at (q, q̇, q̈), each (n,); unset ones are drawn uniformly in
+    [−1, 1] from ``seed``. ``rtol`` bounds the algebraic comparisons (relative to the
+    reference's size), ``rtol_fd`` those needing central differences (Ṁ, dE/dt)."""
+    from . import api, lagrange, soa
+    rng = np.random.default_rng(seed)
+    given = {"q": q, "qd": qd, "qdd": qdd}
+    for k, v in given.items():
+        if v is None:
+            given[k] = rng.uniform(-1.0, 1.0, model.nq)
+    (q, qd, qdd), batched = vectors(model.nq, **given)
+    if batched:
+        raise ValueError("q: crosscheck takes one state, shape (n,)")
+    checks = []
+    ID, MM, FD, IDN = GROUPS
+    tau = api.inverse_dynamics(model, q, qd, qdd)
+    M = api.mass_matrix(model, q)
+    bias = api.bias_forces(model, q, qd)
+
+    def op_tau():
+        Mo, xi = soa.operator_terms(model, q, qd)
+        return Mo @ qdd + xi
+
+    checks += [_compare(ID, "Lagrange I θ̈ + C θ̇ + b (seed 000)", "Newton-Euler",
+                        lambda: lagrange.inverse_dynamics(model, q, qd, qdd), tau, rtol),
+               _compare(ID, "operator M q̈ + ξ (seeds 002/004)", "Newton-Euler", op_tau,
+                        tau, rtol),
+               _compare(ID, "Walker-Orin 3 M q̈ + NE bias", "Newton-Euler",
+                        lambda: M @ qdd + bias, tau, rtol),
+               Check(ID, "Gibbs-Appell", "Newton-Euler", float("nan"), 0.0, rtol, False,
+                     "not implemented yet")]
+    for method, label in (("walker_orin_1", "Walker-Orin 1 (NE columns)"),
+                          ("crba", "spatial composite body (CRBA)"),
+                          ("operator", "operator Hᵀ ρ I ρᵀ H"),
+                          ("lagrange", "Lagrange Σ mRᵀR + AᵀIA")):
+        checks.append(_compare(MM, label, "Walker-Orin 3",
+                               lambda m=method: api.mass_matrix(model, q, method=m), M, rtol))
+    acc = api.forward_dynamics(model, q, qd, tau)
+    checks.append(_compare(FD, "ABA round trip to q̈", "given q̈", lambda: acc, qdd, rtol))
+    for method, label in (("walker_orin_3", "Walker-Orin 3 + Cholesky"),
+                          ("walker_orin_1", "Walker-Orin 1 + Cholesky"),
+                          ("lagrange", "Lagrange + Cholesky"),
+                          ("soa", "constraint forces (Macro Algoritmo)")):
+        checks.append(_compare(FD, label, "ABA",
+                               lambda m=method: api.forward_dynamics(model, q, qd, tau, method=m),
+                               acc, rtol))
+    # identities
+    scale = max(1.0, float(np.abs(M).max()))
+    checks.append(Check(IDN, "M symmetric", "Mᵀ", float(np.abs(M - M.T).max()), scale, rtol,
+                        bool(np.abs(M - M.T).max() <= rtol * scale)))
+    low = float(np.linalg.eigvalsh(0.5 * (M + M.T)).min())
+    checks.append(Check(IDN, "M positive definite (min eigenvalue)", "> 0", low, 1.0, 0.0,
+                        low > 0.0))
+    h = 1e-6 * max(1.0, float(np.abs(q).max()))
+    try:
+        C = api.coriolis_matrix(model, q, qd)
+        M_dot = (api.mass_matrix(model, q + h * qd) - api.mass_matrix(model, q - h * qd)) / (2 * h)
+        N = M_dot - 2.0 * C
+        checks.append(Check(IDN, "Ṁ − 2C skew-symmetric", "−(Ṁ − 2C)ᵀ",
+                            float(np.abs(N + N.T).max()), max(1.0, float(np.abs(M_dot).max())),
+                            rtol_fd, bool(np.abs(N + N.T).max() <= rtol_fd
+                                          * max(1.0, float(np.abs(M_dot).max())))))
+    except ValueError as exc:
+        checks.append(Check(IDN, "Ṁ − 2C skew-symmetric", "", float("nan"), 0.0, rtol_fd,
+                            False, str(exc)))
+    # dE/dt along the motion q(t ± h) = q ± h q̇ + h²/2 q̈, q̇(t ± h) = q̇ ± h q̈; seed 001's
+    # sliding-COM links are not rigid and do not conserve energy (digest §8 item 26)
+    if model.has_moving_com:
+        checks.append(Check(IDN, "energy rate dE/dt", "", float("nan"), 0.0, rtol_fd, False,
+                            "a sliding COM (seed 001 book mode) does not conserve energy"))
+        return CrosscheckReport(model.name, q, qd, qdd, tuple(checks))
+    e_plus = _energy(model, q + h * qd + 0.5 * h * h * qdd, qd + h * qdd)
+    e_minus = _energy(model, q - h * qd + 0.5 * h * h * qdd, qd - h * qdd)
+    power = float(qd @ (tau - _joint_losses(model, qd)))
+    rate = (e_plus - e_minus) / (2 * h)
+    s = max(1.0, abs(power), float(np.abs(qd).max() * np.abs(tau).max()))
+    checks.append(Check(IDN, "energy rate dE/dt", "q̇ᵀ(τ − losses)", abs(rate - power), s,
+                        rtol_fd, bool(abs(rate - power) <= rtol_fd * s)))
+    return CrosscheckReport(model.name, q, qd, qdd, tuple(checks))
+
+
+def _joint_losses(model, qd):
+    """Joint friction torques, the part of τ dissipated (T includes the rotors' ½ J_a q̇²)."""
+    bodies = model.dof_bodies
+    return model.viscous[bodies] * qd + model.coulomb[bodies] * np.sign(qd)
