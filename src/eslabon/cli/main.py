@@ -259,6 +259,17 @@ def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
     _emit(data, as_json, lines)
 
 
+@reproduce_app.command("jaramillo")
+def reproduce_jaramillo(out: Path = typer.Option(Path("out/jaramillo"), "--out"),
+                        as_json: bool = typer.Option(False, "--json")):
+    """Seeds 002/004: the pendulum, two-link and R-P-R reference cases (τ, M, ξ, q̈ by the
+    operator form and the constraint-force method) beside what the document's printed
+    formulas would give (Figure 7's sign, Figure 8's step 5)."""
+    from .jaramillo import reproduce
+    data, lines = reproduce(out)
+    _emit(data, as_json, lines)
+
+
 @reproduce_app.command("rojas")
 def reproduce_rojas(out: Path = typer.Option(Path("out/rojas"), "--out"),
                     as_json: bool = typer.Option(False, "--json")):

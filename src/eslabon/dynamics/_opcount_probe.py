@@ -98,10 +98,11 @@ def probe_state(n: int):
 
 
 def count(method: str, n: int) -> dict:
-    """Operation counts and the kernel's result (τ, or M's rows) for an n-joint chain."""
+    """Operation counts and the kernel's result (τ, M's rows, or q̈ at τ = q) for an
+    n-joint chain."""
     from eslabon.kinematics import recursion
     from eslabon.kinematics.recursion import WS_COLS
-    from . import rnea, walker_orin
+    from . import aba, rnea, walker_orin
     recursion.math = _CountingMath()
     model = chain_model(n)
     P = _objects(model.packed)
@@ -116,8 +117,11 @@ def count(method: str, n: int) -> dict:
         cw = _objects(np.zeros((model.nb + 1, walker_orin._COLS)))
         out = _objects(np.zeros((n, n)))
         walker_orin.crba_into(P, q, cw, out)
+    elif method == "aba":
+        ws = _objects(np.zeros((model.nb + 1, aba.COLS)))
+        aba.aba_into(P, q, q, q, ws, out)
     else:
-        raise ValueError(f"method: expected 'rnea' or 'walker_orin_3', got {method!r}")
+        raise ValueError(f"method: expected 'rnea', 'walker_orin_3' or 'aba', got {method!r}")
     return dict(COUNT, result=np.asarray(out, dtype=float).tolist())
 
 

@@ -33,7 +33,7 @@ QUOTED_N6 = {
     "walker_orin (1982)": (1627, 1261),
 }
 
-INSTRUMENTED = ("rnea", "walker_orin_3")
+INSTRUMENTED = ("rnea", "walker_orin_3", "aba")
 
 
 def _check_n(n):
@@ -83,8 +83,9 @@ def _probe(method: str, sizes: tuple) -> dict:
 
 
 def instrumented(method: str, sizes=(1, 2, 3, 6)) -> dict:
-    """{n: {"mul", "add", "div", "sqrt", "trig"}} for our ``"rnea"`` (τ from q, q̇, q̈) or
-    ``"walker_orin_3"`` (M(q)) kernel on an n-joint revolute chain. Runs one subprocess
+    """{n: {"mul", "add", "div", "sqrt", "trig"}} for our ``"rnea"`` (τ from q, q̇, q̈),
+    ``"walker_orin_3"`` (M(q) by composite rigid bodies, our CRBA) or ``"aba"`` (q̈ by the
+    articulated-body algorithm) kernel on an n-joint revolute chain. Runs one subprocess
     (about a second); results are cached per process."""
     if method not in INSTRUMENTED:
         raise ValueError(f"method: expected one of {INSTRUMENTED}, got {method!r}")
