@@ -192,6 +192,11 @@ def test_id_derivatives_are_not_trivial(model, states):
         np.testing.assert_array_equal(dq, 0.0)
         check(dv, model.viscous[model.dof_bodies][None], 1e-15, what="∂τ/∂q̇ of a slider")
         return
+    if model.nq == 1:
+        # one revolute joint on the world: no velocity product, ∂τ/∂q̇ = b (viscous only)
+        check(dv, model.viscous[model.dof_bodies][None], 1e-15, what="∂τ/∂q̇ of one joint")
+        assert np.max(np.abs(dq)) > 1e-3
+        return
     assert np.max(np.abs(dq)) > 1e-3
     assert np.max(np.abs(dv)) > 1e-3
 

@@ -133,11 +133,28 @@ def states_of(states):
 
 # --- dynamics ----------------------------------------------------------------------------
 
+# documented refusals of the reference formulations (numpy, seeds 000 and 002/004): the
+# Lagrange model and the operator form need rigid links; the operator form needs a serial
+# chain; the constraint-force method also needs invertible body inertias and no armature
+REFUSALS = ("sliding COM", "slides with a prismatic", "serial chains", "armature",
+            "singular 6×6 inertia")
+
+
+def run_or_skip_refusal(fn):
+    """fn(), or skip the test when the method documents that it refuses this model."""
+    try:
+        return fn()
+    except ValueError as exc:
+        if any(r in str(exc) for r in REFUSALS):
+            pytest.skip(f"documented refusal: {exc}")
+        raise
+
+
 @pytest.mark.parametrize("method", es.dynamics.api.FORWARD_METHODS)
 def test_inverse_then_forward_recovers_qdd(model, states, method):
     for q, qd, qdd in states_of(states):
         tau = es.inverse_dynamics(model, q, qd, qdd)
-        back = es.forward_dynamics(model, q, qd, tau, method=method)
+        back = run_or_skip_refusal(lambda: es.forward_dynamics(model, q, qd, tau, method=method))
         check(back, qdd, 1e-9, what=f"q̈ after ID→FD ({method})")
 
 
@@ -152,7 +169,7 @@ def test_mass_matrix_methods_agree(model, states):
 def test_mass_matrix_symmetric_positive_definite(model, states, method):
     # practica_6dof has massless links 3 and 5 and is still positive definite
     for q, _, _ in states_of(states):
-        M = es.mass_matrix(model, q, method=method)
+        M = run_or_skip_refusal(lambda: es.mass_matrix(model, q, method=method))
         scale = max(1.0, float(np.max(np.abs(M))))
         check(M, M.T, 1e-13, scale, what="M − Mᵀ")
         eig = np.linalg.eigvalsh(0.5 * (M + M.T))

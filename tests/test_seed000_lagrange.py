@@ -137,4 +137,4 @@ def test_instrumented_counts_run_the_real_kernels():
         check(ne[n]["result"], es.inverse_dynamics(model, x, x, x), 1e-12, what="τ")
         check(wo[n]["result"], es.mass_matrix(model, x), 1e-12, what="M")
     with pytest.raises(ValueError, match="method"):
-        opcount.instrumented("aba")
+        opcount.instrumented("featherstone")
