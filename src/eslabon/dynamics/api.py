@@ -16,7 +16,7 @@ from . import rnea as _ne
 from . import walker_orin as _wo
 
 MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1", "crba", "operator", "lagrange")
-FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa")
+FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell")
 
 
 def _tip_wrench_array(model, tip_wrench, frame: str = "ee"):
@@ -126,10 +126,14 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     (seed 001 eq. 3.36); ``lagrange``: the explicit I(θ), C(θ, θ̇), b(θ) of seed 000 (4.3.33)
     and a Cholesky solve (:mod:`.lagrange`, numpy, O(n³)); ``soa``: the constraint-force
     Macro Algoritmo of seeds 002/004 (:mod:`.soa`, numpy, O(n); serial chains whose bodies
-    all have invertible inertia, no armature). All agree to rounding.
+    all have invertible inertia, no armature); ``gibbs_appell``: D q̈ + φ = τ from the Gibbs
+    function of seed 003 (3.34–3.36, :mod:`.gibbs_appell`, numpy). All agree to rounding.
     """
     if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
+    if method == "gibbs_appell":
+        from . import gibbs_appell
+        return gibbs_appell.forward_dynamics(model, q, qd, tau)
     if method == "lagrange":
         from . import lagrange
         return lagrange.forward_dynamics(model, q, qd, tau)

@@ -2,12 +2,13 @@
 
 * inverse dynamics: recursive Newton–Euler (seed 001, the reference) against the Lagrange
   model of seed 000, the spatial-operator form F_T = M q̈ + ξ of seeds 002/004, and
-  M q̈ + b from Walker–Orin 3 and the Newton–Euler bias (Gibbs–Appell joins when present);
+  M q̈ + b from Walker–Orin 3 and the Newton–Euler bias, and Gibbs–Appell's D q̈ + φ
+  (seed 003);
 * mass matrix: Walker–Orin 3 (reference) against Walker–Orin 1, the spatial composite
   body (CRBA), the operator product Hᵀ ρ I ρᵀ H and Lagrange's Σ mRᵀR + AᵀIA;
 * forward dynamics at τ = ID(q, q̇, q̈): the articulated-body algorithm (reference) against
   Walker–Orin 3 / 1 + Cholesky, Lagrange + Cholesky, the constraint-force Macro Algoritmo,
-  and the round trip to q̈;
+  Gibbs–Appell, and the round trip to q̈;
 * identities: M symmetric and positive definite, Ṁ − 2C skew-symmetric (Ṁ by central
   differences), and the energy balance dE/dt = q̇ᵀ(τ − friction) (by central differences).
 
@@ -97,7 +98,7 @@ def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float =
     """Compare every formulation at (q, q̇, q̈), each (n,); unset ones are drawn uniformly in
     [−1, 1] from ``seed``. ``rtol`` bounds the algebraic comparisons (relative to the
     reference's size), ``rtol_fd`` those needing central differences (Ṁ, dE/dt)."""
-    from . import api, lagrange, soa
+    from . import api, gibbs_appell, lagrange, soa
     rng = np.random.default_rng(seed)
     given = {"q": q, "qd": qd, "qdd": qdd}
     for k, v in given.items():
@@ -122,8 +123,8 @@ def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float =
                         tau, rtol),
                _compare(ID, "Walker-Orin 3 M q̈ + NE bias", "Newton-Euler",
                         lambda: M @ qdd + bias, tau, rtol),
-               Check(ID, "Gibbs-Appell", "Newton-Euler", float("nan"), 0.0, rtol, False,
-                     "not implemented yet")]
+               _compare(ID, "Gibbs-Appell D q̈ + φ (seed 003)", "Newton-Euler",
+                        lambda: gibbs_appell.inverse_dynamics(model, q, qd, qdd), tau, rtol)]
     for method, label in (("walker_orin_1", "Walker-Orin 1 (NE columns)"),
                           ("crba", "spatial composite body (CRBA)"),
                           ("operator", "operator Hᵀ ρ I ρᵀ H"),
@@ -135,7 +136,8 @@ def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float =
     for method, label in (("walker_orin_3", "Walker-Orin 3 + Cholesky"),
                           ("walker_orin_1", "Walker-Orin 1 + Cholesky"),
                           ("lagrange", "Lagrange + Cholesky"),
-                          ("soa", "constraint forces (Macro Algoritmo)")):
+                          ("soa", "constraint forces (Macro Algoritmo)"),
+                          ("gibbs_appell", "Gibbs-Appell D⁻¹(τ − φ)")):
         checks.append(_compare(FD, label, "ABA",
                                lambda m=method: api.forward_dynamics(model, q, qd, tau, method=m),
                                acc, rtol))

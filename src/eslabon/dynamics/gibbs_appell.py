@@ -1,0 +1,121 @@
+"""Gibbs–Appell dynamics of a fixed-base chain (seed 003, Araujo 2012, Ch. II–III).
+
+The Gibbs function of the bodies, without the terms free of accelerations (2.25),
+
+    S = Σ_i ½ m_i r̈_Giᵀ r̈_Gi + ½ ω̇_iᵀ I_Gi ω̇_i + ω̇_iᵀ (ω_i × I_Gi ω_i)
+
+is quadratic in q̈: S = ½ q̈ᵀ D q̈ + φᵀ q̈ + f (3.34), and the equations of motion are
+∂S/∂q̈ = τ, i.e. D q̈ + φ = τ (3.35) and q̈ = D⁻¹(τ − φ) (3.36), with
+
+    D_jk = Σ_i m_i (∂r̈_Gi/∂q̈_j)ᵀ(∂r̈_Gi/∂q̈_k) + (∂ω̇_i/∂q̈_j)ᵀ I_Gi (∂ω̇_i/∂q̈_k)      (3.38)
+    φ_j  = Σ_i m_i r̈⁰_Giᵀ ∂r̈_Gi/∂q̈_j + (∂ω̇_i/∂q̈_j)ᵀ (I_Gi ω̇⁰_i + ω_i × I_Gi ω_i)   (Step 6)
+
+where ⁰ marks the accelerations at q̈ = 0 with the base accelerating at −g (gravity).
+The partials are propagated outward in each link's own frame, as the thesis does
+(3.39–3.51), here for revolute and prismatic joints about any axis s_i:
+
+    ∂ω̇_i/∂q̈_j = E_iᵀ ∂ω̇_p/∂q̈_j  (+ s_i for j = i, revolute)
+    ∂r̈_Oi/∂q̈_j = E_iᵀ (∂r̈_Op/∂q̈_j + ∂ω̇_p/∂q̈_j × r_i)  (+ s_i for j = i, prismatic)
+    ∂r̈_Gi/∂q̈_j = ∂r̈_Oi/∂q̈_j + ∂ω̇_i/∂q̈_j × c_i
+
+(E_i, r_i: body i's rotation and origin in its parent p; c_i: its centre of mass). The
+thesis's simplified bias (3.52–3.56) drops the q̇ terms; its Step 6, used here, keeps them.
+Armature adds to D's diagonal and joint friction to φ, as in Newton–Euler.
+
+A numpy reference formulation (loops over bodies; O(n²) partials, O(n³) solve), for trees
+as well as chains. The mobile-manipulator version (quasi-velocities with rolling
+constraints) builds on the same Gibbs function.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve
+
+from .._args import vectors
+from ..conventions import PRISMATIC, REVOLUTE
+from ..kinematics.forward import _pass
+from ..kinematics.recursion import WS_A, WS_E, WS_R, WS_RW, WS_W, WS_WD
+
+
+class GibbsAppellTerms(NamedTuple):
+    """D (n, n), φ (n,), and the partials ∂ω̇_i/∂q̈ and ∂r̈_Gi/∂q̈ of bodies 1..nb, each
+    (nb, 3, n) in the body's own frame."""
+    D: np.ndarray
+    phi: np.ndarray
+    d_omega_dot: np.ndarray
+    d_com_accel: np.ndarray
+
+
+def _partials(model, ws):
+    """The recursive partials (3.39–3.51) from one kinematic workspace."""
+    nb, n = model.nb, model.nq
+    dw = np.zeros((nb + 1, 3, n))
+    dro = np.zeros((nb + 1, 3, n))
+    drg = np.zeros((nb + 1, 3, n))
+    for i in range(1, nb + 1):
+        p = int(model.parent[i])
+        E = ws[i, WS_E:WS_E + 9].reshape(3, 3)
+        r = ws[i, WS_R:WS_R + 3]
+        dw[i] = E.T @ dw[p]
+        dro[i] = E.T @ (dro[p] + np.cross(dw[p], r, axisa=0, axisc=0))
+        k = model.q_index[i]
+        if k >= 0:
+            if model.joint_type[i] == REVOLUTE:
+                dw[i][:, k] += model.axis[i]
+            elif model.joint_type[i] == PRISMATIC:
+                dro[i][:, k] += model.axis[i]
+        drg[i] = dro[i] + np.cross(dw[i], model.com[i], axisa=0, axisc=0)
+    return dw[1:], drg[1:]
+
+
+def _one(model, q, qd):
+    if model.has_moving_com:
+        raise ValueError("model: the Gibbs function needs rigid links; this model's COM "
+                         "slides with a prismatic joint (seed 001 book mode)")
+    ws = _pass(model, q, qd, np.zeros_like(q))                # q̈ = 0: ω, ω̇⁰, r̈⁰_O
+    dw, drg = _partials(model, ws)
+    D = np.diag(model.armature[model.dof_bodies]).astype(float)
+    phi = model.viscous[model.dof_bodies] * qd + model.coulomb[model.dof_bodies] * np.sign(qd)
+    for i in range(1, model.nb + 1):
+        m, c, I = model.mass[i], model.com[i], model.inertia[i]
+        w, wd0 = ws[i, WS_W:WS_W + 3], ws[i, WS_WD:WS_WD + 3]
+        g_body = ws[i, WS_RW:WS_RW + 9].reshape(3, 3).T @ model.gravity
+        # r̈⁰_G − g: the base accelerates at −g (Luh's gravity), in body i's frame
+        rg0 = ws[i, WS_A:WS_A + 3] + np.cross(wd0, c) + np.cross(w, np.cross(w, c)) - g_body
+        Jw, Jr = dw[i - 1], drg[i - 1]
+        D += m * Jr.T @ Jr + Jw.T @ I @ Jw                               # (3.38)
+        phi += m * Jr.T @ rg0 + Jw.T @ (I @ wd0 + np.cross(w, I @ w))    # Step 6
+    return GibbsAppellTerms(D, phi, dw, drg)
+
+
+def gibbs_appell_terms(model, q, qd) -> GibbsAppellTerms:
+    """D(q), φ(q, q̇) and the partials at one state (n,)."""
+    (q, qd), batched = vectors(model.nq, q=q, qd=qd)
+    if batched:
+        raise ValueError("q: gibbs_appell_terms takes one state; inverse_dynamics and "
+                         "forward_dynamics take batches")
+    return _one(model, q, qd)
+
+
+def inverse_dynamics(model, q, qd, qdd):
+    """τ = ∂S/∂q̈ = D q̈ + φ (3.35), one state (n,) or a batch (N, n)."""
+    (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+    if batched:
+        return np.array([inverse_dynamics(model, *x) for x in zip(q, qd, qdd)])
+    t = _one(model, q, qd)
+    return t.D @ qdd + t.phi
+
+
+def forward_dynamics(model, q, qd, tau):
+    """q̈ = D⁻¹(τ − φ) (3.36) by Cholesky, one state (n,) or a batch (N, n)."""
+    (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
+    if batched:
+        return np.array([forward_dynamics(model, *x) for x in zip(q, qd, tau)])
+    t = _one(model, q, qd)
+    try:
+        return cho_solve(cho_factor(t.D), tau - t.phi)
+    except np.linalg.LinAlgError:
+        raise ValueError("q: the mass matrix is not positive definite at this configuration "
+                         "(a joint moves no mass)") from None
