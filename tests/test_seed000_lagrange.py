@@ -138,3 +138,20 @@ def test_instrumented_counts_run_the_real_kernels():
         check(wo[n]["result"], es.mass_matrix(model, x), 1e-12, what="M")
     with pytest.raises(ValueError, match="method"):
         opcount.instrumented("featherstone")
+
+
+def test_instrumented_counts_of_the_forward_dynamics_grow_linearly():
+    """Seeds 002/004 issue: ABA and the constraint-force method cost a·n + b (exactly, as
+    counted); the counted runs compute the library's q̈."""
+    from eslabon.dynamics._opcount_probe import chain_model, probe_state
+    sizes = (1, 2, 3, 5)
+    for method in ("aba", "soa"):
+        counts = opcount.instrumented(method, sizes)
+        muls = np.array([counts[n]["mul"] for n in sizes])
+        slope = (muls[1] - muls[0])
+        np.testing.assert_array_equal(np.diff(muls), slope * np.diff(sizes))
+        for n in (2, 5):
+            model, x = chain_model(n), probe_state(n)
+            check(counts[n]["result"], es.forward_dynamics(model, x, x, x), 1e-10, what=method)
+    soa_parts = opcount.instrumented("soa", (3,))[3]["parts"]
+    assert set(soa_parts) == {"kinematics", "bias (step 1)", "operators (steps 2-6)"}

@@ -79,6 +79,117 @@ class _CountingMath:
         return Counted(math.sqrt(x))
 
 
+NUMPY_COUNT = {"mul": 0, "add": 0, "div": 0, "sqrt": 0, "trig": 0, "solve": 0, "basis": 0,
+               "check": 0}
+
+
+class Counting(np.ndarray):
+    """A float array that counts the floating-point work numpy does on it: element-wise
+    ufuncs by output size, matmul as m·n·k products and m·n·(k − 1) sums, cross products
+    as 6 products and 3 sums per vector, linear solves and inverses as LU (n³/3 products
+    and sums, plus n² per right-hand side), eigenvalue checks and the SVD that picks the
+    constraint basis W in their own categories."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        args = [np.asarray(x) if isinstance(x, Counting) else x for x in inputs]
+        out = getattr(ufunc, method)(*args, **kwargs)
+        size = np.size(out)
+        name = ufunc.__name__
+        if name == "matmul":
+            k = np.shape(args[0])[-1]
+            NUMPY_COUNT["mul"] += size * k
+            NUMPY_COUNT["add"] += size * (k - 1)
+        elif name in ("add", "subtract"):
+            NUMPY_COUNT["add"] += size
+        elif name == "multiply":
+            NUMPY_COUNT["mul"] += size
+        elif name in ("true_divide", "divide", "reciprocal"):
+            NUMPY_COUNT["div"] += size
+        elif name == "sqrt":
+            NUMPY_COUNT["sqrt"] += size
+        elif name in ("sin", "cos"):
+            NUMPY_COUNT["trig"] += size
+        return out.view(Counting) if isinstance(out, np.ndarray) and out.dtype.kind == "f" \
+            else out
+
+    def __array_function__(self, func, types, args, kwargs):
+        def plain(x):
+            if isinstance(x, Counting):
+                return np.asarray(x)
+            if isinstance(x, (list, tuple)):
+                return type(x)(plain(y) for y in x)
+            return x
+        args = plain(args)
+        out = func(*args, **kwargs)
+        name = func.__name__
+        if name == "cross":
+            vectors = np.size(out) // 3
+            NUMPY_COUNT["mul"] += 6 * vectors
+            NUMPY_COUNT["add"] += 3 * vectors
+        elif name in ("solve", "inv"):
+            m = np.shape(args[0])[-1]
+            rhs = m if name == "inv" else (np.size(args[1]) // m)
+            lu = (m ** 3 - m) // 3
+            NUMPY_COUNT["mul"] += lu + rhs * m * m
+            NUMPY_COUNT["add"] += lu + rhs * m * (m - 1)
+            NUMPY_COUNT["solve"] += 1
+        elif name in ("svd",):
+            NUMPY_COUNT["basis"] += 1
+        elif name in ("eigvalsh",):
+            NUMPY_COUNT["check"] += 1
+        elif name in ("outer",):
+            NUMPY_COUNT["mul"] += np.size(out)
+        elif name in ("trace",):
+            NUMPY_COUNT["add"] += np.shape(args[0])[-1] - 1
+        if isinstance(out, np.ndarray) and out.dtype.kind == "f":
+            return out.view(Counting)
+        if isinstance(out, tuple):
+            return tuple(o.view(Counting) if isinstance(o, np.ndarray) else o for o in out)
+        return out
+
+
+def _soa_count(model, q):
+    """Counts of the constraint-force forward dynamics (:mod:`.soa`): its kinematic pass
+    and its step ➊ inverse dynamics (the compiled kernels' source on counting scalars) plus
+    its numpy operator work (on :class:`Counting` arrays)."""
+    from eslabon.kinematics import recursion
+    from eslabon.kinematics.recursion import POSES, WS_COLS
+    from . import api, rnea, soa
+    n = model.nq
+    parts = {}
+    P, qc = _objects(model.packed), _objects(q)
+    for k in COUNT:
+        COUNT[k] = 0
+    recursion.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0,
+                           _objects(np.zeros((model.nb + 1, WS_COLS))), POSES)
+    parts["kinematics"] = dict(COUNT)
+    for k in COUNT:
+        COUNT[k] = 0
+    rnea.rnea_into(P, qc, qc, _objects(np.zeros(n)), 1.0, None,
+                   _objects(np.zeros((model.nb + 1, WS_COLS))), _objects(np.zeros(n)))
+    parts["bias (step 1)"] = dict(COUNT)
+    for k in NUMPY_COUNT:
+        NUMPY_COUNT[k] = 0
+    real_pass, real_bias, real_data = soa._pass, api.bias_forces, soa.chain_data
+
+    def counted(x):
+        if isinstance(x, list):
+            return [counted(y) for y in x]
+        return np.asarray(x).view(Counting) if np.asarray(x).dtype.kind == "f" else x
+
+    soa._pass = lambda *a: real_pass(*a).view(Counting)
+    soa.chain_data = lambda *a: soa.ChainData(*(counted(x) for x in real_data(*a)))
+    api.bias_forces = lambda m, x, v: np.asarray(real_bias(m, x, v)).view(Counting)
+    try:
+        qdd = soa.forward_dynamics(model, q, q, q)
+    finally:
+        soa._pass, api.bias_forces, soa.chain_data = real_pass, real_bias, real_data
+    parts["operators (steps 2-6)"] = dict(NUMPY_COUNT)
+    total = {k: sum(p.get(k, 0) for p in parts.values()) for k in ("mul", "add", "div",
+                                                                     "sqrt", "trig")}
+    return dict(total, parts=parts, result=np.asarray(qdd, dtype=float).tolist())
+
+
 def _objects(a):
     out = np.empty(np.shape(a), dtype=object)
     for idx, x in np.ndenumerate(np.asarray(a, dtype=float)):
@@ -120,8 +231,11 @@ def count(method: str, n: int) -> dict:
     elif method == "aba":
         ws = _objects(np.zeros((model.nb + 1, aba.COLS)))
         aba.aba_into(P, q, q, q, ws, out)
+    elif method == "soa":
+        return _soa_count(model, probe_state(n))
     else:
-        raise ValueError(f"method: expected 'rnea', 'walker_orin_3' or 'aba', got {method!r}")
+        raise ValueError(f"method: expected 'rnea', 'walker_orin_3', 'aba' or 'soa', "
+                         f"got {method!r}")
     return dict(COUNT, result=np.asarray(out, dtype=float).tolist())
 
 

@@ -103,8 +103,8 @@ def chain_data(model, q, qd) -> ChainData:
     nb = model.nb
     O = ws[1:, WS_PW:WS_PW + 3]
     Rw = ws[1:, WS_RW:WS_RW + 9].reshape(nb, 3, 3)
-    w = np.einsum("nij,nj->ni", Rw, ws[1:, WS_W:WS_W + 3])
-    v = np.einsum("nij,nj->ni", Rw, ws[1:, WS_V:WS_V + 3])
+    w = (Rw @ ws[1:, WS_W:WS_W + 3, None])[..., 0]             # world axes
+    v = (Rw @ ws[1:, WS_V:WS_V + 3, None])[..., 0]
     H, inertia = [], np.zeros((nb, 6, 6))
     bias, gyro = np.zeros((nb, 6)), np.zeros((nb, 6))
     dof = model.q_index[1:].copy()
