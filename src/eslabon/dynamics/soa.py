@@ -56,18 +56,8 @@ from .._args import vectors
 from ..conventions import FIXED, PRISMATIC
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
-
-
-def _skew(p):
-    x, y, z = p
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
-
-
-def translation(p):
-    """P̂(p) = [[1, p̃], [0, 1]] (1.2): moves a force from the head of p to its tail."""
-    X = np.eye(6)
-    X[:3, 3:] = _skew(p)
-    return X
+from ..spatial.rotations import skew as _skew
+from ..spatial.spatial6 import translation_operator as translation
 
 
 class ChainData(NamedTuple):
