@@ -27,4 +27,8 @@ def test_reproduce_jaramillo(tmp_path, capsys):
     np.testing.assert_allclose(data["A"]["tau"]["printed_formula"], [26.6999353587, 5.4180623495],
                                atol=1e-9)
     assert "singular 6×6 inertia" in data["thin_rod"]
+    ex = data["example_1"]                                # digest §3.1 numbers
+    np.testing.assert_allclose(ex["corner"], [[10, -9, -4.5], [-9, 20, -3], [-4.5, -3, 26]])
+    np.testing.assert_allclose(ex["parallel_axis"], ex["corner"], atol=1e-12)
+    assert np.abs(np.subtract(ex["printed_formula"], ex["corner"])).max() == 18.0
     assert json.loads((tmp_path / "summary.json").read_text())["B"]["M"]["max_abs_diff"] < 1e-9

@@ -109,6 +109,20 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     data["B"], more = _case("B", zoo.load("jaramillo_rpr"), CASE_B)
     lines += more
+    # Example 1: the cuboid about its corner, from the centroid by the parallel-axis rule
+    from ..spatial.spatial6 import cuboid_inertia, parallel_axis
+    corner = cuboid_inertia(6.0, 1.0, 2.0, 3.0, about="corner")
+    shift = np.array([1.5, 1.0, 0.5])                     # (c/2, b/2, a/2)
+    shifted = parallel_axis(cuboid_inertia(6.0, 1.0, 2.0, 3.0), 6.0, shift)
+    printed = shifted.copy()                              # (1.26) printed: I_xy − m x y
+    off = ~np.eye(3, dtype=bool)
+    printed[off] = -shifted[off]
+    data["example_1"] = {"corner": corner.tolist(), "parallel_axis": shifted.tolist(),
+                         "printed_formula": printed.tolist()}
+    lines.append("Example 1 (m = 6, a = 1, b = 2, c = 3): corner tensor "
+                 f"{corner.round(6).tolist()}; by the parallel-axis rule "
+                 f"{shifted.round(6).tolist()}; with the printed (1.26) sign "
+                 f"{printed.round(6).tolist()}")
     try:
         soa.forward_dynamics(p1, [0.3], [0.4], [1.0])
     except ValueError as exc:
