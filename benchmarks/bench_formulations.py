@@ -68,12 +68,15 @@ def main(argv=None):
             rows["pin aba"].append(best_time(lambda: pin.aba(pm, data, q, qd, tau), args.repeat))
     print(f"forward dynamics of one state, random revolute chains (µs per call; slope = "
           f"d log t / d log n between consecutive sizes)")
-    print(f"{'method':<16}" + "".join(f"{'n=' + str(n):>11}" for n in sizes) + "   slopes")
+    print(f"{'method':<16}" + "".join(f"{'n=' + str(n):>11}" for n in sizes)
+          + "   slopes (consecutive; least squares over the larger half)")
     for method, times in rows.items():
         slopes = [np.log(times[k + 1] / times[k]) / np.log(sizes[k + 1] / sizes[k])
                   for k in range(len(sizes) - 1)]
+        half = len(sizes) // 2
+        fit = np.polyfit(np.log(sizes[half:]), np.log(times[half:]), 1)[0]
         print(f"{method:<16}" + "".join(f"{t * 1e6:>11.2f}" for t in times) + "   "
-              + " ".join(f"{s:.2f}" for s in slopes))
+              + " ".join(f"{s:.2f}" for s in slopes) + f"; {fit:.2f}")
     if pin:
         ratio = np.array(rows["aba"]) / np.array(rows["pin aba"])
         print("ratio aba / pin aba: " + " ".join(f"{r:.2f}" for r in ratio))
