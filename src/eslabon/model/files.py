@@ -23,13 +23,17 @@ from .dh import from_dh
 _KEYS = {"eslabon", "name", "convention", "gravity", "rows", "payload", "tool", "source"}
 
 
-def load_model(path):
-    """Load a model file (``.yaml`` / ``.yml``)."""
+def load_model(path, *, gravity=None):
+    """Load a model file: ``.yaml`` / ``.yml`` (a DH table) or ``.urdf``. ``gravity``
+    overrides the file's (URDF has none: the physical default (0, 0, −9.81) applies)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"path: no such model file {str(path)!r}")
+    if path.suffix.lower() == ".urdf":
+        from .urdf import from_urdf
+        return from_urdf(path, gravity=STANDARD_GRAVITY if gravity is None else gravity)
     if path.suffix.lower() not in (".yaml", ".yml"):
-        raise ValueError(f"path: expected a .yaml or .yml model file, got {str(path)!r}")
+        raise ValueError(f"path: expected a .yaml, .yml or .urdf model file, got {str(path)!r}")
     try:
         data = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:
@@ -42,6 +46,7 @@ def load_model(path):
     if "convention" not in data:
         raise ValueError(f"{path}: convention: missing (standard, modified or rojas)")
     return from_dh(data.get("rows"), data["convention"],
-                   gravity=data.get("gravity", STANDARD_GRAVITY), payload=data.get("payload"),
+                   gravity=data.get("gravity", STANDARD_GRAVITY) if gravity is None else gravity,
+                   payload=data.get("payload"),
                    tool=data.get("tool"), name=data.get("name") or path.stem,
                    source=data.get("source", str(path)))
