@@ -94,6 +94,13 @@ def explain_nonfinite(what: str, **fields):
                      f"check the model's scale)")
 
 
+def require_finite(what: str, **fields):
+    """Raise the :func:`explain_nonfinite` error when any field holds NaN or inf (for the
+    numpy reference formulations, which have no compiled status to look at)."""
+    if not all(np.isfinite(v).all() for v in fields.values()):
+        explain_nonfinite(what, **fields)
+
+
 def chunks(N: int) -> int:
     """How many pieces a batch of N states is cut into for the parallel loop."""
     return max(1, min(N, 4 * numba.get_num_threads()))

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
-from .._args import vectors
+from .._args import require_finite, vectors
 from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_A, WS_E, WS_R, WS_RW, WS_W, WS_WD
@@ -71,6 +71,7 @@ def _partials(model, ws):
 
 
 def _one(model, q, qd):
+    require_finite("gibbs_appell", q=q, qd=qd)
     if model.has_moving_com:
         raise ValueError("model: the Gibbs function needs rigid links; this model's COM "
                          "slides with a prismatic joint (seed 001 book mode)")
@@ -104,6 +105,7 @@ def inverse_dynamics(model, q, qd, qdd):
     (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
     if batched:
         return np.array([inverse_dynamics(model, *x) for x in zip(q, qd, qdd)])
+    require_finite("inverse_dynamics", qdd=qdd)
     t = _one(model, q, qd)
     return t.D @ qdd + t.phi
 
@@ -113,6 +115,7 @@ def forward_dynamics(model, q, qd, tau):
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
     if batched:
         return np.array([forward_dynamics(model, *x) for x in zip(q, qd, tau)])
+    require_finite("forward_dynamics", tau=tau)
     t = _one(model, q, qd)
     try:
         return cho_solve(cho_factor(t.D), tau - t.phi)

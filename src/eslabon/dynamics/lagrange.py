@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
-from .._args import vectors
+from .._args import require_finite, vectors
 from ..conventions import REVOLUTE
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
@@ -72,6 +72,7 @@ def lagrange_terms(model, q, qd) -> LagrangeTerms:
         raise ValueError("model: the Lagrange model needs rigid links; this model's COM "
                          "slides with a prismatic joint (seed 001 book mode)")
     (q, qd), _ = vectors(model.nq, q=q, qd=qd)
+    require_finite("lagrange_terms", q=q, qd=qd)
     ws = _pass(model, q, qd)[..., 1:, :]                      # bodies 1..nb
     lead = ws.shape[:-1]                                      # (…, nb)
     Rw = ws[..., WS_RW:WS_RW + 9].reshape(lead + (3, 3))
@@ -117,6 +118,7 @@ def lagrange_terms(model, q, qd) -> LagrangeTerms:
 def inverse_dynamics(model, q, qd, qdd):
     """f* = I θ̈ + C θ̇ + b + friction (4.3.33), one state (n,) or a batch (N, n)."""
     (q, qd, qdd), _ = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+    require_finite("inverse_dynamics", q=q, qd=qd, qdd=qdd)
     t = lagrange_terms(model, q, qd)
     return ((t.mass_matrix @ qdd[..., None]) + (t.coriolis @ qd[..., None]))[..., 0] \
         + t.gravity + t.friction
@@ -125,6 +127,7 @@ def inverse_dynamics(model, q, qd, qdd):
 def forward_dynamics(model, q, qd, tau):
     """θ̈ = I⁻¹ (f* − C θ̇ − b − friction) by Cholesky (4.5.1; LINPACK in the thesis)."""
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
+    require_finite("forward_dynamics", q=q, qd=qd, tau=tau)
     t = lagrange_terms(model, q, qd)
     rhs = tau - (t.coriolis @ qd[..., None])[..., 0] - t.gravity - t.friction
     M = t.mass_matrix

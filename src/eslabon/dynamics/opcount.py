@@ -23,6 +23,7 @@ program like the thesis's. On revolute chains: RNEA 136n + 3 multiplications, Wa
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 import json
 import os
 import subprocess
@@ -53,14 +54,18 @@ def lagrange_model(n: int) -> tuple:
 
 
 def cholesky(n: int) -> tuple:
-    """(multiplications, additions) of a Cholesky solve of an n×n system (4.5.2)."""
+    """(multiplications, additions) of a Cholesky solve of an n×n system, the thesis's
+    (4.5.2) as printed, exact (:class:`fractions.Fraction`). The additions formula is a
+    whole number only when n is a multiple of 3 and is negative for n = 1: the printed
+    formula is an approximation (or OCR-damaged); only n = 6 (86 / 61) is anchored."""
     n = _check_n(n)
-    return (n ** 3 + 9 * n * n - 4 * n) // 6, (n ** 3 + 6 * n * n - 11 * n) // 6
+    return Fraction(n ** 3 + 9 * n * n - 4 * n, 6), Fraction(n ** 3 + 6 * n * n - 11 * n, 6)
 
 
 def simulation_step(n: int) -> tuple:
     """(multiplications, additions) of one forward-dynamics evaluation by the thesis's
-    model and Cholesky, with d = Cθ̇ + b instead of the matrix C (§4.5)."""
+    model and Cholesky, with d = Cθ̇ + b instead of the matrix C (§4.5); Fractions, as
+    :func:`cholesky`."""
     n = _check_n(n)
     (mm, ma), (cm, ca) = lagrange_model(n), cholesky(n)
     saved_m = sum(9 * (i * i - 1) for i in range(1, n + 1))
@@ -101,12 +106,13 @@ def instrumented(method: str, sizes=(1, 2, 3, 6)) -> dict:
 def table(n: int = 6) -> list:
     """Rows (method, multiplications, additions, origin) for an n-DOF chain."""
     rows = [("thesis Lagrange model, I and C (4.4.3-4)", *lagrange_model(n), "closed form"),
-            ("Cholesky solve (4.5.2)", *cholesky(n), "closed form"),
-            ("thesis simulation step (4.5)", *simulation_step(n), "closed form")]
+            ("Cholesky solve (4.5.2)", *map(float, cholesky(n)), "closed form"),
+            ("thesis simulation step (4.5)", *map(float, simulation_step(n)), "closed form")]
     if n == 6:
         rows += [(name, m, a, "quoted by the thesis") for name, (m, a) in QUOTED_N6.items()]
     for method in INSTRUMENTED:
         c = instrumented(method, (n,))[n]
         rows.append((f"eslabon {method}", c["mul"], c["add"],
-                     f"instrumented (+{c['trig']} sin/cos, {c['div']} div, {c['sqrt']} sqrt)"))
+                     f"instrumented (+{c['trig']} sin/cos, {c['div']} div, {c['sqrt']} sqrt; "
+                     f"general code, zero friction terms and checks included)"))
     return rows

@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._args import vectors
+from .._args import require_finite, vectors
 from ..conventions import FIXED, PRISMATIC
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
@@ -89,6 +89,7 @@ def _check_chain(model):
 def chain_data(model, q, qd) -> ChainData:
     """Kinematics and inertias of one state (q, qd (n,)) for the operators."""
     _check_chain(model)
+    require_finite("chain_data", q=q, qd=qd)
     ws = _pass(model, q, qd)
     nb = model.nb
     O = ws[1:, WS_PW:WS_PW + 3]
@@ -315,6 +316,7 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
         return np.array([forward_dynamics(model, a, b, c, regularization=regularization)
                          for a, b, c in zip(q, qd, tau)])
     _check_chain(model)
+    require_finite("forward_dynamics", q=q, qd=qd, tau=tau)
     if np.any(model.armature != 0.0):
         raise ValueError("model: the constraint-force method has no rotor inertia (armature); "
                          "use method='aba' for this model")

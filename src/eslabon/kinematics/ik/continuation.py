@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import NamedTuple
 
 import numpy as np
@@ -16,11 +17,10 @@ import numpy as np
 from ...spatial.invariants import axis_angle, rotation_from_axis_angle
 from ..horner import point_derivatives
 from . import targets
-from .gauss import IKResult
 from .newton_gauss import accelerations, newton_gauss, rates
 
 
-def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options) -> IKResult:
+def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
     """Solve for (R, p) from ``q0`` through ``steps`` intermediate poses. The result's
     ``iterations`` counts all Newton steps; it stops at the first pose that fails."""
     R = targets.rotation(R, "R")
@@ -37,13 +37,11 @@ def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options) 
                            (1 - f) * here.position + f * p, q, frame=frame, **options)
         total += sol.iterations
         if not sol.converged:
-            return IKResult(sol.q, False, total, sol.residual, sol.singular, sol.singularity,
-                            sol.rank, sol.condition, f"approach: pose {k} of {steps}: "
-                            f"{sol.message}", sol.factor)
+            return dataclasses.replace(sol, iterations=total,
+                                       message=f"approach: pose {k} of {steps}: {sol.message}")
         q = sol.q
-    return IKResult(sol.q, True, total, sol.residual, sol.singular, sol.singularity,
-                    sol.rank, sol.condition, f"approach: {steps} poses, {total} iterations",
-                    sol.factor)
+    return dataclasses.replace(sol, iterations=total,
+                               message=f"approach: {steps} poses, {total} iterations")
 
 
 class PathSolution(NamedTuple):
@@ -86,8 +84,8 @@ def solve_path(model, task, times, q0, *, frame: str = "ee", **options) -> PathS
             message = f"t = {t:g}: {sol.message}"
             break
         q = sol.q
-        qd = rates(model, sol, x.omega, x.p_dot, frame=frame)
-        qdd = accelerations(model, sol, qd, x.omega_dot, x.p_ddot, frame=frame)
+        qd = rates(model, sol, x.omega, x.p_dot)
+        qdd = accelerations(model, sol, qd, x.omega_dot, x.p_ddot)
         out["q"][i], out["qd"][i], out["qdd"][i], ok[i] = q, qd, qdd, True
         if i + 1 < T:
             dt = times[i + 1] - t

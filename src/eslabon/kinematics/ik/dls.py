@@ -40,8 +40,10 @@ def damped_least_squares(model, R=None, p=None, q0=None, *, frame: str = "ee",
     R = None if R is None else targets.rotation(R, "R")
     q = targets.start(model, np.zeros(model.nq) if q0 is None else q0)
     targets.tolerance(tol, max_iter)
-    if not (damping > 0 and floor >= 0):
+    if not damping > 0:
         raise ValueError(f"damping: expected a positive number, got {damping!r}")
+    if not floor >= 0:
+        raise ValueError(f"floor: expected a non-negative number, got {floor!r}")
     rows = slice(0, 6) if R is not None else slice(3, 6)
     e = _error(model, q, R, p, frame)
     mu = damping
@@ -69,4 +71,5 @@ def damped_least_squares(model, R=None, p=None, q0=None, *, frame: str = "ee",
            if converged else f"damped_least_squares: no convergence after {it} iterations "
            f"(max |e| = {residual:.3e}; the target may be out of reach)")
     return IKResult(q, converged, it, residual, singular, "intrinsic" if singular else "none",
-                    rank, condition, msg)
+                    rank, condition, msg, None, frame, "damped_least_squares",
+                    tuple(range(model.nq)))

@@ -54,8 +54,11 @@ class IKResult:
 
     q (n,): the last iterate; iterations: Newton steps taken; residual: ‖f(q)‖∞ at q;
     singular / singularity (``"none"``, ``"intrinsic"``, ``"spurious"``; spurious means
-    only the orientation equations degenerate, at φ = π, §3.4); rank and condition (κ₁
-    estimate) of the Jacobian factor at q; message: one line for humans.
+    only the orientation equations degenerate — φ = π for the 7×6 system, also φ = ±π/2
+    for the square one, §3.4); rank and condition of the Jacobian at q (a κ₁ estimate from
+    the QR factor for the Newton–Gauss solvers, κ₂ from the SVD for damped least squares);
+    message: one line for humans; frame, equations and joints (the joints solved for, the
+    ones on the chain to the frame) as the solve was asked, used by the rate solvers.
     """
     q: np.ndarray
     converged: bool
@@ -67,6 +70,9 @@ class IKResult:
     condition: float
     message: str
     factor: QRFactor | None = field(default=None, repr=False)
+    frame: str = "ee"
+    equations: str = ""
+    joints: tuple = ()
 
 
 def newton_gauss_loop(system, q0, *, tol: float, max_iter: int, classify,

@@ -14,7 +14,9 @@ use the same factor (3.5.2.4–5; the printed first row of the latter wrongly sa
 
 The data must respect the rigidity of the tool: |p − p′| equals the distance of the two
 points on the robot, (p − p′)·(ṗ − ṗ′) = 0 and (p − p′)·(p̈ − p̈′) + |ṗ − ṗ′|² = 0.
-Inconsistent data raise a ValueError instead of a least-squares compromise.
+Inconsistent data raise a ValueError instead of a least-squares compromise. (The check
+applies when the two points keep their distance, as O₅ and O₆ of a 5R arm do; if the
+joints between them change it — a prismatic joint — it is skipped.)
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ import numpy as np
 
 from ..horner import point_derivatives
 from . import targets
+import dataclasses
+
 from .gauss import IKResult, newton_gauss_loop
 
 RIGIDITY_TOL = 1e-9
@@ -30,9 +34,19 @@ RIGIDITY_TOL = 1e-9
 def _frames(model, frames):
     if frames is None:
         frames = (f"dh{model.nq - 1}", f"dh{model.nq}")
-    for name in frames:
-        model.frame(name)
+    names = [f.name for f in model.frames]
+    if len(frames) != 2 or any(name not in names for name in frames):
+        raise ValueError(f"frames: expected two of this model's frames {names}, got {frames!r}")
     return tuple(frames)
+
+
+def _rigid(model, q0, frames):
+    """True when the two frame points keep their distance whatever the joints do."""
+    dist = []
+    for q in (q0, q0 + np.random.default_rng(0).uniform(-1.0, 1.0, model.nq)):
+        h, s = (point_derivatives(model, q, f).position for f in frames)
+        dist.append(np.linalg.norm(h - s))
+    return abs(dist[0] - dist[1]) <= 1e-12 * max(1.0, dist[0])
 
 
 def _system(model, q, p, p_prime, frames, hessian=False):
@@ -59,15 +73,21 @@ def two_point(model, p, p_prime, q0, *, frames=None, tol: float = 1e-12,
     targets.tolerance(tol, max_iter)
     h, s, _, _ = _system(model, q0, p, p_prime, frames)
     length = float(np.linalg.norm(h.position - s.position))
-    _check(float(np.linalg.norm(p - p_prime)) - length, "p_prime", length)
-    return newton_gauss_loop(lambda q: _system(model, q, p, p_prime, frames)[2:], q0,
-                             tol=tol, max_iter=max_iter, classify=lambda q, fac: "intrinsic",
-                             what="two_point")
+    if _rigid(model, q0, frames):
+        _check(float(np.linalg.norm(p - p_prime)) - length, "p_prime", length)
+    res = newton_gauss_loop(lambda q: _system(model, q, p, p_prime, frames)[2:], q0,
+                            tol=tol, max_iter=max_iter, classify=lambda q, fac: "intrinsic",
+                            what="two_point")
+    return dataclasses.replace(res, frame=" ".join(frames), equations="two_point",
+                               joints=tuple(range(model.nq)))
 
 
 def _solved(solution):
-    if not isinstance(solution, IKResult) or solution.factor is None or not solution.converged:
+    if not isinstance(solution, IKResult) or solution.factor is None or not solution.converged \
+            or solution.equations != "two_point":
         raise ValueError("solution: expected a converged IKResult of two_point")
+    if solution.singular:
+        raise ValueError("solution: the Jacobian is singular there; rates are not unique")
     return solution.factor
 
 
