@@ -100,25 +100,30 @@ def gibbs_appell_terms(model, q, qd) -> GibbsAppellTerms:
     return _one(model, q, qd)
 
 
+def _each(model, what, one, **fields):
+    """Check the states (n,) or (N, n), then apply ``one`` to each."""
+    values, batched = vectors(model.nq, **fields)
+    require_finite(what, **dict(zip(fields, values)))
+    if batched:
+        return np.array([one(*x) for x in zip(*values)])
+    return one(*values)
+
+
 def inverse_dynamics(model, q, qd, qdd):
     """τ = ∂S/∂q̈ = D q̈ + φ (3.35), one state (n,) or a batch (N, n)."""
-    (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
-    if batched:
-        return np.array([inverse_dynamics(model, *x) for x in zip(q, qd, qdd)])
-    require_finite("inverse_dynamics", qdd=qdd)
-    t = _one(model, q, qd)
-    return t.D @ qdd + t.phi
+    def one(q, qd, qdd):
+        t = _one(model, q, qd)
+        return t.D @ qdd + t.phi
+    return _each(model, "inverse_dynamics", one, q=q, qd=qd, qdd=qdd)
 
 
 def forward_dynamics(model, q, qd, tau):
     """q̈ = D⁻¹(τ − φ) (3.36) by Cholesky, one state (n,) or a batch (N, n)."""
-    (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
-    if batched:
-        return np.array([forward_dynamics(model, *x) for x in zip(q, qd, tau)])
-    require_finite("forward_dynamics", tau=tau)
-    t = _one(model, q, qd)
-    try:
-        return cho_solve(cho_factor(t.D), tau - t.phi)
-    except np.linalg.LinAlgError:
-        raise ValueError("q: the mass matrix is not positive definite at this configuration "
-                         "(a joint moves no mass)") from None
+    def one(q, qd, tau):
+        t = _one(model, q, qd)
+        try:
+            return cho_solve(cho_factor(t.D), tau - t.phi)
+        except np.linalg.LinAlgError:
+            raise ValueError("q: the mass matrix is not positive definite at this "
+                             "configuration (a joint moves no mass)") from None
+    return _each(model, "forward_dynamics", one, q=q, qd=qd, tau=tau)
