@@ -159,6 +159,33 @@ def simulate(model: str = MODEL_ARG,
                     f"q(t_final) = {_fmt(traj.q[-1])}"])
 
 
+@app.command("plot")
+def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
+             model: Optional[str] = typer.Option(None, "--model",
+                                                 help="Zoo name or model file (adds energy, "
+                                                      "needed for --gif)."),
+             out: Path = typer.Option(..., "--out", help="Figure file (.png, .svg, .pdf)."),
+             gif: Optional[Path] = typer.Option(None, "--gif",
+                                                help="Also animate a 3-D stick figure "
+                                                     "(.gif, or .mp4 with ffmpeg)."),
+             opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+    """Plot a saved trajectory: q, q̇, q̈, τ per joint (and the energy with --model)."""
+    from ..sim import Trajectory
+    from ..viz import animate_3d, plot_overview
+    traj = Trajectory.load(trajectory)
+    m = resolve_model(model, opt) if model is not None else None
+    if m is not None and traj.q.shape[1] != m.nq:
+        raise UserError(f"--model: {m.name} has {m.nq} joints, the trajectory {traj.q.shape[1]}")
+    if gif is not None and m is None:
+        raise UserError("--gif: needs --model to draw the robot")
+    if out.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise UserError(f"--out: expected a .png, .svg or .pdf file name, got {str(out)!r}")
+    files = [str(plot_overview(traj, out, m))]
+    if gif is not None:
+        files.append(str(animate_3d(m, traj, gif)))
+    _emit({"files": files}, as_json, [f"wrote {f}" for f in files])
+
+
 @app.command("crosscheck")
 def crosscheck_cmd(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
                    qd: str = typer.Option(None, "--qd"), qdd: str = typer.Option(None, "--qdd"),

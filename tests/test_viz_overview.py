@@ -1,0 +1,49 @@
+"""Plots and the 3-D animation (issue "Models in, pictures out"): files are written, the
+stick figure follows the kinematics, the CLI names bad arguments."""
+import numpy as np
+import pytest
+
+import eslabon as es
+
+pytest.importorskip("matplotlib")
+from eslabon.viz import animate_3d, frame_origins, plot_overview  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def run():
+    model = es.zoo.load("puma560")
+    return model, es.simulate(model, 0.2, 0.01, q0=[0, 0.3, 0.2, 0, 0.4, 0])
+
+
+def test_overview_and_gif_are_written(run, tmp_path):
+    model, traj = run
+    png = plot_overview(traj, tmp_path / "o.png", model)
+    gif = animate_3d(model, traj, tmp_path / "a.gif", every=5)
+    assert png.stat().st_size > 10_000 and gif.stat().st_size > 5_000
+    from PIL import Image
+    with Image.open(gif) as im:
+        assert im.n_frames == 5                     # samples 0, 5, 10, 15, 20
+    with pytest.raises(ValueError, match="path: expected a .gif or .mp4"):
+        animate_3d(model, traj, tmp_path / "a.avi")
+
+
+def test_stick_figure_points_are_the_kinematics(run):
+    model, traj = run
+    pts = frame_origins(model, traj.q[[0, -1]])
+    assert pts.shape == (2, model.nb + 2, 3)
+    T = es.forward_kinematics(model, traj.q[-1])
+    np.testing.assert_allclose(pts[1, 1:-1], T[1:, :3, 3], atol=1e-12)
+    np.testing.assert_allclose(pts[1, -1], es.end_effector_pose(model, traj.q[-1])[:3, 3],
+                               atol=1e-12)
+
+
+def test_cli_plot(run, tmp_path, capsys):
+    from eslabon.cli.main import main
+    model, traj = run
+    path = traj.save(tmp_path / "t.npz")
+    main(["plot", str(path), "--model", "puma560", "--out", str(tmp_path / "p.png")])
+    assert (tmp_path / "p.png").stat().st_size > 0
+    with pytest.raises(SystemExit) as exc:
+        main(["plot", str(path), "--model", "planar2", "--out", str(tmp_path / "p.png")])
+    assert exc.value.code == 2
+    assert "--model: planar2 has 2 joints, the trajectory 6" in capsys.readouterr().err
