@@ -15,7 +15,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py src/eslabon/_fastcall.c
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/eslabon reproduce practica --out out/practica
+	$(BIN)/eslabon demo --out out
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -47,3 +47,15 @@ def test_cli_plot(run, tmp_path, capsys):
         main(["plot", str(path), "--model", "planar2", "--out", str(tmp_path / "p.png")])
     assert exc.value.code == 2
     assert "--model: planar2 has 2 joints, the trajectory 6" in capsys.readouterr().err
+
+
+def test_demo_tour(tmp_path):
+    """`eslabon demo`: the seeds reproduced, every robot cross-checked, two viewers."""
+    import json
+    from eslabon.cli.main import main
+    main(["demo", "--out", str(tmp_path), "--json"])
+    for name in ("practica", "rojas", "jaramillo"):
+        assert (tmp_path / name / "summary.json").is_file()
+    for name in ("pendulum.html", "t3_task.html"):
+        assert "window.eslabonViewer" in (tmp_path / name).read_text()
+    assert json.loads((tmp_path / "rojas" / "summary.json").read_text())["table_5_6_2"]

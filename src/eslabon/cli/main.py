@@ -186,6 +186,20 @@ def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz 
     _emit({"files": files}, as_json, [f"wrote {f}" for f in files])
 
 
+@app.command("view")
+def view_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
+             model: str = typer.Option(..., "--model", help="Zoo name or model file."),
+             out: Path = typer.Option(Path("view.html"), "--out", help="HTML file to write."),
+             opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+    """A self-contained HTML viewer: the robot in 3-D (drag to turn), play/pause, a time
+    scrubber and the joint plots beside it. Open the file in any browser."""
+    from ..sim import Trajectory
+    from ..viz import write_viewer
+    traj = Trajectory.load(trajectory)
+    path = write_viewer(resolve_model(model, opt), traj, out)
+    _emit({"file": str(path)}, as_json, [f"wrote {path}"])
+
+
 @app.command("crosscheck")
 def crosscheck_cmd(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
                    qd: str = typer.Option(None, "--qd"), qdd: str = typer.Option(None, "--qdd"),
@@ -284,6 +298,41 @@ def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
     from .practica import reproduce
     data, lines = reproduce(out)
     _emit(data, as_json, lines)
+
+
+@app.command("demo")
+def demo(out: Path = typer.Option(Path("out"), "--out", help="Folder for every output."),
+         as_json: bool = typer.Option(False, "--json")):
+    """The tour: the three seeds reproduced (practica, rojas, jaramillo), every formulation
+    cross-checked on every built-in robot, and HTML viewers of the pendulum and the T3
+    task. Everything is written under --out."""
+    from .. import zoo as _zoo
+    from ..dynamics.crosscheck import crosscheck
+    from ..sim import Trajectory
+    from ..viz import write_viewer
+    from . import jaramillo, practica, rojas
+    data, lines = {}, []
+    for name, module in (("practica", practica), ("rojas", rojas), ("jaramillo", jaramillo)):
+        data[name], more = module.reproduce(out / name)
+        lines += more + [""]
+    data["crosscheck"] = {}
+    lines.append("crosscheck: every formulation on every built-in robot")
+    for name in _zoo.names():
+        report = crosscheck(_zoo.load(name))
+        ran = [c for c in report.checks if not c.skipped]
+        data["crosscheck"][name] = report.ok
+        lines.append(f"  {name:<20} {'all agree' if report.ok else 'DIFFERENCES'} "
+                     f"({len(ran)} comparisons, {len(report.checks) - len(ran)} not applicable)")
+    views = {"pendulum": ("practica_pendulum3", out / "practica" / "pendulum.npz"),
+             "t3_task": ("cincinnati_t3", out / "rojas" / "t3_task.npz")}
+    data["viewers"] = {}
+    for key, (model_name, traj_path) in views.items():
+        path = write_viewer(_zoo.load(model_name), Trajectory.load(traj_path),
+                            out / f"{key}.html")
+        data["viewers"][key] = str(path)
+        lines.append(f"viewer: {path}")
+    _emit(data, as_json, lines)
+    return 0 if all(data["crosscheck"].values()) else 1
 
 
 @reproduce_app.command("jaramillo")
