@@ -189,6 +189,29 @@ def test_example_robot_data_arms_against_pinocchio(path):
               scale=max(1.0, np.abs(qdd).max()), what="aba")
 
 
+@pytest.mark.parametrize("name", [n for n in es.zoo.names()])
+def test_zoo_dh_robots_through_to_urdf_against_pinocchio(name):
+    """Issue 8: the zoo's robots, written by to_urdf and read by Pinocchio, give the same
+    inverse dynamics, mass matrix and forward dynamics to 1e-9."""
+    pin = pytest.importorskip("pinocchio")
+    model = es.zoo.load(name)
+    model = model.replace(viscous=np.zeros(model.nb + 1), coulomb=np.zeros(model.nb + 1),
+                          armature=np.zeros(model.nb + 1))
+    pmodel = pin.buildModelFromXML(to_urdf(model))
+    pmodel.gravity.linear = model.gravity
+    data = pmodel.createData()
+    for q, qd, qdd in states(model, 11, k=2):
+        assert pmodel.nv == model.nq                   # continuous joints: q as cos, sin
+        pq = np.concatenate([[np.cos(x), np.sin(x)] if pmodel.joints[j + 1].nq == 2 else [x]
+                             for j, x in enumerate(q)])
+        tau = es.inverse_dynamics(model, q, qd, qdd)
+        check(tau, pin.rnea(pmodel, data, pq, qd, qdd), 1e-9, what="rnea")
+        M = pin.crba(pmodel, data, pq)
+        check(es.mass_matrix(model, q), np.triu(M) + np.triu(M, 1).T, 1e-9, what="crba")
+        check(es.forward_dynamics(model, q, qd, tau), pin.aba(pmodel, data, pq, qd, tau), 1e-9,
+              scale=max(1.0, np.abs(qdd).max()), what="aba")
+
+
 def test_arm_urdfs_were_found():
     if _erd_root() is None:
         pytest.skip("example-robot-data is not installed")

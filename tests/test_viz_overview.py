@@ -58,4 +58,8 @@ def test_demo_tour(tmp_path):
         assert (tmp_path / name / "summary.json").is_file()
     for name in ("pendulum.html", "t3_task.html"):
         assert "window.eslabonViewer" in (tmp_path / name).read_text()
+    index = (tmp_path / "index.html").read_text()
+    for link in ("pendulum.html", "t3_task.html", "rojas/t3_joint2.png", "practica/pendulum.gif",
+                 "jaramillo/summary.json", "rojas/seven_r.csv"):
+        assert f'href="{link}"' in index, link
     assert json.loads((tmp_path / "rojas" / "summary.json").read_text())["table_5_6_2"]

@@ -304,33 +304,13 @@ def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
 def demo(out: Path = typer.Option(Path("out"), "--out", help="Folder for every output."),
          as_json: bool = typer.Option(False, "--json")):
     """The tour: the three seeds reproduced (practica, rojas, jaramillo), every formulation
-    cross-checked on every built-in robot, and HTML viewers of the pendulum and the T3
-    task. Everything is written under --out."""
-    from .. import zoo as _zoo
-    from ..dynamics.crosscheck import crosscheck
-    from ..sim import Trajectory
-    from ..viz import write_viewer
-    from . import jaramillo, practica, rojas
-    data, lines = {}, []
-    for name, module in (("practica", practica), ("rojas", rojas), ("jaramillo", jaramillo)):
-        data[name], more = module.reproduce(out / name)
-        lines += more + [""]
-    data["crosscheck"] = {}
-    lines.append("crosscheck: every formulation on every built-in robot")
-    for name in _zoo.names():
-        report = crosscheck(_zoo.load(name))
-        ran = [c for c in report.checks if not c.skipped]
-        data["crosscheck"][name] = report.ok
-        lines.append(f"  {name:<20} {'all agree' if report.ok else 'DIFFERENCES'} "
-                     f"({len(ran)} comparisons, {len(report.checks) - len(ran)} not applicable)")
-    views = {"pendulum": ("practica_pendulum3", out / "practica" / "pendulum.npz"),
-             "t3_task": ("cincinnati_t3", out / "rojas" / "t3_task.npz")}
-    data["viewers"] = {}
-    for key, (model_name, traj_path) in views.items():
-        path = write_viewer(_zoo.load(model_name), Trajectory.load(traj_path),
-                            out / f"{key}.html")
-        data["viewers"][key] = str(path)
-        lines.append(f"viewer: {path}")
+    cross-checked on every built-in robot, HTML viewers of the pendulum and the T3 task,
+    and ``index.html`` linking it all. A progress bar on stderr while it works."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from .demo import run_demo
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        data, lines = run_demo(out, progress)
     _emit(data, as_json, lines)
     return 0 if all(data["crosscheck"].values()) else 1
 
@@ -358,8 +338,14 @@ def reproduce_rojas(out: Path = typer.Option(Path("out/rojas"), "--out"),
     _emit(data, as_json, lines)
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def main(argv=None):
     """Entry point: run the app, turning user errors into one line and exit status 2."""
+    import warnings
+    warnings.showwarning = _one_line_warning
     try:
         result = get_command(app)(args=argv, standalone_mode=False, prog_name="eslabon")
     except TyperException as exc:          # usage errors: unknown option, missing value

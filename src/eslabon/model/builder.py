@@ -5,7 +5,8 @@ import numpy as np
 
 from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
 from .model import DHTable, Frame, Model
-from .validate import as_float_array, check_inertia, check_nonnegative, check_rotation
+from .validate import (as_float_array, check_inertia, check_nonnegative, check_plausible,
+                       check_rotation)
 
 
 class ModelBuilder:
@@ -75,8 +76,14 @@ class ModelBuilder:
         self._frames.append(Frame(name, int(body), R, p))
 
     def build(self, *, gravity=STANDARD_GRAVITY, name: str = "model", dh: DHTable | None = None,
-              source: str = "") -> Model:
+              source: str = "", strict: bool = False) -> Model:
+        """Freeze the bodies into a Model. A body whose inertia no rigid body can have
+        (triangle inequality) gives an :class:`ImplausibleInertiaWarning` naming it, or a
+        ValueError with ``strict``."""
         b = self._bodies
+        for i, body in enumerate(b[1:], start=1):
+            check_plausible(body["inertia"], body["mass"],
+                            f"{name}: body {i} ({body['name']}).inertia", strict)
         frames = tuple(self._frames)
         if not any(f.name == "ee" for f in frames):
             frames = frames + (Frame("ee", self.nb, np.eye(3), np.zeros(3)),)

@@ -73,7 +73,7 @@ def _inertial(row, where: str) -> dict:
 
 def from_dh(rows: Sequence[Mapping], convention: str, *, gravity=STANDARD_GRAVITY,
             payload: Mapping | None = None, tool=None, name: str | None = None,
-            source: str = "") -> Model:
+            source: str = "", strict: bool = False) -> Model:
     """Compile a DH table into a :class:`~eslabon.model.Model`.
 
     rows: one mapping per joint: ``joint`` ("R" or "P"), the convention's DH values,
@@ -85,6 +85,7 @@ def from_dh(rows: Sequence[Mapping], convention: str, *, gravity=STANDARD_GRAVIT
     payload: ``{"mass": m, "inertia": (3, 3), "com": (3,)}`` rigidly attached at the last DH
         frame (COM and inertia in that frame), as seed 001's extra link N+1.
     tool: optional (4, 4) transform of the end effector ``ee`` in the last DH frame.
+    strict: refuse (instead of warning about) an inertia no rigid body can have.
     """
     if convention not in DH_CONVENTIONS:
         raise ValueError(f"convention: expected one of {DH_CONVENTIONS}, got {convention!r}")
@@ -130,4 +131,5 @@ def from_dh(rows: Sequence[Mapping], convention: str, *, gravity=STANDARD_GRAVIT
         b.add_body(n, "F", rotation=prev_rot, translation=prev_pos, mass=pay["mass"],
                    com=pay["com"], inertia=pay["inertia"], name="payload", where="payload")
     table = DHTable(convention, tuple(dict(r) for r in rows))
-    return b.build(gravity=gravity, name=name or f"dh-{n}dof", dh=table, source=source)
+    return b.build(gravity=gravity, name=name or f"dh-{n}dof", dh=table, source=source,
+                   strict=strict)

@@ -31,15 +31,17 @@ _DH_LENGTHS = ("d", "a", "b")
 _DH_ANGLES = ("theta", "alpha")
 
 
-def load_model(path, *, gravity=None):
-    """Load a model file: ``.yaml`` / ``.yml`` (a DH table) or ``.urdf``. ``gravity``
-    overrides the file's (URDF has none: the physical default (0, 0, −9.81) applies)."""
+def load_model(path, *, gravity=None, strict: bool = False):
+    """Load a model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or ``.urdf``.
+    ``gravity`` overrides the file's (URDF has none: the physical default (0, 0, −9.81)
+    applies). ``strict`` refuses an inertia no rigid body can have (else a warning)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"path: no such model file {str(path)!r}")
     if path.suffix.lower() == ".urdf":
         from .urdf import from_urdf
-        return from_urdf(path, gravity=STANDARD_GRAVITY if gravity is None else gravity)
+        return from_urdf(path, gravity=STANDARD_GRAVITY if gravity is None else gravity,
+                         strict=strict)
     if path.suffix.lower() not in (".yaml", ".yml"):
         raise ValueError(f"path: expected a .yaml, .yml or .urdf model file, got {str(path)!r}")
     try:
@@ -55,12 +57,12 @@ def load_model(path, *, gravity=None):
     name = data.get("name") or path.stem
     source = data.get("source", str(path))
     if "bodies" in data:
-        return _from_bodies(data, gravity, name, source, path)
+        return _from_bodies(data, gravity, name, source, path, strict)
     if "convention" not in data:
         raise ValueError(f"{path}: convention: missing (standard, modified or rojas)")
     rows, payload, tool = _to_si(data, path)
     return from_dh(rows, data["convention"], gravity=gravity, payload=payload, tool=tool,
-                   name=name, source=source)
+                   name=name, source=source, strict=strict)
 
 
 def _units(data, path):
@@ -75,12 +77,18 @@ def _units(data, path):
     return _ANGLE[angle], _LENGTH[length]
 
 
-def _scaled_inertial(entry, length):
+def _scaled_inertial(entry, length, where):
+    """COM and inertia from the file's length unit to SI (untouched in metres: the
+    front-end then checks them and names the field)."""
     out = dict(entry)
-    if "com" in out:
-        out["com"] = np.asarray(out["com"], dtype=float) * length
-    if "inertia" in out:
-        out["inertia"] = np.asarray(out["inertia"], dtype=float) * length ** 2
+    if length == 1.0:
+        return out
+    for key, power in (("com", 1), ("inertia", 2)):
+        if key in out:
+            try:
+                out[key] = np.asarray(out[key], dtype=float) * length ** power
+            except (TypeError, ValueError):
+                raise ValueError(f"{where}.{key}: expected numbers, got {out[key]!r}") from None
     return out
 
 
@@ -91,30 +99,35 @@ def _to_si(data, path):
     if not isinstance(rows, list):
         raise ValueError(f"{path}: rows: expected a list of DH rows")
     out = []
-    for row in rows:
+    for i, row in enumerate(rows):
         if not isinstance(row, dict):
             out.append(row)                  # from_dh names the bad row
             continue
-        r = _scaled_inertial(row, length)
-        for key in _DH_LENGTHS:
-            if key in r:
-                r[key] = float(r[key]) * length
-        for key in _DH_ANGLES:
-            if key in r:
-                r[key] = float(r[key]) * angle
+        r = _scaled_inertial(row, length, f"rows[{i}]")
+        for keys, factor in ((_DH_LENGTHS, length), (_DH_ANGLES, angle)):
+            for key in keys:
+                if key in r and factor != 1.0:
+                    try:
+                        r[key] = float(r[key]) * factor
+                    except (TypeError, ValueError):
+                        raise ValueError(f"rows[{i}].{key}: expected a number, "
+                                         f"got {r[key]!r}") from None
         out.append(r)
     payload = data.get("payload")
     if isinstance(payload, dict):
-        payload = _scaled_inertial(payload, length)
+        payload = _scaled_inertial(payload, length, "payload")
     tool = data.get("tool")
-    if tool is not None:
-        tool = np.array(tool, dtype=float)
+    if tool is not None and length != 1.0:
+        try:
+            tool = np.array(tool, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"tool: expected a 4x4 transform, got {tool!r}") from None
         if tool.shape == (4, 4):
             tool[:3, 3] *= length
     return out, payload, tool
 
 
-def _from_bodies(data, gravity, name, source, path):
+def _from_bodies(data, gravity, name, source, path, strict):
     b = ModelBuilder()
     bodies = data["bodies"]
     if not isinstance(bodies, list) or not bodies:
@@ -132,7 +145,7 @@ def _from_bodies(data, gravity, name, source, path):
                    where=f"{path}: bodies[{i - 1}]")
     for fr in data.get("frames") or []:
         b.add_frame(fr["name"], fr["body"], fr.get("rotation"), fr.get("translation", (0, 0, 0)))
-    return b.build(gravity=gravity, name=name, source=source)
+    return b.build(gravity=gravity, name=name, source=source, strict=strict)
 
 
 def _plain(x):

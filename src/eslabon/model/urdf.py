@@ -141,8 +141,9 @@ def _visuals(link, where):
     return out
 
 
-def read_urdf(source, *, gravity=STANDARD_GRAVITY, name=None):
-    """(Model, UrdfInfo) from a URDF file path or URDF text."""
+def read_urdf(source, *, gravity=STANDARD_GRAVITY, name=None, strict: bool = False):
+    """(Model, UrdfInfo) from a URDF file path or URDF text. ``strict`` refuses an inertia
+    no rigid body can have (otherwise a warning names the body)."""
     text, where = _source(source)
     robot = _parse(text, where)
     if robot.tag != "robot":
@@ -222,13 +223,13 @@ def read_urdf(source, *, gravity=STANDARD_GRAVITY, name=None):
             info.visuals[child] = _visuals(links[child], where)
             queue.append(child)
     model = b.build(gravity=gravity, name=name or robot.get("name") or "urdf",
-                    source=f"URDF {where}")
+                    source=f"URDF {where}", strict=strict)
     return model, info
 
 
-def from_urdf(source, *, gravity=STANDARD_GRAVITY, name=None):
+def from_urdf(source, *, gravity=STANDARD_GRAVITY, name=None, strict: bool = False):
     """A :class:`Model` from a URDF file path or URDF text (see :func:`read_urdf`)."""
-    return read_urdf(source, gravity=gravity, name=name)[0]
+    return read_urdf(source, gravity=gravity, name=name, strict=strict)[0]
 
 
 def _source(source):

@@ -101,3 +101,25 @@ def check_body_arrays(model) -> dict:
 def _name(model, i: int) -> str:
     names = getattr(model, "body_names", ())
     return names[i] if i < len(names) else f"body{i}"
+
+
+class ImplausibleInertiaWarning(UserWarning):
+    """A body's inertia is legal (symmetric, positive semi-definite) but no rigid body has
+    it: its principal moments break the triangle inequality I₁ + I₂ ≥ I₃."""
+
+
+def check_plausible(inertia, mass, where: str, strict: bool = False):
+    """Warn (or, with ``strict``, raise) when a body's centroidal inertia breaks the
+    triangle inequality of principal moments, as the seed 000 T3's and the classic Puma
+    560's tables do. Massless bodies and zero inertias are not checked."""
+    import warnings
+    if mass <= 0.0:
+        return
+    e = np.sort(np.linalg.eigvalsh(inertia))
+    if e[2] <= 0.0 or e[0] + e[1] >= e[2] * (1.0 - 1e-9):
+        return
+    msg = (f"{where}: principal moments {e.round(6).tolist()} break the triangle inequality "
+           f"I1 + I2 >= I3 (no rigid body has this inertia)")
+    if strict:
+        raise ValueError(msg)
+    warnings.warn(msg, ImplausibleInertiaWarning, stacklevel=4)

@@ -1,0 +1,86 @@
+"""``eslabon demo``: the headline examples of the seeds, cross-checks and viewers, with an
+``index.html`` that links every table, plot, animation and viewer written."""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from .. import zoo
+from ..dynamics.crosscheck import crosscheck
+from ..sim import Trajectory
+from ..viz import write_viewer
+from . import jaramillo, practica, rojas
+
+SEEDS = (("practica", practica, "Seed 001 — Práctica 3: Newton–Euler, Walker–Orin, the pendulum"),
+         ("rojas", rojas, "Seed 000 — Rojas 1987: Cincinnati T3 tables, task, control, 7R loop"),
+         ("jaramillo", jaramillo, "Seeds 002/004 — Jaramillo 1998: spatial operators"))
+VIEWS = {"pendulum": ("practica_pendulum3", Path("practica") / "pendulum.npz",
+                      "the seed 001 pendulum falling for 1 s"),
+         "t3_task": ("cincinnati_t3", Path("rojas") / "t3_task.npz",
+                     "the Cincinnati T3 straight-line task")}
+
+
+def run_demo(out, progress) -> tuple[dict, list]:
+    """Run the tour into ``out``, advancing a rich ``progress``; (data, lines)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    names = zoo.names()
+    task = progress.add_task("eslabon demo", total=len(SEEDS) + len(names) + len(VIEWS) + 1)
+    data, lines, sections = {}, [], []
+    for key, module, title in SEEDS:
+        progress.update(task, description=f"reproduce {key}")
+        data[key], more = module.reproduce(out / key)
+        lines += more + [""]
+        files = dict(data[key].get("files", {}), summary=str(out / key / "summary.json"))
+        sections.append((title, files))
+        progress.advance(task)
+    data["crosscheck"] = {}
+    lines.append("crosscheck: every formulation on every built-in robot")
+    rows = []
+    for name in names:
+        progress.update(task, description=f"crosscheck {name}")
+        report = crosscheck(zoo.load(name))
+        ran = [c for c in report.checks if not c.skipped]
+        data["crosscheck"][name] = report.ok
+        verdict = "all agree" if report.ok else "DIFFERENCES"
+        lines.append(f"  {name:<20} {verdict} ({len(ran)} comparisons, "
+                     f"{len(report.checks) - len(ran)} not applicable)")
+        rows.append((name, verdict, len(ran)))
+        progress.advance(task)
+    data["viewers"] = {}
+    for key, (model_name, traj, what) in VIEWS.items():
+        progress.update(task, description=f"viewer {key}")
+        path = write_viewer(zoo.load(model_name), Trajectory.load(out / traj),
+                            out / f"{key}.html", title=f"{model_name}: {what}")
+        data["viewers"][key] = str(path)
+        lines.append(f"viewer: {path}")
+        progress.advance(task)
+    index = _index(out, sections, rows, data["viewers"])
+    data["index"] = str(index)
+    lines.append(f"index: {index}")
+    progress.advance(task)
+    return data, lines
+
+
+def _link(out, path):
+    rel = Path(path).resolve().relative_to(out.resolve())
+    return f'<a href="{html.escape(str(rel))}">{html.escape(rel.name)}</a>'
+
+
+def _index(out, sections, rows, viewers) -> Path:
+    parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+             "<title>eslabon demo</title></head><body><h1>eslabon demo</h1>",
+             "<h2>Viewers</h2><ul>"]
+    parts += [f"<li>{_link(out, p)}</li>" for p in viewers.values()]
+    parts.append("</ul>")
+    for title, files in sections:
+        parts.append(f"<h2>{html.escape(title)}</h2><ul>")
+        parts += [f"<li>{_link(out, p)}</li>" for p in files.values() if Path(p).exists()]
+        parts.append("</ul>")
+    parts.append("<h2>crosscheck</h2><table border='1' cellpadding='4'><tr><th>robot</th>"
+                 "<th>verdict</th><th>comparisons</th></tr>")
+    parts += [f"<tr><td>{n}</td><td>{v}</td><td>{k}</td></tr>" for n, v, k in rows]
+    parts.append("</table></body></html>")
+    path = out / "index.html"
+    path.write_text("\n".join(parts))
+    return path
