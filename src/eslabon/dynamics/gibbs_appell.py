@@ -48,12 +48,17 @@ class GibbsAppellTerms(NamedTuple):
     d_com_accel: np.ndarray
 
 
-def _partials(model, ws):
-    """The recursive partials (3.39–3.51) from one kinematic workspace."""
+def _partials(model, ws, base=None):
+    """The recursive partials (3.39–3.51) from one kinematic workspace. ``base`` =
+    (∂ω̇_0/∂ν̇, ∂r̈_0/∂ν̇), each (3, k), prepends k columns for the quasi-accelerations
+    that move the base (a mobile platform); the joint columns follow them."""
     nb, n = model.nb, model.nq
-    dw = np.zeros((nb + 1, 3, n))
-    dro = np.zeros((nb + 1, 3, n))
-    drg = np.zeros((nb + 1, 3, n))
+    k0 = 0 if base is None else base[0].shape[1]
+    dw = np.zeros((nb + 1, 3, k0 + n))
+    dro = np.zeros((nb + 1, 3, k0 + n))
+    drg = np.zeros((nb + 1, 3, k0 + n))
+    if base is not None:
+        dw[0, :, :k0], dro[0, :, :k0] = base
     for i in range(1, nb + 1):
         p = int(model.parent[i])
         E = ws[i, WS_E:WS_E + 9].reshape(3, 3)
@@ -63,32 +68,50 @@ def _partials(model, ws):
         k = model.q_index[i]
         if k >= 0:
             if model.joint_type[i] == REVOLUTE:
-                dw[i][:, k] += model.axis[i]
+                dw[i][:, k0 + k] += model.axis[i]
             elif model.joint_type[i] == PRISMATIC:
-                dro[i][:, k] += model.axis[i]
+                dro[i][:, k0 + k] += model.axis[i]
         drg[i] = dro[i] + np.cross(dw[i], model.com[i], axisa=0, axisc=0)
     return dw[1:], drg[1:]
 
 
-def _one(model, q, qd):
-    require_finite("gibbs_appell", q=q, qd=qd)
+def _check_rigid(model):
     if model.has_moving_com:
         raise ValueError("model: the Gibbs function needs rigid links; this model's COM "
                          "slides with a prismatic joint (seed 001 book mode)")
-    ws = _pass(model, q, qd, np.zeros_like(q))                # q̈ = 0: ω, ω̇⁰, r̈⁰_O
-    dw, drg = _partials(model, ws)
-    D = np.diag(model.armature[model.dof_bodies]).astype(float)
-    phi = model.viscous[model.dof_bodies] * qd + model.coulomb[model.dof_bodies] * np.sign(qd)
+
+
+def chain_terms(model, ws, qd, gravity, base=None) -> GibbsAppellTerms:
+    """D and φ of the chain's bodies from a kinematic workspace at q̈ = 0 (ω, ω̇⁰, r̈⁰_O;
+    base motion included when the base moves), ``gravity`` (3,) in the base frame, and
+    the base's quasi-acceleration partials ``base`` (see :func:`_partials`). The first
+    k rows/columns of D belong to the base's quasi-accelerations, the rest to the
+    joints; armature and joint friction act on the joint block only."""
+    _check_rigid(model)
+    dw, drg = _partials(model, ws, base)
+    k0 = dw.shape[2] - model.nq
+    D = np.zeros((k0 + model.nq, k0 + model.nq))
+    phi = np.zeros(k0 + model.nq)
+    qd = np.asarray(qd, dtype=float)
+    D[k0:, k0:] += np.diag(model.armature[model.dof_bodies])
+    phi[k0:] += model.viscous[model.dof_bodies] * qd + model.coulomb[model.dof_bodies] * np.sign(qd)
     for i in range(1, model.nb + 1):
         m, c, I = model.mass[i], model.com[i], model.inertia[i]
         w, wd0 = ws[i, WS_W:WS_W + 3], ws[i, WS_WD:WS_WD + 3]
-        g_body = ws[i, WS_RW:WS_RW + 9].reshape(3, 3).T @ model.gravity
+        g_body = ws[i, WS_RW:WS_RW + 9].reshape(3, 3).T @ gravity
         # r̈⁰_G − g: the base accelerates at −g (Luh's gravity), in body i's frame
         rg0 = ws[i, WS_A:WS_A + 3] + np.cross(wd0, c) + np.cross(w, np.cross(w, c)) - g_body
         Jw, Jr = dw[i - 1], drg[i - 1]
         D += m * Jr.T @ Jr + Jw.T @ I @ Jw                               # (3.38)
         phi += m * Jr.T @ rg0 + Jw.T @ (I @ wd0 + np.cross(w, I @ w))    # Step 6
     return GibbsAppellTerms(D, phi, dw, drg)
+
+
+def _one(model, q, qd):
+    require_finite("gibbs_appell", q=q, qd=qd)
+    _check_rigid(model)
+    ws = _pass(model, q, qd, np.zeros_like(q))                # q̈ = 0: ω, ω̇⁰, r̈⁰_O
+    return chain_terms(model, ws, qd, model.gravity)
 
 
 def gibbs_appell_terms(model, q, qd) -> GibbsAppellTerms:

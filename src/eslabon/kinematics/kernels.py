@@ -5,12 +5,19 @@ import numpy as np
 from numba import njit, prange
 
 from ..model.layout import H_NB
-from .recursion import POSES, WS_COLS, forward_pass
+from .recursion import MOVING_BASE, POSES, WS_COLS, forward_pass
 
 
 @njit(cache=True)
 def kinematics_one(P, q, qd, qdd, ws):
     forward_pass(P, q, qd, qdd, 0.0, ws, POSES)
+
+
+@njit(cache=True)
+def kinematics_moving_base(P, q, qd, qdd, ws):
+    """As :func:`kinematics_one` for a base whose ω, ω̇, v̇ (gravity included) and v are
+    preset in ``ws[0]`` (in the base frame)."""
+    forward_pass(P, q, qd, qdd, 0.0, ws, POSES | MOVING_BASE)
 
 
 @njit(cache=True, parallel=True)

@@ -9,7 +9,8 @@ body coordinates with an arbitrary joint axis ``s``:
 
 where (E, r) place body i in its parent p and a_0 = -g·gscale (gravity as a fictitious
 base acceleration, seed 001 §2.4). With ``full`` set it also accumulates world poses and
-the linear velocity of each body origin.
+the linear velocity of each body origin; with :data:`MOVING_BASE` the base itself moves
+(ω_0, ω̇_0, a_0 − g·gscale, v_0 given), as the mount of an arm on a mobile platform.
 
 Workspace ``ws`` has one row per body; its columns are named below.
 """
@@ -62,6 +63,9 @@ def placement(P, o, qi):
 POSES = 1       # world poses and origin velocities (kinematics, energy, Coriolis)
 FORCES = 2      # (3.30): f = F = m ā and n = N + c × F (the body's inertial wrench)
 TRACE = 4       # with FORCES: also keep ā, F and N (for :mod:`eslabon.dynamics.trace`)
+MOVING_BASE = 8  # the base (row 0) moves: its ω, ω̇, v̇ and v are read from ``ws[0]``
+                 # (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still
+                 # added to v̇ as −g·gscale
 
 
 @njit(cache=True)
@@ -81,14 +85,24 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
     flags ask for (:data:`POSES`, :data:`FORCES`). The parent's motion is kept in
     registers when the parent is the previous body (every serial chain)."""
     nb = int(P[H_NB])
+    w = (0.0, 0.0, 0.0)
+    wd = (0.0, 0.0, 0.0)
+    a = (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2])
+    v0 = (0.0, 0.0, 0.0)
+    if full & MOVING_BASE:
+        w = g3(ws, 0, WS_W)
+        wd = g3(ws, 0, WS_WD)
+        a = add(a, g3(ws, 0, WS_A))
+        v0 = g3(ws, 0, WS_V)
     for c in range(WS_COLS):
         ws[0, c] = 0.0
     s9(ws, 0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s9(ws, 0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
-    a = (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2])
     s3(ws, 0, WS_A, a)
-    w = (0.0, 0.0, 0.0)
-    wd = (0.0, 0.0, 0.0)
+    if full & MOVING_BASE:
+        s3(ws, 0, WS_W, w)
+        s3(ws, 0, WS_WD, wd)
+        s3(ws, 0, WS_V, v0)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])

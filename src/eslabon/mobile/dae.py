@@ -1,0 +1,176 @@
+"""An independent formulation of the coupled mobile manipulator: the unconstrained
+multibody tree with the rolling constraints as Lagrange multipliers (an index-1 DAE).
+
+The platform becomes an ordinary kinematic tree — prismatic x, prismatic y, revolute
+heading θ (the chassis), the steering body (revolute β about z at the pivot), every wheel
+spinning about its axle, the arm on the chassis at the mount — whose M(q) and bias h(q, q̇)
+come from the compiled Newton–Euler (RNEA) and composite-body (CRBA) kernels, not from
+the Gibbs function. The rolling constraints are written directly as Pfaffian rows
+A(q) q̇ = 0 (no lateral velocity of the rear axle and of each steered wheel, and
+r ψ̇ = v_c·e for each wheel), and the accelerations solve
+
+    [ M   Aᵀ ] [  q̈ ]   [ Q − h             ]
+    [ A   0  ] [ −λ ] = [ −Ȧ q̇ − κ A q̇     ]
+
+with Ȧ q̇ by complex step and a small velocity-level Baumgarte term κ. The two models share
+only the parameters; agreement along a trajectory checks the coupled Gibbs–Appell
+(:func:`eslabon.mobile.coupled_terms`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from ..dynamics.api import bias_forces, mass_matrix
+from ..model.builder import ModelBuilder
+from .platforms import DifferentialDrive, Tricycle
+
+
+def _plate(I):
+    return np.diag([I / 2, I / 2, I])
+
+
+def _disc(m, r):
+    return np.diag([m * r * r / 4, m * r * r / 2, m * r * r / 4])
+
+
+def _wheel(b, parent, name, m, r, where):
+    return b.add_body(parent, "R", axis=(0, 1, 0), translation=where, mass=m,
+                      inertia=_disc(m, r), name=name)
+
+
+def tree_model(mm):
+    """The unconstrained tree (coordinates = the platform's config, then the arm's q)."""
+    b = ModelBuilder()
+    x = b.add_body(0, "P", axis=(1, 0, 0), name="x")
+    y = b.add_body(x, "P", axis=(0, 1, 0), name="y")
+    pf = mm.platform
+    p = pf.params
+    if isinstance(pf, Tricycle):
+        ch = b.add_body(y, "R", axis=(0, 0, 1), mass=p.chassis_mass, com=(p.chassis_com, 0, 0),
+                        inertia=_plate(p.chassis_inertia), name="chassis")
+        st = b.add_body(ch, "R", axis=(0, 0, 1), translation=(p.wheelbase, 0, 0),
+                        mass=p.steering_mass, inertia=_plate(p.steering_inertia),
+                        name="steering")
+        for name, side in (("rear_left", 1), ("rear_right", -1)):
+            _wheel(b, ch, name, p.rear_wheel_mass, p.rear_wheel_radius,
+                   (0, side * p.rear_half_track, 0))
+        sides = (0,) if p.front_wheels == 1 else (1, -1)
+        for side in sides:
+            _wheel(b, st, f"front{side:+d}", p.front_wheel_mass, p.front_wheel_radius,
+                   (0, side * p.front_half_track, 0))
+    elif isinstance(pf, DifferentialDrive):
+        ch = b.add_body(y, "R", axis=(0, 0, 1), mass=p.chassis_mass, com=(p.chassis_com, 0, 0),
+                        inertia=_plate(p.chassis_inertia), name="chassis")
+        for name, side in (("left", 1), ("right", -1)):
+            _wheel(b, ch, name, p.wheel_mass, p.wheel_radius, (0, side * p.half_track, 0))
+    else:
+        raise ValueError(f"platform: no tree for {type(pf).__name__}")
+    arm = mm.arm
+    index = {0: ch}
+    Rm, tm = mm.mount.rotation, mm.mount.translation
+    for i in range(1, arm.nb + 1):
+        par = int(arm.parent[i])
+        R, t = arm.tree_rotation[i], arm.tree_translation[i]
+        if par == 0:
+            R, t = Rm @ R, Rm @ t + tm
+        index[i] = b.add_body(index[par], ("F", "R", "P")[int(arm.joint_type[i])],
+                              axis=arm.axis[i], rotation=R, translation=t, mass=arm.mass[i],
+                              com=arm.com[i], inertia=arm.inertia[i], viscous=arm.viscous[i],
+                              coulomb=arm.coulomb[i], armature=arm.armature[i],
+                              name=f"arm_{arm.body_names[i]}")
+    return b.build(gravity=(0.0, 0.0, -mm.gravity), name=f"{mm.name}_tree",
+                   source="eslabon.mobile.dae: unconstrained tree")
+
+
+def constraint_matrix(mm, q):
+    """Pfaffian rows A(q) (m, n) of the rolling constraints, written from the geometry."""
+    pf, p = mm.platform, mm.platform.params
+    n = len(q)
+    th = q[2]
+    c, s = np.cos(th), np.sin(th)
+    rows = []
+
+    def row(entries):
+        r = np.zeros(n, dtype=q.dtype)
+        for j, v in entries.items():
+            r[j] = v
+        rows.append(r)
+    # the rear axle midpoint has no lateral velocity: −sin θ ẋ + cos θ ẏ = 0
+    row({0: -s, 1: c})
+    if isinstance(pf, Tricycle):
+        # rear wheels roll: r ψ̇ = cos θ ẋ + sin θ ẏ ∓ l θ̇ (left at +l)
+        for j, side in ((4, 1), (5, -1)):
+            row({0: c, 1: s, 2: -side * p.rear_half_track, j: -p.rear_wheel_radius})
+        g = th + q[3]
+        cg, sg = np.cos(g), np.sin(g)
+        sides = (0,) if p.front_wheels == 1 else (1, -1)
+        for k, side in enumerate(sides):
+            lf = side * p.front_half_track
+            # wheel centre c = (x, y) + b (cos θ, sin θ) + lf (−sin γ, cos γ); its rates
+            dcx = {0: 1.0, 2: -p.wheelbase * s - lf * cg, 3: -lf * cg}
+            dcy = {1: 1.0, 2: p.wheelbase * c - lf * sg, 3: -lf * sg}
+            rolling = {6 + k: -p.front_wheel_radius}        # r ψ̇ = v_c · e, e = (cos γ, sin γ)
+            lateral = {}                                    # no skid: v_c · n = 0
+            for j in set(dcx) | set(dcy):
+                lateral[j] = -sg * dcx.get(j, 0.0) + cg * dcy.get(j, 0.0)
+                rolling[j] = rolling.get(j, 0.0) + cg * dcx.get(j, 0.0) + sg * dcy.get(j, 0.0)
+            if k == 0:      # wheels on one rigid steered axle share this row
+                row(lateral)
+            row(rolling)
+    else:
+        for j, side in ((3, 1), (4, -1)):
+            row({0: c, 1: s, 2: -side * p.half_track, j: -p.wheel_radius})
+    return np.array(rows)
+
+
+def _A_dot_qd(mm, q, qd, h=1e-30):
+    """Ȧ q̇ = d/dε A(q + ε q̇) q̇ by complex step (exact to rounding)."""
+    return (constraint_matrix(mm, q + 1j * h * qd).imag / h) @ qd
+
+
+def generalized_forces(mm, q, u, tau):
+    """Q on the tree's coordinates from the platform inputs and the arm torques."""
+    pf = mm.platform
+    Q = np.zeros(len(q))
+    nc = mm.n_config
+    if isinstance(pf, Tricycle):
+        Q[0], Q[1] = u[0] * np.cos(q[2]), u[0] * np.sin(q[2])    # F along the heading at R
+        Q[3] = u[1]                                               # M on the steering joint
+    else:
+        Q[3], Q[4] = u[0], u[1]                                   # wheel torques
+    Q[nc:] = tau
+    return Q
+
+
+def accelerations(mm, tree, q, qd, u, tau, kappa=0.0):
+    """q̈ (n,) and λ (m,) of the constrained tree."""
+    M = mass_matrix(tree, q)
+    h = bias_forces(tree, q, qd)
+    A = constraint_matrix(mm, q)
+    m = A.shape[0]
+    K = np.block([[M, A.T], [A, np.zeros((m, m))]])
+    rhs = np.concatenate([generalized_forces(mm, q, u, tau) - h,
+                          -_A_dot_qd(mm, q, qd) - kappa * A @ qd])
+    sol = np.linalg.solve(K, rhs)
+    return sol[:len(q)], -sol[len(q):]
+
+
+def simulate(mm, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0):
+    """Integrate the DAE (DOP853) from the mobile state y0 (same layout as the coupled
+    model); returns (config+q history (K, nc+n), its rates (K, nc+n))."""
+    tree = tree_model(mm)
+    config, q, nu, qd = mm.split(y0)
+    _, _, rates = mm.platform.motion(config, nu)
+    x0 = np.concatenate([config, q, rates, qd])
+    n = tree.nq
+    tau = np.zeros(mm.n_arm) if tau is None else np.asarray(tau, float)
+
+    def f(t, x):
+        qdd, _ = accelerations(mm, tree, x[:n], x[n:], u, tau, kappa)
+        return np.concatenate([x[n:], qdd])
+    sol = solve_ivp(f, (t_eval[0], t_eval[-1]), x0, method="DOP853", t_eval=t_eval,
+                    rtol=rtol, atol=atol)
+    if not sol.success:
+        raise RuntimeError(f"DAE integration failed: {sol.message}")
+    return sol.y[:n].T, sol.y[n:].T
