@@ -42,8 +42,9 @@ def _parse_value(text: str):
         return text
 
 
-def resolve_model(spec: str, options: Optional[List[str]] = None):
-    """A zoo name or a model file path, with ``key=value`` options for zoo models."""
+def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: bool = False):
+    """A zoo name or a model file path, with ``key=value`` options for zoo models. A mobile
+    manipulator file is accepted only where ``mobile_ok``."""
     opts = {}
     for item in options or []:
         if "=" not in item:
@@ -55,7 +56,11 @@ def resolve_model(spec: str, options: Optional[List[str]] = None):
     if Path(spec).suffix.lower() in (".yaml", ".yml") or Path(spec).exists():
         if opts:
             raise UserError("--opt: options apply to zoo models only")
-        return load_model(spec)
+        loaded = load_model(spec)
+        if not hasattr(loaded, "nq") and not mobile_ok:
+            raise UserError(f"MODEL: {spec!r} is a mobile manipulator; this command takes an "
+                            "arm (eslabon simulate takes both)")
+        return loaded
     raise UserError(f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) "
                     f"nor a model file")
 
@@ -143,13 +148,21 @@ def simulate(model: str = MODEL_ARG,
              out: Path = typer.Option(..., "--out", help="Result file: .npz or .csv."),
              q0: str = typer.Option(None, "--q0"), qd0: str = typer.Option(None, "--qd0"),
              tau: str = typer.Option(None, "--tau", help="Constant torque (default zero)."),
+             u: str = typer.Option(None, "--u", help="Mobile manipulators: constant platform "
+                                   "inputs (tricycle F,M; differential drive τL,τR)."),
              method: str = typer.Option("rk4", "--method", help="rk4 or dop853."),
              opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
-    """Simulate from (q0, qd0) under a constant torque and save the trajectory."""
+    """Simulate from (q0, qd0) under a constant torque and save the trajectory. A mobile
+    manipulator file (YAML with a ``mobile`` section) starts at rest at the origin with
+    the arm at q0 and takes the platform inputs --u."""
     from ..sim import simulate as run
-    m = resolve_model(model, opt)
+    m = resolve_model(model, opt, mobile_ok=True)
     if out.suffix.lower() not in (".npz", ".csv"):
         raise UserError(f"--out: expected a .npz or .csv file name, got {str(out)!r}")
+    if not hasattr(m, "nq"):
+        return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, method, as_json)
+    if u is not None:
+        raise UserError("--u: platform inputs apply to mobile-manipulator models only")
     x0, v0 = parse_vector(q0, m.nq, "--q0"), parse_vector(qd0, m.nq, "--qd0")
     torque = None if tau is None else parse_vector(tau, m.nq, "--tau")
     traj = run(m, t_final, dt, q0=x0, qd0=v0, torque=torque, method=method)
@@ -157,6 +170,21 @@ def simulate(model: str = MODEL_ARG,
     _emit({"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
           as_json, [f"model {m.name}: {len(traj.t)} samples written to {out}",
                     f"q(t_final) = {_fmt(traj.q[-1])}"])
+
+
+def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, as_json):
+    from ..mobile import simulate as run_mobile
+    n, k = mm.n_arm, mm.n_quasi
+    y0 = mm.state(q=parse_vector(q0, n, "--q0"), qd=parse_vector(qd0, n, "--qd0"))
+    traj = run_mobile(mm, t_final, y0=y0, u=parse_vector(u, k, "--u"),
+                      tau=parse_vector(tau, n, "--tau"), method=method, dt=dt)
+    traj.save(out)
+    pose = traj.config[-1, :3]
+    _emit({"model": mm.name, "mode": mm.mode, "out": str(out), "samples": len(traj.t),
+           "pose_final": pose.tolist(), "q_final": traj.q[-1].tolist()}, as_json,
+          [f"model {mm.name} ({mm.platform.kind}, mode {mm.mode}): {len(traj.t)} samples "
+           f"written to {out}",
+           f"platform x, y, heading (t_final) = {_fmt(pose)}", f"q(t_final) = {_fmt(traj.q[-1])}"])
 
 
 @app.command("plot")

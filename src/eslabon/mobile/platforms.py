@@ -170,7 +170,7 @@ class TricycleParams:
     def seekur_jr_assumed(cls, **overrides) -> "TricycleParams":
         """The thesis's Seekur Jr. (350 kg, b = 0.90 m, l = 0.314 m, r = 0.20 m) with the
         mass split seed 003 leaves out **assumed** here (docs/mobile.md): 8 kg per wheel,
-        a 12 kg steering body (I_B = 0.3 kg·m²), the 318 kg chassis a uniform 1.40 × 1.30 m
+        a 12 kg steering body (I_B = 0.3 kg·m²), the 314 kg chassis a uniform 1.40 × 1.30 m
         plate centred midway between the axles (a = 0.45 m). Not data from the thesis."""
         m_c = 350.0 - 3 * 8.0 - 12.0
         values = dict(wheelbase=0.90, rear_half_track=0.314, rear_wheel_radius=0.20,

@@ -24,7 +24,7 @@ from .builder import ModelBuilder
 from .dh import from_dh
 
 _KEYS = {"eslabon", "name", "convention", "gravity", "rows", "payload", "tool", "source",
-         "units", "bodies", "frames"}
+         "units", "bodies", "frames", "mobile"}
 _ANGLE = {"rad": 1.0, "deg": np.pi / 180.0}
 _LENGTH = {"m": 1.0, "mm": 1e-3}
 _DH_LENGTHS = ("d", "a", "b")
@@ -32,7 +32,8 @@ _DH_ANGLES = ("theta", "alpha")
 
 
 def load_model(path, *, gravity=None, strict: bool = False):
-    """Load a model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or ``.urdf``.
+    """Load a model file: ``.yaml`` / ``.yml`` (a DH table, a body list, or a ``mobile``
+    section, which gives an :class:`eslabon.mobile.MobileManipulator`) or ``.urdf``.
     ``gravity`` overrides the file's (URDF has none: the physical default (0, 0, −9.81)
     applies). ``strict`` refuses an inertia no rigid body can have (else a warning)."""
     path = Path(path)
@@ -53,8 +54,11 @@ def load_model(path, *, gravity=None, strict: bool = False):
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ValueError(f"{path}: unknown key(s) {unknown}; expected {sorted(_KEYS)}")
-    gravity = data.get("gravity", STANDARD_GRAVITY) if gravity is None else gravity
     name = data.get("name") or path.stem
+    if "mobile" in data:            # a platform carrying an arm (eslabon.mobile)
+        from ..mobile.files import mobile_from_mapping
+        return mobile_from_mapping(data["mobile"], path, name)
+    gravity = data.get("gravity", STANDARD_GRAVITY) if gravity is None else gravity
     source = data.get("source", str(path))
     if "bodies" in data:
         return _from_bodies(data, gravity, name, source, path, strict)

@@ -1,0 +1,127 @@
+"""Mobile-manipulator model files: YAML with a ``mobile`` section (docs/model-files.md).
+
+```yaml
+eslabon: 1
+name: seekur_puma
+mobile:
+  platform:
+    type: tricycle                  # tricycle | differential_drive
+    assumed: seekur_jr              # optional: start from the documented assumed set
+    params: {chassis_mass: 300}     # every parameter not assumed must be given
+  arm: puma560_araujo               # a zoo name, or a model file relative to this one
+  mount: {translation: [0.3, 0, 0.5], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}
+  mode: coupled                     # coupled | thesis
+  thesis: {lateral_acceleration: false, platform_acceleration: false}
+  gravity: 9.81
+```
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from .manipulator import MODES, MobileManipulator, Mount, ThesisOptions
+from .platforms import DiffDriveParams, DifferentialDrive, Tricycle, TricycleParams
+
+PLATFORMS = {"tricycle": (Tricycle, TricycleParams),
+             "differential_drive": (DifferentialDrive, DiffDriveParams)}
+_KEYS = {"platform", "arm", "mount", "mode", "thesis", "gravity"}
+
+
+def _mapping(x, where):
+    if not isinstance(x, dict):
+        raise ValueError(f"{where}: expected a mapping, got {x!r}")
+    return x
+
+
+def _platform(spec, where):
+    spec = _mapping(spec, where)
+    unknown = sorted(set(spec) - {"type", "assumed", "params"})
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; expected type, assumed, params")
+    kind = spec.get("type")
+    if kind not in PLATFORMS:
+        raise ValueError(f"{where}.type: expected one of {sorted(PLATFORMS)}, got {kind!r}")
+    cls, params_cls = PLATFORMS[kind]
+    params = _mapping(spec.get("params") or {}, f"{where}.params")
+    names = {f.name for f in fields(params_cls)}
+    bad = sorted(set(params) - names)
+    if bad:
+        raise ValueError(f"{where}.params: unknown parameter(s) {bad}; expected {sorted(names)}")
+    assumed = spec.get("assumed")
+    if assumed not in (None, "seekur_jr"):
+        raise ValueError(f"{where}.assumed: expected seekur_jr or nothing, got {assumed!r}")
+    made = params_cls.seekur_jr_assumed(**params) if assumed else params_cls(**params)
+    return cls(made)
+
+
+def _arm(spec, path, where):
+    from .. import zoo
+    from ..model.files import load_model
+    if isinstance(spec, str) and spec in zoo.names():
+        return zoo.load(spec)
+    if isinstance(spec, str):
+        target = (path.parent / spec) if not Path(spec).is_absolute() else Path(spec)
+        if not target.is_file():
+            raise ValueError(f"{where}: {spec!r} is neither a zoo model nor a model file "
+                             f"(looked for {target})")
+        arm = load_model(target)
+        if not hasattr(arm, "nq"):
+            raise ValueError(f"{where}: {spec!r} is not an arm model")
+        return arm
+    raise ValueError(f"{where}: expected a zoo name or a model file name, got {spec!r}")
+
+
+def mobile_from_mapping(data: dict, path: Path, name: str) -> MobileManipulator:
+    """A :class:`MobileManipulator` from a file's ``mobile`` section."""
+    where = f"{path}: mobile"
+    data = _mapping(data, where)
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(_KEYS)}")
+    for key in ("platform", "arm"):
+        if key not in data:
+            raise ValueError(f"{where}.{key}: missing")
+    mount = _mapping(data.get("mount") or {}, f"{where}.mount")
+    bad = sorted(set(mount) - {"translation", "rotation"})
+    if bad:
+        raise ValueError(f"{where}.mount: unknown key(s) {bad}; expected translation, rotation")
+    thesis = _mapping(data.get("thesis") or {}, f"{where}.thesis")
+    bad = sorted(set(thesis) - {f.name for f in fields(ThesisOptions)})
+    if bad:
+        raise ValueError(f"{where}.thesis: unknown flag(s) {bad}")
+    mode = data.get("mode", "coupled")
+    if mode not in MODES:
+        raise ValueError(f"{where}.mode: expected one of {MODES}, got {mode!r}")
+    return MobileManipulator(
+        _platform(data["platform"], f"{where}.platform"), _arm(data["arm"], path, f"{where}.arm"),
+        Mount(mount.get("translation", (0.0, 0.0, 0.0)), mount.get("rotation", np.eye(3))),
+        mode, ThesisOptions(**thesis), data.get("gravity", 9.81), name)
+
+
+def mobile_to_mapping(mm: MobileManipulator, arm_file: str) -> dict:
+    """The ``mobile`` section for ``mm`` (its arm saved separately as ``arm_file``)."""
+    kind = {Tricycle: "tricycle", DifferentialDrive: "differential_drive"}[type(mm.platform)]
+    return {"platform": {"type": kind, "params": asdict(mm.platform.params)},
+            "arm": arm_file,
+            "mount": {"translation": mm.mount.translation.tolist(),
+                      "rotation": mm.mount.rotation.tolist()},
+            "mode": mm.mode, "thesis": asdict(mm.thesis), "gravity": mm.gravity}
+
+
+def save_mobile(mm: MobileManipulator, path) -> Path:
+    """Write ``path`` (.yaml) and the arm beside it (``<stem>_arm.yaml``)."""
+    from ..model.files import save_model
+    path = Path(path)
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        raise ValueError(f"path: expected a .yaml file name, got {str(path)!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arm_path = path.with_name(f"{path.stem}_arm.yaml")
+    save_model(mm.arm, arm_path)
+    text = yaml.safe_dump({"eslabon": 1, "name": mm.name,
+                           "mobile": mobile_to_mapping(mm, arm_path.name)}, sort_keys=False)
+    path.write_text(text)
+    return path
