@@ -37,6 +37,7 @@ from .._args import require_finite, vectors
 from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_A, WS_E, WS_R, WS_RW, WS_W, WS_WD
+from ..spatial.rotations import skew
 
 
 class GibbsAppellTerms(NamedTuple):
@@ -64,14 +65,14 @@ def _partials(model, ws, base=None):
         E = ws[i, WS_E:WS_E + 9].reshape(3, 3)
         r = ws[i, WS_R:WS_R + 3]
         dw[i] = E.T @ dw[p]
-        dro[i] = E.T @ (dro[p] + np.cross(dw[p], r, axisa=0, axisc=0))
+        dro[i] = E.T @ (dro[p] - skew(r) @ dw[p])            # ∂ω̇_p/∂q̈ × r
         k = model.q_index[i]
         if k >= 0:
             if model.joint_type[i] == REVOLUTE:
                 dw[i][:, k0 + k] += model.axis[i]
             elif model.joint_type[i] == PRISMATIC:
                 dro[i][:, k0 + k] += model.axis[i]
-        drg[i] = dro[i] + np.cross(dw[i], model.com[i], axisa=0, axisc=0)
+        drg[i] = dro[i] - skew(model.com[i]) @ dw[i]
     return dw[1:], drg[1:]
 
 
@@ -100,10 +101,11 @@ def chain_terms(model, ws, qd, gravity, base=None) -> GibbsAppellTerms:
         w, wd0 = ws[i, WS_W:WS_W + 3], ws[i, WS_WD:WS_WD + 3]
         g_body = ws[i, WS_RW:WS_RW + 9].reshape(3, 3).T @ gravity
         # r̈⁰_G − g: the base accelerates at −g (Luh's gravity), in body i's frame
-        rg0 = ws[i, WS_A:WS_A + 3] + np.cross(wd0, c) + np.cross(w, np.cross(w, c)) - g_body
+        W = skew(w)
+        rg0 = ws[i, WS_A:WS_A + 3] + skew(wd0) @ c + W @ (W @ c) - g_body
         Jw, Jr = dw[i - 1], drg[i - 1]
         D += m * Jr.T @ Jr + Jw.T @ I @ Jw                               # (3.38)
-        phi += m * Jr.T @ rg0 + Jw.T @ (I @ wd0 + np.cross(w, I @ w))    # Step 6
+        phi += m * Jr.T @ rg0 + Jw.T @ (I @ wd0 + W @ (I @ w))          # Step 6
     return GibbsAppellTerms(D, phi, dw, drg)
 
 

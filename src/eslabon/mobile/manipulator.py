@@ -38,6 +38,7 @@ from ..kinematics.kernels import kinematics_moving_base, workspace
 from ..kinematics.recursion import WS_A, WS_V, WS_W, WS_WD
 from ..model.model import Model
 from ..model.validate import check_rotation
+from ..spatial.rotations import skew
 from . import martinenko
 from .platforms import Z, DifferentialDrive, Tricycle
 
@@ -159,7 +160,7 @@ def platform_terms(mm, bodies):
         Jw, Ja = b.d_omega_dot, b.d_com_accel
         D += b.mass * Ja.T @ Ja + Jw.T @ b.inertia @ Jw
         phi += b.mass * Ja.T @ (b.com_accel0 - g_chassis) + Jw.T @ (
-            b.inertia @ b.omega_dot0 + np.cross(b.omega, b.inertia @ b.omega))
+            b.inertia @ b.omega_dot0 + skew(b.omega) @ (b.inertia @ b.omega))
     return D, phi
 
 

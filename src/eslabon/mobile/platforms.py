@@ -37,6 +37,11 @@ from .martinenko import _steering
 Z = np.array([0.0, 0.0, 1.0])
 
 
+def _z_cross(v):
+    """z × v."""
+    return np.array([-v[1], v[0], 0.0])
+
+
 class BodyMotion(NamedTuple):
     """One rigid body of the platform (chassis-frame vectors; see the module docstring)."""
     name: str
@@ -66,7 +71,7 @@ class ChassisMotion(NamedTuple):
     def point(self, p) -> PointMotion:
         """A point fixed on the chassis at ``p`` (3,): r̈_p = r̈_R + θ̈ z × p − θ̇² p_xy."""
         p = np.asarray(p, dtype=float)
-        zxp = np.cross(Z, p)
+        zxp = _z_cross(p)
         pxy = np.array([p[0], p[1], 0.0])
         o = self.origin
         return PointMotion(o.velocity + self.yaw_rate * zxp,
@@ -88,7 +93,7 @@ def _wheel(name, mass, radius, heading, yaw_rate, yaw_accel0, d_yaw_accel, centr
     """A disc rolling without slip or skid, heading ``heading`` (angle in the chassis
     frame), its centre moving as ``centre``; returns the body and its spin rate ψ̇."""
     e = np.array([np.cos(heading), np.sin(heading), 0.0])
-    n = np.cross(Z, e)
+    n = _z_cross(e)
     spin = centre.velocity @ e / radius
     spin_accel0 = centre.accel0 @ e / radius
     d_spin = e @ centre.d_accel / radius
@@ -96,7 +101,7 @@ def _wheel(name, mass, radius, heading, yaw_rate, yaw_accel0, d_yaw_accel, centr
     inertia = R @ np.diag([mass * radius ** 2 / 4, mass * radius ** 2 / 2,
                            mass * radius ** 2 / 4]) @ R.T
     body = BodyMotion(name, mass, inertia, yaw_rate * Z + spin * n,
-                      yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * np.cross(Z, n),
+                      yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * _z_cross(n),
                       centre.accel0, np.outer(Z, d_yaw_accel) + np.outer(n, d_spin),
                       centre.d_accel)
     return body, spin
@@ -236,7 +241,7 @@ class Tricycle:
         names = ("front",) if p.front_wheels == 1 else ("front_left", "front_right")
         for name, side in zip(names, sides):
             d = side * p.front_half_track * np.array([-np.sin(beta), np.cos(beta), 0.0])
-            zxd = np.cross(Z, d)
+            zxd = _z_cross(d)
             centre = PointMotion(pivot.velocity + g_rate * zxd,
                                  pivot.accel0 + g_acc0 * zxd - g_rate ** 2 * d,
                                  pivot.d_accel + np.outer(zxd, d_g))
