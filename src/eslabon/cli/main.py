@@ -328,6 +328,54 @@ def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
     _emit(data, as_json, lines)
 
 
+@app.command("sweep")
+def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'report'."),
+              folder: Optional[Path] = typer.Argument(None, help="With 'report': the sweep's "
+                                                      "output folder."),
+              out: Optional[Path] = typer.Option(None, "--out", help="Output folder (Parquet "
+                                                 "parts)."),
+              scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of an "
+                                                      "existing Dask scheduler (tcp://host:port)."),
+              resume: bool = typer.Option(False, "--resume", help="Finish an interrupted sweep: "
+                                          "skip the parts already written."),
+              workers: int = typer.Option(2, "--workers", help="Local Dask worker processes."),
+              serial: bool = typer.Option(False, "--serial", help="Run in this process, no Dask."),
+              as_json: bool = typer.Option(False, "--json")):
+    """Parameter sweep (docs/sweeps.md): `eslabon sweep SPEC --out DIR` runs the spec's
+    samples by chunks on Dask (a local cluster, or --scheduler) into a Parquet data set;
+    `eslabon sweep report DIR` summarizes one. A progress bar on stderr while it works."""
+    from ..batch import load_spec, run_sweep
+    from ..batch.report import summarize
+    if target == "report":
+        if folder is None:
+            raise UserError("DIR: `eslabon sweep report DIR` needs the sweep's folder")
+        data, lines = summarize(folder)
+        _emit(data, as_json, lines)
+        return 0
+    if folder is not None:
+        raise UserError(f"unexpected argument {str(folder)!r}; did you mean --out?")
+    if out is None:
+        raise UserError("--out: required (the folder for the Parquet data set)")
+    spec = load_spec(target)
+    from rich.console import Console
+    from rich.progress import Progress
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"sweep {spec.name}", total=len(spec.chunks()))
+
+        def landed(chunk, ok, failed):
+            progress.advance(task)
+        summary = run_sweep(spec, out, scheduler=scheduler, workers=workers, resume=resume,
+                            serial=serial, on_chunk=landed)
+        progress.update(task, completed=len(spec.chunks()))
+    data, lines = summarize(out, plots=False)
+    data["run"] = summary
+    lines.insert(1, f"chunks {summary['chunks']} (skipped, already written: "
+                    f"{summary['skipped']}); this run: {summary['ok']} ok, "
+                    f"{summary['failed']} failed")
+    _emit(data, as_json, lines)
+    return 0
+
+
 @app.command("demo")
 def demo(out: Path = typer.Option(Path("out"), "--out", help="Folder for every output."),
          as_json: bool = typer.Option(False, "--json")):

@@ -1,0 +1,78 @@
+"""``eslabon sweep report DIR``: what a sweep's data set says — samples, failures, each
+metric's range, and torque envelopes (the largest peak torque per joint against each
+varied parameter, over all the other parameters), as text, JSON and PNG."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .run import SPEC_FILE, read_sweep
+
+
+def summarize(out, *, plots: bool = True) -> tuple[dict, list]:
+    """(data, lines) for the sweep in ``out``; writes report.json (and envelope_*.png)."""
+    out = Path(out)
+    df = read_sweep(out)
+    spec = json.loads((out / SPEC_FILE).read_text()) if (out / SPEC_FILE).exists() else {}
+    varied = list(spec.get("vary", {}))
+    failed = df[df["error"].notna()]
+    ok = df[df["error"].isna()]
+    expected = None
+    if spec:
+        from .spec import SweepSpec
+        expected = len(SweepSpec.from_dict(spec).sample_table()["sample"])
+    data = {"folder": str(out), "name": spec.get("name"), "task": spec.get("task"),
+            "samples": int(len(df)), "expected": expected, "failed": int(len(failed)),
+            "duplicates": int(df["sample"].duplicated().sum()),
+            "failures": [{"sample": int(r.sample), "error": r.error}
+                         for r in failed.head(20).itertuples()],
+            "metrics": {}, "envelopes": {}}
+    metric_cols = [c for c in df.columns
+                   if c not in {"sample", "error", "t_series", "tau_series", "q_series", *varied}]
+    for c in metric_cols:
+        v = ok[c].to_numpy(dtype=float)
+        if len(v):
+            data["metrics"][c] = {"min": float(np.nanmin(v)), "max": float(np.nanmax(v)),
+                                  "mean": float(np.nanmean(v))}
+    peaks = [c for c in metric_cols if c.startswith("peak_torque_")]
+    for p in varied:
+        env = ok.groupby(p)[peaks].max() if peaks else None
+        if env is not None and len(env):
+            data["envelopes"][p] = {"values": env.index.tolist(),
+                                    **{c: env[c].tolist() for c in peaks}}
+    lines = [f"sweep {data['name']} ({data['task']}) in {out}",
+             f"samples {data['samples']}" + (f" of {expected}" if expected else "")
+             + f", failed {data['failed']}, duplicates {data['duplicates']}"]
+    for f in data["failures"][:5]:
+        lines.append(f"  sample {f['sample']}: {f['error']}")
+    lines.append(f"{'metric':<18} {'min':>12} {'max':>12} {'mean':>12}")
+    for c, s in data["metrics"].items():
+        lines.append(f"{c:<18} {s['min']:>12.6g} {s['max']:>12.6g} {s['mean']:>12.6g}")
+    if plots and data["envelopes"]:
+        data["plots"] = [str(_plot(out, p, env, peaks)) for p, env in data["envelopes"].items()]
+        lines += [f"plot: {p}" for p in data["plots"]]
+    path = out / "report.json"
+    path.write_text(json.dumps(data, indent=2))
+    lines.append(f"report: {path}")
+    return data, lines
+
+
+def _plot(out, param, env, peaks):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for c in peaks:
+        ax.plot(env["values"], env[c], marker="o", label=f"joint {c.rsplit('_', 1)[1]}")
+    ax.set_xlabel(param)
+    ax.set_ylabel("peak |τ| over the other parameters [N·m or N]")
+    ax.set_title(f"torque envelope against {param}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", ncol=2)
+    fig.tight_layout()
+    path = out / f"envelope_{param}.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

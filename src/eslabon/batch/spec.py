@@ -1,0 +1,248 @@
+"""Sweep specifications (YAML, ``eslabon_sweep: 1``; docs/sweeps.md): the model, what
+varies (grid or seeded random sampling), the task per sample and the metrics kept.
+
+Everything is checked here, before any work starts: an unknown key or parameter, an
+empty range, a metric the task cannot produce, a missing model all raise a ValueError
+naming the field.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+TASKS = ("inverse_dynamics", "simulate", "closed_loop", "linearize")
+# parameter: (lower bound, bound is strict, meaning)
+PARAMETERS = {
+    "payload_mass": (0.0, False, "payload at the end-effector frame [kg]"),
+    "payload_inertia": (0.0, False, "payload inertia s·1 about its COM [kg·m²]"),
+    "payload_offset": (None, False, "payload COM along the end-effector z axis [m]"),
+    "friction_scale": (0.0, False, "factor on every joint's viscous and Coulomb friction"),
+    "trajectory_scale": (None, False, "factor on the motion goal − start"),
+    "trajectory_duration": (0.0, True, "duration of the rest-to-rest motion [s]"),
+    "initial_error": (None, False, "initial error on every joint (simulate, closed_loop) [rad or m]"),
+    "kp": (0.0, True, "proportional gain on every joint [N·m/rad]"),
+    "kd": (0.0, False, "derivative gain on every joint [N·m·s/rad]"),
+}
+METRICS = {
+    "peak_torque": TASKS,
+    "rms_torque": TASKS,
+    "energy": ("inverse_dynamics", "simulate", "closed_loop"),
+    "final_state": ("simulate", "closed_loop"),
+    "tracking_error": ("simulate", "closed_loop"),
+    "stability": ("closed_loop", "linearize"),
+}
+_KEYS = {"eslabon_sweep", "name", "model", "trajectory", "task", "controller", "dt", "vary",
+         "sampling", "chunk_size", "metrics", "time_series"}
+DEFAULTS = {"payload_mass": 0.0, "payload_inertia": 0.0, "payload_offset": 0.0,
+            "friction_scale": 1.0, "trajectory_scale": 1.0, "initial_error": 0.0}
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A checked sweep. ``vary`` maps each parameter to its grid values or random range;
+    ``model_ref`` is a zoo name or an absolute model-file path."""
+    name: str
+    model_ref: str
+    start: tuple
+    goal: tuple
+    duration: float
+    samples: int
+    task: str
+    kp: float
+    kd: float
+    dt: float
+    vary: dict
+    sampling: dict
+    chunk_size: int
+    metrics: tuple
+    time_series: bool
+
+    def to_dict(self) -> dict:
+        return json.loads(json.dumps(asdict(self)))
+
+    @classmethod
+    def from_dict(cls, d) -> "SweepSpec":
+        d = dict(d)
+        d["start"], d["goal"], d["metrics"] = tuple(d["start"]), tuple(d["goal"]), tuple(d["metrics"])
+        return cls(**d)
+
+    def fingerprint(self) -> str:
+        """A canonical JSON text of the spec (equal specs, equal text)."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    def sample_table(self) -> dict:
+        """Every sample's parameters: {name: (N,) array}, in a deterministic order (grid:
+        row-major over ``vary`` in file order; random: uniform draws from ``seed``)."""
+        names = list(self.vary)
+        if self.sampling["kind"] == "grid":
+            rows = list(itertools.product(*(self.vary[k] for k in names))) or [()]
+            return {k: np.array([r[i] for r in rows], dtype=float) for i, k in enumerate(names)} \
+                | {"sample": np.arange(len(rows))}
+        rng = np.random.default_rng(self.sampling["seed"])
+        n = self.sampling["n"]
+        table = {}
+        for k in names:
+            lo, hi = self.vary[k]
+            table[k] = rng.uniform(lo, hi, size=n)
+        table["sample"] = np.arange(n)
+        return table
+
+    def chunks(self) -> list:
+        """[(chunk index, first sample, end)], each ``chunk_size`` samples (the last
+        may be shorter)."""
+        n = len(self.sample_table()["sample"])
+        return [(i, a, min(a + self.chunk_size, n))
+                for i, a in enumerate(range(0, n, self.chunk_size))]
+
+
+def _number(x, where, *, positive=False, integer=False):
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not np.isfinite(x):
+        raise ValueError(f"{where}: expected a finite number, got {x!r}")
+    if integer and int(x) != x:
+        raise ValueError(f"{where}: expected a whole number, got {x!r}")
+    if positive and x <= 0:
+        raise ValueError(f"{where}: expected > 0, got {x!r}")
+    return int(x) if integer else float(x)
+
+
+def _check_bound(name, value, where):
+    lo, strict, _ = PARAMETERS[name]
+    if lo is not None and (value <= lo if strict else value < lo):
+        raise ValueError(f"{where}: {name} must be {'>' if strict else '>='} {lo}, got {value}")
+
+
+def _vary(entry, name, kind, where):
+    """Grid values (list) or a random range (lo, hi) for one parameter."""
+    if not isinstance(entry, dict) or set(entry) - {"values", "range", "steps"} or not entry:
+        raise ValueError(f"{where}: expected {{values: [...]}} or {{range: [lo, hi], steps: N}}, "
+                         f"got {entry!r}")
+    if "values" in entry:
+        values = entry["values"]
+        if not isinstance(values, list) or not values:
+            raise ValueError(f"{where}.values: expected a non-empty list, got {values!r}")
+        values = [_number(v, f"{where}.values") for v in values]
+        for v in values:
+            _check_bound(name, v, where)
+        if kind == "random":
+            raise ValueError(f"{where}: random sampling takes a range, not values")
+        return values
+    rng = entry.get("range")
+    if not isinstance(rng, list) or len(rng) != 2:
+        raise ValueError(f"{where}.range: expected [lo, hi], got {rng!r}")
+    lo, hi = (_number(v, f"{where}.range") for v in rng)
+    if not lo < hi:
+        raise ValueError(f"{where}.range: empty range [{lo}, {hi}] (expected lo < hi)")
+    _check_bound(name, lo, where)
+    if kind == "random":
+        if "steps" in entry:
+            raise ValueError(f"{where}.steps: random sampling draws from the range; drop steps")
+        return [lo, hi]
+    steps = _number(entry.get("steps", 0), f"{where}.steps", positive=True, integer=True)
+    if steps < 2:
+        raise ValueError(f"{where}.steps: expected at least 2 grid points, got {steps}")
+    return np.linspace(lo, hi, steps).tolist()
+
+
+def _vector(x, n, where):
+    if not isinstance(x, list) or len(x) != n:
+        raise ValueError(f"{where}: expected a list of {n} numbers, got {x!r}")
+    return tuple(_number(v, where) for v in x)
+
+
+def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
+    """Check a spec mapping (``base``: the folder model paths are relative to)."""
+    from .. import zoo
+    from ..model.files import load_model
+    if not isinstance(data, dict) or data.get("eslabon_sweep") != 1:
+        raise ValueError("spec: expected a mapping with the version key 'eslabon_sweep: 1'")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ValueError(f"spec: unknown key(s) {unknown}; expected {sorted(_KEYS)}")
+    ref = data.get("model")
+    if not isinstance(ref, str):
+        raise ValueError(f"model: expected a zoo name or a model file, got {ref!r}")
+    if ref not in zoo.names():
+        path = Path(ref) if Path(ref).is_absolute() else base / ref
+        if not path.is_file():
+            raise ValueError(f"model: {ref!r} is neither a zoo model nor a model file")
+        ref = str(path.resolve())
+        model = load_model(path)
+        if not hasattr(model, "nq"):
+            raise ValueError("model: sweeps take an arm model, not a mobile manipulator")
+    else:
+        model = zoo.load(ref)
+    n = model.nq
+    traj = data.get("trajectory")
+    if not isinstance(traj, dict) or set(traj) - {"start", "goal", "duration", "samples"}:
+        raise ValueError("trajectory: expected {start: [...], goal: [...], duration: s, "
+                         "samples: K}")
+    task = data.get("task")
+    if task not in TASKS:
+        raise ValueError(f"task: expected one of {TASKS}, got {task!r}")
+    controller = data.get("controller") or {}
+    if not isinstance(controller, dict) or set(controller) - {"kp", "kd"}:
+        raise ValueError(f"controller: expected {{kp: ..., kd: ...}}, got {controller!r}")
+    sampling = data.get("sampling") or {"kind": "grid"}
+    kind = sampling.get("kind") if isinstance(sampling, dict) else None
+    if kind == "grid" and set(sampling) == {"kind"}:
+        sampling = {"kind": "grid"}
+    elif kind == "random" and set(sampling) <= {"kind", "n", "seed"}:
+        sampling = {"kind": "random",
+                    "n": _number(sampling.get("n"), "sampling.n", positive=True, integer=True),
+                    "seed": _number(sampling.get("seed", 0), "sampling.seed", integer=True)}
+    else:
+        raise ValueError(f"sampling: expected {{kind: grid}} or {{kind: random, n: N, seed: S}}, "
+                         f"got {sampling!r}")
+    vary_in = data.get("vary") or {}
+    if not isinstance(vary_in, dict):
+        raise ValueError(f"vary: expected a mapping of parameters, got {vary_in!r}")
+    bad = sorted(set(vary_in) - set(PARAMETERS))
+    if bad:
+        raise ValueError(f"vary: unknown parameter(s) {bad}; expected {sorted(PARAMETERS)}")
+    vary = {k: _vary(v, k, sampling["kind"], f"vary.{k}") for k, v in vary_in.items()}
+    metrics = data.get("metrics") or ["peak_torque", "rms_torque"]
+    if not isinstance(metrics, list) or not metrics:
+        raise ValueError(f"metrics: expected a non-empty list, got {metrics!r}")
+    for m in metrics:
+        if m not in METRICS:
+            raise ValueError(f"metrics: unknown metric {m!r}; expected {sorted(METRICS)}")
+        if task not in METRICS[m]:
+            raise ValueError(f"metrics: {m} does not apply to task {task} "
+                             f"(it needs one of {METRICS[m]})")
+    if task in ("closed_loop", "linearize") and "kp" not in controller and "kp" not in vary:
+        raise ValueError(f"controller.kp: task {task} needs gains (controller or vary)")
+    for k in ("kp", "kd"):
+        if k in controller:
+            _check_bound(k, _number(controller[k], f"controller.{k}"), f"controller.{k}")
+    ts = data.get("time_series", False)
+    if not isinstance(ts, bool):
+        raise ValueError(f"time_series: expected true or false, got {ts!r}")
+    duration = _number(traj.get("duration", 1.0), "trajectory.duration", positive=True)
+    dt = _number(data.get("dt", 1e-3), "dt", positive=True)
+    return SweepSpec(
+        name=str(data.get("name", "sweep")), model_ref=ref,
+        start=_vector(traj.get("start", [0.0] * n), n, "trajectory.start"),
+        goal=_vector(traj.get("goal"), n, "trajectory.goal"), duration=duration,
+        samples=_number(traj.get("samples", 201), "trajectory.samples", positive=True,
+                        integer=True),
+        task=task, kp=float(controller.get("kp", 0.0)), kd=float(controller.get("kd", 0.0)),
+        dt=dt, vary=vary, sampling=sampling,
+        chunk_size=_number(data.get("chunk_size", 16), "chunk_size", positive=True, integer=True),
+        metrics=tuple(metrics), time_series=ts)
+
+
+def load_spec(path) -> SweepSpec:
+    """Read and check a spec file."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"SPEC: no such sweep spec {str(path)!r}")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
+    return parse_spec(data, path.parent)

@@ -1,0 +1,185 @@
+"""Parameter sweeps on Dask (eslabon.batch, `eslabon sweep`): serial = 2-worker cluster bit
+for bit, a killed sweep resumed with every sample exactly once, a failing sample kept with
+its error, malformed specs refused before any work, and the tasks' numbers against direct
+calls (payload by the parallel-axis merge = the DH front-end's payload body)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("dask.distributed")
+pytest.importorskip("pyarrow")
+
+import eslabon as es  # noqa: E402
+from eslabon import batch  # noqa: E402
+from eslabon.batch.tasks import QuinticMotion, base_model, sample_model  # noqa: E402
+from eslabon.cli.main import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "sweep_actuator_sizing.yaml"
+
+BASE = {"eslabon_sweep": 1, "name": "t", "model": "planar2",
+        "trajectory": {"start": [0.0, 0.0], "goal": [1.0, -0.5], "duration": 0.5, "samples": 51}}
+
+
+def _spec(tmp_path, **over):
+    data = json.loads(json.dumps(BASE)) | over
+    p = tmp_path / "spec.yaml"
+    p.write_text(yaml.safe_dump(data))
+    return p
+
+
+def _closed_loop(tmp_path, n=12, chunk=3, kp=(100.0, 400.0)):
+    return batch.load_spec(_spec(
+        tmp_path, task="closed_loop", controller={"kp": 200.0, "kd": 30.0}, dt=0.002,
+        vary={"payload_mass": {"range": [0.0, 2.0]}, "initial_error": {"range": [-0.05, 0.05]},
+              "kp": {"range": list(kp)}},
+        sampling={"kind": "random", "n": n, "seed": 4}, chunk_size=chunk,
+        metrics=["peak_torque", "rms_torque", "energy", "tracking_error", "final_state",
+                 "stability"]))
+
+
+def test_two_worker_cluster_equals_serial_bit_for_bit(tmp_path):
+    """The same samples on a 2-worker local Dask cluster and serially: equal data sets."""
+    spec = _closed_loop(tmp_path)
+    a = batch.run_sweep(spec, tmp_path / "serial", serial=True)
+    b = batch.run_sweep(spec, tmp_path / "dask", workers=2)
+    assert a == b == {"chunks": 4, "skipped": 0, "ok": 12, "failed": 0}
+    da, db = batch.read_sweep(tmp_path / "serial"), batch.read_sweep(tmp_path / "dask")
+    assert da.equals(db)
+    assert list(da["sample"]) == list(range(12))
+    assert (da["stability"] < 0).all()              # PD gains stabilize the frozen loop
+    import pyarrow.parquet as pq
+    meta = pq.read_schema(tmp_path / "dask" / "part-00002.parquet").metadata
+    assert json.loads(meta[b"eslabon.spec"])["task"] == "closed_loop"
+    assert "numba" in json.loads(meta[b"eslabon.versions"])
+
+
+def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
+    """Terminate the `eslabon sweep` process group mid-way (workers included), resume:
+    every sample is in the data set exactly once and equals an uninterrupted run."""
+    spec_path = _spec(tmp_path, task="closed_loop", controller={"kp": 200.0, "kd": 30.0},
+                      dt=0.0005, vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
+                      chunk_size=1, metrics=["peak_torque", "tracking_error"])
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "eslabon.cli.main", "sweep", str(spec_path), "--out",
+           str(out), "--workers", "1"]
+    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 240
+    while time.time() < deadline and len(list(out.glob("part-*.parquet"))) < 3:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    written = len(list(out.glob("part-*.parquet")))
+    assert 3 <= written < 40, "the sweep was not interrupted mid-way"
+    assert main(["sweep", str(spec_path), "--out", str(out), "--resume", "--workers", "1"]) in (0, None)
+    df = batch.read_sweep(out)
+    assert sorted(df["sample"]) == list(range(40))
+    full = tmp_path / "full"
+    batch.run_sweep(batch.load_spec(spec_path), full, serial=True)
+    assert df.equals(batch.read_sweep(full))
+    assert not list(out.glob(".part-*"))
+
+
+def test_a_failing_sample_is_kept_with_its_error(tmp_path):
+    """kp = 1e12 makes the RK4 loop diverge: that sample carries its error, the others
+    complete (on the 2-worker cluster)."""
+    spec = batch.load_spec(_spec(
+        tmp_path, task="closed_loop", controller={"kd": 10.0}, dt=0.002,
+        vary={"kp": {"values": [100.0, 1e12, 300.0]}}, chunk_size=2,
+        metrics=["peak_torque", "tracking_error"]))
+    summary = batch.run_sweep(spec, tmp_path / "o", workers=2)
+    assert summary["ok"] == 2 and summary["failed"] == 1
+    df = batch.read_sweep(tmp_path / "o")
+    assert df["error"].isna().tolist() == [True, False, True]
+    assert "diverged" in df["error"][1] or "Error" in df["error"][1]
+    assert np.isnan(df["tracking_error"][1]) and np.isfinite(df["tracking_error"][0])
+
+
+@pytest.mark.parametrize("over, message", [
+    ({"vary": {"payload": {"values": [1]}}}, r"vary: unknown parameter\(s\) \['payload'\]"),
+    ({"vary": {"payload_mass": {"range": [2.0, 2.0], "steps": 3}}}, r"empty range"),
+    ({"vary": {"payload_mass": {"values": []}}}, r"values: expected a non-empty list"),
+    ({"vary": {"payload_mass": {"values": [-1.0]}}}, r"payload_mass must be >= 0"),
+    ({"task": "fly"}, r"task: expected one of"),
+    ({"metrics": ["tracking_error"]}, r"tracking_error does not apply to task inverse_dynamics"),
+    ({"model": "nope.yaml"}, r"model: 'nope.yaml' is neither"),
+    ({"colour": 1}, r"spec: unknown key\(s\) \['colour'\]"),
+    ({"sampling": {"kind": "random"}}, r"sampling\.n: expected a finite number"),
+    ({"trajectory": {"goal": [1.0]}}, r"trajectory\.goal: expected a list of 2 numbers"),
+    ({"task": "closed_loop"}, r"controller\.kp: task closed_loop needs gains"),
+])
+def test_malformed_specs_are_refused_before_work(tmp_path, over, message):
+    data = {"task": "inverse_dynamics"} | over
+    with pytest.raises(ValueError, match=message):
+        batch.load_spec(_spec(tmp_path, **data))
+
+
+@pytest.mark.parametrize("address, message", [
+    ("not an address", r"--scheduler: expected an address like"),
+    ("tcp://127.0.0.1:9", r"--scheduler: no Dask scheduler answers at tcp://127.0.0.1:9"),
+])
+def test_bad_scheduler_address_is_one_line_before_work(tmp_path, capsys, address, message):
+    spec = _spec(tmp_path, task="inverse_dynamics")
+    with pytest.raises(SystemExit) as exc:
+        main(["sweep", str(spec), "--out", str(tmp_path / "o"), "--scheduler", address])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and "\n" not in err
+    import re
+    assert re.search(message, err)
+    assert not list((tmp_path / "o").glob("part-*"))
+
+
+def test_payload_merge_equals_the_dh_payload_body():
+    """The sample model's payload (merged into the end-effector body by the parallel-axis
+    rule) gives the inverse dynamics of the DH front-end's separate payload body."""
+    base = es.zoo.load("practica_6dof")
+    rng = np.random.default_rng(0)
+    q, qd, qdd = rng.normal(size=(3, 4, 6))
+    merged = sample_model(base, {"payload_mass": 2.5, "payload_inertia": 0.01,
+                                 "payload_offset": 0.08, "friction_scale": 1.0})
+    rows = [dict(r) for r in base.dh.rows]
+    body = es.from_dh(rows, base.dh.convention, gravity=base.gravity,
+                      payload={"mass": 2.5, "inertia": 0.01 * np.eye(3), "com": [0, 0, 0.08]})
+    np.testing.assert_allclose(es.inverse_dynamics(merged, q, qd, qdd),
+                               es.inverse_dynamics(body, q, qd, qdd), rtol=1e-12, atol=1e-10)
+
+
+def test_inverse_dynamics_task_metrics_against_direct_calls(tmp_path):
+    """Peak and RMS torque of a sample equal those of one direct batch call."""
+    spec = batch.load_spec(_spec(tmp_path, task="inverse_dynamics",
+                                 vary={"payload_mass": {"values": [0.0, 1.5]}},
+                                 metrics=["peak_torque", "rms_torque"]))
+    batch.run_sweep(spec, tmp_path / "o", serial=True)
+    df = batch.read_sweep(tmp_path / "o")
+    base = base_model("planar2")
+    m = sample_model(base, {"payload_mass": 1.5, "payload_inertia": 0.0, "payload_offset": 0.0,
+                            "friction_scale": 1.0})
+    t = np.linspace(0, 0.5, 51)
+    tau = es.inverse_dynamics(m, *QuinticMotion([0, 0], [1, -0.5], 1.0, 0.5)(t))
+    np.testing.assert_array_equal(df.loc[1, ["peak_torque_1", "peak_torque_2"]].to_numpy(float),
+                                  np.abs(tau).max(axis=0))
+    np.testing.assert_allclose(df.loc[1, ["rms_torque_1", "rms_torque_2"]].to_numpy(float),
+                               np.sqrt((tau ** 2).mean(axis=0)), rtol=1e-15)
+
+
+def test_example_spec_and_report(tmp_path):
+    """The shipped actuator-sizing example (payloads 0–5 kg × a family of motions) runs and
+    its report shows torque envelopes that grow with the payload."""
+    out = tmp_path / "sizing"
+    assert main(["sweep", str(EXAMPLE), "--out", str(out), "--serial", "--json"]) in (0, None)
+    data, lines = batch.report.summarize(out)
+    assert data["samples"] == data["expected"] == 99 and data["failed"] == 0
+    env = data["envelopes"]["payload_mass"]
+    assert env["values"][0] == 0.0 and env["values"][-1] == 5.0
+    assert env["peak_torque_2"][-1] > env["peak_torque_2"][0]
+    assert (out / "envelope_payload_mass.png").stat().st_size > 1000
