@@ -25,6 +25,8 @@ from .spec import SweepSpec
 from .tasks import run_chunk
 
 SPEC_FILE = "_spec.json"
+# one compiled thread per local worker process: the processes are the parallelism
+WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 
 
 def part_path(out: Path, chunk: int) -> Path:
@@ -75,7 +77,7 @@ def _client(scheduler, workers):
     from dask.distributed import Client, LocalCluster
     if scheduler is None:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, env=WORKER_ENV)
         return Client(cluster), cluster
     if not _ADDRESS.match(str(scheduler)):
         raise ValueError(f"--scheduler: expected an address like tcp://host:8786, got "
@@ -112,9 +114,10 @@ def prepare(spec: SweepSpec, out, resume: bool) -> list:
 
 
 def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: int = 2,
-              resume: bool = False, serial: bool = False, on_chunk=None) -> dict:
-    """Run every chunk not yet written; ``serial`` runs them in this process (no Dask).
-    ``on_chunk(chunk, ok, failed)`` is called as each part lands. Returns a summary."""
+              resume: bool = False, serial: bool = False, on_chunk=None, client=None) -> dict:
+    """Run every chunk not yet written; ``serial`` runs them in this process (no Dask);
+    ``client`` uses an existing ``dask.distributed.Client`` (left open). ``on_chunk(chunk,
+    ok, failed)`` is called as each part lands. Returns a summary."""
     if not serial and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"--workers: expected a whole number >= 1, got {workers!r}")
     todo = prepare(spec, out, resume)
@@ -133,7 +136,9 @@ def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: in
             landed(write_chunk(spec_dict, c, a, b, str(out)))
         return done
     from dask.distributed import as_completed
-    client, cluster = _client(scheduler, workers)
+    own = client is None
+    if own:
+        client, cluster = _client(scheduler, workers)
     try:
         futures = [client.submit(write_chunk, spec_dict, c, a, b, str(Path(out).resolve()),
                                  key=f"eslabon-{spec.name}-chunk-{c}", pure=False, retries=2)
@@ -141,9 +146,10 @@ def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: in
         for fut in as_completed(futures):
             landed(fut.result())
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
     return done
 
 

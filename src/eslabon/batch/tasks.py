@@ -102,11 +102,19 @@ def _stability(model, motion, t, kp, kd):
     return float(np.linalg.eigvals(A_cl).real.max())
 
 
-def run_sample(spec: SweepSpec, base, p) -> dict:
-    """Metrics (and time series) of one sample with parameters ``p``."""
+MODEL_PARAMETERS = ("payload_mass", "payload_inertia", "payload_offset", "friction_scale")
+
+
+def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
+    """Metrics (and time series) of one sample with parameters ``p``; ``models`` caches
+    the sample models of a chunk by their parameters (grids repeat them)."""
     from ..dynamics.api import inverse_dynamics
     from ..sim import simulate
-    model = sample_model(base, p)
+    key = tuple(p[k] for k in MODEL_PARAMETERS)
+    models = {} if models is None else models
+    if key not in models:
+        models[key] = sample_model(base, p)
+    model = models[key]
     n = model.nq
     motion = QuinticMotion(spec.start, spec.goal, p["trajectory_scale"], p["trajectory_duration"])
     T = p["trajectory_duration"]
@@ -159,12 +167,13 @@ def run_chunk(spec: SweepSpec, first: int, end: int) -> dict:
     if spec.time_series:
         rows.update(t_series=[], tau_series=[], q_series=[])
     fixed = {"trajectory_duration": spec.duration, "kp": spec.kp, "kd": spec.kd, **DEFAULTS}
+    models = {}
     for s in range(first, end):
         p = dict(fixed, **{k: float(table[k][s]) for k in spec.vary})
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error", RuntimeWarning)
-                result = run_sample(spec, base, p)
+                result = run_sample(spec, base, p, models)
             bad = [c for c in cols if not np.isfinite(result[c])]
             if bad:
                 raise FloatingPointError(f"the sample diverged: {', '.join(bad[:3])} not finite")
