@@ -326,3 +326,12 @@ def test_bad_states_and_options_are_named(arm):
         mb.Mount(rotation=np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"method: expected one of"):
         mb.simulate(mm, 1.0, method="euler", **RUN1)
+
+
+def test_a_simulation_that_steers_past_ninety_degrees_stops_with_the_reason(arm):
+    """A steering torque that would turn the wheel past 90° ends the run with the
+    steering error, not NaN or a silently wrapped angle."""
+    mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
+    for method in ("dop853", "rk4"):
+        with pytest.raises(ValueError, match=r"beta: the steering angle must be within"):
+            mb.simulate(mm, 2.0, dt=0.01, method=method, u=[300.0, 3.0], tau=RUN1["tau"])

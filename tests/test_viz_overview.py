@@ -50,16 +50,17 @@ def test_cli_plot(run, tmp_path, capsys):
 
 
 def test_demo_tour(tmp_path):
-    """`eslabon demo`: the seeds reproduced, every robot cross-checked, two viewers."""
+    """`eslabon demo`: the seeds reproduced, every robot cross-checked, three viewers (the
+    pendulum, the T3 task, the mobile manipulator)."""
     import json
     from eslabon.cli.main import main
     main(["demo", "--out", str(tmp_path), "--json"])
     for name in ("practica", "rojas", "jaramillo"):
         assert (tmp_path / name / "summary.json").is_file()
-    for name in ("pendulum.html", "t3_task.html"):
+    for name in ("pendulum.html", "t3_task.html", "mobile.html"):
         assert "window.eslabonViewer" in (tmp_path / name).read_text()
     index = (tmp_path / "index.html").read_text()
-    for link in ("pendulum.html", "t3_task.html", "rojas/t3_joint2.png", "practica/pendulum.gif",
+    for link in ("pendulum.html", "t3_task.html", "mobile.html", "rojas/t3_joint2.png", "practica/pendulum.gif",
                  "jaramillo/summary.json", "rojas/seven_r.csv"):
         assert f'href="{link}"' in index, link
     assert json.loads((tmp_path / "rojas" / "summary.json").read_text())["table_5_6_2"]

@@ -25,7 +25,7 @@ def run_demo(out, progress) -> tuple[dict, list]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     names = zoo.names()
-    task = progress.add_task("eslabon demo", total=len(SEEDS) + len(names) + len(VIEWS) + 1)
+    task = progress.add_task("eslabon demo", total=len(SEEDS) + len(names) + len(VIEWS) + 2)
     data, lines, sections = {}, [], []
     for key, module, title in SEEDS:
         progress.update(task, description=f"reproduce {key}")
@@ -55,11 +55,29 @@ def run_demo(out, progress) -> tuple[dict, list]:
         data["viewers"][key] = str(path)
         lines.append(f"viewer: {path}")
         progress.advance(task)
+    progress.update(task, description="viewer mobile manipulator")
+    path = _mobile_viewer(out)
+    data["viewers"]["mobile"] = str(path)
+    lines.append(f"viewer: {path}")
+    progress.advance(task)
     index = _index(out, sections, rows, data["viewers"])
     data["index"] = str(index)
     lines.append(f"index: {index}")
     progress.advance(task)
     return data, lines
+
+
+def _mobile_viewer(out) -> Path:
+    """Seed 003's PUMA on the tricycle, load case 1 coupled, 1 s, in the HTML viewer."""
+    from .. import mobile as mb
+    from ..mobile.dae import tree_trajectory
+    mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
+                              zoo.load("puma560_araujo"), mb.Mount((0.3, 0.0, 0.5)))
+    run = mb.simulate(mm, 1.0, dt=0.02, u=[150.0, 0.3], tau=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1])
+    tree, traj = tree_trajectory(mm, run)
+    return write_viewer(tree, traj, out / "mobile.html",
+                        title="seed 003: PUMA 560 on the tricycle, load case 1, coupled "
+                              "(assumed platform masses)")
 
 
 def _link(out, path):

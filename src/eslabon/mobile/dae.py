@@ -174,3 +174,16 @@ def simulate(mm, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0)
     if not sol.success:
         raise RuntimeError(f"DAE integration failed: {sol.message}")
     return sol.y[:n].T, sol.y[n:].T
+
+
+def tree_trajectory(mm, run):
+    """(tree model, :class:`~eslabon.sim.Trajectory`) of a mobile run, for the plots and
+    the HTML viewer: the platform's configuration and the arm's joints as the tree's
+    coordinates (τ holds the arm torques; the platform's entries are zero)."""
+    from ..sim import Trajectory
+    tree = tree_model(mm)
+    q = np.hstack([run.config, run.q])
+    qd = np.hstack([run.config_rates, run.qd])
+    qdd = np.gradient(qd, run.t, axis=0) if len(run.t) > 1 else np.zeros_like(qd)
+    tau = np.hstack([np.zeros_like(run.config), run.tau])
+    return tree, Trajectory(t=run.t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=tree.name)

@@ -67,12 +67,11 @@ def mass_constants(params) -> MassConstants:
 
 def _steering(beta):
     beta = finite_number(beta, "beta")
-    c = np.cos(beta)
-    if abs(c) < 1e-9:
+    if not abs(beta) < np.pi / 2 - 1e-9:
         raise ValueError(f"beta: the steering angle must be within (-90°, 90°), got "
-                         f"{np.degrees(beta):.6g}° (the front wheel would be across the "
-                         "wheelbase: tan β is infinite)")
-    return np.tan(beta), c
+                         f"{np.degrees(beta):.6g}° (at ±90° the front wheel stands across "
+                         "the wheelbase and tan β is infinite: the model ends there)")
+    return np.tan(beta), np.cos(beta)
 
 
 def equations(k: MassConstants, beta, V, beta_dot):
