@@ -6,7 +6,8 @@ same states for comparison; the Dask overhead per chunk is (1-worker − serial)
     python benchmarks/bench_sweep.py [--samples 480] [--chunk 24]
 
 Task: inverse dynamics of the seed 003 PUMA along a 301-sample rest-to-rest motion, with
-a random payload (0–5 kg) and motion scale per sample. Cluster start-up is timed apart.
+a random payload (0–5 kg) and motion scale per sample; ``--task closed_loop`` runs the
+feedforward + PD loop (RK4, 2 ms) on each instead. Cluster start-up is timed apart.
 Not a test: no wall-clock bounds.
 """
 import argparse
@@ -26,15 +27,17 @@ from eslabon.batch.run import WORKER_ENV  # noqa: E402
 from eslabon.batch.tasks import QuinticMotion, base_model  # noqa: E402
 
 
+TASK = {"task": "inverse_dynamics", "metrics": ["peak_torque", "rms_torque", "energy"]}
+
+
 def spec_for(samples, chunk):
-    return batch.parse_spec({
+    return batch.parse_spec({**TASK,
         "eslabon_sweep": 1, "name": "bench", "model": "puma560_araujo",
         "trajectory": {"start": [0.0] * 6, "goal": [1.2, -0.8, 1.0, 0.6, 0.8, 0.5],
                        "duration": 1.5, "samples": 301},
-        "task": "inverse_dynamics",
+        "controller": {"kp": 100.0, "kd": 2.0}, "dt": 0.002,
         "vary": {"payload_mass": {"range": [0.0, 5.0]}, "trajectory_scale": {"range": [0.5, 1.0]}},
-        "sampling": {"kind": "random", "n": samples, "seed": 0}, "chunk_size": chunk,
-        "metrics": ["peak_torque", "rms_torque", "energy"]})
+        "sampling": {"kind": "random", "n": samples, "seed": 0}, "chunk_size": chunk})
 
 
 def warm():
@@ -56,7 +59,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--samples", type=int, default=480)
     ap.add_argument("--chunk", type=int, default=24)
+    ap.add_argument("--task", choices=("inverse_dynamics", "closed_loop"),
+                    default="inverse_dynamics")
     args = ap.parse_args()
+    if args.task == "closed_loop":
+        TASK.update(task="closed_loop", metrics=["peak_torque", "tracking_error"])
     from dask.distributed import Client, LocalCluster
     spec = spec_for(args.samples, args.chunk)
     chunks = len(spec.chunks())
