@@ -183,3 +183,18 @@ def test_example_spec_and_report(tmp_path):
     assert env["values"][0] == 0.0 and env["values"][-1] == 5.0
     assert env["peak_torque_2"][-1] > env["peak_torque_2"][0]
     assert (out / "envelope_payload_mass.png").stat().st_size > 1000
+
+
+def test_an_existing_cluster_by_address_gives_the_same_data_set(tmp_path):
+    """`--scheduler ADDRESS` on a running Dask cluster (started here, as a user's would
+    be): the same data set as the serial run."""
+    from dask.distributed import LocalCluster
+    spec_path = _spec(tmp_path, task="inverse_dynamics",
+                      vary={"payload_mass": {"values": [0.0, 1.0, 2.0]},
+                            "trajectory_scale": {"values": [0.5, 1.0]}}, chunk_size=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        assert main(["sweep", str(spec_path), "--out", str(tmp_path / "remote"),
+                     "--scheduler", cluster.scheduler_address]) in (0, None)
+    batch.run_sweep(batch.load_spec(spec_path), tmp_path / "serial", serial=True)
+    assert batch.read_sweep(tmp_path / "remote").equals(batch.read_sweep(tmp_path / "serial"))
