@@ -107,6 +107,21 @@ def _wheel(name, mass, radius, heading, yaw_rate, yaw_accel0, d_yaw_accel, centr
     return body, spin
 
 
+def _chassis_and_axle(ch, chassis_mass, chassis_inertia, chassis_com, names, wheel_mass,
+                      wheel_radius, half_track):
+    """The chassis and the two wheels on the axle through its origin (at ±half_track):
+    (bodies, spin rates)."""
+    bodies = [_yawing("chassis", chassis_mass, chassis_inertia, ch.yaw_rate, ch.yaw_accel0,
+                      ch.d_yaw_accel, ch.point([chassis_com, 0.0, 0.0]))]
+    spins = []
+    for name, side in zip(names, (1.0, -1.0)):
+        body, spin = _wheel(name, wheel_mass, wheel_radius, 0.0, ch.yaw_rate, ch.yaw_accel0,
+                            ch.d_yaw_accel, ch.point([0.0, side * half_track, 0.0]))
+        bodies.append(body)
+        spins.append(spin)
+    return bodies, spins
+
+
 def _supplied(p, name):
     value = getattr(p, name)
     if value is None:
@@ -222,15 +237,9 @@ class Tricycle:
         p = self.params
         ch = self.chassis(config, nu)
         beta = config[3]
-        bodies = [_yawing("chassis", p.chassis_mass, p.chassis_inertia, ch.yaw_rate,
-                          ch.yaw_accel0, ch.d_yaw_accel, ch.point([p.chassis_com, 0, 0]))]
-        spins = []
-        for name, side in (("rear_left", 1.0), ("rear_right", -1.0)):
-            body, spin = _wheel(name, p.rear_wheel_mass, p.rear_wheel_radius, 0.0, ch.yaw_rate,
-                                ch.yaw_accel0, ch.d_yaw_accel,
-                                ch.point([0.0, side * p.rear_half_track, 0.0]))
-            bodies.append(body)
-            spins.append(spin)
+        bodies, spins = _chassis_and_axle(ch, p.chassis_mass, p.chassis_inertia, p.chassis_com,
+                                          ("rear_left", "rear_right"), p.rear_wheel_mass,
+                                          p.rear_wheel_radius, p.rear_half_track)
         # the steering body yaws at γ̇ = θ̇ + β̇ about the pivot at (b, 0)
         pivot = ch.point([p.wheelbase, 0.0, 0.0])
         g_rate, g_acc0 = ch.yaw_rate + nu[1], ch.yaw_accel0
@@ -306,15 +315,9 @@ class DifferentialDrive:
     def motion(self, config, nu):
         p = self.params
         ch = self.chassis(config, nu)
-        bodies = [_yawing("chassis", p.chassis_mass, p.chassis_inertia, ch.yaw_rate,
-                          ch.yaw_accel0, ch.d_yaw_accel, ch.point([p.chassis_com, 0, 0]))]
-        spins = []
-        for name, side in (("left", 1.0), ("right", -1.0)):
-            body, spin = _wheel(name, p.wheel_mass, p.wheel_radius, 0.0, ch.yaw_rate,
-                                ch.yaw_accel0, ch.d_yaw_accel,
-                                ch.point([0.0, side * p.half_track, 0.0]))
-            bodies.append(body)
-            spins.append(spin)
+        bodies, spins = _chassis_and_axle(ch, p.chassis_mass, p.chassis_inertia, p.chassis_com,
+                                          ("left", "right"), p.wheel_mass, p.wheel_radius,
+                                          p.half_track)
         th = config[2]
         rates = np.array([nu[0] * np.cos(th), nu[0] * np.sin(th), nu[1], *spins])
         return bodies, ch, rates

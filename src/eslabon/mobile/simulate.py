@@ -10,8 +10,6 @@ balance T + V − W = const can be checked on the result.
 from __future__ import annotations
 
 import csv
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from .._args import finite_number
+from ..sim.trajectory import atomic_path
 from .manipulator import (MobileManipulator, accelerations, input_power, kinetic_energy,
                           potential_energy)
 
@@ -73,23 +72,16 @@ class MobileTrajectory:
         suffix = path.suffix.lower()
         if suffix not in (".csv", ".npz"):
             raise ValueError(f"path: expected a .csv or .npz file name, got {str(path)!r}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
-        try:
-            cols = self.columns()
+        cols = self.columns()
+        with atomic_path(path) as tmp:
             if suffix == ".npz":
-                with os.fdopen(fd, "wb") as fh:
-                    np.savez(fh, **cols, mode=self.mode)
+                np.savez(tmp, **cols, mode=self.mode)
             else:
-                with os.fdopen(fd, "w", newline="") as fh:
+                with open(tmp, "w", newline="") as fh:
                     w = csv.writer(fh)
                     w.writerow(cols)
                     for row in zip(*cols.values()):
                         w.writerow([repr(float(v)) for v in row])
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
         return path
 
 

@@ -3,10 +3,30 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+
+@contextmanager
+def atomic_path(path):
+    """Yield a temporary name beside ``path``; on success it replaces ``path`` (with the
+    usual file mode), on failure it is removed and any existing ``path`` is untouched."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    os.close(fd)
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 @dataclass(frozen=True)
@@ -26,10 +46,7 @@ class Trajectory:
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
             raise ValueError(f"path: expected a .npz or .csv file name, got {str(path)!r}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
-        os.close(fd)
-        try:
+        with atomic_path(path) as tmp:
             if suffix == ".npz":
                 np.savez(tmp, t=self.t, q=self.q, qd=self.qd, qdd=self.qdd, tau=self.tau,
                          model_name=np.array(self.model_name))
@@ -39,13 +56,6 @@ class Trajectory:
                                            for j in range(n)])
                 data = np.column_stack([self.t, self.q, self.qd, self.qdd, self.tau])
                 np.savetxt(tmp, data, delimiter=",", header=header, comments="", fmt="%.17g")
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
         return path
 
     @classmethod
