@@ -55,12 +55,13 @@ def test_demo_tour(tmp_path):
     import json
     from eslabon.cli.main import main
     main(["demo", "--out", str(tmp_path), "--json"])
-    for name in ("practica", "rojas", "jaramillo"):
+    for name in ("practica", "rojas", "jaramillo", "araujo"):
         assert (tmp_path / name / "summary.json").is_file()
     for name in ("pendulum.html", "t3_task.html", "mobile.html"):
         assert "window.eslabonViewer" in (tmp_path / name).read_text()
     index = (tmp_path / "index.html").read_text()
     for link in ("pendulum.html", "t3_task.html", "mobile.html", "rojas/t3_joint2.png", "practica/pendulum.gif",
-                 "jaramillo/summary.json", "rojas/seven_r.csv"):
+                 "jaramillo/summary.json", "rojas/seven_r.csv",
+                 "araujo/fig3_4_case1_accelerations.png"):
         assert f'href="{link}"' in index, link
     assert json.loads((tmp_path / "rojas" / "summary.json").read_text())["table_5_6_2"]

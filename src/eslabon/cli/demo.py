@@ -9,11 +9,12 @@ from .. import zoo
 from ..dynamics.crosscheck import crosscheck
 from ..sim import Trajectory
 from ..viz import write_viewer
-from . import jaramillo, practica, rojas
+from . import araujo, jaramillo, practica, rojas
 
 SEEDS = (("practica", practica, "Seed 001 — Práctica 3: Newton–Euler, Walker–Orin, the pendulum"),
          ("rojas", rojas, "Seed 000 — Rojas 1987: Cincinnati T3 tables, task, control, 7R loop"),
-         ("jaramillo", jaramillo, "Seeds 002/004 — Jaramillo 1998: spatial operators"))
+         ("jaramillo", jaramillo, "Seeds 002/004 — Jaramillo 1998: spatial operators"),
+         ("araujo", araujo, "Seed 003 — Araujo 2012: a PUMA on a tricycle, thesis vs coupled"))
 VIEWS = {"pendulum": ("practica_pendulum3", Path("practica") / "pendulum.npz",
                       "the seed 001 pendulum falling for 1 s"),
          "t3_task": ("cincinnati_t3", Path("rojas") / "t3_task.npz",
