@@ -89,7 +89,7 @@ def test_body_gibbs_function_is_martinenkos(front, arm):
     for _ in range(10):
         y = _random_state(mm, rng)
         config, _, nu, _ = mm.split(y)
-        bodies, _, _ = mm.platform.motion(config, nu)
+        bodies = mm.platform.motion(config, nu).bodies
         D, phi = mb.manipulator.platform_terms(mm, bodies)
         A, h = martinenko.equations(k, config[3], *nu)
         np.testing.assert_allclose(D, A, rtol=1e-12)
@@ -335,3 +335,22 @@ def test_a_simulation_that_steers_past_ninety_degrees_stops_with_the_reason(arm)
     for method in ("dop853", "rk4"):
         with pytest.raises(ValueError, match=r"beta: the steering angle must be within"):
             mb.simulate(mm, 2.0, dt=0.01, method=method, u=[300.0, 3.0], tau=RUN1["tau"])
+
+
+def test_configuration_rates_and_accelerations_are_the_derivatives(arm):
+    """q̇ = G ν and q̈ = G ν̇ + Ġ ν of the pose, steering and wheel spins equal the time
+    derivatives of the simulated configuration (central differences of the dense output,
+    1e-6), for the tricycle and the differential drive."""
+    for plat, u in ((mb.Tricycle(mb.TricycleParams.seekur_jr_assumed(front_wheels=2,
+                                                                      front_half_track=0.3)),
+                     RUN1["u"]),
+                    (mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), [20.0, 35.0])):
+        mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.0, 0.5)))
+        y0 = mm.state(nu=[0.8, 0.3], config=np.r_[0.0, 0.0, 0.4, 0.2, np.zeros(mm.n_config - 4)])
+        tr = mb.simulate(mm, 0.6, y0=y0, samples=601, u=u, tau=RUN1["tau"], rtol=1e-12,
+                         atol=1e-12)
+        h = tr.t[1] - tr.t[0]
+        d = (tr.config[2:] - tr.config[:-2]) / (2 * h)
+        dd = (tr.config_rates[2:] - tr.config_rates[:-2]) / (2 * h)
+        np.testing.assert_allclose(tr.config_rates[1:-1], d, atol=2e-6)
+        np.testing.assert_allclose(tr.config_accels[1:-1], dd, rtol=2e-5, atol=2e-5)  # h² error

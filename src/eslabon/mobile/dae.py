@@ -161,7 +161,7 @@ def simulate(mm, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0)
     model); returns (config+q history (K, nc+n), its rates (K, nc+n))."""
     tree = tree_model(mm)
     config, q, nu, qd = mm.split(y0)
-    _, _, rates = mm.platform.motion(config, nu)
+    rates = mm.platform.motion(config, nu).rates
     x0 = np.concatenate([config, q, rates, qd])
     n = tree.nq
     tau = np.zeros(mm.n_arm) if tau is None else np.asarray(tau, float)

@@ -167,7 +167,8 @@ def platform_terms(mm, bodies):
 def coupled_terms(mm, y):
     """D (k+n, k+n), φ (k+n,) and the configuration rates of the coupled system at y."""
     config, q, nu, qd = mm.split(y)
-    bodies, chassis, rates = mm.platform.motion(config, nu)
+    pm = mm.platform.motion(config, nu)
+    bodies, chassis, rates = pm.bodies, pm.chassis, pm.rates
     D_p, phi_p = platform_terms(mm, bodies)
     arm = _arm_pass(mm, q, qd, chassis, chassis.point(mm.mount.translation), True)
     D, phi = arm.D.copy(), arm.phi.copy()
@@ -238,7 +239,7 @@ def inverse_dynamics(mm, y, nu_dot, qdd):
 def state_derivative(mm, y, u, tau=None, *, locked: bool = False):
     """ẏ = [G(config) ν, q̇, ν̇, q̈]."""
     config, q, nu, qd = mm.split(y)
-    _, _, rates = mm.platform.motion(config, nu)
+    rates = mm.platform.motion(config, nu).rates
     acc = accelerations(mm, y, u, tau, locked=locked)
     return np.concatenate([rates, qd, acc])
 

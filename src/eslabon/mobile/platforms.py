@@ -79,6 +79,26 @@ class ChassisMotion(NamedTuple):
                            o.d_accel + np.outer(zxp, self.d_yaw_accel))
 
 
+class PlatformMotion(NamedTuple):
+    """Everything about the platform at one state: its ``bodies`` (:class:`BodyMotion`),
+    the ``chassis`` motion, the configuration rates q̇ = G ν (``rates``) and the
+    configuration accelerations q̈ = G ν̇ + Ġ ν as ``accel0`` = Ġ ν (nc,) and ``G`` (nc, k)."""
+    bodies: list
+    chassis: ChassisMotion
+    rates: np.ndarray
+    accel0: np.ndarray
+    G: np.ndarray
+
+
+def _pose(ch, theta):
+    """Rates, Ġν and G rows of (x, y, θ): the rear-axle midpoint in the floor frame."""
+    c, s = np.cos(theta), np.sin(theta)
+    R = np.array([[c, -s], [s, c]])
+    o = ch.origin
+    return (np.r_[R @ o.velocity[:2], ch.yaw_rate], np.r_[R @ o.accel0[:2], ch.yaw_accel0],
+            np.vstack([R @ o.d_accel[:2], ch.d_yaw_accel]))
+
+
 def _plate(I):
     return np.diag([I / 2, I / 2, I])
 
@@ -104,7 +124,7 @@ def _wheel(name, mass, radius, heading, yaw_rate, yaw_accel0, d_yaw_accel, centr
                       yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * _z_cross(n),
                       centre.accel0, np.outer(Z, d_yaw_accel) + np.outer(n, d_spin),
                       centre.d_accel)
-    return body, spin
+    return body, (spin, spin_accel0, d_spin)
 
 
 def _chassis_and_axle(ch, chassis_mass, chassis_inertia, chassis_com, names, wheel_mass,
@@ -120,6 +140,19 @@ def _chassis_and_axle(ch, chassis_mass, chassis_inertia, chassis_com, names, whe
         bodies.append(body)
         spins.append(spin)
     return bodies, spins
+
+
+def _platform_motion(bodies, ch, theta, spins, steering_rate=None):
+    """Assemble :class:`PlatformMotion`: pose (x, y, θ), the steering angle when there is
+    one (its rate is the quasi-velocity ν₂), then each wheel's spin."""
+    rates, accel0, G = _pose(ch, theta)
+    k = len(ch.d_yaw_accel)
+    if steering_rate is not None:
+        rates, accel0 = np.r_[rates, steering_rate], np.r_[accel0, 0.0]
+        G = np.vstack([G, np.eye(k)[1]])
+    spin, spin0, d_spin = (np.array(x) for x in zip(*spins))
+    return PlatformMotion(bodies, ch, np.r_[rates, spin], np.r_[accel0, spin0],
+                          np.vstack([G, d_spin.reshape(len(spins), k)]))
 
 
 def _supplied(p, name):
@@ -233,7 +266,7 @@ class Tricycle:
         return ChassisMotion(yaw_rate, V * beta_dot / (b * c * c), np.array([t / b, 0.0]), origin)
 
     def motion(self, config, nu):
-        """(bodies, chassis, config rates q̇ = G ν) at one state."""
+        """:class:`PlatformMotion` at one state."""
         p = self.params
         ch = self.chassis(config, nu)
         beta = config[3]
@@ -258,9 +291,7 @@ class Tricycle:
                                 g_acc0, d_g, centre)
             bodies.append(body)
             spins.append(spin)
-        th = config[2]
-        rates = np.array([nu[0] * np.cos(th), nu[0] * np.sin(th), ch.yaw_rate, nu[1], *spins])
-        return bodies, ch, rates
+        return _platform_motion(bodies, ch, config[2], spins, nu[1])
 
     def generalized_forces(self, config, nu, u):
         """Q = [F, M]: F does work on V (the rear-axle midpoint moves along x at V), M on
@@ -318,9 +349,7 @@ class DifferentialDrive:
         bodies, spins = _chassis_and_axle(ch, p.chassis_mass, p.chassis_inertia, p.chassis_com,
                                           ("left", "right"), p.wheel_mass, p.wheel_radius,
                                           p.half_track)
-        th = config[2]
-        rates = np.array([nu[0] * np.cos(th), nu[0] * np.sin(th), nu[1], *spins])
-        return bodies, ch, rates
+        return _platform_motion(bodies, ch, config[2], spins)
 
     def generalized_forces(self, config, nu, u):
         """A wheel torque τ does work on its spin ψ̇ = (v ∓ l ω)/r:

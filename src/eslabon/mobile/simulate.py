@@ -28,7 +28,8 @@ METHODS = ("dop853", "rk45", "rk4")
 class MobileTrajectory:
     """Samples (K,) of the platform configuration (K, nc), arm joints (K, n), quasi-
     velocities ν and their rates ν̇ (K, k), arm rates and accelerations (K, n), configuration
-    rates (K, nc), inputs u (K, k) and tau (K, n), energy T + V and input work W (K,)."""
+    rates and accelerations (K, nc) (q̇ = G ν, q̈ = G ν̇ + Ġ ν: pose, steering, wheel spins),
+    inputs u (K, k) and tau (K, n), energy T + V and input work W (K,)."""
     t: np.ndarray
     config: np.ndarray
     q: np.ndarray
@@ -37,6 +38,7 @@ class MobileTrajectory:
     nu_dot: np.ndarray
     qdd: np.ndarray
     config_rates: np.ndarray
+    config_accels: np.ndarray
     u: np.ndarray
     tau: np.ndarray
     energy: np.ndarray
@@ -52,6 +54,7 @@ class MobileTrajectory:
         for j, name in enumerate(self.config_names):
             cols[name] = self.config[:, j]
             cols[f"d_{name}"] = self.config_rates[:, j]
+            cols[f"dd_{name}"] = self.config_accels[:, j]
         for j, name in enumerate(self.quasi_names):
             cols[name] = self.nu[:, j]
             cols[f"d_{name}"] = self.nu_dot[:, j]
@@ -121,7 +124,7 @@ def simulate(mm: MobileManipulator, t_final: float, *, y0=None, u=None, tau=None
         y = x[:n_y]
         uu, tt = u_of(t), tau_of(t)
         config, q, nu, qd = mm.split(y)
-        _, _, rates = mm.platform.motion(config, nu)
+        rates = mm.platform.motion(config, nu).rates
         acc = accelerations(mm, y, uu, tt, locked=locked)
         return np.concatenate([rates, qd, acc, [input_power(mm, y, uu, tt)]])
 
@@ -159,13 +162,16 @@ def _trajectory(mm, t, X, u_of, tau_of, locked):
     TAU = np.array([tau_of(tk) for tk in t])
     acc = np.array([accelerations(mm, x[:n_y], uu, tt, locked=locked)
                     for x, uu, tt in zip(X, U, TAU)])
-    rates = np.array([mm.platform.motion(*_cfg_nu(mm, x[:n_y]))[2] for x in X])
+    motions = [mm.platform.motion(*_cfg_nu(mm, x[:n_y])) for x in X]
+    rates = np.array([pm.rates for pm in motions])
+    config_accels = np.array([pm.accel0 + pm.G @ a[:k] for pm, a in zip(motions, acc)])
     energy = np.array([kinetic_energy(mm, x[:n_y]) + potential_energy(mm, x[:n_y]) for x in X])
     split = [mm.split(x[:n_y]) for x in X]
     return MobileTrajectory(
         t=t, config=np.array([s[0] for s in split]), q=np.array([s[1] for s in split]),
         nu=np.array([s[2] for s in split]), qd=np.array([s[3] for s in split]),
-        nu_dot=acc[:, :k], qdd=acc[:, k:], config_rates=rates[:, :nc], u=U, tau=TAU,
+        nu_dot=acc[:, :k], qdd=acc[:, k:], config_rates=rates[:, :nc],
+        config_accels=config_accels[:, :nc], u=U, tau=TAU,
         energy=energy, work=X[:, n_y], config_names=tuple(mm.platform.config_names),
         quasi_names=tuple(mm.platform.quasi_names), input_names=tuple(mm.platform.input_names),
         mode=mm.mode)
