@@ -143,7 +143,9 @@ def test_coupled_equals_lagrange_multiplier_dae_pointwise(plat, arm):
     """The coupled Gibbs–Appell accelerations equal the unconstrained tree's Newton–Euler
     M q̈ + h = Q + Aᵀλ with the rolling constraints as multipliers (1e-10), its kinetic and
     potential energy equal the tree's, and G(q) ν satisfies the Pfaffian rows."""
-    mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.1, 0.5)))
+    from eslabon.spatial.rotations import rot_axis
+    tilted = rot_axis(np.array([0.3, -0.5, 0.8]) / np.linalg.norm([0.3, -0.5, 0.8]), 0.9)
+    mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.1, 0.5), tilted))   # any mount
     tree = dae.tree_model(mm)
     rng = np.random.default_rng(11)
     for _ in range(5):
