@@ -35,6 +35,8 @@ from .martinenko import _steering
 
 def planar_transform(theta, x, y, z=0.0) -> np.ndarray:
     """The 4×4 homogeneous transform of Table 3.2: a turn θ about z and a shift (x, y, z)."""
+    theta, x, y, z = (finite_number(v, k) for v, k in ((theta, "theta"), (x, "x"), (y, "y"),
+                                                        (z, "z")))
     c, s = np.cos(theta), np.sin(theta)
     return np.array([[c, -s, 0.0, x], [s, c, 0.0, y], [0.0, 0.0, 1.0, z], [0.0, 0.0, 0.0, 1.0]])
 
