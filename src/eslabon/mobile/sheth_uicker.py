@@ -13,7 +13,9 @@ signs the OCR lost):
     θ̇_R = θ̇_C − θ̇_S
 
 (θ_C the contact frame's heading in R, (x_C, y_C) its position, (x_H, y_H) the steering
-joint's). Stacking the N wheels, A ṗ = B q̇ with A = [I₃; …; I₃] and B = diag(J̄_i); the
+joint's). Eq 3.12 as printed swaps x_C and y_C (and ẋ, ẏ) in the contact term and x_H,
+y_H in the steering term, and the position formulas under it flip the sign of the sine
+term; the form above is checked against the exact transform chain. Stacking the N wheels, A ṗ = B q̇ with A = [I₃; …; I₃] and B = diag(J̄_i); the
 least-squares body velocity is ṗ = (AᵀA)⁻¹AᵀB q̇ (3.15; printed (AAᵀ)⁻¹, which has the
 wrong size) and the wheel rates are consistent (no slip) when Ω(A) B q̇ = 0 with
 Ω(A) = A(AᵀA)⁻¹Aᵀ − I (3.16–3.17).
@@ -63,7 +65,7 @@ class CompositeResult(NamedTuple):
 def composite(jacobians, wheel_rates) -> CompositeResult:
     """ṗ = (AᵀA)⁻¹AᵀB q̇ and Ω(A)B q̇ for wheels with Jacobians J̄_i (3, k_i) and rates
     q̇_i (k_i,) (3.14–3.17). AᵀA = N·I₃, so ṗ is the mean of the wheels' J̄_i q̇_i."""
-    if len(jacobians) != len(wheel_rates) or not jacobians:
+    if len(jacobians) == 0 or len(jacobians) != len(wheel_rates):
         raise ValueError("wheel_rates: expected one rate vector per wheel Jacobian")
     each = []
     for i, (J, qd) in enumerate(zip(jacobians, wheel_rates)):
@@ -98,7 +100,7 @@ def tricycle_wheel_jacobians(beta, r, l, b):
     """(J1, J2, J3) of (3.18): the right (y = −l) and left (y = +l) rear wheels, rates
     [φ̇ spin, θ̇_C] (ẋ_C = r φ̇), and the steered front wheel at (b, 0), rates
     [ẋ_C, θ̇_C, θ̇_S]."""
-    t, c = _steering(beta)
+    _, c = _steering(beta)
     r, l, b = _geometry(r, l, b)
     s = np.sin(beta)
     J1 = np.array([[r, -l], [0.0, 0.0], [0.0, 1.0]])
@@ -110,7 +112,8 @@ def tricycle_wheel_jacobians(beta, r, l, b):
 def tricycle_wheel_rates(beta, V, beta_dot, r, l, b):
     """Consistent rates (q̇1, q̇2, q̇3) for the rear-axle midpoint speed V and the steering
     rate: rear spins (V ± l θ̇)/r (right wheel +, it is outside a left turn), front
-    contact speed V / cos β, θ̇_C = θ̇ at the rear and θ̇ + β̇ at the front, θ̇ = V tan β / b."""
+    contact speed V / cos β (the front wheel spins at V / (r cos β)), θ̇_C = θ̇ at the rear
+    and θ̇ + β̇ at the front, θ̇ = V tan β / b."""
     t, c = _steering(beta)
     r, l, b = _geometry(r, l, b)
     V, beta_dot = finite_number(V, "V"), finite_number(beta_dot, "beta_dot")
