@@ -14,11 +14,19 @@ spatial vectors ordered [angular; linear] and moments about the body origin:
 with a_0 = −g (gravity as a base acceleration), armature J_a and joint friction (viscous
 b, Coulomb μ) as in :mod:`.rnea`. Fixed bodies skip the joint terms (I^a = I^A).
 
-Spatial inertias are kept as three 3×3 blocks [[A, B], [Bᵀ, C]]; a rigid body about its
-origin has A = Ī + m(|c|²1 − c cᵀ), B = m[c]×, C = m 1. Moving a block inertia from a
-child (rotation E, origin r in the parent) to the parent: A' = E A Eᵀ etc., then
+Spatial inertias are kept as three 3×3 blocks [[A, B], [Bᵀ, C]] with A and C symmetric
+(stored as 6-tuples, :func:`eslabon.spatial._nb.sym6`); a rigid body about its origin has
+A = Ī + m(|c|²1 − c cᵀ), B = m[c]×, C = m 1. Moving a block inertia from a child (rotation
+E, origin r in the parent) to the parent: A' = E A Eᵀ etc., then
 
-    A_p = A' + [r]× B'ᵀ − B' [r]× − [r]× C' [r]×,   B_p = B' + [r]× C',   C_p = C'.
+    A_p = A' + [r]× B'ᵀ − B' [r]× − [r]× C' [r]×,   B_p = B' + [r]× C',   C_p = C',
+
+computed as B_p = B' + [r]×C' and A_p = A' − Xᵀ − B_p[r]× with X = B'[r]× (every product
+with [r]× is a row of cross products, :func:`translate_blocks`).
+
+On a serial chain (parent of i is i − 1) what body i passes to its parent stays in
+registers; other children (trees) are summed into the parent's workspace row. A joint
+about +z (every DH joint) reads U = I^A S and D as a column and an entry of I^A.
 """
 from __future__ import annotations
 
@@ -29,17 +37,44 @@ from numba import carray, cfunc, njit, prange
 
 from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.recursion import body_com, placement
-from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER,
-                            INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
-from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, madd, mm, msub, mt, mtv,
-                           mv, outer, rotate_sym, s3, s9, scale, skew, sub, v3)
+from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
+                            JTYPE, MASS, QIDX, STRIDE, VISCOUS, Z_AXIS)
+from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mtv, mv, rank1_sub,
+                           rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, smv, srank1_sub, sub,
+                           sym6, v3)
 from .fastcall import SIGNATURE, entry_status, packed_model
 
 # workspace columns, one row per body
-_E, _R, _W, _V, _CW, _CV, _A, _B, _C, _PN, _PF, _UN, _UF = (
-    0, 9, 12, 15, 18, 21, 24, 33, 42, 51, 54, 57, 60)
-_D, _U = 63, 64
-COLS = 65
+_E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (
+    0, 9, 12, 15, 18, 21, 24, 30, 33, 36, 39, 42)
+_D, _U = 45, 46          # 1/D and u
+# what children that are not the next body (trees) add to a body: A 6, B 9, C 6, p^a 3 + 3
+_XA, _XB, _XC, _XN, _XF = 47, 53, 62, 68, 71
+COLS = 74
+_Z3 = (0.0, 0.0, 0.0)
+_Z6 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+_Z9 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@njit(cache=True)
+def translate_blocks(A, B, C, r):
+    """(A_p, B_p) of the block inertia [[A, B], [Bᵀ, C]] (A, C symmetric 6-tuples, B a
+    9-tuple) moved by r; C_p = C. Row i of M[r]× is m_i × r; column j of [r]×C is r × c_j."""
+    k0 = cross(r, (C[0], C[1], C[2]))
+    k1 = cross(r, (C[1], C[3], C[4]))
+    k2 = cross(r, (C[2], C[4], C[5]))
+    Bp = (B[0] + k0[0], B[1] + k1[0], B[2] + k2[0],
+          B[3] + k0[1], B[4] + k1[1], B[5] + k2[1],
+          B[6] + k0[2], B[7] + k1[2], B[8] + k2[2])
+    x0 = cross((B[0], B[1], B[2]), r)
+    x1 = cross((B[3], B[4], B[5]), r)
+    x2 = cross((B[6], B[7], B[8]), r)
+    y0 = cross((Bp[0], Bp[1], Bp[2]), r)
+    y1 = cross((Bp[3], Bp[4], Bp[5]), r)
+    y2 = cross((Bp[6], Bp[7], Bp[8]), r)
+    Ap = (A[0] - x0[0] - y0[0], A[1] - x1[0] - y0[1], A[2] - x2[0] - y0[2],
+          A[3] - x1[1] - y1[1], A[4] - x2[1] - y1[2], A[5] - x2[2] - y2[2])
+    return Ap, Bp
 
 
 @njit(cache=True)
@@ -49,6 +84,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
     # pass 1: velocities, velocity-product accelerations, rigid inertias, bias forces
     for c in range(COLS):
         ws[0, c] = 0.0
+    tree = False
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
@@ -56,27 +92,27 @@ def aba_into(P, q, qd, tau, ws, qdd):
         qi = q[k] if k >= 0 else 0.0
         E, r = placement(P, o, qi)
         p = int(P[o])
+        tree = tree or p != i - 1
         wp = g3(ws, p, _W)
         w = mtv(E, wp)
         v = mtv(E, add(g3(ws, p, _V), cross(wp, r)))
-        cw = (0.0, 0.0, 0.0)
-        cv = (0.0, 0.0, 0.0)
-        ax = v3(P, o + AXIS)
+        cw = _Z3
+        cv = _Z3
         if jt == REVOLUTE:
-            sj = scale(qd[k], ax)
+            sj = scale(qd[k], v3(P, o + AXIS))
             w = add(w, sj)
             cw = cross(w, sj)              # c = v × S q̇ for S = [s; 0]
             cv = cross(v, sj)
         elif jt == PRISMATIC:
-            sj = scale(qd[k], ax)
+            sj = scale(qd[k], v3(P, o + AXIS))
             v = add(v, sj)
             cv = cross(w, sj)              # c = v × S q̇ for S = [0; s]
         m = P[o + MASS]
         com = body_com(P, o, qi)
-        A = inertia_about(m9(P, o + INERTIA), m, com)
+        A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
         h = scale(m, com)
         # p^A = v ×* (I v): momentum (A ω + h × v; m v − h × ω)
-        ln = add(mv(A, w), cross(h, v))
+        ln = add(smv(A, w), cross(h, v))
         lf = sub(scale(m, v), cross(h, w))
         s9(ws, i, _E, E)
         s3(ws, i, _R, r)
@@ -84,31 +120,54 @@ def aba_into(P, q, qd, tau, ws, qdd):
         s3(ws, i, _V, v)
         s3(ws, i, _CW, cw)
         s3(ws, i, _CV, cv)
-        s9(ws, i, _A, A)
-        s9(ws, i, _B, skew(h))
-        s9(ws, i, _C, (m, 0.0, 0.0, 0.0, m, 0.0, 0.0, 0.0, m))
+        s6(ws, i, _A, A)
+        s3(ws, i, _H, h)
         s3(ws, i, _PN, add(cross(w, ln), cross(v, lf)))
         s3(ws, i, _PF, cross(w, lf))
-    # pass 2: articulated inertias and bias forces, tip to root
+    if tree:
+        for i in range(1, nb + 1):
+            for c in range(_XA, COLS):
+                ws[i, c] = 0.0
+    # pass 2: articulated inertias and bias forces, tip to root; what body i + 1 sends to
+    # its parent i rides in (cA, cB, cC, cn, cf)
+    cA, cB, cC, cn, cf = _Z6, _Z9, _Z6, _Z3, _Z3
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
         k = int(P[o + QIDX])
-        A = g9(ws, i, _A)
-        B = g9(ws, i, _B)
-        C = g9(ws, i, _C)
-        pn = g3(ws, i, _PN)
-        pf = g3(ws, i, _PF)
+        m = P[o + MASS]
+        h = g3(ws, i, _H)
+        # I^A_i = I_i + what the children sent: A, B = m[c]× (+ children), C = m 1 (+ ...)
+        A = sadd(g6(ws, i, _A), cA)
+        B = (cB[0], cB[1] - h[2], cB[2] + h[1], cB[3] + h[2], cB[4], cB[5] - h[0],
+             cB[6] - h[1], cB[7] + h[0], cB[8])
+        C = (cC[0] + m, cC[1], cC[2], cC[3] + m, cC[4], cC[5] + m)
+        pn = add(g3(ws, i, _PN), cn)
+        pf = add(g3(ws, i, _PF), cf)
+        if tree:
+            A = sadd(A, g6(ws, i, _XA))
+            B = (B[0] + ws[i, _XB], B[1] + ws[i, _XB + 1], B[2] + ws[i, _XB + 2],
+                 B[3] + ws[i, _XB + 3], B[4] + ws[i, _XB + 4], B[5] + ws[i, _XB + 5],
+                 B[6] + ws[i, _XB + 6], B[7] + ws[i, _XB + 7], B[8] + ws[i, _XB + 8])
+            C = sadd(C, g6(ws, i, _XC))
+            pn = add(pn, g3(ws, i, _XN))
+            pf = add(pf, g3(ws, i, _XF))
         if k >= 0:
-            ax = v3(P, o + AXIS)
-            if jt == REVOLUTE:               # S = [s; 0]
-                un = mv(A, ax)
+            if jt == REVOLUTE and P[o + Z_AXIS] != 0.0:      # S = [e_z; 0]
+                un = (A[2], A[4], A[5])
+                uf = (B[6], B[7], B[8])
+                D = A[5]
+                u = tau[k] - pn[2]
+            elif jt == REVOLUTE:                              # S = [s; 0]
+                ax = v3(P, o + AXIS)
+                un = smv(A, ax)
                 uf = mtv(B, ax)
                 D = dot(ax, un)
                 u = tau[k] - dot(ax, pn)
-            else:                            # S = [0; s]
+            else:                                             # S = [0; s]
+                ax = v3(P, o + AXIS)
                 un = mv(B, ax)
-                uf = mv(C, ax)
+                uf = smv(C, ax)
                 D = dot(ax, uf)
                 u = tau[k] - dot(ax, pf)
             v = qd[k]
@@ -122,34 +181,38 @@ def aba_into(P, q, qd, tau, ws, qdd):
                 return 2 if math.isfinite(D) else 1
             s3(ws, i, _UN, un)
             s3(ws, i, _UF, uf)
-            ws[i, _D] = D
-            ws[i, _U] = u
             # I^a = I^A − U Uᵀ / D
             inv = 1.0 / D
-            A = msub(A, outer(un, un, inv))
-            B = msub(B, outer(un, uf, inv))
-            C = msub(C, outer(uf, uf, inv))
+            ws[i, _D] = inv
+            ws[i, _U] = u
+            A = srank1_sub(A, un, inv)
+            B = rank1_sub(B, un, uf, inv)
+            C = srank1_sub(C, uf, inv)
             # p^a = p^A + I^a c + U u / D
             cw = g3(ws, i, _CW)
             cv = g3(ws, i, _CV)
-            pn = add(pn, add(add(mv(A, cw), mv(B, cv)), scale(u * inv, un)))
-            pf = add(pf, add(add(mtv(B, cw), mv(C, cv)), scale(u * inv, uf)))
+            ui = u * inv
+            pn = add(pn, add(add(smv(A, cw), mv(B, cv)), scale(ui, un)))
+            pf = add(pf, add(add(mtv(B, cw), smv(C, cv)), scale(ui, uf)))
         p = int(P[o])
+        cA, cB, cC, cn, cf = _Z6, _Z9, _Z6, _Z3, _Z3
         if p > 0:
+            # I^A_p += X* I^a X,  p^A_p += X* p^a
             E = g9(ws, i, _E)
             r = g3(ws, i, _R)
-            Rx = skew(r)
-            A1 = rotate_sym(E, A)
-            B1 = rotate_sym(E, B)
-            C1 = rotate_sym(E, C)
-            RC = mm(Rx, C1)
-            Ap = msub(madd(A1, mm(Rx, mt(B1))), madd(mm(B1, Rx), mm(RC, Rx)))
-            s9(ws, p, _A, madd(g9(ws, p, _A), Ap))
-            s9(ws, p, _B, madd(g9(ws, p, _B), madd(B1, RC)))
-            s9(ws, p, _C, madd(g9(ws, p, _C), C1))
+            C1 = rotate_s6(E, C)
+            A1, B1 = translate_blocks(rotate_s6(E, A), rotate_sym(E, B), C1, r)
             fp = mv(E, pf)
-            s3(ws, p, _PN, add(g3(ws, p, _PN), add(mv(E, pn), cross(r, fp))))
-            s3(ws, p, _PF, add(g3(ws, p, _PF), fp))
+            npar = add(mv(E, pn), cross(r, fp))
+            if p == i - 1:
+                cA, cB, cC, cn, cf = A1, B1, C1, npar, fp
+            else:
+                s6(ws, p, _XA, sadd(g6(ws, p, _XA), A1))
+                for c in range(9):
+                    ws[p, _XB + c] += B1[c]
+                s6(ws, p, _XC, sadd(g6(ws, p, _XC), C1))
+                s3(ws, p, _XN, add(g3(ws, p, _XN), npar))
+                s3(ws, p, _XF, add(g3(ws, p, _XF), fp))
     # pass 3: accelerations, root to tip (a_0 = −g)
     ws[0, _CW] = 0.0
     ws[0, _CW + 1] = 0.0
@@ -167,7 +230,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
         k = int(P[o + QIDX])
         if k >= 0:
             ax = v3(P, o + AXIS)
-            x = (ws[i, _U] - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) / ws[i, _D]
+            x = (ws[i, _U] - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) * ws[i, _D]
             qdd[k] = x
             total += x
             if int(P[o + JTYPE]) == REVOLUTE:
@@ -207,6 +270,5 @@ def aba_many(P, Q, QD, TAU, QDD, nchunks):
         ws = np.empty((nb + 1, COLS))
         for s in range(c * N // nchunks, (c + 1) * N // nchunks):
             st = aba_into(P, Q[s], QD[s], TAU[s], ws, QDD[s])
-            if st > status[c]:
-                status[c] = st
+            status[c] = max(status[c], st)
     return status.max()

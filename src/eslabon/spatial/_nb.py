@@ -192,3 +192,70 @@ def inertia_about(I, m, c):
     """Parallel axis: the inertia I (about the COM) of mass m moved to a point at −c from
     the COM, i.e. about the origin when the COM is at c: I + m(|c|²1 − c cᵀ)."""
     return msub(madd(I, diag3(m * dot(c, c))), outer(c, c, m))
+
+
+# Symmetric 3×3 matrices as 6-tuples (xx, xy, xz, yy, yz, zz): the rotational and
+# translational blocks of a spatial inertia, articulated or not, are symmetric.
+
+@njit(cache=True)
+def sym6(M):
+    """The upper triangle of the symmetric 9-tuple ``M``."""
+    return (M[0], M[1], M[2], M[4], M[5], M[8])
+
+
+@njit(cache=True)
+def g6(ws, i, o):
+    """The 6-tuple ws[i, o:o+6]."""
+    return (ws[i, o], ws[i, o + 1], ws[i, o + 2], ws[i, o + 3], ws[i, o + 4], ws[i, o + 5])
+
+
+@njit(cache=True)
+def s6(ws, i, o, S):
+    ws[i, o] = S[0]
+    ws[i, o + 1] = S[1]
+    ws[i, o + 2] = S[2]
+    ws[i, o + 3] = S[3]
+    ws[i, o + 4] = S[4]
+    ws[i, o + 5] = S[5]
+
+
+@njit(cache=True)
+def sadd(S, T):
+    return (S[0] + T[0], S[1] + T[1], S[2] + T[2], S[3] + T[3], S[4] + T[4], S[5] + T[5])
+
+
+@njit(cache=True)
+def smv(S, v):
+    """S @ v for a symmetric 6-tuple S."""
+    return (S[0] * v[0] + S[1] * v[1] + S[2] * v[2],
+            S[1] * v[0] + S[3] * v[1] + S[4] * v[2],
+            S[2] * v[0] + S[4] * v[1] + S[5] * v[2])
+
+
+@njit(cache=True)
+def srank1_sub(S, u, s):
+    """S − s u uᵀ, symmetric."""
+    x, y, z = s * u[0], s * u[1], s * u[2]
+    return (S[0] - x * u[0], S[1] - x * u[1], S[2] - x * u[2],
+            S[3] - y * u[1], S[4] - y * u[2], S[5] - z * u[2])
+
+
+@njit(cache=True)
+def rank1_sub(B, a, b, s):
+    """B − s a bᵀ."""
+    x, y, z = s * a[0], s * a[1], s * a[2]
+    return (B[0] - x * b[0], B[1] - x * b[1], B[2] - x * b[2],
+            B[3] - y * b[0], B[4] - y * b[1], B[5] - y * b[2],
+            B[6] - z * b[0], B[7] - z * b[1], B[8] - z * b[2])
+
+
+@njit(cache=True)
+def rotate_s6(E, S):
+    """E S Eᵀ for a symmetric 6-tuple S (45 multiplications instead of 54)."""
+    e0 = (E[0], E[1], E[2])
+    e1 = (E[3], E[4], E[5])
+    e2 = (E[6], E[7], E[8])
+    t0 = smv(S, e0)             # rows of E S
+    t1 = smv(S, e1)
+    t2 = smv(S, e2)
+    return (dot(t0, e0), dot(t0, e1), dot(t0, e2), dot(t1, e1), dot(t1, e2), dot(t2, e2))
