@@ -31,23 +31,15 @@ from ..conventions import REVOLUTE
 from ..kinematics.recursion import WS_COLS, body_com, placement
 from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
                             STRIDE, Z_AXIS)
-from ..spatial._nb import (add, cross, dot, g3, g9, inertia_about, m9, mm, mv, rotate_sym, s3,
-                           s9, scale, sub, v3)
+from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
+                           s3, s6, s9, sadd, scale, smv, sub, sym6, v3)
 from .fastcall import SIGNATURE, entry_status, packed_model
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
-# (xx, yy, zz, xy, xz, yz): it is symmetric
+# (xx, xy, xz, yy, yz, zz), the layout of `spatial._nb.sym6`: it is symmetric
 _RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
 _COLS = 28
-
-
-@njit(cache=True)
-def _sym_mv(J, v):
-    """J v with J given as (xx, yy, zz, xy, xz, yz)."""
-    return (J[0] * v[0] + J[3] * v[1] + J[4] * v[2],
-            J[3] * v[0] + J[1] * v[1] + J[5] * v[2],
-            J[4] * v[0] + J[5] * v[1] + J[2] * v[2])
 
 
 @njit(cache=True)
@@ -86,14 +78,12 @@ def crba_into(P, q, cw, H):
         m = P[o + MASS]
         c = add(pw, mv(R, body_com(P, o, qi)))
         # J = R Ī Rᵀ + m(|c|²1 − c cᵀ): the body's inertia about the world origin
-        Jf = inertia_about(rotate_sym(R, m9(P, o + INERTIA)), m, c)
-        J = (Jf[0], Jf[4], Jf[8], Jf[1], Jf[2], Jf[5])
+        J = sym6(inertia_about(rotate_sym(R, m9(P, o + INERTIA)), m, c))
         s9(cw, i, _RW, R)
         s3(cw, i, _PW, pw)
         cw[i, _M] = m
         s3(cw, i, _H, scale(m, c))
-        for a in range(6):
-            cw[i, _J + a] = J[a]
+        s6(cw, i, _J, J)
         Rp = R
         pp = pw
     for a in range(nq):
@@ -108,14 +98,13 @@ def crba_into(P, q, cw, H):
         o = HEADER + i * STRIDE
         m = cw[i, _M] + mc
         h = add(g3(cw, i, _H), hc)
-        J = (cw[i, _J] + Jc[0], cw[i, _J + 1] + Jc[1], cw[i, _J + 2] + Jc[2],
-             cw[i, _J + 3] + Jc[3], cw[i, _J + 4] + Jc[4], cw[i, _J + 5] + Jc[5])
+        J = sadd(g6(cw, i, _J), Jc)
         j = int(P[o + QIDX])
         if j >= 0:
             # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
             sn = g3(cw, i, _SN)
             sf = g3(cw, i, _SF)
-            fn = add(_sym_mv(J, sn), cross(h, sf))
+            fn = add(smv(J, sn), cross(h, sf))
             ff = sub(scale(m, sf), cross(h, sn))
             # (3.40): project on joint j and every ancestor joint
             b = i
