@@ -60,6 +60,28 @@ def test_bad_mobile_files_are_named(tmp_path, text, message):
         load_model(_write(tmp_path, text))
 
 
+def test_gravity_outside_the_mobile_section_is_refused(tmp_path):
+    """Gravity belongs to the mobile section: a top-level key or a load_model override
+    would otherwise be ignored without a word."""
+    body = "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
+    p = tmp_path / "g.yaml"
+    p.write_text("eslabon: 1\ngravity: [0, 0, -1.62]\nmobile:\n" + body)
+    with pytest.raises(ValueError, match=r"\['gravity'\] do not apply beside 'mobile'"):
+        load_model(p)
+    with pytest.raises(ValueError, match=r"gravity: .* set gravity in its mobile section"):
+        load_model(_write(tmp_path, body), gravity=[0, 0, -1.62])
+
+
+def test_saving_over_a_file_replaces_it_whole(tmp_path):
+    """save_mobile writes through a temporary file: the old file stays until the new one
+    is complete, and no temporary is left behind."""
+    target = tmp_path / "mm.yaml"
+    target.write_text("old\n")
+    save_mobile(load_model(EXAMPLE), target)
+    assert load_model(target).platform == load_model(EXAMPLE).platform
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["mm.yaml", "mm_arm.yaml"]
+
+
 def test_cli_simulates_a_mobile_manipulator(tmp_path, capsys):
     """`eslabon simulate FILE --u F,M --tau …` writes the mobile trajectory; a platform
     input on an arm, or a mobile file given to an arm-only command, is one line, exit 2."""

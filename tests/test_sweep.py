@@ -86,7 +86,7 @@ def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
     full = tmp_path / "full"
     batch.run_sweep(batch.load_spec(spec_path), full, serial=True)
     assert df.equals(batch.read_sweep(full))
-    assert not list(out.glob(".part-*"))
+    assert not list(out.glob(".tmp-*"))   # no temporary left by the killed writer
 
 
 def test_a_failing_sample_is_kept_with_its_error(tmp_path):

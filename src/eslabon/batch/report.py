@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import write_text_atomic
 from .run import SPEC_FILE, read_sweep
 
 
@@ -54,7 +55,7 @@ def summarize(out, *, plots: bool = True) -> tuple[dict, list]:
         data["plots"] = [str(_plot(out, p, env, peaks)) for p, env in data["envelopes"].items()]
         lines += [f"plot: {p}" for p in data["plots"]]
     path = out / "report.json"
-    path.write_text(json.dumps(data, indent=2))
+    write_text_atomic(path, json.dumps(data, indent=2))
     lines.append(f"report: {path}")
     return data, lines
 

@@ -14,13 +14,12 @@ lost worker, rerunning computes only the rest, and no sample is lost or written 
 from __future__ import annotations
 
 import json
-import os
 import re
-import uuid
 from pathlib import Path
 
 import numpy as np
 
+from .._files import TEMPORARY_PREFIX, atomic_path, write_text_atomic
 from .spec import SweepSpec
 from .tasks import run_chunk
 
@@ -58,12 +57,8 @@ def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> 
             b"eslabon.chunk": str(chunk).encode()}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
     final = part_path(Path(out), chunk)
-    tmp = final.with_name(f".{final.name}.{uuid.uuid4().hex}.tmp")
-    try:
+    with atomic_path(final) as tmp:
         pq.write_table(table, tmp)
-        os.replace(tmp, final)
-    finally:
-        tmp.unlink(missing_ok=True)
     failed = sum(e is not None for e in rows["error"])
     return chunk, len(rows["sample"]) - failed, failed
 
@@ -104,12 +99,10 @@ def prepare(spec: SweepSpec, out, resume: bool) -> list:
                 spec.fingerprint()):
             raise ValueError(f"--resume: the spec differs from the one {out} was started with")
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.glob(".part-*.tmp"):       # writes cut short by a kill
+    for stale in out.glob(f"{TEMPORARY_PREFIX}*"):   # writes cut short by a kill
         stale.unlink()
     if not spec_file.exists():
-        tmp = spec_file.with_suffix(".tmp")
-        tmp.write_text(spec.fingerprint())
-        os.replace(tmp, spec_file)
+        write_text_atomic(spec_file, spec.fingerprint())
     return [c for c in spec.chunks() if not part_path(out, c[0]).exists()]
 
 

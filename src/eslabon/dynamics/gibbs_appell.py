@@ -111,7 +111,6 @@ def chain_terms(model, ws, qd, gravity, base=None) -> GibbsAppellTerms:
 
 def _one(model, q, qd):
     require_finite("gibbs_appell", q=q, qd=qd)
-    _check_rigid(model)
     ws = _pass(model, q, qd, np.zeros_like(q))                # q̈ = 0: ω, ω̇⁰, r̈⁰_O
     return chain_terms(model, ws, qd, model.gravity)
 

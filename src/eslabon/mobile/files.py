@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from .._files import write_text_atomic
 from .manipulator import MODES, MobileManipulator, Mount, ThesisOptions
 from .platforms import DiffDriveParams, DifferentialDrive, Tricycle, TricycleParams
 
@@ -58,7 +59,7 @@ def _platform(spec, where):
     return cls(made)
 
 
-def _arm(spec, path, where):
+def _arm(spec, path, where, strict):
     from .. import zoo
     from ..model.files import load_model
     if isinstance(spec, str) and spec in zoo.names():
@@ -68,15 +69,17 @@ def _arm(spec, path, where):
         if not target.is_file():
             raise ValueError(f"{where}: {spec!r} is neither a zoo model nor a model file "
                              f"(looked for {target})")
-        arm = load_model(target)
+        arm = load_model(target, strict=strict)
         if not hasattr(arm, "nq"):
             raise ValueError(f"{where}: {spec!r} is not an arm model")
         return arm
     raise ValueError(f"{where}: expected a zoo name or a model file name, got {spec!r}")
 
 
-def mobile_from_mapping(data: dict, path: Path, name: str) -> MobileManipulator:
-    """A :class:`MobileManipulator` from a file's ``mobile`` section."""
+def mobile_from_mapping(data: dict, path: Path, name: str, *,
+                        strict: bool = False) -> MobileManipulator:
+    """A :class:`MobileManipulator` from a file's ``mobile`` section (``strict`` as in
+    :func:`eslabon.model.files.load_model`, for an arm given as a file)."""
     where = f"{path}: mobile"
     data = _mapping(data, where)
     unknown = sorted(set(data) - _KEYS)
@@ -97,7 +100,8 @@ def mobile_from_mapping(data: dict, path: Path, name: str) -> MobileManipulator:
     if mode not in MODES:
         raise ValueError(f"{where}.mode: expected one of {MODES}, got {mode!r}")
     return MobileManipulator(
-        _platform(data["platform"], f"{where}.platform"), _arm(data["arm"], path, f"{where}.arm"),
+        _platform(data["platform"], f"{where}.platform"),
+        _arm(data["arm"], path, f"{where}.arm", strict),
         Mount(mount.get("translation", (0.0, 0.0, 0.0)), mount.get("rotation", np.eye(3))),
         mode, ThesisOptions(**thesis), data.get("gravity", 9.81), name)
 
@@ -123,5 +127,4 @@ def save_mobile(mm: MobileManipulator, path) -> Path:
     save_model(mm.arm, arm_path)
     text = yaml.safe_dump({"eslabon": 1, "name": mm.name,
                            "mobile": mobile_to_mapping(mm, arm_path.name)}, sort_keys=False)
-    path.write_text(text)
-    return path
+    return write_text_atomic(path, text)

@@ -17,7 +17,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from .._args import finite_number
-from ..sim.trajectory import atomic_path
+from .._files import atomic_path
 from .manipulator import (MobileManipulator, accelerations, input_power, kinetic_energy,
                           potential_energy)
 

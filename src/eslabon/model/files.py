@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from .._files import write_text_atomic
 from ..conventions import STANDARD_GRAVITY
 from .builder import ModelBuilder
 from .dh import from_dh
@@ -56,8 +57,15 @@ def load_model(path, *, gravity=None, strict: bool = False):
         raise ValueError(f"{path}: unknown key(s) {unknown}; expected {sorted(_KEYS)}")
     name = data.get("name") or path.stem
     if "mobile" in data:            # a platform carrying an arm (eslabon.mobile)
+        extra = sorted(set(data) - {"eslabon", "name", "mobile"})
+        if extra:
+            raise ValueError(f"{path}: key(s) {extra} do not apply beside 'mobile' (gravity "
+                             "and the arm go inside the mobile section)")
+        if gravity is not None:
+            raise ValueError(f"gravity: {path} is a mobile manipulator; set gravity in its "
+                             "mobile section")
         from ..mobile.files import mobile_from_mapping
-        return mobile_from_mapping(data["mobile"], path, name)
+        return mobile_from_mapping(data["mobile"], path, name, strict=strict)
     gravity = data.get("gravity", STANDARD_GRAVITY) if gravity is None else gravity
     source = data.get("source", str(path))
     if "bodies" in data:
@@ -194,8 +202,7 @@ def save_model(model, path) -> Path:
                           for i in range(1, model.nb + 1)]
         data["frames"] = [{"name": f.name, "body": f.body, "rotation": f.rotation,
                            "translation": f.translation} for f in model.frames]
-    path.write_text(yaml.safe_dump(_plain(data), sort_keys=False))
-    return path
+    return write_text_atomic(path, yaml.safe_dump(_plain(data), sort_keys=False))
 
 
 def _dh_extras(model):

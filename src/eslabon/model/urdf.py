@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import write_text_atomic
 from ..conventions import FIXED, PRISMATIC, STANDARD_GRAVITY
 from ..spatial import rot_x, rot_y, rot_z
 from .builder import ModelBuilder
@@ -293,5 +294,5 @@ def to_urdf(model, path=None) -> str:
     out.append('</robot>')
     text = "\n".join(out) + "\n"
     if path is not None:
-        Path(path).write_text(text)
+        write_text_atomic(path, text)
     return text

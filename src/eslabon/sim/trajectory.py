@@ -1,32 +1,12 @@
 """Simulation results: times and joint histories, saved to NPZ or CSV."""
 from __future__ import annotations
 
-import os
-import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-
-@contextmanager
-def atomic_path(path):
-    """Yield a temporary name beside ``path``; on success it replaces ``path`` (with the
-    usual file mode), on failure it is removed and any existing ``path`` is untouched."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    os.close(fd)
-    try:
-        yield tmp
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+from .._files import atomic_path
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import write_text_atomic
 from .stick3d import frame_origins
 
 _PAGE = """<!DOCTYPE html>
@@ -128,6 +129,4 @@ def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 
             "span": max(float(np.ptp(pts, axis=(0, 1)).max()), 1e-3)}
     name = html.escape(title or f"{model.name}: trajectory")
     page = _PAGE.replace("__TITLE__", name).replace("__DATA__", json.dumps(data))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page)
-    return path
+    return write_text_atomic(path, page)
