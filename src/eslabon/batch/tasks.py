@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from ..trajectory import quintic
 from .spec import DEFAULTS, SweepSpec
 
 
@@ -52,19 +53,18 @@ def sample_model(base, p):
 
 
 class QuinticMotion:
-    """q, q̇, q̈ of the rest-to-rest nominal at any t (arrays over t broadcast)."""
+    """q, q̇, q̈ of the rest-to-rest nominal at any t (arrays over t broadcast):
+    q0 + scale·(goal − q0)·s(t), with s the quintic law of :mod:`eslabon.trajectory`
+    from 0 to 1 over ``duration``."""
 
     def __init__(self, start, goal, scale, duration):
         self.q0 = np.asarray(start, dtype=float)
         self.delta = scale * (np.asarray(goal, dtype=float) - self.q0)
-        self.T = duration
+        self.law = quintic(duration)
 
     def __call__(self, t):
-        tau = np.clip(np.asarray(t, dtype=float) / self.T, 0.0, 1.0)[..., None]
-        p = tau ** 3 * (10 - 15 * tau + 6 * tau ** 2)
-        dp = 30 * tau ** 2 * (1 - tau) ** 2 / self.T
-        ddp = 60 * tau * (1 - tau) * (1 - 2 * tau) / self.T ** 2
-        return self.q0 + self.delta * p, self.delta * dp, self.delta * ddp
+        s, s_dot, s_ddot = (np.asarray(x)[..., None] for x in self.law(t))
+        return self.q0 + self.delta * s, self.delta * s_dot, self.delta * s_ddot
 
 
 def columns(spec: SweepSpec, n: int) -> list:
