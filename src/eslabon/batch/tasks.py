@@ -93,13 +93,13 @@ def _torque_metrics(spec, t, q_dot, tau, out):
 
 def _stability(model, motion, t, kp, kd):
     """max Re λ of the frozen closed loop A − B [K_p 1, K_d 1] along the nominal."""
+    from ..control.design import closed_loop_matrix
     from ..control.linearize import linearize
     q, qd, qdd = motion(t)
     lin = linearize(model, q, qd, qdd)
     n = model.nq
     K = np.hstack([kp * np.eye(n), kd * np.eye(n)])
-    A_cl = lin.A - lin.B @ K
-    return float(np.linalg.eigvals(A_cl).real.max())
+    return float(np.linalg.eigvals(closed_loop_matrix(lin, K)).real.max())
 
 
 MODEL_PARAMETERS = ("payload_mass", "payload_inertia", "payload_offset", "friction_scale")
