@@ -79,6 +79,19 @@ class _CountingMath:
         return Counted(math.sqrt(x))
 
 
+def _counted_sincos(x):
+    """Stands in for the kernels' inline sin and cos (:mod:`eslabon.spatial._sincos`):
+    one sine and one cosine, counted as two trig calls like any library's, not as the
+    polynomial arithmetic that computes them."""
+    return _CountingMath.sin(x), _CountingMath.cos(x)
+
+
+def _count_trig_as_calls():
+    from eslabon.kinematics import recursion
+    recursion.math = _CountingMath()
+    recursion.sincos_near = _counted_sincos
+
+
 NUMPY_COUNT = {"mul": 0, "add": 0, "div": 0, "sqrt": 0, "trig": 0, "solve": 0, "basis": 0,
                "check": 0}
 
@@ -155,6 +168,7 @@ def _soa_count(model, q):
     from eslabon.kinematics import recursion
     from eslabon.kinematics.recursion import POSES, WS_COLS
     from . import api, rnea, soa
+    _count_trig_as_calls()
     n = model.nq
     parts = {}
     P, qc = _objects(model.packed), _objects(q)
@@ -214,7 +228,7 @@ def count(method: str, n: int) -> dict:
     from eslabon.kinematics import recursion
     from eslabon.kinematics.recursion import WS_COLS
     from . import aba, rnea, walker_orin
-    recursion.math = _CountingMath()
+    _count_trig_as_calls()
     model = chain_model(n)
     P = _objects(model.packed)
     q = _objects(probe_state(n))

@@ -36,11 +36,11 @@ import numpy as np
 from numba import carray, cfunc, njit, prange
 
 from ..conventions import PRISMATIC, REVOLUTE
-from ..kinematics.recursion import body_com, placement
+from ..kinematics.recursion import body_com, near_angles, placement
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
                             JTYPE, MASS, QIDX, STRIDE, VISCOUS, Z_AXIS)
 from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mtv, mv, rank1_sub,
-                           rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, smv, srank1_sub, sub,
+                           rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv, srank1_sub, sub,
                            sym6, v3)
 from .fastcall import SIGNATURE, entry_status, packed_model
 
@@ -85,6 +85,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
     for c in range(COLS):
         ws[0, c] = 0.0
     tree = False
+    q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
@@ -170,12 +171,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
                 uf = smv(C, ax)
                 D = dot(ax, uf)
                 u = tau[k] - dot(ax, pf)
-            v = qd[k]
-            u -= P[o + VISCOUS] * v
-            if v > 0.0:
-                u -= P[o + COULOMB]
-            elif v < 0.0:
-                u += P[o + COULOMB]
+            u -= P[o + VISCOUS] * qd[k] + P[o + COULOMB] * sign(qd[k])
             D += P[o + ARMATURE]
             if not D > 0.0:
                 return 2 if math.isfinite(D) else 1

@@ -46,7 +46,7 @@ from numba import carray, cfunc, njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
 from ..conventions import REVOLUTE
-from ..kinematics.recursion import body_com, placement
+from ..kinematics.recursion import body_com, near_angles, placement
 from ..model.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
                             INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
 from ..spatial._nb import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
@@ -111,6 +111,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     s9(ws, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(ws, 0, _AF, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
     # outward pass: poses, S, v, a, inertias and their rates, momenta, forces
+    q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])

@@ -27,7 +27,7 @@ from ..conventions import PRISMATIC
 from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
                             VISCOUS, Z_AXIS)
-from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, v3
+from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, sign, v3
 from .fastcall import SIGNATURE, entry_status, packed_model
 
 
@@ -60,11 +60,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
             else:
                 t = dot(v3(P, o + AXIS), n)
             v = qd[k]
-            t += P[o + VISCOUS] * v + P[o + ARMATURE] * qdd[k]
-            if v > 0.0:
-                t += P[o + COULOMB]
-            elif v < 0.0:
-                t -= P[o + COULOMB]
+            t += P[o + VISCOUS] * v + P[o + ARMATURE] * qdd[k] + P[o + COULOMB] * sign(v)
             tau[k] = t
             total += t
         # (3.31)-(3.32): carry f, n to the parent frame

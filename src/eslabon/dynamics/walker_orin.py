@@ -28,7 +28,7 @@ import numpy as np
 from numba import carray, cfunc, njit, prange
 
 from ..conventions import REVOLUTE
-from ..kinematics.recursion import WS_COLS, body_com, placement
+from ..kinematics.recursion import WS_COLS, body_com, near_angles, placement
 from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
                             STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
@@ -51,6 +51,7 @@ def crba_into(P, q, cw, H):
     s3(cw, 0, _PW, (0.0, 0.0, 0.0))
     Rp = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
     pp = (0.0, 0.0, 0.0)
+    q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + QIDX])

@@ -25,6 +25,7 @@ from ..model.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERT
                             MASS, POS, QIDX, ROT, STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, g3, g9, m9, mm, mrz, mtv, mv, rot_axis, s3, s9, scale,
                            v3)
+from ..spatial._sincos import in_fast_range, sincos_near
 
 # workspace columns (per body, in that body's coordinates unless noted)
 WS_E = 0        # 9: rotation parent <- body at the current q
@@ -44,16 +45,44 @@ WS_V = 51       # 3: linear velocity of the origin (full pass only)
 WS_COLS = 54
 
 
+@njit(cache=True)
+def near_angles(P, q):
+    """``q`` itself when every revolute joint angle is within reach of the inline sine and
+    cosine (|q| ≤ 1e5 rad, :func:`~eslabon.spatial._sincos.sincos_near`); otherwise a copy
+    in which those angles are replaced by atan2(sin q, cos q) ∈ [−π, π], which has the same
+    sine and cosine to an ulp (a NaN or infinite angle becomes NaN). Every recursion calls
+    it once first, so :func:`placement` needs no call to libm: a call inside the recursion
+    would make it spill the motion it keeps in registers."""
+    nb = int(P[H_NB])
+    far = False
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        k = int(P[o + QIDX])
+        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE and not in_fast_range(q[k]):
+            far = True
+    if not far:
+        return q
+    near = q.copy()
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        k = int(P[o + QIDX])
+        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE and not in_fast_range(q[k]):
+            near[k] = math.atan2(math.sin(q[k]), math.cos(q[k]))
+    return near
+
+
 @njit(cache=True, inline="always")     # per body in every recursion: no call
 def placement(P, o, qi):
-    """(E, r): rotation parent <- body and origin of body at joint value ``qi``."""
+    """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
+    angle within :func:`near_angles`' range)."""
     jt = int(P[o + JTYPE])
     R = m9(P, o + ROT)
     p = v3(P, o + POS)
     if jt == REVOLUTE:
+        s, c = sincos_near(qi)
         if P[o + Z_AXIS] != 0.0:
-            return mrz(R, math.cos(qi), math.sin(qi)), p
-        return mm(R, rot_axis(v3(P, o + AXIS), qi)), p
+            return mrz(R, c, s), p
+        return mm(R, rot_axis(v3(P, o + AXIS), c, s)), p
     if jt == PRISMATIC:
         return R, add(p, mv(R, scale(qi, v3(P, o + AXIS))))
     return R, p
@@ -96,6 +125,7 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         v0 = g3(ws, 0, WS_V)
     for c in range(WS_COLS):
         ws[0, c] = 0.0
+    q = near_angles(P, q)
     s9(ws, 0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s9(ws, 0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(ws, 0, WS_A, a)

@@ -255,7 +255,7 @@ def to_urdf(model, path=None) -> str:
     names = ["world"] + [f"{model.body_names[i]}" for i in range(1, model.nb + 1)]
     if len(set(names)) != len(names):
         names = ["world"] + [f"{n}_{i}" for i, n in enumerate(names[1:], start=1)]
-    out = [f'<?xml version="1.0"?>', f'<robot name="{model.name}">',
+    out = ['<?xml version="1.0"?>', f'<robot name="{model.name}">',
            f'  <!-- written by eslabon; gravity {list(map(float, model.gravity))} is not part '
            f'of URDF -->', '  <link name="world"/>']
     for i in range(1, model.nb + 1):
