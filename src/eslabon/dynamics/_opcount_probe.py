@@ -225,7 +225,6 @@ def probe_state(n: int):
 def count(method: str, n: int) -> dict:
     """Operation counts and the kernel's result (τ, M's rows, or q̈ at τ = q) for an
     n-joint chain."""
-    from eslabon.kinematics import recursion
     from eslabon.kinematics.recursion import WS_COLS
     from . import aba, rnea, walker_orin
     _count_trig_as_calls()

@@ -49,8 +49,8 @@ WS_COLS = 54
 def near_angles(P, q):
     """``q`` itself when every revolute joint angle is within reach of the inline sine and
     cosine (|q| ≤ 1e5 rad, :func:`~eslabon.spatial._sincos.sincos_near`); otherwise a copy
-    in which those angles are replaced by atan2(sin q, cos q) ∈ [−π, π], which has the same
-    sine and cosine to an ulp (a NaN or infinite angle becomes NaN). Every recursion calls
+    in which those angles are replaced by atan2(sin q, cos q) ∈ [−π, π], whose sine and
+    cosine are libm's to about 2e-16 (absolute; a NaN or infinite angle becomes NaN). Every recursion calls
     it once first, so :func:`placement` needs no call to libm: a call inside the recursion
     would make it spill the motion it keeps in registers."""
     nb = int(P[H_NB])

@@ -4,8 +4,8 @@ Why: every DH joint needs cos q and sin q in the middle of a recursion that keep
 parent's motion in registers. A call into libm clobbers every floating-point register
 (all are caller-saved in the x86-64 System V ABI), so the recursion spills and reloads
 its state around each call; in the Newton–Euler batch kernel that cost as much as the
-rest of the arithmetic. This routine is straight-line arithmetic that the compiler
-inlines, with no call on the path a finite |x| ≤ 1e5 takes.
+rest of the arithmetic. This routine is straight-line arithmetic, without calls, that
+the compiler inlines.
 
 Method (the classical one, e.g. Cody & Waite 1980 for the reduction; the polynomial
 coefficients are the published minimax fits of fdlibm's ``__kernel_sin``/``__kernel_cos``):
@@ -18,12 +18,11 @@ k·P2 are exact for |k| < 2²⁰ (the third part keeps r accurate next to the ze
     sin r = r + r³ (S1 + r² S2 + … + r¹⁰ S6),   cos r = 1 − r²/2 + r⁴ (C1 + … + r¹⁰ C6)
 
 and the quadrant k mod 4 picks (±sin r, ±cos r). tests/test_sincos.py measures the error
-against ``math`` (see there for the figures). :func:`sincos` sends larger, infinite or NaN
-arguments to ``math.sin``/``math.cos``.
+against ``math`` (see there for the figures). Larger, infinite or NaN
+arguments are the caller's to handle (the recursions reduce them first with ``math``,
+:func:`eslabon.kinematics.recursion.near_angles`).
 """
 from __future__ import annotations
-
-import math
 
 from numba import njit
 
@@ -59,9 +58,11 @@ def sincos_near(x):
     w = 1.0 - hz
     # (1 − w) − hz recovers the rounding of 1 − r²/2 (keeps cos within 1 ulp)
     c = w + (((1.0 - w) - hz) + z2 * pc)
-    # quadrant k mod 4, without a branch (random joint angles would mispredict one):
-    # 0: (s, c), 1: (c, −s), 2: (−s, −c), 3: (−c, s)
-    n = int(k) & 3
+    # quadrant k mod 4 as arithmetic (written with selects and if-negations instead, the
+    # Newton–Euler batch was 8 % slower): 0: (s, c), 1: (c, −s), 2: (−s, −c), 3: (−c, s).
+    # k becomes an integer only when finite and small (a NaN's conversion is undefined);
+    # a NaN x gives NaN through r anyway.
+    n = int(k if abs(k) < 1e6 else 0.0) & 3
     odd = float(n & 1)
     even = 1.0 - odd
     sign_sin = 1.0 - 2.0 * float(n >> 1)
@@ -73,11 +74,3 @@ def sincos_near(x):
 def in_fast_range(x):
     """True if :func:`sincos_near` serves x (False also for NaN and ±inf)."""
     return abs(x) <= FAST_LIMIT
-
-
-@njit(cache=True)
-def sincos(x):
-    """(sin x, cos x) for any float x."""
-    if in_fast_range(x):
-        return sincos_near(x)
-    return math.sin(x), math.cos(x)
