@@ -72,8 +72,8 @@ def test_most_values_within_one_ulp():
 
 
 def test_sincos_near_of_nan_and_inf_is_nan():
-    """Not its range, but the kernels must not turn a NaN into a number: the integer
-    quadrant is taken from a guarded value, so NaN goes through r to both outputs."""
+    """Not its range, but a NaN that reached it must come out as NaN (it does through r;
+    the quadrant integer is taken from a guarded value, whose effect x86 does not show)."""
     out = np.empty((3, 2))
     _table(np.array([np.inf, -np.inf, np.nan]), out)
     assert np.isnan(out).all()

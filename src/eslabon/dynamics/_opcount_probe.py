@@ -57,38 +57,16 @@ class Counted(float):
         return Counted(-float(a))
 
 
-class _CountingMath:
-    """Stands in for ``math`` inside the kernels: counts sin, cos and sqrt."""
-
-    def __getattr__(self, name):
-        return getattr(math, name)
-
-    @staticmethod
-    def sin(x):
-        COUNT["trig"] += 1
-        return Counted(math.sin(x))
-
-    @staticmethod
-    def cos(x):
-        COUNT["trig"] += 1
-        return Counted(math.cos(x))
-
-    @staticmethod
-    def sqrt(x):
-        COUNT["sqrt"] += 1
-        return Counted(math.sqrt(x))
-
-
 def _counted_sincos(x):
     """Stands in for the kernels' inline sin and cos (:mod:`eslabon.spatial._sincos`):
     one sine and one cosine, counted as two trig calls like any library's, not as the
     polynomial arithmetic that computes them."""
-    return _CountingMath.sin(x), _CountingMath.cos(x)
+    COUNT["trig"] += 2
+    return Counted(math.sin(x)), Counted(math.cos(x))
 
 
 def _count_trig_as_calls():
     from eslabon.kinematics import recursion
-    recursion.math = _CountingMath()
     recursion.sincos_near = _counted_sincos
 
 

@@ -40,8 +40,8 @@ from ..kinematics.recursion import body_com, near_angles, placement
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
                             JTYPE, MASS, QIDX, STRIDE, VISCOUS, Z_AXIS)
 from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mtv, mv, rank1_sub,
-                           rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv, srank1_sub, sub,
-                           sym6, v3)
+                           rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
+                           srank1_sub, sub, sym6, v3)
 from .fastcall import SIGNATURE, entry_status, packed_model
 
 # workspace columns, one row per body

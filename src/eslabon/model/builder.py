@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..conventions import JOINT_TYPE_CODES, PRISMATIC, STANDARD_GRAVITY
+from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
 from .model import DHTable, Frame, Model
 from .validate import (as_float_array, check_inertia, check_nonnegative, check_plausible,
                        check_rotation)
@@ -62,9 +62,6 @@ class ModelBuilder:
             armature=check_nonnegative(armature, f"{where}.armature"),
             com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
             name=name or f"body{i}")
-        if body["com_slide"] != 0.0 and code != PRISMATIC:
-            raise ValueError(f"{where}.com_slide: the COM slides along a prismatic joint only; "
-                             f"expected 0 for a {joint!r} joint, got {body['com_slide']:g}")
         if code != 0 and np.linalg.norm(body["axis"]) < 1e-12:
             raise ValueError(f"{where}.axis: expected a non-zero joint axis")
         self._bodies.append(body)
