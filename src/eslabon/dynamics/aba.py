@@ -30,7 +30,6 @@ about +z (every DH joint) reads U = I^A S and D as a column and an entry of I^A.
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from numba import carray, cfunc, njit, prange
@@ -39,7 +38,9 @@ from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.recursion import body_com, near_angles, placement
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
                             JTYPE, MASS, QIDX, STRIDE, VISCOUS, Z_AXIS)
-from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mtv, mv, rank1_sub,
+from ..spatial._lanes import (WIDTH, all_finite, all_positive, at, chunk_states, clear, g1, like,
+                             pack, put, s1, unpack, zero_of)
+from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
                            rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
                            srank1_sub, sub, sym6, v3)
 from .fastcall import SIGNATURE, entry_status, packed_model
@@ -79,33 +80,37 @@ def translate_blocks(A, B, C, r):
 
 @njit(cache=True)
 def aba_into(P, q, qd, tau, ws, qdd):
-    """q̈ into ``qdd`` for one state. Returns 0 ok, 1 non-finite, 2 a joint moves no mass."""
+    """q̈ into ``qdd`` for one state, or for a lanes block ((n, WIDTH) joint arrays, a 3-D
+    ``ws``, :mod:`..spatial._lanes`). Returns 0 ok, 1 non-finite, 2 a joint moves no mass."""
     nb = int(P[H_NB])
+    z = zero_of(q)
+    Z3, Z6, Z9 = like(_Z3, z), like(_Z6, z), like(_Z9, z)
     # pass 1: velocities, velocity-product accelerations, rigid inertias, bias forces
-    for c in range(COLS):
-        ws[0, c] = 0.0
+    clear(ws, 0, 0, COLS)
     tree = False
     q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
         k = int(P[o + QIDX])
-        qi = q[k] if k >= 0 else 0.0
+        qi = z
+        if k >= 0:
+            qi = at(q, k)
         E, r = placement(P, o, qi)
         p = int(P[o])
         tree = tree or p != i - 1
         wp = g3(ws, p, _W)
         w = mtv(E, wp)
         v = mtv(E, add(g3(ws, p, _V), cross(wp, r)))
-        cw = _Z3
-        cv = _Z3
+        cw = Z3
+        cv = Z3
         if jt == REVOLUTE:
-            sj = scale(qd[k], v3(P, o + AXIS))
+            sj = scale(at(qd, k), v3(P, o + AXIS))
             w = add(w, sj)
             cw = cross(w, sj)              # c = v × S q̇ for S = [s; 0]
             cv = cross(v, sj)
         elif jt == PRISMATIC:
-            sj = scale(qd[k], v3(P, o + AXIS))
+            sj = scale(at(qd, k), v3(P, o + AXIS))
             v = add(v, sj)
             cv = cross(w, sj)              # c = v × S q̇ for S = [0; s]
         m = P[o + MASS]
@@ -127,11 +132,10 @@ def aba_into(P, q, qd, tau, ws, qdd):
         s3(ws, i, _PF, cross(w, lf))
     if tree:
         for i in range(1, nb + 1):
-            for c in range(_XA, COLS):
-                ws[i, c] = 0.0
+            clear(ws, i, _XA, COLS)
     # pass 2: articulated inertias and bias forces, tip to root; what body i + 1 sends to
     # its parent i rides in (cA, cB, cC, cn, cf)
-    cA, cB, cC, cn, cf = _Z6, _Z9, _Z6, _Z3, _Z3
+    cA, cB, cC, cn, cf = Z6, Z9, Z6, Z3, Z3
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
@@ -147,9 +151,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
         pf = add(g3(ws, i, _PF), cf)
         if tree:
             A = sadd(A, g6(ws, i, _XA))
-            B = (B[0] + ws[i, _XB], B[1] + ws[i, _XB + 1], B[2] + ws[i, _XB + 2],
-                 B[3] + ws[i, _XB + 3], B[4] + ws[i, _XB + 4], B[5] + ws[i, _XB + 5],
-                 B[6] + ws[i, _XB + 6], B[7] + ws[i, _XB + 7], B[8] + ws[i, _XB + 8])
+            B = madd(B, g9(ws, i, _XB))
             C = sadd(C, g6(ws, i, _XC))
             pn = add(pn, g3(ws, i, _XN))
             pf = add(pf, g3(ws, i, _XF))
@@ -158,29 +160,29 @@ def aba_into(P, q, qd, tau, ws, qdd):
                 un = (A[2], A[4], A[5])
                 uf = (B[6], B[7], B[8])
                 D = A[5]
-                u = tau[k] - pn[2]
+                u = at(tau, k) - pn[2]
             elif jt == REVOLUTE:                              # S = [s; 0]
                 ax = v3(P, o + AXIS)
                 un = smv(A, ax)
                 uf = mtv(B, ax)
                 D = dot(ax, un)
-                u = tau[k] - dot(ax, pn)
+                u = at(tau, k) - dot(ax, pn)
             else:                                             # S = [0; s]
                 ax = v3(P, o + AXIS)
                 un = mv(B, ax)
                 uf = smv(C, ax)
                 D = dot(ax, uf)
-                u = tau[k] - dot(ax, pf)
-            u -= P[o + VISCOUS] * qd[k] + P[o + COULOMB] * sign(qd[k])
+                u = at(tau, k) - dot(ax, pf)
+            u -= P[o + VISCOUS] * at(qd, k) + P[o + COULOMB] * sign(at(qd, k))
             D += P[o + ARMATURE]
-            if not D > 0.0:
-                return 2 if math.isfinite(D) else 1
+            if not all_positive(D):
+                return 2 if all_finite(D) else 1
             s3(ws, i, _UN, un)
             s3(ws, i, _UF, uf)
             # I^a = I^A − U Uᵀ / D
             inv = 1.0 / D
-            ws[i, _D] = inv
-            ws[i, _U] = u
+            s1(ws, i, _D, inv)
+            s1(ws, i, _U, u)
             A = srank1_sub(A, un, inv)
             B = rank1_sub(B, un, uf, inv)
             C = srank1_sub(C, uf, inv)
@@ -191,7 +193,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
             pn = add(pn, add(add(smv(A, cw), mv(B, cv)), scale(ui, un)))
             pf = add(pf, add(add(mtv(B, cw), smv(C, cv)), scale(ui, uf)))
         p = int(P[o])
-        cA, cB, cC, cn, cf = _Z6, _Z9, _Z6, _Z3, _Z3
+        cA, cB, cC, cn, cf = Z6, Z9, Z6, Z3, Z3
         if p > 0:
             # I^A_p += X* I^a X,  p^A_p += X* p^a
             E = g9(ws, i, _E)
@@ -204,17 +206,14 @@ def aba_into(P, q, qd, tau, ws, qdd):
                 cA, cB, cC, cn, cf = A1, B1, C1, npar, fp
             else:
                 s6(ws, p, _XA, sadd(g6(ws, p, _XA), A1))
-                for c in range(9):
-                    ws[p, _XB + c] += B1[c]
+                s9(ws, p, _XB, madd(g9(ws, p, _XB), B1))
                 s6(ws, p, _XC, sadd(g6(ws, p, _XC), C1))
                 s3(ws, p, _XN, add(g3(ws, p, _XN), npar))
                 s3(ws, p, _XF, add(g3(ws, p, _XF), fp))
     # pass 3: accelerations, root to tip (a_0 = −g)
-    ws[0, _CW] = 0.0
-    ws[0, _CW + 1] = 0.0
-    ws[0, _CW + 2] = 0.0
+    s3(ws, 0, _CW, _Z3)
     s3(ws, 0, _CV, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
-    total = 0.0
+    total = z
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         p = int(P[o])
@@ -226,8 +225,8 @@ def aba_into(P, q, qd, tau, ws, qdd):
         k = int(P[o + QIDX])
         if k >= 0:
             ax = v3(P, o + AXIS)
-            x = (ws[i, _U] - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) * ws[i, _D]
-            qdd[k] = x
+            x = (g1(ws, i, _U) - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) * g1(ws, i, _D)
+            put(qdd, k, x)
             total += x
             if int(P[o + JTYPE]) == REVOLUTE:
                 aw = add(aw, scale(x, ax))
@@ -236,7 +235,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
         # pass 3 reuses the c columns of body i for its acceleration
         s3(ws, i, _CW, aw)
         s3(ws, i, _CV, av)
-    return 0 if math.isfinite(total) else 1
+    return 0 if all_finite(total) else 1
 
 
 @njit(cache=True)
@@ -258,13 +257,25 @@ def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
 
 @njit(cache=True, parallel=True)
 def aba_many(P, Q, QD, TAU, QDD, nchunks):
-    """ABA over a batch (N, n), parallel over chunks of states; the worst status."""
+    """ABA over a batch (N, n), parallel over chunks of states, each chunk
+    :data:`~eslabon.spatial._lanes.WIDTH` states at a time in lock step (:func:`aba_into`
+    compiled for lanes); the worst status."""
     N = Q.shape[0]
     nb = int(P[H_NB])
+    nq = int(P[H_NQ])
     status = np.zeros(nchunks, dtype=np.int64)
     for c in prange(nchunks):
-        ws = np.empty((nb + 1, COLS))
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            st = aba_into(P, Q[s], QD[s], TAU[s], ws, QDD[s])
+        ws = np.empty((nb + 1, COLS, WIDTH))
+        q = np.empty((nq, WIDTH))
+        qd = np.empty((nq, WIDTH))
+        tau = np.empty((nq, WIDTH))
+        qdd = np.empty((nq, WIDTH))
+        lo, hi = chunk_states(c, nchunks, N)
+        for s0 in range(lo, hi, WIDTH):
+            pack(Q, s0, hi, q)
+            pack(QD, s0, hi, qd)
+            pack(TAU, s0, hi, tau)
+            st = aba_into(P, q, qd, tau, ws, qdd)
             status[c] = max(status[c], st)
+            unpack(qdd, QDD, s0, hi)
     return status.max()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import chunks, explain_nonfinite, vector, vectors
+from ..spatial._lanes import blocks
 from . import aba as _aba
 from . import coriolis as _cor
 from . import energy as _en
@@ -47,7 +48,7 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     P = model.packed
     if batched:
         tau = np.empty_like(q)
-        ok = _ne.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunks(len(q)))
+        ok = _ne.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunks(blocks(len(q))))
     else:
         tau = np.empty(model.nq)
         zero = np.zeros(model.nq)
@@ -146,7 +147,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     P = model.packed
     out = np.empty_like(q) if batched else np.empty(model.nq)
     if method == "aba":
-        status = _aba.aba_many(P, q, qd, tau, out, chunks(len(q))) if batched else \
+        status = _aba.aba_many(P, q, qd, tau, out, chunks(blocks(len(q)))) if batched else \
             _aba.aba_call(P, q, qd, tau, out)
     else:
         code = 3 if method == "walker_orin_3" else 1

@@ -18,7 +18,6 @@ coordinates (seed 001 eq. 3.34: f_{n+1}, n_{n+1}).
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from numba import carray, cfunc, njit, prange
@@ -27,6 +26,7 @@ from ..conventions import PRISMATIC
 from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
 from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
                             VISCOUS, Z_AXIS)
+from ..spatial._lanes import WIDTH, all_finite, at, chunk_states, pack, put, unpack, zero_of
 from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, sign, v3
 from .fastcall import SIGNATURE, entry_status, packed_model
 
@@ -34,12 +34,14 @@ from .fastcall import SIGNATURE, entry_status, packed_model
 @njit(cache=True)
 def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
     """Newton–Euler for one state into ``tau`` (may alias ``qdd``). True if τ is finite.
-    With ``trace`` the workspace keeps every intermediate quantity of Tabla 3.1."""
+    With ``trace`` the workspace keeps every intermediate quantity of Tabla 3.1. Also
+    for a lanes block: (n, WIDTH) joint arrays and a 3-D ``ws`` (:mod:`..spatial._lanes`)."""
     forward_pass(P, q, qd, qdd, gscale, ws, FORCES | TRACE if trace else FORCES)  # (3.27)-(3.30)
     nb = int(P[H_NB])
-    total = 0.0
-    f = (0.0, 0.0, 0.0)         # what the next body (i + 1) sends when i is its parent
-    n = (0.0, 0.0, 0.0)
+    z = zero_of(q)
+    total = z
+    f = (z, z, z)               # what the next body (i + 1) sends when i is its parent
+    n = (z, z, z)
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
         # f_i, n_i: own inertial wrench, other children's (in ws) and the next body's
@@ -59,9 +61,9 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
                 t = n[2]
             else:
                 t = dot(v3(P, o + AXIS), n)
-            v = qd[k]
-            t += P[o + VISCOUS] * v + P[o + ARMATURE] * qdd[k] + P[o + COULOMB] * sign(v)
-            tau[k] = t
+            v = at(qd, k)
+            t += P[o + VISCOUS] * v + P[o + ARMATURE] * at(qdd, k) + P[o + COULOMB] * sign(v)
+            put(tau, k, t)
             total += t
         # (3.31)-(3.32): carry f, n to the parent frame
         E = g9(ws, i, WS_E)
@@ -75,9 +77,9 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
             if p > 0:
                 s3(ws, p, WS_FJ, add(g3(ws, p, WS_FJ), Ef))
                 s3(ws, p, WS_NJ, add(g3(ws, p, WS_NJ), En))
-            f = (0.0, 0.0, 0.0)
-            n = (0.0, 0.0, 0.0)
-    return math.isfinite(total)
+            f = (z, z, z)
+            n = (z, z, z)
+    return all_finite(total)
 
 
 # What a lean entry point computes: τ = NE(q, q̇, q̈), the bias NE(q, q̇, 0) or g = NE(q, 0, 0).
@@ -152,21 +154,27 @@ def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
 
 @njit(cache=True, parallel=True)
 def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
-    """Newton–Euler over a batch (N, n), parallel over chunks of states."""
+    """Newton–Euler over a batch (N, n), parallel over chunks of states. Each chunk runs
+    :data:`~eslabon.spatial._lanes.WIDTH` states at a time in lock step: the same
+    :func:`rnea_into`, compiled for lanes (one SIMD instruction per operation)."""
     N = Q.shape[0]
     nb = int(P[H_NB])
     nq = int(P[H_NQ])
     ok = np.ones(nchunks, dtype=np.bool_)
     for c in prange(nchunks):
-        ws = np.empty((nb + 1, WS_COLS))
-        z = np.zeros(nq)
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
+        ws = np.empty((nb + 1, WS_COLS, WIDTH))
+        q = np.empty((nq, WIDTH))
+        qd = np.zeros((nq, WIDTH))
+        qdd = np.zeros((nq, WIDTH))
+        tau = np.empty((nq, WIDTH))
+        lo, hi = chunk_states(c, nchunks, N)
+        for s0 in range(lo, hi, WIDTH):
+            pack(Q, s0, hi, q)
+            if mode != MODE_GRAVITY:
+                pack(QD, s0, hi, qd)
             if mode == MODE_ID:
-                good = rnea_into(P, Q[s], QD[s], QDD[s], gscale, fext, ws, TAU[s])
-            elif mode == MODE_BIAS:
-                good = rnea_into(P, Q[s], QD[s], z, gscale, fext, ws, TAU[s])
-            else:
-                good = rnea_into(P, Q[s], z, z, gscale, fext, ws, TAU[s])
-            if not good:
+                pack(QDD, s0, hi, qdd)
+            if not rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
                 ok[c] = False
+            unpack(tau, TAU, s0, hi)
     return ok.all()

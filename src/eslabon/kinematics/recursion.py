@@ -19,12 +19,14 @@ from __future__ import annotations
 import math
 
 from numba import njit
+from numba.extending import overload
 
 from ..conventions import PRISMATIC, REVOLUTE
 from ..model.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERTIA, JTYPE,
                             MASS, POS, QIDX, ROT, STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, g3, g9, m9, mm, mrz, mtv, mv, rot_axis, s3, s9, scale,
                            v3)
+from ..spatial._lanes import at, clear, like, zero_of
 from ..spatial._sincos import in_fast_range, sincos_near
 
 # workspace columns (per body, in that body's coordinates unless noted)
@@ -45,7 +47,6 @@ WS_V = 51       # 3: linear velocity of the origin (full pass only)
 WS_COLS = 54
 
 
-@njit(cache=True)
 def near_angles(P, q):
     """``q`` itself when every revolute joint angle is within reach of the inline sine and
     cosine (|q| ≤ 1e5 rad, :func:`~eslabon.spatial._sincos.sincos_near`); otherwise a copy
@@ -53,9 +54,21 @@ def near_angles(P, q):
     cosine are libm's to about 2e-16 (absolute; a NaN or infinite angle becomes NaN).
     Every recursion calls it once first, so :func:`placement` needs no call to libm: a
     call inside the recursion would make it spill the motion it keeps in registers.
+    ``q`` is one state (n,) or a lanes block (n, WIDTH) (:mod:`eslabon.spatial._lanes`)."""
+    return _near_angles_one(P, q)
 
-    The far test is written out in both loops: the same test as a helper function made a
-    6-DOF Newton–Euler state 13 % slower (0.316 → 0.357 µs, measured)."""
+
+@overload(near_angles)
+def _near_angles(P, q):
+    if q.ndim == 1:
+        return lambda P, q: _near_angles_one(P, q)
+    return lambda P, q: _near_angles_block(P, q)
+
+
+@njit(cache=True)
+def _near_angles_one(P, q):
+    # The far test is written out in both loops: the same test as a helper function made
+    # a 6-DOF Newton–Euler state 13 % slower (0.316 → 0.357 µs, measured).
     nb = int(P[H_NB])
     far = False
     for i in range(1, nb + 1):
@@ -74,21 +87,45 @@ def near_angles(P, q):
     return near
 
 
+@njit(cache=True)
+def _near_angles_block(P, q):
+    nb = int(P[H_NB])
+    far = False
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        k = int(P[o + QIDX])
+        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE:
+            for j in range(q.shape[1]):
+                if not in_fast_range(q[k, j]):
+                    far = True
+    if not far:
+        return q
+    near = q.copy()
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        k = int(P[o + QIDX])
+        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE:
+            for j in range(q.shape[1]):
+                if not in_fast_range(q[k, j]):
+                    near[k, j] = math.atan2(math.sin(q[k, j]), math.cos(q[k, j]))
+    return near
+
+
 @njit(cache=True, inline="always")     # per body in every recursion: no call
 def placement(P, o, qi):
     """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
-    angle within :func:`near_angles`' range)."""
+    angle within :func:`near_angles`' range), as the scalar type of ``qi``."""
     jt = int(P[o + JTYPE])
     R = m9(P, o + ROT)
     p = v3(P, o + POS)
     if jt == REVOLUTE:
         s, c = sincos_near(qi)
         if P[o + Z_AXIS] != 0.0:
-            return mrz(R, c, s), p
-        return mm(R, rot_axis(v3(P, o + AXIS), c, s)), p
+            return like(mrz(R, c, s), qi), like(p, qi)
+        return like(mm(R, rot_axis(v3(P, o + AXIS), c, s)), qi), like(p, qi)
     if jt == PRISMATIC:
-        return R, add(p, mv(R, scale(qi, v3(P, o + AXIS))))
-    return R, p
+        return like(R, qi), add(p, mv(R, scale(qi, v3(P, o + AXIS))))
+    return like(R, qi), like(p, qi)
 
 
 # what forward_pass fills besides E, r, ω, ω̇, v̇ and the COM
@@ -104,7 +141,7 @@ MOVING_BASE = 8  # the base (row 0) moves: its ω, ω̇, v̇ and v are read from
 def body_com(P, o, qi):
     """Centre of mass of the body at offset ``o`` in its own frame at joint value ``qi``
     (it slides with a prismatic joint in seed 001's book mode)."""
-    c = v3(P, o + COM)
+    c = like(v3(P, o + COM), qi)
     slide = P[o + COM_SLIDE]
     if slide != 0.0:
         c = add(c, scale(slide * qi, v3(P, o + AXIS)))
@@ -115,19 +152,21 @@ def body_com(P, o, qi):
 def forward_pass(P, q, qd, qdd, gscale, ws, full):
     """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM, plus what the ``full``
     flags ask for (:data:`POSES`, :data:`FORCES`). The parent's motion is kept in
-    registers when the parent is the previous body (every serial chain)."""
+    registers when the parent is the previous body (every serial chain). One state, or a
+    lanes block with a 3-D ``ws`` (:mod:`eslabon.spatial._lanes`)."""
     nb = int(P[H_NB])
-    w = (0.0, 0.0, 0.0)
-    wd = (0.0, 0.0, 0.0)
-    a = (-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2])
-    v0 = (0.0, 0.0, 0.0)
+    z = zero_of(q)
+    w = (z, z, z)
+    wd = (z, z, z)
+    a = like((-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2]),
+             z)
+    v0 = (z, z, z)
     if full & MOVING_BASE:
         w = g3(ws, 0, WS_W)
         wd = g3(ws, 0, WS_WD)
         a = add(a, g3(ws, 0, WS_A))
         v0 = g3(ws, 0, WS_V)
-    for c in range(WS_COLS):
-        ws[0, c] = 0.0
+    clear(ws, 0, 0, WS_COLS)
     q = near_angles(P, q)
     s9(ws, 0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s9(ws, 0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
@@ -140,13 +179,13 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         o = HEADER + i * STRIDE
         jt = int(P[o + JTYPE])
         k = int(P[o + QIDX])
-        qi = 0.0
-        qdi = 0.0
-        qddi = 0.0
+        qi = z
+        qdi = z
+        qddi = z
         if k >= 0:
-            qi = q[k]
-            qdi = qd[k]
-            qddi = qdd[k]
+            qi = at(q, k)
+            qdi = at(qd, k)
+            qddi = at(qdd, k)
         zrev = jt == REVOLUTE and P[o + Z_AXIS] != 0.0
         E, r = placement(P, o, qi)
         p = int(P[o])

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from ._lanes import g3, g6, g9, s3, s6, s9, sign  # noqa: F401  (generic over lanes)
+
 
 @njit(cache=True)
 def v3(a, o):
@@ -53,12 +55,6 @@ def dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-@njit(cache=True)
-def sign(v):
-    """1, 0 or −1 as a float, by selects (a branch on the random sign of a joint rate
-    mispredicts half the time); 0 for NaN."""
-    return (1.0 if v > 0.0 else 0.0) - (1.0 if v < 0.0 else 0.0)
-
 
 @njit(cache=True)
 def cross(a, b):
@@ -103,40 +99,12 @@ def rot_axis(k, c, s):
             t * x * z - s * y, t * y * z + s * x, t * z * z + c)
 
 
-# Row access to 2-D workspaces without creating row views (a view costs a reference
-# count round trip in compiled code; these index the element directly).
-
-@njit(cache=True)
-def g3(ws, i, o):
-    """The 3-tuple ws[i, o:o+3]."""
-    return (ws[i, o], ws[i, o + 1], ws[i, o + 2])
+# Workspace row access (g3, s3, …) and sign live in ._lanes: they index the element
+# directly (a row view costs a reference count round trip in compiled code) and also
+# serve the lanes workspaces of the batch kernels.
 
 
-@njit(cache=True)
-def g9(ws, i, o):
-    """The 9-tuple ws[i, o:o+9]."""
-    return (ws[i, o], ws[i, o + 1], ws[i, o + 2], ws[i, o + 3], ws[i, o + 4],
-            ws[i, o + 5], ws[i, o + 6], ws[i, o + 7], ws[i, o + 8])
 
-
-@njit(cache=True)
-def s3(ws, i, o, v):
-    ws[i, o] = v[0]
-    ws[i, o + 1] = v[1]
-    ws[i, o + 2] = v[2]
-
-
-@njit(cache=True)
-def s9(ws, i, o, m):
-    ws[i, o] = m[0]
-    ws[i, o + 1] = m[1]
-    ws[i, o + 2] = m[2]
-    ws[i, o + 3] = m[3]
-    ws[i, o + 4] = m[4]
-    ws[i, o + 5] = m[5]
-    ws[i, o + 6] = m[6]
-    ws[i, o + 7] = m[7]
-    ws[i, o + 8] = m[8]
 
 
 @njit(cache=True)
@@ -207,20 +175,6 @@ def sym6(M):
     return (M[0], M[1], M[2], M[4], M[5], M[8])
 
 
-@njit(cache=True)
-def g6(ws, i, o):
-    """The 6-tuple ws[i, o:o+6]."""
-    return (ws[i, o], ws[i, o + 1], ws[i, o + 2], ws[i, o + 3], ws[i, o + 4], ws[i, o + 5])
-
-
-@njit(cache=True)
-def s6(ws, i, o, S):
-    ws[i, o] = S[0]
-    ws[i, o + 1] = S[1]
-    ws[i, o + 2] = S[2]
-    ws[i, o + 3] = S[3]
-    ws[i, o + 4] = S[4]
-    ws[i, o + 5] = S[5]
 
 
 @njit(cache=True)

@@ -1,0 +1,155 @@
+"""Lanes: the batch paths of Newton–Euler and the articulated-body algorithm run the
+one-state kernels compiled over blocks of ``WIDTH`` states (``eslabon.spatial._lanes``;
+issue 3, "Batches in parallel").
+
+Each lane performs the one-state kernel's operations in the same order, so a batch must
+equal the stacked single states **bit for bit**, on every zoo model, on random chains
+(prismatic joints, friction, armature, payloads, tools) and on random trees (arbitrary
+axes, fixed bodies with children), whatever the batch length (full blocks or a padded
+last one) and the number of chunks. Also: the lane arithmetic itself against numpy, a
+far angle in one lane, and a non-finite lane.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+from test_aba import random_tree
+
+import eslabon as es
+from eslabon.dynamics import aba as _aba
+from eslabon.dynamics import rnea as _ne
+from eslabon.spatial._lanes import (WIDTH, all_finite, all_positive, at, g1, g3, like, put, s1,
+                                    s3, sign, zero_of)
+
+MODELS = {name: (lambda name=name: es.zoo.load(name)) for name in es.zoo.names()}
+MODELS.update({
+    "chain-RPRPR-friction": lambda: es.zoo.random_chain(5, 12, "modified", friction=True,
+                                                        joints="RPRPR", payload=True,
+                                                        tool=True),
+    "chain-8-rojas": lambda: es.zoo.random_chain(8, 3, "rojas", friction=True),
+    **{f"tree-{s}": (lambda s=s: random_tree(s)) for s in range(3)},
+})
+_cache = {}
+
+
+@pytest.fixture(params=list(MODELS), scope="module")
+def model(request):
+    if request.param not in _cache:
+        _cache[request.param] = MODELS[request.param]()
+    return _cache[request.param]
+
+
+def _states(model, N, seed=0):
+    rng = np.random.default_rng(seed)
+    shape = (N, model.nq)
+    q = rng.uniform(-4.0, 4.0, shape)
+    qd = rng.uniform(-3.0, 3.0, shape)
+    qd[:, 0] = 0.0          # the Coulomb sign at exactly zero rate, in some lanes
+    qd[1::3, 0] = rng.uniform(-1, 1, len(qd[1::3]))
+    qdd = rng.uniform(-3.0, 3.0, shape)
+    return q, qd, qdd
+
+
+@pytest.mark.parametrize("N", [1, WIDTH, 2 * WIDTH + 3])
+def test_batches_equal_single_states_bit_for_bit(model, N):
+    q, qd, qdd = _states(model, N)
+    tau = es.bias_forces(model, q, qd) + 2.0 * qdd
+    calls = {
+        "inverse_dynamics": (es.inverse_dynamics, (q, qd, qdd)),
+        "bias_forces": (es.bias_forces, (q, qd)),
+        "gravity_torques": (es.gravity_torques, (q,)),
+        "forward_dynamics": (es.forward_dynamics, (q, qd, tau)),
+    }
+    for name, (fn, args) in calls.items():
+        batch = fn(model, *args)
+        single = np.stack([fn(model, *[a[s].copy() for a in args]) for s in range(N)])
+        np.testing.assert_array_equal(batch, single, err_msg=f"{model.name} {name} N={N}")
+
+
+@pytest.mark.parametrize("nchunks", [1, 2, 3, 7])
+def test_chunking_does_not_change_a_bit(model, nchunks):
+    N = 3 * WIDTH + 2
+    q, qd, qdd = _states(model, N, seed=1)
+    P = model.packed
+    ref = np.stack([es.inverse_dynamics(model, q[s], qd[s], qdd[s]) for s in range(N)])
+    tau = np.empty_like(q)
+    assert _ne.rnea_many(P, q, qd, qdd, 1.0, None, _ne.MODE_ID, tau, nchunks)
+    np.testing.assert_array_equal(tau, ref)
+    qdd_back = np.empty_like(q)
+    assert _aba.aba_many(P, q, qd, ref, qdd_back, nchunks) == 0
+    ref_fd = np.stack([es.forward_dynamics(model, q[s], qd[s], ref[s]) for s in range(N)])
+    np.testing.assert_array_equal(qdd_back, ref_fd)
+    np.testing.assert_allclose(qdd_back, qdd, rtol=1e-9, atol=1e-9)
+
+
+def test_a_far_angle_in_one_lane_leaves_the_others_alone():
+    """One state's first angle is 1e7 turns out (the far path reduces it with libm in a
+    copy of the block): every state still equals its own single-state call."""
+    model = es.zoo.load("puma560")
+    q, qd, qdd = _states(model, 2 * WIDTH)
+    q[WIDTH + 1, 0] += 2 * np.pi * 1e7
+    for fn, args in ((es.inverse_dynamics, (q, qd, qdd)),
+                     (es.forward_dynamics, (q, qd, qdd))):
+        batch = fn(model, *args)
+        single = np.stack([fn(model, *[a[s].copy() for a in args]) for s in range(len(q))])
+        np.testing.assert_array_equal(batch, single)
+
+
+def test_a_nonfinite_result_in_one_lane_is_reported():
+    """A rate so large that q̇² overflows in one state of a block: the batch is refused
+    with the message of a single state, naming the inputs."""
+    model = es.zoo.load("puma560")
+    q, qd, qdd = _states(model, 2 * WIDTH)
+    qd[2, 1] = 1e200
+    with pytest.raises(ValueError, match="not finite|non-finite|overflow"):
+        es.inverse_dynamics(model, q, qd, qdd)
+    with pytest.raises(ValueError, match="not finite|non-finite|overflow"):
+        es.forward_dynamics(model, q, qd, qdd)
+
+
+@njit
+def _lane_ops(x, y, out, ws):
+    """Every lane operation the kernels use, on lanes (2-D x) or floats (1-D x)."""
+    a = at(x, 0)
+    b = at(x, 1)
+    c = at(y, 0)
+    z = zero_of(x)
+    v = (a, b, z)
+    w = like((1.5, -2.0, 0.25), z)
+    s3(ws, 1, 2, (a * 2.0 - b, 3.0 - a / b, -c + 1.0))
+    t = g3(ws, 1, 2)
+    r = (v[0] + w[0]) * t[0] - t[1] / (1.0 + t[2] * t[2]) + sign(c) - w[1] * 4.0
+    r -= a
+    r *= 0.5
+    r += b
+    r /= 2.0
+    s1(ws, 0, 0, r)
+    put(out, 0, g1(ws, 0, 0))
+    put(out, 1, sign(c))
+    put(out, 2, 1.0)            # a float put into lanes fills every lane
+    return all_finite(r), all_positive(c)
+
+
+def test_lane_arithmetic_equals_the_float_one_in_every_lane():
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-2, 2, (2, WIDTH))
+    y = np.array([[-1.5, 0.0, 2.0, -0.0][j % 4] for j in range(WIDTH)])[None, :]
+    out = np.zeros((3, WIDTH))
+    finite, positive = _lane_ops(x, y, out, np.zeros((2, 6, WIDTH)))
+    assert finite and not positive
+    for j in range(WIDTH):
+        o1 = np.zeros(3)
+        f1, _ = _lane_ops(x[:, j].copy(), y[:, j].copy(), o1, np.zeros((2, 6)))
+        assert f1
+        np.testing.assert_array_equal(out[:, j], o1, err_msg=f"lane {j}")
+    np.testing.assert_array_equal(out[1], np.sign(y[0]))
+    np.testing.assert_array_equal(out[2], 1.0)
+    # a NaN or inf in any one lane is seen; all lanes positive is seen
+    for bad in (np.nan, np.inf):
+        x2 = x.copy()
+        x2[0, WIDTH - 1] = bad
+        finite, _ = _lane_ops(x2, np.abs(y) + 1.0, out, np.zeros((2, 6, WIDTH)))
+        assert not finite
+    _, positive = _lane_ops(x, np.abs(y) + 1.0, out, np.zeros((2, 6, WIDTH)))
+    assert positive
