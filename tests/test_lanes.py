@@ -19,8 +19,10 @@ from test_aba import random_tree
 import eslabon as es
 from eslabon.dynamics import aba as _aba
 from eslabon.dynamics import rnea as _ne
+from eslabon.model import ModelBuilder
 from eslabon.spatial._lanes import (WIDTH, all_finite, all_positive, at, g1, g3, like, put, s1,
                                     s3, sign, zero_of)
+from eslabon.spatial._sincos import sincos_near
 
 MODELS = {name: (lambda name=name: es.zoo.load(name)) for name in es.zoo.names()}
 MODELS.update({
@@ -145,11 +147,118 @@ def test_lane_arithmetic_equals_the_float_one_in_every_lane():
         np.testing.assert_array_equal(out[:, j], o1, err_msg=f"lane {j}")
     np.testing.assert_array_equal(out[1], np.sign(y[0]))
     np.testing.assert_array_equal(out[2], 1.0)
-    # a NaN or inf in any one lane is seen; all lanes positive is seen
-    for bad in (np.nan, np.inf):
-        x2 = x.copy()
-        x2[0, WIDTH - 1] = bad
-        finite, _ = _lane_ops(x2, np.abs(y) + 1.0, out, np.zeros((2, 6, WIDTH)))
-        assert not finite
+    assert np.signbit(out[1]).tolist() == np.signbit(np.sign(y[0]) + 0.0).tolist()
+    # a NaN or inf in any one lane is seen, and a non-positive value in any one lane
+    for j in range(WIDTH):
+        for bad in (np.nan, np.inf, -np.inf):
+            x2 = x.copy()
+            x2[0, j] = bad
+            finite, _ = _lane_ops(x2, np.abs(y) + 1.0, out, np.zeros((2, 6, WIDTH)))
+            assert not finite, (j, bad)
+        for low in (0.0, -1.0, np.nan):
+            y2 = np.abs(y) + 1.0
+            y2[0, j] = low
+            _, positive = _lane_ops(x, y2, out, np.zeros((2, 6, WIDTH)))
+            assert not positive, (j, low)
     _, positive = _lane_ops(x, np.abs(y) + 1.0, out, np.zeros((2, 6, WIDTH)))
     assert positive
+
+
+@njit
+def _sincos_lanes(x, s, c):
+    for k in range(x.shape[0]):
+        sk, ck = sincos_near(at(x, k))
+        put(s, k, sk)
+        put(c, k, ck)
+
+
+@njit
+def _sincos_floats(x, s, c):
+    for k in range(x.shape[0]):
+        s[k], c[k] = sincos_near(x[k])
+
+
+def test_sine_cosine_of_lanes_equals_that_of_floats_bit_for_bit():
+    """The quadrant is found in float arithmetic for lanes and through an integer for
+    floats: every quadrant up to |x| = 1e5 (k up to 6.4e4), signed zeros, the doubles
+    next to kπ/2."""
+    rng = np.random.default_rng(9)
+    x = np.concatenate([rng.uniform(-1e5, 1e5, 40_000), rng.uniform(-8, 8, 4_000),
+                        [0.0, -0.0, 1e-300, -1e-300],
+                        np.nextafter(np.arange(-400, 400) * (np.pi / 2), np.inf),
+                        np.nextafter(np.arange(-400, 400) * (np.pi / 2), -np.inf)])
+    x = np.concatenate([x, np.zeros(-len(x) % WIDTH)])
+    block = np.ascontiguousarray(x.reshape(-1, WIDTH))
+    s4, c4 = np.empty_like(block), np.empty_like(block)
+    _sincos_lanes(block, s4, c4)
+    s1, c1 = np.empty_like(x), np.empty_like(x)
+    _sincos_floats(x, s1, c1)
+    assert s4.ravel().tobytes() == s1.tobytes()
+    assert c4.ravel().tobytes() == c1.tobytes()
+
+
+def _massless_leaf_tree():
+    """A tree whose first leaf (body 2) is a revolute joint carrying nothing (the mass
+    matrix is singular at every state), and a branch 1–3–4 processed before it."""
+    b = ModelBuilder()
+    b.add_body(0, "R", axis=(0.0, 0.0, 1.0), mass=2.0, com=(0.1, 0.0, 0.0),
+               inertia=np.diag([0.02, 0.03, 0.04]))
+    b.add_body(1, "R", axis=(1.0, 0.0, 0.0), translation=(0.3, 0.0, 0.0), mass=0.0,
+               com=(0.0, 0.0, 0.0), inertia=np.zeros((3, 3)))
+    b.add_body(1, "R", axis=(0.0, 1.0, 0.0), translation=(0.0, 0.3, 0.0), mass=1.0,
+               com=(0.0, 0.1, 0.0), inertia=np.diag([0.01, 0.01, 0.02]))
+    b.add_body(3, "R", axis=(1.0, 0.0, 0.0), translation=(0.0, 0.3, 0.1), mass=1.0,
+               com=(0.1, 0.1, 0.0), inertia=np.diag([0.01, 0.02, 0.02]))
+    return b.build(gravity=(0.0, 0.0, -9.81), name="massless-leaf")
+
+
+def test_batch_status_is_each_states_own():
+    """A joint moving no mass is reported as such through a batch, also when another
+    state of the same block has a NaN that would stop the block earlier: the failing
+    block is run again state by state (status 2 beats 1, as over single states)."""
+    model = _massless_leaf_tree()
+    P = model.packed
+    N = WIDTH               # one block: its status alone is the batch's
+    rng = np.random.default_rng(3)
+    q, qd, tau = (rng.uniform(-1, 1, (N, model.nq)) for _ in range(3))
+    out = np.empty_like(q)
+    assert _aba.aba_many(P, q, qd, tau, out, 1) == 2
+    single = [_aba.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq))
+              for s in range(N)]
+    assert set(single) == {2}
+    # a NaN angle at the last body makes body 3's D NaN, so a block stops there with 1
+    # before it reaches body 2
+    q[1, 3] = np.nan
+    st1 = _aba.aba_call(P, q[1].copy(), qd[1].copy(), tau[1].copy(), np.empty(model.nq))
+    assert st1 == 1
+    assert _aba.aba_many(P, q, qd, tau, out, 1) == 2
+    for s in (1, 3):        # the NaN, then no NaN, in the same block
+        q[1, 3] = np.nan if s == 1 else 0.0
+        with pytest.raises(ValueError, match="a joint moves no mass"):
+            es.forward_dynamics(model, q, qd, tau)
+
+
+def test_nan_in_one_lane_names_the_input():
+    model = es.zoo.load("panda")
+    q, qd, qdd = _states(model, 2 * WIDTH + 1)
+    q[WIDTH + 2, 3] = np.nan
+    for fn in (es.inverse_dynamics, es.forward_dynamics):
+        with pytest.raises(ValueError, match=r"q: expected finite values, got nan at index "
+                                             r"\(6, 3\)"):
+            fn(model, q, qd, qdd)
+
+
+def test_lanes_refuse_arrays_they_cannot_read_as_vectors():
+    """Only C-contiguous float64 blocks are read as vectors (a Fortran-ordered or strided
+    array would be read at the wrong addresses)."""
+    from numba.core.errors import TypingError
+
+    @njit
+    def first(q):
+        return all_finite(at(q, 0))
+
+    assert first(np.zeros((3, WIDTH)))
+    for bad in (np.zeros((3, WIDTH), order="F"), np.zeros((3, 2 * WIDTH))[:, ::2],
+                np.zeros((3, WIDTH), dtype=np.float32)):
+        with pytest.raises(TypingError, match="C-contiguous float64"):
+            first(bad)

@@ -259,12 +259,15 @@ def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
 def aba_many(P, Q, QD, TAU, QDD, nchunks):
     """ABA over a batch (N, n), parallel over chunks of states, each chunk
     :data:`~eslabon.spatial._lanes.WIDTH` states at a time in lock step (:func:`aba_into`
-    compiled for lanes); the worst status."""
+    compiled for lanes); the worst status over the states. A block that fails is run
+    again one state at a time, so the status is each state's own (a block stops at its
+    first failing joint, which may not be every state's)."""
     N = Q.shape[0]
     nb = int(P[H_NB])
     nq = int(P[H_NQ])
     status = np.zeros(nchunks, dtype=np.int64)
     for c in prange(nchunks):
+        ws1 = np.empty((nb + 1, COLS))
         ws = np.empty((nb + 1, COLS, WIDTH))
         q = np.empty((nq, WIDTH))
         qd = np.empty((nq, WIDTH))
@@ -275,7 +278,9 @@ def aba_many(P, Q, QD, TAU, QDD, nchunks):
             pack(Q, s0, hi, q)
             pack(QD, s0, hi, qd)
             pack(TAU, s0, hi, tau)
-            st = aba_into(P, q, qd, tau, ws, qdd)
-            status[c] = max(status[c], st)
-            unpack(qdd, QDD, s0, hi)
+            if aba_into(P, q, qd, tau, ws, qdd) == 0:
+                unpack(qdd, QDD, s0, hi)
+            else:
+                for s in range(s0, min(s0 + WIDTH, hi)):
+                    status[c] = max(status[c], aba_into(P, Q[s], QD[s], TAU[s], ws1, QDD[s]))
     return status.max()

@@ -30,6 +30,7 @@ import operator
 import llvmlite.ir as ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.core.errors import TypingError
 from numba.extending import intrinsic, models, overload, register_model
 
 WIDTH = 4       # states per block: one AVX2 register of doubles
@@ -177,6 +178,23 @@ def _row_pointer(context, builder, aryty, ary, indices, width):
     return builder.bitcast(ptr, ir.PointerType(ir.VectorType(ir.DoubleType(), width)))
 
 
+def _require_block(ary, o):
+    """Lanes are read and written as whole vectors: only C-contiguous float64 arrays, a 2-D
+    block indexed by row (``o`` None) or a 3-D workspace indexed by (row, column)."""
+    if not (isinstance(ary, types.Array) and ary.layout == "C" and ary.dtype == types.float64
+            and ary.ndim == (2 if isinstance(o, types.NoneType) else 3)):
+        raise TypingError(f"lanes need a C-contiguous float64 (n, WIDTH) block or "
+                          f"(rows, columns, WIDTH) workspace, got {ary} indexed by {o}")
+
+
+def _indices(context, builder, sig, args):
+    """The row (and column) of a lanes access as intp, then 0 for the first lane."""
+    idx = [context.cast(builder, args[1], sig.args[1], types.intp)]
+    if not isinstance(sig.args[2], types.NoneType):
+        idx.append(context.cast(builder, args[2], sig.args[2], types.intp))
+    return idx + [ir.Constant(ir.IntType(64), 0)]
+
+
 @intrinsic
 def _to_lanes(typingctx, x):
     """A float splatted over :data:`LANES` (lanes pass through)."""
@@ -188,19 +206,22 @@ def _to_lanes(typingctx, x):
 @intrinsic
 def _load_row(typingctx, ary, i, o):
     """The lanes ``ary[i, o, :]`` of a C-contiguous 3-D array (or ``ary[i, :]`` of a 2-D
-    one when ``o`` is None)."""
+    one when ``o`` is None); the last axis must have :data:`WIDTH` entries (the blocks
+    and workspaces the batch drivers allocate)."""
+    _require_block(ary, o)
+
     def codegen(context, builder, sig, args):
-        idx = [args[1]] if ary.ndim == 2 else [args[1], args[2]]
-        idx = idx + [ir.Constant(ir.IntType(64), 0)]
+        idx = _indices(context, builder, sig, args)
         return builder.load(_row_pointer(context, builder, ary, args[0], idx, WIDTH), align=8)
     return LANES(ary, i, o), codegen
 
 
 @intrinsic
 def _store_row(typingctx, ary, i, o, value):
+    _require_block(ary, o)
+
     def codegen(context, builder, sig, args):
-        idx = [args[1]] if ary.ndim == 2 else [args[1], args[2]]
-        idx = idx + [ir.Constant(ir.IntType(64), 0)]
+        idx = _indices(context, builder, sig, args)
         builder.store(args[3], _row_pointer(context, builder, ary, args[0], idx, WIDTH), align=8)
         return context.get_dummy_value()
     return types.none(ary, i, o, value), codegen
