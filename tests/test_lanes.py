@@ -98,6 +98,21 @@ def test_a_far_angle_in_one_lane_leaves_the_others_alone():
         np.testing.assert_array_equal(batch, single)
 
 
+def test_far_values_in_some_lanes_of_a_chain_with_prismatic_joints():
+    """A prismatic joint at 2e5 m (left alone: only revolute angles are reduced) in one
+    lane, a revolute angle 1e9 turns out in another, of the same block."""
+    model = MODELS["chain-RPRPR-friction"]()
+    q, qd, qdd = _states(model, WIDTH + 2)
+    q[1, 1] = 2e5
+    q[2, 2] = -2 * np.pi * 1e9 + 0.3
+    q[WIDTH + 1, 3] = 3e5
+    for fn, args in ((es.inverse_dynamics, (q, qd, qdd)),
+                     (es.forward_dynamics, (q, qd, qdd))):
+        batch = fn(model, *args)
+        single = np.stack([fn(model, *[a[s].copy() for a in args]) for s in range(len(q))])
+        np.testing.assert_array_equal(batch, single)
+
+
 def test_a_nonfinite_result_in_one_lane_is_reported():
     """A rate so large that q̇² overflows in one state of a block: the batch is refused
     with the message of a single state, naming the inputs."""
