@@ -156,21 +156,6 @@ _finite_lanes = _all_lanes(lambda b, x: b.fcmp_ordered("==", b.fsub(x, x), _zero
 _positive_lanes = _all_lanes(lambda b, x: b.fcmp_ordered(">", x, _zeros_like(x)))
 
 
-@intrinsic
-def lane(typingctx, a, j):
-    """Lane ``j`` of ``a`` as a float."""
-    def codegen(context, builder, sig, args):
-        return builder.extract_element(args[0], args[1])
-    return types.float64(a, j), codegen
-
-
-@intrinsic
-def _splat(typingctx, x, proto):
-    def codegen(context, builder, sig, args):
-        return _vector(context, builder, sig.args[0], args[0], proto.width)
-    return proto(x, proto), codegen
-
-
 def _row_pointer(context, builder, aryty, ary, indices, width):
     """Pointer to ``width`` contiguous doubles at ``ary[indices..., 0]`` as a vector."""
     arr = context.make_array(aryty)(context, builder, ary)
@@ -367,23 +352,17 @@ def like(x, proto):
 def _like(x, proto):
     if not isinstance(proto, Lanes):
         return lambda x, proto: x
-    if isinstance(x, types.BaseTuple):
-        n = len(x)
-        if n == 3:
-            return lambda x, proto: (_splat(x[0], proto), _splat(x[1], proto),
-                                     _splat(x[2], proto))
-        if n == 6:
-            return lambda x, proto: (_splat(x[0], proto), _splat(x[1], proto),
-                                     _splat(x[2], proto), _splat(x[3], proto),
-                                     _splat(x[4], proto), _splat(x[5], proto))
-        if n == 9:
-            return lambda x, proto: (_splat(x[0], proto), _splat(x[1], proto),
-                                     _splat(x[2], proto), _splat(x[3], proto),
-                                     _splat(x[4], proto), _splat(x[5], proto),
-                                     _splat(x[6], proto), _splat(x[7], proto),
-                                     _splat(x[8], proto))
-        return None
-    return lambda x, proto: _splat(x, proto)
+    if not isinstance(x, types.BaseTuple):
+        return lambda x, proto: _to_lanes(x)
+    if len(x) == 3:
+        return lambda x, proto: (_to_lanes(x[0]), _to_lanes(x[1]), _to_lanes(x[2]))
+    if len(x) == 6:
+        return lambda x, proto: (_to_lanes(x[0]), _to_lanes(x[1]), _to_lanes(x[2]),
+                                 _to_lanes(x[3]), _to_lanes(x[4]), _to_lanes(x[5]))
+    if len(x) == 9:
+        return lambda x, proto: (_to_lanes(x[0]), _to_lanes(x[1]), _to_lanes(x[2]),
+                                 _to_lanes(x[3]), _to_lanes(x[4]), _to_lanes(x[5]),
+                                 _to_lanes(x[6]), _to_lanes(x[7]), _to_lanes(x[8]))
 
 
 def sign(v):
