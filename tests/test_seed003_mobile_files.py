@@ -27,7 +27,7 @@ def test_example_loads_and_round_trips(tmp_path):
     mm = load_model(EXAMPLE)
     assert isinstance(mm, mb.MobileManipulator)
     assert mm.platform.params == mb.TricycleParams.seekur_jr_assumed()
-    out = save_mobile(mm.with_mode("thesis", lateral_acceleration=True), tmp_path / "a" / "mm.yaml")
+    out = save_mobile(mm.with_mode("thesis", lateral_acceleration=True), tmp_path / "mm.yaml")
     back = load_model(out)
     assert back.platform == mm.platform and back.mode == "thesis"
     assert back.thesis.lateral_acceleration

@@ -1,37 +1,234 @@
-"""Writing user files so that nothing already saved is lost: every writer goes through a
-temporary file beside the target, renamed over it only once it is complete."""
+"""Writing user files so that nothing already saved is lost or half-written.
+
+Every file eslabon writes goes through this module:
+
+- :func:`atomic_file` opens an *anonymous* file in the target's folder (Linux ``O_TMPFILE``)
+  and gives it the target's name in one step once it is complete. A process killed while
+  writing leaves nothing behind: the kernel frees an anonymous file with its last
+  descriptor. Where the folder does not support anonymous files, a named temporary is
+  used instead (see below).
+- :func:`atomic_path` is for writers that need a file *name* (an animation writer, a
+  subprocess): a temporary named ``.<target>.eslabon-tmp-<host>-<pid>-<token><suffix>`` beside
+  the target, renamed over it when complete and removed on failure. A temporary left by
+  a killed process is removed by the next write to the same target
+  (:func:`remove_stale_temporaries`): only names of exactly this form, made on this host
+  by a process that no longer runs — never a file eslabon did not create.
+
+Both refuse a target whose folder does not exist (nothing is created on the user's
+behalf), and with ``overwrite=False`` refuse an existing target atomically (the new file
+is linked under the name only if the name is free).
+"""
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
+import re
+import secrets
+import socket
 from contextlib import contextmanager
 from pathlib import Path
 
-TEMPORARY_PREFIX = ".tmp-"   # a file left by a killed writer starts with this
+TEMPORARY_MARK = ".eslabon-tmp-"
+_HOST = re.sub(r"[^A-Za-z0-9_.]", "_", socket.gethostname())[:40] or "host"
+_TEMPORARY = re.compile(r"^\..*\.eslabon-tmp-(?P<host>[A-Za-z0-9_.]+)-(?P<pid>\d+)-[0-9a-f]{12}")
+_PROC_FD = "/proc/self/fd"
+
+
+class OutputExistsError(ValueError):
+    """The target file exists and the caller asked not to overwrite it."""
+
+
+def is_temporary(name: str) -> bool:
+    """True for a temporary name made by :func:`atomic_path` (on any host)."""
+    return _TEMPORARY.match(name) is not None
+
+
+def _temporary_name(target: Path) -> Path:
+    token = secrets.token_hex(6)
+    return target.with_name(f".{target.name}{TEMPORARY_MARK}{_HOST}-{os.getpid()}-{token}"
+                            f"{target.suffix}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:          # someone else's live process
+        return True
+    return True
+
+
+def remove_stale_temporaries(folder, target_name: str | None = None) -> list:
+    """Remove temporaries left in ``folder`` by killed eslabon writers of this host (of
+    the one target ``target_name`` when given); returns the removed paths."""
+    folder = Path(folder)
+    pattern = f".{target_name}{TEMPORARY_MARK}*" if target_name else f".*{TEMPORARY_MARK}*"
+    removed = []
+    try:
+        candidates = list(folder.glob(pattern))
+    except OSError:
+        return removed
+    for p in candidates:
+        m = _TEMPORARY.match(p.name)
+        if m is None or m["host"] != _HOST or int(m["pid"]) == os.getpid() \
+                or _pid_alive(int(m["pid"])):
+            continue
+        try:
+            p.unlink()
+            removed.append(p)
+        except FileNotFoundError:
+            pass
+    return removed
+
+
+def check_output(path, *, overwrite: bool = True, field: str = "path") -> Path:
+    """``path`` as a Path once it is a possible output: its folder exists and is a folder,
+    it is not itself a folder, and (without ``overwrite``) it does not exist. Errors name
+    ``field``. Writers check again when they write; call this before long work."""
+    path = Path(path)
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise ValueError(f"{field}: the folder {str(folder)!r} {what} (nothing was written)")
+    if path.is_dir():
+        raise ValueError(f"{field}: {str(path)!r} is a folder, expected a file name")
+    if not overwrite and (path.exists() or path.is_symlink()):
+        raise OutputExistsError(f"{field}: {str(path)!r} exists; pass --force to replace it, "
+                                "or choose another name (nothing was written)")
+    return path
+
+
+def _refuse_existing(path: Path):
+    raise OutputExistsError(f"path: {str(path)!r} exists and overwrite=False "
+                            "(nothing was written)")
+
+
+def _anonymous(folder: Path):
+    """A descriptor of an anonymous file in ``folder``, or None where unsupported."""
+    if not hasattr(os, "O_TMPFILE") or not os.path.isdir(_PROC_FD):
+        return None
+    try:
+        return os.open(folder, os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o666)
+    except OSError as exc:
+        if exc.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOTSUP):
+            return None
+        raise
+
+
+def _link_anonymous(fd: int, target: Path, overwrite: bool):
+    """Give the anonymous file ``fd`` the name ``target`` (replacing it with ``overwrite``)."""
+    source = f"{_PROC_FD}/{fd}"
+    dfd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        if not overwrite:
+            try:
+                os.link(source, target.name, src_dir_fd=dfd, dst_dir_fd=dfd,
+                        follow_symlinks=True)
+            except FileExistsError:
+                _refuse_existing(target)
+            return
+        tmp = _temporary_name(target).name      # visible only between these two calls
+        os.link(source, tmp, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True)
+        try:
+            os.replace(tmp, target.name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        except BaseException:
+            os.unlink(tmp, dir_fd=dfd)
+            raise
+    finally:
+        os.close(dfd)
+
+
+def _publish_named(tmp: Path, target: Path, overwrite: bool):
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    if overwrite:
+        os.replace(tmp, target)
+        return
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        _refuse_existing(target)
+    os.unlink(tmp)
+
+
+def _prepare(path, overwrite: bool) -> Path:
+    path = Path(path)
+    check_output(path, overwrite=True)
+    if not overwrite and (path.exists() or path.is_symlink()):
+        _refuse_existing(path)
+    remove_stale_temporaries(path.parent, path.name)
+    return path
 
 
 @contextmanager
-def atomic_path(path):
-    """Yield a temporary name beside ``path``; on success it replaces ``path`` (with the
-    usual file mode), on failure it is removed and any existing ``path`` is untouched."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMPORARY_PREFIX, suffix=path.suffix)
-    os.close(fd)
+def atomic_file(path, mode: str = "wb", *, overwrite: bool = True, encoding: str | None = None,
+                newline: str | None = None):
+    """Yield an open file that becomes ``path`` when the block ends without an error.
+
+    ``mode`` is ``"wb"`` or ``"w"`` (text, UTF-8 unless ``encoding``; ``newline`` as for
+    :func:`open`). On an error (or a
+    kill) nothing is left and an existing ``path`` is untouched. ``overwrite=False``
+    refuses an existing ``path`` (:class:`OutputExistsError`, a ValueError).
+    """
+    if mode not in ("wb", "w"):
+        raise ValueError(f"mode: expected 'wb' or 'w', got {mode!r}")
+    path = _prepare(path, overwrite)
+    text = {"encoding": encoding or "utf-8", "newline": newline} if mode == "w" else {}
+    fd = _anonymous(path.parent)
+    if fd is None:
+        with atomic_path(path, overwrite=overwrite) as tmp:
+            with open(tmp, mode, **text) as f:
+                yield f
+                f.flush()
+                os.fsync(f.fileno())
+        return
     try:
-        yield tmp
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        with open(fd, mode, closefd=False, **text) as f:
+            yield f
+            f.flush()
+        os.fsync(fd)
+        _link_anonymous(fd, path, overwrite)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        os.close(fd)
 
 
-def write_text_atomic(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_path`; returns the path."""
+@contextmanager
+def atomic_path(path, *, overwrite: bool = True):
+    """Yield a temporary file *name* beside ``path`` (same suffix) for writers that need
+    one; it replaces ``path`` when the block ends without an error, and is removed
+    otherwise. Prefer :func:`atomic_file`, which leaves nothing even when killed."""
+    path = _prepare(path, overwrite)
+    tmp = _temporary_name(path)
+    try:
+        yield str(tmp)
+        if not tmp.exists():
+            raise OSError(f"{path}: the writer produced no file")
+        _publish_named(tmp, path, overwrite)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_text_atomic(path, text: str, *, overwrite: bool = True) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_file`; returns the path."""
+    with atomic_file(path, "w", overwrite=overwrite) as f:
+        f.write(text)
+    return Path(path)
+
+
+def write_bytes_atomic(path, data: bytes, *, overwrite: bool = True) -> Path:
+    """Write ``data`` to ``path`` through :func:`atomic_file`; returns the path."""
+    with atomic_file(path, "wb", overwrite=overwrite) as f:
+        f.write(data)
+    return Path(path)
+
+
+def savefig_atomic(fig, path, *, overwrite: bool = True, **kwargs) -> Path:
+    """``fig.savefig`` into ``path`` atomically (the format from the suffix)."""
     path = Path(path)
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(text, encoding="utf-8")
+    fmt = path.suffix.lstrip(".").lower() or None
+    with atomic_file(path, "wb", overwrite=overwrite) as f:
+        fig.savefig(f, format=fmt, **kwargs)
     return path

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import write_text_atomic
+from .._files import savefig_atomic, write_text_atomic
 from .run import SPEC_FILE, read_sweep
 
 
@@ -74,6 +74,6 @@ def _plot(out, param, env, peaks):
     ax.legend(fontsize="small", ncol=2)
     fig.tight_layout()
     path = out / f"envelope_{param}.png"
-    fig.savefig(path, dpi=110)
+    savefig_atomic(fig, path, dpi=110)
     plt.close(fig)
     return path

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import TEMPORARY_PREFIX, atomic_path, write_text_atomic
+from .._files import atomic_file, remove_stale_temporaries, write_text_atomic
 from .spec import SweepSpec
 from .tasks import run_chunk
 
@@ -57,8 +57,8 @@ def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> 
             b"eslabon.chunk": str(chunk).encode()}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
     final = part_path(Path(out), chunk)
-    with atomic_path(final) as tmp:
-        pq.write_table(table, tmp)
+    with atomic_file(final) as fh:
+        pq.write_table(table, fh)
     failed = sum(e is not None for e in rows["error"])
     return chunk, len(rows["sample"]) - failed, failed
 
@@ -99,8 +99,7 @@ def prepare(spec: SweepSpec, out, resume: bool) -> list:
                 spec.fingerprint()):
             raise ValueError(f"--resume: the spec differs from the one {out} was started with")
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.glob(f"{TEMPORARY_PREFIX}*"):   # writes cut short by a kill
-        stale.unlink()
+    remove_stale_temporaries(out)          # named writes cut short by a kill, ours only
     if not spec_file.exists():
         write_text_atomic(spec_file, spec.fingerprint())
     return [c for c in spec.chunks() if not part_path(out, c[0]).exists()]

@@ -31,6 +31,7 @@ import time
 import traceback
 from pathlib import Path
 
+from .._files import write_text_atomic
 from . import sections as _sec
 from ._core import load_pin, log, machine_info, pin_available, settings
 from .report import print_results, render_markdown
@@ -117,8 +118,7 @@ def execute(*, against: str | None = None, json_path=None, markdown=None, quick=
              (markdown, lambda: render_markdown(results)))
     for path, text in files:
         if path:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            Path(path).write_text(text(), encoding="utf-8")
+            write_text_atomic(path, text())
             log(f"wrote {path}")
     log(f"({results['meta']['wall_s']} s wall)")
     if not results["ok"]:

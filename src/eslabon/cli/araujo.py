@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import savefig_atomic, write_text_atomic
 from .. import mobile as mb
 from ..kinematics.forward import forward_kinematics
 from ..zoo.araujo import puma560_araujo
@@ -76,7 +77,7 @@ def _family(out, case, coords, t, plt):
         fig.suptitle(f"Fig. {number} analogue, load case {case}: {what}")
         fig.tight_layout()
         path = out / f"fig{number.replace('.', '_')}_case{case}_{what}.png"
-        fig.savefig(path, dpi=90)
+        savefig_atomic(fig, path, dpi=90)
         plt.close(fig)
         files.append(path)
     return files
@@ -184,7 +185,7 @@ def reproduce(out) -> tuple[dict, list]:
     data["differences"] = table
     keys = list(table[0])
     path = out / "differences.csv"
-    path.write_text(",".join(keys) + "\n" + "\n".join(
+    write_text_atomic(path, ",".join(keys) + "\n" + "\n".join(
         ",".join(str(r[k]) if k in ("case", "coordinate", "unit") else repr(r[k]) for k in keys)
         for r in table) + "\n")
     data["files"]["differences"] = str(path)
@@ -210,7 +211,7 @@ def reproduce(out) -> tuple[dict, list]:
     ax.legend(fontsize=8)
     fig.tight_layout()
     data["files"]["path"] = str(out / "platform_path.png")
-    fig.savefig(data["files"]["path"], dpi=100)
+    savefig_atomic(fig, data["files"]["path"], dpi=100)
     plt.close(fig)
     fig, axes = plt.subplots(3, 2, figsize=(11, 10), sharex=True)
     for col, case in enumerate(CASES):
@@ -225,9 +226,9 @@ def reproduce(out) -> tuple[dict, list]:
     axes[0, 0].legend(fontsize=7, ncol=2)
     fig.tight_layout()
     data["files"]["difference_plot"] = str(out / "thesis_vs_coupled.png")
-    fig.savefig(data["files"]["difference_plot"], dpi=90)
+    savefig_atomic(fig, data["files"]["difference_plot"], dpi=90)
     plt.close(fig)
-    (out / "summary.json").write_text(json.dumps(data, indent=2))
+    write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     data["files"]["summary"] = str(out / "summary.json")
     lines.append(f"files written in {out}:")
     names = sorted(Path(f).name for f in data["files"].values())

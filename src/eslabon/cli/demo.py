@@ -6,6 +6,7 @@ import html
 from pathlib import Path
 
 from .. import zoo
+from .._files import write_text_atomic
 from ..dynamics.crosscheck import crosscheck
 from ..sim import Trajectory
 from ..viz import write_viewer
@@ -101,5 +102,5 @@ def _index(out, sections, rows, viewers) -> Path:
     parts += [f"<tr><td>{n}</td><td>{v}</td><td>{k}</td></tr>" for n, v, k in rows]
     parts.append("</table></body></html>")
     path = out / "index.html"
-    path.write_text("\n".join(parts))
+    write_text_atomic(path, "\n".join(parts))
     return path

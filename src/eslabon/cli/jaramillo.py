@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import write_text_atomic
 from .. import zoo
 from ..dynamics import soa
 from ..dynamics.api import forward_dynamics, inverse_dynamics
@@ -128,6 +129,6 @@ def reproduce(out) -> tuple[dict, list]:
     except ValueError as exc:
         data["thin_rod"] = str(exc)
         lines.append(f"Constraint forces on the P1 rod: {exc}")
-    (out / "summary.json").write_text(json.dumps(data, indent=2))
+    write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     lines.append(f"files: {out / 'summary.json'}")
     return data, lines

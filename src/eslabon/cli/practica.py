@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import write_text_atomic
 from .. import forward_dynamics, inverse_dynamics, zoo
 from ..sim import simulate
 
@@ -88,6 +89,6 @@ def reproduce(out) -> tuple[dict, list]:
     except ValueError as exc:      # matplotlib missing: numbers and data files still written
         lines.append(f"  (no plot or animation: {exc})")
     data["files"] = {k: str(v) for k, v in files.items()}
-    (out / "summary.json").write_text(json.dumps(data, indent=2))
+    write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     lines.append("files: " + ", ".join(str(v) for v in files.values()) + f", {out / 'summary.json'}")
     return data, lines

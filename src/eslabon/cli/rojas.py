@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import atomic_file, write_text_atomic
 from .. import inverse_dynamics, gravity_torques, zoo
 from ..dynamics import lagrange, opcount
 from ..kinematics import ik
@@ -114,7 +115,7 @@ def _seven_r(out):
                 if sol.converged:
                     q = sol.q
     rows.sort(key=lambda r: (r[0], r[1]))
-    with open(out / "seven_r.csv", "w") as fh:
+    with atomic_file(out / "seven_r.csv", "w") as fh:
         fh.write("equations,theta1_deg,converged,singularity,iterations,relation_residual,"
                  "theta2_deg\n")
         for r in rows:
@@ -168,6 +169,6 @@ def reproduce(out) -> tuple[dict, list]:
     data["opcount"] = [list(r) for r in opcount.table(6)]
     lines += [f"  {name:<44} {m:>6} {a:>6}   {origin}" for name, m, a, origin in opcount.table(6)]
     data["files"] = {k: str(v) for k, v in files.items()}
-    (out / "summary.json").write_text(json.dumps(data, indent=2))
+    write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     lines.append("files: " + ", ".join(str(v) for v in files.values()) + f", {out / 'summary.json'}")
     return data, lines

@@ -122,7 +122,6 @@ def save_mobile(mm: MobileManipulator, path) -> Path:
     path = Path(path)
     if path.suffix.lower() not in (".yaml", ".yml"):
         raise ValueError(f"path: expected a .yaml file name, got {str(path)!r}")
-    path.parent.mkdir(parents=True, exist_ok=True)
     arm_path = path.with_name(f"{path.stem}_arm.yaml")
     save_model(mm.arm, arm_path)
     text = yaml.safe_dump({"eslabon": 1, "name": mm.name,

@@ -17,7 +17,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from .._args import finite_number
-from .._files import atomic_path
+from .._files import atomic_file
 from .manipulator import (MobileManipulator, accelerations, input_power, kinetic_energy,
                           potential_energy)
 
@@ -69,22 +69,23 @@ class MobileTrajectory:
         cols["work"] = self.work
         return cols
 
-    def save(self, path) -> Path:
-        """Write ``.csv`` or ``.npz`` atomically (an existing file survives a failure)."""
+    def save(self, path, *, overwrite: bool = True) -> Path:
+        """Write ``.csv`` or ``.npz`` atomically (an existing file survives a failure or a
+        kill); ``overwrite=False`` refuses an existing file."""
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".csv", ".npz"):
             raise ValueError(f"path: expected a .csv or .npz file name, got {str(path)!r}")
         cols = self.columns()
-        with atomic_path(path) as tmp:
-            if suffix == ".npz":
-                np.savez(tmp, **cols, mode=self.mode)
-            else:
-                with open(tmp, "w", newline="") as fh:
-                    w = csv.writer(fh)
-                    w.writerow(cols)
-                    for row in zip(*cols.values()):
-                        w.writerow([repr(float(v)) for v in row])
+        if suffix == ".npz":
+            with atomic_file(path, "wb", overwrite=overwrite) as fh:
+                np.savez(fh, **cols, mode=self.mode)
+        else:
+            with atomic_file(path, "w", overwrite=overwrite, newline="") as fh:
+                w = csv.writer(fh)
+                w.writerow(cols)
+                for row in zip(*cols.values()):
+                    w.writerow([repr(float(v)) for v in row])
         return path
 
 

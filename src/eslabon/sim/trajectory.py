@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import atomic_path
+from .._files import atomic_file
 
 
 @dataclass(frozen=True)
@@ -19,14 +19,15 @@ class Trajectory:
     tau: np.ndarray
     model_name: str = ""
 
-    def save(self, path) -> Path:
-        """Write ``.npz`` or ``.csv`` (by extension), atomically: a failed write leaves
-        any existing file untouched."""
+    def save(self, path, *, overwrite: bool = True) -> Path:
+        """Write ``.npz`` or ``.csv`` (by extension), atomically: a failed or killed write
+        leaves any existing file untouched and no temporary file. The folder must exist;
+        ``overwrite=False`` refuses an existing file."""
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
             raise ValueError(f"path: expected a .npz or .csv file name, got {str(path)!r}")
-        with atomic_path(path) as tmp:
+        with atomic_file(path, "wb", overwrite=overwrite) as tmp:
             if suffix == ".npz":
                 np.savez(tmp, t=self.t, q=self.q, qd=self.qd, qdd=self.qdd, tau=self.tau,
                          model_name=np.array(self.model_name))

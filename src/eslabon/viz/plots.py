@@ -5,6 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import atomic_path, savefig_atomic
+
 
 def _pyplot():
     try:
@@ -17,13 +19,12 @@ def _pyplot():
 
 
 def _save(plt, fig, path, dpi) -> Path:
-    """Lay out, write (creating the folder) and close a figure."""
+    """Lay out, write atomically (the folder must exist) and close a figure."""
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
+    try:
+        return savefig_atomic(fig, path, dpi=dpi)
+    finally:
+        plt.close(fig)
 
 
 def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None) -> Path:
@@ -131,7 +132,9 @@ def animate_planar(model, traj, path, every: int = 20, plane=(0, 1), fps: int = 
 
     anim = FuncAnimation(fig, draw, frames=len(idx), blit=True)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    anim.save(path, writer=PillowWriter(fps=fps))
-    plt.close(fig)
+    try:
+        with atomic_path(path) as tmp:
+            anim.save(tmp, writer=PillowWriter(fps=fps))
+    finally:
+        plt.close(fig)
     return path

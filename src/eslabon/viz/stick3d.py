@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import atomic_path
+
 from .plots import _pyplot, _save
 
 
@@ -86,8 +88,10 @@ def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
         return lines
 
     anim = FuncAnimation(fig, draw, frames=len(idx))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    anim.save(path, writer=PillowWriter(fps=fps) if path.suffix.lower() == ".gif"
-              else FFMpegWriter(fps=fps))
-    plt.close(fig)
+    try:
+        with atomic_path(path) as tmp:
+            anim.save(tmp, writer=PillowWriter(fps=fps) if path.suffix.lower() == ".gif"
+                      else FFMpegWriter(fps=fps))
+    finally:
+        plt.close(fig)
     return path
