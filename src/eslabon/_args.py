@@ -7,10 +7,48 @@ result) and then traced back to the offending field by :func:`explain_nonfinite`
 """
 from __future__ import annotations
 
-import numba
+import numbers
+
 import numpy as np
 
 _F64 = np.dtype(np.float64)
+
+
+def real_array(x, field: str, expected: str = "numbers") -> np.ndarray:
+    """``x`` as a float64 array, refusing what a silent conversion would change: complex
+    values (the imaginary part), booleans, strings, None and other objects, and masked
+    arrays (the mask). Integers and other real floats convert exactly as numpy does.
+    Errors name ``field`` and say what was ``expected``."""
+    if isinstance(x, np.ma.MaskedArray):
+        raise ValueError(f"{field}: expected {expected}, got a masked array (the mask would "
+                         "be dropped; pass x.filled(value) or a plain array)")
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{field}: expected {expected}, got {_short(x)}") from None
+    kind = arr.dtype.kind
+    if kind == "O":
+        flat = arr.ravel()
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                   for v in flat):
+            bad = next(v for v in flat if not isinstance(v, numbers.Real)
+                       or isinstance(v, (bool, np.bool_)))
+            raise ValueError(f"{field}: expected {expected}, got {_short(bad)} "
+                             f"({type(bad).__name__})")
+    elif kind not in "fiu":
+        what = {"c": "complex values (the imaginary part would be dropped)",
+                "b": "booleans", "U": "text", "S": "bytes", "V": "structured records",
+                "M": "dates", "m": "time deltas"}.get(kind, f"dtype {arr.dtype}")
+        raise ValueError(f"{field}: expected {expected}, got {what}: {_short(x)}")
+    try:
+        return np.ascontiguousarray(arr, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{field}: expected {expected}, got {_short(x)}") from None
+
+
+def _short(x, limit: int = 60) -> str:
+    text = repr(x)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def vector(x, n: int, field: str):
@@ -20,11 +58,7 @@ def vector(x, n: int, field: str):
             return x, False
         if x.ndim == 2 and x.shape[1] == n:
             return x, True
-    try:
-        arr = np.ascontiguousarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected numbers of shape ({n},) or (N, {n}), "
-                         f"got {x!r}") from None
+    arr = real_array(x, field, f"numbers of shape ({n},) or (N, {n})")
     if arr.ndim == 1 and arr.shape[0] == n:
         return arr, False
     if arr.ndim == 2 and arr.shape[1] == n:
@@ -56,12 +90,16 @@ def vectors(n: int, **fields):
 
 
 def finite_number(x, field: str, positive: bool = False) -> float:
-    """A finite float (and > 0 with ``positive``), else a ValueError naming ``field``."""
+    """A finite float (and > 0 with ``positive``), else a ValueError naming ``field``.
+    Booleans, text and complex numbers are refused, not converted."""
     want = "a positive finite number" if positive else "a finite number"
+    if isinstance(x, (bool, np.bool_, str, bytes)) or not isinstance(x, numbers.Real) \
+            and not (isinstance(x, np.ndarray) and x.shape == () and x.dtype.kind in "fiu"):
+        raise ValueError(f"{field}: expected {want}, got {_short(x)}")
     try:
         v = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected {want}, got {x!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{field}: expected {want}, got {_short(x)}") from None
     if not np.isfinite(v) or (positive and not v > 0):
         raise ValueError(f"{field}: expected {want}, got {v}")
     return v
@@ -69,16 +107,18 @@ def finite_number(x, field: str, positive: bool = False) -> float:
 
 def finite_array(x, field: str, shape: tuple | None = None) -> np.ndarray:
     """A float64 array of finite values (of ``shape`` when given), else a ValueError."""
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected numbers, got {x!r}") from None
+    arr = real_array(x, field)
     if shape is not None and arr.shape != shape:
         raise ValueError(f"{field}: expected shape {shape}, got {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{field}: expected finite values, got "
                          f"{arr[~np.isfinite(arr)].flat[0]}")
     return arr
+
+
+class NonFiniteResultError(ValueError):
+    """Finite inputs gave a non-finite result (an overflow: a diverging motion, a model
+    far out of scale)."""
 
 
 def explain_nonfinite(what: str, **fields):
@@ -90,8 +130,8 @@ def explain_nonfinite(what: str, **fields):
             idx = idx[0] if len(idx) == 1 else idx
             raise ValueError(f"{name}: expected finite values, got {arr[bad].flat[0]} "
                              f"at index {idx}")
-    raise ValueError(f"{what}: the result is not finite (inputs are finite; "
-                     f"check the model's scale)")
+    raise NonFiniteResultError(f"{what}: the result is not finite (inputs are finite; "
+                               f"check the model's scale)")
 
 
 def require_finite(what: str, **fields):
@@ -103,13 +143,17 @@ def require_finite(what: str, **fields):
 
 def chunks(N: int) -> int:
     """How many pieces a batch of N states is cut into for the parallel loop."""
+    import numba
     return max(1, min(N, 4 * numba.get_num_threads()))
 
 
 def set_num_threads(k: int) -> None:
     """Threads used by the batch kernels (at most the machine's cores)."""
+    import numba
     numba.set_num_threads(int(k))
 
 
 def get_num_threads() -> int:
+    """Threads used by the batch kernels."""
+    import numba
     return numba.get_num_threads()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._args import chunks, explain_nonfinite, vector, vectors
+from .._args import chunks, explain_nonfinite, require_finite, vector, vectors
 from ..conventions import PRISMATIC
 from .kernels import kinematics_many, kinematics_one, workspace
 from .recursion import WS_A, WS_PW, WS_RW, WS_V, WS_W, WS_WD
@@ -24,6 +24,9 @@ def _pass(model, q, qd=None, qdd=None):
         qd = qdd = np.zeros_like(q)
     else:
         (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qd if qdd is None else qdd)
+    # a non-finite last joint value leaves every body origin finite (only the last
+    # rotation turns NaN), so the inputs are checked, not only the positions
+    require_finite("kinematics", q=q, qd=qd, qdd=qdd)
     P = model.packed
     if batched:
         ws = workspace(P, len(q))
@@ -31,7 +34,7 @@ def _pass(model, q, qd=None, qdd=None):
     else:
         ws = workspace(P)
         kinematics_one(P, q, qd, qdd, ws)
-    if not np.isfinite(ws[..., WS_PW]).all():
+    if not np.isfinite(ws[..., WS_RW:WS_RW + 9]).all() or not np.isfinite(ws[..., WS_PW]).all():
         explain_nonfinite("kinematics", q=q, qd=qd, qdd=qdd)
     return ws
 

@@ -1,5 +1,5 @@
 """Time simulation of the forward dynamics."""
-from .simulate import METHODS, simulate
+from .simulate import METHODS, EnergyInjectionWarning, simulate
 from .trajectory import Trajectory
 
-__all__ = ["simulate", "Trajectory", "METHODS"]
+__all__ = ["simulate", "Trajectory", "METHODS", "EnergyInjectionWarning"]

@@ -41,15 +41,107 @@ class Trajectory:
 
     @classmethod
     def load(cls, path) -> "Trajectory":
-        """Read a trajectory written by :meth:`save`."""
+        """Read a trajectory written by :meth:`save`. Anything else — a missing or extra
+        array, a wrong header, ragged or non-numeric rows, shapes that disagree, times that
+        do not increase, NaN or inf — is refused with a ValueError naming the file and
+        the field."""
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"path: no such file {str(path)!r}")
-        if path.suffix.lower() == ".npz":
-            with np.load(path) as d:
-                return cls(d["t"], d["q"], d["qd"], d["qdd"], d["tau"], str(d["model_name"]))
-        if path.suffix.lower() == ".csv":
-            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-            n = (data.shape[1] - 1) // 4
-            return cls(data[:, 0], *(data[:, 1 + k * n:1 + (k + 1) * n] for k in range(4)))
-        raise ValueError(f"path: expected a .npz or .csv file, got {str(path)!r}")
+        suffix = path.suffix.lower()
+        if suffix not in (".npz", ".csv"):
+            raise ValueError(f"path: expected a .npz or .csv file, got {str(path)!r}")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ValueError(f"{path}: {path.stat().st_size / 2**20:.0f} MiB is more than "
+                             f"{MAX_FILE_BYTES // 2**20} MiB, the limit for a trajectory file")
+        fields = _read_npz(path) if suffix == ".npz" else _read_csv(path)
+        return cls(**_checked(fields, path))
+
+
+MAX_FILE_BYTES = 2 * 2**30
+_ARRAYS = ("t", "q", "qd", "qdd", "tau")
+
+
+def _read_npz(path: Path) -> dict:
+    import zipfile
+    try:
+        with np.load(path, allow_pickle=False) as d:
+            names = set(d.files)
+            missing = [k for k in _ARRAYS if k not in names]
+            if missing:
+                raise ValueError(f"{path}: missing array(s) {missing}; a trajectory holds "
+                                 f"{list(_ARRAYS)} and model_name")
+            extra = sorted(names - set(_ARRAYS) - {"model_name"})
+            if extra:
+                raise ValueError(f"{path}: unexpected array(s) {extra} (not a trajectory "
+                                 "written by eslabon simulate?)")
+            out = {k: d[k] for k in _ARRAYS}
+            name = d["model_name"] if "model_name" in names else np.array("")
+    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+        raise ValueError(f"{path}: not a readable .npz file ({type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0] if str(exc) else 'truncated'})") from None
+    except ValueError as exc:
+        if str(exc).startswith(str(path)):
+            raise
+        raise ValueError(f"{path}: not a trajectory .npz file ({exc})") from None
+    if name.shape != () or name.dtype.kind != "U":
+        raise ValueError(f"{path}: model_name: expected one text value, got {name!r}")
+    out["model_name"] = str(name)
+    return out
+
+
+def _read_csv(path: Path) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            header = fh.readline().strip().split(",")
+            data = np.loadtxt(fh, delimiter=",", ndmin=2)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: expected rows of numbers after the header "
+                         f"({str(exc).splitlines()[0]})") from None
+    cols = len(header) - 1
+    n = cols // 4
+    expected = ["t"] + [f"{k}{j + 1}" for k in _ARRAYS[1:] for j in range(n)]
+    if cols < 4 or cols % 4 or header != expected:
+        raise ValueError(f"{path}: header: expected t,q1..qn,qd1..qdn,qdd1..qddn,"
+                         f"tau1..taun, got {','.join(header)[:80]!r}")
+    if data.size == 0:
+        raise ValueError(f"{path}: no samples after the header")
+    if data.shape[1] != len(header):
+        raise ValueError(f"{path}: expected {len(header)} columns as the header, got "
+                         f"{data.shape[1]}")
+    out = {"t": data[:, 0]}
+    out.update({k: data[:, 1 + i * n:1 + (i + 1) * n] for i, k in enumerate(_ARRAYS[1:])})
+    out["model_name"] = ""
+    return out
+
+
+def _checked(fields: dict, path: Path) -> dict:
+    """Shapes that agree, real finite numbers, times increasing."""
+    out = dict(fields)
+    for k in _ARRAYS:
+        a = np.asarray(fields[k])
+        if a.dtype.kind not in "fiu":
+            raise ValueError(f"{path}: {k}: expected real numbers, got dtype {a.dtype}")
+        out[k] = np.ascontiguousarray(a, dtype=np.float64)
+    t, q = out["t"], out["q"]
+    if t.ndim != 1 or len(t) < 1:
+        raise ValueError(f"{path}: t: expected a 1-D array of sample times, got shape {t.shape}")
+    if q.ndim != 2 or q.shape[0] != len(t) or q.shape[1] < 1:
+        raise ValueError(f"{path}: q: expected shape ({len(t)}, n), one row per time, got "
+                         f"{q.shape}")
+    for k in _ARRAYS[2:]:
+        if out[k].shape != q.shape:
+            raise ValueError(f"{path}: {k}: expected the shape of q, {q.shape}, got "
+                             f"{out[k].shape}")
+    for k in _ARRAYS:
+        bad = ~np.isfinite(out[k])
+        if bad.any():
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(f"{path}: {k}: expected finite values, got {out[k][bad][0]} at "
+                             f"index {idx[0] if len(idx) == 1 else idx}")
+    if len(t) > 1 and not np.all(np.diff(t) > 0):
+        k = int(np.flatnonzero(np.diff(t) <= 0)[0])
+        raise ValueError(f"{path}: t: expected increasing times, got {t[k]} then {t[k + 1]}")
+    return out
