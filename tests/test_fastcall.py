@@ -175,7 +175,7 @@ def test_bad_construction_is_refused():
                 general=general, name="f", doc="f()", module="m", model_type=es.Model)
     assert make(**good)(MODELS["puma560"](), *np.zeros((3, 6))).shape == (6,)
     for key, value, match in [("n_in", 0, "n_in"), ("out_ndims", (), "out_ndims"),
-                              ("out_ndims", (3,), "out_ndims"), ("address", 0, "address"),
+                              ("out_ndims", (3,), "out_ndims"), ("address", -1, "address"),
                               ("stride", 0, "stride")]:
         with pytest.raises(ValueError, match=match):
             make(**{**good, key: value})
@@ -183,6 +183,35 @@ def test_bad_construction_is_refused():
         make(**{**good, "general": 3})
     with pytest.raises(TypeError):
         make(**{**good, "model_type": "Model"})
+
+
+@needs_ext
+def test_an_entry_compiles_on_its_first_lean_call():
+    """Address 0: the entry is resolved from ``owner.address`` on the first call that
+    takes the lean path (a general-path call never asks for it)."""
+    make = fastcall._fastcall.public
+
+    class Owner:
+        asked = 0
+
+        @property
+        def address(self):
+            Owner.asked += 1
+            return rnea.inverse_dynamics_entry.address
+
+    general = es.inverse_dynamics.__self__.general
+    f = make(address=0, n_in=3, out_ndims=(1,), header=8, stride=36, owner=Owner(),
+             general=general, name="f", doc="f()", module="m", model_type=es.Model)
+    model = MODELS["puma560"]()
+    f(model, [0.0] * 6, [0.0] * 6, [0.0] * 6)           # lists: the general path
+    assert Owner.asked == 0
+    for _ in range(3):
+        assert f(model, *np.zeros((3, 6))).shape == (6,)
+    assert Owner.asked == 1
+    broken = make(address=0, n_in=3, out_ndims=(1,), header=8, stride=36, owner=object(),
+                  general=general, name="f", doc="f()", module="m", model_type=es.Model)
+    with pytest.raises(AttributeError, match="address"):
+        broken(model, *np.zeros((3, 6)))
 
 
 def test_without_the_extension_the_general_path_is_public(monkeypatch):

@@ -4,22 +4,67 @@
 >>> robot = es.zoo.load("planar2")
 >>> es.inverse_dynamics(robot, [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]).shape
 (2,)
+
+``import eslabon`` loads nothing but this file: each name below is imported on its first
+use (PEP 562), numba only with the first compiled kernel, and each kernel compiles on
+its first use (see :func:`compile_notice`, ``eslabon warmup``).
 """
-from . import kinematics, model, zoo
-from ._args import get_num_threads, set_num_threads
-from .dynamics.crosscheck import crosscheck
-from .dynamics import (RneaTrace, bias_forces, coriolis_matrix, forward_dynamics,
-                       forward_dynamics_derivatives, gravity_torques, inverse_dynamics,
-                       inverse_dynamics_derivatives, kinetic_energy, mass_matrix,
-                       potential_energy, rnea_trace)
-from .kinematics import end_effector_pose, forward_kinematics, jacobian
-from .model import Model, from_dh
-from .sim import Trajectory, simulate
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
+# name -> the module that defines it
+_ATTRIBUTES = {
+    "Model": "eslabon.model", "from_dh": "eslabon.model",
+    "inverse_dynamics": "eslabon.dynamics", "rnea_trace": "eslabon.dynamics",
+    "RneaTrace": "eslabon.dynamics", "mass_matrix": "eslabon.dynamics",
+    "forward_dynamics": "eslabon.dynamics", "gravity_torques": "eslabon.dynamics",
+    "bias_forces": "eslabon.dynamics", "coriolis_matrix": "eslabon.dynamics",
+    "inverse_dynamics_derivatives": "eslabon.dynamics",
+    "forward_dynamics_derivatives": "eslabon.dynamics", "kinetic_energy": "eslabon.dynamics",
+    "potential_energy": "eslabon.dynamics", "crosscheck": "eslabon.dynamics.crosscheck",
+    "forward_kinematics": "eslabon.kinematics", "end_effector_pose": "eslabon.kinematics",
+    "jacobian": "eslabon.kinematics", "simulate": "eslabon.sim", "Trajectory": "eslabon.sim",
+    "set_num_threads": "eslabon._args", "get_num_threads": "eslabon._args",
+    "compile_notice": "eslabon._jit",
+}
+_SUBPACKAGES = ("model", "zoo", "kinematics", "dynamics", "sim", "spatial", "control",
+                "mobile", "trajectory", "batch", "viz", "interop", "bench", "cli", "warmup")
+
 __all__ = ["model", "zoo", "kinematics", "Model", "from_dh", "inverse_dynamics", "rnea_trace",
            "RneaTrace", "mass_matrix", "forward_dynamics", "gravity_torques", "bias_forces",
-           "coriolis_matrix", "inverse_dynamics_derivatives", "forward_dynamics_derivatives", "kinetic_energy", "potential_energy", "forward_kinematics",
-           "end_effector_pose", "jacobian", "simulate", "Trajectory", "set_num_threads",
-           "get_num_threads", "crosscheck", "__version__"]
+           "coriolis_matrix", "inverse_dynamics_derivatives", "forward_dynamics_derivatives",
+           "kinetic_energy", "potential_energy", "forward_kinematics", "end_effector_pose",
+           "jacobian", "simulate", "Trajectory", "set_num_threads", "get_num_threads",
+           "crosscheck", "compile_notice", "__version__"]
+
+
+def __getattr__(name: str):
+    if name in _ATTRIBUTES:
+        value = getattr(importlib.import_module(_ATTRIBUTES[name]), name)
+        globals()[name] = value
+        return value
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'eslabon' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_ATTRIBUTES) | set(_SUBPACKAGES))
+
+
+if TYPE_CHECKING:                      # what the names are, for type checkers and IDEs
+    from . import kinematics, model, zoo  # noqa: F401
+    from ._args import get_num_threads, set_num_threads  # noqa: F401
+    from ._jit import compile_notice  # noqa: F401
+    from .dynamics import (RneaTrace, bias_forces, coriolis_matrix,  # noqa: F401
+                           forward_dynamics, forward_dynamics_derivatives, gravity_torques,
+                           inverse_dynamics, inverse_dynamics_derivatives, kinetic_energy,
+                           mass_matrix, potential_energy, rnea_trace)
+    from .dynamics.crosscheck import crosscheck  # noqa: F401
+    from .kinematics import end_effector_pose, forward_kinematics, jacobian  # noqa: F401
+    from .model import Model, from_dh  # noqa: F401
+    from .sim import Trajectory, simulate  # noqa: F401

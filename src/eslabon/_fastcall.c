@@ -11,7 +11,10 @@
  *
  * public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module,
  *        model_type)
- *   address    the cfunc's address; its C signature is
+ *   address    the cfunc's address, or 0 to resolve it on the first lean call as
+ *              owner.address (an entry compiled on first use: nothing is compiled when
+ *              the function is made, and a call that takes the general path never
+ *              compiles the entry); its C signature is
  *              int64 f(double *P, double *a, double *b, double *c,
  *                      double *out0, double *out1, double *out2)
  *              (unused pointers are NULL) and it returns ENTRY_OK on success, anything
@@ -21,7 +24,8 @@
  *   header, stride
  *              the packed-model layout (eslabon/model/layout.py): model.packed must hold
  *              header + (nb + 1) * stride values with nb = P[0], nq = P[1]
- *   owner      kept alive as long as the function (the cfunc owning the machine code)
+ *   owner      kept alive as long as the function (the cfunc owning the machine code,
+ *              or the object whose .address compiles it)
  *   general    the Python function with the same parameters: the general path
  *   name, doc, module
  *              the builtin function's __name__, __doc__ (with a __text_signature__
@@ -54,7 +58,7 @@ typedef long long (*kernel_fn)(const double *P, const double *a, const double *b
 
 typedef struct {
     PyObject_HEAD
-    kernel_fn fn;
+    kernel_fn fn;       /* NULL until resolved from owner.address (see public()) */
     int n_in;
     int n_out;
     int out_ndim[MAX_OUT];
@@ -70,6 +74,27 @@ typedef struct {
 } Kernel;
 
 static PyObject *str_packed;
+static PyObject *str_address;
+
+/* The entry's function pointer, compiled on first use: 0 with it set, -1 with an
+ * exception (the compilation failed). */
+static int resolve(Kernel *self)
+{
+    if (self->fn != NULL)
+        return 0;
+    PyObject *address = PyObject_GetAttr(self->owner, str_address);
+    if (address == NULL)
+        return -1;
+    void *ptr = PyLong_AsVoidPtr(address);
+    Py_DECREF(address);
+    if (ptr == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_RuntimeError, "eslabon: a compiled entry has no address");
+        return -1;
+    }
+    self->fn = (kernel_fn)ptr;
+    return 0;
+}
 
 /* A float64 (n,) array the kernel can read in place. */
 static inline int is_state(PyObject *o, npy_intp n)
@@ -116,6 +141,9 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
             goto done;
         in[k] = (const double *)PyArray_DATA((PyArrayObject *)args[1 + k]);
     }
+
+    if (resolve(self) < 0)
+        goto done;                       /* the exception propagates */
 
     PyObject *out[MAX_OUT] = {NULL, NULL, NULL};
     double *od[MAX_OUT] = {NULL, NULL, NULL};
@@ -260,12 +288,19 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
                                      &general, &name, &doc, &modname, &PyType_Type,
                                      &model_type))
         return NULL;
-    void *ptr = PyLong_AsVoidPtr(address);
-    if (ptr == NULL) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "address: expected a non-null function address");
+    PyObject *zero = PyLong_FromLong(0);
+    int negative = zero == NULL ? -1 : (PyLong_Check(address)
+                                        ? PyObject_RichCompareBool(address, zero, Py_LT) : 1);
+    Py_XDECREF(zero);
+    if (negative != 0) {
+        if (negative > 0)
+            PyErr_SetString(PyExc_ValueError, "address: expected a function address, or 0 "
+                            "to resolve it from owner.address on first use");
         return NULL;
     }
+    void *ptr = PyLong_AsVoidPtr(address);     /* 0: resolved on the first lean call */
+    if (ptr == NULL && PyErr_Occurred())
+        return NULL;
     Py_ssize_t n_out = PyTuple_GET_SIZE(ndims);
     if (n_in < 1 || n_in > MAX_IN) {
         PyErr_Format(PyExc_ValueError, "n_in: expected 1..%d, got %d", MAX_IN, n_in);
@@ -350,7 +385,8 @@ PyMODINIT_FUNC PyInit__fastcall(void)
     if (PyType_Ready(&KernelType) < 0)
         return NULL;
     str_packed = PyUnicode_InternFromString("packed");
-    if (str_packed == NULL)
+    str_address = PyUnicode_InternFromString("address");
+    if (str_packed == NULL || str_address == NULL)
         return NULL;
     return PyModule_Create(&fastcall_module);
 }

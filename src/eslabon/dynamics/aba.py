@@ -32,7 +32,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from numba import carray, cfunc, njit, prange
+from numba import carray, njit, prange
 
 from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.recursion import body_com, near_angles, placement
@@ -43,6 +43,7 @@ from ..spatial._lanes import (WIDTH, all_finite, all_positive, at, chunk_states,
 from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
                            rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
                            srank1_sub, sub, sym6, v3)
+from .._jit import lazy_cfunc, subject
 from .fastcall import SIGNATURE, entry_status, packed_model
 
 # workspace columns, one row per body
@@ -247,7 +248,7 @@ def aba_call(P, q, qd, tau, qdd):
     return aba_into(P, q, qd, tau, np.empty((int(P[H_NB]) + 1, COLS)), qdd)
 
 
-@cfunc(SIGNATURE, cache=True)
+@lazy_cfunc(SIGNATURE, "forward dynamics")
 def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> q̈."""
     n = int(p[H_NQ])
@@ -284,3 +285,7 @@ def aba_many(P, Q, QD, TAU, QDD, nchunks):
                 for s in range(s0, min(s0 + WIDTH, hi)):
                     status[c] = max(status[c], aba_into(P, Q[s], QD[s], TAU[s], ws1, QDD[s]))
     return status.max()
+
+
+subject("forward dynamics (articulated body)", aba_call)
+subject("forward dynamics (batch)", aba_many)

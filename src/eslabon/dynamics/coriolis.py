@@ -14,6 +14,7 @@ Spatial vectors are [angular; linear]. Rigid links only (no seed-001 sliding COM
 from __future__ import annotations
 
 import numpy as np
+from .._jit import subject
 from numba import njit, prange
 
 from ..conventions import PRISMATIC
@@ -138,3 +139,6 @@ def coriolis_many(P, Q, QD, C, nchunks):
         ws = np.empty((nb + 1, WS_COLS))
         for s in range(c * N // nchunks, (c + 1) * N // nchunks):
             coriolis_into(P, Q[s], QD[s], ws, C[s])
+
+
+subject("the Coriolis matrix", coriolis_one, coriolis_many)

@@ -42,9 +42,10 @@ Inertias Y are kept as (m, h = m c, J = inertia about the world origin); Y [ω; 
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, cfunc, njit, prange
+from numba import carray, njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
+from .._jit import lazy_cfunc, subject
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import body_com, near_angles, placement
 from ..model.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
@@ -335,7 +336,7 @@ def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
                                Minv)
 
 
-@cfunc(_fast.SIGNATURE, cache=True)
+@lazy_cfunc(_fast.SIGNATURE, "inverse dynamics derivatives")
 def id_derivatives_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): (q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
     n = int(p[H_NQ])
@@ -344,7 +345,7 @@ def id_derivatives_entry(p, a, b, c, o0, o1, o2):
     return _fast.entry_status(status)
 
 
-@cfunc(_fast.SIGNATURE, cache=True)
+@lazy_cfunc(_fast.SIGNATURE, "forward dynamics derivatives")
 def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
     n = int(p[H_NQ])
@@ -418,3 +419,9 @@ forward_dynamics_derivatives = _fast.public(forward_dynamics_derivatives,
                                             fd_derivatives_entry, 3, (2, 2, 2))
 
 __all__ = ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"]
+
+
+subject("inverse dynamics derivatives", id_derivatives_call)
+subject("inverse dynamics derivatives (batch)", id_derivatives_many)
+subject("forward dynamics derivatives", fd_derivatives_call)
+subject("forward dynamics derivatives (batch)", fd_derivatives_many)

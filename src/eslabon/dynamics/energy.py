@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import numpy as np
+from .._jit import subject
 from numba import njit, prange
 
 from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
@@ -51,3 +52,6 @@ def energy_many(P, Q, QD, OUT, nchunks):
         ws = np.empty((nb + 1, WS_COLS))
         for s in range(c * N // nchunks, (c + 1) * N // nchunks):
             energy_into(P, Q[s], QD[s], ws, OUT[s])
+
+
+subject("energies", energy_one, energy_many)

@@ -73,7 +73,8 @@ def public(general, entry, n_in: int, out_ranks: tuple):
 
     ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning :func:`entry_status`)
     reading ``n_in`` states and writing outputs of the ranks ``out_ranks`` (1: (nq,),
-    2: (nq, nq)). With the C
+    2: (nq, nq)), a :class:`~eslabon._jit.LazyCFunc`: it is compiled on the first call
+    that takes the lean path, not here. With the C
     extension: a builtin function that runs ``entry`` on plain (nq,) states and calls
     ``general`` with the same arguments otherwise (``f.__self__.general`` is
     ``general``, ``f.__self__.fast(model, ...)`` the lean path alone). Without it:
@@ -82,5 +83,5 @@ def public(general, entry, n_in: int, out_ranks: tuple):
     if _fastcall is None:
         return general
     doc = f"{_text_signature(general)}\n--\n\n{inspect.cleandoc(general.__doc__ or '')}"
-    return _fastcall.public(entry.address, n_in, tuple(out_ranks), HEADER, STRIDE, entry,
+    return _fastcall.public(0, n_in, tuple(out_ranks), HEADER, STRIDE, entry,
                             general, general.__name__, doc, general.__module__, Model)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from .._jit import subject
 from numba import njit, prange
 
 from ..kinematics.recursion import WS_COLS
@@ -115,3 +116,6 @@ def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
             if st > status[c]:
                 status[c] = st
     return status.max()
+
+
+subject("forward dynamics (mass matrix and Cholesky)", fd_one, fd_many)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from numba import carray, cfunc, njit, prange
+from numba import carray, njit, prange
 
 from ..conventions import PRISMATIC
 from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
@@ -28,6 +28,7 @@ from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, 
                             VISCOUS, Z_AXIS)
 from ..spatial._lanes import WIDTH, all_finite, at, chunk_states, pack, put, unpack, zero_of
 from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, sign, v3
+from .._jit import lazy_cfunc, subject
 from .fastcall import SIGNATURE, entry_status, packed_model
 
 
@@ -119,7 +120,7 @@ def gravity_call(P, q, tau):
 
 
 # C entry points of the three quantities (:mod:`.fastcall`)
-@cfunc(SIGNATURE, cache=True)
+@lazy_cfunc(SIGNATURE, "inverse dynamics")
 def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
     n = int(p[H_NQ])
     status = rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n),
@@ -127,14 +128,14 @@ def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
     return entry_status(status)
 
 
-@cfunc(SIGNATURE, cache=True)
+@lazy_cfunc(SIGNATURE, "bias forces")
 def bias_forces_entry(p, a, b, c, o0, o1, o2):
     n = int(p[H_NQ])
     status = bias_call(packed_model(p), carray(a, n), carray(b, n), carray(o0, n))
     return entry_status(status)
 
 
-@cfunc(SIGNATURE, cache=True)
+@lazy_cfunc(SIGNATURE, "gravity torques")
 def gravity_torques_entry(p, a, b, c, o0, o1, o2):
     n = int(p[H_NQ])
     status = gravity_call(packed_model(p), carray(a, n), carray(o0, n))
@@ -178,3 +179,8 @@ def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
                 ok[c] = False
             unpack(tau, TAU, s0, hi)
     return ok.all()
+
+
+subject("Newton–Euler dynamics", rnea_one)
+subject("Newton–Euler dynamics (batch)", rnea_many)
+subject("the Newton–Euler trace", rnea_trace_one)

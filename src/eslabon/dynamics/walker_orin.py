@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import carray, cfunc, njit, prange
+from numba import carray, njit, prange
 
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import WS_COLS, body_com, near_angles, placement
@@ -33,6 +33,7 @@ from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, 
                             STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
                            s3, s6, s9, sadd, scale, smv, sub, sym6, v3)
+from .._jit import lazy_cfunc, subject
 from .fastcall import SIGNATURE, entry_status, packed_model
 from .rnea import rnea_into
 
@@ -156,7 +157,7 @@ def crba_call(P, q, H):
     return 0 if crba_into(P, q, cw, H) else 1
 
 
-@cfunc(SIGNATURE, cache=True)
+@lazy_cfunc(SIGNATURE, "mass matrix")
 def mass_matrix_entry(p, a, b, c, o0, o1, o2):
     """C entry point (:mod:`.fastcall`): q -> M."""
     n = int(p[H_NQ])
@@ -213,3 +214,8 @@ def ne_columns_many(P, Q, H, nchunks):
         col = np.empty(nq)
         for s in range(c * N // nchunks, (c + 1) * N // nchunks):
             ne_columns_into(P, Q[s], ws, zero, unit, col, H[s])
+
+
+subject("the mass matrix (composite body)", crba_one)
+subject("the mass matrix (batch)", crba_many)
+subject("the mass matrix (Newton–Euler columns)", ne_columns_one, ne_columns_many)

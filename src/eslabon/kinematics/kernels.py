@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from .._jit import subject
 from numba import njit, prange
 
 from ..model.layout import H_NB
@@ -31,3 +32,6 @@ def kinematics_many(P, Q, QD, QDD, WS, nchunks):
 def workspace(P, batch: int | None = None) -> np.ndarray:
     rows = int(P[H_NB]) + 1
     return np.empty((rows, WS_COLS) if batch is None else (batch, rows, WS_COLS))
+
+
+subject("kinematics", kinematics_one, kinematics_many, kinematics_moving_base)

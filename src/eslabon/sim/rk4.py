@@ -12,6 +12,7 @@ exactly as :func:`eslabon.sim.simulate`'s Python loop so both give the same numb
 from __future__ import annotations
 
 import numpy as np
+from .._jit import subject
 from numba import njit
 
 from ..dynamics.aba import COLS as ABA_COLS
@@ -86,3 +87,6 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD):
     for a in range(n):
         QDD[last, a] = a1[a]
     return st, (last if st else -1)
+
+
+subject("the RK4 simulation loop", rk4_loop)

@@ -31,7 +31,12 @@ import llvmlite.ir as ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
-from numba.extending import intrinsic, models, overload, register_model
+from numba.extending import (intrinsic, lower_builtin, models, overload, register_model,
+                             type_callable)
+
+from .._jit import install as _install_compile_notice
+
+_install_compile_notice()     # before any eslabon kernel can compile (see eslabon._jit)
 
 WIDTH = 4       # states per block: one AVX2 register of doubles
 
@@ -119,47 +124,9 @@ def _lanes_neg(a):
         return lambda a: _vneg(a)
 
 
-@intrinsic
-def _select_sign(typingctx, a):
-    """1, 0 or −1 (0 for NaN) of a float or per lane, by compares and selects."""
-    def codegen(context, builder, sig, args):
-        x = args[0]
-        count = getattr(x.type, "count", None)
-        zero = ir.Constant(x.type, 0.0 if count is None else [0.0] * count)
-        one = ir.Constant(x.type, 1.0 if count is None else [1.0] * count)
-        pos = builder.select(builder.fcmp_ordered(">", x, zero), one, zero)
-        neg = builder.select(builder.fcmp_ordered("<", x, zero), one, zero)
-        return builder.fsub(pos, neg)
-    return a(a), codegen
-
-
-def _all_lanes(compare):
-    """An intrinsic: whether ``compare(builder, x)`` (a vector of i1) holds in every lane."""
-    @intrinsic
-    def reduce(typingctx, a):
-        def codegen(context, builder, sig, args):
-            bits = compare(builder, args[0])
-            ok = builder.extract_element(bits, ir.Constant(ir.IntType(32), 0))
-            for j in range(1, a.width):
-                ok = builder.and_(ok, builder.extract_element(bits, ir.Constant(ir.IntType(32), j)))
-            return ok
-        return types.boolean(a), codegen
-    return reduce
-
-
-def _zeros_like(x):
-    return ir.Constant(x.type, [0.0] * x.type.count)
-
-
-# x − x is 0 for a finite x and NaN for inf or NaN
-_finite_lanes = _all_lanes(lambda b, x: b.fcmp_ordered("==", b.fsub(x, x), _zeros_like(x)))
-_positive_lanes = _all_lanes(lambda b, x: b.fcmp_ordered(">", x, _zeros_like(x)))
-
-
 def _row_pointer(context, builder, aryty, ary, indices, width):
     """Pointer to ``width`` contiguous doubles at ``ary[indices..., 0]`` as a vector."""
-    arr = context.make_array(aryty)(context, builder, ary)
-    ptr = cgutils.get_item_pointer(context, builder, aryty, arr, indices)
+    ptr = _cell(context, builder, aryty, ary, indices)
     return builder.bitcast(ptr, ir.PointerType(ir.VectorType(ir.DoubleType(), width)))
 
 
@@ -215,19 +182,14 @@ def _store_row(typingctx, ary, i, o, value):
 # ----------------------------------------------------------------------------------------
 # generic accessors: the float path is plain indexing, the lanes path a vector load/store.
 # Each is a Python function whose body is the one-state meaning (what runs with
-# NUMBA_DISABLE_JIT, e.g. in the operation-count probe) and whose compiled forms are
-# picked by argument type in the @overload below it.
+# NUMBA_DISABLE_JIT, e.g. in the operation-count probe); compiled code types and lowers
+# a call to it directly (numba's type_callable / lower_builtin) into the loads, stores
+# and selects below: no numba function is compiled or inlined per call site, which is
+# what made the first compilation of a recursion slow (docs/performance.md).
 
 def at(q, k):
     """``q[k]``: a float of an (n,) array, the lanes of row k of an (n, WIDTH) block."""
     return q[k]
-
-
-@overload(at, inline="always")
-def _at(q, k):
-    if q.ndim == 1:
-        return lambda q, k: q[k]
-    return lambda q, k: _load_row(q, k, None)
 
 
 def put(q, k, x):
@@ -235,25 +197,9 @@ def put(q, k, x):
     q[k] = x
 
 
-@overload(put, inline="always")
-def _put(q, k, x):
-    if q.ndim == 1:
-        def put1(q, k, x):
-            q[k] = x
-        return put1
-    return lambda q, k, x: _store_row(q, k, None, _to_lanes(x))
-
-
 def g1(ws, i, o):
     """``ws[i, o]`` of a 2-D workspace, the lanes ``ws[i, o, :]`` of a 3-D one."""
     return ws[i, o]
-
-
-@overload(g1, inline="always")
-def _g1(ws, i, o):
-    if ws.ndim == 2:
-        return lambda ws, i, o: ws[i, o]
-    return lambda ws, i, o: _load_row(ws, i, o)
 
 
 def s1(ws, i, o, x):
@@ -261,73 +207,37 @@ def s1(ws, i, o, x):
     ws[i, o] = x
 
 
-@overload(s1, inline="always")
-def _s1(ws, i, o, x):
-    if ws.ndim == 2:
-        def s1_2(ws, i, o, x):
-            ws[i, o] = x
-        return s1_2
-    return lambda ws, i, o, x: _store_row(ws, i, o, _to_lanes(x))
-
-
-@njit(cache=True, inline="always")
 def g3(ws, i, o):
     """The 3-tuple ws[i, o:o+3]."""
-    return (g1(ws, i, o), g1(ws, i, o + 1), g1(ws, i, o + 2))
+    return (ws[i, o], ws[i, o + 1], ws[i, o + 2])
 
 
-@njit(cache=True, inline="always")
 def g6(ws, i, o):
     """The 6-tuple ws[i, o:o+6]."""
-    return (g1(ws, i, o), g1(ws, i, o + 1), g1(ws, i, o + 2), g1(ws, i, o + 3),
-            g1(ws, i, o + 4), g1(ws, i, o + 5))
+    return tuple(ws[i, o + k] for k in range(6))
 
 
-@njit(cache=True, inline="always")
 def g9(ws, i, o):
     """The 9-tuple ws[i, o:o+9]."""
-    return (g1(ws, i, o), g1(ws, i, o + 1), g1(ws, i, o + 2), g1(ws, i, o + 3),
-            g1(ws, i, o + 4), g1(ws, i, o + 5), g1(ws, i, o + 6), g1(ws, i, o + 7),
-            g1(ws, i, o + 8))
+    return tuple(ws[i, o + k] for k in range(9))
 
 
-@njit(cache=True, inline="always")
 def s3(ws, i, o, v):
-    s1(ws, i, o, v[0])
-    s1(ws, i, o + 1, v[1])
-    s1(ws, i, o + 2, v[2])
+    """ws[i, o:o+3] = the 3-tuple v."""
+    for k in range(3):
+        ws[i, o + k] = v[k]
 
 
-@njit(cache=True, inline="always")
 def s6(ws, i, o, S):
+    """ws[i, o:o+6] = the 6-tuple S."""
     for k in range(6):
-        s1(ws, i, o + k, S[k])
+        ws[i, o + k] = S[k]
 
 
-@njit(cache=True, inline="always")
 def s9(ws, i, o, m):
+    """ws[i, o:o+9] = the 9-tuple m."""
     for k in range(9):
-        s1(ws, i, o + k, m[k])
-
-
-def clear(ws, i, lo, hi):
-    """Set columns lo..hi−1 of workspace row i to zero."""
-    ws[i, lo:hi] = 0.0
-
-
-@overload(clear, inline="always")
-def _clear(ws, i, lo, hi):
-    if ws.ndim == 2:
-        def clear2(ws, i, lo, hi):
-            for c in range(lo, hi):
-                ws[i, c] = 0.0
-        return clear2
-
-    def clear3(ws, i, lo, hi):
-        for c in range(lo, hi):
-            for j in range(ws.shape[2]):
-                ws[i, c, j] = 0.0
-    return clear3
+        ws[i, o + k] = m[k]
 
 
 def zero_of(q):
@@ -336,33 +246,9 @@ def zero_of(q):
     return 0.0
 
 
-@overload(zero_of, inline="always")
-def _zero_of(q):
-    if q.ndim == 1:
-        return lambda q: 0.0
-    return lambda q: _to_lanes(0.0)
-
-
 def like(x, proto):
     """The float ``x`` (or a tuple of floats) as the scalar type of ``proto``."""
     return x
-
-
-@overload(like, inline="always")
-def _like(x, proto):
-    if not isinstance(proto, Lanes):
-        return lambda x, proto: x
-    if not isinstance(x, types.BaseTuple):
-        return lambda x, proto: _to_lanes(x)
-    if len(x) == 3:
-        return lambda x, proto: (_to_lanes(x[0]), _to_lanes(x[1]), _to_lanes(x[2]))
-    if len(x) == 6:
-        return lambda x, proto: (_to_lanes(x[0]), _to_lanes(x[1]), _to_lanes(x[2]),
-                                 _to_lanes(x[3]), _to_lanes(x[4]), _to_lanes(x[5]))
-    if len(x) == 9:
-        return lambda x, proto: (_to_lanes(x[0]), _to_lanes(x[1]), _to_lanes(x[2]),
-                                 _to_lanes(x[3]), _to_lanes(x[4]), _to_lanes(x[5]),
-                                 _to_lanes(x[6]), _to_lanes(x[7]), _to_lanes(x[8]))
 
 
 def sign(v):
@@ -371,22 +257,9 @@ def sign(v):
     return (1.0 if v > 0.0 else 0.0) - (1.0 if v < 0.0 else 0.0)
 
 
-@overload(sign, inline="always")
-def _sign(v):
-    if isinstance(v, (Lanes, types.Float)):
-        return lambda v: _select_sign(v)
-
-
 def all_finite(x):
     """``math.isfinite(x)``; for lanes, whether every lane is finite."""
     return math.isfinite(x)
-
-
-@overload(all_finite, inline="always")
-def _all_finite(x):
-    if isinstance(x, Lanes):
-        return lambda x: _finite_lanes(x)
-    return lambda x: math.isfinite(x)
 
 
 def all_positive(x):
@@ -394,11 +267,278 @@ def all_positive(x):
     return x > 0.0
 
 
-@overload(all_positive, inline="always")
-def _all_positive(x):
-    if isinstance(x, Lanes):
-        return lambda x: _positive_lanes(x)
-    return lambda x: x > 0.0
+def _cell(context, builder, aryty, ary, idx):
+    """Pointer to the float ``ary[idx]`` (indices as intp, from 0). A C-contiguous array's
+    address is computed from its data pointer and shape read off the array value itself
+    (no copy of the array structure on the stack)."""
+    if aryty.layout != "C":
+        arr = context.make_array(aryty)(context, builder, ary)
+        return cgutils.get_item_pointer(context, builder, aryty, arr, idx)
+    model = context.data_model_manager[aryty]
+    data = builder.extract_value(ary, model.get_field_position("data"))
+    shape = builder.extract_value(ary, model.get_field_position("shape"))
+    offset = idx[0]
+    for axis in range(1, len(idx)):
+        offset = builder.add(builder.mul(offset, builder.extract_value(shape, axis)), idx[axis])
+    return builder.gep(data, [offset], inbounds=True)
+
+
+def _intp(context, builder, ty, value):
+    return context.cast(builder, value, ty, types.intp)
+
+
+def _workspace_cells(context, builder, sig, args, count):
+    """(pointers, cell type) of ``count`` consecutive workspace cells ws[i, o + j] (the
+    lanes ws[i, o + j, :] of a 3-D workspace): the address of the first is computed once,
+    the others are constant offsets from it in a C-contiguous workspace."""
+    wsty, ws = sig.args[0], args[0]
+    i = _intp(context, builder, sig.args[1], args[1])
+    o = _intp(context, builder, sig.args[2], args[2])
+    if wsty.ndim == 2:
+        if wsty.layout != "C":
+            cols = [builder.add(o, ir.Constant(o.type, j)) for j in range(count)]
+            return [_cell(context, builder, wsty, ws, [i, c]) for c in cols], types.float64
+        first = _cell(context, builder, wsty, ws, [i, o])
+        elem = types.float64
+    else:
+        _require_block(wsty, types.int64)
+        zero = ir.Constant(ir.IntType(64), 0)
+        first = _row_pointer(context, builder, wsty, ws, [i, o, zero], WIDTH)
+        elem = LANES
+    return [first] + [builder.gep(first, [ir.Constant(ir.IntType(64), j)], inbounds=True)
+                      for j in range(1, count)], elem
+
+
+def _workspace_type(ws):
+    if isinstance(ws, types.Array) and ws.ndim == 3:
+        _require_block(ws, types.int64)
+        return LANES
+    if not (isinstance(ws, types.Array) and ws.dtype == types.float64 and ws.ndim == 2):
+        raise TypingError(f"a workspace is a 2-D float64 array or a C-contiguous float64 "
+                          f"(rows, columns, WIDTH) one, got {ws}")
+    return types.float64
+
+
+def _register_get(fn, count):
+    @type_callable(fn)
+    def typer(context):
+        def typing(ws, i, o):
+            elem = _workspace_type(ws)
+            return elem if count == 1 else types.UniTuple(elem, count)
+        return typing
+
+    @lower_builtin(fn, types.Array, types.Integer, types.Integer)
+    def lower(context, builder, sig, args):
+        ptrs, elem = _workspace_cells(context, builder, sig, args, count)
+        vals = [builder.load(p, align=8) if elem is LANES else builder.load(p) for p in ptrs]
+        return vals[0] if count == 1 else context.make_tuple(builder, sig.return_type, vals)
+
+
+def _store_value(context, builder, ty, value, elem):
+    """``value`` of numba type ``ty`` as what a cell of type ``elem`` holds."""
+    if elem is LANES:
+        return _vector(context, builder, ty, value, WIDTH)
+    return context.cast(builder, value, ty, types.float64)
+
+
+def _register_set(fn, count):
+    @type_callable(fn)
+    def typer(context):
+        def typing(ws, i, o, v):
+            _workspace_type(ws)
+            return types.none
+        return typing
+
+    @lower_builtin(fn, types.Array, types.Integer, types.Integer, types.Any)
+    def lower(context, builder, sig, args):
+        ptrs, elem = _workspace_cells(context, builder, sig, args, count)
+        vty, v = sig.args[3], args[3]
+        if count == 1:
+            items = [(vty, v)]
+        else:
+            items = [(vty[j], builder.extract_value(v, j)) for j in range(count)]
+        for p, (ty, x) in zip(ptrs, items):
+            y = _store_value(context, builder, ty, x, elem)
+            builder.store(y, p, align=8) if elem is LANES else builder.store(y, p)
+        return context.get_dummy_value()
+
+
+for _fn, _n in ((g1, 1), (g3, 3), (g6, 6), (g9, 9)):
+    _register_get(_fn, _n)
+for _fn, _n in ((s1, 1), (s3, 3), (s6, 6), (s9, 9)):
+    _register_set(_fn, _n)
+
+
+def _vector_type(q):
+    """float64 for an (n,) joint vector, lanes for an (n, WIDTH) block."""
+    if isinstance(q, types.Array) and q.ndim == 2:
+        _require_block(q, types.none)
+        return LANES
+    if not (isinstance(q, types.Array) and q.dtype == types.float64 and q.ndim == 1):
+        raise TypingError(f"a joint vector is a 1-D float64 array or a C-contiguous float64 "
+                          f"(n, WIDTH) block, got {q}")
+    return types.float64
+
+
+@type_callable(at)
+def _type_at(context):
+    return lambda q, k: _vector_type(q)
+
+
+@lower_builtin(at, types.Array, types.Integer)
+def _lower_at(context, builder, sig, args):
+    qty, q = sig.args[0], args[0]
+    k = _intp(context, builder, sig.args[1], args[1])
+    if qty.ndim == 1:
+        return builder.load(_cell(context, builder, qty, q, [k]))
+    _require_block(qty, types.none)
+    zero = ir.Constant(ir.IntType(64), 0)
+    return builder.load(_row_pointer(context, builder, qty, q, [k, zero], WIDTH), align=8)
+
+
+@type_callable(put)
+def _type_put(context):
+    def typing(q, k, x):
+        _vector_type(q)
+        return types.none
+    return typing
+
+
+@lower_builtin(put, types.Array, types.Integer, types.Any)
+def _lower_put(context, builder, sig, args):
+    qty, q = sig.args[0], args[0]
+    k = _intp(context, builder, sig.args[1], args[1])
+    elem = _vector_type(qty)
+    y = _store_value(context, builder, sig.args[2], args[2], elem)
+    if qty.ndim == 1:
+        builder.store(y, _cell(context, builder, qty, q, [k]))
+    else:
+        _require_block(qty, types.none)
+        zero = ir.Constant(ir.IntType(64), 0)
+        builder.store(y, _row_pointer(context, builder, qty, q, [k, zero], WIDTH), align=8)
+    return context.get_dummy_value()
+
+
+@type_callable(zero_of)
+def _type_zero_of(context):
+    return lambda q: _vector_type(q)
+
+
+@lower_builtin(zero_of, types.Array)
+def _lower_zero_of(context, builder, sig, args):
+    if sig.return_type is LANES:
+        return ir.Constant(ir.VectorType(ir.DoubleType(), WIDTH), [0.0] * WIDTH)
+    return ir.Constant(ir.DoubleType(), 0.0)
+
+
+def _liked(x, proto):
+    if not isinstance(proto, Lanes):
+        return x
+    if isinstance(x, types.BaseTuple):
+        if not all(isinstance(t, _REAL + (Lanes,)) for t in x):
+            raise TypingError(f"like: expected numbers, got {x}")
+        return types.UniTuple(LANES, len(x))
+    if not isinstance(x, _REAL + (Lanes,)):
+        raise TypingError(f"like: expected a number, got {x}")
+    return LANES
+
+
+@type_callable(like)
+def _type_like(context):
+    return _liked
+
+
+@lower_builtin(like, types.Any, types.Any)
+def _lower_like(context, builder, sig, args):
+    xty, x = sig.args[0], args[0]
+    if not isinstance(sig.args[1], Lanes):
+        return x
+    if not isinstance(xty, types.BaseTuple):
+        return _vector(context, builder, xty, x, WIDTH)
+    vals = [_vector(context, builder, xty[j], builder.extract_value(x, j), WIDTH)
+            for j in range(len(xty))]
+    return context.make_tuple(builder, sig.return_type, vals)
+
+
+def _register_scalar(fn, result, codegen):
+    """``fn`` of a float or lanes argument, lowered by ``codegen(builder, x, width)``
+    (width None for a float)."""
+    @type_callable(fn)
+    def typer(context):
+        def typing(x):
+            if isinstance(x, (Lanes, types.Float)):
+                return result(x)
+        return typing
+
+    @lower_builtin(fn, types.Any)
+    def lower(context, builder, sig, args):
+        ty, x = sig.args[0], args[0]
+        if isinstance(ty, types.Float) and ty != types.float64:
+            x = context.cast(builder, x, ty, types.float64)
+        return codegen(builder, x, ty.width if isinstance(ty, Lanes) else None)
+
+
+def _const(width, value):
+    if width is None:
+        return ir.Constant(ir.DoubleType(), value)
+    return ir.Constant(ir.VectorType(ir.DoubleType(), width), [value] * width)
+
+
+def _sign_code(builder, x, width):
+    zero, one = _const(width, 0.0), _const(width, 1.0)
+    pos = builder.select(builder.fcmp_ordered(">", x, zero), one, zero)
+    neg = builder.select(builder.fcmp_ordered("<", x, zero), one, zero)
+    return builder.fsub(pos, neg)
+
+
+def _every(bits, width, builder):
+    if width is None:
+        return bits
+    ok = builder.extract_element(bits, ir.Constant(ir.IntType(32), 0))
+    for j in range(1, width):
+        ok = builder.and_(ok, builder.extract_element(bits, ir.Constant(ir.IntType(32), j)))
+    return ok
+
+
+# x − x is 0 for a finite x and NaN for inf or NaN
+_register_scalar(sign, lambda x: x if isinstance(x, Lanes) else types.float64, _sign_code)
+_register_scalar(all_finite, lambda x: types.boolean, lambda b, x, w: _every(
+    b.fcmp_ordered("==", b.fsub(x, x), _const(w, 0.0)), w, b))
+_register_scalar(all_positive, lambda x: types.boolean, lambda b, x, w: _every(
+    b.fcmp_ordered(">", x, _const(w, 0.0)), w, b))
+
+
+def clear(ws, i, lo, hi):
+    """Set columns lo..hi−1 of workspace row i to zero."""
+    ws[i, lo:hi] = 0.0
+
+
+@type_callable(clear)
+def _type_clear(context):
+    def typing(ws, i, lo, hi):
+        _workspace_type(ws)
+        return types.none
+    return typing
+
+
+@lower_builtin(clear, types.Array, types.Integer, types.Integer, types.Integer)
+def _lower_clear(context, builder, sig, args):
+    """One memset: columns lo..hi−1 of a row are contiguous in a C-contiguous workspace
+    (with their lanes, in a 3-D one)."""
+    wsty, ws = sig.args[0], args[0]
+    if wsty.layout != "C":
+        raise TypingError(f"clear: expected a C-contiguous workspace, got {wsty}")
+    i, lo, hi = (_intp(context, builder, t, v) for t, v in zip(sig.args[1:], args[1:]))
+    idx = [i, lo] + ([ir.Constant(ir.IntType(64), 0)] if wsty.ndim == 3 else [])
+    first = _cell(context, builder, wsty, ws, idx)
+    count = builder.sub(hi, lo)
+    if wsty.ndim == 3:
+        shape = builder.extract_value(
+            ws, context.data_model_manager[wsty].get_field_position("shape"))
+        count = builder.mul(count, builder.extract_value(shape, 2))
+    with builder.if_then(builder.icmp_signed(">", count, ir.Constant(count.type, 0))):
+        cgutils.memset(builder, first, builder.mul(count, ir.Constant(count.type, 8)), 0)
+    return context.get_dummy_value()
 
 
 # ----------------------------------------------------------------------------------------

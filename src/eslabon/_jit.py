@@ -1,0 +1,165 @@
+"""Compilation on first use, said in one line.
+
+Nothing of eslabon is compiled at import. A numba kernel compiles the first time a public
+function needs it (or loads from numba's cache on disk, written by an earlier run), and
+the C entry points of the single-call fast path (:class:`LazyCFunc`) compile on their
+first lean call. When a compilation really happens — not a cache load — one line on
+stderr says what is being compiled, once per subject and process::
+
+    eslabon: compiling inverse dynamics for this machine (first use, about 4 s; cached for later runs)…
+
+``ESLABON_COMPILE_NOTICE=0`` in the environment, or :func:`compile_notice(False)
+<compile_notice>`, silences it. ``eslabon warmup`` compiles everything ahead of time.
+
+The notice listens to numba's compiler events (``numba.core.event``): a ``numba:compile``
+event with no eslabon subject active names the kernel being compiled (its subject is
+registered with :func:`subject`); a C entry point names its own; the line is printed at
+the first compiler pass (``numba:run_pass``), which a cache load never runs.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+_SUBJECTS: dict = {}                 # kernel qualname -> what the notice calls it
+_ESTIMATES: dict = {}                # subject -> seconds (measured by `eslabon warmup`)
+_state = threading.local()
+_printed: set = set()
+_enabled = os.environ.get("ESLABON_COMPILE_NOTICE", "1").strip().lower() not in (
+    "0", "false", "no", "off")
+_installed = False
+_lock = threading.Lock()
+
+
+def compile_notice(enabled: bool | None = None) -> bool:
+    """Turn the one-line compile notice on stderr on or off; returns the current setting
+    (``compile_notice()`` only reads it)."""
+    global _enabled
+    if enabled is not None:
+        _enabled = bool(enabled)
+    return _enabled
+
+
+def subject(text: str, *kernels, seconds: float | None = None):
+    """Register what the notice calls the compilation of ``kernels`` (numba dispatchers
+    called from Python), e.g. ``subject("inverse dynamics (batch)", rnea_many)``;
+    ``seconds`` is a typical cold compile time on a 2-core machine."""
+    for k in kernels:
+        fn = getattr(k, "py_func", k)
+        _SUBJECTS[f"{fn.__module__}.{fn.__qualname__}"] = text
+    if seconds is not None:
+        _ESTIMATES[text] = seconds
+
+
+def _say(what: str):
+    if not _enabled or what in _printed:
+        return
+    _printed.add(what)
+    est = _ESTIMATES.get(what)
+    about = f"first use, about {est:.0f} s" if est and est >= 1 else "first use"
+    print(f"eslabon: compiling {what} for this machine ({about}; cached for later runs)…",
+          file=sys.stderr, flush=True)
+
+
+def _active():
+    return getattr(_state, "what", None)
+
+
+def install():
+    """Listen to numba's compiler events (once per process; importing numba first)."""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        from numba.core import event as ev
+
+        class _Dispatchers(ev.Listener):
+            def on_start(self, event):
+                depth = getattr(_state, "depth", 0)
+                _state.depth = depth + 1
+                if depth == 0 and _active() is None:
+                    fn = event.data["dispatcher"].py_func
+                    key = f"{fn.__module__}.{fn.__qualname__}"
+                    if key.startswith("eslabon."):
+                        _state.outer = _SUBJECTS.get(key, fn.__name__.replace("_", " "))
+
+            def on_end(self, event):
+                _state.depth = getattr(_state, "depth", 1) - 1
+                if _state.depth == 0:
+                    _state.outer = None
+
+        class _Passes(ev.Listener):
+            def on_start(self, event):
+                what = _active() or getattr(_state, "outer", None)
+                if what is not None:
+                    _say(what)
+
+            def on_end(self, event):
+                pass
+
+        ev.register("numba:compile", _Dispatchers())
+        ev.register("numba:run_pass", _Passes())
+        _installed = True
+
+
+class compiling:
+    """Context: compilations inside are announced as ``what`` (for C entry points)."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __enter__(self):
+        install()
+        self.previous = _active()
+        _state.what = self.previous or self.what
+        return self
+
+    def __exit__(self, *exc):
+        _state.what = self.previous
+        return False
+
+
+class LazyCFunc:
+    """A numba ``@cfunc`` compiled (or loaded from the cache) on first use of
+    :attr:`address`, instead of when its module is imported."""
+
+    def __init__(self, pyfunc, signature, what: str):
+        self.pyfunc = pyfunc
+        self.signature = signature
+        self.what = what
+        self.__name__ = pyfunc.__name__
+        self.__qualname__ = pyfunc.__qualname__
+        self.__doc__ = pyfunc.__doc__
+        self._cfunc = None
+        self._lock = threading.Lock()
+
+    @property
+    def compiled(self) -> bool:
+        """True once the machine code exists in this process."""
+        return self._cfunc is not None
+
+    def compile(self):
+        """The numba CFunc, compiled now if this is its first use."""
+        if self._cfunc is None:
+            with self._lock:
+                if self._cfunc is None:
+                    import numba
+                    with compiling(self.what):
+                        self._cfunc = numba.cfunc(self.signature, cache=True)(self.pyfunc)
+        return self._cfunc
+
+    @property
+    def address(self) -> int:
+        return self.compile().address
+
+    @property
+    def ctypes(self):
+        return self.compile().ctypes
+
+
+def lazy_cfunc(signature, what: str):
+    """Decorator: a :class:`LazyCFunc` of ``signature`` announced as ``what``."""
+    def wrap(fn):
+        return LazyCFunc(fn, signature, what)
+    return wrap
