@@ -31,7 +31,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .._files import write_text_atomic
+from .._files import check_output, write_text_atomic
 from . import sections as _sec
 from ._core import load_pin, log, machine_info, pin_available, settings
 from .report import print_results, render_markdown
@@ -108,9 +108,13 @@ def check_against(against: str | None) -> bool:
 
 
 def execute(*, against: str | None = None, json_path=None, markdown=None, quick=False,
-            only: str | None = None) -> int:
-    """Run, print the tables, write the files; exit status 0, or 1 if a check failed."""
+            only: str | None = None, force: bool = False) -> int:
+    """Run, print the tables, write the files; exit status 0, or 1 if a check failed.
+    The output files are checked first: an existing one is refused unless ``force``."""
     against_pin = check_against(against)
+    for field, path in (("--json", json_path), ("--markdown", markdown)):
+        if path:
+            check_output(path, overwrite=force, field=field)
     results = run(against_pin=against_pin, quick=quick, sections=parse_sections(only))
     print_results(results)
     files = ((json_path, lambda: json.dumps(results, indent=2, default=float,
@@ -118,7 +122,7 @@ def execute(*, against: str | None = None, json_path=None, markdown=None, quick=
              (markdown, lambda: render_markdown(results)))
     for path, text in files:
         if path:
-            write_text_atomic(path, text())
+            write_text_atomic(path, text(), overwrite=force)
             log(f"wrote {path}")
     log(f"({results['meta']['wall_s']} s wall)")
     if not results["ok"]:
@@ -135,6 +139,7 @@ def main(argv=None) -> int:
     p.add_argument("--markdown", metavar="PATH", help="write the results as Markdown here")
     p.add_argument("--quick", action="store_true", help="short repeats (CI smoke run)")
     p.add_argument("--only", metavar="SECTIONS", help=f"subset of {','.join(SECTIONS)}")
+    p.add_argument("--force", action="store_true", help="replace existing output files")
     args = p.parse_args(argv)
     try:
         return execute(**vars(args))

@@ -17,68 +17,17 @@ import typer
 from typer.exceptions import TyperException
 from typer.main import get_command
 
-from .. import zoo
-from ..model import load_model
+from .common import (FORCE, JSON, MODEL_ARG, OPT, UserError, output_file, output_folder,
+                     parse_vector, require_extra, resolve_model, vector_option)
 
+__all__ = ["app", "main", "UserError", "parse_vector", "resolve_model"]
+
+# rich_markup_mode=None: help texts are plain text, so "[s]" and "[rad]" stay visible
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Dynamics of articulated rigid bodies (eslabon).")
-reproduce_app = typer.Typer(no_args_is_help=True, help="Reproduce a seed's worked examples.")
+                  rich_markup_mode=None, help="Dynamics of articulated rigid bodies (eslabon).")
+reproduce_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                            help="Reproduce a source document's worked examples.")
 app.add_typer(reproduce_app, name="reproduce")
-
-
-class UserError(ValueError):
-    """An error in the user's input, reported in one line."""
-
-
-def _parse_value(text: str):
-    low = text.strip().lower()
-    if low in ("true", "yes"):
-        return True
-    if low in ("false", "no"):
-        return False
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: bool = False):
-    """A zoo name or a model file path, with ``key=value`` options for zoo models. A mobile
-    manipulator file is accepted only where ``mobile_ok``."""
-    opts = {}
-    for item in options or []:
-        if "=" not in item:
-            raise UserError(f"--opt: expected key=value, got {item!r}")
-        key, value = item.split("=", 1)
-        opts[key.strip()] = _parse_value(value)
-    if spec in zoo.names():
-        return zoo.load(spec, **opts)
-    if Path(spec).suffix.lower() in (".yaml", ".yml") or Path(spec).exists():
-        if opts:
-            raise UserError("--opt: options apply to zoo models only")
-        loaded = load_model(spec)
-        if not hasattr(loaded, "nq") and not mobile_ok:
-            raise UserError(f"MODEL: {spec!r} is a mobile manipulator; this command takes an "
-                            "arm (eslabon simulate takes both)")
-        return loaded
-    raise UserError(f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) "
-                    f"nor a model file")
-
-
-def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = True):
-    if text is None:
-        if default_zero:
-            return np.zeros(n)
-        raise UserError(f"{field}: required ({n} comma-separated numbers)")
-    try:
-        values = np.array([float(x) for x in text.replace(" ", "").split(",") if x != ""])
-    except ValueError:
-        raise UserError(f"{field}: expected {n} comma-separated numbers, got {text!r}") from None
-    if values.shape != (n,):
-        raise UserError(f"{field}: expected {n} numbers, got {len(values)}")
-    if not np.all(np.isfinite(values)):
-        raise UserError(f"{field}: expected finite numbers, got {text!r}")
-    return values
 
 
 def _emit(data: dict, as_json: bool, lines: List[str]):
@@ -92,16 +41,13 @@ def _fmt(v) -> str:
     return "[" + ", ".join(f"{x:.6g}" for x in np.atleast_1d(v)) + "]"
 
 
-MODEL_ARG = typer.Argument(..., help="Zoo name (see `eslabon info --list`) or a model file.")
-OPT = typer.Option(None, "--opt", help="Zoo model option key=value (repeatable).")
-
-
 @app.command()
 def info(model: Optional[str] = typer.Argument(None, help="Zoo name or model file."),
-         opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json"),
+         opt: Optional[List[str]] = OPT, as_json: bool = JSON,
          list_models: bool = typer.Option(False, "--list", help="List the zoo models.")):
     """DH table with its convention, masses, degrees of freedom."""
     if list_models or model is None:
+        from .. import zoo
         _emit({"models": list(zoo.names())}, as_json, list(zoo.names()))
         return
     from .tables import model_info
@@ -110,9 +56,11 @@ def info(model: Optional[str] = typer.Argument(None, help="Zoo name or model fil
 
 
 @app.command("id")
-def inverse(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
-            qd: str = typer.Option(None, "--qd"), qdd: str = typer.Option(None, "--qdd"),
-            opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json"),
+def inverse(model: str = MODEL_ARG,
+            q: str = vector_option("--q", "Joint positions q", "rad or m"),
+            qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
+            qdd: str = vector_option("--qdd", "Joint accelerations q̈", "rad/s² or m/s²"),
+            opt: Optional[List[str]] = OPT, as_json: bool = JSON,
             trace: bool = typer.Option(False, "--trace", help="Print every NE quantity.")):
     """Inverse dynamics τ = NE(q, q̇, q̈) (unset vectors are zero)."""
     from .. import inverse_dynamics, rnea_trace
@@ -127,9 +75,11 @@ def inverse(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
 
 
 @app.command("fd")
-def forward(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
-            qd: str = typer.Option(None, "--qd"), tau: str = typer.Option(None, "--tau"),
-            opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json"),
+def forward(model: str = MODEL_ARG,
+            q: str = vector_option("--q", "Joint positions q", "rad or m"),
+            qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
+            tau: str = vector_option("--tau", "Joint torques τ", "N·m or N"),
+            opt: Optional[List[str]] = OPT, as_json: bool = JSON,
             method: str = typer.Option("aba", "--method",
                                        help="aba, walker_orin_3 or walker_orin_1")):
     """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
@@ -145,40 +95,43 @@ def forward(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
 def simulate(model: str = MODEL_ARG,
              t_final: float = typer.Option(1.0, "--t-final", help="Duration [s]."),
              dt: float = typer.Option(1e-3, "--dt", help="Sample / RK4 step [s]."),
-             out: Path = typer.Option(..., "--out", help="Result file: .npz or .csv."),
-             q0: str = typer.Option(None, "--q0"), qd0: str = typer.Option(None, "--qd0"),
-             tau: str = typer.Option(None, "--tau", help="Constant torque (default zero)."),
-             u: str = typer.Option(None, "--u", help="Mobile manipulators: constant platform "
-                                   "inputs (tricycle F,M; differential drive τL,τR)."),
+             out: Path = typer.Option(..., "--out", help="Result file: .npz or .csv (its "
+                                      "folder must exist)."),
+             q0: str = vector_option("--q0", "Initial joint positions", "rad or m"),
+             qd0: str = vector_option("--qd0", "Initial joint velocities", "rad/s or m/s"),
+             tau: str = vector_option("--tau", "Constant joint torques", "N·m or N"),
+             u: str = typer.Option(None, "--u", metavar="NUMBERS",
+                                   help="Mobile manipulators: constant platform inputs "
+                                        "(tricycle F [N], M [N·m]; differential drive τL, τR "
+                                        "[N·m]), separated by commas or spaces."),
              method: str = typer.Option("rk4", "--method", help="rk4 or dop853."),
-             opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+             opt: Optional[List[str]] = OPT, force: bool = FORCE, as_json: bool = JSON):
     """Simulate from (q0, qd0) under a constant torque and save the trajectory. A mobile
-    manipulator file (YAML with a ``mobile`` section) starts at rest at the origin with
+    manipulator file (YAML with a `mobile` section) starts at rest at the origin with
     the arm at q0 and takes the platform inputs --u."""
     from ..sim import simulate as run
+    output_file(out, force, suffixes=(".npz", ".csv"))
     m = resolve_model(model, opt, mobile_ok=True)
-    if out.suffix.lower() not in (".npz", ".csv"):
-        raise UserError(f"--out: expected a .npz or .csv file name, got {str(out)!r}")
     if not hasattr(m, "nq"):
-        return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, method, as_json)
+        return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, method, force, as_json)
     if u is not None:
         raise UserError("--u: platform inputs apply to mobile-manipulator models only")
     x0, v0 = parse_vector(q0, m.nq, "--q0"), parse_vector(qd0, m.nq, "--qd0")
     torque = None if tau is None else parse_vector(tau, m.nq, "--tau")
     traj = run(m, t_final, dt, q0=x0, qd0=v0, torque=torque, method=method)
-    traj.save(out)
+    traj.save(out, overwrite=force)
     _emit({"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
           as_json, [f"model {m.name}: {len(traj.t)} samples written to {out}",
                     f"q(t_final) = {_fmt(traj.q[-1])}"])
 
 
-def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, as_json):
+def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, force, as_json):
     from ..mobile import simulate as run_mobile
     n, k = mm.n_arm, mm.n_quasi
     y0 = mm.state(q=parse_vector(q0, n, "--q0"), qd=parse_vector(qd0, n, "--qd0"))
     traj = run_mobile(mm, t_final, y0=y0, u=parse_vector(u, k, "--u"),
                       tau=parse_vector(tau, n, "--tau"), method=method, dt=dt)
-    traj.save(out)
+    traj.save(out, overwrite=force)
     pose = traj.config[-1, :3]
     _emit({"model": mm.name, "mode": mm.mode, "out": str(out), "samples": len(traj.t),
            "pose_final": pose.tolist(), "q_final": traj.q[-1].tolist()}, as_json,
@@ -196,8 +149,12 @@ def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz 
              gif: Optional[Path] = typer.Option(None, "--gif",
                                                 help="Also animate a 3-D stick figure "
                                                      "(.gif, or .mp4 with ffmpeg)."),
-             opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+             opt: Optional[List[str]] = OPT, force: bool = FORCE, as_json: bool = JSON):
     """Plot a saved trajectory: q, q̇, q̈, τ per joint (and the energy with --model)."""
+    require_extra("viz", "eslabon plot")
+    output_file(out, force, suffixes=(".png", ".svg", ".pdf"))
+    if gif is not None:
+        output_file(gif, force, "--gif", suffixes=(".gif", ".mp4"))
     from ..sim import Trajectory
     from ..viz import animate_3d, plot_overview
     traj = Trajectory.load(trajectory)
@@ -206,8 +163,6 @@ def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz 
         raise UserError(f"--model: {m.name} has {m.nq} joints, the trajectory {traj.q.shape[1]}")
     if gif is not None and m is None:
         raise UserError("--gif: needs --model to draw the robot")
-    if out.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise UserError(f"--out: expected a .png, .svg or .pdf file name, got {str(out)!r}")
     files = [str(plot_overview(traj, out, m))]
     if gif is not None:
         files.append(str(animate_3d(m, traj, gif)))
@@ -218,22 +173,31 @@ def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz 
 def view_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
              model: str = typer.Option(..., "--model", help="Zoo name or model file."),
              out: Path = typer.Option(Path("view.html"), "--out", help="HTML file to write."),
-             opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+             opt: Optional[List[str]] = OPT, force: bool = FORCE, as_json: bool = JSON):
     """A self-contained HTML viewer: the robot in 3-D (drag to turn), play/pause, a time
     scrubber and the joint plots beside it. Open the file in any browser."""
+    output_file(out, force, suffixes=(".html", ".htm"))
     from ..sim import Trajectory
     from ..viz import write_viewer
     traj = Trajectory.load(trajectory)
-    path = write_viewer(resolve_model(model, opt), traj, out)
+    m = resolve_model(model, opt)
+    if traj.q.shape[1] != m.nq:
+        raise UserError(f"--model: {m.name} has {m.nq} joints, the trajectory {traj.q.shape[1]}")
+    path = write_viewer(m, traj, out, overwrite=force)
     _emit({"file": str(path)}, as_json, [f"wrote {path}"])
 
 
 @app.command("crosscheck")
-def crosscheck_cmd(model: str = MODEL_ARG, q: str = typer.Option(None, "--q"),
-                   qd: str = typer.Option(None, "--qd"), qdd: str = typer.Option(None, "--qdd"),
+def crosscheck_cmd(model: str = MODEL_ARG,
+                   q: str = vector_option("--q", "Joint positions q", "rad or m",
+                                          "drawn from --seed"),
+                   qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s",
+                                           "drawn from --seed"),
+                   qdd: str = vector_option("--qdd", "Joint accelerations q̈",
+                                            "rad/s² or m/s²", "drawn from --seed"),
                    seed: int = typer.Option(0, "--seed", help="Seed for unset vectors."),
                    rtol: float = typer.Option(1e-9, "--rtol", help="Relative tolerance."),
-                   opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+                   opt: Optional[List[str]] = OPT, as_json: bool = JSON):
     """Every formulation at one state (inverse dynamics, mass matrix, forward dynamics)
     and the identities, in one table; exit status 1 when any difference exceeds its
     tolerance. Unset vectors are drawn in [−1, 1] from --seed."""
@@ -256,7 +220,7 @@ def linearize_cmd(model: str = MODEL_ARG,
                                                       "for model-assignment gains."),
                   omega: Optional[float] = typer.Option(None, "--omega",
                                                         help="Natural frequency Ω [rad/s]."),
-                  opt: Optional[List[str]] = OPT, as_json: bool = typer.Option(False, "--json")):
+                  opt: Optional[List[str]] = OPT, as_json: bool = JSON):
     """U, V, W and A(t), B(t) along a trajectory at time T (seed 000 §5.2–5.4), the frozen
     eigenvalues, and with --psi/--omega the gains K_p = UΩ² − W, K_d = 2UΨΩ − V."""
     from .. import control as ctl
@@ -299,7 +263,8 @@ def bench(against: Optional[str] = typer.Option(
           quick: bool = typer.Option(False, "--quick", help="Short repeats (CI smoke run)."),
           only: Optional[str] = typer.Option(
               None, "--only", help="Sections, comma-separated: per_call,batch,scaling,"
-                                   "simulate,startup.")):
+                                   "simulate,startup."),
+          force: bool = FORCE):
     """Speed benchmark: per call, batch, scaling, simulation, start-up (optionally vs pin)."""
     from .. import bench as harness
     try:
@@ -307,25 +272,18 @@ def bench(against: Optional[str] = typer.Option(
         harness.parse_sections(only)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    for field, path in (("--json", json_path), ("--markdown", markdown)):
+        if path is not None:
+            output_file(path, force, field)
     if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
         # numpy is loaded already: rerun in a child whose BLAS is single-threaded from the start
         argv = [f"--{k}={v}" for k, v in (("against", against), ("json", json_path),
                                            ("markdown", markdown), ("only", only)) if v]
-        argv += ["--quick"] if quick else []
+        argv += (["--quick"] if quick else []) + (["--force"] if force else [])
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
         return subprocess.call([sys.executable, "-m", "eslabon.bench", *argv], env=env)
     return harness.execute(against=against, json_path=json_path, markdown=markdown,
-                           quick=quick, only=only)
-
-
-@reproduce_app.command("practica")
-def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
-                       as_json: bool = typer.Option(False, "--json")):
-    """Seed 001: Ejemplos 3.1–3.4 beside the printed values, the pendulum simulation,
-    its joint-angle plot (PNG) and animation (GIF)."""
-    from .practica import reproduce
-    data, lines = reproduce(out)
-    _emit(data, as_json, lines)
+                           quick=quick, only=only, force=force)
 
 
 @app.command("sweep")
@@ -340,18 +298,21 @@ def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'r
                                           "skip the parts already written."),
               workers: int = typer.Option(2, "--workers", help="Local Dask worker processes."),
               serial: bool = typer.Option(False, "--serial", help="Run in this process, no Dask."),
-              as_json: bool = typer.Option(False, "--json")):
+              as_json: bool = JSON):
     """Parameter sweep (docs/sweeps.md): `eslabon sweep SPEC --out DIR` runs the spec's
     samples by chunks on Dask (a local cluster, or --scheduler) into a Parquet data set;
     `eslabon sweep report DIR` summarizes one. A progress bar on stderr while it works."""
-    from ..batch import load_spec, run_sweep
-    from ..batch.report import summarize
     if target == "report":
+        require_extra("sweep", "eslabon sweep report", ("pyarrow", "pandas", "matplotlib"))
+        from ..batch.report import summarize
         if folder is None:
             raise UserError("DIR: `eslabon sweep report DIR` needs the sweep's folder")
         data, lines = summarize(folder)
         _emit(data, as_json, lines)
         return 0
+    require_extra("sweep", "eslabon sweep", ("pyarrow", "pandas") if serial else None)
+    from ..batch import load_spec, run_sweep
+    from ..batch.report import summarize
     if folder is not None:
         raise UserError(f"unexpected argument {str(folder)!r}; did you mean --out?")
     if out is None:
@@ -378,53 +339,80 @@ def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'r
 
 @app.command("demo")
 def demo(out: Path = typer.Option(Path("out"), "--out", help="Folder for every output."),
-         as_json: bool = typer.Option(False, "--json")):
-    """The tour: the seeds reproduced (practica, rojas, jaramillo, araujo), every formulation
-    cross-checked on every built-in robot, HTML viewers of the pendulum, the T3 task and the
-    mobile manipulator,
-    and ``index.html`` linking it all. A progress bar on stderr while it works."""
-    from rich.console import Console
-    from rich.progress import Progress
+         full: bool = typer.Option(False, "--full", help="The whole tour: every source "
+                                   "document reproduced (several minutes)."),
+         force: bool = FORCE, as_json: bool = JSON):
+    """A short tour (under a minute once compiled): inverse and forward dynamics on the
+    built-in arms, every formulation cross-checked, the seed 001 pendulum simulated,
+    plotted and in an HTML viewer, and `index.html` linking it all. With --full: every
+    source document reproduced (practica, rojas, jaramillo, araujo), every built-in robot
+    cross-checked and three viewers. Each stage is printed as a line on stderr."""
+    require_extra("viz", "eslabon demo")
+    output_folder(out, force)
     from .demo import run_demo
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        data, lines = run_demo(out, progress)
+    data, lines = run_demo(out, full=full)
     _emit(data, as_json, lines)
     return 0 if all(data["crosscheck"].values()) else 1
 
 
+@app.command("warmup")
+def warmup_cmd(jobs: int = typer.Option(0, "--jobs", help="Processes compiling at once "
+                                        "(0: one per core)."),
+               as_json: bool = JSON):
+    """Compile every kernel for this machine now (numba caches them on disk), so that no
+    later call waits for a compilation. Run it after installing or upgrading eslabon, or
+    in a container build. Progress on stderr."""
+    from ..warmup import warmup
+    data = warmup(jobs=jobs or None, log=lambda line: typer.echo(line, err=True))
+    _emit(data, as_json, [f"compiled {len(data['tasks'])} groups of kernels in "
+                          f"{data['wall_s']:.1f} s ({data['cpu_s']:.1f} s of CPU, "
+                          f"{data['jobs']} processes)"])
+
+
+def _reproduce(name: str, out: Path, force: bool, as_json: bool, needs_plots: bool = True):
+    if needs_plots:
+        require_extra("viz", f"eslabon reproduce {name}")
+    output_folder(out, force)
+    import importlib
+    data, lines = importlib.import_module(f".{name}", __package__).reproduce(out)
+    _emit(data, as_json, lines)
+
+
+@reproduce_app.command("practica")
+def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
+                       force: bool = FORCE, as_json: bool = JSON):
+    """Seed 001: Ejemplos 3.1–3.4 beside the printed values, the pendulum simulation,
+    its joint-angle plot (PNG) and animation (GIF)."""
+    _reproduce("practica", out, force, as_json)
+
+
 @reproduce_app.command("jaramillo")
 def reproduce_jaramillo(out: Path = typer.Option(Path("out/jaramillo"), "--out"),
-                        as_json: bool = typer.Option(False, "--json")):
+                        force: bool = FORCE, as_json: bool = JSON):
     """Seeds 002/004: the pendulum, two-link and R-P-R reference cases (τ, M, ξ, q̈ by the
     operator form and the constraint-force method) beside what the document's printed
     formulas would give (Figure 7's sign, Figure 8's step 5)."""
-    from .jaramillo import reproduce
-    data, lines = reproduce(out)
-    _emit(data, as_json, lines)
+    _reproduce("jaramillo", out, force, as_json, needs_plots=False)
 
 
 @reproduce_app.command("araujo")
 def reproduce_araujo(out: Path = typer.Option(Path("out/araujo"), "--out"),
-                     as_json: bool = typer.Option(False, "--json")):
+                     force: bool = FORCE, as_json: bool = JSON):
     """Seed 003 (Araujo 2012): the PUMA 560 on the tricycle, load cases 1 and 2 for 1 s in
     the thesis's one-way coupling and fully coupled; figures 3.4–3.9 (accelerations,
     velocities, displacements of the 8 coordinates), the platform path, the thesis-vs-coupled
-    difference, CSV per run, and the digest's derived values checked."""
-    from .araujo import reproduce
-    data, lines = reproduce(out)
-    _emit(data, as_json, lines)
+    difference, CSV per run, and the thesis's derived values checked."""
+    _reproduce("araujo", out, force, as_json)
 
 
 @reproduce_app.command("rojas")
 def reproduce_rojas(out: Path = typer.Option(Path("out/rojas"), "--out"),
-                    as_json: bool = typer.Option(False, "--json")):
+                    force: bool = FORCE, as_json: bool = JSON):
     """Seed 000: Tables 5.4.1 and 5.6.2 of the Cincinnati T3 beside the printed values
     (IK, rates, accelerations, gravity and total torques by Newton–Euler and Lagrange),
     the 1 s straight-line task with per-joint plots, the 7R loop benchmark and the
     operation counts."""
-    from .rojas import reproduce
-    data, lines = reproduce(out)
-    _emit(data, as_json, lines)
+    _reproduce("rojas", out, force, as_json)
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None):

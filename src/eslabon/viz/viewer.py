@@ -107,9 +107,11 @@ window.eslabonViewer = { setFrame, get frame() { return frame; }, frames: DATA.t
 """
 
 
-def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 600) -> Path:
+def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 600, *,
+                 overwrite: bool = True) -> Path:
     """Write the viewer of ``traj`` on ``model`` to ``path`` (.html); at most
-    ``max_frames`` samples are kept (evenly spaced)."""
+    ``max_frames`` samples are kept (evenly spaced). ``overwrite=False`` refuses an
+    existing file."""
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
@@ -129,4 +131,4 @@ def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 
             "span": max(float(np.ptp(pts, axis=(0, 1)).max()), 1e-3)}
     name = html.escape(title or f"{model.name}: trajectory")
     page = _PAGE.replace("__TITLE__", name).replace("__DATA__", json.dumps(data))
-    return write_text_atomic(path, page)
+    return write_text_atomic(path, page, overwrite=overwrite)

@@ -1,0 +1,4 @@
+"""``python -m eslabon``: the ``eslabon`` command (e.g. ``python -m eslabon warmup``)."""
+from .cli.main import main
+
+main()

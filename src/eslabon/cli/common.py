@@ -1,0 +1,161 @@
+"""What the commands share: the model argument, vector options, output files and folders,
+optional extras, and the one-line user error."""
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from typing import List, Optional
+
+import numpy as np
+import typer
+
+from .._files import check_output
+
+OUTPUT_MARK = ".eslabon-output"      # in a folder that eslabon's own outputs fill
+
+
+class UserError(ValueError):
+    """An error in the user's input, reported in one line."""
+
+
+# ---- options --------------------------------------------------------------------------
+
+def vector_option(flag: str, what: str, unit: str, unset: str = "zeros"):
+    """A typer option for a joint vector, with its format in the help."""
+    return typer.Option(None, flag, metavar="NUMBERS",
+                        help=f"{what} [{unit}]: one number per joint, separated by commas "
+                             f"or spaces, brackets optional: 0.1,0,0.2 or '[0.1 0 0.2]'. "
+                             f"Unset: {unset}.")
+
+
+FORCE = typer.Option(False, "--force", help="Replace output files that exist (otherwise "
+                                            "an existing file is refused, not overwritten).")
+MODEL_ARG = typer.Argument(..., help="Zoo name (see `eslabon info --list`) or a model file "
+                                     "(.yaml, .urdf).")
+OPT = typer.Option(None, "--opt", metavar="KEY=VALUE",
+                   help="Zoo model option, e.g. payload_mass=3 (repeatable).")
+JSON = typer.Option(False, "--json", help="Print the result as JSON on stdout.")
+
+
+# ---- models and vectors ---------------------------------------------------------------
+
+def _parse_value(text: str):
+    low = text.strip().lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: bool = False):
+    """A zoo name or a model file path, with ``key=value`` options for zoo models. A mobile
+    manipulator file is accepted only where ``mobile_ok``."""
+    from .. import zoo
+    opts = {}
+    for item in options or []:
+        if "=" not in item:
+            raise UserError(f"--opt: expected key=value, got {item!r}")
+        key, value = item.split("=", 1)
+        opts[key.strip()] = _parse_value(value)
+    if spec in zoo.names():
+        return zoo.load(spec, **opts)
+    if Path(spec).suffix.lower() in (".yaml", ".yml", ".urdf") or Path(spec).exists():
+        if opts:
+            raise UserError("--opt: options apply to zoo models only")
+        from ..model import load_model
+        loaded = load_model(spec)
+        if not hasattr(loaded, "nq") and not mobile_ok:
+            raise UserError(f"MODEL: {spec!r} is a mobile manipulator; this command takes an "
+                            "arm (eslabon simulate takes both)")
+        return loaded
+    raise UserError(f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) "
+                    f"nor a model file")
+
+
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = True):
+    """``n`` finite numbers from ``text``: separated by commas and/or spaces, optionally
+    in one pair of brackets; anything else is refused saying why."""
+    if text is None:
+        if default_zero:
+            return np.zeros(n)
+        raise UserError(f"{field}: required ({n} numbers, one per joint)")
+    body = text.strip()
+    if body[:1] in "[(" and body[-1:] in "])":
+        if {"[": "]", "(": ")"}[body[0]] != body[-1]:
+            raise UserError(f"{field}: unmatched brackets in {text!r}")
+        body = body[1:-1].strip()
+    if any(c in body for c in "[]()"):
+        raise UserError(f"{field}: expected one flat list of numbers, got {text!r}")
+    pieces = [p.strip() for p in body.split(",")] if "," in body else body.split()
+    if "," in body:
+        if any(p == "" for p in pieces):
+            raise UserError(f"{field}: an empty value between commas in {text!r}")
+        pieces = [q for p in pieces for q in p.split()]
+    values = []
+    for p in pieces:
+        if not _NUMBER.match(p):
+            low = p.lower().lstrip("+-")
+            why = "not finite" if low in ("nan", "inf", "infinity") else "not a number"
+            raise UserError(f"{field}: {p!r} is {why} (in {text!r})")
+        values.append(float(p))
+    if len(values) != n:
+        raise UserError(f"{field}: expected {n} numbers (one per joint), got {len(values)} "
+                        f"in {text!r}")
+    out = np.array(values)
+    if not np.all(np.isfinite(out)):
+        raise UserError(f"{field}: expected finite numbers, got {text!r}")
+    return out
+
+
+# ---- outputs --------------------------------------------------------------------------
+
+def output_file(path: Path, force: bool, field: str = "--out", suffixes=None) -> Path:
+    """A file the command will write: its folder exists, it has one of ``suffixes``, and
+    it does not exist unless ``force``. Checked before any work is done."""
+    path = Path(path)
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise UserError(f"{field}: expected a {', '.join(suffixes)} file name, got "
+                        f"{str(path)!r}")
+    return check_output(path, overwrite=force, field=field)
+
+
+def output_folder(path: Path, force: bool, field: str = "--out") -> Path:
+    """A folder the command fills with its own files: created if missing (with its
+    parents: the user named it); an existing folder must be empty or hold an earlier
+    eslabon run's outputs (marked by :data:`OUTPUT_MARK`), unless ``force``."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{field}: {str(path)!r} is a file, expected a folder")
+    if path.is_dir() and not force and not (path / OUTPUT_MARK).exists():
+        if any(path.iterdir()):
+            raise UserError(f"{field}: {str(path)!r} holds files eslabon did not write; "
+                            "choose a new or empty folder, or pass --force to write into it")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        (path / OUTPUT_MARK).write_text("Written by eslabon: a rerun may replace the files "
+                                        "it wrote here.\n")
+    except OSError as exc:
+        raise UserError(f"{field}: cannot write into {str(path)!r} ({exc.strerror})") from None
+    return path
+
+
+# ---- optional extras ------------------------------------------------------------------
+
+EXTRAS = {"viz": ("matplotlib", "PIL"), "sweep": ("dask", "distributed", "pyarrow", "pandas"),
+          "bench": ("pinocchio",), "control": ("control",)}
+
+
+def require_extra(extra: str, command: str, modules=None):
+    """Refuse, before any work, a command whose optional dependencies are missing, naming
+    the extra that installs them."""
+    missing = [m for m in (modules or EXTRAS[extra]) if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UserError(f"{command} needs {', '.join(missing)}: pip install 'eslabon[{extra}]'")

@@ -1,0 +1,126 @@
+"""Compile every kernel ahead of time: ``eslabon warmup`` / ``python -m eslabon warmup``.
+
+A kernel compiles on its first use and numba keeps the machine code in its cache on disk
+(``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``), so a later process only
+loads it. Warming up runs each public function once, on a small built-in robot, in each
+form that compiles something of its own: one state through the fast path and the general
+path, a batch, each method. The groups are independent, so they run in separate
+processes, one per core by default (numba compiles one function at a time per process).
+
+When to run it: after installing or upgrading eslabon (numba's cache is keyed by each
+source file's time stamp, so an upgrade starts cold), or in a container build.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+# group -> what it compiles (the functions below are run in a worker process each)
+GROUPS = {
+    "inverse dynamics": "Newton–Euler: τ, bias and gravity (one state, batches, trace)",
+    "mass matrix": "composite body and Newton–Euler columns (one state, batches)",
+    "forward dynamics": "articulated body, mass matrix and Cholesky (one state, batches)",
+    "derivatives": "analytic inverse and forward dynamics derivatives",
+    "kinematics and energy": "poses, Jacobians, link motion, energies, Coriolis",
+    "simulation": "the compiled RK4 loop with every forward-dynamics method",
+    "mobile manipulators": "the moving-base recursion of a platform-mounted arm",
+}
+
+
+def _states(model, batch: int = 0):
+    import numpy as np
+    rng = np.random.default_rng(0)
+    shape = (batch, model.nq) if batch else (model.nq,)
+    return tuple(rng.uniform(-1, 1, shape) for _ in range(3))
+
+
+def run_group(name: str) -> float:
+    """Run one group's calls in this process; its CPU seconds."""
+    t0 = time.process_time()
+    import numpy as np
+
+    import eslabon as es
+    model = es.zoo.load("practica_4dof")             # revolute and prismatic joints
+    q, qd, qdd = _states(model)
+    Q, QD, QDD = _states(model, 9)
+    lists = [list(map(float, x)) for x in (q, qd, qdd)]
+    if name == "inverse dynamics":
+        for args in ((q, qd, qdd), lists, (Q, QD, QDD)):
+            es.inverse_dynamics(model, *args)
+            es.bias_forces(model, *args[:2])
+            es.gravity_torques(model, args[0])
+        es.inverse_dynamics(model, q, qd, qdd, tip_wrench=np.ones(6))
+        es.rnea_trace(model, q, qd, qdd)
+    elif name == "mass matrix":
+        for method in ("walker_orin_3", "walker_orin_1"):
+            es.mass_matrix(model, q, method=method)
+            es.mass_matrix(model, Q, method=method)
+        es.mass_matrix(model, lists[0])
+    elif name == "forward dynamics":
+        for method in ("aba", "walker_orin_3", "walker_orin_1"):
+            es.forward_dynamics(model, q, qd, qdd, method=method)
+            es.forward_dynamics(model, Q, QD, QDD, method=method)
+        es.forward_dynamics(model, *lists)
+    elif name == "derivatives":
+        for args in ((q, qd, qdd), lists, (Q, QD, QDD)):
+            es.inverse_dynamics_derivatives(model, *args)
+            es.forward_dynamics_derivatives(model, *args)
+    elif name == "kinematics and energy":
+        rigid = es.zoo.load("practica_6dof")
+        x, v, a = _states(rigid)
+        X, V, A = _states(rigid, 9)
+        for args in ((x, v, a), (X, V, A)):
+            es.forward_kinematics(rigid, args[0])
+            es.end_effector_pose(rigid, args[0])
+            es.jacobian(rigid, args[0])
+            es.kinematics.link_velocities(rigid, *args[:2])
+            es.kinematics.link_accelerations(rigid, *args)
+            es.kinetic_energy(rigid, *args[:2])
+            es.potential_energy(rigid, args[0])
+            es.coriolis_matrix(rigid, *args[:2])
+    elif name == "simulation":
+        for method in ("aba", "walker_orin_3", "walker_orin_1"):
+            es.simulate(model, 0.002, 0.001, q0=q, torque=qdd, fd_method=method)
+            es.simulate(model, 0.002, 0.001, q0=q, torque=np.tile(qdd, (3, 1)),
+                        fd_method=method)
+    elif name == "mobile manipulators":
+        from . import mobile as mb
+        mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
+                                  es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0.0, 0.5)))
+        mb.simulate(mm, 0.02, dt=0.01, u=[150.0, 0.3], tau=np.zeros(6))
+    else:
+        raise ValueError(f"group: expected one of {list(GROUPS)}, got {name!r}")
+    return time.process_time() - t0
+
+
+def _worker(name: str) -> tuple:
+    import warnings
+    warnings.simplefilter("ignore")
+    from ._jit import compile_notice
+    compile_notice(False)
+    return name, run_group(name)
+
+
+def warmup(jobs: int | None = None, log=None) -> dict:
+    """Compile every group of kernels, ``jobs`` processes at once (default: one per core);
+    ``log(line)`` reports each group as it lands. Returns the timings."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import multiprocessing
+    if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"--jobs: expected a whole number >= 1, got {jobs!r}")
+    jobs = jobs or min(len(GROUPS), os.cpu_count() or 1)
+    log = log or (lambda line: None)
+    t0 = time.perf_counter()
+    cpu = {}
+    log(f"eslabon warmup: compiling {len(GROUPS)} groups of kernels in {jobs} processes "
+        f"(once per machine and version)")
+    ctx = multiprocessing.get_context("spawn")      # a fresh interpreter per worker
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = [pool.submit(_worker, name) for name in GROUPS]
+        for k, fut in enumerate(as_completed(futures), start=1):
+            name, seconds = fut.result()
+            cpu[name] = round(seconds, 2)
+            log(f"eslabon warmup [{k}/{len(GROUPS)}, {time.perf_counter() - t0:.0f} s] "
+                f"{name}: {GROUPS[name]} ({seconds:.1f} s)")
+    return {"tasks": cpu, "jobs": jobs, "wall_s": round(time.perf_counter() - t0, 2),
+            "cpu_s": round(sum(cpu.values()), 2)}
