@@ -34,11 +34,11 @@ def _not_a_number(value):
             if v.dtype.kind in _NUMERIC_KINDS:
                 continue
             if v.dtype.kind == "O":
-                stack.extend(v.ravel().tolist())
+                stack.extend(reversed(v.ravel().tolist()))
                 continue
             return v, f"an array of {v.dtype}"
         if isinstance(v, (list, tuple)):
-            stack.extend(v)
+            stack.extend(reversed(v))
         elif isinstance(v, (bool, np.bool_)):
             return v, "a boolean"
         elif isinstance(v, (str, bytes)):
@@ -192,22 +192,36 @@ def check_names_and_frames(model) -> None:
                              f"{first[name]}; bodies need different names")
         if i:
             first.setdefault(name, i)
-    seen = set()
-    for k, fr in enumerate(model.frames):
-        where = f"frames[{k}]"
-        check_name(getattr(fr, "name", None), f"{where}.name")
+    frames = model.frames
+    for k, fr in enumerate(frames):
+        check_name(getattr(fr, "name", None), f"frames[{k}].name")
         body = as_int(fr.body, f"frame {fr.name!r}.body", f"a body index in 0..{n - 1}")
         if not 0 <= body < n:
             raise ValueError(f"frame {fr.name!r}.body: expected a body index in 0..{n - 1}, "
                              f"got {short_repr(body)}")
-        R = check_rotation(fr.rotation, f"frame {fr.name!r}.rotation")
-        p = as_float_array(fr.translation, (3,), f"frame {fr.name!r}.translation")
+    if frames:          # every placement at once; a bad one is then named
+        try:
+            R = np.array([fr.rotation for fr in frames], dtype=np.float64)
+            p = np.array([fr.translation for fr in frames], dtype=np.float64)
+            placed = (R.shape == (len(frames), 3, 3) and p.shape == (len(frames), 3)
+                      and np.isfinite(R).all() and np.isfinite(p).all())
+        except (TypeError, ValueError, OverflowError):
+            placed = False
+        if placed:
+            error = np.abs(np.swapaxes(R, 1, 2) @ R - np.eye(3)).max(axis=(1, 2))
+            placed = bool((error <= 1e-9).all() and (np.abs(np.linalg.det(R) - 1.0) < 1e-9).all())
+        if not placed:
+            for fr in frames:
+                check_rotation(fr.rotation, f"frame {fr.name!r}.rotation")
+                as_float_array(fr.translation, (3,), f"frame {fr.name!r}.translation")
+    seen = set()
+    for k, fr in enumerate(frames):
         if fr.name in seen:
             raise ValueError(f"frame {fr.name!r}: two frames have this name")
         seen.add(fr.name)
         owner = first.get(fr.name)
-        if owner is not None and (owner != body or not np.array_equal(R, np.eye(3))
-                                  or np.any(p != 0.0)):
+        if owner is not None and (owner != fr.body or not np.array_equal(fr.rotation, np.eye(3))
+                                  or np.any(np.asarray(fr.translation) != 0.0)):
             raise ValueError(f"frame {fr.name!r}: {fr.name!r} is the name of body {owner}; a "
                              f"frame of that name must be body {owner}'s own frame (on body "
                              f"{owner}, no rotation or translation)")
