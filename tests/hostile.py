@@ -113,3 +113,17 @@ def check_cli(tmp_path, cases):
             assert lines[0].startswith("error: ") and outcome in lines[0], f"{name}: {err}"
         else:
             assert code == 0 and err == "", f"{name}: exit {code}, stderr {err!r}"
+
+
+def check_real_cli(tmp_path, cases, names):
+    """A few cases through a real ``eslabon info FILE`` process each (the batch above
+    calls ``main`` in one process): exit 2, one ``error:`` line with the fragment."""
+    for name in names:
+        text, fragment = cases[name]
+        path = write(tmp_path, name, text)
+        res = subprocess.run([sys.executable, "-m", "eslabon.cli.main", "info", str(path)],
+                             capture_output=True, text=True, timeout=300)
+        lines = res.stderr.strip().splitlines()
+        assert res.returncode == 2 and len(lines) == 1, (name, res.returncode, res.stderr)
+        assert lines[0].startswith("error: ") and fragment in lines[0], (name, res.stderr)
+        assert "Traceback" not in res.stderr

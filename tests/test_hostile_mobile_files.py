@@ -8,7 +8,7 @@ import pytest
 import eslabon as es
 from eslabon.mobile.files import save_mobile
 from eslabon.model import load_model, save_model
-from hostile import Same, check_case, check_cli, edit
+from hostile import Same, check_case, check_cli, check_real_cli, edit
 
 BIG_INT = "1" + "0" * 400
 
@@ -149,6 +149,10 @@ ALL = {**CASES, **ACCEPTED}
 def test_case_through_the_api(name, tmp_path):
     text, outcome = ALL[name]
     check_case(tmp_path, name, text, outcome)
+
+
+def test_representative_cases_through_a_real_cli_process(tmp_path):
+    check_real_cli(tmp_path, CASES, ["arm_itself.yaml"])
 
 
 def test_refused_cases_through_the_cli(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 import eslabon as es
 from eslabon.model import from_urdf, load_model, read_urdf, save_model, to_urdf
 from eslabon.model.urdf import _comment
-from hostile import Same, check_case, check_cli, edit, same_model
+from hostile import Same, check_case, check_cli, check_real_cli, edit, same_model
 
 URDF = """<?xml version="1.0"?>
 <robot name="r">
@@ -269,6 +269,10 @@ ALL = {**CASES, **ACCEPTED}
 def test_case_through_the_api(name, tmp_path):
     text, outcome = ALL[name]
     check_case(tmp_path, name, text, outcome)
+
+
+def test_representative_cases_through_a_real_cli_process(tmp_path):
+    check_real_cli(tmp_path, CASES, ["cycle_apart.urdf", "duplicate_link.urdf"])
 
 
 def test_every_case_through_the_cli(tmp_path):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from eslabon.model import load_model, save_model
-from hostile import Same, check_case, check_cli, edit
+from hostile import Same, check_case, check_cli, check_real_cli, edit
 
 BIG_INT = "1" + "0" * 400                   # 10**400: an integer no float holds
 
@@ -427,6 +427,11 @@ ALL = {**DH_CASES, **DH_ACCEPTED, **BODY_CASES, **BODY_ACCEPTED}
 def test_case_through_the_api(name, tmp_path):
     text, outcome = ALL[name]
     check_case(tmp_path, name, text, outcome)
+
+
+def test_representative_cases_through_a_real_cli_process(tmp_path):
+    check_real_cli(tmp_path, ALL,
+                   ["duplicate_gravity.yaml", "alias_bomb.yaml", "parent_fraction.yaml"])
 
 
 def test_every_case_through_the_cli(tmp_path):
