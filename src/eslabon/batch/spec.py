@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from .._yaml import read_yaml
+
 TASKS = ("inverse_dynamics", "simulate", "closed_loop", "linearize")
 # parameter: (lower bound, bound is strict, meaning)
 PARAMETERS = {
@@ -242,7 +244,7 @@ def load_spec(path) -> SweepSpec:
     if not path.is_file():
         raise ValueError(f"SPEC: no such sweep spec {str(path)!r}")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = read_yaml(path)
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
     return parse_spec(data, path.parent)

@@ -5,8 +5,8 @@ import numpy as np
 
 from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
 from .model import DHTable, Frame, Model
-from .validate import (as_float_array, check_inertia, check_nonnegative, check_plausible,
-                       check_rotation)
+from .validate import (as_float_array, as_int, check_inertia, check_name, check_nonnegative,
+                       check_plausible, check_rotation, short_repr)
 
 
 class ModelBuilder:
@@ -41,12 +41,19 @@ class ModelBuilder:
         """
         i = len(self._bodies)
         where = where or f"body {i}"
-        if not 0 <= int(parent) < i:
-            raise ValueError(f"{where}.parent: expected a body index in 0..{i - 1}, got {parent}")
-        code = JOINT_TYPE_CODES.get(joint)
+        parent = as_int(parent, f"{where}.parent", f"a body index in 0..{i - 1}")
+        if not 0 <= parent < i:
+            raise ValueError(f"{where}.parent: expected a body index in 0..{i - 1}, "
+                             f"got {short_repr(parent)}")
+        code = JOINT_TYPE_CODES.get(joint) if isinstance(joint, str) else None
         if code is None:
             raise ValueError(f"{where}.joint: expected 'R', 'P' or 'F' "
-                             f"(revolute, prismatic, fixed), got {joint!r}")
+                             f"(revolute, prismatic, fixed), got {short_repr(joint)}")
+        name = f"body{i}" if name is None else check_name(name, f"{where}.name")
+        for j, other in enumerate(self._bodies[1:], start=1):
+            if other["name"] == name:
+                raise ValueError(f"{where}.name: {name!r} is already the name of body {j}; "
+                                 "bodies need different names")
         body = dict(
             parent=int(parent), joint_type=code,
             axis=as_float_array(axis, (3,), f"{where}.axis"),
@@ -61,19 +68,27 @@ class ModelBuilder:
             coulomb=check_nonnegative(coulomb, f"{where}.coulomb"),
             armature=check_nonnegative(armature, f"{where}.armature"),
             com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
-            name=name or f"body{i}")
+            name=name)
         if code != 0 and np.linalg.norm(body["axis"]) < 1e-12:
             raise ValueError(f"{where}.axis: expected a non-zero joint axis")
         self._bodies.append(body)
         return i
 
-    def add_frame(self, name: str, body: int, rotation=None, translation=(0.0, 0.0, 0.0)):
-        """Name a frame fixed to ``body`` (e.g. a DH frame, a tool, the end effector)."""
+    def add_frame(self, name: str, body: int, rotation=None, translation=(0.0, 0.0, 0.0), *,
+                  where: str | None = None):
+        """Name a frame fixed to ``body`` (e.g. a DH frame, a tool, the end effector).
+        ``where`` prefixes error messages (default ``frame 'name'``)."""
+        where = where or f"frame {name!r}"
+        check_name(name, f"{where}.name")
+        if any(f.name == name for f in self._frames):
+            raise ValueError(f"{where}.name: a frame named {name!r} exists already")
+        body = as_int(body, f"{where}.body", f"a body index in 0..{self.nb}")
         if not 0 <= body < len(self._bodies):
-            raise ValueError(f"frame {name!r}.body: expected 0..{self.nb}, got {body}")
-        R = check_rotation(np.eye(3) if rotation is None else rotation, f"frame {name!r}.rotation")
-        p = as_float_array(translation, (3,), f"frame {name!r}.translation")
-        self._frames.append(Frame(name, int(body), R, p))
+            raise ValueError(f"{where}.body: expected a body index in 0..{self.nb}, "
+                             f"got {short_repr(body)}")
+        R = check_rotation(np.eye(3) if rotation is None else rotation, f"{where}.rotation")
+        p = as_float_array(translation, (3,), f"{where}.translation")
+        self._frames.append(Frame(name, body, R, p))
 
     def build(self, *, gravity=STANDARD_GRAVITY, name: str = "model", dh: DHTable | None = None,
               source: str = "", strict: bool = False) -> Model:
@@ -85,8 +100,9 @@ class ModelBuilder:
             check_plausible(body["inertia"], body["mass"],
                             f"{name}: body {i} ({body['name']}).inertia", strict)
         frames = tuple(self._frames)
-        if not any(f.name == "ee" for f in frames):
-            frames = frames + (Frame("ee", self.nb, np.eye(3), np.zeros(3)),)
+        if not any(f.name == "ee" for f in frames):      # the last body's, or the body "ee"
+            owner = next((i for i, x in enumerate(b) if i and x["name"] == "ee"), self.nb)
+            frames = frames + (Frame("ee", owner, np.eye(3), np.zeros(3)),)
         return Model(
             name=name,
             parent=np.array([x["parent"] for x in b]),

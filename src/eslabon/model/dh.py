@@ -28,7 +28,8 @@ from ..conventions import DH_CONVENTIONS, STANDARD_GRAVITY
 from ..spatial import rot_x, rot_z
 from .builder import ModelBuilder
 from .model import DHTable, Model
-from .validate import as_float_array, check_inertia, check_nonnegative
+from .validate import (as_float_array, check_inertia, check_nonnegative, check_rotation,
+                       short_repr)
 
 _DH_KEYS = {"standard": ("theta", "d", "a", "alpha"),
             "modified": ("alpha", "a", "theta", "d"),
@@ -47,8 +48,8 @@ def _row_values(row, i: int, convention: str):
         raise ValueError(f"{where}: unknown key(s) {unknown} for the {convention!r} convention; "
                          f"expected {sorted(allowed)}")
     joint = row.get("joint")
-    if joint not in ("R", "P"):
-        raise ValueError(f"{where}.joint: expected 'R' or 'P', got {joint!r}")
+    if not isinstance(joint, str) or joint not in ("R", "P"):
+        raise ValueError(f"{where}.joint: expected 'R' or 'P', got {short_repr(joint)}")
     dh = {}
     for key in _DH_KEYS[convention]:
         if key not in row:
@@ -69,6 +70,16 @@ def _inertial(row, where: str) -> dict:
         coulomb=check_nonnegative(row.get("coulomb", 0.0), f"{where}.coulomb"),
         armature=check_nonnegative(row.get("armature", 0.0), f"{where}.armature"),
         com_slide=float(as_float_array(row.get("com_slide", 0.0), (), f"{where}.com_slide")))
+
+
+def _transform(value, field: str) -> np.ndarray:
+    """A 4×4 homogeneous transform: a proper rotation, a translation, bottom row 0 0 0 1."""
+    T = as_float_array(value, (4, 4), field, "a 4x4 homogeneous transform")
+    if not np.array_equal(T[3], [0.0, 0.0, 0.0, 1.0]):
+        raise ValueError(f"{field}: expected a 4x4 homogeneous transform with the bottom row "
+                         f"[0, 0, 0, 1], got {T[3].tolist()}")
+    check_rotation(T[:3, :3], f"{field} (its rotation, the upper-left 3x3)")
+    return T
 
 
 def from_dh(rows: Sequence[Mapping], convention: str, *, gravity=STANDARD_GRAVITY,
@@ -114,11 +125,12 @@ def from_dh(rows: Sequence[Mapping], convention: str, *, gravity=STANDARD_GRAVIT
             mass=inert["mass"], com=off_pos + off_rot @ inert["com"],
             inertia=off_rot @ inert["inertia"] @ off_rot.T,
             viscous=inert["viscous"], coulomb=inert["coulomb"], armature=inert["armature"],
-            com_slide=inert["com_slide"], name=row.get("name") or f"link{i + 1}", where=where)
+            com_slide=inert["com_slide"], name=row["name"] if "name" in row else f"link{i + 1}",
+            where=where)
         b.add_frame(f"dh{i + 1}", body, off_rot, off_pos)
         prev_rot, prev_pos = off_rot, off_pos
     n = len(rows)
-    tool_T = np.eye(4) if tool is None else as_float_array(tool, (4, 4), "tool")
+    tool_T = np.eye(4) if tool is None else _transform(tool, "tool")
     ee_rot, ee_pos = prev_rot @ tool_T[:3, :3], prev_pos + prev_rot @ tool_T[:3, 3]
     b.add_frame("ee", n, ee_rot, ee_pos)
     if payload is not None:

@@ -17,15 +17,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from .._files import write_text_atomic
+from .._yaml import check_plain_tree, dump_yaml, read_yaml
 from ..conventions import STANDARD_GRAVITY
 from .builder import ModelBuilder
 from .dh import from_dh
+from .validate import as_float_array, check_name, short_repr
 
-_KEYS = {"eslabon", "name", "convention", "gravity", "rows", "payload", "tool", "source",
-         "units", "bodies", "frames", "mobile"}
+_COMMON_KEYS = {"eslabon", "name", "gravity", "source"}
+_DH_TABLE_KEYS = {"convention", "rows", "payload", "tool", "units"}
+_BODY_LIST_KEYS = {"bodies", "frames"}
+_KEYS = _COMMON_KEYS | _DH_TABLE_KEYS | _BODY_LIST_KEYS | {"mobile"}
+_BODY_KEYS = {"name", "parent", "joint", "axis", "rotation", "translation", "mass", "com",
+              "inertia", "viscous", "coulomb", "armature", "com_slide"}
+_FRAME_KEYS = {"name", "body", "rotation", "translation"}
 _ANGLE = {"rad": 1.0, "deg": np.pi / 180.0}
 _LENGTH = {"m": 1.0, "mm": 1e-3}
 _DH_LENGTHS = ("d", "a", "b")
@@ -36,56 +42,105 @@ def load_model(path, *, gravity=None, strict: bool = False):
     """Load a model file: ``.yaml`` / ``.yml`` (a DH table, a body list, or a ``mobile``
     section, which gives an :class:`eslabon.mobile.MobileManipulator`) or ``.urdf``.
     ``gravity`` overrides the file's (URDF has none: the physical default (0, 0, −9.81)
-    applies). ``strict`` refuses an inertia no rigid body can have (else a warning)."""
+    applies). ``strict`` refuses an inertia no rigid body can have (else a warning).
+
+    Anything wrong in the file raises a ValueError that names the file and the field (or
+    the element and its line); see docs/model-files.md for what is checked."""
+    return _load(path, gravity, strict, mobile_ok=True)
+
+
+def load_arm_model(path, *, strict: bool = False):
+    """An arm (a :class:`~eslabon.model.Model`) from a model file; a mobile-manipulator
+    file is refused (a mobile file names its arm with this)."""
+    return _load(path, None, strict, mobile_ok=False)
+
+
+def _load(path, gravity, strict, mobile_ok):
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"path: no such model file {str(path)!r}")
-    if path.suffix.lower() == ".urdf":
-        from .urdf import from_urdf
-        return from_urdf(path, gravity=STANDARD_GRAVITY if gravity is None else gravity,
-                         strict=strict)
-    if path.suffix.lower() not in (".yaml", ".yml"):
+    suffix = path.suffix.lower()
+    if suffix not in (".yaml", ".yml", ".urdf"):
         raise ValueError(f"path: expected a .yaml, .yml or .urdf model file, got {str(path)!r}")
     try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
-    if not isinstance(data, dict) or data.get("eslabon") != 1:
-        raise ValueError(f"{path}: expected a mapping with the version key 'eslabon: 1'")
+        if suffix == ".urdf":
+            from .urdf import from_urdf
+            return from_urdf(path, gravity=STANDARD_GRAVITY if gravity is None else gravity,
+                             strict=strict)
+        return _from_yaml(path, read_yaml(path), gravity, strict, mobile_ok)
+    except ValueError as exc:       # every message names the file it is about
+        message = str(exc)
+        if message.startswith(f"{path}:"):
+            raise
+        raise ValueError(f"{path}: {message}") from None
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "an empty file"
+    return {list: "a list", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number"}.get(type(value), type(value).__name__)
+
+
+def _from_yaml(path, data, gravity, strict, mobile_ok):
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a mapping with the version key 'eslabon: 1', got "
+                         f"{_kind(data)}")
+    check_plain_tree(data)
+    if "eslabon" not in data:
+        raise ValueError("eslabon: missing; expected a mapping with the version key "
+                         "'eslabon: 1'")
+    version = data["eslabon"]
+    if type(version) is not int or version != 1:
+        raise ValueError(f"eslabon: expected the file format version 1, got "
+                         f"{short_repr(version)}")
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise ValueError(f"{path}: unknown key(s) {unknown}; expected {sorted(_KEYS)}")
-    name = data.get("name") or path.stem
+        raise ValueError(f"unknown key(s) {unknown}; expected {sorted(_KEYS)}")
+    name = check_name(data["name"], "name") if "name" in data else path.stem
     if "mobile" in data:            # a platform carrying an arm (eslabon.mobile)
         extra = sorted(set(data) - {"eslabon", "name", "mobile"})
         if extra:
-            raise ValueError(f"{path}: key(s) {extra} do not apply beside 'mobile' (gravity "
+            raise ValueError(f"key(s) {extra} do not apply beside 'mobile' (gravity "
                              "and the arm go inside the mobile section)")
         if gravity is not None:
             raise ValueError(f"gravity: {path} is a mobile manipulator; set gravity in its "
                              "mobile section")
+        if not mobile_ok:
+            raise ValueError("is a mobile manipulator, not an arm model")
         from ..mobile.files import mobile_from_mapping
         return mobile_from_mapping(data["mobile"], path, name, strict=strict)
     gravity = data.get("gravity", STANDARD_GRAVITY) if gravity is None else gravity
     source = data.get("source", str(path))
+    if not isinstance(source, str):
+        raise ValueError(f"source: expected a string, got {short_repr(source)}")
     if "bodies" in data:
-        return _from_bodies(data, gravity, name, source, path, strict)
+        extra = sorted(set(data) & _DH_TABLE_KEYS)
+        if extra:
+            raise ValueError(f"key(s) {extra} do not apply to a body list (they belong to "
+                             "DH tables; a body list is in SI units, its frames under "
+                             "'frames')")
+        return _from_bodies(data, gravity, name, source, strict)
+    if "frames" in data:
+        raise ValueError("frames: applies to body lists only (a DH table's frames are "
+                         "dh0..dhN and ee; place ee with 'tool')")
     if "convention" not in data:
-        raise ValueError(f"{path}: convention: missing (standard, modified or rojas)")
-    rows, payload, tool = _to_si(data, path)
+        raise ValueError("convention: missing (standard, modified or rojas)")
+    rows, payload, tool = _to_si(data)
     return from_dh(rows, data["convention"], gravity=gravity, payload=payload, tool=tool,
                    name=name, source=source, strict=strict)
 
 
-def _units(data, path):
-    units = data.get("units") or {}
+def _units(data):
+    units = data.get("units", {})
     if not isinstance(units, dict) or set(units) - {"angle", "length"}:
-        raise ValueError(f"{path}: units: expected {{angle: rad|deg, length: m|mm}}, got {units!r}")
+        raise ValueError(f"units: expected {{angle: rad|deg, length: m|mm}}, got "
+                         f"{short_repr(units)}")
     angle, length = units.get("angle", "rad"), units.get("length", "m")
-    if angle not in _ANGLE:
-        raise ValueError(f"{path}: units.angle: expected rad or deg, got {angle!r}")
-    if length not in _LENGTH:
-        raise ValueError(f"{path}: units.length: expected m or mm, got {length!r}")
+    if not isinstance(angle, str) or angle not in _ANGLE:
+        raise ValueError(f"units.angle: expected rad or deg, got {short_repr(angle)}")
+    if not isinstance(length, str) or length not in _LENGTH:
+        raise ValueError(f"units.length: expected m or mm, got {short_repr(length)}")
     return _ANGLE[angle], _LENGTH[length]
 
 
@@ -95,21 +150,20 @@ def _scaled_inertial(entry, length, where):
     out = dict(entry)
     if length == 1.0:
         return out
-    for key, power in (("com", 1), ("inertia", 2)):
+    for key, shape, power in (("com", (3,), 1), ("inertia", (3, 3), 2)):
         if key in out:
-            try:
-                out[key] = np.asarray(out[key], dtype=float) * length ** power
-            except (TypeError, ValueError):
-                raise ValueError(f"{where}.{key}: expected numbers, got {out[key]!r}") from None
+            out[key] = as_float_array(out[key], shape, f"{where}.{key}") * length ** power
     return out
 
 
-def _to_si(data, path):
+def _to_si(data):
     """DH rows, payload and tool in SI from the file's units (the edge)."""
-    angle, length = _units(data, path)
-    rows = data.get("rows")
+    angle, length = _units(data)
+    if "rows" not in data:
+        raise ValueError("rows: missing (a list of DH rows)")
+    rows = data["rows"]
     if not isinstance(rows, list):
-        raise ValueError(f"{path}: rows: expected a list of DH rows")
+        raise ValueError(f"rows: expected a list of DH rows, got {short_repr(rows)}")
     out = []
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
@@ -119,44 +173,50 @@ def _to_si(data, path):
         for keys, factor in ((_DH_LENGTHS, length), (_DH_ANGLES, angle)):
             for key in keys:
                 if key in r and factor != 1.0:
-                    try:
-                        r[key] = float(r[key]) * factor
-                    except (TypeError, ValueError):
-                        raise ValueError(f"rows[{i}].{key}: expected a number, "
-                                         f"got {r[key]!r}") from None
+                    r[key] = float(as_float_array(r[key], (), f"rows[{i}].{key}")) * factor
         out.append(r)
     payload = data.get("payload")
     if isinstance(payload, dict):
         payload = _scaled_inertial(payload, length, "payload")
     tool = data.get("tool")
     if tool is not None and length != 1.0:
-        try:
-            tool = np.array(tool, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"tool: expected a 4x4 transform, got {tool!r}") from None
-        if tool.shape == (4, 4):
-            tool[:3, 3] *= length
+        tool = as_float_array(tool, (4, 4), "tool", "a 4x4 homogeneous transform").copy()
+        tool[:3, 3] *= length
     return out, payload, tool
 
 
-def _from_bodies(data, gravity, name, source, path, strict):
+def _from_bodies(data, gravity, name, source, strict):
     b = ModelBuilder()
     bodies = data["bodies"]
     if not isinstance(bodies, list) or not bodies:
-        raise ValueError(f"{path}: bodies: expected a non-empty list")
-    for i, body in enumerate(bodies, start=1):
+        raise ValueError(f"bodies: expected a non-empty list, got {short_repr(bodies)}")
+    for i, body in enumerate(bodies):
+        where = f"bodies[{i}]"
         if not isinstance(body, dict):
-            raise ValueError(f"{path}: bodies[{i - 1}]: expected a mapping")
-        keys = {"name", "parent", "joint", "axis", "rotation", "translation", "mass", "com",
-                "inertia", "viscous", "coulomb", "armature", "com_slide"}
-        unknown = sorted(set(body) - keys)
+            raise ValueError(f"{where}: expected a mapping, got {short_repr(body)}")
+        unknown = sorted(set(body) - _BODY_KEYS)
         if unknown:
-            raise ValueError(f"{path}: bodies[{i - 1}]: unknown key(s) {unknown}")
-        b.add_body(body.get("parent", i - 1), body.get("joint", "R"),
-                   **{k: body[k] for k in keys - {"parent", "joint"} if k in body},
-                   where=f"{path}: bodies[{i - 1}]")
-    for fr in data.get("frames") or []:
-        b.add_frame(fr["name"], fr["body"], fr.get("rotation"), fr.get("translation", (0, 0, 0)))
+            raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(_BODY_KEYS)}")
+        b.add_body(body.get("parent", i), body.get("joint", "R"),
+                   **{k: body[k] for k in _BODY_KEYS - {"parent", "joint"} if k in body},
+                   where=where)
+    frames = data.get("frames", [])
+    if not isinstance(frames, list):
+        raise ValueError(f"frames: expected a list of {{name, body, rotation, translation}}, "
+                         f"got {short_repr(frames)}")
+    for k, fr in enumerate(frames):
+        where = f"frames[{k}]"
+        if not isinstance(fr, dict):
+            raise ValueError(f"{where}: expected a mapping, got {short_repr(fr)}")
+        unknown = sorted(set(fr) - _FRAME_KEYS)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {unknown}; expected "
+                             f"{sorted(_FRAME_KEYS)}")
+        for key in ("name", "body"):
+            if key not in fr:
+                raise ValueError(f"{where}.{key}: missing")
+        b.add_frame(fr["name"], fr["body"], fr.get("rotation"), fr.get("translation", (0, 0, 0)),
+                    where=where)
     return b.build(gravity=gravity, name=name, source=source, strict=strict)
 
 
@@ -202,7 +262,7 @@ def save_model(model, path) -> Path:
                           for i in range(1, model.nb + 1)]
         data["frames"] = [{"name": f.name, "body": f.body, "rotation": f.rotation,
                            "translation": f.translation} for f in model.frames]
-    return write_text_atomic(path, yaml.safe_dump(_plain(data), sort_keys=False))
+    return write_text_atomic(path, dump_yaml(_plain(data)))
 
 
 def _dh_extras(model):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC, REVOLUTE
 from . import layout as L
-from .validate import check_body_arrays
+from .validate import check_body_arrays, check_names_and_frames
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,13 @@ class Model:
         q_index.setflags(write=False)
         object.__setattr__(self, "q_index", q_index)
         object.__setattr__(self, "nq", len(moving))   # number of joint coordinates (DOF)
+        for key in ("body_names", "frames"):       # a list given is kept as a tuple
+            if isinstance(getattr(self, key), list):
+                object.__setattr__(self, key, tuple(getattr(self, key)))
         if not self.body_names:
             object.__setattr__(self, "body_names",
                                tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)]))
+        check_names_and_frames(self)
         packed = self._pack()
         packed.setflags(write=False)
         object.__setattr__(self, "packed", packed)

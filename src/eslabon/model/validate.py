@@ -1,29 +1,103 @@
-"""Input checks for models: every error names the field and what was expected."""
+"""Input checks for models: every error names the field and what was expected.
+
+A number is a real number: an int or a float (numpy's too), never a boolean, a string or
+None, which are refused rather than converted (``True`` is not 1.0, ``"1.5"`` is not
+1.5); a count or an index is an int.
+"""
 from __future__ import annotations
+
+import numbers
+import reprlib
 
 import numpy as np
 
 from ..conventions import FIXED, PRISMATIC, REVOLUTE
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 60, 60, 40
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = 6
+_NUMERIC_KINDS = "iuf"      # numpy dtype kinds of real numbers (bool is "b")
 
-def as_float_array(value, shape, field: str) -> np.ndarray:
-    """``value`` as a finite float64 array of ``shape``, or a ValueError naming ``field``."""
+
+def short_repr(value) -> str:
+    """``repr(value)`` cut to a readable length (for error messages about file input)."""
+    return _SHORT.repr(value)
+
+
+def _not_a_number(value):
+    """The first entry of ``value`` (a number or nested sequences of them) that is not a
+    real number, with what it is; None when every entry is one."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, np.ndarray):
+            if v.dtype.kind in _NUMERIC_KINDS:
+                continue
+            if v.dtype.kind == "O":
+                stack.extend(reversed(v.ravel().tolist()))
+                continue
+            return v, f"an array of {v.dtype}"
+        if isinstance(v, (list, tuple)):
+            stack.extend(reversed(v))
+        elif isinstance(v, (bool, np.bool_)):
+            return v, "a boolean"
+        elif isinstance(v, (str, bytes)):
+            return v, "a string"
+        elif v is None:
+            return v, "null"
+        elif not isinstance(v, numbers.Real):
+            return v, f"a {type(v).__name__}"
+    return None
+
+
+def as_float_array(value, shape, field: str, want: str | None = None) -> np.ndarray:
+    """``value`` as a finite float64 array of ``shape``, or a ValueError naming ``field``
+    and ``want`` (default "a number" or "numbers of shape ...")."""
+    shape = tuple(shape)
+    want = want or ("a number" if shape == () else f"numbers of shape {shape}")
+    bad = _not_a_number(value)
+    if bad is not None:
+        entry, kind = bad
+        what = "" if entry is value else f": {short_repr(entry)} is {kind}"
+        kind = f" ({kind})" if entry is value and kind != "null" else ""
+        raise ValueError(f"{field}: expected {want}, got {short_repr(value)}{kind}{what}")
     try:
         arr = np.array(value, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{field}: expected {want}, got {short_repr(value)} "
+                         "(too large for a float)") from None
     except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected numbers of shape {shape}, got {value!r}") from None
-    if arr.shape != tuple(shape):
-        raise ValueError(f"{field}: expected shape {tuple(shape)}, got {arr.shape}")
+        raise ValueError(f"{field}: expected {want}, got {short_repr(value)}") from None
+    if arr.shape != shape:
+        if shape == ():
+            raise ValueError(f"{field}: expected {want}, got {short_repr(value)}")
+        raise ValueError(f"{field}: expected shape {shape}, got {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{field}: expected finite numbers, got {arr.tolist()} (NaN or inf)")
+        raise ValueError(f"{field}: expected finite numbers, got {short_repr(arr.tolist())} "
+                         "(NaN or inf)")
     return arr
 
 
+def as_int(value, field: str, want: str = "an integer") -> int:
+    """``value`` as an int (a Python or numpy integer, not a bool or a float such as 0.7),
+    or a ValueError naming ``field``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{field}: expected {want}, got {short_repr(value)}")
+    return int(value)
+
+
+def check_name(value, field: str) -> str:
+    """A non-empty string (a model, body or frame name)."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{field}: expected a non-empty string, got {short_repr(value)}")
+    return value
+
+
 def check_nonnegative(value: float, field: str) -> float:
-    v = float(as_float_array(value, (), field))
+    v = float(as_float_array(value, (), field, "a number >= 0"))
     if v < 0.0:
         raise ValueError(f"{field}: expected a number >= 0, got {v}")
-    return v
+    return v + 0.0          # -0.0 as 0.0
 
 
 def check_inertia(value, field: str) -> np.ndarray:
@@ -96,6 +170,61 @@ def check_body_arrays(model) -> dict:
     out["com_slide"] = slide
     out["gravity"] = as_float_array(model.gravity, (3,), "gravity")
     return out
+
+
+def check_names_and_frames(model) -> None:
+    """Body names: one non-empty string per body, bodies 1..nb named differently. Frames:
+    a name (each once), a body, a rotation and a translation. A frame may carry a body's
+    name only as that body's own frame (on it, at the identity), so a name never means two
+    places (a URDF link is both a body and a frame; :func:`~eslabon.model.to_urdf` writes
+    each name once)."""
+    n = len(model.parent)
+    check_name(model.name, "name")
+    names = model.body_names
+    if not isinstance(names, tuple) or len(names) != n:
+        raise ValueError(f"body_names: expected a tuple of {n} names (world first), got "
+                         f"{short_repr(names)}")
+    first = {}
+    for i, name in enumerate(names):
+        check_name(name, f"body_names[{i}]")
+        if i and name in first:
+            raise ValueError(f"body_names[{i}]: {name!r} is already the name of body "
+                             f"{first[name]}; bodies need different names")
+        if i:
+            first.setdefault(name, i)
+    frames = model.frames
+    for k, fr in enumerate(frames):
+        check_name(getattr(fr, "name", None), f"frames[{k}].name")
+        body = as_int(fr.body, f"frame {fr.name!r}.body", f"a body index in 0..{n - 1}")
+        if not 0 <= body < n:
+            raise ValueError(f"frame {fr.name!r}.body: expected a body index in 0..{n - 1}, "
+                             f"got {short_repr(body)}")
+    if frames:          # every placement at once; a bad one is then named
+        try:
+            R = np.array([fr.rotation for fr in frames], dtype=np.float64)
+            p = np.array([fr.translation for fr in frames], dtype=np.float64)
+            placed = (R.shape == (len(frames), 3, 3) and p.shape == (len(frames), 3)
+                      and np.isfinite(R).all() and np.isfinite(p).all())
+        except (TypeError, ValueError, OverflowError):
+            placed = False
+        if placed:
+            error = np.abs(np.swapaxes(R, 1, 2) @ R - np.eye(3)).max(axis=(1, 2))
+            placed = bool((error <= 1e-9).all() and (np.abs(np.linalg.det(R) - 1.0) < 1e-9).all())
+        if not placed:
+            for fr in frames:
+                check_rotation(fr.rotation, f"frame {fr.name!r}.rotation")
+                as_float_array(fr.translation, (3,), f"frame {fr.name!r}.translation")
+    seen = set()
+    for k, fr in enumerate(frames):
+        if fr.name in seen:
+            raise ValueError(f"frame {fr.name!r}: two frames have this name")
+        seen.add(fr.name)
+        owner = first.get(fr.name)
+        if owner is not None and (owner != fr.body or not np.array_equal(fr.rotation, np.eye(3))
+                                  or np.any(np.asarray(fr.translation) != 0.0)):
+            raise ValueError(f"frame {fr.name!r}: {fr.name!r} is the name of body {owner}; a "
+                             f"frame of that name must be body {owner}'s own frame (on body "
+                             f"{owner}, no rotation or translation)")
 
 
 def _name(model, i: int) -> str:
