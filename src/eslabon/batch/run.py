@@ -52,7 +52,7 @@ def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> 
     kinds = {"sample": pa.int64(), "error": pa.string()}
     kinds.update({k: pa.list_(pa.float64()) for k in ("t_series", "tau_series", "q_series")})
     table = pa.table(rows, schema=pa.schema([(k, kinds.get(k, pa.float64())) for k in rows]))
-    meta = {b"eslabon.spec": json.dumps(spec_dict, sort_keys=True).encode(),
+    meta = {b"eslabon.spec": json.dumps(spec_dict).encode(),
             b"eslabon.versions": json.dumps(versions(), sort_keys=True).encode(),
             b"eslabon.chunk": str(chunk).encode()}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})

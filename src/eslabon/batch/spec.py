@@ -72,8 +72,9 @@ class SweepSpec:
         return cls(**d)
 
     def fingerprint(self) -> str:
-        """A canonical JSON text of the spec (equal specs, equal text)."""
-        return json.dumps(self.to_dict(), sort_keys=True)
+        """A canonical JSON text of the spec (equal specs, equal text). Keys keep their
+        order: the order of ``vary`` is the order of the samples."""
+        return json.dumps(self.to_dict())
 
     def sample_table(self) -> dict:
         """Every sample's parameters: {name: (N,) array}, in a deterministic order (grid:
