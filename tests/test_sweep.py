@@ -161,7 +161,7 @@ def test_inverse_dynamics_task_metrics_against_direct_calls(tmp_path):
                                  metrics=["peak_torque", "rms_torque"]))
     batch.run_sweep(spec, tmp_path / "o", serial=True)
     df = batch.read_sweep(tmp_path / "o")
-    base = base_model("planar2")
+    base = base_model(spec)
     m = sample_model(base, {"payload_mass": 1.5, "payload_inertia": 0.0, "payload_offset": 0.0,
                             "friction_scale": 1.0})
     t = np.linspace(0, 0.5, 51)
