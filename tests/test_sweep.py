@@ -19,6 +19,7 @@ pytest.importorskip("pyarrow")
 
 import eslabon as es  # noqa: E402
 from eslabon import batch  # noqa: E402
+from eslabon._files import TEMPORARY_MARK  # noqa: E402
 from eslabon.batch.tasks import QuinticMotion, base_model, sample_model  # noqa: E402
 from eslabon.cli.main import main  # noqa: E402
 
@@ -51,7 +52,7 @@ def test_two_worker_cluster_equals_serial_bit_for_bit(tmp_path):
     spec = _closed_loop(tmp_path)
     a = batch.run_sweep(spec, tmp_path / "serial", serial=True)
     b = batch.run_sweep(spec, tmp_path / "dask", workers=2)
-    assert a == b == {"chunks": 4, "skipped": 0, "ok": 12, "failed": 0}
+    assert a == b == {"chunks": 4, "skipped": 0, "ok": 12, "failed": 0, "rejected": []}
     da, db = batch.read_sweep(tmp_path / "serial"), batch.read_sweep(tmp_path / "dask")
     assert da.equals(db)
     assert list(da["sample"]) == list(range(12))
@@ -86,7 +87,7 @@ def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
     full = tmp_path / "full"
     batch.run_sweep(batch.load_spec(spec_path), full, serial=True)
     assert df.equals(batch.read_sweep(full))
-    assert not list(out.glob(".tmp-*"))   # no temporary left by the killed writer
+    assert not [p for p in out.iterdir() if TEMPORARY_MARK in p.name]   # none left by the kill
 
 
 def test_a_failing_sample_is_kept_with_its_error(tmp_path):
