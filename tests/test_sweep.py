@@ -67,13 +67,15 @@ def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
     """Terminate the `eslabon sweep` process group mid-way (workers included), resume:
     every sample is in the data set exactly once and equals an uninterrupted run."""
     spec_path = _spec(tmp_path, task="closed_loop", controller={"kp": 200.0, "kd": 30.0},
-                      dt=0.0005, vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
+                      dt=0.002, vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
                       chunk_size=1, metrics=["peak_torque", "tracking_error"])
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "eslabon.cli.main", "sweep", str(spec_path), "--out",
            str(out), "--workers", "1"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(        # this checkout's eslabon
+        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]))
     proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=subprocess.DEVNULL, env=env)
     deadline = time.time() + 240
     while time.time() < deadline and len(list(out.glob("part-*.parquet"))) < 3:
         time.sleep(0.05)
