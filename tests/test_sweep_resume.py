@@ -199,6 +199,9 @@ def _chunk_rows(spec, chunk):
     ("a row dropped from chunk 2", r"holds 1 row\(s\), expected 2 \(samples 4\.\.5\)"),
     ("another spec's chunk 2", r"was written by another spec \(differs in name\)"),
     ("a part without its checksum", r"has no checksum file _part-00002\.sha256"),
+    ("chunk 1's checksum file for chunk 2", r"has a checksum file _part-00002\.sha256 that "
+                                            r"names part-00001\.parquet"),
+    ("a truncated part", r"is not a readable part \(ArrowInvalid: "),
 ])
 def test_a_foreign_or_forged_part_is_named_and_redone(tmp_path, case, problem):
     """Parts whose content is not the chunk's (copied under another name, with or without
@@ -225,13 +228,19 @@ def test_a_foreign_or_forged_part_is_named_and_redone(tmp_path, case, problem):
         target = write_part(out, 2, rows, spec_dict)
     elif case == "another spec's chunk 2":
         target = write_part(out, 2, _chunk_rows(spec, 2), dict(spec_dict, name="other"))
-    else:
+    elif case == "a part without its checksum":
         target = part_path(out, 2)
         checksum_path(target).unlink()
+    elif case == "chunk 1's checksum file for chunk 2":
+        target = part_path(out, 2)
+        shutil.copyfile(checksum_path(part_path(out, 1)), checksum_path(target))
+    else:
+        target = part_path(out, 2)
+        target.write_bytes(target.read_bytes()[:target.stat().st_size // 2])
     chunk = int(target.stem.split("-")[1])
     with pytest.raises(ValueError, match=rf"{target}: {problem}"):
         batch.read_sweep(out)
-    with pytest.warns(batch.SweepNotice, match=rf"{target} {problem}; moved to .*{REJECTED}.*"
+    with pytest.warns(batch.SweepNotice, match=rf"{target} {problem}.*; moved to .*{REJECTED}.*"
                                                rf"recomputing chunk {chunk}"):
         summary = batch.run_sweep(spec, out, resume=True, serial=True)
     assert summary["rejected"] == [target.name] and summary["skipped"] == 3

@@ -111,12 +111,13 @@ def _recorded_checksum(part: Path):
     except FileNotFoundError:
         return None, f"has no checksum file {path.name}"
     except (OSError, UnicodeDecodeError) as exc:
-        return None, f"its checksum file {path.name} is unreadable ({type(exc).__name__})"
+        return None, f"has an unreadable checksum file {path.name} ({type(exc).__name__})"
     m = _CHECKSUM_LINE.match(text)
     if m is None:
-        return None, f"its checksum file {path.name} is not '<sha256>  {part.name}'"
+        return None, (f"has a checksum file {path.name} that is not "
+                      f"'<sha256>  {part.name}'")
     if m[2] != part.name:
-        return None, f"its checksum file {path.name} is that of {m[2]}"
+        return None, f"has a checksum file {path.name} that names {m[2]}"
     return m[1], None
 
 

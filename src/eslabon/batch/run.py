@@ -85,10 +85,13 @@ def _spec_change(old: SweepSpec, new: SweepSpec, out: Path) -> str:
     if old.model_sha256 != new.model_sha256:
         return (f"the model changed since {out} was started (model {new.model_ref}: sha256 "
                 f"{new.model_sha256[:12]}… now, {old.model_sha256[:12]}… in {SPEC_FILE})")
+    if old.model_ref != new.model_ref:
+        return (f"the spec names another model than the one {out} was started with "
+                f"({new.model_ref} now, {old.model_ref} in {SPEC_FILE}; the same numbers, "
+                f"sha256 {new.model_sha256[:12]}…)")
     if any(k in _MODEL_KEYS for k in keys):
-        return (f"the model's file changed since {out} was started ({new.model_ref} now, "
-                f"{old.model_ref} in {SPEC_FILE}; the same model numbers, sha256 "
-                f"{new.model_sha256[:12]}…)")
+        return (f"the model file {new.model_ref} changed since {out} was started (its text; "
+                f"not its numbers, sha256 {new.model_sha256[:12]}…)")
     return f"the spec differs from the one {out} was started with (in {', '.join(keys)})"
 
 
