@@ -81,7 +81,7 @@ def main():
         cluster.close()
         print(f"cluster start-up, {workers} worker(s): {startup:.2f} s")
     # the kernel alone: every sample's states in one batch call (no payload variation)
-    model = base_model("puma560_araujo")
+    model = base_model(spec)
     t = np.linspace(0, 1.5, 301)
     table = spec.sample_table()
     Q, QD, QDD = (np.concatenate(x) for x in zip(*[

@@ -2,7 +2,7 @@
 through the batch kernels, executed serially or on Dask, written as a Parquet data set
 that can be resumed."""
 from .spec import METRICS, PARAMETERS, TASKS, SweepSpec, load_spec, parse_spec
-from .run import read_sweep, run_sweep
+from .run import SweepNotice, read_sweep, run_sweep
 
-__all__ = ["METRICS", "PARAMETERS", "TASKS", "SweepSpec", "load_spec", "parse_spec",
-           "read_sweep", "run_sweep"]
+__all__ = ["METRICS", "PARAMETERS", "TASKS", "SweepNotice", "SweepSpec", "load_spec",
+           "parse_spec", "read_sweep", "run_sweep"]

@@ -9,24 +9,26 @@ from pathlib import Path
 import numpy as np
 
 from .._files import savefig_atomic, write_text_atomic
-from .run import SPEC_FILE, read_sweep
+from .parts import part_chunks, part_path
+from .run import read_sweep, stored_spec
 
 
 def summarize(out, *, plots: bool = True) -> tuple[dict, list]:
-    """(data, lines) for the sweep in ``out``; writes report.json (and envelope_*.png)."""
+    """(data, lines) for the sweep in ``out``, every part checked (an unsound part is an
+    error naming it; missing chunks are listed); writes report.json (and envelope_*.png)."""
     out = Path(out)
-    df = read_sweep(out)
-    spec = json.loads((out / SPEC_FILE).read_text()) if (out / SPEC_FILE).exists() else {}
-    varied = list(spec.get("vary", {}))
+    df = read_sweep(out, partial=True)
+    spec = stored_spec(out)
+    varied = list(spec.vary)
     failed = df[df["error"].notna()]
     ok = df[df["error"].isna()]
-    expected = None
-    if spec:
-        from .spec import SweepSpec
-        expected = len(SweepSpec.from_dict(spec).sample_table()["sample"])
-    data = {"folder": str(out), "name": spec.get("name"), "task": spec.get("task"),
+    expected = len(spec.sample_table()["sample"])
+    present = part_chunks(out)
+    missing = [part_path(out, c).name for c, _, _ in spec.chunks() if c not in present]
+    data = {"folder": str(out), "name": spec.name, "task": spec.task,
+            "model": spec.model_ref, "model_sha256": spec.model_sha256,
             "samples": int(len(df)), "expected": expected, "failed": int(len(failed)),
-            "duplicates": int(df["sample"].duplicated().sum()),
+            "duplicates": int(df["sample"].duplicated().sum()), "missing_parts": missing,
             "failures": [{"sample": int(r.sample), "error": r.error}
                          for r in failed.head(20).itertuples()],
             "metrics": {}, "envelopes": {}}
@@ -44,8 +46,12 @@ def summarize(out, *, plots: bool = True) -> tuple[dict, list]:
             data["envelopes"][p] = {"values": env.index.tolist(),
                                     **{c: env[c].tolist() for c in peaks}}
     lines = [f"sweep {data['name']} ({data['task']}) in {out}",
-             f"samples {data['samples']}" + (f" of {expected}" if expected else "")
-             + f", failed {data['failed']}, duplicates {data['duplicates']}"]
+             f"model {spec.model_ref} (sha256 {spec.model_sha256[:12]}…)",
+             f"samples {data['samples']} of {expected}, failed {data['failed']}, "
+             f"duplicates {data['duplicates']}"]
+    if missing:
+        lines.append(f"missing parts {len(missing)}: {', '.join(missing[:5])}"
+                     f"{', …' if len(missing) > 5 else ''} (finish with --resume)")
     for f in data["failures"][:5]:
         lines.append(f"  sample {f['sample']}: {f['error']}")
     lines.append(f"{'metric':<18} {'min':>12} {'max':>12} {'mean':>12}")

@@ -1,66 +1,184 @@
 """Running a sweep by chunks: each chunk is one task (serially, on an embedded local Dask
-cluster, or on an existing Dask scheduler) that writes one Parquet part atomically.
+cluster, or on an existing Dask scheduler) that writes one Parquet part and its checksum
+(:mod:`eslabon.batch.parts`).
 
 Layout of the output folder::
 
-    DIR/_spec.json          the checked spec (resuming requires the same one)
-    DIR/part-00000.parquet  one part per chunk; its metadata holds the spec and versions
+    DIR/_spec.json              the checked spec, model text and hash included
+    DIR/part-00000.parquet      one part per chunk; its metadata holds the spec, the
+                                versions and the chunk number
+    DIR/_part-00000.sha256      the part's checksum, written after it
+    DIR/_rejected/              parts a resume found unsound, moved aside
 
-A part is written to a temporary name and renamed into place, so a part that exists is
-complete. ``resume`` skips the chunks whose part exists: after a killed process or a
-lost worker, rerunning computes only the rest, and no sample is lost or written twice
-(a chunk computed twice by a retried task renames the same rows onto the same name).
+Everything that can fail is checked before anything is written: the libraries, the
+folder (and on ``resume`` the spec, the model hash and every part), then the scheduler.
+A resume recomputes the missing chunks and the chunks whose part is unsound (moved
+aside, with a one-line warning); it refuses a changed spec or model. A start that fails
+leaves at most ``_spec.json``, and the same command with the same spec then runs.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import re
+import warnings
+from concurrent.futures import CancelledError
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from .._files import atomic_file, remove_stale_temporaries, write_text_atomic
+from .._files import OutputExistsError, remove_stale_temporaries, write_text_atomic
+from .parts import (check_part, checksum_path, differing_keys, one_line, part_chunks, part_path,
+                    write_part)
 from .spec import SweepSpec
-from .tasks import run_chunk
+from .tasks import column_names, run_chunk
 
 SPEC_FILE = "_spec.json"
+REJECTED = "_rejected"
 # one compiled thread per local worker process: the processes are the parallelism
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+_MODEL_KEYS = ("model_ref", "model_text", "model_sha256")
 
 
-def part_path(out: Path, chunk: int) -> Path:
-    return Path(out) / f"part-{chunk:05d}.parquet"
-
-
-def versions() -> dict:
-    import dask
-    import numba
-    import pyarrow
-
-    from .. import __version__
-    return {"eslabon": __version__, "numpy": np.__version__, "numba": numba.__version__,
-            "dask": dask.__version__, "pyarrow": pyarrow.__version__}
+class SweepNotice(UserWarning):
+    """Something a sweep repaired on its own (a part moved aside and recomputed)."""
 
 
 def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> tuple:
-    """The task of one chunk: compute it, write its part atomically; (chunk, ok, failed).
-    Takes plain data so that it pickles to any Dask worker."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    """The task of one chunk: compute it, write its part and checksum; (chunk, ok,
+    failed). Takes plain data so that it pickles to any Dask worker."""
     spec = SweepSpec.from_dict(spec_dict)
     rows = run_chunk(spec, first, end)
-    kinds = {"sample": pa.int64(), "error": pa.string()}
-    kinds.update({k: pa.list_(pa.float64()) for k in ("t_series", "tau_series", "q_series")})
-    table = pa.table(rows, schema=pa.schema([(k, kinds.get(k, pa.float64())) for k in rows]))
-    meta = {b"eslabon.spec": json.dumps(spec_dict, sort_keys=True).encode(),
-            b"eslabon.versions": json.dumps(versions(), sort_keys=True).encode(),
-            b"eslabon.chunk": str(chunk).encode()}
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
-    final = part_path(Path(out), chunk)
-    with atomic_file(final) as fh:
-        pq.write_table(table, fh)
+    write_part(out, chunk, rows, spec_dict)
     failed = sum(e is not None for e in rows["error"])
     return chunk, len(rows["sample"]) - failed, failed
+
+
+def _require(serial: bool):
+    """Refuse, before any work, a missing optional library (one line naming it)."""
+    needed = ["pyarrow", "pandas"] + ([] if serial else ["dask.distributed"])
+    for name in needed:
+        try:
+            __import__(name)
+        except ImportError:
+            raise ValueError(f"sweep: needs {name.split('.')[0]} (pip install "
+                             f"'eslabon[sweep]'); nothing was written") from None
+
+
+def stored_spec(out: Path) -> SweepSpec | None:
+    """The spec in ``out/_spec.json`` (None when there is none); a file that is not a
+    spec of this eslabon is refused."""
+    path = Path(out) / SPEC_FILE
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable sweep spec ({type(exc).__name__}); "
+                         "choose another folder") from None
+    return SweepSpec.from_dict(data, str(path))
+
+
+def _spec_change(old: SweepSpec, new: SweepSpec, out: Path) -> str:
+    """One clause saying how ``new`` differs from ``old`` (the spec ``out`` holds)."""
+    keys = differing_keys(old.to_dict(), new.to_dict())
+    if old.model_sha256 != new.model_sha256:
+        return (f"the model changed since {out} was started (model {new.model_ref}: sha256 "
+                f"{new.model_sha256[:12]}… now, {old.model_sha256[:12]}… in {SPEC_FILE})")
+    if old.model_ref != new.model_ref:
+        return (f"the spec names another model than the one {out} was started with "
+                f"({new.model_ref} now, {old.model_ref} in {SPEC_FILE}; the same numbers, "
+                f"sha256 {new.model_sha256[:12]}…)")
+    if any(k in _MODEL_KEYS for k in keys):
+        return (f"the model file {new.model_ref} changed since {out} was started (its text; "
+                f"not its numbers, sha256 {new.model_sha256[:12]}…)")
+    return f"the spec differs from the one {out} was started with (in {', '.join(keys)})"
+
+
+@dataclass
+class Plan:
+    """What a run will do in its folder: write the spec, move unsound parts aside, run
+    the chunks in ``todo`` (index, first sample, end)."""
+    out: Path
+    write_spec: bool
+    todo: list
+    unsound: list = field(default_factory=list)      # (part, problem, chunk or None)
+
+
+def plan_run(spec: SweepSpec, out, resume: bool) -> Plan:
+    """Check the output folder without changing it: refuse a folder that holds another
+    sweep, another spec or model, or (without ``resume``) any part; check every part."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out: {out} is a file, expected a folder")
+    parts = part_chunks(out) if out.is_dir() else {}
+    old = stored_spec(out) if out.is_dir() else None
+    if old is None and parts:
+        raise ValueError(f"--out: {out} holds parts but no {SPEC_FILE}; it is not a sweep "
+                         "this can resume (choose another folder)")
+    if parts and not resume:
+        raise ValueError(f"--out: {out} already holds a sweep; pass --resume to finish it, "
+                         "or choose another folder (nothing was overwritten)")
+    if old is not None and old.fingerprint() != spec.fingerprint():
+        hint = "" if parts else f" (no part written yet: remove {out / SPEC_FILE} to reuse it)"
+        raise ValueError(f"{'--resume' if resume else '--out'}: "
+                         f"{_spec_change(old, spec, out)}{hint}")
+    chunks = spec.chunks()
+    columns = column_names(spec)
+    unsound = [(p, f"is not a chunk of this spec (it has {len(chunks)})", None)
+               for c, p in sorted(parts.items()) if c >= len(chunks)]
+    todo = []
+    for c, a, b in chunks:
+        if c not in parts:
+            todo.append((c, a, b))
+            continue
+        _, problem = check_part(parts[c], spec, c, a, b, columns)
+        if problem:
+            unsound.append((parts[c], problem, c))
+            todo.append((c, a, b))
+    return Plan(out, old is None, todo, unsound)
+
+
+def _move_aside(part: Path) -> Path:
+    """Move ``part`` (and its checksum file) into ``_rejected/`` under a free name."""
+    folder = part.parent / REJECTED
+    folder.mkdir(exist_ok=True)
+    target, n = folder / part.name, 1
+    while target.exists():
+        n += 1
+        target = folder / f"{part.stem}-{n}{part.suffix}"
+    part.rename(target)
+    checksum = checksum_path(part)
+    if checksum.exists():
+        checksum.rename(checksum_path(target))
+    return target
+
+
+def start(plan: Plan, spec: SweepSpec) -> list:
+    """Make the folder a sweep of ``spec``: the spec file, stale temporaries of killed
+    writers removed (eslabon's only), unsound parts moved aside with a warning each;
+    returns the names moved aside."""
+    out = plan.out
+    out.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(out)
+    if plan.write_spec:
+        try:
+            write_text_atomic(out / SPEC_FILE, spec.fingerprint(), overwrite=False)
+        except OutputExistsError:          # another run started in this folder meanwhile
+            old = stored_spec(out)
+            if old is None:
+                raise ValueError(f"--out: {out / SPEC_FILE} came and went while this run "
+                                 "started; run again") from None
+            if old.fingerprint() != spec.fingerprint():
+                raise ValueError(f"--out: {_spec_change(old, spec, out)}") from None
+    moved = []
+    for part, problem, chunk in plan.unsound:
+        target = _move_aside(part)
+        moved.append(part.name)
+        redo = f"recomputing chunk {chunk}" if chunk is not None else "not part of this sweep"
+        warnings.warn(f"sweep: {part} {problem}; moved to {target}, {redo}", SweepNotice,
+                      stacklevel=3)
+    return moved
 
 
 _ADDRESS = re.compile(r"^(tcp|tls|inproc|ws|wss)://[^\s:/]+(:\d+)?$|^[^\s:/]+:\d+$")
@@ -78,43 +196,59 @@ def _client(scheduler, workers):
         raise ValueError(f"--scheduler: expected an address like tcp://host:8786, got "
                          f"{scheduler!r}")
     try:
-        return Client(scheduler, timeout="5s"), None
-    except (OSError, TimeoutError) as exc:
+        client = Client(scheduler, timeout="5s")
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise ValueError(f"--scheduler: no Dask scheduler answers at {scheduler} "
-                         f"({type(exc).__name__})") from None
+                         f"({one_line(exc)}); nothing was written") from None
+    try:
+        idle = not client.scheduler_info().get("workers")
+    except (OSError, TimeoutError) as exc:
+        client.close()
+        raise ValueError(f"--scheduler: the Dask scheduler at {scheduler} stopped answering "
+                         f"({one_line(exc)}); nothing was written") from None
+    if idle:
+        warnings.warn(f"sweep: the Dask scheduler at {scheduler} has no workers yet; the "
+                      "chunks wait for one", SweepNotice, stacklevel=3)
+    return client, None
 
 
-def prepare(spec: SweepSpec, out, resume: bool) -> list:
-    """Check the output folder; the chunks still to run."""
-    out = Path(out)
-    spec_file = out / SPEC_FILE
-    parts = sorted(out.glob("part-*.parquet")) if out.is_dir() else []
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out: {out} is a file, expected a folder")
-    if spec_file.exists() or parts:
-        if not resume:
-            raise ValueError(f"--out: {out} already holds a sweep; pass --resume to finish it, "
-                             "or choose another folder (nothing was overwritten)")
-        if not spec_file.exists() or json.loads(spec_file.read_text()) != json.loads(
-                spec.fingerprint()):
-            raise ValueError(f"--resume: the spec differs from the one {out} was started with")
-    out.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(out)          # named writes cut short by a kill, ours only
-    if not spec_file.exists():
-        write_text_atomic(spec_file, spec.fingerprint())
-    return [c for c in spec.chunks() if not part_path(out, c[0]).exists()]
+@contextlib.contextmanager
+def _quiet_dask_logs():
+    """Keep distributed's and tornado's log records below CRITICAL off stderr while a
+    sweep runs: a lost scheduler is reported once, as one line, by :func:`run_sweep`."""
+    names = [n for n in list(logging.root.manager.loggerDict)
+             if n.split(".")[0] in ("distributed", "tornado")] + ["distributed", "tornado"]
+    saved = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for n, level in saved.items():
+            logging.getLogger(n).setLevel(level)
+
+
+def _lost_errors() -> tuple:
+    """The exception types that mean the connection to the Dask cluster is gone."""
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+    return (CommClosedError, OSError, TimeoutError, CancelledError, FutureCancelledError)
 
 
 def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: int = 2,
               resume: bool = False, serial: bool = False, on_chunk=None, client=None) -> dict:
-    """Run every chunk not yet written; ``serial`` runs them in this process (no Dask);
-    ``client`` uses an existing ``dask.distributed.Client`` (left open). ``on_chunk(chunk,
-    ok, failed)`` is called as each part lands. Returns a summary."""
-    if not serial and (not isinstance(workers, int) or workers < 1):
+    """Run every chunk not yet written soundly; ``serial`` runs them in this process (no
+    Dask); ``client`` uses an existing ``dask.distributed.Client`` (left open).
+    ``on_chunk(chunk, ok, failed)`` is called as each part lands. Returns a summary:
+    chunks, skipped (sound parts kept), ok and failed samples of this run, rejected
+    (parts moved aside). A lost scheduler raises a one-line OSError."""
+    if not serial and client is None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"--workers: expected a whole number >= 1, got {workers!r}")
-    todo = prepare(spec, out, resume)
+    _require(serial or client is not None)
+    plan = plan_run(spec, out, resume)
     total = len(spec.chunks())
-    done = {"chunks": total, "skipped": total - len(todo), "ok": 0, "failed": 0}
+    done = {"chunks": total, "skipped": total - len(plan.todo), "ok": 0, "failed": 0,
+            "rejected": []}
     spec_dict = spec.to_dict()
 
     def landed(result):
@@ -124,33 +258,94 @@ def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: in
         if on_chunk:
             on_chunk(chunk, ok, failed)
     if serial:
-        for c, a, b in todo:
+        done["rejected"] = start(plan, spec)
+        for c, a, b in plan.todo:
             landed(write_chunk(spec_dict, c, a, b, str(out)))
         return done
-    from dask.distributed import as_completed
     own = client is None
-    if own:
-        client, cluster = _client(scheduler, workers)
-    try:
-        futures = [client.submit(write_chunk, spec_dict, c, a, b, str(Path(out).resolve()),
-                                 key=f"eslabon-{spec.name}-chunk-{c}", pure=False, retries=2)
-                   for c, a, b in todo]
-        for fut in as_completed(futures):
-            landed(fut.result())
-    finally:
+    cluster = None
+    with _quiet_dask_logs():
         if own:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+            client, cluster = _client(scheduler, workers)
+        try:
+            done["rejected"] = start(plan, spec)
+            _run_on(client, spec, spec_dict, plan, landed, done)
+        finally:
+            if own:
+                with contextlib.suppress(Exception):
+                    client.close(timeout=5)
+                if cluster is not None:
+                    with contextlib.suppress(Exception):
+                        cluster.close(timeout=5)
     return done
 
 
-def read_sweep(out):
-    """The data set as a pandas DataFrame sorted by sample."""
-    import pyarrow.parquet as pq
-    parts = sorted(Path(out).glob("part-*.parquet"))
-    if not parts:
-        raise ValueError(f"DIR: no sweep parts in {out}")
+def _run_on(client, spec, spec_dict, plan, landed, done):
+    """Submit the chunks of ``plan`` to ``client`` and collect them; a task's own error
+    is raised as it is, a lost cluster as one OSError naming the scheduler."""
+    from dask.distributed import as_completed
+    from distributed.scheduler import KilledWorker
+    address = getattr(client.scheduler, "address", None) or "(unknown address)"
+    folder = str(plan.out.resolve())
+    futures = []
+    failure = None
+    finished = done["skipped"]
+    try:
+        futures = [client.submit(write_chunk, spec_dict, c, a, b, folder,
+                                 key=f"eslabon-{spec.name}-{spec.model_sha256[:8]}-chunk-{c}",
+                                 pure=False, retries=2)
+                   for c, a, b in plan.todo]
+        for fut in as_completed(futures):
+            if fut.status == "error":
+                failure = fut.exception()
+                break
+            landed(fut.result())
+            finished += 1
+    except _lost_errors() as exc:
+        raise OSError(f"sweep: the Dask scheduler at {address} went away after {finished} of "
+                      f"{done['chunks']} chunks ({one_line(exc, 80)}); rerun with --resume "
+                      "to finish") from None
+    finally:
+        with contextlib.suppress(Exception):
+            client.cancel([f for f in futures if f.status == "pending"])
+    if isinstance(failure, KilledWorker):
+        raise OSError(f"sweep: a chunk's worker died 3 times ({one_line(failure)}); "
+                      "rerun with --resume to finish the others") from None
+    if failure is not None:
+        raise failure
+
+
+def read_sweep(out, *, partial: bool = False):
+    """The data set in ``out`` as a pandas DataFrame sorted by sample, every part checked
+    (chunk, spec, columns, rows, sample ids, checksum) against ``out/_spec.json``. An
+    unsound part raises a ValueError naming it; so do missing chunks, unless ``partial``
+    (then the sound parts present are returned)."""
     import pyarrow as pa
-    return pa.concat_tables([pq.read_table(p) for p in parts]).to_pandas() \
-        .sort_values("sample").reset_index(drop=True)
+    out = Path(out)
+    spec = stored_spec(out) if out.is_dir() else None
+    if spec is None:
+        raise ValueError(f"DIR: {out} holds no sweep (no {SPEC_FILE})")
+    chunks = spec.chunks()
+    parts = part_chunks(out)
+    extra = sorted(c for c in parts if c >= len(chunks))
+    if extra:
+        raise ValueError(f"{parts[extra[0]]}: is not a chunk of this sweep (it has "
+                         f"{len(chunks)}); move it out of {out}")
+    columns = column_names(spec)
+    tables, missing = [], []
+    for c, a, b in chunks:
+        if c not in parts:
+            missing.append(c)
+            continue
+        table, problem = check_part(parts[c], spec, c, a, b, columns)
+        if problem:
+            raise ValueError(f"{parts[c]}: {problem}; `eslabon sweep SPEC --out {out} "
+                             "--resume` moves it aside and recomputes it")
+        tables.append(table)
+    if missing and not partial:
+        raise ValueError(f"DIR: {out} lacks {len(missing)} of {len(chunks)} chunks "
+                         f"({', '.join(part_path(out, c).name for c in missing[:3])}"
+                         f"{', …' if len(missing) > 3 else ''}); finish it with --resume")
+    if not tables:
+        raise ValueError(f"DIR: no sweep parts in {out}")
+    return pa.concat_tables(tables).to_pandas().sort_values("sample").reset_index(drop=True)

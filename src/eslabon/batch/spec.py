@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -47,9 +47,13 @@ DEFAULTS = {"payload_mass": 0.0, "payload_inertia": 0.0, "payload_offset": 0.0,
 @dataclass(frozen=True)
 class SweepSpec:
     """A checked sweep. ``vary`` maps each parameter to its grid values or random range;
-    ``model_ref`` is a zoo name or an absolute model-file path."""
+    ``model_ref`` is a zoo name or an absolute model-file path, ``model_text`` that file's
+    text (None for a zoo model) and ``model_sha256`` the model's content hash
+    (:mod:`eslabon.batch.models`): the model travels with the spec, by content."""
     name: str
     model_ref: str
+    model_text: str | None
+    model_sha256: str
     start: tuple
     goal: tuple
     duration: float
@@ -68,14 +72,27 @@ class SweepSpec:
         return json.loads(json.dumps(asdict(self)))
 
     @classmethod
-    def from_dict(cls, d) -> "SweepSpec":
+    def from_dict(cls, d, where: str = "spec") -> "SweepSpec":
+        """The spec of :meth:`to_dict` (``where`` names the source in errors)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"{where}: expected a sweep spec mapping, got {type(d).__name__}")
+        expected = {f.name for f in fields(cls)}
+        if set(d) != expected:
+            missing, unknown = sorted(expected - set(d)), sorted(set(d) - expected)
+            raise ValueError(f"{where}: not a sweep spec of this eslabon (missing {missing}, "
+                             f"unknown {unknown})")
         d = dict(d)
-        d["start"], d["goal"], d["metrics"] = tuple(d["start"]), tuple(d["goal"]), tuple(d["metrics"])
+        try:
+            d["start"], d["goal"], d["metrics"] = (tuple(d[k]) for k in ("start", "goal",
+                                                                         "metrics"))
+        except TypeError:
+            raise ValueError(f"{where}: start, goal and metrics must be lists") from None
         return cls(**d)
 
     def fingerprint(self) -> str:
-        """A canonical JSON text of the spec (equal specs, equal text)."""
-        return json.dumps(self.to_dict(), sort_keys=True)
+        """A canonical JSON text of the spec (equal specs, equal text). Keys keep their
+        order: the order of ``vary`` is the order of the samples."""
+        return json.dumps(self.to_dict())
 
     def sample_table(self) -> dict:
         """Every sample's parameters: {name: (N,) array}, in a deterministic order (grid:
@@ -158,8 +175,7 @@ def _vector(x, n, where):
 
 def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     """Check a spec mapping (``base``: the folder model paths are relative to)."""
-    from .. import zoo
-    from ..model.files import load_model
+    from .models import model_sha256, read_model_source
     if not isinstance(data, dict) or data.get("eslabon_sweep") != 1:
         raise ValueError("spec: expected a mapping with the version key 'eslabon_sweep: 1'")
     unknown = sorted(set(data) - _KEYS)
@@ -168,16 +184,9 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     ref = data.get("model")
     if not isinstance(ref, str):
         raise ValueError(f"model: expected a zoo name or a model file, got {ref!r}")
-    if ref not in zoo.names():
-        path = Path(ref) if Path(ref).is_absolute() else base / ref
-        if not path.is_file():
-            raise ValueError(f"model: {ref!r} is neither a zoo model nor a model file")
-        ref = str(path.resolve())
-        model = load_model(path)
-        if not hasattr(model, "nq"):
-            raise ValueError("model: sweeps take an arm model, not a mobile manipulator")
-    else:
-        model = zoo.load(ref)
+    ref, model_text, model = read_model_source(ref, base)
+    if not hasattr(model, "nq"):
+        raise ValueError("model: sweeps take an arm model, not a mobile manipulator")
     n = model.nq
     traj = data.get("trajectory")
     if not isinstance(traj, dict) or set(traj) - {"start", "goal", "duration", "samples"}:
@@ -227,7 +236,8 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     duration = _number(traj.get("duration", 1.0), "trajectory.duration", positive=True)
     dt = _number(data.get("dt", 1e-3), "dt", positive=True)
     return SweepSpec(
-        name=str(data.get("name", "sweep")), model_ref=ref,
+        name=str(data.get("name", "sweep")), model_ref=ref, model_text=model_text,
+        model_sha256=model_sha256(model),
         start=_vector(traj.get("start", [0.0] * n), n, "trajectory.start"),
         goal=_vector(traj.get("goal"), n, "trajectory.goal"), duration=duration,
         samples=_number(traj.get("samples", 201), "trajectory.samples", positive=True,

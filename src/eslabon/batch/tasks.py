@@ -8,24 +8,21 @@ p(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (s: ``trajectory_scale``, T: ``trajectory_du
 """
 from __future__ import annotations
 
-import functools
 import warnings
 
 import numpy as np
 
 from ..trajectory import quintic
+from .models import cached_model
 from .spec import DEFAULTS, SweepSpec
 
+SERIES = ("t_series", "tau_series", "q_series")
 
-@functools.lru_cache(maxsize=8)
-def base_model(model_ref: str):
-    """The sweep's model, loaded once per process (implausible-inertia warnings of zoo
-    tables are the user's data: they are not repeated for every chunk)."""
-    from .. import zoo
-    from ..model.files import load_model
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return zoo.load(model_ref) if model_ref in zoo.names() else load_model(model_ref)
+
+def base_model(spec: SweepSpec):
+    """The sweep's model, built from the spec's content (zoo name or model text) once per
+    process and cached by its sha256 (:mod:`eslabon.batch.models`)."""
+    return cached_model(spec.model_sha256, spec.model_ref, spec.model_text)
 
 
 def sample_model(base, p):
@@ -78,6 +75,13 @@ def columns(spec: SweepSpec, n: int) -> list:
         else:
             cols.append(m)
     return cols
+
+
+def column_names(spec: SweepSpec) -> list:
+    """Every column of a part, in order: ``sample``, the varied parameters, the metrics,
+    ``error`` and (with ``time_series``) the series."""
+    return ["sample", *spec.vary, *columns(spec, len(spec.start)), "error",
+            *(SERIES if spec.time_series else ())]
 
 
 def _torque_metrics(spec, t, q_dot, tau, out):
@@ -160,12 +164,10 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
 def run_chunk(spec: SweepSpec, first: int, end: int) -> dict:
     """Columns {name: list} of samples first..end−1 (``sample``, the varied parameters,
     the metrics, ``error``: None or the failure's type and message)."""
-    base = base_model(spec.model_ref)
+    base = base_model(spec)
     table = spec.sample_table()
     cols = columns(spec, base.nq)
-    rows = {"sample": [], **{k: [] for k in spec.vary}, **{c: [] for c in cols}, "error": []}
-    if spec.time_series:
-        rows.update(t_series=[], tau_series=[], q_series=[])
+    rows = {k: [] for k in column_names(spec)}
     fixed = {"trajectory_duration": spec.duration, "kp": spec.kp, "kd": spec.kd, **DEFAULTS}
     models = {}
     for s in range(first, end):
@@ -187,6 +189,6 @@ def run_chunk(spec: SweepSpec, first: int, end: int) -> dict:
             rows[c].append(float(result.get(c, np.nan)))
         rows["error"].append(error)
         if spec.time_series:
-            for k in ("t_series", "tau_series", "q_series"):
+            for k in SERIES:
                 rows[k].append(result.get(k, []))
     return rows
