@@ -41,7 +41,8 @@ def real_array(x, field: str, expected: str = "numbers") -> np.ndarray:
                 "M": "dates", "m": "time deltas"}.get(kind, f"dtype {arr.dtype}")
         raise ValueError(f"{field}: expected {expected}, got {what}: {_short(x)}")
     try:
-        return np.ascontiguousarray(arr, dtype=np.float64)
+        out = np.asarray(arr, dtype=np.float64)        # 0-d stays 0-d
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{field}: expected {expected}, got {_short(x)}") from None
 
@@ -141,19 +142,23 @@ def require_finite(what: str, **fields):
         explain_nonfinite(what, **fields)
 
 
+def _numba():
+    from ._jit import install
+    install()                     # before numba picks its threading layer
+    import numba
+    return numba
+
+
 def chunks(N: int) -> int:
     """How many pieces a batch of N states is cut into for the parallel loop."""
-    import numba
-    return max(1, min(N, 4 * numba.get_num_threads()))
+    return max(1, min(N, 4 * _numba().get_num_threads()))
 
 
 def set_num_threads(k: int) -> None:
     """Threads used by the batch kernels (at most the machine's cores)."""
-    import numba
-    numba.set_num_threads(int(k))
+    _numba().set_num_threads(int(k))
 
 
 def get_num_threads() -> int:
     """Threads used by the batch kernels."""
-    import numba
-    return numba.get_num_threads()
+    return _numba().get_num_threads()

@@ -66,12 +66,35 @@ def _active():
     return getattr(_state, "what", None)
 
 
+def _load_tbb():
+    """Make Intel TBB (the ``tbb`` wheel) loadable by numba's threading layer, which then
+    prefers it to OpenMP: TBB is safe with threads and with ``fork``, where a process that
+    has used GNU OpenMP cannot use it again in a forked child (multiprocessing's default
+    on Linux would hang or end the child). The wheel puts libtbb in ``<prefix>/lib``, which
+    the dynamic loader does not search, so it is loaded here first by its full path.
+    Nothing happens when the user chose a layer (NUMBA_THREADING_LAYER) or TBB is absent."""
+    import ctypes
+    import glob
+    import sys
+    if os.environ.get("NUMBA_THREADING_LAYER"):
+        return
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
+        for lib in sorted(glob.glob(os.path.join(prefix, "lib", "libtbb.so.12*"))):
+            try:
+                ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
+                return
+            except OSError:
+                continue
+
+
 def install():
-    """Listen to numba's compiler events (once per process; importing numba first)."""
+    """Listen to numba's compiler events and make TBB loadable (once per process, before
+    numba is imported by the kernels)."""
     global _installed
     with _lock:
         if _installed:
             return
+        _load_tbb()
         from numba.core import event as ev
 
         class _Dispatchers(ev.Listener):

@@ -13,7 +13,10 @@ import timeit
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numba
+from .._jit import install as _install
+
+_install()         # TBB before numba picks its threading layer (eslabon._jit)
+import numba  # noqa: E402
 import numpy as np
 
 from .. import zoo

@@ -295,7 +295,8 @@ def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'r
               scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of an "
                                                       "existing Dask scheduler (tcp://host:port)."),
               resume: bool = typer.Option(False, "--resume", help="Finish an interrupted sweep: "
-                                          "skip the parts already written."),
+                                          "keep the sound parts; recompute missing or unsound "
+                                          "ones (moved to DIR/_rejected/)."),
               workers: int = typer.Option(2, "--workers", help="Local Dask worker processes."),
               serial: bool = typer.Option(False, "--serial", help="Run in this process, no Dask."),
               as_json: bool = JSON):
@@ -320,7 +321,8 @@ def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'r
     spec = load_spec(target)
     from rich.console import Console
     from rich.progress import Progress
-    with Progress(console=Console(stderr=True), transient=True) as progress:
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"sweep {spec.name}", total=len(spec.chunks()))
 
         def landed(chunk, ok, failed):
@@ -331,7 +333,8 @@ def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'r
     data, lines = summarize(out, plots=False)
     data["run"] = summary
     lines.insert(1, f"chunks {summary['chunks']} (skipped, already written: "
-                    f"{summary['skipped']}); this run: {summary['ok']} ok, "
+                    f"{summary['skipped']}; rejected and recomputed: "
+                    f"{len(summary.get('rejected', []))}); this run: {summary['ok']} ok, "
                     f"{summary['failed']} failed")
     _emit(data, as_json, lines)
     return 0

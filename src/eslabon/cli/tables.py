@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..conventions import JOINT_TYPE_NAMES
+from ..model.validate import implausible_bodies
 
 _DH_COLUMNS = {"standard": ("theta", "d", "a", "alpha"), "modified": ("alpha", "a", "theta", "d"),
                "rojas": ("theta", "b", "d", "alpha")}
@@ -37,4 +38,9 @@ def model_info(m):
         lines.append(f"  {i:>2} {m.body_names[i]:<10} {JOINT_TYPE_NAMES[int(m.joint_type[i])]:<10}"
                      f" parent {m.parent[i]:>2}  mass {m.mass[i]:<8.5g} com {np.round(m.com[i], 6).tolist()}")
     lines.append(f"total mass {m.mass.sum():.6g} kg")
+    odd = implausible_bodies(m)
+    data["implausible_inertia"] = odd
+    if odd:
+        lines.append(f"inertia  {', '.join(odd)}: principal moments break the triangle "
+                     "inequality I1 + I2 >= I3 (no rigid body has them; kept as given)")
     return data, lines

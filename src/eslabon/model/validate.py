@@ -237,15 +237,31 @@ class ImplausibleInertiaWarning(UserWarning):
     it: its principal moments break the triangle inequality I₁ + I₂ ≥ I₃."""
 
 
-def check_plausible(inertia, mass, where: str, strict: bool = False):
-    """Warn (or, with ``strict``, raise) when a body's centroidal inertia breaks the
-    triangle inequality of principal moments, as the seed 000 T3's and the classic Puma
-    560's tables do. Massless bodies and zero inertias are not checked."""
-    import warnings
+def triangle_violation(inertia, mass):
+    """The sorted principal moments of a body's centroidal inertia when they break the
+    triangle inequality I₁ + I₂ ≥ I₃ (no rigid body has them), else None. Massless
+    bodies and zero inertias are not checked."""
     if mass <= 0.0:
-        return
+        return None
     e = np.sort(np.linalg.eigvalsh(inertia))
     if e[2] <= 0.0 or e[0] + e[1] >= e[2] * (1.0 - 1e-9):
+        return None
+    return e
+
+
+def implausible_bodies(model) -> list:
+    """Names of the bodies of ``model`` whose inertia breaks the triangle inequality."""
+    return [model.body_names[i] for i in range(1, model.nb + 1)
+            if triangle_violation(model.inertia[i], model.mass[i]) is not None]
+
+
+def check_plausible(inertia, mass, where: str, strict: bool = False):
+    """Warn (or, with ``strict``, raise) when a body's centroidal inertia breaks the
+    triangle inequality of principal moments (:func:`triangle_violation`), as the seed
+    000 T3's and the classic Puma 560's tables do."""
+    import warnings
+    e = triangle_violation(inertia, mass)
+    if e is None:
         return
     msg = (f"{where}: principal moments {e.round(6).tolist()} break the triangle inequality "
            f"I1 + I2 >= I3 (no rigid body has this inertia)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import from_dh
+from ._published import published_inertias
 
 # --- Puma 560 -----------------------------------------------------------------------------
 # Standard DH and inertial data of Corke & Armstrong-Hélouvry (ICRA 1994), as in the
@@ -24,6 +25,7 @@ _PUMA_INERTIA = ((0.0, 0.35, 0.0), (0.13, 0.524, 0.539), (0.066, 0.086, 0.0125),
                  (0.15e-3, 0.15e-3, 0.04e-3))
 
 
+@published_inertias
 def puma560(gravity=(0.0, 0.0, -9.81)):
     """Unimation Puma 560, **standard DH**, with the Armstrong/Corke inertial data of the
     Robotics Toolbox (``mdl_puma560.m``; Python ``models.DH.Puma560``).
@@ -46,7 +48,8 @@ def puma560(gravity=(0.0, 0.0, -9.81)):
     identified no mass for it; it does not enter τ1) but has inertia diag(0, 0.35, 0)
     kg·m², its Iyy being the inertia about the joint-1 axis; that body, and link 3
     (Ixx + Izz = 0.0785 < Iyy = 0.086 kg·m²), violate the triangle inequality of physical
-    rigid bodies. The dynamics are still well defined and M(q) is positive definite. The
+    rigid bodies. The dynamics are still well defined and M(q) is positive definite, so
+    the model loads without the warning a user's file with such inertias gets. The
     newer Python toolbox sets d1 = 0.672 m (mounting surface to shoulder); d1 only shifts
     the arm along the vertical joint-1 axis and changes no torque, so 0 is kept.
     """

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import from_dh
+from ._published import published_inertias
 
 _D = [0.0, 1.02, 1.02, 0.2, 0.0, 0.0]           # link lengths (standard DH a)
 _B = [1.5, 0.0, 0.0, 0.0, 0.0, 0.41]             # offsets (standard DH d)
@@ -18,6 +19,7 @@ _INERTIA = [(0.0, 62.0, 0.0), (11.0, 53.0, 44.0), (1.1, 44.0, 44.0), (0.44, 0.91
 INITIAL_THETA_DEG = (0.0, 90.0, -135.0, 45.0, 90.0, 90.0)
 
 
+@published_inertias
 def cincinnati_t3(gravity=(0.0, 0.0, 9.81)):
     """Cincinnati Milacron T3 (6R), seed 000 Table 4.4.1, in the thesis's **Rojas** DH
     naming (``d`` = link length, ``b`` = offset; standard distal DH otherwise).
@@ -29,6 +31,11 @@ def cincinnati_t3(gravity=(0.0, 0.0, 9.81)):
     (``DV(I)=-DV(I)*GRAV``); the text's (0, 0, −9.81) flips every gravity torque and
     matches no table (digest §7). Pass ``gravity=(0, 0, -9.81)`` for the physical robot.
     The task's initial configuration is ``INITIAL_THETA_DEG``.
+
+    Link 1's published inertia diag(0, 62, 0) kg·m² (only the moment about its own joint
+    axis, which is all that enters the dynamics of a base link turning about one axis)
+    breaks the triangle inequality of a rigid body; it is kept as published, and the
+    model loads without the warning a user's file with such an inertia gets.
     """
     rows = [{"joint": "R", "theta": 0.0, "d": _D[i], "b": _B[i],
              "alpha": np.radians(_ALPHA_DEG[i]), "mass": _MASS[i], "com": _RHO[i],
