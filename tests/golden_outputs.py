@@ -1,0 +1,129 @@
+"""A stored table of outputs, to check that a change to the kernels changes no number.
+
+``python tests/golden_outputs.py OUT.npz`` writes, for every zoo model, 40 seeded random
+chains and 10 seeded random trees, the outputs of the public functions at seeded states
+(one state through the fast and the general path, batches, every method). The table in
+``tests/data/golden_outputs.npz`` was written by the code before the engine changes of
+this release; ``tests/test_golden_outputs.py`` recomputes it and compares bytes (0 ulp,
+signed zeros included). Only public API of that earlier release is used here.
+"""
+from __future__ import annotations
+
+import sys
+import warnings
+
+import numpy as np
+
+import eslabon as es
+from eslabon.model import ModelBuilder
+
+CONVENTIONS = ("standard", "modified", "rojas")
+
+
+def _rotation(rng):
+    q = rng.normal(size=4)
+    w, x, y, z = q / np.linalg.norm(q)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def _inertia(rng, mass):
+    a, b, c = rng.uniform(0.05, 0.5, 3)
+    box = mass / 12.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+    R = _rotation(rng)
+    return R @ box @ R.T
+
+
+def golden_tree(seed: int):
+    """A seeded random tree: branches, arbitrary and ±z/±x axes, fixed bodies carrying
+    children, friction and armature, gravity in a random direction."""
+    rng = np.random.default_rng(7000 + seed)
+    b = ModelBuilder()
+    kinds = ["R", "F", "R", "P", "R", "P", "F", "R", "R", "P"]
+    axes = [(0, 0, 1), (0, 0, -1), (1, 0, 0), (0, -1, 0)]
+    for i in range(1, len(kinds) + 1):
+        parent = 0 if i == 1 else (1 if i == 2 else 2 if i == 3 else int(rng.integers(0, i)))
+        axis = axes[int(rng.integers(4))] if rng.random() < 0.5 else rng.normal(size=3)
+        mass = rng.uniform(0.3, 4.0)
+        b.add_body(parent, kinds[i - 1], axis=axis, rotation=_rotation(rng),
+                   translation=rng.uniform(-0.5, 0.5, 3), mass=mass,
+                   com=rng.uniform(-0.2, 0.2, 3), inertia=_inertia(rng, mass),
+                   viscous=rng.uniform(0.0, 0.4), coulomb=rng.uniform(0.0, 0.3),
+                   armature=rng.uniform(0.0, 0.05) if rng.random() < 0.5 else 0.0,
+                   name=f"b{i}")
+    g = rng.normal(size=3)
+    return b.build(gravity=9.81 * g / np.linalg.norm(g), name=f"golden-tree-{seed}")
+
+
+def models() -> dict:
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in es.zoo.names():
+            out[name] = es.zoo.load(name)
+        out["practica_4dof_book"] = es.zoo.load("practica_4dof", book_com=True,
+                                                payload_mass=3, payload_inertia=0.05)
+        for k in range(40):
+            conv = CONVENTIONS[k % 3]
+            n = 1 + k % 12
+            out[f"chain-{k}"] = es.zoo.random_chain(n, seed=100 + k, convention=conv,
+                                                    friction=k % 2 == 0)
+        for k in range(10):
+            out[f"tree-{k}"] = golden_tree(k)
+    return out
+
+
+def outputs(model, seed: int) -> dict:
+    """Named output arrays of ``model`` at states drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    n = model.nq
+    q, qd, qdd, tau = (rng.uniform(-1.5, 1.5, n) for _ in range(4))
+    Q, QD, QDD, TAU = (rng.uniform(-1.5, 1.5, (7, n)) for _ in range(4))
+    out = {
+        "id": es.inverse_dynamics(model, q, qd, qdd),
+        "id_list": es.inverse_dynamics(model, list(q), list(qd), list(qdd)),
+        "id_batch": es.inverse_dynamics(model, Q, QD, QDD),
+        "id_wrench": es.inverse_dynamics(model, q, qd, qdd, tip_wrench=rng.normal(size=6)),
+        "bias": es.bias_forces(model, q, qd), "bias_batch": es.bias_forces(model, Q, QD),
+        "gravity": es.gravity_torques(model, q), "gravity_batch": es.gravity_torques(model, Q),
+        "m_wo3": es.mass_matrix(model, q), "m_wo1": es.mass_matrix(model, q,
+                                                                   method="walker_orin_1"),
+        "m_batch": es.mass_matrix(model, Q),
+        "fd_aba": es.forward_dynamics(model, q, qd, tau),
+        "fd_wo3": es.forward_dynamics(model, q, qd, tau, method="walker_orin_3"),
+        "fd_wo1": es.forward_dynamics(model, q, qd, tau, method="walker_orin_1"),
+        "fd_batch": es.forward_dynamics(model, Q, QD, TAU),
+        "fd_wo3_batch": es.forward_dynamics(model, Q, QD, TAU, method="walker_orin_3"),
+        "ke": np.atleast_1d(es.kinetic_energy(model, q, qd)),
+        "pe": np.atleast_1d(es.potential_energy(model, q)),
+        "ke_batch": es.kinetic_energy(model, Q, QD),
+        "fk": es.forward_kinematics(model, q),
+        "jac": es.jacobian(model, q), "jac_local": es.jacobian(model, q, reference="local"),
+        "vel": es.kinematics.link_velocities(model, q, qd),
+        "acc": es.kinematics.link_accelerations(model, q, qd, qdd),
+    }
+    did = es.inverse_dynamics_derivatives(model, q, qd, qdd)
+    out["did_dq"], out["did_dv"] = did
+    dfd = es.forward_dynamics_derivatives(model, q, qd, tau)
+    out["dfd_dq"], out["dfd_dv"], out["dfd_minv"] = dfd
+    out["did_batch_dq"] = es.inverse_dynamics_derivatives(model, Q, QD, QDD)[0]
+    out["dfd_batch_dq"] = es.forward_dynamics_derivatives(model, Q, QD, TAU)[0]
+    if not model.has_moving_com:
+        out["coriolis"] = es.coriolis_matrix(model, q, qd)
+        out["coriolis_batch"] = es.coriolis_matrix(model, Q, QD)
+    traj = es.simulate(model, 0.01, 0.001, q0=q, qd0=0.1 * qd, torque=0.1 * tau)
+    out["sim_q"], out["sim_qd"], out["sim_qdd"] = traj.q, traj.qd, traj.qdd
+    return {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
+
+
+def table() -> dict:
+    arrays = {}
+    for k, (name, model) in enumerate(sorted(models().items())):
+        for key, value in outputs(model, 5000 + k).items():
+            arrays[f"{name}/{key}"] = value
+    return arrays
+
+
+if __name__ == "__main__":
+    np.savez_compressed(sys.argv[1], **table())
