@@ -28,6 +28,7 @@ from __future__ import annotations
 import inspect
 
 from numba import carray, njit, types
+from numba.extending import intrinsic
 
 from ..model.layout import H_NB, HEADER, STRIDE
 from ..model.model import Model
@@ -54,10 +55,20 @@ def entry_status(status):
     return ENTRY_OK if status == 0 else status
 
 
+@intrinsic
+def _read_only(typingctx, array):
+    """The same array typed read-only (no code: the flag exists only in the type)."""
+    def codegen(context, builder, sig, args):
+        return args[0]
+    return array.copy(readonly=True)(array), codegen
+
+
 @njit(cache=True, inline="always")
 def packed_model(p):
-    """The packed model array behind the pointer (its length is in its header)."""
-    return carray(p, HEADER + (int(p[H_NB]) + 1) * STRIDE)
+    """The packed model array behind the pointer (its length is in its header), typed
+    read-only like ``Model.packed``: every kernel is then compiled once for both the
+    fast and the general path, not once per kind of array."""
+    return _read_only(carray(p, HEADER + (int(p[H_NB]) + 1) * STRIDE))
 
 
 def _text_signature(fn) -> str:

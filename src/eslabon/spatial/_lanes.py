@@ -31,7 +31,8 @@ import llvmlite.ir as ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
-from numba.extending import (intrinsic, lower_builtin, models, overload, register_model,
+from numba.core.typing.templates import AbstractTemplate, infer_global, signature
+from numba.extending import (intrinsic, lower_builtin, models, register_model,
                              type_callable)
 
 from .._jit import install as _install_compile_notice
@@ -73,23 +74,6 @@ def _vector(context, builder, ty, value, width):
                                   ir.Constant(ir.VectorType(ir.IntType(32), width), [0] * width))
 
 
-def _binary(instruction):
-    @intrinsic
-    def vector_op(typingctx, a, b):
-        lanes = a if isinstance(a, Lanes) else b
-        sig = lanes(a, b)
-
-        def codegen(context, builder, sig, args):
-            x = _vector(context, builder, sig.args[0], args[0], lanes.width)
-            y = _vector(context, builder, sig.args[1], args[1], lanes.width)
-            return getattr(builder, instruction)(x, y)
-        return sig, codegen
-    return vector_op
-
-
-_vadd, _vsub, _vmul, _vdiv = (_binary(i) for i in ("fadd", "fsub", "fmul", "fdiv"))
-
-
 def _operands(a, b):
     """True when ``a op b`` is a lanes operation: one side lanes, the other lanes or real."""
     if not (isinstance(a, Lanes) or isinstance(b, Lanes)):
@@ -97,31 +81,44 @@ def _operands(a, b):
     return all(isinstance(t, (Lanes,) + _REAL) for t in (a, b))
 
 
-def _register(ops, impl):
+def _register(ops, instruction):
+    """Type ``a op b`` with a lanes side as lanes and lower it to one vector instruction
+    (a real side splatted): no numba function per operator and call site."""
     for op in ops:
-        @overload(op)
-        def lanes_op(a, b):
-            if _operands(a, b):
-                return lambda a, b: impl(a, b)
+        @infer_global(op)
+        class _LanesBinary(AbstractTemplate):
+            def generic(self, args, kws):
+                if len(args) == 2 and not kws and _operands(*args):
+                    lanes = args[0] if isinstance(args[0], Lanes) else args[1]
+                    return signature(lanes, *args)
+
+        def lower(context, builder, sig, args, instruction=instruction):
+            width = sig.return_type.width
+            x = _vector(context, builder, sig.args[0], args[0], width)
+            y = _vector(context, builder, sig.args[1], args[1], width)
+            return getattr(builder, instruction)(x, y)
+        for left in (Lanes, types.Float, types.Integer, types.Boolean):
+            for right in (Lanes, types.Float, types.Integer, types.Boolean):
+                if Lanes in (left, right):
+                    lower_builtin(op, left, right)(lower)
 
 
-_register((operator.add, operator.iadd), _vadd)
-_register((operator.sub, operator.isub), _vsub)
-_register((operator.mul, operator.imul), _vmul)
-_register((operator.truediv, operator.itruediv), _vdiv)
+_register((operator.add, operator.iadd), "fadd")
+_register((operator.sub, operator.isub), "fsub")
+_register((operator.mul, operator.imul), "fmul")
+_register((operator.truediv, operator.itruediv), "fdiv")
 
 
-@intrinsic
-def _vneg(typingctx, a):
-    def codegen(context, builder, sig, args):
-        return builder.fneg(args[0])
-    return a(a), codegen
+@infer_global(operator.neg)
+class _LanesNegate(AbstractTemplate):
+    def generic(self, args, kws):
+        if len(args) == 1 and not kws and isinstance(args[0], Lanes):
+            return signature(args[0], args[0])
 
 
-@overload(operator.neg)
-def _lanes_neg(a):
-    if isinstance(a, Lanes):
-        return lambda a: _vneg(a)
+@lower_builtin(operator.neg, Lanes)
+def _lower_negate(context, builder, sig, args):
+    return builder.fneg(args[0])
 
 
 def _row_pointer(context, builder, aryty, ary, indices, width):
@@ -361,6 +358,57 @@ def _register_set(fn, count):
             y = _store_value(context, builder, ty, x, elem)
             builder.store(y, p, align=8) if elem is LANES else builder.store(y, p)
         return context.get_dummy_value()
+
+
+def array_getter(count):
+    """Decorator: register the Python function ``f(a, o)`` = the ``count``-tuple
+    ``a[o:o+count]`` of a 1-D float64 array (a model's packed data) as loads."""
+    def register(fn):
+        @type_callable(fn)
+        def typer(context):
+            def typing(a, o):
+                if isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.float64:
+                    return types.UniTuple(types.float64, count)
+            return typing
+
+        @lower_builtin(fn, types.Array, types.Integer)
+        def lower(context, builder, sig, args):
+            aty, a = sig.args[0], args[0]
+            o = _intp(context, builder, sig.args[1], args[1])
+            first = _cell(context, builder, aty, a, [o])
+            ptrs = [first] + [builder.gep(first, [ir.Constant(ir.IntType(64), j)],
+                                          inbounds=True) for j in range(1, count)]
+            return context.make_tuple(builder, sig.return_type, [builder.load(p) for p in ptrs])
+        return fn
+    return register
+
+
+def array_setter(count):
+    """Decorator: register ``f(a, o, v)``: ``a[o:o+count] = v`` (a tuple of floats) for a
+    1-D float64 array, as stores."""
+    def register(fn):
+        @type_callable(fn)
+        def typer(context):
+            def typing(a, o, v):
+                if isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.float64 \
+                        and isinstance(v, types.BaseTuple) and len(v) == count:
+                    return types.none
+            return typing
+
+        @lower_builtin(fn, types.Array, types.Integer, types.BaseTuple)
+        def lower(context, builder, sig, args):
+            aty, a = sig.args[0], args[0]
+            o = _intp(context, builder, sig.args[1], args[1])
+            first = _cell(context, builder, aty, a, [o])
+            for j in range(count):
+                ptr = first if j == 0 else builder.gep(first, [ir.Constant(ir.IntType(64), j)],
+                                                       inbounds=True)
+                x = context.cast(builder, builder.extract_value(args[2], j), sig.args[2][j],
+                                 types.float64)
+                builder.store(x, ptr)
+            return context.get_dummy_value()
+        return fn
+    return register
 
 
 for _fn, _n in ((g1, 1), (g3, 3), (g6, 6), (g9, 9)):

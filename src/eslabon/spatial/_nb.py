@@ -1,67 +1,70 @@
 """3-vector and 3×3 primitives for the compiled kernels.
 
 Vectors are 3-tuples and rotations 9-tuples (row-major): numba keeps them in registers,
-so the kernels allocate nothing per body.
+so the kernels allocate nothing per body. Each helper is a plain Python function that
+compiled code calls as loads and stores (:func:`._lanes.array_getter`) or as the
+arithmetic its body traces (:func:`._tuple_ops.tuple_function`): no numba function is
+compiled per helper and argument type.
 """
 from __future__ import annotations
 
-from numba import njit
-
+from ._lanes import array_getter, array_setter
 from ._lanes import g3, g6, g9, s3, s6, s9, sign  # noqa: F401  (generic over lanes)
+from ._tuple_ops import tuple_function
 
 
-@njit(cache=True)
+@array_getter(3)
 def v3(a, o):
     """The 3-tuple a[o:o+3]."""
     return (a[o], a[o + 1], a[o + 2])
 
 
-@njit(cache=True)
+@array_getter(9)
 def m9(a, o):
     """The 9-tuple a[o:o+9] (a row-major 3×3)."""
     return (a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8])
 
 
-@njit(cache=True)
+@array_setter(3)
 def put3(a, o, v):
     a[o] = v[0]
     a[o + 1] = v[1]
     a[o + 2] = v[2]
 
 
-@njit(cache=True)
+@array_setter(9)
 def put9(a, o, m):
     for k in range(9):
         a[o + k] = m[k]
 
 
-@njit(cache=True)
+@tuple_function
 def add(a, b):
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-@njit(cache=True)
+@tuple_function
 def sub(a, b):
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
 
-@njit(cache=True)
+@tuple_function
 def scale(s, a):
     return (s * a[0], s * a[1], s * a[2])
 
 
-@njit(cache=True)
+@tuple_function
 def dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
 
-@njit(cache=True)
+@tuple_function
 def cross(a, b):
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-@njit(cache=True)
+@tuple_function
 def mv(R, v):
     """R @ v."""
     return (R[0] * v[0] + R[1] * v[1] + R[2] * v[2],
@@ -69,7 +72,7 @@ def mv(R, v):
             R[6] * v[0] + R[7] * v[1] + R[8] * v[2])
 
 
-@njit(cache=True)
+@tuple_function
 def mtv(R, v):
     """R.T @ v."""
     return (R[0] * v[0] + R[3] * v[1] + R[6] * v[2],
@@ -77,7 +80,7 @@ def mtv(R, v):
             R[2] * v[0] + R[5] * v[1] + R[8] * v[2])
 
 
-@njit(cache=True)
+@tuple_function
 def mm(A, B):
     """A @ B."""
     return (A[0] * B[0] + A[1] * B[3] + A[2] * B[6], A[0] * B[1] + A[1] * B[4] + A[2] * B[7],
@@ -88,7 +91,7 @@ def mm(A, B):
             A[6] * B[2] + A[7] * B[5] + A[8] * B[8])
 
 
-@njit(cache=True)
+@tuple_function
 def rot_axis(k, c, s):
     """Rodrigues: rotation by the angle θ (c = cos θ, s = sin θ) about the unit vector
     ``k``, as a 9-tuple."""
@@ -107,7 +110,7 @@ def rot_axis(k, c, s):
 
 
 
-@njit(cache=True)
+@tuple_function
 def mrz(R, c, s):
     """R @ Rz(θ) with c = cos θ, s = sin θ (a joint about +z: every DH joint)."""
     return (R[0] * c + R[1] * s, R[1] * c - R[0] * s, R[2],
@@ -115,25 +118,25 @@ def mrz(R, c, s):
             R[6] * c + R[7] * s, R[7] * c - R[6] * s, R[8])
 
 
-@njit(cache=True)
+@tuple_function
 def madd(A, B):
     return (A[0] + B[0], A[1] + B[1], A[2] + B[2], A[3] + B[3], A[4] + B[4], A[5] + B[5],
             A[6] + B[6], A[7] + B[7], A[8] + B[8])
 
 
-@njit(cache=True)
+@tuple_function
 def msub(A, B):
     return (A[0] - B[0], A[1] - B[1], A[2] - B[2], A[3] - B[3], A[4] - B[4], A[5] - B[5],
             A[6] - B[6], A[7] - B[7], A[8] - B[8])
 
 
-@njit(cache=True)
+@tuple_function
 def mt(A):
     """Aᵀ."""
     return (A[0], A[3], A[6], A[1], A[4], A[7], A[2], A[5], A[8])
 
 
-@njit(cache=True)
+@tuple_function
 def outer(a, b, s):
     """s · a bᵀ."""
     return (s * a[0] * b[0], s * a[0] * b[1], s * a[0] * b[2],
@@ -141,25 +144,25 @@ def outer(a, b, s):
             s * a[2] * b[0], s * a[2] * b[1], s * a[2] * b[2])
 
 
-@njit(cache=True)
+@tuple_function
 def skew(r):
     """[r]×, the matrix of r × ·."""
     return (0.0, -r[2], r[1], r[2], 0.0, -r[0], -r[1], r[0], 0.0)
 
 
-@njit(cache=True)
+@tuple_function
 def rotate_sym(E, A):
     """E A Eᵀ."""
     return mm(mm(E, A), mt(E))
 
 
-@njit(cache=True)
+@tuple_function
 def diag3(s):
     """s · 1 (the 3×3 identity scaled)."""
     return (s, 0.0, 0.0, 0.0, s, 0.0, 0.0, 0.0, s)
 
 
-@njit(cache=True)
+@tuple_function
 def inertia_about(I, m, c):
     """Parallel axis: the inertia I (about the COM) of mass m moved to a point at −c from
     the COM, i.e. about the origin when the COM is at c: I + m(|c|²1 − c cᵀ)."""
@@ -169,7 +172,7 @@ def inertia_about(I, m, c):
 # Symmetric 3×3 matrices as 6-tuples (xx, xy, xz, yy, yz, zz): the rotational and
 # translational blocks of a spatial inertia, articulated or not, are symmetric.
 
-@njit(cache=True)
+@tuple_function
 def sym6(M):
     """The upper triangle of the symmetric 9-tuple ``M``."""
     return (M[0], M[1], M[2], M[4], M[5], M[8])
@@ -177,12 +180,12 @@ def sym6(M):
 
 
 
-@njit(cache=True)
+@tuple_function
 def sadd(S, T):
     return (S[0] + T[0], S[1] + T[1], S[2] + T[2], S[3] + T[3], S[4] + T[4], S[5] + T[5])
 
 
-@njit(cache=True)
+@tuple_function
 def smv(S, v):
     """S @ v for a symmetric 6-tuple S."""
     return (S[0] * v[0] + S[1] * v[1] + S[2] * v[2],
@@ -190,7 +193,7 @@ def smv(S, v):
             S[2] * v[0] + S[4] * v[1] + S[5] * v[2])
 
 
-@njit(cache=True)
+@tuple_function
 def srank1_sub(S, u, s):
     """S − s u uᵀ, symmetric."""
     x, y, z = s * u[0], s * u[1], s * u[2]
@@ -198,7 +201,7 @@ def srank1_sub(S, u, s):
             S[3] - y * u[1], S[4] - y * u[2], S[5] - z * u[2])
 
 
-@njit(cache=True)
+@tuple_function
 def rank1_sub(B, a, b, s):
     """B − s a bᵀ."""
     x, y, z = s * a[0], s * a[1], s * a[2]
@@ -207,7 +210,7 @@ def rank1_sub(B, a, b, s):
             B[6] - z * b[0], B[7] - z * b[1], B[8] - z * b[2])
 
 
-@njit(cache=True)
+@tuple_function
 def rotate_s6(E, S):
     """E S Eᵀ for a symmetric 6-tuple S (45 multiplications instead of 54)."""
     e0 = (E[0], E[1], E[2])
