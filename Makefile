@@ -1,28 +1,40 @@
-# Two entry points (see README): `make demo` and `make test`.
+# Two entry points (see README): `make demo` and `make test`. Each stage prints a line.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+SOURCES := pyproject.toml setup.py src/eslabon/_fastcall.c
 
 .PHONY: demo test bench clean
 
 $(BIN)/python:
+	@echo "==> creating $(VENV)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py src/eslabon/_fastcall.c
-	$(BIN)/python -m pip install --quiet -e ".[viz,test]"
-	touch $(STAMP)
+# the demo needs the plotting extra only; the tests need every extra
+$(VENV)/.installed-demo: $(BIN)/python $(SOURCES)
+	@echo "==> installing eslabon with its plotting extra (.[viz])"
+	$(BIN)/python -m pip install --quiet -e ".[viz]"
+	touch $@
 
-demo: $(STAMP)
+$(VENV)/.installed-test: $(BIN)/python $(SOURCES)
+	@echo "==> installing eslabon with its test extras (.[viz,test])"
+	$(BIN)/python -m pip install --quiet -e ".[viz,test]"
+	touch $@
+
+demo: $(VENV)/.installed-demo
+	@echo "==> compiling the kernels for this machine (eslabon warmup: once per version)"
+	$(BIN)/eslabon warmup
+	@echo "==> the short tour: eslabon demo --out out (eslabon demo --full: every source document)"
 	$(BIN)/eslabon demo --out out
 
-test: $(STAMP)
+test: $(VENV)/.installed-test
+	@echo "==> running the test suite"
 	$(BIN)/python -m pytest
 
-# Speed benchmark side by side with Pinocchio; e.g. BENCH_ARGS="--markdown benchmarks/RESULTS.md".
+# Speed benchmark side by side with Pinocchio; e.g. BENCH_ARGS="--markdown benchmarks/RESULTS.md --force".
 BENCH_ARGS ?=
-bench: $(STAMP)
+bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet pin || echo "pin not installable: benchmarks run without Pinocchio"
 	if $(BIN)/python -c "import pinocchio" 2>/dev/null; then \
 		$(BIN)/eslabon bench --against pin $(BENCH_ARGS); \

@@ -130,7 +130,7 @@ def _cli(*args):
 @pytest.mark.parametrize("args, needle", [
     (["info", "nope"], "MODEL"),
     (["id", "planar2", "--q", "1,2,3"], "--q: expected 2 numbers"),
-    (["fd", "planar2", "--q", "0,nan"], "--q: expected finite"),
+    (["fd", "planar2", "--q", "0,nan"], "--q: 'nan' is not finite"),
     (["info", "missing.yaml"], "no such model file"),
     (["id", "planar2", "--bogus", "1"], "No such option"),
     (["simulate", "planar2", "--out", "x.txt"], "--out"),

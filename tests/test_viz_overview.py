@@ -44,17 +44,38 @@ def test_cli_plot(run, tmp_path, capsys):
     main(["plot", str(path), "--model", "puma560", "--out", str(tmp_path / "p.png")])
     assert (tmp_path / "p.png").stat().st_size > 0
     with pytest.raises(SystemExit) as exc:
-        main(["plot", str(path), "--model", "planar2", "--out", str(tmp_path / "p.png")])
+        main(["plot", str(path), "--model", "planar2", "--out", str(tmp_path / "p.png"),
+              "--force"])
     assert exc.value.code == 2
     assert "--model: planar2 has 2 joints, the trajectory 6" in capsys.readouterr().err
 
 
-def test_demo_tour(tmp_path):
-    """`eslabon demo`: the seeds reproduced, every robot cross-checked, three viewers (the
-    pendulum, the T3 task, the mobile manipulator)."""
+def test_demo_tour(tmp_path, capsys):
+    """`eslabon demo`: the short tour (seed 001's examples and pendulum, three arms
+    cross-checked, the pendulum's viewer, an index), each stage a line on stderr."""
     import json
     from eslabon.cli.main import main
     main(["demo", "--out", str(tmp_path), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["crosscheck"] == {"practica_6dof": True, "puma560": True, "panda": True}
+    assert (tmp_path / "practica" / "summary.json").is_file()
+    assert "window.eslabonViewer" in (tmp_path / "pendulum.html").read_text()
+    index = (tmp_path / "index.html").read_text()
+    for link in ("pendulum.html", "practica/pendulum.gif", "practica/pendulum_q.png"):
+        assert f'href="{link}"' in index, link
+    main(["demo", "--out", str(tmp_path)])           # a rerun replaces its own outputs
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split("] ", 1)[1] for line in err] == [
+        "reproduce practica", "crosscheck practica_6dof", "crosscheck puma560",
+        "crosscheck panda", "viewer pendulum", "index"]
+
+
+def test_full_demo_tour(tmp_path):
+    """`eslabon demo --full`: the seeds reproduced, every robot cross-checked, three
+    viewers (the pendulum, the T3 task, the mobile manipulator)."""
+    import json
+    from eslabon.cli.main import main
+    main(["demo", "--full", "--out", str(tmp_path), "--json"])
     for name in ("practica", "rojas", "jaramillo", "araujo"):
         assert (tmp_path / name / "summary.json").is_file()
     for name in ("pendulum.html", "t3_task.html", "mobile.html"):

@@ -88,8 +88,9 @@ def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = T
             return np.zeros(n)
         raise UserError(f"{field}: required ({n} numbers, one per joint)")
     body = text.strip()
-    if body[:1] in "[(" and body[-1:] in "])":
-        if {"[": "]", "(": ")"}[body[0]] != body[-1]:
+    opens, closes = body[:1] in ("[", "("), body[-1:] in ("]", ")")
+    if opens or closes:
+        if not (opens and closes) or {"[": "]", "(": ")"}[body[0]] != body[-1]:
             raise UserError(f"{field}: unmatched brackets in {text!r}")
         body = body[1:-1].strip()
     if any(c in body for c in "[]()"):

@@ -22,7 +22,15 @@ from . import araujo, jaramillo, practica, rojas
 SHORT_CROSSCHECK = ("practica_6dof", "puma560", "panda")
 SEEDS = (("practica", practica, "Seed 001 — Práctica 3: Newton–Euler, Walker–Orin, the pendulum"),
          ("rojas", rojas, "Seed 000 — Rojas 1987: Cincinnati T3 tables, task, control, 7R loop"),
-         ("jaramillo", jaramillo, "Seeds 002/004 — Jdef _say(line: str):
+         ("jaramillo", jaramillo, "Seeds 002/004 — Jaramillo 1998: spatial operators"),
+         ("araujo", araujo, "Seed 003 — Araujo 2012: a PUMA on a tricycle, thesis vs coupled"))
+VIEWS = {"pendulum": ("practica_pendulum3", Path("practica") / "pendulum.npz",
+                      "the seed 001 pendulum falling for 1 s"),
+         "t3_task": ("cincinnati_t3", Path("rojas") / "t3_task.npz",
+                     "the Cincinnati T3 straight-line task")}
+
+
+def _say(line: str):
     print(line, file=sys.stderr, flush=True)
 
 
@@ -77,19 +85,6 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
     data["index"] = str(index)
     lines.append(f"index: {index}" + ("" if full else "   (eslabon demo --full: every "
                                                       "source document reproduced)"))
-    return data, lines
-
-
-      progress.advance(task)
-    progress.update(task, description="viewer mobile manipulator")
-    path = _mobile_viewer(out)
-    data["viewers"]["mobile"] = str(path)
-    lines.append(f"viewer: {path}")
-    progress.advance(task)
-    index = _index(out, sections, rows, data["viewers"])
-    data["index"] = str(index)
-    lines.append(f"index: {index}")
-    progress.advance(task)
     return data, lines
 
 

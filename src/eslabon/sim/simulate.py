@@ -137,12 +137,14 @@ def simulate(model, t_final: float, dt: float, *, q0=None, qd0=None, torque=None
         def rhs(tt, y):
             k = min(int(np.floor(tt / dt + 1e-9)), steps)
             return np.concatenate([y[n:], accel(tt, k, y[:n], y[n:])])
-        sol = solve_ivp(rhs, (0.0, t[-1]), np.concatenate([q0, qd0]), method="DOP853",
-                        t_eval=t, rtol=rtol, atol=atol)
+        with np.errstate(all="ignore"):      # a diverging run is reported below, once
+            sol = solve_ivp(rhs, (0.0, t[-1]), np.concatenate([q0, qd0]), method="DOP853",
+                            t_eval=t, rtol=rtol, atol=atol)
         if not sol.success:
-            raise ValueError(f"simulate: dop853 stopped at t = {sol.t[-1]:.6g} s of "
-                             f"{t[-1]:g} s ({sol.message}); the motion may diverge there: "
-                             "check the model's scale and the torque")
+            reached = f"after t = {sol.t[-1]:.6g} s" if len(sol.t) else "before the first sample"
+            raise ValueError(f"simulate: dop853 stopped {reached} of {t[-1]:g} s "
+                             f"({sol.message}); the motion likely diverges there: check the "
+                             "model's scale, the torque and the tolerances")
         q[:], qd[:] = sol.y[:n].T, sol.y[n:].T
     if callable(torque):
         tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])

@@ -64,6 +64,8 @@ _ARRAYS = ("t", "q", "qd", "qdd", "tau")
 
 def _read_npz(path: Path) -> dict:
     import zipfile
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{path}: not a readable .npz file (not a zip archive)")
     try:
         with np.load(path, allow_pickle=False) as d:
             names = set(d.files)
@@ -91,8 +93,10 @@ def _read_npz(path: Path) -> dict:
 
 
 def _read_csv(path: Path) -> dict:
+    import warnings
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh, warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)   # "no data": said below
             header = fh.readline().strip().split(",")
             data = np.loadtxt(fh, delimiter=",", ndmin=2)
     except UnicodeDecodeError:
