@@ -67,16 +67,14 @@ def _active():
 
 
 def _load_tbb():
-    """Make Intel TBB (the ``tbb`` wheel) loadable by numba's threading layer, which then
-    prefers it to OpenMP: TBB is safe with threads and with ``fork``, where a process that
-    has used GNU OpenMP cannot use it again in a forked child (multiprocessing's default
-    on Linux would hang or end the child). The wheel puts libtbb in ``<prefix>/lib``, which
-    the dynamic loader does not search, so it is loaded here first by its full path.
-    Nothing happens when the user chose a layer (NUMBA_THREADING_LAYER) or TBB is absent."""
+    """Make Intel TBB loadable when the user asks numba for it (NUMBA_THREADING_LAYER=tbb,
+    or safe/threadsafe, which pick it): the ``tbb`` wheel puts libtbb in ``<prefix>/lib``,
+    which the dynamic loader does not search, so it is loaded here by its full path
+    before numba looks for it."""
     import ctypes
     import glob
     import sys
-    if os.environ.get("NUMBA_THREADING_LAYER"):
+    if os.environ.get("NUMBA_THREADING_LAYER", "").lower() not in ("tbb", "safe", "threadsafe"):
         return
     for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
         for lib in sorted(glob.glob(os.path.join(prefix, "lib", "libtbb.so.12*"))):
@@ -87,9 +85,52 @@ def _load_tbb():
                 continue
 
 
+_forked_from_openmp = False
+
+
+def _after_fork_in_child():
+    """A child forked after the batch kernels ran on GNU OpenMP cannot run them in
+    parallel (its OpenMP runtime would end the process): it runs them serially."""
+    global _forked_from_openmp
+    import sys
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    if parallel is not None and getattr(parallel, "_is_initialized", False):
+        import numba
+        if numba.threading_layer() == "omp":
+            _forked_from_openmp = True
+
+
+class BatchKernel:
+    """A parallel batch kernel (numba ``parallel=True``, called from Python only). In a
+    process forked after it ran on GNU OpenMP the same function runs serially, compiled
+    then (numba's cache does not tell a serial build from a parallel one), so
+    ``multiprocessing`` with ``fork`` works after a batch call."""
+
+    def __init__(self, fn):
+        import numba
+        self.parallel = numba.njit(cache=True, parallel=True)(fn)
+        self.py_func = fn
+        self.__name__, self.__qualname__, self.__doc__ = fn.__name__, fn.__qualname__, \
+            fn.__doc__
+        self._serial = None
+
+    def __call__(self, *args):
+        if not _forked_from_openmp:
+            return self.parallel(*args)
+        if self._serial is None:
+            import numba
+            self._serial = numba.njit(cache=False)(self.py_func)
+        return self._serial(*args)
+
+
+def batch_kernel(fn):
+    """Decorator: a :class:`BatchKernel`."""
+    return BatchKernel(fn)
+
+
 def install():
-    """Listen to numba's compiler events and make TBB loadable (once per process, before
-    numba is imported by the kernels)."""
+    """Listen to numba's compiler events, watch for forks, make TBB loadable when asked
+    (once per process, before numba is imported by the kernels)."""
     global _installed
     with _lock:
         if _installed:
@@ -123,6 +164,7 @@ def install():
 
         ev.register("numba:compile", _Dispatchers())
         ev.register("numba:run_pass", _Passes())
+        os.register_at_fork(after_in_child=_after_fork_in_child)
         _installed = True
 
 

@@ -43,7 +43,7 @@ from ..spatial._lanes import (WIDTH, all_finite, all_positive, at, chunk_states,
 from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
                            rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
                            srank1_sub, sub, sym6, v3)
-from .._jit import lazy_cfunc, subject
+from .._jit import batch_kernel, lazy_cfunc, subject
 from .fastcall import SIGNATURE, entry_status, packed_model
 
 # workspace columns, one row per body
@@ -256,7 +256,7 @@ def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
     return entry_status(status)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def aba_many(P, Q, QD, TAU, QDD, nchunks):
     """ABA over a batch (N, n), parallel over chunks of states, each chunk
     :data:`~eslabon.spatial._lanes.WIDTH` states at a time in lock step (:func:`aba_into`

@@ -14,7 +14,7 @@ Spatial vectors are [angular; linear]. Rigid links only (no seed-001 sliding COM
 from __future__ import annotations
 
 import numpy as np
-from .._jit import subject
+from .._jit import batch_kernel, subject
 from numba import njit, prange
 
 from ..conventions import PRISMATIC
@@ -131,7 +131,7 @@ def coriolis_one(P, q, qd, C):
     coriolis_into(P, q, qd, np.empty((int(P[H_NB]) + 1, WS_COLS)), C)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def coriolis_many(P, Q, QD, C, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])

@@ -45,7 +45,7 @@ import numpy as np
 from numba import carray, njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
-from .._jit import lazy_cfunc, subject
+from .._jit import batch_kernel, lazy_cfunc, subject
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import body_com, near_angles, placement
 from ..model.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
@@ -279,7 +279,7 @@ def id_derivatives_call(P, q, qd, qdd, dq, dv):
     return 0 if ok else 1
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])
@@ -355,7 +355,7 @@ def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
     return _fast.entry_status(status)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])

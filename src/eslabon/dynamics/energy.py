@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import subject
+from .._jit import batch_kernel, subject
 from numba import njit, prange
 
 from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
@@ -44,7 +44,7 @@ def energy_one(P, q, qd, out):
     energy_into(P, q, qd, np.empty((int(P[H_NB]) + 1, WS_COLS)), out)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def energy_many(P, Q, QD, OUT, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from .._jit import subject
+from .._jit import batch_kernel, subject
 from numba import njit, prange
 
 from ..kinematics.recursion import WS_COLS
@@ -98,7 +98,7 @@ def fd_one(P, q, qd, tau, method, out):
                    np.zeros(nq), np.empty(nq), out)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])

@@ -28,7 +28,7 @@ from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, 
                             VISCOUS, Z_AXIS)
 from ..spatial._lanes import WIDTH, all_finite, at, chunk_states, pack, put, unpack, zero_of
 from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, sign, v3
-from .._jit import lazy_cfunc, subject
+from .._jit import batch_kernel, lazy_cfunc, subject
 from .fastcall import SIGNATURE, entry_status, packed_model
 
 
@@ -87,7 +87,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
 MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # one caller, its C entry
 def rnea_call(P, q, qd, qdd, tau):
     """τ = NE(q, q̇, q̈) for one state from the public API (one entry point per quantity:
     every argument costs call time). Status: 0 ok, 1 non-finite, 3 wrong length."""
@@ -98,7 +98,7 @@ def rnea_call(P, q, qd, qdd, tau):
     return 0 if rnea_into(P, q, qd, qdd, 1.0, None, ws, tau) else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # one caller, its C entry
 def bias_call(P, q, qd, tau):
     """NE(q, q̇, 0) for one state; status as :func:`rnea_call`."""
     nq = int(P[H_NQ])
@@ -108,7 +108,7 @@ def bias_call(P, q, qd, tau):
     return 0 if rnea_into(P, q, qd, np.zeros(nq), 1.0, None, ws, tau) else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # one caller, its C entry
 def gravity_call(P, q, tau):
     """NE(q, 0, 0) for one state; status as :func:`rnea_call`."""
     nq = int(P[H_NQ])
@@ -153,7 +153,7 @@ def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
     return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, True)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
     """Newton–Euler over a batch (N, n), parallel over chunks of states. Each chunk runs
     :data:`~eslabon.spatial._lanes.WIDTH` states at a time in lock step: the same
@@ -161,14 +161,17 @@ def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])
     nq = int(P[H_NQ])
-    ok = np.ones(nchunks, dtype=np.bool_)
+    failed = 0                       # chunks with a non-finite τ (a prange reduction)
     for c in prange(nchunks):
         ws = np.empty((nb + 1, WS_COLS, WIDTH))
         q = np.empty((nq, WIDTH))
-        qd = np.zeros((nq, WIDTH))
-        qdd = np.zeros((nq, WIDTH))
+        qd = np.empty((nq, WIDTH))
+        qdd = np.empty((nq, WIDTH))
         tau = np.empty((nq, WIDTH))
+        qd[:] = 0.0                  # stay zero unless packed (bias, gravity)
+        qdd[:] = 0.0
         lo, hi = chunk_states(c, nchunks, N)
+        ok = True
         for s0 in range(lo, hi, WIDTH):
             pack(Q, s0, hi, q)
             if mode != MODE_GRAVITY:
@@ -176,9 +179,11 @@ def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
             if mode == MODE_ID:
                 pack(QDD, s0, hi, qdd)
             if not rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
-                ok[c] = False
+                ok = False
             unpack(tau, TAU, s0, hi)
-    return ok.all()
+        if not ok:
+            failed += 1
+    return failed == 0
 
 
 subject("Newton–Euler dynamics", rnea_one)

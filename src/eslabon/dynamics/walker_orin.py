@@ -33,7 +33,7 @@ from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, 
                             STRIDE, Z_AXIS)
 from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
                            s3, s6, s9, sadd, scale, smv, sub, sym6, v3)
-from .._jit import lazy_cfunc, subject
+from .._jit import batch_kernel, lazy_cfunc, subject
 from .fastcall import SIGNATURE, entry_status, packed_model
 from .rnea import rnea_into
 
@@ -142,7 +142,7 @@ def _finite(H, nq):
     return math.isfinite(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # one caller, its C entry
 def crba_call(P, q, H):
     """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong shape."""
     nq = int(P[H_NQ])
@@ -171,7 +171,7 @@ def crba_one(P, q, H):
     return crba_into(P, q, cw, H)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def crba_many(P, Q, H, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])
@@ -202,7 +202,7 @@ def ne_columns_one(P, q, H):
     return ne_columns_into(P, q, ws, np.zeros(nq), np.zeros(nq), np.empty(nq), H)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def ne_columns_many(P, Q, H, nchunks):
     N = Q.shape[0]
     nb = int(P[H_NB])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import subject
+from .._jit import batch_kernel, subject
 from numba import njit, prange
 
 from ..model.layout import H_NB
@@ -21,7 +21,7 @@ def kinematics_moving_base(P, q, qd, qdd, ws):
     forward_pass(P, q, qd, qdd, 0.0, ws, POSES | MOVING_BASE)
 
 
-@njit(cache=True, parallel=True)
+@batch_kernel
 def kinematics_many(P, Q, QD, QDD, WS, nchunks):
     N = Q.shape[0]
     for c in prange(nchunks):

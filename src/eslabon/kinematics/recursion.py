@@ -91,21 +91,26 @@ def _near_angles_one(P, q):
 @njit(cache=True)
 def _near_angles_block(P, q):
     """:func:`_near_angles_one` of every lane (column) of a block: the block itself, or a
-    copy whose far lanes hold their reduced angles. When every value of the block is in
-    reach (the usual case) the lanes are not looked at one by one."""
+    copy whose far revolute angles are reduced. When every value of the block is in
+    reach (the usual case) the joints are not looked at one by one. Element by element,
+    without slices of the block (a column slice would compile a second, strided version
+    of the one-state function, and a slice assignment numba's error formatting)."""
     inside = True
     for k in range(q.shape[0]):
         for j in range(q.shape[1]):
             inside &= in_fast_range(q[k, j])
     if inside:
         return q
-    near = q
-    for j in range(q.shape[1]):
-        lane = _near_angles_one(P, q[:, j])
-        if lane.ctypes.data != q[:, j].ctypes.data:     # a copy: lane j has a far angle
-            if near.ctypes.data == q.ctypes.data:
-                near = q.copy()
-            near[:, j] = lane
+    near = q.copy()
+    nb = int(P[H_NB])
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        k = int(P[o + QIDX])
+        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE:
+            for j in range(q.shape[1]):
+                x = q[k, j]
+                if not in_fast_range(x):
+                    near[k, j] = math.atan2(math.sin(x), math.cos(x))
     return near
 
 
