@@ -236,3 +236,56 @@ def test_trajectory_files_round_trip(tmp_path):
     with pytest.raises(ValueError, match="path: expected a .npz or .csv file"):
         es.Trajectory.load(t.save(tmp_path / "x.npz").rename(tmp_path / "x.txt"))
     assert zipfile.is_zipfile(tmp_path / "t.npz")
+
+
+# ---- command-line arguments -------------------------------------------------------------
+
+CLI_CASES = [
+    (["simulate", "planar2", "--dt", "-1", "--out", "{tmp}/a.npz"],
+     "dt: expected a positive finite number, got -1.0"),
+    (["simulate", "planar2", "--t-final", "nan", "--out", "{tmp}/a.npz"],
+     "t_final: expected a positive finite number, got nan"),
+    (["simulate", "planar2", "--t-final", "1e9", "--out", "{tmp}/a.npz"],
+     "t_final, dt: 1e+09 s every 0.001 s is 1e+12 samples"),
+    (["simulate", "planar2", "--dt", "0.3", "--out", "{tmp}/a.npz"],
+     "dt: expected a divisor of t_final = 1.0, got 0.3"),
+    (["simulate", "planar2", "--method", "euler", "--out", "{tmp}/a.npz"],
+     "method: expected one of ('rk4', 'dop853'), got 'euler'"),
+    (["simulate", "planar2", "--out", "{tmp}/a.txt"], "--out: expected a .npz, .csv file name"),
+    (["simulate", "planar2", "--u", "1,2", "--out", "{tmp}/a.npz"],
+     "--u: platform inputs apply to mobile-manipulator models only"),
+    (["fd", "planar2", "--method", "foo"], "method: expected one of ('aba'"),
+    (["id", "planar2", "--q", "1e400,0"], "--q: expected finite numbers, got '1e400,0'"),
+    (["id", "practica_4dof", "--opt", "payload_mass=abc"],
+     "payload.mass: expected a number >= 0, got 'abc'"),
+    (["id", "planar2", "--opt", "nonsense"], "--opt: expected key=value, got 'nonsense'"),
+    (["id", "planar2", "--opt", "color=red"], "options: planar2 does not take ['color']"),
+    (["id", "nope"], "MODEL: 'nope' is neither a zoo model"),
+    (["crosscheck", "planar2", "--rtol", "-1"], "rtol: expected a positive finite number"),
+    (["warmup", "--jobs", "-1"], "--jobs: expected a whole number >= 1, got -1"),
+    (["sweep", "examples/sweep_actuator_sizing.yaml"], "--out: required"),
+    (["reproduce", "jaramillo", "--out", "{tmp}/file.txt"], "is a file, expected a folder"),
+    (["bench", "--against", "foo"], "--against: expected 'pin', got 'foo'"),
+    (["bench", "--only", "foo"], "--only: expected a comma-separated subset"),
+    (["info", "examples/seekur_puma.yaml", "--opt", "a=1"],
+     "--opt: options apply to zoo models only"),
+    (["linearize", "planar2", "--trajectory", "{tmp}/none.npz", "--t", "0.1"],
+     "path: no such file"),
+    (["plot", "{tmp}/none.npz", "--out", "{tmp}/f.png"], "path: no such file"),
+    (["view", "{tmp}/t.npz", "--model", "practica_6dof", "--out", "{tmp}/v.html"],
+     "--model: practica_6dof has 6 joints, the trajectory 2"),
+    (["id", "planar2", "--nope"], "No such option: --nope"),
+]
+
+
+@pytest.mark.parametrize("argv, words", CLI_CASES, ids=range(len(CLI_CASES)))
+def test_bad_command_lines_are_one_line(argv, words, tmp_path, capsys):
+    (tmp_path / "file.txt").write_text("x")
+    _good().save(tmp_path / "t.npz")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(SystemExit) as code:
+        main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert code.value.code == 2 and len(err) == 1, err
+    assert err[0].startswith("error: ") and words in err[0], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

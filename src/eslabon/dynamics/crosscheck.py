@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._args import vectors
+from .._args import finite_number, vectors
 
 GROUPS = ("inverse dynamics", "mass matrix", "forward dynamics", "identity")
 
@@ -99,6 +99,8 @@ def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float =
     [−1, 1] from ``seed``. ``rtol`` bounds the algebraic comparisons (relative to the
     reference's size), ``rtol_fd`` those needing central differences (Ṁ, dE/dt)."""
     from . import api, gibbs_appell, lagrange, soa
+    rtol = finite_number(rtol, "rtol", positive=True)
+    rtol_fd = finite_number(rtol_fd, "rtol_fd", positive=True)
     rng = np.random.default_rng(seed)
     given = {"q": q, "qd": qd, "qdd": qdd}
     for k, v in given.items():
