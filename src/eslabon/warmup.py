@@ -16,12 +16,12 @@ import os
 import time
 
 # group -> what it compiles (the functions below are run in a worker process each)
-GROUPS = {
-    "inverse dynamics": "Newton–Euler: τ, bias and gravity (one state, batches, trace)",
-    "mass matrix": "composite body and Newton–Euler columns (one state, batches)",
+GROUPS = {       # longest first: two processes then finish close together
+    "kinematics and energy": "poses, Jacobians, link motion, energies, Coriolis",
     "forward dynamics": "articulated body, mass matrix and Cholesky (one state, batches)",
     "derivatives": "analytic inverse and forward dynamics derivatives",
-    "kinematics and energy": "poses, Jacobians, link motion, energies, Coriolis",
+    "inverse dynamics": "Newton–Euler: τ, bias and gravity (one state, batches, trace)",
+    "mass matrix": "composite body and Newton–Euler columns (one state, batches)",
     "simulation": "the compiled RK4 loop with every forward-dynamics method",
     "mobile manipulators": "the moving-base recursion of a platform-mounted arm",
 }
