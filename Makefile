@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-SOURCES := pyproject.toml setup.py src/eslabon/_fastcall.c
+SOURCES := pyproject.toml setup.py src/eslabon/_engine/_fastcall.c
 
 .PHONY: demo test bench clean
 

@@ -1,4 +1,5 @@
-"""Build of the optional C entry point ``eslabon._fastcall`` (src/eslabon/_fastcall.c).
+"""Build of the optional C entry point ``eslabon._engine._fastcall``
+(src/eslabon/_engine/_fastcall.c).
 
 Everything else is in pyproject.toml. The extension is optional: without a C compiler the
 install still succeeds and the public functions call the numba kernels through the
@@ -7,5 +8,5 @@ dispatcher (slower per call, same results).
 import numpy
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("eslabon._fastcall", ["src/eslabon/_fastcall.c"],
+setup(ext_modules=[Extension("eslabon._engine._fastcall", ["src/eslabon/_engine/_fastcall.c"],
                              include_dirs=[numpy.get_include()], optional=True)])

@@ -1,4 +1,4 @@
-"""The C entry points of :mod:`eslabon.dynamics.fastcall` (issue: Speed, "Lean calls").
+"""The C entry points of :mod:`eslabon._engine.fastcall` (issue: Speed, "Lean calls").
 
 With the C extension each public per-call function is a builtin: float64 C-contiguous
 (nq,) states run the compiled kernel from C, anything else goes to the Python general path
@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.dynamics import fastcall, rnea
+from eslabon._engine import fastcall
+from eslabon.dynamics import rnea
 
 needs_ext = pytest.mark.skipif(not fastcall.AVAILABLE,
                                reason="eslabon._fastcall was not built (no C compiler)")
@@ -217,7 +218,7 @@ def test_an_entry_compiles_on_its_first_lean_call():
 def test_without_the_extension_the_general_path_is_public(monkeypatch):
     general = es.inverse_dynamics.__self__.general if fastcall.AVAILABLE else es.inverse_dynamics
     monkeypatch.setattr(fastcall, "_fastcall", None)
-    assert fastcall.public(general, rnea.inverse_dynamics_entry, 3, (1,)) is general
+    assert fastcall.public(general, rnea.inverse_dynamics_entry, 3, (1,), es.Model) is general
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon import _jit
+from eslabon._engine import compile as _jit
 from eslabon.cli.main import main
 from eslabon.model.validate import ImplausibleInertiaWarning
 

@@ -1,6 +1,6 @@
 """A process that ran a batch can fork (issue "Nothing silently wrong"): with GNU
 OpenMP, numba's default threading layer here, a forked child used to hang or end;
-eslabon's batch kernels run serially in such a child (eslabon._jit.BatchKernel)."""
+eslabon's batch kernels run serially in such a child (eslabon._engine.compile.BatchKernel)."""
 import multiprocessing
 import subprocess
 import sys

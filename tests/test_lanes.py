@@ -1,5 +1,5 @@
 """Lanes: the batch paths of Newton–Euler and the articulated-body algorithm run the
-one-state kernels compiled over blocks of ``WIDTH`` states (``eslabon.spatial._lanes``;
+one-state kernels compiled over blocks of ``WIDTH`` states (``eslabon._engine.lanes``;
 issue 3, "Batches in parallel").
 
 Each lane performs the one-state kernel's operations in the same order, so a batch must
@@ -20,9 +20,9 @@ import eslabon as es
 from eslabon.dynamics import aba as _aba
 from eslabon.dynamics import rnea as _ne
 from eslabon.model import ModelBuilder
-from eslabon.spatial._lanes import (WIDTH, all_finite, all_positive, at, g1, g3, like, put, s1,
+from eslabon._engine.lanes import (WIDTH, all_finite, all_positive, at, g1, g3, like, put, s1,
                                     s3, sign, zero_of)
-from eslabon.spatial._sincos import sincos_near
+from eslabon._engine.sincos import sincos_near
 
 MODELS = {name: (lambda name=name: es.zoo.load(name)) for name in es.zoo.names()}
 MODELS.update({

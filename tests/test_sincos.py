@@ -1,4 +1,4 @@
-"""The inline sine and cosine of the compiled recursions (``eslabon.spatial._sincos``) and
+"""The inline sine and cosine of the compiled recursions (``eslabon._engine.sincos``) and
 the far-angle path every recursion takes first (``kinematics.recursion.near_angles``).
 
 The kernels no longer call libm per joint (issue 3, speed: a call in the recursion made it
@@ -21,7 +21,7 @@ from numba import njit
 
 import eslabon as es
 from eslabon.model.builder import ModelBuilder
-from eslabon.spatial._sincos import FAST_LIMIT, sincos_near
+from eslabon._engine.sincos import FAST_LIMIT, sincos_near
 
 from rnea_oracle import rnea as oracle_rnea
 

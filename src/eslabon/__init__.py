@@ -29,7 +29,7 @@ _ATTRIBUTES = {
     "forward_kinematics": "eslabon.kinematics", "end_effector_pose": "eslabon.kinematics",
     "jacobian": "eslabon.kinematics", "simulate": "eslabon.sim", "Trajectory": "eslabon.sim",
     "set_num_threads": "eslabon._args", "get_num_threads": "eslabon._args",
-    "compile_notice": "eslabon._jit",
+    "compile_notice": "eslabon._engine.compile",
 }
 _SUBPACKAGES = ("model", "zoo", "kinematics", "dynamics", "sim", "spatial", "control",
                 "mobile", "trajectory", "batch", "viz", "interop", "bench", "cli", "warmup")
@@ -59,7 +59,7 @@ def __dir__():
 if TYPE_CHECKING:                      # what the names are, for type checkers and IDEs
     from . import kinematics, model, zoo  # noqa: F401
     from ._args import get_num_threads, set_num_threads  # noqa: F401
-    from ._jit import compile_notice  # noqa: F401
+    from ._engine.compile import compile_notice  # noqa: F401
     from .dynamics import (RneaTrace, bias_forces, coriolis_matrix,  # noqa: F401
                            forward_dynamics, forward_dynamics_derivatives, gravity_torques,
                            inverse_dynamics, inverse_dynamics_derivatives, kinetic_energy,

@@ -143,7 +143,7 @@ def require_finite(what: str, **fields):
 
 
 def _numba():
-    from ._jit import install
+    from ._engine.compile import install
     install()                     # before numba picks its threading layer
     import numba
     return numba

@@ -96,7 +96,7 @@ def run_group(name: str) -> float:
 def _worker(name: str) -> tuple:
     import warnings
     warnings.simplefilter("ignore")
-    from ._jit import compile_notice
+    from ._engine.compile import compile_notice
     compile_notice(False)
     return name, run_group(name)
 

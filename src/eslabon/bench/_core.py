@@ -13,9 +13,9 @@ import timeit
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .._jit import install as _install
+from .._engine.compile import install as _install
 
-_install()         # TBB before numba picks its threading layer (eslabon._jit)
+_install()         # TBB before numba picks its threading layer (eslabon._engine.compile)
 import numba  # noqa: E402
 import numpy as np
 

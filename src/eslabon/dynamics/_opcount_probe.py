@@ -58,7 +58,7 @@ class Counted(float):
 
 
 def _counted_sincos(x):
-    """Stands in for the kernels' inline sin and cos (:mod:`eslabon.spatial._sincos`):
+    """Stands in for the kernels' inline sin and cos (:mod:`eslabon._engine.sincos`):
     one sine and one cosine, counted as two trig calls like any library's, not as the
     polynomial arithmetic that computes them."""
     COUNT["trig"] += 2

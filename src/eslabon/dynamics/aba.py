@@ -15,7 +15,7 @@ with a_0 = −g (gravity as a base acceleration), armature J_a and joint frictio
 b, Coulomb μ) as in :mod:`.rnea`. Fixed bodies skip the joint terms (I^a = I^A).
 
 Spatial inertias are kept as three 3×3 blocks [[A, B], [Bᵀ, C]] with A and C symmetric
-(stored as 6-tuples, :func:`eslabon.spatial._nb.sym6`); a rigid body about its origin has
+(stored as 6-tuples, :func:`eslabon._engine.tuples.sym6`); a rigid body about its origin has
 A = Ī + m(|c|²1 − c cᵀ), B = m[c]×, C = m 1. Moving a block inertia from a child (rotation
 E, origin r in the parent) to the parent: A' = E A Eᵀ etc., then
 
@@ -36,15 +36,15 @@ from numba import carray, njit, prange
 
 from ..conventions import PRISMATIC, REVOLUTE
 from ..kinematics.recursion import body_com, near_angles, placement
-from ..model.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
+from .._engine.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
                             JTYPE, MASS, QIDX, STRIDE, VISCOUS, Z_AXIS)
-from ..spatial._lanes import (WIDTH, all_finite, all_positive, at, chunk_states, clear, g1, like,
+from .._engine.lanes import (WIDTH, all_finite, all_positive, at, chunk_states, clear, g1, like,
                              pack, put, s1, unpack, zero_of)
-from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
+from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
                            rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
                            srank1_sub, sub, sym6, v3)
-from .._jit import batch_kernel, lazy_cfunc, subject
-from .fastcall import SIGNATURE, entry_status, packed_model
+from .._engine.compile import batch_kernel, lazy_cfunc, subject
+from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (
@@ -82,7 +82,7 @@ def translate_blocks(A, B, C, r):
 @njit(cache=True)
 def aba_into(P, q, qd, tau, ws, qdd):
     """q̈ into ``qdd`` for one state, or for a lanes block ((n, WIDTH) joint arrays, a 3-D
-    ``ws``, :mod:`..spatial._lanes`). Returns 0 ok, 1 non-finite, 2 a joint moves no mass."""
+    ``ws``, :mod:`eslabon._engine.lanes`). Returns 0 ok, 1 non-finite, 2 a joint moves no mass."""
     nb = int(P[H_NB])
     z = zero_of(q)
     Z3, Z6, Z9 = like(_Z3, z), like(_Z6, z), like(_Z9, z)
@@ -259,7 +259,7 @@ def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
 @batch_kernel
 def aba_many(P, Q, QD, TAU, QDD, nchunks):
     """ABA over a batch (N, n), parallel over chunks of states, each chunk
-    :data:`~eslabon.spatial._lanes.WIDTH` states at a time in lock step (:func:`aba_into`
+    :data:`~eslabon._engine.lanes.WIDTH` states at a time in lock step (:func:`aba_into`
     compiled for lanes); the worst status over the states. A block that fails is run
     again one state at a time, so the status is each state's own (a block stops at its
     first failing joint, which may not be every state's)."""

@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import chunks, explain_nonfinite, vector, vectors
-from ..spatial._lanes import blocks
+from .._engine.lanes import blocks
 from . import aba as _aba
 from . import coriolis as _cor
 from . import energy as _en
-from . import fastcall as _fast
+from .._engine import fastcall as _fast
+from ..model.model import Model
 from . import forward as _fd
 from . import rnea as _ne
 from . import walker_orin as _wo
@@ -161,11 +162,11 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     return out
 
 
-inverse_dynamics = _fast.public(inverse_dynamics, _ne.inverse_dynamics_entry, 3, (1,))
-gravity_torques = _fast.public(gravity_torques, _ne.gravity_torques_entry, 1, (1,))
-bias_forces = _fast.public(bias_forces, _ne.bias_forces_entry, 2, (1,))
-mass_matrix = _fast.public(mass_matrix, _wo.mass_matrix_entry, 1, (2,))
-forward_dynamics = _fast.public(forward_dynamics, _aba.forward_dynamics_entry, 3, (1,))
+inverse_dynamics = _fast.public(inverse_dynamics, _ne.inverse_dynamics_entry, 3, (1,), Model)
+gravity_torques = _fast.public(gravity_torques, _ne.gravity_torques_entry, 1, (1,), Model)
+bias_forces = _fast.public(bias_forces, _ne.bias_forces_entry, 2, (1,), Model)
+mass_matrix = _fast.public(mass_matrix, _wo.mass_matrix_entry, 1, (2,), Model)
+forward_dynamics = _fast.public(forward_dynamics, _aba.forward_dynamics_entry, 3, (1,), Model)
 
 
 def coriolis_matrix(model, q, qd):

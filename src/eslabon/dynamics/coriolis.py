@@ -14,13 +14,13 @@ Spatial vectors are [angular; linear]. Rigid links only (no seed-001 sliding COM
 from __future__ import annotations
 
 import numpy as np
-from .._jit import batch_kernel, subject
+from .._engine.compile import batch_kernel, subject
 from numba import njit, prange
 
 from ..conventions import PRISMATIC
 from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
-from ..model.layout import AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX, STRIDE
-from ..spatial._nb import add, cross, m9, mm, mv, v3
+from .._engine.layout import AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX, STRIDE
+from .._engine.tuples import add, cross, m9, mm, mv, v3
 
 
 @njit(cache=True)

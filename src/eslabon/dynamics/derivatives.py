@@ -45,14 +45,15 @@ import numpy as np
 from numba import carray, njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
-from .._jit import batch_kernel, lazy_cfunc, subject
+from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import body_com, near_angles, placement
-from ..model.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
+from .._engine.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
                             INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
-from ..spatial._nb import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
-                           mt, mv, outer, s3, s9, scale, skew, sub, v3)
-from . import fastcall as _fast
+from .._engine.tuples import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
+                           mt, mv, outer, s3, s9, scale, skew9, sub, v3)
+from .._engine import fastcall as _fast
+from ..model.model import Model
 from .aba import COLS as ABA_COLS
 from .aba import aba_into
 from .forward import cholesky_factor, cholesky_solve
@@ -157,9 +158,9 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         yan, yaf = _inertia_apply(m, h, J, an, af)
         xn, xf = _fcross(vn, vf, ln, lf)
         # Ẏ: ḣ = m u + ω × h,  J̇ = [ω]× J − J [ω]× − ([u]×[h]× + [h]×[u]×)
-        W = skew(vn)
-        U = skew(vf)
-        Hx = skew(h)
+        W = skew9(vn)
+        U = skew9(vf)
+        Hx = skew9(h)
         dJ = msub(msub(mm(W, J), mm(J, W)), madd(mm(U, Hx), mm(Hx, U)))
         s9(ws, i, _RW, R)
         s3(ws, i, _PW, pw)
@@ -414,9 +415,9 @@ def forward_dynamics_derivatives(model, q, qd, tau):
 
 # the public functions: plain single states go from C straight to the entries above
 inverse_dynamics_derivatives = _fast.public(inverse_dynamics_derivatives,
-                                            id_derivatives_entry, 3, (2, 2))
+                                            id_derivatives_entry, 3, (2, 2), Model)
 forward_dynamics_derivatives = _fast.public(forward_dynamics_derivatives,
-                                            fd_derivatives_entry, 3, (2, 2, 2))
+                                            fd_derivatives_entry, 3, (2, 2, 2), Model)
 
 __all__ = ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"]
 

@@ -6,12 +6,12 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import batch_kernel, subject
+from .._engine.compile import batch_kernel, subject
 from numba import njit, prange
 
 from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
-from ..model.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
-from ..spatial._nb import add, cross, dot, m9, mv, v3
+from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.tuples import add, cross, dot, m9, mv, v3
 
 
 @njit(cache=True)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from .._jit import batch_kernel, subject
+from .._engine.compile import batch_kernel, subject
 from numba import njit, prange
 
 from ..kinematics.recursion import WS_COLS
-from ..model.layout import H_NB, H_NQ
+from .._engine.layout import H_NB, H_NQ
 from .rnea import rnea_into
 from .walker_orin import _COLS as CRBA_COLS
 from .walker_orin import crba_into, ne_columns_into

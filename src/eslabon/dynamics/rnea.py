@@ -24,19 +24,19 @@ from numba import carray, njit, prange
 
 from ..conventions import PRISMATIC
 from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
-from ..model.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
+from .._engine.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
                             VISCOUS, Z_AXIS)
-from ..spatial._lanes import WIDTH, all_finite, at, chunk_states, pack, put, unpack, zero_of
-from ..spatial._nb import add, cross, dot, g3, g9, mv, s3, sign, v3
-from .._jit import batch_kernel, lazy_cfunc, subject
-from .fastcall import SIGNATURE, entry_status, packed_model
+from .._engine.lanes import WIDTH, all_finite, at, chunk_states, pack, put, unpack, zero_of
+from .._engine.tuples import add, cross, dot, g3, g9, mv, s3, sign, v3
+from .._engine.compile import batch_kernel, lazy_cfunc, subject
+from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 
 
 @njit(cache=True)
 def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
     """Newton–Euler for one state into ``tau`` (may alias ``qdd``). True if τ is finite.
     With ``trace`` the workspace keeps every intermediate quantity of Tabla 3.1. Also
-    for a lanes block: (n, WIDTH) joint arrays and a 3-D ``ws`` (:mod:`..spatial._lanes`)."""
+    for a lanes block: (n, WIDTH) joint arrays and a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
     forward_pass(P, q, qd, qdd, gscale, ws, FORCES | TRACE if trace else FORCES)  # (3.27)-(3.30)
     nb = int(P[H_NB])
     z = zero_of(q)
@@ -156,7 +156,7 @@ def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
 @batch_kernel
 def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
     """Newton–Euler over a batch (N, n), parallel over chunks of states. Each chunk runs
-    :data:`~eslabon.spatial._lanes.WIDTH` states at a time in lock step: the same
+    :data:`~eslabon._engine.lanes.WIDTH` states at a time in lock step: the same
     :func:`rnea_into`, compiled for lanes (one SIMD instruction per operation)."""
     N = Q.shape[0]
     nb = int(P[H_NB])

@@ -56,7 +56,7 @@ from .._args import require_finite, vectors
 from ..conventions import FIXED, PRISMATIC
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
-from ..spatial.rotations import skew as _skew
+from ..spatial.rotations import skew
 from ..spatial.spatial6 import translation_operator as translation
 
 
@@ -112,7 +112,7 @@ def chain_data(model, q, qd) -> ChainData:
         s = S[i] = Rw[i] @ model.com[b]                            # O_i -> centre of mass
         J_cm[i] = Rw[i] @ model.inertia[b] @ Rw[i].T
         J_O = J_cm[i] + m * (s @ s * np.eye(3) - np.outer(s, s))
-        inertia[i] = np.block([[J_O, m * _skew(s)], [-m * _skew(s), m * np.eye(3)]])   # (1.45)
+        inertia[i] = np.block([[J_O, m * skew(s)], [-m * skew(s), m * np.eye(3)]])   # (1.45)
         gyro[i] = np.concatenate([np.cross(w[i], J_O @ w[i]),
                                   m * np.cross(w[i], np.cross(w[i], s))])          # (1.53)
         w_prev = w[i - 1] if i else np.zeros(3)

@@ -29,16 +29,16 @@ from numba import carray, njit, prange
 
 from ..conventions import REVOLUTE
 from ..kinematics.recursion import WS_COLS, body_com, near_angles, placement
-from ..model.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
+from .._engine.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
                             STRIDE, Z_AXIS)
-from ..spatial._nb import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
+from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
                            s3, s6, s9, sadd, scale, smv, sub, sym6, v3)
-from .._jit import batch_kernel, lazy_cfunc, subject
-from .fastcall import SIGNATURE, entry_status, packed_model
+from .._engine.compile import batch_kernel, lazy_cfunc, subject
+from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
-# (xx, xy, xz, yy, yz, zz), the layout of `spatial._nb.sym6`: it is symmetric
+# (xx, xy, xz, yy, yz, zz), the layout of `_engine.tuples.sym6`: it is symmetric
 _RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
 _COLS = 28
 

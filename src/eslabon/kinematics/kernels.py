@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import batch_kernel, subject
+from .._engine.compile import batch_kernel, subject
 from numba import njit, prange
 
-from ..model.layout import H_NB
+from .._engine.layout import H_NB
 from .recursion import MOVING_BASE, POSES, WS_COLS, forward_pass
 
 

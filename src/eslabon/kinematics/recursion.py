@@ -22,12 +22,12 @@ from numba import njit
 from numba.extending import overload
 
 from ..conventions import PRISMATIC, REVOLUTE
-from ..model.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERTIA, JTYPE,
+from .._engine.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERTIA, JTYPE,
                             MASS, POS, QIDX, ROT, STRIDE, Z_AXIS)
-from ..spatial._nb import (add, cross, g3, g9, m9, mm, mrz, mtv, mv, rot_axis, s3, s9, scale,
+from .._engine.tuples import (add, cross, g3, g9, m9, mm, mrz, mtv, mv, rot_axis9, s3, s9, scale,
                            v3)
-from ..spatial._lanes import at, clear, like, zero_of
-from ..spatial._sincos import in_fast_range, sincos_near
+from .._engine.lanes import at, clear, like, zero_of
+from .._engine.sincos import in_fast_range, sincos_near
 
 # workspace columns (per body, in that body's coordinates unless noted)
 WS_E = 0        # 9: rotation parent <- body at the current q
@@ -49,12 +49,12 @@ WS_COLS = 54
 
 def near_angles(P, q):
     """``q`` itself when every revolute joint angle is within reach of the inline sine and
-    cosine (|q| ≤ 1e5 rad, :func:`~eslabon.spatial._sincos.sincos_near`); otherwise a copy
+    cosine (|q| ≤ 1e5 rad, :func:`~eslabon._engine.sincos.sincos_near`); otherwise a copy
     in which those angles are replaced by atan2(sin q, cos q) ∈ [−π, π], whose sine and
     cosine are libm's to about 2e-16 (absolute; a NaN or infinite angle becomes NaN).
     Every recursion calls it once first, so :func:`placement` needs no call to libm: a
     call inside the recursion would make it spill the motion it keeps in registers.
-    ``q`` is one state (n,) or a lanes block (n, WIDTH) (:mod:`eslabon.spatial._lanes`)."""
+    ``q`` is one state (n,) or a lanes block (n, WIDTH) (:mod:`eslabon._engine.lanes`)."""
     return _near_angles_one(P, q)
 
 
@@ -125,7 +125,7 @@ def placement(P, o, qi):
         s, c = sincos_near(qi)
         if P[o + Z_AXIS] != 0.0:
             return like(mrz(R, c, s), qi), like(p, qi)
-        return like(mm(R, rot_axis(v3(P, o + AXIS), c, s)), qi), like(p, qi)
+        return like(mm(R, rot_axis9(v3(P, o + AXIS), c, s)), qi), like(p, qi)
     if jt == PRISMATIC:
         return like(R, qi), add(p, mv(R, scale(qi, v3(P, o + AXIS))))
     return like(R, qi), like(p, qi)
@@ -156,7 +156,7 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
     """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM, plus what the ``full``
     flags ask for (:data:`POSES`, :data:`FORCES`). The parent's motion is kept in
     registers when the parent is the previous body (every serial chain). One state, or a
-    lanes block with a 3-D ``ws`` (:mod:`eslabon.spatial._lanes`)."""
+    lanes block with a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
     nb = int(P[H_NB])
     z = zero_of(q)
     w = (z, z, z)

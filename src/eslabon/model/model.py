@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC, REVOLUTE
-from . import layout as L
+from .._engine import layout as L
 from .validate import check_body_arrays, check_names_and_frames
 
 

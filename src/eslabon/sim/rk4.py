@@ -12,7 +12,7 @@ exactly as :func:`eslabon.sim.simulate`'s Python loop so both give the same numb
 from __future__ import annotations
 
 import numpy as np
-from .._jit import subject
+from .._engine.compile import subject
 from numba import njit
 
 from ..dynamics.aba import COLS as ABA_COLS
@@ -20,7 +20,7 @@ from ..dynamics.aba import aba_into
 from ..dynamics.forward import fd_into
 from ..dynamics.walker_orin import _COLS as CRBA_COLS
 from ..kinematics.recursion import WS_COLS
-from ..model.layout import H_NB, H_NQ
+from .._engine.layout import H_NB, H_NQ
 
 FD_CODES = {"aba": 0, "walker_orin_3": 3, "walker_orin_1": 1}
 

@@ -1,6 +1,6 @@
 """Rotations and rigid transforms (numpy, for model building and I/O).
 
-The compiled kernels use their own tuple-based primitives in ``eslabon.spatial._nb``.
+The compiled kernels use their own tuple-based primitives in ``eslabon._engine.tuples``.
 """
 from .rotations import rot_x, rot_y, rot_z, rot_axis, skew, is_rotation, homogeneous
 from .invariants import (

@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .rotations import skew
+
 __all__ = ["Angles", "AxisAngle", "EulerParameters", "LinearInvariants",
            "RodriguesParameters", "angular_velocity", "axis_angle", "euler_parameters",
            "euler_parameters_from_invariants", "invariant_rates",
@@ -100,11 +102,6 @@ def _unit(v, name: str, tol: float = ROTATION_TOL) -> np.ndarray:
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
-def _skew(v: np.ndarray) -> np.ndarray:
-    """[v]×, shape (..., 3, 3): ``rotations.skew`` (single vector) made to broadcast."""
-    return -np.einsum("ijk,...k->...ij", _EPS, v)
-
-
 def _outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[..., :, None] * b[..., None, :]
 
@@ -177,7 +174,7 @@ def rotation_from_invariants(lam, lam0, axis=None, *, tol: float = 1e-9) -> np.n
     pos = (c > 0.0)[..., None, None]
     sym = np.where(pos, _outer(lam, lam) / (1.0 + np.where(c > 0.0, c, 0.0))[..., None, None],
                    (1.0 - c)[..., None, None] * _outer(e, e))
-    return c[..., None, None] * _I3 + sym + _skew(lam)
+    return c[..., None, None] * _I3 + sym + skew(lam)
 
 
 # ----------------------------------------------------------------------------- axis-angle
@@ -209,7 +206,7 @@ def rotation_from_axis_angle(e, phi) -> np.ndarray:
     e = _unit(e, "e")
     phi = _array(phi, "phi", ())[..., None, None]
     return (np.cos(phi) * _I3 + 2.0 * np.sin(phi / 2.0) ** 2 * _outer(e, e)
-            + np.sin(phi) * _skew(e))
+            + np.sin(phi) * skew(e))
 
 
 # ------------------------------------------------------------------------ Euler parameters
@@ -254,7 +251,7 @@ def rotation_from_euler_parameters(q0, q, *, tol: float = 1e-9) -> np.ndarray:
     with q0² + ‖q‖² = 1 to ``tol`` (normalized); returns (..., 3, 3)."""
     q0, q = _parameters(q0, q, tol)
     return ((2.0 * q0 ** 2 - 1.0)[..., None, None] * _I3
-            + 2.0 * (_outer(q, q) + q0[..., None, None] * _skew(q)))
+            + 2.0 * (_outer(q, q) + q0[..., None, None] * skew(q)))
 
 
 def invariants_from_euler_parameters(q0, q, *, tol: float = 1e-9) -> LinearInvariants:
@@ -292,7 +289,7 @@ def rotation_from_rodrigues(p) -> np.ndarray:
     r = 1 + p·p; p (..., 3) finite, returns (..., 3, 3)."""
     p = _array(p, "p", (3,))
     pp = np.sum(p * p, axis=-1)[..., None, None]
-    return ((1.0 - pp) * _I3 + 2.0 * _outer(p, p) + 2.0 * _skew(p)) / (1.0 + pp)
+    return ((1.0 - pp) * _I3 + 2.0 * _outer(p, p) + 2.0 * skew(p)) / (1.0 + pp)
 
 
 # -------------------------------------------------------------------- Euler/Bryant angles

@@ -27,9 +27,17 @@ def rot_z(angle: float) -> np.ndarray:
 
 
 def skew(v) -> np.ndarray:
-    """Cross-product matrix: ``skew(a) @ b == np.cross(a, b)``."""
-    x, y, z = v
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    """Cross-product matrix [v]×, ``skew(a) @ b == np.cross(a, b)``; (3,) -> (3, 3), or
+    (..., 3) -> (..., 3, 3) for a stack of vectors."""
+    v = np.asarray(v, dtype=float)
+    if v.shape == (3,):
+        x, y, z = v
+        return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    out = np.zeros(v.shape[:-1] + (3, 3))
+    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
+    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
+    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
+    return out
 
 
 def rot_axis(axis, angle: float) -> np.ndarray:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .invariants import _array, _skew, as_rotation
+from .invariants import _array, as_rotation
+from .rotations import skew
 
 __all__ = ["body_force", "cuboid_inertia", "force_cross", "gyroscopic_force",
            "is_spatial_inertia", "motion_cross", "parallel_axis", "power", "rigid_transform",
@@ -101,7 +102,7 @@ def translation_operator(p) -> np.ndarray:
     p = _vec(p, "p")
     X = np.zeros(p.shape[:-1] + (6, 6))
     X[..., :3, :3] = X[..., 3:, 3:] = _I3
-    X[..., :3, 3:] = _skew(p)
+    X[..., :3, 3:] = skew(p)
     return X
 
 
@@ -131,7 +132,7 @@ def motion_cross(V) -> np.ndarray:
     the document): motion_cross(V₁) V₂ = −motion_cross(V₂) V₁, and for a velocity
     transform X: motion_cross(X V) = X motion_cross(V) X⁻¹."""
     V = _array(V, "V", (6,))
-    w, v = _skew(V[..., :3]), _skew(V[..., 3:])
+    w, v = skew(V[..., :3]), skew(V[..., 3:])
     X = np.zeros(V.shape[:-1] + (6, 6))
     X[..., :3, :3] = X[..., 3:, 3:] = w
     X[..., 3:, :3] = v
@@ -173,7 +174,7 @@ def spatial_inertia(m, J_cm, s) -> np.ndarray:
     with Ŝ = P̂(s) and s (..., 3) from the reference point O to the centre of mass."""
     J_O = parallel_axis(J_cm, m, s)
     m, s = _mass(m), _vec(s, "s")
-    ms = m[..., None, None] * _skew(s)
+    ms = m[..., None, None] * skew(s)
     I = np.zeros(J_O.shape[:-2] + (6, 6))
     I[..., :3, :3] = J_O
     I[..., :3, 3:] = ms

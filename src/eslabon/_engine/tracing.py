@@ -26,7 +26,7 @@ from numba import types
 from numba.core.errors import TypingError
 from numba.extending import lower_builtin, type_callable
 
-from ._lanes import LANES, Lanes, _vector
+from .lanes import LANES, Lanes, _vector
 
 _REAL = (types.Float, types.Integer, types.Boolean)
 

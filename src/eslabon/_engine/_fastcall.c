@@ -1,12 +1,12 @@
 /*
- * eslabon._fastcall: thin CPython entry points into the compiled kernels.
+ * eslabon._engine._fastcall: thin CPython entry points into the compiled kernels.
  *
  * Why it exists (docs/performance.md, "Per call"): calling a numba dispatcher costs about
  * 0.1 us per array argument (each array is wrapped in a reference-counted meminfo and
  * released again) plus the allocation of the result, and a Python-level wrapper adds
  * another 0.1 us: together most of a 6-DOF inverse dynamics. The public functions made
  * here are builtin functions that read the numpy buffers directly and call the kernel's C
- * function pointer, a numba @cfunc defined in eslabon/dynamics/fastcall.py. No arithmetic
+ * function pointer, a numba @cfunc defined in eslabon/_engine/fastcall.py. No arithmetic
  * and no validation beyond "can the kernel read this in place" lives in this file.
  *
  * public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module,
@@ -22,7 +22,7 @@
  *   n_in       how many state arguments follow the model (1..3)
  *   out_ndims  a tuple with the rank of each output (1 -> (nq,), 2 -> (nq, nq)); 1..3
  *   header, stride
- *              the packed-model layout (eslabon/model/layout.py): model.packed must hold
+ *              the packed-model layout (eslabon/_engine/layout.py): model.packed must hold
  *              header + (nb + 1) * stride values with nb = P[0], nq = P[1]
  *   owner      kept alive as long as the function (the cfunc owning the machine code,
  *              or the object whose .address compiles it)
@@ -51,7 +51,7 @@
 
 #define MAX_IN 3
 #define MAX_OUT 3
-#define ENTRY_OK 0x5AFE      /* eslabon.dynamics.fastcall.ENTRY_OK */
+#define ENTRY_OK 0x5AFE      /* eslabon._engine.fastcall.ENTRY_OK */
 
 typedef long long (*kernel_fn)(const double *P, const double *a, const double *b,
                                const double *c, double *out0, double *out1, double *out2);
@@ -265,7 +265,7 @@ static PyMemberDef kernel_members[] = {
 
 static PyTypeObject KernelType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "eslabon._fastcall.Kernel",
+    .tp_name = "eslabon._engine._fastcall.Kernel",
     .tp_doc = "State of a compiled entry point (see the module source).",
     .tp_basicsize = sizeof(Kernel),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -374,8 +374,8 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef fastcall_module = {
-    PyModuleDef_HEAD_INIT, "eslabon._fastcall",
-    "C entry points into eslabon's compiled kernels (see eslabon.dynamics.fastcall).", -1,
+    PyModuleDef_HEAD_INIT, "eslabon._engine._fastcall",
+    "C entry points into eslabon's compiled kernels (see eslabon._engine.fastcall).", -1,
     module_methods,
 };
 

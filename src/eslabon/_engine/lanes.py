@@ -35,9 +35,9 @@ from numba.core.typing.templates import AbstractTemplate, infer_global, signatur
 from numba.extending import (intrinsic, lower_builtin, models, register_model,
                              type_callable)
 
-from .._jit import install as _install_compile_notice
+from .compile import install as _install_compile_notice
 
-_install_compile_notice()     # before any eslabon kernel can compile (see eslabon._jit)
+_install_compile_notice()     # before any eslabon kernel can compile (see eslabon._engine.compile)
 
 WIDTH = 4       # states per block: one AVX2 register of doubles
 

@@ -8,9 +8,9 @@ compiled per helper and argument type.
 """
 from __future__ import annotations
 
-from ._lanes import array_getter, array_setter
-from ._lanes import g3, g6, g9, s3, s6, s9, sign  # noqa: F401  (generic over lanes)
-from ._tuple_ops import tuple_function
+from .lanes import array_getter, array_setter
+from .lanes import g3, g6, g9, s3, s6, s9, sign  # noqa: F401  (generic over lanes)
+from .tracing import tuple_function
 
 
 @array_getter(3)
@@ -92,7 +92,7 @@ def mm(A, B):
 
 
 @tuple_function
-def rot_axis(k, c, s):
+def rot_axis9(k, c, s):
     """Rodrigues: rotation by the angle θ (c = cos θ, s = sin θ) about the unit vector
     ``k``, as a 9-tuple."""
     t = 1.0 - c
@@ -145,7 +145,7 @@ def outer(a, b, s):
 
 
 @tuple_function
-def skew(r):
+def skew9(r):
     """[r]×, the matrix of r × ·."""
     return (0.0, -r[2], r[1], r[2], 0.0, -r[0], -r[1], r[0], 0.0)
 

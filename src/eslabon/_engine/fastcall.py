@@ -8,7 +8,7 @@ public function itself is a builtin made by the small C extension ``eslabon._fas
 (:func:`public`): it reads ``model.packed`` and the numpy buffers, allocates the result
 and calls the function pointer.
 
-The public function takes that lean path when the model is a :class:`Model` (its packed
+The public function takes that lean path when the model is a ``Model`` (its packed
 array was validated when it was built; the kernels trust its inner fields), every state
 argument is a float64 C-contiguous (nq,) array, no keyword is given and the kernel reports
 success; anything
@@ -30,11 +30,10 @@ import inspect
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
-from ..model.layout import H_NB, HEADER, STRIDE
-from ..model.model import Model
+from .layout import H_NB, HEADER, STRIDE
 
 try:
-    from .. import _fastcall
+    from . import _fastcall
 except ImportError:           # built without a C compiler: the general path is used
     _fastcall = None
 
@@ -79,13 +78,15 @@ def _text_signature(fn) -> str:
                                          return_annotation=inspect.Signature.empty))
 
 
-def public(general, entry, n_in: int, out_ranks: tuple):
+def public(general, entry, n_in: int, out_ranks: tuple, model_type: type):
     """The public function for ``general``, the Python general path of the same name.
 
     ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning :func:`entry_status`)
     reading ``n_in`` states and writing outputs of the ranks ``out_ranks`` (1: (nq,),
-    2: (nq, nq)), a :class:`~eslabon._jit.LazyCFunc`: it is compiled on the first call
-    that takes the lean path, not here. With the C
+    2: (nq, nq)), a :class:`~eslabon._engine.compile.LazyCFunc`: it is compiled on the first
+    call that takes the lean path, not here. Only instances of exactly ``model_type`` (the
+    model class, whose packed array was validated when it was built) take the lean path.
+    With the C
     extension: a builtin function that runs ``entry`` on plain (nq,) states and calls
     ``general`` with the same arguments otherwise (``f.__self__.general`` is
     ``general``, ``f.__self__.fast(model, ...)`` the lean path alone). Without it:
@@ -95,4 +96,4 @@ def public(general, entry, n_in: int, out_ranks: tuple):
         return general
     doc = f"{_text_signature(general)}\n--\n\n{inspect.cleandoc(general.__doc__ or '')}"
     return _fastcall.public(0, n_in, tuple(out_ranks), HEADER, STRIDE, entry,
-                            general, general.__name__, doc, general.__module__, Model)
+                            general, general.__name__, doc, general.__module__, model_type)

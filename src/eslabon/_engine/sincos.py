@@ -27,7 +27,7 @@ from __future__ import annotations
 from numba import njit
 from numba.extending import overload
 
-from ._lanes import Lanes
+from .lanes import Lanes
 
 _INV_PIO2 = 6.36619772367581382433e-01
 _PIO2_1 = 1.57079632673412561417e+00        # π/2 in three parts: 33 bits,

@@ -128,15 +128,84 @@ def batch_kernel(fn):
     return BatchKernel(fn)
 
 
+_COMPILED_PACKAGES = ("_engine", "dynamics", "kinematics", "sim")
+
+
+def _code_digest() -> str:
+    """A digest of eslabon's version and of every source file of the packages that hold
+    compiled code: the name of the folder that eslabon's numba cache lives in."""
+    import hashlib
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    h = hashlib.sha256()
+    for package in _COMPILED_PACKAGES:
+        folder = os.path.join(root, package)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                h.update(name.encode())
+                with open(os.path.join(folder, name), "rb") as f:
+                    h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def _cache_locator():
+    """A numba cache locator for eslabon's kernels: the cache of a kernel lives in a
+    folder named by :func:`_code_digest`. numba keys a cached function on its own source
+    file only, so a caller kept in the cache would keep the old code of a callee edited
+    in another file (after an upgrade that kept ``__pycache__``, or a stale module path
+    after a file moved); with every compiled source in the folder's name, a changed
+    eslabon compiles afresh instead. The folder is under NUMBA_CACHE_DIR when set, else
+    beside the sources, else in the user's cache directory (as numba's own locators)."""
+    from numba.core import caching, config
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    class EslabonCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        digest = None
+
+        def __init__(self, py_func, py_file, base):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(base, "eslabon-" + EslabonCacheLocator.digest,
+                                            os.path.relpath(os.path.dirname(py_file), root))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            py_file = os.path.abspath(py_file)
+            if not py_file.startswith(root + os.sep) or not os.path.exists(py_file):
+                return None
+            if cls.digest is None:
+                cls.digest = _code_digest()
+            from numba.misc.appdirs import AppDirs
+            bases = ([config.CACHE_DIR] if config.CACHE_DIR else
+                     [os.path.join(root, "__pycache__"),
+                      AppDirs(appname="numba", appauthor=False).user_cache_dir])
+            for base in bases:
+                self = cls(py_func, py_file, base)
+                try:
+                    self.ensure_cache_path()
+                    return self
+                except OSError:
+                    continue
+            return None
+
+    return EslabonCacheLocator
+
+
 def install():
-    """Listen to numba's compiler events, watch for forks, make TBB loadable when asked
-    (once per process, before numba is imported by the kernels)."""
+    """Listen to numba's compiler events, watch for forks, make TBB loadable when asked,
+    give eslabon's kernels their own cache folder (once per process, before numba is
+    imported by the kernels)."""
     global _installed
     with _lock:
         if _installed:
             return
         _load_tbb()
+        from numba.core import caching
         from numba.core import event as ev
+        caching.CacheImpl._locator_classes.insert(0, _cache_locator())
 
         class _Dispatchers(ev.Listener):
             def on_start(self, event):

@@ -1,0 +1,15 @@
+"""The compute engine: what every compiled kernel stands on, and nothing else of eslabon.
+
+- :mod:`.layout`: the packed model array the kernels read (one float64 array per model).
+- :mod:`.joints`: the one joint dispatcher — placement, motion subspace, wrench
+  projection and the velocity and acceleration terms of each joint type.
+- :mod:`.tuples`: 3-vector and 3×3 algebra on tuples (kept in registers), lowered by
+  :mod:`.tracing`; :mod:`.lanes`: 4 states' values in one SIMD vector and the generic
+  accessors through which kernels reach joint values and workspaces;
+  :mod:`.sincos`: the inline sine and cosine of joint angles.
+- :mod:`.status`: the status codes every kernel returns.
+- :mod:`.compile`: compilation on first use and its one-line notice, batch kernels.
+- :mod:`.fastcall` (with the C extension ``_fastcall``): the single-call fast path.
+
+Nothing here imports another part of eslabon (docs/architecture.md).
+"""
