@@ -10,12 +10,9 @@ from __future__ import annotations
 
 STANDARD_GRAVITY = (0.0, 0.0, -9.81)
 
-FIXED = 0
-REVOLUTE = 1
-PRISMATIC = 2
-
-JOINT_TYPE_NAMES = {FIXED: "fixed", REVOLUTE: "revolute", PRISMATIC: "prismatic"}
-JOINT_TYPE_CODES = {"fixed": FIXED, "revolute": REVOLUTE, "prismatic": PRISMATIC,
-                    "F": FIXED, "R": REVOLUTE, "P": PRISMATIC}
+# joint type codes are part of the packed layout; what each type does: _engine.joints
+from ._engine.layout import FIXED, PRISMATIC, REVOLUTE  # noqa: E402,F401
+from ._engine.layout import JOINT_CODES as JOINT_TYPE_CODES  # noqa: E402,F401
+from ._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES  # noqa: E402,F401
 
 DH_CONVENTIONS = ("standard", "modified", "rojas")

@@ -360,9 +360,10 @@ def _register_set(fn, count):
         return context.get_dummy_value()
 
 
-def array_getter(count):
+def array_getter(count, shift=0):
     """Decorator: register the Python function ``f(a, o)`` = the ``count``-tuple
-    ``a[o:o+count]`` of a 1-D float64 array (a model's packed data) as loads."""
+    ``a[o + shift:o + shift + count]`` of a 1-D float64 array (a model's packed data) as
+    loads."""
     def register(fn):
         @type_callable(fn)
         def typer(context):
@@ -375,6 +376,8 @@ def array_getter(count):
         def lower(context, builder, sig, args):
             aty, a = sig.args[0], args[0]
             o = _intp(context, builder, sig.args[1], args[1])
+            if shift:
+                o = builder.add(o, ir.Constant(o.type, shift))
             first = _cell(context, builder, aty, a, [o])
             ptrs = [first] + [builder.gep(first, [ir.Constant(ir.IntType(64), j)],
                                           inbounds=True) for j in range(1, count)]

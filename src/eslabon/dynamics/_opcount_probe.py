@@ -66,8 +66,8 @@ def _counted_sincos(x):
 
 
 def _count_trig_as_calls():
-    from eslabon.kinematics import recursion
-    recursion.sincos_near = _counted_sincos
+    from eslabon._engine import joints
+    joints.sincos_near = _counted_sincos
 
 
 NUMPY_COUNT = {"mul": 0, "add": 0, "div": 0, "sqrt": 0, "trig": 0, "solve": 0, "basis": 0,

@@ -34,15 +34,16 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit, prange
 
-from ..conventions import PRISMATIC, REVOLUTE
-from ..kinematics.recursion import body_com, near_angles, placement
-from .._engine.layout import (ARMATURE, AXIS, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
-                            JTYPE, MASS, QIDX, STRIDE, VISCOUS, Z_AXIS)
+from .._engine.joints import (articulated_acceleration, articulated_projection,
+                              articulated_velocity, joint, placement)
+from ..kinematics.recursion import body_com, near_angles
+from .._engine.layout import (ARMATURE, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
+                            MASS, QIDX, STRIDE, VISCOUS)
 from .._engine.lanes import (WIDTH, all_finite, all_positive, at, chunk_states, clear, g1, like,
                              pack, put, s1, unpack, zero_of)
 from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
                            rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
-                           srank1_sub, sub, sym6, v3)
+                           srank1_sub, sub, sym6)
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 
@@ -92,28 +93,18 @@ def aba_into(P, q, qd, tau, ws, qdd):
     q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        jt = int(P[o + JTYPE])
         k = int(P[o + QIDX])
         qi = z
         if k >= 0:
             qi = at(q, k)
-        E, r = placement(P, o, qi)
+        jnt = joint(P, o)
+        E, r = placement(jnt, qi)
         p = int(P[o])
         tree = tree or p != i - 1
         wp = g3(ws, p, _W)
-        w = mtv(E, wp)
-        v = mtv(E, add(g3(ws, p, _V), cross(wp, r)))
-        cw = Z3
-        cv = Z3
-        if jt == REVOLUTE:
-            sj = scale(at(qd, k), v3(P, o + AXIS))
-            w = add(w, sj)
-            cw = cross(w, sj)              # c = v × S q̇ for S = [s; 0]
-            cv = cross(v, sj)
-        elif jt == PRISMATIC:
-            sj = scale(at(qd, k), v3(P, o + AXIS))
-            v = add(v, sj)
-            cv = cross(w, sj)              # c = v × S q̇ for S = [0; s]
+        qdk = at(qd, k) if k >= 0 else z
+        w, v, cw, cv = articulated_velocity(jnt, qdk, mtv(E, wp),
+                                            mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3)
         m = P[o + MASS]
         com = body_com(P, o, qi)
         A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
@@ -139,7 +130,6 @@ def aba_into(P, q, qd, tau, ws, qdd):
     cA, cB, cC, cn, cf = Z6, Z9, Z6, Z3, Z3
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
-        jt = int(P[o + JTYPE])
         k = int(P[o + QIDX])
         m = P[o + MASS]
         h = g3(ws, i, _H)
@@ -157,23 +147,9 @@ def aba_into(P, q, qd, tau, ws, qdd):
             pn = add(pn, g3(ws, i, _XN))
             pf = add(pf, g3(ws, i, _XF))
         if k >= 0:
-            if jt == REVOLUTE and P[o + Z_AXIS] != 0.0:      # S = [e_z; 0]
-                un = (A[2], A[4], A[5])
-                uf = (B[6], B[7], B[8])
-                D = A[5]
-                u = at(tau, k) - pn[2]
-            elif jt == REVOLUTE:                              # S = [s; 0]
-                ax = v3(P, o + AXIS)
-                un = smv(A, ax)
-                uf = mtv(B, ax)
-                D = dot(ax, un)
-                u = at(tau, k) - dot(ax, pn)
-            else:                                             # S = [0; s]
-                ax = v3(P, o + AXIS)
-                un = mv(B, ax)
-                uf = smv(C, ax)
-                D = dot(ax, uf)
-                u = at(tau, k) - dot(ax, pf)
+            # U = I^A S, D = Sᵀ U, u = τ − Sᵀ p^A (joints.articulated_projection)
+            un, uf, D, sp = articulated_projection(joint(P, o), A, B, C, pn, pf)
+            u = at(tau, k) - sp
             u -= P[o + VISCOUS] * at(qd, k) + P[o + COULOMB] * sign(at(qd, k))
             D += P[o + ARMATURE]
             if not all_positive(D):
@@ -225,14 +201,10 @@ def aba_into(P, q, qd, tau, ws, qdd):
         av = add(mtv(E, add(g3(ws, p, _CV), cross(awp, r))), g3(ws, i, _CV))
         k = int(P[o + QIDX])
         if k >= 0:
-            ax = v3(P, o + AXIS)
             x = (g1(ws, i, _U) - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) * g1(ws, i, _D)
             put(qdd, k, x)
             total += x
-            if int(P[o + JTYPE]) == REVOLUTE:
-                aw = add(aw, scale(x, ax))
-            else:
-                av = add(av, scale(x, ax))
+            aw, av = articulated_acceleration(joint(P, o), x, aw, av)
         # pass 3 reuses the c columns of body i for its acceleration
         s3(ws, i, _CW, aw)
         s3(ws, i, _CV, av)

@@ -17,9 +17,9 @@ import numpy as np
 from .._engine.compile import batch_kernel, subject
 from numba import njit, prange
 
-from ..conventions import PRISMATIC
+from .._engine.joints import joint, world_axis
 from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
-from .._engine.layout import AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX, STRIDE
+from .._engine.layout import H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX, STRIDE
 from .._engine.tuples import add, cross, m9, mm, mv, v3
 
 
@@ -53,13 +53,7 @@ def coriolis_into(P, q, qd, ws, C):
             V[i, a] = w[a]
             V[i, 3 + a] = v[a]
         if int(P[o + QIDX]) >= 0:
-            aw = mv(Rw, v3(P, o + AXIS))
-            if int(P[o + JTYPE]) == PRISMATIC:
-                s_ang = (0.0, 0.0, 0.0)
-                s_lin = aw
-            else:
-                s_ang = aw
-                s_lin = cross(pw, aw)
+            s_ang, s_lin = world_axis(joint(P, o), Rw, pw)
             sd_ang = cross(w, s_ang)
             sd_lin = add(cross(w, s_lin), cross(v, s_ang))
             for a in range(3):

@@ -46,10 +46,10 @@ from numba import carray, njit, prange
 
 from .._args import chunks, explain_nonfinite, vectors
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
-from ..conventions import REVOLUTE
-from ..kinematics.recursion import body_com, near_angles, placement
+from .._engine.joints import joint, placement, world_axis
+from ..kinematics.recursion import body_com, near_angles
 from .._engine.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
-                            INERTIA, JTYPE, MASS, QIDX, STRIDE, VISCOUS)
+                            INERTIA, MASS, QIDX, STRIDE, VISCOUS)
 from .._engine.tuples import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
                            mt, mv, outer, s3, s9, scale, skew9, sub, v3)
 from .._engine import fastcall as _fast
@@ -116,11 +116,11 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        jt = int(P[o + JTYPE])
         k = int(P[o + QIDX])
         p = int(P[o])
         qi = q[k] if k >= 0 else 0.0
-        E, r = placement(P, o, qi)
+        jnt = joint(P, o)
+        E, r = placement(jnt, qi)
         Rp = g9(ws, p, _RW)
         R = mm(Rp, E)
         pw = add(g3(ws, p, _PW), mv(Rp, r))
@@ -128,13 +128,8 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         an, af = g3(ws, p, _AN), g3(ws, p, _AF)
         sn = (0.0, 0.0, 0.0)
         sf = (0.0, 0.0, 0.0)
-        ax = v3(P, o + AXIS)
         if k >= 0:
-            s = mv(R, ax)
-            if jt == REVOLUTE:
-                sn, sf = s, cross(pw, s)
-            else:
-                sf = s
+            sn, sf = world_axis(jnt, R, pw)
             # β, α of this joint (its parent's motion)
             ben, bef = _mcross(vn, vf, sn, sf)
             t1n, t1f = _mcross(an, af, sn, sf)
@@ -183,7 +178,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         xf = (0.0, 0.0, 0.0)
         if slide != 0.0 and k >= 0:
             # book mode: ∂Y a + v ×* ∂Y v for the COM moving by δc per unit q_k
-            dc = scale(slide, mv(R, ax))
+            dc = scale(slide, mv(R, v3(P, o + AXIS)))
             dh = scale(m, dc)
             dJc = msub(diag3(2.0 * m * dot(c, dc)), madd(outer(dc, c, m), outer(c, dc, m)))
             pan, paf = _inertia_apply(0.0, dh, dJc, an, af)

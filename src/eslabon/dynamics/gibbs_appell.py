@@ -34,7 +34,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
 from .._args import require_finite, vectors
-from ..conventions import PRISMATIC, REVOLUTE
+from .._engine.joints import subspace
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_A, WS_E, WS_R, WS_RW, WS_W, WS_WD
 from ..spatial.rotations import skew
@@ -68,10 +68,9 @@ def _partials(model, ws, base=None):
         dro[i] = E.T @ (dro[p] - skew(r) @ dw[p])            # ∂ω̇_p/∂q̈ × r
         k = model.q_index[i]
         if k >= 0:
-            if model.joint_type[i] == REVOLUTE:
-                dw[i][:, k0 + k] += model.axis[i]
-            elif model.joint_type[i] == PRISMATIC:
-                dro[i][:, k0 + k] += model.axis[i]
+            S = subspace(model.joint_type[i], model.axis[i])[:, 0]
+            dw[i][:, k0 + k] += S[:3]
+            dro[i][:, k0 + k] += S[3:]
         drg[i] = dro[i] - skew(model.com[i]) @ dw[i]
     return dw[1:], drg[1:]
 

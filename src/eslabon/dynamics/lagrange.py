@@ -30,7 +30,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
 from .._args import require_finite, vectors
-from ..conventions import REVOLUTE
+from .._engine.joints import rotates
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
 
@@ -84,7 +84,7 @@ def lagrange_terms(model, q, qd) -> LagrangeTerms:
     I_world = Rw @ model.inertia[1:] @ np.swapaxes(Rw, -1, -2)   # (4.3.10)
 
     dof_body = model.dof_bodies - 1                           # row of each joint's body
-    rev = (model.joint_type[model.dof_bodies] == REVOLUTE)
+    rev = rotates(model.joint_type[model.dof_bodies])
     e = (Rw[..., dof_body, :, :] @ model.axis[model.dof_bodies, :, None])[..., 0]  # (…, n, 3)
     e_dot = np.cross(w[..., dof_body, :], e)
     O, O_dot = origin[..., dof_body, :], v[..., dof_body, :]

@@ -22,12 +22,12 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit, prange
 
-from ..conventions import PRISMATIC
+from .._engine.joints import joint, project_wrench
 from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
-from .._engine.layout import (ARMATURE, AXIS, COULOMB, H_NB, H_NQ, HEADER, JTYPE, QIDX, STRIDE,
-                            VISCOUS, Z_AXIS)
+from .._engine.layout import (ARMATURE, COULOMB, H_NB, H_NQ, HEADER, QIDX, STRIDE,
+                            VISCOUS)
 from .._engine.lanes import WIDTH, all_finite, at, chunk_states, pack, put, unpack, zero_of
-from .._engine.tuples import add, cross, dot, g3, g9, mv, s3, sign, v3
+from .._engine.tuples import add, cross, g3, g9, mv, s3, sign, v3
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 
@@ -55,13 +55,8 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
         s3(ws, i, WS_NJ, n)
         k = int(P[o + QIDX])
         if k >= 0:
-            # (3.33): project on the joint axis, add friction and rotor inertia
-            if int(P[o + JTYPE]) == PRISMATIC:
-                t = dot(v3(P, o + AXIS), f)
-            elif P[o + Z_AXIS] != 0.0:
-                t = n[2]
-            else:
-                t = dot(v3(P, o + AXIS), n)
+            # (3.33): project on the joint, add friction and rotor inertia
+            t = project_wrench(joint(P, o), f, n)
             v = at(qd, k)
             t += P[o + VISCOUS] * v + P[o + ARMATURE] * at(qdd, k) + P[o + COULOMB] * sign(v)
             put(tau, k, t)

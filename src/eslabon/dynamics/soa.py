@@ -53,7 +53,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import require_finite, vectors
-from ..conventions import FIXED, PRISMATIC
+from .._engine.joints import subspace
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
 from ..spatial.rotations import skew
@@ -102,11 +102,8 @@ def chain_data(model, q, qd) -> ChainData:
     S, J_cm = np.zeros((nb, 3)), np.zeros((nb, 3, 3))
     for i in range(nb):
         b = i + 1
-        e = Rw[i] @ model.axis[b]
-        jt = model.joint_type[b]
-        Hi = np.zeros((6, 0 if jt == FIXED else 1))
-        if jt != FIXED:
-            Hi[(3 if jt == PRISMATIC else 0):(6 if jt == PRISMATIC else 3), 0] = e
+        Sb = subspace(model.joint_type[b], model.axis[b])          # body axes
+        Hi = np.concatenate([Rw[i] @ Sb[:3], Rw[i] @ Sb[3:]])      # world axes
         H.append(Hi)
         m = model.mass[b]
         s = S[i] = Rw[i] @ model.com[b]                            # O_i -> centre of mass
@@ -118,7 +115,7 @@ def chain_data(model, q, qd) -> ChainData:
         w_prev = w[i - 1] if i else np.zeros(3)
         v_prev = v[i - 1] if i else np.zeros(3)
         bias[i, 3:] = np.cross(w_prev, v[i] - v_prev)                              # (1.58)
-        if jt != FIXED:
+        if Hi.shape[1]:
             hq = Hi[:, 0] * qd[dof[i]]
             bias[i] += np.concatenate([np.cross(w[i], hq[:3]), np.cross(w[i], hq[3:])])
     bias[0, 3:] -= model.gravity                       # V̇_0 = [0; −g]: gravity (not in the doc)

@@ -27,12 +27,12 @@ import math
 import numpy as np
 from numba import carray, njit, prange
 
-from ..conventions import REVOLUTE
-from ..kinematics.recursion import WS_COLS, body_com, near_angles, placement
-from .._engine.layout import (ARMATURE, AXIS, H_NB, H_NQ, HEADER, INERTIA, JTYPE, MASS, QIDX,
-                            STRIDE, Z_AXIS)
+from .._engine.joints import joint, placement, world_axis
+from ..kinematics.recursion import WS_COLS, body_com, near_angles
+from .._engine.layout import (ARMATURE, H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX,
+                            STRIDE)
 from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
-                           s3, s6, s9, sadd, scale, smv, sub, sym6, v3)
+                           s3, s6, s9, sadd, scale, smv, sub, sym6)
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 from .rnea import rnea_into
@@ -57,7 +57,8 @@ def crba_into(P, q, cw, H):
         o = HEADER + i * STRIDE
         k = int(P[o + QIDX])
         qi = q[k] if k >= 0 else 0.0
-        E, r = placement(P, o, qi)
+        jnt = joint(P, o)
+        E, r = placement(jnt, qi)
         p = int(P[o])
         if p != i - 1:                 # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
@@ -66,17 +67,10 @@ def crba_into(P, q, cw, H):
         pw = add(pp, mv(Rp, r))
         R = mm(Rp, E)
         if k >= 0:
-            # the joint's spatial axis S = [s; p × s] (R) or [0; s] (P), world coordinates
-            if P[o + Z_AXIS] != 0.0:
-                s = (R[2], R[5], R[8])
-            else:
-                s = mv(R, v3(P, o + AXIS))
-            if int(P[o + JTYPE]) == REVOLUTE:
-                s3(cw, i, _SN, s)
-                s3(cw, i, _SF, cross(pw, s))
-            else:
-                s3(cw, i, _SN, (0.0, 0.0, 0.0))
-                s3(cw, i, _SF, s)
+            # the joint's spatial axis S in world coordinates (joints.world_axis)
+            sn, sf = world_axis(jnt, R, pw)
+            s3(cw, i, _SN, sn)
+            s3(cw, i, _SF, sf)
         m = P[o + MASS]
         c = add(pw, mv(R, body_com(P, o, qi)))
         # J = R Ī Rᵀ + m(|c|²1 − c cᵀ): the body's inertia about the world origin

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 
-REVOLUTE, PRISMATIC = 1, 2
+from .._engine.layout import JOINT_NAMES
+
 _MISSING_PIN = "pinocchio: install the 'bench' or 'test' extra: pip install eslabon[bench]"
 
 
@@ -53,15 +54,18 @@ def _import_pin():
     return pin
 
 
+# eslabon joint type -> Pinocchio joint model (about +z, about any axis)
+_PIN_JOINTS = {"revolute": ("JointModelRZ", "JointModelRevoluteUnaligned"),
+               "prismatic": ("JointModelPZ", "JointModelPrismaticUnaligned")}
+
+
 def _joint_model(pin, kind: int, axis: np.ndarray):
-    z = np.array([0.0, 0.0, 1.0])
-    if kind == REVOLUTE:
-        return pin.JointModelRZ() if np.array_equal(axis, z) else \
-            pin.JointModelRevoluteUnaligned(axis)
-    if kind == PRISMATIC:
-        return pin.JointModelPZ() if np.array_equal(axis, z) else \
-            pin.JointModelPrismaticUnaligned(axis)
-    raise ValueError(f"joint type {kind}: expected 1 (revolute) or 2 (prismatic)")
+    names = _PIN_JOINTS.get(JOINT_NAMES.get(int(kind), ""))
+    if names is None:
+        raise ValueError(f"joint type {kind}: expected a revolute or prismatic joint")
+    if np.array_equal(axis, (0.0, 0.0, 1.0)):
+        return getattr(pin, names[0])()
+    return getattr(pin, names[1])(axis)
 
 
 def body_order(model) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import chunks, explain_nonfinite, require_finite, vector, vectors
-from ..conventions import PRISMATIC
+from .._engine.joints import jacobian_column
 from .kernels import kinematics_many, kinematics_one, workspace
 from .recursion import WS_A, WS_PW, WS_RW, WS_V, WS_W, WS_WD
 
@@ -105,11 +105,7 @@ def jacobian(model, q, frame: str = "ee", reference: str = "world"):
         k = model.q_index[b]
         if k >= 0:
             z = R[..., b, :, :] @ model.axis[b]
-            if model.joint_type[b] == PRISMATIC:
-                J[..., 3:, k] = z
-            else:
-                J[..., :3, k] = z
-                J[..., 3:, k] = np.cross(z, pf - p[..., b, :])
+            J[..., :, k] = jacobian_column(model.joint_type[b], z, pf - p[..., b, :])
         b = model.parent[b]
     if reference == "local":
         RfT = np.swapaxes(Rf, -1, -2)

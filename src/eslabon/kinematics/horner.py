@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import vector
-from ..conventions import PRISMATIC, REVOLUTE
+from .._engine.joints import jacobian_column, rotates
 
 
 def chain(model, frame: str = "ee") -> tuple:
@@ -60,7 +60,7 @@ def placements(model, q):
         k = model.q_index[b]
         if k < 0:
             continue
-        if model.joint_type[b] == REVOLUTE:
+        if rotates(model.joint_type[b]):
             Q[..., b, :, :] = model.tree_rotation[b] @ _axis_rotations(model.axis[b], q[..., k])
         else:
             a[..., b, :] += (model.tree_rotation[b] @ model.axis[b]) * q[..., k, None]
@@ -150,12 +150,9 @@ def point_derivatives(model, q, frame: str = "ee", hessian: bool = False) -> Poi
             continue
         Pk = poses.rotations[..., m, :, :]
         e[..., k, :] = Pk @ model.axis[b]
-        if model.joint_type[b] == PRISMATIC:
-            J[..., :, k] = e[..., k, :]
-        else:
-            revolute[k] = True
-            d = (Pk @ s_local[..., m, :, None])[..., 0]     # [s_k]_1 = p − O_k
-            J[..., :, k] = np.cross(e[..., k, :], d)
+        revolute[k] = rotates(model.joint_type[b])
+        d = (Pk @ s_local[..., m, :, None])[..., 0]         # [s_k]_1 = p − O_k
+        J[..., :, k] = jacobian_column(model.joint_type[b], e[..., k, :], d)[..., 3:]
     H = None
     if hessian:
         H = np.zeros(lead + (3, n, n))

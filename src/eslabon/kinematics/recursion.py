@@ -21,13 +21,11 @@ import math
 from numba import njit
 from numba.extending import overload
 
-from ..conventions import PRISMATIC, REVOLUTE
-from .._engine.layout import (AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERTIA, JTYPE,
-                            MASS, POS, QIDX, ROT, STRIDE, Z_AXIS)
-from .._engine.tuples import (add, cross, g3, g9, m9, mm, mrz, mtv, mv, rot_axis9, s3, s9, scale,
-                           v3)
+from .._engine.joints import is_angle, joint, origin_velocity, outward_motion, placement
 from .._engine.lanes import at, clear, like, zero_of
-from .._engine.sincos import in_fast_range, sincos_near
+from .._engine.layout import AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.sincos import in_fast_range
+from .._engine.tuples import add, cross, g3, g9, m9, mm, mtv, mv, s3, s9, scale, v3
 
 # workspace columns (per body, in that body's coordinates unless noted)
 WS_E = 0        # 9: rotation parent <- body at the current q
@@ -74,8 +72,7 @@ def _near_angles_one(P, q):
     far = False
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
-        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE and not in_fast_range(q[k]):
+        if is_angle(joint(P, o)) and not in_fast_range(q[int(P[o + QIDX])]):
             far = True
     if not far:
         return q
@@ -83,7 +80,7 @@ def _near_angles_one(P, q):
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + QIDX])
-        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE and not in_fast_range(q[k]):
+        if is_angle(joint(P, o)) and not in_fast_range(q[k]):
             near[k] = math.atan2(math.sin(q[k]), math.cos(q[k]))
     return near
 
@@ -106,29 +103,12 @@ def _near_angles_block(P, q):
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + QIDX])
-        if k >= 0 and int(P[o + JTYPE]) == REVOLUTE:
+        if is_angle(joint(P, o)):
             for j in range(q.shape[1]):
                 x = q[k, j]
                 if not in_fast_range(x):
                     near[k, j] = math.atan2(math.sin(x), math.cos(x))
     return near
-
-
-@njit(cache=True, inline="always")     # per body in every recursion: no call
-def placement(P, o, qi):
-    """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
-    angle within :func:`near_angles`' range), as the scalar type of ``qi``."""
-    jt = int(P[o + JTYPE])
-    R = m9(P, o + ROT)
-    p = v3(P, o + POS)
-    if jt == REVOLUTE:
-        s, c = sincos_near(qi)
-        if P[o + Z_AXIS] != 0.0:
-            return like(mrz(R, c, s), qi), like(p, qi)
-        return like(mm(R, rot_axis9(v3(P, o + AXIS), c, s)), qi), like(p, qi)
-    if jt == PRISMATIC:
-        return like(R, qi), add(p, mv(R, scale(qi, v3(P, o + AXIS))))
-    return like(R, qi), like(p, qi)
 
 
 # what forward_pass fills besides E, r, ω, ω̇, v̇ and the COM
@@ -180,7 +160,6 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         s3(ws, 0, WS_V, v0)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        jt = int(P[o + JTYPE])
         k = int(P[o + QIDX])
         qi = z
         qdi = z
@@ -189,8 +168,8 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
             qi = at(q, k)
             qdi = at(qd, k)
             qddi = at(qdd, k)
-        zrev = jt == REVOLUTE and P[o + Z_AXIS] != 0.0
-        E, r = placement(P, o, qi)
+        jnt = joint(P, o)
+        E, r = placement(jnt, qi)
         p = int(P[o])
         if p != i - 1:
             w = g3(ws, p, WS_W)
@@ -199,19 +178,7 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         wp = w
         # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
         a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
-        w = mtv(E, w)
-        wd = mtv(E, wd)
-        if zrev:
-            wd = (wd[0] + w[1] * qdi, wd[1] - w[0] * qdi, wd[2] + qddi)
-            w = (w[0], w[1], w[2] + qdi)
-        elif jt == REVOLUTE:
-            s = scale(qdi, v3(P, o + AXIS))
-            wd = add(wd, add(scale(qddi, v3(P, o + AXIS)), cross(w, s)))
-            w = add(w, s)
-        elif jt == PRISMATIC:
-            ax = v3(P, o + AXIS)
-            s = scale(qdi, ax)
-            a = add(a, add(scale(qddi, ax), scale(2.0, cross(w, s))))
+        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a)
         c = body_com(P, o, qi)
         s9(ws, i, WS_E, E)
         s3(ws, i, WS_R, r)
@@ -235,7 +202,5 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
             Rp = g9(ws, p, WS_RW)
             s9(ws, i, WS_RW, mm(Rp, E))
             s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
-            v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
-            if jt == PRISMATIC:
-                v = add(v, scale(qdi, v3(P, o + AXIS)))
-            s3(ws, i, WS_V, v)
+            s3(ws, i, WS_V, origin_velocity(jnt, qdi, mtv(E, add(g3(ws, p, WS_V),
+                                                                      cross(wp, r)))))

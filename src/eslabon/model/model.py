@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC, REVOLUTE
+from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
+from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
 from .._engine import layout as L
 from .validate import check_body_arrays, check_names_and_frames
 
@@ -84,7 +85,7 @@ class Model:
             object.__setattr__(self, "body_names",
                                tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)]))
         check_names_and_frames(self)
-        packed = self._pack()
+        packed = L.pack(self)
         packed.setflags(write=False)
         object.__setattr__(self, "packed", packed)
 
@@ -136,30 +137,6 @@ class Model:
             raise ValueError(f"replace: unknown field(s) {sorted(unknown)}")
         current.update(changes)
         return Model(**current)
-
-    def _pack(self) -> np.ndarray:
-        nb = self.nb
-        P = np.zeros(L.HEADER + (nb + 1) * L.STRIDE)
-        P[L.H_NB] = nb
-        P[L.H_NQ] = self.nq
-        P[L.H_GRAVITY:L.H_GRAVITY + 3] = self.gravity
-        for i in range(nb + 1):
-            o = L.body_offset(i)
-            P[o + L.PARENT] = self.parent[i]
-            P[o + L.JTYPE] = self.joint_type[i]
-            P[o + L.QIDX] = self.q_index[i]
-            P[o + L.AXIS:o + L.AXIS + 3] = self.axis[i]
-            P[o + L.ROT:o + L.ROT + 9] = self.tree_rotation[i].ravel()
-            P[o + L.POS:o + L.POS + 3] = self.tree_translation[i]
-            P[o + L.MASS] = self.mass[i]
-            P[o + L.COM:o + L.COM + 3] = self.com[i]
-            P[o + L.INERTIA:o + L.INERTIA + 9] = self.inertia[i].ravel()
-            P[o + L.VISCOUS] = self.viscous[i]
-            P[o + L.COULOMB] = self.coulomb[i]
-            P[o + L.ARMATURE] = self.armature[i]
-            P[o + L.COM_SLIDE] = self.com_slide[i]
-            P[o + L.Z_AXIS] = float(tuple(self.axis[i]) == (0.0, 0.0, 1.0))
-        return P
 
     def __repr__(self) -> str:
         return (f"Model({self.name!r}, nq={self.nq}, nb={self.nb}, "

@@ -50,7 +50,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from .._files import write_text_atomic
-from ..conventions import FIXED, PRISMATIC, STANDARD_GRAVITY
+from ..conventions import FIXED, PRISMATIC, REVOLUTE, STANDARD_GRAVITY
 from ..spatial import rot_x, rot_y, rot_z
 from .builder import ModelBuilder
 
@@ -58,6 +58,10 @@ MAX_URDF_BYTES = 50 * 2 ** 20
 """Largest URDF file read (50 MiB; robot descriptions with many links are a few MB)."""
 
 _JOINTS = {"revolute": "R", "continuous": "R", "prismatic": "P", "fixed": "F"}
+# eslabon joint type -> (URDF joint type, needs <limit>): a revolute joint is written
+# continuous (the model keeps no limits); URDF requires limits on a prismatic joint
+_URDF_JOINTS = {FIXED: ("fixed", False), REVOLUTE: ("continuous", False),
+                PRISMATIC: ("prismatic", True)}
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _SHAPES = {"box": {"size": 3}, "cylinder": {"radius": 1, "length": 1}, "sphere": {"radius": 1}}
@@ -455,16 +459,15 @@ def to_urdf(model, path=None) -> str:
                 f'ixz={_fmt(I[0, 2])} iyy={_fmt(I[1, 1])} iyz={_fmt(I[1, 2])} '
                 f'izz={_fmt(I[2, 2])}/>',
                 '    </inertial>', '  </link>']
-        jt = model.joint_type[i]
-        kind = "fixed" if jt == FIXED else ("prismatic" if jt == PRISMATIC else "continuous")
+        kind, limited = _URDF_JOINTS[int(model.joint_type[i])]
         out += [f'  <joint name={joint[i]} type="{kind}">',
                 f'    <parent link={body[int(model.parent[i])]}/>',
                 f'    <child link={body[i]}/>',
                 f'    <origin xyz={_fmt(model.tree_translation[i])} '
                 f'rpy={_fmt(matrix_rpy(model.tree_rotation[i]))}/>']
-        if jt != FIXED:
+        if kind != "fixed":
             out.append(f'    <axis xyz={_fmt(model.axis[i])}/>')
-            if jt == PRISMATIC:
+            if limited:
                 out.append('    <limit lower="-1e9" upper="1e9" effort="1e9" velocity="1e9"/>')
             out.append(f'    <dynamics damping={_fmt(model.viscous[i])} '
                        f'friction={_fmt(model.coulomb[i])}/>')
