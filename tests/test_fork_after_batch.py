@@ -11,13 +11,16 @@ import eslabon as es
 SRC = str(Path(es.__file__).resolve().parents[1])
 
 CODE = """
-import multiprocessing, numpy as np, eslabon as es
+import multiprocessing, numba, numpy as np, eslabon as es
+from eslabon._engine import compile
 model = es.zoo.load("planar2")
 Q = np.random.default_rng(0).uniform(-1, 1, (64, 2))
 parent = es.inverse_dynamics(model, Q, Q, Q)
+serial = numba.threading_layer() == "omp"       # GNU OpenMP: the child runs serially
 
 def child(_):
-    return es.inverse_dynamics(model, Q, Q, Q).tobytes() == parent.tobytes()
+    same = es.inverse_dynamics(model, Q, Q, Q).tobytes() == parent.tobytes()
+    return same and compile._forked_from_openmp == serial
 
 with multiprocessing.get_context("fork").Pool(2) as pool:
     print(pool.map(child, range(2)))

@@ -26,6 +26,9 @@ def real_array(x, field: str, expected: str = "numbers") -> np.ndarray:
         arr = np.asarray(x)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{field}: expected {expected}, got {_short(x)}") from None
+    if not isinstance(x, np.ndarray) and arr.dtype.kind in "fiu" and _has_bool(x):
+        raise ValueError(f"{field}: expected {expected}, got booleans among the numbers: "
+                         f"{_short(x)}")          # numpy would read True as 1.0
     kind = arr.dtype.kind
     if kind == "O":
         flat = arr.ravel()
@@ -45,6 +48,15 @@ def real_array(x, field: str, expected: str = "numbers") -> np.ndarray:
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{field}: expected {expected}, got {_short(x)}") from None
+
+
+def _has_bool(x) -> bool:
+    """True if a (nested) list or tuple holds a bool anywhere."""
+    if isinstance(x, (bool, np.bool_)):
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(_has_bool(v) for v in x)
+    return False
 
 
 def _short(x, limit: int = 60) -> str:

@@ -10,13 +10,14 @@ Every file eslabon writes goes through this module:
 - :func:`atomic_path` is for writers that need a file *name* (an animation writer, a
   subprocess): a temporary named ``.<target>.eslabon-tmp-<host>-<pid>-<token><suffix>`` beside
   the target, renamed over it when complete and removed on failure. A temporary left by
-  a killed process is removed by the next write to the same target
+  a killed process is removed by a later process's first write into that folder
   (:func:`remove_stale_temporaries`): only names of exactly this form, made on this host
   by a process that no longer runs — never a file eslabon did not create.
 
 Both refuse a target whose folder does not exist (nothing is created on the user's
 behalf), and with ``overwrite=False`` refuse an existing target atomically (the new file
-is linked under the name only if the name is free).
+is linked under the name only if the name is free). A file replaced keeps its
+permissions; a symlink is written through (the link stays, its target is replaced).
 """
 from __future__ import annotations
 
@@ -30,17 +31,23 @@ from pathlib import Path
 
 TEMPORARY_MARK = ".eslabon-tmp-"
 _HOST = re.sub(r"[^A-Za-z0-9_.]", "_", socket.gethostname())[:40] or "host"
-_TEMPORARY = re.compile(r"^\..*\.eslabon-tmp-(?P<host>[A-Za-z0-9_.]+)-(?P<pid>\d+)-[0-9a-f]{12}")
+_TEMPORARY = re.compile(r"^\.(?P<target>.+)\.eslabon-tmp-(?P<host>[A-Za-z0-9_.]+)-(?P<pid>\d+)"
+                        r"-[0-9a-f]{12}(?P<suffix>.*)$")
 _PROC_FD = "/proc/self/fd"
+_cleaned: set = set()        # folders whose stale temporaries this process removed
 
 
 class OutputExistsError(ValueError):
     """The target file exists and the caller asked not to overwrite it."""
 
 
-def is_temporary(name: str) -> bool:
-    """True for a temporary name made by :func:`atomic_path` (on any host)."""
-    return _TEMPORARY.match(name) is not None
+def _our_temporary(name: str):
+    """The match of a temporary name exactly as :func:`_temporary_name` makes them (the
+    suffix is the target's own), else None."""
+    m = _TEMPORARY.match(name)
+    if m is None or m["suffix"] != Path(m["target"]).suffix:
+        return None
+    return m
 
 
 def _temporary_name(target: Path) -> Path:
@@ -54,25 +61,27 @@ def _pid_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:          # someone else's live process
-        return True
+    except (PermissionError, OverflowError, ValueError):   # someone else's, or not a pid:
+        return True                                          # never delete on a doubt
     return True
 
 
 def remove_stale_temporaries(folder, target_name: str | None = None) -> list:
     """Remove temporaries left in ``folder`` by killed eslabon writers of this host (of
     the one target ``target_name`` when given); returns the removed paths."""
+    import glob
     folder = Path(folder)
-    pattern = f".{target_name}{TEMPORARY_MARK}*" if target_name else f".*{TEMPORARY_MARK}*"
+    pattern = (f".{glob.escape(target_name)}{TEMPORARY_MARK}*" if target_name
+               else f".*{TEMPORARY_MARK}*")
     removed = []
     try:
         candidates = list(folder.glob(pattern))
     except OSError:
         return removed
     for p in candidates:
-        m = _TEMPORARY.match(p.name)
-        if m is None or m["host"] != _HOST or int(m["pid"]) == os.getpid() \
-                or _pid_alive(int(m["pid"])):
+        m = _our_temporary(p.name)
+        if m is None or (target_name and m["target"] != target_name) or m["host"] != _HOST \
+                or int(m["pid"]) == os.getpid() or _pid_alive(int(m["pid"])):
             continue
         try:
             p.unlink()
@@ -139,10 +148,32 @@ def _link_anonymous(fd: int, target: Path, overwrite: bool):
         os.close(dfd)
 
 
-def _publish_named(tmp: Path, target: Path, overwrite: bool):
+def _umask() -> int:
+    """The process umask, read without changing it where /proc tells (setting and
+    restoring it would race with other threads)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
+    return umask
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions of the new file: those of the file it replaces, else the usual
+    0o666 less the umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _publish_named(tmp: Path, target: Path, overwrite: bool):
+    os.chmod(tmp, _mode_for(target))
     if overwrite:
         os.replace(tmp, target)
         return
@@ -154,11 +185,18 @@ def _publish_named(tmp: Path, target: Path, overwrite: bool):
 
 
 def _prepare(path, overwrite: bool) -> Path:
+    """The file to write: a symlink's target (the link stays), checked; the folder's
+    stale temporaries are removed once per process."""
     path = Path(path)
+    if overwrite and path.is_symlink():
+        path = Path(os.path.realpath(path))
     check_output(path, overwrite=True)
     if not overwrite and (path.exists() or path.is_symlink()):
         _refuse_existing(path)
-    remove_stale_temporaries(path.parent, path.name)
+    folder = str(path.parent.resolve())
+    if folder not in _cleaned:
+        remove_stale_temporaries(path.parent)
+        _cleaned.add(folder)
     return path
 
 
@@ -188,6 +226,8 @@ def atomic_file(path, mode: str = "wb", *, overwrite: bool = True, encoding: str
         with open(fd, mode, closefd=False, **text) as f:
             yield f
             f.flush()
+        if path.exists():                 # keep the permissions of the file replaced
+            os.fchmod(fd, _mode_for(path))
         os.fsync(fd)
         _link_anonymous(fd, path, overwrite)
     finally:
@@ -215,13 +255,6 @@ def write_text_atomic(path, text: str, *, overwrite: bool = True) -> Path:
     """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_file`; returns the path."""
     with atomic_file(path, "w", overwrite=overwrite) as f:
         f.write(text)
-    return Path(path)
-
-
-def write_bytes_atomic(path, data: bytes, *, overwrite: bool = True) -> Path:
-    """Write ``data`` to ``path`` through :func:`atomic_file`; returns the path."""
-    with atomic_file(path, "wb", overwrite=overwrite) as f:
-        f.write(data)
     return Path(path)
 
 

@@ -55,9 +55,16 @@ _CORE_SCHEMA = [
 ]
 
 
+_INT_TEXT = re.compile(r"^[-+]?(?:[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+
+
 def _construct_int(loader, node):
-    """An integer by the core schema: decimal (leading zeros allowed), 0o octal, 0x hex."""
+    """An integer by the core schema: decimal (leading zeros allowed), 0o octal, 0x hex.
+    Anything else tagged !!int (an empty value, 0b101, a lone sign) is refused."""
     text = loader.construct_scalar(node)
+    if not isinstance(text, str) or not _INT_TEXT.match(text):
+        raise ConstructorError(None, None, f"expected an integer (decimal, 0o octal or 0x "
+                               f"hexadecimal), got {text!r}", node.start_mark)
     sign, body = (-1, text[1:]) if text[0] == "-" else (1, text.lstrip("+"))
     base = {"0o": 8, "0x": 16}.get(body[:2], 10)
     try:
@@ -179,6 +186,11 @@ def read_yaml(path, *, max_bytes: int = MAX_YAML_BYTES):
         return yaml.load(raw, Loader=StrictLoader)
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: not valid YAML ({_describe(exc)})") from None
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError, OverflowError) as exc:
+        # PyYAML's own constructors fail this way on some malformed tagged values
+        # (an empty !!float, !!bool maybe)
+        raise ValueError(f"{path}: not valid YAML (a value it cannot read: "
+                         f"{type(exc).__name__}: {exc})") from None
 
 
 def _describe(exc: yaml.YAMLError) -> str:

@@ -108,7 +108,7 @@ static inline int is_state(PyObject *o, npy_intp n)
 
 /* The lean path: a new reference to the result; NULL without an exception set when the
  * arguments are not for it (the caller then takes the general path); NULL with an
- * exception only when memory runs out. */
+ * exception when memory runs out or the entry fails to compile on its first use. */
 static PyObject *run_fast(Kernel *self, PyObject *const *args)
 {
     PyObject *result = NULL;

@@ -6,7 +6,7 @@ the C entry points of the single-call fast path (:class:`LazyCFunc`) compile on 
 first lean call. When a compilation really happens — not a cache load — one line on
 stderr says what is being compiled, once per subject and process::
 
-    eslabon: compiling inverse dynamics for this machine (first use, about 4 s; cached for later runs)…
+    eslabon: compiling inverse dynamics for this machine (first use; cached for later runs)…
 
 ``ESLABON_COMPILE_NOTICE=0`` in the environment, or :func:`compile_notice(False)
 <compile_notice>`, silences it. ``eslabon warmup`` compiles everything ahead of time.
@@ -23,7 +23,6 @@ import sys
 import threading
 
 _SUBJECTS: dict = {}                 # kernel qualname -> what the notice calls it
-_ESTIMATES: dict = {}                # subject -> seconds (measured by `eslabon warmup`)
 _state = threading.local()
 _printed: set = set()
 _enabled = os.environ.get("ESLABON_COMPILE_NOTICE", "1").strip().lower() not in (
@@ -41,25 +40,24 @@ def compile_notice(enabled: bool | None = None) -> bool:
     return _enabled
 
 
-def subject(text: str, *kernels, seconds: float | None = None):
+def subject(text: str, *kernels):
     """Register what the notice calls the compilation of ``kernels`` (numba dispatchers
-    called from Python), e.g. ``subject("inverse dynamics (batch)", rnea_many)``;
-    ``seconds`` is a typical cold compile time on a 2-core machine."""
+    called from Python), e.g. ``subject("inverse dynamics (batch)", rnea_many)``."""
     for k in kernels:
         fn = getattr(k, "py_func", k)
         _SUBJECTS[f"{fn.__module__}.{fn.__qualname__}"] = text
-    if seconds is not None:
-        _ESTIMATES[text] = seconds
 
 
 def _say(what: str):
-    if not _enabled or what in _printed:
+    stream = sys.stderr
+    if not _enabled or what in _printed or stream is None:     # stderr closed (2>&-)
         return
     _printed.add(what)
-    est = _ESTIMATES.get(what)
-    about = f"first use, about {est:.0f} s" if est and est >= 1 else "first use"
-    print(f"eslabon: compiling {what} for this machine ({about}; cached for later runs)…",
-          file=sys.stderr, flush=True)
+    try:
+        print(f"eslabon: compiling {what} for this machine (first use; cached for later "
+              "runs)…", file=stream, flush=True)
+    except (OSError, ValueError):        # a broken pipe must not break the compilation
+        pass
 
 
 def _active():
@@ -218,7 +216,7 @@ def install():
                         _state.outer = _SUBJECTS.get(key, fn.__name__.replace("_", " "))
 
             def on_end(self, event):
-                _state.depth = getattr(_state, "depth", 1) - 1
+                _state.depth = max(0, getattr(_state, "depth", 1) - 1)
                 if _state.depth == 0:
                     _state.outer = None
 

@@ -32,7 +32,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.core.typing.templates import AbstractTemplate, infer_global, signature
-from numba.extending import (intrinsic, lower_builtin, models, register_model,
+from numba.extending import (lower_builtin, models, register_model,
                              type_callable)
 
 from .compile import install as _install_compile_notice
@@ -136,46 +136,6 @@ def _require_block(ary, o):
                           f"(rows, columns, WIDTH) workspace, got {ary} indexed by {o}")
 
 
-def _indices(context, builder, sig, args):
-    """The row (and column) of a lanes access as intp, then 0 for the first lane."""
-    idx = [context.cast(builder, args[1], sig.args[1], types.intp)]
-    if not isinstance(sig.args[2], types.NoneType):
-        idx.append(context.cast(builder, args[2], sig.args[2], types.intp))
-    return idx + [ir.Constant(ir.IntType(64), 0)]
-
-
-@intrinsic
-def _to_lanes(typingctx, x):
-    """A float splatted over :data:`LANES` (lanes pass through)."""
-    def codegen(context, builder, sig, args):
-        return _vector(context, builder, sig.args[0], args[0], WIDTH)
-    return LANES(x), codegen
-
-
-@intrinsic
-def _load_row(typingctx, ary, i, o):
-    """The lanes ``ary[i, o, :]`` of a C-contiguous 3-D array (or ``ary[i, :]`` of a 2-D
-    one when ``o`` is None); the last axis must have :data:`WIDTH` entries (the blocks
-    and workspaces the batch drivers allocate)."""
-    _require_block(ary, o)
-
-    def codegen(context, builder, sig, args):
-        idx = _indices(context, builder, sig, args)
-        return builder.load(_row_pointer(context, builder, ary, args[0], idx, WIDTH), align=8)
-    return LANES(ary, i, o), codegen
-
-
-@intrinsic
-def _store_row(typingctx, ary, i, o, value):
-    _require_block(ary, o)
-
-    def codegen(context, builder, sig, args):
-        idx = _indices(context, builder, sig, args)
-        builder.store(args[3], _row_pointer(context, builder, ary, args[0], idx, WIDTH), align=8)
-        return context.get_dummy_value()
-    return types.none(ary, i, o, value), codegen
-
-
 # ----------------------------------------------------------------------------------------
 # generic accessors: the float path is plain indexing, the lanes path a vector load/store.
 # Each is a Python function whose body is the one-state meaning (what runs with
@@ -265,7 +225,8 @@ def all_positive(x):
 
 
 def _cell(context, builder, aryty, ary, idx):
-    """Pointer to the float ``ary[idx]`` (indices as intp, from 0). A C-contiguous array's
+    """Pointer to the float ``ary[idx]`` (indices as intp, from 0: no negative index
+    wraps around, as none does in the kernels). A C-contiguous array's
     address is computed from its data pointer and shape read off the array value itself
     (no copy of the array structure on the stack)."""
     if aryty.layout != "C":
@@ -306,6 +267,16 @@ def _workspace_cells(context, builder, sig, args, count):
                       for j in range(1, count)], elem
 
 
+def _indices_ok(*idx):
+    if not all(isinstance(t, types.Integer) for t in idx):
+        raise TypingError(f"expected integer indices, got {idx}")
+
+
+def _writable(ary):
+    if not ary.mutable:
+        raise TypingError(f"cannot write into a read-only array ({ary})")
+
+
 def _workspace_type(ws):
     if isinstance(ws, types.Array) and ws.ndim == 3:
         _require_block(ws, types.int64)
@@ -320,6 +291,7 @@ def _register_get(fn, count):
     @type_callable(fn)
     def typer(context):
         def typing(ws, i, o):
+            _indices_ok(i, o)
             elem = _workspace_type(ws)
             return elem if count == 1 else types.UniTuple(elem, count)
         return typing
@@ -342,6 +314,8 @@ def _register_set(fn, count):
     @type_callable(fn)
     def typer(context):
         def typing(ws, i, o, v):
+            _indices_ok(i, o)
+            _writable(ws)
             _workspace_type(ws)
             return types.none
         return typing
@@ -368,7 +342,9 @@ def array_getter(count, shift=0):
         @type_callable(fn)
         def typer(context):
             def typing(a, o):
-                if isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.float64:
+                _indices_ok(o)
+                if isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.float64 \
+                        and a.layout == "C":        # consecutive cells (lowered as offsets)
                     return types.UniTuple(types.float64, count)
             return typing
 
@@ -393,8 +369,11 @@ def array_setter(count):
         @type_callable(fn)
         def typer(context):
             def typing(a, o, v):
+                _indices_ok(o)
                 if isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.float64 \
-                        and isinstance(v, types.BaseTuple) and len(v) == count:
+                        and a.layout == "C" and isinstance(v, types.BaseTuple) \
+                        and len(v) == count:
+                    _writable(a)
                     return types.none
             return typing
 
@@ -433,7 +412,10 @@ def _vector_type(q):
 
 @type_callable(at)
 def _type_at(context):
-    return lambda q, k: _vector_type(q)
+    def typing(q, k):
+        _indices_ok(k)
+        return _vector_type(q)
+    return typing
 
 
 @lower_builtin(at, types.Array, types.Integer)
@@ -450,6 +432,8 @@ def _lower_at(context, builder, sig, args):
 @type_callable(put)
 def _type_put(context):
     def typing(q, k, x):
+        _indices_ok(k)
+        _writable(q)
         _vector_type(q)
         return types.none
     return typing
@@ -567,6 +551,8 @@ def clear(ws, i, lo, hi):
 @type_callable(clear)
 def _type_clear(context):
     def typing(ws, i, lo, hi):
+        _indices_ok(i, lo, hi)
+        _writable(ws)
         _workspace_type(ws)
         return types.none
     return typing

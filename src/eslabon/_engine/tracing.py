@@ -12,10 +12,11 @@ for the same expression (``fadd``, ``fsub``, ``fmul``; a float negated as numba 
 ``-0.0 − x``), so the results are the same bit for bit; the Python function itself still
 runs as Python (``NUMBA_DISABLE_JIT``, the operation-count probe).
 
-Each element may be a float or :class:`~._lanes.Lanes` (a float meeting lanes is
-splatted, as the lanes operators do); integers and booleans count as floats (numba's
-promotion). Division and comparisons are not traced: a helper that needs them is a numba
-function.
+Each argument is a float64, :class:`~.lanes.Lanes` or a tuple of them (a float meeting
+lanes is splatted, as the lanes operators do); another type (an integer, float32) finds
+no implementation, so a call that would compute differently from numba does not
+compile. Division, comparisons, truth values and ``abs`` are not traced (they raise at
+compile time): a helper that needs them is a numba function.
 """
 from __future__ import annotations
 
@@ -28,7 +29,13 @@ from numba.extending import lower_builtin, type_callable
 
 from .lanes import LANES, Lanes, _vector
 
-_REAL = (types.Float, types.Integer, types.Boolean)
+def _number(ty) -> bool:
+    return ty == types.float64 or isinstance(ty, Lanes)
+
+
+def _untraceable(*args):
+    raise TypingError("tuple_function: only + - * and unary - are traced (no division, "
+                      "comparison, truth value or abs)")
 
 
 class _Kind:
@@ -47,10 +54,9 @@ class _Kind:
     def __neg__(self):
         return self
 
-    def __truediv__(self, other):
-        raise TypingError("tuple_function: division is not traced (make it a numba function)")
-
-    __rtruediv__ = __truediv__
+    __truediv__ = __rtruediv__ = __floordiv__ = __pow__ = __abs__ = __bool__ = _untraceable
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _untraceable
+    __hash__ = None
 
 
 def _kind_of(x):
@@ -62,12 +68,10 @@ def _kind_of(x):
 
 
 def _kinds(ty):
-    """The symbolic form of an argument type, or None if it is not numbers."""
-    if isinstance(ty, Lanes):
-        return _Kind(LANES)
-    if isinstance(ty, _REAL):
-        return _Kind(types.float64)
-    if isinstance(ty, types.BaseTuple) and all(isinstance(t, (Lanes,) + _REAL) for t in ty):
+    """The symbolic form of an argument type, or None if it is not float64 or lanes."""
+    if _number(ty):
+        return _Kind(LANES if isinstance(ty, Lanes) else types.float64)
+    if isinstance(ty, types.BaseTuple) and all(_number(t) for t in ty):
         return tuple(_Kind(LANES if isinstance(t, Lanes) else types.float64) for t in ty)
     return None
 
@@ -119,6 +123,10 @@ class _Value:
     def __rmul__(self, other):
         return self._binary(other, "fmul", reverse=True)
 
+    __truediv__ = __rtruediv__ = __floordiv__ = __pow__ = __abs__ = __bool__ = _untraceable
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _untraceable
+    __hash__ = None
+
     def __neg__(self):
         if isinstance(self.ty, Lanes):                 # as the lanes operator
             return _Value(self.context, self.builder, self.builder.fneg(self.value), self.ty)
@@ -136,10 +144,7 @@ def _value_of(x, context, builder):
 def _argument(context, builder, ty, value):
     """The symbolic form of one lowered argument."""
     def scalar(t, v):
-        if isinstance(t, Lanes):
-            return _Value(context, builder, v, t)
-        return _Value(context, builder, context.cast(builder, v, t, types.float64),
-                      types.float64)
+        return _Value(context, builder, v, t)
     if isinstance(ty, types.BaseTuple):
         return tuple(scalar(t, builder.extract_value(value, j)) for j, t in enumerate(ty))
     return scalar(ty, value)

@@ -19,6 +19,7 @@ leaves at most ``_spec.json``, and the same command with the same spec then runs
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import re
@@ -291,8 +292,10 @@ def _run_on(client, spec, spec_dict, plan, landed, done):
     failure = None
     finished = done["skipped"]
     try:
+        # a key of this spec and folder: two sweeps on one cluster never share a task
+        run_id = hashlib.sha256((spec.fingerprint() + folder).encode()).hexdigest()[:12]
         futures = [client.submit(write_chunk, spec_dict, c, a, b, folder,
-                                 key=f"eslabon-{spec.name}-{spec.model_sha256[:8]}-chunk-{c}",
+                                 key=f"eslabon-{spec.name}-{run_id}-chunk-{c}",
                                  pure=False, retries=2)
                    for c, a, b in plan.todo]
         for fut in as_completed(futures):

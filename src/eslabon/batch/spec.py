@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from .._yaml import read_yaml
 
@@ -175,9 +174,14 @@ def _vector(x, n, where):
 
 def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     """Check a spec mapping (``base``: the folder model paths are relative to)."""
+    from .._yaml import check_plain_tree
     from .models import model_sha256, read_model_source
-    if not isinstance(data, dict) or data.get("eslabon_sweep") != 1:
+    version = data.get("eslabon_sweep") if isinstance(data, dict) else None
+    if type(version) is not int or version != 1:          # true == 1, but is not a version
         raise ValueError("spec: expected a mapping with the version key 'eslabon_sweep: 1'")
+    check_plain_tree(data)
+    if not isinstance(data.get("name", "sweep"), str) or not data.get("name", "sweep"):
+        raise ValueError(f"name: expected a non-empty text, got {data.get('name')!r}")
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ValueError(f"spec: unknown key(s) {unknown}; expected {sorted(_KEYS)}")
@@ -253,8 +257,4 @@ def load_spec(path) -> SweepSpec:
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"SPEC: no such sweep spec {str(path)!r}")
-    try:
-        data = read_yaml(path)
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
-    return parse_spec(data, path.parent)
+    return parse_spec(read_yaml(path), path.parent)

@@ -29,7 +29,6 @@ import json
 import os
 import time
 import traceback
-from pathlib import Path
 
 from .._files import check_output, write_text_atomic
 from . import sections as _sec

@@ -10,7 +10,7 @@ from typing import List, Optional
 import numpy as np
 import typer
 
-from .._files import check_output
+from .._files import check_output, write_text_atomic
 
 OUTPUT_MARK = ".eslabon-output"      # in a folder that eslabon's own outputs fill
 
@@ -42,9 +42,9 @@ JSON = typer.Option(False, "--json", help="Print the result as JSON on stdout.")
 
 def _parse_value(text: str):
     low = text.strip().lower()
-    if low in ("true", "yes"):
+    if low in ("true", "yes", "on"):
         return True
-    if low in ("false", "no"):
+    if low in ("false", "no", "off"):
         return False
     try:
         return float(text)
@@ -141,8 +141,8 @@ def output_folder(path: Path, force: bool, field: str = "--out") -> Path:
                             "choose a new or empty folder, or pass --force to write into it")
     try:
         path.mkdir(parents=True, exist_ok=True)
-        (path / OUTPUT_MARK).write_text("Written by eslabon: a rerun may replace the files "
-                                        "it wrote here.\n")
+        write_text_atomic(path / OUTPUT_MARK, "Written by eslabon: a rerun may replace the "
+                                              "files it wrote here.\n")
     except OSError as exc:
         raise UserError(f"{field}: cannot write into {str(path)!r} ({exc.strerror})") from None
     return path

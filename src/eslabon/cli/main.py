@@ -440,6 +440,12 @@ def main(argv=None):
     except (ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except Exception as exc:             # a bug: still one line (ESLABON_DEBUG=1 shows it)
+        if os.environ.get("ESLABON_DEBUG"):
+            raise
+        typer.echo(f"error: internal error ({type(exc).__name__}: {exc}); please report it "
+                   "(ESLABON_DEBUG=1 shows the traceback)", err=True)
+        sys.exit(3)
     if isinstance(result, int) and result:
         sys.exit(result)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._files import atomic_file
+
 from .. import control as ctl
 from ..kinematics import ik
 from ..trajectory import T3_ROTATION, t3_path
@@ -136,10 +138,10 @@ def closed_loop(t3, path, out):
     deviation = float(np.abs(run.error - model).max() / 1e-3)
     lin = ctl.linearize_along(t3, path)
     ev = ctl.frozen_eigenvalues(lin.A)
-    np.savetxt(out / "closed_loop_error.csv", np.column_stack([t, run.error, model]),
-               delimiter=",", comments="", fmt="%.10g",
-               header="t," + ",".join(f"e{j + 1}" for j in range(6)) + ","
-                      + ",".join(f"model{j + 1}" for j in range(6)))
+    with atomic_file(out / "closed_loop_error.csv") as fh:
+        np.savetxt(fh, np.column_stack([t, run.error, model]), delimiter=",", comments="",
+                   fmt="%.10g", header="t," + ",".join(f"e{j + 1}" for j in range(6)) + ","
+                   + ",".join(f"model{j + 1}" for j in range(6)))
     files = {"closed_loop_csv": out / "closed_loop_error.csv"}
     lines = [f"Closed loop (§5.6): model assignment Ψ = √2/2, Ω = 1 on the nonlinear T3, 1e-3 rad "
              f"initial error on joints 2–4: max |δθ − model| = {deviation:.2%} of the initial "

@@ -29,7 +29,7 @@ from .rk4 import FD_CODES, rk4_loop
 from .trajectory import Trajectory
 
 METHODS = ("rk4", "dop853")
-MAX_SAMPLES = 50_000_000            # q, q̇, q̈, τ of 50 M samples of a 6-DOF arm: 9.6 GB
+MAX_HISTORY_BYTES = 8 * 2**30       # t, q, q̇, q̈, τ kept for every sample
 INJECTION_TOLERANCE = 0.01          # of the energy in motion (see the module docstring)
 
 
@@ -79,10 +79,12 @@ def simulate(model, t_final: float, dt: float, *, q0=None, qd0=None, torque=None
         raise ValueError(f"fd_method: expected one of {FORWARD_METHODS}, got {fd_method!r}")
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
-    if t_final / dt > MAX_SAMPLES:
+    need = t_final / dt * (4 * model.nq + 1) * 8
+    if need > MAX_HISTORY_BYTES:
         raise ValueError(f"t_final, dt: {t_final:g} s every {dt:g} s is {t_final / dt:.3g} "
-                         f"samples, more than {MAX_SAMPLES:,} (the histories would not fit "
-                         "in memory); use a larger dt or simulate in pieces")
+                         f"samples, whose histories (t, q, q̇, q̈, τ) would take "
+                         f"{need / 2**30:.3g} GiB, more than the {MAX_HISTORY_BYTES // 2**30} "
+                         "GiB allowed; use a larger dt or simulate in pieces")
     steps = int(round(t_final / dt))
     if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
         raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")

@@ -30,6 +30,25 @@ def names() -> tuple:
     return tuple(sorted(_REGISTRY))
 
 
+def _check_options(name: str, factory, options: dict):
+    """Refuse an option whose type is not its default's: a switch (bool default) takes
+    True or False only (the string "off" would be true), a number takes a real number."""
+    import inspect
+    import numbers
+    params = inspect.signature(factory).parameters
+    for key, value in options.items():
+        if key not in params:
+            continue                     # the call below names it
+        default = params[key].default
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"options: {name} {key}: expected true or false, got "
+                                 f"{value!r}")
+        elif isinstance(default, (int, float)) and (
+                isinstance(value, bool) or not isinstance(value, numbers.Real)):
+            raise ValueError(f"options: {name} {key}: expected a number, got {value!r}")
+
+
 def load(name: str, **options):
     """Build a zoo model by name; ``options`` are that model's keyword arguments."""
     try:
@@ -37,6 +56,7 @@ def load(name: str, **options):
     except (KeyError, TypeError):
         raise ValueError(f"name: unknown zoo model {name!r}; expected one of "
                          f"{', '.join(names())}") from None
+    _check_options(name, factory, options)
     try:
         return factory(**options)
     except TypeError as exc:
