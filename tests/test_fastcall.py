@@ -16,7 +16,7 @@ import pytest
 
 import eslabon as es
 from eslabon._engine import fastcall
-from eslabon.dynamics import rnea
+from eslabon.dynamics import drivers
 
 needs_ext = pytest.mark.skipif(not fastcall.AVAILABLE,
                                reason="eslabon._fastcall was not built (no C compiler)")
@@ -170,7 +170,7 @@ def test_results_are_fresh_arrays():
 @needs_ext
 def test_bad_construction_is_refused():
     make = fastcall._fastcall.public
-    addr = rnea.inverse_dynamics_entry.address
+    addr = drivers.inverse_dynamics_entry.address
     general = es.inverse_dynamics.__self__.general
     good = dict(address=addr, n_in=3, out_ndims=(1,), header=8, stride=36, owner=None,
                 general=general, name="f", doc="f()", module="m", model_type=es.Model)
@@ -198,7 +198,7 @@ def test_an_entry_compiles_on_its_first_lean_call():
         @property
         def address(self):
             Owner.asked += 1
-            return rnea.inverse_dynamics_entry.address
+            return drivers.inverse_dynamics_entry.address
 
     general = es.inverse_dynamics.__self__.general
     f = make(address=0, n_in=3, out_ndims=(1,), header=8, stride=36, owner=Owner(),
@@ -218,7 +218,7 @@ def test_an_entry_compiles_on_its_first_lean_call():
 def test_without_the_extension_the_general_path_is_public(monkeypatch):
     general = es.inverse_dynamics.__self__.general if fastcall.AVAILABLE else es.inverse_dynamics
     monkeypatch.setattr(fastcall, "_fastcall", None)
-    assert fastcall.public(general, rnea.inverse_dynamics_entry, 3, (1,), es.Model) is general
+    assert fastcall.public(general, drivers.inverse_dynamics_entry, 3, (1,), es.Model) is general
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))

@@ -87,12 +87,12 @@ def test_a_fast_entry_compiles_on_its_first_lean_call(tmp_path):
     """The C entry of inverse dynamics is not compiled at import nor by a general-path
     call (lists); the first call with float64 arrays compiles (or loads) it."""
     r = _python("import numpy as np, eslabon as es\n"
-                "from eslabon.dynamics import rnea\n"
+                "from eslabon.dynamics import drivers\n"
                 "m = es.zoo.load('planar2')\n"
                 "es.inverse_dynamics(m, [0.1, 0.2], [0, 0], [0, 0])\n"
-                "print(rnea.inverse_dynamics_entry.compiled)\n"
+                "print(drivers.inverse_dynamics_entry.compiled)\n"
                 "es.inverse_dynamics(m, *np.zeros((3, 2)))\n"
-                "print(rnea.inverse_dynamics_entry.compiled)\n",
+                "print(drivers.inverse_dynamics_entry.compiled)\n",
                 Path(os.environ.get("NUMBA_CACHE_DIR", tmp_path / "cache")))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["False", "True"]

@@ -17,8 +17,7 @@ from numba import njit
 from test_aba import random_tree
 
 import eslabon as es
-from eslabon.dynamics import aba as _aba
-from eslabon.dynamics import rnea as _ne
+from eslabon.dynamics import drivers as _d
 from eslabon.model import ModelBuilder
 from eslabon._engine.lanes import (WIDTH, all_finite, all_positive, at, g1, g3, like, put, s1,
                                     s3, sign, zero_of)
@@ -84,10 +83,10 @@ def test_chunking_does_not_change_a_bit(model, nchunks):
     P = model.packed
     ref = np.stack([es.inverse_dynamics(model, q[s], qd[s], qdd[s]) for s in range(N)])
     tau = np.empty_like(q)
-    assert _ne.rnea_many(P, q, qd, qdd, 1.0, None, _ne.MODE_ID, tau, nchunks)
+    assert _d.rnea_many(P, q, qd, qdd, 1.0, None, _d.MODE_ID, tau, nchunks) == 0
     _same_bits(tau, ref, f"ID, {nchunks} chunks")
     qdd_back = np.empty_like(q)
-    assert _aba.aba_many(P, q, qd, ref, qdd_back, nchunks) == 0
+    assert _d.aba_many(P, q, qd, ref, qdd_back, nchunks) == 0
     ref_fd = np.stack([es.forward_dynamics(model, q[s], qd[s], ref[s]) for s in range(N)])
     _same_bits(qdd_back, ref_fd, f"FD, {nchunks} chunks")
     np.testing.assert_allclose(qdd_back, qdd, rtol=1e-9, atol=1e-9)
@@ -239,16 +238,16 @@ def test_batch_status_is_each_states_own():
     rng = np.random.default_rng(3)
     q, qd, tau = (rng.uniform(-1, 1, (N, model.nq)) for _ in range(3))
     out = np.empty_like(q)
-    assert _aba.aba_many(P, q, qd, tau, out, 1) == 2
-    single = [_aba.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq))
+    assert _d.aba_many(P, q, qd, tau, out, 1) == 2
+    single = [_d.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq))
               for s in range(N)]
     assert set(single) == {2}
     # a NaN angle at the last body makes body 3's D NaN, so a block stops there with 1
     # before it reaches body 2
     q[1, 3] = np.nan
-    st1 = _aba.aba_call(P, q[1].copy(), qd[1].copy(), tau[1].copy(), np.empty(model.nq))
+    st1 = _d.aba_call(P, q[1].copy(), qd[1].copy(), tau[1].copy(), np.empty(model.nq))
     assert st1 == 1
-    assert _aba.aba_many(P, q, qd, tau, out, 1) == 2
+    assert _d.aba_many(P, q, qd, tau, out, 1) == 2
     for s in (1, 3):        # the NaN, then no NaN, in the same block
         q[1, 3] = np.nan if s == 1 else 0.0
         with pytest.raises(ValueError, match="a joint moves no mass"):

@@ -18,8 +18,8 @@ path, which converts, runs batches and raises an error naming the field. Both pa
 the same kernels. Without the C extension (no compiler at install time) the public
 function is the general path itself: same results, slower calls.
 
-Each algorithm module defines the cfunc of its quantity next to its kernel (e.g.
-:data:`eslabon.dynamics.rnea.inverse_dynamics_entry`) with the one C signature
+The drivers module defines the cfunc of each quantity over its kernel (e.g.
+:data:`eslabon.dynamics.drivers.inverse_dynamics_entry`) with the one C signature
 :data:`SIGNATURE`, ``int64 f(P, a, b, c, out0, out1, out2)`` (pointers to float64; unused
 ones are NULL), so one C wrapper serves them all.
 """

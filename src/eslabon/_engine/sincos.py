@@ -69,8 +69,8 @@ def sincos_near(x):
 
 def quadrant(k):
     """(k mod 2, ±1 for sin, ±1 for cos) of the quadrant k mod 4, as floats, for an
-    integral float k: arithmetic, not branches (written with selects and if-negations
-    instead, the Newton–Euler batch was 8 % slower)."""
+    integral float k: arithmetic, not branches (why: docs/performance.md, "Kernel
+    choices")."""
     n = int(k if abs(k) < 1e6 else 0.0) & 3
     return float(n & 1), 1.0 - 2.0 * float(n >> 1), 1.0 - 2.0 * float(((n + 1) >> 1) & 1)
 
@@ -88,7 +88,7 @@ def _quadrant(k):
                     1.0 - 2.0 * (hk - 2.0 * ((hk * 0.5 - 0.25 + _ROUND) - _ROUND)))
         return quadrant_lanes
 
-    # one float: through a small integer (4 % faster per call than the float form); k
+    # one float: through a small integer (docs/performance.md, "Kernel choices"); k
     # becomes an integer only when finite and small (a NaN's conversion is undefined), and
     # a NaN x gives NaN through r anyway
     def quadrant_float(k):

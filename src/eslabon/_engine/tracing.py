@@ -1,6 +1,6 @@
 """Tuple algebra for the compiled kernels, lowered by tracing its Python definition.
 
-The 3-vector and 3×3 helpers of :mod:`._nb` (``add``, ``cross``, ``mv``, ``mm``, …) are
+The 3-vector and 3×3 helpers of :mod:`.tuples` (``add``, ``cross``, ``mv``, ``mm``, …) are
 plain Python functions over tuples of numbers. A numba function per helper would be
 compiled once per helper and argument type (one full compiler pipeline each, most of the
 time a first call spends compiling) and then inlined by LLVM; instead,

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._args import finite_number, vectors
 from ..dynamics import inverse_dynamics, mass_matrix
-from ..dynamics.derivatives import inverse_dynamics_derivatives
+from ..dynamics.api import inverse_dynamics_derivatives
 
 METHODS = ("analytic", "central")
 

@@ -216,7 +216,7 @@ def count(method: str, n: int) -> dict:
         ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
         rnea.rnea_into(P, q, q, q, Counted(1.0), None, ws, out)
     elif method == "walker_orin_3":
-        cw = _objects(np.zeros((model.nb + 1, walker_orin._COLS)))
+        cw = _objects(np.zeros((model.nb + 1, walker_orin.COLS)))
         out = _objects(np.zeros((n, n)))
         walker_orin.crba_into(P, q, cw, out)
     elif method == "aba":

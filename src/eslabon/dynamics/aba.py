@@ -27,25 +27,25 @@ with [r]× is a row of cross products, :func:`translate_blocks`).
 On a serial chain (parent of i is i − 1) what body i passes to its parent stays in
 registers; other children (trees) are summed into the parent's workspace row. A joint
 about +z (every DH joint) reads U = I^A S and D as a column and an entry of I^A.
+
+How it is called (one state, the fast path, a batch as lanes): :mod:`.drivers`.
 """
 from __future__ import annotations
 
 
-import numpy as np
-from numba import carray, njit, prange
+from numba import njit
 
 from .._engine.joints import (articulated_acceleration, articulated_projection,
                               articulated_velocity, joint, placement)
 from ..kinematics.recursion import body_com, near_angles
 from .._engine.layout import (ARMATURE, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
                             MASS, QIDX, STRIDE, VISCOUS)
-from .._engine.lanes import (WIDTH, all_finite, all_positive, at, chunk_states, clear, g1, like,
-                             pack, put, s1, unpack, zero_of)
+from .._engine.lanes import (all_finite, all_positive, at, clear, g1, like, put, s1,
+                             zero_of)
+from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
                            rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
                            srank1_sub, sub, sym6)
-from .._engine.compile import batch_kernel, lazy_cfunc, subject
-from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (
@@ -83,7 +83,8 @@ def translate_blocks(A, B, C, r):
 @njit(cache=True)
 def aba_into(P, q, qd, tau, ws, qdd):
     """q̈ into ``qdd`` for one state, or for a lanes block ((n, WIDTH) joint arrays, a 3-D
-    ``ws``, :mod:`eslabon._engine.lanes`). Returns 0 ok, 1 non-finite, 2 a joint moves no mass."""
+    ``ws``, :mod:`eslabon._engine.lanes`). Status (:mod:`eslabon._engine.status`): OK,
+    NON_FINITE, or NOT_POSITIVE_DEFINITE when a joint moves no mass (D_i ≤ 0)."""
     nb = int(P[H_NB])
     z = zero_of(q)
     Z3, Z6, Z9 = like(_Z3, z), like(_Z6, z), like(_Z9, z)
@@ -153,7 +154,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
             u -= P[o + VISCOUS] * at(qd, k) + P[o + COULOMB] * sign(at(qd, k))
             D += P[o + ARMATURE]
             if not all_positive(D):
-                return 2 if all_finite(D) else 1
+                return NOT_POSITIVE_DEFINITE if all_finite(D) else NON_FINITE
             s3(ws, i, _UN, un)
             s3(ws, i, _UF, uf)
             # I^a = I^A − U Uᵀ / D
@@ -208,56 +209,4 @@ def aba_into(P, q, qd, tau, ws, qdd):
         # pass 3 reuses the c columns of body i for its acceleration
         s3(ws, i, _CW, aw)
         s3(ws, i, _CV, av)
-    return 0 if all_finite(total) else 1
-
-
-@njit(cache=True)
-def aba_call(P, q, qd, tau, qdd):
-    """One state from the public API. Status: 0 ok, 1 non-finite, 2 no mass, 3 wrong length."""
-    nq = int(P[H_NQ])
-    if q.shape[0] != nq or qd.shape[0] != nq or tau.shape[0] != nq or qdd.shape[0] != nq:
-        return 3
-    return aba_into(P, q, qd, tau, np.empty((int(P[H_NB]) + 1, COLS)), qdd)
-
-
-@lazy_cfunc(SIGNATURE, "forward dynamics")
-def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
-    """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> q̈."""
-    n = int(p[H_NQ])
-    status = aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
-    return entry_status(status)
-
-
-@batch_kernel
-def aba_many(P, Q, QD, TAU, QDD, nchunks):
-    """ABA over a batch (N, n), parallel over chunks of states, each chunk
-    :data:`~eslabon._engine.lanes.WIDTH` states at a time in lock step (:func:`aba_into`
-    compiled for lanes); the worst status over the states. A block that fails is run
-    again one state at a time, so the status is each state's own (a block stops at its
-    first failing joint, which may not be every state's)."""
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    nq = int(P[H_NQ])
-    status = np.zeros(nchunks, dtype=np.int64)
-    for c in prange(nchunks):
-        ws1 = np.empty((nb + 1, COLS))
-        ws = np.empty((nb + 1, COLS, WIDTH))
-        q = np.empty((nq, WIDTH))
-        qd = np.empty((nq, WIDTH))
-        tau = np.empty((nq, WIDTH))
-        qdd = np.empty((nq, WIDTH))
-        lo, hi = chunk_states(c, nchunks, N)
-        for s0 in range(lo, hi, WIDTH):
-            pack(Q, s0, hi, q)
-            pack(QD, s0, hi, qd)
-            pack(TAU, s0, hi, tau)
-            if aba_into(P, q, qd, tau, ws, qdd) == 0:
-                unpack(qdd, QDD, s0, hi)
-            else:
-                for s in range(s0, min(s0 + WIDTH, hi)):
-                    status[c] = max(status[c], aba_into(P, Q[s], QD[s], TAU[s], ws1, QDD[s]))
-    return status.max()
-
-
-subject("forward dynamics (articulated body)", aba_call)
-subject("forward dynamics (batch)", aba_many)
+    return OK if all_finite(total) else NON_FINITE

@@ -6,42 +6,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._args import chunks, explain_nonfinite, vector, vectors
-from .._engine.lanes import blocks
-from . import aba as _aba
-from . import coriolis as _cor
-from . import energy as _en
+from .._args import explain_nonfinite, vector, vectors
 from .._engine import fastcall as _fast
+from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..model.model import Model
-from . import forward as _fd
-from . import rnea as _ne
-from . import walker_orin as _wo
+from . import drivers as _d
+from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID, chunk_count
+from .wrenches import tip_wrench_array
 
 MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1", "crba", "operator", "lagrange")
 FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell")
 
 
-def _tip_wrench_array(model, tip_wrench, frame: str = "ee"):
-    """(nb+1, 6) body wrenches from a (6,) [moment; force] the frame exerts on the world,
-    expressed in that frame's axes, moment about its origin."""
-    w = np.asarray(tip_wrench, dtype=float)
-    if w.shape != (6,) or not np.all(np.isfinite(w)):
-        raise ValueError(f"tip_wrench: expected 6 finite numbers [moment; force], got {w.shape}")
-    fr = model.frame(frame)
-    f_b = fr.rotation @ w[3:]
-    n_b = fr.rotation @ w[:3] + np.cross(fr.translation, f_b)
-    out = np.zeros((model.nb + 1, 6))
-    out[fr.body, :3] = n_b
-    out[fr.body, 3:] = f_b
-    return out
-
-
 def _rnea(model, q, qd, qdd, mode, fext, what):
     """The general path: converts and checks the inputs, runs one state or a batch."""
-    if mode == _ne.MODE_GRAVITY:
+    if mode == MODE_GRAVITY:
         (q,), batched = vectors(model.nq, q=q)
         qd = qdd = q
-    elif mode == _ne.MODE_BIAS:
+    elif mode == MODE_BIAS:
         (q, qd), batched = vectors(model.nq, q=q, qd=qd)
         qdd = q
     else:
@@ -49,13 +31,13 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     P = model.packed
     if batched:
         tau = np.empty_like(q)
-        ok = _ne.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunks(blocks(len(q))))
+        status = _d.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunk_count(len(q)))
     else:
         tau = np.empty(model.nq)
         zero = np.zeros(model.nq)
-        ok = _ne.rnea_one(P, q, zero if mode == _ne.MODE_GRAVITY else qd,
-                          qdd if mode == _ne.MODE_ID else zero, 1.0, fext, tau)
-    if not ok:
+        status = _d.rnea_one(P, q, zero if mode == MODE_GRAVITY else qd,
+                             qdd if mode == MODE_ID else zero, 1.0, fext, tau)
+    if status != OK:
         fields = dict(q=q, qd=qd, qdd=qdd)
         explain_nonfinite(what, **dict(list(fields.items())[:3 - mode]))
     return tau
@@ -72,19 +54,19 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     end effector ``ee`` on the environment, in the ee frame, moment about its origin.
     """
     if tip_wrench is None:
-        return _rnea(model, q, qd, qdd, _ne.MODE_ID, None, "inverse_dynamics")
-    fext = _tip_wrench_array(model, tip_wrench)
-    return _rnea(model, q, qd, qdd, _ne.MODE_ID, fext, "inverse_dynamics")
+        return _rnea(model, q, qd, qdd, MODE_ID, None, "inverse_dynamics")
+    fext = tip_wrench_array(model, tip_wrench)
+    return _rnea(model, q, qd, qdd, MODE_ID, fext, "inverse_dynamics")
 
 
 def gravity_torques(model, q):
     """g(q): the torques that hold the robot still, NE(q, 0, 0)."""
-    return _rnea(model, q, None, None, _ne.MODE_GRAVITY, None, "gravity_torques")
+    return _rnea(model, q, None, None, MODE_GRAVITY, None, "gravity_torques")
 
 
 def bias_forces(model, q, qd):
     """C(q, q̇) q̇ + g(q) + friction: NE(q, q̇, 0) (seed 001 eq. 3.35)."""
-    return _rnea(model, q, qd, None, _ne.MODE_BIAS, None, "bias_forces")
+    return _rnea(model, q, qd, None, MODE_BIAS, None, "bias_forces")
 
 
 def mass_matrix(model, q, *, method: str = "walker_orin_3"):
@@ -108,12 +90,12 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     P = model.packed
     if batched:
         H = np.empty((len(q), n, n))
-        (_wo.crba_many if method == "walker_orin_3" else _wo.ne_columns_many)(
-            P, q, H, chunks(len(q)))
+        (_d.crba_many if method == "walker_orin_3" else _d.ne_columns_many)(
+            P, q, H, chunk_count(len(q)))
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
-        ok = (_wo.crba_one if method == "walker_orin_3" else _wo.ne_columns_one)(P, q, H) \
+        ok = (_d.crba_one if method == "walker_orin_3" else _d.ne_columns_one)(P, q, H) == OK \
             and np.isfinite(q).all()
     if not ok:
         explain_nonfinite("mass_matrix", q=q)
@@ -148,25 +130,70 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     P = model.packed
     out = np.empty_like(q) if batched else np.empty(model.nq)
     if method == "aba":
-        status = _aba.aba_many(P, q, qd, tau, out, chunks(blocks(len(q)))) if batched else \
-            _aba.aba_call(P, q, qd, tau, out)
+        status = _d.aba_many(P, q, qd, tau, out, chunk_count(len(q))) if batched else \
+            _d.aba_call(P, q, qd, tau, out)
     else:
-        code = 3 if method == "walker_orin_3" else 1
-        status = _fd.fd_many(P, q, qd, tau, code, out, chunks(len(q))) if batched else \
-            _fd.fd_one(P, q, qd, tau, code, out)
-    if status == 2:
+        code = _d.COMPOSITE if method == "walker_orin_3" else _d.NE_COLUMNS
+        status = _d.fd_many(P, q, qd, tau, code, out, chunk_count(len(q))) if batched else \
+            _d.fd_one(P, q, qd, tau, code, out)
+    if status == NOT_POSITIVE_DEFINITE:
         raise ValueError("q: the mass matrix is not positive definite at this configuration "
                          "(a joint moves no mass: give it mass, inertia or armature)")
-    if status:
+    if status != OK:
         explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     return out
 
 
-inverse_dynamics = _fast.public(inverse_dynamics, _ne.inverse_dynamics_entry, 3, (1,), Model)
-gravity_torques = _fast.public(gravity_torques, _ne.gravity_torques_entry, 1, (1,), Model)
-bias_forces = _fast.public(bias_forces, _ne.bias_forces_entry, 2, (1,), Model)
-mass_matrix = _fast.public(mass_matrix, _wo.mass_matrix_entry, 1, (2,), Model)
-forward_dynamics = _fast.public(forward_dynamics, _aba.forward_dynamics_entry, 3, (1,), Model)
+def inverse_dynamics_derivatives(model, q, qd, qdd):
+    """(∂τ/∂q, ∂τ/∂q̇) of :func:`eslabon.inverse_dynamics`, each (n, n) or (N, n, n).
+
+    Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
+    Analytic (:mod:`.derivatives`).
+    """
+    n = model.nq
+    (q, qd, qdd), batched = vectors(n, q=q, qd=qd, qdd=qdd)
+    shape = (len(q), n, n) if batched else (n, n)
+    dq = np.empty(shape)
+    dv = np.empty(shape)
+    if batched:
+        status = _d.id_derivatives_many(model.packed, q, qd, qdd, dq, dv, chunk_count(len(q)))
+    else:
+        status = _d.id_derivatives_call(model.packed, q, qd, qdd, dq, dv)
+    if status != OK:
+        explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
+    return dq, dv
+
+
+def forward_dynamics_derivatives(model, q, qd, tau):
+    """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
+    or (N, n, n). Analytic (:mod:`.derivatives`)."""
+    n = model.nq
+    (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
+    P = model.packed
+    if batched:
+        N = len(q)
+        dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
+        status = _d.fd_derivatives_many(P, q, qd, tau, dq, dv, Minv, chunk_count(N))
+    else:
+        dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
+        status = _d.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv)
+    if status == NOT_POSITIVE_DEFINITE:
+        raise ValueError("q: the mass matrix is not positive definite at this configuration "
+                         "(a joint moves no mass: give it mass, inertia or armature)")
+    if status != OK:
+        explain_nonfinite("forward_dynamics_derivatives", q=q, qd=qd, tau=tau)
+    return dq, dv, Minv
+
+
+inverse_dynamics = _fast.public(inverse_dynamics, _d.inverse_dynamics_entry, 3, (1,), Model)
+gravity_torques = _fast.public(gravity_torques, _d.gravity_torques_entry, 1, (1,), Model)
+bias_forces = _fast.public(bias_forces, _d.bias_forces_entry, 2, (1,), Model)
+mass_matrix = _fast.public(mass_matrix, _d.mass_matrix_entry, 1, (2,), Model)
+forward_dynamics = _fast.public(forward_dynamics, _d.forward_dynamics_entry, 3, (1,), Model)
+inverse_dynamics_derivatives = _fast.public(inverse_dynamics_derivatives,
+                                            _d.id_derivatives_entry, 3, (2, 2), Model)
+forward_dynamics_derivatives = _fast.public(forward_dynamics_derivatives,
+                                            _d.fd_derivatives_entry, 3, (2, 2, 2), Model)
 
 
 def coriolis_matrix(model, q, qd):
@@ -178,10 +205,10 @@ def coriolis_matrix(model, q, qd):
     n = model.nq
     if batched:
         C = np.empty((len(q), n, n))
-        _cor.coriolis_many(model.packed, q, qd, C, chunks(len(q)))
+        _d.coriolis_many(model.packed, q, qd, C, chunk_count(len(q)))
     else:
         C = np.empty((n, n))
-        _cor.coriolis_one(model.packed, q, qd, C)
+        _d.coriolis_one(model.packed, q, qd, C)
     if not np.isfinite(C).all():
         explain_nonfinite("coriolis_matrix", q=q, qd=qd)
     return C
@@ -191,10 +218,10 @@ def _energy(model, q, qd):
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
     if batched:
         out = np.empty((len(q), 2))
-        _en.energy_many(model.packed, q, qd, out, chunks(len(q)))
+        _d.energy_many(model.packed, q, qd, out, chunk_count(len(q)))
     else:
         out = np.empty(2)
-        _en.energy_one(model.packed, q, qd, out)
+        _d.energy_one(model.packed, q, qd, out)
     if not np.isfinite(out).all():
         explain_nonfinite("energy", q=q, qd=qd)
     return out

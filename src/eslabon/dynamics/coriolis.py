@@ -14,12 +14,12 @@ Spatial vectors are [angular; linear]. Rigid links only (no seed-001 sliding COM
 from __future__ import annotations
 
 import numpy as np
-from .._engine.compile import batch_kernel, subject
-from numba import njit, prange
+from numba import njit
 
 from .._engine.joints import joint, world_axis
-from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from .._engine.layout import H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, m9, mm, mv, v3
 
 
@@ -35,6 +35,8 @@ def _skew_into(A, r0, c0, v, s):
 
 @njit(cache=True)
 def coriolis_into(P, q, qd, ws, C):
+    """C(q, q̇) of one state into ``C`` (n, n); ``ws`` the kinematic workspace. Status
+    OK or NON_FINITE (:mod:`eslabon._engine.status`)."""
     nb = int(P[H_NB])
     nq = int(P[H_NQ])
     forward_pass(P, q, qd, qd, 0.0, ws, POSES)
@@ -118,21 +120,4 @@ def coriolis_into(P, q, qd, ws, C):
         _skew_into(B, 3, 0, hf, -1.0)
         B *= 0.5
         C += J.T @ (Mb @ Jd + B @ J)
-
-
-@njit(cache=True)
-def coriolis_one(P, q, qd, C):
-    coriolis_into(P, q, qd, np.empty((int(P[H_NB]) + 1, WS_COLS)), C)
-
-
-@batch_kernel
-def coriolis_many(P, Q, QD, C, nchunks):
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    for c in prange(nchunks):
-        ws = np.empty((nb + 1, WS_COLS))
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            coriolis_into(P, Q[s], QD[s], ws, C[s])
-
-
-subject("the Coriolis matrix", coriolis_one, coriolis_many)
+    return OK if np.isfinite(C).all() else NON_FINITE

@@ -42,21 +42,17 @@ Inertias Y are kept as (m, h = m c, J = inertia about the world origin); Y [ω; 
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit, prange
+from numba import njit
 
-from .._args import chunks, explain_nonfinite, vectors
-from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.joints import joint, placement, world_axis
 from ..kinematics.recursion import body_com, near_angles
 from .._engine.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
                             INERTIA, MASS, QIDX, STRIDE, VISCOUS)
 from .._engine.tuples import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
                            mt, mv, outer, s3, s9, scale, skew9, sub, v3)
-from .._engine import fastcall as _fast
-from ..model.model import Model
-from .aba import COLS as ABA_COLS
+from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .aba import aba_into
-from .forward import cholesky_factor, cholesky_solve
+from .cholesky_fd import cholesky_factor, cholesky_solve
 
 # workspace columns, one row per body (world coordinates)
 _RW, _PW = 0, 9                          # pose
@@ -105,7 +101,7 @@ def _dot6(an, af, bn, bf):
 
 @njit(cache=True)
 def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
-    """∂τ/∂q, ∂τ/∂q̇ and M for one state. True if finite."""
+    """∂τ/∂q, ∂τ/∂q̇ and M for one state; status OK or NON_FINITE."""
     nb = int(P[H_NB])
     nq = int(P[H_NQ])
     for c in range(COLS):
@@ -259,49 +255,23 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
             b = int(P[ob])
         M[ri, ri] += P[oi + ARMATURE]
         dv[ri, ri] += P[oi + VISCOUS]
-    return np.isfinite(total)
-
-
-@njit(cache=True)
-def id_derivatives_call(P, q, qd, qdd, dq, dv):
-    """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong shape."""
-    nq = int(P[H_NQ])
-    if (q.shape[0] != nq or qd.shape[0] != nq or qdd.shape[0] != nq
-            or dq.shape[0] != nq or dq.shape[1] != nq or dv.shape[0] != nq
-            or dv.shape[1] != nq):
-        return 3
-    ws = np.empty((int(P[H_NB]) + 1, COLS))
-    ok = rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, np.empty((nq, nq)))
-    return 0 if ok else 1
-
-
-@batch_kernel
-def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks):
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    nq = int(P[H_NQ])
-    ok = np.ones(nchunks, dtype=np.bool_)
-    for c in prange(nchunks):
-        ws = np.empty((nb + 1, COLS))
-        M = np.empty((nq, nq))
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            if not rnea_derivatives_into(P, Q[s], QD[s], QDD[s], ws, DQ[s], DV[s], M):
-                ok[c] = False
-    return ok.all()
+    return OK if np.isfinite(total) else NON_FINITE
 
 
 @njit(cache=True)
 def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv):
-    """∂q̈/∂q into dq, ∂q̈/∂q̇ into dv, M⁻¹ into Minv. Status 0 ok, 1 non-finite, 2 not PD."""
+    """∂q̈/∂q into dq, ∂q̈/∂q̇ into dv, M⁻¹ into Minv; ``ws`` and ``wa`` are the workspaces
+    of :func:`rnea_derivatives_into` and of :func:`eslabon.dynamics.aba.aba_into`. Status
+    (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
     nq = int(P[H_NQ])
     st = aba_into(P, q, qd, tau, wa, qdd)
-    if st:
+    if st != OK:
         return st
     M = np.empty((nq, nq))
-    if not rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
-        return 1
+    if rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M) != OK:
+        return NON_FINITE
     if not cholesky_factor(M, nq):
-        return 2
+        return NOT_POSITIVE_DEFINITE
     col = np.empty(nq)
     for j in range(nq):
         for a in range(nq):
@@ -320,104 +290,4 @@ def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv):
         cholesky_solve(M, col, nq)
         for a in range(nq):
             Minv[a, j] = col[a]
-    return 0
-
-
-@njit(cache=True)
-def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
-    """One state: workspaces allocated here. Status as :func:`fd_derivatives_into`."""
-    nb = int(P[H_NB])
-    return fd_derivatives_into(P, q, qd, tau, np.empty((nb + 1, COLS)),
-                               np.empty((nb + 1, ABA_COLS)), np.empty(int(P[H_NQ])), dq, dv,
-                               Minv)
-
-
-@lazy_cfunc(_fast.SIGNATURE, "inverse dynamics derivatives")
-def id_derivatives_entry(p, a, b, c, o0, o1, o2):
-    """C entry point (:mod:`.fastcall`): (q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
-    n = int(p[H_NQ])
-    status = id_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
-                                 carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)))
-    return _fast.entry_status(status)
-
-
-@lazy_cfunc(_fast.SIGNATURE, "forward dynamics derivatives")
-def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
-    """C entry point (:mod:`.fastcall`): (q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
-    n = int(p[H_NQ])
-    status = fd_derivatives_call(_fast.packed_model(p), carray(a, n), carray(b, n),
-                                 carray(c, n), carray(o0, (n, n)), carray(o1, (n, n)),
-                                 carray(o2, (n, n)))
-    return _fast.entry_status(status)
-
-
-@batch_kernel
-def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    nq = int(P[H_NQ])
-    status = np.zeros(nchunks, dtype=np.int64)
-    for c in prange(nchunks):
-        ws = np.empty((nb + 1, COLS))
-        wa = np.empty((nb + 1, ABA_COLS))
-        qdd = np.empty(nq)
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            st = fd_derivatives_into(P, Q[s], QD[s], TAU[s], ws, wa, qdd, DQ[s], DV[s], MINV[s])
-            if st > status[c]:
-                status[c] = st
-    return status.max()
-
-
-def inverse_dynamics_derivatives(model, q, qd, qdd):
-    """(∂τ/∂q, ∂τ/∂q̇) of :func:`eslabon.inverse_dynamics`, each (n, n) or (N, n, n).
-
-    Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
-    """
-    n = model.nq
-    (q, qd, qdd), batched = vectors(n, q=q, qd=qd, qdd=qdd)
-    shape = (len(q), n, n) if batched else (n, n)
-    dq = np.empty(shape)
-    dv = np.empty(shape)
-    if batched:
-        ok = id_derivatives_many(model.packed, q, qd, qdd, dq, dv, chunks(len(q)))
-    else:
-        ok = id_derivatives_call(model.packed, q, qd, qdd, dq, dv) == 0
-    if not ok:
-        explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
-    return dq, dv
-
-
-def forward_dynamics_derivatives(model, q, qd, tau):
-    """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
-    or (N, n, n)."""
-    n = model.nq
-    (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
-    P = model.packed
-    if batched:
-        N = len(q)
-        dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
-        status = fd_derivatives_many(P, q, qd, tau, dq, dv, Minv, chunks(N))
-    else:
-        dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-        status = fd_derivatives_call(P, q, qd, tau, dq, dv, Minv)
-    if status == 2:
-        raise ValueError("q: the mass matrix is not positive definite at this configuration "
-                         "(a joint moves no mass: give it mass, inertia or armature)")
-    if status:
-        explain_nonfinite("forward_dynamics_derivatives", q=q, qd=qd, tau=tau)
-    return dq, dv, Minv
-
-
-# the public functions: plain single states go from C straight to the entries above
-inverse_dynamics_derivatives = _fast.public(inverse_dynamics_derivatives,
-                                            id_derivatives_entry, 3, (2, 2), Model)
-forward_dynamics_derivatives = _fast.public(forward_dynamics_derivatives,
-                                            fd_derivatives_entry, 3, (2, 2, 2), Model)
-
-__all__ = ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"]
-
-
-subject("inverse dynamics derivatives", id_derivatives_call)
-subject("inverse dynamics derivatives (batch)", id_derivatives_many)
-subject("forward dynamics derivatives", fd_derivatives_call)
-subject("forward dynamics derivatives (batch)", fd_derivatives_many)
+    return OK

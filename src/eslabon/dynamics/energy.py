@@ -5,18 +5,20 @@
 """
 from __future__ import annotations
 
-import numpy as np
-from .._engine.compile import batch_kernel, subject
-from numba import njit, prange
+import math
 
-from ..kinematics.recursion import POSES, WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from numba import njit
+
+from .._engine.status import NON_FINITE, OK
+from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
 from .._engine.tuples import add, cross, dot, m9, mv, v3
 
 
 @njit(cache=True)
 def energy_into(P, q, qd, ws, out):
-    """out[0] = kinetic, out[1] = potential energy for one state."""
+    """out[0] = kinetic, out[1] = potential energy for one state; ``ws`` the kinematic
+    workspace. Status OK or NON_FINITE (:mod:`eslabon._engine.status`)."""
     forward_pass(P, q, qd, qd, 0.0, ws, POSES)
     nb = int(P[H_NB])
     g = v3(P, H_GRAVITY)
@@ -37,21 +39,4 @@ def energy_into(P, q, qd, ws, out):
         V -= m * dot(g, pc)
     out[0] = T
     out[1] = V
-
-
-@njit(cache=True)
-def energy_one(P, q, qd, out):
-    energy_into(P, q, qd, np.empty((int(P[H_NB]) + 1, WS_COLS)), out)
-
-
-@batch_kernel
-def energy_many(P, Q, QD, OUT, nchunks):
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    for c in prange(nchunks):
-        ws = np.empty((nb + 1, WS_COLS))
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            energy_into(P, Q[s], QD[s], ws, OUT[s])
-
-
-subject("energies", energy_one, energy_many)
+    return OK if math.isfinite(T) and math.isfinite(V) else NON_FINITE

@@ -15,26 +15,27 @@ body origin:
 with viscous b, Coulomb μ and armature J_a. ``fext`` (nb+1, 6) adds the wrench
 [moment about the origin; force] that each body exerts on its environment, in body
 coordinates (seed 001 eq. 3.34: f_{n+1}, n_{n+1}).
+
+How it is called (one state, the fast path, a batch as lanes): :mod:`.drivers`.
 """
 from __future__ import annotations
 
 
 import numpy as np
-from numba import carray, njit, prange
+from numba import njit
 
 from .._engine.joints import joint, project_wrench
-from ..kinematics.recursion import FORCES, TRACE, WS_COLS, WS_E, WS_FJ, WS_NJ, WS_R, forward_pass
-from .._engine.layout import (ARMATURE, COULOMB, H_NB, H_NQ, HEADER, QIDX, STRIDE,
-                            VISCOUS)
-from .._engine.lanes import WIDTH, all_finite, at, chunk_states, pack, put, unpack, zero_of
+from .._engine.lanes import all_finite, at, put, zero_of
+from .._engine.layout import ARMATURE, COULOMB, H_NB, HEADER, QIDX, STRIDE, VISCOUS
+from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, g3, g9, mv, s3, sign, v3
-from .._engine.compile import batch_kernel, lazy_cfunc, subject
-from .._engine.fastcall import SIGNATURE, entry_status, packed_model
+from ..kinematics.recursion import (FORCES, TRACE, WS_A, WS_AC, WS_COLS, WS_E, WS_F, WS_FJ, WS_N,
+                                    WS_NJ, WS_R, WS_W, WS_WD, forward_pass)
 
 
 @njit(cache=True)
 def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
-    """Newton–Euler for one state into ``tau`` (may alias ``qdd``). True if τ is finite.
+    """Newton–Euler for one state into ``tau`` (may alias ``qdd``); status OK or NON_FINITE.
     With ``trace`` the workspace keeps every intermediate quantity of Tabla 3.1. Also
     for a lanes block: (n, WIDTH) joint arrays and a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
     forward_pass(P, q, qd, qdd, gscale, ws, FORCES | TRACE if trace else FORCES)  # (3.27)-(3.30)
@@ -75,112 +76,25 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
                 s3(ws, p, WS_NJ, add(g3(ws, p, WS_NJ), En))
             f = (z, z, z)
             n = (z, z, z)
-    return all_finite(total)
+    return OK if all_finite(total) else NON_FINITE
 
 
-# What a lean entry point computes: τ = NE(q, q̇, q̈), the bias NE(q, q̇, 0) or g = NE(q, 0, 0).
-MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
+def trace_workspace(nb: int) -> np.ndarray:
+    """An empty workspace for :func:`rnea_into` with ``trace`` (nb+1 rows)."""
+    return np.empty((nb + 1, WS_COLS))
 
 
-@njit(cache=True, inline="always")     # one caller, its C entry
-def rnea_call(P, q, qd, qdd, tau):
-    """τ = NE(q, q̇, q̈) for one state from the public API (one entry point per quantity:
-    every argument costs call time). Status: 0 ok, 1 non-finite, 3 wrong length."""
-    nq = int(P[H_NQ])
-    if q.shape[0] != nq or qd.shape[0] != nq or qdd.shape[0] != nq or tau.shape[0] != nq:
-        return 3
-    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    return 0 if rnea_into(P, q, qd, qdd, 1.0, None, ws, tau) else 1
+def traced_quantities(ws: np.ndarray) -> dict:
+    """The quantities of Tabla 3.1 that :func:`rnea_into` with ``trace`` keeps, by name,
+    from its workspace ``ws`` (nb+1, WS_COLS); row i is body i, in body i's frame:
 
-
-@njit(cache=True, inline="always")     # one caller, its C entry
-def bias_call(P, q, qd, tau):
-    """NE(q, q̇, 0) for one state; status as :func:`rnea_call`."""
-    nq = int(P[H_NQ])
-    if q.shape[0] != nq or qd.shape[0] != nq or tau.shape[0] != nq:
-        return 3
-    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    return 0 if rnea_into(P, q, qd, np.zeros(nq), 1.0, None, ws, tau) else 1
-
-
-@njit(cache=True, inline="always")     # one caller, its C entry
-def gravity_call(P, q, tau):
-    """NE(q, 0, 0) for one state; status as :func:`rnea_call`."""
-    nq = int(P[H_NQ])
-    if q.shape[0] != nq or tau.shape[0] != nq:
-        return 3
-    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    z = np.zeros(nq)
-    return 0 if rnea_into(P, q, z, z, 1.0, None, ws, tau) else 1
-
-
-# C entry points of the three quantities (:mod:`.fastcall`)
-@lazy_cfunc(SIGNATURE, "inverse dynamics")
-def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
-    n = int(p[H_NQ])
-    status = rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n),
-                       carray(o0, n))
-    return entry_status(status)
-
-
-@lazy_cfunc(SIGNATURE, "bias forces")
-def bias_forces_entry(p, a, b, c, o0, o1, o2):
-    n = int(p[H_NQ])
-    status = bias_call(packed_model(p), carray(a, n), carray(b, n), carray(o0, n))
-    return entry_status(status)
-
-
-@lazy_cfunc(SIGNATURE, "gravity torques")
-def gravity_torques_entry(p, a, b, c, o0, o1, o2):
-    n = int(p[H_NQ])
-    status = gravity_call(packed_model(p), carray(a, n), carray(o0, n))
-    return entry_status(status)
-
-
-@njit(cache=True)
-def rnea_one(P, q, qd, qdd, gscale, fext, tau):
-    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau)
-
-
-@njit(cache=True)
-def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
-    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, True)
-
-
-@batch_kernel
-def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
-    """Newton–Euler over a batch (N, n), parallel over chunks of states. Each chunk runs
-    :data:`~eslabon._engine.lanes.WIDTH` states at a time in lock step: the same
-    :func:`rnea_into`, compiled for lanes (one SIMD instruction per operation)."""
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    nq = int(P[H_NQ])
-    failed = 0                       # chunks with a non-finite τ (a prange reduction)
-    for c in prange(nchunks):
-        ws = np.empty((nb + 1, WS_COLS, WIDTH))
-        q = np.empty((nq, WIDTH))
-        qd = np.empty((nq, WIDTH))
-        qdd = np.empty((nq, WIDTH))
-        tau = np.empty((nq, WIDTH))
-        qd[:] = 0.0                  # stay zero unless packed (bias, gravity)
-        qdd[:] = 0.0
-        lo, hi = chunk_states(c, nchunks, N)
-        ok = True
-        for s0 in range(lo, hi, WIDTH):
-            pack(Q, s0, hi, q)
-            if mode != MODE_GRAVITY:
-                pack(QD, s0, hi, qd)
-            if mode == MODE_ID:
-                pack(QDD, s0, hi, qdd)
-            if not rnea_into(P, q, qd, qdd, gscale, fext, ws, tau):
-                ok = False
-            unpack(tau, TAU, s0, hi)
-        if not ok:
-            failed += 1
-    return failed == 0
-
-
-subject("Newton–Euler dynamics", rnea_one)
-subject("Newton–Euler dynamics (batch)", rnea_many)
-subject("the Newton–Euler trace", rnea_trace_one)
+    ``E`` (nb+1, 3, 3) rotation parent ← body, ``r`` (nb+1, 3) body origin in the parent
+    frame, ``w`` ω, ``wd`` ω̇, ``vd`` v̇ of the origin (gravity included), ``ac`` ā of the
+    COM, ``F`` and ``N`` the net force and moment about the COM, ``f`` and ``n`` the force
+    and moment (about the body origin) the parent exerts on the body; each (nb+1, 3).
+    """
+    def cols(c, k=3):
+        return ws[:, c:c + k].copy()
+    return dict(E=cols(WS_E, 9).reshape(-1, 3, 3), r=cols(WS_R), w=cols(WS_W),
+                wd=cols(WS_WD), vd=cols(WS_A), ac=cols(WS_AC), F=cols(WS_F), N=cols(WS_N),
+                f=cols(WS_FJ), n=cols(WS_NJ))

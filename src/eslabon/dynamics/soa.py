@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._args import require_finite, vectors
+from .._args import explain_nonfinite, require_finite, vectors
 from .._engine.joints import subspace
 from ..kinematics.forward import _pass
 from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
@@ -317,12 +317,16 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
     if np.any(model.armature != 0.0):
         raise ValueError("model: the constraint-force method has no rotor inertia (armature); "
                          "use method='aba' for this model")
-    from .api import bias_forces
+    from .._engine.status import OK
+    from .drivers import rnea_one
+    bias = np.empty(model.nq)                                              # ξ = NE(q, q̇, 0)
+    if rnea_one(model.packed, q, qd, np.zeros(model.nq), 1.0, None, bias) != OK:
+        explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     d = chain_data(model, q, qd)
     I_inv = _inverse_inertias(d, regularization, model)
     diag, upper = _tridiagonal_K(d, I_inv)
     W = [complement(Hi) for Hi in d.H]
-    net = tau - bias_forces(model, q, qd)                                  # ➊ F_T = τ − ξ
+    net = tau - bias                                                       # ➊ F_T = τ − ξ
     FT = [net[d.dof[i]:d.dof[i] + 1] if d.dof[i] >= 0 else np.zeros(0)
           for i in range(model.nb)]
     qdd1 = _apply(diag, upper, d.H, d.H, FT)                               # ➋ q̈₁ = C F_T

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._args import explain_nonfinite, vectors
-from ..kinematics.recursion import (WS_A, WS_AC, WS_COLS, WS_E, WS_F, WS_FJ, WS_N, WS_NJ,
-                                    WS_R, WS_W, WS_WD)
-from . import rnea as _rnea
+from .._engine.status import OK
+from .drivers import rnea_trace_one
+from .rnea import trace_workspace, traced_quantities
+from .wrenches import tip_wrench_array
 
 QUANTITIES = ("w", "wd", "vd", "ac", "F", "N", "f", "n")
 LABELS = {"w": "ω", "wd": "ω̇", "vd": "v̇", "ac": "ā", "F": "F", "N": "N", "f": "f", "n": "n"}
@@ -67,27 +68,25 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
     (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
     if batched:
         raise ValueError("q: rnea_trace takes one state of shape (n,)")
-    from .api import _tip_wrench_array
-    fext = None if tip_wrench is None else _tip_wrench_array(model, tip_wrench)
-    ws = np.empty((model.nb + 1, WS_COLS))
+    fext = None if tip_wrench is None else tip_wrench_array(model, tip_wrench)
+    ws = trace_workspace(model.nb)
     tau = np.empty(model.nq)
-    if not _rnea.rnea_trace_one(model.packed, q, qd, qdd, 1.0, fext, tau, ws):
+    if rnea_trace_one(model.packed, q, qd, qdd, 1.0, fext, tau, ws) != OK:
         explain_nonfinite("rnea_trace", q=q, qd=qd, qdd=qdd)
+    body = traced_quantities(ws)
     out = {k: np.zeros((model.nb, 3)) for k in QUANTITIES}
     frames = []
     for i in range(1, model.nb + 1):
-        row = ws[i]
         name, Rf, pf, point = _frame_for(model, i)
-        w, wd, a = row[WS_W:WS_W + 3], row[WS_WD:WS_WD + 3], row[WS_A:WS_A + 3]
-        f, n = row[WS_FJ:WS_FJ + 3], row[WS_NJ:WS_NJ + 3]
+        w, wd, a = body["w"][i], body["wd"][i], body["vd"][i]
+        f, n = body["f"][i], body["n"][i]
         if isinstance(point, tuple):            # O_{i-1}, a point of the parent's DH frame
-            E = row[WS_E:WS_E + 9].reshape(3, 3)
-            point = E.T @ (point[1].translation - row[WS_R:WS_R + 3])
+            point = body["E"][i].T @ (point[1].translation - body["r"][i])
         if point is not None:
             n = n - np.cross(point, f)          # moment about that point
         vd = a + np.cross(wd, pf) + np.cross(w, np.cross(w, pf))
-        vals = dict(w=w, wd=wd, vd=vd, ac=row[WS_AC:WS_AC + 3], F=row[WS_F:WS_F + 3],
-                    N=row[WS_N:WS_N + 3], f=f, n=n)
+        vals = dict(w=w, wd=wd, vd=vd, ac=body["ac"][i], F=body["F"][i], N=body["N"][i],
+                    f=f, n=n)
         for key in QUANTITIES:
             out[key][i - 1] = Rf.T @ vals[key]
         frames.append(name)

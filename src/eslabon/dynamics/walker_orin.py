@@ -24,28 +24,26 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-from numba import carray, njit, prange
+from numba import njit
 
 from .._engine.joints import joint, placement, world_axis
-from ..kinematics.recursion import WS_COLS, body_com, near_angles
+from ..kinematics.recursion import body_com, near_angles
 from .._engine.layout import (ARMATURE, H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX,
                             STRIDE)
 from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
                            s3, s6, s9, sadd, scale, smv, sub, sym6)
-from .._engine.compile import batch_kernel, lazy_cfunc, subject
-from .._engine.fastcall import SIGNATURE, entry_status, packed_model
+from .._engine.status import NON_FINITE, OK
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
 # (xx, xy, xz, yy, yz, zz), the layout of `_engine.tuples.sym6`: it is symmetric
 _RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
-_COLS = 28
+COLS = 28
 
 
 @njit(cache=True)
 def crba_into(P, q, cw, H):
-    """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, _COLS) workspace."""
+    """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, COLS) workspace."""
     nb = int(P[H_NB])
     nq = int(P[H_NQ])
     s9(cw, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
@@ -124,7 +122,7 @@ def crba_into(P, q, cw, H):
                 for a in range(6):
                     cw[p, _J + a] += J[a]
             mc, hc, Jc = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    return math.isfinite(total)
+    return OK if math.isfinite(total) else NON_FINITE
 
 
 @njit(cache=True)
@@ -134,45 +132,6 @@ def _finite(H, nq):
         for b in range(nq):
             s += H[a, b]
     return math.isfinite(s)
-
-
-@njit(cache=True, inline="always")     # one caller, its C entry
-def crba_call(P, q, H):
-    """One state from the public API. Status: 0 ok, 1 non-finite, 3 wrong shape."""
-    nq = int(P[H_NQ])
-    if q.shape[0] != nq or H.shape[0] != nq or H.shape[1] != nq:
-        return 3
-    s = 0.0
-    for a in range(nq):
-        s += q[a]
-    if not math.isfinite(s):          # M does not depend on every q (e.g. the first joint's)
-        return 1
-    cw = np.empty((int(P[H_NB]) + 1, _COLS))
-    return 0 if crba_into(P, q, cw, H) else 1
-
-
-@lazy_cfunc(SIGNATURE, "mass matrix")
-def mass_matrix_entry(p, a, b, c, o0, o1, o2):
-    """C entry point (:mod:`.fastcall`): q -> M."""
-    n = int(p[H_NQ])
-    status = crba_call(packed_model(p), carray(a, n), carray(o0, (n, n)))
-    return entry_status(status)
-
-
-@njit(cache=True)
-def crba_one(P, q, H):
-    cw = np.empty((int(P[H_NB]) + 1, _COLS))
-    return crba_into(P, q, cw, H)
-
-
-@batch_kernel
-def crba_many(P, Q, H, nchunks):
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    for c in prange(nchunks):
-        cw = np.empty((nb + 1, _COLS))
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            crba_into(P, Q[s], cw, H[s])
 
 
 @njit(cache=True)
@@ -186,30 +145,4 @@ def ne_columns_into(P, q, ws, zero, unit, col, H):
         rnea_into(P, q, zero, unit, 0.0, None, ws, col)
         for a in range(nq):
             H[a, j] = col[a]
-    return _finite(H, nq)
-
-
-@njit(cache=True)
-def ne_columns_one(P, q, H):
-    nq = int(P[H_NQ])
-    ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    return ne_columns_into(P, q, ws, np.zeros(nq), np.zeros(nq), np.empty(nq), H)
-
-
-@batch_kernel
-def ne_columns_many(P, Q, H, nchunks):
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    nq = int(P[H_NQ])
-    for c in prange(nchunks):
-        ws = np.empty((nb + 1, WS_COLS))
-        zero = np.zeros(nq)
-        unit = np.zeros(nq)
-        col = np.empty(nq)
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            ne_columns_into(P, Q[s], ws, zero, unit, col, H[s])
-
-
-subject("the mass matrix (composite body)", crba_one)
-subject("the mass matrix (batch)", crba_many)
-subject("the mass matrix (Newton–Euler columns)", ne_columns_one, ne_columns_many)
+    return OK if _finite(H, nq) else NON_FINITE

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._args import chunks, explain_nonfinite, require_finite, vector, vectors
+from .._engine.batch import chunk_count
+from .._args import explain_nonfinite, require_finite, vector, vectors
 from .._engine.joints import jacobian_column
 from .kernels import kinematics_many, kinematics_one, workspace
 from .recursion import WS_A, WS_PW, WS_RW, WS_V, WS_W, WS_WD
@@ -30,7 +31,7 @@ def _pass(model, q, qd=None, qdd=None):
     P = model.packed
     if batched:
         ws = workspace(P, len(q))
-        kinematics_many(P, q, qd, qdd, ws, chunks(len(q)))
+        kinematics_many(P, q, qd, qdd, ws, chunk_count(len(q)))
     else:
         ws = workspace(P)
         kinematics_one(P, q, qd, qdd, ws)

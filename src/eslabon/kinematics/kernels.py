@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
+from .._engine.batch import run_batch
 from .._engine.compile import batch_kernel, subject
-from numba import njit, prange
+from .._engine.status import OK
 
 from .._engine.layout import H_NB
 from .recursion import MOVING_BASE, POSES, WS_COLS, forward_pass
@@ -21,12 +24,20 @@ def kinematics_moving_base(P, q, qd, qdd, ws):
     forward_pass(P, q, qd, qdd, 0.0, ws, POSES | MOVING_BASE)
 
 
+@njit(cache=True)
+def kinematics_chunk(P, ins, outs, extra, lo, hi):
+    Q, QD, QDD = ins
+    WS, = outs
+    for s in range(lo, hi):
+        forward_pass(P, Q[s], QD[s], QDD[s], 0.0, WS[s], POSES)
+    return OK
+
+
 @batch_kernel
 def kinematics_many(P, Q, QD, QDD, WS, nchunks):
-    N = Q.shape[0]
-    for c in prange(nchunks):
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            forward_pass(P, Q[s], QD[s], QDD[s], 0.0, WS[s], POSES)
+    """The pass over a batch (:func:`eslabon._engine.batch.run_batch`); ``WS`` is
+    (N, nb+1, WS_COLS)."""
+    return run_batch(kinematics_chunk, P, (Q, QD, QDD), (WS,), (), nchunks)
 
 
 def workspace(P, batch: int | None = None) -> np.ndarray:
@@ -34,4 +45,5 @@ def workspace(P, batch: int | None = None) -> np.ndarray:
     return np.empty((rows, WS_COLS) if batch is None else (batch, rows, WS_COLS))
 
 
-subject("kinematics", kinematics_one, kinematics_many, kinematics_moving_base)
+subject("kinematics", kinematics_one, kinematics_many, kinematics_chunk,
+        kinematics_moving_base)

@@ -65,9 +65,8 @@ def _near_angles(P, q):
 
 @njit(cache=True)
 def _near_angles_one(P, q):
-    # The far test is written out in both loops: the same test as a helper function made
-    # a 6-DOF Newton–Euler state 13 % slower (0.316 → 0.357 µs, measured), and the two
-    # loops as two helper functions 3 % slower.
+    # The far test is written out in both loops, not as a helper (docs/performance.md,
+    # "Kernel choices").
     nb = int(P[H_NB])
     far = False
     for i in range(1, nb + 1):

@@ -17,8 +17,8 @@ from numba import njit
 
 from ..dynamics.aba import COLS as ABA_COLS
 from ..dynamics.aba import aba_into
-from ..dynamics.forward import fd_into
-from ..dynamics.walker_orin import _COLS as CRBA_COLS
+from ..dynamics.cholesky_fd import fd_into
+from ..dynamics.walker_orin import COLS as CRBA_COLS
 from ..kinematics.recursion import WS_COLS
 from .._engine.layout import H_NB, H_NQ
 

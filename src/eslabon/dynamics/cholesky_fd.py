@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-from .._engine.compile import batch_kernel, subject
-from numba import njit, prange
+from numba import njit
 
-from ..kinematics.recursion import WS_COLS
-from .._engine.layout import H_NB, H_NQ
+from .._engine.layout import H_NQ
+from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .rnea import rnea_into
-from .walker_orin import _COLS as CRBA_COLS
 from .walker_orin import crba_into, ne_columns_into
 
 
@@ -68,13 +65,13 @@ def cholesky_solve_into(H, x, n):
 
 @njit(cache=True)
 def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out):
-    """q̈ into ``out``; ``method`` 3 (composite) or 1 (NE columns). Returns a status:
-    0 ok, 1 non-finite result, 2 mass matrix not positive definite."""
+    """q̈ into ``out``; ``method`` 3 (composite) or 1 (NE columns). Status
+    (:mod:`eslabon._engine.status`): OK, NON_FINITE, or NOT_POSITIVE_DEFINITE (H)."""
     nq = int(P[H_NQ])
     for a in range(nq):
         out[a] = 0.0
-    if not rnea_into(P, q, qd, out, 1.0, None, ws, out):   # b = NE(q, q̇, 0)
-        return 1
+    if rnea_into(P, q, qd, out, 1.0, None, ws, out) != OK:   # b = NE(q, q̇, 0)
+        return NON_FINITE
     for a in range(nq):
         out[a] = tau[a] - out[a]
     if method == 3:
@@ -82,40 +79,8 @@ def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out):
     else:
         ne_columns_into(P, q, ws, zero, unit, col, H)
     if not cholesky_solve_into(H, out, nq):
-        return 2
+        return NOT_POSITIVE_DEFINITE
     s = 0.0
     for a in range(nq):
         s += out[a]
-    return 0 if math.isfinite(s) else 1
-
-
-@njit(cache=True)
-def fd_one(P, q, qd, tau, method, out):
-    nb = int(P[H_NB])
-    nq = int(P[H_NQ])
-    return fd_into(P, q, qd, tau, method, np.empty((nb + 1, WS_COLS)),
-                   np.empty((nb + 1, CRBA_COLS)), np.empty((nq, nq)), np.zeros(nq),
-                   np.zeros(nq), np.empty(nq), out)
-
-
-@batch_kernel
-def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
-    N = Q.shape[0]
-    nb = int(P[H_NB])
-    nq = int(P[H_NQ])
-    status = np.zeros(nchunks, dtype=np.int64)
-    for c in prange(nchunks):
-        ws = np.empty((nb + 1, WS_COLS))
-        cw = np.empty((nb + 1, CRBA_COLS))
-        H = np.empty((nq, nq))
-        zero = np.zeros(nq)
-        unit = np.zeros(nq)
-        col = np.empty(nq)
-        for s in range(c * N // nchunks, (c + 1) * N // nchunks):
-            st = fd_into(P, Q[s], QD[s], TAU[s], method, ws, cw, H, zero, unit, col, OUT[s])
-            if st > status[c]:
-                status[c] = st
-    return status.max()
-
-
-subject("forward dynamics (mass matrix and Cholesky)", fd_one, fd_many)
+    return OK if math.isfinite(s) else NON_FINITE

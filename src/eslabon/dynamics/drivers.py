@@ -1,0 +1,445 @@
+"""How each compiled dynamics algorithm is called: one state, one lean call, a batch.
+
+The algorithm modules (:mod:`.rnea`, :mod:`.walker_orin`, :mod:`.aba`, :mod:`.cholesky_fd`,
+:mod:`.derivatives`, :mod:`.coriolis`, :mod:`.energy`) hold only their kernels
+(``*_into``: one state, or one block of lanes, into workspaces and outputs given by the
+caller) under their source equations. Every way of driving them lives here:
+
+- ``*_one`` — one state from the general path (Python): allocates the workspace;
+- ``*_call`` — one state from the single-call fast path: checks the lengths, allocates,
+  runs the kernel; inlined into its C entry point ``*_entry``
+  (:mod:`eslabon._engine.fastcall`, one C signature for all);
+- ``*_chunk`` and ``*_many`` — a batch (N, n): the chunk runs states ``lo … hi−1`` with
+  one workspace (lanes for Newton–Euler and ABA: :data:`~eslabon._engine.lanes.WIDTH`
+  states per instruction), and ``*_many`` is the one batch driver
+  (:func:`eslabon._engine.batch.run_batch`) around it. ``nchunks`` comes from
+  :func:`chunk_count`.
+
+Every function returns a status of :mod:`eslabon._engine.status` (a batch: the worst of
+its states). Shapes: q, q̇, q̈, τ (n,) or (N, n); matrices (n, n) or (N, n, n); P the
+packed model (:mod:`eslabon._engine.layout`).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import carray, njit
+
+from .._engine.batch import chunk_count, run_batch
+from .._engine.compile import batch_kernel, lazy_cfunc, subject
+from .._engine.fastcall import SIGNATURE, entry_status, packed_model
+from .._engine.lanes import WIDTH, pack, unpack
+from .._engine.layout import H_NB, H_NQ
+from .._engine.status import NON_FINITE, OK, WRONG_SHAPE
+from ..kinematics.recursion import WS_COLS
+from . import aba, derivatives, walker_orin
+from .aba import aba_into
+from .cholesky_fd import fd_into
+from .coriolis import coriolis_into
+from .derivatives import fd_derivatives_into, rnea_derivatives_into
+from .energy import energy_into
+from .rnea import rnea_into
+from .walker_orin import crba_into, ne_columns_into
+
+# What a Newton–Euler call computes: τ = NE(q, q̇, q̈), the bias NE(q, q̇, 0) or g = NE(q, 0, 0).
+MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
+# The mass matrix of the Cholesky forward dynamics: Walker–Orin method 3 or 1.
+COMPOSITE, NE_COLUMNS = 3, 1
+
+
+@njit(cache=True, inline="always")
+def _rows(P):
+    return int(P[H_NB]) + 1
+
+
+@njit(cache=True, inline="always")
+def _lengths_ok(P, a, b, c, d):
+    n = int(P[H_NQ])
+    return a.shape[0] == n and b.shape[0] == n and c.shape[0] == n and d.shape[0] == n
+
+
+@njit(cache=True, inline="always")
+def _square_ok(P, A):
+    n = int(P[H_NQ])
+    return A.shape[0] == n and A.shape[1] == n
+
+
+# --- Newton–Euler: τ, bias, gravity (:mod:`.rnea`) ---------------------------------------
+
+@njit(cache=True)
+def rnea_one(P, q, qd, qdd, gscale, fext, tau):
+    return rnea_into(P, q, qd, qdd, gscale, fext, np.empty((_rows(P), WS_COLS)), tau)
+
+
+@njit(cache=True)
+def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
+    """As :func:`rnea_one`, keeping every intermediate quantity in ``ws``."""
+    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, True)
+
+
+@njit(cache=True, inline="always")     # one caller each: its C entry
+def rnea_call(P, q, qd, qdd, tau):
+    if not _lengths_ok(P, q, qd, qdd, tau):
+        return WRONG_SHAPE
+    return rnea_into(P, q, qd, qdd, 1.0, None, np.empty((_rows(P), WS_COLS)), tau)
+
+
+@njit(cache=True, inline="always")
+def bias_call(P, q, qd, tau):
+    if not _lengths_ok(P, q, qd, tau, tau):
+        return WRONG_SHAPE
+    return rnea_into(P, q, qd, np.zeros(int(P[H_NQ])), 1.0, None,
+                     np.empty((_rows(P), WS_COLS)), tau)
+
+
+@njit(cache=True, inline="always")
+def gravity_call(P, q, tau):
+    if not _lengths_ok(P, q, tau, tau, tau):
+        return WRONG_SHAPE
+    z = np.zeros(int(P[H_NQ]))
+    return rnea_into(P, q, z, z, 1.0, None, np.empty((_rows(P), WS_COLS)), tau)
+
+
+@lazy_cfunc(SIGNATURE, "inverse dynamics")
+def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
+    """(q, q̇, q̈) -> τ."""
+    n = int(p[H_NQ])
+    return entry_status(rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n),
+                                  carray(o0, n)))
+
+
+@lazy_cfunc(SIGNATURE, "bias forces")
+def bias_forces_entry(p, a, b, c, o0, o1, o2):
+    """(q, q̇) -> NE(q, q̇, 0)."""
+    n = int(p[H_NQ])
+    return entry_status(bias_call(packed_model(p), carray(a, n), carray(b, n), carray(o0, n)))
+
+
+@lazy_cfunc(SIGNATURE, "gravity torques")
+def gravity_torques_entry(p, a, b, c, o0, o1, o2):
+    """q -> NE(q, 0, 0)."""
+    n = int(p[H_NQ])
+    return entry_status(gravity_call(packed_model(p), carray(a, n), carray(o0, n)))
+
+
+@njit(cache=True)
+def rnea_chunk(P, ins, outs, extra, lo, hi):
+    """Newton–Euler on lanes: :data:`WIDTH` states per instruction, the same
+    :func:`rnea_into` compiled for (n, WIDTH) blocks."""
+    Q, QD, QDD = ins
+    TAU, = outs
+    gscale, fext, mode = extra
+    nq = int(P[H_NQ])
+    ws = np.empty((_rows(P), WS_COLS, WIDTH))
+    q = np.empty((nq, WIDTH))
+    qd = np.zeros((nq, WIDTH))       # stay zero unless packed (bias, gravity)
+    qdd = np.zeros((nq, WIDTH))
+    tau = np.empty((nq, WIDTH))
+    status = OK
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        if mode != MODE_GRAVITY:
+            pack(QD, s0, hi, qd)
+        if mode == MODE_ID:
+            pack(QDD, s0, hi, qdd)
+        if rnea_into(P, q, qd, qdd, gscale, fext, ws, tau) != OK:
+            status = NON_FINITE
+        unpack(tau, TAU, s0, hi)
+    return status
+
+
+@batch_kernel
+def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
+    """Newton–Euler over a batch; ``mode`` MODE_ID, MODE_BIAS or MODE_GRAVITY says which
+    of QD, QDD are read (the others may be any (N, n) array)."""
+    return run_batch(rnea_chunk, P, (Q, QD, QDD), (TAU,), (gscale, fext, mode), nchunks)
+
+
+# --- mass matrix: composite body and Newton–Euler columns (:mod:`.walker_orin`) ----------
+
+@njit(cache=True)
+def crba_one(P, q, H):
+    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H)
+
+
+@njit(cache=True, inline="always")
+def crba_call(P, q, H):
+    if not (_lengths_ok(P, q, q, q, H) and _square_ok(P, H)):
+        return WRONG_SHAPE
+    s = 0.0
+    for a in range(q.shape[0]):
+        s += q[a]
+    if not math.isfinite(s):         # M does not depend on every q (e.g. the first joint's)
+        return NON_FINITE
+    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H)
+
+
+@lazy_cfunc(SIGNATURE, "mass matrix")
+def mass_matrix_entry(p, a, b, c, o0, o1, o2):
+    """q -> M."""
+    n = int(p[H_NQ])
+    return entry_status(crba_call(packed_model(p), carray(a, n), carray(o0, (n, n))))
+
+
+@njit(cache=True)
+def crba_chunk(P, ins, outs, extra, lo, hi):
+    Q, = ins
+    H, = outs
+    cw = np.empty((_rows(P), walker_orin.COLS))
+    status = OK
+    for s in range(lo, hi):
+        status = max(status, crba_into(P, Q[s], cw, H[s]))
+    return status
+
+
+@batch_kernel
+def crba_many(P, Q, H, nchunks):
+    return run_batch(crba_chunk, P, (Q,), (H,), (), nchunks)
+
+
+@njit(cache=True)
+def ne_columns_one(P, q, H):
+    nq = int(P[H_NQ])
+    return ne_columns_into(P, q, np.empty((_rows(P), WS_COLS)), np.zeros(nq), np.zeros(nq),
+                           np.empty(nq), H)
+
+
+@njit(cache=True)
+def ne_columns_chunk(P, ins, outs, extra, lo, hi):
+    Q, = ins
+    H, = outs
+    nq = int(P[H_NQ])
+    ws = np.empty((_rows(P), WS_COLS))
+    zero = np.zeros(nq)
+    unit = np.zeros(nq)
+    col = np.empty(nq)
+    status = OK
+    for s in range(lo, hi):
+        status = max(status, ne_columns_into(P, Q[s], ws, zero, unit, col, H[s]))
+    return status
+
+
+@batch_kernel
+def ne_columns_many(P, Q, H, nchunks):
+    return run_batch(ne_columns_chunk, P, (Q,), (H,), (), nchunks)
+
+
+# --- forward dynamics: articulated body (:mod:`.aba`), mass matrix and Cholesky ----------
+
+@njit(cache=True)
+def aba_call(P, q, qd, tau, qdd):
+    if not _lengths_ok(P, q, qd, tau, qdd):
+        return WRONG_SHAPE
+    return aba_into(P, q, qd, tau, np.empty((_rows(P), aba.COLS)), qdd)
+
+
+@lazy_cfunc(SIGNATURE, "forward dynamics")
+def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
+    """(q, q̇, τ) -> q̈."""
+    n = int(p[H_NQ])
+    return entry_status(aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n),
+                                 carray(o0, n)))
+
+
+@njit(cache=True)
+def aba_chunk(P, ins, outs, extra, lo, hi):
+    """ABA on lanes (:func:`aba_into` compiled for (n, WIDTH) blocks). A block that fails
+    is run again one state at a time, so the status is each state's own (a block stops at
+    its first failing joint, which may not be every state's)."""
+    Q, QD, TAU = ins
+    QDD, = outs
+    nq = int(P[H_NQ])
+    ws1 = np.empty((_rows(P), aba.COLS))
+    ws = np.empty((_rows(P), aba.COLS, WIDTH))
+    q = np.empty((nq, WIDTH))
+    qd = np.empty((nq, WIDTH))
+    tau = np.empty((nq, WIDTH))
+    qdd = np.empty((nq, WIDTH))
+    status = OK
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        pack(QD, s0, hi, qd)
+        pack(TAU, s0, hi, tau)
+        if aba_into(P, q, qd, tau, ws, qdd) == OK:
+            unpack(qdd, QDD, s0, hi)
+        else:
+            for s in range(s0, min(s0 + WIDTH, hi)):
+                status = max(status, aba_into(P, Q[s], QD[s], TAU[s], ws1, QDD[s]))
+    return status
+
+
+@batch_kernel
+def aba_many(P, Q, QD, TAU, QDD, nchunks):
+    return run_batch(aba_chunk, P, (Q, QD, TAU), (QDD,), (), nchunks)
+
+
+@njit(cache=True)
+def fd_one(P, q, qd, tau, method, out):
+    nq = int(P[H_NQ])
+    return fd_into(P, q, qd, tau, method, np.empty((_rows(P), WS_COLS)),
+                   np.empty((_rows(P), walker_orin.COLS)), np.empty((nq, nq)), np.zeros(nq),
+                   np.zeros(nq), np.empty(nq), out)
+
+
+@njit(cache=True)
+def fd_chunk(P, ins, outs, extra, lo, hi):
+    Q, QD, TAU = ins
+    OUT, = outs
+    method, = extra
+    nq = int(P[H_NQ])
+    ws = np.empty((_rows(P), WS_COLS))
+    cw = np.empty((_rows(P), walker_orin.COLS))
+    H = np.empty((nq, nq))
+    zero = np.zeros(nq)
+    unit = np.zeros(nq)
+    col = np.empty(nq)
+    status = OK
+    for s in range(lo, hi):
+        status = max(status, fd_into(P, Q[s], QD[s], TAU[s], method, ws, cw, H, zero, unit,
+                                     col, OUT[s]))
+    return status
+
+
+@batch_kernel
+def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
+    return run_batch(fd_chunk, P, (Q, QD, TAU), (OUT,), (method,), nchunks)
+
+
+# --- analytic derivatives (:mod:`.derivatives`) -------------------------------------------
+
+@njit(cache=True)
+def id_derivatives_call(P, q, qd, qdd, dq, dv):
+    nq = int(P[H_NQ])
+    if not (_lengths_ok(P, q, qd, qdd, dq) and _square_ok(P, dq) and _square_ok(P, dv)):
+        return WRONG_SHAPE
+    return rnea_derivatives_into(P, q, qd, qdd, np.empty((_rows(P), derivatives.COLS)), dq,
+                                 dv, np.empty((nq, nq)))
+
+
+@lazy_cfunc(SIGNATURE, "inverse dynamics derivatives")
+def id_derivatives_entry(p, a, b, c, o0, o1, o2):
+    """(q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
+    n = int(p[H_NQ])
+    return entry_status(id_derivatives_call(packed_model(p), carray(a, n), carray(b, n),
+                                            carray(c, n), carray(o0, (n, n)),
+                                            carray(o1, (n, n))))
+
+
+@njit(cache=True)
+def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
+    Q, QD, QDD = ins
+    DQ, DV = outs
+    nq = int(P[H_NQ])
+    ws = np.empty((_rows(P), derivatives.COLS))
+    M = np.empty((nq, nq))
+    status = OK
+    for s in range(lo, hi):
+        status = max(status, rnea_derivatives_into(P, Q[s], QD[s], QDD[s], ws, DQ[s], DV[s],
+                                                   M))
+    return status
+
+
+@batch_kernel
+def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks):
+    return run_batch(id_derivatives_chunk, P, (Q, QD, QDD), (DQ, DV), (), nchunks)
+
+
+@njit(cache=True)
+def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
+    if not (_lengths_ok(P, q, qd, tau, dq) and _square_ok(P, dq) and _square_ok(P, dv)
+            and _square_ok(P, Minv)):
+        return WRONG_SHAPE
+    return fd_derivatives_into(P, q, qd, tau, np.empty((_rows(P), derivatives.COLS)),
+                               np.empty((_rows(P), aba.COLS)), np.empty(int(P[H_NQ])), dq,
+                               dv, Minv)
+
+
+@lazy_cfunc(SIGNATURE, "forward dynamics derivatives")
+def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
+    """(q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
+    n = int(p[H_NQ])
+    return entry_status(fd_derivatives_call(packed_model(p), carray(a, n), carray(b, n),
+                                            carray(c, n), carray(o0, (n, n)),
+                                            carray(o1, (n, n)), carray(o2, (n, n))))
+
+
+@njit(cache=True)
+def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
+    Q, QD, TAU = ins
+    DQ, DV, MINV = outs
+    ws = np.empty((_rows(P), derivatives.COLS))
+    wa = np.empty((_rows(P), aba.COLS))
+    qdd = np.empty(int(P[H_NQ]))
+    status = OK
+    for s in range(lo, hi):
+        status = max(status, fd_derivatives_into(P, Q[s], QD[s], TAU[s], ws, wa, qdd, DQ[s],
+                                                 DV[s], MINV[s]))
+    return status
+
+
+@batch_kernel
+def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
+    return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), (DQ, DV, MINV), (), nchunks)
+
+
+# --- Coriolis matrix and energies (:mod:`.coriolis`, :mod:`.energy`) ----------------------
+
+@njit(cache=True)
+def coriolis_one(P, q, qd, C):
+    return coriolis_into(P, q, qd, np.empty((_rows(P), WS_COLS)), C)
+
+
+@njit(cache=True)
+def coriolis_chunk(P, ins, outs, extra, lo, hi):
+    Q, QD = ins
+    C, = outs
+    ws = np.empty((_rows(P), WS_COLS))
+    status = OK
+    for s in range(lo, hi):
+        status = max(status, coriolis_into(P, Q[s], QD[s], ws, C[s]))
+    return status
+
+
+@batch_kernel
+def coriolis_many(P, Q, QD, C, nchunks):
+    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (), nchunks)
+
+
+@njit(cache=True)
+def energy_one(P, q, qd, out):
+    return energy_into(P, q, qd, np.empty((_rows(P), WS_COLS)), out)
+
+
+@njit(cache=True)
+def energy_chunk(P, ins, outs, extra, lo, hi):
+    Q, QD = ins
+    OUT, = outs
+    ws = np.empty((_rows(P), WS_COLS))
+    status = OK
+    for s in range(lo, hi):
+        status = max(status, energy_into(P, Q[s], QD[s], ws, OUT[s]))
+    return status
+
+
+@batch_kernel
+def energy_many(P, Q, QD, OUT, nchunks):
+    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (), nchunks)
+
+
+subject("Newton–Euler dynamics", rnea_one)
+subject("Newton–Euler dynamics (batch)", rnea_many, rnea_chunk)
+subject("the Newton–Euler trace", rnea_trace_one)
+subject("the mass matrix (composite body)", crba_one)
+subject("the mass matrix (batch)", crba_many, crba_chunk)
+subject("the mass matrix (Newton–Euler columns)", ne_columns_one, ne_columns_many,
+        ne_columns_chunk)
+subject("forward dynamics (articulated body)", aba_call)
+subject("forward dynamics (batch)", aba_many, aba_chunk)
+subject("forward dynamics (mass matrix and Cholesky)", fd_one, fd_many, fd_chunk)
+subject("inverse dynamics derivatives", id_derivatives_call)
+subject("inverse dynamics derivatives (batch)", id_derivatives_many, id_derivatives_chunk)
+subject("forward dynamics derivatives", fd_derivatives_call)
+subject("forward dynamics derivatives (batch)", fd_derivatives_many, fd_derivatives_chunk)
+subject("the Coriolis matrix", coriolis_one, coriolis_many, coriolis_chunk)
+subject("energies", energy_one, energy_many, energy_chunk)
