@@ -130,6 +130,12 @@ def rigid(model):
     return model.replace(viscous=z, coulomb=z)
 
 
+def bench_robot(spec):
+    """(frictionless model, label) of a robot to compare with Pinocchio (:func:`rigid`)."""
+    model, label, _ = zoo_model(spec)
+    return rigid(model), label
+
+
 def random_chain(n: int, seed: int = 0):
     """(model, source) of the scaling chains."""
     return zoo.random_chain(n, seed=seed), "eslabon.zoo.random_chain"

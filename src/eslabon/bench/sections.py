@@ -13,7 +13,7 @@ import numpy as np
 
 import eslabon as es
 
-from ._core import (check, log, random_chain, random_states, rigid, row,
+from ._core import (bench_robot, check, log, random_chain, random_states, rigid, row,
                     time_stmts, zoo_model)
 
 STATE_SEED = 0      # the fixed per-call state
@@ -54,10 +54,7 @@ def per_call(robots, pc, s):
     rows, checks, notes = [], [], []
     dID = es.inverse_dynamics_derivatives
     for spec in robots:
-        model, label, why = zoo_model(spec)
-        if why:
-            notes.append(why)
-        m = rigid(model)
+        m, label = bench_robot(spec)
         n = m.nq
         q, qd, qdd = (np.ascontiguousarray(x) for x in random_states(n, None, STATE_SEED))
         tau = es.inverse_dynamics(m, q, qd, qdd)
@@ -117,10 +114,7 @@ def batch(robots, pc, s):
     N, k = s.batch_size, s.threads
     previous = es.get_num_threads()
     for spec in robots:
-        model, label, why = zoo_model(spec)
-        if why:
-            notes.append(why)
-        m = rigid(model)
+        m, label = bench_robot(spec)
         n = m.nq
         Q, QD, QDD = (np.ascontiguousarray(x) for x in random_states(n, N, BATCH_SEED))
         es.set_num_threads(k)
