@@ -7,7 +7,8 @@ import pytest
 
 import eslabon as es
 from eslabon.mobile.files import save_mobile
-from eslabon.model import load_model, save_model
+from eslabon import load_model
+from eslabon.model import save_model
 from hostile import Same, check_case, check_cli, check_real_cli, edit
 
 BIG_INT = "1" + "0" * 400
@@ -148,7 +149,7 @@ ALL = {**CASES, **ACCEPTED}
 @pytest.mark.parametrize("name", sorted(ALL))
 def test_case_through_the_api(name, tmp_path):
     text, outcome = ALL[name]
-    check_case(tmp_path, name, text, outcome)
+    check_case(tmp_path, name, text, outcome, load=load_model)
 
 
 def test_representative_cases_through_a_real_cli_process(tmp_path):

@@ -1,5 +1,9 @@
 """Model files (issue "Models in, pictures out"): YAML DH tables with units at the edge,
-YAML body lists, URDF; every zoo model saved and reloaded exactly."""
+YAML body lists, URDF; every zoo model saved and reloaded exactly. ``eslabon.load_model``
+reads an arm or a mobile manipulator; ``eslabon.model`` imports nothing above itself."""
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -72,3 +76,50 @@ def test_bodies_format_errors_name_the_field(tmp_path):
         load_model(tmp_path / "bad.yaml")
     with pytest.raises(ValueError, match="path: expected a .yaml, .yml or .urdf file name"):
         save_model(es.zoo.load("planar2"), tmp_path / "m.json")
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "seekur_puma.yaml"
+SOURCE = Path(es.__file__).resolve().parent
+
+
+def test_the_loader_reads_both_kinds_and_the_model_package_arms_only(tmp_path):
+    """``eslabon.load_model`` gives an arm or a mobile manipulator; the model package's
+    own ``load_model`` refuses the mobile file, naming it."""
+    arm = save_model(es.zoo.load("planar2"), tmp_path / "arm.yaml")
+    assert es.load_model(arm).packed.tobytes() == load_model(arm).packed.tobytes()
+    mm = es.load_model(EXAMPLE)
+    assert isinstance(mm, es.mobile.MobileManipulator)
+    with pytest.raises(ValueError, match=f"{EXAMPLE}: is a mobile manipulator, not an arm"):
+        load_model(EXAMPLE)
+
+
+def _imported(path):
+    """Every eslabon module a source file imports, as a dotted name under eslabon."""
+    package = path.relative_to(SOURCE).parent.parts
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                base = tuple((node.module or "").split("."))
+                if base[0] != "eslabon":
+                    continue
+                base = base[1:]
+            else:
+                base = package[:len(package) - node.level + 1] + tuple(
+                    filter(None, (node.module or "").split(".")))
+            if node.module is None or node.level and not node.module:
+                yield from (".".join(base + (a.name,)) for a in node.names)
+            else:
+                yield ".".join(base)
+        elif isinstance(node, ast.Import):
+            yield from (a.name[len("eslabon."):] for a in node.names
+                        if a.name.startswith("eslabon."))
+
+
+def test_the_model_package_imports_nothing_above_itself():
+    """No import circle through the model files: the loader of either kind sits above
+    both :mod:`eslabon.model` and :mod:`eslabon.mobile`."""
+    above = ("mobile", "zoo", "dynamics", "cli", "loader", "sim", "batch", "kinematics")
+    found = sorted(f"{path.name}: {name}" for path in (SOURCE / "model").glob("*.py")
+                   for name in _imported(path) if name.split(".")[0] in above)
+    assert found == []
+    assert any(name == "model.files" for name in _imported(SOURCE / "loader.py"))

@@ -9,7 +9,7 @@ import pytest
 from eslabon import mobile as mb
 from eslabon.cli.main import main
 from eslabon.mobile.files import save_mobile
-from eslabon.model import load_model
+from eslabon import load_model
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "seekur_puma.yaml"
 

@@ -29,7 +29,7 @@ _ATTRIBUTES = {
     "forward_kinematics": "eslabon.kinematics", "end_effector_pose": "eslabon.kinematics",
     "jacobian": "eslabon.kinematics", "simulate": "eslabon.sim", "Trajectory": "eslabon.sim",
     "set_num_threads": "eslabon._args", "get_num_threads": "eslabon._args",
-    "compile_notice": "eslabon._engine.compile",
+    "compile_notice": "eslabon._engine.compile", "load_model": "eslabon.loader",
 }
 _SUBPACKAGES = ("model", "zoo", "kinematics", "dynamics", "sim", "spatial", "control",
                 "mobile", "trajectory", "batch", "viz", "interop", "bench", "cli", "warmup")
@@ -39,7 +39,7 @@ __all__ = ["model", "zoo", "kinematics", "Model", "from_dh", "inverse_dynamics",
            "coriolis_matrix", "inverse_dynamics_derivatives", "forward_dynamics_derivatives",
            "kinetic_energy", "potential_energy", "forward_kinematics", "end_effector_pose",
            "jacobian", "simulate", "Trajectory", "set_num_threads", "get_num_threads",
-           "crosscheck", "compile_notice", "__version__"]
+           "crosscheck", "compile_notice", "load_model", "__version__"]
 
 
 def __getattr__(name: str):
@@ -66,5 +66,6 @@ if TYPE_CHECKING:                      # what the names are, for type checkers a
                            mass_matrix, potential_energy, rnea_trace)
     from .dynamics.crosscheck import crosscheck  # noqa: F401
     from .kinematics import end_effector_pose, forward_kinematics, jacobian  # noqa: F401
+    from .loader import load_model  # noqa: F401
     from .model import Model, from_dh  # noqa: F401
     from .sim import Trajectory, simulate  # noqa: F401

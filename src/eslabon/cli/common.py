@@ -67,7 +67,7 @@ def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: boo
     if Path(spec).suffix.lower() in (".yaml", ".yml", ".urdf") or Path(spec).exists():
         if opts:
             raise UserError("--opt: options apply to zoo models only")
-        from ..model import load_model
+        from ..loader import load_model
         loaded = load_model(spec)
         if not hasattr(loaded, "nq") and not mobile_ok:
             raise UserError(f"MODEL: {spec!r} is a mobile manipulator; this command takes an "

@@ -13,6 +13,7 @@ seed's robots) with full inertial data and no friction, payload or tool.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
@@ -162,20 +163,25 @@ def _soa_count(model, q):
     parts["bias (step 1)"] = dict(COUNT)
     for k in NUMPY_COUNT:
         NUMPY_COUNT[k] = 0
-    real_pass, real_bias, real_data = soa._pass, api.bias_forces, soa.chain_data
+    real_pass, real_bias, real_data = soa.kinematic_pass, api.bias_forces, soa.chain_data
 
     def counted(x):
         if isinstance(x, list):
             return [counted(y) for y in x]
         return np.asarray(x).view(Counting) if np.asarray(x).dtype.kind == "f" else x
 
-    soa._pass = lambda *a: real_pass(*a).view(Counting)
+    def counted_pass(*a):
+        motion = real_pass(*a)
+        return dataclasses.replace(motion, **{f.name: getattr(motion, f.name).view(Counting)
+                                              for f in dataclasses.fields(motion)})
+
+    soa.kinematic_pass = counted_pass
     soa.chain_data = lambda *a: soa.ChainData(*(counted(x) for x in real_data(*a)))
     api.bias_forces = lambda m, x, v: np.asarray(real_bias(m, x, v)).view(Counting)
     try:
         qdd = soa.forward_dynamics(model, q, q, q)
     finally:
-        soa._pass, api.bias_forces, soa.chain_data = real_pass, real_bias, real_data
+        soa.kinematic_pass, api.bias_forces, soa.chain_data = real_pass, real_bias, real_data
     parts["operators (steps 2-6)"] = dict(NUMPY_COUNT)
     total = {k: sum(p.get(k, 0) for p in parts.values()) for k in ("mul", "add", "div",
                                                                      "sqrt", "trig")}

@@ -35,8 +35,7 @@ from scipy.linalg import cho_factor, cho_solve
 
 from .._args import require_finite, vectors
 from .._engine.joints import subspace
-from ..kinematics.forward import _pass
-from ..kinematics.recursion import WS_A, WS_E, WS_R, WS_RW, WS_W, WS_WD
+from ..kinematics.kinematic_pass import kinematic_pass
 from ..spatial.rotations import skew
 
 
@@ -49,21 +48,22 @@ class GibbsAppellTerms(NamedTuple):
     d_com_accel: np.ndarray
 
 
-def _partials(model, ws, base=None):
-    """The recursive partials (3.39–3.51) from one kinematic workspace. ``base`` =
-    (∂ω̇_0/∂ν̇, ∂r̈_0/∂ν̇), each (3, k), prepends k columns for the quasi-accelerations
-    that move the base (a mobile platform); the joint columns follow them."""
+def _partials(model, motion, base_partials=None):
+    """The recursive partials (3.39–3.51) from one state's :class:`KinematicPass`.
+    ``base_partials`` = (∂ω̇_0/∂ν̇, ∂r̈_0/∂ν̇), each (3, k), prepends k columns for the
+    quasi-accelerations that move the base (a mobile platform); the joint columns follow
+    them."""
     nb, n = model.nb, model.nq
-    k0 = 0 if base is None else base[0].shape[1]
+    k0 = 0 if base_partials is None else base_partials[0].shape[1]
     dw = np.zeros((nb + 1, 3, k0 + n))
     dro = np.zeros((nb + 1, 3, k0 + n))
     drg = np.zeros((nb + 1, 3, k0 + n))
-    if base is not None:
-        dw[0, :, :k0], dro[0, :, :k0] = base
+    if base_partials is not None:
+        dw[0, :, :k0], dro[0, :, :k0] = base_partials
     for i in range(1, nb + 1):
         p = int(model.parent[i])
-        E = ws[i, WS_E:WS_E + 9].reshape(3, 3)
-        r = ws[i, WS_R:WS_R + 3]
+        E = motion.parent_rotation[i]
+        r = motion.parent_translation[i]
         dw[i] = E.T @ dw[p]
         dro[i] = E.T @ (dro[p] - skew(r) @ dw[p])            # ∂ω̇_p/∂q̈ × r
         k = model.q_index[i]
@@ -81,14 +81,15 @@ def _check_rigid(model):
                          "slides with a prismatic joint (seed 001 book mode)")
 
 
-def chain_terms(model, ws, qd, gravity, base=None) -> GibbsAppellTerms:
-    """D and φ of the chain's bodies from a kinematic workspace at q̈ = 0 (ω, ω̇⁰, r̈⁰_O;
-    base motion included when the base moves), ``gravity`` (3,) in the base frame, and
-    the base's quasi-acceleration partials ``base`` (see :func:`_partials`). The first
-    k rows/columns of D belong to the base's quasi-accelerations, the rest to the
-    joints; armature and joint friction act on the joint block only."""
+def chain_terms(model, motion, qd, gravity, base_partials=None) -> GibbsAppellTerms:
+    """D and φ of the chain's bodies from one state's kinematic pass at q̈ = 0
+    (:class:`~eslabon.kinematics.KinematicPass`: ω, ω̇⁰, r̈⁰_O; base motion included when
+    the base moves), ``gravity`` (3,) in the base frame, and the base's quasi-acceleration
+    partials ``base_partials`` (see :func:`_partials`). The first k rows/columns of D
+    belong to the base's quasi-accelerations, the rest to the joints; armature and joint
+    friction act on the joint block only."""
     _check_rigid(model)
-    dw, drg = _partials(model, ws, base)
+    dw, drg = _partials(model, motion, base_partials)
     k0 = dw.shape[2] - model.nq
     D = np.zeros((k0 + model.nq, k0 + model.nq))
     phi = np.zeros(k0 + model.nq)
@@ -97,11 +98,11 @@ def chain_terms(model, ws, qd, gravity, base=None) -> GibbsAppellTerms:
     phi[k0:] += model.viscous[model.dof_bodies] * qd + model.coulomb[model.dof_bodies] * np.sign(qd)
     for i in range(1, model.nb + 1):
         m, c, I = model.mass[i], model.com[i], model.inertia[i]
-        w, wd0 = ws[i, WS_W:WS_W + 3], ws[i, WS_WD:WS_WD + 3]
-        g_body = ws[i, WS_RW:WS_RW + 9].reshape(3, 3).T @ gravity
+        w, wd0 = motion.angular_velocity[i], motion.angular_acceleration[i]
+        g_body = motion.world_rotation[i].T @ gravity
         # r̈⁰_G − g: the base accelerates at −g (Luh's gravity), in body i's frame
         W = skew(w)
-        rg0 = ws[i, WS_A:WS_A + 3] + skew(wd0) @ c + W @ (W @ c) - g_body
+        rg0 = motion.linear_acceleration[i] + skew(wd0) @ c + W @ (W @ c) - g_body
         Jw, Jr = dw[i - 1], drg[i - 1]
         D += m * Jr.T @ Jr + Jw.T @ I @ Jw                               # (3.38)
         phi += m * Jr.T @ rg0 + Jw.T @ (I @ wd0 + W @ (I @ w))          # Step 6
@@ -110,8 +111,8 @@ def chain_terms(model, ws, qd, gravity, base=None) -> GibbsAppellTerms:
 
 def _one(model, q, qd):
     require_finite("gibbs_appell", q=q, qd=qd)
-    ws = _pass(model, q, qd, np.zeros_like(q))                # q̈ = 0: ω, ω̇⁰, r̈⁰_O
-    return chain_terms(model, ws, qd, model.gravity)
+    motion = kinematic_pass(model, q, qd, np.zeros_like(q))   # q̈ = 0: ω, ω̇⁰, r̈⁰_O
+    return chain_terms(model, motion, qd, model.gravity)
 
 
 def gibbs_appell_terms(model, q, qd) -> GibbsAppellTerms:

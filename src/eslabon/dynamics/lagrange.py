@@ -31,8 +31,7 @@ from scipy.linalg import cho_factor, cho_solve
 
 from .._args import require_finite, vectors
 from .._engine.joints import rotates
-from ..kinematics.forward import _pass
-from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
+from ..kinematics.kinematic_pass import kinematic_pass
 
 
 class LagrangeTerms(NamedTuple):
@@ -73,12 +72,12 @@ def lagrange_terms(model, q, qd) -> LagrangeTerms:
                          "slides with a prismatic joint (seed 001 book mode)")
     (q, qd), _ = vectors(model.nq, q=q, qd=qd)
     require_finite("lagrange_terms", q=q, qd=qd)
-    ws = _pass(model, q, qd)[..., 1:, :]                      # bodies 1..nb
-    lead = ws.shape[:-1]                                      # (…, nb)
-    Rw = ws[..., WS_RW:WS_RW + 9].reshape(lead + (3, 3))
-    origin = ws[..., WS_PW:WS_PW + 3]
-    w = (Rw @ ws[..., WS_W:WS_W + 3, None])[..., 0]          # ω_i, world axes
-    v = (Rw @ ws[..., WS_V:WS_V + 3, None])[..., 0]          # velocity of O_i
+    motion = kinematic_pass(model, q, qd)
+    Rw = motion.world_rotation[..., 1:, :, :]                 # bodies 1..nb
+    lead = Rw.shape[:-2]                                      # (…, nb)
+    origin = motion.world_position[..., 1:, :]
+    w = (Rw @ motion.angular_velocity[..., 1:, :, None])[..., 0]   # ω_i, world axes
+    v = (Rw @ motion.linear_velocity[..., 1:, :, None])[..., 0]    # velocity of O_i
     c = (Rw @ model.com[1:, :, None])[..., 0]                 # P_i ρ_i
     r, r_dot = origin + c, v + np.cross(w, c)                 # r_i (4.3.5) and ṙ_i
     I_world = Rw @ model.inertia[1:] @ np.swapaxes(Rw, -1, -2)   # (4.3.10)

@@ -54,8 +54,7 @@ import numpy as np
 
 from .._args import explain_nonfinite, require_finite, vectors
 from .._engine.joints import subspace
-from ..kinematics.forward import _pass
-from ..kinematics.recursion import WS_PW, WS_RW, WS_V, WS_W
+from ..kinematics.kinematic_pass import kinematic_pass
 from ..spatial.rotations import skew
 from ..spatial.spatial6 import translation_operator as translation
 
@@ -90,12 +89,12 @@ def chain_data(model, q, qd) -> ChainData:
     """Kinematics and inertias of one state (q, qd (n,)) for the operators."""
     _check_chain(model)
     require_finite("chain_data", q=q, qd=qd)
-    ws = _pass(model, q, qd)
+    motion = kinematic_pass(model, q, qd)
     nb = model.nb
-    O = ws[1:, WS_PW:WS_PW + 3]
-    Rw = ws[1:, WS_RW:WS_RW + 9].reshape(nb, 3, 3)
-    w = (Rw @ ws[1:, WS_W:WS_W + 3, None])[..., 0]             # world axes
-    v = (Rw @ ws[1:, WS_V:WS_V + 3, None])[..., 0]
+    O = motion.world_position[1:]
+    Rw = motion.world_rotation[1:]
+    w = (Rw @ motion.angular_velocity[1:, :, None])[..., 0]    # world axes
+    v = (Rw @ motion.linear_velocity[1:, :, None])[..., 0]
     H, inertia = [], np.zeros((nb, 6, 6))
     bias, gyro = np.zeros((nb, 6)), np.zeros((nb, 6))
     dof = model.q_index[1:].copy()

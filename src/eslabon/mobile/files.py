@@ -24,6 +24,7 @@ import numpy as np
 
 from .._files import write_text_atomic
 from .._yaml import dump_yaml
+from ..model.files import load_model, save_model
 from ..model.validate import as_float_array, as_int, check_rotation, short_repr
 from .manipulator import MODES, MobileManipulator, Mount, ThesisOptions
 from .platforms import DiffDriveParams, DifferentialDrive, Tricycle, TricycleParams
@@ -74,7 +75,6 @@ def _platform(spec, where):
 
 def _arm(spec, path, where, strict):
     from .. import zoo
-    from ..model.files import load_arm_model
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"{where}: expected a zoo name or a model file name, got "
                          f"{short_repr(spec)}")
@@ -85,7 +85,7 @@ def _arm(spec, path, where, strict):
         raise ValueError(f"{where}: {spec!r} is neither a zoo model nor a model file "
                          f"(looked for {target})")
     try:
-        return load_arm_model(target, strict=strict)
+        return load_model(target, strict=strict)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
 
@@ -105,7 +105,7 @@ def _flags(thesis, where):
 def mobile_from_mapping(data: dict, path: Path, name: str, *,
                         strict: bool = False) -> MobileManipulator:
     """A :class:`MobileManipulator` from a file's ``mobile`` section (``strict`` as in
-    :func:`eslabon.model.files.load_model`, for an arm given as a file)."""
+    :func:`eslabon.load_model`, for an arm given as a file)."""
     where = f"{path}: mobile"
     data = _mapping(data, where)
     unknown = sorted(set(data) - _KEYS)
@@ -148,7 +148,6 @@ def mobile_to_mapping(mm: MobileManipulator, arm_file: str) -> dict:
 
 def save_mobile(mm: MobileManipulator, path) -> Path:
     """Write ``path`` (.yaml) and the arm beside it (``<stem>_arm.yaml``)."""
-    from ..model.files import save_model
     path = Path(path)
     if path.suffix.lower() not in (".yaml", ".yml"):
         raise ValueError(f"path: expected a .yaml file name, got {str(path)!r}")

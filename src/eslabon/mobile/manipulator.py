@@ -34,8 +34,7 @@ from scipy.linalg import cho_factor, cho_solve
 from .._args import finite_array, finite_number
 from ..dynamics.gibbs_appell import chain_terms
 from ..kinematics.forward import forward_kinematics
-from ..kinematics.kernels import kinematics_moving_base, workspace
-from ..kinematics.recursion import WS_A, WS_V, WS_W, WS_WD
+from ..kinematics.kinematic_pass import BaseMotion, kinematic_pass
 from ..model.model import Model
 from ..model.validate import check_rotation
 from ..spatial.rotations import skew
@@ -135,19 +134,19 @@ class MobileManipulator:
 
 
 def _arm_pass(mm, q, qd, chassis, mount_point, with_partials):
-    """The arm's q̈ = 0 pass from a base moving with the chassis, and the base partials."""
+    """The arm's q̈ = 0 pass from a base moving with the chassis, and the base partials
+    (everything in the arm's base frame; gravity enters as the base's a − g)."""
     Rt = mm.mount.rotation.T
     g_chassis = np.array([0.0, 0.0, -mm.gravity])
-    ws = workspace(mm.arm.packed)
-    ws[0, WS_W:WS_W + 3] = Rt @ (chassis.yaw_rate * Z)
-    ws[0, WS_WD:WS_WD + 3] = Rt @ (chassis.yaw_accel0 * Z)
-    ws[0, WS_A:WS_A + 3] = Rt @ (mount_point.accel0 - g_chassis)    # Luh: base at a − g
-    ws[0, WS_V:WS_V + 3] = Rt @ mount_point.velocity
-    kinematics_moving_base(mm.arm.packed, q, qd, np.zeros_like(q), ws)
-    base = None
+    mount = BaseMotion(angular_velocity=Rt @ (chassis.yaw_rate * Z),
+                       angular_acceleration=Rt @ (chassis.yaw_accel0 * Z),
+                       linear_velocity=Rt @ mount_point.velocity,
+                       linear_acceleration=Rt @ (mount_point.accel0 - g_chassis))  # Luh
+    motion = kinematic_pass(mm.arm, q, qd, np.zeros_like(q), base=mount)
+    base_partials = None
     if with_partials:
-        base = (Rt @ np.outer(Z, chassis.d_yaw_accel), Rt @ mount_point.d_accel)
-    return chain_terms(mm.arm, ws, qd, np.zeros(3), base)
+        base_partials = (Rt @ np.outer(Z, chassis.d_yaw_accel), Rt @ mount_point.d_accel)
+    return chain_terms(mm.arm, motion, qd, np.zeros(3), base_partials)
 
 
 def platform_terms(mm, bodies):

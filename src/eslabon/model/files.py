@@ -1,6 +1,11 @@
 """Model files: YAML (``eslabon: 1``) as a DH table or as a list of bodies, and URDF.
 Full format in ``docs/model-files.md``.
 
+A file may instead hold a ``mobile`` section (an arm on a wheeled platform): this module
+checks the file around it but builds no mobile manipulator, so that :mod:`eslabon.model`
+imports nothing above itself; :func:`eslabon.load_model` (:mod:`eslabon.loader`) reads
+files of either kind.
+
 ```yaml
 eslabon: 1
 name: my-arm
@@ -39,23 +44,22 @@ _DH_ANGLES = ("theta", "alpha")
 
 
 def load_model(path, *, gravity=None, strict: bool = False):
-    """Load a model file: ``.yaml`` / ``.yml`` (a DH table, a body list, or a ``mobile``
-    section, which gives an :class:`eslabon.mobile.MobileManipulator`) or ``.urdf``.
-    ``gravity`` overrides the file's (URDF has none: the physical default (0, 0, −9.81)
-    applies). ``strict`` refuses an inertia no rigid body can have (else a warning).
+    """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or
+    ``.urdf``. ``gravity`` overrides the file's (URDF has none: the physical default
+    (0, 0, −9.81) applies). ``strict`` refuses an inertia no rigid body can have (else a
+    warning). A mobile-manipulator file (a ``mobile`` section) is refused:
+    :func:`eslabon.load_model` reads files of either kind.
 
     Anything wrong in the file raises a ValueError that names the file and the field (or
     the element and its line); see docs/model-files.md for what is checked."""
-    return _load(path, gravity, strict, mobile_ok=True)
+    return read_model_file(path, gravity=gravity, strict=strict)
 
 
-def load_arm_model(path, *, strict: bool = False):
-    """An arm (a :class:`~eslabon.model.Model`) from a model file; a mobile-manipulator
-    file is refused (a mobile file names its arm with this)."""
-    return _load(path, None, strict, mobile_ok=False)
-
-
-def _load(path, gravity, strict, mobile_ok):
+def read_model_file(path, *, gravity=None, strict: bool = False, read_mobile=None):
+    """As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
+    building the object of a file's ``mobile`` section once the file around it is checked
+    (:func:`eslabon.load_model` gives :func:`eslabon.mobile.files.mobile_from_mapping`);
+    without it such a file is refused. Its errors are named after the file too."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"path: no such model file {str(path)!r}")
@@ -67,7 +71,7 @@ def _load(path, gravity, strict, mobile_ok):
             from .urdf import from_urdf
             return from_urdf(path, gravity=STANDARD_GRAVITY if gravity is None else gravity,
                              strict=strict)
-        return _from_yaml(path, read_yaml(path), gravity, strict, mobile_ok)
+        return _from_yaml(path, read_yaml(path), gravity, strict, read_mobile)
     except ValueError as exc:       # every message names the file it is about
         message = str(exc)
         if message.startswith(f"{path}:"):
@@ -82,7 +86,7 @@ def _kind(value) -> str:
             float: "a number"}.get(type(value), type(value).__name__)
 
 
-def _from_yaml(path, data, gravity, strict, mobile_ok):
+def _from_yaml(path, data, gravity, strict, read_mobile):
     if not isinstance(data, dict):
         raise ValueError(f"expected a mapping with the version key 'eslabon: 1', got "
                          f"{_kind(data)}")
@@ -106,10 +110,9 @@ def _from_yaml(path, data, gravity, strict, mobile_ok):
         if gravity is not None:
             raise ValueError(f"gravity: {path} is a mobile manipulator; set gravity in its "
                              "mobile section")
-        if not mobile_ok:
+        if read_mobile is None:
             raise ValueError("is a mobile manipulator, not an arm model")
-        from ..mobile.files import mobile_from_mapping
-        return mobile_from_mapping(data["mobile"], path, name, strict=strict)
+        return read_mobile(data["mobile"], path, name, strict=strict)
     gravity = data.get("gravity", STANDARD_GRAVITY) if gravity is None else gravity
     source = data.get("source", str(path))
     if not isinstance(source, str):

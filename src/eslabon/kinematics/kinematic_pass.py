@@ -1,0 +1,197 @@
+"""The outward kinematic pass by name: every body's pose, velocity and acceleration.
+
+:func:`kinematic_pass` runs the compiled recursion of :mod:`.recursion` (seed 001
+Tabla 3.1, eqs (3.27)–(3.29), Luh, Walker & Paul 1980) and returns its results as a
+:class:`KinematicPass` of named, read-only arrays, for code written with numpy (the
+reference formulations of :mod:`eslabon.dynamics` and :mod:`eslabon.mobile`, the
+functions of :mod:`.forward`). This module is the one place outside the compiled
+kernels that knows how the kernels' workspace is laid out.
+
+The base (body 0) is fixed unless a :class:`BaseMotion` is given: then it moves as the
+mount of an arm on a mobile platform (seed 003, Araujo 2012, Ch. III).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import NamedTuple
+
+import numpy as np
+
+from .._args import explain_nonfinite, finite_array, require_finite, vector, vectors
+from .._engine.batch import chunk_count
+from .kernels import kinematics_many, kinematics_moving_base, kinematics_one, workspace
+from .recursion import WS_A, WS_C, WS_E, WS_PW, WS_R, WS_RW, WS_V, WS_W, WS_WD
+
+
+class BaseMotion(NamedTuple):
+    """Motion of the base (body 0), each (3,) in the base frame.
+
+    Attributes
+    ----------
+    angular_velocity : array_like, (3,)
+        ω_0 [rad/s].
+    angular_acceleration : array_like, (3,)
+        ω̇_0 [rad/s²].
+    linear_velocity : array_like, (3,)
+        Velocity of the base origin [m/s].
+    linear_acceleration : array_like, (3,)
+        Acceleration of the base origin [m/s²] as the pass is to see it. The pass adds no
+        gravity: to fold gravity in as Luh's fictitious base acceleration (seed 001 §2.4),
+        give a_0 − g, g the free-fall acceleration in the base frame.
+    """
+    angular_velocity: np.ndarray
+    angular_acceleration: np.ndarray
+    linear_velocity: np.ndarray
+    linear_acceleration: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class KinematicPass:
+    """Poses, velocities and accelerations of bodies 0..nb at one state or a batch.
+
+    Every array is read-only. Its leading axes are those of the input: none for one
+    state (n,), (N,) for a batch (N, n); the next axis is the body, 0..nb (row 0 is the
+    base). "World" is the base frame (body 0): the world for a fixed base, the moving
+    mount for a :class:`BaseMotion`. Rotations ``A_R_B`` have as columns the axes of
+    frame B written in frame A (``docs/conventions.md``).
+
+    Attributes
+    ----------
+    parent_rotation : ndarray, (..., nb+1, 3, 3)
+        E_i = p_R_i, the rotation parent ← body i at the current q (identity for body 0).
+    parent_translation : ndarray, (..., nb+1, 3)
+        r_i, the origin of body i in its parent's frame (parent axes).
+    world_rotation : ndarray, (..., nb+1, 3, 3)
+        W_R_i, world ← body i.
+    world_position : ndarray, (..., nb+1, 3)
+        The origin of body i in world coordinates.
+    angular_velocity : ndarray, (..., nb+1, 3)
+        ω_i, in body i's frame.
+    angular_acceleration : ndarray, (..., nb+1, 3)
+        ω̇_i, in body i's frame.
+    linear_velocity : ndarray, (..., nb+1, 3)
+        Velocity of body i's origin, in body i's frame.
+    linear_acceleration : ndarray, (..., nb+1, 3)
+        v̇_i, the classical acceleration of body i's origin, in body i's frame. Gravity is
+        not folded in (the recursion runs with a_0 = 0 for a fixed base); with a
+        :class:`BaseMotion` it is whatever the base's ``linear_acceleration`` holds (the
+        mobile manipulator gives a_0 − g, Luh's gravity).
+    com : ndarray, (..., nb+1, 3)
+        Centre of mass of body i at the current q, in body i's frame (it slides with a
+        prismatic joint in seed 001's book mode; zero for body 0).
+
+    Notes
+    -----
+    The arrays are views of the kernel's workspace: the values are those the compiled
+    kernels compute, bit for bit.
+    """
+    parent_rotation: np.ndarray
+    parent_translation: np.ndarray
+    world_rotation: np.ndarray
+    world_position: np.ndarray
+    angular_velocity: np.ndarray
+    angular_acceleration: np.ndarray
+    linear_velocity: np.ndarray
+    linear_acceleration: np.ndarray
+    com: np.ndarray
+
+    def __post_init__(self):
+        for f in fields(self):
+            getattr(self, f.name).flags.writeable = False
+
+    @classmethod
+    def from_workspace(cls, ws: np.ndarray) -> KinematicPass:
+        """Views of a workspace (..., nb+1, WS_COLS) filled by a full (``POSES``) pass."""
+        rows = ws.shape[:-1]
+
+        def vec(col):
+            return ws[..., col:col + 3]
+
+        def rot(col):
+            return ws[..., col:col + 9].reshape(rows + (3, 3))
+
+        return cls(parent_rotation=rot(WS_E), parent_translation=vec(WS_R),
+                   world_rotation=rot(WS_RW), world_position=vec(WS_PW),
+                   angular_velocity=vec(WS_W), angular_acceleration=vec(WS_WD),
+                   linear_velocity=vec(WS_V), linear_acceleration=vec(WS_A), com=vec(WS_C))
+
+    @property
+    def batched(self) -> bool:
+        """True for a batch of states (a leading axis before the bodies)."""
+        return self.world_position.ndim == 3
+
+
+def _states(model, q, qd, qdd):
+    """q, q̇, q̈ checked to one shape, zeros for those not given; and whether batched."""
+    if qd is None and qdd is None:
+        q, batched = vector(q, model.nq, "q")
+        return q, np.zeros_like(q), np.zeros_like(q), batched
+    given = {"q": q}
+    if qd is not None:
+        given["qd"] = qd
+    if qdd is not None:
+        given["qdd"] = qdd
+    values, batched = vectors(model.nq, **given)
+    checked = dict(zip(given, values))
+    zeros = np.zeros_like(checked["q"])
+    return checked["q"], checked.get("qd", zeros), checked.get("qdd", zeros), batched
+
+
+def _base_row(ws, base):
+    """Write the base's motion into workspace row 0, where the moving-base kernel reads it."""
+    if not isinstance(base, BaseMotion):
+        raise ValueError(f"base: expected an eslabon.kinematics.BaseMotion, got "
+                         f"{type(base).__name__}")
+    for col, name in ((WS_W, "angular_velocity"), (WS_WD, "angular_acceleration"),
+                      (WS_V, "linear_velocity"), (WS_A, "linear_acceleration")):
+        ws[0, col:col + 3] = finite_array(getattr(base, name), f"base.{name}", (3,))
+
+
+def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = None
+                   ) -> KinematicPass:
+    """Run the compiled outward kinematic pass and name what it computes.
+
+    Parameters
+    ----------
+    model : Model
+        A fixed-base model (its packed arrays drive the kernel).
+    q : array_like, (n,) or (N, n)
+        Joint positions, one state or a batch.
+    qd, qdd : array_like, (n,) or (N, n), optional
+        Joint rates and accelerations, the shape of ``q``; zero when not given.
+    base : BaseMotion, optional
+        The base's motion, in the base frame (one state only). Without it the base is
+        fixed and nothing accelerates it, not even gravity.
+
+    Returns
+    -------
+    KinematicPass
+        Poses, velocities and accelerations of bodies 0..nb.
+
+    Raises
+    ------
+    ValueError
+        A state of the wrong shape or with a non-finite value, a ``base`` with a batch,
+        or a non-finite pose from finite inputs (a model far out of scale).
+    """
+    q, qd, qdd, batched = _states(model, q, qd, qdd)
+    require_finite("kinematics", q=q, qd=qd, qdd=qdd)
+    P = model.packed
+    if base is not None:
+        if batched:
+            raise ValueError("base: a moving base takes one state (n,), not a batch")
+        ws = workspace(P)
+        _base_row(ws, base)
+        kinematics_moving_base(P, q, qd, qdd, ws)
+    elif batched:
+        ws = workspace(P, len(q))
+        kinematics_many(P, q, qd, qdd, ws, chunk_count(len(q)))
+    else:
+        ws = workspace(P)
+        kinematics_one(P, q, qd, qdd, ws)
+    motion = KinematicPass.from_workspace(ws)
+    # a non-finite last joint value leaves every body origin finite (only the last
+    # rotation turns NaN), so the inputs are checked above, not only the poses here
+    if not (np.isfinite(motion.world_rotation).all() and np.isfinite(motion.world_position).all()):
+        explain_nonfinite("kinematics", q=q, qd=qd, qdd=qdd)
+    return motion

@@ -1,0 +1,47 @@
+"""Model files of either kind: an arm, or a mobile manipulator carrying one.
+
+:mod:`eslabon.model.files` reads arm models (DH tables, body lists, URDF) and
+:mod:`eslabon.mobile.files` the ``mobile`` section of a mobile-manipulator file, whose arm
+it loads through the former. This module sits above both, so that neither package imports
+the other upward (``docs/model-files.md``).
+"""
+from __future__ import annotations
+
+from .model.files import read_model_file
+
+
+def _mobile_section(section, path, name, *, strict):
+    # imported on first use: a mobile manipulator brings in the platform and the
+    # Gibbs–Appell code, which an arm file does not need
+    from .mobile.files import mobile_from_mapping
+    return mobile_from_mapping(section, path, name, strict=strict)
+
+
+def load_model(path, *, gravity=None, strict: bool = False):
+    """Load a model file of either kind.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.yaml`` / ``.yml`` file (a DH table, a body list, or a ``mobile`` section) or a
+        ``.urdf`` file.
+    gravity : array_like, (3,), optional
+        Overrides the file's gravity [m/s²] (URDF has none: the physical default
+        (0, 0, −9.81) applies). Refused for a mobile manipulator, whose gravity is set in
+        its ``mobile`` section.
+    strict : bool
+        Refuse an inertia no rigid body can have (else a warning).
+
+    Returns
+    -------
+    Model or MobileManipulator
+        An :class:`eslabon.Model`, or an :class:`eslabon.mobile.MobileManipulator` for a
+        file with a ``mobile`` section.
+
+    Raises
+    ------
+    ValueError
+        Anything wrong in the file, naming the file and the field (or the element and
+        its line); see ``docs/model-files.md`` for what is checked.
+    """
+    return read_model_file(path, gravity=gravity, strict=strict, read_mobile=_mobile_section)
