@@ -1,0 +1,177 @@
+"""The layers of docs/architecture.md, checked on the sources (no import is run).
+
+Every ``import`` and ``from … import`` of every module under ``src/eslabon`` (function-level
+ones included) is read with :mod:`ast`. The module graph must have no circle, every import
+across packages must go down the layer table below, the engine must import nothing else of
+eslabon, and no module outside the engine and the compiled kernels may branch on a joint
+type or read a kernel workspace by column.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "eslabon"
+
+# lowest first; a package may import only from its own layer's package or lower layers
+LAYERS = [
+    {"_engine"},
+    {"conventions", "_yaml", "_files", "_args"},
+    {"spatial"},
+    {"model"},
+    {"zoo", "kinematics"},
+    {"dynamics", "trajectory"},
+    {"sim"},
+    {"control", "mobile"},
+    {"interop", "viz", "batch", "loader"},
+    {"bench", "warmup"},
+    {"cli"},
+    {"__main__"},
+]
+# eslabon/__init__.py, the public face: its names load lazily from any layer, and only the
+# layers above the algorithms (8 and up) use it instead of the modules themselves
+FACE = "(root)"
+FACE_USERS = 8
+LAYER = {pkg: k for k, layer in enumerate(LAYERS) for pkg in layer}
+
+
+def _modules() -> dict:
+    mods = {}
+    for path in SRC.rglob("*.py"):
+        parts = ("eslabon",) + path.relative_to(SRC).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        mods[".".join(parts)] = path
+    return mods
+
+
+MODULES = _modules()
+
+
+def _imports(module: str) -> set:
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(base + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                name = f"{base}.{alias.name}"
+                found.add(name if name in MODULES else base)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {m for m in found if m in MODULES and m != module}
+
+
+GRAPH = {m: _imports(m) for m in MODULES}
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "(root)"
+
+
+def _cycles(graph: dict) -> list:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_sources_were_read():
+    assert len(MODULES) > 100
+    assert "eslabon._engine.joints" in GRAPH["eslabon.dynamics.rnea"]
+
+
+def test_no_import_circle():
+    assert _cycles(GRAPH) == []
+
+
+def test_every_package_is_in_a_layer():
+    assert {_package(m) for m in MODULES} - {FACE} <= set(LAYER)
+
+
+def test_no_upward_import():
+    upward = [f"{a} -> {b}" for a, targets in GRAPH.items() for b in targets
+              if FACE not in (_package(a), _package(b))
+              and (LAYER[_package(b)] > LAYER[_package(a)]
+                   or (LAYER[_package(b)] == LAYER[_package(a)]
+                       and _package(a) != _package(b)))]
+    assert upward == []
+
+
+def test_only_the_top_layers_use_the_public_face():
+    users = [a for a, targets in GRAPH.items() if "eslabon" in targets
+             and _package(a) != FACE and LAYER[_package(a)] < FACE_USERS]
+    assert users == []
+
+
+def test_the_engine_imports_nothing_else_of_eslabon():
+    outside = [f"{a} -> {b}" for a, targets in GRAPH.items() if _package(a) == "_engine"
+               for b in targets if _package(b) != "_engine"]
+    assert outside == []
+
+
+# joint-type codes and joint-type fields of the packed layout: only the dispatcher reads them
+_JOINT_BRANCH = re.compile(r"\b(JTYPE|Z_AXIS|PRISMATIC|REVOLUTE|FIXED)\b")
+# modules that describe joints rather than run an algorithm over them
+_DESCRIBE_JOINTS = {"eslabon._engine.joints", "eslabon._engine.layout", "eslabon.conventions",
+                    "eslabon.model", "eslabon.model.model", "eslabon.model.validate",
+                    "eslabon.model.urdf", "eslabon.model.builder", "eslabon.model.dh",
+                    "eslabon.interop.pinocchio"}
+
+
+@pytest.mark.parametrize("package", ["dynamics", "kinematics", "sim", "mobile", "control",
+                                     "spatial", "trajectory", "batch", "viz"])
+def test_no_joint_type_branch_outside_the_dispatcher(package):
+    hits = [f"{m}: {line.strip()}" for m, path in MODULES.items()
+            if _package(m) == package and m not in _DESCRIBE_JOINTS
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if _JOINT_BRANCH.search(line.split("#")[0])]
+    assert hits == []
+
+
+# the kinematic recursion's workspace columns: read by the compiled kernels, their drivers
+# and the one wrapper that names them (eslabon.kinematics.KinematicPass), by nothing else
+_WORKSPACE_READERS = {"eslabon.kinematics.recursion", "eslabon.kinematics.kernels",
+                      "eslabon.kinematics.kinematic_pass", "eslabon.dynamics.rnea",
+                      "eslabon.dynamics.energy", "eslabon.dynamics.coriolis",
+                      "eslabon.dynamics.drivers", "eslabon.dynamics._opcount_probe",
+                      "eslabon.sim.rk4"}
+
+
+def test_workspace_columns_stay_with_the_kernels():
+    readers = {m for m, path in MODULES.items()
+               if re.search(r"\bWS_[A-Z]+", path.read_text(encoding="utf-8"))}
+    assert readers <= _WORKSPACE_READERS
