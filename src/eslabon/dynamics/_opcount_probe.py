@@ -146,7 +146,7 @@ def _soa_count(model, q):
     its numpy operator work (on :class:`Counting` arrays)."""
     from eslabon.kinematics import recursion
     from eslabon.kinematics.recursion import POSES, WS_COLS
-    from . import api, rnea, soa
+    from . import rnea, soa
     _count_trig_as_calls()
     n = model.nq
     parts = {}
@@ -163,7 +163,7 @@ def _soa_count(model, q):
     parts["bias (step 1)"] = dict(COUNT)
     for k in NUMPY_COUNT:
         NUMPY_COUNT[k] = 0
-    real_pass, real_bias, real_data = soa.kinematic_pass, api.bias_forces, soa.chain_data
+    real_pass, real_bias, real_data = soa.kinematic_pass, soa.bias_forces, soa.chain_data
 
     def counted(x):
         if isinstance(x, list):
@@ -177,11 +177,11 @@ def _soa_count(model, q):
 
     soa.kinematic_pass = counted_pass
     soa.chain_data = lambda *a: soa.ChainData(*(counted(x) for x in real_data(*a)))
-    api.bias_forces = lambda m, x, v: np.asarray(real_bias(m, x, v)).view(Counting)
+    soa.bias_forces = lambda m, x, v: np.asarray(real_bias(m, x, v)).view(Counting)
     try:
         qdd = soa.forward_dynamics(model, q, q, q)
     finally:
-        soa.kinematic_pass, api.bias_forces, soa.chain_data = real_pass, real_bias, real_data
+        soa.kinematic_pass, soa.bias_forces, soa.chain_data = real_pass, real_bias, real_data
     parts["operators (steps 2-6)"] = dict(NUMPY_COUNT)
     total = {k: sum(p.get(k, 0) for p in parts.values()) for k in ("mul", "add", "div",
                                                                      "sqrt", "trig")}

@@ -305,6 +305,15 @@ def _block_cholesky_solve(diag, upper, S):
     return x
 
 
+def bias_forces(model, q, qd):
+    """ξ = NE(q, q̇, 0), the velocity-product, gravity and friction forces of step ➊, by
+    the compiled Newton–Euler kernel (one state, checked finite inputs)."""
+    from .drivers import rnea_one
+    out = np.empty(model.nq)
+    rnea_one(model.packed, q, qd, np.zeros(model.nq), 1.0, None, out)
+    return out
+
+
 def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
     """q̈ by the constraint-force Macro Algoritmo (Figure 8, step ➎ corrected), O(n)."""
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
@@ -316,10 +325,8 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
     if np.any(model.armature != 0.0):
         raise ValueError("model: the constraint-force method has no rotor inertia (armature); "
                          "use method='aba' for this model")
-    from .._engine.status import OK
-    from .drivers import rnea_one
-    bias = np.empty(model.nq)                                              # ξ = NE(q, q̇, 0)
-    if rnea_one(model.packed, q, qd, np.zeros(model.nq), 1.0, None, bias) != OK:
+    bias = bias_forces(model, q, qd)                                       # ξ = NE(q, q̇, 0)
+    if not np.isfinite(bias).all():
         explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     d = chain_data(model, q, qd)
     I_inv = _inverse_inertias(d, regularization, model)
