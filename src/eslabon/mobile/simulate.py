@@ -18,6 +18,7 @@ from scipy.integrate import solve_ivp
 
 from .._args import finite_number
 from .._files import atomic_file
+from ..sim.rk4 import rk4_step
 from .manipulator import (MobileManipulator, accelerations, input_power, kinetic_energy,
                           potential_energy)
 
@@ -140,12 +141,7 @@ def simulate(mm: MobileManipulator, t_final: float, *, y0=None, u=None, tau=None
         X = np.empty((steps + 1, len(x0)))
         X[0] = x0
         for i in range(steps):
-            h, tk, x = t[i + 1] - t[i], t[i], X[i]
-            k1 = f(tk, x)
-            k2 = f(tk + h / 2, x + h / 2 * k1)
-            k3 = f(tk + h / 2, x + h / 2 * k2)
-            k4 = f(tk + h, x + h * k3)
-            X[i + 1] = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            X[i + 1] = rk4_step(f, t[i], X[i], t[i + 1] - t[i])
     else:
         sol = solve_ivp(f, (0.0, t_final), x0, method=method.upper(), t_eval=t, rtol=rtol,
                         atol=atol)
