@@ -65,13 +65,40 @@ def _torque_law(model, torque, K, n):
                      f"(one row per sample time), got shape {arr.shape}")
 
 
-def simulate(model, t_final: float, dt: float, *, q0=None, qd0=None, torque=None,
+def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torque=None,
              method: str = "rk4", rtol: float = 1e-10, atol: float = 1e-12,
              fd_method: str = "aba") -> Trajectory:
-    """Simulate from (q0, qd0) (zeros by default) to ``t_final`` with samples every ``dt``.
+    """Simulate ``model`` from (q0, qd0) to ``t_final`` with samples every ``dt``.
 
-    Returns a :class:`Trajectory` with K = round(t_final/dt) + 1 samples; ``qdd`` and
-    ``tau`` are the accelerations and torques at each sample.
+    :func:`eslabon.mobile.simulate` takes the same arguments in the same order, then the
+    platform's.
+
+    Parameters
+    ----------
+    model : Model
+        The robot.
+    t_final : float
+        Duration [s].
+    dt : float
+        The sample spacing, and the step of ``"rk4"``: a divisor of ``t_final`` [s].
+    q0, qd0 : array_like (n,), optional
+        Initial joint positions and rates (zeros by default).
+    torque : None, array_like (n,) or (K, n), or callable, optional
+        Joint torques: zero, a constant, one row per sample held over its step, or a
+        callable ``torque(t, q, qd) -> (n,)`` (see the module docstring).
+    method : {"rk4", "dop853"}
+        Fixed-step RK4 or scipy's adaptive Dormand–Prince (``rtol``, ``atol``).
+    rtol, atol : float
+        Tolerances of ``"dop853"``.
+    fd_method : str
+        The forward-dynamics method (one of ``FORWARD_METHODS``; the compiled RK4 loop
+        runs ``"aba"``, ``"walker_orin_3"`` and ``"walker_orin_1"``).
+
+    Returns
+    -------
+    Trajectory
+        K = round(t_final/dt) + 1 samples; ``qdd`` and ``tau`` are the accelerations and
+        torques at each sample.
     """
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
