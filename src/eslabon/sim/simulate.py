@@ -1,9 +1,9 @@
 """simulate(): integrate q̈ = FD(q, q̇, τ) from an initial state.
 
 * ``"rk4"``: classical fixed-step Runge–Kutta, as seed 001's ``walkerorinrunge3``
-  (:func:`.rk4.rk4_step`, the one RK4 step). Unless the torque is a callable, the whole
-  loop runs in one compiled call (:func:`.rk4.rk4_loop`); a callable is evaluated from
-  Python at every stage.
+  (:func:`.rk4.rk4_step`, the one RK4 step). Unless the torque is a callable or
+  ``fd_method`` a numpy reference formulation, the whole loop runs in one compiled call
+  (:func:`.rk4.rk4_loop`); a callable is evaluated from Python at every stage.
 * ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
   sampled on the same grid.
 
@@ -91,8 +91,9 @@ def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torq
     rtol, atol : float
         Tolerances of ``"dop853"``.
     fd_method : str
-        The forward-dynamics method (one of ``FORWARD_METHODS``; the compiled RK4 loop
-        runs ``"aba"``, ``"walker_orin_3"`` and ``"walker_orin_1"``).
+        The forward-dynamics method, one of ``FORWARD_METHODS``. The compiled RK4 loop
+        runs ``"aba"``, ``"walker_orin_3"`` and ``"walker_orin_1"``; the numpy reference
+        formulations take the Python loop.
 
     Returns
     -------
@@ -146,7 +147,8 @@ def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torq
 
     if not callable(torque):
         T = table if table is not None else law(0.0, 0, q0, qd0).reshape(1, n)
-    if method == "rk4" and not callable(torque):
+    compiled = method == "rk4" and not callable(torque) and fd_method in FD_CODES
+    if compiled:
         qdd = np.empty((K, n))
         status, step = rk4_loop(model.packed, FD_CODES[fd_method], T, float(dt), q, qd, qdd)
         if status:
@@ -173,7 +175,7 @@ def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torq
         tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])
     else:
         tau = np.array(np.broadcast_to(T, (K, n)))
-    if method != "rk4" or callable(torque):
+    if not compiled:
         qdd = forward_dynamics(model, q, qd, tau, method=fd_method)
     traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
     if np.any(model.coulomb > 0):
