@@ -98,7 +98,8 @@ def main(argv=None):
         print(f"ratio dae eslabon / dae pin: {rows[2][1] / rows[3][1]:.2f}")
     for method in ("dop853", "rk4"):
         t0 = time.perf_counter()
-        mb.simulate(mm, 1.0, method=method, dt=1e-3 if method == "rk4" else 1e-2, **RUN1)
+        mb.simulate(mm, 1.0, 1e-3 if method == "rk4" else 1e-2, torque=RUN1["tau"],
+                    method=method, u=RUN1["u"])
         print(f"1 s of load case 1, {method:<7} {time.perf_counter() - t0:8.2f} s")
 
 

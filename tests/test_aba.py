@@ -23,8 +23,6 @@ import pytest
 
 import eslabon as es
 from checks import check
-from eslabon.model import ModelBuilder
-from eslabon.zoo.random_chain import random_inertia, random_rotation
 
 CONVENTIONS = ("standard", "modified", "rojas")
 N_STATES = 6
@@ -42,23 +40,12 @@ TREE_CASES = {f"tree-{s}": s for s in range(3)}
 CASES = [*ZOO_CASES, *CHAIN_CASES, *TREE_CASES]
 
 
-def random_tree(seed):
-    """A seeded random tree: 9 bodies with branches, arbitrary axes (and +z), two fixed
-    bodies (one carrying children), random inertial data, friction and armature."""
-    rng = np.random.default_rng(1000 + seed)
-    b = ModelBuilder()
-    kinds = ["R", "F", "P", "R", "R", "F", "P", "R", "R"]
-    for i in range(1, len(kinds) + 1):
-        parent = 0 if i == 1 else (1 if i == 2 else 2 if i == 3 else int(rng.integers(0, i)))
-        axis = rng.normal(size=3) if rng.random() < 0.6 else (0.0, 0.0, 1.0)
-        mass = rng.uniform(0.3, 4.0)
-        b.add_body(parent, kinds[i - 1], axis=axis, rotation=random_rotation(rng),
-                   translation=rng.uniform(-0.5, 0.5, 3), mass=mass,
-                   com=rng.uniform(-0.2, 0.2, 3), inertia=random_inertia(rng, mass),
-                   viscous=rng.uniform(0.0, 0.4), coulomb=rng.uniform(0.0, 0.3),
-                   armature=rng.uniform(0.0, 0.05) if rng.random() < 0.5 else 0.0)
-    g = rng.normal(size=3)
-    return b.build(gravity=9.81 * g / np.linalg.norm(g), name=f"tree-{seed}")
+def aba_tree(seed):
+    """A seeded random tree (:func:`eslabon.zoo.random_tree`): 9 bodies with branches,
+    arbitrary axes (and +z), two fixed bodies (one carrying children), random inertial
+    data, friction, and armature on about half the bodies."""
+    return es.zoo.random_tree(1000 + seed, "RFPRRFPRR", armature_chance=0.5,
+                              name=f"tree-{seed}")
 
 
 _models: dict = {}
@@ -78,7 +65,7 @@ def model(case, random_chain):
         elif case in CHAIN_CASES:
             _models[case] = random_chain(*CHAIN_CASES[case])
         else:
-            _models[case] = random_tree(TREE_CASES[case])
+            _models[case] = aba_tree(TREE_CASES[case])
     return _models[case]
 
 

@@ -171,3 +171,16 @@ def test_model_file_roundtrip(tmp_path):
     bad.write_text("eslabon: 1\nrows: []\n")
     res = _cli("info", str(bad))
     assert res.returncode == 2 and "convention" in res.stderr
+
+
+def test_functions_needing_rigid_links_refuse_a_sliding_com_by_name():
+    """One check (``Model.require_rigid_links``) and one message naming what needs rigid
+    links and the model; a model with rigid links passes."""
+    book = es.zoo.load("practica_4dof", book_com=True)
+    with pytest.raises(ValueError, match=re.escape(
+            f"model: to_urdf (URDF links are rigid bodies) needs rigid links; a COM of "
+            f"{book.name!r} slides with a prismatic joint (a sliding COM, seed 001 book mode)")):
+        es.model.to_urdf(book)
+    with pytest.raises(ValueError, match=r"^model: the thing needs rigid links; "):
+        book.require_rigid_links("the thing")
+    es.zoo.load("practica_4dof").require_rigid_links("the thing")

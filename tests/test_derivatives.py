@@ -30,8 +30,6 @@ import pytest
 
 import eslabon as es
 from checks import check
-from eslabon.model import ModelBuilder
-from eslabon.zoo.random_chain import random_inertia, random_rotation
 from rnea_oracle import complex_step_jacobians, rnea
 
 CONVENTIONS = ("standard", "modified", "rojas")
@@ -65,23 +63,11 @@ TREE_CASES = {f"tree-{s}": s for s in range(2)}
 CASES = [*ZOO_CASES, *CHAIN_CASES, *TREE_CASES]
 
 
-def random_tree(seed):
-    """A seeded random tree: branches, arbitrary joint axes, a fixed body (2) carrying
-    children, random inertial data, friction and armature, gravity in a random direction."""
-    rng = np.random.default_rng(seed)
-    b = ModelBuilder()
-    kinds = ["R", "F", "R", "P", "R", "P", "R", "R"]
-    for i in range(1, len(kinds) + 1):
-        parent = 0 if i == 1 else (1 if i == 2 else 2 if i == 3 else int(rng.integers(0, i)))
-        axis = rng.normal(size=3) if rng.random() < 0.6 else (0.0, 0.0, 1.0)
-        mass = rng.uniform(0.3, 4.0)
-        b.add_body(parent, kinds[i - 1], axis=axis, rotation=random_rotation(rng),
-                   translation=rng.uniform(-0.5, 0.5, 3), mass=mass,
-                   com=rng.uniform(-0.2, 0.2, 3), inertia=random_inertia(rng, mass),
-                   viscous=rng.uniform(0.0, 0.4), coulomb=rng.uniform(0.0, 0.3),
-                   armature=rng.uniform(0.0, 0.05))
-    g = rng.normal(size=3)
-    return b.build(gravity=9.81 * g / np.linalg.norm(g), name=f"tree-{seed}")
+def derivatives_tree(seed):
+    """A seeded random tree (:func:`eslabon.zoo.random_tree`): branches, arbitrary joint
+    axes, a fixed body (2) carrying children, random inertial data, friction and armature
+    on every body, gravity in a random direction."""
+    return es.zoo.random_tree(seed, "RFRPRPRR", name=f"tree-{seed}")
 
 
 _models: dict = {}
@@ -96,7 +82,7 @@ def build(case, random_chain):
             seed, n, conv, opts = CHAIN_CASES[case]
             _models[case] = random_chain(seed, n, conv, **opts)
         else:
-            _models[case] = random_tree(TREE_CASES[case])
+            _models[case] = derivatives_tree(TREE_CASES[case])
     return _models[case]
 
 

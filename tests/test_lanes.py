@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
-from test_aba import random_tree
+from test_aba import aba_tree
 
 import eslabon as es
 from eslabon.dynamics import drivers as _d
@@ -29,7 +29,7 @@ MODELS.update({
                                                         joints="RPRPR", payload=True,
                                                         tool=True),
     "chain-8-rojas": lambda: es.zoo.random_chain(8, 3, "rojas", friction=True),
-    **{f"tree-{s}": (lambda s=s: random_tree(s)) for s in range(3)},
+    **{f"tree-{s}": (lambda s=s: aba_tree(s)) for s in range(3)},
 })
 _cache = {}
 

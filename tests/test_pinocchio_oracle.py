@@ -28,7 +28,6 @@ pin = pytest.importorskip("pinocchio")
 
 import eslabon as es  # noqa: E402
 from eslabon.interop.pinocchio import dof_order, to_pinocchio  # noqa: E402
-from eslabon.model import ModelBuilder  # noqa: E402
 
 RTOL = 1e-9
 N_STATES = 20
@@ -87,28 +86,29 @@ def random_dh_chain(seed, convention):
                       name=f"random-{convention}-{seed}-{''.join(joints)}")
 
 
+TREE_AXES = ((0, 0, 1), (0, 0, -1), (1, 0, 0), (0, -1, 0))
+
+
+def _listed_or_random_axis(rng):
+    """+z, −z, +x or −y on half the joints, a random direction on the rest."""
+    if rng.random() < 0.5:
+        return TREE_AXES[int(rng.integers(len(TREE_AXES)))]
+    return rng.normal(size=3)
+
+
 def random_tree(seed):
-    """A seeded random tree: branches, arbitrary joint axes (and ±z, ±x), arbitrary joint
-    placements, fixed bodies in the middle of the tree with children of their own."""
+    """A seeded random tree (:func:`eslabon.zoo.random_tree`): branches, arbitrary joint
+    axes (and ±z, +x, −y), arbitrary joint placements, fixed bodies in the middle of the
+    tree with children of their own (the joints after the first two shuffled), inertias
+    anywhere in the triangle-inequality cone, no friction (Pinocchio has none)."""
     rng = np.random.default_rng(seed)
-    b = ModelBuilder()
-    nb = 10
     rest = ["R", "P", "F", "R", "R", "P", "F", "R"]
     rng.shuffle(rest)
-    kinds = ["R", "F"] + rest               # body 2 is fixed on a moving body
-    axes = [(0, 0, 1), (0, 0, -1), (1, 0, 0), (0, -1, 0)]
-    for i in range(1, nb + 1):
-        parent = 0 if i == 1 else (1 if i == 2 else 2 if i == 3 else int(rng.integers(0, i)))
-        if rng.random() < 0.5:
-            axis = axes[int(rng.integers(len(axes)))]
-        else:
-            axis = rng.normal(size=3)
-        mass = rng.uniform(0.3, 4.0)
-        b.add_body(parent, kinds[i - 1], axis=axis, rotation=_random_rotation(rng),
-                   translation=rng.uniform(-0.5, 0.5, 3), mass=mass,
-                   com=rng.uniform(-0.2, 0.2, 3), inertia=_random_inertia(rng, mass),
-                   armature=rng.uniform(0.0, 0.05) if rng.random() < 0.3 else 0.0)
-    return b.build(gravity=9.81 * rng.normal(size=3) / 1.7, name=f"random-tree-{seed}")
+    return es.zoo.random_tree(rng, "RF" + "".join(rest), friction=False, armature_chance=0.3,
+                              axis=_listed_or_random_axis, rotation=_random_rotation,
+                              inertia=_random_inertia,
+                              gravity=lambda rng: 9.81 * rng.normal(size=3) / 1.7,
+                              name=f"random-tree-{seed}")
 
 
 def _zoo_cases():

@@ -3,6 +3,8 @@ differential drive as quasi-velocity maps, the thesis's one-way coupling and the
 Gibbs–Appell model, checked against the digest's derived values
 (research/seed_003_araujo.md §4.2), closed forms, an independent Lagrange-multiplier DAE
 and the work–energy balance."""
+import inspect
+
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
@@ -14,6 +16,9 @@ from eslabon.zoo.araujo import puma560_araujo
 
 RUN1 = dict(u=[150.0, 0.3], tau=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1])
 RUN2 = dict(u=[300.0, 0.0], tau=np.zeros(6))
+# the same inputs as simulate takes them (the arm's torques are `torque`, as in es.simulate)
+SIM1 = dict(torque=RUN1["tau"], u=RUN1["u"])
+SIM2 = dict(torque=RUN2["tau"], u=RUN2["u"])
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +175,7 @@ def test_coupled_run1_follows_the_dae_and_balances_work(arm):
     T + V − W stays constant to 1e-6 of the work done (digest §6 items 10, 14)."""
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
     t = np.linspace(0, 1, 11)
-    tr = mb.simulate(mm, 1.0, samples=11, rtol=1e-11, atol=1e-12, **RUN1)
+    tr = mb.simulate(mm, 1.0, samples=11, rtol=1e-11, atol=1e-12, **SIM1)
     q_dae, _ = dae.simulate(mm, t, mm.state(), RUN1["u"], RUN1["tau"])
     np.testing.assert_allclose(np.hstack([tr.config, tr.q]), q_dae, atol=1e-6)
     balance = tr.energy - tr.energy[0] - tr.work
@@ -184,7 +189,7 @@ def test_diff_drive_follows_the_dae(arm):
     mm = mb.MobileManipulator(mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()),
                               arm, mb.Mount((0.2, 0.0, 0.4)))
     u, tau = [20.0, 35.0], [1.0, 20.0, 5.0, 0.0, 0.1, 0.0]
-    tr = mb.simulate(mm, 0.5, samples=6, u=u, tau=tau, rtol=1e-11, atol=1e-12)
+    tr = mb.simulate(mm, 0.5, torque=tau, rtol=1e-11, atol=1e-12, u=u, samples=6)
     q_dae, _ = dae.simulate(mm, tr.t, mm.state(), u, tau)
     np.testing.assert_allclose(np.hstack([tr.config, tr.q]), q_dae, atol=1e-6)
     assert tr.config[-1, 2] > 1e-3              # the right wheel pushes harder: turns left
@@ -196,8 +201,8 @@ def test_coupled_reduces_to_the_platform_when_the_arm_is_massless(arm):
     light = arm.replace(mass=np.zeros(arm.nb + 1), inertia=np.zeros((arm.nb + 1, 3, 3)),
                              armature=np.full(arm.nq, 0.05))
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), light)
-    a = mb.simulate(mm, 1.0, samples=6, **RUN1)
-    b = mb.simulate(mm.with_mode("thesis"), 1.0, samples=6, **RUN1)
+    a = mb.simulate(mm, 1.0, samples=6, **SIM1)
+    b = mb.simulate(mm.with_mode("thesis"), 1.0, samples=6, **SIM1)
     np.testing.assert_allclose(a.config, b.config, atol=1e-9)
     np.testing.assert_allclose(a.nu, b.nu, atol=1e-9)
 
@@ -206,7 +211,7 @@ def test_coupled_reduces_to_the_fixed_base_arm_when_the_platform_is_locked(arm):
     """Platform held (ν̇ = 0 from rest): the arm moves as :func:`eslabon.simulate` moves the
     fixed-base arm; D's arm block is the arm's mass matrix."""
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
-    tr = mb.simulate(mm, 1.0, samples=11, locked=True, **RUN1)
+    tr = mb.simulate(mm, 1.0, samples=11, locked=True, **SIM1)
     fixed = es.simulate(arm, 1.0, 0.1, torque=RUN1["tau"], method="dop853")
     np.testing.assert_allclose(tr.q, fixed.q, atol=1e-8)
     y = mm.state(q=[0.1, 0.5, -0.3, 0.2, 0.4, -0.6], qd=[0.5, -0.2, 0.3, 1.0, -0.5, 0.2])
@@ -238,7 +243,7 @@ def test_thesis_mode_run2_matches_the_digest(arm):
     follows V̇ = F/m with β ≡ 0."""
     P = mb.TricycleParams.seekur_jr_assumed()
     mm = mb.MobileManipulator(mb.Tricycle(P), arm, mode="thesis")
-    tr = mb.simulate(mm, 1.0, samples=3, **RUN2)
+    tr = mb.simulate(mm, 1.0, samples=3, **SIM2)
     np.testing.assert_allclose(tr.q[1], [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499,
                                          0.000077], atol=1e-5)
     np.testing.assert_allclose(tr.q[2], [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435,
@@ -303,11 +308,12 @@ def test_steering_at_ninety_degrees_is_an_error_not_nan(arm):
     for mode in mb.MODES:
         mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm,
                                   mode=mode)
-        y = mm.state(config=[0, 0, 0, np.pi / 2, 0, 0, 0])
+        config = [0, 0, 0, np.pi / 2, 0, 0, 0]
+        y = mm.state(config=config)
         with pytest.raises(ValueError, match=r"beta: the steering angle must be within"):
             mb.accelerations(mm, y, **RUN1)
         with pytest.raises(ValueError, match=r"beta: the steering angle"):
-            mb.simulate(mm, 0.1, y0=y, **RUN1)
+            mb.simulate(mm, 0.1, config0=config, **SIM1)
 
 
 def test_bad_states_and_options_are_named(arm):
@@ -327,7 +333,7 @@ def test_bad_states_and_options_are_named(arm):
     with pytest.raises(ValueError, match=r"mount\.rotation"):
         mb.Mount(rotation=np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"method: expected one of"):
-        mb.simulate(mm, 1.0, method="euler", **RUN1)
+        mb.simulate(mm, 1.0, method="euler", **SIM1)
 
 
 def test_a_simulation_that_steers_past_ninety_degrees_stops_with_the_reason(arm):
@@ -336,7 +342,7 @@ def test_a_simulation_that_steers_past_ninety_degrees_stops_with_the_reason(arm)
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
     for method in ("dop853", "rk4"):
         with pytest.raises(ValueError, match=r"beta: the steering angle must be within"):
-            mb.simulate(mm, 2.0, dt=0.01, method=method, u=[300.0, 3.0], tau=RUN1["tau"])
+            mb.simulate(mm, 2.0, 0.01, torque=RUN1["tau"], method=method, u=[300.0, 3.0])
 
 
 def test_configuration_rates_and_accelerations_are_the_derivatives(arm):
@@ -348,11 +354,32 @@ def test_configuration_rates_and_accelerations_are_the_derivatives(arm):
                      RUN1["u"]),
                     (mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), [20.0, 35.0])):
         mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.0, 0.5)))
-        y0 = mm.state(nu=[0.8, 0.3], config=np.r_[0.0, 0.0, 0.4, 0.2, np.zeros(mm.n_config - 4)])
-        tr = mb.simulate(mm, 0.6, y0=y0, samples=601, u=u, tau=RUN1["tau"], rtol=1e-12,
-                         atol=1e-12)
+        config0 = np.r_[0.0, 0.0, 0.4, 0.2, np.zeros(mm.n_config - 4)]
+        tr = mb.simulate(mm, 0.6, torque=RUN1["tau"], rtol=1e-12, atol=1e-12,
+                         config0=config0, nu0=[0.8, 0.3], u=u, samples=601)
         h = tr.t[1] - tr.t[0]
         d = (tr.config[2:] - tr.config[:-2]) / (2 * h)
         dd = (tr.config_rates[2:] - tr.config_rates[:-2]) / (2 * h)
         np.testing.assert_allclose(tr.config_rates[1:-1], d, atol=2e-6)
         np.testing.assert_allclose(tr.config_accels[1:-1], dd, rtol=2e-5, atol=2e-5)  # h² error
+
+
+def test_simulate_takes_the_arguments_of_eslabon_simulate(arm):
+    """``mobile.simulate`` takes what :func:`eslabon.simulate` takes, in the same order and
+    with the same names and kinds (the platform's arguments follow); ``q0``/``qd0`` are the
+    arm's initial joints, as for the fixed-base arm."""
+    shared = ("model", "t_final", "dt", "q0", "qd0", "torque", "method", "rtol", "atol")
+    fixed = list(inspect.signature(es.simulate).parameters.values())[:len(shared)]
+    mobile = list(inspect.signature(mb.simulate).parameters.values())[:len(shared)]
+    assert tuple(p.name for p in fixed) == shared == tuple(p.name for p in mobile)
+    assert [p.kind for p in fixed] == [p.kind for p in mobile]
+    assert fixed[2].default == mobile[2].default == 1e-3
+    mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
+    q0, qd0 = [0.1, 0.5, -0.3, 0.2, 0.4, -0.6], [0.5, -0.2, 0.3, 1.0, -0.5, 0.2]
+    tr = mb.simulate(mm, 0.02, 0.01, q0=q0, qd0=qd0, method="rk4", **SIM1)
+    np.testing.assert_array_equal(tr.q[0], q0)
+    np.testing.assert_array_equal(tr.qd[0], qd0)
+    np.testing.assert_array_equal(tr.config[0], np.zeros(mm.n_config))
+    for name in ("q0", "qd0", "config0", "nu0"):
+        with pytest.raises(ValueError, match=f"^{name}: expected shape"):
+            mb.simulate(mm, 0.02, 0.01, method="rk4", **{name: [0.0]})

@@ -131,6 +131,21 @@ def test_compiled_loop_is_one_rk4_step_by_hand():
     np.testing.assert_allclose(tr.qdd[0], a1, rtol=1e-14, atol=1e-14)
 
 
+@pytest.mark.parametrize("fd_method", ["lagrange", "soa", "gibbs_appell"])
+def test_reference_formulations_take_the_python_loop(fd_method):
+    """The numpy formulations have no compiled loop: a constant torque runs them in the
+    Python loop (it was a KeyError), along ABA's trajectory (on a random chain: the zoo's
+    arms have bodies of singular inertia, which the constraint-force method refuses)."""
+    model = es.zoo.random_chain(4, seed=1)
+    q0, qd0 = _initial(model)
+    tau = es.gravity_torques(model, q0)
+    ref = es.simulate(model, 0.05, DT, q0=q0, qd0=qd0, torque=tau)
+    got = es.simulate(model, 0.05, DT, q0=q0, qd0=qd0, torque=tau, fd_method=fd_method)
+    for field in ("q", "qd", "qdd", "tau"):
+        np.testing.assert_allclose(getattr(got, field), getattr(ref, field), rtol=1e-9,
+                                   atol=1e-9, err_msg=f"{fd_method} {field}")
+
+
 # --- energy -----------------------------------------------------------------------------
 
 def _drift(model, dt, fd_method):

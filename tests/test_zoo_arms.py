@@ -162,3 +162,31 @@ def test_random_chain_is_seeded_and_frictionless_by_default():
 def test_random_chain_bad_arguments(kwargs, field):
     with pytest.raises(ValueError, match=f"^{field}:"):
         zoo.random_chain(**kwargs)
+
+
+# --- random trees ------------------------------------------------------------------------
+
+def test_random_tree_is_seeded_and_branches():
+    a, b = zoo.random_tree(5), zoo.random_tree(5)
+    np.testing.assert_array_equal(a.packed, b.packed)
+    assert a.name == "random-tree-s5" and a.nq == 7          # "RFPRRFPRR": two fixed bodies
+    assert list(a.parent[1:4]) == [0, 1, 2] and len(set(a.parent[1:])) < a.nb   # a tree
+    assert np.all(a.viscous[1:] > 0) and np.all(a.armature[1:] > 0)    # body 0: the world
+    c = zoo.random_tree(np.random.default_rng(5))            # a generator is used as it is
+    np.testing.assert_array_equal(a.packed, c.packed)
+    d = zoo.random_tree(5, "RPRF", friction=False, armature_chance=0.0, name="small")
+    assert d.name == "small" and d.joint_types == ("revolute", "prismatic", "revolute")
+    assert not np.any(d.viscous) and not np.any(d.coulomb) and not np.any(d.armature)
+    q = np.random.default_rng(1).uniform(-1, 1, (3, a.nq))
+    tau = es.inverse_dynamics(a, q, q, q)
+    np.testing.assert_allclose(es.forward_dynamics(a, q, q, tau), q, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"), (dict(joints=""), "joints"),
+    (dict(joints="RXR"), "joints"), (dict(armature_chance=1.5), "armature_chance"),
+    (dict(armature_chance="half"), "armature_chance"),
+])
+def test_random_tree_bad_arguments(kwargs, field):
+    with pytest.raises(ValueError, match=f"^{field}:"):
+        zoo.random_tree(**kwargs)

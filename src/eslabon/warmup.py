@@ -87,7 +87,7 @@ def run_group(name: str) -> float:
         from . import mobile as mb
         mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
                                   es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0.0, 0.5)))
-        mb.simulate(mm, 0.02, dt=0.01, u=[150.0, 0.3], tau=np.zeros(6))
+        mb.simulate(mm, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
     else:
         raise ValueError(f"group: expected one of {list(GROUPS)}, got {name!r}")
     return time.process_time() - t0

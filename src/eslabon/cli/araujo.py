@@ -23,8 +23,8 @@ from .. import mobile as mb
 from ..kinematics.forward import forward_kinematics
 from ..zoo.araujo import puma560_araujo
 
-CASES = {1: {"u": [150.0, 0.3], "tau": [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]},
-         2: {"u": [300.0, 0.0], "tau": [0.0] * 6}}
+CASES = {1: {"u": [150.0, 0.3], "torque": [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]},
+         2: {"u": [300.0, 0.0], "torque": [0.0] * 6}}
 FIGURES = {1: (("3.4", "accelerations"), ("3.5", "velocities"), ("3.6", "displacements")),
            2: (("3.7", "accelerations"), ("3.8", "velocities"), ("3.9", "displacements"))}
 DIGEST_CASE2 = {0.5: [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499, 0.000077],

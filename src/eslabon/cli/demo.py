@@ -94,7 +94,8 @@ def _mobile_viewer(out) -> Path:
     from ..mobile.dae import tree_trajectory
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
                               zoo.load("puma560_araujo"), mb.Mount((0.3, 0.0, 0.5)))
-    run = mb.simulate(mm, 1.0, dt=0.02, u=[150.0, 0.3], tau=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1])
+    run = mb.simulate(mm, 1.0, 0.02, torque=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1],
+                      u=[150.0, 0.3])
     tree, traj = tree_trajectory(mm, run)
     return write_viewer(tree, traj, out / "mobile.html",
                         title="seed 003: PUMA 560 on the tricycle, load case 1, coupled "

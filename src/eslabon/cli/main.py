@@ -128,9 +128,9 @@ def simulate(model: str = MODEL_ARG,
 def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, force, as_json):
     from ..mobile import simulate as run_mobile
     n, k = mm.n_arm, mm.n_quasi
-    y0 = mm.state(q=parse_vector(q0, n, "--q0"), qd=parse_vector(qd0, n, "--qd0"))
-    traj = run_mobile(mm, t_final, y0=y0, u=parse_vector(u, k, "--u"),
-                      tau=parse_vector(tau, n, "--tau"), method=method, dt=dt)
+    traj = run_mobile(mm, t_final, dt, q0=parse_vector(q0, n, "--q0"),
+                      qd0=parse_vector(qd0, n, "--qd0"), torque=parse_vector(tau, n, "--tau"),
+                      method=method, u=parse_vector(u, k, "--u"))
     traj.save(out, overwrite=force)
     pose = traj.config[-1, :3]
     _emit({"model": mm.name, "mode": mm.mode, "out": str(out), "samples": len(traj.t),

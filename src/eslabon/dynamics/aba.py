@@ -38,7 +38,7 @@ from numba import njit
 from .._engine.joints import (articulated_acceleration, articulated_projection,
                               articulated_velocity, joint, placement)
 from ..kinematics.recursion import body_com, near_angles
-from .._engine.layout import (ARMATURE, COULOMB, H_GRAVITY, H_NB, H_NQ, HEADER, INERTIA,
+from .._engine.layout import (ARMATURE, COULOMB, H_GRAVITY, H_NB, HEADER, INERTIA,
                             MASS, QIDX, STRIDE, VISCOUS)
 from .._engine.lanes import (all_finite, all_positive, at, clear, g1, like, put, s1,
                              zero_of)

@@ -14,7 +14,8 @@ from . import drivers as _d
 from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID, chunk_count
 from .wrenches import tip_wrench_array
 
-MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1", "crba", "operator", "lagrange")
+MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1", "crba", "soa_composite", "operator",
+                       "lagrange")
 FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell")
 
 
@@ -70,16 +71,19 @@ def bias_forces(model, q, qd):
 
 
 def mass_matrix(model, q, *, method: str = "walker_orin_3"):
-    """M(q), (n, n) or (N, n, n). ``walker_orin_3``: composite rigid body (seed 001
-    eqs 3.37–3.40); ``walker_orin_1``: n Newton–Euler columns; ``crba``: the composite-body
-    expansion of the spatial-operator form (seeds 002/004, :mod:`.soa`); ``operator``:
-    Hᵀ ρ I ρᵀ H as dense products (1.71); ``lagrange``: Σ mRᵀR + AᵀIA (seed 000, 4.3.12).
-    The last three are numpy reference formulations (serial chains for the first two)."""
+    """M(q), (n, n) or (N, n, n). ``walker_orin_3``: the compiled composite-rigid-body
+    kernel (seed 001 eqs 3.37–3.40); ``crba``: the same kernel under its common name
+    (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §6.2); ``walker_orin_1``: n
+    Newton–Euler columns; ``soa_composite``: the composite-body expansion of the
+    spatial-operator form (seeds 002/004, :func:`.soa.composite_mass_matrix`);
+    ``operator``: Hᵀ ρ I ρᵀ H as dense products (1.71); ``lagrange``: Σ mRᵀR + AᵀIA (seed
+    000, 4.3.12). The last three are numpy reference formulations (serial chains for the
+    first two)."""
     if method not in MASS_MATRIX_METHODS:
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
-    if method in ("crba", "operator", "lagrange"):
+    if method in ("soa_composite", "operator", "lagrange"):
         from . import lagrange, soa
-        if method == "crba":
+        if method == "soa_composite":
             return soa.composite_mass_matrix(model, q)
         q, _ = vector(q, model.nq, "q")
         if method == "operator":
@@ -90,12 +94,12 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     P = model.packed
     if batched:
         H = np.empty((len(q), n, n))
-        (_d.crba_many if method == "walker_orin_3" else _d.ne_columns_many)(
+        (_d.ne_columns_many if method == "walker_orin_1" else _d.crba_many)(
             P, q, H, chunk_count(len(q)))
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
-        ok = (_d.crba_one if method == "walker_orin_3" else _d.ne_columns_one)(P, q, H) == OK \
+        ok = (_d.ne_columns_one if method == "walker_orin_1" else _d.crba_one)(P, q, H) == OK \
             and np.isfinite(q).all()
     if not ok:
         explain_nonfinite("mass_matrix", q=q)
@@ -198,9 +202,7 @@ forward_dynamics_derivatives = _fast.public(forward_dynamics_derivatives,
 
 def coriolis_matrix(model, q, qd):
     """A Coriolis matrix C(q, q̇) with C q̇ = bias − gravity − friction and Ṁ − 2C skew."""
-    if model.has_moving_com:
-        raise ValueError("model: coriolis_matrix needs rigid links; this model's COM slides "
-                         "with a prismatic joint (seed 001 book mode)")
+    model.require_rigid_links("coriolis_matrix")
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
     n = model.nq
     if batched:

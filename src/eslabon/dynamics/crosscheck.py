@@ -4,8 +4,9 @@
   model of seed 000, the spatial-operator form F_T = M q̈ + ξ of seeds 002/004, and
   M q̈ + b from Walker–Orin 3 and the Newton–Euler bias, and Gibbs–Appell's D q̈ + φ
   (seed 003);
-* mass matrix: Walker–Orin 3 (reference) against Walker–Orin 1, the spatial composite
-  body (CRBA), the operator product Hᵀ ρ I ρᵀ H and Lagrange's Σ mRᵀR + AᵀIA;
+* mass matrix: Walker–Orin 3 (reference) against Walker–Orin 1, the composite-body
+  expansion of the operator form, the operator product Hᵀ ρ I ρᵀ H and Lagrange's
+  Σ mRᵀR + AᵀIA;
 * forward dynamics at τ = ID(q, q̇, q̈): the articulated-body algorithm (reference) against
   Walker–Orin 3 / 1 + Cholesky, Lagrange + Cholesky, the constraint-force Macro Algoritmo,
   Gibbs–Appell, and the round trip to q̈;
@@ -128,7 +129,7 @@ def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float =
                _compare(ID, "Gibbs-Appell D q̈ + φ (seed 003)", "Newton-Euler",
                         lambda: gibbs_appell.inverse_dynamics(model, q, qd, qdd), tau, rtol)]
     for method, label in (("walker_orin_1", "Walker-Orin 1 (NE columns)"),
-                          ("crba", "spatial composite body (CRBA)"),
+                          ("soa_composite", "operator-form composite body"),
                           ("operator", "operator Hᵀ ρ I ρᵀ H"),
                           ("lagrange", "Lagrange Σ mRᵀR + AᵀIA")):
         checks.append(_compare(MM, label, "Walker-Orin 3",

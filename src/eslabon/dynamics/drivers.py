@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import carray, njit
 
-from .._engine.batch import chunk_count, run_batch
+from .._engine.batch import run_batch
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 from .._engine.lanes import WIDTH, pack, unpack

@@ -76,9 +76,7 @@ def _partials(model, motion, base_partials=None):
 
 
 def _check_rigid(model):
-    if model.has_moving_com:
-        raise ValueError("model: the Gibbs function needs rigid links; this model's COM "
-                         "slides with a prismatic joint (seed 001 book mode)")
+    model.require_rigid_links("the Gibbs function")
 
 
 def chain_terms(model, motion, qd, gravity, base_partials=None) -> GibbsAppellTerms:

@@ -67,9 +67,7 @@ def _cross(a, b):
 
 def lagrange_terms(model, q, qd) -> LagrangeTerms:
     """I(θ), C(θ, θ̇), b(θ) and the friction torques at one state (n,) or a batch (N, n)."""
-    if model.has_moving_com:
-        raise ValueError("model: the Lagrange model needs rigid links; this model's COM "
-                         "slides with a prismatic joint (seed 001 book mode)")
+    model.require_rigid_links("the Lagrange model")
     (q, qd), _ = vectors(model.nq, q=q, qd=qd)
     require_finite("lagrange_terms", q=q, qd=qd)
     motion = kinematic_pass(model, q, qd)

@@ -80,9 +80,7 @@ def _check_chain(model):
     if np.any(model.parent[1:] != np.arange(model.nb)):
         raise ValueError("model: the spatial-operator form here is for serial chains "
                          "(each body's parent is the previous body)")
-    if model.has_moving_com:
-        raise ValueError("model: needs rigid links; this model's COM slides with a prismatic "
-                         "joint (seed 001 book mode)")
+    model.require_rigid_links("the spatial-operator form")
 
 
 def chain_data(model, q, qd) -> ChainData:

@@ -96,9 +96,7 @@ def to_pinocchio(model, *, armature: bool = True):
     ``armature=False``.
     """
     pin = _import_pin()
-    if model.has_moving_com:
-        raise ValueError(f"model {model.name!r}: a COM slides with its prismatic joint "
-                         "(book mode); this is not a rigid-body tree and has no Pinocchio twin")
+    model.require_rigid_links("to_pinocchio (a Pinocchio model is a rigid-body tree)")
     pm = pin.Model()
     pm.name = model.name
     names = model.body_names

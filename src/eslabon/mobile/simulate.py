@@ -3,7 +3,7 @@
 an adaptive Runge–Kutta with tight tolerances and a fixed-step RK4 option).
 
 Inputs are constants or callables of time: ``u`` the platform's (tricycle [F, M],
-differential drive [τ_left, τ_right]) and ``tau`` the arm's torques. The input work
+differential drive [τ_left, τ_right]) and ``torque`` the arm's. The input work
 W = ∫ (Qᵀν + τᵀq̇ − friction) dt is integrated with the state, so the work–energy
 balance T + V − W = const can be checked on the result.
 """
@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .._args import finite_number
+from .._args import finite_array, finite_number
 from .._files import atomic_file
+from ..sim.rk4 import rk4_step
 from .manipulator import (MobileManipulator, accelerations, input_power, kinetic_energy,
                           potential_energy)
 
@@ -105,29 +106,68 @@ def _law(x, n, name):
     return lambda t: v
 
 
-def simulate(mm: MobileManipulator, t_final: float, *, y0=None, u=None, tau=None,
-             method: str = "dop853", dt: float = 1e-3, rtol: float = 1e-10,
-             atol: float = 1e-12, samples: int | None = None,
+def simulate(model: MobileManipulator, t_final: float, dt: float = 1e-3, *, q0=None,
+             qd0=None, torque=None, method: str = "dop853", rtol: float = 1e-10,
+             atol: float = 1e-12, config0=None, nu0=None, u=None, samples: int | None = None,
              locked: bool = False) -> MobileTrajectory:
-    """Integrate from ``y0`` (default: at rest at the origin, every angle zero) for
-    ``t_final`` seconds. ``method`` "dop853"/"rk45" (adaptive, ``rtol``/``atol``, output
-    every ``dt`` or at ``samples`` points) or "rk4" (fixed step ``dt``). ``locked`` holds
-    the platform still (ν̇ = 0)."""
+    """Simulate the mobile manipulator ``model`` for ``t_final`` seconds.
+
+    The arguments :func:`eslabon.simulate` also takes come first, in its order and with
+    its names (model, t_final, dt, q0, qd0, torque, method, rtol, atol); the platform's
+    follow.
+
+    Parameters
+    ----------
+    model : MobileManipulator
+        The platform and the arm on it.
+    t_final : float
+        Duration [s].
+    dt : float
+        The step of ``"rk4"`` (a divisor of ``t_final``), and the sample spacing of the
+        adaptive methods unless ``samples`` is given [s].
+    q0, qd0 : array_like (n,), optional
+        The arm's initial joint positions and rates (zeros by default).
+    torque : array_like (n,) or callable, optional
+        The arm's joint torques: a constant, or a callable ``torque(t) -> (n,)``
+        (zeros by default).
+    method : {"dop853", "rk45", "rk4"}
+        scipy's adaptive Dormand–Prince (``rtol``, ``atol``) or fixed-step RK4
+        (:func:`eslabon.sim.rk4.rk4_step`).
+    rtol, atol : float
+        Tolerances of the adaptive methods.
+    config0, nu0 : array_like, optional
+        The platform's initial configuration (pose, steering, wheel angles) and
+        quasi-velocities (zeros by default: at rest at the origin).
+    u : array_like (k,) or callable, optional
+        The platform's inputs (tricycle [F, M], differential drive [τ_left, τ_right]):
+        a constant or a callable ``u(t) -> (k,)`` (zeros by default).
+    samples : int, optional
+        Number of output samples of the adaptive methods (instead of one every ``dt``).
+    locked : bool
+        Hold the platform still (ν̇ = 0).
+
+    Returns
+    -------
+    MobileTrajectory
+    """
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
-    y0 = mm.state() if y0 is None else np.concatenate(mm.split(y0))
-    u_of, tau_of = _law(u, mm.n_quasi, "u"), _law(tau, mm.n_arm, "tau")
-    n_y = mm.n_state
+    parts = [(config0, model.n_config, "config0"), (q0, model.n_arm, "q0"),
+             (nu0, model.n_quasi, "nu0"), (qd0, model.n_arm, "qd0")]
+    y0 = np.concatenate([np.zeros(n) if x is None else finite_array(x, name, (n,))
+                         for x, n, name in parts])
+    u_of, tau_of = _law(u, model.n_quasi, "u"), _law(torque, model.n_arm, "torque")
+    n_y = model.n_state
 
     def f(t, x):
         y = x[:n_y]
         uu, tt = u_of(t), tau_of(t)
-        config, q, nu, qd = mm.split(y)
-        rates = mm.platform.motion(config, nu).rates
-        acc = accelerations(mm, y, uu, tt, locked=locked)
-        return np.concatenate([rates, qd, acc, [input_power(mm, y, uu, tt)]])
+        config, q, nu, qd = model.split(y)
+        rates = model.platform.motion(config, nu).rates
+        acc = accelerations(model, y, uu, tt, locked=locked)
+        return np.concatenate([rates, qd, acc, [input_power(model, y, uu, tt)]])
 
     x0 = np.concatenate([y0, [0.0]])
     K = samples if samples is not None else int(round(t_final / dt)) + 1
@@ -140,12 +180,7 @@ def simulate(mm: MobileManipulator, t_final: float, *, y0=None, u=None, tau=None
         X = np.empty((steps + 1, len(x0)))
         X[0] = x0
         for i in range(steps):
-            h, tk, x = t[i + 1] - t[i], t[i], X[i]
-            k1 = f(tk, x)
-            k2 = f(tk + h / 2, x + h / 2 * k1)
-            k3 = f(tk + h / 2, x + h / 2 * k2)
-            k4 = f(tk + h, x + h * k3)
-            X[i + 1] = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            X[i + 1] = rk4_step(f, t[i], X[i], t[i + 1] - t[i])
     else:
         sol = solve_ivp(f, (0.0, t_final), x0, method=method.upper(), t_eval=t, rtol=rtol,
                         atol=atol)
@@ -153,7 +188,7 @@ def simulate(mm: MobileManipulator, t_final: float, *, y0=None, u=None, tau=None
             raise RuntimeError(f"simulate: the integrator stopped at t = {sol.t[-1]:.6g}: "
                                f"{sol.message}")
         X = sol.y.T
-    return _trajectory(mm, t, X, u_of, tau_of, locked)
+    return _trajectory(model, t, X, u_of, tau_of, locked)
 
 
 def _trajectory(mm, t, X, u_of, tau_of, locked):

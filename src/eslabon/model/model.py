@@ -110,6 +110,26 @@ class Model:
         """True when some COM slides with its prismatic joint (seed 001 book mode)."""
         return bool(np.any(self.com_slide != 0.0))
 
+    def require_rigid_links(self, what: str) -> None:
+        """Refuse a model whose links are not rigid bodies, for ``what`` that needs them.
+
+        Parameters
+        ----------
+        what : str
+            What needs rigid links, named in the message (e.g. ``"coriolis_matrix"``,
+            ``"the Lagrange model"``).
+
+        Raises
+        ------
+        ValueError
+            When a COM slides with its prismatic joint (:attr:`has_moving_com`, seed 001
+            book mode): ``"model: {what} needs rigid links; ..."``.
+        """
+        if self.has_moving_com:
+            raise ValueError(f"model: {what} needs rigid links; a COM of {self.name!r} "
+                             "slides with a prismatic joint (a sliding COM, seed 001 book "
+                             "mode)")
+
     def frame(self, name: str) -> Frame:
         for fr in self.frames:
             if fr.name == name:

@@ -435,8 +435,7 @@ def to_urdf(model, path=None) -> str:
     link and joint; each frame that is not a body's own becomes a massless link on a fixed
     joint; the root link is ``world`` (or ``world_1``, ... if a body or frame has that
     name)."""
-    if model.has_moving_com:
-        raise ValueError("model: a sliding COM (seed 001 book mode) cannot be written as URDF")
+    model.require_rigid_links("to_urdf (URDF links are rigid bodies)")
     body = {i: _xml_name(model.body_names[i], f"body_names[{i}]")
             for i in range(1, model.nb + 1)}
     taken = set(model.body_names[1:]) | {fr.name for fr in model.frames}

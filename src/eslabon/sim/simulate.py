@@ -1,9 +1,9 @@
 """simulate(): integrate q̈ = FD(q, q̇, τ) from an initial state.
 
 * ``"rk4"``: classical fixed-step Runge–Kutta, as seed 001's ``walkerorinrunge3``
-  (the seed also rounds each step to 1e-13 "against numerical oscillation"; that is not
-  physics and is not reproduced). Unless the torque is a callable, the whole loop runs in
-  one compiled call (:mod:`.rk4`); a callable is evaluated from Python at every stage.
+  (:func:`.rk4.rk4_step`, the one RK4 step). Unless the torque is a callable or
+  ``fd_method`` a numpy reference formulation, the whole loop runs in one compiled call
+  (:func:`.rk4.rk4_loop`); a callable is evaluated from Python at every stage.
 * ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
   sampled on the same grid.
 
@@ -25,7 +25,7 @@ import numpy as np
 from .._args import NonFiniteResultError, finite_number, real_array, vector
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
-from .rk4 import FD_CODES, rk4_loop
+from .rk4 import FD_CODES, rk4_loop, rk4_step
 from .trajectory import Trajectory
 
 METHODS = ("rk4", "dop853")
@@ -65,13 +65,41 @@ def _torque_law(model, torque, K, n):
                      f"(one row per sample time), got shape {arr.shape}")
 
 
-def simulate(model, t_final: float, dt: float, *, q0=None, qd0=None, torque=None,
+def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torque=None,
              method: str = "rk4", rtol: float = 1e-10, atol: float = 1e-12,
              fd_method: str = "aba") -> Trajectory:
-    """Simulate from (q0, qd0) (zeros by default) to ``t_final`` with samples every ``dt``.
+    """Simulate ``model`` from (q0, qd0) to ``t_final`` with samples every ``dt``.
 
-    Returns a :class:`Trajectory` with K = round(t_final/dt) + 1 samples; ``qdd`` and
-    ``tau`` are the accelerations and torques at each sample.
+    :func:`eslabon.mobile.simulate` takes the same arguments in the same order, then the
+    platform's.
+
+    Parameters
+    ----------
+    model : Model
+        The robot.
+    t_final : float
+        Duration [s].
+    dt : float
+        The sample spacing, and the step of ``"rk4"``: a divisor of ``t_final`` [s].
+    q0, qd0 : array_like (n,), optional
+        Initial joint positions and rates (zeros by default).
+    torque : None, array_like (n,) or (K, n), or callable, optional
+        Joint torques: zero, a constant, one row per sample held over its step, or a
+        callable ``torque(t, q, qd) -> (n,)`` (see the module docstring).
+    method : {"rk4", "dop853"}
+        Fixed-step RK4 or scipy's adaptive Dormand–Prince (``rtol``, ``atol``).
+    rtol, atol : float
+        Tolerances of ``"dop853"``.
+    fd_method : str
+        The forward-dynamics method, one of ``FORWARD_METHODS``. The compiled RK4 loop
+        runs ``"aba"``, ``"walker_orin_3"`` and ``"walker_orin_1"``; the numpy reference
+        formulations take the Python loop.
+
+    Returns
+    -------
+    Trajectory
+        K = round(t_final/dt) + 1 samples; ``qdd`` and ``tau`` are the accelerations and
+        torques at each sample.
     """
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
@@ -113,32 +141,27 @@ def simulate(model, t_final: float, dt: float, *, q0=None, qd0=None, torque=None
         except NonFiniteResultError:
             _raise_divergence(model, *last, dt, method)
 
+    def rate(tk, y, k):
+        """ẏ = [q̇; q̈] at y = [q; q̇] (``k``: the step or sample the time falls in)."""
+        return np.concatenate([y[n:], accel(tk, k, y[:n], y[n:])])
+
     if not callable(torque):
         T = table if table is not None else law(0.0, 0, q0, qd0).reshape(1, n)
-    if method == "rk4" and not callable(torque):
+    compiled = method == "rk4" and not callable(torque) and fd_method in FD_CODES
+    if compiled:
         qdd = np.empty((K, n))
         status, step = rk4_loop(model.packed, FD_CODES[fd_method], T, float(dt), q, qd, qdd)
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T)
     elif method == "rk4":
         for k in range(steps):
-            x, v, tk = q[k], qd[k], t[k]
-            h = dt
-            a1 = accel(tk, k, x, v)
-            a2 = accel(tk + h / 2, k, x + h / 2 * v, v + h / 2 * a1)
-            v2 = v + h / 2 * a1
-            a3 = accel(tk + h / 2, k, x + h / 2 * v2, v + h / 2 * a2)
-            v3 = v + h / 2 * a2
-            a4 = accel(tk + h, k, x + h * v3, v + h * a3)
-            v4 = v + h * a3
-            q[k + 1] = x + h / 6 * (v + 2 * v2 + 2 * v3 + v4)
-            qd[k + 1] = v + h / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
+            y = rk4_step(rate, t[k], np.concatenate([q[k], qd[k]]), dt, k)
+            q[k + 1], qd[k + 1] = y[:n], y[n:]
     else:
         from scipy.integrate import solve_ivp     # imported here: it costs ~0.5 s at start-up
 
         def rhs(tt, y):
-            k = min(int(np.floor(tt / dt + 1e-9)), steps)
-            return np.concatenate([y[n:], accel(tt, k, y[:n], y[n:])])
+            return rate(tt, y, min(int(np.floor(tt / dt + 1e-9)), steps))
         with np.errstate(all="ignore"):      # a diverging run is reported below, once
             sol = solve_ivp(rhs, (0.0, t[-1]), np.concatenate([q0, qd0]), method="DOP853",
                             t_eval=t, rtol=rtol, atol=atol)
@@ -152,7 +175,7 @@ def simulate(model, t_final: float, dt: float, *, q0=None, qd0=None, torque=None
         tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])
     else:
         tau = np.array(np.broadcast_to(T, (K, n)))
-    if method != "rk4" or callable(torque):
+    if not compiled:
         qdd = forward_dynamics(model, q, qd, tau, method=fd_method)
     traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
     if np.any(model.coulomb > 0):

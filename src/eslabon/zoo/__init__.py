@@ -4,12 +4,14 @@
 >>> zoo.names()[:3]
 ('cincinnati_t3', 'panda', 'planar2')
 
-``random_chain(n, seed)`` builds a seeded random serial chain (not a registered model).
+``random_chain(n, seed)`` builds a seeded random serial chain and ``random_tree(seed)`` a
+seeded random tree (not registered models).
 """
 from __future__ import annotations
 
 from . import araujo, arms, jaramillo, practica, rojas, simple
 from .random_chain import random_chain
+from .random_tree import random_tree
 
 _REGISTRY = {
     "practica_4dof": practica.practica_4dof,
@@ -69,4 +71,4 @@ def describe(name: str) -> str:
     return (_REGISTRY[name].__doc__ or "").strip()
 
 
-__all__ = ["names", "load", "describe", "random_chain"]
+__all__ = ["names", "load", "describe", "random_chain", "random_tree"]
