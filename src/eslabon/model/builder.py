@@ -1,12 +1,17 @@
 """Build a :class:`Model` body by body (the path every front-end takes)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
 from .model import DHTable, Frame, Model
 from .validate import (as_float_array, as_int, check_inertia, check_name, check_nonnegative,
                        check_plausible, check_rotation, short_repr)
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class ModelBuilder:
@@ -18,20 +23,23 @@ class ModelBuilder:
     1
     """
 
-    def __init__(self):
-        self._bodies = [dict(parent=-1, joint_type=0, axis=np.zeros(3), rotation=np.eye(3),
-                             translation=np.zeros(3), mass=0.0, com=np.zeros(3),
-                             inertia=np.zeros((3, 3)), viscous=0.0, coulomb=0.0,
-                             armature=0.0, com_slide=0.0, name="world")]
+    def __init__(self) -> None:
+        self._bodies: list[dict[str, Any]] = [
+            dict(parent=-1, joint_type=0, axis=np.zeros(3), rotation=np.eye(3),
+                 translation=np.zeros(3), mass=0.0, com=np.zeros(3),
+                 inertia=np.zeros((3, 3)), viscous=0.0, coulomb=0.0,
+                 armature=0.0, com_slide=0.0, name="world")]
         self._frames: list[Frame] = []
 
     @property
     def nb(self) -> int:
         return len(self._bodies) - 1
 
-    def add_body(self, parent: int, joint: str, *, axis=(0.0, 0.0, 1.0), rotation=None,
-                 translation=(0.0, 0.0, 0.0), mass=0.0, com=(0.0, 0.0, 0.0), inertia=None,
-                 viscous=0.0, coulomb=0.0, armature=0.0, com_slide=0.0, name=None,
+    def add_body(self, parent: int, joint: str, *, axis: ArrayLike = (0.0, 0.0, 1.0),
+                 rotation: ArrayLike | None = None, translation: ArrayLike = (0.0, 0.0, 0.0),
+                 mass: float = 0.0, com: ArrayLike = (0.0, 0.0, 0.0),
+                 inertia: ArrayLike | None = None, viscous: float = 0.0, coulomb: float = 0.0,
+                 armature: float = 0.0, com_slide: float = 0.0, name: str | None = None,
                  where: str | None = None) -> int:
         """Add a body moved by a ``joint`` ("revolute"/"R", "prismatic"/"P", "fixed"/"F").
 
@@ -54,7 +62,7 @@ class ModelBuilder:
             if other["name"] == name:
                 raise ValueError(f"{where}.name: {name!r} is already the name of body {j}; "
                                  "bodies need different names")
-        body = dict(
+        body: dict[str, Any] = dict(
             parent=int(parent), joint_type=code,
             axis=as_float_array(axis, (3,), f"{where}.axis"),
             rotation=check_rotation(np.eye(3) if rotation is None else rotation,
@@ -74,8 +82,9 @@ class ModelBuilder:
         self._bodies.append(body)
         return i
 
-    def add_frame(self, name: str, body: int, rotation=None, translation=(0.0, 0.0, 0.0), *,
-                  where: str | None = None):
+    def add_frame(self, name: str, body: int, rotation: ArrayLike | None = None,
+                  translation: ArrayLike = (0.0, 0.0, 0.0), *,
+                  where: str | None = None) -> None:
         """Name a frame fixed to ``body`` (e.g. a DH frame, a tool, the end effector).
         ``where`` prefixes error messages (default ``frame 'name'``)."""
         where = where or f"frame {name!r}"
@@ -90,8 +99,8 @@ class ModelBuilder:
         p = as_float_array(translation, (3,), f"{where}.translation")
         self._frames.append(Frame(name, body, R, p))
 
-    def build(self, *, gravity=STANDARD_GRAVITY, name: str = "model", dh: DHTable | None = None,
-              source: str = "", strict: bool = False) -> Model:
+    def build(self, *, gravity: ArrayLike = STANDARD_GRAVITY, name: str = "model",
+              dh: DHTable | None = None, source: str = "", strict: bool = False) -> Model:
         """Freeze the bodies into a Model. A body whose inertia no rigid body can have
         (triangle inequality) gives an :class:`ImplausibleInertiaWarning` naming it, or a
         ValueError with ``strict``."""

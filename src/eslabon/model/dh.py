@@ -21,6 +21,7 @@ are kept as named frames ``dh0 … dhN``; ``ee`` is ``dhN`` (times ``tool`` if g
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,13 +32,16 @@ from .model import DHTable, Model
 from .validate import (as_float_array, check_inertia, check_nonnegative, check_rotation,
                        short_repr)
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
 _DH_KEYS = {"standard": ("theta", "d", "a", "alpha"),
             "modified": ("alpha", "a", "theta", "d"),
             "rojas": ("theta", "b", "d", "alpha")}
 _INERTIAL_KEYS = ("mass", "com", "inertia", "viscous", "coulomb", "armature", "com_slide", "name")
 
 
-def _row_values(row, i: int, convention: str):
+def _row_values(row: object, i: int, convention: str) -> tuple[str, dict[str, float]]:
     where = f"rows[{i}]"
     if not isinstance(row, Mapping):
         raise ValueError(f"{where}: expected a mapping with keys 'joint', "
@@ -50,7 +54,7 @@ def _row_values(row, i: int, convention: str):
     joint = row.get("joint")
     if not isinstance(joint, str) or joint not in ("R", "P"):
         raise ValueError(f"{where}.joint: expected 'R' or 'P', got {short_repr(joint)}")
-    dh = {}
+    dh: dict[str, float] = {}
     for key in _DH_KEYS[convention]:
         if key not in row:
             raise ValueError(f"{where}.{key}: missing ({convention} DH rows need "
@@ -61,7 +65,7 @@ def _row_values(row, i: int, convention: str):
     return joint, dh
 
 
-def _inertial(row, where: str) -> dict:
+def _inertial(row: Mapping[str, Any], where: str) -> dict[str, Any]:
     return dict(
         mass=check_nonnegative(row.get("mass", 0.0), f"{where}.mass"),
         com=as_float_array(row.get("com", (0.0, 0.0, 0.0)), (3,), f"{where}.com"),
@@ -72,7 +76,7 @@ def _inertial(row, where: str) -> dict:
         com_slide=float(as_float_array(row.get("com_slide", 0.0), (), f"{where}.com_slide")))
 
 
-def _transform(value, field: str) -> np.ndarray:
+def _transform(value: ArrayLike, field: str) -> NDArray[np.float64]:
     """A 4×4 homogeneous transform: a proper rotation, a translation, bottom row 0 0 0 1."""
     T = as_float_array(value, (4, 4), field, "a 4x4 homogeneous transform")
     if not np.array_equal(T[3], [0.0, 0.0, 0.0, 1.0]):
@@ -82,8 +86,9 @@ def _transform(value, field: str) -> np.ndarray:
     return T
 
 
-def from_dh(rows: Sequence[Mapping], convention: str, *, gravity=STANDARD_GRAVITY,
-            payload: Mapping | None = None, tool=None, name: str | None = None,
+def from_dh(rows: Sequence[Mapping[str, Any]], convention: str, *,
+            gravity: ArrayLike = STANDARD_GRAVITY, payload: Mapping[str, Any] | None = None,
+            tool: ArrayLike | None = None, name: str | None = None,
             source: str = "", strict: bool = False) -> Model:
     """Compile a DH table into a :class:`~eslabon.model.Model`.
 

@@ -39,11 +39,14 @@ is refused. Seed 001's sliding-COM models cannot be expressed and are refused.
 """
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections import deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, AnyStr, cast, overload
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
@@ -53,6 +56,16 @@ from .._files import write_text_atomic
 from ..conventions import FIXED, PRISMATIC, REVOLUTE, STANDARD_GRAVITY
 from ..spatial import rot_x, rot_y, rot_z
 from .builder import ModelBuilder
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from .model import Model
+
+    # one <visual> shape: (kind, {attribute: sizes} or the mesh file name, origin 4x4)
+    Visual = tuple[str, dict[str, list[float]] | str, NDArray[np.float64]]
+    # child link -> (its parent joint's name, that <joint>, the parent link)
+    ParentOf = dict[str, tuple[str, ET.Element, str]]
 
 MAX_URDF_BYTES = 50 * 2 ** 20
 """Largest URDF file read (50 MiB; robot descriptions with many links are a few MB)."""
@@ -76,39 +89,45 @@ class UrdfInfo:
     [(kind, size or mesh file name, origin 4×4)], and the joint name of each body 1..nb
     (``joint_names[i - 1]``) and of each DOF."""
     robot: str
-    limits: dict = field(default_factory=dict)
-    visuals: dict = field(default_factory=dict)
-    joint_names: list = field(default_factory=list)
+    limits: dict[str, tuple[float, float]] = field(default_factory=dict)
+    visuals: dict[str, list[Visual]] = field(default_factory=dict)
+    joint_names: list[str] = field(default_factory=list)
 
-    def dof_names(self, model) -> list:
+    def dof_names(self, model: Model) -> list[str]:
         """The URDF joint name of each degree of freedom, in the model's q order."""
         return [self.joint_names[b - 1] for b in model.dof_bodies]
 
 
-def _skip_leading_space(data):
+@overload
+def _skip_leading_space(data: str) -> tuple[str, int, int]: ...
+@overload
+def _skip_leading_space(data: bytes) -> tuple[bytes, int, int]: ...
+
+
+def _skip_leading_space(data: AnyStr) -> tuple[AnyStr, int, int]:
     """``data`` without a leading byte order mark and white space, and the (lines,
     columns) skipped, so that line numbers still count from the file's first line."""
     bom, space = ("\ufeff", " \t\r\n") if isinstance(data, str) else (b"\xef\xbb\xbf", b" \t\r\n")
     body = data[len(bom):] if data.startswith(bom) else data
     body = body.lstrip(space)
     skipped = data[:len(data) - len(body)]
-    if isinstance(skipped, bytes):
-        skipped = skipped.decode("utf-8", "replace")
-    breaks = skipped.replace("\r\n", "\n").replace("\r", "\n")
+    text = skipped.decode("utf-8", "replace") if isinstance(skipped, bytes) else skipped
+    breaks = text.replace("\r\n", "\n").replace("\r", "\n")
     return body, breaks.count("\n"), len(breaks.rsplit("\n", 1)[-1].lstrip("\ufeff"))
 
 
-def _parse(data, where: str):
+def _parse(data: str | bytes, where: str) -> ET.Element:
     """The element tree of ``data`` (text or bytes), each element carrying its source line
     as ``_line``."""
     data, line_offset, column_offset = _skip_leading_space(data)
     parser = expat.ParserCreate()
-    stack, root = [], []
+    stack: list[ET.Element] = []
+    root: list[ET.Element] = []
 
-    def line():
+    def line() -> int:
         return parser.CurrentLineNumber + line_offset
 
-    def start(tag, attrs):
+    def start(tag: str, attrs: dict[str, str]) -> None:
         if tag.startswith("xacro:"):
             raise ValueError(f"{where}: <{tag}> at line {line()}: this is a xacro file; "
                              "expand it into plain URDF first (xacro FILE > robot.urdf)")
@@ -117,7 +136,8 @@ def _parse(data, where: str):
         (stack[-1].append(elem) if stack else root.append(elem))
         stack.append(elem)
 
-    def doctype(name, system_id, public_id, has_internal_subset):
+    def doctype(name: str, system_id: str | None, public_id: str | None,
+                has_internal_subset: bool) -> None:
         if has_internal_subset:
             raise ValueError(f"{where}: <!DOCTYPE {name} [...]> at line {line()}: a document "
                              "type declaration with an internal subset (entities, attribute "
@@ -135,51 +155,55 @@ def _parse(data, where: str):
     return root[0]
 
 
-def _at(elem, where):
+def _at(elem: ET.Element, where: str) -> str:
     return f"{where}: <{elem.tag}> at line {elem.get('_line')}"
 
 
-def _one(elem, tag, where):
+def _one(elem: ET.Element | None, tag: str, where: str) -> ET.Element | None:
     """The one ``<tag>`` child of ``elem`` (None if there is none); a second is refused."""
-    found = elem.findall(tag) if elem is not None else []
+    if elem is None:
+        return None
+    found = elem.findall(tag)
     if len(found) > 1:
         raise ValueError(f"{_at(found[1], where)}: a second <{tag}> in the <{elem.tag}> at "
                          f"line {elem.get('_line')} (one is allowed)")
     return found[0] if found else None
 
 
-def _floats(elem, attr, n, default, where):
+def _floats(elem: ET.Element | None, attr: str, n: int, default: ArrayLike | None,
+            where: str) -> NDArray[np.float64]:
     """``n`` finite decimal numbers from attribute ``attr`` (``default`` when it is absent;
     a required attribute has default None)."""
     raw = elem.get(attr) if elem is not None else None
     if raw is None:
-        if default is None:
-            raise ValueError(f"{_at(elem, where)}: {attr}: missing ({n} number"
+        if default is None:     # a required attribute is only asked of an element present
+            raise ValueError(f"{_at(cast(ET.Element, elem), where)}: {attr}: missing ({n} number"
                              f"{'s' if n > 1 else ''} expected)")
         return np.array(default, dtype=float)
     tokens = raw.split()
     vals = np.array([float(t) for t in tokens if _NUMBER.fullmatch(t)])
     if len(tokens) != n or len(vals) != n or not np.isfinite(vals).all():
-        raise ValueError(f"{_at(elem, where)}: {attr}: expected {n} finite number"
+        raise ValueError(f"{_at(cast(ET.Element, elem), where)}: {attr}: expected {n} finite number"
                          f"{'s' if n > 1 else ''}, got {raw!r}")
     return vals
 
 
-def _nonnegative(elem, attr, where):
+def _nonnegative(elem: ET.Element | None, attr: str, where: str) -> float:
     """An optional attribute holding one number >= 0 (0 when absent)."""
     value = float(_floats(elem, attr, 1, (0.0,), where)[0])
-    if value < 0.0:
-        raise ValueError(f"{_at(elem, where)}: {attr}: expected a number >= 0, got {value}")
+    if value < 0.0:         # read from the attribute, so elem is an element
+        raise ValueError(f"{_at(cast(ET.Element, elem), where)}: {attr}: expected a number "
+                         f">= 0, got {value}")
     return value + 0.0
 
 
-def rpy_matrix(rpy):
+def rpy_matrix(rpy: Iterable[float]) -> NDArray[np.float64]:
     """R = Rz(yaw) Ry(pitch) Rx(roll) for URDF's fixed-axis roll, pitch, yaw."""
     r, p, y = rpy
     return rot_z(y) @ rot_y(p) @ rot_x(r)
 
 
-def matrix_rpy(R):
+def matrix_rpy(R: NDArray[np.float64]) -> NDArray[np.float64]:
     """(roll, pitch, yaw) with rpy_matrix(rpy) = R; roll = 0 at pitch = ±π/2."""
     pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
     if np.hypot(R[0, 0], R[1, 0]) < 1e-12:
@@ -187,13 +211,15 @@ def matrix_rpy(R):
     return np.array([np.arctan2(R[2, 1], R[2, 2]), pitch, np.arctan2(R[1, 0], R[0, 0])])
 
 
-def _origin(elem, where):
+def _origin(elem: ET.Element | None,
+            where: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     o = _one(elem, "origin", where) if elem is not None else None
     return (rpy_matrix(_floats(o, "rpy", 3, (0, 0, 0), where)),
             _floats(o, "xyz", 3, (0, 0, 0), where))
 
 
-def _inertial(link, where):
+def _inertial(link: ET.Element,
+              where: str) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
     """(mass, COM, inertia about the COM in link axes); zeros without ``<inertial>``."""
     inertial = _one(link, "inertial", where)
     if inertial is None:
@@ -211,8 +237,8 @@ def _inertial(link, where):
     return mass, p, R @ I @ R.T
 
 
-def _visuals(link, where):
-    out = []
+def _visuals(link: ET.Element, where: str) -> list[Visual]:
+    out: list[Visual] = []
     for vis in link.findall("visual"):
         R, p = _origin(vis, where)
         T = np.eye(4)
@@ -225,7 +251,7 @@ def _visuals(link, where):
                     raise ValueError(f"{_at(shape, where)}: filename: missing")
                 out.append(("mesh", filename, T))
             elif shape.tag in _SHAPES:
-                size = {}
+                size: dict[str, list[float]] = {}
                 for attr, n in _SHAPES[shape.tag].items():
                     values = _floats(shape, attr, n, None, where)
                     if (values < 0).any():
@@ -236,10 +262,10 @@ def _visuals(link, where):
     return out
 
 
-def _named(elements, kind, where):
+def _named(elements: Iterable[ET.Element], kind: str, where: str) -> dict[str, ET.Element]:
     """{name: element} of the ``<link>`` or ``<joint>`` elements; each needs a name that no
     other element of its kind has."""
-    named = {}
+    named: dict[str, ET.Element] = {}
     for elem in elements:
         name = elem.get("name")
         if not name:
@@ -252,20 +278,22 @@ def _named(elements, kind, where):
     return named
 
 
-def _loop_through(link, parent_of):
+def _loop_through(link: str, parent_of: ParentOf) -> list[str]:
     """The links of the joint loop that ``link`` is in or hangs from."""
-    path = []
+    path: list[str] = []
     while link not in path:
         path.append(link)
         link = parent_of[link][2]
     return path[path.index(link):]
 
 
-def _joint_tree(robot, links, where):
+def _joint_tree(robot: ET.Element, links: Mapping[str, ET.Element],
+                where: str) -> tuple[str, dict[str, list[str]], ParentOf]:
     """(root link, {parent link: [child links]}, {child link: (joint name, joint, parent)})
     from the ``<joint>`` elements; a joint that cannot be part of a tree is refused."""
     joints = _named(robot.findall("joint"), "joint", where)
-    children, parent_of = {}, {}
+    children: dict[str, list[str]] = {}
+    parent_of: ParentOf = {}
     for jname, j in joints.items():
         jtype = j.get("type")
         if jtype is None:
@@ -278,17 +306,18 @@ def _joint_tree(robot, links, where):
         if mimic is not None:
             raise ValueError(f"{_at(mimic, where)} in joint {jname!r}: mimic joints "
                              f"are not supported")
-        ends = {}
+        ends: dict[str, str] = {}
         for role in ("parent", "child"):
             elem = _one(j, role, where)
             if elem is None:
                 raise ValueError(f"{_at(j, where)} {jname!r}: expected <parent> and <child>")
-            ends[role] = elem.get("link")
-            if ends[role] is None:
+            link = elem.get("link")
+            if link is None:
                 raise ValueError(f"{_at(elem, where)} in joint {jname!r}: link: missing")
-            if ends[role] not in links:
-                raise ValueError(f"{_at(j, where)} {jname!r}: {role} link {ends[role]!r} is "
+            if link not in links:
+                raise ValueError(f"{_at(j, where)} {jname!r}: {role} link {link!r} is "
                                  f"not defined")
+            ends[role] = link
         p, c = ends["parent"], ends["child"]
         if p == c:
             raise ValueError(f"{_at(j, where)} {jname!r}: link {c!r} is both its parent and "
@@ -322,7 +351,8 @@ def _joint_tree(robot, links, where):
     return roots[0], children, parent_of
 
 
-def read_urdf(source, *, gravity=STANDARD_GRAVITY, name=None, strict: bool = False):
+def read_urdf(source: str | Path, *, gravity: ArrayLike = STANDARD_GRAVITY,
+              name: str | None = None, strict: bool = False) -> tuple[Model, UrdfInfo]:
     """(Model, UrdfInfo) from a URDF file path or URDF text. ``strict`` refuses an inertia
     no rigid body can have (otherwise a warning names the body)."""
     text, where = _source(source)
@@ -352,15 +382,16 @@ def read_urdf(source, *, gravity=STANDARD_GRAVITY, name=None, strict: bool = Fal
                 b.add_frame(child, body_of[lk], R, p)   # no mass, no inertia: a named frame
                 info.visuals[child] = _visuals(links[child], where)
                 continue
+            kind = _JOINTS[j.attrib["type"]]     # a known type: _joint_tree checked it
             axis = _floats(_one(j, "axis", where), "xyz", 3, (1.0, 0.0, 0.0), where)
-            if _JOINTS[j.get("type")] != "F":
+            if kind != "F":
                 if np.linalg.norm(axis) < 1e-12:
                     raise ValueError(f"{_at(j, where)} {jname!r}: axis: expected a non-zero vector")
                 axis = axis / np.linalg.norm(axis)
             dyn = _one(j, "dynamics", where)
             ext = _one(j, "eslabon", where)
             body_of[child] = b.add_body(
-                body_of[lk], _JOINTS[j.get("type")], axis=axis, rotation=R, translation=p,
+                body_of[lk], kind, axis=axis, rotation=R, translation=p,
                 mass=mass, com=com, inertia=inertia,
                 viscous=_nonnegative(dyn, "damping", where),
                 coulomb=_nonnegative(dyn, "friction", where),
@@ -381,12 +412,13 @@ def read_urdf(source, *, gravity=STANDARD_GRAVITY, name=None, strict: bool = Fal
     return model, info
 
 
-def from_urdf(source, *, gravity=STANDARD_GRAVITY, name=None, strict: bool = False):
+def from_urdf(source: str | Path, *, gravity: ArrayLike = STANDARD_GRAVITY,
+              name: str | None = None, strict: bool = False) -> Model:
     """A :class:`Model` from a URDF file path or URDF text (see :func:`read_urdf`)."""
     return read_urdf(source, gravity=gravity, name=name, strict=strict)[0]
 
 
-def _source(source):
+def _source(source: str | Path) -> tuple[str | bytes, str]:
     """(bytes of the file or the text, a name for messages) of a path or URDF text."""
     if isinstance(source, Path) or (isinstance(source, str)
                                     and not source.lstrip("\ufeff \t\r\n").startswith("<")):
@@ -408,7 +440,7 @@ def _source(source):
     return source, "URDF text"
 
 
-def _fmt(v):
+def _fmt(v: ArrayLike) -> str:
     return quoteattr(" ".join(repr(float(x)) for x in np.ravel(v)))
 
 
@@ -430,7 +462,7 @@ def _comment(text: str) -> str:
     return f"<!-- {text} -->"
 
 
-def to_urdf(model, path=None) -> str:
+def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     """URDF text for ``model`` (written to ``path`` too when given). Every body becomes a
     link and joint; each frame that is not a body's own becomes a massless link on a fixed
     joint; the root link is ``world`` (or ``world_1``, ... if a body or frame has that

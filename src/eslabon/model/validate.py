@@ -8,10 +8,48 @@ from __future__ import annotations
 
 import numbers
 import reprlib
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..conventions import FIXED, PRISMATIC, REVOLUTE
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from numpy.typing import ArrayLike, NDArray
+
+    class ModelData(Protocol):
+        """What the checks below read of a :class:`~eslabon.model.Model`, also while it is
+        being built (model.py imports this module, so this one cannot import Model)."""
+        @property
+        def name(self) -> str: ...
+        @property
+        def nb(self) -> int: ...
+        @property
+        def parent(self) -> np.ndarray: ...
+        @property
+        def joint_type(self) -> np.ndarray: ...
+        @property
+        def axis(self) -> np.ndarray: ...
+        @property
+        def tree_rotation(self) -> np.ndarray: ...
+        @property
+        def tree_translation(self) -> np.ndarray: ...
+        @property
+        def mass(self) -> np.ndarray: ...
+        @property
+        def com(self) -> np.ndarray: ...
+        @property
+        def inertia(self) -> np.ndarray: ...
+        @property
+        def com_slide(self) -> np.ndarray: ...
+        @property
+        def gravity(self) -> np.ndarray: ...
+        @property
+        def body_names(self) -> tuple: ...
+        @property
+        def frames(self) -> tuple: ...
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 60, 60, 40
@@ -19,15 +57,15 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = 6
 _NUMERIC_KINDS = "iuf"      # numpy dtype kinds of real numbers (bool is "b")
 
 
-def short_repr(value) -> str:
+def short_repr(value: object) -> str:
     """``repr(value)`` cut to a readable length (for error messages about file input)."""
     return _SHORT.repr(value)
 
 
-def _not_a_number(value):
+def _not_a_number(value: object) -> tuple[object, str] | None:
     """The first entry of ``value`` (a number or nested sequences of them) that is not a
     real number, with what it is; None when every entry is one."""
-    stack = [value]
+    stack: list[object] = [value]
     while stack:
         v = stack.pop()
         if isinstance(v, np.ndarray):
@@ -50,7 +88,8 @@ def _not_a_number(value):
     return None
 
 
-def as_float_array(value, shape, field: str, want: str | None = None) -> np.ndarray:
+def as_float_array(value: ArrayLike, shape: tuple[int, ...], field: str,
+                   want: str | None = None) -> NDArray[np.float64]:
     """``value`` as a finite float64 array of ``shape``, or a ValueError naming ``field``
     and ``want`` (default "a number" or "numbers of shape ...")."""
     shape = tuple(shape)
@@ -78,7 +117,7 @@ def as_float_array(value, shape, field: str, want: str | None = None) -> np.ndar
     return arr
 
 
-def as_int(value, field: str, want: str = "an integer") -> int:
+def as_int(value: object, field: str, want: str = "an integer") -> int:
     """``value`` as an int (a Python or numpy integer, not a bool or a float such as 0.7),
     or a ValueError naming ``field``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
@@ -86,7 +125,7 @@ def as_int(value, field: str, want: str = "an integer") -> int:
     return int(value)
 
 
-def check_name(value, field: str) -> str:
+def check_name(value: object, field: str) -> str:
     """A non-empty string (a model, body or frame name)."""
     if not isinstance(value, str) or not value:
         raise ValueError(f"{field}: expected a non-empty string, got {short_repr(value)}")
@@ -100,7 +139,7 @@ def check_nonnegative(value: float, field: str) -> float:
     return v + 0.0          # -0.0 as 0.0
 
 
-def check_inertia(value, field: str) -> np.ndarray:
+def check_inertia(value: ArrayLike, field: str) -> NDArray[np.float64]:
     """A symmetric positive semi-definite 3×3 inertia (singular, rod-like inertias are legal)."""
     inertia = as_float_array(value, (3, 3), field)
     scale = max(1.0, float(np.max(np.abs(inertia))))
@@ -113,14 +152,14 @@ def check_inertia(value, field: str) -> np.ndarray:
     return 0.5 * (inertia + inertia.T)
 
 
-def check_rotation(value, field: str) -> np.ndarray:
+def check_rotation(value: ArrayLike, field: str) -> NDArray[np.float64]:
     R = as_float_array(value, (3, 3), field)
     if not (np.allclose(R.T @ R, np.eye(3), atol=1e-9) and abs(np.linalg.det(R) - 1.0) < 1e-9):
         raise ValueError(f"{field}: expected a proper rotation matrix (orthonormal, det +1)")
     return R
 
 
-def check_body_arrays(model) -> dict:
+def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     """Convert and check every per-body array of ``model``; returns the arrays to store."""
     parent = np.asarray(model.parent, dtype=np.int64)
     if parent.ndim != 1 or len(parent) < 1:
@@ -135,7 +174,7 @@ def check_body_arrays(model) -> dict:
     if jtype.shape != (n,) or not np.all(np.isin(jtype, (FIXED, REVOLUTE, PRISMATIC))):
         raise ValueError(f"joint_type: expected {n} codes among 0 (fixed), 1 (revolute), "
                          f"2 (prismatic), got {np.asarray(model.joint_type).tolist()}")
-    out = {"parent": parent, "joint_type": jtype}
+    out: dict[str, NDArray[Any]] = {"parent": parent, "joint_type": jtype}
     axis = as_float_array(model.axis, (n, 3), "axis")
     for i in range(1, n):
         norm = np.linalg.norm(axis[i])
@@ -172,7 +211,7 @@ def check_body_arrays(model) -> dict:
     return out
 
 
-def check_names_and_frames(model) -> None:
+def check_names_and_frames(model: ModelData) -> None:
     """Body names: one non-empty string per body, bodies 1..nb named differently. Frames:
     a name (each once), a body, a rotation and a translation. A frame may carry a body's
     name only as that body's own frame (on it, at the identity), so a name never means two
@@ -184,7 +223,7 @@ def check_names_and_frames(model) -> None:
     if not isinstance(names, tuple) or len(names) != n:
         raise ValueError(f"body_names: expected a tuple of {n} names (world first), got "
                          f"{short_repr(names)}")
-    first = {}
+    first: dict[str, int] = {}
     for i, name in enumerate(names):
         check_name(name, f"body_names[{i}]")
         if i and name in first:
@@ -203,8 +242,8 @@ def check_names_and_frames(model) -> None:
         try:
             R = np.array([fr.rotation for fr in frames], dtype=np.float64)
             p = np.array([fr.translation for fr in frames], dtype=np.float64)
-            placed = (R.shape == (len(frames), 3, 3) and p.shape == (len(frames), 3)
-                      and np.isfinite(R).all() and np.isfinite(p).all())
+            placed = bool(R.shape == (len(frames), 3, 3) and p.shape == (len(frames), 3)
+                          and np.isfinite(R).all() and np.isfinite(p).all())
         except (TypeError, ValueError, OverflowError):
             placed = False
         if placed:
@@ -227,7 +266,7 @@ def check_names_and_frames(model) -> None:
                              f"{owner}, no rotation or translation)")
 
 
-def _name(model, i: int) -> str:
+def _name(model: ModelData, i: int) -> str:
     names = getattr(model, "body_names", ())
     return names[i] if i < len(names) else f"body{i}"
 
@@ -237,7 +276,7 @@ class ImplausibleInertiaWarning(UserWarning):
     it: its principal moments break the triangle inequality I₁ + I₂ ≥ I₃."""
 
 
-def triangle_violation(inertia, mass):
+def triangle_violation(inertia: NDArray[np.float64], mass: float) -> NDArray[np.float64] | None:
     """The sorted principal moments of a body's centroidal inertia when they break the
     triangle inequality I₁ + I₂ ≥ I₃ (no rigid body has them), else None. Massless
     bodies and zero inertias are not checked."""
@@ -249,13 +288,14 @@ def triangle_violation(inertia, mass):
     return e
 
 
-def implausible_bodies(model) -> list:
+def implausible_bodies(model: ModelData) -> list[str]:
     """Names of the bodies of ``model`` whose inertia breaks the triangle inequality."""
     return [model.body_names[i] for i in range(1, model.nb + 1)
             if triangle_violation(model.inertia[i], model.mass[i]) is not None]
 
 
-def check_plausible(inertia, mass, where: str, strict: bool = False):
+def check_plausible(inertia: NDArray[np.float64], mass: float, where: str,
+                    strict: bool = False) -> None:
     """Warn (or, with ``strict``, raise) when a body's centroidal inertia breaks the
     triangle inequality of principal moments (:func:`triangle_violation`), as the seed
     000 T3's and the classic Puma 560's tables do."""

@@ -1,0 +1,38 @@
+"""Signatures of :mod:`eslabon.dynamics.api` for type checkers.
+
+api.py replaces ``inverse_dynamics``, ``gravity_torques``, ``bias_forces``, ``mass_matrix``,
+``forward_dynamics`` and the two derivative functions by builtins made by
+:func:`eslabon._engine.fastcall.public`, which carry no annotations; this stub gives every
+public function of api.py its signature. A state is (n,) or a batch (N, n) and results
+follow: (n,)/(N, n) vectors, (n, n)/(N, n, n) matrices. Keep it in step with api.py.
+"""
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..model.model import Model
+from .trace import RneaTrace
+
+MASS_MATRIX_METHODS: tuple[str, ...]
+FORWARD_METHODS: tuple[str, ...]
+
+def inverse_dynamics(model: Model, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
+                     tip_wrench: ArrayLike | None = None) -> NDArray[np.float64]: ...
+def gravity_torques(model: Model, q: ArrayLike) -> NDArray[np.float64]: ...
+def bias_forces(model: Model, q: ArrayLike, qd: ArrayLike) -> NDArray[np.float64]: ...
+def mass_matrix(model: Model, q: ArrayLike, *,
+                method: str = "walker_orin_3") -> NDArray[np.float64]: ...
+def forward_dynamics(model: Model, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, *,
+                     method: str = "aba") -> NDArray[np.float64]: ...
+def inverse_dynamics_derivatives(
+    model: Model, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+def forward_dynamics_derivatives(
+    model: Model, q: ArrayLike, qd: ArrayLike, tau: ArrayLike,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]: ...
+def coriolis_matrix(model: Model, q: ArrayLike, qd: ArrayLike) -> NDArray[np.float64]: ...
+
+# One state gives a 0-d float64 array (usable as a float: float(T), T + 1.0), a batch (N,).
+def kinetic_energy(model: Model, q: ArrayLike, qd: ArrayLike) -> NDArray[np.float64]: ...
+def potential_energy(model: Model, q: ArrayLike) -> NDArray[np.float64]: ...
+def rnea_trace(model: Model, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
+               tip_wrench: ArrayLike | None = None) -> RneaTrace: ...
