@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SOURCES := pyproject.toml setup.py src/eslabon/_engine/_fastcall.c
 
-.PHONY: demo test bench clean
+.PHONY: demo test lint bench clean
 
 $(BIN)/python:
 	@echo "==> creating $(VENV)"
@@ -31,6 +31,13 @@ demo: $(VENV)/.installed-demo
 test: $(VENV)/.installed-test
 	@echo "==> running the test suite"
 	$(BIN)/python -m pytest
+
+# style and types: ruff (lint, format) and mypy, configured in pyproject.toml
+lint: $(VENV)/.installed-test
+	@echo "==> ruff check, ruff format --check, mypy"
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
 
 # Speed benchmark side by side with Pinocchio; e.g. BENCH_ARGS="--markdown benchmarks/RESULTS.md --force".
 BENCH_ARGS ?=

@@ -19,7 +19,10 @@ payload: {mass: 3, inertia: [[0.05, 0, 0], [0, 0.05, 0], [0, 0, 0.05]]}
 """
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,13 +40,23 @@ _KEYS = _COMMON_KEYS | _DH_TABLE_KEYS | _BODY_LIST_KEYS | {"mobile"}
 _BODY_KEYS = {"name", "parent", "joint", "axis", "rotation", "translation", "mass", "com",
               "inertia", "viscous", "coulomb", "armature", "com_slide"}
 _FRAME_KEYS = {"name", "body", "rotation", "translation"}
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from .model import Model
+
+PathLike = str | os.PathLike  # a file's path
+#: builds the object of a file's ``mobile`` section: (section, path, name, strict=…)
+ReadMobile = Callable[..., Any]
+
 _ANGLE = {"rad": 1.0, "deg": np.pi / 180.0}
 _LENGTH = {"m": 1.0, "mm": 1e-3}
 _DH_LENGTHS = ("d", "a", "b")
 _DH_ANGLES = ("theta", "alpha")
 
 
-def load_model(path, *, gravity=None, strict: bool = False):
+def load_model(path: PathLike, *, gravity: ArrayLike | None = None,
+               strict: bool = False) -> Model:
     """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or
     ``.urdf``. ``gravity`` overrides the file's (URDF has none: the physical default
     (0, 0, −9.81) applies). ``strict`` refuses an inertia no rigid body can have (else a
@@ -55,7 +68,8 @@ def load_model(path, *, gravity=None, strict: bool = False):
     return read_model_file(path, gravity=gravity, strict=strict)
 
 
-def read_model_file(path, *, gravity=None, strict: bool = False, read_mobile=None):
+def read_model_file(path: PathLike, *, gravity: ArrayLike | None = None, strict: bool = False,
+                    read_mobile: ReadMobile | None = None) -> Any:
     """As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
     building the object of a file's ``mobile`` section once the file around it is checked
     (:func:`eslabon.load_model` gives :func:`eslabon.mobile.files.mobile_from_mapping`);
@@ -79,14 +93,15 @@ def read_model_file(path, *, gravity=None, strict: bool = False, read_mobile=Non
         raise ValueError(f"{path}: {message}") from None
 
 
-def _kind(value) -> str:
+def _kind(value: object) -> str:
     if value is None:
         return "an empty file"
     return {list: "a list", str: "a string", bool: "a boolean", int: "a number",
             float: "a number"}.get(type(value), type(value).__name__)
 
 
-def _from_yaml(path, data, gravity, strict, read_mobile):
+def _from_yaml(path: Path, data: object, gravity: ArrayLike | None, strict: bool,
+               read_mobile: ReadMobile | None) -> Any:
     if not isinstance(data, dict):
         raise ValueError(f"expected a mapping with the version key 'eslabon: 1', got "
                          f"{_kind(data)}")
@@ -134,7 +149,7 @@ def _from_yaml(path, data, gravity, strict, read_mobile):
                    name=name, source=source, strict=strict)
 
 
-def _units(data):
+def _units(data: dict[str, Any]) -> tuple[float, float]:
     units = data.get("units", {})
     if not isinstance(units, dict) or set(units) - {"angle", "length"}:
         raise ValueError(f"units: expected {{angle: rad|deg, length: m|mm}}, got "
@@ -147,7 +162,7 @@ def _units(data):
     return _ANGLE[angle], _LENGTH[length]
 
 
-def _scaled_inertial(entry, length, where):
+def _scaled_inertial(entry: Mapping[str, Any], length: float, where: str) -> dict[str, Any]:
     """COM and inertia from the file's length unit to SI (untouched in metres: the
     front-end then checks them and names the field)."""
     out = dict(entry)
@@ -159,7 +174,7 @@ def _scaled_inertial(entry, length, where):
     return out
 
 
-def _to_si(data):
+def _to_si(data: dict[str, Any]) -> tuple[list[Any], Any, Any]:
     """DH rows, payload and tool in SI from the file's units (the edge)."""
     angle, length = _units(data)
     if "rows" not in data:
@@ -188,7 +203,8 @@ def _to_si(data):
     return out, payload, tool
 
 
-def _from_bodies(data, gravity, name, source, strict):
+def _from_bodies(data: dict[str, Any], gravity: ArrayLike, name: str, source: str,
+                 strict: bool) -> Model:
     b = ModelBuilder()
     bodies = data["bodies"]
     if not isinstance(bodies, list) or not bodies:
@@ -223,7 +239,7 @@ def _from_bodies(data, gravity, name, source, strict):
     return b.build(gravity=gravity, name=name, source=source, strict=strict)
 
 
-def _plain(x):
+def _plain(x: object) -> Any:
     """numpy values to plain Python floats and lists (PyYAML writes floats exactly)."""
     if isinstance(x, dict):
         return {k: _plain(v) for k, v in x.items()}
@@ -238,7 +254,7 @@ def _plain(x):
     return x
 
 
-def save_model(model, path) -> Path:
+def save_model(model: Model, path: PathLike) -> Path:
     """Write ``model`` to ``.yaml`` / ``.yml`` (its DH table when it was built from one,
     else its bodies and frames) or ``.urdf``; :func:`load_model` reads it back exactly."""
     path = Path(path)
@@ -268,10 +284,11 @@ def save_model(model, path) -> Path:
     return write_text_atomic(path, dump_yaml(_plain(data)))
 
 
-def _dh_extras(model):
+def _dh_extras(model: Model) -> dict[str, Any]:
     """The payload and tool of a DH model, recovered from its bodies and frames."""
+    assert model.dh is not None          # called for DH models only
     n = len(model.dh.rows)
-    out = {}
+    out: dict[str, Any] = {}
     if model.nb > n:
         out["payload"] = {"mass": model.mass[n + 1], "com": model.com[n + 1],
                           "inertia": model.inertia[n + 1]}
@@ -284,7 +301,8 @@ def _dh_extras(model):
     return out
 
 
-def _dh_reproduces(model) -> bool:
+def _dh_reproduces(model: Model) -> bool:
     """True when the model is exactly its DH table (plus payload and tool)."""
+    assert model.dh is not None          # called for DH models only
     n = len(model.dh.rows)
     return model.nb in (n, n + 1) and all(model.q_index[i] >= 0 for i in range(1, n + 1))

@@ -10,6 +10,7 @@ that compile into this model; see :mod:`eslabon.model.dh`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +68,7 @@ class Model:
     nq: int = field(init=False)
     packed: np.ndarray = field(init=False, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         arrays = check_body_arrays(self)
         for key, value in arrays.items():
             value.setflags(write=False)
@@ -137,7 +138,7 @@ class Model:
         raise ValueError(f"frame: unknown frame {name!r}; this model has "
                          f"{[f.name for f in self.frames]}")
 
-    def replace(self, **changes) -> "Model":
+    def replace(self, **changes: Any) -> Model:
         """A new model with some fields changed, validated again (the model is immutable).
 
         Friction and armature may be given per degree of freedom, shape (nq,).
