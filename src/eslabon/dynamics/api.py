@@ -8,10 +8,11 @@ import numpy as np
 
 from .._args import explain_nonfinite, vector, vectors
 from .._engine import fastcall as _fast
+from .._engine.batch import chunk_count
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..model.model import Model
 from . import drivers as _d
-from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID, chunk_count
+from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID
 from .wrenches import tip_wrench_array
 
 MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1", "crba", "soa_composite", "operator",

@@ -13,7 +13,7 @@ caller) under their source equations. Every way of driving them lives here:
   one workspace (lanes for Newton–Euler and ABA: :data:`~eslabon._engine.lanes.WIDTH`
   states per instruction), and ``*_many`` is the one batch driver
   (:func:`eslabon._engine.batch.run_batch`) around it. ``nchunks`` comes from
-  :func:`chunk_count`.
+  :func:`eslabon._engine.batch.chunk_count`.
 
 Every function returns a status of :mod:`eslabon._engine.status` (a batch: the worst of
 its states). Shapes: q, q̇, q̈, τ (n,) or (N, n); matrices (n, n) or (N, n, n); P the
