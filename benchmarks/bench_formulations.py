@@ -11,6 +11,7 @@ ABA and Walker–Orin are compiled kernels; ``soa`` (constraint forces) and ``la
 are numpy reference formulations, so their absolute times are not comparable with the
 compiled ones — the slope is what this script shows. Not a test: no wall-clock bounds.
 """
+
 import argparse
 import os
 import time
@@ -52,6 +53,7 @@ def main(argv=None):
     sizes = [int(s) for s in args.sizes.split(",")]
     try:
         import pinocchio as pin
+
         from eslabon.interop.pinocchio import to_pinocchio
     except ImportError:
         pin = None
@@ -60,23 +62,38 @@ def main(argv=None):
         model = es.zoo.random_chain(n, seed=1, joints="R" * n, payload=False, tool=False)
         q, qd, tau = np.random.default_rng(n).uniform(-1, 1, (3, n))
         for method in METHODS:
-            rows[method].append(best_time(
-                lambda m=method: es.forward_dynamics(model, q, qd, tau, method=m), args.repeat))
+            rows[method].append(
+                best_time(
+                    lambda m=method: es.forward_dynamics(model, q, qd, tau, method=m), args.repeat
+                )
+            )
         if pin:
             pm = to_pinocchio(model)
             data = pm.createData()
             rows["pin aba"].append(best_time(lambda: pin.aba(pm, data, q, qd, tau), args.repeat))
-    print(f"forward dynamics of one state, random revolute chains (µs per call; slope = "
-          f"d log t / d log n between consecutive sizes)")
-    print(f"{'method':<16}" + "".join(f"{'n=' + str(n):>11}" for n in sizes)
-          + "   slopes (consecutive; least squares over the larger half)")
+    print(
+        "forward dynamics of one state, random revolute chains (µs per call; slope = "
+        "d log t / d log n between consecutive sizes)"
+    )
+    print(
+        f"{'method':<16}"
+        + "".join(f"{'n=' + str(n):>11}" for n in sizes)
+        + "   slopes (consecutive; least squares over the larger half)"
+    )
     for method, times in rows.items():
-        slopes = [np.log(times[k + 1] / times[k]) / np.log(sizes[k + 1] / sizes[k])
-                  for k in range(len(sizes) - 1)]
+        slopes = [
+            np.log(times[k + 1] / times[k]) / np.log(sizes[k + 1] / sizes[k])
+            for k in range(len(sizes) - 1)
+        ]
         half = len(sizes) // 2
         fit = np.polyfit(np.log(sizes[half:]), np.log(times[half:]), 1)[0]
-        print(f"{method:<16}" + "".join(f"{t * 1e6:>11.2f}" for t in times) + "   "
-              + " ".join(f"{s:.2f}" for s in slopes) + f"; {fit:.2f}")
+        print(
+            f"{method:<16}"
+            + "".join(f"{t * 1e6:>11.2f}" for t in times)
+            + "   "
+            + " ".join(f"{s:.2f}" for s in slopes)
+            + f"; {fit:.2f}"
+        )
     if pin:
         ratio = np.array(rows["aba"]) / np.array(rows["pin aba"])
         print("ratio aba / pin aba: " + " ".join(f"{r:.2f}" for r in ratio))

@@ -15,6 +15,7 @@ tricycle, 8 quasi-velocities), per call, by formulation, and of a 1 s simulation
 
 Not a test: no wall-clock bounds.
 """
+
 import argparse
 import os
 import sys
@@ -39,6 +40,7 @@ def _pin_dae(mm, tree):
     """DAE accelerations with Pinocchio's M and h on the same tree (friction dropped)."""
     try:
         import pinocchio as pin
+
         from eslabon.interop.pinocchio import dof_order, to_pinocchio
     except ImportError:
         return None
@@ -58,9 +60,11 @@ def _pin_dae(mm, tree):
         A = dae.constraint_matrix(mm, q)
         m = A.shape[0]
         K = np.block([[Mf, A.T], [A, np.zeros((m, m))]])
-        rhs = np.concatenate([dae.generalized_forces(mm, q, u, tau) - hf,
-                              -dae._A_dot_qd(mm, q, qd)])
-        return np.linalg.solve(K, rhs)[:len(q)]
+        rhs = np.concatenate(
+            [dae.generalized_forces(mm, q, u, tau) - hf, -dae._A_dot_qd(mm, q, qd)]
+        )
+        return np.linalg.solve(K, rhs)[: len(q)]
+
     return accel
 
 
@@ -72,25 +76,34 @@ def main(argv=None):
     plat = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.0, 0.5)))
     rng = np.random.default_rng(0)
-    y = mm.state(config=np.r_[0, 0, 0.3, 0.4, 0, 0, 0], q=rng.normal(size=6),
-                 nu=[1.0, 0.2], qd=rng.normal(size=6))
+    y = mm.state(
+        config=np.r_[0, 0, 0.3, 0.4, 0, 0, 0],
+        q=rng.normal(size=6),
+        nu=[1.0, 0.2],
+        qd=rng.normal(size=6),
+    )
     config, q, nu, qd = mm.split(y)
     rates = plat.motion(config, nu)[2]
     tree = dae.tree_model(mm.with_mode("coupled"))
     qq, vv = np.r_[config, q], np.r_[rates, qd]
     u, tau = np.array(RUN1["u"]), np.array(RUN1["tau"])
     thesis = mm.with_mode("thesis")
-    rows = [("coupled (Gibbs–Appell)", best_time(lambda: mb.accelerations(mm, y, u, tau), args.repeat)),
-            ("thesis (one-way)", best_time(lambda: mb.accelerations(thesis, y, u, tau), args.repeat)),
-            ("dae (eslabon CRBA/RNEA)", best_time(lambda: dae.accelerations(mm, tree, qq, vv, u, tau),
-                                                  args.repeat))]
+    rows = [
+        ("coupled (Gibbs–Appell)", best_time(lambda: mb.accelerations(mm, y, u, tau), args.repeat)),
+        ("thesis (one-way)", best_time(lambda: mb.accelerations(thesis, y, u, tau), args.repeat)),
+        (
+            "dae (eslabon CRBA/RNEA)",
+            best_time(lambda: dae.accelerations(mm, tree, qq, vv, u, tau), args.repeat),
+        ),
+    ]
     pin_accel = _pin_dae(mm, tree)
     if pin_accel is not None:
         ours, _ = dae.accelerations(mm, tree, qq, vv, u, tau)
         # friction-free arm, so Pinocchio's h is the same
         assert np.allclose(pin_accel(qq, vv, u, tau), ours, atol=1e-9)
-        rows.append(("dae (Pinocchio crba/rnea)", best_time(lambda: pin_accel(qq, vv, u, tau),
-                                                            args.repeat)))
+        rows.append(
+            ("dae (Pinocchio crba/rnea)", best_time(lambda: pin_accel(qq, vv, u, tau), args.repeat))
+        )
     print(f"{'forward dynamics, one state':<30} {'µs/call':>10}")
     for name, t in rows:
         print(f"{name:<30} {t * 1e6:>10.1f}")
@@ -98,8 +111,14 @@ def main(argv=None):
         print(f"ratio dae eslabon / dae pin: {rows[2][1] / rows[3][1]:.2f}")
     for method in ("dop853", "rk4"):
         t0 = time.perf_counter()
-        mb.simulate(mm, 1.0, 1e-3 if method == "rk4" else 1e-2, torque=RUN1["tau"],
-                    method=method, u=RUN1["u"])
+        mb.simulate(
+            mm,
+            1.0,
+            1e-3 if method == "rk4" else 1e-2,
+            torque=RUN1["tau"],
+            method=method,
+            u=RUN1["u"],
+        )
         print(f"1 s of load case 1, {method:<7} {time.perf_counter() - t0:8.2f} s")
 
 

@@ -5,10 +5,11 @@ A thin wrapper around ``eslabon.bench`` (the same as ``eslabon bench``)::
 
     python benchmarks/bench_speed.py --against pin [--json PATH] [--markdown PATH] [--quick]
 """
+
 import os
 import sys
 
-os.environ["OPENBLAS_NUM_THREADS"] = "1"    # before numpy is imported
+os.environ["OPENBLAS_NUM_THREADS"] = "1"  # before numpy is imported
 
 from eslabon.bench import main  # noqa: E402
 

@@ -10,6 +10,7 @@ a random payload (0–5 kg) and motion scale per sample; ``--task closed_loop`` 
 feedforward + PD loop (RK4, 2 ms) on each instead. Cluster start-up is timed apart.
 Not a test: no wall-clock bounds.
 """
+
 import argparse
 import os
 import shutil
@@ -26,23 +27,38 @@ from eslabon import batch  # noqa: E402
 from eslabon.batch.run import WORKER_ENV  # noqa: E402
 from eslabon.batch.tasks import QuinticMotion, base_model  # noqa: E402
 
-
 TASK = {"task": "inverse_dynamics", "metrics": ["peak_torque", "rms_torque", "energy"]}
 
 
 def spec_for(samples, chunk):
-    return batch.parse_spec({**TASK,
-        "eslabon_sweep": 1, "name": "bench", "model": "puma560_araujo",
-        "trajectory": {"start": [0.0] * 6, "goal": [1.2, -0.8, 1.0, 0.6, 0.8, 0.5],
-                       "duration": 1.5, "samples": 301},
-        "controller": {"kp": 100.0, "kd": 2.0}, "dt": 0.002,
-        "vary": {"payload_mass": {"range": [0.0, 5.0]}, "trajectory_scale": {"range": [0.5, 1.0]}},
-        "sampling": {"kind": "random", "n": samples, "seed": 0}, "chunk_size": chunk})
+    return batch.parse_spec(
+        {
+            **TASK,
+            "eslabon_sweep": 1,
+            "name": "bench",
+            "model": "puma560_araujo",
+            "trajectory": {
+                "start": [0.0] * 6,
+                "goal": [1.2, -0.8, 1.0, 0.6, 0.8, 0.5],
+                "duration": 1.5,
+                "samples": 301,
+            },
+            "controller": {"kp": 100.0, "kd": 2.0},
+            "dt": 0.002,
+            "vary": {
+                "payload_mass": {"range": [0.0, 5.0]},
+                "trajectory_scale": {"range": [0.5, 1.0]},
+            },
+            "sampling": {"kind": "random", "n": samples, "seed": 0},
+            "chunk_size": chunk,
+        }
+    )
 
 
 def warm():
     """Load eslabon's compiled kernels and the model in a worker process."""
     from eslabon.batch.tasks import run_chunk
+
     run_chunk(spec_for(2, 2), 0, 2)
 
 
@@ -59,23 +75,30 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--samples", type=int, default=480)
     ap.add_argument("--chunk", type=int, default=24)
-    ap.add_argument("--task", choices=("inverse_dynamics", "closed_loop"),
-                    default="inverse_dynamics")
+    ap.add_argument(
+        "--task", choices=("inverse_dynamics", "closed_loop"), default="inverse_dynamics"
+    )
     args = ap.parse_args()
     if args.task == "closed_loop":
         TASK.update(task="closed_loop", metrics=["peak_torque", "tracking_error"])
     from dask.distributed import Client, LocalCluster
+
     spec = spec_for(args.samples, args.chunk)
     chunks = len(spec.chunks())
-    timed_run(spec_for(4, 2), serial=True)                   # compile / load caches
+    timed_run(spec_for(4, 2), serial=True)  # compile / load caches
     rows = [("serial (this process)", timed_run(spec, serial=True))]
     for workers in (1, 2):
         t0 = time.perf_counter()
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, env=WORKER_ENV)
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            env=WORKER_ENV,
+        )
         client = Client(cluster)
         startup = time.perf_counter() - t0
-        client.run(warm)                                     # imports and caches, every worker
+        client.run(warm)  # imports and caches, every worker
         rows.append((f"dask, {workers} worker(s)", timed_run(spec, client=client)))
         client.close()
         cluster.close()
@@ -84,8 +107,12 @@ def main():
     model = base_model(spec)
     t = np.linspace(0, 1.5, 301)
     table = spec.sample_table()
-    Q, QD, QDD = (np.concatenate(x) for x in zip(*[
-        QuinticMotion(spec.start, spec.goal, s, 1.5)(t) for s in table["trajectory_scale"]]))
+    Q, QD, QDD = (
+        np.concatenate(x)
+        for x in zip(
+            *[QuinticMotion(spec.start, spec.goal, s, 1.5)(t) for s in table["trajectory_scale"]]
+        )
+    )
     es.inverse_dynamics(model, Q[:10], QD[:10], QDD[:10])
     t0 = time.perf_counter()
     es.inverse_dynamics(model, Q, QD, QDD)

@@ -1,4 +1,5 @@
 """Comparison helper shared by the test modules."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,7 @@ def check(actual, expected, rtol, scale=None, what=""):
     if scale is None:
         scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
     err = float(np.max(np.abs(actual - expected), initial=0.0))
-    assert err <= rtol * scale, (f"{what}: max |error| {err:.3e} > {rtol:.0e} x scale "
-                                 f"{scale:.3e}")
+    assert err <= rtol * scale, f"{what}: max |error| {err:.3e} > {rtol:.0e} x scale {scale:.3e}"
 
 
 def assert_printed(value, printed):

@@ -4,6 +4,7 @@ random states.
 Both are exposed as fixtures returning a function, so a test (or another fixture) calls
 ``random_chain(seed, n, convention)`` and ``random_states(model, seed, count)``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,8 @@ import pytest
 
 from eslabon.zoo import random_chain as _random_chain
 
-def make_random_chain(seed: int, n: int, convention: str, *, friction: bool = True,
-                      **options):
+
+def make_random_chain(seed: int, n: int, convention: str, *, friction: bool = True, **options):
     """``eslabon.zoo.random_chain`` in the tests' argument order, with friction on by
     default (viscous, Coulomb and armature on some joints)."""
     return _random_chain(n, seed, convention, friction=friction, **options)
@@ -24,8 +25,11 @@ def make_random_states(model, seed: int, count: int = 5):
     rng = np.random.default_rng(seed)
     n = model.nq
     prismatic = np.array([t == "prismatic" for t in model.joint_types])
-    q = np.where(prismatic, rng.uniform(-0.5, 0.5, size=(count, n)),
-                 rng.uniform(-np.pi, np.pi, size=(count, n)))
+    q = np.where(
+        prismatic,
+        rng.uniform(-0.5, 0.5, size=(count, n)),
+        rng.uniform(-np.pi, np.pi, size=(count, n)),
+    )
     qd = rng.uniform(-2.0, 2.0, size=(count, n))
     qdd = rng.uniform(-3.0, 3.0, size=(count, n))
     return q, qd, qdd

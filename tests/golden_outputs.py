@@ -7,6 +7,7 @@ chains and 10 seeded random trees, the outputs of the public functions at seeded
 this release; ``tests/test_golden_outputs.py`` recomputes it and compares bytes (0 ulp,
 signed zeros included). Only public API of that earlier release is used here.
 """
+
 from __future__ import annotations
 
 import sys
@@ -23,9 +24,13 @@ CONVENTIONS = ("standard", "modified", "rojas")
 def _rotation(rng):
     q = rng.normal(size=4)
     w, x, y, z = q / np.linalg.norm(q)
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
 
 
 def _inertia(rng, mass):
@@ -46,12 +51,20 @@ def golden_tree(seed: int):
         parent = 0 if i == 1 else (1 if i == 2 else 2 if i == 3 else int(rng.integers(0, i)))
         axis = axes[int(rng.integers(4))] if rng.random() < 0.5 else rng.normal(size=3)
         mass = rng.uniform(0.3, 4.0)
-        b.add_body(parent, kinds[i - 1], axis=axis, rotation=_rotation(rng),
-                   translation=rng.uniform(-0.5, 0.5, 3), mass=mass,
-                   com=rng.uniform(-0.2, 0.2, 3), inertia=_inertia(rng, mass),
-                   viscous=rng.uniform(0.0, 0.4), coulomb=rng.uniform(0.0, 0.3),
-                   armature=rng.uniform(0.0, 0.05) if rng.random() < 0.5 else 0.0,
-                   name=f"b{i}")
+        b.add_body(
+            parent,
+            kinds[i - 1],
+            axis=axis,
+            rotation=_rotation(rng),
+            translation=rng.uniform(-0.5, 0.5, 3),
+            mass=mass,
+            com=rng.uniform(-0.2, 0.2, 3),
+            inertia=_inertia(rng, mass),
+            viscous=rng.uniform(0.0, 0.4),
+            coulomb=rng.uniform(0.0, 0.3),
+            armature=rng.uniform(0.0, 0.05) if rng.random() < 0.5 else 0.0,
+            name=f"b{i}",
+        )
     g = rng.normal(size=3)
     return b.build(gravity=9.81 * g / np.linalg.norm(g), name=f"golden-tree-{seed}")
 
@@ -62,13 +75,15 @@ def models() -> dict:
         warnings.simplefilter("ignore")
         for name in es.zoo.names():
             out[name] = es.zoo.load(name)
-        out["practica_4dof_book"] = es.zoo.load("practica_4dof", book_com=True,
-                                                payload_mass=3, payload_inertia=0.05)
+        out["practica_4dof_book"] = es.zoo.load(
+            "practica_4dof", book_com=True, payload_mass=3, payload_inertia=0.05
+        )
         for k in range(40):
             conv = CONVENTIONS[k % 3]
             n = 1 + k % 12
-            out[f"chain-{k}"] = es.zoo.random_chain(n, seed=100 + k, convention=conv,
-                                                    friction=k % 2 == 0)
+            out[f"chain-{k}"] = es.zoo.random_chain(
+                n, seed=100 + k, convention=conv, friction=k % 2 == 0
+            )
         for k in range(10):
             out[f"tree-{k}"] = golden_tree(k)
     return out
@@ -85,10 +100,12 @@ def outputs(model, seed: int) -> dict:
         "id_list": es.inverse_dynamics(model, list(q), list(qd), list(qdd)),
         "id_batch": es.inverse_dynamics(model, Q, QD, QDD),
         "id_wrench": es.inverse_dynamics(model, q, qd, qdd, tip_wrench=rng.normal(size=6)),
-        "bias": es.bias_forces(model, q, qd), "bias_batch": es.bias_forces(model, Q, QD),
-        "gravity": es.gravity_torques(model, q), "gravity_batch": es.gravity_torques(model, Q),
-        "m_wo3": es.mass_matrix(model, q), "m_wo1": es.mass_matrix(model, q,
-                                                                   method="walker_orin_1"),
+        "bias": es.bias_forces(model, q, qd),
+        "bias_batch": es.bias_forces(model, Q, QD),
+        "gravity": es.gravity_torques(model, q),
+        "gravity_batch": es.gravity_torques(model, Q),
+        "m_wo3": es.mass_matrix(model, q),
+        "m_wo1": es.mass_matrix(model, q, method="walker_orin_1"),
         "m_batch": es.mass_matrix(model, Q),
         "fd_aba": es.forward_dynamics(model, q, qd, tau),
         "fd_wo3": es.forward_dynamics(model, q, qd, tau, method="walker_orin_3"),
@@ -99,7 +116,8 @@ def outputs(model, seed: int) -> dict:
         "pe": np.atleast_1d(es.potential_energy(model, q)),
         "ke_batch": es.kinetic_energy(model, Q, QD),
         "fk": es.forward_kinematics(model, q),
-        "jac": es.jacobian(model, q), "jac_local": es.jacobian(model, q, reference="local"),
+        "jac": es.jacobian(model, q),
+        "jac_local": es.jacobian(model, q, reference="local"),
         "vel": es.kinematics.link_velocities(model, q, qd),
         "acc": es.kinematics.link_accelerations(model, q, qd, qdd),
     }

@@ -3,6 +3,7 @@ wrong"): each case is a file text and its exact expected outcome, either refused
 message fragment naming the field or element, or accepted as the same model as a plainly
 written reference file (bit for bit), or accepted with properties a check function
 asserts."""
+
 import json
 import subprocess
 import sys
@@ -35,6 +36,7 @@ print(json.dumps(out))
 class Same:
     """Accepted, and the same model as ``reference`` (a file text) bit for bit; ``check``
     asserts more about the loaded model."""
+
     reference: Optional[str] = None
     check: Optional[Callable] = None
 
@@ -76,9 +78,14 @@ def check_case(tmp_path, name, text, outcome, load=load_model):
     model = load(path)
     if outcome.reference is not None:
         ref = load(write(tmp_path, "reference" + path.suffix, outcome.reference))
-        if hasattr(ref, "arm"):                  # a mobile manipulator
-            assert (model.platform, model.mode, model.thesis, model.gravity, model.name) == \
-                (ref.platform, ref.mode, ref.thesis, ref.gravity, ref.name)
+        if hasattr(ref, "arm"):  # a mobile manipulator
+            assert (model.platform, model.mode, model.thesis, model.gravity, model.name) == (
+                ref.platform,
+                ref.mode,
+                ref.thesis,
+                ref.gravity,
+                ref.name,
+            )
             assert model.mount.translation.tobytes() == ref.mount.translation.tobytes()
             assert model.mount.rotation.tobytes() == ref.mount.rotation.tobytes()
             same_model(model.arm, ref.arm)
@@ -91,8 +98,12 @@ def check_case(tmp_path, name, text, outcome, load=load_model):
 def cli_outcomes(paths):
     """{path: (exit status, stderr)} of ``eslabon info PATH`` for each path, run in one
     subprocess that calls the CLI's ``main`` once per file."""
-    res = subprocess.run([sys.executable, "-c", CLI_LOOP, *map(str, paths)],
-                         capture_output=True, text=True, timeout=600)
+    res = subprocess.run(
+        [sys.executable, "-c", CLI_LOOP, *map(str, paths)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert res.returncode == 0, res.stderr
     return {k: tuple(v) for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items()}
 
@@ -121,8 +132,12 @@ def check_real_cli(tmp_path, cases, names):
     for name in names:
         text, fragment = cases[name]
         path = write(tmp_path, name, text)
-        res = subprocess.run([sys.executable, "-m", "eslabon.cli.main", "info", str(path)],
-                             capture_output=True, text=True, timeout=300)
+        res = subprocess.run(
+            [sys.executable, "-m", "eslabon.cli.main", "info", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         lines = res.stderr.strip().splitlines()
         assert res.returncode == 2 and len(lines) == 1, (name, res.returncode, res.stderr)
         assert lines[0].startswith("error: ") and fragment in lines[0], (name, res.stderr)

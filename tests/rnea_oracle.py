@@ -22,6 +22,7 @@ Every operation is holomorphic in (q, q̇, q̈) except the Coulomb sign, which u
 part, so its complex-step derivative is 0, as :func:`eslabon.inverse_dynamics_derivatives`
 documents.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -84,8 +85,12 @@ def rnea(model, q, qd, qdd):
         if k >= 0:
             s = np.asarray(model.axis[i], float)
             t = s @ (f[i] if model.joint_type[i] == PRISMATIC else n[i])
-            tau[k] = (t + model.viscous[i] * qd[k] + model.armature[i] * qdd[k]
-                      + model.coulomb[i] * np.sign(np.real(qd[k])))
+            tau[k] = (
+                t
+                + model.viscous[i] * qd[k]
+                + model.armature[i] * qdd[k]
+                + model.coulomb[i] * np.sign(np.real(qd[k]))
+            )
         p = int(model.parent[i])
         if p > 0:
             Ef = E[i] @ f[i]

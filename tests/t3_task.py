@@ -5,6 +5,7 @@ enough to reproduce its 5-digit torques at t = 0.45 s. So the tests solve the ta
 inverse kinematics here (a plain Newton iteration on the geometric Jacobian: the test's
 own oracle, not library code) from the tabulated end-effector data.
 """
+
 import numpy as np
 
 import eslabon as es

@@ -14,6 +14,7 @@ joints, the three conventions, friction, payloads, tools) and on seeded random t
 * a joint that moves no mass (massless last link) is refused with "positive definite",
   a non-finite input is refused naming the field.
 """
+
 from __future__ import annotations
 
 import zlib
@@ -29,13 +30,18 @@ N_STATES = 6
 RTOL = 1e-9
 
 ZOO_CASES = {name: (name, {}) for name in es.zoo.names()}
-ZOO_CASES.update({
-    "practica_4dof_book": ("practica_4dof", {"book_com": True}),
-    "practica_4dof_payload": ("practica_4dof", {"payload_mass": 3.0, "payload_inertia": 0.05}),
-    "practica_6dof_payload": ("practica_6dof", {"payload_mass": 3.0, "payload_inertia": 0.05}),
-})
-CHAIN_CASES = {f"chain-{conv}-{n}": (200 + 100 * k + n, n, conv)
-               for k, conv in enumerate(CONVENTIONS) for n in (1, 2, 3, 5, 8)}
+ZOO_CASES.update(
+    {
+        "practica_4dof_book": ("practica_4dof", {"book_com": True}),
+        "practica_4dof_payload": ("practica_4dof", {"payload_mass": 3.0, "payload_inertia": 0.05}),
+        "practica_6dof_payload": ("practica_6dof", {"payload_mass": 3.0, "payload_inertia": 0.05}),
+    }
+)
+CHAIN_CASES = {
+    f"chain-{conv}-{n}": (200 + 100 * k + n, n, conv)
+    for k, conv in enumerate(CONVENTIONS)
+    for n in (1, 2, 3, 5, 8)
+}
 TREE_CASES = {f"tree-{s}": s for s in range(3)}
 CASES = [*ZOO_CASES, *CHAIN_CASES, *TREE_CASES]
 
@@ -44,8 +50,7 @@ def aba_tree(seed):
     """A seeded random tree (:func:`eslabon.zoo.random_tree`): 9 bodies with branches,
     arbitrary axes (and +z), two fixed bodies (one carrying children), random inertial
     data, friction, and armature on about half the bodies."""
-    return es.zoo.random_tree(1000 + seed, "RFPRRFPRR", armature_chance=0.5,
-                              name=f"tree-{seed}")
+    return es.zoo.random_tree(1000 + seed, "RFPRRFPRR", armature_chance=0.5, name=f"tree-{seed}")
 
 
 _models: dict = {}
@@ -74,7 +79,7 @@ def states(case, model, random_states):
     """(q, q̇, τ), τ a random torque of the size of the model's bias forces."""
     seed = zlib.crc32(case.encode())
     q, qd, _ = random_states(model, seed, N_STATES)
-    qd[0, 0] = 0.0               # Coulomb friction at rest (sign 0) too
+    qd[0, 0] = 0.0  # Coulomb friction at rest (sign 0) too
     b = es.bias_forces(model, q, qd)
     rng = np.random.default_rng(seed + 1)
     tau = b + rng.normal(size=b.shape) * np.maximum(1.0, np.abs(b).max(axis=1, keepdims=True))
@@ -84,8 +89,9 @@ def states(case, model, random_states):
 def test_aba_is_the_default_method():
     m = es.zoo.load("puma560")
     q, qd, tau = np.full(6, 0.3), np.full(6, -0.2), np.linspace(-5, 5, 6)
-    np.testing.assert_array_equal(es.forward_dynamics(m, q, qd, tau),
-                                  es.forward_dynamics(m, q, qd, tau, method="aba"))
+    np.testing.assert_array_equal(
+        es.forward_dynamics(m, q, qd, tau), es.forward_dynamics(m, q, qd, tau, method="aba")
+    )
     assert es.dynamics.api.FORWARD_METHODS[0] == "aba"
     with pytest.raises(ValueError, match="^method: expected one of"):
         es.forward_dynamics(m, q, qd, tau, method="featherstone")
@@ -97,7 +103,7 @@ def test_aba_matches_walker_orin(model, states, other):
         aba = es.forward_dynamics(model, q, qd, tau, method="aba")
         ref = es.forward_dynamics(model, q, qd, tau, method=other)
         check(aba, ref, RTOL, what=f"aba vs {other}")
-        assert np.max(np.abs(ref)) > 1e-3          # not a trivial comparison
+        assert np.max(np.abs(ref)) > 1e-3  # not a trivial comparison
 
 
 def test_inverse_dynamics_undoes_aba(model, states):
@@ -119,23 +125,42 @@ def test_aba_gravity_only_hanging_pendulum():
     equilibrium, q̈ = 0; turned to the horizontal, every link starts to fall (q̈₁ < 0)."""
     m = es.zoo.load("practica_pendulum3")
     down = np.array([-np.pi / 2, 0.0, 0.0])
-    check(es.forward_dynamics(m, down, np.zeros(3), np.zeros(3)), np.zeros(3), 1e-12,
-          what="hanging pendulum q̈")
+    check(
+        es.forward_dynamics(m, down, np.zeros(3), np.zeros(3)),
+        np.zeros(3),
+        1e-12,
+        what="hanging pendulum q̈",
+    )
     qdd = es.forward_dynamics(m, np.zeros(3), np.zeros(3), np.zeros(3))
     assert qdd[0] < -1.0
-    check(qdd, es.forward_dynamics(m, np.zeros(3), np.zeros(3), np.zeros(3),
-                                   method="walker_orin_3"), 1e-12, what="horizontal pendulum")
+    check(
+        qdd,
+        es.forward_dynamics(m, np.zeros(3), np.zeros(3), np.zeros(3), method="walker_orin_3"),
+        1e-12,
+        what="horizontal pendulum",
+    )
 
 
 # --- refusals ----------------------------------------------------------------------------
 
-ROW = {"joint": "R", "theta": 0.3, "d": 0.1, "a": 0.8, "alpha": 0.4, "mass": 2.0,
-       "com": [-0.4, 0.0, 0.0], "inertia": np.diag([0.01, 0.1, 0.1])}
+ROW = {
+    "joint": "R",
+    "theta": 0.3,
+    "d": 0.1,
+    "a": 0.8,
+    "alpha": 0.4,
+    "mass": 2.0,
+    "com": [-0.4, 0.0, 0.0],
+    "inertia": np.diag([0.01, 0.1, 0.1]),
+}
 
 
 def _massless_last(joint):
-    rows = [dict(ROW), dict(ROW, joint="P"), dict(ROW, joint=joint, mass=0.0,
-                                                    inertia=np.zeros((3, 3)))]
+    rows = [
+        dict(ROW),
+        dict(ROW, joint="P"),
+        dict(ROW, joint=joint, mass=0.0, inertia=np.zeros((3, 3))),
+    ]
     return es.from_dh(rows, "standard")
 
 
@@ -151,8 +176,9 @@ def test_joint_moving_no_mass_is_refused(joint, method):
     with pytest.raises(ValueError, match=match):
         es.forward_dynamics(m, q, qd, tau, method=method)
     with pytest.raises(ValueError, match=match):
-        es.forward_dynamics(m, np.array([q] * 4), np.array([qd] * 4), np.array([tau] * 4),
-                            method=method)
+        es.forward_dynamics(
+            m, np.array([q] * 4), np.array([qd] * 4), np.array([tau] * 4), method=method
+        )
     # armature on that joint makes it legal again (the constraint-force method has none)
     fixed = m.replace(armature=[0.0, 0.0, 0.05])
     if method == "soa":

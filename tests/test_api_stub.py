@@ -1,6 +1,7 @@
 """dynamics/api.pyi keeps step with dynamics/api.py: the same public names, and each
 function the same parameters (names, kinds, defaults) as the Python function behind it.
 The types themselves are checked by mypy on tests/typing_api.py."""
+
 import ast
 import inspect
 from pathlib import Path
@@ -28,12 +29,22 @@ def _stub_parameters(fn):
     a, empty = fn.args, inspect.Parameter.empty
     positional = a.posonlyargs + a.args
     defaults = [empty] * (len(positional) - len(a.defaults)) + [
-        ast.literal_eval(d) for d in a.defaults]
-    out = [(p.arg, inspect.Parameter.POSITIONAL_ONLY if p in a.posonlyargs
-            else inspect.Parameter.POSITIONAL_OR_KEYWORD, d) for p, d in zip(positional, defaults)]
-    out += [(p.arg, inspect.Parameter.KEYWORD_ONLY,
-             empty if d is None else ast.literal_eval(d))
-            for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+        ast.literal_eval(d) for d in a.defaults
+    ]
+    out = [
+        (
+            p.arg,
+            inspect.Parameter.POSITIONAL_ONLY
+            if p in a.posonlyargs
+            else inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            d,
+        )
+        for p, d in zip(positional, defaults)
+    ]
+    out += [
+        (p.arg, inspect.Parameter.KEYWORD_ONLY, empty if d is None else ast.literal_eval(d))
+        for p, d in zip(a.kwonlyargs, a.kw_defaults)
+    ]
     return out
 
 
@@ -49,7 +60,6 @@ def test_stub_parameters_match_the_functions():
         if not isinstance(node, ast.FunctionDef):
             continue
         f = getattr(api, name)
-        general = getattr(getattr(f, "__self__", None), "general", f)   # fastcall builtin
-        real = [(p.name, p.kind, p.default)
-                for p in inspect.signature(general).parameters.values()]
+        general = getattr(getattr(f, "__self__", None), "general", f)  # fastcall builtin
+        real = [(p.name, p.kind, p.default) for p in inspect.signature(general).parameters.values()]
         assert _stub_parameters(node) == real, name

@@ -6,6 +6,7 @@ across packages must go down the layer table below, the engine must import nothi
 eslabon, and no module outside the engine and the compiled kernels may branch on a joint
 type or read a kernel workspace by column.
 """
+
 from __future__ import annotations
 
 import ast
@@ -58,7 +59,7 @@ def _imports(module: str) -> set:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(base + ([node.module] if node.module else []))
             else:
                 base = node.module or ""
@@ -123,55 +124,90 @@ def test_every_package_is_in_a_layer():
 
 
 def test_no_upward_import():
-    upward = [f"{a} -> {b}" for a, targets in GRAPH.items() for b in targets
-              if FACE not in (_package(a), _package(b))
-              and (LAYER[_package(b)] > LAYER[_package(a)]
-                   or (LAYER[_package(b)] == LAYER[_package(a)]
-                       and _package(a) != _package(b)))]
+    upward = [
+        f"{a} -> {b}"
+        for a, targets in GRAPH.items()
+        for b in targets
+        if FACE not in (_package(a), _package(b))
+        and (
+            LAYER[_package(b)] > LAYER[_package(a)]
+            or (LAYER[_package(b)] == LAYER[_package(a)] and _package(a) != _package(b))
+        )
+    ]
     assert upward == []
 
 
 def test_only_the_top_layers_use_the_public_face():
-    users = [a for a, targets in GRAPH.items() if "eslabon" in targets
-             and _package(a) != FACE and LAYER[_package(a)] < FACE_USERS]
+    users = [
+        a
+        for a, targets in GRAPH.items()
+        if "eslabon" in targets and _package(a) != FACE and LAYER[_package(a)] < FACE_USERS
+    ]
     assert users == []
 
 
 def test_the_engine_imports_nothing_else_of_eslabon():
-    outside = [f"{a} -> {b}" for a, targets in GRAPH.items() if _package(a) == "_engine"
-               for b in targets if _package(b) != "_engine"]
+    outside = [
+        f"{a} -> {b}"
+        for a, targets in GRAPH.items()
+        if _package(a) == "_engine"
+        for b in targets
+        if _package(b) != "_engine"
+    ]
     assert outside == []
 
 
 # joint-type codes and joint-type fields of the packed layout: only the dispatcher reads them
 _JOINT_BRANCH = re.compile(r"\b(JTYPE|Z_AXIS|PRISMATIC|REVOLUTE|FIXED)\b")
 # modules that describe joints rather than run an algorithm over them
-_DESCRIBE_JOINTS = {"eslabon._engine.joints", "eslabon._engine.layout", "eslabon.conventions",
-                    "eslabon.model", "eslabon.model.model", "eslabon.model.validate",
-                    "eslabon.model.urdf", "eslabon.model.builder", "eslabon.model.dh",
-                    "eslabon.interop.pinocchio"}
+_DESCRIBE_JOINTS = {
+    "eslabon._engine.joints",
+    "eslabon._engine.layout",
+    "eslabon.conventions",
+    "eslabon.model",
+    "eslabon.model.model",
+    "eslabon.model.validate",
+    "eslabon.model.urdf",
+    "eslabon.model.builder",
+    "eslabon.model.dh",
+    "eslabon.interop.pinocchio",
+}
 
 
-@pytest.mark.parametrize("package", ["dynamics", "kinematics", "sim", "mobile", "control",
-                                     "spatial", "trajectory", "batch", "viz"])
+@pytest.mark.parametrize(
+    "package",
+    ["dynamics", "kinematics", "sim", "mobile", "control", "spatial", "trajectory", "batch", "viz"],
+)
 def test_no_joint_type_branch_outside_the_dispatcher(package):
-    hits = [f"{m}: {line.strip()}" for m, path in MODULES.items()
-            if _package(m) == package and m not in _DESCRIBE_JOINTS
-            for line in path.read_text(encoding="utf-8").splitlines()
-            if _JOINT_BRANCH.search(line.split("#")[0])]
+    hits = [
+        f"{m}: {line.strip()}"
+        for m, path in MODULES.items()
+        if _package(m) == package and m not in _DESCRIBE_JOINTS
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if _JOINT_BRANCH.search(line.split("#")[0])
+    ]
     assert hits == []
 
 
 # the kinematic recursion's workspace columns: read by the compiled kernels, their drivers
 # and the one wrapper that names them (eslabon.kinematics.KinematicPass), by nothing else
-_WORKSPACE_READERS = {"eslabon.kinematics.recursion", "eslabon.kinematics.kernels",
-                      "eslabon.kinematics.kinematic_pass", "eslabon.dynamics.rnea",
-                      "eslabon.dynamics.energy", "eslabon.dynamics.coriolis",
-                      "eslabon.dynamics.drivers", "eslabon.dynamics._opcount_probe",
-                      "eslabon.sim.rk4"}
+_WORKSPACE_READERS = {
+    "eslabon.kinematics.recursion",
+    "eslabon.kinematics.kernels",
+    "eslabon.kinematics.kinematic_pass",
+    "eslabon.dynamics.rnea",
+    "eslabon.dynamics.energy",
+    "eslabon.dynamics.coriolis",
+    "eslabon.dynamics.drivers",
+    "eslabon.dynamics._opcount_probe",
+    "eslabon.sim.rk4",
+}
 
 
 def test_workspace_columns_stay_with_the_kernels():
-    readers = {m for m, path in MODULES.items()
-               if re.search(r"\bWS_[A-Z]+", path.read_text(encoding="utf-8"))}
+    readers = {
+        m
+        for m, path in MODULES.items()
+        if re.search(r"\bWS_[A-Z]+", path.read_text(encoding="utf-8"))
+    }
     assert readers <= _WORKSPACE_READERS

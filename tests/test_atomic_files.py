@@ -1,13 +1,18 @@
 """The one atomic writer (eslabon._files): what it removes, what it keeps, how it
 replaces (issue "Nothing silently wrong")."""
+
 import os
 import stat
 
 import pytest
 
 from eslabon import _files
-from eslabon._files import (OutputExistsError, atomic_path, remove_stale_temporaries,
-                            write_text_atomic)
+from eslabon._files import (
+    OutputExistsError,
+    atomic_path,
+    remove_stale_temporaries,
+    write_text_atomic,
+)
 
 HOST = _files._HOST
 
@@ -21,11 +26,11 @@ def _stale(folder, target, pid=999_999_999, token="0123456789ab", tail=None):
 
 def test_only_exact_temporaries_of_dead_writers_on_this_host_are_removed(tmp_path):
     dead = _stale(tmp_path, "a.csv")
-    mine = _stale(tmp_path, "a.csv", tail=".csv-my-precious-backup")   # not our form
-    other_host = tmp_path / f".a.csv.eslabon-tmp-elsewhere-999999999-0123456789ab.csv"
+    mine = _stale(tmp_path, "a.csv", tail=".csv-my-precious-backup")  # not our form
+    other_host = tmp_path / ".a.csv.eslabon-tmp-elsewhere-999999999-0123456789ab.csv"
     other_host.write_text("another machine's write in progress")
     alive = _stale(tmp_path, "a.csv", pid=os.getppid())
-    absurd = _stale(tmp_path, "b.csv", pid=10 ** 30)
+    absurd = _stale(tmp_path, "b.csv", pid=10**30)
     bracket = _stale(tmp_path, "r[1].csv")
     user = tmp_path / ".tmp-mine"
     user.write_text("a user's file")

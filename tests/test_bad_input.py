@@ -1,5 +1,6 @@
 """Bad input gets a ValueError naming the field; the CLI prints one line and exits 2.
 Zero masses and singular (rod-like) inertias are legal (issue: Core, "Bad input")."""
+
 import re
 import subprocess
 import sys
@@ -9,8 +10,16 @@ import pytest
 
 import eslabon as es
 
-ROW = {"joint": "R", "theta": 0.0, "d": 0.0, "a": 1.0, "alpha": 0.0, "mass": 1.0,
-       "com": [-0.5, 0, 0], "inertia": np.diag([0.0, 0.1, 0.1])}
+ROW = {
+    "joint": "R",
+    "theta": 0.0,
+    "d": 0.0,
+    "a": 1.0,
+    "alpha": 0.0,
+    "mass": 1.0,
+    "com": [-0.5, 0, 0],
+    "inertia": np.diag([0.0, 0.1, 0.1]),
+}
 
 
 def row(**changes):
@@ -19,21 +28,24 @@ def row(**changes):
     return r
 
 
-@pytest.mark.parametrize("changes, field", [
-    ({"mass": -1.0}, "rows[0].mass"),
-    ({"mass": float("nan")}, "rows[0].mass"),
-    ({"inertia": [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]}, "rows[0].inertia"),
-    ({"inertia": np.diag([1.0, -0.1, 1.0])}, "rows[0].inertia"),
-    ({"inertia": np.eye(2)}, "rows[0].inertia"),
-    ({"com": [0, 0]}, "rows[0].com"),
-    ({"joint": "X"}, "rows[0].joint"),
-    ({"viscous": -0.1}, "rows[0].viscous"),
-    ({"lenght": 1.0}, "rows[0]"),
-    ({"a": float("inf")}, "rows[0].a"),
-    # the COM slides along a prismatic joint only (seed 001 book mode); the model check
-    # names the body
-    ({"com_slide": 0.5}, "com_slide[1]"),
-])
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"mass": -1.0}, "rows[0].mass"),
+        ({"mass": float("nan")}, "rows[0].mass"),
+        ({"inertia": [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]}, "rows[0].inertia"),
+        ({"inertia": np.diag([1.0, -0.1, 1.0])}, "rows[0].inertia"),
+        ({"inertia": np.eye(2)}, "rows[0].inertia"),
+        ({"com": [0, 0]}, "rows[0].com"),
+        ({"joint": "X"}, "rows[0].joint"),
+        ({"viscous": -0.1}, "rows[0].viscous"),
+        ({"lenght": 1.0}, "rows[0]"),
+        ({"a": float("inf")}, "rows[0].a"),
+        # the COM slides along a prismatic joint only (seed 001 book mode); the model check
+        # names the body
+        ({"com_slide": 0.5}, "com_slide[1]"),
+    ],
+)
 def test_bad_rows_name_the_field(changes, field):
     with pytest.raises(ValueError, match="^" + re.escape(field)):
         es.from_dh([row(**changes)], "standard")
@@ -55,10 +67,11 @@ def test_missing_dh_value_and_unknown_convention():
 
 
 def test_zero_mass_and_rod_inertia_are_legal():
-    m = es.from_dh([row(mass=0.0, inertia=np.zeros((3, 3))), row(inertia=np.diag([0, 0, 0.1]))],
-                   "standard")
+    m = es.from_dh(
+        [row(mass=0.0, inertia=np.zeros((3, 3))), row(inertia=np.diag([0, 0, 0.1]))], "standard"
+    )
     assert m.nq == 2
-    es.zoo.load("cincinnati_t3")          # link 1: inertia diag(0, 62, 0)
+    es.zoo.load("cincinnati_t3")  # link 1: inertia diag(0, 62, 0)
 
 
 def test_unknown_zoo_name_and_option():
@@ -68,13 +81,16 @@ def test_unknown_zoo_name_and_option():
         es.zoo.load("planar2", wheels=3)
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    (dict(q=np.zeros(3)), "q"),
-    (dict(qd=np.zeros((2, 2))), "qd"),
-    (dict(qdd=[0.0, float("nan")]), "qdd"),
-    (dict(q=[0.0, float("inf")]), "q"),
-    (dict(q="abc"), "q"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        (dict(q=np.zeros(3)), "q"),
+        (dict(qd=np.zeros((2, 2))), "qd"),
+        (dict(qdd=[0.0, float("nan")]), "qdd"),
+        (dict(q=[0.0, float("inf")]), "q"),
+        (dict(q="abc"), "q"),
+    ],
+)
 def test_dynamics_inputs_name_the_field(kwargs, field):
     m = es.zoo.load("planar2")
     args = dict(q=np.zeros(2), qd=np.zeros(2), qdd=np.zeros(2))
@@ -123,19 +139,23 @@ def test_trajectory_save_roundtrip_and_bad_suffix(tmp_path):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "eslabon.cli.main", *args],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "eslabon.cli.main", *args], capture_output=True, text=True
+    )
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["info", "nope"], "MODEL"),
-    (["id", "planar2", "--q", "1,2,3"], "--q: expected 2 numbers"),
-    (["fd", "planar2", "--q", "0,nan"], "--q: 'nan' is not finite"),
-    (["info", "missing.yaml"], "no such model file"),
-    (["id", "planar2", "--bogus", "1"], "No such option"),
-    (["simulate", "planar2", "--out", "x.txt"], "--out"),
-    (["id", "practica_4dof", "--opt", "payload_mass=-3"], "mass"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["info", "nope"], "MODEL"),
+        (["id", "planar2", "--q", "1,2,3"], "--q: expected 2 numbers"),
+        (["fd", "planar2", "--q", "0,nan"], "--q: 'nan' is not finite"),
+        (["info", "missing.yaml"], "no such model file"),
+        (["id", "planar2", "--bogus", "1"], "No such option"),
+        (["simulate", "planar2", "--out", "x.txt"], "--out"),
+        (["id", "practica_4dof", "--opt", "payload_mass=-3"], "mass"),
+    ],
+)
 def test_cli_one_line_errors(args, needle):
     res = _cli(*args)
     assert res.returncode == 2
@@ -146,23 +166,42 @@ def test_cli_one_line_errors(args, needle):
 
 def test_cli_id_json_matches_library():
     import json
+
     res = _cli("id", "practica_6dof", "--q", "0.1,0.2,0.3,0.4,0.5,0.6", "--json")
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     m = es.zoo.load("practica_6dof")
     q = np.arange(1, 7) * 0.1
-    np.testing.assert_allclose(out["tau"], es.inverse_dynamics(m, q, np.zeros(6), np.zeros(6)),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        out["tau"], es.inverse_dynamics(m, q, np.zeros(6), np.zeros(6)), rtol=1e-12, atol=1e-12
+    )
 
 
 def test_model_file_roundtrip(tmp_path):
     import yaml
+
     path = tmp_path / "arm.yaml"
-    path.write_text(yaml.safe_dump({"eslabon": 1, "convention": "standard",
-                                    "gravity": [0, -9.81, 0],
-                                    "rows": [{"joint": "R", "theta": 0, "d": 0, "a": 1.0,
-                                              "alpha": 0, "mass": 2.0, "com": [-0.5, 0, 0],
-                                              "inertia": [[0, 0, 0], [0, 0.1, 0], [0, 0, 0.1]]}]}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "eslabon": 1,
+                "convention": "standard",
+                "gravity": [0, -9.81, 0],
+                "rows": [
+                    {
+                        "joint": "R",
+                        "theta": 0,
+                        "d": 0,
+                        "a": 1.0,
+                        "alpha": 0,
+                        "mass": 2.0,
+                        "com": [-0.5, 0, 0],
+                        "inertia": [[0, 0, 0], [0, 0.1, 0], [0, 0, 0.1]],
+                    }
+                ],
+            }
+        )
+    )
     m = es.model.load_model(path)
     assert m.nq == 1 and m.dh.convention == "standard"
     res = _cli("info", str(path), "--json")
@@ -177,9 +216,13 @@ def test_functions_needing_rigid_links_refuse_a_sliding_com_by_name():
     """One check (``Model.require_rigid_links``) and one message naming what needs rigid
     links and the model; a model with rigid links passes."""
     book = es.zoo.load("practica_4dof", book_com=True)
-    with pytest.raises(ValueError, match=re.escape(
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
             f"model: to_urdf (URDF links are rigid bodies) needs rigid links; a COM of "
-            f"{book.name!r} slides with a prismatic joint (a sliding COM, seed 001 book mode)")):
+            f"{book.name!r} slides with a prismatic joint (a sliding COM, seed 001 book mode)"
+        ),
+    ):
         es.model.to_urdf(book)
     with pytest.raises(ValueError, match=r"^model: the thing needs rigid links; "):
         book.require_rigid_links("the thing")

@@ -4,6 +4,7 @@ No timing is asserted here, ever: only that every section runs in --quick mode o
 model and returns rows with the expected keys (and, with Pinocchio, that the outputs it
 times agree with Pinocchio's).
 """
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,15 @@ SECTION_KEYS = {"title", "rows", "checks", "notes"}
 
 
 def _small_run(**kw):
-    return bench.run(quick=True, robots=("planar2",), sim_robot="planar2", chain_sizes=(2, 3),
-                     long_chain_sizes=(3, 4),
-                     batch_size=64, **kw)
+    return bench.run(
+        quick=True,
+        robots=("planar2",),
+        sim_robot="planar2",
+        chain_sizes=(2, 3),
+        long_chain_sizes=(3, 4),
+        batch_size=64,
+        **kw,
+    )
 
 
 def _check_shape(results, sections):
@@ -41,7 +48,7 @@ def _check_shape(results, sections):
             assert row["met"] in (None, True, False)
     for key in ("platform", "cpu", "cores", "python", "numpy", "numba", "date"):
         assert key in results["meta"]
-    json.dumps(results, default=float)          # what --json writes
+    json.dumps(results, default=float)  # what --json writes
     md = bench.render_markdown(results)
     assert "| figure | ours | pin | ratio | target | met |" in md
 
@@ -52,10 +59,19 @@ def test_quick_run_without_pin():
     secs = results["sections"]
     ours = [r["ours"] for r in secs["per_call"]["rows"] if r["figure"].endswith(" ID")]
     assert ours and ours[0] is not None
-    assert all(r["pin"] is None for s in secs.values() for r in s["rows"]
-               if not r["figure"].startswith("import eslabon"))
+    assert all(
+        r["pin"] is None
+        for s in secs.values()
+        for r in s["rows"]
+        if not r["figure"].startswith("import eslabon")
+    )
     assert {r["figure"] for r in secs["scaling"]["rows"]} >= {
-        "ID n=2", "FD n=3", "M n=3", "M n=4 (long)", "M slope n=3–4 (long chains)"}
+        "ID n=2",
+        "FD n=3",
+        "M n=3",
+        "M n=4 (long)",
+        "M slope n=3–4 (long chains)",
+    }
     assert secs["simulate"]["rows"][0]["ours"] is not None
     assert secs["startup"]["rows"][0]["ours"] is not None
 
@@ -77,7 +93,8 @@ def test_cli_rejects_unknown_library(capsys):
         cli_main(["bench", "--against", "mujoco"])
     assert exc.value.code == 2
     assert capsys.readouterr().err.strip().splitlines() == [
-        "error: --against: expected 'pin', got 'mujoco'"]
+        "error: --against: expected 'pin', got 'mujoco'"
+    ]
 
 
 def test_cli_pin_missing_is_one_line(capsys, monkeypatch):

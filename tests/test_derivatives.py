@@ -21,6 +21,7 @@ random trees (arbitrary axes, a fixed body with children), at random states:
 
 Tolerances are relative to the size of the compared matrices ("scale").
 """
+
 from __future__ import annotations
 
 import zlib
@@ -40,25 +41,31 @@ N_STATES = 3
 RTOL_COMPLEX_STEP = 1e-10
 RTOL_ORACLE = 1e-12
 H_CENTRAL = 1e-6
-RTOL_CENTRAL = 1e-7          # the issue's bound; measured worst ~2e-8 (rounding of τ / h)
-RTOL_COND = 1e-13          # x cond(M) for the M⁻¹ identities
+RTOL_CENTRAL = 1e-7  # the issue's bound; measured worst ~2e-8 (rounding of τ / h)
+RTOL_COND = 1e-13  # x cond(M) for the M⁻¹ identities
 
 # --- cases -------------------------------------------------------------------------------
 
 ZOO_CASES = {name: (name, {}) for name in es.zoo.names()}
-ZOO_CASES.update({
-    "practica_4dof_book": ("practica_4dof", {"book_com": True}),
-    "practica_4dof_payload": ("practica_4dof", {"payload_mass": 3.0, "payload_inertia": 0.05}),
-    "practica_pendulum3_frictionless": ("practica_pendulum3", {"friction": False}),
-})
+ZOO_CASES.update(
+    {
+        "practica_4dof_book": ("practica_4dof", {"book_com": True}),
+        "practica_4dof_payload": ("practica_4dof", {"payload_mass": 3.0, "payload_inertia": 0.05}),
+        "practica_pendulum3_frictionless": ("practica_pendulum3", {"friction": False}),
+    }
+)
 # (seed, n, convention, options): prismatic joints forced in, payload and tool on and off
 CHAIN_CASES = {}
 for _k, _conv in enumerate(CONVENTIONS):
     CHAIN_CASES[f"chain-{_conv}-1P"] = (10 * _k + 2, 1, _conv, dict(joints="P"))
     CHAIN_CASES[f"chain-{_conv}-3"] = (10 * _k + 3, 3, _conv, dict(joints="RPR", payload=True))
     CHAIN_CASES[f"chain-{_conv}-5"] = (10 * _k + 4, 5, _conv, dict(tool=True, payload=False))
-    CHAIN_CASES[f"chain-{_conv}-7"] = (10 * _k + 6, 7, _conv,
-                                       dict(joints="RRPRPRR", payload=True, tool=True))
+    CHAIN_CASES[f"chain-{_conv}-7"] = (
+        10 * _k + 6,
+        7,
+        _conv,
+        dict(joints="RRPRPRR", payload=True, tool=True),
+    )
 TREE_CASES = {f"tree-{s}": s for s in range(2)}
 CASES = [*ZOO_CASES, *CHAIN_CASES, *TREE_CASES]
 
@@ -121,6 +128,7 @@ def each(states):
 
 # --- the oracle itself -------------------------------------------------------------------
 
+
 def test_oracle_matches_inverse_dynamics(model, states):
     """The numpy Newton–Euler is the library's Newton–Euler (else its derivatives prove
     nothing), in float and in complex arithmetic with a zero imaginary part."""
@@ -136,15 +144,31 @@ def test_oracle_is_not_blind():
     """A one-link pendulum by hand: τ = (I_zz + m l²) q̈ + b q̇ + μ sign(q̇) + m g l cos q
     (standard DH, COM at the link's middle, gravity −y)."""
     m, l, Izz, b, mu, g = 2.0, 0.8, 0.1, 0.3, 0.2, 9.81
-    model = es.from_dh([{"joint": "R", "theta": 0.0, "d": 0.0, "a": 2 * l, "alpha": 0.0,
-                         "mass": m, "com": [-l, 0, 0], "inertia": np.diag([0, Izz, Izz]),
-                         "viscous": b, "coulomb": mu}], "standard", gravity=(0, -g, 0))
+    model = es.from_dh(
+        [
+            {
+                "joint": "R",
+                "theta": 0.0,
+                "d": 0.0,
+                "a": 2 * l,
+                "alpha": 0.0,
+                "mass": m,
+                "com": [-l, 0, 0],
+                "inertia": np.diag([0, Izz, Izz]),
+                "viscous": b,
+                "coulomb": mu,
+            }
+        ],
+        "standard",
+        gravity=(0, -g, 0),
+    )
     q, qd, qdd = 0.7, -1.3, 2.1
     expected = (Izz + m * l * l) * qdd + b * qd - mu + m * g * l * np.cos(q)
     check(rnea(model, [q], [qd], [qdd]), [expected], 1e-14, what="hand pendulum")
 
 
 # --- inverse dynamics derivatives --------------------------------------------------------
+
 
 def test_id_derivatives_match_complex_step(model, states):
     for q, qd, qdd in each(states):
@@ -159,10 +183,18 @@ def test_id_derivatives_match_complex_step(model, states):
 def test_id_derivatives_match_central_differences(model, states):
     for q, qd, qdd in each(states):
         dq, dv = es.inverse_dynamics_derivatives(model, q, qd, qdd)
-        Nq = central(lambda Q: es.inverse_dynamics(model, Q, np.broadcast_to(qd, Q.shape).copy(),
-                                                   np.broadcast_to(qdd, Q.shape).copy()), q)
-        Nv = central(lambda V: es.inverse_dynamics(model, np.broadcast_to(q, V.shape).copy(), V,
-                                                   np.broadcast_to(qdd, V.shape).copy()), qd)
+        Nq = central(
+            lambda Q: es.inverse_dynamics(
+                model, Q, np.broadcast_to(qd, Q.shape).copy(), np.broadcast_to(qdd, Q.shape).copy()
+            ),
+            q,
+        )
+        Nv = central(
+            lambda V: es.inverse_dynamics(
+                model, np.broadcast_to(q, V.shape).copy(), V, np.broadcast_to(qdd, V.shape).copy()
+            ),
+            qd,
+        )
         scale = max(1.0, float(np.max(np.abs(Nq))), float(np.max(np.abs(Nv))))
         check(dq, Nq, RTOL_CENTRAL, scale, what="∂τ/∂q vs central differences")
         check(dv, Nv, RTOL_CENTRAL, scale, what="∂τ/∂q̇ vs central differences")
@@ -187,8 +219,9 @@ def test_id_derivatives_are_not_trivial(model, states):
     assert np.max(np.abs(dv)) > 1e-3
 
 
-@pytest.mark.parametrize("case", ["practica_6dof", "practica_pendulum3", "chain-modified-7",
-                                  "tree-1"])
+@pytest.mark.parametrize(
+    "case", ["practica_6dof", "practica_pendulum3", "chain-modified-7", "tree-1"]
+)
 def test_friction_terms_of_the_derivatives(case, random_chain, random_states):
     """Viscous b adds diag(b) to ∂τ/∂q̇; Coulomb μ sign(q̇) adds nothing, also at q̇_j = 0
     (the documented choice). ∂τ/∂q does not see friction."""
@@ -213,13 +246,18 @@ def test_friction_terms_of_the_derivatives(case, random_chain, random_states):
     # and the viscous diagonal is what the differences of τ see (away from q̇ = 0)
     x = (q[1], away_from_zero(qd[1]), qdd[1])
     both = model.replace(viscous=b, coulomb=mu)
-    Nv = central(lambda V: es.inverse_dynamics(both, np.broadcast_to(x[0], V.shape).copy(), V,
-                                               np.broadcast_to(x[2], V.shape).copy()), x[1])
+    Nv = central(
+        lambda V: es.inverse_dynamics(
+            both, np.broadcast_to(x[0], V.shape).copy(), V, np.broadcast_to(x[2], V.shape).copy()
+        ),
+        x[1],
+    )
     dv = es.inverse_dynamics_derivatives(both, *x)[1]
     check(dv, Nv, RTOL_CENTRAL, max(1.0, float(np.max(np.abs(Nv)))), what="∂τ/∂q̇ with friction")
 
 
 # --- forward dynamics derivatives --------------------------------------------------------
+
 
 def _tau(model, q, qd, seed):
     """A torque of the size of the model's own bias forces, so q̈ is of order 1."""
@@ -232,12 +270,15 @@ def test_fd_derivatives_match_central_differences(model, states, case):
     for k, (q, qd, _) in enumerate(each(states)):
         tau = _tau(model, q, qd, zlib.crc32(case.encode()) + k)
         dq, dv, dtau = es.forward_dynamics_derivatives(model, q, qd, tau)
-        rep = lambda x, X: np.broadcast_to(x, X.shape).copy()    # noqa: E731
+        rep = lambda x, X: np.broadcast_to(x, X.shape).copy()  # noqa: E731
         Nq = central(lambda Q: es.forward_dynamics(model, Q, rep(qd, Q), rep(tau, Q)), q)
         Nv = central(lambda V: es.forward_dynamics(model, rep(q, V), V, rep(tau, V)), qd)
         # q̈ is linear in τ: a step of the size of τ has no truncation error, less rounding
-        Nt = central(lambda T: es.forward_dynamics(model, rep(q, T), rep(qd, T), T), tau,
-                     h=1e-3 * max(1.0, float(np.max(np.abs(tau)))))
+        Nt = central(
+            lambda T: es.forward_dynamics(model, rep(q, T), rep(qd, T), T),
+            tau,
+            h=1e-3 * max(1.0, float(np.max(np.abs(tau)))),
+        )
         scale = max(1.0, float(np.max(np.abs(Nq))), float(np.max(np.abs(Nv))))
         check(dq, Nq, RTOL_CENTRAL, scale, what="∂q̈/∂q vs central differences")
         check(dv, Nv, RTOL_CENTRAL, scale, what="∂q̈/∂q̇ vs central differences")
@@ -253,20 +294,41 @@ def test_fd_derivatives_are_minus_minv_times_id_derivatives(model, states, case)
         Minv = np.linalg.inv(M)
         cond = np.linalg.cond(M)
         check(dtau, Minv, RTOL_COND * cond, what="∂q̈/∂τ vs inv(M)")
-        check(dtau, dtau.T, RTOL_COND * cond, max(1.0, float(np.max(np.abs(dtau)))),
-              what="M⁻¹ symmetric")
+        check(
+            dtau,
+            dtau.T,
+            RTOL_COND * cond,
+            max(1.0, float(np.max(np.abs(dtau)))),
+            what="M⁻¹ symmetric",
+        )
         qdd = es.forward_dynamics(model, q, qd, tau)
         iq, iv = es.inverse_dynamics_derivatives(model, q, qd, qdd)
         # M (∂q̈/∂x) = −∂τ/∂x, checked without inverting M
-        check(M @ dq, -iq, RTOL_COND * cond, max(1.0, float(np.max(np.abs(iq)))),
-              what="M ∂q̈/∂q vs −∂τ/∂q")
-        check(M @ dv, -iv, RTOL_COND * cond, max(1.0, float(np.max(np.abs(iv)))),
-              what="M ∂q̈/∂q̇ vs −∂τ/∂q̇")
-        check(dq, -Minv @ iq, RTOL_COND * cond, max(1.0, float(np.max(np.abs(dq)))),
-              what="∂q̈/∂q vs −M⁻¹ ∂τ/∂q")
+        check(
+            M @ dq,
+            -iq,
+            RTOL_COND * cond,
+            max(1.0, float(np.max(np.abs(iq)))),
+            what="M ∂q̈/∂q vs −∂τ/∂q",
+        )
+        check(
+            M @ dv,
+            -iv,
+            RTOL_COND * cond,
+            max(1.0, float(np.max(np.abs(iv)))),
+            what="M ∂q̈/∂q̇ vs −∂τ/∂q̇",
+        )
+        check(
+            dq,
+            -Minv @ iq,
+            RTOL_COND * cond,
+            max(1.0, float(np.max(np.abs(dq)))),
+            what="∂q̈/∂q vs −M⁻¹ ∂τ/∂q",
+        )
 
 
 # --- batches -----------------------------------------------------------------------------
+
 
 def test_batch_equals_stacked_single_calls(model, case, random_states):
     q, qd, qdd = random_states(model, zlib.crc32(case.encode()) + 2, 9)
@@ -280,11 +342,13 @@ def test_batch_equals_stacked_single_calls(model, case, random_states):
     single = [es.forward_dynamics_derivatives(model, *x) for x in zip(q, qd, tau)]
     for j, name in enumerate(("∂q̈/∂q", "∂q̈/∂q̇", "∂q̈/∂τ")):
         assert batch[j].shape == (9, model.nq, model.nq)
-        np.testing.assert_allclose(batch[j], np.stack([s[j] for s in single]), rtol=1e-14,
-                                   atol=1e-14, err_msg=name)
+        np.testing.assert_allclose(
+            batch[j], np.stack([s[j] for s in single]), rtol=1e-14, atol=1e-14, err_msg=name
+        )
 
 
 # --- bad input ---------------------------------------------------------------------------
+
 
 def test_derivatives_name_the_bad_field():
     m = es.zoo.load("planar2")
@@ -292,20 +356,34 @@ def test_derivatives_name_the_bad_field():
     with pytest.raises(ValueError, match=r"^qdd: expected finite"):
         es.inverse_dynamics_derivatives(m, z, z, np.array([0.0, np.nan]))
     with pytest.raises(ValueError, match=r"^q: expected finite"):
-        es.inverse_dynamics_derivatives(m, np.array([[0.0, 0.0], [np.inf, 0.0]]), np.zeros((2, 2)),
-                                        np.zeros((2, 2)))
+        es.inverse_dynamics_derivatives(
+            m, np.array([[0.0, 0.0], [np.inf, 0.0]]), np.zeros((2, 2)), np.zeros((2, 2))
+        )
     with pytest.raises(ValueError, match=r"^tau: expected finite"):
         es.forward_dynamics_derivatives(m, z, z, [np.nan, 0.0])
     with pytest.raises(ValueError, match=r"^qd: expected"):
         es.forward_dynamics_derivatives(m, z, np.zeros(3), z)
-    massless = es.from_dh([{"joint": "R", "theta": 0.0, "d": 0.0, "a": 1.0, "alpha": 0.0,
-                            "mass": 0.0, "com": [0, 0, 0], "inertia": np.zeros((3, 3))}],
-                          "standard")
+    massless = es.from_dh(
+        [
+            {
+                "joint": "R",
+                "theta": 0.0,
+                "d": 0.0,
+                "a": 1.0,
+                "alpha": 0.0,
+                "mass": 0.0,
+                "com": [0, 0, 0],
+                "inertia": np.zeros((3, 3)),
+            }
+        ],
+        "standard",
+    )
     with pytest.raises(ValueError, match="positive definite"):
         es.forward_dynamics_derivatives(massless, [0.0], [0.0], [1.0])
     with pytest.raises(ValueError, match="positive definite"):
-        es.forward_dynamics_derivatives(massless, np.zeros((3, 1)), np.zeros((3, 1)),
-                                        np.ones((3, 1)))
+        es.forward_dynamics_derivatives(
+            massless, np.zeros((3, 1)), np.zeros((3, 1)), np.ones((3, 1))
+        )
 
 
 @pytest.mark.parametrize("index", [0, 1])
@@ -320,13 +398,21 @@ def test_fd_derivatives_nonfinite_q_names_q(index):
 
 # --- Pinocchio ---------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def pin():
     return pytest.importorskip("pinocchio")
 
 
-PIN_CASES = ["puma560", "panda", "practica_6dof", "chain-standard-5", "chain-modified-7",
-             "chain-rojas-3", "tree-0"]
+PIN_CASES = [
+    "puma560",
+    "panda",
+    "practica_6dof",
+    "chain-standard-5",
+    "chain-modified-7",
+    "chain-rojas-3",
+    "tree-0",
+]
 
 
 @pytest.mark.parametrize("case", PIN_CASES)
@@ -334,13 +420,14 @@ def test_against_pinocchio_derivatives(case, pin, random_chain):
     """``pin.computeRNEADerivatives`` (∂τ/∂q, ∂τ/∂v) and ``pin.computeABADerivatives``
     (∂q̈/∂q, ∂q̈/∂v, M⁻¹) on the friction-free model, 10 states, 1e-9 relative."""
     from eslabon.interop.pinocchio import dof_order, to_pinocchio
+
     model = build(case, random_chain)
     model = model.replace(viscous=np.zeros(model.nq), coulomb=np.zeros(model.nq))
     pm = to_pinocchio(model)
     data = pm.createData()
     o = dof_order(model)
     if case.startswith("tree"):
-        assert not np.array_equal(o, np.arange(model.nq))    # exercises the reordering
+        assert not np.array_equal(o, np.arange(model.nq))  # exercises the reordering
     back = np.ix_(o, o)
     rng = np.random.default_rng(zlib.crc32(case.encode()))
     for _ in range(10):

@@ -6,6 +6,7 @@ With the C extension each public per-call function is a builtin: float64 C-conti
 over). Both paths must give the same numbers, and without the extension the public
 function is the general path itself.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,8 +19,9 @@ import eslabon as es
 from eslabon._engine import fastcall
 from eslabon.dynamics import drivers
 
-needs_ext = pytest.mark.skipif(not fastcall.AVAILABLE,
-                               reason="eslabon._fastcall was not built (no C compiler)")
+needs_ext = pytest.mark.skipif(
+    not fastcall.AVAILABLE, reason="eslabon._fastcall was not built (no C compiler)"
+)
 
 # name: (public function, number of state arguments)
 ENTRIES = {
@@ -36,8 +38,9 @@ MODELS = {
     "panda": lambda: es.zoo.load("panda"),
     "practica_4dof-book": lambda: es.zoo.load("practica_4dof", book_com=True, payload_mass=3),
     # prismatic joints, off-z axes, friction, armature, payload and tool (fixed bodies)
-    "chain-RPRPR": lambda: es.zoo.random_chain(5, 3, "modified", friction=True,
-                                               joints="RPRPR", payload=True, tool=True),
+    "chain-RPRPR": lambda: es.zoo.random_chain(
+        5, 3, "modified", friction=True, joints="RPRPR", payload=True, tool=True
+    ),
 }
 
 
@@ -64,8 +67,9 @@ def test_lean_path_equals_general_path(model, name):
     fast = public.__self__.fast(model, *args)
     assert fast is not None
     general = public.__self__.general(model, *args)
-    for a, b, c in zip(_outputs(fast), _outputs(general), _outputs(public(model, *args)),
-                       strict=True):
+    for a, b, c in zip(
+        _outputs(fast), _outputs(general), _outputs(public(model, *args)), strict=True
+    ):
         assert a.shape == b.shape and a.dtype == np.float64
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
         np.testing.assert_array_equal(a, c)
@@ -100,29 +104,38 @@ def test_lean_path_hands_over_what_it_cannot_read(name):
             assert fast(model, *args) is None, (label, slot)
             if label in ("list", "int", "float32", "strided", "big-endian"):
                 plain = [np.array(x, dtype=np.float64) for x in args]
-                for a, b in zip(_outputs(public(model, *args)),
-                                _outputs(public(model, *plain)), strict=True):
+                for a, b in zip(
+                    _outputs(public(model, *args)), _outputs(public(model, *plain)), strict=True
+                ):
                     np.testing.assert_array_equal(a, b)
 
     class Fake:
         def __init__(self, packed):
             self.packed = packed
             self.nq = n
+
     packed = model.packed
-    for label, P in {"truncated": packed[:-1], "int": packed.astype(np.int64),
-                     "list": list(packed), "empty": np.empty(0),
-                     "nan header": np.concatenate([[np.nan], packed[1:]])}.items():
+    for label, P in {
+        "truncated": packed[:-1],
+        "int": packed.astype(np.int64),
+        "list": list(packed),
+        "empty": np.empty(0),
+        "nan header": np.concatenate([[np.nan], packed[1:]]),
+    }.items():
         assert fast(Fake(P), *good) is None, label
     assert fast(object(), *good) is None
     # only a Model's packed array is trusted (the kernels do not re-check its inner fields)
     assert fast(Fake(packed), *good) is None
+
     class SubModel(es.Model):
         pass
+
     sub = object.__new__(SubModel)
-    sub.__dict__.update(model.__dict__)            # the same valid packed array
+    sub.__dict__.update(model.__dict__)  # the same valid packed array
     assert fast(sub, *good) is None
-    np.testing.assert_array_equal(_outputs(public(sub, *good))[0],
-                                  _outputs(public(model, *good))[0])
+    np.testing.assert_array_equal(
+        _outputs(public(sub, *good))[0], _outputs(public(model, *good))[0]
+    )
     with pytest.raises(TypeError):
         fast(model, *good, good[0])
 
@@ -131,15 +144,19 @@ def test_lean_path_hands_over_what_it_cannot_read(name):
 def test_keywords_and_errors_take_the_general_path():
     model = MODELS["puma560"]()
     q, qd, qdd = _states(model, 3)
-    np.testing.assert_array_equal(es.mass_matrix(model, q),
-                                  es.mass_matrix(model, q, method="walker_orin_3"))
-    np.testing.assert_allclose(es.forward_dynamics(model, q, qd, qdd),
-                               es.forward_dynamics(model, q, qd, qdd, method="walker_orin_3"),
-                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(
+        es.mass_matrix(model, q), es.mass_matrix(model, q, method="walker_orin_3")
+    )
+    np.testing.assert_allclose(
+        es.forward_dynamics(model, q, qd, qdd),
+        es.forward_dynamics(model, q, qd, qdd, method="walker_orin_3"),
+        rtol=1e-9,
+        atol=1e-9,
+    )
     with pytest.raises(ValueError, match="method"):
         es.mass_matrix(model, q, method="nope")
     with pytest.raises(TypeError):
-        es.mass_matrix(model, q, "walker_orin_3")        # method is keyword-only
+        es.mass_matrix(model, q, "walker_orin_3")  # method is keyword-only
     with pytest.raises(ValueError, match="qd: expected shape"):
         es.inverse_dynamics(model, q, qd[:3], qdd)
     with pytest.raises(ValueError, match="qdd: expected finite values, got nan at index 4"):
@@ -172,12 +189,27 @@ def test_bad_construction_is_refused():
     make = fastcall._fastcall.public
     addr = drivers.inverse_dynamics_entry.address
     general = es.inverse_dynamics.__self__.general
-    good = dict(address=addr, n_in=3, out_ndims=(1,), header=8, stride=36, owner=None,
-                general=general, name="f", doc="f()", module="m", model_type=es.Model)
+    good = dict(
+        address=addr,
+        n_in=3,
+        out_ndims=(1,),
+        header=8,
+        stride=36,
+        owner=None,
+        general=general,
+        name="f",
+        doc="f()",
+        module="m",
+        model_type=es.Model,
+    )
     assert make(**good)(MODELS["puma560"](), *np.zeros((3, 6))).shape == (6,)
-    for key, value, match in [("n_in", 0, "n_in"), ("out_ndims", (), "out_ndims"),
-                              ("out_ndims", (3,), "out_ndims"), ("address", -1, "address"),
-                              ("stride", 0, "stride")]:
+    for key, value, match in [
+        ("n_in", 0, "n_in"),
+        ("out_ndims", (), "out_ndims"),
+        ("out_ndims", (3,), "out_ndims"),
+        ("address", -1, "address"),
+        ("stride", 0, "stride"),
+    ]:
         with pytest.raises(ValueError, match=match):
             make(**{**good, key: value})
     with pytest.raises(TypeError, match="general"):
@@ -201,16 +233,38 @@ def test_an_entry_compiles_on_its_first_lean_call():
             return drivers.inverse_dynamics_entry.address
 
     general = es.inverse_dynamics.__self__.general
-    f = make(address=0, n_in=3, out_ndims=(1,), header=8, stride=36, owner=Owner(),
-             general=general, name="f", doc="f()", module="m", model_type=es.Model)
+    f = make(
+        address=0,
+        n_in=3,
+        out_ndims=(1,),
+        header=8,
+        stride=36,
+        owner=Owner(),
+        general=general,
+        name="f",
+        doc="f()",
+        module="m",
+        model_type=es.Model,
+    )
     model = MODELS["puma560"]()
-    f(model, [0.0] * 6, [0.0] * 6, [0.0] * 6)           # lists: the general path
+    f(model, [0.0] * 6, [0.0] * 6, [0.0] * 6)  # lists: the general path
     assert Owner.asked == 0
     for _ in range(3):
         assert f(model, *np.zeros((3, 6))).shape == (6,)
     assert Owner.asked == 1
-    broken = make(address=0, n_in=3, out_ndims=(1,), header=8, stride=36, owner=object(),
-                  general=general, name="f", doc="f()", module="m", model_type=es.Model)
+    broken = make(
+        address=0,
+        n_in=3,
+        out_ndims=(1,),
+        header=8,
+        stride=36,
+        owner=object(),
+        general=general,
+        name="f",
+        doc="f()",
+        module="m",
+        model_type=es.Model,
+    )
     with pytest.raises(AttributeError, match="address"):
         broken(model, *np.zeros((3, 6)))
 
@@ -228,8 +282,7 @@ def test_general_path_alone(model, name):
     public, k = ENTRIES[name]
     general = public.__self__.general if fastcall.AVAILABLE else public
     args = _states(model, k, seed=4)
-    for a, b in zip(_outputs(public(model, *args)), _outputs(general(model, *args)),
-                    strict=True):
+    for a, b in zip(_outputs(public(model, *args)), _outputs(general(model, *args)), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
     bad = list(args)
     bad[0] = np.where(np.arange(model.nq) == 1, np.nan, args[0])

@@ -2,6 +2,7 @@
 kernel compiles on first use with one line on stderr, the CLI's help keeps its units and
 formats, vectors are read in the usual spellings, outputs are never clobbered, a missing
 extra is named before any work, and the built-in models load quietly."""
+
 import json
 import os
 import subprocess
@@ -9,7 +10,6 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import eslabon as es
@@ -23,8 +23,9 @@ SRC = str(Path(es.__file__).resolve().parents[1])
 def _python(code_or_args, cache, timeout=600, **env):
     args = ["-c", code_or_args] if isinstance(code_or_args, str) else code_or_args
     environ = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": SRC, **env}
-    return subprocess.run([sys.executable, *args], env=environ, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, *args], env=environ, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def _cached_files(cache: Path) -> list:
@@ -40,9 +41,12 @@ def test_help_and_import_compile_nothing(tmp_path):
         r = _python(args, cache)
         assert r.returncode == 0, r.stderr
         assert r.stderr == ""
-    r = _python("import sys, eslabon as es; m = es.zoo.load('puma560'); "
-                "print(sorted(k for k in ('numba', 'scipy', 'matplotlib', 'dask', 'typer') "
-                "if k in sys.modules))", cache)
+    r = _python(
+        "import sys, eslabon as es; m = es.zoo.load('puma560'); "
+        "print(sorted(k for k in ('numba', 'scipy', 'matplotlib', 'dask', 'typer') "
+        "if k in sys.modules))",
+        cache,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]" and r.stderr == ""
     assert _cached_files(cache) == []
@@ -50,13 +54,16 @@ def test_help_and_import_compile_nothing(tmp_path):
 
 def test_first_use_compiles_with_one_line_then_loads_from_the_cache(tmp_path):
     cache = tmp_path / "cache"
-    code = ("import numpy as np, eslabon as es; m = es.zoo.load('planar2'); "
-            "print(es.gravity_torques(m, np.array([0.3, 0.2])).tolist())")
+    code = (
+        "import numpy as np, eslabon as es; m = es.zoo.load('planar2'); "
+        "print(es.gravity_torques(m, np.array([0.3, 0.2])).tolist())"
+    )
     first = _python(code, cache)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(
-        "eslabon: compiling gravity torques for this machine (first use"), lines
+        "eslabon: compiling gravity torques for this machine (first use"
+    ), lines
     assert _cached_files(cache)
     again = _python(code, cache)
     assert again.returncode == 0 and again.stderr == ""
@@ -65,6 +72,7 @@ def test_first_use_compiles_with_one_line_then_loads_from_the_cache(tmp_path):
 
 def test_the_notice_names_the_subject_once_and_can_be_silenced(capsys):
     import numba
+
     was = _jit.compile_notice()
     try:
         _jit._printed.discard("a test subject")
@@ -72,8 +80,9 @@ def test_the_notice_names_the_subject_once_and_can_be_silenced(capsys):
             numba.njit(lambda x: x + 1)(1)
             numba.njit(lambda x: x + 2)(1)
         err = capsys.readouterr().err.splitlines()
-        assert err == ["eslabon: compiling a test subject for this machine (first use; "
-                       "cached for later runs)…"]
+        assert err == [
+            "eslabon: compiling a test subject for this machine (first use; cached for later runs)…"
+        ]
         _jit.compile_notice(False)
         _jit._printed.discard("another subject")
         with _jit.compiling("another subject"):
@@ -86,19 +95,22 @@ def test_the_notice_names_the_subject_once_and_can_be_silenced(capsys):
 def test_a_fast_entry_compiles_on_its_first_lean_call(tmp_path):
     """The C entry of inverse dynamics is not compiled at import nor by a general-path
     call (lists); the first call with float64 arrays compiles (or loads) it."""
-    r = _python("import numpy as np, eslabon as es\n"
-                "from eslabon.dynamics import drivers\n"
-                "m = es.zoo.load('planar2')\n"
-                "es.inverse_dynamics(m, [0.1, 0.2], [0, 0], [0, 0])\n"
-                "print(drivers.inverse_dynamics_entry.compiled)\n"
-                "es.inverse_dynamics(m, *np.zeros((3, 2)))\n"
-                "print(drivers.inverse_dynamics_entry.compiled)\n",
-                Path(os.environ.get("NUMBA_CACHE_DIR", tmp_path / "cache")))
+    r = _python(
+        "import numpy as np, eslabon as es\n"
+        "from eslabon.dynamics import drivers\n"
+        "m = es.zoo.load('planar2')\n"
+        "es.inverse_dynamics(m, [0.1, 0.2], [0, 0], [0, 0])\n"
+        "print(drivers.inverse_dynamics_entry.compiled)\n"
+        "es.inverse_dynamics(m, *np.zeros((3, 2)))\n"
+        "print(drivers.inverse_dynamics_entry.compiled)\n",
+        Path(os.environ.get("NUMBA_CACHE_DIR", tmp_path / "cache")),
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["False", "True"]
 
 
 # ---- the command line -------------------------------------------------------------------
+
 
 def _cli(capsys, *argv):
     try:
@@ -114,30 +126,37 @@ def test_help_keeps_units_and_says_the_vector_format(capsys):
     assert code == 0
     flat = " ".join(out.split())
     assert "Duration [s]." in flat and "Sample / RK4 step [s]." in flat
-    assert "Initial joint positions [rad or m]: one number per joint, separated by commas " \
-           "or spaces, brackets optional" in flat
+    assert (
+        "Initial joint positions [rad or m]: one number per joint, separated by commas "
+        "or spaces, brackets optional" in flat
+    )
     code, out, _ = _cli(capsys, "id", "--help")
     assert "Joint accelerations q̈ [rad/s² or m/s²]" in " ".join(out.split())
 
 
-@pytest.mark.parametrize("text", ["0.1,0.2", "0.1 0.2", "[0.1, 0.2]", "[0.1 0.2]", "(0.1,0.2)",
-                                  " 0.1 ,  0.2 ", "1e-1 2E-1"])
+@pytest.mark.parametrize(
+    "text",
+    ["0.1,0.2", "0.1 0.2", "[0.1, 0.2]", "[0.1 0.2]", "(0.1,0.2)", " 0.1 ,  0.2 ", "1e-1 2E-1"],
+)
 def test_vectors_in_the_usual_spellings(capsys, text):
     code, out, err = _cli(capsys, "id", "planar2", "--q", text, "--json")
     assert code == 0, err
     assert json.loads(out)["q"] == [0.1, 0.2]
 
 
-@pytest.mark.parametrize("text, why", [
-    ("0.1,,0.2", "--q: an empty value between commas in '0.1,,0.2'"),
-    ("0.1 abc", "--q: 'abc' is not a number (in '0.1 abc')"),
-    ("nan 0", "--q: 'nan' is not finite (in 'nan 0')"),
-    ("0.1", "--q: expected 2 numbers (one per joint), got 1 in '0.1'"),
-    ("[0.1 0.2", "--q: unmatched brackets in '[0.1 0.2'"),
-    ("[0.1 0.2)", "--q: unmatched brackets in '[0.1 0.2)'"),
-    ("[[0.1], [0.2]]", "--q: expected one flat list of numbers, got '[[0.1], [0.2]]'"),
-    ("0x10 1", "--q: '0x10' is not a number (in '0x10 1')"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("0.1,,0.2", "--q: an empty value between commas in '0.1,,0.2'"),
+        ("0.1 abc", "--q: 'abc' is not a number (in '0.1 abc')"),
+        ("nan 0", "--q: 'nan' is not finite (in 'nan 0')"),
+        ("0.1", "--q: expected 2 numbers (one per joint), got 1 in '0.1'"),
+        ("[0.1 0.2", "--q: unmatched brackets in '[0.1 0.2'"),
+        ("[0.1 0.2)", "--q: unmatched brackets in '[0.1 0.2)'"),
+        ("[[0.1], [0.2]]", "--q: expected one flat list of numbers, got '[[0.1], [0.2]]'"),
+        ("0x10 1", "--q: '0x10' is not a number (in '0x10 1')"),
+    ],
+)
 def test_vectors_refused_saying_why(capsys, text, why):
     code, out, err = _cli(capsys, "id", "planar2", "--q", text)
     assert code == 2 and out == ""
@@ -146,11 +165,13 @@ def test_vectors_refused_saying_why(capsys, text, why):
 
 def test_out_into_a_missing_folder_is_refused(capsys, tmp_path):
     target = tmp_path / "no" / "such" / "x.npz"
-    code, _, err = _cli(capsys, "simulate", "planar2", "--t-final", "0.01", "--dt", "0.01",
-                        "--out", str(target))
+    code, _, err = _cli(
+        capsys, "simulate", "planar2", "--t-final", "0.01", "--dt", "0.01", "--out", str(target)
+    )
     assert code == 2
-    assert err == [f"error: --out: the folder {str(target.parent)!r} does not exist (nothing "
-                   "was written)"]
+    assert err == [
+        f"error: --out: the folder {str(target.parent)!r} does not exist (nothing was written)"
+    ]
     assert not (tmp_path / "no").exists()
 
 
@@ -159,8 +180,10 @@ def test_an_existing_output_is_refused_unless_forced(capsys, tmp_path):
     target.write_text("a user's own data\n")
     args = ("simulate", "planar2", "--t-final", "0.01", "--dt", "0.01", "--out", str(target))
     code, _, err = _cli(capsys, *args)
-    assert code == 2 and err == [f"error: --out: {str(target)!r} exists; pass --force to "
-                                 "replace it, or choose another name (nothing was written)"]
+    assert code == 2 and err == [
+        f"error: --out: {str(target)!r} exists; pass --force to "
+        "replace it, or choose another name (nothing was written)"
+    ]
     assert target.read_text() == "a user's own data\n"
     code, _, err = _cli(capsys, *args, "--force")
     assert code == 0, err
@@ -181,12 +204,14 @@ def test_a_folder_output_refuses_a_folder_of_other_files(capsys, tmp_path):
     folder.mkdir()
     (folder / "thesis.pdf").write_text("not eslabon's")
     code, _, err = _cli(capsys, "reproduce", "jaramillo", "--out", str(folder))
-    assert code == 2 and err == [f"error: --out: {str(folder)!r} holds files eslabon did not "
-                                 "write; choose a new or empty folder, or pass --force to "
-                                 "write into it"]
+    assert code == 2 and err == [
+        f"error: --out: {str(folder)!r} holds files eslabon did not "
+        "write; choose a new or empty folder, or pass --force to "
+        "write into it"
+    ]
     assert sorted(p.name for p in folder.iterdir()) == ["thesis.pdf"]
     fresh = tmp_path / "fresh" / "jaramillo"
-    for _ in range(2):                       # a rerun replaces its own outputs
+    for _ in range(2):  # a rerun replaces its own outputs
         code, _, err = _cli(capsys, "reproduce", "jaramillo", "--out", str(fresh))
         assert code == 0, err
 
@@ -195,18 +220,32 @@ def test_a_missing_extra_is_named_before_any_work(capsys, tmp_path, monkeypatch)
     import importlib.util
 
     from eslabon.cli import common
+
     real = importlib.util.find_spec
-    monkeypatch.setattr(common.importlib.util, "find_spec",
-                        lambda name, *a: None if name in ("matplotlib", "dask") else real(name))
+    monkeypatch.setattr(
+        common.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in ("matplotlib", "dask") else real(name),
+    )
     es.simulate(es.zoo.load("planar2"), 0.02, 0.01).save(tmp_path / "t.npz")
-    cases = [(("plot", str(tmp_path / "t.npz"), "--out", str(tmp_path / "f.png")),
-              "error: eslabon plot needs matplotlib: pip install 'eslabon[viz]'"),
-             (("demo", "--out", str(tmp_path / "demo")),
-              "error: eslabon demo needs matplotlib: pip install 'eslabon[viz]'"),
-             (("reproduce", "practica", "--out", str(tmp_path / "p")),
-              "error: eslabon reproduce practica needs matplotlib: pip install 'eslabon[viz]'"),
-             (("sweep", "examples/sweep_actuator_sizing.yaml", "--out", str(tmp_path / "s")),
-              "error: eslabon sweep needs dask: pip install 'eslabon[sweep]'")]
+    cases = [
+        (
+            ("plot", str(tmp_path / "t.npz"), "--out", str(tmp_path / "f.png")),
+            "error: eslabon plot needs matplotlib: pip install 'eslabon[viz]'",
+        ),
+        (
+            ("demo", "--out", str(tmp_path / "demo")),
+            "error: eslabon demo needs matplotlib: pip install 'eslabon[viz]'",
+        ),
+        (
+            ("reproduce", "practica", "--out", str(tmp_path / "p")),
+            "error: eslabon reproduce practica needs matplotlib: pip install 'eslabon[viz]'",
+        ),
+        (
+            ("sweep", "examples/sweep_actuator_sizing.yaml", "--out", str(tmp_path / "s")),
+            "error: eslabon sweep needs dask: pip install 'eslabon[sweep]'",
+        ),
+    ]
     for argv, line in cases:
         code, _, err = _cli(capsys, *argv)
         assert code == 2 and err == [line]
@@ -214,6 +253,7 @@ def test_a_missing_extra_is_named_before_any_work(capsys, tmp_path, monkeypatch)
 
 
 # ---- quiet built-in models --------------------------------------------------------------
+
 
 def test_built_in_models_load_quietly_and_info_says_why(capsys, tmp_path):
     with warnings.catch_warnings():
@@ -228,8 +268,10 @@ def test_built_in_models_load_quietly_and_info_says_why(capsys, tmp_path):
     assert "triangle inequality" in es.zoo.describe("cincinnati_t3")
     # a user's file with the same inertia keeps the warning
     path = tmp_path / "odd.yaml"
-    path.write_text("eslabon: 1\nconvention: standard\nrows:\n  - {joint: R, theta: 0, d: 0, "
-                    "a: 0.4, alpha: 0, mass: 4.8, com: [0, 0, 0], inertia: [[0.066, 0, 0], "
-                    "[0, 0.086, 0], [0, 0, 0.0125]]}\n")
+    path.write_text(
+        "eslabon: 1\nconvention: standard\nrows:\n  - {joint: R, theta: 0, d: 0, "
+        "a: 0.4, alpha: 0, mass: 4.8, com: [0, 0, 0], inertia: [[0.066, 0, 0], "
+        "[0, 0.086, 0], [0, 0, 0.0125]]}\n"
+    )
     with pytest.warns(ImplausibleInertiaWarning, match="triangle inequality"):
         es.model.load_model(path)

@@ -1,7 +1,7 @@
 """A process that ran a batch can fork (issue "Nothing silently wrong"): with GNU
 OpenMP, numba's default threading layer here, a forked child used to hang or end;
 eslabon's batch kernels run serially in such a child (eslabon._engine.compile.BatchKernel)."""
-import multiprocessing
+
 import subprocess
 import sys
 from pathlib import Path
@@ -28,9 +28,13 @@ with multiprocessing.get_context("fork").Pool(2) as pool:
 
 
 def test_a_forked_child_runs_batches_after_its_parent_did():
-    r = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True,
-                       timeout=300, env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin",
-                                         "ESLABON_COMPILE_NOTICE": "0"})
+    r = subprocess.run(
+        [sys.executable, "-c", CODE],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin", "ESLABON_COMPILE_NOTICE": "0"},
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip() == "[True, True]"
     assert "Terminating" not in r.stderr

@@ -2,6 +2,7 @@
 random chains and 10 random trees (tests/golden_outputs.py) equal, byte for byte, the
 table written by the code before this release's engine changes
 (tests/data/golden_outputs.npz)."""
+
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +19,12 @@ _models = sorted(models().items())
 def test_outputs_equal_the_stored_table_to_0_ulp(k):
     name, model = _models[k]
     now = outputs(model, 5000 + k)
-    stored = {key.split("/", 1)[1]: _table[key] for key in _table.files
-              if key.split("/", 1)[0] == name}
+    stored = {
+        key.split("/", 1)[1]: _table[key] for key in _table.files if key.split("/", 1)[0] == name
+    }
     assert sorted(now) == sorted(stored)
     for key, value in now.items():
         assert value.shape == stored[key].shape, key
         assert value.tobytes() == stored[key].tobytes(), (
-            f"{name}/{key}: max |difference| {np.max(np.abs(value - stored[key]))}")
+            f"{name}/{key}: max |difference| {np.max(np.abs(value - stored[key]))}"
+        )

@@ -1,6 +1,7 @@
 """Hostile arrays, numbers, simulations and trajectory files (issue "Nothing silently
 wrong"): each case with its exact outcome — refused with a message naming the field, or
 accepted with the right result. No silent conversion, no NaN result, no traceback."""
+
 import warnings
 import zipfile
 
@@ -21,8 +22,11 @@ BAD_VALUES = [
     ("bool", np.ones(N, dtype=bool), "booleans"),
     ("bool mixed", [0.0, True] + [0.5] * (N - 2), "booleans among the numbers"),
     ("text", ["0.1"] * N, "text"),
-    ("masked", np.ma.array(Z, mask=[0, 1] + [0] * (N - 2)),
-     "a masked array (the mask would be dropped"),
+    (
+        "masked",
+        np.ma.array(Z, mask=[0, 1] + [0] * (N - 2)),
+        "a masked array (the mask would be dropped",
+    ),
     ("None", [None] + [0.0] * (N - 1), "None (NoneType)"),
     ("dict", {"q": 1}, "{'q': 1} (dict)"),
 ]
@@ -62,38 +66,62 @@ def test_arrays_a_conversion_would_change_are_refused(call, field, kind, value, 
 
 def test_integers_and_other_real_arrays_are_accepted_exactly():
     ref = es.inverse_dynamics(ARM, np.full(N, 1.0), Z, Z)
-    for q in (np.ones(N, dtype=np.int32), [1] * N, np.ones(N, dtype=np.float32),
-              np.ones((N, 2))[:, 0], np.array([1] * N, dtype=object)):
+    for q in (
+        np.ones(N, dtype=np.int32),
+        [1] * N,
+        np.ones(N, dtype=np.float32),
+        np.ones((N, 2))[:, 0],
+        np.array([1] * N, dtype=object),
+    ):
         np.testing.assert_array_equal(es.inverse_dynamics(ARM, q, Z, Z), ref)
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
-@pytest.mark.parametrize("fn", [es.jacobian, es.forward_kinematics, es.end_effector_pose,
-                                lambda m, q: es.kinematics.frame_pose(m, q, "dh3"),
-                                lambda m, q: es.kinematics.frame_poses(m, q)])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        es.jacobian,
+        es.forward_kinematics,
+        es.end_effector_pose,
+        lambda m, q: es.kinematics.frame_pose(m, q, "dh3"),
+        lambda m, q: es.kinematics.frame_poses(m, q),
+    ],
+)
 @pytest.mark.parametrize("joint", [0, N - 1])
 def test_kinematics_of_a_non_finite_joint_value_is_refused(fn, bad, joint):
     """The last joint's value moves no body origin: NaN used to come back silently."""
     q = np.full(N, 0.3)
     q[joint] = bad
-    with pytest.raises(ValueError, match=rf"^q: expected finite values, got {bad} at index "
-                                         rf"{joint}$"):
+    with pytest.raises(
+        ValueError,
+        match=rf"^q: expected finite values, got {bad} at index "
+        rf"{joint}$",
+    ):
         fn(ARM, q)
-    with pytest.raises(ValueError, match=rf"^q: expected finite values, got {bad} at index "
-                                         rf"\(1, {joint}\)$"):
+    with pytest.raises(
+        ValueError,
+        match=rf"^q: expected finite values, got {bad} at index "
+        rf"\(1, {joint}\)$",
+    ):
         fn(ARM, np.vstack([np.full(N, 0.3), q]))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(t_final=1e9, dt=1e-3), "t_final, dt: 1e+09 s every 0.001 s is 1e+12 samples, whose "
-                                 "histories (t, q, q̇, q̈, τ) would take 1.86e+05 GiB, more "
-                                 "than the 8 GiB allowed"),
-    (dict(t_final=True, dt=1e-3), "t_final: expected a positive finite number, got True"),
-    (dict(t_final="1", dt=1e-3), "t_final: expected a positive finite number, got '1'"),
-    (dict(t_final=1.0, dt=0.0), "dt: expected a positive finite number, got 0.0"),
-    (dict(t_final=1.0, dt=complex(1e-3, 0)), "dt: expected a positive finite number"),
-    (dict(t_final=1.0, dt=0.3), "dt: expected a divisor of t_final = 1.0, got 0.3"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (
+            dict(t_final=1e9, dt=1e-3),
+            "t_final, dt: 1e+09 s every 0.001 s is 1e+12 samples, whose "
+            "histories (t, q, q̇, q̈, τ) would take 1.86e+05 GiB, more "
+            "than the 8 GiB allowed",
+        ),
+        (dict(t_final=True, dt=1e-3), "t_final: expected a positive finite number, got True"),
+        (dict(t_final="1", dt=1e-3), "t_final: expected a positive finite number, got '1'"),
+        (dict(t_final=1.0, dt=0.0), "dt: expected a positive finite number, got 0.0"),
+        (dict(t_final=1.0, dt=complex(1e-3, 0)), "dt: expected a positive finite number"),
+        (dict(t_final=1.0, dt=0.3), "dt: expected a divisor of t_final = 1.0, got 0.3"),
+    ],
+)
 def test_simulation_lengths_refused(kwargs, message):
     with pytest.raises(ValueError) as info:
         es.simulate(ARM, **kwargs)
@@ -103,8 +131,11 @@ def test_simulation_lengths_refused(kwargs, message):
 @pytest.mark.parametrize("how", ["compiled", "callable", "dop853"])
 def test_a_diverging_simulation_says_when_where_and_why(how):
     model = es.zoo.load("planar2")
-    kw = {"compiled": {}, "callable": {"torque": lambda t, q, qd: np.zeros(2)},
-          "dop853": {"method": "dop853", "rtol": 1e-3, "atol": 1e-3}}[how]
+    kw = {
+        "compiled": {},
+        "callable": {"torque": lambda t, q, qd: np.zeros(2)},
+        "dop853": {"method": "dop853", "rtol": 1e-3, "atol": 1e-3},
+    }[how]
     if how == "dop853":
         model = model.replace(gravity=(0.0, -1e200, 0.0))
     with pytest.raises(ValueError) as info:
@@ -119,8 +150,11 @@ def test_a_diverging_simulation_says_when_where_and_why(how):
 
 
 def test_a_torque_callable_returning_complex_is_refused():
-    with pytest.raises(ValueError, match=r"^torque \(the callable's value at t = 0.0\): "
-                                         r"expected numbers, got complex values"):
+    with pytest.raises(
+        ValueError,
+        match=r"^torque \(the callable's value at t = 0.0\): "
+        r"expected numbers, got complex values",
+    ):
         es.simulate(ARM, 0.02, 0.01, torque=lambda t, q, qd: np.full(N, 1j))
 
 
@@ -131,19 +165,24 @@ def test_stiff_coulomb_friction_that_injects_energy_is_reported():
     arm = es.zoo.load("planar2").replace(gravity=(0.0, 0.0, 0.0))
     stiff = arm.replace(coulomb=np.array([0.0, 5000.0, 5000.0]))
     start = dict(q0=[0.3, 0.2], qd0=[1.0, -1.0])
-    with pytest.warns(EnergyInjectionWarning, match=r"^simulate: Coulomb friction injected "
-                                                    r"energy: at t = "):
+    with pytest.warns(
+        EnergyInjectionWarning,
+        match=r"^simulate: Coulomb friction injected "
+        r"energy: at t = ",
+    ):
         traj = es.simulate(stiff, 1.0, 1e-3, **start)
-    assert es.kinetic_energy(stiff, traj.q, traj.qd).max() > 30.0     # from 1.08 J
+    assert es.kinetic_energy(stiff, traj.q, traj.qd).max() > 30.0  # from 1.08 J
     with warnings.catch_warnings():
         warnings.simplefilter("error", EnergyInjectionWarning)
         es.simulate(arm.replace(coulomb=np.array([0.0, 50.0, 50.0])), 1.0, 1e-3, **start)
         es.simulate(stiff, 0.05, 1e-5, **start)
-        es.simulate(es.zoo.load("planar2").replace(coulomb=np.array([0.0, 5.0, 5.0])), 1.0,
-                    1e-3, **start)
+        es.simulate(
+            es.zoo.load("planar2").replace(coulomb=np.array([0.0, 5.0, 5.0])), 1.0, 1e-3, **start
+        )
 
 
 # ---- trajectory files -------------------------------------------------------------------
+
 
 def _good():
     return es.simulate(es.zoo.load("planar2"), 0.03, 0.01)
@@ -157,7 +196,7 @@ def _npz(path, **change):
 
 
 def _flip(data: bytes, at: int) -> bytes:
-    return data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]
+    return data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1 :]
 
 
 def _csv(path, text):
@@ -168,44 +207,72 @@ HEADER = "t,q1,q2,qd1,qd2,qdd1,qdd2,tau1,tau2\n"
 ROW = "0,1,2,3,4,5,6,7,8\n"
 TRAJECTORY_FILES = {
     "missing_q.npz": (lambda p: _npz(p, q=None), "missing array(s) ['q']"),
-    "extra.npz": (lambda p: _npz(p, secret=np.ones(2)),
-                  "unexpected array(s) ['secret'] (not a trajectory"),
-    "t_2d.npz": (lambda p: _npz(p, t=np.zeros((4, 1))), "t: expected a 1-D array of sample "
-                                                        "times, got shape (4, 1)"),
-    "q_1d.npz": (lambda p: _npz(p, q=np.zeros(4)), "q: expected shape (4, n), one row per "
-                                                   "time, got (4,)"),
-    "qd_shape.npz": (lambda p: _npz(p, qd=np.zeros((4, 3))), "qd: expected the shape of q, "
-                                                             "(4, 2), got (4, 3)"),
-    "nan_tau.npz": (lambda p: _npz(p, tau=np.full((4, 2), np.nan)),
-                    "tau: expected finite values, got nan at index (0, 0)"),
-    "backwards.npz": (lambda p: _npz(p, t=np.array([0.0, 0.02, 0.01, 0.03])),
-                      "t: expected increasing times, got 0.02 then 0.01"),
-    "complex_q.npz": (lambda p: _npz(p, q=np.zeros((4, 2), dtype=complex)),
-                      "q: expected real numbers, got dtype complex128"),
-    "pickled.npz": (lambda p: _npz(p, q=np.array([object()] * 4, dtype=object)),
-                    "not a trajectory .npz file (Object arrays cannot be loaded"),
-    "name_number.npz": (lambda p: _npz(p, model_name=np.array(3.0)),
-                        "model_name: expected one text value, got array(3.)"),
-    "truncated.npz": (lambda p: (_npz(p), p.write_bytes(p.read_bytes()[:300])),
-                      "not a readable .npz file (not a zip archive)"),
-    "flipped.npz": (lambda p: (_npz(p), p.write_bytes(_flip(p.read_bytes(), 200))),
-                    "not a readable .npz file (BadZipFile: Bad CRC-32"),
-    "empty.npz": (lambda p: p.write_bytes(b""), "not a readable .npz file (not a zip "
-                                                "archive)"),
-    "text.npz": (lambda p: p.write_text("hello"), "not a readable .npz file (not a zip "
-                                                  "archive)"),
+    "extra.npz": (
+        lambda p: _npz(p, secret=np.ones(2)),
+        "unexpected array(s) ['secret'] (not a trajectory",
+    ),
+    "t_2d.npz": (
+        lambda p: _npz(p, t=np.zeros((4, 1))),
+        "t: expected a 1-D array of sample times, got shape (4, 1)",
+    ),
+    "q_1d.npz": (
+        lambda p: _npz(p, q=np.zeros(4)),
+        "q: expected shape (4, n), one row per time, got (4,)",
+    ),
+    "qd_shape.npz": (
+        lambda p: _npz(p, qd=np.zeros((4, 3))),
+        "qd: expected the shape of q, (4, 2), got (4, 3)",
+    ),
+    "nan_tau.npz": (
+        lambda p: _npz(p, tau=np.full((4, 2), np.nan)),
+        "tau: expected finite values, got nan at index (0, 0)",
+    ),
+    "backwards.npz": (
+        lambda p: _npz(p, t=np.array([0.0, 0.02, 0.01, 0.03])),
+        "t: expected increasing times, got 0.02 then 0.01",
+    ),
+    "complex_q.npz": (
+        lambda p: _npz(p, q=np.zeros((4, 2), dtype=complex)),
+        "q: expected real numbers, got dtype complex128",
+    ),
+    "pickled.npz": (
+        lambda p: _npz(p, q=np.array([object()] * 4, dtype=object)),
+        "not a trajectory .npz file (Object arrays cannot be loaded",
+    ),
+    "name_number.npz": (
+        lambda p: _npz(p, model_name=np.array(3.0)),
+        "model_name: expected one text value, got array(3.)",
+    ),
+    "truncated.npz": (
+        lambda p: (_npz(p), p.write_bytes(p.read_bytes()[:300])),
+        "not a readable .npz file (not a zip archive)",
+    ),
+    "flipped.npz": (
+        lambda p: (_npz(p), p.write_bytes(_flip(p.read_bytes(), 200))),
+        "not a readable .npz file (BadZipFile: Bad CRC-32",
+    ),
+    "empty.npz": (lambda p: p.write_bytes(b""), "not a readable .npz file (not a zip archive)"),
+    "text.npz": (lambda p: p.write_text("hello"), "not a readable .npz file (not a zip archive)"),
     "header.csv": (lambda p: _csv(p, "time,a,b\n" + ROW), "header: expected t,q1..qn,"),
-    "ragged.csv": (lambda p: _csv(p, HEADER + ROW + "0,1,2\n"),
-                   "expected rows of numbers after the header"),
-    "words.csv": (lambda p: _csv(p, HEADER + ROW.replace("5", "five")),
-                  "expected rows of numbers after the header"),
+    "ragged.csv": (
+        lambda p: _csv(p, HEADER + ROW + "0,1,2\n"),
+        "expected rows of numbers after the header",
+    ),
+    "words.csv": (
+        lambda p: _csv(p, HEADER + ROW.replace("5", "five")),
+        "expected rows of numbers after the header",
+    ),
     "only_header.csv": (lambda p: _csv(p, HEADER), "no samples after the header"),
-    "nan.csv": (lambda p: _csv(p, HEADER + ROW.replace("7", "nan")),
-                "tau: expected finite values, got nan at index (0, 0)"),
+    "nan.csv": (
+        lambda p: _csv(p, HEADER + ROW.replace("7", "nan")),
+        "tau: expected finite values, got nan at index (0, 0)",
+    ),
     "binary.csv": (lambda p: p.write_bytes(b"\xff\xfe\x00garbage"), "not a text file"),
     "t_only.csv": (lambda p: _csv(p, "t\n0\n"), "header: expected t,q1..qn,"),
-    "columns.csv": (lambda p: _csv(p, HEADER + "0,1,2,3,4,5,6,7,8,9\n"),
-                    "expected 9 columns as the header, got 10"),
+    "columns.csv": (
+        lambda p: _csv(p, HEADER + "0,1,2,3,4,5,6,7,8,9\n"),
+        "expected 9 columns as the header, got 10",
+    ),
 }
 
 
@@ -218,8 +285,10 @@ def test_malformed_trajectory_files_are_refused_in_one_line(name, tmp_path, caps
         es.Trajectory.load(path)
     assert type(info.value) is ValueError
     assert str(info.value).startswith(f"{path}: ") and words in str(info.value), info.value
-    for argv in (["plot", str(path), "--out", str(tmp_path / "f.png")],
-                 ["view", str(path), "--model", "planar2", "--out", str(tmp_path / "v.html")]):
+    for argv in (
+        ["plot", str(path), "--out", str(tmp_path / "f.png")],
+        ["view", str(path), "--model", "planar2", "--out", str(tmp_path / "v.html")],
+    ):
         with pytest.raises(SystemExit) as code:
             main(argv)
         err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
@@ -243,25 +312,41 @@ def test_trajectory_files_round_trip(tmp_path):
 # ---- command-line arguments -------------------------------------------------------------
 
 CLI_CASES = [
-    (["simulate", "planar2", "--dt", "-1", "--out", "{tmp}/a.npz"],
-     "dt: expected a positive finite number, got -1.0"),
-    (["simulate", "planar2", "--t-final", "nan", "--out", "{tmp}/a.npz"],
-     "t_final: expected a positive finite number, got nan"),
-    (["simulate", "planar2", "--t-final", "1e9", "--out", "{tmp}/a.npz"],
-     "t_final, dt: 1e+09 s every 0.001 s is 1e+12 samples, whose histories"),
-    (["simulate", "planar2", "--dt", "0.3", "--out", "{tmp}/a.npz"],
-     "dt: expected a divisor of t_final = 1.0, got 0.3"),
-    (["simulate", "planar2", "--method", "euler", "--out", "{tmp}/a.npz"],
-     "method: expected one of ('rk4', 'dop853'), got 'euler'"),
+    (
+        ["simulate", "planar2", "--dt", "-1", "--out", "{tmp}/a.npz"],
+        "dt: expected a positive finite number, got -1.0",
+    ),
+    (
+        ["simulate", "planar2", "--t-final", "nan", "--out", "{tmp}/a.npz"],
+        "t_final: expected a positive finite number, got nan",
+    ),
+    (
+        ["simulate", "planar2", "--t-final", "1e9", "--out", "{tmp}/a.npz"],
+        "t_final, dt: 1e+09 s every 0.001 s is 1e+12 samples, whose histories",
+    ),
+    (
+        ["simulate", "planar2", "--dt", "0.3", "--out", "{tmp}/a.npz"],
+        "dt: expected a divisor of t_final = 1.0, got 0.3",
+    ),
+    (
+        ["simulate", "planar2", "--method", "euler", "--out", "{tmp}/a.npz"],
+        "method: expected one of ('rk4', 'dop853'), got 'euler'",
+    ),
     (["simulate", "planar2", "--out", "{tmp}/a.txt"], "--out: expected a .npz, .csv file name"),
-    (["simulate", "planar2", "--u", "1,2", "--out", "{tmp}/a.npz"],
-     "--u: platform inputs apply to mobile-manipulator models only"),
+    (
+        ["simulate", "planar2", "--u", "1,2", "--out", "{tmp}/a.npz"],
+        "--u: platform inputs apply to mobile-manipulator models only",
+    ),
     (["fd", "planar2", "--method", "foo"], "method: expected one of ('aba'"),
     (["id", "planar2", "--q", "1e400,0"], "--q: expected finite numbers, got '1e400,0'"),
-    (["id", "practica_4dof", "--opt", "payload_mass=abc"],
-     "options: practica_4dof payload_mass: expected a number, got 'abc'"),
-    (["info", "practica_4dof", "--opt", "book_com=maybe"],
-     "options: practica_4dof book_com: expected true or false, got 'maybe'"),
+    (
+        ["id", "practica_4dof", "--opt", "payload_mass=abc"],
+        "options: practica_4dof payload_mass: expected a number, got 'abc'",
+    ),
+    (
+        ["info", "practica_4dof", "--opt", "book_com=maybe"],
+        "options: practica_4dof book_com: expected true or false, got 'maybe'",
+    ),
     (["id", "planar2", "--opt", "nonsense"], "--opt: expected key=value, got 'nonsense'"),
     (["id", "planar2", "--opt", "color=red"], "options: planar2 does not take ['color']"),
     (["id", "nope"], "MODEL: 'nope' is neither a zoo model"),
@@ -271,13 +356,19 @@ CLI_CASES = [
     (["reproduce", "jaramillo", "--out", "{tmp}/file.txt"], "is a file, expected a folder"),
     (["bench", "--against", "foo"], "--against: expected 'pin', got 'foo'"),
     (["bench", "--only", "foo"], "--only: expected a comma-separated subset"),
-    (["info", "examples/seekur_puma.yaml", "--opt", "a=1"],
-     "--opt: options apply to zoo models only"),
-    (["linearize", "planar2", "--trajectory", "{tmp}/none.npz", "--t", "0.1"],
-     "path: no such file"),
+    (
+        ["info", "examples/seekur_puma.yaml", "--opt", "a=1"],
+        "--opt: options apply to zoo models only",
+    ),
+    (
+        ["linearize", "planar2", "--trajectory", "{tmp}/none.npz", "--t", "0.1"],
+        "path: no such file",
+    ),
     (["plot", "{tmp}/none.npz", "--out", "{tmp}/f.png"], "path: no such file"),
-    (["view", "{tmp}/t.npz", "--model", "practica_6dof", "--out", "{tmp}/v.html"],
-     "--model: practica_6dof has 6 joints, the trajectory 2"),
+    (
+        ["view", "{tmp}/t.npz", "--model", "practica_6dof", "--out", "{tmp}/v.html"],
+        "--model: practica_6dof has 6 joints, the trajectory 2",
+    ),
     (["id", "planar2", "--nope"], "No such option: --nope"),
 ]
 

@@ -18,6 +18,7 @@ serial chains of 1–8 R/P joints in all three DH conventions (``conftest.py``):
 Tolerances are relative to the size of the compared quantities ("scale"); finite
 differences use the 5-point central stencil.
 """
+
 from __future__ import annotations
 
 import zlib
@@ -27,8 +28,14 @@ import pytest
 
 import eslabon as es
 from checks import check
-from eslabon.kinematics import (forward_kinematics, frame_pose, frame_poses, jacobian,
-                                link_accelerations, link_velocities)
+from eslabon.kinematics import (
+    forward_kinematics,
+    frame_pose,
+    frame_poses,
+    jacobian,
+    link_accelerations,
+    link_velocities,
+)
 
 CONVENTIONS = ("standard", "modified", "rojas")
 
@@ -47,8 +54,11 @@ ZOO_CASES = {
     "panda": ("panda", {}),
     "planar2": ("planar2", {}),
 }
-CHAIN_CASES = {f"chain-{conv}-{n}": (100 * k + n, n, conv)
-               for k, conv in enumerate(CONVENTIONS) for n in range(1, 9)}
+CHAIN_CASES = {
+    f"chain-{conv}-{n}": (100 * k + n, n, conv)
+    for k, conv in enumerate(CONVENTIONS)
+    for n in range(1, 9)
+}
 CASES = [*ZOO_CASES, *CHAIN_CASES]
 N_STATES = 4
 
@@ -105,7 +115,7 @@ def gradient(f, x, h=H):
     n = len(x)
     pts = (x[None, None, :] + _S[:, None, None] * h * np.eye(n)[None]).reshape(4 * n, n)
     vals = f(pts).reshape((4, n) + np.shape(f(x[None]))[1:])
-    d = np.tensordot(_W, vals, axes=1) / h          # (n, ...)
+    d = np.tensordot(_W, vals, axes=1) / h  # (n, ...)
     return np.moveaxis(d, 0, -1)
 
 
@@ -136,8 +146,13 @@ def states_of(states):
 # documented refusals of the reference formulations (numpy, seeds 000 and 002/004): the
 # Lagrange model and the operator form need rigid links; the operator form needs a serial
 # chain; the constraint-force method also needs invertible body inertias and no armature
-REFUSALS = ("sliding COM", "slides with a prismatic", "serial chains", "armature",
-            "singular 6×6 inertia")
+REFUSALS = (
+    "sliding COM",
+    "slides with a prismatic",
+    "serial chains",
+    "armature",
+    "singular 6×6 inertia",
+)
 
 
 def run_or_skip_refusal(fn):
@@ -219,8 +234,13 @@ def test_kinetic_energy_is_quadratic_form(model, states):
         T = es.kinetic_energy(model, q, qd)
         M = es.mass_matrix(model, q)
         ref = 0.5 * qd @ M @ qd
-        check(T, ref, 1e-12, max(1.0, 0.5 * np.abs(qd) @ np.abs(M) @ np.abs(qd)),
-              what="kinetic energy vs ½ q̇ᵀ M q̇")
+        check(
+            T,
+            ref,
+            1e-12,
+            max(1.0, 0.5 * np.abs(qd) @ np.abs(M) @ np.abs(qd)),
+            what="kinetic energy vs ½ q̇ᵀ M q̇",
+        )
 
 
 def test_armature_enters_kinetic_energy_and_mass_matrix(model, states):
@@ -228,11 +248,21 @@ def test_armature_enters_kinetic_energy_and_mass_matrix(model, states):
     heavier = model.replace(armature=model.armature[model.dof_bodies] + arm)
     for q, qd, _ in states_of(states):
         M = es.mass_matrix(model, q)
-        check(es.mass_matrix(heavier, q) - M, np.diag(arm), 1e-12,
-              max(1.0, float(np.max(np.abs(M)))), what="ΔM from armature")
+        check(
+            es.mass_matrix(heavier, q) - M,
+            np.diag(arm),
+            1e-12,
+            max(1.0, float(np.max(np.abs(M)))),
+            what="ΔM from armature",
+        )
         T = es.kinetic_energy(model, q, qd)
-        check(es.kinetic_energy(heavier, q, qd) - T, 0.5 * arm @ qd ** 2, 1e-12,
-              max(1.0, T), what="ΔT from armature")
+        check(
+            es.kinetic_energy(heavier, q, qd) - T,
+            0.5 * arm @ qd**2,
+            1e-12,
+            max(1.0, T),
+            what="ΔT from armature",
+        )
 
 
 def sliding_com(model, q):
@@ -256,7 +286,7 @@ def test_gravity_torques_are_gradient_of_potential(model, states):
             z = T[b, :3, :3] @ model.axis[b]
             slide[model.q_index[b]] = model.mass[b] * model.com_slide[b] * (model.gravity @ z)
         if model.has_moving_com:
-            assert np.max(np.abs(slide)) > 1.0     # the book model is not conservative
+            assert np.max(np.abs(slide)) > 1.0  # the book model is not conservative
         scale = max(1.0, float(np.max(np.abs(g))))
         check(dV + slide, g, 1e-8, scale, what="∂V/∂q (+ sliding-COM term) vs gravity_torques")
 
@@ -272,6 +302,7 @@ def test_potential_energy_definition(model, states):
 
 # --- kinematics --------------------------------------------------------------------------
 
+
 def test_jacobian_world_matches_pose_differences(model, states):
     n = model.nq
     for q in states[0][:2]:
@@ -280,10 +311,9 @@ def test_jacobian_world_matches_pose_differences(model, states):
         # every named frame (dh0..dhN, ee), displaced along each e_j, in one batch
         pts = (q[None, None, :] + _S[:, None, None] * H * np.eye(n)[None]).reshape(4 * n, n)
         for name, T in frame_poses(model, pts).items():
-            Tdot = np.tensordot(_W, T.reshape(4, n, 4, 4), axes=1) / H     # (n, 4, 4)
-            Jfd = pose_twist(base[name][None], Tdot).T                       # (6, n)
-            check(jacobian(model, q, name, "world"), Jfd, 1e-8,
-                  what=f"world Jacobian of {name!r}")
+            Tdot = np.tensordot(_W, T.reshape(4, n, 4, 4), axes=1) / H  # (n, 4, 4)
+            Jfd = pose_twist(base[name][None], Tdot).T  # (6, n)
+            check(jacobian(model, q, name, "world"), Jfd, 1e-8, what=f"world Jacobian of {name!r}")
 
 
 def test_jacobian_local_is_world_rotated(model, states):
@@ -313,8 +343,12 @@ def test_last_body_velocity_is_jacobian_times_qd(model, states):
         w, v = np.split(link_velocities(model, q, qd, "world")[-1], 2)
         p_ee = frame_pose(model, q, "ee")[:3, 3]
         ee_twist = np.concatenate([w, v + np.cross(w, p_ee - T[:3, 3])])
-        check(jacobian(model, q, "ee", "world") @ qd, ee_twist, 1e-12,
-              what="J q̇ vs last body's twist moved to ee")
+        check(
+            jacobian(model, q, "ee", "world") @ qd,
+            ee_twist,
+            1e-12,
+            what="J q̇ vs last body's twist moved to ee",
+        )
 
 
 def test_link_accelerations_match_velocity_differences(model, states):
@@ -339,28 +373,38 @@ def test_tip_wrench_costs_local_jacobian_transpose(model, states, case):
         J = jacobian(model, q, "ee", "local")
         expected = J.T @ w
         scale = max(1.0, float(np.max(np.abs(J.T) @ np.abs(w))))
-        static = (es.inverse_dynamics(model, q, z, z, tip_wrench=w)
-                  - es.inverse_dynamics(model, q, z, z))
+        static = es.inverse_dynamics(model, q, z, z, tip_wrench=w) - es.inverse_dynamics(
+            model, q, z, z
+        )
         check(static, expected, 1e-10, scale, what="static τ(w) − τ(0) vs J_localᵀ w")
-        moving = (es.inverse_dynamics(model, q, qd, qdd, tip_wrench=w)
-                  - es.inverse_dynamics(model, q, qd, qdd))
-        check(moving, expected, 1e-10,
-              max(scale, float(np.max(np.abs(es.inverse_dynamics(model, q, qd, qdd))))),
-              what="moving τ(w) − τ(0) vs J_localᵀ w")
+        moving = es.inverse_dynamics(model, q, qd, qdd, tip_wrench=w) - es.inverse_dynamics(
+            model, q, qd, qdd
+        )
+        check(
+            moving,
+            expected,
+            1e-10,
+            max(scale, float(np.max(np.abs(es.inverse_dynamics(model, q, qd, qdd))))),
+            what="moving τ(w) − τ(0) vs J_localᵀ w",
+        )
 
 
 # --- batches -----------------------------------------------------------------------------
+
 
 def _batch_calls(model):
     w = np.array([0.3, -0.2, 0.1, 5.0, -4.0, 3.0])
     calls = {
         "inverse_dynamics": lambda q, qd, qdd: es.inverse_dynamics(model, q, qd, qdd),
         "inverse_dynamics+wrench": lambda q, qd, qdd: es.inverse_dynamics(
-            model, q, qd, qdd, tip_wrench=w),
+            model, q, qd, qdd, tip_wrench=w
+        ),
         "forward_dynamics_3": lambda q, qd, qdd: es.forward_dynamics(
-            model, q, qd, qdd, method="walker_orin_3"),
+            model, q, qd, qdd, method="walker_orin_3"
+        ),
         "forward_dynamics_1": lambda q, qd, qdd: es.forward_dynamics(
-            model, q, qd, qdd, method="walker_orin_1"),
+            model, q, qd, qdd, method="walker_orin_1"
+        ),
         "mass_matrix_3": lambda q, qd, qdd: es.mass_matrix(model, q, method="walker_orin_3"),
         "mass_matrix_1": lambda q, qd, qdd: es.mass_matrix(model, q, method="walker_orin_1"),
         "gravity_torques": lambda q, qd, qdd: es.gravity_torques(model, q),
@@ -390,17 +434,21 @@ def test_batch_equals_per_state(model, case, random_states):
 
 # --- simulation (seed 001 §3.4; digest §2.7, §5.2) ----------------------------------------
 
+
 def total_energy(model, traj):
     return es.kinetic_energy(model, traj.q, traj.qd) + es.potential_energy(model, traj.q)
 
 
-@pytest.mark.parametrize("name, q0, qd0", [
-    ("practica_pendulum3", [0.4, -0.3, 0.6], [0.5, -1.0, 0.8]),
-    # swinging about the hanging equilibrium (q2 = q3 = π/2); from q = q̇ = 0 the arm
-    # falls and whips its light wrist to ~70 rad/s, where RK4 at dt = 1e-3 drifts by
-    # ~2e-5 J (falling as dt⁴: integrator error, not the model)
-    ("practica_6dof", [0.2, 1.3, 1.2, 0.5, 0.4, 0.3], [0.5, -0.5, 0.5, -0.5, 0.5, -0.5]),
-])
+@pytest.mark.parametrize(
+    "name, q0, qd0",
+    [
+        ("practica_pendulum3", [0.4, -0.3, 0.6], [0.5, -1.0, 0.8]),
+        # swinging about the hanging equilibrium (q2 = q3 = π/2); from q = q̇ = 0 the arm
+        # falls and whips its light wrist to ~70 rad/s, where RK4 at dt = 1e-3 drifts by
+        # ~2e-5 J (falling as dt⁴: integrator error, not the model)
+        ("practica_6dof", [0.2, 1.3, 1.2, 0.5, 0.4, 0.3], [0.5, -0.5, 0.5, -0.5, 0.5, -0.5]),
+    ],
+)
 def test_frictionless_energy_is_conserved(name, q0, qd0):
     """Digest §5.2 "Physics checks": with b_i = 0 energy is conserved (< 3e-9 J there)."""
     model = es.zoo.load(name, friction=False)
@@ -458,9 +506,8 @@ def test_pendulum_with_friction_loses_energy_monotonically():
     dE = np.diff(E)
     assert np.all(dE <= 1e-12 * np.max(np.abs(E))), f"energy rises by up to {dE.max():.3e} J"
     # and what is lost is what the dampers dissipate: ∫ Σ b q̇² dt (Simpson's rule)
-    power = (traj.qd ** 2) @ b
+    power = (traj.qd**2) @ b
     dt = traj.t[1] - traj.t[0]
-    dissipated = dt / 3 * (power[0] + power[-1] + 4 * power[1:-1:2].sum()
-                           + 2 * power[2:-1:2].sum())
+    dissipated = dt / 3 * (power[0] + power[-1] + 4 * power[1:-1:2].sum() + 2 * power[2:-1:2].sum())
     assert E[0] - E[-1] > 0.1
     check(E[0] - E[-1], dissipated, 1e-7, max(1.0, dissipated), what="energy lost")

@@ -4,6 +4,7 @@ moments. After each kill the file is the last complete version or the one after 
 a torn one, and nothing else is left in the folder (writers through ``atomic_file`` leave
 nothing even when killed; a named temporary of ``atomic_path`` is removed by the next
 write)."""
+
 import os
 import random
 import signal
@@ -23,30 +24,44 @@ KILLS = 4
 
 # name -> (file name, code writing version k to PATH, reading it back gives k)
 WRITERS = {
-    "trajectory_npz": ("traj.npz", """
+    "trajectory_npz": (
+        "traj.npz",
+        """
         base = es.simulate(es.zoo.load("planar2"), 0.01, 0.01)
         K = 150_000
         def write(k):
             z = np.full((K, 2), float(k))
             es.Trajectory(np.arange(K) * 1e-3, z, z, z, z, f"v{k}").save(PATH)
-        """),
-    "trajectory_csv": ("traj.csv", """
+        """,
+    ),
+    "trajectory_csv": (
+        "traj.csv",
+        """
         K = 8_000
         def write(k):
             z = np.full((K, 2), float(k))
             es.Trajectory(np.arange(K) * 1e-3, z, z, z, z, f"v{k}").save(PATH)
-        """),
-    "model_yaml": ("arm.yaml", """
+        """,
+    ),
+    "model_yaml": (
+        "arm.yaml",
+        """
         chain = es.zoo.random_chain(60, seed=1)
         def write(k):
             es.model.save_model(chain.replace(name=f"v{k}"), PATH)
-        """),
-    "urdf": ("arm.urdf", """
+        """,
+    ),
+    "urdf": (
+        "arm.urdf",
+        """
         chain = es.zoo.random_chain(60, seed=1)
         def write(k):
             es.model.to_urdf(chain.replace(name=f"v{k}"), PATH)
-        """),
-    "figure_png": ("fig.png", """
+        """,
+    ),
+    "figure_png": (
+        "fig.png",
+        """
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -55,14 +70,20 @@ WRITERS = {
         ax.plot(np.random.default_rng(0).standard_normal((4000, 20)))
         def write(k):
             savefig_atomic(fig, PATH, dpi=150, metadata={"Title": f"v{k}"})
-        """),
-    "viewer_html": ("view.html", """
+        """,
+    ),
+    "viewer_html": (
+        "view.html",
+        """
         model = es.zoo.load("puma560")
         traj = es.simulate(model, 0.6, 0.001)
         def write(k):
             es.viz.write_viewer(model, traj, PATH, title=f"v{k}")
-        """),
-    "animation_gif": ("robot.gif", """
+        """,
+    ),
+    "animation_gif": (
+        "robot.gif",
+        """
         from eslabon._files import atomic_path
         from PIL import Image
         frames = [Image.new("L", (300, 300), c) for c in range(0, 250, 10)]
@@ -70,7 +91,8 @@ WRITERS = {
             with atomic_path(PATH) as tmp:
                 frames[0].save(tmp, save_all=True, append_images=frames[1:],
                                comment=f"v{k}".encode())
-        """),
+        """,
+    ),
 }
 
 
@@ -88,6 +110,7 @@ def _version(name: str, path: Path) -> int:
         return int(m.name[1:])
     if name == "figure_png":
         from PIL import Image
+
         with Image.open(path) as im:
             im.load()
             return int(im.info["Title"][1:])
@@ -96,6 +119,7 @@ def _version(name: str, path: Path) -> int:
         assert text.rstrip().endswith("</html>")
         return int(text.split("<title>", 1)[1].split("<", 1)[0].strip()[1:])
     from PIL import Image
+
     with Image.open(path) as im:
         assert im.n_frames == 25
         im.seek(24)
@@ -105,12 +129,17 @@ def _version(name: str, path: Path) -> int:
 
 def _child(name: str, path: Path):
     body = textwrap.dedent(WRITERS[name][1])
-    code = ("import itertools, sys, numpy as np, warnings\nwarnings.simplefilter('ignore')\n"
-            f"import eslabon as es\nimport eslabon.viz\nPATH = {str(path)!r}\n{body}\n"
-            "for k in itertools.count():\n    write(k)\n    print(k, flush=True)\n")
-    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                            env={**os.environ, "PYTHONPATH": SRC,
-                                 "ESLABON_COMPILE_NOTICE": "0"}, text=True)
+    code = (
+        "import itertools, sys, numpy as np, warnings\nwarnings.simplefilter('ignore')\n"
+        f"import eslabon as es\nimport eslabon.viz\nPATH = {str(path)!r}\n{body}\n"
+        "for k in itertools.count():\n    write(k)\n    print(k, flush=True)\n"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": SRC, "ESLABON_COMPILE_NOTICE": "0"},
+        text=True,
+    )
 
 
 @pytest.mark.parametrize("name", list(WRITERS))
@@ -119,21 +148,22 @@ def test_a_killed_writer_leaves_a_complete_file_and_nothing_else(name, tmp_path)
     path = tmp_path / WRITERS[name][0]
     for _ in range(KILLS):
         proc = _child(name, path)
-        done = int(proc.stdout.readline())           # one complete version exists
+        done = int(proc.stdout.readline())  # one complete version exists
         time.sleep(rng.uniform(0.0, 0.8))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         reported = [int(x) for x in proc.stdout.read().split()]
         done = max([done] + reported)
         k = _version(name, path)
-        assert k in (done, done + 1), (k, done)     # the last complete one, or the next
+        assert k in (done, done + 1), (k, done)  # the last complete one, or the next
         left = sorted(p.name for p in tmp_path.iterdir())
-        if name == "animation_gif":                # a named temporary may be left ...
-            assert all(n == path.name or n.startswith(f".{path.name}.eslabon-tmp-")
-                       for n in left), left
+        if name == "animation_gif":  # a named temporary may be left ...
+            assert all(
+                n == path.name or n.startswith(f".{path.name}.eslabon-tmp-") for n in left
+            ), left
         else:
             assert left == [path.name], left
-    if name == "animation_gif":                    # ... until the next write to the target
+    if name == "animation_gif":  # ... until the next write to the target
         proc = _child(name, path)
         proc.stdout.readline()
         proc.send_signal(signal.SIGKILL)
@@ -141,4 +171,4 @@ def test_a_killed_writer_leaves_a_complete_file_and_nothing_else(name, tmp_path)
         _version(name, path)
         left = sorted(p.name for p in tmp_path.iterdir())
         stray = [n for n in left if n != path.name]
-        assert len(stray) <= 1, left               # only what the last kill may have left
+        assert len(stray) <= 1, left  # only what the last kill may have left

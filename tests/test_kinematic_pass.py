@@ -2,6 +2,7 @@
 compiled recursion's, bit for bit (the public kinematics functions read them), they fit
 together as poses and rigid-body motion, and a moving base given as an argument is the
 base the kernel's moving-base driver reads from a preset workspace row."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -12,15 +13,22 @@ import pytest
 
 import eslabon as es
 from checks import check
-from eslabon.kinematics import (BaseMotion, KinematicPass, forward_kinematics, kinematic_pass,
-                                link_accelerations, link_velocities)
+from eslabon.kinematics import (
+    BaseMotion,
+    KinematicPass,
+    forward_kinematics,
+    kinematic_pass,
+    link_accelerations,
+    link_velocities,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "seekur_puma.yaml"
 
 MODELS = {
     "puma560": lambda chain: es.zoo.load("puma560"),
-    "practica_4dof_book": lambda chain: es.zoo.load("practica_4dof", book_com=True,
-                                                    payload_mass=3.0, payload_inertia=0.05),
+    "practica_4dof_book": lambda chain: es.zoo.load(
+        "practica_4dof", book_com=True, payload_mass=3.0, payload_inertia=0.05
+    ),
     "chain_standard_7": lambda chain: chain(11, 7, "standard"),
     "chain_modified_5": lambda chain: chain(12, 5, "modified"),
     "chain_rojas_3": lambda chain: chain(13, 3, "rojas"),
@@ -55,10 +63,11 @@ def test_arrays_are_those_of_the_kinematics_functions(model, states):
         T = forward_kinematics(model, q)
         _same(motion.world_rotation, T[..., :3, :3])
         _same(motion.world_position, T[..., :3, 3])
-        _same(_local(motion, "angular_velocity", "linear_velocity"),
-              link_velocities(model, q, qd))
-        _same(_local(motion, "angular_acceleration", "linear_acceleration"),
-              link_accelerations(model, q, qd, qdd))
+        _same(_local(motion, "angular_velocity", "linear_velocity"), link_velocities(model, q, qd))
+        _same(
+            _local(motion, "angular_acceleration", "linear_acceleration"),
+            link_accelerations(model, q, qd, qdd),
+        )
         assert motion.batched == (np.ndim(q) == 2)
         assert motion.world_position.shape == np.shape(q)[:-1] + (model.nb + 1, 3)
         assert motion.parent_rotation.shape == np.shape(q)[:-1] + (model.nb + 1, 3, 3)
@@ -72,8 +81,11 @@ def test_parent_placements_compose_to_the_world_poses(model, states):
     for i in range(1, model.nb + 1):
         p = int(model.parent[i])
         check(m.world_rotation[i], m.world_rotation[p] @ m.parent_rotation[i], 1e-14)
-        check(m.world_position[i],
-              m.world_position[p] + m.world_rotation[p] @ m.parent_translation[i], 1e-14)
+        check(
+            m.world_position[i],
+            m.world_position[p] + m.world_rotation[p] @ m.parent_translation[i],
+            1e-14,
+        )
         k = model.q_index[i]
         slide = model.com_slide[i] * (q[k] if k >= 0 else 0.0) * model.axis[i]
         check(m.com[i], model.com[i] + slide, 1e-15)
@@ -88,8 +100,10 @@ def test_defaults_and_gravity(model, states):
     _same(rest.linear_acceleration, kinematic_pass(model, q, zero, zero).linear_acceleration)
     assert not np.any(rest.linear_acceleration) and not np.any(rest.linear_velocity)
     qd = np.linspace(-1.0, 1.0, model.nq)
-    _same(kinematic_pass(model, q, qd).angular_acceleration,
-          kinematic_pass(model, q, qd, zero).angular_acceleration)
+    _same(
+        kinematic_pass(model, q, qd).angular_acceleration,
+        kinematic_pass(model, q, qd, zero).angular_acceleration,
+    )
 
 
 def test_the_result_is_immutable():
@@ -111,14 +125,15 @@ def test_a_moving_base_is_the_preset_row_of_the_kernel(model, states):
     workspace whose row 0 the caller preset (the mobile manipulator's former way)."""
     from eslabon.kinematics.kernels import kinematics_moving_base, workspace
     from eslabon.kinematics.recursion import WS_A, WS_V, WS_W, WS_WD
+
     Q, QD, QDD = states(model, 6)
     q, qd, qdd = Q[0], QD[0], QDD[0]
     base = _base(np.random.default_rng(6))
     ws = workspace(model.packed)
-    ws[0, WS_W:WS_W + 3] = base.angular_velocity
-    ws[0, WS_WD:WS_WD + 3] = base.angular_acceleration
-    ws[0, WS_A:WS_A + 3] = base.linear_acceleration
-    ws[0, WS_V:WS_V + 3] = base.linear_velocity
+    ws[0, WS_W : WS_W + 3] = base.angular_velocity
+    ws[0, WS_WD : WS_WD + 3] = base.angular_acceleration
+    ws[0, WS_A : WS_A + 3] = base.linear_acceleration
+    ws[0, WS_V : WS_V + 3] = base.linear_velocity
     kinematics_moving_base(model.packed, q, qd, qdd, ws)
     preset = KinematicPass.from_workspace(ws)
     motion = kinematic_pass(model, q, qd, qdd, base=base)
@@ -144,12 +159,15 @@ def test_a_moving_base_carries_the_bodies_rigidly(model, states):
     check(in_base(m.angular_velocity), np.broadcast_to(w0, O.shape), 1e-14)
     check(in_base(m.linear_velocity), v0 + np.cross(w0, O), 1e-14)
     check(in_base(m.angular_acceleration), np.broadcast_to(wd0, O.shape), 1e-14)
-    check(in_base(m.linear_acceleration),
-          a0 + np.cross(wd0, O) + np.cross(w0, np.cross(w0, O)), 1e-13)
+    check(
+        in_base(m.linear_acceleration), a0 + np.cross(wd0, O) + np.cross(w0, np.cross(w0, O)), 1e-13
+    )
     qd, qdd = np.linspace(-1, 1, model.nq), np.linspace(1, -2, model.nq)
     still = BaseMotion(*(np.zeros(3) for _ in range(4)))
-    fixed, carried = kinematic_pass(model, q, qd, qdd), kinematic_pass(model, q, qd, qdd,
-                                                                         base=still)
+    fixed, carried = (
+        kinematic_pass(model, q, qd, qdd),
+        kinematic_pass(model, q, qd, qdd, base=still),
+    )
     for f in dataclasses.fields(KinematicPass):
         np.testing.assert_array_equal(getattr(carried, f.name), getattr(fixed, f.name))
 
@@ -177,14 +195,19 @@ def test_the_mobile_manipulator_reads_the_pass_with_its_mount_as_the_base():
     from eslabon.dynamics.gibbs_appell import chain_terms
     from eslabon.mobile import manipulator as mm_module
     from eslabon.mobile.platforms import Z
+
     mm = es.load_model(EXAMPLE)
     y = np.random.default_rng(8).uniform(-1, 1, mm.n_state)
     config, q, nu, qd = mm.split(y)
     ch = mm.platform.motion(config, nu).chassis
     point = ch.point(mm.mount.translation)
     Rt = mm.mount.rotation.T
-    base = BaseMotion(Rt @ (ch.yaw_rate * Z), Rt @ (ch.yaw_accel0 * Z), Rt @ point.velocity,
-                      Rt @ (point.accel0 - np.array([0.0, 0.0, -mm.gravity])))
+    base = BaseMotion(
+        Rt @ (ch.yaw_rate * Z),
+        Rt @ (ch.yaw_accel0 * Z),
+        Rt @ point.velocity,
+        Rt @ (point.accel0 - np.array([0.0, 0.0, -mm.gravity])),
+    )
     motion = kinematic_pass(mm.arm, q, qd, np.zeros_like(q), base=base)
     partials = (Rt @ np.outer(Z, ch.d_yaw_accel), Rt @ point.d_accel)
     arm = chain_terms(mm.arm, motion, qd, np.zeros(3), partials)

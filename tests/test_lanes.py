@@ -9,28 +9,43 @@ axes, fixed bodies with children), whatever the batch length (full blocks or a p
 last one) and the number of chunks. Also: the lane arithmetic itself against numpy, a
 far angle in one lane, and a non-finite lane.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from numba import njit
-from test_aba import aba_tree
 
 import eslabon as es
+from eslabon._engine.lanes import (
+    WIDTH,
+    all_finite,
+    all_positive,
+    at,
+    g1,
+    g3,
+    like,
+    put,
+    s1,
+    s3,
+    sign,
+    zero_of,
+)
+from eslabon._engine.sincos import sincos_near
 from eslabon.dynamics import drivers as _d
 from eslabon.model import ModelBuilder
-from eslabon._engine.lanes import (WIDTH, all_finite, all_positive, at, g1, g3, like, put, s1,
-                                    s3, sign, zero_of)
-from eslabon._engine.sincos import sincos_near
+from test_aba import aba_tree
 
 MODELS = {name: (lambda name=name: es.zoo.load(name)) for name in es.zoo.names()}
-MODELS.update({
-    "chain-RPRPR-friction": lambda: es.zoo.random_chain(5, 12, "modified", friction=True,
-                                                        joints="RPRPR", payload=True,
-                                                        tool=True),
-    "chain-8-rojas": lambda: es.zoo.random_chain(8, 3, "rojas", friction=True),
-    **{f"tree-{s}": (lambda s=s: aba_tree(s)) for s in range(3)},
-})
+MODELS.update(
+    {
+        "chain-RPRPR-friction": lambda: es.zoo.random_chain(
+            5, 12, "modified", friction=True, joints="RPRPR", payload=True, tool=True
+        ),
+        "chain-8-rojas": lambda: es.zoo.random_chain(8, 3, "rojas", friction=True),
+        **{f"tree-{s}": (lambda s=s: aba_tree(s)) for s in range(3)},
+    }
+)
 _cache = {}
 
 
@@ -46,7 +61,7 @@ def _states(model, N, seed=0):
     shape = (N, model.nq)
     q = rng.uniform(-4.0, 4.0, shape)
     qd = rng.uniform(-3.0, 3.0, shape)
-    qd[:, 0] = 0.0          # the Coulomb sign at exactly zero rate, in some lanes
+    qd[:, 0] = 0.0  # the Coulomb sign at exactly zero rate, in some lanes
     qd[1::3, 0] = rng.uniform(-1, 1, len(qd[1::3]))
     qdd = rng.uniform(-3.0, 3.0, shape)
     return q, qd, qdd
@@ -145,7 +160,7 @@ def _lane_ops(x, y, out, ws):
     s1(ws, 0, 0, r)
     put(out, 0, g1(ws, 0, 0))
     put(out, 1, sign(c))
-    put(out, 2, 1.0)            # a float put into lanes fills every lane
+    put(out, 2, 1.0)  # a float put into lanes fills every lane
     return all_finite(r), all_positive(c)
 
 
@@ -199,10 +214,15 @@ def test_sine_cosine_of_lanes_equals_that_of_floats_bit_for_bit():
     floats: every quadrant up to |x| = 1e5 (k up to 6.4e4), signed zeros, the doubles
     next to kπ/2."""
     rng = np.random.default_rng(9)
-    x = np.concatenate([rng.uniform(-1e5, 1e5, 40_000), rng.uniform(-8, 8, 4_000),
-                        [0.0, -0.0, 1e-300, -1e-300],
-                        np.nextafter(np.arange(-400, 400) * (np.pi / 2), np.inf),
-                        np.nextafter(np.arange(-400, 400) * (np.pi / 2), -np.inf)])
+    x = np.concatenate(
+        [
+            rng.uniform(-1e5, 1e5, 40_000),
+            rng.uniform(-8, 8, 4_000),
+            [0.0, -0.0, 1e-300, -1e-300],
+            np.nextafter(np.arange(-400, 400) * (np.pi / 2), np.inf),
+            np.nextafter(np.arange(-400, 400) * (np.pi / 2), -np.inf),
+        ]
+    )
     x = np.concatenate([x, np.zeros(-len(x) % WIDTH)])
     block = np.ascontiguousarray(x.reshape(-1, WIDTH))
     s4, c4 = np.empty_like(block), np.empty_like(block)
@@ -217,14 +237,41 @@ def _massless_leaf_tree():
     """A tree whose first leaf (body 2) is a revolute joint carrying nothing (the mass
     matrix is singular at every state), and a branch 1–3–4 processed before it."""
     b = ModelBuilder()
-    b.add_body(0, "R", axis=(0.0, 0.0, 1.0), mass=2.0, com=(0.1, 0.0, 0.0),
-               inertia=np.diag([0.02, 0.03, 0.04]))
-    b.add_body(1, "R", axis=(1.0, 0.0, 0.0), translation=(0.3, 0.0, 0.0), mass=0.0,
-               com=(0.0, 0.0, 0.0), inertia=np.zeros((3, 3)))
-    b.add_body(1, "R", axis=(0.0, 1.0, 0.0), translation=(0.0, 0.3, 0.0), mass=1.0,
-               com=(0.0, 0.1, 0.0), inertia=np.diag([0.01, 0.01, 0.02]))
-    b.add_body(3, "R", axis=(1.0, 0.0, 0.0), translation=(0.0, 0.3, 0.1), mass=1.0,
-               com=(0.1, 0.1, 0.0), inertia=np.diag([0.01, 0.02, 0.02]))
+    b.add_body(
+        0,
+        "R",
+        axis=(0.0, 0.0, 1.0),
+        mass=2.0,
+        com=(0.1, 0.0, 0.0),
+        inertia=np.diag([0.02, 0.03, 0.04]),
+    )
+    b.add_body(
+        1,
+        "R",
+        axis=(1.0, 0.0, 0.0),
+        translation=(0.3, 0.0, 0.0),
+        mass=0.0,
+        com=(0.0, 0.0, 0.0),
+        inertia=np.zeros((3, 3)),
+    )
+    b.add_body(
+        1,
+        "R",
+        axis=(0.0, 1.0, 0.0),
+        translation=(0.0, 0.3, 0.0),
+        mass=1.0,
+        com=(0.0, 0.1, 0.0),
+        inertia=np.diag([0.01, 0.01, 0.02]),
+    )
+    b.add_body(
+        3,
+        "R",
+        axis=(1.0, 0.0, 0.0),
+        translation=(0.0, 0.3, 0.1),
+        mass=1.0,
+        com=(0.1, 0.1, 0.0),
+        inertia=np.diag([0.01, 0.02, 0.02]),
+    )
     return b.build(gravity=(0.0, 0.0, -9.81), name="massless-leaf")
 
 
@@ -234,13 +281,15 @@ def test_batch_status_is_each_states_own():
     block is run again state by state (status 2 beats 1, as over single states)."""
     model = _massless_leaf_tree()
     P = model.packed
-    N = WIDTH               # one block: its status alone is the batch's
+    N = WIDTH  # one block: its status alone is the batch's
     rng = np.random.default_rng(3)
     q, qd, tau = (rng.uniform(-1, 1, (N, model.nq)) for _ in range(3))
     out = np.empty_like(q)
     assert _d.aba_many(P, q, qd, tau, out, 1) == 2
-    single = [_d.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq))
-              for s in range(N)]
+    single = [
+        _d.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq))
+        for s in range(N)
+    ]
     assert set(single) == {2}
     # a NaN angle at the last body makes body 3's D NaN, so a block stops there with 1
     # before it reaches body 2
@@ -248,7 +297,7 @@ def test_batch_status_is_each_states_own():
     st1 = _d.aba_call(P, q[1].copy(), qd[1].copy(), tau[1].copy(), np.empty(model.nq))
     assert st1 == 1
     assert _d.aba_many(P, q, qd, tau, out, 1) == 2
-    for s in (1, 3):        # the NaN, then no NaN, in the same block
+    for s in (1, 3):  # the NaN, then no NaN, in the same block
         q[1, 3] = np.nan if s == 1 else 0.0
         with pytest.raises(ValueError, match="a joint moves no mass"):
             es.forward_dynamics(model, q, qd, tau)
@@ -259,8 +308,11 @@ def test_nan_in_one_lane_names_the_input():
     q, qd, qdd = _states(model, 2 * WIDTH + 1)
     q[WIDTH + 2, 3] = np.nan
     for fn in (es.inverse_dynamics, es.forward_dynamics):
-        with pytest.raises(ValueError, match=r"q: expected finite values, got nan at index "
-                                             r"\(6, 3\)"):
+        with pytest.raises(
+            ValueError,
+            match=r"q: expected finite values, got nan at index "
+            r"\(6, 3\)",
+        ):
             fn(model, q, qd, qdd)
 
 
@@ -274,7 +326,10 @@ def test_lanes_refuse_arrays_they_cannot_read_as_vectors():
         return all_finite(at(q, 0))
 
     assert first(np.zeros((3, WIDTH)))
-    for bad in (np.zeros((3, WIDTH), order="F"), np.zeros((3, 2 * WIDTH))[:, ::2],
-                np.zeros((3, WIDTH), dtype=np.float32)):
+    for bad in (
+        np.zeros((3, WIDTH), order="F"),
+        np.zeros((3, 2 * WIDTH))[:, ::2],
+        np.zeros((3, WIDTH), dtype=np.float32),
+    ):
         with pytest.raises(TypingError, match="C-contiguous float64"):
             first(bad)

@@ -14,6 +14,7 @@ of ``eslabon._args``). For each public function and each argument:
 * results are fresh arrays: mutating one does not change the next call, and the inputs
   are left untouched.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,16 +30,19 @@ FUNCTIONS = {
     "mass_matrix": (es.mass_matrix, ("q",)),
     "mass_matrix_wo1": (lambda m, q: es.mass_matrix(m, q, method="walker_orin_1"), ("q",)),
     "forward_dynamics": (es.forward_dynamics, ("q", "qd", "tau")),
-    "forward_dynamics_wo3": (lambda m, q, qd, tau: es.forward_dynamics(
-        m, q, qd, tau, method="walker_orin_3"), ("q", "qd", "tau")),
+    "forward_dynamics_wo3": (
+        lambda m, q, qd, tau: es.forward_dynamics(m, q, qd, tau, method="walker_orin_3"),
+        ("q", "qd", "tau"),
+    ),
     "inverse_dynamics_derivatives": (es.inverse_dynamics_derivatives, ("q", "qd", "qdd")),
     "forward_dynamics_derivatives": (es.forward_dynamics_derivatives, ("q", "qd", "tau")),
 }
 MODELS = {
     "puma560": lambda: es.zoo.load("puma560"),
     # revolute and prismatic joints, friction, armature, a payload and a tool
-    "chain-RPRPR": lambda: es.zoo.random_chain(5, 12, "modified", friction=True,
-                                               joints="RPRPR", payload=True, tool=True),
+    "chain-RPRPR": lambda: es.zoo.random_chain(
+        5, 12, "modified", friction=True, joints="RPRPR", payload=True, tool=True
+    ),
 }
 
 
@@ -138,12 +142,10 @@ def test_batches_match_single_states(model, fn):
     for variant in _batch_variants(args["q"]):
         batch = {k: _batch_variants(args[k])[variant] for k in names}
         values = {k: np.asarray(batch[k], dtype=float) for k in names}
-        single = [_as_tuple(call(model, *[values[k][s].copy() for k in names]))
-                  for s in range(N)]
+        single = [_as_tuple(call(model, *[values[k][s].copy() for k in names])) for s in range(N)]
         expected = tuple(np.stack([s[j] for s in single]) for j in range(len(single[0])))
         got = call(model, *[batch[k] for k in names])
-        _equal(got, expected if len(expected) > 1 else expected[0], f"batch {variant}",
-               tol=1e-14)
+        _equal(got, expected if len(expected) > 1 else expected[0], f"batch {variant}", tol=1e-14)
     one = call(model, *[args[k][:1] for k in names])
     assert all(r.shape[0] == 1 for r in _as_tuple(one)), "a batch of one stays a batch"
 

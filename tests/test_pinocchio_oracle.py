@@ -19,6 +19,7 @@ and seeded random trees (arbitrary axes, fixed bodies with children). Pinocchio 
 joint friction, so friction is removed for the comparison, and the friction terms are
 checked separately as ``τ = rnea_pin + b q̇ + μ sign(q̇)``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,7 +42,7 @@ def _frictionless(model):
 def _random_inertia(rng, mass):
     """A physically consistent rotational inertia about the COM (triangle inequality),
     positive definite, in randomly rotated axes."""
-    s = mass * rng.uniform(0.002, 0.05, 3)          # second moments along principal axes
+    s = mass * rng.uniform(0.002, 0.05, 3)  # second moments along principal axes
     principal = np.diag([s[1] + s[2], s[0] + s[2], s[0] + s[1]])
     Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
     return Q @ principal @ Q.T
@@ -66,10 +67,16 @@ def random_dh_chain(seed, convention):
         mass = rng.uniform(0.5, 5.0)
         alpha = rng.choice([0.0, np.pi / 2, -np.pi / 2, rng.uniform(-np.pi, np.pi)])
         theta, d, a = rng.uniform(-np.pi, np.pi), rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4)
-        row = {"joint": jt, "alpha": alpha, "theta": theta, "mass": mass,
-               "com": rng.uniform(-0.2, 0.2, 3), "inertia": _random_inertia(rng, mass),
-               "armature": rng.uniform(0.0, 0.1) if rng.random() < 0.4 else 0.0}
-        if convention == "rojas":        # d = link length, b = offset
+        row = {
+            "joint": jt,
+            "alpha": alpha,
+            "theta": theta,
+            "mass": mass,
+            "com": rng.uniform(-0.2, 0.2, 3),
+            "inertia": _random_inertia(rng, mass),
+            "armature": rng.uniform(0.0, 0.1) if rng.random() < 0.4 else 0.0,
+        }
+        if convention == "rojas":  # d = link length, b = offset
             row.update(d=a, b=d)
         else:
             row.update(d=d, a=a)
@@ -77,13 +84,21 @@ def random_dh_chain(seed, convention):
     payload = None
     if seed % 2:
         pm = rng.uniform(0.2, 2.0)
-        payload = {"mass": pm, "com": rng.uniform(-0.1, 0.1, 3),
-                   "inertia": _random_inertia(rng, pm)}
+        payload = {
+            "mass": pm,
+            "com": rng.uniform(-0.1, 0.1, 3),
+            "inertia": _random_inertia(rng, pm),
+        }
     g = (0.0, 0.0, -9.81)
     if seed % 3 == 0:
         g = 9.81 * rng.normal(size=3) / 1.7
-    return es.from_dh(rows, convention, gravity=g, payload=payload,
-                      name=f"random-{convention}-{seed}-{''.join(joints)}")
+    return es.from_dh(
+        rows,
+        convention,
+        gravity=g,
+        payload=payload,
+        name=f"random-{convention}-{seed}-{''.join(joints)}",
+    )
 
 
 TREE_AXES = ((0, 0, 1), (0, 0, -1), (1, 0, 0), (0, -1, 0))
@@ -104,11 +119,17 @@ def random_tree(seed):
     rng = np.random.default_rng(seed)
     rest = ["R", "P", "F", "R", "R", "P", "F", "R"]
     rng.shuffle(rest)
-    return es.zoo.random_tree(rng, "RF" + "".join(rest), friction=False, armature_chance=0.3,
-                              axis=_listed_or_random_axis, rotation=_random_rotation,
-                              inertia=_random_inertia,
-                              gravity=lambda rng: 9.81 * rng.normal(size=3) / 1.7,
-                              name=f"random-tree-{seed}")
+    return es.zoo.random_tree(
+        rng,
+        "RF" + "".join(rest),
+        friction=False,
+        armature_chance=0.3,
+        axis=_listed_or_random_axis,
+        rotation=_random_rotation,
+        inertia=_random_inertia,
+        gravity=lambda rng: 9.81 * rng.normal(size=3) / 1.7,
+        name=f"random-tree-{seed}",
+    )
 
 
 def _zoo_cases():
@@ -118,10 +139,14 @@ def _zoo_cases():
         if not m.has_moving_com:
             cases.append(pytest.param(name, {}, id=name))
     for name in ("practica_4dof", "practica_6dof"):
-        cases.append(pytest.param(name, dict(payload_mass=3.0, payload_inertia=0.05),
-                                  id=f"{name}-payload"))
-    cases.append(pytest.param("cincinnati_t3", dict(gravity=(0.0, 0.0, -9.81)),
-                              id="cincinnati_t3-physical-gravity"))
+        cases.append(
+            pytest.param(name, dict(payload_mass=3.0, payload_inertia=0.05), id=f"{name}-payload")
+        )
+    cases.append(
+        pytest.param(
+            "cincinnati_t3", dict(gravity=(0.0, 0.0, -9.81)), id="cincinnati_t3-physical-gravity"
+        )
+    )
     return cases
 
 
@@ -135,9 +160,11 @@ def _load(kind, arg, opts):
 
 ALL_CASES = (
     [pytest.param("zoo", p.values[0], p.values[1], id=p.id) for p in _zoo_cases()]
-    + [pytest.param("dh", (seed, conv), {}, id=f"dh-{conv}-{seed}")
-       for k, conv in enumerate(("standard", "modified", "rojas"))
-       for seed in range(3 * k, 3 * k + 3)]
+    + [
+        pytest.param("dh", (seed, conv), {}, id=f"dh-{conv}-{seed}")
+        for k, conv in enumerate(("standard", "modified", "rojas"))
+        for seed in range(3 * k, 3 * k + 3)
+    ]
     + [pytest.param("tree", seed, {}, id=f"tree-{seed}") for seed in range(3)]
 )
 
@@ -181,7 +208,7 @@ class PinOracle:
     def crba(self, q):
         o = self.order
         H = pin.crba(self.pmodel, self.data, q[o]).copy()
-        H = np.triu(H) + np.triu(H, 1).T        # Pinocchio fills the upper triangle
+        H = np.triu(H) + np.triu(H, 1).T  # Pinocchio fills the upper triangle
         out = np.empty_like(H)
         out[np.ix_(o, o)] = H
         return out
@@ -201,7 +228,7 @@ def _pin_reference(oracle, q, qd, qdd):
 @pytest.mark.parametrize("kind, arg, opts", ALL_CASES)
 def test_against_pinocchio(kind, arg, opts):
     model = _frictionless(_load(kind, arg, opts))
-    if kind == "tree":      # the case exists to exercise reordering and fixed-body merging
+    if kind == "tree":  # the case exists to exercise reordering and fixed-body merging
         assert not np.array_equal(dof_order(model), np.arange(model.nq))
         assert model.joint_type[model.parent[3]] == 0
     q, qd, qdd = _states(model)
@@ -210,30 +237,47 @@ def test_against_pinocchio(kind, arg, opts):
     # batch calls
     _close(es.inverse_dynamics(model, q, qd, qdd), tau_ref, "inverse_dynamics (batch)")
     _close(es.mass_matrix(model, q), M_ref, "mass_matrix (batch)")
-    _close(es.mass_matrix(model, q, method="walker_orin_1"), M_ref,
-           "mass_matrix walker_orin_1 (batch)")
+    _close(
+        es.mass_matrix(model, q, method="walker_orin_1"), M_ref, "mass_matrix walker_orin_1 (batch)"
+    )
     _close(es.forward_dynamics(model, q, qd, tau_ref), acc_ref, "forward_dynamics (batch)")
-    _close(es.forward_dynamics(model, q, qd, tau_ref, method="walker_orin_1"), acc_ref,
-           "forward_dynamics walker_orin_1 (batch)")
+    _close(
+        es.forward_dynamics(model, q, qd, tau_ref, method="walker_orin_1"),
+        acc_ref,
+        "forward_dynamics walker_orin_1 (batch)",
+    )
     # single-state calls (a separate compiled path)
     for k in range(N_STATES):
         where = f"state {k}"
-        _close(es.inverse_dynamics(model, q[k], qd[k], qdd[k]), tau_ref[k],
-               f"inverse_dynamics, {where}")
+        _close(
+            es.inverse_dynamics(model, q[k], qd[k], qdd[k]),
+            tau_ref[k],
+            f"inverse_dynamics, {where}",
+        )
         _close(es.mass_matrix(model, q[k]), M_ref[k], f"mass_matrix, {where}")
-        _close(es.forward_dynamics(model, q[k], qd[k], tau_ref[k]), acc_ref[k],
-               f"forward_dynamics, {where}")
+        _close(
+            es.forward_dynamics(model, q[k], qd[k], tau_ref[k]),
+            acc_ref[k],
+            f"forward_dynamics, {where}",
+        )
     # Pinocchio's ABA recovers the accelerations its RNEA was given: the oracle is sane.
     _close(acc_ref, qdd, "pin.aba(pin.rnea(qdd)) vs qdd")
 
 
-@pytest.mark.parametrize("kind, arg, opts", [
-    pytest.param("zoo", "practica_6dof", {}, id="practica_6dof"),
-    pytest.param("zoo", "practica_4dof", dict(payload_mass=3.0, payload_inertia=0.05),
-                 id="practica_4dof-payload"),
-    pytest.param("dh", (7, "modified"), {}, id="dh-modified-7"),
-    pytest.param("tree", 5, {}, id="tree-5"),
-])
+@pytest.mark.parametrize(
+    "kind, arg, opts",
+    [
+        pytest.param("zoo", "practica_6dof", {}, id="practica_6dof"),
+        pytest.param(
+            "zoo",
+            "practica_4dof",
+            dict(payload_mass=3.0, payload_inertia=0.05),
+            id="practica_4dof-payload",
+        ),
+        pytest.param("dh", (7, "modified"), {}, id="dh-modified-7"),
+        pytest.param("tree", 5, {}, id="tree-5"),
+    ],
+)
 def test_friction_terms_on_top_of_pinocchio(kind, arg, opts):
     """With friction: τ = rnea_pin + b q̇ + μ sign(q̇) and q̈ = aba_pin(τ − b q̇ − μ sign(q̇))."""
     base = _load(kind, arg, opts)
@@ -243,7 +287,7 @@ def test_friction_terms_on_top_of_pinocchio(kind, arg, opts):
     model = base.replace(viscous=b, coulomb=mu)
     oracle = PinOracle(model)
     q, qd, qdd = _states(model, seed=4321)
-    qd[0, 0] = 0.0          # sign(0) = 0
+    qd[0, 0] = 0.0  # sign(0) = 0
     friction = b * qd + mu * np.sign(qd)
     tau_ref = np.array([oracle.rnea(q[k], qd[k], qdd[k]) for k in range(N_STATES)])
     tau_ref += friction

@@ -1,14 +1,21 @@
 """``eslabon reproduce araujo``: seed 003 (Araujo 2012) §3.3/§4.2 — the two load cases in
 the thesis's one-way coupling and fully coupled, the figure families 3.4–3.9, and the
 digest's derived values (the thesis's own plots are lost, only captions survive)."""
+
 import json
 
 import numpy as np
 
 from eslabon.cli.main import main
 
-FAMILY = (("3_4", 1, "accelerations"), ("3_5", 1, "velocities"), ("3_6", 1, "displacements"),
-          ("3_7", 2, "accelerations"), ("3_8", 2, "velocities"), ("3_9", 2, "displacements"))
+FAMILY = (
+    ("3_4", 1, "accelerations"),
+    ("3_5", 1, "velocities"),
+    ("3_6", 1, "displacements"),
+    ("3_7", 2, "accelerations"),
+    ("3_8", 2, "velocities"),
+    ("3_9", 2, "displacements"),
+)
 
 
 def _csv(path):
@@ -23,8 +30,13 @@ def test_reproduce_araujo(tmp_path, capsys):
     for number, case, what in FAMILY:
         assert (tmp_path / f"fig{number}_case{case}_{what}.png").stat().st_size > 10_000
     csvs = [f"case{c}_{m}.csv" for c in (1, 2) for m in ("thesis", "coupled")]
-    for name in ("platform_path.png", "thesis_vs_coupled.png", "differences.csv",
-                 "summary.json", *csvs):
+    for name in (
+        "platform_path.png",
+        "thesis_vs_coupled.png",
+        "differences.csv",
+        "summary.json",
+        *csvs,
+    ):
         assert (tmp_path / name).is_file(), name
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["assumed_platform"]["wheelbase"] == 0.90
@@ -32,20 +44,20 @@ def test_reproduce_araujo(tmp_path, capsys):
 
     # digest §4.2: thesis-mode case 2, the arm as on a fixed base; V̇ = F/m
     checks = summary["digest_checks"]
-    for key, digest in (("q(0.5 s)", [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499,
-                                      0.000077]),
-                        ("q(1 s)", [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435,
-                                    0.058022])):
+    for key, digest in (
+        ("q(0.5 s)", [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499, 0.000077]),
+        ("q(1 s)", [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435, 0.058022]),
+    ):
         np.testing.assert_allclose(checks[key]["computed"], digest, rtol=0, atol=1e-5)
     m = summary["mass_constants"]["m"]
     assert checks["V_dot"]["closed_form_F_over_m"] == 300.0 / m
     assert checks["V_dot"]["max_abs_diff"] < 1e-9
-    assert checks["s_wheel_spins_vs_quadrature"] < 1e-8         # s = ∫V dt two ways
+    assert checks["s_wheel_spins_vs_quadrature"] < 1e-8  # s = ∫V dt two ways
 
     # the coupled runs conserve energy: E(t) − E(0) = W(t)
     for case in ("1", "2"):
         assert summary["cases"][case]["coupled_energy_balance"] < 1e-6
-    mom = summary["cases"]["2"]["momentum"]                      # F t²/2 = Σ m Δx
+    mom = summary["cases"]["2"]["momentum"]  # F t²/2 = Σ m Δx
     assert abs(mom["s_from_momentum"] - mom["s_coupled"]) < 1e-8
 
     # case 2: no steering torque, so β stays exactly 0 in the thesis mode; the coupled arm
@@ -58,7 +70,7 @@ def test_reproduce_araujo(tmp_path, capsys):
     assert np.abs(rows[-1, arm] - coupled[-1, arm]).max() > 0.1
     diff = {(r["case"], r["coordinate"]): r for r in summary["differences"]}
     assert diff[(2, "q3")]["pos_at_1s"] > 1e-2 and diff[(2, "beta")]["pos_max"] == 0.0
-    assert diff[(1, "beta")]["pos_max"] > 0.0                   # M = 0.3 N·m steers
+    assert diff[(1, "beta")]["pos_max"] > 0.0  # M = 0.3 N·m steers
     assert len(summary["differences"]) == 16
     assert data["differences"] == summary["differences"]
     assert rows.shape[0] == 201 and rows[-1, 0] == 1.0

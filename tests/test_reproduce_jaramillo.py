@@ -4,6 +4,7 @@ Seed files ../shared/seeds/002_70e39a3dd0887b3d.txt, 004_f9cf246161faf0a3.txt; d
 research/seed_002_004_jaramillo.md §3.1, §3.3, §6 (the printed-formula values are shown
 beside, never produced by the library).
 """
+
 import json
 
 import numpy as np
@@ -20,14 +21,18 @@ def test_reproduce_jaramillo(tmp_path, capsys):
         for key, row in data[case].items():
             if key in ("tau", "M", "xi", "qdd"):
                 assert row["max_abs_diff"] < 1e-9, (case, key)
-                if "printed_formula" in row:        # the errata give other numbers
+                if "printed_formula" in row:  # the errata give other numbers
                     assert np.abs(np.subtract(row["printed_formula"], row["computed"])).max() > 1e-3
-    np.testing.assert_allclose(data["B"]["qdd"]["printed_formula"],
-                               [278.0738906469, 60.9289570511, -148.5127837193], atol=1e-7)
-    np.testing.assert_allclose(data["A"]["tau"]["printed_formula"], [26.6999353587, 5.4180623495],
-                               atol=1e-9)
+    np.testing.assert_allclose(
+        data["B"]["qdd"]["printed_formula"],
+        [278.0738906469, 60.9289570511, -148.5127837193],
+        atol=1e-7,
+    )
+    np.testing.assert_allclose(
+        data["A"]["tau"]["printed_formula"], [26.6999353587, 5.4180623495], atol=1e-9
+    )
     assert "singular 6×6 inertia" in data["thin_rod"]
-    ex = data["example_1"]                                # digest §3.1 numbers
+    ex = data["example_1"]  # digest §3.1 numbers
     np.testing.assert_allclose(ex["corner"], [[10, -9, -4.5], [-9, 20, -3], [-4.5, -3, 26]])
     np.testing.assert_allclose(ex["parallel_axis"], ex["corner"], atol=1e-12)
     assert np.abs(np.subtract(ex["printed_formula"], ex["corner"])).max() == 18.0

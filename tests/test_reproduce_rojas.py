@@ -3,6 +3,7 @@
 Seed file ../shared/seeds/000_4244a3801b04a84f.txt Tables 5.4.1 and 5.6.2, §3.3.3 (7R),
 §4.4–4.5; digest research/seed_000_rojas.md §4.1, §4.2, §4.4, §6 items 23–24.
 """
+
 import json
 
 import numpy as np
@@ -34,7 +35,7 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
         assert (status[:, 4:] != "WRONG").all() and (status == "WRONG").sum() > 10
         assert t563[key]["counts"]["DIFF"] == 0
     peak = data["task"]["peak_abs_tau"]
-    assert np.argmax(peak) == 1 and peak[5] < 1e-9     # joint 2 carries most; joint 6 none
+    assert np.argmax(peak) == 1 and peak[5] < 1e-9  # joint 2 carries most; joint 6 none
     assert data["seven_r"]["redundant"]["on_branch"] == data["seven_r"]["redundant"]["solved"]
     assert data["seven_r"]["redundant"]["failed"] == ["180° (spurious)"]
     counts = {row[0]: row[1:3] for row in data["opcount"]}

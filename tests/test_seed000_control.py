@@ -4,6 +4,7 @@ Seed file ../shared/seeds/000_4244a3801b04a84f.txt §5.2–5.6, Tables 5.4.1 (pe
 5.4.2, 5.6.3, 5.6.4; digest research/seed_000_rojas.md §2.14–2.15, §4.3–4.6, §6 items
 19–22, §7 (the thesis's W, K_p, block (a) and Table 5.6.4 are wrong; K_d, (b), (c) right).
 """
+
 import numpy as np
 import pytest
 
@@ -13,8 +14,14 @@ from eslabon import control as ctl
 from eslabon.kinematics import ik
 from eslabon.trajectory import T3_ROTATION, t3_path, t3_straight_line_task
 from eslabon.zoo.rojas import INITIAL_THETA_DEG
-from eslabon.zoo.rojas_tables import (EXACT_EIGENVALUES_T045, JOINT_TABLES, OCR_CELLS,
-                                      PERTURBATION, TABLE_5_4_2, TABLE_5_6_3)
+from eslabon.zoo.rojas_tables import (
+    EXACT_EIGENVALUES_T045,
+    JOINT_TABLES,
+    OCR_CELLS,
+    PERTURBATION,
+    TABLE_5_4_2,
+    TABLE_5_6_3,
+)
 
 PSI, OMEGA = np.sqrt(2) / 2, 1.0
 
@@ -50,8 +57,9 @@ def four_digits(value, printed):
 
 
 def matches_4_digits(value, printed, block):
-    """Table 5.6.3 cells to 4 significant digits (within one unit of the 4th); cells printed at single-precision noise
-    (|x| < 1e-4·max|block|) must be at that level too; the digest's OCR cells skipped."""
+    """Table 5.6.3 cells to 4 significant digits (within one unit of the 4th); cells
+    printed at single-precision noise (|x| < 1e-4·max|block|) must be at that level too;
+    cells the printed table leaves illegible are skipped."""
     noise = 1e-4 * np.abs(printed).max()
     for (i, j), p in np.ndenumerate(printed):
         if (block, i, j) in OCR_CELLS:
@@ -72,9 +80,9 @@ def test_table_5_6_3_inverse_inertia_damping_and_kd(t3, at_045):
     matches_4_digits(lin.M_inv, TABLE_5_6_3["c"], "c")
     matches_4_digits(lin.M_inv @ lin.V, TABLE_5_6_3["b"], "b")
     matches_4_digits(Kd, TABLE_5_6_3["Kd"], "Kd")
-    assert lin.M_inv[3, 1] == pytest.approx(-0.73613e-2, rel=1e-3)   # printed without its sign
-    assert lin.M_inv[3, 5] == pytest.approx(-0.25809e-1, rel=1e-3)   # printed .23809 in row 4
-    assert Kd[3, 1] == pytest.approx(39.638, abs=2e-3)                # printed 39.400
+    assert lin.M_inv[3, 1] == pytest.approx(-0.73613e-2, rel=1e-3)  # printed without its sign
+    assert lin.M_inv[3, 5] == pytest.approx(-0.25809e-1, rel=1e-3)  # printed .23809 in row 4
+    assert Kd[3, 1] == pytest.approx(39.638, abs=2e-3)  # printed 39.400
     assert (lin.M_inv @ lin.V)[2, 1] == pytest.approx(0.78915, rel=1e-4)  # printed negative
 
 
@@ -118,8 +126,9 @@ def test_table_5_4_2_perturbation(t3):
         np.testing.assert_allclose(delta[1:4], PERTURBATION[key][1:4], rtol=2e-3, atol=1e-6)
     four_digits(check.actual, PERTURBATION["df"])
     assert np.abs(check.residual).max() < 0.05
-    np.testing.assert_allclose(check.W_dq[:4], [-0.00386, 0.26143, -0.33271, 3.3e-5],
-                               rtol=2e-3, atol=1e-6)
+    np.testing.assert_allclose(
+        check.W_dq[:4], [-0.00386, 0.26143, -0.33271, 3.3e-5], rtol=2e-3, atol=1e-6
+    )
 
 
 @pytest.mark.parametrize("name", es.zoo.names())
@@ -130,12 +139,17 @@ def test_uvw_and_state_space_against_central_differences(name):
     rng = np.random.default_rng(7)
     for _ in range(3):
         q, qd, qdd = rng.uniform(-1.5, 1.5, (3, model.nq))
-        qd += 0.1 * np.sign(qd)                         # keep away from Coulomb's kink
+        qd += 0.1 * np.sign(qd)  # keep away from Coulomb's kink
         lin = ctl.linearize(model, q, qd, qdd)
         num = ctl.linearize(model, q, qd, qdd, method="central")
         for key in ("W", "V"):
-            check(getattr(lin, key), getattr(num, key), 1e-6,
-                  scale=max(1.0, np.abs(getattr(lin, key)).max()), what=f"{name} {key}")
+            check(
+                getattr(lin, key),
+                getattr(num, key),
+                1e-6,
+                scale=max(1.0, np.abs(getattr(lin, key)).max()),
+                what=f"{name} {key}",
+            )
         # A, B against differences of the forward dynamics at τ = ID(q, q̇, q̈)
         tau = es.inverse_dynamics(model, q, qd, qdd)
         n, h = model.nq, 1e-6
@@ -145,12 +159,18 @@ def test_uvw_and_state_space_against_central_differences(name):
         for j in range(n):
             e = np.zeros(n)
             e[j] = h
-            A_num[n:, j] = (es.forward_dynamics(model, q + e, qd, tau)
-                            - es.forward_dynamics(model, q - e, qd, tau)) / (2 * h)
-            A_num[n:, n + j] = (es.forward_dynamics(model, q, qd + e, tau)
-                                - es.forward_dynamics(model, q, qd - e, tau)) / (2 * h)
-            B_num[n:, j] = (es.forward_dynamics(model, q, qd, tau + e)
-                            - es.forward_dynamics(model, q, qd, tau - e)) / (2 * h)
+            A_num[n:, j] = (
+                es.forward_dynamics(model, q + e, qd, tau)
+                - es.forward_dynamics(model, q - e, qd, tau)
+            ) / (2 * h)
+            A_num[n:, n + j] = (
+                es.forward_dynamics(model, q, qd + e, tau)
+                - es.forward_dynamics(model, q, qd - e, tau)
+            ) / (2 * h)
+            B_num[n:, j] = (
+                es.forward_dynamics(model, q, qd, tau + e)
+                - es.forward_dynamics(model, q, qd, tau - e)
+            ) / (2 * h)
         check(lin.A, A_num, 1e-6, scale=max(1.0, np.abs(lin.A).max()), what=f"{name} A")
         check(lin.B, B_num, 1e-6, scale=max(1.0, np.abs(lin.B).max()), what=f"{name} B")
         check(lin.U, es.mass_matrix(model, q), 0.0, what="U = M")
@@ -158,8 +178,9 @@ def test_uvw_and_state_space_against_central_differences(name):
 
 @pytest.fixture(scope="module")
 def nominal_task(t3):
-    path = ik.solve_path(t3, t3_straight_line_task(), np.linspace(0.0, 1.0, 101),
-                         np.radians(INITIAL_THETA_DEG))
+    path = ik.solve_path(
+        t3, t3_straight_line_task(), np.linspace(0.0, 1.0, 101), np.radians(INITIAL_THETA_DEG)
+    )
     assert path.converged.all(), path.message
     return path
 
@@ -186,14 +207,15 @@ def test_closed_loop_follows_the_assigned_model(t3, nominal_task):
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
     run = ctl.simulate_closed_loop(t3, nominal, law, dt=2e-3, dq0=dq0)
     t = run.trajectory.t
-    wd = OMEGA * np.sqrt(1 - PSI ** 2)
-    model = np.exp(-PSI * OMEGA * t) * (np.cos(wd * t) + PSI / np.sqrt(1 - PSI ** 2) * np.sin(wd * t))
+    wd = OMEGA * np.sqrt(1 - PSI**2)
+    model = np.exp(-PSI * OMEGA * t) * (np.cos(wd * t) + PSI / np.sqrt(1 - PSI**2) * np.sin(wd * t))
     expected = model[:, None] * dq0
     assert np.abs(run.error - expected).max() < 0.05 * 1e-3
     assert abs(run.error[-1, 1] - expected[-1, 1]) < 0.05 * abs(expected[-1, 1])
     # without feedback the same initial error is not corrected in the same way
-    free = ctl.simulate_closed_loop(t3, nominal, lambda tt, q, qd: es.inverse_dynamics(
-        t3, *nominal(tt)), dt=2e-3, dq0=dq0)
+    free = ctl.simulate_closed_loop(
+        t3, nominal, lambda tt, q, qd: es.inverse_dynamics(t3, *nominal(tt)), dt=2e-3, dq0=dq0
+    )
     assert np.abs(free.error - expected).max() > 0.2 * 1e-3
 
 
@@ -212,8 +234,9 @@ def test_nominal_interpolation_is_a_consistent_motion(nominal_task):
 def test_pole_placement_scipy_and_sylvester(t3, at_045):
     """Digest §2.15: poles placed on the frozen (A, B) at t = 0.45 s, to 1e-8."""
     lin = ctl.linearize(t3, *at_045)
-    poles = np.array([-1.0, -1.5, -2.0, -2.5, -3.0, -3.5, -4.0, -4.5,
-                      -1 + 1j, -1 - 1j, -2 + 0.5j, -2 - 0.5j])
+    poles = np.array(
+        [-1.0, -1.5, -2.0, -2.5, -3.0, -3.5, -4.0, -4.5, -1 + 1j, -1 - 1j, -2 + 0.5j, -2 - 0.5j]
+    )
     for method in ("scipy", "sylvester"):
         K = ctl.place_poles(lin.A, lin.B, poles, method=method)
         got = ctl.frozen_eigenvalues(ctl.closed_loop_matrix(lin, K))
@@ -229,8 +252,12 @@ def test_lqr_and_tvlqr(t3, at_045, nominal_task):
     res = ctl.lqr(lin.A, lin.B, Q, R)
     assert res.poles.real.max() < 0
     P = res.P
-    check(lin.A.T @ P + P @ lin.A - P @ lin.B @ np.linalg.solve(R, lin.B.T @ P) + Q,
-          np.zeros((12, 12)), 1e-8, scale=np.abs(P).max())
+    check(
+        lin.A.T @ P + P @ lin.A - P @ lin.B @ np.linalg.solve(R, lin.B.T @ P) + Q,
+        np.zeros((12, 12)),
+        1e-8,
+        scale=np.abs(P).max(),
+    )
     try:
         import control
     except ImportError:
@@ -238,11 +265,11 @@ def test_lqr_and_tvlqr(t3, at_045, nominal_task):
     else:
         K_ref, _, _ = control.lqr(lin.A, lin.B, Q, R)
         check(res.K, K_ref, 1e-8, scale=max(1.0, np.abs(K_ref).max()))
-    t = np.linspace(0.0, 400.0, 401)          # slowest closed-loop mode ≈ −0.023 s⁻¹
+    t = np.linspace(0.0, 400.0, 401)  # slowest closed-loop mode ≈ −0.023 s⁻¹
     frozen = ctl.Linearization(*(np.broadcast_to(x, (401,) + x.shape) for x in lin[:6]), t=t)
     tv = ctl.tvlqr(frozen, Q, R, Qf=np.zeros((12, 12)))
     check(tv.K[0], res.K, 1e-6, scale=np.abs(res.K).max())
-    assert np.abs(tv.K[-1]).max() < 1e-12                  # P(T) = Q_f = 0
+    assert np.abs(tv.K[-1]).max() < 1e-12  # P(T) = Q_f = 0
     # along the real task, terminal cost = the LQR solution at the end: the frozen closed
     # loop is stable at every sample, and the scheduled gains cut the error on the robot
     along = ctl.linearize_along(t3, nominal_task)
@@ -251,8 +278,9 @@ def test_lqr_and_tvlqr(t3, at_045, nominal_task):
     assert np.linalg.eigvals(ctl.closed_loop_matrix(along, gains.K)).real.max() < -1.0
     nominal = ctl.Nominal.from_trajectory(nominal_task)
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
-    run = ctl.simulate_closed_loop(t3, nominal, ctl.gain_schedule_law(t3, nominal, gains.t,
-                                                                      gains.K), dt=2e-3, dq0=dq0)
+    run = ctl.simulate_closed_loop(
+        t3, nominal, ctl.gain_schedule_law(t3, nominal, gains.t, gains.K), dt=2e-3, dq0=dq0
+    )
     assert np.abs(run.error[-1]).max() < 0.5e-3
     with pytest.raises(ValueError, match="lin: expected a linearization along"):
         ctl.tvlqr(lin, Q, R)
@@ -270,28 +298,47 @@ def test_computed_torque_and_pd_gravity(t3, nominal_task):
     """Computed torque makes the error exactly linear; PD + gravity regulates a pose."""
     nominal = ctl.Nominal.from_trajectory(nominal_task)
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
-    ct = ctl.simulate_closed_loop(t3, nominal, ctl.computed_torque_law(t3, nominal, 25.0, 10.0),
-                                  dt=2e-3, dq0=dq0)
-    t = ct.trajectory.t                          # ë + 10ė + 25e = 0: critically damped, ω = 5
+    ct = ctl.simulate_closed_loop(
+        t3, nominal, ctl.computed_torque_law(t3, nominal, 25.0, 10.0), dt=2e-3, dq0=dq0
+    )
+    t = ct.trajectory.t  # ë + 10ė + 25e = 0: critically damped, ω = 5
     check(ct.error, ((1 + 5 * t) * np.exp(-5 * t))[:, None] * dq0, 1e-6, scale=1e-3)
     goal = np.radians(INITIAL_THETA_DEG)
-    pd = es.simulate(t3, 3.0, 2e-3, q0=goal + 0.01, torque=ctl.pd_gravity_law(
-        t3, goal, np.full(6, 4000.0), np.full(6, 800.0)))
+    pd = es.simulate(
+        t3,
+        3.0,
+        2e-3,
+        q0=goal + 0.01,
+        torque=ctl.pd_gravity_law(t3, goal, np.full(6, 4000.0), np.full(6, 800.0)),
+    )
     assert np.abs(pd.q[-1] - goal).max() < 1e-3
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda lin: ctl.model_assignment(lin, -1.0, 1.0), "psi: expected a positive-definite"),
-    (lambda lin: ctl.model_assignment(lin, 0.7, np.ones((6, 5))), "omega: expected a scalar"),
-    (lambda lin: ctl.place_poles(lin.A, lin.B, [-1.0] * 11), "poles: expected 12 poles"),
-    (lambda lin: ctl.place_poles(lin.A, lin.B, [-1.0] * 10 + [-1 + 1j, -2 + 1j]),
-     "poles: complex poles must come in conjugate pairs"),
-    (lambda lin: ctl.place_poles(lin.A, lin.B[:, :1] * 0, [-1.0] * 12), "A, B: the pair is not controllable"),
-    (lambda lin: ctl.lqr(lin.A, lin.B * 0, np.eye(12), np.eye(6)), "A, B: no stabilizing"),
-    (lambda lin: ctl.lqr(lin.A, lin.B, -np.eye(12), np.eye(6)), "Q: expected a symmetric positive"),
-    (lambda lin: ctl.linearize(es.zoo.load("planar2"), [0, 0], [0, 0], [0, 0], method="fd"),
-     "method: expected one of"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda lin: ctl.model_assignment(lin, -1.0, 1.0), "psi: expected a positive-definite"),
+        (lambda lin: ctl.model_assignment(lin, 0.7, np.ones((6, 5))), "omega: expected a scalar"),
+        (lambda lin: ctl.place_poles(lin.A, lin.B, [-1.0] * 11), "poles: expected 12 poles"),
+        (
+            lambda lin: ctl.place_poles(lin.A, lin.B, [-1.0] * 10 + [-1 + 1j, -2 + 1j]),
+            "poles: complex poles must come in conjugate pairs",
+        ),
+        (
+            lambda lin: ctl.place_poles(lin.A, lin.B[:, :1] * 0, [-1.0] * 12),
+            "A, B: the pair is not controllable",
+        ),
+        (lambda lin: ctl.lqr(lin.A, lin.B * 0, np.eye(12), np.eye(6)), "A, B: no stabilizing"),
+        (
+            lambda lin: ctl.lqr(lin.A, lin.B, -np.eye(12), np.eye(6)),
+            "Q: expected a symmetric positive",
+        ),
+        (
+            lambda lin: ctl.linearize(es.zoo.load("planar2"), [0, 0], [0, 0], [0, 0], method="fd"),
+            "method: expected one of",
+        ),
+    ],
+)
 def test_bad_requests_are_named(t3, at_045, call, match):
     lin = ctl.linearize(t3, *at_045)
     with pytest.raises(ValueError, match=match):
@@ -302,21 +349,43 @@ def test_cli_linearize(tmp_path, capsys, t3, nominal_task):
     """``eslabon linearize MODEL --trajectory FILE --t T [--json]``: the library's numbers;
     bad input is one line and exit status 2."""
     import json
+
     from eslabon.cli.main import main
     from eslabon.sim import Trajectory
+
     path = tmp_path / "task.npz"
-    Trajectory(nominal_task.t, nominal_task.q, nominal_task.qd, nominal_task.qdd,
-               es.inverse_dynamics(t3, nominal_task.q, nominal_task.qd, nominal_task.qdd),
-               t3.name).save(path)
-    assert main(["linearize", "cincinnati_t3", "--trajectory", str(path), "--t", "0.45",
-                 "--psi", str(PSI), "--omega", "1", "--json"]) in (0, None)
+    Trajectory(
+        nominal_task.t,
+        nominal_task.q,
+        nominal_task.qd,
+        nominal_task.qdd,
+        es.inverse_dynamics(t3, nominal_task.q, nominal_task.qd, nominal_task.qdd),
+        t3.name,
+    ).save(path)
+    assert main(
+        [
+            "linearize",
+            "cincinnati_t3",
+            "--trajectory",
+            str(path),
+            "--t",
+            "0.45",
+            "--psi",
+            str(PSI),
+            "--omega",
+            "1",
+            "--json",
+        ]
+    ) in (0, None)
     data = json.loads(capsys.readouterr().out)
     lin = ctl.linearize(t3, nominal_task.q[45], nominal_task.qd[45], nominal_task.qdd[45])
-    check(data["W"], lin.W, 1e-10, scale=np.abs(lin.W).max())   # at a sample of the file
+    check(data["W"], lin.W, 1e-10, scale=np.abs(lin.W).max())  # at a sample of the file
     check(data["Kd"], ctl.model_assignment(lin, PSI, OMEGA)[1], 1e-10, scale=1e3)
     assert np.allclose(np.array(data["closed_loop_eigenvalues"])[:, 0], -np.sqrt(0.5))
-    for args, needle in ((["--t", "3"], "t: 3.0 is outside"),
-                         (["--t", "0.1", "--psi", "0.7"], "--psi, --omega: give both")):
+    for args, needle in (
+        (["--t", "3"], "t: 3.0 is outside"),
+        (["--t", "0.1", "--psi", "0.7"], "--psi, --omega: give both"),
+    ):
         with pytest.raises(SystemExit) as exc:
             main(["linearize", "cincinnati_t3", "--trajectory", str(path), *args])
         assert exc.value.code == 2

@@ -3,6 +3,7 @@
 Seed file ../shared/seeds/000_4244a3801b04a84f.txt §2.5–2.6, §3.3.1, §3.3.3; digest
 research/seed_000_rojas.md §2.4–2.5 and §6 items 3 and 5.
 """
+
 import numpy as np
 import pytest
 
@@ -13,8 +14,18 @@ from eslabon.kinematics import horner
 
 def three_r(L1, L2):
     """The 3R positioning arm of Fig. 2.5.4 (2.5.7), Rojas naming, unit masses."""
-    rows = [{"joint": "R", "theta": 0.0, "b": 0.0, "d": d, "alpha": np.radians(a), "mass": 1.0,
-             "inertia": np.eye(3) * 0.01} for d, a in ((0.0, 90), (L1, -90), (L2, 90))]
+    rows = [
+        {
+            "joint": "R",
+            "theta": 0.0,
+            "b": 0.0,
+            "d": d,
+            "alpha": np.radians(a),
+            "mass": 1.0,
+            "inertia": np.eye(3) * 0.01,
+        }
+        for d, a in ((0.0, 90), (L1, -90), (L2, 90))
+    ]
     return es.from_dh(rows, "rojas")
 
 
@@ -26,8 +37,11 @@ def test_three_r_example_position_formula():
     for q in np.random.default_rng(0).uniform(-np.pi, np.pi, (20, 3)):
         c1, c2, c3 = np.cos(q)
         s1, s2, s3 = np.sin(q)
-        expected = [L1 * c1 * c2 + L2 * (c1 * c2 * c3 - s1 * s3),
-                    L1 * s1 * c2 + L2 * (s1 * c2 * c3 + c1 * s3), L1 * s2 + L2 * s2 * c3]
+        expected = [
+            L1 * c1 * c2 + L2 * (c1 * c2 * c3 - s1 * s3),
+            L1 * s1 * c2 + L2 * (s1 * c2 * c3 + c1 * s3),
+            L1 * s2 + L2 * s2 * c3,
+        ]
         _, p = horner.backward_recursion(model, q)
         check(p, expected, 1e-14)
         check(horner.forward_recursion(model, q).frame_position, expected, 1e-14)
@@ -52,6 +66,7 @@ def test_forward_and_backward_recursions_agree_with_forward_kinematics(name):
 def test_t3_initial_configuration_point():
     """Digest §6 item 1: the T3 at (0, 90, −135, 45, 90, 90)° reaches (1.33125, 0, 1.79875)."""
     from eslabon.zoo.rojas import INITIAL_THETA_DEG
+
     _, p = horner.backward_recursion(es.zoo.load("cincinnati_t3"), np.radians(INITIAL_THETA_DEG))
     check(p, [1.33125, 0.0, 1.79875], 2e-6)
 
@@ -67,14 +82,27 @@ def test_jacobian_and_hessian_against_central_differences(seed):
     for j in range(model.nq):
         dq = np.zeros(model.nq)
         dq[j] = h
-        check(d.jacobian[:, j], (horner.backward_recursion(model, q + dq)[1]
-                                 - horner.backward_recursion(model, q - dq)[1]) / (2 * h), 1e-8)
-        check(d.hessian[:, :, j], (horner.point_derivatives(model, q + dq).jacobian
-                                   - horner.point_derivatives(model, q - dq).jacobian) / (2 * h),
-              1e-7)
+        check(
+            d.jacobian[:, j],
+            (
+                horner.backward_recursion(model, q + dq)[1]
+                - horner.backward_recursion(model, q - dq)[1]
+            )
+            / (2 * h),
+            1e-8,
+        )
+        check(
+            d.hessian[:, :, j],
+            (
+                horner.point_derivatives(model, q + dq).jacobian
+                - horner.point_derivatives(model, q - dq).jacobian
+            )
+            / (2 * h),
+            1e-7,
+        )
     check(d.hessian, np.swapaxes(d.hessian, 1, 2), 0.0)
     prismatic = np.flatnonzero(~d.revolute)
-    for i in prismatic:            # a slide changes no direction: zero for j at or beyond i
+    for i in prismatic:  # a slide changes no direction: zero for j at or beyond i
         assert not d.hessian[:, i, i:].any()
     check(d.jacobian, es.jacobian(model, q)[3:], 1e-12, what="geometric Jacobian")
 

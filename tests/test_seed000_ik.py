@@ -3,6 +3,7 @@
 Seed file ../shared/seeds/000_4244a3801b04a84f.txt §3.3–3.5, Tables 5.4.1 and 5.6.2;
 digest research/seed_000_rojas.md §2.6–2.8, §3.2, §3.5, §4.2, §4.4, §4.6, §6 items 6–12.
 """
+
 import numpy as np
 import pytest
 
@@ -81,7 +82,7 @@ def test_rates_and_accelerations_match_differences_of_positions(t3):
     T0 = es.end_effector_pose(t3, q_ref)
     axis = np.array([0.3, -0.5, 0.8]) / np.linalg.norm([0.3, -0.5, 0.8])
 
-    def target(t):             # R(t) = rot(axis, 0.3 sin t) R0, p(t) = p0 + (0.1 sin 2t, …)
+    def target(t):  # R(t) = rot(axis, 0.3 sin t) R0, p(t) = p0 + (0.1 sin 2t, …)
         a, ad, add = 0.3 * np.sin(t), 0.3 * np.cos(t), -0.3 * np.sin(t)
         R = es.spatial.rot_axis(axis, a) @ T0[:3, :3]
         w = np.array([0.1, 0.05, -0.08])
@@ -98,22 +99,29 @@ def test_rates_and_accelerations_match_differences_of_positions(t3):
     qd = ik.rates(t3, sols[0.0], w, pd)
     qdd = ik.accelerations(t3, sols[0.0], qd, wd, pdd)
     check(qd, (sols[h].q - sols[-h].q) / (2 * h), 1e-7)
-    check(qdd, (sols[h].q - 2 * sols[0.0].q + sols[-h].q) / h ** 2, 2e-4)
+    check(qdd, (sols[h].q - 2 * sols[0.0].q + sols[-h].q) / h**2, 2e-4)
 
 
 def test_continuation_along_the_straight_line_task(t3):
     """§4.4: the 1 s task solved every 0.05 s from the initial θ: 1–3 iterations per pose
     (the thesis's claim), joint 6 stays at 90° with zero rate and acceleration."""
     from eslabon.trajectory import t3_straight_line_task
-    path = ik.solve_path(t3, t3_straight_line_task(), np.arange(0.05, 1.0001, 0.05),
-                         np.radians(INITIAL_THETA_DEG))
+
+    path = ik.solve_path(
+        t3, t3_straight_line_task(), np.arange(0.05, 1.0001, 0.05), np.radians(INITIAL_THETA_DEG)
+    )
     assert path.converged.all(), path.message
     assert path.iterations.min() >= 1 and path.iterations.max() <= 3
     np.testing.assert_allclose(np.degrees(path.q[:, 5]), 90.0, atol=1e-9)
     assert np.abs(path.qd[:, 5]).max() < 1e-9 and np.abs(path.qdd[:, 5]).max() < 1e-8
     T = es.end_effector_pose(t3, path.q)
-    check(T[:, :3, 3], np.column_stack([np.full(20, X), t3_straight_line_task().at(path.t).p[:, 1],
-                                        np.full(20, Z)]), 1e-12)
+    check(
+        T[:, :3, 3],
+        np.column_stack(
+            [np.full(20, X), t3_straight_line_task().at(path.t).p[:, 1], np.full(20, Z)]
+        ),
+        1e-12,
+    )
 
 
 def test_approach_from_a_far_start(t3):
@@ -184,14 +192,14 @@ def test_seven_r_square_variant_closes_the_loop_but_may_leave_the_branch():
 def test_singularities_are_detected_and_classified(t3):
     """Digest §6 item 10: full extension is intrinsic; φ = π is spurious; φ = ±π/2 is not
     flagged by the 7×6 system but is by the square one."""
-    stretched = np.radians([0.0, 90.0, 0.0, 45.0, 90.0, 90.0])       # links 2, 3 aligned
+    stretched = np.radians([0.0, 90.0, 0.0, 45.0, 90.0, 90.0])  # links 2, 3 aligned
     T = es.end_effector_pose(t3, stretched)
     sol = ik.newton_gauss(t3, T[:3, :3], T[:3, 3], stretched)
     assert sol.singular and sol.singularity == "intrinsic"
     start = np.radians([10.0, 80.0, -120.0, 30.0, 70.0, 40.0])
     p = es.end_effector_pose(t3, start)[:3, 3]
     for phi, redundant_flag in ((np.pi / 2, False), (np.pi, True)):
-        R = es.spatial.rot_axis(np.array([0.0, 0.6, 0.8]), phi)      # φ is the absolute angle
+        R = es.spatial.rot_axis(np.array([0.0, 0.6, 0.8]), phi)  # φ is the absolute angle
         reach = ik.damped_least_squares(t3, R, p, start)
         assert reach.converged, reach.message
         red = ik.newton_gauss(t3, R, p, reach.q)
@@ -212,16 +220,19 @@ def test_failure_is_reported_not_hidden(t3):
         ik.rates(t3, far, np.zeros(3), np.zeros(3))
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(R=np.eye(3) * 1.1), "R: expected a proper rotation"),
-    (dict(R=np.diag([1.0, 1.0, -1.0])), "R: expected a proper rotation"),
-    (dict(R=np.eye(2)), r"R: expected shape \(\.\.\., 3, 3\)"),
-    (dict(R=np.zeros((2, 3, 3)) + np.eye(3)), r"R: expected shape \(3, 3\)"),
-    (dict(p=[1.0, np.nan, 0.0]), "p: expected finite"),
-    (dict(q0=np.zeros(5)), "q0: expected shape"),
-    (dict(equations="cubic"), "equations: expected one of"),
-    (dict(tol=-1.0), "tol: expected a positive"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(R=np.eye(3) * 1.1), "R: expected a proper rotation"),
+        (dict(R=np.diag([1.0, 1.0, -1.0])), "R: expected a proper rotation"),
+        (dict(R=np.eye(2)), r"R: expected shape \(\.\.\., 3, 3\)"),
+        (dict(R=np.zeros((2, 3, 3)) + np.eye(3)), r"R: expected shape \(3, 3\)"),
+        (dict(p=[1.0, np.nan, 0.0]), "p: expected finite"),
+        (dict(q0=np.zeros(5)), "q0: expected shape"),
+        (dict(equations="cubic"), "equations: expected one of"),
+        (dict(tol=-1.0), "tol: expected a positive"),
+    ],
+)
 def test_bad_targets_are_named(t3, kwargs, match):
     args = dict(R=T3_R, p=[X, 0.0, Z], q0=np.radians(INITIAL_THETA_DEG))
     args.update({k: v for k, v in kwargs.items() if k in args})
@@ -260,13 +271,13 @@ def test_two_point_ik_solves_a_five_r_arm_with_rates_and_accelerations():
     # kinematics along q(t) = q* + q̇* t + ½ q̈* t² (not from the library's own Hessian)
     (hm, sm), (hp, sp) = points(-eps), points(eps)
     v = [(hp - hm) / (2 * eps), (sp - sm) / (2 * eps)]
-    a = [(hp - 2 * h + hm) / eps ** 2, (sp - 2 * s + sm) / eps ** 2]
+    a = [(hp - 2 * h + hm) / eps**2, (sp - 2 * s + sm) / eps**2]
     # the differences carry O(eps²) and O(1e-16/eps²) errors: project them on the tool's
     # rigidity before use (the solver checks rigidity to 1e-9)
     d = h - s
-    v1 = v[1] + d * ((d @ (v[0] - v[1])) / (d @ d))      # d·(ṗ − ṗ′) = 0
+    v1 = v[1] + d * ((d @ (v[0] - v[1])) / (d @ d))  # d·(ṗ − ṗ′) = 0
     rel = v[0] - v1
-    a1 = a[1] + d * ((d @ (a[0] - a[1]) + rel @ rel) / (d @ d))   # d·(p̈ − p̈′) + |ṗ − ṗ′|² = 0
+    a1 = a[1] + d * ((d @ (a[0] - a[1]) + rel @ rel) / (d @ d))  # d·(p̈ − p̈′) + |ṗ − ṗ′|² = 0
     qd = ik.two_point_rates(arm, sol, h, s, v[0], v1)
     check(qd, qd_star, 1e-6)
     check(ik.two_point_accelerations(arm, sol, qd, h, s, v[0], v1, a[0], a1), qdd_star, 1e-5)
@@ -280,7 +291,7 @@ def test_two_point_rejects_non_rigid_data():
         ik.two_point(arm, h, s + [0.0, 0.0, 0.01], q)
     sol = ik.two_point(arm, h, s, q)
     with pytest.raises(ValueError, match="p_prime_dot"):
-        ik.two_point_rates(arm, sol, h, s, np.zeros(3), h - s)    # stretches the tool
+        ik.two_point_rates(arm, sol, h, s, np.zeros(3), h - s)  # stretches the tool
 
 
 def test_damped_least_squares_on_a_redundant_arm_and_position_only():
@@ -320,10 +331,13 @@ def test_other_rotations_meeting_the_invariant_equations_are_not_convergence(t3)
     sq = ik.newton_gauss(t3, mirror, T[:3, 3], q, equations="square")
     assert not sq.converged and "another one" in sq.message
     red = ik.newton_gauss(t3, mirror, T[:3, 3], q)
-    assert not red.converged or np.allclose(es.end_effector_pose(t3, red.q)[:3, :3], mirror,
-                                            atol=1e-8)
-    half = [es.spatial.rotation_from_axis_angle(np.array(a) / np.linalg.norm(a), np.pi)
-            for a in ((0, 0.6, 0.8), (0, 0.8, 0.6))]
+    assert not red.converged or np.allclose(
+        es.end_effector_pose(t3, red.q)[:3, :3], mirror, atol=1e-8
+    )
+    half = [
+        es.spatial.rotation_from_axis_angle(np.array(a) / np.linalg.norm(a), np.pi)
+        for a in ((0, 0.6, 0.8), (0, 0.8, 0.6))
+    ]
     start = ik.damped_least_squares(t3, half[0], T[:3, 3], q)
     assert start.converged
     other = ik.newton_gauss(t3, half[1], T[:3, 3], start.q)
@@ -337,7 +351,7 @@ def test_rates_keep_the_solution_frame_and_refuse_unreachable_data(t3):
     T = es.kinematics.frame_pose(t3, q, "dh5")
     sol = ik.newton_gauss(t3, T[:3, :3], T[:3, 3], q + 0.01, frame="dh5")
     assert sol.converged and sol.frame == "dh5" and sol.joints == tuple(range(5))
-    assert sol.q[5] == pytest.approx(q[5] + 0.01)          # joint 6 is off the chain: held
+    assert sol.q[5] == pytest.approx(q[5] + 0.01)  # joint 6 is off the chain: held
     J = es.jacobian(t3, q, "dh5")
     qd = np.array([0.1, -0.2, 0.3, 0.1, -0.1, 0.0])
     check(ik.rates(t3, sol, *(J @ qd)[:3].reshape(1, 3), (J @ qd)[3:]), qd, 1e-9)
@@ -349,7 +363,7 @@ def test_rates_keep_the_solution_frame_and_refuse_unreachable_data(t3):
 
 def test_two_point_rates_refuse_a_singular_solution():
     arm = five_r()
-    q = np.array([0.0, 1.2, 0.0, 0.5, 1.0])              # links 2 and 3 aligned
+    q = np.array([0.0, 1.2, 0.0, 0.5, 1.0])  # links 2 and 3 aligned
     h, s = (es.kinematics.frame_pose(arm, q, f)[:3, 3] for f in ("dh4", "dh5"))
     sol = ik.two_point(arm, h, s, q)
     assert sol.singular
@@ -375,10 +389,15 @@ def test_newton_gauss_on_a_tree_solves_the_chain_to_the_frame():
     for arm in range(2):
         parent = 0
         for i in range(1, 7):
-            parent = b.add_body(parent, "R", rotation=t3.tree_rotation[i],
-                                translation=t3.tree_translation[i] + (
-                                    [0.0, 1.0 * arm, 0.0] if i == 1 else 0.0),
-                                mass=t3.mass[i], com=t3.com[i], inertia=t3.inertia[i])
+            parent = b.add_body(
+                parent,
+                "R",
+                rotation=t3.tree_rotation[i],
+                translation=t3.tree_translation[i] + ([0.0, 1.0 * arm, 0.0] if i == 1 else 0.0),
+                mass=t3.mass[i],
+                com=t3.com[i],
+                inertia=t3.inertia[i],
+            )
         fr = t3.frame("ee")
         b.add_frame(f"ee{arm}", parent, fr.rotation, fr.translation)
     tree = b.build(gravity=(0, 0, -9.81))
@@ -401,8 +420,9 @@ def test_rates_and_accelerations_with_prismatic_joints_payload_and_tool(seed):
     assert sol.converged and not sol.singular, sol.message
     J = es.jacobian(model, q)
     h = 1e-6
-    twist_rate = J @ qdd + (es.jacobian(model, q + h * qd) - es.jacobian(model, q - h * qd)) \
-        @ qd / (2 * h)
+    twist_rate = J @ qdd + (
+        es.jacobian(model, q + h * qd) - es.jacobian(model, q - h * qd)
+    ) @ qd / (2 * h)
     got_qd = ik.rates(model, sol, (J @ qd)[:3], (J @ qd)[3:])
     check(got_qd, qd, 1e-10)
     check(ik.accelerations(model, sol, got_qd, twist_rate[:3], twist_rate[3:]), qdd, 1e-7)

@@ -3,6 +3,7 @@
 Seed file ../shared/seeds/000_4244a3801b04a84f.txt §4.3–4.5; digest
 research/seed_000_rojas.md §2.10, §2.12–2.13, §4.1, §4.2, §4.4, §6 items 15–17.
 """
+
 import numpy as np
 import pytest
 
@@ -27,11 +28,20 @@ def test_lagrange_equals_newton_euler_on_the_zoo(name):
     for seed in range(5):
         q, qd, qdd = states(model, seed)
         ne = es.inverse_dynamics(model, q, qd, qdd)
-        check(lagrange.inverse_dynamics(model, q, qd, qdd), ne, 1e-9,
-              scale=max(1.0, np.abs(ne).max()), what=name)
+        check(
+            lagrange.inverse_dynamics(model, q, qd, qdd),
+            ne,
+            1e-9,
+            scale=max(1.0, np.abs(ne).max()),
+            what=name,
+        )
     Q, QD, QDD = states(model, 99, N=7)
-    check(lagrange.inverse_dynamics(model, Q, QD, QDD), es.inverse_dynamics(model, Q, QD, QDD),
-          1e-9, what=f"{name} batch")
+    check(
+        lagrange.inverse_dynamics(model, Q, QD, QDD),
+        es.inverse_dynamics(model, Q, QD, QDD),
+        1e-9,
+        what=f"{name} batch",
+    )
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 13])
@@ -42,11 +52,19 @@ def test_lagrange_on_random_chains_with_prismatic_joints_and_friction(n, seed):
     terms = lagrange.lagrange_terms(model, q, qd)
     check(terms.mass_matrix, es.mass_matrix(model, q), 1e-10, what="I(θ) = CRBA")
     check(terms.gravity, es.gravity_torques(model, q), 1e-10, what="b(θ)")
-    check(lagrange.inverse_dynamics(model, q, qd, qdd), es.inverse_dynamics(model, q, qd, qdd),
-          1e-10, what="f*")
+    check(
+        lagrange.inverse_dynamics(model, q, qd, qdd),
+        es.inverse_dynamics(model, q, qd, qdd),
+        1e-10,
+        what="f*",
+    )
     tau = es.inverse_dynamics(model, q, qd, qdd)
-    check(es.forward_dynamics(model, q, qd, tau, method="lagrange"), qdd, 1e-9,
-          what="Cholesky forward dynamics")
+    check(
+        es.forward_dynamics(model, q, qd, tau, method="lagrange"),
+        qdd,
+        1e-9,
+        what="Cholesky forward dynamics",
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -55,11 +73,13 @@ def test_inertia_rate_minus_twice_c_is_skew(seed):
     model = es.zoo.random_chain(6, seed)
     q, qd, _ = states(model, seed)
     h = 1e-6
-    I_dot = (lagrange.lagrange_terms(model, q + h * qd, qd).mass_matrix
-             - lagrange.lagrange_terms(model, q - h * qd, qd).mass_matrix) / (2 * h)
+    I_dot = (
+        lagrange.lagrange_terms(model, q + h * qd, qd).mass_matrix
+        - lagrange.lagrange_terms(model, q - h * qd, qd).mass_matrix
+    ) / (2 * h)
     N = I_dot - 2 * lagrange.lagrange_terms(model, q, qd).coriolis
     check(N + N.T, np.zeros_like(N), 1e-6, scale=np.abs(I_dot).max())
-    assert np.abs(N).max() > 1e-3          # C is not İ/2 (digest §7): N is not zero
+    assert np.abs(N).max() > 1e-3  # C is not İ/2 (digest §7): N is not zero
 
 
 def test_com_jacobians_are_derivatives_of_the_com_positions():
@@ -83,13 +103,16 @@ def test_t3_tables_from_the_lagrange_model():
     """Table 5.4.1 (t = 0.05 s): the gravity b(θ) and total f* at the printed state."""
     t3 = es.zoo.load("cincinnati_t3")
     th = np.radians([0.05073, 89.99987, -135.0, 45.00008, 90.05075, 90.0])
-    thd = [0.53123E-01, -0.42705E-04, 0.42707E-04, 0.25818E-08, 0.53123E-01, -0.65585E-09]
-    thdd = [0.21251E+01, -0.42573E-02, 0.42572E-02, 0.39416E-06, 0.21251E+01, -0.39723E-07]
-    assert_printed(lagrange.lagrange_terms(t3, th, thd).gravity,
-                   [0.0, -0.21419E+04, -0.21419E+04, -0.49246E+03, 0.21442E-04, 0.0])
-    assert_printed(lagrange.inverse_dynamics(t3, th, thd, thdd),
-                   [0.56318E+03, -0.21292E+04, -0.21382E+04, -0.49247E+03, -0.48943E+02,
-                    -0.25151E-07])
+    thd = [0.53123e-01, -0.42705e-04, 0.42707e-04, 0.25818e-08, 0.53123e-01, -0.65585e-09]
+    thdd = [0.21251e01, -0.42573e-02, 0.42572e-02, 0.39416e-06, 0.21251e01, -0.39723e-07]
+    assert_printed(
+        lagrange.lagrange_terms(t3, th, thd).gravity,
+        [0.0, -0.21419e04, -0.21419e04, -0.49246e03, 0.21442e-04, 0.0],
+    )
+    assert_printed(
+        lagrange.inverse_dynamics(t3, th, thd, thdd),
+        [0.56318e03, -0.21292e04, -0.21382e04, -0.49247e03, -0.48943e02, -0.25151e-07],
+    )
 
 
 def test_book_mode_model_is_refused():
@@ -131,11 +154,14 @@ def test_instrumented_counts_run_the_real_kernels():
     """Our RNEA costs a·n + b (linear, as Luh's 150n − 48), Walker–Orin 3 a quadratic;
     the counted run computes the same τ and M as the compiled kernels."""
     from eslabon.dynamics._opcount_probe import chain_model, probe_state
+
     sizes = (1, 2, 3, 4, 6)
     ne = opcount.instrumented("rnea", sizes)
     wo = opcount.instrumented("walker_orin_3", sizes)
     muls = np.array([ne[n]["mul"] for n in sizes])
-    assert np.all(np.diff(muls[:4]) == muls[1] - muls[0]) and muls[4] - muls[3] == 2 * (muls[1] - muls[0])
+    assert np.all(np.diff(muls[:4]) == muls[1] - muls[0]) and muls[4] - muls[3] == 2 * (
+        muls[1] - muls[0]
+    )
     wo_m = [wo[n]["mul"] for n in (1, 2, 3, 4)]
     assert np.diff(wo_m, 2).tolist() == [np.diff(wo_m, 2)[0]] * 2 and np.diff(wo_m, 2)[0] > 0
     assert ne[6]["mul"] < opcount.lagrange_model(6)[0]
@@ -153,11 +179,12 @@ def test_instrumented_counts_of_the_forward_dynamics_grow_linearly():
     """Seeds 002/004 issue: ABA and the constraint-force method cost a·n + b (exactly, as
     counted); the counted runs compute the library's q̈."""
     from eslabon.dynamics._opcount_probe import chain_model, probe_state
+
     sizes = (1, 2, 3, 5)
     for method in ("aba", "soa"):
         counts = opcount.instrumented(method, sizes)
         muls = np.array([counts[n]["mul"] for n in sizes])
-        slope = (muls[1] - muls[0])
+        slope = muls[1] - muls[0]
         np.testing.assert_array_equal(np.diff(muls), slope * np.diff(sizes))
         for n in (2, 5):
             model, x = chain_model(n), probe_state(n)

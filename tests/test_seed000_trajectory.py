@@ -6,6 +6,7 @@ Reference numbers: β(0.05) = 0.00082, β̇(0.05) = 0.04894, β(0.45) = 0.40082,
 β̇(0.45) = 1.95106 (Tables 5.4.1, 5.6.1); natural 21-knot spline β̈(0.05) = 1.95763.
 Every derivative is checked against finite differences or closed forms computed here.
 """
+
 import doctest
 import re
 from pathlib import Path as FsPath
@@ -18,14 +19,16 @@ from scipy.interpolate import make_interp_spline
 import eslabon.trajectory as tr
 
 T21 = np.linspace(0.0, 1.0, 21)
-A, B = 1.0, 0.5                     # E2 curve: any a > 0, b (not given in the thesis)
-T_E2 = 60.0                         # one cycle in a minute (§3.6)
+A, B = 1.0, 0.5  # E2 curve: any a > 0, b (not given in the thesis)
+T_E2 = 60.0  # one cycle in a minute (§3.6)
 
 
 def vect(M):
     """vect(M) = ½(M32 − M23, M13 − M31, M21 − M12) for (..., 3, 3)."""
-    return 0.5 * np.stack([M[..., 2, 1] - M[..., 1, 2], M[..., 0, 2] - M[..., 2, 0],
-                           M[..., 1, 0] - M[..., 0, 1]], axis=-1)
+    return 0.5 * np.stack(
+        [M[..., 2, 1] - M[..., 1, 2], M[..., 0, 2] - M[..., 2, 0], M[..., 1, 0] - M[..., 0, 1]],
+        axis=-1,
+    )
 
 
 def d5(f, x, h):
@@ -39,6 +42,7 @@ def e2_task():
 
 # ---------------------------------------------------------------- time laws
 
+
 def test_cycloid_matches_thesis_tables():
     beta = tr.cycloid(1.0, 0.0, 1.0)
     s, sd, _ = beta(np.array([0.05, 0.45]))
@@ -51,13 +55,12 @@ def test_natural_spline_21_knots_acceleration():
     beta = tr.cycloid()
     law = tr.spline_law(T21, beta(T21).s, ends="natural")
     sdd = law(0.05).s_ddot
-    assert abs(sdd - 1.95763) < 5e-5          # digest §3.5
-    assert abs(sdd - 1.94161) > 1e-2          # not the exact cycloid
+    assert abs(sdd - 1.95763) < 5e-5  # digest §3.5
+    assert abs(sdd - 1.94161) > 1e-2  # not the exact cycloid
     np.testing.assert_allclose(law(T21).s, beta(T21).s, rtol=0, atol=1e-15)
 
 
-@pytest.mark.parametrize("knots", [T21, np.array([0.0, 0.3, 0.45, 1.1, 2.0]),
-                                   np.array([0.5, 2.0])])
+@pytest.mark.parametrize("knots", [T21, np.array([0.0, 0.3, 0.45, 1.1, 2.0]), np.array([0.5, 2.0])])
 def test_rest_spline_passes_knots_and_rests(knots):
     values = np.sin(knots) + knots**2 if knots.size > 2 else np.array([1.0, -2.0])
     law = tr.spline_law(knots, values, ends="rest")
@@ -68,8 +71,9 @@ def test_rest_spline_passes_knots_and_rests(knots):
     assert law.duration == knots[-1] - knots[0] and law.t0 == knots[0]
     # independent oracle: scipy's own collocation solver with the same breakpoints
     t = law.spline.t
-    ref = make_interp_spline(knots, values, k=3, t=t,
-                             bc_type=([(1, 0.0), (2, 0.0)], [(1, 0.0), (2, 0.0)]))
+    ref = make_interp_spline(
+        knots, values, k=3, t=t, bc_type=([(1, 0.0), (2, 0.0)], [(1, 0.0), (2, 0.0)])
+    )
     x = np.linspace(knots[0], knots[-1], 97)
     np.testing.assert_allclose(law(x).s, ref(x), rtol=0, atol=1e-10)
 
@@ -77,7 +81,7 @@ def test_rest_spline_passes_knots_and_rests(knots):
 def test_rest_spline_is_c2():
     law = tr.spline_law(T21, tr.cycloid()(T21).s, ends="rest")
     breaks = np.unique(law.spline.t)[1:-1]
-    assert breaks.size == 21 - 2 + 2              # interior knots + two added breakpoints
+    assert breaks.size == 21 - 2 + 2  # interior knots + two added breakpoints
     e = 1e-9
     for k in range(3):
         jump = law.spline(breaks + e, k) - law.spline(breaks - e, k)
@@ -115,10 +119,14 @@ def test_quintic_end_conditions():
     assert abs(law(1.0).s - 2.5) < 1e-15 and abs(law(1.0).s_dot - 1.5 * 15 / 8) < 1e-14
 
 
-LAWS = [tr.cycloid(1.0, 0.0, 1.0), tr.cycloid(2.5, -1.0, 3.0), tr.quintic(3.0, 2.0, -1.0),
-        tr.spline_law(T21, tr.cycloid()(T21).s, "rest"),
-        tr.spline_law(T21, np.cos(3 * T21), "natural"),
-        tr.spline_law(T21 * 2, np.cos(3 * T21), "clamped")]
+LAWS = [
+    tr.cycloid(1.0, 0.0, 1.0),
+    tr.cycloid(2.5, -1.0, 3.0),
+    tr.quintic(3.0, 2.0, -1.0),
+    tr.spline_law(T21, tr.cycloid()(T21).s, "rest"),
+    tr.spline_law(T21, np.cos(3 * T21), "natural"),
+    tr.spline_law(T21 * 2, np.cos(3 * T21), "clamped"),
+]
 
 
 @pytest.mark.parametrize("law", LAWS, ids=lambda l: repr(l))
@@ -130,8 +138,7 @@ def test_law_rates_match_finite_differences(law):
     sdd_fd = d5(lambda x: law(x).s_dot, t, h)
     scale = abs(law.end - law.start) + 1.0
     np.testing.assert_allclose(law(t).s_dot, sd_fd, rtol=0, atol=1e-7 * scale / law.duration)
-    np.testing.assert_allclose(law(t).s_ddot, sdd_fd, rtol=0,
-                               atol=1e-6 * scale / law.duration**2)
+    np.testing.assert_allclose(law(t).s_ddot, sdd_fd, rtol=0, atol=1e-6 * scale / law.duration**2)
 
 
 @pytest.mark.parametrize("law", LAWS[:4], ids=lambda l: repr(l))
@@ -143,9 +150,14 @@ def test_laws_clamp_outside_interval(law):
 
 # ---------------------------------------------------------------- paths
 
-PATHS = [tr.e2_sphere_cylinder(A, B), tr.e2_sphere_cylinder(0.3, -2.0),
-         tr.t3_path(0.03), tr.circle((1, 2, 3), 0.7, (1, 1, 0)), tr.helix(0.5, 2.0),
-         tr.line([0, 1, 2], [3, -1, 0])]
+PATHS = [
+    tr.e2_sphere_cylinder(A, B),
+    tr.e2_sphere_cylinder(0.3, -2.0),
+    tr.t3_path(0.03),
+    tr.circle((1, 2, 3), 0.7, (1, 1, 0)),
+    tr.helix(0.5, 2.0),
+    tr.line([0, 1, 2], [3, -1, 0]),
+]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
@@ -156,8 +168,9 @@ def test_path_derivatives_match_finite_differences(path):
     h = 1e-3
     for k in range(1, 5):
         fd = d5(lambda x: path.derivatives(x, k - 1)[k - 1], g, h)
-        np.testing.assert_allclose(d[k], fd, rtol=0, atol=1e-8 * (1 + np.abs(d[k]).max()),
-                                   err_msg=f"order {k}")
+        np.testing.assert_allclose(
+            d[k], fd, rtol=0, atol=1e-8 * (1 + np.abs(d[k]).max()), err_msg=f"order {k}"
+        )
 
 
 def test_e2_curve_lies_on_sphere_and_cylinder():
@@ -165,8 +178,8 @@ def test_e2_curve_lies_on_sphere_and_cylinder():
     p = tr.e2_sphere_cylinder(a, b)(np.linspace(0, 2 * np.pi, 50))
     x, y, z = p[:, 0], p[:, 1], p[:, 2]
     np.testing.assert_allclose(x**2 + z**2, a**2, rtol=1e-14)
-    np.testing.assert_allclose((x - a)**2 + (y + b)**2 + z**2, 16 * a**2, rtol=1e-14)
-    assert np.all(y + b > 0)                  # the upper branch
+    np.testing.assert_allclose((x - a) ** 2 + (y + b) ** 2 + z**2, 16 * a**2, rtol=1e-14)
+    assert np.all(y + b > 0)  # the upper branch
 
 
 def test_e2_acceleration_matches_thesis_formula():
@@ -176,13 +189,16 @@ def test_e2_acceleration_matches_thesis_formula():
     pdd = d[2] * bd**2 + d[1] * bdd
     W = 14 - 2 * np.cos(beta)
     s, c = np.sin(beta), np.cos(beta)
-    ref = [a * (s * bdd + c * bd**2),
-           a / np.sqrt(W) * (s * bdd + (14 * c - c**2 - 1) * bd**2 / W),
-           a * (c * bdd - s * bd**2)]
+    ref = [
+        a * (s * bdd + c * bd**2),
+        a / np.sqrt(W) * (s * bdd + (14 * c - c**2 - 1) * bd**2 / W),
+        a * (c * bdd - s * bd**2),
+    ]
     np.testing.assert_allclose(pdd, ref, rtol=1e-14)
 
 
 # ---------------------------------------------------------------- Frenet–Serret
+
 
 def test_helix_curvature_and_torsion():
     r, pitch = 0.5, 2.0
@@ -200,8 +216,9 @@ def test_e2_frame_orthonormal_and_frenet_axes():
     g = np.linspace(0, 2 * np.pi, 40)
     f = tr.frenet_frame(path, g)
     R = f.R
-    np.testing.assert_allclose(R.swapaxes(-1, -2) @ R, np.broadcast_to(np.eye(3), R.shape),
-                               atol=1e-14)
+    np.testing.assert_allclose(
+        R.swapaxes(-1, -2) @ R, np.broadcast_to(np.eye(3), R.shape), atol=1e-14
+    )
     np.testing.assert_allclose(np.linalg.det(R), 1.0, atol=1e-14)
     d = path.derivatives(g)
     # e_t ∥ p′, p″ in the osculating plane (no e_b part), positive e_n component
@@ -212,8 +229,9 @@ def test_e2_frame_orthonormal_and_frenet_axes():
 
 
 def arclength(path, g0, g1):
-    return quad(lambda x: np.linalg.norm(path.derivatives(x, 1)[1]), g0, g1,
-                epsabs=1e-15, epsrel=1e-14)[0]
+    return quad(
+        lambda x: np.linalg.norm(path.derivatives(x, 1)[1]), g0, g1, epsabs=1e-15, epsrel=1e-14
+    )[0]
 
 
 def test_curvature_and_torsion_rates_along_arclength():
@@ -233,7 +251,7 @@ def test_curvature_and_torsion_rates_along_arclength():
             val = getattr(f, name + "_dot")
             assert abs(val - fd) < 1e-7 * (1 + abs(fd)), (name, g, val, fd)
         tau_dots.append(f.tau_dot)
-    assert np.max(np.abs(tau_dots)) > 1e-2       # nontrivial: the torsion does vary
+    assert np.max(np.abs(tau_dots)) > 1e-2  # nontrivial: the torsion does vary
 
 
 def test_printed_tau_prime_3_6_18_is_wrong():
@@ -243,12 +261,12 @@ def test_printed_tau_prime_3_6_18_is_wrong():
     p1, p2, p3, _ = path.derivatives(g)[1:]
     f = tr.frenet_frame(path, g)
     kappa, tau = f.kappa, f.tau
-    kappa_g = f.kappa_dot * f.speed               # κ′(γ) = s′ dκ/ds
+    kappa_g = f.kappa_dot * f.speed  # κ′(γ) = s′ dκ/ds
     pp, p12 = p1 @ p1, p1 @ p2
     tail = -6 * p12 / pp - 2 * kappa_g * tau / kappa
-    printed_literal = np.cross(p1, p3) @ p3 / (pp**3 * kappa**2) + tail   # (p′×p‴)·p‴ ≡ 0
+    printed_literal = np.cross(p1, p3) @ p3 / (pp**3 * kappa**2) + tail  # (p′×p‴)·p‴ ≡ 0
     printed_p3 = p1 @ np.cross(p2, p3) / (pp**3 * kappa**2) + tail
-    fd = d5(lambda x: tr.frenet_frame(path, x).tau, g, h)               # dτ/dγ
+    fd = d5(lambda x: tr.frenet_frame(path, x).tau, g, h)  # dτ/dγ
     assert abs(f.tau_dot * f.speed - fd) < 1e-9
     for wrong in (printed_literal, printed_p3):
         assert abs(wrong - fd) > 0.05 * (abs(fd) + 0.1), (wrong, fd)
@@ -263,8 +281,9 @@ def test_e2_angular_velocity_and_acceleration_match_finite_differences():
         w_fd = vect(Rd @ st.R.T)
         np.testing.assert_allclose(st.omega, w_fd, rtol=0, atol=1e-6 * np.linalg.norm(st.omega))
         wd_fd = d5(lambda x: task.at(x).omega, t, h)
-        np.testing.assert_allclose(st.omega_dot, wd_fd, rtol=0,
-                                   atol=1e-6 * np.linalg.norm(st.omega_dot))
+        np.testing.assert_allclose(
+            st.omega_dot, wd_fd, rtol=0, atol=1e-6 * np.linalg.norm(st.omega_dot)
+        )
         # skew(ω) = Ṙ Rᵀ in full, not only its vect part
         np.testing.assert_allclose(Rd @ st.R.T + (Rd @ st.R.T).T, 0.0, atol=1e-9)
         assert np.linalg.norm(st.omega) > 1e-3 and np.linalg.norm(st.omega_dot) > 1e-5
@@ -276,7 +295,7 @@ def test_omega_dot_with_printed_gamma_dot_is_wrong():
     law = tr.quintic(2.0, 0.0, 2 * np.pi)
     g, gd, gdd = law(0.3)
     good = tr.frenet_motion(path, g, gd, gdd).omega_dot
-    wrong = tr.frenet_motion(path, g, gd, gd).omega_dot     # same formula, γ̇ for γ̈
+    wrong = tr.frenet_motion(path, g, gd, gd).omega_dot  # same formula, γ̇ for γ̈
     fd = d5(lambda x: tr.frenet_motion(path, *law(x)).omega, 0.3, 1e-4)
     np.testing.assert_allclose(good, fd, rtol=0, atol=1e-6 * np.linalg.norm(fd))
     assert np.linalg.norm(wrong - fd) > 1e-2 * np.linalg.norm(fd)
@@ -293,11 +312,13 @@ def test_frenet_motion_broadcasts():
 
 # ---------------------------------------------------------------- tasks
 
+
 def test_t3_task_matches_tables():
     task = tr.t3_straight_line_task()
     st = task.at(np.array([0.05, 0.45]))
-    np.testing.assert_allclose(st.p, [[1.33125, 0.00082, 1.79875], [1.33125, 0.40082, 1.79875]],
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        st.p, [[1.33125, 0.00082, 1.79875], [1.33125, 0.40082, 1.79875]], atol=1e-5
+    )
     np.testing.assert_allclose(st.p_dot[:, 1], [0.04894, 1.95106], atol=1e-4)
     np.testing.assert_allclose(st.p_dot[:, [0, 2]], 0.0, atol=0)
     np.testing.assert_allclose(st.p_ddot[:, 1], 2 * np.pi * np.sin(0.1 * np.pi), rtol=1e-14)
@@ -338,16 +359,20 @@ def test_straight_line_task():
 
 # ---------------------------------------------------------------- bad input
 
-@pytest.mark.parametrize("kwargs, field", [
-    (dict(t_knots=[0, 0.5, np.nan], values=[0, 1, 2]), "t_knots"),
-    (dict(t_knots=[0, 0.5, 1], values=[0, np.nan, 2]), "values"),
-    (dict(t_knots=[0, 0.7, 0.5, 1], values=[0, 1, 2, 3]), "t_knots"),
-    (dict(t_knots=[0, 0.5, 0.5, 1], values=[0, 1, 2, 3]), "t_knots"),
-    (dict(t_knots=[0, 0.5, 1], values=[0, 1]), "values"),
-    (dict(t_knots=[0, 0.5, 1], values=[0, 1, 2], ends="cyclic"), "ends"),
-    (dict(t_knots=[0, 0.5, 1], values=[0, 1, 2], ends="periodic"), "values"),
-    (dict(t_knots=[0.0], values=[1.0]), "t_knots"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        (dict(t_knots=[0, 0.5, np.nan], values=[0, 1, 2]), "t_knots"),
+        (dict(t_knots=[0, 0.5, 1], values=[0, np.nan, 2]), "values"),
+        (dict(t_knots=[0, 0.7, 0.5, 1], values=[0, 1, 2, 3]), "t_knots"),
+        (dict(t_knots=[0, 0.5, 0.5, 1], values=[0, 1, 2, 3]), "t_knots"),
+        (dict(t_knots=[0, 0.5, 1], values=[0, 1]), "values"),
+        (dict(t_knots=[0, 0.5, 1], values=[0, 1, 2], ends="cyclic"), "ends"),
+        (dict(t_knots=[0, 0.5, 1], values=[0, 1, 2], ends="periodic"), "values"),
+        (dict(t_knots=[0.0], values=[1.0]), "t_knots"),
+    ],
+)
 def test_spline_law_bad_input(kwargs, field):
     with pytest.raises(ValueError, match=f"^{field}:"):
         tr.spline_law(**kwargs)
@@ -371,12 +396,14 @@ def test_bad_inputs_name_the_field():
     with pytest.raises(ValueError, match="^law:"):
         tr.straight_line_task([0, 0, 0], [1, 0, 0], np.eye(3), tr.quintic(1.0, 0.0, 2.0))
     with pytest.raises(ValueError, match=r"^derivs\[1\]:"):
-        tr.ParametricPath(lambda g: np.zeros(np.shape(g) + (3,)),
-                          [lambda g: np.zeros(np.shape(g) + (3,)), lambda g: 0.0]
-                          ).derivatives(0.5, 2)
+        tr.ParametricPath(
+            lambda g: np.zeros(np.shape(g) + (3,)),
+            [lambda g: np.zeros(np.shape(g) + (3,)), lambda g: 0.0],
+        ).derivatives(0.5, 2)
     with pytest.raises(ValueError, match="^order:"):
-        tr.ParametricPath(lambda g: np.zeros(np.shape(g) + (3,)),
-                          [lambda g: np.zeros(np.shape(g) + (3,))]).derivatives(0.5)
+        tr.ParametricPath(
+            lambda g: np.zeros(np.shape(g) + (3,)), [lambda g: np.zeros(np.shape(g) + (3,))]
+        ).derivatives(0.5)
 
 
 def test_frenet_on_straight_line_raises_with_gamma():
@@ -393,6 +420,7 @@ def test_frenet_on_straight_line_raises_with_gamma():
 
 
 # ---------------------------------------------------------------- docs
+
 
 def test_package_doctest_and_docs_example_run():
     failures, tried = doctest.testmod(tr, verbose=False)

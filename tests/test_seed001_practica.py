@@ -1,4 +1,5 @@
 """Anchored numbers from seed 001 (Práctica 3), ``research/seed_001_practica.md``."""
+
 import numpy as np
 import pytest
 
@@ -29,8 +30,7 @@ def test_ejemplo_3_3_torques_book_model():
     tau = es.inverse_dynamics(m, EJ33_Q, EJ33_QD, EJ33_QDD)
     np.testing.assert_allclose(tau, EJ33_TAU_PRINTED, atol=1e-3)
     # and walkerorin4 gives back the accelerations
-    np.testing.assert_allclose(es.forward_dynamics(m, EJ33_Q, EJ33_QD, tau), EJ33_QDD,
-                               atol=1e-12)
+    np.testing.assert_allclose(es.forward_dynamics(m, EJ33_Q, EJ33_QD, tau), EJ33_QDD, atol=1e-12)
 
 
 def test_ejemplo_3_3_rigid_model_differs():
@@ -45,14 +45,22 @@ def test_ejemplo_3_3_rigid_model_differs():
 def test_4dof_book_reference_state():
     """Digest §5.2 [DERIVED], 4-DOF book model at q = [.1,.2,.3,.4], q̇ = [.5..], q̈ = [.9..]."""
     m = es.zoo.load("practica_4dof", payload_mass=3, payload_inertia=0.05, book_com=True)
-    q, qd, qdd = np.array([.1, .2, .3, .4]), np.array([.5, .6, .7, .8]), np.array([.9, 1, 1.1, 1.2])
-    np.testing.assert_allclose(es.inverse_dynamics(m, q, qd, qdd),
-                               [2.64993, 172.83, 10.2825, 0.10168], rtol=1e-5)
-    np.testing.assert_allclose(es.bias_forces(m, q, qd), [2.44, 156.83, -0.8275, 0.04],
-                               rtol=1e-6, atol=1e-12)
-    np.testing.assert_allclose(es.mass_matrix(m, q), [[1.5777, 0, -1.1, 0], [0, 16, 0, 0],
-                                                      [-1.1, 0, 11, 0], [0, 0, 0, 0.0514]],
-                               atol=1e-12)
+    q, qd, qdd = (
+        np.array([0.1, 0.2, 0.3, 0.4]),
+        np.array([0.5, 0.6, 0.7, 0.8]),
+        np.array([0.9, 1, 1.1, 1.2]),
+    )
+    np.testing.assert_allclose(
+        es.inverse_dynamics(m, q, qd, qdd), [2.64993, 172.83, 10.2825, 0.10168], rtol=1e-5
+    )
+    np.testing.assert_allclose(
+        es.bias_forces(m, q, qd), [2.44, 156.83, -0.8275, 0.04], rtol=1e-6, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        es.mass_matrix(m, q),
+        [[1.5777, 0, -1.1, 0], [0, 16, 0, 0], [-1.1, 0, 11, 0], [0, 0, 0, 0.0514]],
+        atol=1e-12,
+    )
 
 
 def test_ejemplo_3_4_round_trip_6dof():
@@ -63,8 +71,9 @@ def test_ejemplo_3_4_round_trip_6dof():
     qd = np.array([0.3028, 0.5417, 0.1509, 0.6979, 0.3784, 0.8600])
     qdd = np.array([0.8537, 0.5936, 0.4966, 0.8998, 0.8216, 0.6449])
     tau = es.inverse_dynamics(m, q, qd, qdd)
-    np.testing.assert_allclose(tau, [5.46203, -85.442689, -25.983373, 0.257538, -2.068688,
-                                     0.141612], rtol=1e-5)
+    np.testing.assert_allclose(
+        tau, [5.46203, -85.442689, -25.983373, 0.257538, -2.068688, 0.141612], rtol=1e-5
+    )
     np.testing.assert_allclose(es.forward_dynamics(m, q, qd, tau), qdd, atol=1e-9)
 
 
@@ -73,15 +82,20 @@ def test_6dof_reference_values():
     q = [.1..], H(0)."""
     m = es.zoo.load("practica_6dof", payload_mass=3, payload_inertia=0.05)
     z = np.zeros(6)
-    np.testing.assert_allclose(es.inverse_dynamics(m, z, z, z),
-                               [0, -69.12675, 0, 0, 0, 0], atol=1e-10)
+    np.testing.assert_allclose(
+        es.inverse_dynamics(m, z, z, z), [0, -69.12675, 0, 0, 0, 0], atol=1e-10
+    )
     q = np.arange(1, 7) * 0.1
-    np.testing.assert_allclose(es.inverse_dynamics(m, q, q + 0.6, q + 1.2),
-                               [12.4104747292, -73.0129445055, -16.8144477488, 0.7332842359,
-                                -1.2878287743, 0.2559566887], rtol=1e-9)
-    np.testing.assert_allclose(es.gravity_torques(m, q),
-                               [0, -88.51860196, -20.7697846502, 0.2799933339,
-                                -2.5283620447, 0], atol=1e-8)
+    np.testing.assert_allclose(
+        es.inverse_dynamics(m, q, q + 0.6, q + 1.2),
+        [12.4104747292, -73.0129445055, -16.8144477488, 0.7332842359, -1.2878287743, 0.2559566887],
+        rtol=1e-9,
+    )
+    np.testing.assert_allclose(
+        es.gravity_torques(m, q),
+        [0, -88.51860196, -20.7697846502, 0.2799933339, -2.5283620447, 0],
+        atol=1e-8,
+    )
     H0 = es.mass_matrix(m, z)
     np.testing.assert_allclose(H0[0], [2.779481, 0, 0, 0.0567, 0, 0.0514], atol=1e-9)
     np.testing.assert_allclose(H0[1], [0, 4.751174, 2.047493, 0, 0.234168, 0], atol=1e-9)
@@ -93,11 +107,15 @@ def test_pendulum_mass_matrix_and_rest_acceleration():
     m = es.zoo.load("practica_pendulum3")
     z = np.zeros(3)
     for method in ("walker_orin_3", "walker_orin_1"):
-        np.testing.assert_allclose(es.mass_matrix(m, z, method=method),
-                                   [[27, 14, 4], [14, 8, 2.5], [4, 2.5, 1]], atol=1e-12)
+        np.testing.assert_allclose(
+            es.mass_matrix(m, z, method=method),
+            [[27, 14, 4], [14, 8, 2.5], [4, 2.5, 1]],
+            atol=1e-12,
+        )
     np.testing.assert_allclose(es.bias_forces(m, z, z), [132.3, 58.8, 14.7], atol=1e-12)
-    np.testing.assert_allclose(es.forward_dynamics(m, z, z, z),
-                               [-12.438462, 15.830769, -4.523077], atol=1e-6)
+    np.testing.assert_allclose(
+        es.forward_dynamics(m, z, z, z), [-12.438462, 15.830769, -4.523077], atol=1e-6
+    )
 
 
 def test_pendulum_rk4_simulation():
@@ -107,12 +125,9 @@ def test_pendulum_rk4_simulation():
     traj = es.simulate(m, 1.0, 1e-3)
     assert traj.q.shape == (1001, 3) and np.all(traj.q[0] == 0)
     np.testing.assert_allclose(traj.q[-1], [-1.82249, -0.47365, -0.18922], atol=1e-5)
-    np.testing.assert_allclose(traj.q[100], [-0.0615113278, 0.0772601653, -0.0205853558],
-                               atol=1e-9)
-    np.testing.assert_allclose(traj.q[500], [-0.9449439055, 0.4305199819, 0.6107445318],
-                               atol=1e-9)
-    np.testing.assert_allclose(traj.qd[-1], [-3.6221588239, 0.8352172368, 1.7612610588],
-                               atol=1e-8)
+    np.testing.assert_allclose(traj.q[100], [-0.0615113278, 0.0772601653, -0.0205853558], atol=1e-9)
+    np.testing.assert_allclose(traj.q[500], [-0.9449439055, 0.4305199819, 0.6107445318], atol=1e-9)
+    np.testing.assert_allclose(traj.qd[-1], [-3.6221588239, 0.8352172368, 1.7612610588], atol=1e-8)
     tight = es.simulate(m, 1.0, 1e-3, method="dop853", rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(tight.q, traj.q, atol=1e-6)
 
@@ -137,8 +152,9 @@ def test_rnea_trace_seed_quantities():
     np.testing.assert_allclose(R02 @ st.vd[1], [0, 0, 9.8], atol=1e-12)
     # τ_i = n_iᵀ z_{i-1} + b q̇ (3.33): z_{i-1} in frame i is the third row of R_{i-1,i}
     R01 = es.kinematics.frame_pose(m, EJ33_Q, "dh1")[:3, :3]
-    np.testing.assert_allclose(tr.n[0] @ (R01.T @ [0, 0, 1]) + 0.05 * EJ33_QD[0], tr.tau[0],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        tr.n[0] @ (R01.T @ [0, 0, 1]) + 0.05 * EJ33_QD[0], tr.tau[0], atol=1e-12
+    )
     assert "ω̇" in tr.table()
 
 

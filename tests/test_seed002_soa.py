@@ -5,6 +5,7 @@ Seed files ../shared/seeds/002_70e39a3dd0887b3d.txt and 004_f9cf246161faf0a3.txt
 (1.55)–(1.103), Figures 7 and 8; digest research/seed_002_004_jaramillo.md §2.12–2.18,
 §3.3 (cases P1, A, B), §5 items 11–17 and 21, §6.
 """
+
 import numpy as np
 import pytest
 
@@ -12,8 +13,9 @@ import eslabon as es
 from checks import check
 from eslabon.dynamics import soa
 
-CASE_B = dict(q=np.array([0.5, 0.25, -0.8]), qd=np.array([1.0, -0.3, 2.0]),
-              qdd=np.array([0.5, 1.0, -1.5]))
+CASE_B = dict(
+    q=np.array([0.5, 0.25, -0.8]), qd=np.array([1.0, -0.3, 2.0]), qdd=np.array([0.5, 1.0, -1.5])
+)
 CASE_A = dict(q=np.array([0.3, -0.5]), qd=np.array([0.4, 1.2]), qdd=np.array([-0.7, 0.9]))
 
 
@@ -31,8 +33,13 @@ def test_every_forward_dynamics_agrees_on_random_chains(n):
         q, qd, tau = random_state(model, seed)
         ref = es.forward_dynamics(model, q, qd, tau)
         for method in ("soa", "walker_orin_3", "lagrange"):
-            check(es.forward_dynamics(model, q, qd, tau, method=method), ref, 1e-10,
-                  scale=np.abs(ref).max(), what=f"{method} n={n}")
+            check(
+                es.forward_dynamics(model, q, qd, tau, method=method),
+                ref,
+                1e-10,
+                scale=np.abs(ref).max(),
+                what=f"{method} n={n}",
+            )
         M = es.mass_matrix(model, q)
         check(es.mass_matrix(model, q, method="soa_composite"), M, 1e-12, scale=np.abs(M).max())
         # "crba" is the compiled composite-rigid-body kernel itself: the same bytes
@@ -45,17 +52,43 @@ def test_case_b_rpr_chain():
     model = es.zoo.load("jaramillo_rpr")
     q, qd, qdd = CASE_B["q"], CASE_B["qd"], CASE_B["qdd"]
     d = soa.chain_data(model, q, qd)
-    check(d.origins, [[0, 0, 0.3], [0.071717838465, 0.28588730585, 0.925],
-                      [-0.118331316727, 0.63376995095, 1.038397459622]], 1e-11)
-    check(d.origins + d.com_offset, [[0.0877582562, 0.0479425539, 0.45],
-                                     [-0.0233067391, 0.4598286284, 0.9816987298],
-                                     [-0.0048949843, 0.6347091015, 1.0328013467]], 1e-9)
-    check(np.hstack(d.H).T, [[0, 0, 1, 0, 0, 0], [0, 0, 0, -0.415194695654, 0.760008792515, 0.5],
-                             [0.87758256189, 0.479425538604, 0, 0, 0, 0]], 1e-11)
+    check(
+        d.origins,
+        [
+            [0, 0, 0.3],
+            [0.071717838465, 0.28588730585, 0.925],
+            [-0.118331316727, 0.63376995095, 1.038397459622],
+        ],
+        1e-11,
+    )
+    check(
+        d.origins + d.com_offset,
+        [
+            [0.0877582562, 0.0479425539, 0.45],
+            [-0.0233067391, 0.4598286284, 0.9816987298],
+            [-0.0048949843, 0.6347091015, 1.0328013467],
+        ],
+        1e-9,
+    )
+    check(
+        np.hstack(d.H).T,
+        [
+            [0, 0, 1, 0, 0, 0],
+            [0, 0, 0, -0.415194695654, 0.760008792515, 0.5],
+            [0.87758256189, 0.479425538604, 0, 0, 0, 0],
+        ],
+        1e-11,
+    )
     M, xi = soa.operator_terms(model, q, qd)
-    check(M, [[0.914026275785, 0.606217782649, 0.001197811997],
-              [0.606217782649, 3.0, -0.021933670358],
-              [0.001197811997, -0.021933670358, 0.0069]], 1e-9)
+    check(
+        M,
+        [
+            [0.914026275785, 0.606217782649, 0.001197811997],
+            [0.606217782649, 3.0, -0.021933670358],
+            [0.001197811997, -0.021933670358, 0.0069],
+        ],
+        1e-9,
+    )
     check(xi, [-0.644333527688, 13.709011689591, -0.528817267341], 1e-9)
     check(es.gravity_torques(model, q), [0, 14.715, -0.525424508491], 1e-9)
     check(M @ qdd + xi, [0.417100674858, 17.045021086453, -0.5605020317], 1e-9)
@@ -75,8 +108,12 @@ def test_case_b_printed_step_5_sign_is_not_what_the_library_does():
     FS = np.linalg.solve(blocks.A, -blocks.B @ net)
     printed = blocks.C @ net - blocks.B.T @ FS
     check(printed, [278.0738906469, 60.9289570511, -148.5127837193], 1e-8, scale=1.0)
-    assert np.abs(soa.forward_dynamics(model, q, qd, net + es.bias_forces(model, q, qd))
-                  - printed).max() > 100
+    assert (
+        np.abs(
+            soa.forward_dynamics(model, q, qd, net + es.bias_forces(model, q, qd)) - printed
+        ).max()
+        > 100
+    )
 
 
 def test_case_a_planar_arm_spatial_quantities():
@@ -94,15 +131,34 @@ def test_case_a_planar_arm_spatial_quantities():
     F = ops.rho @ (ops.I @ Vd + ops.G)
     check(Vd[:6], [0, 0, -0.7, 0, 9.81, 0], 1e-12)
     check(Vd[6:], [0, 0, 0.2, 0.054010306403, 9.093981224546, 0], 1e-9)
-    check(ops.G.reshape(2, 6), [[0, 0, 0, -0.15285383826, -0.047283233066, 0],
-                                [0, 0, 0, -1.505382263564, 0.305156092101, 0]], 1e-9)
-    check(F.reshape(2, 6), [[0, 0, 28.172730613335, -1.346516177862, 32.967717142808, 0],
-                            [0, 0, 5.418062349474, -1.400526484264, 14.063735918262, 0]], 1e-9)
+    check(
+        ops.G.reshape(2, 6),
+        [
+            [0, 0, 0, -0.15285383826, -0.047283233066, 0],
+            [0, 0, 0, -1.505382263564, 0.305156092101, 0],
+        ],
+        1e-9,
+    )
+    check(
+        F.reshape(2, 6),
+        [
+            [0, 0, 28.172730613335, -1.346516177862, 32.967717142808, 0],
+            [0, 0, 5.418062349474, -1.400526484264, 14.063735918262, 0],
+        ],
+        1e-9,
+    )
     # the printed last term of Figure 7 (− I Ŝ̇ᵀ V): ℘ − 2 I_O [0; w × (w × s)]
     d = soa.chain_data(model, q, qd)
     w = [np.array([0, 0, 0.4]), np.array([0, 0, 1.6])]
-    G_printed = np.concatenate([d.gyroscopic[i] - 2 * d.inertia[i] @ np.concatenate(
-        [np.zeros(3), np.cross(w[i], np.cross(w[i], d.com_offset[i]))]) for i in range(2)])
+    G_printed = np.concatenate(
+        [
+            d.gyroscopic[i]
+            - 2
+            * d.inertia[i]
+            @ np.concatenate([np.zeros(3), np.cross(w[i], np.cross(w[i], d.com_offset[i]))])
+            for i in range(2)
+        ]
+    )
     tau_printed = ops.H.T @ ops.rho @ (ops.I @ Vd + G_printed)
     check(tau_printed, [26.6999353587, 5.4180623495], 1e-9)
     assert abs(es.inverse_dynamics(model, q, qd, qdd)[0] - tau_printed[0]) > 1.0
@@ -126,27 +182,37 @@ def test_global_operators_and_schur_complement():
     d = soa.chain_data(model, q, qd)
     for j in range(n):
         for k in range(j, n):
-            check(ops.rho[6 * j:6 * j + 6, 6 * k:6 * k + 6],
-                  soa.translation(d.origins[k] - d.origins[j]), 1e-12)
+            check(
+                ops.rho[6 * j : 6 * j + 6, 6 * k : 6 * k + 6],
+                soa.translation(d.origins[k] - d.origins[j]),
+                1e-12,
+            )
     blocks = soa.schur_blocks(model, q)
-    check(blocks.C - blocks.B.T @ np.linalg.solve(blocks.A, blocks.B),
-          np.linalg.inv(es.mass_matrix(model, q)), 1e-10)
+    check(
+        blocks.C - blocks.B.T @ np.linalg.solve(blocks.A, blocks.B),
+        np.linalg.inv(es.mass_matrix(model, q)),
+        1e-10,
+    )
     assert np.linalg.eigvalsh(blocks.A).min() > 0
-    m = blocks.A.shape[0] // n                          # 5 constraint directions per joint
+    m = blocks.A.shape[0] // n  # 5 constraint directions per joint
     for i in range(n):
         for j in range(n):
             if abs(i - j) > 1:
-                assert not blocks.A[m * i:m * i + m, m * j:m * j + m].any()
-                assert not blocks.K[6 * i:6 * i + 6, 6 * j:6 * j + 6].any()
+                assert not blocks.A[m * i : m * i + m, m * j : m * j + m].any()
+                assert not blocks.K[6 * i : 6 * i + 6, 6 * j : 6 * j + 6].any()
 
 
 def test_fixed_payload_and_batch():
     """A fixed body (payload) joins the chain with six constraint directions; batches work."""
     model = es.zoo.random_chain(4, 2, payload=True).replace(armature=0.0)
     assert model.nb == 5
-    Q, QD, TAU = (np.random.default_rng(2).uniform(-1, 1, (3, 4, 4)))
-    check(es.forward_dynamics(model, Q, QD, TAU, method="soa"),
-          es.forward_dynamics(model, Q, QD, TAU), 1e-10, scale=10.0)
+    Q, QD, TAU = np.random.default_rng(2).uniform(-1, 1, (3, 4, 4))
+    check(
+        es.forward_dynamics(model, Q, QD, TAU, method="soa"),
+        es.forward_dynamics(model, Q, QD, TAU),
+        1e-10,
+        scale=10.0,
+    )
 
 
 def test_singular_body_inertia_has_the_documented_behaviour():
@@ -155,12 +221,12 @@ def test_singular_body_inertia_has_the_documented_behaviour():
     model = es.zoo.load("jaramillo_pendulum")
     with pytest.raises(ValueError, match=r"model: body 1 \(link1\) has a singular 6×6 inertia"):
         soa.forward_dynamics(model, [0.3], [0.4], [1.0])
-    t3 = es.zoo.load("cincinnati_t3")                     # link 1: inertia (0, 62, 0)
+    t3 = es.zoo.load("cincinnati_t3")  # link 1: inertia (0, 62, 0)
     q, qd, tau = random_state(t3, 3)
     ref = es.forward_dynamics(t3, q, qd, tau)
     got = soa.forward_dynamics(t3, q, qd, tau, regularization=1e-7)
     check(got, ref, 1e-7, scale=np.abs(ref).max())
-    assert np.abs(got - ref).max() > 0                    # it is a regularization, not exact
+    assert np.abs(got - ref).max() > 0  # it is a regularization, not exact
 
 
 def test_refusals_name_the_field():
@@ -184,13 +250,15 @@ def test_crosscheck_on_every_zoo_model(name):
 
 def test_crosscheck_detects_a_wrong_method(monkeypatch):
     """The crosscheck can fail: break one formulation and it says so (exit status 1)."""
-    from eslabon.dynamics import lagrange
     from eslabon.cli.main import main
+    from eslabon.dynamics import lagrange
+
     real = lagrange.inverse_dynamics
     monkeypatch.setattr(lagrange, "inverse_dynamics", lambda *a: real(*a) * (1 + 1e-6))
     report = es.crosscheck(es.zoo.load("puma560"))
-    assert not report.ok and [c.name for c in report.failures()] == \
-        ["Lagrange I θ̈ + C θ̇ + b (seed 000)"]
+    assert not report.ok and [c.name for c in report.failures()] == [
+        "Lagrange I θ̈ + C θ̇ + b (seed 000)"
+    ]
     with pytest.raises(SystemExit) as exc:
         main(["crosscheck", "puma560"])
     assert exc.value.code == 1

@@ -4,6 +4,7 @@ eqs (1.1)–(1.54); digest research/seed_002_004_jaramillo.md §2.2–2.6, §3.1
 Also guards two printed errors listed in the digest §6: the parallel-axis product sign of
 (1.26) and the gyroscopic force (1.52); both must NOT be reproduced.
 """
+
 import doctest
 
 import numpy as np
@@ -57,7 +58,7 @@ def test_spatial_vector_pack_unpack_and_power():
     N, f, w, v = rng.normal(size=(4, 5, 3))
     F, V = sp.spatial_vector(N, f), sp.spatial_vector(w, v)
     assert F.shape == (5, 6)
-    assert np.array_equal(F[:, :3], N) and np.array_equal(F[:, 3:], f)   # angular on top
+    assert np.array_equal(F[:, :3], N) and np.array_equal(F[:, 3:], f)  # angular on top
     back = sp.split_spatial(F)
     assert np.array_equal(back[0], N) and np.array_equal(back[1], f)
     check(sp.power(F, V), np.sum(N * w, -1) + np.sum(f * v, -1), 1e-14)
@@ -70,7 +71,7 @@ def test_spatial_vector_pack_unpack_and_power():
 def test_translation_composition_inverse_transpose_1_6(seed):
     p12, p23 = np.random.default_rng(seed).normal(size=(2, 3))
     P12, P23 = sp.translation_operator(p12), sp.translation_operator(p23)
-    check(P12 @ P23, sp.translation_operator(p12 + p23), 1e-14)      # P̂_ij P̂_jk = P̂_ik
+    check(P12 @ P23, sp.translation_operator(p12 + p23), 1e-14)  # P̂_ij P̂_jk = P̂_ik
     check(np.linalg.inv(P12), sp.translation_operator(-p12), 1e-13)  # P̂_ij⁻¹ = P̂_ji
     check(P12 @ sp.translation_operator(-p12), np.eye(6), 1e-14)
     check(P12.T, np.block([[np.eye(3), Z3], [-sp.skew(p12), np.eye(3)]]), 0.0)
@@ -81,9 +82,9 @@ def test_force_velocity_duality_and_power_invariance(seed):
     rng = np.random.default_rng(seed)
     p, N2, f2, w1, v1 = rng.normal(size=(5, 3))
     P = sp.translation_operator(p)
-    F1 = P @ np.r_[N2, f2]                                  # force at 2 moved to 1
+    F1 = P @ np.r_[N2, f2]  # force at 2 moved to 1
     check(F1, np.r_[N2 + np.cross(p, f2), f2], 1e-14)
-    V2 = P.T @ np.r_[w1, v1]                                # velocity at 1 moved to 2
+    V2 = P.T @ np.r_[w1, v1]  # velocity at 1 moved to 2
     check(V2, np.r_[w1, v1 + np.cross(w1, p)], 1e-14)
     check(sp.power(np.r_[N2, f2], V2), sp.power(F1, np.r_[w1, v1]), 1e-13)
 
@@ -91,10 +92,10 @@ def test_force_velocity_duality_and_power_invariance(seed):
 @pytest.mark.parametrize("seed", RNG_SEEDS)
 def test_derivative_identities_1_7(seed):
     p, pd = np.random.default_rng(seed).normal(size=(2, 3))
-    h = 1e-6                                  # Ṗ̂ really is d/dt P̂(p + t ṗ)
+    h = 1e-6  # Ṗ̂ really is d/dt P̂(p + t ṗ)
     fd = (sp.translation_operator(p + h * pd) - sp.translation_operator(p - h * pd)) / (2 * h)
     check(fd, dP(pd), 1e-9)
-    Pij, dPij, dPji = sp.translation_operator(p), dP(pd), dP(-pd)   # p_ji = −p_ij
+    Pij, dPij, dPji = sp.translation_operator(p), dP(pd), dP(-pd)  # p_ji = −p_ij
     check(Pij @ dPij, dPij, 1e-14)
     check(dPij, -dPji, 0.0)
     check(Pij.T @ dPij.T, np.block([[Z3, Z3], [-sp.skew(pd), Z3]]), 1e-14)
@@ -115,7 +116,7 @@ def test_rotation_operator_and_rigid_transform(seed):
     check(X, sp.translation_operator(p) @ sp.rotation_operator(r), 1e-14)
     check(X @ np.r_[N2, f2], np.r_[r @ N2 + np.cross(p, r @ f2), r @ f2], 1e-13)
     check(X.T @ np.r_[w1, v1], np.r_[r.T @ w1, r.T @ (v1 + np.cross(w1, p))], 1e-13)
-    Xs = sp.rigid_transform(np.stack([r, r.T]), p)          # stacks broadcast
+    Xs = sp.rigid_transform(np.stack([r, r.T]), p)  # stacks broadcast
     check(Xs[1], sp.rigid_transform(r.T, p), 0.0)
 
 
@@ -178,7 +179,7 @@ def test_cuboid_equals_integrals_1_9_1_10(seed):
     for about, lo in (("corner", 0.0), ("centroid", -0.5)):
         xs, ys, zs = [(lo + (xg + 1) / 2) * L for L in (c, b, a)]
         X, Y, Z = np.meshgrid(xs, ys, zs, indexing="ij")
-        W = np.einsum("i,j,k->ijk", wg, wg, wg) / 8 * m      # ρ dv, total m
+        W = np.einsum("i,j,k->ijk", wg, wg, wg) / 8 * m  # ρ dv, total m
         Ixx, Iyy, Izz = [np.sum(W * q) for q in (Y**2 + Z**2, X**2 + Z**2, X**2 + Y**2)]
         Ixy, Ixz, Iyz = [np.sum(W * q) for q in (X * Y, X * Z, Y * Z)]
         ref = [[Ixx, -Ixy, -Ixz], [-Ixy, Iyy, -Iyz], [-Ixz, -Iyz, Izz]]
@@ -188,7 +189,7 @@ def test_cuboid_equals_integrals_1_9_1_10(seed):
 def test_parallel_axis_reproduces_corner_and_printed_1_26_does_not():
     m, a, b, c = 6.0, 1.0, 2.0, 3.0
     J_cm = sp.cuboid_inertia(m, a, b, c)
-    s = np.array([c / 2, b / 2, a / 2])                    # corner -> centre of mass
+    s = np.array([c / 2, b / 2, a / 2])  # corner -> centre of mass
     corner = sp.cuboid_inertia(m, a, b, c, about="corner")
     check(sp.parallel_axis(J_cm, m, s), corner, 1e-14)
     # erratum (digest §6 item 7): printed Ixy_O = Ixy_cm − m x y, tensor entry −Ixy_O
@@ -196,7 +197,7 @@ def test_parallel_axis_reproduces_corner_and_printed_1_26_does_not():
     Ixy, Ixz, Iyz = -J_cm[0, 1] - m * x * y, -J_cm[0, 2] - m * x * z, -J_cm[1, 2] - m * y * z
     printed = np.diag(np.diag(sp.parallel_axis(J_cm, m, s)))
     printed += -np.array([[0, Ixy, Ixz], [Ixy, 0, Iyz], [Ixz, Iyz, 0]])
-    assert np.abs(printed - corner).max() > 8.0            # off by 2 m x y = 18 in Ixy
+    assert np.abs(printed - corner).max() > 8.0  # off by 2 m x y = 18 in Ixy
 
 
 @pytest.mark.parametrize("seed", RNG_SEEDS)
@@ -204,18 +205,17 @@ def test_spatial_inertia_block_form_1_45(seed):
     rng = np.random.default_rng(seed)
     m, J_cm, s, w, v, _ = rand_body(rng)
     I_cm = sp.spatial_inertia_com(m, J_cm)
-    check(I_cm, np.block([[J_cm, Z3], [Z3, m * np.eye(3)]]), 0.0)         # (1.8)
+    check(I_cm, np.block([[J_cm, Z3], [Z3, m * np.eye(3)]]), 0.0)  # (1.8)
     S = sp.translation_operator(s)
     I_O = sp.spatial_inertia(m, J_cm, s)
-    check(I_O, S @ I_cm @ S.T, 1e-13)                                       # (1.45)
-    J_O = J_cm - m * sp.skew(s) @ sp.skew(s)                                # (1.46)
+    check(I_O, S @ I_cm @ S.T, 1e-13)  # (1.45)
+    J_O = J_cm - m * sp.skew(s) @ sp.skew(s)  # (1.46)
     check(I_O, np.block([[J_O, m * sp.skew(s)], [-m * sp.skew(s), m * np.eye(3)]]), 1e-13)
     check(sp.parallel_axis(J_cm, m, s), J_O, 1e-13)
     assert sp.is_spatial_inertia(I_O) is True and sp.is_spatial_inertia(I_cm) is True
     # kinetic energy about O equals ½ m |v_cm|² + ½ wᵀ J_cm w  (V at O = [w; v])
     v_cm = v + np.cross(w, s)
-    check(0.5 * np.r_[w, v] @ I_O @ np.r_[w, v], 0.5 * m * v_cm @ v_cm + 0.5 * w @ J_cm @ w,
-          1e-13)
+    check(0.5 * np.r_[w, v] @ I_O @ np.r_[w, v], 0.5 * m * v_cm @ v_cm + 0.5 * w @ J_cm @ w, 1e-13)
     stack = sp.spatial_inertia([m, 2 * m], J_cm, s)
     check(stack[0], I_O, 0.0)
     check(stack[1], sp.spatial_inertia(2 * m, J_cm, s), 0.0)
@@ -227,13 +227,18 @@ def test_is_spatial_inertia_rejects_non_physical():
     I = sp.spatial_inertia(m, J, s)
     assert sp.is_spatial_inertia(I) is True
     bad = {}
-    bad["nonsymmetric"] = I.copy(); bad["nonsymmetric"][0, 1] += 0.1
-    bad["lower-right"] = I.copy(); bad["lower-right"][5, 5] += 0.1
+    bad["nonsymmetric"] = I.copy()
+    bad["nonsymmetric"][0, 1] += 0.1
+    bad["lower-right"] = I.copy()
+    bad["lower-right"][5, 5] += 0.1
     bad["negative mass"] = -I
-    C = I.copy(); C[:3, 3:] += np.eye(3) * 0.01; C[3:, :3] += np.eye(3) * 0.01
+    C = I.copy()
+    C[:3, 3:] += np.eye(3) * 0.01
+    C[3:, :3] += np.eye(3) * 0.01
     bad["coupling not skew"] = C
-    bad["triangle"] = sp.spatial_inertia_com(1.0, np.diag([1.0, 1.0, 2.0])) \
-        + np.diag([0, 0, 0.5, 0, 0, 0])                    # PSD, but J_cm = diag(1, 1, 2.5)
+    bad["triangle"] = sp.spatial_inertia_com(1.0, np.diag([1.0, 1.0, 2.0])) + np.diag(
+        [0, 0, 0.5, 0, 0, 0]
+    )  # PSD, but J_cm = diag(1, 1, 2.5)
     for name, B in bad.items():
         assert sp.is_spatial_inertia(B) is False, name
     assert sp.is_spatial_inertia(np.stack([I, bad["triangle"]])).tolist() == [True, False]
@@ -265,8 +270,11 @@ def test_body_force_stacks():
     # one body, many velocity states
     m, J, s = bodies[0][:3]
     W = rng.normal(size=(3, 3))
-    check(sp.body_force(m, J, s, W, bodies[0][4], bodies[0][5])[2],
-          newton_euler_at_O(m, J, s, W[2], bodies[0][4], bodies[0][5]), 1e-12)
+    check(
+        sp.body_force(m, J, s, W, bodies[0][4], bodies[0][5])[2],
+        newton_euler_at_O(m, J, s, W[2], bodies[0][4], bodies[0][5]),
+        1e-12,
+    )
 
 
 @pytest.mark.parametrize("seed", RNG_SEEDS)
@@ -280,13 +288,13 @@ def test_gyroscopic_1_53_equals_1_51_and_printed_1_52_does_not(seed):
     check(W @ J_O @ w, W @ J_cm @ w + m * S_ @ W @ W @ s, 1e-13)
     V = np.r_[w, v]
     S, I_O = sp.translation_operator(s), sp.spatial_inertia(m, J_cm, s)
-    Sd = dP(np.cross(w, s))                                 # ṡ = w × s, s body-fixed
+    Sd = dP(np.cross(w, s))  # ṡ = w × s, s body-fixed
     Id_cm = np.block([[W @ J_cm - J_cm @ W, Z3], [Z3, Z3]])  # J̇ = w̃J − Jw̃, ṁ = 0
     Id_O = S @ Id_cm @ S.T
-    check(I_O @ Sd.T @ V + Id_O @ V, wp, 1e-13)             # (1.51)
-    printed = -Sd @ I_O @ V + Id_O @ V                      # (1.52) as printed
+    check(I_O @ Sd.T @ V + Id_O @ V, wp, 1e-13)  # (1.51)
+    printed = -Sd @ I_O @ V + Id_O @ V  # (1.52) as printed
     assert np.abs(printed - wp).max() > 1e-3
-    check(printed[3:], np.zeros(3), 1e-15)                  # its linear part vanishes
+    check(printed[3:], np.zeros(3), 1e-15)  # its linear part vanishes
     # and the force built with it misses Newton–Euler
     wd, vd = np.random.default_rng(seed + 100).normal(size=(2, 3))
     wrong = I_O @ np.r_[wd, vd] + printed
@@ -305,8 +313,10 @@ BAD = [
     ("V", lambda: sp.force_cross(np.full(6, np.inf))),
     ("m", lambda: sp.spatial_inertia_com(-1.0, J_OK)),
     ("m", lambda: sp.spatial_inertia(np.nan, J_OK, np.zeros(3))),
-    ("J_cm", lambda: sp.spatial_inertia(1.0, J_OK + np.triu(np.ones((3, 3)), 1) * 0.1,
-                                        np.zeros(3))),
+    (
+        "J_cm",
+        lambda: sp.spatial_inertia(1.0, J_OK + np.triu(np.ones((3, 3)), 1) * 0.1, np.zeros(3)),
+    ),
     ("J_cm", lambda: sp.spatial_inertia_com(1.0, np.diag([1.0, 1.0, -0.1]))),
     ("J_cm", lambda: sp.spatial_inertia_com(1.0, np.diag([1.0, 1.0, 3.0]))),
     ("J_cm", lambda: sp.parallel_axis(np.eye(2), 1.0, np.zeros(3))),

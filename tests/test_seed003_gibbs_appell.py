@@ -4,6 +4,7 @@ Seed file ../shared/seeds/003_*.txt eqs 2.25, 3.33–3.38 and the algorithm's St
 digest research/seed_003_araujo.md §2.1, §2.6–2.8, §4.2 (the PUMA 560 of Tables A.4–A.7
 at q = 0: D, φ and the q̈ of Run 2, τ = 0).
 """
+
 import numpy as np
 import pytest
 
@@ -22,9 +23,17 @@ def test_inertia_matrix_and_bias_at_zero(puma):
     z = np.zeros(6)
     t = ga.gibbs_appell_terms(puma, z, z)
     check(np.diag(t.D), [13.19329, 15.08349, 4.46101, 0.2149, 0.13494, 0.0141], 5e-6, scale=1.0)
-    for (j, k), value in {(0, 1): -0.409646, (0, 2): -0.409646, (1, 2): 4.438261,
-                          (0, 3): 0.2149, (0, 5): 0.0141, (3, 5): 0.0141, (1, 4): 0.143764,
-                          (2, 4): 0.143764, (0, 4): -0.003047}.items():
+    for (j, k), value in {
+        (0, 1): -0.409646,
+        (0, 2): -0.409646,
+        (1, 2): 4.438261,
+        (0, 3): 0.2149,
+        (0, 5): 0.0141,
+        (3, 5): 0.0141,
+        (1, 4): 0.143764,
+        (2, 4): 0.143764,
+        (0, 4): -0.003047,
+    }.items():
         assert t.D[j, k] == pytest.approx(value, abs=1e-6) and t.D[k, j] == t.D[j, k]
     check(t.phi, [0, -68.661685, 0.516899, 0, 0, 0], 1e-6, scale=1.0)
 
@@ -32,10 +41,17 @@ def test_inertia_matrix_and_bias_at_zero(puma):
 def test_run_2_initial_accelerations(puma):
     """Digest §4.2 Run 2 (τ = 0, at rest at q = 0): q̈ = D⁻¹(τ − φ) (3.36)."""
     z = np.zeros(6)
-    check(ga.forward_dynamics(puma, z, z, z),
-          [-0.002693, 6.48451, -6.570506, 0.002693, 0.09156, 0.0], 1e-6, scale=1.0)
-    check(es.forward_dynamics(puma, z, z, z, method="gibbs_appell"),
-          es.forward_dynamics(puma, z, z, z), 1e-12)
+    check(
+        ga.forward_dynamics(puma, z, z, z),
+        [-0.002693, 6.48451, -6.570506, 0.002693, 0.09156, 0.0],
+        1e-6,
+        scale=1.0,
+    )
+    check(
+        es.forward_dynamics(puma, z, z, z, method="gibbs_appell"),
+        es.forward_dynamics(puma, z, z, z),
+        1e-12,
+    )
 
 
 def test_partials_are_the_jacobians(puma):

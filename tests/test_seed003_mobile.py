@@ -3,6 +3,7 @@ differential drive as quasi-velocity maps, the thesis's one-way coupling and the
 Gibbs–Appell model, checked against the digest's derived values
 (research/seed_003_araujo.md §4.2), closed forms, an independent Lagrange-multiplier DAE
 and the work–energy balance."""
+
 import inspect
 
 import numpy as np
@@ -27,17 +28,24 @@ def arm():
 
 
 def _platforms():
-    return [mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
-            mb.Tricycle(mb.TricycleParams.seekur_jr_assumed(front_wheels=2, front_half_track=0.3)),
-            mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed())]
+    return [
+        mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
+        mb.Tricycle(mb.TricycleParams.seekur_jr_assumed(front_wheels=2, front_half_track=0.3)),
+        mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()),
+    ]
 
 
 def _random_state(mm, rng):
-    return mm.state(config=rng.normal(size=mm.n_config) * 0.4, q=rng.normal(size=mm.n_arm),
-                    nu=rng.normal(size=mm.n_quasi), qd=rng.normal(size=mm.n_arm))
+    return mm.state(
+        config=rng.normal(size=mm.n_config) * 0.4,
+        q=rng.normal(size=mm.n_arm),
+        nu=rng.normal(size=mm.n_quasi),
+        qd=rng.normal(size=mm.n_arm),
+    )
 
 
 # --- Martinenko's cart (3.26–3.30) -------------------------------------------------------
+
 
 def test_martinenko_closed_form_equals_the_two_by_two_solve():
     """Seed 003 eqs 3.27–3.30 (digest §2.4): the closed forms (3.29 and the corrected 3.30)
@@ -50,36 +58,49 @@ def test_martinenko_closed_form_equals_the_two_by_two_solve():
         A, h = martinenko.equations(k, beta, V, bd)
         acc = martinenko.forward(k, beta, V, bd, F, M)
         np.testing.assert_allclose(acc, np.linalg.solve(A, [F, M] - h), rtol=1e-12, atol=1e-12)
-        np.testing.assert_allclose(martinenko.inverse(k, beta, V, bd, *acc), [F, M],
-                                   rtol=1e-12, atol=1e-10)
+        np.testing.assert_allclose(
+            martinenko.inverse(k, beta, V, bd, *acc), [F, M], rtol=1e-12, atol=1e-10
+        )
     beta, V, bd, F, M = 0.4, 1.0, 0.5, 100.0, 2.0
     t, c = np.tan(beta), np.cos(beta)
     mu0 = k.m + k.m0 * t * t
-    delta = mu0 * k.b ** 2 - k.I2 * t * t
+    delta = mu0 * k.b**2 - k.I2 * t * t
     delta_printed = mu0 * k.b - k.I2 * t * t
-    printed = (-k.b * t / delta * F + k.b ** 2 * mu0 / (k.I2 * delta) * M
-               - k.b * k.m / (c * c * delta_printed) * V * bd)
+    printed = (
+        -k.b * t / delta * F
+        + k.b**2 * mu0 / (k.I2 * delta) * M
+        - k.b * k.m / (c * c * delta_printed) * V * bd
+    )
     assert abs(printed - martinenko.forward(k, beta, V, bd, F, M)[1]) > 1e-3
 
 
 def test_martinenko_straight_ahead():
     """β = 0: V̇ = F/m and β̈ = M/I₂ (digest §2.4)."""
     k = martinenko.mass_constants(mb.TricycleParams.seekur_jr_assumed())
-    np.testing.assert_allclose(martinenko.forward(k, 0.0, 2.0, 0.0, 300.0, 0.3),
-                               [300.0 / k.m, 0.3 / k.I2], rtol=1e-14)
+    np.testing.assert_allclose(
+        martinenko.forward(k, 0.0, 2.0, 0.0, 300.0, 0.3), [300.0 / k.m, 0.3 / k.I2], rtol=1e-14
+    )
 
 
 def test_mass_constants_two_front_wheels_are_martinenkos_printed_ones():
     """Below eq 3.28: m = 3m_E + 3m_F + m_C + m_B, I₂ = I_B + m_F(r_F²/2 + 3 l_F²),
     m₀ = b⁻²(I₂ + I_C + m_E r_E²/2 + m_C a² + m_B b² + 3 m_F b² + 3 m_E l_E²)."""
-    p = mb.TricycleParams.seekur_jr_assumed(front_wheels=2, front_half_track=0.3,
-                                            front_wheel_radius=0.15)
+    p = mb.TricycleParams.seekur_jr_assumed(
+        front_wheels=2, front_half_track=0.3, front_wheel_radius=0.15
+    )
     k = martinenko.mass_constants(p)
     mE, mF, mC, mB = p.rear_wheel_mass, p.front_wheel_mass, p.chassis_mass, p.steering_mass
-    I2 = p.steering_inertia + mF * (0.15 ** 2 / 2 + 3 * 0.3 ** 2)
+    I2 = p.steering_inertia + mF * (0.15**2 / 2 + 3 * 0.3**2)
     b = p.wheelbase
-    m0 = (I2 + p.chassis_inertia + mE * 0.2 ** 2 / 2 + mC * p.chassis_com ** 2 + mB * b * b
-          + 3 * mF * b * b + 3 * mE * p.rear_half_track ** 2) / b ** 2
+    m0 = (
+        I2
+        + p.chassis_inertia
+        + mE * 0.2**2 / 2
+        + mC * p.chassis_com**2
+        + mB * b * b
+        + 3 * mF * b * b
+        + 3 * mE * p.rear_half_track**2
+    ) / b**2
     np.testing.assert_allclose(k, (3 * mE + 3 * mF + mC + mB, I2, m0, b), rtol=1e-14)
 
 
@@ -103,6 +124,7 @@ def test_body_gibbs_function_is_martinenkos(front, arm):
 
 # --- tricycle kinematics -----------------------------------------------------------------
 
+
 def test_constant_steering_drives_a_circle():
     """Digest §6 item 4: with β constant the rear-axle midpoint runs on a circle of radius
     b / tan β (to 1e-6 over one lap) and closes it after 2π R / V; β = 0 is a line."""
@@ -113,8 +135,9 @@ def test_constant_steering_drives_a_circle():
         period = 2 * np.pi * abs(R) / V
         f = lambda t, c: plat.motion(c, np.array([V, 0.0]))[2]
         c0 = np.array([0, 0, 0, beta, 0, 0, 0.0])
-        sol = solve_ivp(f, (0, period), c0, method="DOP853", rtol=1e-12, atol=1e-12,
-                        dense_output=True)
+        sol = solve_ivp(
+            f, (0, period), c0, method="DOP853", rtol=1e-12, atol=1e-12, dense_output=True
+        )
         xy = sol.sol(np.linspace(0, period, 400))[:2]
         np.testing.assert_allclose(np.hypot(xy[0], xy[1] - R), abs(R), atol=1e-6)
         np.testing.assert_allclose(sol.y[:3, -1], [0, 0, np.sign(beta) * 2 * np.pi], atol=1e-6)
@@ -122,8 +145,13 @@ def test_constant_steering_drives_a_circle():
         ratio = sol.y[4, -1] / sol.y[5, -1]
         l_E = plat.params.rear_half_track
         assert ratio == pytest.approx((R - l_E) / (R + l_E), rel=1e-9)
-    line = solve_ivp(lambda t, c: plat.motion(c, np.array([0.5, 0.0]))[2], (0, 2),
-                     np.zeros(7), rtol=1e-12, atol=1e-12)
+    line = solve_ivp(
+        lambda t, c: plat.motion(c, np.array([0.5, 0.0]))[2],
+        (0, 2),
+        np.zeros(7),
+        rtol=1e-12,
+        atol=1e-12,
+    )
     np.testing.assert_allclose(line.y[:4, -1], [1.0, 0, 0, 0], atol=1e-12)
 
 
@@ -138,10 +166,11 @@ def test_mount_sees_the_centripetal_acceleration():
     mount = ch.point(p)
     to_centre = np.array([0.0, R, 0.0]) - np.array([p[0], p[1], 0.0])
     omega = V / R
-    np.testing.assert_allclose(mount.accel0, omega ** 2 * to_centre, atol=1e-12)
+    np.testing.assert_allclose(mount.accel0, omega**2 * to_centre, atol=1e-12)
 
 
 # --- the coupled model against an independent formulation --------------------------------
+
 
 @pytest.mark.parametrize("plat", _platforms(), ids=["tricycle", "steered_axle", "diff_drive"])
 def test_coupled_equals_lagrange_multiplier_dae_pointwise(plat, arm):
@@ -149,8 +178,9 @@ def test_coupled_equals_lagrange_multiplier_dae_pointwise(plat, arm):
     M q̈ + h = Q + Aᵀλ with the rolling constraints as multipliers (1e-10), its kinetic and
     potential energy equal the tree's, and G(q) ν satisfies the Pfaffian rows."""
     from eslabon.spatial.rotations import rot_axis
+
     tilted = rot_axis(np.array([0.3, -0.5, 0.8]) / np.linalg.norm([0.3, -0.5, 0.8]), 0.9)
-    mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.1, 0.5), tilted))   # any mount
+    mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.1, 0.5), tilted))  # any mount
     tree = dae.tree_model(mm)
     rng = np.random.default_rng(11)
     for _ in range(5):
@@ -162,12 +192,18 @@ def test_coupled_equals_lagrange_multiplier_dae_pointwise(plat, arm):
         u, tau = rng.normal(size=2) * 40, rng.normal(size=6) * 5
         acc = mb.accelerations(mm, y, u, tau)
         qdd, _ = dae.accelerations(mm, tree, qq, vv, u, tau)
-        np.testing.assert_allclose(acc[2:], qdd[mm.n_config:], rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(acc[2:], qdd[mm.n_config :], rtol=1e-10, atol=1e-10)
         th, thd = config[2], rates[2]
-        V_dot = qdd[0] * np.cos(th) + qdd[1] * np.sin(th) + thd * (-vv[0] * np.sin(th) + vv[1] * np.cos(th))
+        V_dot = (
+            qdd[0] * np.cos(th)
+            + qdd[1] * np.sin(th)
+            + thd * (-vv[0] * np.sin(th) + vv[1] * np.cos(th))
+        )
         assert acc[0] == pytest.approx(V_dot, abs=1e-10)
         assert mb.kinetic_energy(mm, y) == pytest.approx(es.kinetic_energy(tree, qq, vv), rel=1e-12)
-        assert mb.potential_energy(mm, y) == pytest.approx(es.potential_energy(tree, qq), rel=1e-12, abs=1e-9)
+        assert mb.potential_energy(mm, y) == pytest.approx(
+            es.potential_energy(tree, qq), rel=1e-12, abs=1e-9
+        )
 
 
 def test_coupled_run1_follows_the_dae_and_balances_work(arm):
@@ -180,26 +216,30 @@ def test_coupled_run1_follows_the_dae_and_balances_work(arm):
     np.testing.assert_allclose(np.hstack([tr.config, tr.q]), q_dae, atol=1e-6)
     balance = tr.energy - tr.energy[0] - tr.work
     assert np.abs(balance).max() < 1e-6 * np.abs(tr.work).max()
-    assert abs(tr.config[-1, 3]) > 0.1          # it did steer and turn
+    assert abs(tr.config[-1, 3]) > 0.1  # it did steer and turn
     assert abs(tr.config[-1, 2]) > 1e-3
 
 
 def test_diff_drive_follows_the_dae(arm):
     """The differential-drive template against the DAE, 0.5 s with unequal wheel torques."""
-    mm = mb.MobileManipulator(mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()),
-                              arm, mb.Mount((0.2, 0.0, 0.4)))
+    mm = mb.MobileManipulator(
+        mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), arm, mb.Mount((0.2, 0.0, 0.4))
+    )
     u, tau = [20.0, 35.0], [1.0, 20.0, 5.0, 0.0, 0.1, 0.0]
     tr = mb.simulate(mm, 0.5, torque=tau, rtol=1e-11, atol=1e-12, u=u, samples=6)
     q_dae, _ = dae.simulate(mm, tr.t, mm.state(), u, tau)
     np.testing.assert_allclose(np.hstack([tr.config, tr.q]), q_dae, atol=1e-6)
-    assert tr.config[-1, 2] > 1e-3              # the right wheel pushes harder: turns left
+    assert tr.config[-1, 2] > 1e-3  # the right wheel pushes harder: turns left
 
 
 def test_coupled_reduces_to_the_platform_when_the_arm_is_massless(arm):
     """Arm masses 0 (armature keeps D invertible): the platform follows Martinenko's model
     exactly (the thesis mode's platform)."""
-    light = arm.replace(mass=np.zeros(arm.nb + 1), inertia=np.zeros((arm.nb + 1, 3, 3)),
-                             armature=np.full(arm.nq, 0.05))
+    light = arm.replace(
+        mass=np.zeros(arm.nb + 1),
+        inertia=np.zeros((arm.nb + 1, 3, 3)),
+        armature=np.full(arm.nq, 0.05),
+    )
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), light)
     a = mb.simulate(mm, 1.0, samples=6, **SIM1)
     b = mb.simulate(mm.with_mode("thesis"), 1.0, samples=6, **SIM1)
@@ -223,19 +263,22 @@ def test_coupled_reduces_to_the_fixed_base_arm_when_the_platform_is_locked(arm):
 
 def test_inverse_dynamics_round_trip(arm):
     """D [ν̇; q̈] + φ returns the inputs the accelerations came from; D is SPD."""
-    mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm,
-                              mb.Mount((0.3, 0, 0.5)))
+    mm = mb.MobileManipulator(
+        mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm, mb.Mount((0.3, 0, 0.5))
+    )
     rng = np.random.default_rng(5)
     y = _random_state(mm, rng)
     acc = mb.accelerations(mm, y, **RUN1)
-    np.testing.assert_allclose(mb.inverse_dynamics(mm, y, acc[:2], acc[2:]),
-                               np.r_[RUN1["u"], RUN1["tau"]], atol=1e-9)
+    np.testing.assert_allclose(
+        mb.inverse_dynamics(mm, y, acc[:2], acc[2:]), np.r_[RUN1["u"], RUN1["tau"]], atol=1e-9
+    )
     D = mb.coupled_terms(mm, y)[0]
     np.testing.assert_allclose(D, D.T, atol=1e-12)
     assert np.linalg.eigvalsh(D).min() > 0
 
 
 # --- the thesis's one-way coupling -------------------------------------------------------
+
 
 def test_thesis_mode_run2_matches_the_digest(arm):
     """Digest §4.2, load case 2 (F = 300 N, M = 0, τ = 0) in the thesis's coupling: the arm
@@ -244,43 +287,57 @@ def test_thesis_mode_run2_matches_the_digest(arm):
     P = mb.TricycleParams.seekur_jr_assumed()
     mm = mb.MobileManipulator(mb.Tricycle(P), arm, mode="thesis")
     tr = mb.simulate(mm, 1.0, samples=3, **SIM2)
-    np.testing.assert_allclose(tr.q[1], [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499,
-                                         0.000077], atol=1e-5)
-    np.testing.assert_allclose(tr.q[2], [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435,
-                                         0.058022], atol=1e-5)
-    np.testing.assert_allclose(tr.qd[2], [-0.116776, 2.903438, -1.071628, 0.191156, -1.65425,
-                                          0.272901], atol=1e-5)
+    np.testing.assert_allclose(
+        tr.q[1], [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499, 0.000077], atol=1e-5
+    )
+    np.testing.assert_allclose(
+        tr.q[2], [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435, 0.058022], atol=1e-5
+    )
+    np.testing.assert_allclose(
+        tr.qd[2], [-0.116776, 2.903438, -1.071628, 0.191156, -1.65425, 0.272901], atol=1e-5
+    )
     fixed = es.simulate(arm, 1.0, 0.5, method="dop853")
     np.testing.assert_allclose(tr.q, fixed.q, atol=1e-8)
     m = martinenko.mass_constants(P).m
     np.testing.assert_allclose(tr.nu_dot[:, 0], 300.0 / m, rtol=1e-12)
-    np.testing.assert_allclose(tr.config[:, 0], 150.0 / m * tr.t ** 2, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(tr.config[:, 0], 150.0 / m * tr.t**2, rtol=1e-9, atol=1e-12)
     assert np.all(tr.config[:, 3] == 0.0) and np.all(tr.config[:, 1:3] == 0.0)
 
 
 def test_thesis_mode_initial_accelerations(arm):
     """Digest §4.2: q̈(0) of the arm in the thesis's coupling, Run 1 and Run 2."""
-    mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm,
-                              mode="thesis")
+    mm = mb.MobileManipulator(
+        mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm, mode="thesis"
+    )
     y = mm.state()
-    np.testing.assert_allclose(mb.accelerations(mm, y, **RUN1)[2:],
-                               [0.545254, 10.239416, -7.808883, -0.545254, -6.282574, -7.092199],
-                               atol=2e-6)
-    np.testing.assert_allclose(mb.accelerations(mm, y, **RUN2)[2:],
-                               [-0.002693, 6.48451, -6.570506, 0.002693, 0.09156, 0.0], atol=2e-6)
+    np.testing.assert_allclose(
+        mb.accelerations(mm, y, **RUN1)[2:],
+        [0.545254, 10.239416, -7.808883, -0.545254, -6.282574, -7.092199],
+        atol=2e-6,
+    )
+    np.testing.assert_allclose(
+        mb.accelerations(mm, y, **RUN2)[2:],
+        [-0.002693, 6.48451, -6.570506, 0.002693, 0.09156, 0.0],
+        atol=2e-6,
+    )
 
 
 def test_thesis_flags_change_what_they_name(arm):
     """In a turn, the lateral V·θ̇ term (omitted by eq 3.21) and the platform's V̇, θ̈
     change the arm's accelerations; with both on and a massless arm the thesis model is the
     coupled one seen from the arm (the arm does not act back on the platform)."""
-    mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm,
-                              mb.Mount((0.3, 0, 0.5)), mode="thesis")
+    mm = mb.MobileManipulator(
+        mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
+        arm,
+        mb.Mount((0.3, 0, 0.5)),
+        mode="thesis",
+    )
     y = mm.state(config=[0, 0, 0, 0.4, 0, 0, 0], nu=[1.0, 0.2], qd=[0.1] * 6, q=[0.2] * 6)
     base = mb.accelerations(mm, y, **RUN1)
     lat = mb.accelerations(mm.with_mode("thesis", lateral_acceleration=True), y, **RUN1)
-    both = mb.accelerations(mm.with_mode("thesis", lateral_acceleration=True,
-                                         platform_acceleration=True), y, **RUN1)
+    both = mb.accelerations(
+        mm.with_mode("thesis", lateral_acceleration=True, platform_acceleration=True), y, **RUN1
+    )
     assert np.abs(lat[2:] - base[2:]).max() > 1e-3
     assert np.abs(both[2:] - lat[2:]).max() > 1e-3
     np.testing.assert_array_equal(base[:2], lat[:2])
@@ -290,6 +347,7 @@ def test_thesis_flags_change_what_they_name(arm):
 
 
 # --- bad input ---------------------------------------------------------------------------
+
 
 def test_missing_platform_parameters_are_named():
     """The thesis leaves the mass split out (digest §3.1): nothing is invented silently."""
@@ -306,8 +364,9 @@ def test_missing_platform_parameters_are_named():
 def test_steering_at_ninety_degrees_is_an_error_not_nan(arm):
     """β = ±90°: tan β is infinite; a clear error from every entry point."""
     for mode in mb.MODES:
-        mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm,
-                                  mode=mode)
+        mm = mb.MobileManipulator(
+            mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm, mode=mode
+        )
         config = [0, 0, 0, np.pi / 2, 0, 0, 0]
         y = mm.state(config=config)
         with pytest.raises(ValueError, match=r"beta: the steering angle must be within"):
@@ -328,8 +387,9 @@ def test_bad_states_and_options_are_named(arm):
     with pytest.raises(ValueError, match=r"mode: expected one of"):
         mb.MobileManipulator(plat, arm, mode="loose")
     with pytest.raises(ValueError, match=r"mode: 'thesis'"):
-        mb.MobileManipulator(mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), arm,
-                             mode="thesis")
+        mb.MobileManipulator(
+            mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), arm, mode="thesis"
+        )
     with pytest.raises(ValueError, match=r"mount\.rotation"):
         mb.Mount(rotation=np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"method: expected one of"):
@@ -349,14 +409,26 @@ def test_configuration_rates_and_accelerations_are_the_derivatives(arm):
     """q̇ = G ν and q̈ = G ν̇ + Ġ ν of the pose, steering and wheel spins equal the time
     derivatives of the simulated configuration (central differences of the dense output,
     1e-6), for the tricycle and the differential drive."""
-    for plat, u in ((mb.Tricycle(mb.TricycleParams.seekur_jr_assumed(front_wheels=2,
-                                                                      front_half_track=0.3)),
-                     RUN1["u"]),
-                    (mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), [20.0, 35.0])):
+    for plat, u in (
+        (
+            mb.Tricycle(mb.TricycleParams.seekur_jr_assumed(front_wheels=2, front_half_track=0.3)),
+            RUN1["u"],
+        ),
+        (mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), [20.0, 35.0]),
+    ):
         mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.0, 0.5)))
         config0 = np.r_[0.0, 0.0, 0.4, 0.2, np.zeros(mm.n_config - 4)]
-        tr = mb.simulate(mm, 0.6, torque=RUN1["tau"], rtol=1e-12, atol=1e-12,
-                         config0=config0, nu0=[0.8, 0.3], u=u, samples=601)
+        tr = mb.simulate(
+            mm,
+            0.6,
+            torque=RUN1["tau"],
+            rtol=1e-12,
+            atol=1e-12,
+            config0=config0,
+            nu0=[0.8, 0.3],
+            u=u,
+            samples=601,
+        )
         h = tr.t[1] - tr.t[0]
         d = (tr.config[2:] - tr.config[:-2]) / (2 * h)
         dd = (tr.config_rates[2:] - tr.config_rates[:-2]) / (2 * h)
@@ -369,8 +441,8 @@ def test_simulate_takes_the_arguments_of_eslabon_simulate(arm):
     with the same names and kinds (the platform's arguments follow); ``q0``/``qd0`` are the
     arm's initial joints, as for the fixed-base arm."""
     shared = ("model", "t_final", "dt", "q0", "qd0", "torque", "method", "rtol", "atol")
-    fixed = list(inspect.signature(es.simulate).parameters.values())[:len(shared)]
-    mobile = list(inspect.signature(mb.simulate).parameters.values())[:len(shared)]
+    fixed = list(inspect.signature(es.simulate).parameters.values())[: len(shared)]
+    mobile = list(inspect.signature(mb.simulate).parameters.values())[: len(shared)]
     assert tuple(p.name for p in fixed) == shared == tuple(p.name for p in mobile)
     assert [p.kind for p in fixed] == [p.kind for p in mobile]
     assert fixed[2].default == mobile[2].default == 1e-3

@@ -1,15 +1,16 @@
 """Mobile-manipulator model files and `eslabon simulate` on them (seed 003, Araujo 2012:
 the platform data the thesis omits must be given or taken from the documented assumed
 set; docs/model-files.md)."""
+
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from eslabon import load_model
 from eslabon import mobile as mb
 from eslabon.cli.main import main
 from eslabon.mobile.files import save_mobile
-from eslabon import load_model
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "seekur_puma.yaml"
 
@@ -33,28 +34,55 @@ def test_example_loads_and_round_trips(tmp_path):
     assert back.thesis.lateral_acceleration
     np.testing.assert_array_equal(back.arm.packed, mm.arm.packed)
     y = mm.state(q=[0.1] * 6, nu=[0.5, 0.1], config=[0, 0, 0, 0.2, 0, 0, 0])
-    np.testing.assert_array_equal(mb.accelerations(back.with_mode("coupled"), y, [10, 0.1]),
-                                  mb.accelerations(mm, y, [10, 0.1]))
+    np.testing.assert_array_equal(
+        mb.accelerations(back.with_mode("coupled"), y, [10, 0.1]),
+        mb.accelerations(mm, y, [10, 0.1]),
+    )
 
 
-@pytest.mark.parametrize("text, message", [
-    ("  platform: {type: hovercraft}\n  arm: puma560_araujo\n", r"platform\.type: expected one of"),
-    ("  platform: {type: tricycle, params: {wheelbase: 0.9}}\n  arm: puma560_araujo\n",
-     r"TricycleParams\.rear_half_track: missing"),
-    ("  platform: {type: tricycle, assumed: seekur_jr, params: {wheel_base: 1}}\n"
-     "  arm: puma560_araujo\n", r"params: unknown parameter\(s\) \['wheel_base'\]"),
-    ("  platform: {type: tricycle, assumed: seekur_jr}\n  arm: nowhere.yaml\n",
-     r"mobile\.arm: 'nowhere\.yaml' is neither a zoo model nor a model file"),
-    ("  platform: {type: tricycle, assumed: seekur_jr}\n", r"mobile\.arm: missing"),
-    ("  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n  mode: free\n",
-     r"mobile\.mode: expected one of"),
-    ("  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
-     "  mount: {translation: [0, 0]}\n", r"mount\.translation"),
-    ("  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
-     "  thesis: {lateral: true}\n", r"thesis: unknown flag"),
-    ("  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n  wheels: 3\n",
-     r"mobile: unknown key\(s\) \['wheels'\]"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "  platform: {type: hovercraft}\n  arm: puma560_araujo\n",
+            r"platform\.type: expected one of",
+        ),
+        (
+            "  platform: {type: tricycle, params: {wheelbase: 0.9}}\n  arm: puma560_araujo\n",
+            r"TricycleParams\.rear_half_track: missing",
+        ),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr, params: {wheel_base: 1}}\n"
+            "  arm: puma560_araujo\n",
+            r"params: unknown parameter\(s\) \['wheel_base'\]",
+        ),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: nowhere.yaml\n",
+            r"mobile\.arm: 'nowhere\.yaml' is neither a zoo model nor a model file",
+        ),
+        ("  platform: {type: tricycle, assumed: seekur_jr}\n", r"mobile\.arm: missing"),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
+            "  mode: free\n",
+            r"mobile\.mode: expected one of",
+        ),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
+            "  mount: {translation: [0, 0]}\n",
+            r"mount\.translation",
+        ),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
+            "  thesis: {lateral: true}\n",
+            r"thesis: unknown flag",
+        ),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
+            "  wheels: 3\n",
+            r"mobile: unknown key\(s\) \['wheels'\]",
+        ),
+    ],
+)
 def test_bad_mobile_files_are_named(tmp_path, text, message):
     with pytest.raises(ValueError, match=message):
         load_model(_write(tmp_path, text))
@@ -86,14 +114,32 @@ def test_cli_simulates_a_mobile_manipulator(tmp_path, capsys):
     """`eslabon simulate FILE --u F,M --tau …` writes the mobile trajectory; a platform
     input on an arm, or a mobile file given to an arm-only command, is one line, exit 2."""
     out = tmp_path / "run.csv"
-    assert main(["simulate", str(EXAMPLE), "--out", str(out), "--u", "150,0.3",
-                 "--tau", "6,50,10,-0.1,-0.5,-0.1", "--t-final", "0.2", "--dt", "0.01",
-                 "--method", "dop853"]) in (0, None)
+    assert main(
+        [
+            "simulate",
+            str(EXAMPLE),
+            "--out",
+            str(out),
+            "--u",
+            "150,0.3",
+            "--tau",
+            "6,50,10,-0.1,-0.5,-0.1",
+            "--t-final",
+            "0.2",
+            "--dt",
+            "0.01",
+            "--method",
+            "dop853",
+        ]
+    ) in (0, None)
     header = out.read_text().splitlines()[0].split(",")
     assert {"t", "x", "y", "heading", "steering", "V", "q1", "qdd6", "F", "M"} <= set(header)
     assert len(out.read_text().splitlines()) == 22
-    for argv in (["simulate", "planar2", "--out", str(out), "--u", "1,2"],
-                 ["id", str(EXAMPLE)], ["simulate", str(EXAMPLE), "--out", str(out), "--u", "1"]):
+    for argv in (
+        ["simulate", "planar2", "--out", str(out), "--u", "1,2"],
+        ["id", str(EXAMPLE)],
+        ["simulate", str(EXAMPLE), "--out", str(out), "--u", "1"],
+    ):
         with pytest.raises(SystemExit) as exc:
             main(argv)
         assert exc.value.code == 2

@@ -1,4 +1,5 @@
 """PUMA 560 of seed 003 (Araujo 2012), Tables A.4–A.7, ``research/seed_003_araujo.md`` §2.5."""
+
 import numpy as np
 
 import eslabon as es
@@ -14,4 +15,4 @@ def test_araujo_frames_and_coms_at_zero():
     body = es.forward_kinematics(m, np.zeros(6))
     for i, G in ((2, [0.1398, 0.14909, 0]), (3, [0.43148, 0.14909, 0.197])):
         np.testing.assert_allclose(body[i, :3, :3] @ m.com[i] + body[i, :3, 3], G, atol=1e-12)
-    assert abs(m.mass[1:].sum() - 37.524) < 1e-12   # Table A.5 total
+    assert abs(m.mass[1:].sum() - 37.524) < 1e-12  # Table A.5 total

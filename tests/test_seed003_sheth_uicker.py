@@ -13,6 +13,7 @@ form:
 - the acceleration is checked along a path whose heading and speed are given in closed
   form.
 """
+
 import numpy as np
 import pytest
 
@@ -27,7 +28,7 @@ from eslabon.mobile.sheth_uicker import (
     wheel_jacobian,
 )
 
-R_WHEEL, L_HALF, B = 0.2, 0.314, 0.9          # Annex 3 (Seekur Jr.): r, l = l_E, b = m
+R_WHEEL, L_HALF, B = 0.2, 0.314, 0.9  # Annex 3 (Seekur Jr.): r, l = l_E, b = m
 BETAS_DEG = [-79.0, -60.0, -25.0, 0.0, 10.0, 45.0, 79.0]
 
 
@@ -36,7 +37,7 @@ def _random_wheel(rng):
     R_T_H = planar_transform(rng.uniform(-np.pi, np.pi), *rng.uniform(-1.5, 1.5, 2))
     S_T_C = planar_transform(rng.uniform(-0.6, 0.6), *rng.uniform(-0.3, 0.3, 2))
     steer = rng.uniform(-1.2, 1.2)
-    rates = rng.normal(size=4)                # ẋ_C̄, ẏ_C̄, θ̇_C̄ (contact vs floor), θ̇_S
+    rates = rng.normal(size=4)  # ẋ_C̄, ẏ_C̄, θ̇_C̄ (contact vs floor), θ̇_S
     return R_T_H, S_T_C, steer, rates
 
 
@@ -66,11 +67,14 @@ def test_wheel_jacobian_from_the_closed_chain_by_differences():
     for _ in range(25):
         R_T_H, S_T_C, steer, qd = _random_wheel(rng)
         F_T_Rbar = planar_transform(rng.uniform(-np.pi, np.pi), *rng.uniform(-5, 5, 2))
-        np.testing.assert_allclose(_Rbar_T_R(0.0, F_T_Rbar, R_T_H, S_T_C, steer, qd),
-                                   np.eye(4), atol=1e-12)
+        np.testing.assert_allclose(
+            _Rbar_T_R(0.0, F_T_Rbar, R_T_H, S_T_C, steer, qd), np.eye(4), atol=1e-12
+        )
         h = 1e-5
-        D = (_Rbar_T_R(h, F_T_Rbar, R_T_H, S_T_C, steer, qd)
-             - _Rbar_T_R(-h, F_T_Rbar, R_T_H, S_T_C, steer, qd)) / (2 * h)
+        D = (
+            _Rbar_T_R(h, F_T_Rbar, R_T_H, S_T_C, steer, qd)
+            - _Rbar_T_R(-h, F_T_Rbar, R_T_H, S_T_C, steer, qd)
+        ) / (2 * h)
         # Table 3.3 structure: skew rotational block, no z motion
         assert abs(D[0, 0]) < 1e-8 and abs(D[1, 1]) < 1e-8 and abs(D[0, 1] + D[1, 0]) < 1e-8
         assert np.abs(D[2:, :]).max() < 1e-12 and np.abs(D[:2, 2]).max() < 1e-12
@@ -93,23 +97,29 @@ def test_wheel_jacobian_equals_the_velocity_cascade_and_not_the_printed_signs():
         R_T_H, S_T_C, steer, qd = _random_wheel(rng)
         H_T_S = planar_transform(steer, 0, 0)
         R_T_C = R_T_H @ H_T_S @ S_T_C
-        Cbar_dT_C = np.zeros((4, 4))                                        # Table 3.3, C̄–C
+        Cbar_dT_C = np.zeros((4, 4))  # Table 3.3, C̄–C
         Cbar_dT_C[:2, :2] = [[0.0, -qd[2]], [qd[2], 0.0]]
         Cbar_dT_C[:2, 3] = qd[:2]
         c, s = np.cos(steer), np.sin(steer)
-        H_dT_S = np.zeros((4, 4))                                           # Table 3.3, H–S
+        H_dT_S = np.zeros((4, 4))  # Table 3.3, H–S
         H_dT_S[:2, :2] = qd[3] * np.array([[-s, -c], [c, -s]])
         S_T_H = np.linalg.inv(H_T_S)
         S_dT_H = -S_T_H @ H_dT_S @ S_T_H
-        D = (R_T_C @ Cbar_dT_C @ np.linalg.inv(R_T_C)
-             + R_T_H @ H_T_S @ S_dT_H @ np.linalg.inv(R_T_H))               # (3.11)
+        D = R_T_C @ Cbar_dT_C @ np.linalg.inv(R_T_C) + R_T_H @ H_T_S @ S_dT_H @ np.linalg.inv(
+            R_T_H
+        )  # (3.11)
         p_dot = np.array([D[0, 3], D[1, 3], D[1, 0]])
         theta_C, (x_C, y_C), (x_H, y_H) = _contact_geometry(R_T_H, S_T_C, steer)
-        np.testing.assert_allclose(wheel_jacobian(theta_C, (x_C, y_C), (x_H, y_H)) @ qd,
-                                   p_dot, atol=1e-12)
-        printed = np.array([[np.cos(theta_C), -np.sin(theta_C), y_C, y_H],
-                            [np.sin(theta_C), np.cos(theta_C), x_C, x_H],
-                            [0.0, 0.0, 1.0, -1.0]])
+        np.testing.assert_allclose(
+            wheel_jacobian(theta_C, (x_C, y_C), (x_H, y_H)) @ qd, p_dot, atol=1e-12
+        )
+        printed = np.array(
+            [
+                [np.cos(theta_C), -np.sin(theta_C), y_C, y_H],
+                [np.sin(theta_C), np.cos(theta_C), x_C, x_H],
+                [0.0, 0.0, 1.0, -1.0],
+            ]
+        )
         assert np.abs(printed @ qd - p_dot).max() > 1e-3
 
 
@@ -138,11 +148,14 @@ def test_tricycle_jacobians_are_the_general_wheel_jacobian(beta_deg):
     J1, J2, J3 = tricycle_wheel_jacobians(beta, R_WHEEL, L_HALF, B)
     rear = np.diag([R_WHEEL, 1.0])
     np.testing.assert_allclose(
-        J1, wheel_jacobian(0.0, (0.0, -L_HALF), steered=False)[:, [0, 2]] @ rear, atol=1e-15)
+        J1, wheel_jacobian(0.0, (0.0, -L_HALF), steered=False)[:, [0, 2]] @ rear, atol=1e-15
+    )
     np.testing.assert_allclose(
-        J2, wheel_jacobian(0.0, (0.0, L_HALF), steered=False)[:, [0, 2]] @ rear, atol=1e-15)
-    np.testing.assert_allclose(J3, wheel_jacobian(beta, (B, 0.0), (B, 0.0))[:, [0, 2, 3]],
-                               atol=1e-15)
+        J2, wheel_jacobian(0.0, (0.0, L_HALF), steered=False)[:, [0, 2]] @ rear, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        J3, wheel_jacobian(beta, (B, 0.0), (B, 0.0))[:, [0, 2, 3]], atol=1e-15
+    )
     assert J1[2].tolist() == [0.0, 1.0] and J2[2].tolist() == [0.0, 1.0]
 
 
@@ -160,21 +173,22 @@ def test_composite_is_the_explicit_least_squares_and_projector():
         B = np.zeros((3 * n_wheels, sum(J.shape[1] for J in Js)))
         col = 0
         for i, J in enumerate(Js):
-            B[3 * i:3 * i + 3, col:col + J.shape[1]] = J
+            B[3 * i : 3 * i + 3, col : col + J.shape[1]] = J
             col += J.shape[1]
         Bq = B @ np.concatenate(qds)
         result = composite(Js, qds)
-        np.testing.assert_allclose(result.body_velocity, np.linalg.lstsq(A, Bq, rcond=None)[0],
-                                   atol=1e-13)
-        np.testing.assert_allclose(result.body_velocity, np.linalg.solve(A.T @ A, A.T @ Bq),
-                                   atol=1e-13)
+        np.testing.assert_allclose(
+            result.body_velocity, np.linalg.lstsq(A, Bq, rcond=None)[0], atol=1e-13
+        )
+        np.testing.assert_allclose(
+            result.body_velocity, np.linalg.solve(A.T @ A, A.T @ Bq), atol=1e-13
+        )
         Omega = A @ np.linalg.inv(A.T @ A) @ A.T - np.eye(3 * n_wheels)
         np.testing.assert_allclose(result.residual, Omega @ Bq, atol=1e-13)
-        assert slip_residual_norm(Js, qds) == pytest.approx(np.linalg.norm(Omega @ Bq),
-                                                            abs=1e-13)
+        assert slip_residual_norm(Js, qds) == pytest.approx(np.linalg.norm(Omega @ Bq), abs=1e-13)
         assert np.linalg.matrix_rank(A @ A.T) == 3
         if n_wheels > 1:
-            assert np.linalg.norm(result.residual) > 1e-3        # random rates: slip
+            assert np.linalg.norm(result.residual) > 1e-3  # random rates: slip
 
 
 @pytest.mark.parametrize("beta_deg", BETAS_DEG)
@@ -191,25 +205,31 @@ def test_tricycle_consistent_rates_give_3_19_and_no_slip(beta_deg, V, beta_dot):
     yaw = V * np.tan(beta) / B
     rear_right, rear_left, front = tricycle_wheel_rates(beta, V, beta_dot, R_WHEEL, L_HALF, B)
 
-    def contact_velocity(x, y):                         # v_R + ω × ρ, in R
+    def contact_velocity(x, y):  # v_R + ω × ρ, in R
         return np.array([V - yaw * y, yaw * x])
+
     np.testing.assert_allclose(R_WHEEL * rear_right[0], contact_velocity(0, -L_HALF)[0], atol=1e-13)
     np.testing.assert_allclose(R_WHEEL * rear_left[0], contact_velocity(0, L_HALF)[0], atol=1e-13)
     v_front = contact_velocity(B, 0.0)
-    np.testing.assert_allclose(front[0] * np.array([np.cos(beta), np.sin(beta)]), v_front,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        front[0] * np.array([np.cos(beta), np.sin(beta)]), v_front, atol=1e-12
+    )
     np.testing.assert_allclose(front[0] / R_WHEEL, V / (R_WHEEL * np.cos(beta)), rtol=1e-13)
-    np.testing.assert_allclose([rear_right[1], rear_left[1], front[1], front[2]],
-                               [yaw, yaw, yaw + beta_dot, beta_dot], atol=1e-14)
+    np.testing.assert_allclose(
+        [rear_right[1], rear_left[1], front[1], front[2]],
+        [yaw, yaw, yaw + beta_dot, beta_dot],
+        atol=1e-14,
+    )
 
     jacobians = tricycle_wheel_jacobians(beta, R_WHEEL, L_HALF, B)
     rates = (rear_right, rear_left, front)
     result = composite(jacobians, rates)
-    np.testing.assert_allclose(result.body_velocity,
-                               tricycle_body_velocity(beta, front[0], B), atol=1e-12)
-    np.testing.assert_allclose(result.body_velocity,
-                               np.array([np.cos(beta), 0.0, np.sin(beta) / B]) * front[0],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        result.body_velocity, tricycle_body_velocity(beta, front[0], B), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        result.body_velocity, np.array([np.cos(beta), 0.0, np.sin(beta) / B]) * front[0], atol=1e-12
+    )
     np.testing.assert_allclose(result.body_velocity, [V, 0.0, yaw], atol=1e-12)
     assert np.abs(result.residual).max() < 1e-12
     smallest = np.inf
@@ -228,16 +248,22 @@ def _closed_form_path(t):
     theta = 0.3 * np.sin(1.3 * t) + 0.2 * t
     theta_d = 0.39 * np.cos(1.3 * t) + 0.2
     theta_dd = -0.507 * np.sin(1.3 * t)
-    V, V_d = 1.2 + 0.4 * t - 0.5 * t ** 2, 0.4 - 1.0 * t
+    V, V_d = 1.2 + 0.4 * t - 0.5 * t**2, 0.4 - 1.0 * t
     u = B * theta_d / V
-    u_d = B * (theta_dd * V - theta_d * V_d) / V ** 2
+    u_d = B * (theta_dd * V - theta_d * V_d) / V**2
     root = np.sqrt(1.0 + u * u)
-    return {"theta": theta, "theta_d": theta_d, "V": V, "beta": np.arctan(u),
-            "beta_d": u_d / (1 + u * u), "front_speed": V * root,
-            "front_accel": V_d * root + V * u * u_d / root}
+    return {
+        "theta": theta,
+        "theta_d": theta_d,
+        "V": V,
+        "beta": np.arctan(u),
+        "beta_d": u_d / (1 + u * u),
+        "front_speed": V * root,
+        "front_accel": V_d * root + V * u * u_d / root,
+    }
 
 
-@pytest.mark.parametrize("t0", [0.0, 0.6, 1.3, 2.9])      # V < 0 at t0 = 2.9 (reversing)
+@pytest.mark.parametrize("t0", [0.0, 0.6, 1.3, 2.9])  # V < 0 at t0 = 2.9 (reversing)
 def test_tricycle_acceleration_along_a_closed_form_path(t0):
     """seed 003 (Araujo 2012) eqs 3.19–3.21 / digest §2.2, §7 items 13 and 22. The path has
     θ(t) and V(t) in closed form, and β(t), ẋ_C(t) follow from them (no quadrature). The
@@ -251,21 +277,28 @@ def test_tricycle_acceleration_along_a_closed_form_path(t0):
 
     def floor_velocity(p):
         return p["V"] * np.array([np.cos(p["theta"]), np.sin(p["theta"])])
+
     a_floor = (floor_velocity(ahead) - floor_velocity(behind)) / (2 * h)
     c, s = np.cos(now["theta"]), np.sin(now["theta"])
-    a_in_R = np.array([c * a_floor[0] + s * a_floor[1], -s * a_floor[0] + c * a_floor[1],
-                       (ahead["theta_d"] - behind["theta_d"]) / (2 * h)])
+    a_in_R = np.array(
+        [
+            c * a_floor[0] + s * a_floor[1],
+            -s * a_floor[0] + c * a_floor[1],
+            (ahead["theta_d"] - behind["theta_d"]) / (2 * h),
+        ]
+    )
     args = (now["beta"], now["beta_d"], now["front_speed"], now["front_accel"], B)
     inertial = tricycle_body_acceleration(*args)
     np.testing.assert_allclose(inertial, a_in_R, atol=1e-7)
 
-    components_rate = (tricycle_body_velocity(ahead["beta"], ahead["front_speed"], B)
-                       - tricycle_body_velocity(behind["beta"], behind["front_speed"], B)) / (2 * h)
+    components_rate = (
+        tricycle_body_velocity(ahead["beta"], ahead["front_speed"], B)
+        - tricycle_body_velocity(behind["beta"], behind["front_speed"], B)
+    ) / (2 * h)
     thesis = tricycle_body_acceleration(*args, thesis=True)
     np.testing.assert_allclose(thesis, components_rate, atol=1e-7)
     assert thesis[1] == 0.0
-    np.testing.assert_allclose(inertial - thesis, [0.0, now["V"] * now["theta_d"], 0.0],
-                               atol=1e-12)
+    np.testing.assert_allclose(inertial - thesis, [0.0, now["V"] * now["theta_d"], 0.0], atol=1e-12)
 
 
 def test_results_stay_finite_next_to_the_steering_limit():
@@ -276,10 +309,15 @@ def test_results_stay_finite_next_to_the_steering_limit():
         Js = tricycle_wheel_jacobians(beta, R_WHEEL, L_HALF, B)
         rates = tricycle_wheel_rates(beta, 0.5, 0.2, R_WHEEL, L_HALF, B)
         result = composite(Js, rates)
-        values = [*Js, *rates, result.body_velocity, result.residual,
-                  tricycle_body_velocity(beta, 1.0, B),
-                  tricycle_body_acceleration(beta, 0.3, 1.0, 0.1, B),
-                  tricycle_body_acceleration(beta, 0.3, 1.0, 0.1, B, thesis=True)]
+        values = [
+            *Js,
+            *rates,
+            result.body_velocity,
+            result.residual,
+            tricycle_body_velocity(beta, 1.0, B),
+            tricycle_body_acceleration(beta, 0.3, 1.0, 0.1, B),
+            tricycle_body_acceleration(beta, 0.3, 1.0, 0.1, B, thesis=True),
+        ]
         assert all(np.all(np.isfinite(v)) for v in values)
         scale = max(np.abs(J @ q).max() for J, q in zip(Js, rates))
         assert np.abs(result.residual).max() < 1e-9 * scale
@@ -309,8 +347,10 @@ BAD_INPUTS = [
     (lambda: wheel_jacobian(0.0, (1.0, 2.0, 3.0)), r"^contact: expected shape \(2,\)"),
     (lambda: wheel_jacobian(0.0, (1.0, 2.0), (1.0,)), r"^steer_point: expected shape \(2,\)"),
     (lambda: composite([np.eye(3)[:2]], [np.ones(3)]), r"^jacobians\[0\]: expected shape"),
-    (lambda: composite([np.eye(3), np.eye(3)], [np.ones(3), np.ones(2)]),
-     r"^wheel_rates\[1\]: expected shape"),
+    (
+        lambda: composite([np.eye(3), np.eye(3)], [np.ones(3), np.ones(2)]),
+        r"^wheel_rates\[1\]: expected shape",
+    ),
     (lambda: composite([np.eye(3)], [np.ones(3), np.ones(3)]), r"^wheel_rates: "),
     (lambda: composite([np.eye(3)], [[1.0, np.nan, 0.0]]), r"^wheel_rates\[0\]: "),
 ]
@@ -338,8 +378,9 @@ def test_planar_transform_has_the_table_3_2_form():
     second offset by the first angle."""
     T = planar_transform(0.7, 1.5, -2.0, 0.3)
     c, s = np.cos(0.7), np.sin(0.7)
-    np.testing.assert_allclose(T, [[c, -s, 0, 1.5], [s, c, 0, -2.0], [0, 0, 1, 0.3],
-                                   [0, 0, 0, 1]], atol=1e-15)
+    np.testing.assert_allclose(
+        T, [[c, -s, 0, 1.5], [s, c, 0, -2.0], [0, 0, 1, 0.3], [0, 0, 0, 1]], atol=1e-15
+    )
     U = planar_transform(-1.9, 0.4, 0.8)
     offset = np.array([[c, -s], [s, c]]) @ [0.4, 0.8] + [1.5, -2.0]
     np.testing.assert_allclose(T @ U, planar_transform(0.7 - 1.9, *offset, 0.3), atol=1e-14)

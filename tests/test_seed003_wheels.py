@@ -1,6 +1,7 @@
 """Sheth–Uicker wheel kinematics, seed 003 (Araujo 2012) eqs 3.4–3.21 (digest §2.2–2.3):
 the sign-corrected wheel Jacobian against the transform chain it comes from, the
 composite least-squares Jacobian and slip residual, the tricycle's 3.18–3.21."""
+
 import numpy as np
 import pytest
 
@@ -21,14 +22,18 @@ def test_wheel_jacobian_matches_the_transform_chain():
     for _ in range(20):
         th_H, xh, yh = rng.uniform(-np.pi, np.pi), *rng.uniform(-1, 1, 2)
         th_S, th_SC, xs, ys = rng.uniform(-1, 1), rng.uniform(-0.5, 0.5), *rng.uniform(-0.2, 0.2, 2)
-        body = rng.normal(size=3)              # ẋ_R, ẏ_R, θ̇_R (in R, at t = 0)
+        body = rng.normal(size=3)  # ẋ_R, ẏ_R, θ̇_R (in R, at t = 0)
         steer_rate = rng.normal()
 
         def F_T_C(t):
             F_T_R = su.planar_transform(body[2] * t, body[0] * t, body[1] * t)  # R̄ = R at 0
-            return (F_T_R @ su.planar_transform(th_H, xh, yh)
-                    @ su.planar_transform(th_S + steer_rate * t, 0, 0)
-                    @ su.planar_transform(th_SC, xs, ys))
+            return (
+                F_T_R
+                @ su.planar_transform(th_H, xh, yh)
+                @ su.planar_transform(th_S + steer_rate * t, 0, 0)
+                @ su.planar_transform(th_SC, xs, ys)
+            )
+
         h = 1e-6
         dp = (_pose(F_T_C(h)) - _pose(F_T_C(-h))) / (2 * h)
         C0 = F_T_C(0.0)
@@ -48,8 +53,9 @@ def test_tricycle_composite_velocity_and_slip(beta_deg):
     rates = su.tricycle_wheel_rates(beta, 0.8, 0.3, R_WHEEL, L_HALF, B)
     res = su.composite(J, rates)
     xc = rates[2][0]
-    np.testing.assert_allclose(res.body_velocity, su.tricycle_body_velocity(beta, xc, B),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        res.body_velocity, su.tricycle_body_velocity(beta, xc, B), atol=1e-12
+    )
     np.testing.assert_allclose(res.body_velocity, [0.8, 0, 0.8 * np.tan(beta) / B], atol=1e-12)
     assert np.abs(res.residual).max() < 1e-12
     for w in range(3):
@@ -64,10 +70,10 @@ def test_tricycle_acceleration_is_the_inertial_one():
     of the floor-frame velocity along a smooth β(t), ẋ_C(t), rotated into R) to 1e-7; the
     thesis's form differs exactly by the lateral V θ̇."""
     beta = lambda t: 0.4 + 0.3 * np.sin(2 * t)
-    xc = lambda t: 1.0 + 0.5 * t ** 2
+    xc = lambda t: 1.0 + 0.5 * t**2
     t0, h = 0.7, 1e-5
 
-    def heading(t):                      # θ(t) = ∫ ẋ_C sin β / b, by fine quadrature
+    def heading(t):  # θ(t) = ∫ ẋ_C sin β / b, by fine quadrature
         s = np.linspace(0.0, t, 20001)
         f = xc(s) * np.sin(beta(s)) / B
         return np.sum((f[1:] + f[:-1]) / 2) * (s[1] - s[0])
@@ -75,12 +81,19 @@ def test_tricycle_acceleration_is_the_inertial_one():
     def floor_velocity(t):
         v = su.tricycle_body_velocity(beta(t), xc(t), B)
         th = heading(t)
-        return np.array([np.cos(th) * v[0] - np.sin(th) * v[1],
-                         np.sin(th) * v[0] + np.cos(th) * v[1], v[2]])
+        return np.array(
+            [np.cos(th) * v[0] - np.sin(th) * v[1], np.sin(th) * v[0] + np.cos(th) * v[1], v[2]]
+        )
+
     a_floor = (floor_velocity(t0 + h) - floor_velocity(t0 - h)) / (2 * h)
     th = heading(t0)
-    a_R = np.array([np.cos(th) * a_floor[0] + np.sin(th) * a_floor[1],
-                    -np.sin(th) * a_floor[0] + np.cos(th) * a_floor[1], a_floor[2]])
+    a_R = np.array(
+        [
+            np.cos(th) * a_floor[0] + np.sin(th) * a_floor[1],
+            -np.sin(th) * a_floor[0] + np.cos(th) * a_floor[1],
+            a_floor[2],
+        ]
+    )
     bd = 0.6 * np.cos(2 * t0)
     acc = su.tricycle_body_acceleration(beta(t0), bd, xc(t0), t0, B)
     np.testing.assert_allclose(acc, a_R, atol=1e-7)
@@ -89,14 +102,23 @@ def test_tricycle_acceleration_is_the_inertial_one():
     np.testing.assert_allclose(acc - thesis, [0, V * yaw, 0], atol=1e-14)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: su.tricycle_wheel_jacobians(np.pi / 2, R_WHEEL, L_HALF, B), r"beta: the steering angle"),
-    (lambda: su.tricycle_wheel_rates(0.1, np.nan, 0.0, R_WHEEL, L_HALF, B), r"V: "),
-    (lambda: su.tricycle_wheel_jacobians(0.1, 0.0, L_HALF, B), r"r: the wheel radius must be > 0"),
-    (lambda: su.tricycle_body_velocity(0.1, 1.0, -1.0), r"b: the wheelbase must be > 0"),
-    (lambda: su.wheel_jacobian(0.0, (1.0, 2.0, 3.0)), r"contact"),
-    (lambda: su.composite([np.eye(3)], [np.ones(2)]), r"wheel_rates\[0\]"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda: su.tricycle_wheel_jacobians(np.pi / 2, R_WHEEL, L_HALF, B),
+            r"beta: the steering angle",
+        ),
+        (lambda: su.tricycle_wheel_rates(0.1, np.nan, 0.0, R_WHEEL, L_HALF, B), r"V: "),
+        (
+            lambda: su.tricycle_wheel_jacobians(0.1, 0.0, L_HALF, B),
+            r"r: the wheel radius must be > 0",
+        ),
+        (lambda: su.tricycle_body_velocity(0.1, 1.0, -1.0), r"b: the wheelbase must be > 0"),
+        (lambda: su.wheel_jacobian(0.0, (1.0, 2.0, 3.0)), r"contact"),
+        (lambda: su.composite([np.eye(3)], [np.ones(2)]), r"wheel_rates\[0\]"),
+    ],
+)
 def test_bad_input_is_named(call, message):
     with pytest.raises(ValueError, match=message):
         call()

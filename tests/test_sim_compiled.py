@@ -13,6 +13,7 @@ when the torque is None, a constant (n,) or a table (K, n); a Python callable
   7.9e-11 at dt = 1e-3 and falls 15.5x per halving of dt (2⁴ = 16);
 * a diverging run (dt far too large) raises ValueError instead of returning NaN.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -86,10 +87,8 @@ def test_compiled_loop_equals_python_loop(name, fd_method, kind):
         "constant": (const, lambda t, q, qd: const.copy()),
         "table": (table, Replay(table, DT)),
     }[kind]
-    fast = es.simulate(model, T_FINAL, DT, q0=q0, qd0=qd0, torque=compiled_arg,
-                       fd_method=fd_method)
-    slow = es.simulate(model, T_FINAL, DT, q0=q0, qd0=qd0, torque=python_arg,
-                       fd_method=fd_method)
+    fast = es.simulate(model, T_FINAL, DT, q0=q0, qd0=qd0, torque=compiled_arg, fd_method=fd_method)
+    slow = es.simulate(model, T_FINAL, DT, q0=q0, qd0=qd0, torque=python_arg, fd_method=fd_method)
     if kind == "table":
         assert python_arg.calls == 4 * (K - 1) + K
     assert fast.q.shape == (K, n)
@@ -108,8 +107,9 @@ def test_compiled_trajectory_is_self_consistent(name):
     np.testing.assert_array_equal(tr.q[0], q0)
     np.testing.assert_array_equal(tr.qd[0], qd0)
     np.testing.assert_allclose(tr.t, np.arange(K) * DT, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(tr.qdd, es.forward_dynamics(model, tr.q, tr.qd, tr.tau),
-                               rtol=1e-14, atol=1e-14)
+    np.testing.assert_allclose(
+        tr.qdd, es.forward_dynamics(model, tr.q, tr.qd, tr.tau), rtol=1e-14, atol=1e-14
+    )
 
 
 def test_compiled_loop_is_one_rk4_step_by_hand():
@@ -118,7 +118,7 @@ def test_compiled_loop_is_one_rk4_step_by_hand():
     q, v = np.array([0.4, -0.3, 0.6]), np.array([0.5, -1.0, 0.8])
     tau = np.array([1.0, -2.0, 0.5])
     h = 0.01
-    fd = lambda x, y: es.forward_dynamics(model, x, y, tau)     # noqa: E731
+    fd = lambda x, y: es.forward_dynamics(model, x, y, tau)  # noqa: E731
     a1 = fd(q, v)
     a2 = fd(q + h / 2 * v, v + h / 2 * a1)
     a3 = fd(q + h / 2 * (v + h / 2 * a1), v + h / 2 * a2)
@@ -142,11 +142,17 @@ def test_reference_formulations_take_the_python_loop(fd_method):
     ref = es.simulate(model, 0.05, DT, q0=q0, qd0=qd0, torque=tau)
     got = es.simulate(model, 0.05, DT, q0=q0, qd0=qd0, torque=tau, fd_method=fd_method)
     for field in ("q", "qd", "qdd", "tau"):
-        np.testing.assert_allclose(getattr(got, field), getattr(ref, field), rtol=1e-9,
-                                   atol=1e-9, err_msg=f"{fd_method} {field}")
+        np.testing.assert_allclose(
+            getattr(got, field),
+            getattr(ref, field),
+            rtol=1e-9,
+            atol=1e-9,
+            err_msg=f"{fd_method} {field}",
+        )
 
 
 # --- energy -----------------------------------------------------------------------------
+
 
 def _drift(model, dt, fd_method):
     tr = es.simulate(model, 1.0, dt, fd_method=fd_method)
@@ -168,6 +174,7 @@ def test_frictionless_pendulum_conserves_energy_to_rk4_order(fd_method):
 
 # --- divergence and bad models -----------------------------------------------------------
 
+
 @pytest.mark.parametrize("fd_method", FD_METHODS)
 @pytest.mark.parametrize("kind", ["none", "constant", "table", "callable"])
 def test_diverging_simulation_raises(fd_method, kind):
@@ -175,8 +182,12 @@ def test_diverging_simulation_raises(fd_method, kind):
     state overflows at t = 1.5 s); dt = 0.1 s still returns a finite trajectory."""
     model = es.zoo.load("practica_pendulum3", friction=False)
     q0, qd0 = [0.4, -0.3, 0.6], [0.5, -1.0, 0.8]
-    torque = {"none": None, "constant": np.zeros(3), "table": np.zeros((401, 3)),
-              "callable": lambda t, q, qd: np.zeros(3)}[kind]
+    torque = {
+        "none": None,
+        "constant": np.zeros(3),
+        "table": np.zeros((401, 3)),
+        "callable": lambda t, q, qd: np.zeros(3),
+    }[kind]
     with pytest.raises(ValueError, match="diverged|not finite"):
         es.simulate(model, 200.0, 0.5, q0=q0, qd0=qd0, torque=torque, fd_method=fd_method)
     ok = es.simulate(model, 2.0, 0.1, q0=q0, qd0=qd0, fd_method=fd_method)
@@ -184,10 +195,28 @@ def test_diverging_simulation_raises(fd_method, kind):
 
 
 def test_compiled_loop_refuses_a_joint_moving_no_mass():
-    rows = [{"joint": "R", "theta": 0.0, "d": 0.0, "a": 1.0, "alpha": 0.0, "mass": 1.0,
-             "com": [-0.5, 0, 0], "inertia": np.diag([0.0, 0.1, 0.1])},
-            {"joint": "R", "theta": 0.0, "d": 0.0, "a": 1.0, "alpha": 0.0, "mass": 0.0,
-             "com": [0, 0, 0], "inertia": np.zeros((3, 3))}]
+    rows = [
+        {
+            "joint": "R",
+            "theta": 0.0,
+            "d": 0.0,
+            "a": 1.0,
+            "alpha": 0.0,
+            "mass": 1.0,
+            "com": [-0.5, 0, 0],
+            "inertia": np.diag([0.0, 0.1, 0.1]),
+        },
+        {
+            "joint": "R",
+            "theta": 0.0,
+            "d": 0.0,
+            "a": 1.0,
+            "alpha": 0.0,
+            "mass": 0.0,
+            "com": [0, 0, 0],
+            "inertia": np.zeros((3, 3)),
+        },
+    ]
     model = es.from_dh(rows, "standard")
     for fd_method in FD_METHODS:
         with pytest.raises(ValueError, match="positive definite"):

@@ -10,6 +10,7 @@ spill its registers). What must hold instead:
   dynamics at q + 2π·m (m up to 1e12) equal those at q, and NaN/inf still raise the
   error that names the field.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,14 +21,15 @@ import pytest
 from numba import njit
 
 import eslabon as es
-from eslabon.model.builder import ModelBuilder
 from eslabon._engine.sincos import FAST_LIMIT, sincos_near
-
+from eslabon.model.builder import ModelBuilder
 from rnea_oracle import rnea as oracle_rnea
 
 # π to 110 digits, for exact reductions in Fraction arithmetic
-PI = Fraction("3.14159265358979323846264338327950288419716939937510582097494459230781640"
-              "628620899862803482534211706798214808651")
+PI = Fraction(
+    "3.14159265358979323846264338327950288419716939937510582097494459230781640"
+    "628620899862803482534211706798214808651"
+)
 
 
 @njit
@@ -51,9 +53,11 @@ ARGUMENTS = {
     # the doubles nearest to kπ/2 and their neighbours: where the reduction cancels
     "k pi/2": lambda rng: np.array([k * math.pi / 2 for k in range(-63_000, 63_001)]),
     "k pi/2 +- 1 ulp": lambda rng: np.concatenate(
-        [np.nextafter(np.arange(1, 4000) * math.pi / 2, d) for d in (np.inf, -np.inf)]),
-    "tiny": lambda rng: np.concatenate([10.0 ** -np.arange(1, 300), -(10.0 ** -np.arange(1, 300)),
-                                        [0.0, 5e-324]]),
+        [np.nextafter(np.arange(1, 4000) * math.pi / 2, d) for d in (np.inf, -np.inf)]
+    ),
+    "tiny": lambda rng: np.concatenate(
+        [10.0 ** -np.arange(1, 300), -(10.0 ** -np.arange(1, 300)), [0.0, 5e-324]]
+    ),
 }
 
 
@@ -93,13 +97,16 @@ def test_far_joint_angles_give_the_dynamics_of_the_reduced_angle(turns):
     rng = np.random.default_rng(5)
     q, qd, qdd = (rng.uniform(-2, 2, m.nq) for _ in range(3))
     far = q.copy()
-    far[[0, 3]] += 2 * math.pi * turns           # two joints far away, the others near
+    far[[0, 3]] += 2 * math.pi * turns  # two joints far away, the others near
     near = np.array([_exact_reduction(v) for v in far])
     # (the double nearest to q_i + 2π m is not q_i + 2π m: compare with its own exact
     # reduction)
-    for f, args in [(es.inverse_dynamics, (qd, qdd)), (es.forward_dynamics, (qd, qdd)),
-                    (es.mass_matrix, ()), (lambda m_, q_: es.inverse_dynamics_derivatives(
-                        m_, q_, qd, qdd)[0], ())]:
+    for f, args in [
+        (es.inverse_dynamics, (qd, qdd)),
+        (es.forward_dynamics, (qd, qdd)),
+        (es.mass_matrix, ()),
+        (lambda m_, q_: es.inverse_dynamics_derivatives(m_, q_, qd, qdd)[0], ()),
+    ]:
         a, b = f(m, far, *args), f(m, near, *args)
         assert np.allclose(a, b, rtol=1e-12, atol=1e-12), f
     # a batch with one far state gives the stacked single states
@@ -117,8 +124,9 @@ def test_non_finite_angles_still_name_the_field(bad):
     with pytest.raises(ValueError, match=r"\bq\b"):
         es.inverse_dynamics(m, q, np.zeros(m.nq), np.zeros(m.nq))
     with pytest.raises(ValueError, match=r"\bq\b"):
-        es.forward_dynamics(m, np.stack([q, np.zeros(m.nq)]), np.zeros((2, m.nq)),
-                            np.zeros((2, m.nq)))
+        es.forward_dynamics(
+            m, np.stack([q, np.zeros(m.nq)]), np.zeros((2, m.nq)), np.zeros((2, m.nq))
+        )
 
 
 def test_far_angles_on_general_axes_and_prismatic_joints_match_the_oracle():
@@ -127,14 +135,36 @@ def test_far_angles_on_general_axes_and_prismatic_joints_match_the_oracle():
     equals the plain-numpy oracle (np.sin/np.cos on the raw angle, tests/rnea_oracle.py)."""
     b = ModelBuilder()
     inertia = np.diag([0.02, 0.03, 0.04])
-    b.add_body(0, "R", axis=np.array([1.0, 2.0, 2.0]) / 3.0, translation=(0.1, 0, 0.2),
-               mass=2.0, com=(0.1, 0.05, 0.0), inertia=inertia)
-    b.add_body(1, "P", axis=(0.0, 0.6, 0.8), translation=(0.3, 0.0, 0.0), mass=1.5,
-               com=(0.0, 0.1, 0.0), inertia=inertia)
-    b.add_body(2, "R", axis=(0.0, 1.0, 0.0), translation=(0.0, 0.0, 0.25), mass=1.0,
-               com=(0.05, 0.0, 0.1), inertia=inertia)
+    b.add_body(
+        0,
+        "R",
+        axis=np.array([1.0, 2.0, 2.0]) / 3.0,
+        translation=(0.1, 0, 0.2),
+        mass=2.0,
+        com=(0.1, 0.05, 0.0),
+        inertia=inertia,
+    )
+    b.add_body(
+        1,
+        "P",
+        axis=(0.0, 0.6, 0.8),
+        translation=(0.3, 0.0, 0.0),
+        mass=1.5,
+        com=(0.0, 0.1, 0.0),
+        inertia=inertia,
+    )
+    b.add_body(
+        2,
+        "R",
+        axis=(0.0, 1.0, 0.0),
+        translation=(0.0, 0.0, 0.25),
+        mass=1.0,
+        com=(0.05, 0.0, 0.1),
+        inertia=inertia,
+    )
     m = b.build(gravity=(0.0, -9.81, -3.0))
     q = np.array([1e9 + 0.3, 2e5, -7.0])
     qd, qdd = np.array([0.4, -0.2, 1.1]), np.array([-1.0, 0.5, 0.3])
-    np.testing.assert_allclose(es.inverse_dynamics(m, q, qd, qdd), oracle_rnea(m, q, qd, qdd),
-                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        es.inverse_dynamics(m, q, qd, qdd), oracle_rnea(m, q, qd, qdd), rtol=1e-9, atol=1e-9
+    )

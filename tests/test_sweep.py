@@ -2,6 +2,7 @@
 for bit, a killed sweep resumed with every sample exactly once, a failing sample kept with
 its error, malformed specs refused before any work, and the tasks' numbers against direct
 calls (payload by the parallel-axis merge = the DH front-end's payload body)."""
+
 import json
 import os
 import signal
@@ -26,8 +27,12 @@ from eslabon.cli.main import main  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "sweep_actuator_sizing.yaml"
 
-BASE = {"eslabon_sweep": 1, "name": "t", "model": "planar2",
-        "trajectory": {"start": [0.0, 0.0], "goal": [1.0, -0.5], "duration": 0.5, "samples": 51}}
+BASE = {
+    "eslabon_sweep": 1,
+    "name": "t",
+    "model": "planar2",
+    "trajectory": {"start": [0.0, 0.0], "goal": [1.0, -0.5], "duration": 0.5, "samples": 51},
+}
 
 
 def _spec(tmp_path, **over):
@@ -38,13 +43,29 @@ def _spec(tmp_path, **over):
 
 
 def _closed_loop(tmp_path, n=12, chunk=3, kp=(100.0, 400.0)):
-    return batch.load_spec(_spec(
-        tmp_path, task="closed_loop", controller={"kp": 200.0, "kd": 30.0}, dt=0.002,
-        vary={"payload_mass": {"range": [0.0, 2.0]}, "initial_error": {"range": [-0.05, 0.05]},
-              "kp": {"range": list(kp)}},
-        sampling={"kind": "random", "n": n, "seed": 4}, chunk_size=chunk,
-        metrics=["peak_torque", "rms_torque", "energy", "tracking_error", "final_state",
-                 "stability"]))
+    return batch.load_spec(
+        _spec(
+            tmp_path,
+            task="closed_loop",
+            controller={"kp": 200.0, "kd": 30.0},
+            dt=0.002,
+            vary={
+                "payload_mass": {"range": [0.0, 2.0]},
+                "initial_error": {"range": [-0.05, 0.05]},
+                "kp": {"range": list(kp)},
+            },
+            sampling={"kind": "random", "n": n, "seed": 4},
+            chunk_size=chunk,
+            metrics=[
+                "peak_torque",
+                "rms_torque",
+                "energy",
+                "tracking_error",
+                "final_state",
+                "stability",
+            ],
+        )
+    )
 
 
 def test_two_worker_cluster_equals_serial_bit_for_bit(tmp_path):
@@ -56,8 +77,9 @@ def test_two_worker_cluster_equals_serial_bit_for_bit(tmp_path):
     da, db = batch.read_sweep(tmp_path / "serial"), batch.read_sweep(tmp_path / "dask")
     assert da.equals(db)
     assert list(da["sample"]) == list(range(12))
-    assert (da["stability"] < 0).all()              # PD gains stabilize the frozen loop
+    assert (da["stability"] < 0).all()  # PD gains stabilize the frozen loop
     import pyarrow.parquet as pq
+
     meta = pq.read_schema(tmp_path / "dask" / "part-00002.parquet").metadata
     assert json.loads(meta[b"eslabon.spec"])["task"] == "closed_loop"
     assert "numba" in json.loads(meta[b"eslabon.versions"])
@@ -66,16 +88,36 @@ def test_two_worker_cluster_equals_serial_bit_for_bit(tmp_path):
 def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
     """Terminate the `eslabon sweep` process group mid-way (workers included), resume:
     every sample is in the data set exactly once and equals an uninterrupted run."""
-    spec_path = _spec(tmp_path, task="closed_loop", controller={"kp": 200.0, "kd": 30.0},
-                      dt=0.002, vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
-                      chunk_size=1, metrics=["peak_torque", "tracking_error"])
+    spec_path = _spec(
+        tmp_path,
+        task="closed_loop",
+        controller={"kp": 200.0, "kd": 30.0},
+        dt=0.002,
+        vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
+        chunk_size=1,
+        metrics=["peak_torque", "tracking_error"],
+    )
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "eslabon.cli.main", "sweep", str(spec_path), "--out",
-           str(out), "--workers", "1"]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(        # this checkout's eslabon
-        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=env)
+    cmd = [
+        sys.executable,
+        "-m",
+        "eslabon.cli.main",
+        "sweep",
+        str(spec_path),
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+    ]
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(  # this checkout's eslabon
+            [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    )
+    proc = subprocess.Popen(
+        cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+    )
     deadline = time.time() + 240
     while time.time() < deadline and len(list(out.glob("part-*.parquet"))) < 3:
         time.sleep(0.05)
@@ -83,22 +125,32 @@ def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
     proc.wait()
     written = len(list(out.glob("part-*.parquet")))
     assert 3 <= written < 40, "the sweep was not interrupted mid-way"
-    assert main(["sweep", str(spec_path), "--out", str(out), "--resume", "--workers", "1"]) in (0, None)
+    assert main(["sweep", str(spec_path), "--out", str(out), "--resume", "--workers", "1"]) in (
+        0,
+        None,
+    )
     df = batch.read_sweep(out)
     assert sorted(df["sample"]) == list(range(40))
     full = tmp_path / "full"
     batch.run_sweep(batch.load_spec(spec_path), full, serial=True)
     assert df.equals(batch.read_sweep(full))
-    assert not [p for p in out.iterdir() if TEMPORARY_MARK in p.name]   # none left by the kill
+    assert not [p for p in out.iterdir() if TEMPORARY_MARK in p.name]  # none left by the kill
 
 
 def test_a_failing_sample_is_kept_with_its_error(tmp_path):
     """kp = 1e12 makes the RK4 loop diverge: that sample carries its error, the others
     complete (on the 2-worker cluster)."""
-    spec = batch.load_spec(_spec(
-        tmp_path, task="closed_loop", controller={"kd": 10.0}, dt=0.002,
-        vary={"kp": {"values": [100.0, 1e12, 300.0]}}, chunk_size=2,
-        metrics=["peak_torque", "tracking_error"]))
+    spec = batch.load_spec(
+        _spec(
+            tmp_path,
+            task="closed_loop",
+            controller={"kd": 10.0},
+            dt=0.002,
+            vary={"kp": {"values": [100.0, 1e12, 300.0]}},
+            chunk_size=2,
+            metrics=["peak_torque", "tracking_error"],
+        )
+    )
     summary = batch.run_sweep(spec, tmp_path / "o", workers=2)
     assert summary["ok"] == 2 and summary["failed"] == 1
     df = batch.read_sweep(tmp_path / "o")
@@ -107,29 +159,38 @@ def test_a_failing_sample_is_kept_with_its_error(tmp_path):
     assert np.isnan(df["tracking_error"][1]) and np.isfinite(df["tracking_error"][0])
 
 
-@pytest.mark.parametrize("over, message", [
-    ({"vary": {"payload": {"values": [1]}}}, r"vary: unknown parameter\(s\) \['payload'\]"),
-    ({"vary": {"payload_mass": {"range": [2.0, 2.0], "steps": 3}}}, r"empty range"),
-    ({"vary": {"payload_mass": {"values": []}}}, r"values: expected a non-empty list"),
-    ({"vary": {"payload_mass": {"values": [-1.0]}}}, r"payload_mass must be >= 0"),
-    ({"task": "fly"}, r"task: expected one of"),
-    ({"metrics": ["tracking_error"]}, r"tracking_error does not apply to task inverse_dynamics"),
-    ({"model": "nope.yaml"}, r"model: 'nope.yaml' is neither"),
-    ({"colour": 1}, r"spec: unknown key\(s\) \['colour'\]"),
-    ({"sampling": {"kind": "random"}}, r"sampling\.n: expected a finite number"),
-    ({"trajectory": {"goal": [1.0]}}, r"trajectory\.goal: expected a list of 2 numbers"),
-    ({"task": "closed_loop"}, r"controller\.kp: task closed_loop needs gains"),
-])
+@pytest.mark.parametrize(
+    "over, message",
+    [
+        ({"vary": {"payload": {"values": [1]}}}, r"vary: unknown parameter\(s\) \['payload'\]"),
+        ({"vary": {"payload_mass": {"range": [2.0, 2.0], "steps": 3}}}, r"empty range"),
+        ({"vary": {"payload_mass": {"values": []}}}, r"values: expected a non-empty list"),
+        ({"vary": {"payload_mass": {"values": [-1.0]}}}, r"payload_mass must be >= 0"),
+        ({"task": "fly"}, r"task: expected one of"),
+        (
+            {"metrics": ["tracking_error"]},
+            r"tracking_error does not apply to task inverse_dynamics",
+        ),
+        ({"model": "nope.yaml"}, r"model: 'nope.yaml' is neither"),
+        ({"colour": 1}, r"spec: unknown key\(s\) \['colour'\]"),
+        ({"sampling": {"kind": "random"}}, r"sampling\.n: expected a finite number"),
+        ({"trajectory": {"goal": [1.0]}}, r"trajectory\.goal: expected a list of 2 numbers"),
+        ({"task": "closed_loop"}, r"controller\.kp: task closed_loop needs gains"),
+    ],
+)
 def test_malformed_specs_are_refused_before_work(tmp_path, over, message):
     data = {"task": "inverse_dynamics"} | over
     with pytest.raises(ValueError, match=message):
         batch.load_spec(_spec(tmp_path, **data))
 
 
-@pytest.mark.parametrize("address, message", [
-    ("not an address", r"--scheduler: expected an address like"),
-    ("tcp://127.0.0.1:9", r"--scheduler: no Dask scheduler answers at tcp://127.0.0.1:9"),
-])
+@pytest.mark.parametrize(
+    "address, message",
+    [
+        ("not an address", r"--scheduler: expected an address like"),
+        ("tcp://127.0.0.1:9", r"--scheduler: no Dask scheduler answers at tcp://127.0.0.1:9"),
+    ],
+)
 def test_bad_scheduler_address_is_one_line_before_work(tmp_path, capsys, address, message):
     spec = _spec(tmp_path, task="inverse_dynamics")
     with pytest.raises(SystemExit) as exc:
@@ -138,6 +199,7 @@ def test_bad_scheduler_address_is_one_line_before_work(tmp_path, capsys, address
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: ") and "\n" not in err
     import re
+
     assert re.search(message, err)
     assert not list((tmp_path / "o").glob("part-*"))
 
@@ -148,31 +210,57 @@ def test_payload_merge_equals_the_dh_payload_body():
     base = es.zoo.load("practica_6dof")
     rng = np.random.default_rng(0)
     q, qd, qdd = rng.normal(size=(3, 4, 6))
-    merged = sample_model(base, {"payload_mass": 2.5, "payload_inertia": 0.01,
-                                 "payload_offset": 0.08, "friction_scale": 1.0})
+    merged = sample_model(
+        base,
+        {
+            "payload_mass": 2.5,
+            "payload_inertia": 0.01,
+            "payload_offset": 0.08,
+            "friction_scale": 1.0,
+        },
+    )
     rows = [dict(r) for r in base.dh.rows]
-    body = es.from_dh(rows, base.dh.convention, gravity=base.gravity,
-                      payload={"mass": 2.5, "inertia": 0.01 * np.eye(3), "com": [0, 0, 0.08]})
-    np.testing.assert_allclose(es.inverse_dynamics(merged, q, qd, qdd),
-                               es.inverse_dynamics(body, q, qd, qdd), rtol=1e-12, atol=1e-10)
+    body = es.from_dh(
+        rows,
+        base.dh.convention,
+        gravity=base.gravity,
+        payload={"mass": 2.5, "inertia": 0.01 * np.eye(3), "com": [0, 0, 0.08]},
+    )
+    np.testing.assert_allclose(
+        es.inverse_dynamics(merged, q, qd, qdd),
+        es.inverse_dynamics(body, q, qd, qdd),
+        rtol=1e-12,
+        atol=1e-10,
+    )
 
 
 def test_inverse_dynamics_task_metrics_against_direct_calls(tmp_path):
     """Peak and RMS torque of a sample equal those of one direct batch call."""
-    spec = batch.load_spec(_spec(tmp_path, task="inverse_dynamics",
-                                 vary={"payload_mass": {"values": [0.0, 1.5]}},
-                                 metrics=["peak_torque", "rms_torque"]))
+    spec = batch.load_spec(
+        _spec(
+            tmp_path,
+            task="inverse_dynamics",
+            vary={"payload_mass": {"values": [0.0, 1.5]}},
+            metrics=["peak_torque", "rms_torque"],
+        )
+    )
     batch.run_sweep(spec, tmp_path / "o", serial=True)
     df = batch.read_sweep(tmp_path / "o")
     base = base_model(spec)
-    m = sample_model(base, {"payload_mass": 1.5, "payload_inertia": 0.0, "payload_offset": 0.0,
-                            "friction_scale": 1.0})
+    m = sample_model(
+        base,
+        {"payload_mass": 1.5, "payload_inertia": 0.0, "payload_offset": 0.0, "friction_scale": 1.0},
+    )
     t = np.linspace(0, 0.5, 51)
     tau = es.inverse_dynamics(m, *QuinticMotion([0, 0], [1, -0.5], 1.0, 0.5)(t))
-    np.testing.assert_array_equal(df.loc[1, ["peak_torque_1", "peak_torque_2"]].to_numpy(float),
-                                  np.abs(tau).max(axis=0))
-    np.testing.assert_allclose(df.loc[1, ["rms_torque_1", "rms_torque_2"]].to_numpy(float),
-                               np.sqrt((tau ** 2).mean(axis=0)), rtol=1e-15)
+    np.testing.assert_array_equal(
+        df.loc[1, ["peak_torque_1", "peak_torque_2"]].to_numpy(float), np.abs(tau).max(axis=0)
+    )
+    np.testing.assert_allclose(
+        df.loc[1, ["rms_torque_1", "rms_torque_2"]].to_numpy(float),
+        np.sqrt((tau**2).mean(axis=0)),
+        rtol=1e-15,
+    )
 
 
 def test_example_spec_and_report(tmp_path):
@@ -192,12 +280,28 @@ def test_an_existing_cluster_by_address_gives_the_same_data_set(tmp_path):
     """`--scheduler ADDRESS` on a running Dask cluster (started here, as a user's would
     be): the same data set as the serial run."""
     from dask.distributed import LocalCluster
-    spec_path = _spec(tmp_path, task="inverse_dynamics",
-                      vary={"payload_mass": {"values": [0.0, 1.0, 2.0]},
-                            "trajectory_scale": {"values": [0.5, 1.0]}}, chunk_size=2)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
-        assert main(["sweep", str(spec_path), "--out", str(tmp_path / "remote"),
-                     "--scheduler", cluster.scheduler_address]) in (0, None)
+
+    spec_path = _spec(
+        tmp_path,
+        task="inverse_dynamics",
+        vary={
+            "payload_mass": {"values": [0.0, 1.0, 2.0]},
+            "trajectory_scale": {"values": [0.5, 1.0]},
+        },
+        chunk_size=2,
+    )
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        assert main(
+            [
+                "sweep",
+                str(spec_path),
+                "--out",
+                str(tmp_path / "remote"),
+                "--scheduler",
+                cluster.scheduler_address,
+            ]
+        ) in (0, None)
     batch.run_sweep(batch.load_spec(spec_path), tmp_path / "serial", serial=True)
     assert batch.read_sweep(tmp_path / "remote").equals(batch.read_sweep(tmp_path / "serial"))

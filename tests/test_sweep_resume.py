@@ -4,6 +4,7 @@ rows, and a part beyond the spec are named by `read_sweep` / `sweep report` and 
 aside and recomputed by a resume; a missing part is recomputed without notice; a user's
 own files survive; a mistyped scheduler leaves nothing that blocks the corrected command;
 a killed scheduler is one line and the resume equals a clean run."""
+
 import json
 import os
 import shutil
@@ -23,7 +24,6 @@ pytest.importorskip("dask.distributed")
 pytest.importorskip("pyarrow")
 
 import eslabon as es  # noqa: E402
-from eslabon.model import load_model, save_model  # noqa: E402
 from eslabon import batch  # noqa: E402
 from eslabon.batch.models import cached_model, model_sha256  # noqa: E402
 from eslabon.batch.parts import checksum_path, part_path, write_part  # noqa: E402
@@ -31,11 +31,18 @@ from eslabon.batch.report import summarize  # noqa: E402
 from eslabon.batch.run import REJECTED, SPEC_FILE  # noqa: E402
 from eslabon.batch.tasks import run_chunk  # noqa: E402
 from eslabon.cli.main import main  # noqa: E402
+from eslabon.model import load_model, save_model  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-FAST = {"eslabon_sweep": 1, "name": "r", "model": "planar2", "task": "inverse_dynamics",
-        "trajectory": {"start": [0.0, 0.0], "goal": [1.0, -0.5], "duration": 0.5, "samples": 41},
-        "vary": {"payload_mass": {"range": [0.0, 2.0], "steps": 8}}, "chunk_size": 2}
+FAST = {
+    "eslabon_sweep": 1,
+    "name": "r",
+    "model": "planar2",
+    "task": "inverse_dynamics",
+    "trajectory": {"start": [0.0, 0.0], "goal": [1.0, -0.5], "duration": 0.5, "samples": 41},
+    "vary": {"payload_mass": {"range": [0.0, 2.0], "steps": 8}},
+    "chunk_size": 2,
+}
 
 
 def _spec_file(folder: Path, **over) -> Path:
@@ -77,6 +84,7 @@ def _model_file(folder: Path, mass_factor: float = 1.0) -> Path:
 
 # --- the spec and the model ------------------------------------------------------------
 
+
 def test_the_model_travels_by_content_and_an_edit_is_refused_on_resume(tmp_path):
     """The spec carries the model file's text and hash; after an edit of the file, a
     resume refuses, naming the model and both hashes, and leaves the folder as it was;
@@ -88,15 +96,18 @@ def test_the_model_travels_by_content_and_an_edit_is_refused_on_resume(tmp_path)
     assert spec.model_sha256 == model_sha256(load_model(model))
     out = tmp_path / "o"
     batch.run_sweep(spec, out, serial=True)
-    part_path(out, 1).unlink()                      # an interrupted run
+    part_path(out, 1).unlink()  # an interrupted run
     original = model.read_text()
     _model_file(tmp_path, mass_factor=1.5)
     edited = batch.load_spec(spec_path)
     assert edited.model_sha256 != spec.model_sha256
     before = _snapshot(out)
-    with pytest.raises(ValueError, match=r"--resume: the model changed since .* \(model "
-                       rf".*arm\.yaml: sha256 {edited.model_sha256[:12]}… now, "
-                       rf"{spec.model_sha256[:12]}… in _spec\.json\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"--resume: the model changed since .* \(model "
+        rf".*arm\.yaml: sha256 {edited.model_sha256[:12]}… now, "
+        rf"{spec.model_sha256[:12]}… in _spec\.json\)",
+    ):
         batch.run_sweep(edited, out, resume=True, serial=True)
     assert _snapshot(out) == before
     model.write_text(original)
@@ -109,19 +120,25 @@ def test_a_process_that_builds_another_model_refuses_it():
     refuses to compute with it."""
     planar = es.zoo.load("planar2")
     other = planar.replace(mass=planar.mass * 2)
-    with pytest.raises(ValueError, match=r"model: planar2 builds a model with sha256 "
-                       rf"{model_sha256(planar)[:12]}… in this process, the spec has "
-                       rf"{model_sha256(other)[:12]}…"):
+    with pytest.raises(
+        ValueError,
+        match=r"model: planar2 builds a model with sha256 "
+        rf"{model_sha256(planar)[:12]}… in this process, the spec has "
+        rf"{model_sha256(other)[:12]}…",
+    ):
         cached_model(model_sha256(other), "planar2", None)
 
 
-@pytest.mark.parametrize("over, field", [
-    ({"chunk_size": 3}, "chunk_size"),
-    ({"vary": {"payload_mass": {"range": [0.0, 2.5], "steps": 8}}}, "vary"),
-    ({"metrics": ["peak_torque"]}, "metrics"),
-    ({"trajectory": dict(FAST["trajectory"], goal=[1.0, -0.4])}, "goal"),
-    ({"model": "arm.yaml"}, "model"),
-])
+@pytest.mark.parametrize(
+    "over, field",
+    [
+        ({"chunk_size": 3}, "chunk_size"),
+        ({"vary": {"payload_mass": {"range": [0.0, 2.5], "steps": 8}}}, "vary"),
+        ({"metrics": ["peak_torque"]}, "metrics"),
+        ({"trajectory": dict(FAST["trajectory"], goal=[1.0, -0.4])}, "goal"),
+        ({"model": "arm.yaml"}, "model"),
+    ],
+)
 def test_an_edited_spec_is_refused_on_resume(tmp_path, over, field):
     spec = batch.load_spec(_spec_file(tmp_path))
     out = tmp_path / "o"
@@ -131,8 +148,11 @@ def test_an_edited_spec_is_refused_on_resume(tmp_path, over, field):
     if "model" in over:
         _model_file(tmp_path, mass_factor=1.5)
     edited = batch.load_spec(_spec_file(tmp_path, **over))
-    with pytest.raises(ValueError, match=rf"--resume: the (spec differs .*\(in .*{field}|"
-                                         rf"{field} changed)"):
+    with pytest.raises(
+        ValueError,
+        match=rf"--resume: the (spec differs .*\(in .*{field}|"
+        rf"{field} changed)",
+    ):
         batch.run_sweep(edited, out, resume=True, serial=True)
     assert _snapshot(out) == before
 
@@ -153,6 +173,7 @@ def test_the_order_of_vary_is_kept_and_a_reordering_is_refused(tmp_path):
 
 # --- parts: flipped bytes, copies, forgeries, missing -----------------------------------
 
+
 def test_every_flipped_byte_is_named_and_the_part_recomputed(tmp_path):
     """A one-bit flip at each of several positions of a part (its magic numbers, column
     pages, footer metadata and length): `read_sweep` and `sweep report` refuse naming
@@ -161,8 +182,21 @@ def test_every_flipped_byte_is_named_and_the_part_recomputed(tmp_path):
     clean = _clean(tmp_path, spec)
     expected = batch.read_sweep(clean)
     size = part_path(clean, 1).stat().st_size
-    positions = sorted({0, 3, 4, size // 5, size // 3, size // 2, 2 * size // 3,
-                        size - 12, size - 8, size - 5, size - 1})
+    positions = sorted(
+        {
+            0,
+            3,
+            4,
+            size // 5,
+            size // 3,
+            size // 2,
+            2 * size // 3,
+            size - 12,
+            size - 8,
+            size - 5,
+            size - 1,
+        }
+    )
     for i, pos in enumerate(positions):
         out = tmp_path / f"flip{i}"
         shutil.copytree(clean, out)
@@ -170,16 +204,22 @@ def test_every_flipped_byte_is_named_and_the_part_recomputed(tmp_path):
         data = bytearray(part.read_bytes())
         data[pos] ^= 0x01
         part.write_bytes(bytes(data))
-        with pytest.raises(ValueError, match=rf"{part}: (is not a readable part|fails its "
-                                             r"checksum|was written by another spec|has other "
-                                             r"columns|holds)"):
+        with pytest.raises(
+            ValueError,
+            match=rf"{part}: (is not a readable part|fails its "
+            r"checksum|was written by another spec|has other "
+            r"columns|holds)",
+        ):
             batch.read_sweep(out)
         if i == 0:
             with pytest.raises(ValueError, match=rf"{part}: .*--resume` moves it aside"):
                 summarize(out, plots=False)
-        with pytest.warns(batch.SweepNotice, match=rf"sweep: {part} .*; moved to "
-                                                   rf"{out / REJECTED / part.name}, "
-                                                   r"recomputing chunk 1"):
+        with pytest.warns(
+            batch.SweepNotice,
+            match=rf"sweep: {part} .*; moved to "
+            rf"{out / REJECTED / part.name}, "
+            r"recomputing chunk 1",
+        ):
             summary = batch.run_sweep(spec, out, resume=True, serial=True)
         assert summary["rejected"] == [part.name], pos
         assert (out / REJECTED / part.name).read_bytes() == bytes(data)
@@ -191,18 +231,27 @@ def _chunk_rows(spec, chunk):
     return run_chunk(spec, first, end)
 
 
-@pytest.mark.parametrize("case, problem", [
-    ("copy over chunk 3", r"holds chunk 1, expected chunk 3"),
-    ("copy with checksum to chunk 2", r"holds chunk 1, expected chunk 2"),
-    ("chunk 1's rows labelled chunk 3", r"holds samples 2\.\.3 in another set or order, "
-                                        r"expected 6\.\.7"),
-    ("a row dropped from chunk 2", r"holds 1 row\(s\), expected 2 \(samples 4\.\.5\)"),
-    ("another spec's chunk 2", r"was written by another spec \(differs in name\)"),
-    ("a part without its checksum", r"has no checksum file _part-00002\.sha256"),
-    ("chunk 1's checksum file for chunk 2", r"has a checksum file _part-00002\.sha256 that "
-                                            r"names part-00001\.parquet"),
-    ("a truncated part", r"is not a readable part \(ArrowInvalid: "),
-])
+@pytest.mark.parametrize(
+    "case, problem",
+    [
+        ("copy over chunk 3", r"holds chunk 1, expected chunk 3"),
+        ("copy with checksum to chunk 2", r"holds chunk 1, expected chunk 2"),
+        (
+            "chunk 1's rows labelled chunk 3",
+            r"holds samples 2\.\.3 in another set or order, "
+            r"expected 6\.\.7",
+        ),
+        ("a row dropped from chunk 2", r"holds 1 row\(s\), expected 2 \(samples 4\.\.5\)"),
+        ("another spec's chunk 2", r"was written by another spec \(differs in name\)"),
+        ("a part without its checksum", r"has no checksum file _part-00002\.sha256"),
+        (
+            "chunk 1's checksum file for chunk 2",
+            r"has a checksum file _part-00002\.sha256 that "
+            r"names part-00001\.parquet",
+        ),
+        ("a truncated part", r"is not a readable part \(ArrowInvalid: "),
+    ],
+)
 def test_a_foreign_or_forged_part_is_named_and_redone(tmp_path, case, problem):
     """Parts whose content is not the chunk's (copied under another name, with or without
     their checksum file, or written with other rows or by another spec): refused by
@@ -236,12 +285,15 @@ def test_a_foreign_or_forged_part_is_named_and_redone(tmp_path, case, problem):
         shutil.copyfile(checksum_path(part_path(out, 1)), checksum_path(target))
     else:
         target = part_path(out, 2)
-        target.write_bytes(target.read_bytes()[:target.stat().st_size // 2])
+        target.write_bytes(target.read_bytes()[: target.stat().st_size // 2])
     chunk = int(target.stem.split("-")[1])
     with pytest.raises(ValueError, match=rf"{target}: {problem}"):
         batch.read_sweep(out)
-    with pytest.warns(batch.SweepNotice, match=rf"{target} {problem}.*; moved to .*{REJECTED}.*"
-                                               rf"recomputing chunk {chunk}"):
+    with pytest.warns(
+        batch.SweepNotice,
+        match=rf"{target} {problem}.*; moved to .*{REJECTED}.*"
+        rf"recomputing chunk {chunk}",
+    ):
         summary = batch.run_sweep(spec, out, resume=True, serial=True)
     assert summary["rejected"] == [target.name] and summary["skipped"] == 3
     assert batch.read_sweep(out).equals(batch.read_sweep(clean))
@@ -254,8 +306,11 @@ def test_a_part_beyond_the_spec_is_refused_and_moved_aside(tmp_path):
     shutil.copyfile(part_path(out, 0), stray)
     with pytest.raises(ValueError, match=rf"{stray}: is not a chunk of this sweep \(it has 4\)"):
         batch.read_sweep(out)
-    with pytest.warns(batch.SweepNotice, match=rf"{stray} is not a chunk of this spec .*"
-                                               r"not part of this sweep"):
+    with pytest.warns(
+        batch.SweepNotice,
+        match=rf"{stray} is not a chunk of this spec .*"
+        r"not part of this sweep",
+    ):
         summary = batch.run_sweep(spec, out, resume=True, serial=True)
     assert summary["skipped"] == 4 and summary["ok"] == 0 and not stray.exists()
 
@@ -266,15 +321,18 @@ def test_a_missing_part_is_recomputed_without_notice(tmp_path):
     out = tmp_path / "o"
     shutil.copytree(clean, out)
     part_path(out, 2).unlink()
-    with pytest.raises(ValueError, match=rf"DIR: {out} lacks 1 of 4 chunks \(part-00002\."
-                                         r"parquet\); finish it with --resume"):
+    with pytest.raises(
+        ValueError,
+        match=rf"DIR: {out} lacks 1 of 4 chunks \(part-00002\."
+        r"parquet\); finish it with --resume",
+    ):
         batch.read_sweep(out)
     data, lines = summarize(out, plots=False)
     assert data["samples"] == 6 and data["expected"] == 8
     assert data["missing_parts"] == ["part-00002.parquet"]
     assert any("missing parts 1: part-00002.parquet" in line for line in lines)
     with warnings.catch_warnings():
-        warnings.simplefilter("error", batch.SweepNotice)      # a notice fails the test
+        warnings.simplefilter("error", batch.SweepNotice)  # a notice fails the test
         summary = batch.run_sweep(spec, out, resume=True, serial=True)
     assert summary == {"chunks": 4, "skipped": 3, "ok": 2, "failed": 0, "rejected": []}
     assert batch.read_sweep(out).equals(batch.read_sweep(clean))
@@ -287,8 +345,12 @@ def test_a_users_own_files_survive_a_sweep_and_a_resume(tmp_path):
     spec = batch.load_spec(_spec_file(tmp_path))
     out = tmp_path / "o"
     out.mkdir()
-    own = {".tmp-mine": b"mine", "notes.txt": b"my notes\n", "part-notes.parquet": b"x",
-           ".part-00001.parquet.eslabon-tmp-otherhost-1-0123456789ab": b"other host"}
+    own = {
+        ".tmp-mine": b"mine",
+        "notes.txt": b"my notes\n",
+        "part-notes.parquet": b"x",
+        ".part-00001.parquet.eslabon-tmp-otherhost-1-0123456789ab": b"other host",
+    }
     for name, data in own.items():
         (out / name).write_bytes(data)
     batch.run_sweep(spec, out, serial=True)
@@ -300,14 +362,20 @@ def test_a_users_own_files_survive_a_sweep_and_a_resume(tmp_path):
 
 # --- starting: libraries, scheduler, spec file -------------------------------------------
 
-@pytest.mark.parametrize("module, serial", [("pyarrow", True), ("pandas", True),
-                                            ("dask.distributed", False)])
-def test_a_missing_library_is_refused_before_anything_is_written(tmp_path, monkeypatch,
-                                                                 module, serial):
+
+@pytest.mark.parametrize(
+    "module, serial", [("pyarrow", True), ("pandas", True), ("dask.distributed", False)]
+)
+def test_a_missing_library_is_refused_before_anything_is_written(
+    tmp_path, monkeypatch, module, serial
+):
     spec = batch.load_spec(_spec_file(tmp_path))
-    monkeypatch.setitem(sys.modules, module, None)       # import raises ImportError
-    with pytest.raises(ValueError, match=rf"sweep: needs {module.split('.')[0]} \(pip install "
-                                         r"'eslabon\[sweep\]'\); nothing was written"):
+    monkeypatch.setitem(sys.modules, module, None)  # import raises ImportError
+    with pytest.raises(
+        ValueError,
+        match=rf"sweep: needs {module.split('.')[0]} \(pip install "
+        r"'eslabon\[sweep\]'\); nothing was written",
+    ):
         batch.run_sweep(spec, tmp_path / "o", serial=serial)
     assert not (tmp_path / "o").exists()
 
@@ -318,8 +386,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_mistyped_scheduler_leaves_nothing_that_blocks_the_corrected_command(tmp_path,
-                                                                             capsys):
+def test_a_mistyped_scheduler_leaves_nothing_that_blocks_the_corrected_command(tmp_path, capsys):
     spec_path = _spec_file(tmp_path)
     out = tmp_path / "o"
     for address in ("tcp//127.0.0.1:8786", f"tcp://127.0.0.1:{_free_port()}"):
@@ -339,23 +406,32 @@ def test_a_folder_with_only_the_spec_file_restarts_with_that_spec(tmp_path):
     out.mkdir()
     (out / SPEC_FILE).write_text(spec.fingerprint())
     other = batch.load_spec(_spec_file(tmp_path, chunk_size=4))
-    with pytest.raises(ValueError, match=rf"--out: the spec differs .*\(in chunk_size\) "
-                                         rf"\(no part written yet: remove {out / SPEC_FILE}"):
+    with pytest.raises(
+        ValueError,
+        match=rf"--out: the spec differs .*\(in chunk_size\) "
+        rf"\(no part written yet: remove {out / SPEC_FILE}",
+    ):
         batch.run_sweep(other, out, serial=True)
     assert batch.run_sweep(spec, out, serial=True)["ok"] == 8
 
 
 # --- Dask: an external cluster after an edit; a killed scheduler --------------------------
 
+
 def test_an_external_cluster_computes_with_the_edited_model(tmp_path):
     """Two sweeps of one model file on the same long-lived workers, the file edited in
     between: the second data set is the edited model's (equal to a serial run of it)."""
     from dask.distributed import Client, LocalCluster
+
     _model_file(tmp_path)
     spec_path = _spec_file(tmp_path, model="arm.yaml")
     first = batch.load_spec(spec_path)
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         batch.run_sweep(first, tmp_path / "v1", client=client)
         _model_file(tmp_path, mass_factor=1.5)
         second = batch.load_spec(spec_path)
@@ -367,35 +443,75 @@ def test_an_external_cluster_computes_with_the_edited_model(tmp_path):
 
 
 def _start(args, log: Path, env) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", *args], env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+    return subprocess.Popen(
+        [sys.executable, "-m", *args],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("wb"),
+    )
 
 
 def test_a_killed_scheduler_is_one_line_and_the_resume_equals_a_clean_run(tmp_path, capsys):
     """`dask scheduler` and `dask worker` as processes; SIGKILL the scheduler while the
     sweep runs: exit 2, one line naming the scheduler, no traceback; `--resume` on a
     fresh local cluster finishes, equal to a serial run."""
-    spec_path = _spec_file(tmp_path, task="closed_loop", controller={"kp": 200.0, "kd": 30.0},
-                           dt=0.002, chunk_size=1, metrics=["peak_torque", "tracking_error"],
-                           vary={"payload_mass": {"range": [0.0, 2.0], "steps": 8}})
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    spec_path = _spec_file(
+        tmp_path,
+        task="closed_loop",
+        controller={"kp": 200.0, "kd": 30.0},
+        dt=0.002,
+        chunk_size=1,
+        metrics=["peak_torque", "tracking_error"],
+        vary={"payload_mass": {"range": [0.0, 2.0], "steps": 8}},
+    )
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])]),
+    )
     file = tmp_path / "scheduler.json"
-    scheduler = _start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                        "--no-dashboard", "--scheduler-file", str(file)],
-                       tmp_path / "scheduler.log", env)
+    scheduler = _start(
+        [
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(file),
+        ],
+        tmp_path / "scheduler.log",
+        env,
+    )
     worker = None
     try:
         deadline = time.time() + 60
         while not (file.exists() and file.stat().st_size) and time.time() < deadline:
             time.sleep(0.1)
         address = json.loads(file.read_text())["address"]
-        worker = _start(["distributed.cli.dask_worker", address, "--nthreads", "1",
-                         "--no-dashboard"], tmp_path / "worker.log", env)
+        worker = _start(
+            ["distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard"],
+            tmp_path / "worker.log",
+            env,
+        )
         out = tmp_path / "o"
-        sweep = subprocess.Popen([sys.executable, "-m", "eslabon.cli.main", "sweep",
-                                  str(spec_path), "--out", str(out), "--scheduler", address],
-                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        sweep = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "eslabon.cli.main",
+                "sweep",
+                str(spec_path),
+                "--out",
+                str(out),
+                "--scheduler",
+                address,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.time() + 120
         while len(list(out.glob("part-*.parquet"))) < 2 and time.time() < deadline:
             time.sleep(0.05)

@@ -12,6 +12,7 @@ acceleration of free fall, so V = −Σ m gᵀ c (gz does no work in the plane).
 
 lambdified and compared with eslabon's Newton–Euler and Walker–Orin on random states.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,8 +32,7 @@ def lagrange():
 
     def d_dt(expr):
         """Total time derivative of an expression in q, q̇ (chain rule)."""
-        return sum(sp.diff(expr, q[i]) * qd[i] + sp.diff(expr, qd[i]) * qdd[i]
-                   for i in range(2))
+        return sum(sp.diff(expr, q[i]) * qd[i] + sp.diff(expr, qd[i]) * qdd[i] for i in range(2))
 
     # COM positions of the two rods (z = 0: the motion is planar)
     c1 = sp.Matrix([l1 / 2 * sp.cos(q[0]), l1 / 2 * sp.sin(q[0]), 0])
@@ -41,19 +41,24 @@ def lagrange():
     v1 = c1.applyfunc(d_dt)
     v2 = c2.applyfunc(d_dt)
     w1, w2 = qd[0], qd[0] + qd[1]
-    T = (m1 * v1.dot(v1) / 2 + m1 * l1 ** 2 / 12 * w1 ** 2 / 2
-         + m2 * v2.dot(v2) / 2 + m2 * l2 ** 2 / 12 * w2 ** 2 / 2)
+    T = (
+        m1 * v1.dot(v1) / 2
+        + m1 * l1**2 / 12 * w1**2 / 2
+        + m2 * v2.dot(v2) / 2
+        + m2 * l2**2 / 12 * w2**2 / 2
+    )
     g = sp.Matrix([gx, gy, gz])
     V = -(m1 * g.dot(c1) + m2 * g.dot(c2))
     L = T - V
-    tau = sp.Matrix([sp.expand(d_dt(sp.diff(L, qd[i])) - sp.diff(L, q[i]))
-                     for i in range(2)])
+    tau = sp.Matrix([sp.expand(d_dt(sp.diff(L, qd[i])) - sp.diff(L, q[i])) for i in range(2)])
     M = sp.Matrix(2, 2, lambda i, j: sp.expand(sp.diff(T, qd[i], qd[j])))
     G = sp.Matrix([sp.diff(V, q[i]) for i in range(2)])
 
     args = (*q, *qd, *qdd, l1, l2, m1, m2, gx, gy, gz)
-    return {name: sp.lambdify(args, expr, "numpy")
-            for name, expr in (("tau", tau), ("M", M), ("G", G), ("T", T), ("V", V))}
+    return {
+        name: sp.lambdify(args, expr, "numpy")
+        for name, expr in (("tau", tau), ("M", M), ("G", G), ("T", T), ("V", V))
+    }
 
 
 PARAMS = {
@@ -65,8 +70,7 @@ PARAMS = {
 @pytest.fixture(params=list(PARAMS), scope="module")
 def setup(request, lagrange):
     p = PARAMS[request.param]
-    model = es.zoo.load("planar2") if request.param == "default" else \
-        es.zoo.load("planar2", **p)
+    model = es.zoo.load("planar2") if request.param == "default" else es.zoo.load("planar2", **p)
     rng = np.random.default_rng(2024 + len(request.param))
     q = rng.uniform(-np.pi, np.pi, size=(20, 2))
     qd = rng.uniform(-3.0, 3.0, size=(20, 2))
@@ -90,8 +94,7 @@ def test_inverse_dynamics_matches_lagrange(setup):
     assert model.nq == 2 and not np.any(model.viscous) and not np.any(model.coulomb)
     for k in range(len(q)):
         ref = oracle("tau", q[k], qd[k], qdd[k])
-        _close(es.inverse_dynamics(model, q[k], qd[k], qdd[k]), ref, 1e-10,
-               f"τ at state {k}")
+        _close(es.inverse_dynamics(model, q[k], qd[k], qdd[k]), ref, 1e-10, f"τ at state {k}")
     # the same 20 states as one batch
     ref = np.array([oracle("tau", *s) for s in zip(q, qd, qdd)])
     _close(es.inverse_dynamics(model, q, qd, qdd), ref, 1e-10, "τ (batch)")
@@ -101,16 +104,21 @@ def test_inverse_dynamics_matches_lagrange(setup):
 def test_mass_matrix_matches_lagrange(setup, method):
     model, (q, _, _), oracle = setup
     for k in range(len(q)):
-        _close(es.mass_matrix(model, q[k], method=method), oracle("M", q[k]), 1e-10,
-               f"M at state {k}")
+        _close(
+            es.mass_matrix(model, q[k], method=method), oracle("M", q[k]), 1e-10, f"M at state {k}"
+        )
 
 
 def test_gravity_and_energies_match_lagrange(setup):
     model, (q, qd, _), oracle = setup
     for k in range(len(q)):
         _close(es.gravity_torques(model, q[k]), oracle("G", q[k]), 1e-10, f"g at state {k}")
-        _close(es.kinetic_energy(model, q[k], qd[k]), oracle("T", q[k], qd[k]), 1e-10,
-               f"T at state {k}")
+        _close(
+            es.kinetic_energy(model, q[k], qd[k]),
+            oracle("T", q[k], qd[k]),
+            1e-10,
+            f"T at state {k}",
+        )
         _close(es.potential_energy(model, q[k]), oracle("V", q[k]), 1e-10, f"V at state {k}")
 
 
@@ -118,5 +126,4 @@ def test_forward_dynamics_inverts_lagrange(setup):
     model, (q, qd, qdd), oracle = setup
     for k in range(len(q)):
         tau = oracle("tau", q[k], qd[k], qdd[k])
-        _close(es.forward_dynamics(model, q[k], qd[k], tau), qdd[k], 1e-9,
-               f"q̈ at state {k}")
+        _close(es.forward_dynamics(model, q[k], qd[k], tau), qdd[k], 1e-9, f"q̈ at state {k}")

@@ -1,6 +1,7 @@
 """URDF import and export (issue "Models in, pictures out"): round trips and Pinocchio as
 the oracle on the arm URDFs of the example-robot-data package.
 """
+
 import sys
 from pathlib import Path
 
@@ -67,29 +68,38 @@ TWO_LINK = """<robot name="two">
 def test_reading_a_small_urdf():
     model, info = read_urdf(TWO_LINK, gravity=(0, 0, -9.81))
     assert model.joint_types == ("revolute", "prismatic") and model.nb == 2
-    check(model.axis[1], [0, 0, 1], 0.0)                          # normalized
+    check(model.axis[1], [0, 0, 1], 0.0)  # normalized
     check(model.viscous[1:], [0.3, 0.0], 0.0)
     check(model.coulomb[1:], [0.1, 0.0], 0.0)
     assert info.limits == {"j1": (-1.0, 1.0), "j2": (0.0, 0.5)}
     assert info.dof_names(model) == ["j1", "j2"] and info.visuals["l1"][0][0] == "box"
     check(model.com[1], [0.5, 0, 0], 0.0)
     R = es.spatial.rot_z(0.3)
-    check(model.inertia[1], R @ np.array([[0.01, 0.001, 0], [0.001, 0.2, 0], [0, 0, 0.2]]) @ R.T,
-          1e-15)
+    check(
+        model.inertia[1],
+        R @ np.array([[0.01, 0.001, 0], [0.001, 0.2, 0], [0, 0, 0.2]]) @ R.T,
+        1e-15,
+    )
     # the joint frame: Rz(yaw) Ry(pitch) Rx(roll)
     rpy = es.spatial.rot_z(0.3) @ es.spatial.rot_y(0.2) @ es.spatial.rot_x(0.1)
     check(model.tree_rotation[1], rpy, 1e-15)
     assert model.frame("l2").body == 2
 
 
-@pytest.mark.parametrize("change, match", [
-    ('type="prismatic"', None),
-    ('<joint name="j2" type="planar">', r"<joint> at line 12 'j2': type 'planar' is not supported"),
-    ('<joint name="j2" type="floating">', r"type 'floating' is not supported"),
-    ('<child link="l2"/>\n    <mimic joint="j1"/>', r"<mimic> at line 13 in joint 'j2'"),
-    ('<child link="l2"/>', r"<child link=\"nowhere\"/>"),
-    ('<axis xyz="1 0 0"/>', r'<axis xyz="1 0"/>'),
-])
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        ('type="prismatic"', None),
+        (
+            '<joint name="j2" type="planar">',
+            r"<joint> at line 12 'j2': type 'planar' is not supported",
+        ),
+        ('<joint name="j2" type="floating">', r"type 'floating' is not supported"),
+        ('<child link="l2"/>\n    <mimic joint="j1"/>', r"<mimic> at line 13 in joint 'j2'"),
+        ('<child link="l2"/>', r"<child link=\"nowhere\"/>"),
+        ('<axis xyz="1 0 0"/>', r'<axis xyz="1 0"/>'),
+    ],
+)
 def test_unsupported_and_bad_elements_are_named(change, match):
     if match is None:
         return
@@ -109,8 +119,10 @@ def test_unsupported_and_bad_elements_are_named(change, match):
 
 
 def test_loops_roots_and_files():
-    loop = TWO_LINK.replace("</robot>", '<joint name="j3" type="fixed"><parent link="base"/>'
-                                        '<child link="l2"/></joint></robot>')
+    loop = TWO_LINK.replace(
+        "</robot>",
+        '<joint name="j3" type="fixed"><parent link="base"/><child link="l2"/></joint></robot>',
+    )
     with pytest.raises(ValueError, match="link 'l2' already has parent joint 'j2'"):
         from_urdf(loop)
     with pytest.raises(ValueError, match="expected one root link"):
@@ -123,6 +135,7 @@ def test_loops_roots_and_files():
 
 # --- Pinocchio as the oracle --------------------------------------------------------------
 
+
 def _erd_root():
     for base in map(Path, sys.path):
         root = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
@@ -131,18 +144,32 @@ def _erd_root():
     return None
 
 
-ARMS = ("double_pendulum_description", "kinova_description", "panda_description",
-        "ur_description", "z1_description", "xarm_description", "so_arm_description",
-        "finger_edu_description", "asr_twodof_description", "baxter_description",
-        "talos_data", "tiago_description")
+ARMS = (
+    "double_pendulum_description",
+    "kinova_description",
+    "panda_description",
+    "ur_description",
+    "z1_description",
+    "xarm_description",
+    "so_arm_description",
+    "finger_edu_description",
+    "asr_twodof_description",
+    "baxter_description",
+    "talos_data",
+    "tiago_description",
+)
 
 
 def _arm_urdfs():
     root = _erd_root()
     if root is None:
         return []
-    return sorted(p for d in ARMS for p in (root / d).rglob("*.urdf")
-                  if "arm" in p.name or d not in ("talos_data", "tiago_description"))
+    return sorted(
+        p
+        for d in ARMS
+        for p in (root / d).rglob("*.urdf")
+        if "arm" in p.name or d not in ("talos_data", "tiago_description")
+    )
 
 
 def _pin_q(pmodel, info, model, q):
@@ -176,17 +203,24 @@ def test_example_robot_data_arms_against_pinocchio(path):
     data = pmodel.createData()
     order = [info.dof_names(model).index(pmodel.names[j]) for j in range(1, pmodel.njoints)]
     for q, qd, qdd in states(model, 5, k=2):
-        pq, pv, pa = _pin_q(pmodel, info, model, q), _pin_v(pmodel, info, model, qd), \
-            _pin_v(pmodel, info, model, qdd)
+        pq, pv, pa = (
+            _pin_q(pmodel, info, model, q),
+            _pin_v(pmodel, info, model, qd),
+            _pin_v(pmodel, info, model, qdd),
+        )
         tau = es.inverse_dynamics(model, q, qd, qdd)
         scale = max(1.0, np.abs(tau).max())
         check(tau[order], pin.rnea(pmodel, data, pq, pv, pa), 1e-9, scale=scale, what="rnea")
         M = pin.crba(pmodel, data, pq)
         M = np.triu(M) + np.triu(M, 1).T
         check(es.mass_matrix(model, q)[np.ix_(order, order)], M, 1e-9, what="crba")
-        check(es.forward_dynamics(model, q, qd, tau)[order],
-              pin.aba(pmodel, data, pq, pv, tau[order]), 1e-9,
-              scale=max(1.0, np.abs(qdd).max()), what="aba")
+        check(
+            es.forward_dynamics(model, q, qd, tau)[order],
+            pin.aba(pmodel, data, pq, pv, tau[order]),
+            1e-9,
+            scale=max(1.0, np.abs(qdd).max()),
+            what="aba",
+        )
 
 
 @pytest.mark.parametrize("name", [n for n in es.zoo.names()])
@@ -195,21 +229,33 @@ def test_zoo_dh_robots_through_to_urdf_against_pinocchio(name):
     inverse dynamics, mass matrix and forward dynamics to 1e-9."""
     pin = pytest.importorskip("pinocchio")
     model = es.zoo.load(name)
-    model = model.replace(viscous=np.zeros(model.nb + 1), coulomb=np.zeros(model.nb + 1),
-                          armature=np.zeros(model.nb + 1))
+    model = model.replace(
+        viscous=np.zeros(model.nb + 1),
+        coulomb=np.zeros(model.nb + 1),
+        armature=np.zeros(model.nb + 1),
+    )
     pmodel = pin.buildModelFromXML(to_urdf(model))
     pmodel.gravity.linear = model.gravity
     data = pmodel.createData()
     for q, qd, qdd in states(model, 11, k=2):
-        assert pmodel.nv == model.nq                   # continuous joints: q as cos, sin
-        pq = np.concatenate([[np.cos(x), np.sin(x)] if pmodel.joints[j + 1].nq == 2 else [x]
-                             for j, x in enumerate(q)])
+        assert pmodel.nv == model.nq  # continuous joints: q as cos, sin
+        pq = np.concatenate(
+            [
+                [np.cos(x), np.sin(x)] if pmodel.joints[j + 1].nq == 2 else [x]
+                for j, x in enumerate(q)
+            ]
+        )
         tau = es.inverse_dynamics(model, q, qd, qdd)
         check(tau, pin.rnea(pmodel, data, pq, qd, qdd), 1e-9, what="rnea")
         M = pin.crba(pmodel, data, pq)
         check(es.mass_matrix(model, q), np.triu(M) + np.triu(M, 1).T, 1e-9, what="crba")
-        check(es.forward_dynamics(model, q, qd, tau), pin.aba(pmodel, data, pq, qd, tau), 1e-9,
-              scale=max(1.0, np.abs(qdd).max()), what="aba")
+        check(
+            es.forward_dynamics(model, q, qd, tau),
+            pin.aba(pmodel, data, pq, qd, tau),
+            1e-9,
+            scale=max(1.0, np.abs(qdd).max()),
+            what="aba",
+        )
 
 
 def test_arm_urdfs_were_found():

@@ -1,5 +1,6 @@
 """Plots and the 3-D animation (issue "Models in, pictures out"): files are written, the
 stick figure follows the kinematics, the CLI names bad arguments."""
+
 import numpy as np
 import pytest
 
@@ -21,8 +22,9 @@ def test_overview_and_gif_are_written(run, tmp_path):
     gif = animate_3d(model, traj, tmp_path / "a.gif", every=5)
     assert png.stat().st_size > 10_000 and gif.stat().st_size > 5_000
     from PIL import Image
+
     with Image.open(gif) as im:
-        assert im.n_frames == 5                     # samples 0, 5, 10, 15, 20
+        assert im.n_frames == 5  # samples 0, 5, 10, 15, 20
     with pytest.raises(ValueError, match="path: expected a .gif or .mp4"):
         animate_3d(model, traj, tmp_path / "a.avi")
 
@@ -33,19 +35,20 @@ def test_stick_figure_points_are_the_kinematics(run):
     assert pts.shape == (2, model.nb + 2, 3)
     T = es.forward_kinematics(model, traj.q[-1])
     np.testing.assert_allclose(pts[1, 1:-1], T[1:, :3, 3], atol=1e-12)
-    np.testing.assert_allclose(pts[1, -1], es.end_effector_pose(model, traj.q[-1])[:3, 3],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        pts[1, -1], es.end_effector_pose(model, traj.q[-1])[:3, 3], atol=1e-12
+    )
 
 
 def test_cli_plot(run, tmp_path, capsys):
     from eslabon.cli.main import main
+
     model, traj = run
     path = traj.save(tmp_path / "t.npz")
     main(["plot", str(path), "--model", "puma560", "--out", str(tmp_path / "p.png")])
     assert (tmp_path / "p.png").stat().st_size > 0
     with pytest.raises(SystemExit) as exc:
-        main(["plot", str(path), "--model", "planar2", "--out", str(tmp_path / "p.png"),
-              "--force"])
+        main(["plot", str(path), "--model", "planar2", "--out", str(tmp_path / "p.png"), "--force"])
     assert exc.value.code == 2
     assert "--model: planar2 has 2 joints, the trajectory 6" in capsys.readouterr().err
 
@@ -54,7 +57,9 @@ def test_demo_tour(tmp_path, capsys):
     """`eslabon demo`: the short tour (seed 001's examples and pendulum, three arms
     cross-checked, the pendulum's viewer, an index), each stage a line on stderr."""
     import json
+
     from eslabon.cli.main import main
+
     main(["demo", "--out", str(tmp_path), "--json"])
     data = json.loads(capsys.readouterr().out)
     assert data["crosscheck"] == {"practica_6dof": True, "puma560": True, "panda": True}
@@ -63,26 +68,40 @@ def test_demo_tour(tmp_path, capsys):
     index = (tmp_path / "index.html").read_text()
     for link in ("pendulum.html", "practica/pendulum.gif", "practica/pendulum_q.png"):
         assert f'href="{link}"' in index, link
-    main(["demo", "--out", str(tmp_path)])           # a rerun replaces its own outputs
+    main(["demo", "--out", str(tmp_path)])  # a rerun replaces its own outputs
     err = capsys.readouterr().err.splitlines()
     assert [line.split("] ", 1)[1] for line in err] == [
-        "reproduce practica", "crosscheck practica_6dof", "crosscheck puma560",
-        "crosscheck panda", "viewer pendulum", "index"]
+        "reproduce practica",
+        "crosscheck practica_6dof",
+        "crosscheck puma560",
+        "crosscheck panda",
+        "viewer pendulum",
+        "index",
+    ]
 
 
 def test_full_demo_tour(tmp_path):
     """`eslabon demo --full`: the seeds reproduced, every robot cross-checked, three
     viewers (the pendulum, the T3 task, the mobile manipulator)."""
     import json
+
     from eslabon.cli.main import main
+
     main(["demo", "--full", "--out", str(tmp_path), "--json"])
     for name in ("practica", "rojas", "jaramillo", "araujo"):
         assert (tmp_path / name / "summary.json").is_file()
     for name in ("pendulum.html", "t3_task.html", "mobile.html"):
         assert "window.eslabonViewer" in (tmp_path / name).read_text()
     index = (tmp_path / "index.html").read_text()
-    for link in ("pendulum.html", "t3_task.html", "mobile.html", "rojas/t3_joint2.png", "practica/pendulum.gif",
-                 "jaramillo/summary.json", "rojas/seven_r.csv",
-                 "araujo/fig3_4_case1_accelerations.png"):
+    for link in (
+        "pendulum.html",
+        "t3_task.html",
+        "mobile.html",
+        "rojas/t3_joint2.png",
+        "practica/pendulum.gif",
+        "jaramillo/summary.json",
+        "rojas/seven_r.csv",
+        "araujo/fig3_4_case1_accelerations.png",
+    ):
         assert f'href="{link}"' in index, link
     assert json.loads((tmp_path / "rojas" / "summary.json").read_text())["table_5_6_2"]

@@ -8,6 +8,7 @@ generator, and the Pinocchio bridge's behaviour without Pinocchio.
   ``eslabon.interop.pinocchio.to_pinocchio`` on seeded random states; skipped without pin.
 * ``zoo.random_chain(n)`` for n up to 96.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -24,6 +25,7 @@ ARMS = ("puma560", "panda")
 
 
 # --- the data as published ---------------------------------------------------------------
+
 
 def test_puma560_gravity_load_at_qz():
     model = zoo.load("puma560")
@@ -48,10 +50,10 @@ def test_panda_data():
     model = zoo.load("panda")
     assert model.nq == 7 and model.dh.convention == "modified"
     np.testing.assert_allclose(model.mass[1:].sum(), 16.062132, rtol=0, atol=1e-9)
-    for i in range(1, 8):                   # products of inertia are kept
+    for i in range(1, 8):  # products of inertia are kept
         I = model.inertia[i]
         assert np.count_nonzero(I - np.diag(np.diag(I))) == 6
-        ev = np.linalg.eigvalsh(I)          # Gaz et al. retrieve physically feasible data
+        ev = np.linalg.eigvalsh(I)  # Gaz et al. retrieve physically feasible data
         assert ev[0] > 0.0 and ev[0] + ev[1] >= ev[2]
     # the flange is the tool: ee is 0.107 m along z7 from DH frame 7
     q = np.random.default_rng(2).uniform(-1, 1, 7)
@@ -64,8 +66,7 @@ def test_panda_data():
 def test_panda_zero_pose_geometry():
     """At q = 0 the flange is at (0.088, 0, 0.926) m pointing down (FCI kinematics)."""
     T = es.end_effector_pose(zoo.load("panda"), np.zeros(7))
-    np.testing.assert_allclose(T[:3, 3], [0.088, 0.0, 0.333 + 0.316 + 0.384 - 0.107],
-                               atol=1e-12)
+    np.testing.assert_allclose(T[:3, 3], [0.088, 0.0, 0.333 + 0.316 + 0.384 - 0.107], atol=1e-12)
     np.testing.assert_allclose(T[:3, 2], [0.0, 0.0, -1.0], atol=1e-12)
 
 
@@ -79,6 +80,7 @@ def test_arms_are_rigid_and_frictionless(name):
 
 
 # --- Pinocchio -----------------------------------------------------------------------------
+
 
 @pytest.mark.skipif(not HAVE_PIN, reason="pinocchio (pin) not installed")
 @pytest.mark.parametrize("name", ARMS)
@@ -98,13 +100,19 @@ def test_arms_against_pinocchio(name):
         M = pin.crba(pm, data, q).copy()
         M = np.triu(M) + np.triu(M, 1).T
         scale = max(1.0, np.abs(tau).max())
-        np.testing.assert_allclose(es.inverse_dynamics(model, q, qd, qdd), tau,
-                                   rtol=0, atol=1e-9 * scale)
-        np.testing.assert_allclose(es.mass_matrix(model, q), M, rtol=0,
-                                   atol=1e-9 * max(1.0, np.abs(M).max()))
+        np.testing.assert_allclose(
+            es.inverse_dynamics(model, q, qd, qdd), tau, rtol=0, atol=1e-9 * scale
+        )
+        np.testing.assert_allclose(
+            es.mass_matrix(model, q), M, rtol=0, atol=1e-9 * max(1.0, np.abs(M).max())
+        )
         acc = pin.aba(pm, data, q, qd, tau).copy()
-        np.testing.assert_allclose(es.forward_dynamics(model, q, qd, tau), acc, rtol=0,
-                                   atol=1e-9 * max(1.0, np.abs(acc).max()))
+        np.testing.assert_allclose(
+            es.forward_dynamics(model, q, qd, tau),
+            acc,
+            rtol=0,
+            atol=1e-9 * max(1.0, np.abs(acc).max()),
+        )
         np.testing.assert_allclose(acc, qdd, rtol=0, atol=1e-8 * max(1.0, np.abs(qdd).max()))
 
 
@@ -123,12 +131,16 @@ def test_interop_imports_without_pinocchio(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_pin)
     model = zoo.load("planar2")
     np.testing.assert_array_equal(bridge.dof_order(model), [0, 1])
-    with pytest.raises(ImportError, match=r"pinocchio: install the 'bench' or 'test' extra: "
-                                          r"pip install eslabon\[bench\]"):
+    with pytest.raises(
+        ImportError,
+        match=r"pinocchio: install the 'bench' or 'test' extra: "
+        r"pip install eslabon\[bench\]",
+    ):
         bridge.to_pinocchio(model)
 
 
 # --- random chains -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("n", (6, 24, 96))
 def test_random_chain_sizes(n):
@@ -139,8 +151,7 @@ def test_random_chain_sizes(n):
     assert np.all(np.linalg.eigvalsh(M)[:, 0] > 0)
     tau = es.inverse_dynamics(model, q, q, q)
     scale = max(1.0, np.abs(q).max())
-    np.testing.assert_allclose(es.forward_dynamics(model, q, q, tau), q, rtol=0,
-                               atol=1e-6 * scale)
+    np.testing.assert_allclose(es.forward_dynamics(model, q, q, tau), q, rtol=0, atol=1e-6 * scale)
 
 
 def test_random_chain_is_seeded_and_frictionless_by_default():
@@ -149,16 +160,27 @@ def test_random_chain_is_seeded_and_frictionless_by_default():
     assert not np.any(a.viscous) and not np.any(a.coulomb) and not np.any(a.armature)
     c = zoo.random_chain(7, seed=4, friction=True)
     assert np.any(c.viscous) and np.any(c.coulomb)
-    np.testing.assert_array_equal(a.mass, c.mass)       # friction changes nothing else
-    assert zoo.random_chain(5, seed=1, convention="rojas", joints="RRPRR").joint_types == \
-        ("revolute", "revolute", "prismatic", "revolute", "revolute")
+    np.testing.assert_array_equal(a.mass, c.mass)  # friction changes nothing else
+    assert zoo.random_chain(5, seed=1, convention="rojas", joints="RRPRR").joint_types == (
+        "revolute",
+        "revolute",
+        "prismatic",
+        "revolute",
+        "revolute",
+    )
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    (dict(n=0), "n"), (dict(n=2.5), "n"), (dict(n=3, seed=-1), "seed"),
-    (dict(n=3, convention="craig"), "convention"), (dict(n=3, joints="RR"), "joints"),
-    (dict(n=3, joints="RXR"), "joints"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        (dict(n=0), "n"),
+        (dict(n=2.5), "n"),
+        (dict(n=3, seed=-1), "seed"),
+        (dict(n=3, convention="craig"), "convention"),
+        (dict(n=3, joints="RR"), "joints"),
+        (dict(n=3, joints="RXR"), "joints"),
+    ],
+)
 def test_random_chain_bad_arguments(kwargs, field):
     with pytest.raises(ValueError, match=f"^{field}:"):
         zoo.random_chain(**kwargs)
@@ -166,13 +188,14 @@ def test_random_chain_bad_arguments(kwargs, field):
 
 # --- random trees ------------------------------------------------------------------------
 
+
 def test_random_tree_is_seeded_and_branches():
     a, b = zoo.random_tree(5), zoo.random_tree(5)
     np.testing.assert_array_equal(a.packed, b.packed)
-    assert a.name == "random-tree-s5" and a.nq == 7          # "RFPRRFPRR": two fixed bodies
-    assert list(a.parent[1:4]) == [0, 1, 2] and len(set(a.parent[1:])) < a.nb   # a tree
-    assert np.all(a.viscous[1:] > 0) and np.all(a.armature[1:] > 0)    # body 0: the world
-    c = zoo.random_tree(np.random.default_rng(5))            # a generator is used as it is
+    assert a.name == "random-tree-s5" and a.nq == 7  # "RFPRRFPRR": two fixed bodies
+    assert list(a.parent[1:4]) == [0, 1, 2] and len(set(a.parent[1:])) < a.nb  # a tree
+    assert np.all(a.viscous[1:] > 0) and np.all(a.armature[1:] > 0)  # body 0: the world
+    c = zoo.random_tree(np.random.default_rng(5))  # a generator is used as it is
     np.testing.assert_array_equal(a.packed, c.packed)
     d = zoo.random_tree(5, "RPRF", friction=False, armature_chance=0.0, name="small")
     assert d.name == "small" and d.joint_types == ("revolute", "prismatic", "revolute")
@@ -182,11 +205,17 @@ def test_random_tree_is_seeded_and_branches():
     np.testing.assert_allclose(es.forward_dynamics(a, q, q, tau), q, rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"), (dict(joints=""), "joints"),
-    (dict(joints="RXR"), "joints"), (dict(armature_chance=1.5), "armature_chance"),
-    (dict(armature_chance="half"), "armature_chance"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        (dict(seed=-1), "seed"),
+        (dict(seed=1.5), "seed"),
+        (dict(joints=""), "joints"),
+        (dict(joints="RXR"), "joints"),
+        (dict(armature_chance=1.5), "armature_chance"),
+        (dict(armature_chance="half"), "armature_chance"),
+    ],
+)
 def test_random_tree_bad_arguments(kwargs, field):
     with pytest.raises(ValueError, match=f"^{field}:"):
         zoo.random_tree(**kwargs)

@@ -8,6 +8,7 @@ Each call must type-check and give the type asserted; each line of ``refused``
 at the end is a call the stub must refuse (an unused ``type: ignore`` would mean it is
 accepted). ``python tests/typing_api.py`` runs the accepted calls too.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -22,22 +23,24 @@ from eslabon.dynamics.api import FORWARD_METHODS, MASS_MATRIX_METHODS
 if TYPE_CHECKING:
     from typing_extensions import assert_type
 else:
+
     def assert_type(value: Any, expected: Any) -> Any:
         """At run time: the value has the type the stub declares."""
         if expected is RneaTrace:
             assert isinstance(value, RneaTrace)
         elif expected == F64:
             assert isinstance(value, np.ndarray) and value.dtype == np.float64, value
-        else:                                   # tuple[F64, ...]
+        else:  # tuple[F64, ...]
             assert isinstance(value, tuple) and len(value) == len(expected.__args__)
             assert all(v.dtype == np.float64 for v in value), value
         return value
+
 
 F64 = NDArray[np.float64]
 
 
 def main() -> None:
-    model: es.Model = es.zoo.load("jaramillo_rpr")     # every method works on it
+    model: es.Model = es.zoo.load("jaramillo_rpr")  # every method works on it
     q, qd, qdd = [0.1, 0.2, 0.3], np.array([0.3, -0.1, 0.2]), (0.0, 1.0, 0.5)
     batch = np.zeros((4, 3))
     assert_type(api.inverse_dynamics(model, q, qd, qdd), F64)

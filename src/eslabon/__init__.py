@@ -9,6 +9,7 @@
 use (PEP 562), numba only with the first compiled kernel, and each kernel compiles on
 its first use (see :func:`compile_notice`, ``eslabon warmup``).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -18,28 +19,79 @@ __version__ = "0.1.0"
 
 # name -> the module that defines it
 _ATTRIBUTES = {
-    "Model": "eslabon.model", "from_dh": "eslabon.model",
-    "inverse_dynamics": "eslabon.dynamics", "rnea_trace": "eslabon.dynamics",
-    "RneaTrace": "eslabon.dynamics", "mass_matrix": "eslabon.dynamics",
-    "forward_dynamics": "eslabon.dynamics", "gravity_torques": "eslabon.dynamics",
-    "bias_forces": "eslabon.dynamics", "coriolis_matrix": "eslabon.dynamics",
+    "Model": "eslabon.model",
+    "from_dh": "eslabon.model",
+    "inverse_dynamics": "eslabon.dynamics",
+    "rnea_trace": "eslabon.dynamics",
+    "RneaTrace": "eslabon.dynamics",
+    "mass_matrix": "eslabon.dynamics",
+    "forward_dynamics": "eslabon.dynamics",
+    "gravity_torques": "eslabon.dynamics",
+    "bias_forces": "eslabon.dynamics",
+    "coriolis_matrix": "eslabon.dynamics",
     "inverse_dynamics_derivatives": "eslabon.dynamics",
-    "forward_dynamics_derivatives": "eslabon.dynamics", "kinetic_energy": "eslabon.dynamics",
-    "potential_energy": "eslabon.dynamics", "crosscheck": "eslabon.dynamics.crosscheck",
-    "forward_kinematics": "eslabon.kinematics", "end_effector_pose": "eslabon.kinematics",
-    "jacobian": "eslabon.kinematics", "simulate": "eslabon.sim", "Trajectory": "eslabon.sim",
-    "set_num_threads": "eslabon._args", "get_num_threads": "eslabon._args",
-    "compile_notice": "eslabon._engine.compile", "load_model": "eslabon.loader",
+    "forward_dynamics_derivatives": "eslabon.dynamics",
+    "kinetic_energy": "eslabon.dynamics",
+    "potential_energy": "eslabon.dynamics",
+    "crosscheck": "eslabon.dynamics.crosscheck",
+    "forward_kinematics": "eslabon.kinematics",
+    "end_effector_pose": "eslabon.kinematics",
+    "jacobian": "eslabon.kinematics",
+    "simulate": "eslabon.sim",
+    "Trajectory": "eslabon.sim",
+    "set_num_threads": "eslabon._args",
+    "get_num_threads": "eslabon._args",
+    "compile_notice": "eslabon._engine.compile",
+    "load_model": "eslabon.loader",
 }
-_SUBPACKAGES = ("model", "zoo", "kinematics", "dynamics", "sim", "spatial", "control",
-                "mobile", "trajectory", "batch", "viz", "interop", "bench", "cli", "warmup")
+_SUBPACKAGES = (
+    "model",
+    "zoo",
+    "kinematics",
+    "dynamics",
+    "sim",
+    "spatial",
+    "control",
+    "mobile",
+    "trajectory",
+    "batch",
+    "viz",
+    "interop",
+    "bench",
+    "cli",
+    "warmup",
+)
 
-__all__ = ["model", "zoo", "kinematics", "Model", "from_dh", "inverse_dynamics", "rnea_trace",
-           "RneaTrace", "mass_matrix", "forward_dynamics", "gravity_torques", "bias_forces",
-           "coriolis_matrix", "inverse_dynamics_derivatives", "forward_dynamics_derivatives",
-           "kinetic_energy", "potential_energy", "forward_kinematics", "end_effector_pose",
-           "jacobian", "simulate", "Trajectory", "set_num_threads", "get_num_threads",
-           "crosscheck", "compile_notice", "load_model", "__version__"]
+__all__ = [
+    "model",
+    "zoo",
+    "kinematics",
+    "Model",
+    "from_dh",
+    "inverse_dynamics",
+    "rnea_trace",
+    "RneaTrace",
+    "mass_matrix",
+    "forward_dynamics",
+    "gravity_torques",
+    "bias_forces",
+    "coriolis_matrix",
+    "inverse_dynamics_derivatives",
+    "forward_dynamics_derivatives",
+    "kinetic_energy",
+    "potential_energy",
+    "forward_kinematics",
+    "end_effector_pose",
+    "jacobian",
+    "simulate",
+    "Trajectory",
+    "set_num_threads",
+    "get_num_threads",
+    "crosscheck",
+    "compile_notice",
+    "load_model",
+    "__version__",
+]
 
 
 def __getattr__(name: str):
@@ -56,14 +108,24 @@ def __dir__():
     return sorted(set(globals()) | set(_ATTRIBUTES) | set(_SUBPACKAGES))
 
 
-if TYPE_CHECKING:                      # what the names are, for type checkers and IDEs
+if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
     from . import kinematics, model, zoo  # noqa: F401
     from ._args import get_num_threads, set_num_threads  # noqa: F401
     from ._engine.compile import compile_notice  # noqa: F401
-    from .dynamics import (RneaTrace, bias_forces, coriolis_matrix,  # noqa: F401
-                           forward_dynamics, forward_dynamics_derivatives, gravity_torques,
-                           inverse_dynamics, inverse_dynamics_derivatives, kinetic_energy,
-                           mass_matrix, potential_energy, rnea_trace)
+    from .dynamics import (  # noqa: F401
+        RneaTrace,
+        bias_forces,
+        coriolis_matrix,
+        forward_dynamics,
+        forward_dynamics_derivatives,
+        gravity_torques,
+        inverse_dynamics,
+        inverse_dynamics_derivatives,
+        kinetic_energy,
+        mass_matrix,
+        potential_energy,
+        rnea_trace,
+    )
     from .dynamics.crosscheck import crosscheck  # noqa: F401
     from .kinematics import end_effector_pose, forward_kinematics, jacobian  # noqa: F401
     from .loader import load_model  # noqa: F401

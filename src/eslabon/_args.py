@@ -5,6 +5,7 @@ anything else is converted once or rejected with a message naming the field. NaN
 inf are detected cheaply after the compiled call (the kernels report a non-finite
 result) and then traced back to the offending field by :func:`explain_nonfinite`.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -20,31 +21,45 @@ def real_array(x, field: str, expected: str = "numbers") -> np.ndarray:
     arrays (the mask). Integers and other real floats convert exactly as numpy does.
     Errors name ``field`` and say what was ``expected``."""
     if isinstance(x, np.ma.MaskedArray):
-        raise ValueError(f"{field}: expected {expected}, got a masked array (the mask would "
-                         "be dropped; pass x.filled(value) or a plain array)")
+        raise ValueError(
+            f"{field}: expected {expected}, got a masked array (the mask would "
+            "be dropped; pass x.filled(value) or a plain array)"
+        )
     try:
         arr = np.asarray(x)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{field}: expected {expected}, got {_short(x)}") from None
     if not isinstance(x, np.ndarray) and arr.dtype.kind in "fiu" and _has_bool(x):
-        raise ValueError(f"{field}: expected {expected}, got booleans among the numbers: "
-                         f"{_short(x)}")          # numpy would read True as 1.0
+        raise ValueError(
+            f"{field}: expected {expected}, got booleans among the numbers: {_short(x)}"
+        )  # numpy would read True as 1.0
     kind = arr.dtype.kind
     if kind == "O":
         flat = arr.ravel()
-        if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
-                   for v in flat):
-            bad = next(v for v in flat if not isinstance(v, numbers.Real)
-                       or isinstance(v, (bool, np.bool_)))
-            raise ValueError(f"{field}: expected {expected}, got {_short(bad)} "
-                             f"({type(bad).__name__})")
+        if not all(
+            isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat
+        ):
+            bad = next(
+                v
+                for v in flat
+                if not isinstance(v, numbers.Real) or isinstance(v, (bool, np.bool_))
+            )
+            raise ValueError(
+                f"{field}: expected {expected}, got {_short(bad)} ({type(bad).__name__})"
+            )
     elif kind not in "fiu":
-        what = {"c": "complex values (the imaginary part would be dropped)",
-                "b": "booleans", "U": "text", "S": "bytes", "V": "structured records",
-                "M": "dates", "m": "time deltas"}.get(kind, f"dtype {arr.dtype}")
+        what = {
+            "c": "complex values (the imaginary part would be dropped)",
+            "b": "booleans",
+            "U": "text",
+            "S": "bytes",
+            "V": "structured records",
+            "M": "dates",
+            "m": "time deltas",
+        }.get(kind, f"dtype {arr.dtype}")
         raise ValueError(f"{field}: expected {expected}, got {what}: {_short(x)}")
     try:
-        out = np.asarray(arr, dtype=np.float64)        # 0-d stays 0-d
+        out = np.asarray(arr, dtype=np.float64)  # 0-d stays 0-d
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{field}: expected {expected}, got {_short(x)}") from None
@@ -61,7 +76,7 @@ def _has_bool(x) -> bool:
 
 def _short(x, limit: int = 60) -> str:
     text = repr(x)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def vector(x, n: int, field: str):
@@ -82,9 +97,10 @@ def vector(x, n: int, field: str):
 def vectors(n: int, **fields):
     """Check several state arguments that must share one shape; returns (list, batched)."""
     values = tuple(fields.values())
-    for v in values:          # fast path: every argument already a C-contiguous float64 (n,)
-        if not (type(v) is np.ndarray and v.dtype == _F64 and v.shape == (n,)
-                and v.flags.c_contiguous):
+    for v in values:  # fast path: every argument already a C-contiguous float64 (n,)
+        if not (
+            type(v) is np.ndarray and v.dtype == _F64 and v.shape == (n,) and v.flags.c_contiguous
+        ):
             break
     else:
         return values, False
@@ -106,8 +122,11 @@ def finite_number(x, field: str, positive: bool = False) -> float:
     """A finite float (and > 0 with ``positive``), else a ValueError naming ``field``.
     Booleans, text and complex numbers are refused, not converted."""
     want = "a positive finite number" if positive else "a finite number"
-    if isinstance(x, (bool, np.bool_, str, bytes)) or not isinstance(x, numbers.Real) \
-            and not (isinstance(x, np.ndarray) and x.shape == () and x.dtype.kind in "fiu"):
+    if (
+        isinstance(x, (bool, np.bool_, str, bytes))
+        or not isinstance(x, numbers.Real)
+        and not (isinstance(x, np.ndarray) and x.shape == () and x.dtype.kind in "fiu")
+    ):
         raise ValueError(f"{field}: expected {want}, got {_short(x)}")
     try:
         v = float(x)
@@ -124,8 +143,7 @@ def finite_array(x, field: str, shape: tuple | None = None) -> np.ndarray:
     if shape is not None and arr.shape != shape:
         raise ValueError(f"{field}: expected shape {shape}, got {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{field}: expected finite values, got "
-                         f"{arr[~np.isfinite(arr)].flat[0]}")
+        raise ValueError(f"{field}: expected finite values, got {arr[~np.isfinite(arr)].flat[0]}")
     return arr
 
 
@@ -141,10 +159,12 @@ def explain_nonfinite(what: str, **fields):
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
             idx = idx[0] if len(idx) == 1 else idx
-            raise ValueError(f"{name}: expected finite values, got {arr[bad].flat[0]} "
-                             f"at index {idx}")
-    raise NonFiniteResultError(f"{what}: the result is not finite (inputs are finite; "
-                               f"check the model's scale)")
+            raise ValueError(
+                f"{name}: expected finite values, got {arr[bad].flat[0]} at index {idx}"
+            )
+    raise NonFiniteResultError(
+        f"{what}: the result is not finite (inputs are finite; check the model's scale)"
+    )
 
 
 def require_finite(what: str, **fields):
@@ -156,8 +176,10 @@ def require_finite(what: str, **fields):
 
 def _numba():
     from ._engine.compile import install
-    install()                     # before numba picks its threading layer
+
+    install()  # before numba picks its threading layer
     import numba
+
     return numba
 
 

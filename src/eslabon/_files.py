@@ -19,6 +19,7 @@ behalf), and with ``overwrite=False`` refuse an existing target atomically (the 
 is linked under the name only if the name is free). A file replaced keeps its
 permissions; a symlink is written through (the link stays, its target is replaced).
 """
+
 from __future__ import annotations
 
 import errno
@@ -31,10 +32,12 @@ from pathlib import Path
 
 TEMPORARY_MARK = ".eslabon-tmp-"
 _HOST = re.sub(r"[^A-Za-z0-9_.]", "_", socket.gethostname())[:40] or "host"
-_TEMPORARY = re.compile(r"^\.(?P<target>.+)\.eslabon-tmp-(?P<host>[A-Za-z0-9_.]+)-(?P<pid>\d+)"
-                        r"-[0-9a-f]{12}(?P<suffix>.*)$")
+_TEMPORARY = re.compile(
+    r"^\.(?P<target>.+)\.eslabon-tmp-(?P<host>[A-Za-z0-9_.]+)-(?P<pid>\d+)"
+    r"-[0-9a-f]{12}(?P<suffix>.*)$"
+)
 _PROC_FD = "/proc/self/fd"
-_cleaned: set = set()        # folders whose stale temporaries this process removed
+_cleaned: set = set()  # folders whose stale temporaries this process removed
 
 
 class OutputExistsError(ValueError):
@@ -52,8 +55,9 @@ def _our_temporary(name: str):
 
 def _temporary_name(target: Path) -> Path:
     token = secrets.token_hex(6)
-    return target.with_name(f".{target.name}{TEMPORARY_MARK}{_HOST}-{os.getpid()}-{token}"
-                            f"{target.suffix}")
+    return target.with_name(
+        f".{target.name}{TEMPORARY_MARK}{_HOST}-{os.getpid()}-{token}{target.suffix}"
+    )
 
 
 def _pid_alive(pid: int) -> bool:
@@ -61,8 +65,8 @@ def _pid_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, OverflowError, ValueError):   # someone else's, or not a pid:
-        return True                                          # never delete on a doubt
+    except (PermissionError, OverflowError, ValueError):  # someone else's, or not a pid:
+        return True  # never delete on a doubt
     return True
 
 
@@ -70,9 +74,11 @@ def remove_stale_temporaries(folder, target_name: str | None = None) -> list:
     """Remove temporaries left in ``folder`` by killed eslabon writers of this host (of
     the one target ``target_name`` when given); returns the removed paths."""
     import glob
+
     folder = Path(folder)
-    pattern = (f".{glob.escape(target_name)}{TEMPORARY_MARK}*" if target_name
-               else f".*{TEMPORARY_MARK}*")
+    pattern = (
+        f".{glob.escape(target_name)}{TEMPORARY_MARK}*" if target_name else f".*{TEMPORARY_MARK}*"
+    )
     removed = []
     try:
         candidates = list(folder.glob(pattern))
@@ -80,8 +86,13 @@ def remove_stale_temporaries(folder, target_name: str | None = None) -> list:
         return removed
     for p in candidates:
         m = _our_temporary(p.name)
-        if m is None or (target_name and m["target"] != target_name) or m["host"] != _HOST \
-                or int(m["pid"]) == os.getpid() or _pid_alive(int(m["pid"])):
+        if (
+            m is None
+            or (target_name and m["target"] != target_name)
+            or m["host"] != _HOST
+            or int(m["pid"]) == os.getpid()
+            or _pid_alive(int(m["pid"]))
+        ):
             continue
         try:
             p.unlink()
@@ -103,14 +114,15 @@ def check_output(path, *, overwrite: bool = True, field: str = "path") -> Path:
     if path.is_dir():
         raise ValueError(f"{field}: {str(path)!r} is a folder, expected a file name")
     if not overwrite and (path.exists() or path.is_symlink()):
-        raise OutputExistsError(f"{field}: {str(path)!r} exists; pass --force to replace it, "
-                                "or choose another name (nothing was written)")
+        raise OutputExistsError(
+            f"{field}: {str(path)!r} exists; pass --force to replace it, "
+            "or choose another name (nothing was written)"
+        )
     return path
 
 
 def _refuse_existing(path: Path):
-    raise OutputExistsError(f"path: {str(path)!r} exists and overwrite=False "
-                            "(nothing was written)")
+    raise OutputExistsError(f"path: {str(path)!r} exists and overwrite=False (nothing was written)")
 
 
 def _anonymous(folder: Path):
@@ -132,12 +144,11 @@ def _link_anonymous(fd: int, target: Path, overwrite: bool):
     try:
         if not overwrite:
             try:
-                os.link(source, target.name, src_dir_fd=dfd, dst_dir_fd=dfd,
-                        follow_symlinks=True)
+                os.link(source, target.name, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True)
             except FileExistsError:
                 _refuse_existing(target)
             return
-        tmp = _temporary_name(target).name      # visible only between these two calls
+        tmp = _temporary_name(target).name  # visible only between these two calls
         os.link(source, tmp, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True)
         try:
             os.replace(tmp, target.name, src_dir_fd=dfd, dst_dir_fd=dfd)
@@ -201,8 +212,14 @@ def _prepare(path, overwrite: bool) -> Path:
 
 
 @contextmanager
-def atomic_file(path, mode: str = "wb", *, overwrite: bool = True, encoding: str | None = None,
-                newline: str | None = None):
+def atomic_file(
+    path,
+    mode: str = "wb",
+    *,
+    overwrite: bool = True,
+    encoding: str | None = None,
+    newline: str | None = None,
+):
     """Yield an open file that becomes ``path`` when the block ends without an error.
 
     ``mode`` is ``"wb"`` or ``"w"`` (text, UTF-8 unless ``encoding``; ``newline`` as for
@@ -226,7 +243,7 @@ def atomic_file(path, mode: str = "wb", *, overwrite: bool = True, encoding: str
         with open(fd, mode, closefd=False, **text) as f:
             yield f
             f.flush()
-        if path.exists():                 # keep the permissions of the file replaced
+        if path.exists():  # keep the permissions of the file replaced
             os.fchmod(fd, _mode_for(path))
         os.fsync(fd)
         _link_anonymous(fd, path, overwrite)

@@ -24,6 +24,7 @@ Writing (:func:`dump_yaml`) quotes every string that a YAML 1.1 or 1.2 reader wo
 for something else, so a name like ``1e3`` or ``yes`` reads back as the same string here
 and elsewhere.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,7 +34,7 @@ import yaml
 from yaml.constructor import ConstructorError
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-MAX_YAML_BYTES = 10 * 2 ** 20
+MAX_YAML_BYTES = 10 * 2**20
 """Largest YAML file read (10 MiB; a 1000-body model file is about 1 MiB)."""
 MAX_ALIAS_EXPANSION = 100_000
 """Most nodes that aliases may add to a document beyond the ones written in the file."""
@@ -48,9 +49,12 @@ _CORE_SCHEMA = [
     ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
     ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
     (_INT, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
-    ("tag:yaml.org,2002:float",
-     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", list("-+.0123456789")),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        list("-+.0123456789"),
+    ),
     (_MERGE, r"^(?:<<)$", ["<"]),
 ]
 
@@ -63,15 +67,20 @@ def _construct_int(loader, node):
     Anything else tagged !!int (an empty value, 0b101, a lone sign) is refused."""
     text = loader.construct_scalar(node)
     if not isinstance(text, str) or not _INT_TEXT.match(text):
-        raise ConstructorError(None, None, f"expected an integer (decimal, 0o octal or 0x "
-                               f"hexadecimal), got {text!r}", node.start_mark)
+        raise ConstructorError(
+            None,
+            None,
+            f"expected an integer (decimal, 0o octal or 0x hexadecimal), got {text!r}",
+            node.start_mark,
+        )
     sign, body = (-1, text[1:]) if text[0] == "-" else (1, text.lstrip("+"))
     base = {"0o": 8, "0x": 16}.get(body[:2], 10)
     try:
         return sign * int(body[2:] if base != 10 else body, base)
-    except ValueError:          # more digits than Python converts (sys.int_info)
-        raise ConstructorError(None, None, f"an integer of {len(body)} digits is too long",
-                               node.start_mark) from None
+    except ValueError:  # more digits than Python converts (sys.int_info)
+        raise ConstructorError(
+            None, None, f"an integer of {len(body)} digits is too long", node.start_mark
+        ) from None
 
 
 class StrictLoader(yaml.SafeLoader):
@@ -83,8 +92,9 @@ class StrictLoader(yaml.SafeLoader):
     def compose_node(self, parent, index):
         self._depth = getattr(self, "_depth", 0) + 1
         if self._depth > MAX_DEPTH:
-            raise ConstructorError(None, None, f"nested deeper than {MAX_DEPTH} levels",
-                                   self.peek_event().start_mark)
+            raise ConstructorError(
+                None, None, f"nested deeper than {MAX_DEPTH} levels", self.peek_event().start_mark
+            )
         try:
             return super().compose_node(parent, index)
         finally:
@@ -105,9 +115,12 @@ class StrictLoader(yaml.SafeLoader):
                 key = self.construct_object(key_node)
                 if key in first_line:
                     raise ConstructorError(
-                        None, None, f"duplicate key {key!r} (first given at line "
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first given at line "
                         f"{first_line[key]}); a key may appear once in a mapping",
-                        key_node.start_mark)
+                        key_node.start_mark,
+                    )
                 first_line[key] = key_node.start_mark.line + 1
         return super().construct_mapping(node, deep=deep)
 
@@ -151,17 +164,29 @@ def _check_expansion(root):
             size[key] = 1 + sum(size[id(k)] for k in kids)
             depth[key] = 1 + max((depth[id(k)] for k in kids), default=0)
             if depth[key] > MAX_DEPTH:
-                raise ConstructorError(None, None, f"nested deeper than {MAX_DEPTH} levels "
-                                       "(through aliases)", node.start_mark)
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"nested deeper than {MAX_DEPTH} levels (through aliases)",
+                    node.start_mark,
+                )
             if size[key] > distinct + MAX_ALIAS_EXPANSION:
-                raise ConstructorError(None, None, "aliases expand the document past "
-                                       f"{MAX_ALIAS_EXPANSION} extra nodes", node.start_mark)
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"aliases expand the document past {MAX_ALIAS_EXPANSION} extra nodes",
+                    node.start_mark,
+                )
             continue
         if key in size:
             continue
         if key in on_path:
-            raise ConstructorError(None, None, "an alias refers to a node that contains it "
-                                   "(a recursive structure)", node.start_mark)
+            raise ConstructorError(
+                None,
+                None,
+                "an alias refers to a node that contains it (a recursive structure)",
+                node.start_mark,
+            )
         on_path.add(key)
         distinct += 1
         stack.append((node, True))
@@ -176,11 +201,12 @@ def read_yaml(path, *, max_bytes: int = MAX_YAML_BYTES):
     path = Path(path)
     size = path.stat().st_size
     if size > max_bytes:
-        raise ValueError(f"{path}: {size} bytes is larger than the {max_bytes} bytes a YAML "
-                         f"file may have")
+        raise ValueError(
+            f"{path}: {size} bytes is larger than the {max_bytes} bytes a YAML file may have"
+        )
     with open(path, "rb") as handle:
         raw = handle.read(max_bytes + 1)
-    if len(raw) > max_bytes:                       # grew after stat()
+    if len(raw) > max_bytes:  # grew after stat()
         raise ValueError(f"{path}: larger than the {max_bytes} bytes a YAML file may have")
     try:
         return yaml.load(raw, Loader=StrictLoader)
@@ -189,18 +215,19 @@ def read_yaml(path, *, max_bytes: int = MAX_YAML_BYTES):
     except (IndexError, KeyError, AttributeError, TypeError, ValueError, OverflowError) as exc:
         # PyYAML's own constructors fail this way on some malformed tagged values
         # (an empty !!float, !!bool maybe)
-        raise ValueError(f"{path}: not valid YAML (a value it cannot read: "
-                         f"{type(exc).__name__}: {exc})") from None
+        raise ValueError(
+            f"{path}: not valid YAML (a value it cannot read: {type(exc).__name__}: {exc})"
+        ) from None
 
 
 def _describe(exc: yaml.YAMLError) -> str:
     """One line: where and what, from a PyYAML error."""
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None)
-    if problem is None:                            # e.g. a reader (encoding) error
+    if problem is None:  # e.g. a reader (encoding) error
         return " ".join(str(exc).split())
     context = getattr(exc, "context", None)
-    if context:                # e.g. "while parsing a block mapping" + "expected <block end>"
+    if context:  # e.g. "while parsing a block mapping" + "expected <block end>"
         what = f"{context}{',' if problem.startswith('but') else ':'} {problem}"
     else:
         what = problem
@@ -222,11 +249,12 @@ def check_plain_tree(data, where: str = "") -> None:
         if isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise ValueError(f"{at or 'top level'}: key {key!r}: expected a string "
-                                     "key")
+                    raise ValueError(f"{at or 'top level'}: key {key!r}: expected a string key")
                 stack.append((item, f"{at}.{key}" if at else key))
         elif isinstance(value, list):
             stack.extend((item, f"{at}[{i}]") for i, item in enumerate(value))
         elif value is None:
-            raise ValueError(f"{at or 'top level'}: expected a value, got null (an empty "
-                             "value: give one, or leave an optional key out)")
+            raise ValueError(
+                f"{at or 'top level'}: expected a value, got null (an empty "
+                "value: give one, or leave an optional key out)"
+            )

@@ -6,6 +6,7 @@
   The physical default is ``STANDARD_GRAVITY`` = (0, 0, -9.81) m/s² with world z up.
 * Joint types are small integers stored in the model's flat arrays.
 """
+
 from __future__ import annotations
 
 STANDARD_GRAVITY = (0.0, 0.0, -9.81)

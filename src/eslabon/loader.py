@@ -5,6 +5,7 @@
 it loads through the former. This module sits above both, so that neither package imports
 the other upward (``docs/model-files.md``).
 """
+
 from __future__ import annotations
 
 from .model.files import read_model_file
@@ -14,6 +15,7 @@ def _mobile_section(section, path, name, *, strict):
     # imported on first use: a mobile manipulator brings in the platform and the
     # Gibbs–Appell code, which an arm file does not need
     from .mobile.files import mobile_from_mapping
+
     return mobile_from_mapping(section, path, name, strict=strict)
 
 

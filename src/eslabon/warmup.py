@@ -10,13 +10,14 @@ processes, one per core by default (numba compiles one function at a time per pr
 When to run it: after installing or upgrading eslabon (numba's cache is keyed by each
 source file's time stamp, so an upgrade starts cold), or in a container build.
 """
+
 from __future__ import annotations
 
 import os
 import time
 
 # group -> what it compiles (the functions below are run in a worker process each)
-GROUPS = {       # longest first: two processes then finish close together
+GROUPS = {  # longest first: two processes then finish close together
     "kinematics and energy": "poses, Jacobians, link motion, energies, Coriolis",
     "forward dynamics": "articulated body, mass matrix and Cholesky (one state, batches)",
     "derivatives": "analytic inverse and forward dynamics derivatives",
@@ -29,6 +30,7 @@ GROUPS = {       # longest first: two processes then finish close together
 
 def _states(model, batch: int = 0):
     import numpy as np
+
     rng = np.random.default_rng(0)
     shape = (batch, model.nq) if batch else (model.nq,)
     return tuple(rng.uniform(-1, 1, shape) for _ in range(3))
@@ -40,7 +42,8 @@ def run_group(name: str) -> float:
     import numpy as np
 
     import eslabon as es
-    model = es.zoo.load("practica_4dof")             # revolute and prismatic joints
+
+    model = es.zoo.load("practica_4dof")  # revolute and prismatic joints
     q, qd, qdd = _states(model)
     Q, QD, QDD = _states(model, 9)
     lists = [list(map(float, x)) for x in (q, qd, qdd)]
@@ -81,12 +84,15 @@ def run_group(name: str) -> float:
     elif name == "simulation":
         for method in ("aba", "walker_orin_3", "walker_orin_1"):
             es.simulate(model, 0.002, 0.001, q0=q, torque=qdd, fd_method=method)
-            es.simulate(model, 0.002, 0.001, q0=q, torque=np.tile(qdd, (3, 1)),
-                        fd_method=method)
+            es.simulate(model, 0.002, 0.001, q0=q, torque=np.tile(qdd, (3, 1)), fd_method=method)
     elif name == "mobile manipulators":
         from . import mobile as mb
-        mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
-                                  es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0.0, 0.5)))
+
+        mm = mb.MobileManipulator(
+            mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
+            es.zoo.load("puma560_araujo"),
+            mb.Mount((0.3, 0.0, 0.5)),
+        )
         mb.simulate(mm, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
     else:
         raise ValueError(f"group: expected one of {list(GROUPS)}, got {name!r}")
@@ -95,8 +101,10 @@ def run_group(name: str) -> float:
 
 def _worker(name: str) -> tuple:
     import warnings
+
     warnings.simplefilter("ignore")
     from ._engine.compile import compile_notice
+
     compile_notice(False)
     return name, run_group(name)
 
@@ -104,23 +112,32 @@ def _worker(name: str) -> tuple:
 def warmup(jobs: int | None = None, log=None) -> dict:
     """Compile every group of kernels, ``jobs`` processes at once (default: one per core);
     ``log(line)`` reports each group as it lands. Returns the timings."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
         raise ValueError(f"--jobs: expected a whole number >= 1, got {jobs!r}")
     jobs = jobs or min(len(GROUPS), os.cpu_count() or 1)
     log = log or (lambda line: None)
     t0 = time.perf_counter()
     cpu = {}
-    log(f"eslabon warmup: compiling {len(GROUPS)} groups of kernels in {jobs} processes "
-        f"(once per machine and version)")
-    ctx = multiprocessing.get_context("spawn")      # a fresh interpreter per worker
+    log(
+        f"eslabon warmup: compiling {len(GROUPS)} groups of kernels in {jobs} processes "
+        f"(once per machine and version)"
+    )
+    ctx = multiprocessing.get_context("spawn")  # a fresh interpreter per worker
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         futures = [pool.submit(_worker, name) for name in GROUPS]
         for k, fut in enumerate(as_completed(futures), start=1):
             name, seconds = fut.result()
             cpu[name] = round(seconds, 2)
-            log(f"eslabon warmup [{k}/{len(GROUPS)}, {time.perf_counter() - t0:.0f} s] "
-                f"{name}: {GROUPS[name]} ({seconds:.1f} s)")
-    return {"tasks": cpu, "jobs": jobs, "wall_s": round(time.perf_counter() - t0, 2),
-            "cpu_s": round(sum(cpu.values()), 2)}
+            log(
+                f"eslabon warmup [{k}/{len(GROUPS)}, {time.perf_counter() - t0:.0f} s] "
+                f"{name}: {GROUPS[name]} ({seconds:.1f} s)"
+            )
+    return {
+        "tasks": cpu,
+        "jobs": jobs,
+        "wall_s": round(time.perf_counter() - t0, 2),
+        "cpu_s": round(sum(cpu.values()), 2),
+    }

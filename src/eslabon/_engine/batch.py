@@ -12,6 +12,7 @@ loop is lowered), so each one is an ordinary cached ``parallel=True`` function w
 chunk as a compile-time constant: a function passed as an argument at run time would
 not be kept in numba's cache.
 """
+
 from __future__ import annotations
 
 import numba
@@ -37,7 +38,7 @@ def run_batch(chunk, P, ins, outs, extra, nchunks):
     for c in prange(nchunks):
         lo, hi = chunk_states(c, nchunks, N)
         status[c] = chunk(P, ins, outs, extra, lo, hi)
-    worst = 0                       # not status.max(): docs/performance.md, "Kernel choices"
+    worst = 0  # not status.max(): docs/performance.md, "Kernel choices"
     for c in range(nchunks):
         worst = max(worst, status[c])
     return worst

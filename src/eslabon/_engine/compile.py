@@ -16,17 +16,22 @@ event with no eslabon subject active names the kernel being compiled (its subjec
 registered with :func:`subject`); a C entry point names its own; the line is printed at
 the first compiler pass (``numba:run_pass``), which a cache load never runs.
 """
+
 from __future__ import annotations
 
 import os
 import sys
 import threading
 
-_SUBJECTS: dict = {}                 # kernel qualname -> what the notice calls it
+_SUBJECTS: dict = {}  # kernel qualname -> what the notice calls it
 _state = threading.local()
 _printed: set = set()
 _enabled = os.environ.get("ESLABON_COMPILE_NOTICE", "1").strip().lower() not in (
-    "0", "false", "no", "off")
+    "0",
+    "false",
+    "no",
+    "off",
+)
 _installed = False
 _lock = threading.Lock()
 
@@ -50,13 +55,16 @@ def subject(text: str, *kernels):
 
 def _say(what: str):
     stream = sys.stderr
-    if not _enabled or what in _printed or stream is None:     # stderr closed (2>&-)
+    if not _enabled or what in _printed or stream is None:  # stderr closed (2>&-)
         return
     _printed.add(what)
     try:
-        print(f"eslabon: compiling {what} for this machine (first use; cached for later "
-              "runs)…", file=stream, flush=True)
-    except (OSError, ValueError):        # a broken pipe must not break the compilation
+        print(
+            f"eslabon: compiling {what} for this machine (first use; cached for later runs)…",
+            file=stream,
+            flush=True,
+        )
+    except (OSError, ValueError):  # a broken pipe must not break the compilation
         pass
 
 
@@ -72,6 +80,7 @@ def _load_tbb():
     import ctypes
     import glob
     import sys
+
     if os.environ.get("NUMBA_THREADING_LAYER", "").lower() not in ("tbb", "safe", "threadsafe"):
         return
     for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
@@ -91,9 +100,11 @@ def _after_fork_in_child():
     parallel (its OpenMP runtime would end the process): it runs them serially."""
     global _forked_from_openmp
     import sys
+
     parallel = sys.modules.get("numba.np.ufunc.parallel")
     if parallel is not None and getattr(parallel, "_is_initialized", False):
         import numba
+
         if numba.threading_layer() == "omp":
             _forked_from_openmp = True
 
@@ -106,10 +117,10 @@ class BatchKernel:
 
     def __init__(self, fn):
         import numba
+
         self.parallel = numba.njit(cache=True, parallel=True)(fn)
         self.py_func = fn
-        self.__name__, self.__qualname__, self.__doc__ = fn.__name__, fn.__qualname__, \
-            fn.__doc__
+        self.__name__, self.__qualname__, self.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
         self._serial = None
 
     def __call__(self, *args):
@@ -117,6 +128,7 @@ class BatchKernel:
             return self.parallel(*args)
         if self._serial is None:
             import numba
+
             self._serial = numba.njit(cache=False)(self.py_func)
         return self._serial(*args)
 
@@ -133,6 +145,7 @@ def _code_digest() -> str:
     """A digest of eslabon's version and of every source file of the packages that hold
     compiled code: the name of the folder that eslabon's numba cache lives in."""
     import hashlib
+
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     h = hashlib.sha256()
     for package in _COMPILED_PACKAGES:
@@ -163,8 +176,11 @@ def _cache_locator():
         def __init__(self, py_func, py_file, base):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = os.path.join(base, "eslabon-" + EslabonCacheLocator.digest,
-                                            os.path.relpath(os.path.dirname(py_file), root))
+            self._cache_path = os.path.join(
+                base,
+                "eslabon-" + EslabonCacheLocator.digest,
+                os.path.relpath(os.path.dirname(py_file), root),
+            )
 
         def get_cache_path(self):
             return self._cache_path
@@ -177,9 +193,15 @@ def _cache_locator():
             if cls.digest is None:
                 cls.digest = _code_digest()
             from numba.misc.appdirs import AppDirs
-            bases = ([config.CACHE_DIR] if config.CACHE_DIR else
-                     [os.path.join(root, "__pycache__"),
-                      AppDirs(appname="numba", appauthor=False).user_cache_dir])
+
+            bases = (
+                [config.CACHE_DIR]
+                if config.CACHE_DIR
+                else [
+                    os.path.join(root, "__pycache__"),
+                    AppDirs(appname="numba", appauthor=False).user_cache_dir,
+                ]
+            )
             for base in bases:
                 self = cls(py_func, py_file, base)
                 try:
@@ -203,6 +225,7 @@ def install():
         _load_tbb()
         from numba.core import caching
         from numba.core import event as ev
+
         caching.CacheImpl._locator_classes.insert(0, _cache_locator())
 
         class _Dispatchers(ev.Listener):
@@ -277,6 +300,7 @@ class LazyCFunc:
             with self._lock:
                 if self._cfunc is None:
                     import numba
+
                     with compiling(self.what):
                         self._cfunc = numba.cfunc(self.signature, cache=True)(self.pyfunc)
         return self._cfunc
@@ -292,6 +316,8 @@ class LazyCFunc:
 
 def lazy_cfunc(signature, what: str):
     """Decorator: a :class:`LazyCFunc` of ``signature`` announced as ``what``."""
+
     def wrap(fn):
         return LazyCFunc(fn, signature, what)
+
     return wrap

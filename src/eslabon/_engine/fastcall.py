@@ -23,6 +23,7 @@ The drivers module defines the cfunc of each quantity over its kernel (e.g.
 :data:`SIGNATURE`, ``int64 f(P, a, b, c, out0, out1, out2)`` (pointers to float64; unused
 ones are NULL), so one C wrapper serves them all.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -34,7 +35,7 @@ from .layout import H_NB, HEADER, STRIDE
 
 try:
     from . import _fastcall
-except ImportError:           # built without a C compiler: the general path is used
+except ImportError:  # built without a C compiler: the general path is used
     _fastcall = None
 
 AVAILABLE = _fastcall is not None
@@ -57,8 +58,10 @@ def entry_status(status):
 @intrinsic
 def _read_only(typingctx, array):
     """The same array typed read-only (no code: the flag exists only in the type)."""
+
     def codegen(context, builder, sig, args):
         return args[0]
+
     return array.copy(readonly=True)(array), codegen
 
 
@@ -74,8 +77,9 @@ def _text_signature(fn) -> str:
     """``name(params)`` without annotations: the first line of a builtin's docstring."""
     sig = inspect.signature(fn)
     params = [p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()]
-    return fn.__name__ + str(sig.replace(parameters=params,
-                                         return_annotation=inspect.Signature.empty))
+    return fn.__name__ + str(
+        sig.replace(parameters=params, return_annotation=inspect.Signature.empty)
+    )
 
 
 def public(general, entry, n_in: int, out_ranks: tuple, model_type: type):
@@ -95,5 +99,16 @@ def public(general, entry, n_in: int, out_ranks: tuple, model_type: type):
     if _fastcall is None:
         return general
     doc = f"{_text_signature(general)}\n--\n\n{inspect.cleandoc(general.__doc__ or '')}"
-    return _fastcall.public(0, n_in, tuple(out_ranks), HEADER, STRIDE, entry,
-                            general, general.__name__, doc, general.__module__, model_type)
+    return _fastcall.public(
+        0,
+        n_in,
+        tuple(out_ranks),
+        HEADER,
+        STRIDE,
+        entry,
+        general,
+        general.__name__,
+        doc,
+        general.__module__,
+        model_type,
+    )

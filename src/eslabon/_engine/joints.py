@@ -29,6 +29,7 @@ Two families of helpers:
   :data:`CODES`, :func:`nq_of`, :func:`rotates`, :func:`slides`, :func:`subspace`,
   :func:`jacobian_column`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,12 +40,13 @@ from .layout import FIXED, JOINT_CODES, JOINT_FIELDS, JOINT_NAMES, JTYPE, PRISMA
 from .sincos import sincos_near
 from .tuples import add, cross, dot, mm, mrz, mtv, mv, rot_axis9, scale, smv
 
-NAMES = JOINT_NAMES      # the codes themselves are part of the packed layout (.layout)
+NAMES = JOINT_NAMES  # the codes themselves are part of the packed layout (.layout)
 CODES = JOINT_CODES
 _NQ = {FIXED: 0, REVOLUTE: 1, PRISMATIC: 1}
 
 
 # ---- numpy ------------------------------------------------------------------------------
+
 
 def nq_of(joint_type) -> np.ndarray:
     """Configuration size of each joint (and, today, its tangent size nv)."""
@@ -93,14 +95,15 @@ def jacobian_column(joint_type: int, z, lever) -> np.ndarray:
 # below. The helpers take no array: an array handed to an inlined function costs a
 # reference-count round trip per call in compiled code.
 
+
 @array_getter(JOINT_FIELDS, shift=JTYPE)
 def joint(P, o):
     """The joint of the body at offset ``o`` of the packed model ``P``: (type, q index,
     axis (3), +z flag, rotation at q = 0 (9), origin (3)) as one tuple of floats."""
-    return tuple(P[o + JTYPE:o + JTYPE + JOINT_FIELDS])
+    return tuple(P[o + JTYPE : o + JTYPE + JOINT_FIELDS])
 
 
-@njit(inline="always")     # per body in every recursion: no call
+@njit(inline="always")  # per body in every recursion: no call
 def placement(j, qi):
     """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
     angle within the inline sine's range, see ``recursion.near_angles``), as the scalar
@@ -172,12 +175,12 @@ def articulated_velocity(j, qdk, w, v, zero3):
     if j[0] == REVOLUTE:
         sj = scale(qdk, j[2:5])
         w = add(w, sj)
-        cw = cross(w, sj)              # c = v × S q̇ for S = [s; 0]
+        cw = cross(w, sj)  # c = v × S q̇ for S = [s; 0]
         cv = cross(v, sj)
     elif j[0] == PRISMATIC:
         sj = scale(qdk, j[2:5])
         v = add(v, sj)
-        cv = cross(w, sj)              # c = v × S q̇ for S = [0; s]
+        cv = cross(w, sj)  # c = v × S q̇ for S = [0; s]
     return w, v, cw, cv
 
 
@@ -186,13 +189,13 @@ def articulated_projection(j, A, B, C, pn, pf):
     """Articulated-body algorithm, pass 2: U = I^A S as (un, uf), D = Sᵀ U and Sᵀ p^A, for
     the articulated inertia [[A, B], [Bᵀ, C]] (A, C symmetric 6-tuples, B a 9-tuple) and
     bias force p^A = (pn, pf). Returns (un, uf, D, Sᵀp)."""
-    if j[0] == REVOLUTE and j[5] != 0.0:                             # S = [e_z; 0]
+    if j[0] == REVOLUTE and j[5] != 0.0:  # S = [e_z; 0]
         return (A[2], A[4], A[5]), (B[6], B[7], B[8]), A[5], pn[2]
     ax = j[2:5]
-    if j[0] == REVOLUTE:                                             # S = [s; 0]
+    if j[0] == REVOLUTE:  # S = [s; 0]
         un = smv(A, ax)
         return un, mtv(B, ax), dot(ax, un), dot(ax, pn)
-    uf = smv(C, ax)                                                  # S = [0; s]
+    uf = smv(C, ax)  # S = [0; s]
     return mv(B, ax), uf, dot(ax, uf), dot(ax, pf)
 
 

@@ -22,6 +22,7 @@ and lanes:
   them is lifted element by element), so that variables keep one type in a loop;
 - :func:`sign`, :func:`all_finite`, :func:`all_positive`: what branched on a value.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,14 +33,13 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.core.typing.templates import AbstractTemplate, infer_global, signature
-from numba.extending import (lower_builtin, models, register_model,
-                             type_callable)
+from numba.extending import lower_builtin, models, register_model, type_callable
 
 from .compile import install as _install_compile_notice
 
-_install_compile_notice()     # before any eslabon kernel can compile (see eslabon._engine.compile)
+_install_compile_notice()  # before any eslabon kernel can compile (see eslabon._engine.compile)
 
-WIDTH = 4       # states per block: one AVX2 register of doubles
+WIDTH = 4  # states per block: one AVX2 register of doubles
 
 
 class Lanes(types.Type):
@@ -70,8 +70,11 @@ def _vector(context, builder, ty, value, width):
     x = context.cast(builder, value, ty, types.float64)
     vty = ir.VectorType(ir.DoubleType(), width)
     one = builder.insert_element(ir.Constant(vty, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
-    return builder.shuffle_vector(one, ir.Constant(vty, ir.Undefined),
-                                  ir.Constant(ir.VectorType(ir.IntType(32), width), [0] * width))
+    return builder.shuffle_vector(
+        one,
+        ir.Constant(vty, ir.Undefined),
+        ir.Constant(ir.VectorType(ir.IntType(32), width), [0] * width),
+    )
 
 
 def _operands(a, b):
@@ -85,6 +88,7 @@ def _register(ops, instruction):
     """Type ``a op b`` with a lanes side as lanes and lower it to one vector instruction
     (a real side splatted): no numba function per operator and call site."""
     for op in ops:
+
         @infer_global(op)
         class _LanesBinary(AbstractTemplate):
             def generic(self, args, kws):
@@ -97,6 +101,7 @@ def _register(ops, instruction):
             x = _vector(context, builder, sig.args[0], args[0], width)
             y = _vector(context, builder, sig.args[1], args[1], width)
             return getattr(builder, instruction)(x, y)
+
         for left in (Lanes, types.Float, types.Integer, types.Boolean):
             for right in (Lanes, types.Float, types.Integer, types.Boolean):
                 if Lanes in (left, right):
@@ -130,10 +135,16 @@ def _row_pointer(context, builder, aryty, ary, indices, width):
 def _require_block(ary, o):
     """Lanes are read and written as whole vectors: only C-contiguous float64 arrays, a 2-D
     block indexed by row (``o`` None) or a 3-D workspace indexed by (row, column)."""
-    if not (isinstance(ary, types.Array) and ary.layout == "C" and ary.dtype == types.float64
-            and ary.ndim == (2 if isinstance(o, types.NoneType) else 3)):
-        raise TypingError(f"lanes need a C-contiguous float64 (n, WIDTH) block or "
-                          f"(rows, columns, WIDTH) workspace, got {ary} indexed by {o}")
+    if not (
+        isinstance(ary, types.Array)
+        and ary.layout == "C"
+        and ary.dtype == types.float64
+        and ary.ndim == (2 if isinstance(o, types.NoneType) else 3)
+    ):
+        raise TypingError(
+            f"lanes need a C-contiguous float64 (n, WIDTH) block or "
+            f"(rows, columns, WIDTH) workspace, got {ary} indexed by {o}"
+        )
 
 
 # ----------------------------------------------------------------------------------------
@@ -143,6 +154,7 @@ def _require_block(ary, o):
 # a call to it directly (numba's type_callable / lower_builtin) into the loads, stores
 # and selects below: no numba function is compiled or inlined per call site, which is
 # what made the first compilation of a recursion slow (docs/performance.md).
+
 
 def at(q, k):
     """``q[k]``: a float of an (n,) array, the lanes of row k of an (n, WIDTH) block."""
@@ -263,8 +275,9 @@ def _workspace_cells(context, builder, sig, args, count):
         zero = ir.Constant(ir.IntType(64), 0)
         first = _row_pointer(context, builder, wsty, ws, [i, o, zero], WIDTH)
         elem = LANES
-    return [first] + [builder.gep(first, [ir.Constant(ir.IntType(64), j)], inbounds=True)
-                      for j in range(1, count)], elem
+    return [first] + [
+        builder.gep(first, [ir.Constant(ir.IntType(64), j)], inbounds=True) for j in range(1, count)
+    ], elem
 
 
 def _indices_ok(*idx):
@@ -282,8 +295,10 @@ def _workspace_type(ws):
         _require_block(ws, types.int64)
         return LANES
     if not (isinstance(ws, types.Array) and ws.dtype == types.float64 and ws.ndim == 2):
-        raise TypingError(f"a workspace is a 2-D float64 array or a C-contiguous float64 "
-                          f"(rows, columns, WIDTH) one, got {ws}")
+        raise TypingError(
+            f"a workspace is a 2-D float64 array or a C-contiguous float64 "
+            f"(rows, columns, WIDTH) one, got {ws}"
+        )
     return types.float64
 
 
@@ -294,6 +309,7 @@ def _register_get(fn, count):
             _indices_ok(i, o)
             elem = _workspace_type(ws)
             return elem if count == 1 else types.UniTuple(elem, count)
+
         return typing
 
     @lower_builtin(fn, types.Array, types.Integer, types.Integer)
@@ -318,6 +334,7 @@ def _register_set(fn, count):
             _writable(ws)
             _workspace_type(ws)
             return types.none
+
         return typing
 
     @lower_builtin(fn, types.Array, types.Integer, types.Integer, types.Any)
@@ -338,14 +355,20 @@ def array_getter(count, shift=0):
     """Decorator: register the Python function ``f(a, o)`` = the ``count``-tuple
     ``a[o + shift:o + shift + count]`` of a 1-D float64 array (a model's packed data) as
     loads."""
+
     def register(fn):
         @type_callable(fn)
         def typer(context):
             def typing(a, o):
                 _indices_ok(o)
-                if isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.float64 \
-                        and a.layout == "C":        # consecutive cells (lowered as offsets)
+                if (
+                    isinstance(a, types.Array)
+                    and a.ndim == 1
+                    and a.dtype == types.float64
+                    and a.layout == "C"
+                ):  # consecutive cells (lowered as offsets)
                     return types.UniTuple(types.float64, count)
+
             return typing
 
         @lower_builtin(fn, types.Array, types.Integer)
@@ -355,26 +378,37 @@ def array_getter(count, shift=0):
             if shift:
                 o = builder.add(o, ir.Constant(o.type, shift))
             first = _cell(context, builder, aty, a, [o])
-            ptrs = [first] + [builder.gep(first, [ir.Constant(ir.IntType(64), j)],
-                                          inbounds=True) for j in range(1, count)]
+            ptrs = [first] + [
+                builder.gep(first, [ir.Constant(ir.IntType(64), j)], inbounds=True)
+                for j in range(1, count)
+            ]
             return context.make_tuple(builder, sig.return_type, [builder.load(p) for p in ptrs])
+
         return fn
+
     return register
 
 
 def array_setter(count):
     """Decorator: register ``f(a, o, v)``: ``a[o:o+count] = v`` (a tuple of floats) for a
     1-D float64 array, as stores."""
+
     def register(fn):
         @type_callable(fn)
         def typer(context):
             def typing(a, o, v):
                 _indices_ok(o)
-                if isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.float64 \
-                        and a.layout == "C" and isinstance(v, types.BaseTuple) \
-                        and len(v) == count:
+                if (
+                    isinstance(a, types.Array)
+                    and a.ndim == 1
+                    and a.dtype == types.float64
+                    and a.layout == "C"
+                    and isinstance(v, types.BaseTuple)
+                    and len(v) == count
+                ):
                     _writable(a)
                     return types.none
+
             return typing
 
         @lower_builtin(fn, types.Array, types.Integer, types.BaseTuple)
@@ -383,13 +417,19 @@ def array_setter(count):
             o = _intp(context, builder, sig.args[1], args[1])
             first = _cell(context, builder, aty, a, [o])
             for j in range(count):
-                ptr = first if j == 0 else builder.gep(first, [ir.Constant(ir.IntType(64), j)],
-                                                       inbounds=True)
-                x = context.cast(builder, builder.extract_value(args[2], j), sig.args[2][j],
-                                 types.float64)
+                ptr = (
+                    first
+                    if j == 0
+                    else builder.gep(first, [ir.Constant(ir.IntType(64), j)], inbounds=True)
+                )
+                x = context.cast(
+                    builder, builder.extract_value(args[2], j), sig.args[2][j], types.float64
+                )
                 builder.store(x, ptr)
             return context.get_dummy_value()
+
         return fn
+
     return register
 
 
@@ -405,8 +445,10 @@ def _vector_type(q):
         _require_block(q, types.none)
         return LANES
     if not (isinstance(q, types.Array) and q.dtype == types.float64 and q.ndim == 1):
-        raise TypingError(f"a joint vector is a 1-D float64 array or a C-contiguous float64 "
-                          f"(n, WIDTH) block, got {q}")
+        raise TypingError(
+            f"a joint vector is a 1-D float64 array or a C-contiguous float64 "
+            f"(n, WIDTH) block, got {q}"
+        )
     return types.float64
 
 
@@ -415,6 +457,7 @@ def _type_at(context):
     def typing(q, k):
         _indices_ok(k)
         return _vector_type(q)
+
     return typing
 
 
@@ -436,6 +479,7 @@ def _type_put(context):
         _writable(q)
         _vector_type(q)
         return types.none
+
     return typing
 
 
@@ -490,19 +534,23 @@ def _lower_like(context, builder, sig, args):
         return x
     if not isinstance(xty, types.BaseTuple):
         return _vector(context, builder, xty, x, WIDTH)
-    vals = [_vector(context, builder, xty[j], builder.extract_value(x, j), WIDTH)
-            for j in range(len(xty))]
+    vals = [
+        _vector(context, builder, xty[j], builder.extract_value(x, j), WIDTH)
+        for j in range(len(xty))
+    ]
     return context.make_tuple(builder, sig.return_type, vals)
 
 
 def _register_scalar(fn, result, codegen):
     """``fn`` of a float or lanes argument, lowered by ``codegen(builder, x, width)``
     (width None for a float)."""
+
     @type_callable(fn)
     def typer(context):
         def typing(x):
             if isinstance(x, (Lanes, types.Float)):
                 return result(x)
+
         return typing
 
     @lower_builtin(fn, types.Any)
@@ -537,10 +585,16 @@ def _every(bits, width, builder):
 
 # x − x is 0 for a finite x and NaN for inf or NaN
 _register_scalar(sign, lambda x: x if isinstance(x, Lanes) else types.float64, _sign_code)
-_register_scalar(all_finite, lambda x: types.boolean, lambda b, x, w: _every(
-    b.fcmp_ordered("==", b.fsub(x, x), _const(w, 0.0)), w, b))
-_register_scalar(all_positive, lambda x: types.boolean, lambda b, x, w: _every(
-    b.fcmp_ordered(">", x, _const(w, 0.0)), w, b))
+_register_scalar(
+    all_finite,
+    lambda x: types.boolean,
+    lambda b, x, w: _every(b.fcmp_ordered("==", b.fsub(x, x), _const(w, 0.0)), w, b),
+)
+_register_scalar(
+    all_positive,
+    lambda x: types.boolean,
+    lambda b, x, w: _every(b.fcmp_ordered(">", x, _const(w, 0.0)), w, b),
+)
 
 
 def clear(ws, i, lo, hi):
@@ -555,6 +609,7 @@ def _type_clear(context):
         _writable(ws)
         _workspace_type(ws)
         return types.none
+
     return typing
 
 
@@ -571,7 +626,8 @@ def _lower_clear(context, builder, sig, args):
     count = builder.sub(hi, lo)
     if wsty.ndim == 3:
         shape = builder.extract_value(
-            ws, context.data_model_manager[wsty].get_field_position("shape"))
+            ws, context.data_model_manager[wsty].get_field_position("shape")
+        )
         count = builder.mul(count, builder.extract_value(shape, 2))
     with builder.if_then(builder.icmp_signed(">", count, ir.Constant(count.type, 0))):
         cgutils.memset(builder, first, builder.mul(count, ir.Constant(count.type, 8)), 0)
@@ -580,6 +636,7 @@ def _lower_clear(context, builder, sig, args):
 
 # ----------------------------------------------------------------------------------------
 # batches in blocks of WIDTH states
+
 
 @njit(cache=True)
 def pack(X, s0, hi, x):

@@ -22,6 +22,7 @@ against ``math`` (see there for the figures). Larger, infinite or NaN
 arguments are the caller's to handle (the recursions reduce them first with ``math``,
 :func:`eslabon.kinematics.recursion.near_angles`).
 """
+
 from __future__ import annotations
 
 from numba import njit
@@ -30,15 +31,15 @@ from numba.extending import overload
 from .lanes import Lanes
 
 _INV_PIO2 = 6.36619772367581382433e-01
-_PIO2_1 = 1.57079632673412561417e+00        # π/2 in three parts: 33 bits,
-_PIO2_2 = 6.07710050630396597660e-11        # the next 33 bits,
-_PIO2_3 = 2.02226624879595063154e-21        # and the rest (π/2 − _PIO2_1 − _PIO2_2)
+_PIO2_1 = 1.57079632673412561417e00  # π/2 in three parts: 33 bits,
+_PIO2_2 = 6.07710050630396597660e-11  # the next 33 bits,
+_PIO2_3 = 2.02226624879595063154e-21  # and the rest (π/2 − _PIO2_1 − _PIO2_2)
 _S1, _S2, _S3 = -1.66666666666666324348e-01, 8.33333333332248946124e-03, -1.98412698298579493134e-04
 _S4, _S5, _S6 = 2.75573137070700676789e-06, -2.50507602534068634195e-08, 1.58969099521155010221e-10
 _C1, _C2, _C3 = 4.16666666666666019037e-02, -1.38888888888741095749e-03, 2.48015872894767294178e-05
 _C4, _C5, _C6 = -2.75573143513906633035e-07, 2.08757232129817482790e-09, -1.13596475577881948265e-11
-_ROUND = 6755399441055744.0                 # 1.5·2⁵²
-FAST_LIMIT = 1.0e5      # beyond this |x| the reduction above is not exact enough
+_ROUND = 6755399441055744.0  # 1.5·2⁵²
+FAST_LIMIT = 1.0e5  # beyond this |x| the reduction above is not exact enough
 
 
 @njit(cache=True, inline="always")
@@ -48,7 +49,7 @@ def sincos_near(x):
     # nearest integer by the 1.5·2⁵² shift (exact for |x·2/π| < 2⁵¹; math.floor would
     # go through an integer)
     k = (x * _INV_PIO2 + _ROUND) - _ROUND
-    r = ((x - k * _PIO2_1) - k * _PIO2_2) - k * _PIO2_3    # k·P1, k·P2 exact for |k| < 2²⁰
+    r = ((x - k * _PIO2_1) - k * _PIO2_2) - k * _PIO2_3  # k·P1, k·P2 exact for |k| < 2²⁰
     z = r * r
     z2 = z * z
     z4 = z2 * z2
@@ -81,11 +82,14 @@ def _quadrant(k):
         # in float arithmetic for lanes: ⌊x⌋ = round(x − 1/4) for x ∈ ℤ/2, exact for
         # |k| < 2⁵⁰; a NaN stays NaN
         def quadrant_lanes(k):
-            h = (k * 0.5 - 0.25 + _ROUND) - _ROUND                  # ⌊k/2⌋
-            hk = (k * 0.5 + 0.25 + _ROUND) - _ROUND                 # ⌊(k+1)/2⌋
-            return (k - 2.0 * h,
-                    1.0 - 2.0 * (h - 2.0 * ((h * 0.5 - 0.25 + _ROUND) - _ROUND)),
-                    1.0 - 2.0 * (hk - 2.0 * ((hk * 0.5 - 0.25 + _ROUND) - _ROUND)))
+            h = (k * 0.5 - 0.25 + _ROUND) - _ROUND  # ⌊k/2⌋
+            hk = (k * 0.5 + 0.25 + _ROUND) - _ROUND  # ⌊(k+1)/2⌋
+            return (
+                k - 2.0 * h,
+                1.0 - 2.0 * (h - 2.0 * ((h * 0.5 - 0.25 + _ROUND) - _ROUND)),
+                1.0 - 2.0 * (hk - 2.0 * ((hk * 0.5 - 0.25 + _ROUND) - _ROUND)),
+            )
+
         return quadrant_lanes
 
     # one float: through a small integer (docs/performance.md, "Kernel choices"); k
@@ -94,6 +98,7 @@ def _quadrant(k):
     def quadrant_float(k):
         n = int(k if abs(k) < 1e6 else 0.0) & 3
         return float(n & 1), 1.0 - 2.0 * float(n >> 1), 1.0 - 2.0 * float(((n + 1) >> 1) & 1)
+
     return quadrant_float
 
 

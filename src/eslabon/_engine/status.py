@@ -6,12 +6,17 @@ mass matrix that is not positive definite is a property of the model at that
 configuration, a non-finite result comes from the inputs. The public functions turn each
 into an error message naming the field (:func:`eslabon._args.explain_nonfinite`).
 """
+
 from __future__ import annotations
 
-OK = 0                      #: the outputs are finite and complete
-NON_FINITE = 1              #: an output is NaN or infinite
-NOT_POSITIVE_DEFINITE = 2   #: a mass matrix (or an ABA pivot D_i) is not positive definite
-WRONG_SHAPE = 3             #: an argument of a lean call has the wrong length
+OK = 0  #: the outputs are finite and complete
+NON_FINITE = 1  #: an output is NaN or infinite
+NOT_POSITIVE_DEFINITE = 2  #: a mass matrix (or an ABA pivot D_i) is not positive definite
+WRONG_SHAPE = 3  #: an argument of a lean call has the wrong length
 
-NAMES = {OK: "ok", NON_FINITE: "non-finite", NOT_POSITIVE_DEFINITE: "not positive definite",
-         WRONG_SHAPE: "wrong shape"}
+NAMES = {
+    OK: "ok",
+    NON_FINITE: "non-finite",
+    NOT_POSITIVE_DEFINITE: "not positive definite",
+    WRONG_SHAPE: "wrong shape",
+}

@@ -18,6 +18,7 @@ no implementation, so a call that would compute differently from numba does not
 compile. Division, comparisons, truth values and ``abs`` are not traced (they raise at
 compile time): a helper that needs them is a numba function.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -29,17 +30,21 @@ from numba.extending import lower_builtin, type_callable
 
 from .lanes import LANES, Lanes, _vector
 
+
 def _number(ty) -> bool:
     return ty == types.float64 or isinstance(ty, Lanes)
 
 
 def _untraceable(*args):
-    raise TypingError("tuple_function: only + - * and unary - are traced (no division, "
-                      "comparison, truth value or abs)")
+    raise TypingError(
+        "tuple_function: only + - * and unary - are traced (no division, "
+        "comparison, truth value or abs)"
+    )
 
 
 class _Kind:
     """A number's type while typing a call: float64 or lanes."""
+
     __slots__ = ("ty",)
 
     def __init__(self, ty):
@@ -88,6 +93,7 @@ def _type_of(result):
 
 class _Value:
     """A number's LLVM value while lowering a call."""
+
     __slots__ = ("context", "builder", "value", "ty")
 
     def __init__(self, context, builder, value, ty):
@@ -102,8 +108,9 @@ class _Value:
         other = _value_of(other, self.context, self.builder)
         a, b = (other, self) if reverse else (self, other)
         ty = LANES if LANES in (a.ty, b.ty) else types.float64
-        return _Value(self.context, self.builder,
-                      getattr(self.builder, instruction)(a._as(ty), b._as(ty)), ty)
+        return _Value(
+            self.context, self.builder, getattr(self.builder, instruction)(a._as(ty), b._as(ty)), ty
+        )
 
     def __add__(self, other):
         return self._binary(other, "fadd")
@@ -128,11 +135,12 @@ class _Value:
     __hash__ = None
 
     def __neg__(self):
-        if isinstance(self.ty, Lanes):                 # as the lanes operator
+        if isinstance(self.ty, Lanes):  # as the lanes operator
             return _Value(self.context, self.builder, self.builder.fneg(self.value), self.ty)
         minus_zero = ir.Constant(ir.DoubleType(), -0.0)  # as numba negates a float
-        return _Value(self.context, self.builder, self.builder.fsub(minus_zero, self.value),
-                      self.ty)
+        return _Value(
+            self.context, self.builder, self.builder.fsub(minus_zero, self.value), self.ty
+        )
 
 
 def _value_of(x, context, builder):
@@ -143,8 +151,10 @@ def _value_of(x, context, builder):
 
 def _argument(context, builder, ty, value):
     """The symbolic form of one lowered argument."""
+
     def scalar(t, v):
         return _Value(context, builder, v, t)
+
     if isinstance(ty, types.BaseTuple):
         return tuple(scalar(t, builder.extract_value(value, j)) for j, t in enumerate(ty))
     return scalar(ty, value)
@@ -152,10 +162,14 @@ def _argument(context, builder, ty, value):
 
 def _lowered(result, ty, context, builder):
     if isinstance(ty, types.BaseTuple):
-        return context.make_tuple(builder, ty, [_lowered(r, t, context, builder)
-                                                for r, t in zip(result, ty)])
-    return _value_of(result, context, builder)._as(ty) if isinstance(ty, Lanes) else \
-        _value_of(result, context, builder).value
+        return context.make_tuple(
+            builder, ty, [_lowered(r, t, context, builder) for r, t in zip(result, ty)]
+        )
+    return (
+        _value_of(result, context, builder)._as(ty)
+        if isinstance(ty, Lanes)
+        else _value_of(result, context, builder).value
+    )
 
 
 def tuple_function(fn):
@@ -166,13 +180,12 @@ def tuple_function(fn):
     def result_type(*args):
         kinds = [_kinds(a) for a in args]
         if any(k is None for k in kinds):
-            return None                      # not numbers: no implementation
+            return None  # not numbers: no implementation
         return _type_of(fn(*kinds))
 
     # numba folds arguments by the typer's own signature: give it fn's parameter names
     namespace = {"result_type": result_type}
-    exec(f"def typer({', '.join(params)}):\n    return result_type({', '.join(params)})",
-         namespace)
+    exec(f"def typer({', '.join(params)}):\n    return result_type({', '.join(params)})", namespace)
 
     @type_callable(fn)
     def _typer(context):

@@ -6,10 +6,10 @@ compiled code calls as loads and stores (:func:`._lanes.array_getter`) or as the
 arithmetic its body traces (:func:`._tuple_ops.tuple_function`): no numba function is
 compiled per helper and argument type.
 """
+
 from __future__ import annotations
 
-from .lanes import array_getter, array_setter
-from .lanes import g3, g6, g9, s3, s6, s9, sign  # noqa: F401  (generic over lanes)
+from .lanes import array_getter, array_setter, g3, g6, g9, s3, s6, s9, sign  # noqa: F401  (generic over lanes)
 from .tracing import tuple_function
 
 
@@ -58,7 +58,6 @@ def dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-
 @tuple_function
 def cross(a, b):
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
@@ -67,28 +66,37 @@ def cross(a, b):
 @tuple_function
 def mv(R, v):
     """R @ v."""
-    return (R[0] * v[0] + R[1] * v[1] + R[2] * v[2],
-            R[3] * v[0] + R[4] * v[1] + R[5] * v[2],
-            R[6] * v[0] + R[7] * v[1] + R[8] * v[2])
+    return (
+        R[0] * v[0] + R[1] * v[1] + R[2] * v[2],
+        R[3] * v[0] + R[4] * v[1] + R[5] * v[2],
+        R[6] * v[0] + R[7] * v[1] + R[8] * v[2],
+    )
 
 
 @tuple_function
 def mtv(R, v):
     """R.T @ v."""
-    return (R[0] * v[0] + R[3] * v[1] + R[6] * v[2],
-            R[1] * v[0] + R[4] * v[1] + R[7] * v[2],
-            R[2] * v[0] + R[5] * v[1] + R[8] * v[2])
+    return (
+        R[0] * v[0] + R[3] * v[1] + R[6] * v[2],
+        R[1] * v[0] + R[4] * v[1] + R[7] * v[2],
+        R[2] * v[0] + R[5] * v[1] + R[8] * v[2],
+    )
 
 
 @tuple_function
 def mm(A, B):
     """A @ B."""
-    return (A[0] * B[0] + A[1] * B[3] + A[2] * B[6], A[0] * B[1] + A[1] * B[4] + A[2] * B[7],
-            A[0] * B[2] + A[1] * B[5] + A[2] * B[8],
-            A[3] * B[0] + A[4] * B[3] + A[5] * B[6], A[3] * B[1] + A[4] * B[4] + A[5] * B[7],
-            A[3] * B[2] + A[4] * B[5] + A[5] * B[8],
-            A[6] * B[0] + A[7] * B[3] + A[8] * B[6], A[6] * B[1] + A[7] * B[4] + A[8] * B[7],
-            A[6] * B[2] + A[7] * B[5] + A[8] * B[8])
+    return (
+        A[0] * B[0] + A[1] * B[3] + A[2] * B[6],
+        A[0] * B[1] + A[1] * B[4] + A[2] * B[7],
+        A[0] * B[2] + A[1] * B[5] + A[2] * B[8],
+        A[3] * B[0] + A[4] * B[3] + A[5] * B[6],
+        A[3] * B[1] + A[4] * B[4] + A[5] * B[7],
+        A[3] * B[2] + A[4] * B[5] + A[5] * B[8],
+        A[6] * B[0] + A[7] * B[3] + A[8] * B[6],
+        A[6] * B[1] + A[7] * B[4] + A[8] * B[7],
+        A[6] * B[2] + A[7] * B[5] + A[8] * B[8],
+    )
 
 
 @tuple_function
@@ -97,9 +105,17 @@ def rot_axis9(k, c, s):
     ``k``, as a 9-tuple."""
     t = 1.0 - c
     x, y, z = k[0], k[1], k[2]
-    return (t * x * x + c, t * x * y - s * z, t * x * z + s * y,
-            t * x * y + s * z, t * y * y + c, t * y * z - s * x,
-            t * x * z - s * y, t * y * z + s * x, t * z * z + c)
+    return (
+        t * x * x + c,
+        t * x * y - s * z,
+        t * x * z + s * y,
+        t * x * y + s * z,
+        t * y * y + c,
+        t * y * z - s * x,
+        t * x * z - s * y,
+        t * y * z + s * x,
+        t * z * z + c,
+    )
 
 
 # Workspace row access (g3, s3, …) and sign live in ._lanes: they index the element
@@ -107,27 +123,50 @@ def rot_axis9(k, c, s):
 # serve the lanes workspaces of the batch kernels.
 
 
-
-
-
 @tuple_function
 def mrz(R, c, s):
     """R @ Rz(θ) with c = cos θ, s = sin θ (a joint about +z: every DH joint)."""
-    return (R[0] * c + R[1] * s, R[1] * c - R[0] * s, R[2],
-            R[3] * c + R[4] * s, R[4] * c - R[3] * s, R[5],
-            R[6] * c + R[7] * s, R[7] * c - R[6] * s, R[8])
+    return (
+        R[0] * c + R[1] * s,
+        R[1] * c - R[0] * s,
+        R[2],
+        R[3] * c + R[4] * s,
+        R[4] * c - R[3] * s,
+        R[5],
+        R[6] * c + R[7] * s,
+        R[7] * c - R[6] * s,
+        R[8],
+    )
 
 
 @tuple_function
 def madd(A, B):
-    return (A[0] + B[0], A[1] + B[1], A[2] + B[2], A[3] + B[3], A[4] + B[4], A[5] + B[5],
-            A[6] + B[6], A[7] + B[7], A[8] + B[8])
+    return (
+        A[0] + B[0],
+        A[1] + B[1],
+        A[2] + B[2],
+        A[3] + B[3],
+        A[4] + B[4],
+        A[5] + B[5],
+        A[6] + B[6],
+        A[7] + B[7],
+        A[8] + B[8],
+    )
 
 
 @tuple_function
 def msub(A, B):
-    return (A[0] - B[0], A[1] - B[1], A[2] - B[2], A[3] - B[3], A[4] - B[4], A[5] - B[5],
-            A[6] - B[6], A[7] - B[7], A[8] - B[8])
+    return (
+        A[0] - B[0],
+        A[1] - B[1],
+        A[2] - B[2],
+        A[3] - B[3],
+        A[4] - B[4],
+        A[5] - B[5],
+        A[6] - B[6],
+        A[7] - B[7],
+        A[8] - B[8],
+    )
 
 
 @tuple_function
@@ -139,9 +178,17 @@ def mt(A):
 @tuple_function
 def outer(a, b, s):
     """s · a bᵀ."""
-    return (s * a[0] * b[0], s * a[0] * b[1], s * a[0] * b[2],
-            s * a[1] * b[0], s * a[1] * b[1], s * a[1] * b[2],
-            s * a[2] * b[0], s * a[2] * b[1], s * a[2] * b[2])
+    return (
+        s * a[0] * b[0],
+        s * a[0] * b[1],
+        s * a[0] * b[2],
+        s * a[1] * b[0],
+        s * a[1] * b[1],
+        s * a[1] * b[2],
+        s * a[2] * b[0],
+        s * a[2] * b[1],
+        s * a[2] * b[2],
+    )
 
 
 @tuple_function
@@ -172,12 +219,11 @@ def inertia_about(I, m, c):
 # Symmetric 3×3 matrices as 6-tuples (xx, xy, xz, yy, yz, zz): the rotational and
 # translational blocks of a spatial inertia, articulated or not, are symmetric.
 
+
 @tuple_function
 def sym6(M):
     """The upper triangle of the symmetric 9-tuple ``M``."""
     return (M[0], M[1], M[2], M[4], M[5], M[8])
-
-
 
 
 @tuple_function
@@ -188,26 +234,42 @@ def sadd(S, T):
 @tuple_function
 def smv(S, v):
     """S @ v for a symmetric 6-tuple S."""
-    return (S[0] * v[0] + S[1] * v[1] + S[2] * v[2],
-            S[1] * v[0] + S[3] * v[1] + S[4] * v[2],
-            S[2] * v[0] + S[4] * v[1] + S[5] * v[2])
+    return (
+        S[0] * v[0] + S[1] * v[1] + S[2] * v[2],
+        S[1] * v[0] + S[3] * v[1] + S[4] * v[2],
+        S[2] * v[0] + S[4] * v[1] + S[5] * v[2],
+    )
 
 
 @tuple_function
 def srank1_sub(S, u, s):
     """S − s u uᵀ, symmetric."""
     x, y, z = s * u[0], s * u[1], s * u[2]
-    return (S[0] - x * u[0], S[1] - x * u[1], S[2] - x * u[2],
-            S[3] - y * u[1], S[4] - y * u[2], S[5] - z * u[2])
+    return (
+        S[0] - x * u[0],
+        S[1] - x * u[1],
+        S[2] - x * u[2],
+        S[3] - y * u[1],
+        S[4] - y * u[2],
+        S[5] - z * u[2],
+    )
 
 
 @tuple_function
 def rank1_sub(B, a, b, s):
     """B − s a bᵀ."""
     x, y, z = s * a[0], s * a[1], s * a[2]
-    return (B[0] - x * b[0], B[1] - x * b[1], B[2] - x * b[2],
-            B[3] - y * b[0], B[4] - y * b[1], B[5] - y * b[2],
-            B[6] - z * b[0], B[7] - z * b[1], B[8] - z * b[2])
+    return (
+        B[0] - x * b[0],
+        B[1] - x * b[1],
+        B[2] - x * b[2],
+        B[3] - y * b[0],
+        B[4] - y * b[1],
+        B[5] - y * b[2],
+        B[6] - z * b[0],
+        B[7] - z * b[1],
+        B[8] - z * b[2],
+    )
 
 
 @tuple_function
@@ -216,7 +278,7 @@ def rotate_s6(E, S):
     e0 = (E[0], E[1], E[2])
     e1 = (E[3], E[4], E[5])
     e2 = (E[6], E[7], E[8])
-    t0 = smv(S, e0)             # rows of E S
+    t0 = smv(S, e0)  # rows of E S
     t1 = smv(S, e1)
     t2 = smv(S, e2)
     return (dot(t0, e0), dot(t0, e1), dot(t0, e2), dot(t1, e1), dot(t1, e2), dot(t2, e2))

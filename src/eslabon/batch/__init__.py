@@ -1,8 +1,18 @@
 """Parameter sweeps and data sets (docs/sweeps.md): a YAML spec, chunks of samples run
 through the batch kernels, executed serially or on Dask, written as a Parquet data set
 that can be resumed."""
-from .spec import METRICS, PARAMETERS, TASKS, SweepSpec, load_spec, parse_spec
-from .run import SweepNotice, read_sweep, run_sweep
 
-__all__ = ["METRICS", "PARAMETERS", "TASKS", "SweepNotice", "SweepSpec", "load_spec",
-           "parse_spec", "read_sweep", "run_sweep"]
+from .run import SweepNotice, read_sweep, run_sweep
+from .spec import METRICS, PARAMETERS, TASKS, SweepSpec, load_spec, parse_spec
+
+__all__ = [
+    "METRICS",
+    "PARAMETERS",
+    "TASKS",
+    "SweepNotice",
+    "SweepSpec",
+    "load_spec",
+    "parse_spec",
+    "read_sweep",
+    "run_sweep",
+]

@@ -11,6 +11,7 @@ The sha256 is taken over what the kernels use of a model: its packed body arrays
 frames (name, body, placement). A zoo model is code, so its hash also catches a worker
 whose eslabon builds that model differently.
 """
+
 from __future__ import annotations
 
 import functools
@@ -39,6 +40,7 @@ def read_model_source(ref: str, base: Path) -> tuple:
     text, read once; the file must not change while it is read)."""
     from .. import zoo
     from ..model.files import load_model
+
     if ref in zoo.names():
         return ref, None, zoo.load(ref)
     path = Path(ref) if Path(ref).is_absolute() else base / ref
@@ -61,6 +63,7 @@ def build_model(model_ref: str, model_text: str | None):
     temporary copy under the file's own name, so its name and format are the file's)."""
     from .. import zoo
     from ..model.files import load_model
+
     if model_text is None:
         return zoo.load(model_ref)
     with tempfile.TemporaryDirectory(prefix="eslabon-model-") as folder:
@@ -79,6 +82,8 @@ def cached_model(sha256: str, model_ref: str, model_text: str | None):
         model = build_model(model_ref, model_text)
     found = model_sha256(model)
     if found != sha256:
-        raise ValueError(f"model: {model_ref} builds a model with sha256 {found[:12]}… in this "
-                         f"process, the spec has {sha256[:12]}… (another eslabon version?)")
+        raise ValueError(
+            f"model: {model_ref} builds a model with sha256 {found[:12]}… in this "
+            f"process, the spec has {sha256[:12]}… (another eslabon version?)"
+        )
     return model

@@ -11,6 +11,7 @@ data-set readers (pyarrow and pandas skip ``_`` and ``.`` names).
 chunk's or another spec's, other columns, other rows or sample ids, no checksum, or bytes
 that differ from its checksum. Every byte of the file is covered by the checksum.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -55,13 +56,20 @@ def versions() -> dict:
     import pyarrow
 
     from .. import __version__
+
     try:
         import dask
+
         dask_version = dask.__version__
     except ImportError:
         dask_version = None
-    return {"eslabon": __version__, "numpy": np.__version__, "numba": numba.__version__,
-            "dask": dask_version, "pyarrow": pyarrow.__version__}
+    return {
+        "eslabon": __version__,
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "dask": dask_version,
+        "pyarrow": pyarrow.__version__,
+    }
 
 
 def write_part(out, chunk: int, rows: dict, spec_dict: dict) -> Path:
@@ -69,12 +77,15 @@ def write_part(out, chunk: int, rows: dict, spec_dict: dict) -> Path:
     (the sha256 of exactly the bytes written); returns the part's path."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     kinds = {"sample": pa.int64(), "error": pa.string()}
     kinds.update({k: pa.list_(pa.float64()) for k in SERIES})
     table = pa.table(rows, schema=pa.schema([(k, kinds.get(k, pa.float64())) for k in rows]))
-    meta = {b"eslabon.spec": json.dumps(spec_dict).encode(),
-            b"eslabon.versions": json.dumps(versions(), sort_keys=True).encode(),
-            b"eslabon.chunk": str(chunk).encode()}
+    meta = {
+        b"eslabon.spec": json.dumps(spec_dict).encode(),
+        b"eslabon.versions": json.dumps(versions(), sort_keys=True).encode(),
+        b"eslabon.chunk": str(chunk).encode(),
+    }
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
     buffer = io.BytesIO()
     pq.write_table(table, buffer)
@@ -91,7 +102,7 @@ def one_line(exc: BaseException, width: int = 120) -> str:
     """``Type: first line of the message`` of an exception, at most ``width`` characters."""
     text = str(exc).strip().splitlines()
     line = f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
-    return line if len(line) <= width else line[:width - 1] + "…"
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def differing_keys(a, b) -> list:
@@ -99,8 +110,7 @@ def differing_keys(a, b) -> list:
     in the same order: the order of ``vary`` is the order of the samples)."""
     if not isinstance(a, dict) or not isinstance(b, dict):
         return ["(the whole spec)"]
-    return sorted(k for k in set(a) | set(b)
-                  if json.dumps(a.get(k)) != json.dumps(b.get(k)))
+    return sorted(k for k in set(a) | set(b) if json.dumps(a.get(k)) != json.dumps(b.get(k)))
 
 
 def _recorded_checksum(part: Path):
@@ -114,8 +124,7 @@ def _recorded_checksum(part: Path):
         return None, f"has an unreadable checksum file {path.name} ({type(exc).__name__})"
     m = _CHECKSUM_LINE.match(text)
     if m is None:
-        return None, (f"has a checksum file {path.name} that is not "
-                      f"'<sha256>  {part.name}'")
+        return None, (f"has a checksum file {path.name} that is not '<sha256>  {part.name}'")
     if m[2] != part.name:
         return None, f"has a checksum file {path.name} that names {m[2]}"
     return m[1], None
@@ -128,6 +137,7 @@ def check_part(part: Path, spec: SweepSpec, chunk: int, first: int, end: int, co
     of the same bytes."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     try:
         data = part.read_bytes()
     except OSError as exc:
@@ -138,9 +148,12 @@ def check_part(part: Path, spec: SweepSpec, chunk: int, first: int, end: int, co
         written_chunk = int(meta[b"eslabon.chunk"])
         written_spec = json.loads(meta[b"eslabon.spec"])
         written_columns = table.column_names
-        samples = table.column("sample").to_numpy(zero_copy_only=False) \
-            if "sample" in written_columns else None
-    except Exception as exc:                # any damage: Arrow, metadata, JSON, names
+        samples = (
+            table.column("sample").to_numpy(zero_copy_only=False)
+            if "sample" in written_columns
+            else None
+        )
+    except Exception as exc:  # any damage: Arrow, metadata, JSON, names
         return None, f"is not a readable part ({one_line(exc, 100)})"
     if written_chunk != chunk:
         return None, f"holds chunk {written_chunk}, expected chunk {chunk}"
@@ -150,15 +163,23 @@ def check_part(part: Path, spec: SweepSpec, chunk: int, first: int, end: int, co
     if written_columns != columns:
         missing = [c for c in columns if c not in written_columns]
         unexpected = [c for c in written_columns if c not in columns]
-        how = f"missing {missing}, unexpected {unexpected}" if missing or unexpected \
+        how = (
+            f"missing {missing}, unexpected {unexpected}"
+            if missing or unexpected
             else "in another order"
+        )
         return None, f"has other columns than the spec's ({how})"
     if table.num_rows != end - first:
-        return None, f"holds {table.num_rows} row(s), expected {end - first} (samples " \
-                     f"{first}..{end - 1})"
+        return (
+            None,
+            f"holds {table.num_rows} row(s), expected {end - first} (samples {first}..{end - 1})",
+        )
     if not np.array_equal(samples, np.arange(first, end)):
-        return None, f"holds samples {samples.min()}..{samples.max()} in another set or " \
-                     f"order, expected {first}..{end - 1}"
+        return (
+            None,
+            f"holds samples {samples.min()}..{samples.max()} in another set or "
+            f"order, expected {first}..{end - 1}",
+        )
     recorded, problem = _recorded_checksum(part)
     if problem:
         return None, problem

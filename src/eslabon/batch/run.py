@@ -16,6 +16,7 @@ A resume recomputes the missing chunks and the chunks whose part is unsound (mov
 aside, with a one-line warning); it refuses a changed spec or model. A start that fails
 leaves at most ``_spec.json``, and the same command with the same spec then runs.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -29,8 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._files import OutputExistsError, remove_stale_temporaries, write_text_atomic
-from .parts import (check_part, checksum_path, differing_keys, one_line, part_chunks, part_path,
-                    write_part)
+from .parts import (
+    check_part,
+    checksum_path,
+    differing_keys,
+    one_line,
+    part_chunks,
+    part_path,
+    write_part,
+)
 from .spec import SweepSpec
 from .tasks import column_names, run_chunk
 
@@ -62,8 +70,10 @@ def _require(serial: bool):
         try:
             __import__(name)
         except ImportError:
-            raise ValueError(f"sweep: needs {name.split('.')[0]} (pip install "
-                             f"'eslabon[sweep]'); nothing was written") from None
+            raise ValueError(
+                f"sweep: needs {name.split('.')[0]} (pip install "
+                f"'eslabon[sweep]'); nothing was written"
+            ) from None
 
 
 def stored_spec(out: Path) -> SweepSpec | None:
@@ -75,8 +85,9 @@ def stored_spec(out: Path) -> SweepSpec | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: not a readable sweep spec ({type(exc).__name__}); "
-                         "choose another folder") from None
+        raise ValueError(
+            f"{path}: not a readable sweep spec ({type(exc).__name__}); choose another folder"
+        ) from None
     return SweepSpec.from_dict(data, str(path))
 
 
@@ -84,15 +95,21 @@ def _spec_change(old: SweepSpec, new: SweepSpec, out: Path) -> str:
     """One clause saying how ``new`` differs from ``old`` (the spec ``out`` holds)."""
     keys = differing_keys(old.to_dict(), new.to_dict())
     if old.model_sha256 != new.model_sha256:
-        return (f"the model changed since {out} was started (model {new.model_ref}: sha256 "
-                f"{new.model_sha256[:12]}… now, {old.model_sha256[:12]}… in {SPEC_FILE})")
+        return (
+            f"the model changed since {out} was started (model {new.model_ref}: sha256 "
+            f"{new.model_sha256[:12]}… now, {old.model_sha256[:12]}… in {SPEC_FILE})"
+        )
     if old.model_ref != new.model_ref:
-        return (f"the spec names another model than the one {out} was started with "
-                f"({new.model_ref} now, {old.model_ref} in {SPEC_FILE}; the same numbers, "
-                f"sha256 {new.model_sha256[:12]}…)")
+        return (
+            f"the spec names another model than the one {out} was started with "
+            f"({new.model_ref} now, {old.model_ref} in {SPEC_FILE}; the same numbers, "
+            f"sha256 {new.model_sha256[:12]}…)"
+        )
     if any(k in _MODEL_KEYS for k in keys):
-        return (f"the model file {new.model_ref} changed since {out} was started (its text; "
-                f"not its numbers, sha256 {new.model_sha256[:12]}…)")
+        return (
+            f"the model file {new.model_ref} changed since {out} was started (its text; "
+            f"not its numbers, sha256 {new.model_sha256[:12]}…)"
+        )
     return f"the spec differs from the one {out} was started with (in {', '.join(keys)})"
 
 
@@ -100,10 +117,11 @@ def _spec_change(old: SweepSpec, new: SweepSpec, out: Path) -> str:
 class Plan:
     """What a run will do in its folder: write the spec, move unsound parts aside, run
     the chunks in ``todo`` (index, first sample, end)."""
+
     out: Path
     write_spec: bool
     todo: list
-    unsound: list = field(default_factory=list)      # (part, problem, chunk or None)
+    unsound: list = field(default_factory=list)  # (part, problem, chunk or None)
 
 
 def plan_run(spec: SweepSpec, out, resume: bool) -> Plan:
@@ -115,19 +133,27 @@ def plan_run(spec: SweepSpec, out, resume: bool) -> Plan:
     parts = part_chunks(out) if out.is_dir() else {}
     old = stored_spec(out) if out.is_dir() else None
     if old is None and parts:
-        raise ValueError(f"--out: {out} holds parts but no {SPEC_FILE}; it is not a sweep "
-                         "this can resume (choose another folder)")
+        raise ValueError(
+            f"--out: {out} holds parts but no {SPEC_FILE}; it is not a sweep "
+            "this can resume (choose another folder)"
+        )
     if parts and not resume:
-        raise ValueError(f"--out: {out} already holds a sweep; pass --resume to finish it, "
-                         "or choose another folder (nothing was overwritten)")
+        raise ValueError(
+            f"--out: {out} already holds a sweep; pass --resume to finish it, "
+            "or choose another folder (nothing was overwritten)"
+        )
     if old is not None and old.fingerprint() != spec.fingerprint():
         hint = "" if parts else f" (no part written yet: remove {out / SPEC_FILE} to reuse it)"
-        raise ValueError(f"{'--resume' if resume else '--out'}: "
-                         f"{_spec_change(old, spec, out)}{hint}")
+        raise ValueError(
+            f"{'--resume' if resume else '--out'}: {_spec_change(old, spec, out)}{hint}"
+        )
     chunks = spec.chunks()
     columns = column_names(spec)
-    unsound = [(p, f"is not a chunk of this spec (it has {len(chunks)})", None)
-               for c, p in sorted(parts.items()) if c >= len(chunks)]
+    unsound = [
+        (p, f"is not a chunk of this spec (it has {len(chunks)})", None)
+        for c, p in sorted(parts.items())
+        if c >= len(chunks)
+    ]
     todo = []
     for c, a, b in chunks:
         if c not in parts:
@@ -165,11 +191,12 @@ def start(plan: Plan, spec: SweepSpec) -> list:
     if plan.write_spec:
         try:
             write_text_atomic(out / SPEC_FILE, spec.fingerprint(), overwrite=False)
-        except OutputExistsError:          # another run started in this folder meanwhile
+        except OutputExistsError:  # another run started in this folder meanwhile
             old = stored_spec(out)
             if old is None:
-                raise ValueError(f"--out: {out / SPEC_FILE} came and went while this run "
-                                 "started; run again") from None
+                raise ValueError(
+                    f"--out: {out / SPEC_FILE} came and went while this run started; run again"
+                ) from None
             if old.fingerprint() != spec.fingerprint():
                 raise ValueError(f"--out: {_spec_change(old, spec, out)}") from None
     moved = []
@@ -177,8 +204,9 @@ def start(plan: Plan, spec: SweepSpec) -> list:
         target = _move_aside(part)
         moved.append(part.name)
         redo = f"recomputing chunk {chunk}" if chunk is not None else "not part of this sweep"
-        warnings.warn(f"sweep: {part} {problem}; moved to {target}, {redo}", SweepNotice,
-                      stacklevel=3)
+        warnings.warn(
+            f"sweep: {part} {problem}; moved to {target}, {redo}", SweepNotice, stacklevel=3
+        )
     return moved
 
 
@@ -189,27 +217,41 @@ def _client(scheduler, workers):
     """A Dask client: an embedded local cluster of ``workers`` processes, or the
     scheduler at ``scheduler`` (checked before any work: one clear error)."""
     from dask.distributed import Client, LocalCluster
+
     if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, env=WORKER_ENV)
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            env=WORKER_ENV,
+        )
         return Client(cluster), cluster
     if not _ADDRESS.match(str(scheduler)):
-        raise ValueError(f"--scheduler: expected an address like tcp://host:8786, got "
-                         f"{scheduler!r}")
+        raise ValueError(
+            f"--scheduler: expected an address like tcp://host:8786, got {scheduler!r}"
+        )
     try:
         client = Client(scheduler, timeout="5s")
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
-        raise ValueError(f"--scheduler: no Dask scheduler answers at {scheduler} "
-                         f"({one_line(exc)}); nothing was written") from None
+        raise ValueError(
+            f"--scheduler: no Dask scheduler answers at {scheduler} "
+            f"({one_line(exc)}); nothing was written"
+        ) from None
     try:
         idle = not client.scheduler_info().get("workers")
     except (OSError, TimeoutError) as exc:
         client.close()
-        raise ValueError(f"--scheduler: the Dask scheduler at {scheduler} stopped answering "
-                         f"({one_line(exc)}); nothing was written") from None
+        raise ValueError(
+            f"--scheduler: the Dask scheduler at {scheduler} stopped answering "
+            f"({one_line(exc)}); nothing was written"
+        ) from None
     if idle:
-        warnings.warn(f"sweep: the Dask scheduler at {scheduler} has no workers yet; the "
-                      "chunks wait for one", SweepNotice, stacklevel=3)
+        warnings.warn(
+            f"sweep: the Dask scheduler at {scheduler} has no workers yet; the chunks wait for one",
+            SweepNotice,
+            stacklevel=3,
+        )
     return client, None
 
 
@@ -217,8 +259,11 @@ def _client(scheduler, workers):
 def _quiet_dask_logs():
     """Keep distributed's and tornado's log records below CRITICAL off stderr while a
     sweep runs: a lost scheduler is reported once, as one line, by :func:`run_sweep`."""
-    names = [n for n in list(logging.root.manager.loggerDict)
-             if n.split(".")[0] in ("distributed", "tornado")] + ["distributed", "tornado"]
+    names = [
+        n
+        for n in list(logging.root.manager.loggerDict)
+        if n.split(".")[0] in ("distributed", "tornado")
+    ] + ["distributed", "tornado"]
     saved = {n: logging.getLogger(n).level for n in names}
     for n in names:
         logging.getLogger(n).setLevel(logging.CRITICAL)
@@ -233,11 +278,21 @@ def _lost_errors() -> tuple:
     """The exception types that mean the connection to the Dask cluster is gone."""
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
+
     return (CommClosedError, OSError, TimeoutError, CancelledError, FutureCancelledError)
 
 
-def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: int = 2,
-              resume: bool = False, serial: bool = False, on_chunk=None, client=None) -> dict:
+def run_sweep(
+    spec: SweepSpec,
+    out,
+    *,
+    scheduler: str | None = None,
+    workers: int = 2,
+    resume: bool = False,
+    serial: bool = False,
+    on_chunk=None,
+    client=None,
+) -> dict:
     """Run every chunk not yet written soundly; ``serial`` runs them in this process (no
     Dask); ``client`` uses an existing ``dask.distributed.Client`` (left open).
     ``on_chunk(chunk, ok, failed)`` is called as each part lands. Returns a summary:
@@ -248,8 +303,13 @@ def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: in
     _require(serial or client is not None)
     plan = plan_run(spec, out, resume)
     total = len(spec.chunks())
-    done = {"chunks": total, "skipped": total - len(plan.todo), "ok": 0, "failed": 0,
-            "rejected": []}
+    done = {
+        "chunks": total,
+        "skipped": total - len(plan.todo),
+        "ok": 0,
+        "failed": 0,
+        "rejected": [],
+    }
     spec_dict = spec.to_dict()
 
     def landed(result):
@@ -258,6 +318,7 @@ def run_sweep(spec: SweepSpec, out, *, scheduler: str | None = None, workers: in
         done["failed"] += failed
         if on_chunk:
             on_chunk(chunk, ok, failed)
+
     if serial:
         done["rejected"] = start(plan, spec)
         for c, a, b in plan.todo:
@@ -286,6 +347,7 @@ def _run_on(client, spec, spec_dict, plan, landed, done):
     is raised as it is, a lost cluster as one OSError naming the scheduler."""
     from dask.distributed import as_completed
     from distributed.scheduler import KilledWorker
+
     address = getattr(client.scheduler, "address", None) or "(unknown address)"
     folder = str(plan.out.resolve())
     futures = []
@@ -294,10 +356,20 @@ def _run_on(client, spec, spec_dict, plan, landed, done):
     try:
         # a key of this spec and folder: two sweeps on one cluster never share a task
         run_id = hashlib.sha256((spec.fingerprint() + folder).encode()).hexdigest()[:12]
-        futures = [client.submit(write_chunk, spec_dict, c, a, b, folder,
-                                 key=f"eslabon-{spec.name}-{run_id}-chunk-{c}",
-                                 pure=False, retries=2)
-                   for c, a, b in plan.todo]
+        futures = [
+            client.submit(
+                write_chunk,
+                spec_dict,
+                c,
+                a,
+                b,
+                folder,
+                key=f"eslabon-{spec.name}-{run_id}-chunk-{c}",
+                pure=False,
+                retries=2,
+            )
+            for c, a, b in plan.todo
+        ]
         for fut in as_completed(futures):
             if fut.status == "error":
                 failure = fut.exception()
@@ -305,15 +377,19 @@ def _run_on(client, spec, spec_dict, plan, landed, done):
             landed(fut.result())
             finished += 1
     except _lost_errors() as exc:
-        raise OSError(f"sweep: the Dask scheduler at {address} went away after {finished} of "
-                      f"{done['chunks']} chunks ({one_line(exc, 80)}); rerun with --resume "
-                      "to finish") from None
+        raise OSError(
+            f"sweep: the Dask scheduler at {address} went away after {finished} of "
+            f"{done['chunks']} chunks ({one_line(exc, 80)}); rerun with --resume "
+            "to finish"
+        ) from None
     finally:
         with contextlib.suppress(Exception):
             client.cancel([f for f in futures if f.status == "pending"])
     if isinstance(failure, KilledWorker):
-        raise OSError(f"sweep: a chunk's worker died 3 times ({one_line(failure)}); "
-                      "rerun with --resume to finish the others") from None
+        raise OSError(
+            f"sweep: a chunk's worker died 3 times ({one_line(failure)}); "
+            "rerun with --resume to finish the others"
+        ) from None
     if failure is not None:
         raise failure
 
@@ -324,6 +400,7 @@ def read_sweep(out, *, partial: bool = False):
     unsound part raises a ValueError naming it; so do missing chunks, unless ``partial``
     (then the sound parts present are returned)."""
     import pyarrow as pa
+
     out = Path(out)
     spec = stored_spec(out) if out.is_dir() else None
     if spec is None:
@@ -332,8 +409,10 @@ def read_sweep(out, *, partial: bool = False):
     parts = part_chunks(out)
     extra = sorted(c for c in parts if c >= len(chunks))
     if extra:
-        raise ValueError(f"{parts[extra[0]]}: is not a chunk of this sweep (it has "
-                         f"{len(chunks)}); move it out of {out}")
+        raise ValueError(
+            f"{parts[extra[0]]}: is not a chunk of this sweep (it has "
+            f"{len(chunks)}); move it out of {out}"
+        )
     columns = column_names(spec)
     tables, missing = [], []
     for c, a, b in chunks:
@@ -342,13 +421,17 @@ def read_sweep(out, *, partial: bool = False):
             continue
         table, problem = check_part(parts[c], spec, c, a, b, columns)
         if problem:
-            raise ValueError(f"{parts[c]}: {problem}; `eslabon sweep SPEC --out {out} "
-                             "--resume` moves it aside and recomputes it")
+            raise ValueError(
+                f"{parts[c]}: {problem}; `eslabon sweep SPEC --out {out} "
+                "--resume` moves it aside and recomputes it"
+            )
         tables.append(table)
     if missing and not partial:
-        raise ValueError(f"DIR: {out} lacks {len(missing)} of {len(chunks)} chunks "
-                         f"({', '.join(part_path(out, c).name for c in missing[:3])}"
-                         f"{', …' if len(missing) > 3 else ''}); finish it with --resume")
+        raise ValueError(
+            f"DIR: {out} lacks {len(missing)} of {len(chunks)} chunks "
+            f"({', '.join(part_path(out, c).name for c in missing[:3])}"
+            f"{', …' if len(missing) > 3 else ''}); finish it with --resume"
+        )
     if not tables:
         raise ValueError(f"DIR: no sweep parts in {out}")
     return pa.concat_tables(tables).to_pandas().sort_values("sample").reset_index(drop=True)

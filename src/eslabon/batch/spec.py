@@ -5,6 +5,7 @@ Everything is checked here, before any work starts: an unknown key or parameter,
 empty range, a metric the task cannot produce, a missing model all raise a ValueError
 naming the field.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -25,7 +26,11 @@ PARAMETERS = {
     "friction_scale": (0.0, False, "factor on every joint's viscous and Coulomb friction"),
     "trajectory_scale": (None, False, "factor on the motion goal − start"),
     "trajectory_duration": (0.0, True, "duration of the rest-to-rest motion [s]"),
-    "initial_error": (None, False, "initial error on every joint (simulate, closed_loop) [rad or m]"),
+    "initial_error": (
+        None,
+        False,
+        "initial error on every joint (simulate, closed_loop) [rad or m]",
+    ),
     "kp": (0.0, True, "proportional gain on every joint [N·m/rad]"),
     "kd": (0.0, False, "derivative gain on every joint [N·m·s/rad]"),
 }
@@ -37,10 +42,28 @@ METRICS = {
     "tracking_error": ("simulate", "closed_loop"),
     "stability": ("closed_loop", "linearize"),
 }
-_KEYS = {"eslabon_sweep", "name", "model", "trajectory", "task", "controller", "dt", "vary",
-         "sampling", "chunk_size", "metrics", "time_series"}
-DEFAULTS = {"payload_mass": 0.0, "payload_inertia": 0.0, "payload_offset": 0.0,
-            "friction_scale": 1.0, "trajectory_scale": 1.0, "initial_error": 0.0}
+_KEYS = {
+    "eslabon_sweep",
+    "name",
+    "model",
+    "trajectory",
+    "task",
+    "controller",
+    "dt",
+    "vary",
+    "sampling",
+    "chunk_size",
+    "metrics",
+    "time_series",
+}
+DEFAULTS = {
+    "payload_mass": 0.0,
+    "payload_inertia": 0.0,
+    "payload_offset": 0.0,
+    "friction_scale": 1.0,
+    "trajectory_scale": 1.0,
+    "initial_error": 0.0,
+}
 
 
 @dataclass(frozen=True)
@@ -49,6 +72,7 @@ class SweepSpec:
     ``model_ref`` is a zoo name or an absolute model-file path, ``model_text`` that file's
     text (None for a zoo model) and ``model_sha256`` the model's content hash
     (:mod:`eslabon.batch.models`): the model travels with the spec, by content."""
+
     name: str
     model_ref: str
     model_text: str | None
@@ -78,12 +102,14 @@ class SweepSpec:
         expected = {f.name for f in fields(cls)}
         if set(d) != expected:
             missing, unknown = sorted(expected - set(d)), sorted(set(d) - expected)
-            raise ValueError(f"{where}: not a sweep spec of this eslabon (missing {missing}, "
-                             f"unknown {unknown})")
+            raise ValueError(
+                f"{where}: not a sweep spec of this eslabon (missing {missing}, unknown {unknown})"
+            )
         d = dict(d)
         try:
-            d["start"], d["goal"], d["metrics"] = (tuple(d[k]) for k in ("start", "goal",
-                                                                         "metrics"))
+            d["start"], d["goal"], d["metrics"] = (
+                tuple(d[k]) for k in ("start", "goal", "metrics")
+            )
         except TypeError:
             raise ValueError(f"{where}: start, goal and metrics must be lists") from None
         return cls(**d)
@@ -99,8 +125,9 @@ class SweepSpec:
         names = list(self.vary)
         if self.sampling["kind"] == "grid":
             rows = list(itertools.product(*(self.vary[k] for k in names))) or [()]
-            return {k: np.array([r[i] for r in rows], dtype=float) for i, k in enumerate(names)} \
-                | {"sample": np.arange(len(rows))}
+            return {k: np.array([r[i] for r in rows], dtype=float) for i, k in enumerate(names)} | {
+                "sample": np.arange(len(rows))
+            }
         rng = np.random.default_rng(self.sampling["seed"])
         n = self.sampling["n"]
         table = {}
@@ -114,8 +141,9 @@ class SweepSpec:
         """[(chunk index, first sample, end)], each ``chunk_size`` samples (the last
         may be shorter)."""
         n = len(self.sample_table()["sample"])
-        return [(i, a, min(a + self.chunk_size, n))
-                for i, a in enumerate(range(0, n, self.chunk_size))]
+        return [
+            (i, a, min(a + self.chunk_size, n)) for i, a in enumerate(range(0, n, self.chunk_size))
+        ]
 
 
 def _number(x, where, *, positive=False, integer=False):
@@ -137,8 +165,9 @@ def _check_bound(name, value, where):
 def _vary(entry, name, kind, where):
     """Grid values (list) or a random range (lo, hi) for one parameter."""
     if not isinstance(entry, dict) or set(entry) - {"values", "range", "steps"} or not entry:
-        raise ValueError(f"{where}: expected {{values: [...]}} or {{range: [lo, hi], steps: N}}, "
-                         f"got {entry!r}")
+        raise ValueError(
+            f"{where}: expected {{values: [...]}} or {{range: [lo, hi], steps: N}}, got {entry!r}"
+        )
     if "values" in entry:
         values = entry["values"]
         if not isinstance(values, list) or not values:
@@ -176,8 +205,9 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     """Check a spec mapping (``base``: the folder model paths are relative to)."""
     from .._yaml import check_plain_tree
     from .models import model_sha256, read_model_source
+
     version = data.get("eslabon_sweep") if isinstance(data, dict) else None
-    if type(version) is not int or version != 1:          # true == 1, but is not a version
+    if type(version) is not int or version != 1:  # true == 1, but is not a version
         raise ValueError("spec: expected a mapping with the version key 'eslabon_sweep: 1'")
     check_plain_tree(data)
     if not isinstance(data.get("name", "sweep"), str) or not data.get("name", "sweep"):
@@ -194,8 +224,9 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     n = model.nq
     traj = data.get("trajectory")
     if not isinstance(traj, dict) or set(traj) - {"start", "goal", "duration", "samples"}:
-        raise ValueError("trajectory: expected {start: [...], goal: [...], duration: s, "
-                         "samples: K}")
+        raise ValueError(
+            "trajectory: expected {start: [...], goal: [...], duration: s, samples: K}"
+        )
     task = data.get("task")
     if task not in TASKS:
         raise ValueError(f"task: expected one of {TASKS}, got {task!r}")
@@ -207,12 +238,16 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     if kind == "grid" and set(sampling) == {"kind"}:
         sampling = {"kind": "grid"}
     elif kind == "random" and set(sampling) <= {"kind", "n", "seed"}:
-        sampling = {"kind": "random",
-                    "n": _number(sampling.get("n"), "sampling.n", positive=True, integer=True),
-                    "seed": _number(sampling.get("seed", 0), "sampling.seed", integer=True)}
+        sampling = {
+            "kind": "random",
+            "n": _number(sampling.get("n"), "sampling.n", positive=True, integer=True),
+            "seed": _number(sampling.get("seed", 0), "sampling.seed", integer=True),
+        }
     else:
-        raise ValueError(f"sampling: expected {{kind: grid}} or {{kind: random, n: N, seed: S}}, "
-                         f"got {sampling!r}")
+        raise ValueError(
+            f"sampling: expected {{kind: grid}} or {{kind: random, n: N, seed: S}}, "
+            f"got {sampling!r}"
+        )
     vary_in = data.get("vary") or {}
     if not isinstance(vary_in, dict):
         raise ValueError(f"vary: expected a mapping of parameters, got {vary_in!r}")
@@ -227,8 +262,9 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
         if m not in METRICS:
             raise ValueError(f"metrics: unknown metric {m!r}; expected {sorted(METRICS)}")
         if task not in METRICS[m]:
-            raise ValueError(f"metrics: {m} does not apply to task {task} "
-                             f"(it needs one of {METRICS[m]})")
+            raise ValueError(
+                f"metrics: {m} does not apply to task {task} (it needs one of {METRICS[m]})"
+            )
     if task in ("closed_loop", "linearize") and "kp" not in controller and "kp" not in vary:
         raise ValueError(f"controller.kp: task {task} needs gains (controller or vary)")
     for k in ("kp", "kd"):
@@ -240,16 +276,26 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     duration = _number(traj.get("duration", 1.0), "trajectory.duration", positive=True)
     dt = _number(data.get("dt", 1e-3), "dt", positive=True)
     return SweepSpec(
-        name=str(data.get("name", "sweep")), model_ref=ref, model_text=model_text,
+        name=str(data.get("name", "sweep")),
+        model_ref=ref,
+        model_text=model_text,
         model_sha256=model_sha256(model),
         start=_vector(traj.get("start", [0.0] * n), n, "trajectory.start"),
-        goal=_vector(traj.get("goal"), n, "trajectory.goal"), duration=duration,
-        samples=_number(traj.get("samples", 201), "trajectory.samples", positive=True,
-                        integer=True),
-        task=task, kp=float(controller.get("kp", 0.0)), kd=float(controller.get("kd", 0.0)),
-        dt=dt, vary=vary, sampling=sampling,
+        goal=_vector(traj.get("goal"), n, "trajectory.goal"),
+        duration=duration,
+        samples=_number(
+            traj.get("samples", 201), "trajectory.samples", positive=True, integer=True
+        ),
+        task=task,
+        kp=float(controller.get("kp", 0.0)),
+        kd=float(controller.get("kd", 0.0)),
+        dt=dt,
+        vary=vary,
+        sampling=sampling,
         chunk_size=_number(data.get("chunk_size", 16), "chunk_size", positive=True, integer=True),
-        metrics=tuple(metrics), time_series=ts)
+        metrics=tuple(metrics),
+        time_series=ts,
+    )
 
 
 def load_spec(path) -> SweepSpec:

@@ -6,6 +6,7 @@ as columns. A sample that raises keeps its row, with the error and NaN metrics.
 The nominal motion is rest to rest, q(t) = q₀ + s·(q₁ − q₀)·p(t/T) with the quintic
 p(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (s: ``trajectory_scale``, T: ``trajectory_duration``).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -29,11 +30,13 @@ def sample_model(base, p):
     """``base`` with the sample's payload (merged into the end-effector body by the
     parallel-axis rule) and friction scale."""
     from ..spatial.spatial6 import parallel_axis
+
     mass, inertia, offset = p["payload_mass"], p["payload_inertia"], p["payload_offset"]
     changes = {}
     if p["friction_scale"] != 1.0:
-        changes.update(viscous=base.viscous * p["friction_scale"],
-                       coulomb=base.coulomb * p["friction_scale"])
+        changes.update(
+            viscous=base.viscous * p["friction_scale"], coulomb=base.coulomb * p["friction_scale"]
+        )
     if mass > 0 or inertia > 0:
         ee = base.frame("ee")
         b = ee.body
@@ -42,7 +45,8 @@ def sample_model(base, p):
         m = m_b + mass
         c = (m_b * c_b + mass * c_pay) / m if m > 0 else c_b
         I = parallel_axis(base.inertia[b], m_b, c_b - c) + parallel_axis(
-            inertia * np.eye(3), mass, c_pay - c)
+            inertia * np.eye(3), mass, c_pay - c
+        )
         masses, coms, inertias = base.mass.copy(), base.com.copy(), base.inertia.copy()
         masses[b], coms[b], inertias[b] = m, c, I
         changes.update(mass=masses, com=coms, inertia=inertias)
@@ -80,8 +84,13 @@ def columns(spec: SweepSpec, n: int) -> list:
 def column_names(spec: SweepSpec) -> list:
     """Every column of a part, in order: ``sample``, the varied parameters, the metrics,
     ``error`` and (with ``time_series``) the series."""
-    return ["sample", *spec.vary, *columns(spec, len(spec.start)), "error",
-            *(SERIES if spec.time_series else ())]
+    return [
+        "sample",
+        *spec.vary,
+        *columns(spec, len(spec.start)),
+        "error",
+        *(SERIES if spec.time_series else ()),
+    ]
 
 
 def _torque_metrics(spec, t, q_dot, tau, out):
@@ -89,9 +98,9 @@ def _torque_metrics(spec, t, q_dot, tau, out):
         for j, v in enumerate(np.abs(tau).max(axis=0)):
             out[f"peak_torque_{j + 1}"] = v
     if "rms_torque" in spec.metrics:
-        for j, v in enumerate(np.sqrt(np.mean(tau ** 2, axis=0))):
+        for j, v in enumerate(np.sqrt(np.mean(tau**2, axis=0))):
             out[f"rms_torque_{j + 1}"] = v
-    if "energy" in spec.metrics:            # actuator work, no regeneration: ∫ Σ|τ q̇| dt
+    if "energy" in spec.metrics:  # actuator work, no regeneration: ∫ Σ|τ q̇| dt
         out["energy"] = float(np.trapezoid(np.abs(tau * q_dot).sum(axis=1), t))
 
 
@@ -99,6 +108,7 @@ def _stability(model, motion, t, kp, kd):
     """max Re λ of the frozen closed loop A − B [K_p 1, K_d 1] along the nominal."""
     from ..control.design import closed_loop_matrix
     from ..control.linearize import linearize
+
     q, qd, qdd = motion(t)
     lin = linearize(model, q, qd, qdd)
     n = model.nq
@@ -114,6 +124,7 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
     the sample models of a chunk by their parameters (grids repeat them)."""
     from ..dynamics.api import inverse_dynamics
     from ..sim import simulate
+
     key = tuple(p[k] for k in MODEL_PARAMETERS)
     models = {} if models is None else models
     if key not in models:
@@ -127,7 +138,7 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
     if spec.task in ("inverse_dynamics", "linearize"):
         t = np.linspace(0.0, T, spec.samples)
         q, qd, qdd = motion(t)
-        tau = inverse_dynamics(model, q, qd, qdd)             # one batch call
+        tau = inverse_dynamics(model, q, qd, qdd)  # one batch call
         _torque_metrics(spec, t, qd, tau, out)
     else:
         steps = max(1, int(np.ceil(T / spec.dt - 1e-9)))
@@ -135,13 +146,15 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
         t = np.arange(steps + 1) * h
         q_n, qd_n, qdd_n = motion(t)
         e0 = np.full(n, p["initial_error"])
-        if spec.task == "simulate":          # the nominal model's feedforward, open loop
+        if spec.task == "simulate":  # the nominal model's feedforward, open loop
             tau_ff = inverse_dynamics(base, q_n, qd_n, qdd_n)
             traj = simulate(model, T, h, q0=q_n[0] + e0, qd0=qd_n[0], torque=tau_ff)
-        else:                                # feedforward + PD on the error
+        else:  # feedforward + PD on the error
+
             def law(tk, x, v):
                 qn, qdn, qddn = motion(tk)
                 return inverse_dynamics(base, qn, qdn, qddn) + kp * (qn - x) + kd * (qdn - v)
+
             traj = simulate(model, T, h, q0=q_n[0] + e0, qd0=qd_n[0], torque=law)
         q, qd, tau = traj.q, traj.qd, traj.tau
         _torque_metrics(spec, t, qd, tau, out)
@@ -152,8 +165,9 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
                 out[f"final_q_{j + 1}"] = q[-1, j]
                 out[f"final_qd_{j + 1}"] = qd[-1, j]
     if "stability" in spec.metrics:
-        out["stability"] = _stability(model, motion, np.linspace(0.0, T, min(spec.samples, 21)),
-                                      kp, kd)
+        out["stability"] = _stability(
+            model, motion, np.linspace(0.0, T, min(spec.samples, 21)), kp, kd
+        )
     if spec.time_series:
         out["t_series"] = t.tolist()
         out["tau_series"] = tau.ravel().tolist()
@@ -180,7 +194,7 @@ def run_chunk(spec: SweepSpec, first: int, end: int) -> dict:
             if bad:
                 raise FloatingPointError(f"the sample diverged: {', '.join(bad[:3])} not finite")
             error = None
-        except Exception as exc:             # recorded with the sample, never dropped
+        except Exception as exc:  # recorded with the sample, never dropped
             result, error = {}, f"{type(exc).__name__}: {exc}"
         rows["sample"].append(s)
         for k in spec.vary:

@@ -22,6 +22,7 @@ Pinocchio is never a runtime dependency: it is imported only when asked for
 >>> res = bench.run(quick=True)                                    # doctest: +SKIP
 >>> print(bench.render_markdown(res))                              # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,13 +39,20 @@ from .report import print_results, render_markdown
 SECTIONS = ("per_call", "batch", "scaling", "simulate", "startup")
 ROBOTS = ("puma560", "panda")
 CHAIN_SIZES = (6, 12, 24, 48, 96)
-LONG_CHAIN_SIZES = (96, 192, 384)       # the mass matrix's O(n²) regime
+LONG_CHAIN_SIZES = (96, 192, 384)  # the mass matrix's O(n²) regime
 
 
-def run(*, against_pin: bool = False, quick: bool = False, robots=ROBOTS,
-        sim_robot="puma560", chain_sizes=CHAIN_SIZES, long_chain_sizes=LONG_CHAIN_SIZES,
-        batch_size: int | None = None,
-        sections=SECTIONS) -> dict:
+def run(
+    *,
+    against_pin: bool = False,
+    quick: bool = False,
+    robots=ROBOTS,
+    sim_robot="puma560",
+    chain_sizes=CHAIN_SIZES,
+    long_chain_sizes=LONG_CHAIN_SIZES,
+    batch_size: int | None = None,
+    sections=SECTIONS,
+) -> dict:
     """Run the benchmark; returns ``{"meta", "settings", "sections", "ok"}`` (JSON-able).
 
     ``robots``: zoo names (or Models) for the per-call and batch sections; ``sim_robot``: zoo
@@ -56,15 +64,17 @@ def run(*, against_pin: bool = False, quick: bool = False, robots=ROBOTS,
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"sections: unknown {sorted(unknown)}; expected some of {SECTIONS}")
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")    # for the start-up subprocesses
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # for the start-up subprocesses
     s = settings(quick, batch_size)
     pc = load_pin() if against_pin else None
     start = time.perf_counter()
-    calls = {"per_call": lambda: _sec.per_call(robots, pc, s),
-             "batch": lambda: _sec.batch(robots, pc, s),
-             "scaling": lambda: _sec.scaling(chain_sizes, pc, s, m_sizes=long_chain_sizes),
-             "simulate": lambda: _sec.simulation(sim_robot, pc, s),
-             "startup": lambda: _sec.startup(sim_robot, pc, s)}
+    calls = {
+        "per_call": lambda: _sec.per_call(robots, pc, s),
+        "batch": lambda: _sec.batch(robots, pc, s),
+        "scaling": lambda: _sec.scaling(chain_sizes, pc, s, m_sizes=long_chain_sizes),
+        "simulate": lambda: _sec.simulation(sim_robot, pc, s),
+        "startup": lambda: _sec.startup(sim_robot, pc, s),
+    }
     out = {}
     for name in SECTIONS:
         if name not in sections:
@@ -72,15 +82,21 @@ def run(*, against_pin: bool = False, quick: bool = False, robots=ROBOTS,
         log(f"--- {name}")
         try:
             out[name] = calls[name]()
-        except Exception as exc:                # report and go on with the other sections
+        except Exception as exc:  # report and go on with the other sections
             log(traceback.format_exc())
-            out[name] = {"title": name, "rows": [], "checks": [], "notes": [],
-                         "error": f"{type(exc).__name__}: {exc}"}
+            out[name] = {
+                "title": name,
+                "rows": [],
+                "checks": [],
+                "notes": [],
+                "error": f"{type(exc).__name__}: {exc}",
+            }
     meta = machine_info(pc[0] if pc else None)
     meta["to_pinocchio"] = pc[2] if pc else None
     meta["wall_s"] = round(time.perf_counter() - start, 1)
-    ok = all(c["ok"] for sec in out.values() for c in sec.get("checks", [])) and \
-        not any(sec.get("error") for sec in out.values())
+    ok = all(c["ok"] for sec in out.values() for c in sec.get("checks", [])) and not any(
+        sec.get("error") for sec in out.values()
+    )
     return {"meta": meta, "settings": s.__dict__.copy(), "sections": out, "ok": ok}
 
 
@@ -90,8 +106,9 @@ def parse_sections(only: str | None) -> tuple:
     names = tuple(x.strip() for x in only.split(",") if x.strip())
     bad = [x for x in names if x not in SECTIONS]
     if bad or not names:
-        raise ValueError(f"--only: expected a comma-separated subset of {','.join(SECTIONS)}, "
-                         f"got {only!r}")
+        raise ValueError(
+            f"--only: expected a comma-separated subset of {','.join(SECTIONS)}, got {only!r}"
+        )
     return names
 
 
@@ -106,8 +123,15 @@ def check_against(against: str | None) -> bool:
     return True
 
 
-def execute(*, against: str | None = None, json_path=None, markdown=None, quick=False,
-            only: str | None = None, force: bool = False) -> int:
+def execute(
+    *,
+    against: str | None = None,
+    json_path=None,
+    markdown=None,
+    quick=False,
+    only: str | None = None,
+    force: bool = False,
+) -> int:
     """Run, print the tables, write the files; exit status 0, or 1 if a check failed.
     The output files are checked first: an existing one is refused unless ``force``."""
     against_pin = check_against(against)
@@ -116,9 +140,13 @@ def execute(*, against: str | None = None, json_path=None, markdown=None, quick=
             check_output(path, overwrite=force, field=field)
     results = run(against_pin=against_pin, quick=quick, sections=parse_sections(only))
     print_results(results)
-    files = ((json_path, lambda: json.dumps(results, indent=2, default=float,
-                                            ensure_ascii=False) + "\n"),
-             (markdown, lambda: render_markdown(results)))
+    files = (
+        (
+            json_path,
+            lambda: json.dumps(results, indent=2, default=float, ensure_ascii=False) + "\n",
+        ),
+        (markdown, lambda: render_markdown(results)),
+    )
     for path, text in files:
         if path:
             write_text_atomic(path, text(), overwrite=force)

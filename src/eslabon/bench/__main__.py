@@ -1,4 +1,5 @@
 """``python -m eslabon.bench``: the speed benchmark (see ``eslabon.bench``)."""
+
 import sys
 
 from . import main

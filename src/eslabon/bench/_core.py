@@ -1,4 +1,5 @@
 """Shared pieces of the speed benchmark: settings, timing, models, Pinocchio, result rows."""
+
 from __future__ import annotations
 
 import datetime
@@ -15,30 +16,41 @@ from pathlib import Path
 
 from .._engine.compile import install as _install
 
-_install()         # TBB before numba picks its threading layer (eslabon._engine.compile)
+_install()  # TBB before numba picks its threading layer (eslabon._engine.compile)
 import numba  # noqa: E402
-import numpy as np
+import numpy as np  # noqa: E402
 
-from .. import zoo
+from .. import zoo  # noqa: E402
+
 
 @dataclass(frozen=True)
 class Settings:
     quick: bool = False
-    repeats: int = 7            # timeit repeats per call figure (median and min kept)
-    min_repeat_s: float = 0.2   # one repeat lasts at least this long
+    repeats: int = 7  # timeit repeats per call figure (median and min kept)
+    min_repeat_s: float = 0.2  # one repeat lasts at least this long
     batch_size: int = 10_000
-    batch_runs: int = 5         # whole-batch timings (median kept)
-    sim_runs: int = 5           # simulate() runs after a warm-up (best kept)
-    cold_start: bool = True     # the start-up with an empty numba cache (slow: compiles)
+    batch_runs: int = 5  # whole-batch timings (median kept)
+    sim_runs: int = 5  # simulate() runs after a warm-up (best kept)
+    cold_start: bool = True  # the start-up with an empty numba cache (slow: compiles)
     threads: int = 2
 
 
 def settings(quick: bool = False, batch_size: int | None = None) -> Settings:
-    s = Settings(quick=True, repeats=3, min_repeat_s=0.02, batch_size=1_000, batch_runs=3,
-                 sim_runs=2, cold_start=False) if quick else Settings()
+    s = (
+        Settings(
+            quick=True,
+            repeats=3,
+            min_repeat_s=0.02,
+            batch_size=1_000,
+            batch_runs=3,
+            sim_runs=2,
+            cold_start=False,
+        )
+        if quick
+        else Settings()
+    )
     threads = max(1, min(s.threads, numba.config.NUMBA_NUM_THREADS))
-    return Settings(**{**asdict(s), "threads": threads,
-                       "batch_size": batch_size or s.batch_size})
+    return Settings(**{**asdict(s), "threads": threads, "batch_size": batch_size or s.batch_size})
 
 
 def log(*args):
@@ -51,14 +63,15 @@ def _calibrate(timer: timeit.Timer, target: float) -> int:
     number = 1
     while True:
         elapsed = timer.timeit(number)
-        if elapsed >= target / 5 or number >= 10 ** 8:
+        if elapsed >= target / 5 or number >= 10**8:
             break
         number *= 10 if elapsed < target / 100 else 2
     return max(1, math.ceil(number * 1.05 * target / max(elapsed, 1e-9)))
 
 
-def time_stmts(stmts: dict, glb: dict, s: Settings, *, number: int | None = None,
-               repeats: int | None = None) -> dict:
+def time_stmts(
+    stmts: dict, glb: dict, s: Settings, *, number: int | None = None, repeats: int | None = None
+) -> dict:
     """Time statements interleaved: repeat r of every statement runs before repeat r + 1.
 
     ``stmts`` maps a label to a statement string (None: not timed). Returns
@@ -70,8 +83,16 @@ def time_stmts(stmts: dict, glb: dict, s: Settings, *, number: int | None = None
     for _ in range(repeats or s.repeats):
         for k, t in timers.items():
             runs[k].append(t.timeit(numbers[k]) / numbers[k])
-    return {k: {"median_s": statistics.median(v), "min_s": min(v), "number": numbers[k],
-                "repeats": len(v), "stmt": stmts[k]} for k, v in runs.items()}
+    return {
+        k: {
+            "median_s": statistics.median(v),
+            "min_s": min(v),
+            "number": numbers[k],
+            "repeats": len(v),
+            "stmt": stmts[k],
+        }
+        for k, v in runs.items()
+    }
 
 
 # --- result rows -----------------------------------------------------------------------
@@ -85,16 +106,34 @@ def judge(value, op: str, bound: float, tol: float = 0.0):
     raise ValueError(op)
 
 
-def row(figure: str, ours=None, pin=None, *, unit: str = "µs", target: str = "—",
-        on: str | None = None, op: str = "<=", bound: float | None = None, tol: float = 0.0,
-        note: str | None = None, **extra) -> dict:
+def row(
+    figure: str,
+    ours=None,
+    pin=None,
+    *,
+    unit: str = "µs",
+    target: str = "—",
+    on: str | None = None,
+    op: str = "<=",
+    bound: float | None = None,
+    tol: float = 0.0,
+    note: str | None = None,
+    **extra,
+) -> dict:
     """One table row; ``met`` judges ``on`` ('ratio' or 'ours') against ``op bound``."""
     ratio = ours / pin if ours is not None and pin not in (None, 0) else None
     met = None
     if on is not None and bound is not None:
         met = judge(ratio if on == "ratio" else ours, op, bound, tol)
-    out = {"figure": figure, "unit": unit, "ours": ours, "pin": pin, "ratio": ratio,
-           "target": target, "met": met}
+    out = {
+        "figure": figure,
+        "unit": unit,
+        "ours": ours,
+        "pin": pin,
+        "ratio": ratio,
+        "target": target,
+        "met": met,
+    }
     if note:
         out["note"] = note
     out.update(extra)
@@ -105,8 +144,13 @@ def check(what: str, got, ref, tol: float = 1e-8, *, relative: bool = False) -> 
     """Max abs difference (scaled by max(1, max|ref|) if ``relative``) against ``tol``."""
     got, ref = np.asarray(got, dtype=float), np.asarray(ref, dtype=float)
     if got.shape != ref.shape:
-        return {"what": what, "max_abs_diff": None, "tol": tol, "ok": False,
-                "error": f"shape {got.shape} != {ref.shape}"}
+        return {
+            "what": what,
+            "max_abs_diff": None,
+            "tol": tol,
+            "ok": False,
+            "error": f"shape {got.shape} != {ref.shape}",
+        }
     diff = float(np.max(np.abs(got - ref))) if got.size else 0.0
     if relative:
         diff /= max(1.0, float(np.max(np.abs(ref))) if ref.size else 1.0)
@@ -145,8 +189,11 @@ def random_states(n: int, count: int | None, seed: int):
     """q ~ U(-pi, pi), qd ~ U(-2, 2), qdd ~ U(-5, 5); shape (n,) or (count, n)."""
     rng = np.random.default_rng(seed)
     shape = (n,) if count is None else (count, n)
-    return (rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2.0, 2.0, shape),
-            rng.uniform(-5.0, 5.0, shape))
+    return (
+        rng.uniform(-np.pi, np.pi, shape),
+        rng.uniform(-2.0, 2.0, shape),
+        rng.uniform(-5.0, 5.0, shape),
+    )
 
 
 # --- Pinocchio (never a runtime dependency: imported only when asked for) --------------
@@ -159,6 +206,7 @@ def load_pin():
     import pinocchio as pin
 
     from ..interop.pinocchio import to_pinocchio
+
     return pin, to_pinocchio, "eslabon.interop.pinocchio"
 
 
@@ -178,11 +226,18 @@ def _git_revision():
     if not (here / ".git").exists():
         return None
     try:
-        rev = subprocess.run(["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=5).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain",
-                                "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=5).stdout.strip()
+        rev = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return f"{rev}{'+dirty' if dirty else ''}" if rev else None
@@ -190,14 +245,23 @@ def _git_revision():
 
 def machine_info(pin=None) -> dict:
     from .. import __version__
+
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:
         usable = os.cpu_count()
-    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "platform": platform.platform(), "cpu": _cpu_model(), "cores": os.cpu_count(),
-            "usable_cores": usable, "python": platform.python_version(),
-            "eslabon": __version__, "git": _git_revision(), "numpy": np.__version__,
-            "numba": numba.__version__, "numba_threads": numba.config.NUMBA_NUM_THREADS,
-            "pin": getattr(pin, "__version__", None) if pin is not None else None,
-            "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS")}
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "usable_cores": usable,
+        "python": platform.python_version(),
+        "eslabon": __version__,
+        "git": _git_revision(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "pin": getattr(pin, "__version__", None) if pin is not None else None,
+        "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS"),
+    }

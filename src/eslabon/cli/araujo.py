@@ -10,6 +10,7 @@ assumed set (``TricycleParams.seekur_jr_assumed()``), the mount at the chassis o
 (rear-axle midpoint, axes aligned), and every coordinate zero at rest are used, and said so
 in the output.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,23 +19,30 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import savefig_atomic, write_text_atomic
 from .. import mobile as mb
+from .._files import savefig_atomic, write_text_atomic
 from ..kinematics.forward import forward_kinematics
 from ..zoo.araujo import puma560_araujo
 
-CASES = {1: {"u": [150.0, 0.3], "torque": [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]},
-         2: {"u": [300.0, 0.0], "torque": [0.0] * 6}}
-FIGURES = {1: (("3.4", "accelerations"), ("3.5", "velocities"), ("3.6", "displacements")),
-           2: (("3.7", "accelerations"), ("3.8", "velocities"), ("3.9", "displacements"))}
-DIGEST_CASE2 = {0.5: [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499, 0.000077],
-                1.0: [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435, 0.058022]}
-SAMPLES = 201                                   # dt = 5 ms: t = 0.5 and 1.0 are samples
+CASES = {
+    1: {"u": [150.0, 0.3], "torque": [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]},
+    2: {"u": [300.0, 0.0], "torque": [0.0] * 6},
+}
+FIGURES = {
+    1: (("3.4", "accelerations"), ("3.5", "velocities"), ("3.6", "displacements")),
+    2: (("3.7", "accelerations"), ("3.8", "velocities"), ("3.9", "displacements")),
+}
+DIGEST_CASE2 = {
+    0.5: [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499, 0.000077],
+    1.0: [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435, 0.058022],
+}
+SAMPLES = 201  # dt = 5 ms: t = 0.5 and 1.0 are samples
 MODES = ("thesis", "coupled")
 NAMES = ["s", "beta"] + [f"q{j + 1}" for j in range(6)]
 UNITS = ["m", "rad"] + ["rad"] * 6
-LABELS = ["(a) rear axle s", "(b) steering β"] + \
-    [f"({c}) link {i + 1}" for i, c in enumerate("cdefgh")]
+LABELS = ["(a) rear axle s", "(b) steering β"] + [
+    f"({c}) link {i + 1}" for i, c in enumerate("cdefgh")
+]
 
 
 def _coordinates(run, radius):
@@ -45,8 +53,14 @@ def _coordinates(run, radius):
     off the rear wheel spins, s = r (φ_L + φ_R)/2, because φ̇_L,R = (V ∓ l θ̇)/r sum to
     2V/r: the integrator's own state at its tolerance, no quadrature on the samples."""
     names = list(run.config_names)
-    s = radius * (run.config[:, names.index("phi_rear_left")]
-                  + run.config[:, names.index("phi_rear_right")]) / 2
+    s = (
+        radius
+        * (
+            run.config[:, names.index("phi_rear_left")]
+            + run.config[:, names.index("phi_rear_right")]
+        )
+        / 2
+    )
     pos = np.column_stack([s, run.config[:, names.index("steering")], run.q])
     return pos, np.column_stack([run.nu, run.qd]), np.column_stack([run.nu_dot, run.qdd])
 
@@ -55,7 +69,7 @@ def _s_quadrature(run):
     """s by the Hermite trapezoid on the samples (V and V̇ known, exact for cubic V):
     the cross-check of the wheel-spin reading."""
     V, A, h = run.nu[:, 0], run.nu_dot[:, 0], np.diff(run.t)
-    steps = h / 2 * (V[1:] + V[:-1]) + h ** 2 / 12 * (A[:-1] - A[1:])
+    steps = h / 2 * (V[1:] + V[:-1]) + h**2 / 12 * (A[:-1] - A[1:])
     return np.concatenate([[0.0], np.cumsum(steps)])
 
 
@@ -63,7 +77,7 @@ def _family(out, case, coords, t, plt):
     """Figures 3.4–3.6 (case 1) or 3.7–3.9 (case 2): 8 panels, thesis and coupled."""
     files = []
     for k, (number, what) in enumerate(FIGURES[case]):
-        kind = 2 - k                             # accelerations, velocities, displacements
+        kind = 2 - k  # accelerations, velocities, displacements
         fig, axes = plt.subplots(4, 2, figsize=(10, 11), sharex=True)
         for j, ax in enumerate(axes.T.ravel()):
             for mode, style in zip(MODES, ("-", "--")):
@@ -92,33 +106,55 @@ def _arm_com(arm, q):
 
 def reproduce(out) -> tuple[dict, list]:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     params = mb.TricycleParams.seekur_jr_assumed()
     arm = puma560_araujo()
     mm = mb.MobileManipulator(mb.Tricycle(params), arm, mb.Mount(), mode="thesis")
     mc = mb.martinenko.mass_constants(params)
-    lines = ["Seed 003, Araujo (2012): PUMA 560 on a tricycle, Gibbs–Appell, load cases of §3.3",
-             ("  case 1: F = 150 N, M = 0.3 N·m, τ = [6, 50, 10, −0.1, −0.5, −0.1] N·m; "
-              "case 2: F = 300 N, M = 0, τ = 0; 1 s from rest, DOP853 (rtol 1e-10, atol 1e-12)"),
-             ("Assumed, not in the thesis: the platform mass split (Seekur Jr. 350 kg as "
-              f"{params.chassis_mass:g} kg chassis, 3 × {params.rear_wheel_mass:g} kg wheels, "
-              f"{params.steering_mass:g} kg steering body; docs/mobile.md), so m = {mc.m:g} kg, "
-              f"I2 = {mc.I2:g} kg·m², m0 = {mc.m0:.6g} kg;"),
-             ("  the arm's mount at the chassis origin (rear-axle midpoint, axes aligned, "
-              "base z up); start at rest with every coordinate 0; g = 9.81 m/s²."),
-             "The thesis's plots are lost: only the digest §4.2 derived values are compared."]
-    data = {"assumed_platform": asdict(params),
-            "mount": {"translation": mm.mount.translation.tolist(),
-                      "rotation": mm.mount.rotation.tolist()},
-            "mass_constants": mc._asdict(), "cases": {}, "files": {}}
+    lines = [
+        "Seed 003, Araujo (2012): PUMA 560 on a tricycle, Gibbs–Appell, load cases of §3.3",
+        (
+            "  case 1: F = 150 N, M = 0.3 N·m, τ = [6, 50, 10, −0.1, −0.5, −0.1] N·m; "
+            "case 2: F = 300 N, M = 0, τ = 0; 1 s from rest, DOP853 (rtol 1e-10, atol 1e-12)"
+        ),
+        (
+            "Assumed, not in the thesis: the platform mass split (Seekur Jr. 350 kg as "
+            f"{params.chassis_mass:g} kg chassis, 3 × {params.rear_wheel_mass:g} kg wheels, "
+            f"{params.steering_mass:g} kg steering body; docs/mobile.md), so m = {mc.m:g} kg, "
+            f"I2 = {mc.I2:g} kg·m², m0 = {mc.m0:.6g} kg;"
+        ),
+        (
+            "  the arm's mount at the chassis origin (rear-axle midpoint, axes aligned, "
+            "base z up); start at rest with every coordinate 0; g = 9.81 m/s²."
+        ),
+        "The thesis's plots are lost: only the digest §4.2 derived values are compared.",
+    ]
+    data = {
+        "assumed_platform": asdict(params),
+        "mount": {
+            "translation": mm.mount.translation.tolist(),
+            "rotation": mm.mount.rotation.tolist(),
+        },
+        "mass_constants": mc._asdict(),
+        "cases": {},
+        "files": {},
+    }
     # the four runs: each load case in the thesis's one-way coupling and fully coupled
-    runs = {case: {mode: mb.simulate(mm.with_mode(mode), 1.0, samples=SAMPLES, **loads)
-                   for mode in MODES} for case, loads in CASES.items()}
-    coords = {case: {mode: _coordinates(r, params.rear_wheel_radius) for mode, r in rs.items()}
-              for case, rs in runs.items()}
+    runs = {
+        case: {
+            mode: mb.simulate(mm.with_mode(mode), 1.0, samples=SAMPLES, **loads) for mode in MODES
+        }
+        for case, loads in CASES.items()
+    }
+    coords = {
+        case: {mode: _coordinates(r, params.rear_wheel_radius) for mode, r in rs.items()}
+        for case, rs in runs.items()
+    }
     for case, rs in runs.items():
         for mode, run in rs.items():
             data["files"][f"case{case}_{mode}_csv"] = str(run.save(out / f"case{case}_{mode}.csv"))
@@ -131,21 +167,34 @@ def reproduce(out) -> tuple[dict, list]:
     for tk, expected in DIGEST_CASE2.items():
         i = int(np.flatnonzero(np.isclose(t, tk))[0])
         diff = float(np.abs(thesis2.q[i] - expected).max())
-        check[f"q({tk:g} s)"] = {"computed": thesis2.q[i].tolist(), "digest": expected,
-                                 "max_abs_diff": diff}
-        lines += [f"  q({tk:g} s) computed {np.round(thesis2.q[i], 6).tolist()}",
-                  f"  {'':>7} digest   {expected}   max |diff| {diff:.1e}"]
+        check[f"q({tk:g} s)"] = {
+            "computed": thesis2.q[i].tolist(),
+            "digest": expected,
+            "max_abs_diff": diff,
+        }
+        lines += [
+            f"  q({tk:g} s) computed {np.round(thesis2.q[i], 6).tolist()}",
+            f"  {'':>7} digest   {expected}   max |diff| {diff:.1e}",
+        ]
     F = CASES[2]["u"][0]
     vdot_err = float(np.abs(thesis2.nu_dot[:, 0] - F / mc.m).max())
-    check["V_dot"] = {"computed": thesis2.nu_dot[:, 0].tolist()[::50],
-                      "closed_form_F_over_m": F / mc.m, "max_abs_diff": vdot_err}
+    check["V_dot"] = {
+        "computed": thesis2.nu_dot[:, 0].tolist()[::50],
+        "closed_form_F_over_m": F / mc.m,
+        "max_abs_diff": vdot_err,
+    }
     check["steering_max_abs"] = float(np.abs(coords[2]["thesis"][0][:, 1]).max())
     s_end = coords[2]["thesis"][0][-1, 0]
-    lines.append(f"  V̇ = F/m = {F:g}/{mc.m:g} = {F / mc.m:.9f} m/s²: max |diff| {vdot_err:.1e}; "
-                 f"s(1 s) = {s_end:.9f} m (F/2m = {F / 2 / mc.m:.9f}); "
-                 f"max |β| = {check['steering_max_abs']:g}")
-    sq = max(float(np.abs(_s_quadrature(r) - coords[c][m][0][:, 0]).max())
-             for c, rs in runs.items() for m, r in rs.items())
+    lines.append(
+        f"  V̇ = F/m = {F:g}/{mc.m:g} = {F / mc.m:.9f} m/s²: max |diff| {vdot_err:.1e}; "
+        f"s(1 s) = {s_end:.9f} m (F/2m = {F / 2 / mc.m:.9f}); "
+        f"max |β| = {check['steering_max_abs']:g}"
+    )
+    sq = max(
+        float(np.abs(_s_quadrature(r) - coords[c][m][0][:, 0]).max())
+        for c, rs in runs.items()
+        for m, r in rs.items()
+    )
     check["s_wheel_spins_vs_quadrature"] = sq
     lines.append(f"  s from the rear wheel spins vs the Hermite trapezoid of V: {sq:.1e} m")
     data["digest_checks"] = check
@@ -155,22 +204,35 @@ def reproduce(out) -> tuple[dict, list]:
     for case, rs in runs.items():
         co = rs["coupled"]
         err = float(np.abs(co.energy - co.energy[0] - co.work).max() / np.abs(co.work).max())
-        data["cases"][case] = {"coupled_energy_balance": err,
-                               "final": {mode: {"pose": r.config[-1, :4].tolist(),
-                                                "s": float(coords[case][mode][0][-1, 0]),
-                                                "q": r.q[-1].tolist()}
-                                         for mode, r in rs.items()}}
+        data["cases"][case] = {
+            "coupled_energy_balance": err,
+            "final": {
+                mode: {
+                    "pose": r.config[-1, :4].tolist(),
+                    "s": float(coords[case][mode][0][-1, 0]),
+                    "q": r.q[-1].tolist(),
+                }
+                for mode, r in rs.items()
+            },
+        }
         lines.append(f"  case {case}: {err:.1e}")
     co = runs[2]["coupled"]
     m_arm = float(arm.mass[1:].sum())
     dx = float(_arm_com(arm, co.q[-1])[0] - _arm_com(arm, co.q[0])[0])
     s_co = coords[2]["coupled"][0][-1, 0]
-    s_mom = (F / 2 - m_arm * dx) / (mc.m + m_arm)     # (m + m_arm) s + m_arm Δx_G = F t²/2
-    data["cases"][2]["momentum"] = {"arm_mass": m_arm, "arm_com_dx": dx, "s_coupled": s_co,
-                                    "s_from_momentum": s_mom, "s_rigid_arm": F / 2 / (mc.m + m_arm)}
-    lines.append(f"  case 2 coupled: s(1 s) = {s_co:.6f} m; (m + m_arm) s + m_arm Δx_G = F t²/2 "
-                 f"gives {s_mom:.6f} (the {m_arm:g} kg arm's centre of mass moves {dx:+.3f} m "
-                 f"along the chassis; a rigid arm would give {F / 2 / (mc.m + m_arm):.6f})")
+    s_mom = (F / 2 - m_arm * dx) / (mc.m + m_arm)  # (m + m_arm) s + m_arm Δx_G = F t²/2
+    data["cases"][2]["momentum"] = {
+        "arm_mass": m_arm,
+        "arm_com_dx": dx,
+        "s_coupled": s_co,
+        "s_from_momentum": s_mom,
+        "s_rigid_arm": F / 2 / (mc.m + m_arm),
+    }
+    lines.append(
+        f"  case 2 coupled: s(1 s) = {s_co:.6f} m; (m + m_arm) s + m_arm Δx_G = F t²/2 "
+        f"gives {s_mom:.6f} (the {m_arm:g} kg arm's centre of mass moves {dx:+.3f} m "
+        f"along the chassis; a rigid arm would give {F / 2 / (mc.m + m_arm):.6f})"
+    )
 
     # thesis against coupled: what the one-way coupling leaves out, per coordinate
     table = []
@@ -178,24 +240,45 @@ def reproduce(out) -> tuple[dict, list]:
         th, co_ = coords[case]["thesis"], coords[case]["coupled"]
         for j, name in enumerate(NAMES):
             d = [np.abs(th[k][:, j] - co_[k][:, j]) for k in range(3)]
-            table.append({"case": case, "coordinate": name, "unit": UNITS[j],
-                          "pos_at_1s": float(d[0][-1]), "pos_max": float(d[0].max()),
-                          "vel_at_1s": float(d[1][-1]), "vel_max": float(d[1].max()),
-                          "acc_at_1s": float(d[2][-1]), "acc_max": float(d[2].max())})
+            table.append(
+                {
+                    "case": case,
+                    "coordinate": name,
+                    "unit": UNITS[j],
+                    "pos_at_1s": float(d[0][-1]),
+                    "pos_max": float(d[0].max()),
+                    "vel_at_1s": float(d[1][-1]),
+                    "vel_max": float(d[1].max()),
+                    "acc_at_1s": float(d[2][-1]),
+                    "acc_max": float(d[2].max()),
+                }
+            )
     data["differences"] = table
     keys = list(table[0])
     path = out / "differences.csv"
-    write_text_atomic(path, ",".join(keys) + "\n" + "\n".join(
-        ",".join(str(r[k]) if k in ("case", "coordinate", "unit") else repr(r[k]) for k in keys)
-        for r in table) + "\n")
+    write_text_atomic(
+        path,
+        ",".join(keys)
+        + "\n"
+        + "\n".join(
+            ",".join(str(r[k]) if k in ("case", "coordinate", "unit") else repr(r[k]) for k in keys)
+            for r in table
+        )
+        + "\n",
+    )
     data["files"]["differences"] = str(path)
-    lines.append("Thesis − coupled, |difference| at t = 1 s and max over 0–1 s "
-                 "(units m or rad, per s, per s²):")
-    lines.append(f"  {'case':>4} {'coord':<5} {'pos@1s':>9} {'pos max':>9} {'vel@1s':>9} "
-                 f"{'vel max':>9} {'acc@1s':>9} {'acc max':>9}")
+    lines.append(
+        "Thesis − coupled, |difference| at t = 1 s and max over 0–1 s "
+        "(units m or rad, per s, per s²):"
+    )
+    lines.append(
+        f"  {'case':>4} {'coord':<5} {'pos@1s':>9} {'pos max':>9} {'vel@1s':>9} "
+        f"{'vel max':>9} {'acc@1s':>9} {'acc max':>9}"
+    )
     for r in table:
-        lines.append(f"  {r['case']:>4} {r['coordinate']:<5} " + " ".join(
-            f"{r[k]:9.3g}" for k in keys[3:]))
+        lines.append(
+            f"  {r['case']:>4} {r['coordinate']:<5} " + " ".join(f"{r[k]:9.3g}" for k in keys[3:])
+        )
 
     # figure families 3.4–3.9, the x–y path, the difference over time
     for case in CASES:
@@ -232,5 +315,5 @@ def reproduce(out) -> tuple[dict, list]:
     data["files"]["summary"] = str(out / "summary.json")
     lines.append(f"files written in {out}:")
     names = sorted(Path(f).name for f in data["files"].values())
-    lines += ["  " + ", ".join(names[i:i + 4]) for i in range(0, len(names), 4)]
+    lines += ["  " + ", ".join(names[i : i + 4]) for i in range(0, len(names), 4)]
     return data, lines

@@ -1,5 +1,6 @@
 """What the commands share: the model argument, vector options, output files and folders,
 optional extras, and the one-line user error."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -12,7 +13,7 @@ import typer
 
 from .._files import check_output, write_text_atomic
 
-OUTPUT_MARK = ".eslabon-output"      # in a folder that eslabon's own outputs fill
+OUTPUT_MARK = ".eslabon-output"  # in a folder that eslabon's own outputs fill
 
 
 class UserError(ValueError):
@@ -21,24 +22,36 @@ class UserError(ValueError):
 
 # ---- options --------------------------------------------------------------------------
 
+
 def vector_option(flag: str, what: str, unit: str, unset: str = "zeros"):
     """A typer option for a joint vector, with its format in the help."""
-    return typer.Option(None, flag, metavar="NUMBERS",
-                        help=f"{what} [{unit}]: one number per joint, separated by commas "
-                             f"or spaces, brackets optional: 0.1,0,0.2 or '[0.1 0 0.2]'. "
-                             f"Unset: {unset}.")
+    return typer.Option(
+        None,
+        flag,
+        metavar="NUMBERS",
+        help=f"{what} [{unit}]: one number per joint, separated by commas "
+        f"or spaces, brackets optional: 0.1,0,0.2 or '[0.1 0 0.2]'. "
+        f"Unset: {unset}.",
+    )
 
 
-FORCE = typer.Option(False, "--force", help="Replace output files that exist (otherwise "
-                                            "an existing file is refused, not overwritten).")
-MODEL_ARG = typer.Argument(..., help="Zoo name (see `eslabon info --list`) or a model file "
-                                     "(.yaml, .urdf).")
-OPT = typer.Option(None, "--opt", metavar="KEY=VALUE",
-                   help="Zoo model option, e.g. payload_mass=3 (repeatable).")
+FORCE = typer.Option(
+    False,
+    "--force",
+    help="Replace output files that exist (otherwise "
+    "an existing file is refused, not overwritten).",
+)
+MODEL_ARG = typer.Argument(
+    ..., help="Zoo name (see `eslabon info --list`) or a model file (.yaml, .urdf)."
+)
+OPT = typer.Option(
+    None, "--opt", metavar="KEY=VALUE", help="Zoo model option, e.g. payload_mass=3 (repeatable)."
+)
 JSON = typer.Option(False, "--json", help="Print the result as JSON on stdout.")
 
 
 # ---- models and vectors ---------------------------------------------------------------
+
 
 def _parse_value(text: str):
     low = text.strip().lower()
@@ -56,6 +69,7 @@ def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: boo
     """A zoo name or a model file path, with ``key=value`` options for zoo models. A mobile
     manipulator file is accepted only where ``mobile_ok``."""
     from .. import zoo
+
     opts = {}
     for item in options or []:
         if "=" not in item:
@@ -68,13 +82,17 @@ def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: boo
         if opts:
             raise UserError("--opt: options apply to zoo models only")
         from ..loader import load_model
+
         loaded = load_model(spec)
         if not hasattr(loaded, "nq") and not mobile_ok:
-            raise UserError(f"MODEL: {spec!r} is a mobile manipulator; this command takes an "
-                            "arm (eslabon simulate takes both)")
+            raise UserError(
+                f"MODEL: {spec!r} is a mobile manipulator; this command takes an "
+                "arm (eslabon simulate takes both)"
+            )
         return loaded
-    raise UserError(f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) "
-                    f"nor a model file")
+    raise UserError(
+        f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) nor a model file"
+    )
 
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
@@ -108,8 +126,9 @@ def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = T
             raise UserError(f"{field}: {p!r} is {why} (in {text!r})")
         values.append(float(p))
     if len(values) != n:
-        raise UserError(f"{field}: expected {n} numbers (one per joint), got {len(values)} "
-                        f"in {text!r}")
+        raise UserError(
+            f"{field}: expected {n} numbers (one per joint), got {len(values)} in {text!r}"
+        )
     out = np.array(values)
     if not np.all(np.isfinite(out)):
         raise UserError(f"{field}: expected finite numbers, got {text!r}")
@@ -118,13 +137,13 @@ def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = T
 
 # ---- outputs --------------------------------------------------------------------------
 
+
 def output_file(path: Path, force: bool, field: str = "--out", suffixes=None) -> Path:
     """A file the command will write: its folder exists, it has one of ``suffixes``, and
     it does not exist unless ``force``. Checked before any work is done."""
     path = Path(path)
     if suffixes and path.suffix.lower() not in suffixes:
-        raise UserError(f"{field}: expected a {', '.join(suffixes)} file name, got "
-                        f"{str(path)!r}")
+        raise UserError(f"{field}: expected a {', '.join(suffixes)} file name, got {str(path)!r}")
     return check_output(path, overwrite=force, field=field)
 
 
@@ -137,12 +156,15 @@ def output_folder(path: Path, force: bool, field: str = "--out") -> Path:
         raise UserError(f"{field}: {str(path)!r} is a file, expected a folder")
     if path.is_dir() and not force and not (path / OUTPUT_MARK).exists():
         if any(path.iterdir()):
-            raise UserError(f"{field}: {str(path)!r} holds files eslabon did not write; "
-                            "choose a new or empty folder, or pass --force to write into it")
+            raise UserError(
+                f"{field}: {str(path)!r} holds files eslabon did not write; "
+                "choose a new or empty folder, or pass --force to write into it"
+            )
     try:
         path.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(path / OUTPUT_MARK, "Written by eslabon: a rerun may replace the "
-                                              "files it wrote here.\n")
+        write_text_atomic(
+            path / OUTPUT_MARK, "Written by eslabon: a rerun may replace the files it wrote here.\n"
+        )
     except OSError as exc:
         raise UserError(f"{field}: cannot write into {str(path)!r} ({exc.strerror})") from None
     return path
@@ -150,8 +172,12 @@ def output_folder(path: Path, force: bool, field: str = "--out") -> Path:
 
 # ---- optional extras ------------------------------------------------------------------
 
-EXTRAS = {"viz": ("matplotlib", "PIL"), "sweep": ("dask", "distributed", "pyarrow", "pandas"),
-          "bench": ("pinocchio",), "control": ("control",)}
+EXTRAS = {
+    "viz": ("matplotlib", "PIL"),
+    "sweep": ("dask", "distributed", "pyarrow", "pandas"),
+    "bench": ("pinocchio",),
+    "control": ("control",),
+}
 
 
 def require_extra(extra: str, command: str, modules=None):

@@ -5,6 +5,7 @@ The short tour (the default) reproduces seed 001's worked examples and pendulum,
 cross-checks every formulation on three arms and writes the pendulum's viewer; ``--full``
 reproduces every source document, cross-checks every built-in robot and writes three
 viewers. Each stage is printed as one line on stderr, terminal or not."""
+
 from __future__ import annotations
 
 import html
@@ -20,14 +21,24 @@ from ..viz import write_viewer
 from . import araujo, jaramillo, practica, rojas
 
 SHORT_CROSSCHECK = ("practica_6dof", "puma560", "panda")
-SEEDS = (("practica", practica, "Seed 001 — Práctica 3: Newton–Euler, Walker–Orin, the pendulum"),
-         ("rojas", rojas, "Seed 000 — Rojas 1987: Cincinnati T3 tables, task, control, 7R loop"),
-         ("jaramillo", jaramillo, "Seeds 002/004 — Jaramillo 1998: spatial operators"),
-         ("araujo", araujo, "Seed 003 — Araujo 2012: a PUMA on a tricycle, thesis vs coupled"))
-VIEWS = {"pendulum": ("practica_pendulum3", Path("practica") / "pendulum.npz",
-                      "the seed 001 pendulum falling for 1 s"),
-         "t3_task": ("cincinnati_t3", Path("rojas") / "t3_task.npz",
-                     "the Cincinnati T3 straight-line task")}
+SEEDS = (
+    ("practica", practica, "Seed 001 — Práctica 3: Newton–Euler, Walker–Orin, the pendulum"),
+    ("rojas", rojas, "Seed 000 — Rojas 1987: Cincinnati T3 tables, task, control, 7R loop"),
+    ("jaramillo", jaramillo, "Seeds 002/004 — Jaramillo 1998: spatial operators"),
+    ("araujo", araujo, "Seed 003 — Araujo 2012: a PUMA on a tricycle, thesis vs coupled"),
+)
+VIEWS = {
+    "pendulum": (
+        "practica_pendulum3",
+        Path("practica") / "pendulum.npz",
+        "the seed 001 pendulum falling for 1 s",
+    ),
+    "t3_task": (
+        "cincinnati_t3",
+        Path("rojas") / "t3_task.npz",
+        "the Cincinnati T3 straight-line task",
+    ),
+}
 
 
 def _say(line: str):
@@ -48,6 +59,7 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
 
     def stage(what):
         say(f"eslabon demo [{next(step)}/{total}, {time.perf_counter() - t0:.0f} s] {what}")
+
     data, lines, sections = {}, [], []
     for key, module, title in seeds:
         stage(f"reproduce {key}")
@@ -56,8 +68,10 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
         files = dict(data[key].get("files", {}), summary=str(out / key / "summary.json"))
         sections.append((title, files))
     data["crosscheck"] = {}
-    lines.append("crosscheck: every formulation on " + ("every built-in robot" if full else
-                                                       ", ".join(robots)))
+    lines.append(
+        "crosscheck: every formulation on "
+        + ("every built-in robot" if full else ", ".join(robots))
+    )
     rows = []
     for name in robots:
         stage(f"crosscheck {name}")
@@ -65,14 +79,20 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
         ran = [c for c in report.checks if not c.skipped]
         data["crosscheck"][name] = report.ok
         verdict = "all agree" if report.ok else "DIFFERENCES"
-        lines.append(f"  {name:<20} {verdict} ({len(ran)} comparisons, "
-                     f"{len(report.checks) - len(ran)} not applicable)")
+        lines.append(
+            f"  {name:<20} {verdict} ({len(ran)} comparisons, "
+            f"{len(report.checks) - len(ran)} not applicable)"
+        )
         rows.append((name, verdict, len(ran)))
     data["viewers"] = {}
     for key, (model_name, traj, what) in views.items():
         stage(f"viewer {key}")
-        path = write_viewer(zoo.load(model_name), Trajectory.load(out / traj),
-                            out / f"{key}.html", title=f"{model_name}: {what}")
+        path = write_viewer(
+            zoo.load(model_name),
+            Trajectory.load(out / traj),
+            out / f"{key}.html",
+            title=f"{model_name}: {what}",
+        )
         data["viewers"][key] = str(path)
         lines.append(f"viewer: {path}")
     if full:
@@ -83,8 +103,10 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
     stage("index")
     index = _index(out, sections, rows, data["viewers"])
     data["index"] = str(index)
-    lines.append(f"index: {index}" + ("" if full else "   (eslabon demo --full: every "
-                                                      "source document reproduced)"))
+    lines.append(
+        f"index: {index}"
+        + ("" if full else "   (eslabon demo --full: every source document reproduced)")
+    )
     return data, lines
 
 
@@ -92,14 +114,20 @@ def _mobile_viewer(out) -> Path:
     """Seed 003's PUMA on the tricycle, load case 1 coupled, 1 s, in the HTML viewer."""
     from .. import mobile as mb
     from ..mobile.dae import tree_trajectory
-    mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
-                              zoo.load("puma560_araujo"), mb.Mount((0.3, 0.0, 0.5)))
-    run = mb.simulate(mm, 1.0, 0.02, torque=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1],
-                      u=[150.0, 0.3])
+
+    mm = mb.MobileManipulator(
+        mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
+        zoo.load("puma560_araujo"),
+        mb.Mount((0.3, 0.0, 0.5)),
+    )
+    run = mb.simulate(mm, 1.0, 0.02, torque=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1], u=[150.0, 0.3])
     tree, traj = tree_trajectory(mm, run)
-    return write_viewer(tree, traj, out / "mobile.html",
-                        title="seed 003: PUMA 560 on the tricycle, load case 1, coupled "
-                              "(assumed platform masses)")
+    return write_viewer(
+        tree,
+        traj,
+        out / "mobile.html",
+        title="seed 003: PUMA 560 on the tricycle, load case 1, coupled (assumed platform masses)",
+    )
 
 
 def _link(out, path):
@@ -108,17 +136,21 @@ def _link(out, path):
 
 
 def _index(out, sections, rows, viewers) -> Path:
-    parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-             "<title>eslabon demo</title></head><body><h1>eslabon demo</h1>",
-             "<h2>Viewers</h2><ul>"]
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<title>eslabon demo</title></head><body><h1>eslabon demo</h1>",
+        "<h2>Viewers</h2><ul>",
+    ]
     parts += [f"<li>{_link(out, p)}</li>" for p in viewers.values()]
     parts.append("</ul>")
     for title, files in sections:
         parts.append(f"<h2>{html.escape(title)}</h2><ul>")
         parts += [f"<li>{_link(out, p)}</li>" for p in files.values() if Path(p).exists()]
         parts.append("</ul>")
-    parts.append("<h2>crosscheck</h2><table border='1' cellpadding='4'><tr><th>robot</th>"
-                 "<th>verdict</th><th>comparisons</th></tr>")
+    parts.append(
+        "<h2>crosscheck</h2><table border='1' cellpadding='4'><tr><th>robot</th>"
+        "<th>verdict</th><th>comparisons</th></tr>"
+    )
     parts += [f"<tr><td>{n}</td><td>{v}</td><td>{k}</td></tr>" for n, v, k in rows]
     parts.append("</table></body></html>")
     path = out / "index.html"

@@ -8,6 +8,7 @@ pendulum), A (a planar 2R arm, the zoo's ``planar2``) and B (a spatial R-P-R cha
 from the library's operators, only to show the errata (digest §6); the library itself
 never produces them.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,29 +16,47 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import write_text_atomic
 from .. import zoo
+from .._files import write_text_atomic
 from ..dynamics import soa
 from ..dynamics.api import forward_dynamics, inverse_dynamics
 
-CASE_A = dict(q=[0.3, -0.5], qd=[0.4, 1.2], qdd=[-0.7, 0.9], tau=[10.0, 2.0],
-              expected=dict(tau=[28.172730613335, 5.418062349474],
-                            M=[[3.539765740935, 0.846549537134], [0.846549537134, 0.32]],
-                            xi=[29.888672048569, 5.722647025468],
-                            qdd=[-7.722020506405, 8.795080812409]),
-              printed=dict(tau=[26.6999353587, 5.4180623495]))
-CASE_B = dict(q=[0.5, 0.25, -0.8], qd=[1.0, -0.3, 2.0], qdd=[0.5, 1.0, -1.5],
-              tau=[5.0, 30.0, -1.0],
-              expected=dict(tau=[0.417100674858, 17.045021086453, -0.5605020317],
-                            M=[[0.914026275785, 0.606217782649, 0.001197811997],
-                               [0.606217782649, 3.0, -0.021933670358],
-                               [0.001197811997, -0.021933670358, 0.0069]],
-                            xi=[-0.644333527688, 13.709011689591, -0.528817267341],
-                            qdd=[3.363500470499, 4.348180603309, -55.049277371652]),
-              printed=dict(tau=[0.2905922909, 17.0453951669, -0.5396774513],
-                           qdd=[278.0738906469, 60.9289570511, -148.5127837193]))
-CASE_P1 = dict(states=[([0.0], [0.0], [0.0], 4.905), ([0.3], [0.4], [-0.7], 4.452592145828)],
-               M=1.0 / 3.0)
+CASE_A = dict(
+    q=[0.3, -0.5],
+    qd=[0.4, 1.2],
+    qdd=[-0.7, 0.9],
+    tau=[10.0, 2.0],
+    expected=dict(
+        tau=[28.172730613335, 5.418062349474],
+        M=[[3.539765740935, 0.846549537134], [0.846549537134, 0.32]],
+        xi=[29.888672048569, 5.722647025468],
+        qdd=[-7.722020506405, 8.795080812409],
+    ),
+    printed=dict(tau=[26.6999353587, 5.4180623495]),
+)
+CASE_B = dict(
+    q=[0.5, 0.25, -0.8],
+    qd=[1.0, -0.3, 2.0],
+    qdd=[0.5, 1.0, -1.5],
+    tau=[5.0, 30.0, -1.0],
+    expected=dict(
+        tau=[0.417100674858, 17.045021086453, -0.5605020317],
+        M=[
+            [0.914026275785, 0.606217782649, 0.001197811997],
+            [0.606217782649, 3.0, -0.021933670358],
+            [0.001197811997, -0.021933670358, 0.0069],
+        ],
+        xi=[-0.644333527688, 13.709011689591, -0.528817267341],
+        qdd=[3.363500470499, 4.348180603309, -55.049277371652],
+    ),
+    printed=dict(
+        tau=[0.2905922909, 17.0453951669, -0.5396774513],
+        qdd=[278.0738906469, 60.9289570511, -148.5127837193],
+    ),
+)
+CASE_P1 = dict(
+    states=[([0.0], [0.0], [0.0], 4.905), ([0.3], [0.4], [-0.7], 4.452592145828)], M=1.0 / 3.0
+)
 
 
 def printed_figure7_torques(model, q, qd, qdd):
@@ -46,10 +65,10 @@ def printed_figure7_torques(model, q, qd, qdd):
     d = soa.chain_data(model, np.asarray(q, float), np.asarray(qd, float))
     ops = soa.global_operators(model, np.asarray(q, float), np.asarray(qd, float))
     Vd = ops.rho.T @ (ops.H @ np.asarray(qdd, float) + ops.B)
-    V = ops.rho.T @ (ops.H @ np.asarray(qd, float))      # P̂ᵀ V = H q̇ (1.62), gravity-free
+    V = ops.rho.T @ (ops.H @ np.asarray(qd, float))  # P̂ᵀ V = H q̇ (1.62), gravity-free
     G = []
     for i in range(model.nb):
-        w = V[6 * i:6 * i + 3]
+        w = V[6 * i : 6 * i + 3]
         b = np.concatenate([np.zeros(3), np.cross(w, np.cross(w, d.com_offset[i]))])
         G.append(d.gyroscopic[i] - 2.0 * d.inertia[i] @ b)
     return ops.H.T @ ops.rho @ (ops.I @ Vd + np.concatenate(G))
@@ -65,14 +84,21 @@ def printed_figure8_accelerations(model, q, qd, tau):
 
 def _row(label, computed, expected, printed=None):
     computed = np.asarray(computed, float)
-    entry = {"computed": computed.tolist(), "expected": np.asarray(expected).tolist(),
-             "max_abs_diff": float(np.abs(computed - np.asarray(expected)).max())}
-    lines = [f"  {label:<34} {np.array2string(computed.ravel(), precision=10, max_line_width=160)}"
-             f"   |diff| {entry['max_abs_diff']:.1e}"]
+    entry = {
+        "computed": computed.tolist(),
+        "expected": np.asarray(expected).tolist(),
+        "max_abs_diff": float(np.abs(computed - np.asarray(expected)).max()),
+    }
+    lines = [
+        f"  {label:<34} {np.array2string(computed.ravel(), precision=10, max_line_width=160)}"
+        f"   |diff| {entry['max_abs_diff']:.1e}"
+    ]
     if printed is not None:
         entry["printed_formula"] = np.asarray(printed, float).tolist()
-        lines.append(f"  {'':<34} printed formula: "
-                     f"{np.array2string(np.asarray(printed, float), precision=10)}")
+        lines.append(
+            f"  {'':<34} printed formula: "
+            f"{np.array2string(np.asarray(printed, float), precision=10)}"
+        )
     return entry, lines
 
 
@@ -81,14 +107,23 @@ def _case(name, model, case):
     data, lines = {}, [f"Case {name}: {model.name} ({model.source})"]
     M, xi = soa.operator_terms(model, q, qd)
     for key, label, value, printed in (
-            ("tau", "τ, Newton–Euler (Figure 7 fixed)", inverse_dynamics(model, q, qd, qdd),
-             printed_figure7_torques(model, q, qd, qdd)),
-            ("M", "M = HᵀρIρᵀH (1.71)", M, None),
-            ("xi", "ξ (1.72), gravity included", xi, None),
-            ("qdd", f"q̈ at τ = {tau.tolist()} (Figure 8)",
-             forward_dynamics(model, q, qd, tau, method="soa")
-             if name == "B" else forward_dynamics(model, q, qd, tau),
-             printed_figure8_accelerations(model, q, qd, tau) if name == "B" else None)):
+        (
+            "tau",
+            "τ, Newton–Euler (Figure 7 fixed)",
+            inverse_dynamics(model, q, qd, qdd),
+            printed_figure7_torques(model, q, qd, qdd),
+        ),
+        ("M", "M = HᵀρIρᵀH (1.71)", M, None),
+        ("xi", "ξ (1.72), gravity included", xi, None),
+        (
+            "qdd",
+            f"q̈ at τ = {tau.tolist()} (Figure 8)",
+            forward_dynamics(model, q, qd, tau, method="soa")
+            if name == "B"
+            else forward_dynamics(model, q, qd, tau),
+            printed_figure8_accelerations(model, q, qd, tau) if name == "B" else None,
+        ),
+    ):
         data[key], more = _row(label, value, case["expected"][key], printed)
         lines += more
     return data, lines
@@ -97,33 +132,45 @@ def _case(name, model, case):
 def reproduce(out) -> tuple[dict, list]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    lines = ["Seeds 002/004, Jaramillo Botero (1998): spatial operators, [angular; linear], "
-             "reference cases of the digest §3.3 (the document prints no numbers)"]
+    lines = [
+        "Seeds 002/004, Jaramillo Botero (1998): spatial operators, [angular; linear], "
+        "reference cases of the digest §3.3 (the document prints no numbers)"
+    ]
     data = {}
     p1 = zoo.load("jaramillo_pendulum")
-    data["P1"] = {"tau": [float(inverse_dynamics(p1, *s[:3])[0]) for s in CASE_P1["states"]],
-                  "expected": [s[3] for s in CASE_P1["states"]],
-                  "M": float(soa.operator_terms(p1, [0.3], [0.4])[0][0, 0])}
-    lines.append(f"Case P1: pendulum τ = {data['P1']['tau']} (expected {data['P1']['expected']}),"
-                 f" M = {data['P1']['M']:.12f} (expected 1/3)")
+    data["P1"] = {
+        "tau": [float(inverse_dynamics(p1, *s[:3])[0]) for s in CASE_P1["states"]],
+        "expected": [s[3] for s in CASE_P1["states"]],
+        "M": float(soa.operator_terms(p1, [0.3], [0.4])[0][0, 0]),
+    }
+    lines.append(
+        f"Case P1: pendulum τ = {data['P1']['tau']} (expected {data['P1']['expected']}),"
+        f" M = {data['P1']['M']:.12f} (expected 1/3)"
+    )
     data["A"], more = _case("A", zoo.load("planar2"), CASE_A)
     lines += more
     data["B"], more = _case("B", zoo.load("jaramillo_rpr"), CASE_B)
     lines += more
     # Example 1: the cuboid about its corner, from the centroid by the parallel-axis rule
     from ..spatial.spatial6 import cuboid_inertia, parallel_axis
+
     corner = cuboid_inertia(6.0, 1.0, 2.0, 3.0, about="corner")
-    shift = np.array([1.5, 1.0, 0.5])                     # (c/2, b/2, a/2)
+    shift = np.array([1.5, 1.0, 0.5])  # (c/2, b/2, a/2)
     shifted = parallel_axis(cuboid_inertia(6.0, 1.0, 2.0, 3.0), 6.0, shift)
-    printed = shifted.copy()                              # (1.26) printed: I_xy − m x y
+    printed = shifted.copy()  # (1.26) printed: I_xy − m x y
     off = ~np.eye(3, dtype=bool)
     printed[off] = -shifted[off]
-    data["example_1"] = {"corner": corner.tolist(), "parallel_axis": shifted.tolist(),
-                         "printed_formula": printed.tolist()}
-    lines.append("Example 1 (m = 6, a = 1, b = 2, c = 3): corner tensor "
-                 f"{corner.round(6).tolist()}; by the parallel-axis rule "
-                 f"{shifted.round(6).tolist()}; with the printed (1.26) sign "
-                 f"{printed.round(6).tolist()}")
+    data["example_1"] = {
+        "corner": corner.tolist(),
+        "parallel_axis": shifted.tolist(),
+        "printed_formula": printed.tolist(),
+    }
+    lines.append(
+        "Example 1 (m = 6, a = 1, b = 2, c = 3): corner tensor "
+        f"{corner.round(6).tolist()}; by the parallel-axis rule "
+        f"{shifted.round(6).tolist()}; with the printed (1.26) sign "
+        f"{printed.round(6).tolist()}"
+    )
     try:
         soa.forward_dynamics(p1, [0.3], [0.4], [1.0])
     except ValueError as exc:

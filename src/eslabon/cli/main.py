@@ -3,6 +3,7 @@
 Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
 file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,16 +18,35 @@ import typer
 from typer.exceptions import TyperException
 from typer.main import get_command
 
-from .common import (FORCE, JSON, MODEL_ARG, OPT, UserError, output_file, output_folder,
-                     parse_vector, require_extra, resolve_model, vector_option)
+from .common import (
+    FORCE,
+    JSON,
+    MODEL_ARG,
+    OPT,
+    UserError,
+    output_file,
+    output_folder,
+    parse_vector,
+    require_extra,
+    resolve_model,
+    vector_option,
+)
 
 __all__ = ["app", "main", "UserError", "parse_vector", "resolve_model"]
 
 # rich_markup_mode=None: help texts are plain text, so "[s]" and "[rad]" stay visible
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  rich_markup_mode=None, help="Dynamics of articulated rigid bodies (eslabon).")
-reproduce_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                            help="Reproduce a source document's worked examples.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Dynamics of articulated rigid bodies (eslabon).",
+)
+reproduce_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Reproduce a source document's worked examples.",
+)
 app.add_typer(reproduce_app, name="reproduce")
 
 
@@ -42,74 +62,114 @@ def _fmt(v) -> str:
 
 
 @app.command()
-def info(model: Optional[str] = typer.Argument(None, help="Zoo name or model file."),
-         opt: Optional[List[str]] = OPT, as_json: bool = JSON,
-         list_models: bool = typer.Option(False, "--list", help="List the zoo models.")):
+def info(
+    model: Optional[str] = typer.Argument(None, help="Zoo name or model file."),
+    opt: Optional[List[str]] = OPT,
+    as_json: bool = JSON,
+    list_models: bool = typer.Option(False, "--list", help="List the zoo models."),
+):
     """DH table with its convention, masses, degrees of freedom."""
     if list_models or model is None:
         from .. import zoo
+
         _emit({"models": list(zoo.names())}, as_json, list(zoo.names()))
         return
     from .tables import model_info
+
     data, lines = model_info(resolve_model(model, opt))
     _emit(data, as_json, lines)
 
 
 @app.command("id")
-def inverse(model: str = MODEL_ARG,
-            q: str = vector_option("--q", "Joint positions q", "rad or m"),
-            qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
-            qdd: str = vector_option("--qdd", "Joint accelerations q̈", "rad/s² or m/s²"),
-            opt: Optional[List[str]] = OPT, as_json: bool = JSON,
-            trace: bool = typer.Option(False, "--trace", help="Print every NE quantity.")):
+def inverse(
+    model: str = MODEL_ARG,
+    q: str = vector_option("--q", "Joint positions q", "rad or m"),
+    qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
+    qdd: str = vector_option("--qdd", "Joint accelerations q̈", "rad/s² or m/s²"),
+    opt: Optional[List[str]] = OPT,
+    as_json: bool = JSON,
+    trace: bool = typer.Option(False, "--trace", help="Print every NE quantity."),
+):
     """Inverse dynamics τ = NE(q, q̇, q̈) (unset vectors are zero)."""
     from .. import inverse_dynamics, rnea_trace
+
     m = resolve_model(model, opt)
     x, v, a = (parse_vector(s, m.nq, f) for s, f in ((q, "--q"), (qd, "--qd"), (qdd, "--qdd")))
     tau = inverse_dynamics(m, x, v, a)
     lines = [f"model {m.name}  ({m.nq} DOF)", f"tau = {_fmt(tau)}"]
     if trace:
         lines.append(rnea_trace(m, x, v, a).table())
-    _emit({"model": m.name, "q": x.tolist(), "qd": v.tolist(), "qdd": a.tolist(),
-           "tau": tau.tolist()}, as_json, lines)
+    _emit(
+        {
+            "model": m.name,
+            "q": x.tolist(),
+            "qd": v.tolist(),
+            "qdd": a.tolist(),
+            "tau": tau.tolist(),
+        },
+        as_json,
+        lines,
+    )
 
 
 @app.command("fd")
-def forward(model: str = MODEL_ARG,
-            q: str = vector_option("--q", "Joint positions q", "rad or m"),
-            qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
-            tau: str = vector_option("--tau", "Joint torques τ", "N·m or N"),
-            opt: Optional[List[str]] = OPT, as_json: bool = JSON,
-            method: str = typer.Option("aba", "--method",
-                                       help="aba, walker_orin_3 or walker_orin_1")):
+def forward(
+    model: str = MODEL_ARG,
+    q: str = vector_option("--q", "Joint positions q", "rad or m"),
+    qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
+    tau: str = vector_option("--tau", "Joint torques τ", "N·m or N"),
+    opt: Optional[List[str]] = OPT,
+    as_json: bool = JSON,
+    method: str = typer.Option("aba", "--method", help="aba, walker_orin_3 or walker_orin_1"),
+):
     """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
     from .. import forward_dynamics
+
     m = resolve_model(model, opt)
     x, v, t = (parse_vector(s, m.nq, f) for s, f in ((q, "--q"), (qd, "--qd"), (tau, "--tau")))
     qdd = forward_dynamics(m, x, v, t, method=method)
-    _emit({"model": m.name, "q": x.tolist(), "qd": v.tolist(), "tau": t.tolist(),
-           "qdd": qdd.tolist()}, as_json, [f"model {m.name}  ({m.nq} DOF)", f"qdd = {_fmt(qdd)}"])
+    _emit(
+        {
+            "model": m.name,
+            "q": x.tolist(),
+            "qd": v.tolist(),
+            "tau": t.tolist(),
+            "qdd": qdd.tolist(),
+        },
+        as_json,
+        [f"model {m.name}  ({m.nq} DOF)", f"qdd = {_fmt(qdd)}"],
+    )
 
 
 @app.command()
-def simulate(model: str = MODEL_ARG,
-             t_final: float = typer.Option(1.0, "--t-final", help="Duration [s]."),
-             dt: float = typer.Option(1e-3, "--dt", help="Sample / RK4 step [s]."),
-             out: Path = typer.Option(..., "--out", help="Result file: .npz or .csv (its "
-                                      "folder must exist)."),
-             q0: str = vector_option("--q0", "Initial joint positions", "rad or m"),
-             qd0: str = vector_option("--qd0", "Initial joint velocities", "rad/s or m/s"),
-             tau: str = vector_option("--tau", "Constant joint torques", "N·m or N"),
-             u: str = typer.Option(None, "--u", metavar="NUMBERS",
-                                   help="Mobile manipulators: constant platform inputs "
-                                        "(tricycle F [N], M [N·m]; differential drive τL, τR "
-                                        "[N·m]), separated by commas or spaces."),
-             method: str = typer.Option("rk4", "--method", help="rk4 or dop853."),
-             opt: Optional[List[str]] = OPT, force: bool = FORCE, as_json: bool = JSON):
+def simulate(
+    model: str = MODEL_ARG,
+    t_final: float = typer.Option(1.0, "--t-final", help="Duration [s]."),
+    dt: float = typer.Option(1e-3, "--dt", help="Sample / RK4 step [s]."),
+    out: Path = typer.Option(
+        ..., "--out", help="Result file: .npz or .csv (its folder must exist)."
+    ),
+    q0: str = vector_option("--q0", "Initial joint positions", "rad or m"),
+    qd0: str = vector_option("--qd0", "Initial joint velocities", "rad/s or m/s"),
+    tau: str = vector_option("--tau", "Constant joint torques", "N·m or N"),
+    u: str = typer.Option(
+        None,
+        "--u",
+        metavar="NUMBERS",
+        help="Mobile manipulators: constant platform inputs "
+        "(tricycle F [N], M [N·m]; differential drive τL, τR "
+        "[N·m]), separated by commas or spaces.",
+    ),
+    method: str = typer.Option("rk4", "--method", help="rk4 or dop853."),
+    opt: Optional[List[str]] = OPT,
+    force: bool = FORCE,
+    as_json: bool = JSON,
+):
     """Simulate from (q0, qd0) under a constant torque and save the trajectory. A mobile
     manipulator file (YAML with a `mobile` section) starts at rest at the origin with
     the arm at q0 and takes the platform inputs --u."""
     from ..sim import simulate as run
+
     output_file(out, force, suffixes=(".npz", ".csv"))
     m = resolve_model(model, opt, mobile_ok=True)
     if not hasattr(m, "nq"):
@@ -120,36 +180,65 @@ def simulate(model: str = MODEL_ARG,
     torque = None if tau is None else parse_vector(tau, m.nq, "--tau")
     traj = run(m, t_final, dt, q0=x0, qd0=v0, torque=torque, method=method)
     traj.save(out, overwrite=force)
-    _emit({"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
-          as_json, [f"model {m.name}: {len(traj.t)} samples written to {out}",
-                    f"q(t_final) = {_fmt(traj.q[-1])}"])
+    _emit(
+        {"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
+        as_json,
+        [
+            f"model {m.name}: {len(traj.t)} samples written to {out}",
+            f"q(t_final) = {_fmt(traj.q[-1])}",
+        ],
+    )
 
 
 def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, force, as_json):
     from ..mobile import simulate as run_mobile
+
     n, k = mm.n_arm, mm.n_quasi
-    traj = run_mobile(mm, t_final, dt, q0=parse_vector(q0, n, "--q0"),
-                      qd0=parse_vector(qd0, n, "--qd0"), torque=parse_vector(tau, n, "--tau"),
-                      method=method, u=parse_vector(u, k, "--u"))
+    traj = run_mobile(
+        mm,
+        t_final,
+        dt,
+        q0=parse_vector(q0, n, "--q0"),
+        qd0=parse_vector(qd0, n, "--qd0"),
+        torque=parse_vector(tau, n, "--tau"),
+        method=method,
+        u=parse_vector(u, k, "--u"),
+    )
     traj.save(out, overwrite=force)
     pose = traj.config[-1, :3]
-    _emit({"model": mm.name, "mode": mm.mode, "out": str(out), "samples": len(traj.t),
-           "pose_final": pose.tolist(), "q_final": traj.q[-1].tolist()}, as_json,
-          [f"model {mm.name} ({mm.platform.kind}, mode {mm.mode}): {len(traj.t)} samples "
-           f"written to {out}",
-           f"platform x, y, heading (t_final) = {_fmt(pose)}", f"q(t_final) = {_fmt(traj.q[-1])}"])
+    _emit(
+        {
+            "model": mm.name,
+            "mode": mm.mode,
+            "out": str(out),
+            "samples": len(traj.t),
+            "pose_final": pose.tolist(),
+            "q_final": traj.q[-1].tolist(),
+        },
+        as_json,
+        [
+            f"model {mm.name} ({mm.platform.kind}, mode {mm.mode}): {len(traj.t)} samples "
+            f"written to {out}",
+            f"platform x, y, heading (t_final) = {_fmt(pose)}",
+            f"q(t_final) = {_fmt(traj.q[-1])}",
+        ],
+    )
 
 
 @app.command("plot")
-def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
-             model: Optional[str] = typer.Option(None, "--model",
-                                                 help="Zoo name or model file (adds energy, "
-                                                      "needed for --gif)."),
-             out: Path = typer.Option(..., "--out", help="Figure file (.png, .svg, .pdf)."),
-             gif: Optional[Path] = typer.Option(None, "--gif",
-                                                help="Also animate a 3-D stick figure "
-                                                     "(.gif, or .mp4 with ffmpeg)."),
-             opt: Optional[List[str]] = OPT, force: bool = FORCE, as_json: bool = JSON):
+def plot_cmd(
+    trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
+    model: Optional[str] = typer.Option(
+        None, "--model", help="Zoo name or model file (adds energy, needed for --gif)."
+    ),
+    out: Path = typer.Option(..., "--out", help="Figure file (.png, .svg, .pdf)."),
+    gif: Optional[Path] = typer.Option(
+        None, "--gif", help="Also animate a 3-D stick figure (.gif, or .mp4 with ffmpeg)."
+    ),
+    opt: Optional[List[str]] = OPT,
+    force: bool = FORCE,
+    as_json: bool = JSON,
+):
     """Plot a saved trajectory: q, q̇, q̈, τ per joint (and the energy with --model)."""
     require_extra("viz", "eslabon plot")
     output_file(out, force, suffixes=(".png", ".svg", ".pdf"))
@@ -157,6 +246,7 @@ def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz 
         output_file(gif, force, "--gif", suffixes=(".gif", ".mp4"))
     from ..sim import Trajectory
     from ..viz import animate_3d, plot_overview
+
     traj = Trajectory.load(trajectory)
     m = resolve_model(model, opt) if model is not None else None
     if m is not None and traj.q.shape[1] != m.nq:
@@ -170,15 +260,20 @@ def plot_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz 
 
 
 @app.command("view")
-def view_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
-             model: str = typer.Option(..., "--model", help="Zoo name or model file."),
-             out: Path = typer.Option(Path("view.html"), "--out", help="HTML file to write."),
-             opt: Optional[List[str]] = OPT, force: bool = FORCE, as_json: bool = JSON):
+def view_cmd(
+    trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
+    model: str = typer.Option(..., "--model", help="Zoo name or model file."),
+    out: Path = typer.Option(Path("view.html"), "--out", help="HTML file to write."),
+    opt: Optional[List[str]] = OPT,
+    force: bool = FORCE,
+    as_json: bool = JSON,
+):
     """A self-contained HTML viewer: the robot in 3-D (drag to turn), play/pause, a time
     scrubber and the joint plots beside it. Open the file in any browser."""
     output_file(out, force, suffixes=(".html", ".htm"))
     from ..sim import Trajectory
     from ..viz import write_viewer
+
     traj = Trajectory.load(trajectory)
     m = resolve_model(model, opt)
     if traj.q.shape[1] != m.nq:
@@ -188,54 +283,72 @@ def view_cmd(trajectory: Path = typer.Argument(..., help="Trajectory file (.npz 
 
 
 @app.command("crosscheck")
-def crosscheck_cmd(model: str = MODEL_ARG,
-                   q: str = vector_option("--q", "Joint positions q", "rad or m",
-                                          "drawn from --seed"),
-                   qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s",
-                                           "drawn from --seed"),
-                   qdd: str = vector_option("--qdd", "Joint accelerations q̈",
-                                            "rad/s² or m/s²", "drawn from --seed"),
-                   seed: int = typer.Option(0, "--seed", help="Seed for unset vectors."),
-                   rtol: float = typer.Option(1e-9, "--rtol", help="Relative tolerance."),
-                   opt: Optional[List[str]] = OPT, as_json: bool = JSON):
+def crosscheck_cmd(
+    model: str = MODEL_ARG,
+    q: str = vector_option("--q", "Joint positions q", "rad or m", "drawn from --seed"),
+    qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s", "drawn from --seed"),
+    qdd: str = vector_option(
+        "--qdd", "Joint accelerations q̈", "rad/s² or m/s²", "drawn from --seed"
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed for unset vectors."),
+    rtol: float = typer.Option(1e-9, "--rtol", help="Relative tolerance."),
+    opt: Optional[List[str]] = OPT,
+    as_json: bool = JSON,
+):
     """Every formulation at one state (inverse dynamics, mass matrix, forward dynamics)
     and the identities, in one table; exit status 1 when any difference exceeds its
     tolerance. Unset vectors are drawn in [−1, 1] from --seed."""
     from ..dynamics.crosscheck import crosscheck
+
     m = resolve_model(model, opt)
-    x, v, a = (None if s is None else parse_vector(s, m.nq, f)
-               for s, f in ((q, "--q"), (qd, "--qd"), (qdd, "--qdd")))
+    x, v, a = (
+        None if s is None else parse_vector(s, m.nq, f)
+        for s, f in ((q, "--q"), (qd, "--qd"), (qdd, "--qdd"))
+    )
     report = crosscheck(m, x, v, a, seed=seed, rtol=rtol)
     _emit(report.to_dict(), as_json, report.table().splitlines())
     return 0 if report.ok else 1
 
 
 @app.command("linearize")
-def linearize_cmd(model: str = MODEL_ARG,
-                  trajectory: Path = typer.Option(..., "--trajectory",
-                                                  help="Trajectory file (.npz or .csv) with "
-                                                       "t, q, qd, qdd, as `simulate` writes."),
-                  t: float = typer.Option(..., "--t", help="Time to linearize at [s]."),
-                  psi: Optional[float] = typer.Option(None, "--psi", help="Damping Ψ (scalar) "
-                                                      "for model-assignment gains."),
-                  omega: Optional[float] = typer.Option(None, "--omega",
-                                                        help="Natural frequency Ω [rad/s]."),
-                  opt: Optional[List[str]] = OPT, as_json: bool = JSON):
+def linearize_cmd(
+    model: str = MODEL_ARG,
+    trajectory: Path = typer.Option(
+        ...,
+        "--trajectory",
+        help="Trajectory file (.npz or .csv) with t, q, qd, qdd, as `simulate` writes.",
+    ),
+    t: float = typer.Option(..., "--t", help="Time to linearize at [s]."),
+    psi: Optional[float] = typer.Option(
+        None, "--psi", help="Damping Ψ (scalar) for model-assignment gains."
+    ),
+    omega: Optional[float] = typer.Option(None, "--omega", help="Natural frequency Ω [rad/s]."),
+    opt: Optional[List[str]] = OPT,
+    as_json: bool = JSON,
+):
     """U, V, W and A(t), B(t) along a trajectory at time T (seed 000 §5.2–5.4), the frozen
     eigenvalues, and with --psi/--omega the gains K_p = UΩ² − W, K_d = 2UΨΩ − V."""
     from .. import control as ctl
     from ..sim import Trajectory
+
     m = resolve_model(model, opt)
     traj = Trajectory.load(trajectory)
     if traj.q.ndim != 2 or traj.q.shape[1] != m.nq:
-        raise UserError(f"--trajectory: expected {m.nq} joints for {m.name}, the file has "
-                        f"{traj.q.shape[-1]}")
+        raise UserError(
+            f"--trajectory: expected {m.nq} joints for {m.name}, the file has {traj.q.shape[-1]}"
+        )
     q, qd, qdd = ctl.Nominal.from_trajectory(traj)(t)
     lin = ctl.linearize(m, q, qd, qdd)
     ev = ctl.frozen_eigenvalues(lin.A)
-    data = {"model": m.name, "t": t, "q": q.tolist(), "qd": qd.tolist(), "qdd": qdd.tolist(),
-            **{k: getattr(lin, k).tolist() for k in ("U", "V", "W", "A", "B")},
-            "eigenvalues": [[float(e.real), float(e.imag)] for e in ev]}
+    data = {
+        "model": m.name,
+        "t": t,
+        "q": q.tolist(),
+        "qd": qd.tolist(),
+        "qdd": qdd.tolist(),
+        **{k: getattr(lin, k).tolist() for k in ("U", "V", "W", "A", "B")},
+        "eigenvalues": [[float(e.real), float(e.imag)] for e in ev],
+    }
     np.set_printoptions(precision=5, linewidth=160, suppress=False)
     lines = [f"model {m.name}  t = {t} s  (x = [q; q̇], δẋ = A δx + B δτ)"]
     for key in ("U", "V", "W"):
@@ -246,27 +359,41 @@ def linearize_cmd(model: str = MODEL_ARG,
     if psi is not None:
         Kp, Kd = ctl.model_assignment(lin, psi, omega)
         cl = ctl.frozen_eigenvalues(ctl.closed_loop_matrix(lin, np.hstack([Kp, Kd])))
-        data.update(Kp=Kp.tolist(), Kd=Kd.tolist(),
-                    closed_loop_eigenvalues=[[float(e.real), float(e.imag)] for e in cl])
-        lines += ["K_p =", str(Kp), "K_d =", str(Kd), "closed-loop eigenvalues: "
-                  + ", ".join(f"{e.real:.6g}{e.imag:+.6g}j" for e in cl)]
+        data.update(
+            Kp=Kp.tolist(),
+            Kd=Kd.tolist(),
+            closed_loop_eigenvalues=[[float(e.real), float(e.imag)] for e in cl],
+        )
+        lines += [
+            "K_p =",
+            str(Kp),
+            "K_d =",
+            str(Kd),
+            "closed-loop eigenvalues: " + ", ".join(f"{e.real:.6g}{e.imag:+.6g}j" for e in cl),
+        ]
     _emit(data, as_json, lines)
 
 
 @app.command()
-def bench(against: Optional[str] = typer.Option(
-              None, "--against", help="Also time this library side by side: pin (Pinocchio)."),
-          json_path: Optional[Path] = typer.Option(
-              None, "--json", help="Write all numbers and the machine info to this file."),
-          markdown: Optional[Path] = typer.Option(
-              None, "--markdown", help="Write the results as Markdown (benchmarks/RESULTS.md)."),
-          quick: bool = typer.Option(False, "--quick", help="Short repeats (CI smoke run)."),
-          only: Optional[str] = typer.Option(
-              None, "--only", help="Sections, comma-separated: per_call,batch,scaling,"
-                                   "simulate,startup."),
-          force: bool = FORCE):
+def bench(
+    against: Optional[str] = typer.Option(
+        None, "--against", help="Also time this library side by side: pin (Pinocchio)."
+    ),
+    json_path: Optional[Path] = typer.Option(
+        None, "--json", help="Write all numbers and the machine info to this file."
+    ),
+    markdown: Optional[Path] = typer.Option(
+        None, "--markdown", help="Write the results as Markdown (benchmarks/RESULTS.md)."
+    ),
+    quick: bool = typer.Option(False, "--quick", help="Short repeats (CI smoke run)."),
+    only: Optional[str] = typer.Option(
+        None, "--only", help="Sections, comma-separated: per_call,batch,scaling,simulate,startup."
+    ),
+    force: bool = FORCE,
+):
     """Speed benchmark: per call, batch, scaling, simulation, start-up (optionally vs pin)."""
     from .. import bench as harness
+
     try:
         harness.check_against(against)
         harness.parse_sections(only)
@@ -277,35 +404,50 @@ def bench(against: Optional[str] = typer.Option(
             output_file(path, force, field)
     if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
         # numpy is loaded already: rerun in a child whose BLAS is single-threaded from the start
-        argv = [f"--{k}={v}" for k, v in (("against", against), ("json", json_path),
-                                           ("markdown", markdown), ("only", only)) if v]
+        argv = [
+            f"--{k}={v}"
+            for k, v in (
+                ("against", against),
+                ("json", json_path),
+                ("markdown", markdown),
+                ("only", only),
+            )
+            if v
+        ]
         argv += (["--quick"] if quick else []) + (["--force"] if force else [])
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
         return subprocess.call([sys.executable, "-m", "eslabon.bench", *argv], env=env)
-    return harness.execute(against=against, json_path=json_path, markdown=markdown,
-                           quick=quick, only=only, force=force)
+    return harness.execute(
+        against=against, json_path=json_path, markdown=markdown, quick=quick, only=only, force=force
+    )
 
 
 @app.command("sweep")
-def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'report'."),
-              folder: Optional[Path] = typer.Argument(None, help="With 'report': the sweep's "
-                                                      "output folder."),
-              out: Optional[Path] = typer.Option(None, "--out", help="Output folder (Parquet "
-                                                 "parts)."),
-              scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of an "
-                                                      "existing Dask scheduler (tcp://host:port)."),
-              resume: bool = typer.Option(False, "--resume", help="Finish an interrupted sweep: "
-                                          "keep the sound parts; recompute missing or unsound "
-                                          "ones (moved to DIR/_rejected/)."),
-              workers: int = typer.Option(2, "--workers", help="Local Dask worker processes."),
-              serial: bool = typer.Option(False, "--serial", help="Run in this process, no Dask."),
-              as_json: bool = JSON):
+def sweep_cmd(
+    target: str = typer.Argument(..., help="A sweep spec (YAML), or 'report'."),
+    folder: Optional[Path] = typer.Argument(None, help="With 'report': the sweep's output folder."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output folder (Parquet parts)."),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", help="Address of an existing Dask scheduler (tcp://host:port)."
+    ),
+    resume: bool = typer.Option(
+        False,
+        "--resume",
+        help="Finish an interrupted sweep: "
+        "keep the sound parts; recompute missing or unsound "
+        "ones (moved to DIR/_rejected/).",
+    ),
+    workers: int = typer.Option(2, "--workers", help="Local Dask worker processes."),
+    serial: bool = typer.Option(False, "--serial", help="Run in this process, no Dask."),
+    as_json: bool = JSON,
+):
     """Parameter sweep (docs/sweeps.md): `eslabon sweep SPEC --out DIR` runs the spec's
     samples by chunks on Dask (a local cluster, or --scheduler) into a Parquet data set;
     `eslabon sweep report DIR` summarizes one. A progress bar on stderr while it works."""
     if target == "report":
         require_extra("sweep", "eslabon sweep report", ("pyarrow", "pandas", "matplotlib"))
         from ..batch.report import summarize
+
         if folder is None:
             raise UserError("DIR: `eslabon sweep report DIR` needs the sweep's folder")
         data, lines = summarize(folder)
@@ -314,6 +456,7 @@ def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'r
     require_extra("sweep", "eslabon sweep", ("pyarrow", "pandas") if serial else None)
     from ..batch import load_spec, run_sweep
     from ..batch.report import summarize
+
     if folder is not None:
         raise UserError(f"unexpected argument {str(folder)!r}; did you mean --out?")
     if out is None:
@@ -321,30 +464,46 @@ def sweep_cmd(target: str = typer.Argument(..., help="A sweep spec (YAML), or 'r
     spec = load_spec(target)
     from rich.console import Console
     from rich.progress import Progress
+
     console = Console(stderr=True)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"sweep {spec.name}", total=len(spec.chunks()))
 
         def landed(chunk, ok, failed):
             progress.advance(task)
-        summary = run_sweep(spec, out, scheduler=scheduler, workers=workers, resume=resume,
-                            serial=serial, on_chunk=landed)
+
+        summary = run_sweep(
+            spec,
+            out,
+            scheduler=scheduler,
+            workers=workers,
+            resume=resume,
+            serial=serial,
+            on_chunk=landed,
+        )
         progress.update(task, completed=len(spec.chunks()))
     data, lines = summarize(out, plots=False)
     data["run"] = summary
-    lines.insert(1, f"chunks {summary['chunks']} (skipped, already written: "
-                    f"{summary['skipped']}; rejected and recomputed: "
-                    f"{len(summary.get('rejected', []))}); this run: {summary['ok']} ok, "
-                    f"{summary['failed']} failed")
+    lines.insert(
+        1,
+        f"chunks {summary['chunks']} (skipped, already written: "
+        f"{summary['skipped']}; rejected and recomputed: "
+        f"{len(summary.get('rejected', []))}); this run: {summary['ok']} ok, "
+        f"{summary['failed']} failed",
+    )
     _emit(data, as_json, lines)
     return 0
 
 
 @app.command("demo")
-def demo(out: Path = typer.Option(Path("out"), "--out", help="Folder for every output."),
-         full: bool = typer.Option(False, "--full", help="The whole tour: every source "
-                                   "document reproduced (several minutes)."),
-         force: bool = FORCE, as_json: bool = JSON):
+def demo(
+    out: Path = typer.Option(Path("out"), "--out", help="Folder for every output."),
+    full: bool = typer.Option(
+        False, "--full", help="The whole tour: every source document reproduced (several minutes)."
+    ),
+    force: bool = FORCE,
+    as_json: bool = JSON,
+):
     """A short tour (under a minute once compiled): inverse and forward dynamics on the
     built-in arms, every formulation cross-checked, the seed 001 pendulum simulated,
     plotted and in an HTML viewer, and `index.html` linking it all. With --full: every
@@ -353,23 +512,32 @@ def demo(out: Path = typer.Option(Path("out"), "--out", help="Folder for every o
     require_extra("viz", "eslabon demo")
     output_folder(out, force)
     from .demo import run_demo
+
     data, lines = run_demo(out, full=full)
     _emit(data, as_json, lines)
     return 0 if all(data["crosscheck"].values()) else 1
 
 
 @app.command("warmup")
-def warmup_cmd(jobs: int = typer.Option(0, "--jobs", help="Processes compiling at once "
-                                        "(0: one per core)."),
-               as_json: bool = JSON):
+def warmup_cmd(
+    jobs: int = typer.Option(0, "--jobs", help="Processes compiling at once (0: one per core)."),
+    as_json: bool = JSON,
+):
     """Compile every kernel for this machine now (numba caches them on disk), so that no
     later call waits for a compilation. Run it after installing or upgrading eslabon, or
     in a container build. Progress on stderr."""
     from ..warmup import warmup
+
     data = warmup(jobs=jobs or None, log=lambda line: typer.echo(line, err=True))
-    _emit(data, as_json, [f"compiled {len(data['tasks'])} groups of kernels in "
-                          f"{data['wall_s']:.1f} s ({data['cpu_s']:.1f} s of CPU, "
-                          f"{data['jobs']} processes)"])
+    _emit(
+        data,
+        as_json,
+        [
+            f"compiled {len(data['tasks'])} groups of kernels in "
+            f"{data['wall_s']:.1f} s ({data['cpu_s']:.1f} s of CPU, "
+            f"{data['jobs']} processes)"
+        ],
+    )
 
 
 def _reproduce(name: str, out: Path, force: bool, as_json: bool, needs_plots: bool = True):
@@ -377,21 +545,28 @@ def _reproduce(name: str, out: Path, force: bool, as_json: bool, needs_plots: bo
         require_extra("viz", f"eslabon reproduce {name}")
     output_folder(out, force)
     import importlib
+
     data, lines = importlib.import_module(f".{name}", __package__).reproduce(out)
     _emit(data, as_json, lines)
 
 
 @reproduce_app.command("practica")
-def reproduce_practica(out: Path = typer.Option(Path("out/practica"), "--out"),
-                       force: bool = FORCE, as_json: bool = JSON):
+def reproduce_practica(
+    out: Path = typer.Option(Path("out/practica"), "--out"),
+    force: bool = FORCE,
+    as_json: bool = JSON,
+):
     """Seed 001: Ejemplos 3.1–3.4 beside the printed values, the pendulum simulation,
     its joint-angle plot (PNG) and animation (GIF)."""
     _reproduce("practica", out, force, as_json)
 
 
 @reproduce_app.command("jaramillo")
-def reproduce_jaramillo(out: Path = typer.Option(Path("out/jaramillo"), "--out"),
-                        force: bool = FORCE, as_json: bool = JSON):
+def reproduce_jaramillo(
+    out: Path = typer.Option(Path("out/jaramillo"), "--out"),
+    force: bool = FORCE,
+    as_json: bool = JSON,
+):
     """Seeds 002/004: the pendulum, two-link and R-P-R reference cases (τ, M, ξ, q̈ by the
     operator form and the constraint-force method) beside what the document's printed
     formulas would give (Figure 7's sign, Figure 8's step 5)."""
@@ -399,8 +574,9 @@ def reproduce_jaramillo(out: Path = typer.Option(Path("out/jaramillo"), "--out")
 
 
 @reproduce_app.command("araujo")
-def reproduce_araujo(out: Path = typer.Option(Path("out/araujo"), "--out"),
-                     force: bool = FORCE, as_json: bool = JSON):
+def reproduce_araujo(
+    out: Path = typer.Option(Path("out/araujo"), "--out"), force: bool = FORCE, as_json: bool = JSON
+):
     """Seed 003 (Araujo 2012): the PUMA 560 on the tricycle, load cases 1 and 2 for 1 s in
     the thesis's one-way coupling and fully coupled; figures 3.4–3.9 (accelerations,
     velocities, displacements of the 8 coordinates), the platform path, the thesis-vs-coupled
@@ -409,8 +585,9 @@ def reproduce_araujo(out: Path = typer.Option(Path("out/araujo"), "--out"),
 
 
 @reproduce_app.command("rojas")
-def reproduce_rojas(out: Path = typer.Option(Path("out/rojas"), "--out"),
-                    force: bool = FORCE, as_json: bool = JSON):
+def reproduce_rojas(
+    out: Path = typer.Option(Path("out/rojas"), "--out"), force: bool = FORCE, as_json: bool = JSON
+):
     """Seed 000: Tables 5.4.1 and 5.6.2 of the Cincinnati T3 beside the printed values
     (IK, rates, accelerations, gravity and total torques by Newton–Euler and Lagrange),
     the 1 s straight-line task with per-joint plots, the 7R loop benchmark and the
@@ -425,12 +602,13 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 def main(argv=None):
     """Entry point: run the app, turning user errors into one line and exit status 2."""
     import warnings
+
     warnings.showwarning = _one_line_warning
     try:
         result = get_command(app)(args=argv, standalone_mode=False, prog_name="eslabon")
-    except TyperException as exc:          # usage errors: unknown option, missing value
+    except TyperException as exc:  # usage errors: unknown option, missing value
         message = exc.format_message()
-        if not message:                     # bare `eslabon`: the help was printed
+        if not message:  # bare `eslabon`: the help was printed
             sys.exit(0)
         typer.echo(f"error: {message}", err=True)
         sys.exit(2)
@@ -440,11 +618,14 @@ def main(argv=None):
     except (ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    except Exception as exc:             # a bug: still one line (ESLABON_DEBUG=1 shows it)
+    except Exception as exc:  # a bug: still one line (ESLABON_DEBUG=1 shows it)
         if os.environ.get("ESLABON_DEBUG"):
             raise
-        typer.echo(f"error: internal error ({type(exc).__name__}: {exc}); please report it "
-                   "(ESLABON_DEBUG=1 shows the traceback)", err=True)
+        typer.echo(
+            f"error: internal error ({type(exc).__name__}: {exc}); please report it "
+            "(ESLABON_DEBUG=1 shows the traceback)",
+            err=True,
+        )
         sys.exit(3)
     if isinstance(result, int) and result:
         sys.exit(result)

@@ -4,6 +4,7 @@ Printed values are those of the seed (``research/seed_001_practica.md`` §5.1). 
 inputs of Ejemplos 3.3/3.4 are not printed in the seed; the ones used are those
 recovered in the digest §5.2 (4-decimal values), so agreement is to about 1e-3.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,15 +12,21 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import write_text_atomic
 from .. import forward_dynamics, inverse_dynamics, zoo
+from .._files import write_text_atomic
 from ..sim import simulate
 
-EJ33 = dict(q=[0.9355, 0.9169, 0.4103, 0.8936], qd=[0.0579, 0.3529, 0.8132, 0.0099],
-            qdd=[0.1389, 0.2028, 0.1987, 0.6038], tau=[0.5229, 160.0619, 2.0591, 0.0315])
-EJ34 = dict(q=[0.7095, 0.4289, 0.3046, 0.1897, 0.1934, 0.6822],
-            qd=[0.3028, 0.5417, 0.1509, 0.6979, 0.3784, 0.8600],
-            qdd=[0.8537, 0.5936, 0.4966, 0.8998, 0.8216, 0.6449])
+EJ33 = dict(
+    q=[0.9355, 0.9169, 0.4103, 0.8936],
+    qd=[0.0579, 0.3529, 0.8132, 0.0099],
+    qdd=[0.1389, 0.2028, 0.1987, 0.6038],
+    tau=[0.5229, 160.0619, 2.0591, 0.0315],
+)
+EJ34 = dict(
+    q=[0.7095, 0.4289, 0.3046, 0.1897, 0.1934, 0.6822],
+    qd=[0.3028, 0.5417, 0.1509, 0.6979, 0.3784, 0.8600],
+    qdd=[0.8537, 0.5936, 0.4966, 0.8998, 0.8216, 0.6449],
+)
 
 
 def _row(label, computed, printed):
@@ -29,8 +36,10 @@ def _row(label, computed, printed):
     if printed is not None:
         printed = np.asarray(printed, dtype=float)
         diff = float(np.max(np.abs(computed - printed)))
-        line += (f"\n  {'':<28} printed  {np.array2string(printed, precision=5, max_line_width=200)}"
-                 f"   max |diff| {diff:.2e}")
+        line += (
+            f"\n  {'':<28} printed  {np.array2string(printed, precision=5, max_line_width=200)}"
+            f"   max |diff| {diff:.2e}"
+        )
         entry.update(printed=printed.tolist(), max_abs_diff=diff)
     return line, entry
 
@@ -44,8 +53,9 @@ def reproduce(out) -> tuple[dict, list]:
     arm4 = zoo.load("practica_4dof", payload_mass=3, payload_inertia=0.05, book_com=True)
     z4 = np.zeros(4)
     lines.append("Ejemplo 3.1  4-DOF R-P-P-R, q̇ = q̈ = 0, payload 3 kg: joint 2 holds the weight")
-    line, data["ejemplo_3_1"] = _row("tau (q = Ejemplo 3.3 q)",
-                                     inverse_dynamics(arm4, EJ33["q"], z4, z4), [0, 156.8, 0, 0])
+    line, data["ejemplo_3_1"] = _row(
+        "tau (q = Ejemplo 3.3 q)", inverse_dynamics(arm4, EJ33["q"], z4, z4), [0, 156.8, 0, 0]
+    )
     lines.append(line)
 
     # Ejemplo 3.2: Newton–Euler of the 6-DOF arm (the seed prints no numbers)
@@ -58,8 +68,9 @@ def reproduce(out) -> tuple[dict, list]:
     # Ejemplo 3.3: NE then Walker–Orin on the 4-DOF (book model: sliding prismatic COM)
     tau4 = inverse_dynamics(arm4, EJ33["q"], EJ33["qd"], EJ33["qdd"])
     acc4 = forward_dynamics(arm4, EJ33["q"], EJ33["qd"], tau4)
-    lines.append("Ejemplo 3.3  4-DOF newtoneuler4 -> walkerorin4, payload 3 kg, 0.05·I "
-                 "(book COM model)")
+    lines.append(
+        "Ejemplo 3.3  4-DOF newtoneuler4 -> walkerorin4, payload 3 kg, 0.05·I (book COM model)"
+    )
     line, tau_entry = _row("tau = newtoneuler4", tau4, EJ33["tau"])
     lines.append(line)
     line, acc_entry = _row("acel = walkerorin4", acc4, EJ33["qdd"])
@@ -76,19 +87,26 @@ def reproduce(out) -> tuple[dict, list]:
     pend = zoo.load("practica_pendulum3")
     traj = simulate(pend, 1.0, 1e-3)
     lines.append("Práctica §3.4  3-link pendulum, simula3(1, 0.001): RK4, τ = 0, from rest")
-    line, data["pendulum_q_1s"] = _row("q(1 s)", traj.q[-1],
-                                       [-1.8224856909, -0.4736453172, -0.1892204591])
+    line, data["pendulum_q_1s"] = _row(
+        "q(1 s)", traj.q[-1], [-1.8224856909, -0.4736453172, -0.1892204591]
+    )
     lines.append(line + "   (reference: the book's code ported, digest §5.2)")
-    files = {"trajectory_npz": traj.save(out / "pendulum.npz"),
-             "trajectory_csv": traj.save(out / "pendulum.csv")}
+    files = {
+        "trajectory_npz": traj.save(out / "pendulum.npz"),
+        "trajectory_csv": traj.save(out / "pendulum.csv"),
+    }
     try:
         from ..viz import animate_planar, plot_joint_history
-        files["plot_png"] = plot_joint_history(traj, out / "pendulum_q.png",
-                                               title="Seed 001 pendulum: joint angles")
+
+        files["plot_png"] = plot_joint_history(
+            traj, out / "pendulum_q.png", title="Seed 001 pendulum: joint angles"
+        )
         files["animation_gif"] = animate_planar(pend, traj, out / "pendulum.gif")
-    except ValueError as exc:      # matplotlib missing: numbers and data files still written
+    except ValueError as exc:  # matplotlib missing: numbers and data files still written
         lines.append(f"  (no plot or animation: {exc})")
     data["files"] = {k: str(v) for k, v in files.items()}
     write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
-    lines.append("files: " + ", ".join(str(v) for v in files.values()) + f", {out / 'summary.json'}")
+    lines.append(
+        "files: " + ", ".join(str(v) for v in files.values()) + f", {out / 'summary.json'}"
+    )
     return data, lines

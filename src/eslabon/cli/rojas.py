@@ -12,6 +12,7 @@ The tables are solved from the *printed* end-effector data (y, ẏ and the splin
 ÿ = 1.95774); the 1 s task uses the exact cycloid β(t) = t − sin(2πt)/(2π) that the
 printed samples follow (digest §3.5), so its ÿ differs slightly from the tables'.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import gravity_torques, inverse_dynamics, zoo
 from .._files import atomic_file, write_text_atomic
-from .. import inverse_dynamics, gravity_torques, zoo
 from ..dynamics import lagrange, opcount
 from ..kinematics import ik
 from ..sim import Trajectory
@@ -29,12 +30,18 @@ from ..zoo import rojas
 from ..zoo.rojas_tables import JOINT_TABLES as TABLES
 
 #: below these magnitudes a printed cell is single-precision noise
-NOISE = {"theta": 1e-3, "thd": 1e-5, "thdd": 1e-5, "gravity": 1e-3, "total": 1e-3,
-         "total_lagrange": 1e-3}
+NOISE = {
+    "theta": 1e-3,
+    "thd": 1e-5,
+    "thdd": 1e-5,
+    "gravity": 1e-3,
+    "total": 1e-3,
+    "total_lagrange": 1e-3,
+}
 
 
 def cell_status(value: float, printed: float, key: str) -> str:
-    """"ok", "noise" or "DIFF" for one cell of column ``key`` (criteria above)."""
+    """ "ok", "noise" or "DIFF" for one cell of column ``key`` (criteria above)."""
     noise = NOISE[key]
     if abs(printed) < noise:
         return "noise" if abs(value) < noise else "DIFF"
@@ -52,20 +59,34 @@ def _table(t3, name, q0):
         raise RuntimeError(f"Table {name}: {sol.message}")
     qd = ik.rates(t3, sol, np.zeros(3), [0.0, row["yd"], 0.0])
     qdd = ik.accelerations(t3, sol, qd, np.zeros(3), [0.0, row["ydd"], 0.0])
-    computed = {"theta": np.degrees(sol.q), "thd": qd, "thdd": qdd,
-                "gravity": gravity_torques(t3, sol.q),
-                "total": inverse_dynamics(t3, sol.q, qd, qdd),
-                "total_lagrange": lagrange.inverse_dynamics(t3, sol.q, qd, qdd)}
+    computed = {
+        "theta": np.degrees(sol.q),
+        "thd": qd,
+        "thdd": qdd,
+        "gravity": gravity_torques(t3, sol.q),
+        "total": inverse_dynamics(t3, sol.q, qd, qdd),
+        "total_lagrange": lagrange.inverse_dynamics(t3, sol.q, qd, qdd),
+    }
     entry = {"t": row["t"], "iterations": sol.iterations, "columns": {}}
-    lines = [f"Table {name}  t = {row['t']} s: IK in {sol.iterations} iterations "
-             f"(‖f‖∞ = {sol.residual:.1e}); θ in degrees, rates in rad/s, torques in N·m"]
-    for key, label in (("theta", "θ"), ("thd", "θ̇"), ("thdd", "θ̈"), ("gravity", "f* gravity"),
-                       ("total", "f* total (Newton–Euler)"),
-                       ("total_lagrange", "f* total (Lagrange)")):
+    lines = [
+        f"Table {name}  t = {row['t']} s: IK in {sol.iterations} iterations "
+        f"(‖f‖∞ = {sol.residual:.1e}); θ in degrees, rates in rad/s, torques in N·m"
+    ]
+    for key, label in (
+        ("theta", "θ"),
+        ("thd", "θ̇"),
+        ("thdd", "θ̈"),
+        ("gravity", "f* gravity"),
+        ("total", "f* total (Newton–Euler)"),
+        ("total_lagrange", "f* total (Lagrange)"),
+    ):
         printed = row["total" if key == "total_lagrange" else key]
         status = [cell_status(v, p, key) for v, p in zip(computed[key], printed)]
-        entry["columns"][key] = {"computed": computed[key].tolist(), "printed": printed,
-                                 "status": status}
+        entry["columns"][key] = {
+            "computed": computed[key].tolist(),
+            "printed": printed,
+            "status": status,
+        }
         lines.append(f"  {label}")
         lines.append("    computed " + " ".join(f"{v:>12.5g}" for v in computed[key]))
         lines.append("    printed  " + " ".join(f"{v:>12.5g}" for v in printed))
@@ -81,21 +102,26 @@ def _task(t3, out):
     tau = inverse_dynamics(t3, path.q, path.qd, path.qdd)
     traj = Trajectory(times, path.q, path.qd, path.qdd, tau, t3.name)
     files = {"task_csv": traj.save(out / "t3_task.csv"), "task_npz": traj.save(out / "t3_task.npz")}
-    lines = [f"Straight-line task (§4.4): 21 samples, 0–1 s; IK iterations per sample "
-             f"{path.iterations.tolist()}",
-             "  peak |τ| per joint [N·m]: " + " ".join(f"{v:.5g}" for v in np.abs(tau).max(0)),
-             f"  joint 6: |θ − 90°| ≤ {np.abs(np.degrees(path.q[:, 5]) - 90).max():.1e}°, "
-             f"|τ₆| ≤ {np.abs(tau[:, 5]).max():.1e} N·m (the thesis: stays at π/2, torque noise)"]
+    lines = [
+        f"Straight-line task (§4.4): 21 samples, 0–1 s; IK iterations per sample "
+        f"{path.iterations.tolist()}",
+        "  peak |τ| per joint [N·m]: " + " ".join(f"{v:.5g}" for v in np.abs(tau).max(0)),
+        f"  joint 6: |θ − 90°| ≤ {np.abs(np.degrees(path.q[:, 5]) - 90).max():.1e}°, "
+        f"|τ₆| ≤ {np.abs(tau[:, 5]).max():.1e} N·m (the thesis: stays at π/2, torque noise)",
+    ]
     try:
         from ..viz import plot_joint_panels
+
         for j in range(6):
             files[f"joint{j + 1}_png"] = plot_joint_panels(
-                traj, out / f"t3_joint{j + 1}.png", j,
-                title=f"Cincinnati T3, straight-line task: joint {j + 1} (cf. Figs. 4.4.3–4.4.8)")
-    except ValueError as exc:          # matplotlib missing: numbers and data still written
+                traj,
+                out / f"t3_joint{j + 1}.png",
+                j,
+                title=f"Cincinnati T3, straight-line task: joint {j + 1} (cf. Figs. 4.4.3–4.4.8)",
+            )
+    except ValueError as exc:  # matplotlib missing: numbers and data still written
         lines.append(f"  (no plots: {exc})")
-    summary = {"iterations": path.iterations.tolist(),
-               "peak_abs_tau": np.abs(tau).max(0).tolist()}
+    summary = {"iterations": path.iterations.tolist(), "peak_abs_tau": np.abs(tau).max(0).tolist()}
     return summary, lines, files, path
 
 
@@ -107,34 +133,53 @@ def _seven_r(out):
         for leg in (np.arange(126.0, 120.0, -1.0), np.arange(127.0, 240.0, 1.0)):
             q = start
             for deg in leg:
-                sol = ik.newton_gauss(chain, *rojas.seven_r_loop_target(np.radians(deg)), q,
-                                      equations=equations)
+                sol = ik.newton_gauss(
+                    chain, *rojas.seven_r_loop_target(np.radians(deg)), q, equations=equations
+                )
                 rel = abs((2 + np.cos(sol.q[0])) * np.cos(np.radians(deg)) + 1.5)
-                rows.append((equations, deg, sol.converged, sol.singularity, sol.iterations,
-                             rel, np.degrees(sol.q[0])))
+                rows.append(
+                    (
+                        equations,
+                        deg,
+                        sol.converged,
+                        sol.singularity,
+                        sol.iterations,
+                        rel,
+                        np.degrees(sol.q[0]),
+                    )
+                )
                 if sol.converged:
                     q = sol.q
     rows.sort(key=lambda r: (r[0], r[1]))
     with atomic_file(out / "seven_r.csv", "w") as fh:
-        fh.write("equations,theta1_deg,converged,singularity,iterations,relation_residual,"
-                 "theta2_deg\n")
+        fh.write(
+            "equations,theta1_deg,converged,singularity,iterations,relation_residual,theta2_deg\n"
+        )
         for r in rows:
             fh.write(",".join(str(x) for x in r) + "\n")
-    lines = ["7R mechanism (Fig. 3.3.2): θ₁ swept 121°–239°, continuation from θ₂ = 60°; "
-             "residual of (2 + cos θ₂) cos θ₁ = −1.5"]
+    lines = [
+        "7R mechanism (Fig. 3.3.2): θ₁ swept 121°–239°, continuation from θ₂ = 60°; "
+        "residual of (2 + cos θ₂) cos θ₁ = −1.5"
+    ]
     summary = {}
     for equations in ik.EQUATIONS:
         mine = [r for r in rows if r[0] == equations]
         ok = [r for r in mine if r[2]]
         on_branch = [r for r in ok if r[5] < 1e-9]
-        failed = [f"{r[1]:g}° ({'no convergence' if r[3] == 'none' else r[3]})"
-                  for r in mine if not r[2]]
-        summary[equations] = {"solved": len(ok), "on_branch": len(on_branch),
-                              "failed": failed, "max_iterations": max(r[4] for r in ok)}
-        lines.append(f"  {equations:<9} converged {len(ok)}/{len(mine)}, on the symmetric "
-                     f"branch {len(on_branch)}, max iterations {summary[equations]['max_iterations']}"
-                     f"; not solved: {', '.join(failed[:6]) or 'none'}"
-                     + (" …" if len(failed) > 6 else ""))
+        failed = [
+            f"{r[1]:g}° ({'no convergence' if r[3] == 'none' else r[3]})" for r in mine if not r[2]
+        ]
+        summary[equations] = {
+            "solved": len(ok),
+            "on_branch": len(on_branch),
+            "failed": failed,
+            "max_iterations": max(r[4] for r in ok),
+        }
+        lines.append(
+            f"  {equations:<9} converged {len(ok)}/{len(mine)}, on the symmetric "
+            f"branch {len(on_branch)}, max iterations {summary[equations]['max_iterations']}"
+            f"; not solved: {', '.join(failed[:6]) or 'none'}" + (" …" if len(failed) > 6 else "")
+        )
     lines.append("  (φ = π at θ₁ = 180°: the spurious singularity of §3.4, reported by the solver)")
     return summary, lines, {"seven_r_csv": out / "seven_r.csv"}
 
@@ -144,13 +189,16 @@ def reproduce(out) -> tuple[dict, list]:
     out.mkdir(parents=True, exist_ok=True)
     t3 = zoo.load("cincinnati_t3")
     data, files = {}, {}
-    lines = ["Seed 000, Rojas Salgado (1987): Cincinnati Milacron T3 (Rojas DH naming; "
-             "gravity +9.81 along +Z₁ as the thesis's tables, digest §7)"]
+    lines = [
+        "Seed 000, Rojas Salgado (1987): Cincinnati Milacron T3 (Rojas DH naming; "
+        "gravity +9.81 along +Z₁ as the thesis's tables, digest §7)"
+    ]
     sol05, data["table_5_4_1"], more = _table(t3, "5.4.1", np.radians(rojas.INITIAL_THETA_DEG))
     lines += more
     sol45, data["table_5_6_2"], more = _table(t3, "5.6.2", sol05.q)
     lines += more
     from .rojas_control import table_5_4_2, table_5_6_3, table_state
+
     data["table_5_4_2"], more = table_5_4_2(t3, np.radians(rojas.INITIAL_THETA_DEG))
     lines += more
     data["table_5_6_3"], more = table_5_6_3(t3, table_state(t3, "5.6.2", sol05.q))
@@ -159,6 +207,7 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     files.update(f)
     from .rojas_control import closed_loop
+
     data["closed_loop"], more, f = closed_loop(t3, path, out)
     lines += more
     files.update(f)
@@ -170,5 +219,7 @@ def reproduce(out) -> tuple[dict, list]:
     lines += [f"  {name:<44} {m:>6} {a:>6}   {origin}" for name, m, a, origin in opcount.table(6)]
     data["files"] = {k: str(v) for k, v in files.items()}
     write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
-    lines.append("files: " + ", ".join(str(v) for v in files.values()) + f", {out / 'summary.json'}")
+    lines.append(
+        "files: " + ", ".join(str(v) for v in files.values()) + f", {out / 'summary.json'}"
+    )
     return data, lines

@@ -5,18 +5,26 @@ Printed values beside exact ones (:mod:`eslabon.zoo.rojas_tables`). Cell marks: 
 "OCR" (a cell the digest identifies as an OCR error; the exact value is shown),
 "WRONG" (the thesis's W is wrong, so its K_p and block (a) are, digest §4.6), "DIFF".
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from .._files import atomic_file
-
 from .. import control as ctl
+from .._files import atomic_file
 from ..kinematics import ik
 from ..trajectory import T3_ROTATION, t3_path
-from ..zoo.rojas_tables import (EXACT_EIGENVALUES_T045, JOINT_TABLES, OCR_CELLS, PERTURBATION,
-                                PERTURBATION_Z_WAVE, TABLE_5_4_2, TABLE_5_6_3, TABLE_5_6_4,
-                                WRONG_BLOCKS)
+from ..zoo.rojas_tables import (
+    EXACT_EIGENVALUES_T045,
+    JOINT_TABLES,
+    OCR_CELLS,
+    PERTURBATION,
+    PERTURBATION_Z_WAVE,
+    TABLE_5_4_2,
+    TABLE_5_6_3,
+    TABLE_5_6_4,
+    WRONG_BLOCKS,
+)
 
 PSI, OMEGA = np.sqrt(2) / 2, 1.0
 
@@ -24,8 +32,9 @@ PSI, OMEGA = np.sqrt(2) / 2, 1.0
 def four_digit_status(value, printed, noise) -> str:
     if abs(printed) < noise:
         return "noise" if abs(value) < noise else "DIFF"
-    return "ok" if abs(value - printed) <= 10.0 ** (np.floor(np.log10(abs(printed))) - 3) \
-        else "DIFF"
+    return (
+        "ok" if abs(value - printed) <= 10.0 ** (np.floor(np.log10(abs(printed))) - 3) else "DIFF"
+    )
 
 
 def table_state(t3, table, q0, z_wave=0.0):
@@ -44,12 +53,17 @@ def _vector_rows(label, computed, printed, noise=1e-3, note="", thesis_wrong=Fal
     status = [four_digit_status(x, p, noise) for x, p in zip(computed, printed)]
     if thesis_wrong:
         status = ["WRONG" if s == "DIFF" else s for s in status]
-    lines = [f"  {label}{note}",
-             "    exact    " + " ".join(f"{v:>12.5g}" for v in computed),
-             "    printed  " + " ".join(f"{v:>12.5g}" for v in printed),
-             "             " + " ".join(f"{s:>12}" for s in status)]
-    return {"computed": list(map(float, computed)), "printed": list(printed),
-            "status": status}, lines
+    lines = [
+        f"  {label}{note}",
+        "    exact    " + " ".join(f"{v:>12.5g}" for v in computed),
+        "    printed  " + " ".join(f"{v:>12.5g}" for v in printed),
+        "             " + " ".join(f"{s:>12}" for s in status),
+    ]
+    return {
+        "computed": list(map(float, computed)),
+        "printed": list(printed),
+        "status": status,
+    }, lines
 
 
 def table_5_4_2(t3, q_initial):
@@ -58,18 +72,35 @@ def table_5_4_2(t3, q_initial):
     perturbed = table_state(t3, "5.4.1", q_initial, PERTURBATION_Z_WAVE)
     check = ctl.perturbation_check(t3, nominal, perturbed)
     lin = ctl.linearize(t3, *nominal)
-    data, lines = {}, ["Table 5.4.2  t = 0.05 s, perturbed path z + 0.03 sin(2πβ): linear "
-                       "prediction δf* = Wδθ + Vδθ̇ + Uδθ̈ against the true δf*"]
-    rows = [("W_dq", "W δθ", check.W_dq, " (the thesis's W is wrong: exact values differ)",
-             True),
-            ("V_dqd", "V δθ̇", lin.V @ PERTURBATION["dqd"],
-             " (with the printed δθ̇, whose noise entries the thesis used)", False),
-            ("U_dqdd", "U δθ̈", check.U_dqdd, "", False),
-            ("residual", "δf*(lin) − δf(true)", check.residual,
-             " (the thesis's includes its wrong W δθ)", True)]
+    data, lines = (
+        {},
+        [
+            "Table 5.4.2  t = 0.05 s, perturbed path z + 0.03 sin(2πβ): linear "
+            "prediction δf* = Wδθ + Vδθ̇ + Uδθ̈ against the true δf*"
+        ],
+    )
+    rows = [
+        ("W_dq", "W δθ", check.W_dq, " (the thesis's W is wrong: exact values differ)", True),
+        (
+            "V_dqd",
+            "V δθ̇",
+            lin.V @ PERTURBATION["dqd"],
+            " (with the printed δθ̇, whose noise entries the thesis used)",
+            False,
+        ),
+        ("U_dqdd", "U δθ̈", check.U_dqdd, "", False),
+        (
+            "residual",
+            "δf*(lin) − δf(true)",
+            check.residual,
+            " (the thesis's includes its wrong W δθ)",
+            True,
+        ),
+    ]
     for key, label, value, note, wrong in rows:
-        data[key], more = _vector_rows(label, value, TABLE_5_4_2[key], note=note,
-                                       thesis_wrong=wrong)
+        data[key], more = _vector_rows(
+            label, value, TABLE_5_4_2[key], note=note, thesis_wrong=wrong
+        )
         lines += more
     data["max_abs_residual"] = float(np.abs(check.residual).max())
     lines.append(f"  max |residual| = {data['max_abs_residual']:.3g} N·m")
@@ -93,33 +124,47 @@ def table_5_6_3(t3, state):
     """K_p, K_d and the blocks (a) U⁻¹W, (b) U⁻¹V, (c) U⁻¹ at t = 0.45 s; Table 5.6.4."""
     lin = ctl.linearize(t3, *state)
     Kp, Kd = ctl.model_assignment(lin, PSI, OMEGA)
-    exact = {"Kp": Kp, "Kd": Kd, "a": lin.M_inv @ lin.W, "b": lin.M_inv @ lin.V,
-             "c": lin.M_inv}
-    labels = {"Kp": "K_p = UΩ² − W", "Kd": "K_d = 2UΨΩ − V", "a": "(a) U⁻¹W (printed ∂ṗ/∂θ)",
-              "b": "(b) U⁻¹V (printed ∂ṗ/∂θ)", "c": "(c) U⁻¹ = ∂ṗ/∂f*"}
+    exact = {"Kp": Kp, "Kd": Kd, "a": lin.M_inv @ lin.W, "b": lin.M_inv @ lin.V, "c": lin.M_inv}
+    labels = {
+        "Kp": "K_p = UΩ² − W",
+        "Kd": "K_d = 2UΨΩ − V",
+        "a": "(a) U⁻¹W (printed ∂ṗ/∂θ)",
+        "b": "(b) U⁻¹V (printed ∂ṗ/∂θ)",
+        "c": "(c) U⁻¹ = ∂ṗ/∂f*",
+    }
     data = {}
     lines = ["Table 5.6.3  t = 0.45 s, Ψ = √2/2, Ω = 1: exact (top) and printed (bottom) rows"]
     for key, value in exact.items():
         printed = TABLE_5_6_3[key]
         status = _matrix_status(key, value, printed)
         counts = {s: int(np.sum(status == s)) for s in ("ok", "noise", "OCR", "WRONG", "DIFF")}
-        data[key] = {"exact": value.tolist(), "printed": printed.tolist(),
-                     "status": status.tolist(), "counts": counts}
+        data[key] = {
+            "exact": value.tolist(),
+            "printed": printed.tolist(),
+            "status": status.tolist(),
+            "counts": counts,
+        }
         lines.append(f"  {labels[key]}   " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
         for i in range(value.shape[0]):
             lines.append("    " + " ".join(f"{x:>11.4e}" for x in value[i]))
-            lines.append("    " + " ".join(f"{x:>11.4e}" for x in printed[i])
-                         + "   " + " ".join(f"{s:<5}" for s in status[i]))
+            lines.append(
+                "    "
+                + " ".join(f"{x:>11.4e}" for x in printed[i])
+                + "   "
+                + " ".join(f"{s:<5}" for s in status[i])
+            )
     ev = ctl.frozen_eigenvalues(lin.A)
-    data["eigenvalues"] = {"exact": [[e.real, e.imag] for e in ev],
-                           "digest_exact": [[e.real, e.imag] for e in
-                                            ctl.sort_eigenvalues(EXACT_EIGENVALUES_T045)],
-                           "printed_5_6_4": [[e.real, e.imag] for e in
-                                             ctl.sort_eigenvalues(TABLE_5_6_4)]}
+    data["eigenvalues"] = {
+        "exact": [[e.real, e.imag] for e in ev],
+        "digest_exact": [[e.real, e.imag] for e in ctl.sort_eigenvalues(EXACT_EIGENVALUES_T045)],
+        "printed_5_6_4": [[e.real, e.imag] for e in ctl.sort_eigenvalues(TABLE_5_6_4)],
+    }
     fmt = lambda evs: ", ".join(f"{e.real:.5g}{e.imag:+.5g}j" for e in evs)  # noqa: E731
-    lines += ["Table 5.6.4  eigenvalues of A(t) at t = 0.45 s",
-              "  exact           " + fmt(ev),
-              "  printed (wrong) " + fmt(ctl.sort_eigenvalues(TABLE_5_6_4))]
+    lines += [
+        "Table 5.6.4  eigenvalues of A(t) at t = 0.45 s",
+        "  exact           " + fmt(ev),
+        "  printed (wrong) " + fmt(ctl.sort_eigenvalues(TABLE_5_6_4)),
+    ]
     return data, lines
 
 
@@ -129,33 +174,53 @@ def closed_loop(t3, path, out):
     the open loop A(t) along the task. Writes CSV and PNG files."""
     nominal = ctl.Nominal.from_trajectory(path)
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
-    run = ctl.simulate_closed_loop(t3, nominal, ctl.model_assignment_law(t3, nominal, PSI, OMEGA),
-                                   dt=2e-3, dq0=dq0)
+    run = ctl.simulate_closed_loop(
+        t3, nominal, ctl.model_assignment_law(t3, nominal, PSI, OMEGA), dt=2e-3, dq0=dq0
+    )
     t = run.trajectory.t
-    wd = OMEGA * np.sqrt(1 - PSI ** 2)
-    model = (np.exp(-PSI * OMEGA * t) * (np.cos(wd * t) + PSI / np.sqrt(1 - PSI ** 2)
-                                          * np.sin(wd * t)))[:, None] * dq0
+    wd = OMEGA * np.sqrt(1 - PSI**2)
+    model = (
+        np.exp(-PSI * OMEGA * t) * (np.cos(wd * t) + PSI / np.sqrt(1 - PSI**2) * np.sin(wd * t))
+    )[:, None] * dq0
     deviation = float(np.abs(run.error - model).max() / 1e-3)
     lin = ctl.linearize_along(t3, path)
     ev = ctl.frozen_eigenvalues(lin.A)
     with atomic_file(out / "closed_loop_error.csv") as fh:
-        np.savetxt(fh, np.column_stack([t, run.error, model]), delimiter=",", comments="",
-                   fmt="%.10g", header="t," + ",".join(f"e{j + 1}" for j in range(6)) + ","
-                   + ",".join(f"model{j + 1}" for j in range(6)))
+        np.savetxt(
+            fh,
+            np.column_stack([t, run.error, model]),
+            delimiter=",",
+            comments="",
+            fmt="%.10g",
+            header="t,"
+            + ",".join(f"e{j + 1}" for j in range(6))
+            + ","
+            + ",".join(f"model{j + 1}" for j in range(6)),
+        )
     files = {"closed_loop_csv": out / "closed_loop_error.csv"}
-    lines = [f"Closed loop (§5.6): model assignment Ψ = √2/2, Ω = 1 on the nonlinear T3, 1e-3 rad "
-             f"initial error on joints 2–4: max |δθ − model| = {deviation:.2%} of the initial "
-             f"error over 1 s",
-             f"  open-loop A(t) along the task: largest real eigenvalue from "
-             f"{ev.real.max(axis=1).min():.4g} to {ev.real.max(axis=1).max():.4g} 1/s"]
+    lines = [
+        f"Closed loop (§5.6): model assignment Ψ = √2/2, Ω = 1 on the nonlinear T3, 1e-3 rad "
+        f"initial error on joints 2–4: max |δθ − model| = {deviation:.2%} of the initial "
+        f"error over 1 s",
+        f"  open-loop A(t) along the task: largest real eigenvalue from "
+        f"{ev.real.max(axis=1).min():.4g} to {ev.real.max(axis=1).max():.4g} 1/s",
+    ]
     try:
         from ..viz import plot_eigenvalues, plot_tracking_error
+
         files["closed_loop_png"] = plot_tracking_error(
-            t, run.error, out / "closed_loop_error.png", reference=model,
-            title="T3 tracking error under model assignment (dashed: assigned model)")
+            t,
+            run.error,
+            out / "closed_loop_error.png",
+            reference=model,
+            title="T3 tracking error under model assignment (dashed: assigned model)",
+        )
         files["eigenvalues_png"] = plot_eigenvalues(
-            lin.t, ev, out / "open_loop_eigenvalues.png",
-            title="T3 straight-line task: eigenvalues of A(t) frozen in time")
+            lin.t,
+            ev,
+            out / "open_loop_eigenvalues.png",
+            title="T3 straight-line task: eigenvalues of A(t) frozen in time",
+        )
     except ValueError as exc:
         lines.append(f"  (no plots: {exc})")
     return {"max_deviation_fraction": deviation}, lines, files

@@ -1,4 +1,5 @@
 """Printable descriptions of a model."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,41 +7,64 @@ import numpy as np
 from ..conventions import JOINT_TYPE_NAMES
 from ..model.validate import implausible_bodies
 
-_DH_COLUMNS = {"standard": ("theta", "d", "a", "alpha"), "modified": ("alpha", "a", "theta", "d"),
-               "rojas": ("theta", "b", "d", "alpha")}
+_DH_COLUMNS = {
+    "standard": ("theta", "d", "a", "alpha"),
+    "modified": ("alpha", "a", "theta", "d"),
+    "rojas": ("theta", "b", "d", "alpha"),
+}
 
 
 def model_info(m):
     """(data, lines): DH table with convention, masses, DOF, gravity, source."""
-    data = {"name": m.name, "dof": m.nq, "bodies": m.nb, "joint_types": list(m.joint_types),
-            "gravity": m.gravity.tolist(), "source": m.source,
-            "masses": {m.body_names[i]: float(m.mass[i]) for i in range(1, m.nb + 1)},
-            "total_mass": float(m.mass.sum())}
-    lines = [f"model    {m.name}", f"source   {m.source or '-'}",
-             f"DOF      {m.nq}  ({''.join(t[0].upper() for t in m.joint_types)})",
-             f"gravity  {m.gravity.tolist()} m/s^2"]
+    data = {
+        "name": m.name,
+        "dof": m.nq,
+        "bodies": m.nb,
+        "joint_types": list(m.joint_types),
+        "gravity": m.gravity.tolist(),
+        "source": m.source,
+        "masses": {m.body_names[i]: float(m.mass[i]) for i in range(1, m.nb + 1)},
+        "total_mass": float(m.mass.sum()),
+    }
+    lines = [
+        f"model    {m.name}",
+        f"source   {m.source or '-'}",
+        f"DOF      {m.nq}  ({''.join(t[0].upper() for t in m.joint_types)})",
+        f"gravity  {m.gravity.tolist()} m/s^2",
+    ]
     if m.dh is not None:
         cols = _DH_COLUMNS[m.dh.convention]
-        data["dh"] = {"convention": m.dh.convention,
-                      "rows": [{"joint": r["joint"], **{k: float(r[k]) for k in cols}}
-                               for r in m.dh.rows]}
-        lines.append(f"DH table ({m.dh.convention} convention; angles in degrees, lengths in m; "
-                     f"for R joints theta is an offset added to q, for P joints "
-                     f"{'b' if m.dh.convention == 'rojas' else 'd'} is)")
-        lines.append(f"  {'i':>2} {'joint':>5} " + " ".join(f"{c:>10}" for c in cols)
-                     + f" {'mass':>10}")
+        data["dh"] = {
+            "convention": m.dh.convention,
+            "rows": [{"joint": r["joint"], **{k: float(r[k]) for k in cols}} for r in m.dh.rows],
+        }
+        lines.append(
+            f"DH table ({m.dh.convention} convention; angles in degrees, lengths in m; "
+            f"for R joints theta is an offset added to q, for P joints "
+            f"{'b' if m.dh.convention == 'rojas' else 'd'} is)"
+        )
+        lines.append(
+            f"  {'i':>2} {'joint':>5} " + " ".join(f"{c:>10}" for c in cols) + f" {'mass':>10}"
+        )
         for i, r in enumerate(m.dh.rows):
             vals = [np.degrees(r[c]) if c in ("theta", "alpha") else r[c] for c in cols]
-            lines.append(f"  {i + 1:>2} {r['joint']:>5} " + " ".join(f"{v:>10.5g}" for v in vals)
-                         + f" {float(r.get('mass', 0.0)):>10.5g}")
+            lines.append(
+                f"  {i + 1:>2} {r['joint']:>5} "
+                + " ".join(f"{v:>10.5g}" for v in vals)
+                + f" {float(r.get('mass', 0.0)):>10.5g}"
+            )
     lines.append("bodies")
     for i in range(1, m.nb + 1):
-        lines.append(f"  {i:>2} {m.body_names[i]:<10} {JOINT_TYPE_NAMES[int(m.joint_type[i])]:<10}"
-                     f" parent {m.parent[i]:>2}  mass {m.mass[i]:<8.5g} com {np.round(m.com[i], 6).tolist()}")
+        lines.append(
+            f"  {i:>2} {m.body_names[i]:<10} {JOINT_TYPE_NAMES[int(m.joint_type[i])]:<10}"
+            f" parent {m.parent[i]:>2}  mass {m.mass[i]:<8.5g} com {np.round(m.com[i], 6).tolist()}"
+        )
     lines.append(f"total mass {m.mass.sum():.6g} kg")
     odd = implausible_bodies(m)
     data["implausible_inertia"] = odd
     if odd:
-        lines.append(f"inertia  {', '.join(odd)}: principal moments break the triangle "
-                     "inequality I1 + I2 >= I3 (no rigid body has them; kept as given)")
+        lines.append(
+            f"inertia  {', '.join(odd)}: principal moments break the triangle "
+            "inequality I1 + I2 >= I3 (no rigid body has them; kept as given)"
+        )
     return data, lines

@@ -10,18 +10,62 @@
 
 See ``docs/control.md``.
 """
-from .design import (LQR, closed_loop_matrix, controllable, lqr, model_assignment, place_poles,
-                     spd_matrix)
-from .linearize import (Linearization, PerturbationCheck,
-                        frozen_eigenvalues, linearize, sort_eigenvalues, linearize_along, perturbation_check,
-                        state_space, to_statespace)
-from .tracking import (ClosedLoop, Nominal, computed_torque_law, gain_schedule_law,
-                       model_assignment_law, pd_gravity_law, simulate_closed_loop)
+
+from .design import (
+    LQR,
+    closed_loop_matrix,
+    controllable,
+    lqr,
+    model_assignment,
+    place_poles,
+    spd_matrix,
+)
+from .linearize import (
+    Linearization,
+    PerturbationCheck,
+    frozen_eigenvalues,
+    linearize,
+    linearize_along,
+    perturbation_check,
+    sort_eigenvalues,
+    state_space,
+    to_statespace,
+)
+from .tracking import (
+    ClosedLoop,
+    Nominal,
+    computed_torque_law,
+    gain_schedule_law,
+    model_assignment_law,
+    pd_gravity_law,
+    simulate_closed_loop,
+)
 from .tvlqr import TVLQR, tvlqr
 
-__all__ = ["linearize", "linearize_along", "Linearization",
-           "perturbation_check", "PerturbationCheck", "frozen_eigenvalues", "sort_eigenvalues", "state_space",
-           "to_statespace", "model_assignment", "place_poles", "lqr", "LQR", "controllable", "closed_loop_matrix",
-           "spd_matrix", "tvlqr", "TVLQR", "Nominal", "model_assignment_law",
-           "gain_schedule_law", "computed_torque_law", "pd_gravity_law", "ClosedLoop",
-           "simulate_closed_loop"]
+__all__ = [
+    "linearize",
+    "linearize_along",
+    "Linearization",
+    "perturbation_check",
+    "PerturbationCheck",
+    "frozen_eigenvalues",
+    "sort_eigenvalues",
+    "state_space",
+    "to_statespace",
+    "model_assignment",
+    "place_poles",
+    "lqr",
+    "LQR",
+    "controllable",
+    "closed_loop_matrix",
+    "spd_matrix",
+    "tvlqr",
+    "TVLQR",
+    "Nominal",
+    "model_assignment_law",
+    "gain_schedule_law",
+    "computed_torque_law",
+    "pd_gravity_law",
+    "ClosedLoop",
+    "simulate_closed_loop",
+]

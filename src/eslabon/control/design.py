@@ -13,6 +13,7 @@
   for our u = −Kx (the thesis's K = G T⁻¹ is for u = +Kx).
 * :func:`lqr` — K = R⁻¹BᵀP with P from the continuous algebraic Riccati equation (scipy).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -43,8 +44,9 @@ def spd_matrix(x, n: int, field: str) -> np.ndarray:
         raise ValueError(f"{field}: expected a symmetric matrix")
     low = float(np.linalg.eigvalsh(a).min())
     if not low > 0:
-        raise ValueError(f"{field}: expected a positive-definite matrix; smallest "
-                         f"eigenvalue {low:.3g}")
+        raise ValueError(
+            f"{field}: expected a positive-definite matrix; smallest eigenvalue {low:.3g}"
+        )
     return a
 
 
@@ -70,8 +72,9 @@ def closed_loop_matrix(lin, K):
     K = np.asarray(K, dtype=float)
     if K.shape[-2:] != (n, 2 * n):
         raise ValueError(f"K: expected shape (…, {n}, {2 * n}), got {K.shape}")
-    lower = -np.linalg.solve(lin.U, np.concatenate([lin.W + K[..., :n], lin.V + K[..., n:]],
-                                                   axis=-1))
+    lower = -np.linalg.solve(
+        lin.U, np.concatenate([lin.W + K[..., :n], lin.V + K[..., n:]], axis=-1)
+    )
     upper = np.zeros(lower.shape)
     upper[..., :, n:] = np.eye(n)
     return np.concatenate([upper, lower], axis=-2)
@@ -107,7 +110,7 @@ def _real_block(poles):
     real = [p.real for p in poles if abs(p.imag) <= 1e-12 * max(1.0, abs(p))]
     L = np.zeros((len(poles), len(poles)))
     for k, p in enumerate(upper):
-        L[2 * k:2 * k + 2, 2 * k:2 * k + 2] = [[p.real, p.imag], [-p.imag, p.real]]
+        L[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = [[p.real, p.imag], [-p.imag, p.real]]
     for k, r in enumerate(real, start=2 * len(upper)):
         L[k, k] = r
     return L
@@ -140,20 +143,25 @@ def place_poles(A, B, poles, *, method: str = "scipy", G=None):
         raise ValueError("A, B: the pair is not controllable; its poles cannot all be placed")
     if method == "scipy":
         return sig.place_poles(A, B, p, method="YT").gain_matrix
-    G = np.random.default_rng(0).standard_normal((m, n)) if G is None else \
-        np.asarray(G, dtype=float)
+    G = (
+        np.random.default_rng(0).standard_normal((m, n))
+        if G is None
+        else np.asarray(G, dtype=float)
+    )
     if G.shape != (m, n):
         raise ValueError(f"G: expected shape ({m}, {n}), got {G.shape}")
     Lam = _real_block(p)
-    T = sla.solve_sylvester(A, -Lam, -B @ G)           # A T − T Λ = −B G
+    T = sla.solve_sylvester(A, -Lam, -B @ G)  # A T − T Λ = −B G
     if np.linalg.cond(T) > 1e12:
-        raise ValueError("G: T is singular for this G (choose another G, or poles that "
-                         "are not eigenvalues of A)")
-    return -G @ np.linalg.inv(T)          # (A − BK) T = A T + B G = T Λ
+        raise ValueError(
+            "G: T is singular for this G (choose another G, or poles that are not eigenvalues of A)"
+        )
+    return -G @ np.linalg.inv(T)  # (A − BK) T = A T + B G = T Λ
 
 
 class LQR(NamedTuple):
     """Gain K (m, n), Riccati solution P (n, n), closed-loop poles (n,)."""
+
     K: np.ndarray
     P: np.ndarray
     poles: np.ndarray
@@ -174,8 +182,10 @@ def lqr(A, B, Q, R) -> LQR:
     try:
         P = sla.solve_continuous_are(A, B, Q, R)
     except (np.linalg.LinAlgError, ValueError) as exc:
-        raise ValueError(f"A, B: no stabilizing Riccati solution (the pair is not "
-                         f"stabilizable, or (A, Q) has unobservable modes on the imaginary "
-                         f"axis): {exc}") from None
+        raise ValueError(
+            f"A, B: no stabilizing Riccati solution (the pair is not "
+            f"stabilizable, or (A, Q) has unobservable modes on the imaginary "
+            f"axis): {exc}"
+        ) from None
     K = np.linalg.solve(R, B.T @ P)
     return LQR(K, P, np.linalg.eigvals(A - B @ K))

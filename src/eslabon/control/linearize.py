@@ -15,6 +15,7 @@ the thesis's W, its K_p and Table 5.6.3 block (a) are wrong in columns 1–4; V 
 ``method="central"`` builds the same matrices by central differences of the inverse
 dynamics, to check them.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -32,6 +33,7 @@ class Linearization(NamedTuple):
     """U, V, W (…, n, n) and A (…, 2n, 2n), B (…, 2n, n); M_inv = U⁻¹ (…, n, n).
     The leading axes are those of the states given (none for one state); along a
     trajectory (:func:`linearize_along`) ``t`` (T,) holds the sample times."""
+
     U: np.ndarray
     V: np.ndarray
     W: np.ndarray
@@ -48,10 +50,12 @@ def _central(model, q, qd, qdd, step):
     for j in range(n):
         e = np.zeros(n)
         e[j] = step
-        W[..., :, j] = (inverse_dynamics(model, q + e, qd, qdd)
-                        - inverse_dynamics(model, q - e, qd, qdd)) / (2 * step)
-        V[..., :, j] = (inverse_dynamics(model, q, qd + e, qdd)
-                        - inverse_dynamics(model, q, qd - e, qdd)) / (2 * step)
+        W[..., :, j] = (
+            inverse_dynamics(model, q + e, qd, qdd) - inverse_dynamics(model, q - e, qd, qdd)
+        ) / (2 * step)
+        V[..., :, j] = (
+            inverse_dynamics(model, q, qd + e, qdd) - inverse_dynamics(model, q, qd - e, qdd)
+        ) / (2 * step)
     return V, W
 
 
@@ -84,13 +88,14 @@ def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6
 
 
 def linearize_along(model, trajectory, *, method: str = "analytic", step: float = 1e-6):
-    """:class:`Linearization` (with ``t``) at every sample of ``trajectory`` (anything with ``t`` (T,) and ``q``,
-    ``qd``, ``qdd`` (T, n): a simulation :class:`~eslabon.sim.Trajectory`, an IK
-    :class:`~eslabon.kinematics.ik.PathSolution`, a :class:`~eslabon.control.Nominal`),
-    in one batched call."""
+    """:class:`Linearization` (with ``t``) at every sample of ``trajectory`` (anything
+    with ``t`` (T,) and ``q``, ``qd``, ``qdd`` (T, n): a simulation
+    :class:`~eslabon.sim.Trajectory`, an IK :class:`~eslabon.kinematics.ik.PathSolution`,
+    a :class:`~eslabon.control.Nominal`), in one batched call."""
     try:
-        t, q, qd, qdd = (np.asarray(getattr(trajectory, k), dtype=float)
-                         for k in ("t", "q", "qd", "qdd"))
+        t, q, qd, qdd = (
+            np.asarray(getattr(trajectory, k), dtype=float) for k in ("t", "q", "qd", "qdd")
+        )
     except AttributeError as exc:
         raise ValueError(f"trajectory: expected t, q, qd and qdd samples ({exc})") from None
     if q.ndim != 2 or t.shape != (len(q),):
@@ -113,6 +118,7 @@ def frozen_eigenvalues(A):
 class PerturbationCheck(NamedTuple):
     """Table 5.4.2: the linear terms W δθ, V δθ̇, U δθ̈, their sum (the predicted δf*),
     the true torque difference and the residual predicted − true, each (n,)."""
+
     W_dq: np.ndarray
     V_dqd: np.ndarray
     U_dqdd: np.ndarray
@@ -129,8 +135,9 @@ def perturbation_check(model, nominal, perturbed) -> PerturbationCheck:
     except (TypeError, ValueError):
         raise ValueError("nominal, perturbed: expected two (q, qd, qdd) triples") from None
     lin = linearize(model, q, qd, qdd)
-    dq, dqd, dqdd = (np.asarray(b, float) - np.asarray(a, float)
-                     for a, b in ((q, pq), (qd, pqd), (qdd, pqdd)))
+    dq, dqd, dqdd = (
+        np.asarray(b, float) - np.asarray(a, float) for a, b in ((q, pq), (qd, pqd), (qdd, pqdd))
+    )
     terms = [lin.W @ dq, lin.V @ dqd, lin.U @ dqdd]
     predicted = terms[0] + terms[1] + terms[2]
     actual = inverse_dynamics(model, pq, pqd, pqdd) - inverse_dynamics(model, q, qd, qdd)
@@ -146,6 +153,7 @@ def to_statespace(A, B):
     A = np.asarray(A, dtype=float)
     B = np.asarray(B, dtype=float)
     if A.ndim != 2 or B.ndim != 2 or A.shape[0] != A.shape[1] or B.shape[0] != A.shape[0]:
-        raise ValueError(f"A, B: expected (2n, 2n) and (2n, n) for one instant, got "
-                         f"{A.shape} and {B.shape}")
+        raise ValueError(
+            f"A, B: expected (2n, 2n) and (2n, n) for one instant, got {A.shape} and {B.shape}"
+        )
     return control.ss(A, B, np.eye(A.shape[0]), np.zeros((A.shape[0], B.shape[1])))

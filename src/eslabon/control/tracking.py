@@ -11,6 +11,7 @@ takes). The laws here:
 * :func:`computed_torque_law` — τ = M(q)(q̈_d + K_d ė + K_p e) + b(q, q̇);
 * :func:`pd_gravity_law` — τ = K_p (q_d − q) − K_d q̇ + g(q), for regulation.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -41,8 +42,10 @@ class Nominal:
             if x.shape != (len(t), q.shape[-1]) or not np.isfinite(x).all():
                 raise ValueError(f"{name}: expected finite samples of shape ({len(t)}, n)")
         self.t, self.q, self.qd, self.qdd = t, q, qd, qdd
-        self._q = [BPoly.from_derivatives(t, np.stack([q[:, j], qd[:, j], qdd[:, j]], -1))
-                   for j in range(q.shape[1])]
+        self._q = [
+            BPoly.from_derivatives(t, np.stack([q[:, j], qd[:, j], qdd[:, j]], -1))
+            for j in range(q.shape[1])
+        ]
         self._qd = [p.derivative() for p in self._q]
         self._qdd = [p.derivative(2) for p in self._q]
 
@@ -54,8 +57,9 @@ class Nominal:
     def __call__(self, t):
         if not (self.t[0] - 1e-12 <= t <= self.t[-1] + 1e-12):
             raise ValueError(f"t: {t} is outside the nominal [{self.t[0]}, {self.t[-1]}]")
-        return tuple(np.array([float(p(t)) for p in polys])
-                     for polys in (self._q, self._qd, self._qdd))
+        return tuple(
+            np.array([float(p(t)) for p in polys]) for polys in (self._q, self._qd, self._qdd)
+        )
 
 
 def model_assignment_law(model, nominal: Nominal, psi, omega):
@@ -68,6 +72,7 @@ def model_assignment_law(model, nominal: Nominal, psi, omega):
         qn, qdn, qddn = nominal(t)
         Kp, Kd = model_assignment(linearize(model, qn, qdn, qddn), psi, omega)
         return inverse_dynamics(model, qn, qdn, qddn) - Kp @ (q - qn) - Kd @ (qd - qdn)
+
     return law
 
 
@@ -86,6 +91,7 @@ def gain_schedule_law(model, nominal: Nominal, t_gains, K):
         w = np.clip((t - t_gains[k]) / (t_gains[k + 1] - t_gains[k]), 0.0, 1.0)
         Kt = (1 - w) * K[k] + w * K[k + 1]
         return inverse_dynamics(model, qn, qdn, qddn) - Kt @ np.concatenate([q - qn, qd - qdn])
+
     return law
 
 
@@ -96,8 +102,10 @@ def computed_torque_law(model, nominal: Nominal, kp, kd):
 
     def law(t, q, qd):
         qn, qdn, qddn = nominal(t)
-        return mass_matrix(model, q) @ (qddn + Kd @ (qdn - qd) + Kp @ (qn - q)) \
-            + bias_forces(model, q, qd)
+        return mass_matrix(model, q) @ (qddn + Kd @ (qdn - qd) + Kp @ (qn - q)) + bias_forces(
+            model, q, qd
+        )
+
     return law
 
 
@@ -111,19 +119,30 @@ def pd_gravity_law(model, q_goal, kp, kd):
 
     def law(t, q, qd):
         return Kp @ (q_goal - q) - Kd @ qd + gravity_torques(model, q)
+
     return law
 
 
 class ClosedLoop(NamedTuple):
     """A closed-loop run: the simulated :class:`~eslabon.sim.Trajectory` and the
     tracking errors q − q_nom, q̇ − q̇_nom at its samples (K, n)."""
+
     trajectory: object
     error: np.ndarray
     error_rate: np.ndarray
 
 
-def simulate_closed_loop(model, nominal: Nominal, law, *, dt: float, t_final=None,
-                         dq0=None, dqd0=None, method: str = "rk4") -> ClosedLoop:
+def simulate_closed_loop(
+    model,
+    nominal: Nominal,
+    law,
+    *,
+    dt: float,
+    t_final=None,
+    dq0=None,
+    dqd0=None,
+    method: str = "rk4",
+) -> ClosedLoop:
     """Run ``law`` on the nonlinear robot from the nominal start plus an initial error
     (dq0, dqd0), from t = nominal.t[0] = 0 to ``t_final`` (default the nominal's end)."""
     if nominal.t[0] != 0.0:
@@ -135,5 +154,6 @@ def simulate_closed_loop(model, nominal: Nominal, law, *, dt: float, t_final=Non
     dqd0 = np.zeros(n) if dqd0 is None else np.asarray(dqd0, dtype=float)
     traj = simulate(model, t_final, dt, q0=q0 + dq0, qd0=qd0 + dqd0, torque=law, method=method)
     ref = [nominal(t) for t in traj.t]
-    return ClosedLoop(traj, traj.q - np.array([r[0] for r in ref]),
-                      traj.qd - np.array([r[1] for r in ref]))
+    return ClosedLoop(
+        traj, traj.q - np.array([r[0] for r in ref]), traj.qd - np.array([r[1] for r in ref])
+    )

@@ -8,6 +8,7 @@ gives δu = −K(t)δx with K = R⁻¹BᵀP and
 integrated backwards by scipy's ``solve_ivp`` (DOP853) with A(t), B(t) interpolated
 linearly between the samples of a :class:`~eslabon.control.Linearization` with sample times ``t``.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -20,6 +21,7 @@ from .design import _weights
 
 class TVLQR(NamedTuple):
     """Gains K (T, m, n) and Riccati solutions P (T, n, n) at the sample times t (T,)."""
+
     t: np.ndarray
     K: np.ndarray
     P: np.ndarray
@@ -49,8 +51,9 @@ def tvlqr(lin, Q, R, Qf=None, *, rtol: float = 1e-10, atol: float = 1e-10) -> TV
         dP = -(Ak.T @ P + P @ Ak - P @ Bk @ R_inv @ Bk.T @ P + Q)
         return (0.5 * (dP + dP.T)).ravel()
 
-    sol = solve_ivp(rhs, (t[-1], t[0]), Qf.ravel(), method="DOP853", t_eval=t[::-1],
-                    rtol=rtol, atol=atol)
+    sol = solve_ivp(
+        rhs, (t[-1], t[0]), Qf.ravel(), method="DOP853", t_eval=t[::-1], rtol=rtol, atol=atol
+    )
     if not sol.success:
         raise ValueError(f"lin: the Riccati equation could not be integrated ({sol.message})")
     P = sol.y.T[::-1].reshape(len(t), n, n)

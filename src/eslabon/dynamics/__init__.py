@@ -1,11 +1,33 @@
 """Dynamics: one module per algorithm (rnea, walker_orin, aba, cholesky_fd, derivatives,
 coriolis, energy; the numpy formulations lagrange, soa, gibbs_appell; trace), the ways
 each compiled one is called (drivers) and the public functions (api)."""
-from .api import (bias_forces, coriolis_matrix, forward_dynamics, forward_dynamics_derivatives,
-                  gravity_torques, inverse_dynamics, inverse_dynamics_derivatives,
-                  kinetic_energy, mass_matrix, potential_energy, rnea_trace)
+
+from .api import (
+    bias_forces,
+    coriolis_matrix,
+    forward_dynamics,
+    forward_dynamics_derivatives,
+    gravity_torques,
+    inverse_dynamics,
+    inverse_dynamics_derivatives,
+    kinetic_energy,
+    mass_matrix,
+    potential_energy,
+    rnea_trace,
+)
 from .trace import RneaTrace
 
-__all__ = ["inverse_dynamics", "rnea_trace", "RneaTrace", "mass_matrix", "forward_dynamics",
-           "gravity_torques", "bias_forces", "coriolis_matrix", "kinetic_energy",
-           "potential_energy", "inverse_dynamics_derivatives", "forward_dynamics_derivatives"]
+__all__ = [
+    "inverse_dynamics",
+    "rnea_trace",
+    "RneaTrace",
+    "mass_matrix",
+    "forward_dynamics",
+    "gravity_torques",
+    "bias_forces",
+    "coriolis_matrix",
+    "kinetic_energy",
+    "potential_energy",
+    "inverse_dynamics_derivatives",
+    "forward_dynamics_derivatives",
+]

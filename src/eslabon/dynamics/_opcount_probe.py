@@ -11,6 +11,7 @@ the counted code is the kernel that runs compiled.
 The chain for N is an N-joint revolute chain in standard DH (z joint axes, like the
 seed's robots) with full inertial data and no friction, payload or tool.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -68,11 +69,20 @@ def _counted_sincos(x):
 
 def _count_trig_as_calls():
     from eslabon._engine import joints
+
     joints.sincos_near = _counted_sincos
 
 
-NUMPY_COUNT = {"mul": 0, "add": 0, "div": 0, "sqrt": 0, "trig": 0, "solve": 0, "basis": 0,
-               "check": 0}
+NUMPY_COUNT = {
+    "mul": 0,
+    "add": 0,
+    "div": 0,
+    "sqrt": 0,
+    "trig": 0,
+    "solve": 0,
+    "basis": 0,
+    "check": 0,
+}
 
 
 class Counting(np.ndarray):
@@ -101,8 +111,7 @@ class Counting(np.ndarray):
             NUMPY_COUNT["sqrt"] += size
         elif name in ("sin", "cos"):
             NUMPY_COUNT["trig"] += size
-        return out.view(Counting) if isinstance(out, np.ndarray) and out.dtype.kind == "f" \
-            else out
+        return out.view(Counting) if isinstance(out, np.ndarray) and out.dtype.kind == "f" else out
 
     def __array_function__(self, func, types, args, kwargs):
         def plain(x):
@@ -111,6 +120,7 @@ class Counting(np.ndarray):
             if isinstance(x, (list, tuple)):
                 return type(x)(plain(y) for y in x)
             return x
+
         args = plain(args)
         out = func(*args, **kwargs)
         name = func.__name__
@@ -121,7 +131,7 @@ class Counting(np.ndarray):
         elif name in ("solve", "inv"):
             m = np.shape(args[0])[-1]
             rhs = m if name == "inv" else (np.size(args[1]) // m)
-            lu = (m ** 3 - m) // 3
+            lu = (m**3 - m) // 3
             NUMPY_COUNT["mul"] += lu + rhs * m * m
             NUMPY_COUNT["add"] += lu + rhs * m * (m - 1)
             NUMPY_COUNT["solve"] += 1
@@ -146,20 +156,31 @@ def _soa_count(model, q):
     its numpy operator work (on :class:`Counting` arrays)."""
     from eslabon.kinematics import recursion
     from eslabon.kinematics.recursion import POSES, WS_COLS
+
     from . import rnea, soa
+
     _count_trig_as_calls()
     n = model.nq
     parts = {}
     P, qc = _objects(model.packed), _objects(q)
     for k in COUNT:
         COUNT[k] = 0
-    recursion.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0,
-                           _objects(np.zeros((model.nb + 1, WS_COLS))), POSES)
+    recursion.forward_pass(
+        P, qc, qc, _objects(np.zeros(n)), 0.0, _objects(np.zeros((model.nb + 1, WS_COLS))), POSES
+    )
     parts["kinematics"] = dict(COUNT)
     for k in COUNT:
         COUNT[k] = 0
-    rnea.rnea_into(P, qc, qc, _objects(np.zeros(n)), 1.0, None,
-                   _objects(np.zeros((model.nb + 1, WS_COLS))), _objects(np.zeros(n)))
+    rnea.rnea_into(
+        P,
+        qc,
+        qc,
+        _objects(np.zeros(n)),
+        1.0,
+        None,
+        _objects(np.zeros((model.nb + 1, WS_COLS))),
+        _objects(np.zeros(n)),
+    )
     parts["bias (step 1)"] = dict(COUNT)
     for k in NUMPY_COUNT:
         NUMPY_COUNT[k] = 0
@@ -172,8 +193,10 @@ def _soa_count(model, q):
 
     def counted_pass(*a):
         motion = real_pass(*a)
-        return dataclasses.replace(motion, **{f.name: getattr(motion, f.name).view(Counting)
-                                              for f in dataclasses.fields(motion)})
+        return dataclasses.replace(
+            motion,
+            **{f.name: getattr(motion, f.name).view(Counting) for f in dataclasses.fields(motion)},
+        )
 
     soa.kinematic_pass = counted_pass
     soa.chain_data = lambda *a: soa.ChainData(*(counted(x) for x in real_data(*a)))
@@ -183,8 +206,9 @@ def _soa_count(model, q):
     finally:
         soa.kinematic_pass, soa.bias_forces, soa.chain_data = real_pass, real_bias, real_data
     parts["operators (steps 2-6)"] = dict(NUMPY_COUNT)
-    total = {k: sum(p.get(k, 0) for p in parts.values()) for k in ("mul", "add", "div",
-                                                                     "sqrt", "trig")}
+    total = {
+        k: sum(p.get(k, 0) for p in parts.values()) for k in ("mul", "add", "div", "sqrt", "trig")
+    }
     return dict(total, parts=parts, result=np.asarray(qdd, dtype=float).tolist())
 
 
@@ -198,6 +222,7 @@ def _objects(a):
 def chain_model(n: int):
     """The N-joint revolute chain the counts are taken on."""
     from eslabon.zoo import random_chain
+
     return random_chain(n, seed=1, joints="R" * n, payload=False, tool=False)
 
 
@@ -210,7 +235,9 @@ def count(method: str, n: int) -> dict:
     """Operation counts and the kernel's result (τ, M's rows, or q̈ at τ = q) for an
     n-joint chain."""
     from eslabon.kinematics.recursion import WS_COLS
+
     from . import aba, rnea, walker_orin
+
     _count_trig_as_calls()
     model = chain_model(n)
     P = _objects(model.packed)
@@ -231,8 +258,9 @@ def count(method: str, n: int) -> dict:
     elif method == "soa":
         return _soa_count(model, probe_state(n))
     else:
-        raise ValueError(f"method: expected 'rnea', 'walker_orin_3', 'aba' or 'soa', "
-                         f"got {method!r}")
+        raise ValueError(
+            f"method: expected 'rnea', 'walker_orin_3', 'aba' or 'soa', got {method!r}"
+        )
     return dict(COUNT, result=np.asarray(out, dtype=float).tolist())
 
 

@@ -30,27 +30,76 @@ about +z (every DH joint) reads U = I^A S and D as a column and an entry of I^A.
 
 How it is called (one state, the fast path, a batch as lanes): :mod:`.drivers`.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 from numba import njit
 
-from .._engine.joints import (articulated_acceleration, articulated_projection,
-                              articulated_velocity, joint, placement)
-from ..kinematics.recursion import body_com, near_angles
-from .._engine.layout import (ARMATURE, COULOMB, H_GRAVITY, H_NB, HEADER, INERTIA,
-                            MASS, QIDX, STRIDE, VISCOUS)
-from .._engine.lanes import (all_finite, all_positive, at, clear, g1, like, put, s1,
-                             zero_of)
+from .._engine.joints import (
+    articulated_acceleration,
+    articulated_projection,
+    articulated_velocity,
+    joint,
+    placement,
+)
+from .._engine.lanes import all_finite, all_positive, at, clear, g1, like, put, s1, zero_of
+from .._engine.layout import (
+    ARMATURE,
+    COULOMB,
+    H_GRAVITY,
+    H_NB,
+    HEADER,
+    INERTIA,
+    MASS,
+    QIDX,
+    STRIDE,
+    VISCOUS,
+)
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
-from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, madd, mtv, mv, rank1_sub,
-                           rotate_s6, rotate_sym, s3, s6, s9, sadd, scale, sign, smv,
-                           srank1_sub, sub, sym6)
+from .._engine.tuples import (
+    add,
+    cross,
+    dot,
+    g3,
+    g6,
+    g9,
+    inertia_about,
+    m9,
+    madd,
+    mtv,
+    mv,
+    rank1_sub,
+    rotate_s6,
+    rotate_sym,
+    s3,
+    s6,
+    s9,
+    sadd,
+    scale,
+    sign,
+    smv,
+    srank1_sub,
+    sub,
+    sym6,
+)
+from ..kinematics.recursion import body_com, near_angles
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (
-    0, 9, 12, 15, 18, 21, 24, 30, 33, 36, 39, 42)
-_D, _U = 45, 46          # 1/D and u
+    0,
+    9,
+    12,
+    15,
+    18,
+    21,
+    24,
+    30,
+    33,
+    36,
+    39,
+    42,
+)
+_D, _U = 45, 46  # 1/D and u
 # what children that are not the next body (trees) add to a body: A 6, B 9, C 6, p^a 3 + 3
 _XA, _XB, _XC, _XN, _XF = 47, 53, 62, 68, 71
 COLS = 74
@@ -66,17 +115,31 @@ def translate_blocks(A, B, C, r):
     k0 = cross(r, (C[0], C[1], C[2]))
     k1 = cross(r, (C[1], C[3], C[4]))
     k2 = cross(r, (C[2], C[4], C[5]))
-    Bp = (B[0] + k0[0], B[1] + k1[0], B[2] + k2[0],
-          B[3] + k0[1], B[4] + k1[1], B[5] + k2[1],
-          B[6] + k0[2], B[7] + k1[2], B[8] + k2[2])
+    Bp = (
+        B[0] + k0[0],
+        B[1] + k1[0],
+        B[2] + k2[0],
+        B[3] + k0[1],
+        B[4] + k1[1],
+        B[5] + k2[1],
+        B[6] + k0[2],
+        B[7] + k1[2],
+        B[8] + k2[2],
+    )
     x0 = cross((B[0], B[1], B[2]), r)
     x1 = cross((B[3], B[4], B[5]), r)
     x2 = cross((B[6], B[7], B[8]), r)
     y0 = cross((Bp[0], Bp[1], Bp[2]), r)
     y1 = cross((Bp[3], Bp[4], Bp[5]), r)
     y2 = cross((Bp[6], Bp[7], Bp[8]), r)
-    Ap = (A[0] - x0[0] - y0[0], A[1] - x1[0] - y0[1], A[2] - x2[0] - y0[2],
-          A[3] - x1[1] - y1[1], A[4] - x2[1] - y1[2], A[5] - x2[2] - y2[2])
+    Ap = (
+        A[0] - x0[0] - y0[0],
+        A[1] - x1[0] - y0[1],
+        A[2] - x2[0] - y0[2],
+        A[3] - x1[1] - y1[1],
+        A[4] - x2[1] - y1[2],
+        A[5] - x2[2] - y2[2],
+    )
     return Ap, Bp
 
 
@@ -104,8 +167,9 @@ def aba_into(P, q, qd, tau, ws, qdd):
         tree = tree or p != i - 1
         wp = g3(ws, p, _W)
         qdk = at(qd, k) if k >= 0 else z
-        w, v, cw, cv = articulated_velocity(jnt, qdk, mtv(E, wp),
-                                            mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3)
+        w, v, cw, cv = articulated_velocity(
+            jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3
+        )
         m = P[o + MASS]
         com = body_com(P, o, qi)
         A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
@@ -136,8 +200,17 @@ def aba_into(P, q, qd, tau, ws, qdd):
         h = g3(ws, i, _H)
         # I^A_i = I_i + what the children sent: A, B = m[c]× (+ children), C = m 1 (+ ...)
         A = sadd(g6(ws, i, _A), cA)
-        B = (cB[0], cB[1] - h[2], cB[2] + h[1], cB[3] + h[2], cB[4], cB[5] - h[0],
-             cB[6] - h[1], cB[7] + h[0], cB[8])
+        B = (
+            cB[0],
+            cB[1] - h[2],
+            cB[2] + h[1],
+            cB[3] + h[2],
+            cB[4],
+            cB[5] - h[0],
+            cB[6] - h[1],
+            cB[7] + h[0],
+            cB[8],
+        )
         C = (cC[0] + m, cC[1], cC[2], cC[3] + m, cC[4], cC[5] + m)
         pn = add(g3(ws, i, _PN), cn)
         pf = add(g3(ws, i, _PF), cf)

@@ -2,6 +2,7 @@
 
 Shapes: q, qd, qdd, tau (n,) or (N, n); mass and Coriolis matrices (n, n) or (N, n, n).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +16,14 @@ from . import drivers as _d
 from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID
 from .wrenches import tip_wrench_array
 
-MASS_MATRIX_METHODS = ("walker_orin_3", "walker_orin_1", "crba", "soa_composite", "operator",
-                       "lagrange")
+MASS_MATRIX_METHODS = (
+    "walker_orin_3",
+    "walker_orin_1",
+    "crba",
+    "soa_composite",
+    "operator",
+    "lagrange",
+)
 FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell")
 
 
@@ -37,17 +44,25 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     else:
         tau = np.empty(model.nq)
         zero = np.zeros(model.nq)
-        status = _d.rnea_one(P, q, zero if mode == MODE_GRAVITY else qd,
-                             qdd if mode == MODE_ID else zero, 1.0, fext, tau)
+        status = _d.rnea_one(
+            P,
+            q,
+            zero if mode == MODE_GRAVITY else qd,
+            qdd if mode == MODE_ID else zero,
+            1.0,
+            fext,
+            tau,
+        )
     if status != OK:
         fields = dict(q=q, qd=qd, qdd=qdd)
-        explain_nonfinite(what, **dict(list(fields.items())[:3 - mode]))
+        explain_nonfinite(what, **dict(list(fields.items())[: 3 - mode]))
     return tau
 
 
 # The functions below are the general paths. The public functions of the same names are
 # made from them at the end of this module by :func:`.fastcall.public`: a plain float64
 # (n,) state goes straight into one compiled call, anything else comes here.
+
 
 def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     """τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w): recursive Newton–Euler.
@@ -84,6 +99,7 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
     if method in ("soa_composite", "operator", "lagrange"):
         from . import lagrange, soa
+
         if method == "soa_composite":
             return soa.composite_mass_matrix(model, q)
         q, _ = vector(q, model.nq, "q")
@@ -96,12 +112,14 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     if batched:
         H = np.empty((len(q), n, n))
         (_d.ne_columns_many if method == "walker_orin_1" else _d.crba_many)(
-            P, q, H, chunk_count(len(q)))
+            P, q, H, chunk_count(len(q))
+        )
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
-        ok = (_d.ne_columns_one if method == "walker_orin_1" else _d.crba_one)(P, q, H) == OK \
-            and np.isfinite(q).all()
+        ok = (_d.ne_columns_one if method == "walker_orin_1" else _d.crba_one)(
+            P, q, H
+        ) == OK and np.isfinite(q).all()
     if not ok:
         explain_nonfinite("mass_matrix", q=q)
     return H
@@ -122,28 +140,39 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
     if method == "gibbs_appell":
         from . import gibbs_appell
+
         return gibbs_appell.forward_dynamics(model, q, qd, tau)
     if method == "lagrange":
         from . import lagrange
+
         return lagrange.forward_dynamics(model, q, qd, tau)
     if method == "soa":
         from . import soa
+
         return soa.forward_dynamics(model, q, qd, tau)
     if method not in ("aba", "walker_orin_3", "walker_orin_1"):
-        raise AssertionError(method)              # every listed method has a branch above
+        raise AssertionError(method)  # every listed method has a branch above
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
     P = model.packed
     out = np.empty_like(q) if batched else np.empty(model.nq)
     if method == "aba":
-        status = _d.aba_many(P, q, qd, tau, out, chunk_count(len(q))) if batched else \
-            _d.aba_call(P, q, qd, tau, out)
+        status = (
+            _d.aba_many(P, q, qd, tau, out, chunk_count(len(q)))
+            if batched
+            else _d.aba_call(P, q, qd, tau, out)
+        )
     else:
         code = _d.COMPOSITE if method == "walker_orin_3" else _d.NE_COLUMNS
-        status = _d.fd_many(P, q, qd, tau, code, out, chunk_count(len(q))) if batched else \
-            _d.fd_one(P, q, qd, tau, code, out)
+        status = (
+            _d.fd_many(P, q, qd, tau, code, out, chunk_count(len(q)))
+            if batched
+            else _d.fd_one(P, q, qd, tau, code, out)
+        )
     if status == NOT_POSITIVE_DEFINITE:
-        raise ValueError("q: the mass matrix is not positive definite at this configuration "
-                         "(a joint moves no mass: give it mass, inertia or armature)")
+        raise ValueError(
+            "q: the mass matrix is not positive definite at this configuration "
+            "(a joint moves no mass: give it mass, inertia or armature)"
+        )
     if status != OK:
         explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     return out
@@ -183,8 +212,10 @@ def forward_dynamics_derivatives(model, q, qd, tau):
         dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
         status = _d.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv)
     if status == NOT_POSITIVE_DEFINITE:
-        raise ValueError("q: the mass matrix is not positive definite at this configuration "
-                         "(a joint moves no mass: give it mass, inertia or armature)")
+        raise ValueError(
+            "q: the mass matrix is not positive definite at this configuration "
+            "(a joint moves no mass: give it mass, inertia or armature)"
+        )
     if status != OK:
         explain_nonfinite("forward_dynamics_derivatives", q=q, qd=qd, tau=tau)
     return dq, dv, Minv
@@ -195,10 +226,12 @@ gravity_torques = _fast.public(gravity_torques, _d.gravity_torques_entry, 1, (1,
 bias_forces = _fast.public(bias_forces, _d.bias_forces_entry, 2, (1,), Model)
 mass_matrix = _fast.public(mass_matrix, _d.mass_matrix_entry, 1, (2,), Model)
 forward_dynamics = _fast.public(forward_dynamics, _d.forward_dynamics_entry, 3, (1,), Model)
-inverse_dynamics_derivatives = _fast.public(inverse_dynamics_derivatives,
-                                            _d.id_derivatives_entry, 3, (2, 2), Model)
-forward_dynamics_derivatives = _fast.public(forward_dynamics_derivatives,
-                                            _d.fd_derivatives_entry, 3, (2, 2, 2), Model)
+inverse_dynamics_derivatives = _fast.public(
+    inverse_dynamics_derivatives, _d.id_derivatives_entry, 3, (2, 2), Model
+)
+forward_dynamics_derivatives = _fast.public(
+    forward_dynamics_derivatives, _d.fd_derivatives_entry, 3, (2, 2, 2), Model
+)
 
 
 def coriolis_matrix(model, q, qd):
@@ -244,6 +277,5 @@ def potential_energy(model, q):
 def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):
     """Newton–Euler with every intermediate quantity (one state); see :mod:`.trace`."""
     from .trace import rnea_trace as _trace
+
     return _trace(model, q, qd, qdd, tip_wrench=tip_wrench)
-
-

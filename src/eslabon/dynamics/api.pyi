@@ -6,6 +6,7 @@ api.py replaces ``inverse_dynamics``, ``gravity_torques``, ``bias_forces``, ``ma
 public function of api.py its signature. A state is (n,) or a batch (N, n) and results
 follow: (n,)/(N, n) vectors, (n, n)/(N, n, n) matrices. Keep it in step with api.py.
 """
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -15,24 +16,44 @@ from .trace import RneaTrace
 MASS_MATRIX_METHODS: tuple[str, ...]
 FORWARD_METHODS: tuple[str, ...]
 
-def inverse_dynamics(model: Model, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
-                     tip_wrench: ArrayLike | None = None) -> NDArray[np.float64]: ...
+def inverse_dynamics(
+    model: Model,
+    q: ArrayLike,
+    qd: ArrayLike,
+    qdd: ArrayLike,
+    *,
+    tip_wrench: ArrayLike | None = None,
+) -> NDArray[np.float64]: ...
 def gravity_torques(model: Model, q: ArrayLike) -> NDArray[np.float64]: ...
 def bias_forces(model: Model, q: ArrayLike, qd: ArrayLike) -> NDArray[np.float64]: ...
-def mass_matrix(model: Model, q: ArrayLike, *,
-                method: str = "walker_orin_3") -> NDArray[np.float64]: ...
-def forward_dynamics(model: Model, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, *,
-                     method: str = "aba") -> NDArray[np.float64]: ...
+def mass_matrix(
+    model: Model, q: ArrayLike, *, method: str = "walker_orin_3"
+) -> NDArray[np.float64]: ...
+def forward_dynamics(
+    model: Model, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, *, method: str = "aba"
+) -> NDArray[np.float64]: ...
 def inverse_dynamics_derivatives(
-    model: Model, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
+    model: Model,
+    q: ArrayLike,
+    qd: ArrayLike,
+    qdd: ArrayLike,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
 def forward_dynamics_derivatives(
-    model: Model, q: ArrayLike, qd: ArrayLike, tau: ArrayLike,
+    model: Model,
+    q: ArrayLike,
+    qd: ArrayLike,
+    tau: ArrayLike,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]: ...
 def coriolis_matrix(model: Model, q: ArrayLike, qd: ArrayLike) -> NDArray[np.float64]: ...
 
 # One state gives a 0-d float64 array (usable as a float: float(T), T + 1.0), a batch (N,).
 def kinetic_energy(model: Model, q: ArrayLike, qd: ArrayLike) -> NDArray[np.float64]: ...
 def potential_energy(model: Model, q: ArrayLike) -> NDArray[np.float64]: ...
-def rnea_trace(model: Model, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
-               tip_wrench: ArrayLike | None = None) -> RneaTrace: ...
+def rnea_trace(
+    model: Model,
+    q: ArrayLike,
+    qd: ArrayLike,
+    qdd: ArrayLike,
+    *,
+    tip_wrench: ArrayLike | None = None,
+) -> RneaTrace: ...

@@ -8,6 +8,7 @@ The seed inverts H explicitly; a Cholesky solve is cheaper and better conditione
 (seed 000 §4.5 also uses Cholesky). The tiny solver is written into the kernel so a
 single compiled call does the whole step without allocating.
 """
+
 from __future__ import annotations
 
 import math
@@ -70,7 +71,7 @@ def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out):
     nq = int(P[H_NQ])
     for a in range(nq):
         out[a] = 0.0
-    if rnea_into(P, q, qd, out, 1.0, None, ws, out) != OK:   # b = NE(q, q̇, 0)
+    if rnea_into(P, q, qd, out, 1.0, None, ws, out) != OK:  # b = NE(q, q̇, 0)
         return NON_FINITE
     for a in range(nq):
         out[a] = tau[a] - out[a]

@@ -11,16 +11,17 @@ where h×̄ is the matrix with V×* h = (h×̄) V. Then C q̇ = Σ J_bᵀ(M_b J�
 and Ṁ − 2C = Σ (J̇ᵀMJ − JᵀMJ̇) − Jᵀ (M V)×̄ J, which is skew-symmetric.
 Spatial vectors are [angular; linear]. Rigid links only (no seed-001 sliding COM).
 """
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
 from .._engine.joints import joint, world_axis
-from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from .._engine.layout import H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX, STRIDE
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, m9, mm, mv, v3
+from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 
 
 @njit(cache=True)
@@ -78,8 +79,10 @@ def coriolis_into(P, q, qd, ws, C):
         row = ws[bdy]
         Rw = m9(row, WS_RW)
         c = add(v3(row, WS_PW), mv(Rw, v3(row, WS_C)))
-        Ic = mm(Rw, mm(m9(P, o + INERTIA), (Rw[0], Rw[3], Rw[6], Rw[1], Rw[4], Rw[7],
-                                            Rw[2], Rw[5], Rw[8])))
+        Ic = mm(
+            Rw,
+            mm(m9(P, o + INERTIA), (Rw[0], Rw[3], Rw[6], Rw[1], Rw[4], Rw[7], Rw[2], Rw[5], Rw[8])),
+        )
         # spatial inertia about the world origin: [[Ic − m c×c×, m c×], [−m c×, m 1]]
         Mb[:, :] = 0.0
         cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2]

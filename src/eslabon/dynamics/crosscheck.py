@@ -17,6 +17,7 @@ A method that does not apply to the model (e.g. the constraint-force method with
 singular body inertia, Lagrange with seed 001's sliding COM) is listed as skipped with the
 reason, not failed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ GROUPS = ("inverse dynamics", "mass matrix", "forward dynamics", "identity")
 class Check:
     """One comparison: ``value`` is max |method − reference| (or the identity's residual),
     ``scale`` what it is measured against, ``ok`` whether value ≤ tolerance·scale."""
+
     group: str
     name: str
     reference: str
@@ -59,24 +61,40 @@ class CrosscheckReport:
         return [c for c in self.checks if not c.skipped and not c.ok]
 
     def table(self) -> str:
-        lines = [f"crosscheck {self.model}: {'all agree' if self.ok else 'DIFFERENCES'}",
-                 f"  {'group':<17} {'method':<36} {'vs':<14} {'max |diff|':>11} "
-                 f"{'relative':>10} {'tol':>8}  status"]
+        lines = [
+            f"crosscheck {self.model}: {'all agree' if self.ok else 'DIFFERENCES'}",
+            f"  {'group':<17} {'method':<36} {'vs':<14} {'max |diff|':>11} "
+            f"{'relative':>10} {'tol':>8}  status",
+        ]
         for c in self.checks:
             if c.skipped:
-                lines.append(f"  {c.group:<17} {c.name:<36} {c.reference:<14} "
-                             f"{'':>11} {'':>10} {'':>8}  skipped: {c.skipped}")
+                lines.append(
+                    f"  {c.group:<17} {c.name:<36} {c.reference:<14} "
+                    f"{'':>11} {'':>10} {'':>8}  skipped: {c.skipped}"
+                )
                 continue
             rel = c.value / c.scale if c.scale else c.value
-            lines.append(f"  {c.group:<17} {c.name:<36} {c.reference:<14} {c.value:>11.3e} "
-                         f"{rel:>10.2e} {c.tolerance:>8.0e}  {'ok' if c.ok else 'FAIL'}")
+            lines.append(
+                f"  {c.group:<17} {c.name:<36} {c.reference:<14} {c.value:>11.3e} "
+                f"{rel:>10.2e} {c.tolerance:>8.0e}  {'ok' if c.ok else 'FAIL'}"
+            )
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
-        return {"model": self.model, "ok": self.ok, "q": self.q.tolist(),
-                "qd": self.qd.tolist(), "qdd": self.qdd.tolist(),
-                "checks": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v)
-                            for k, v in c.__dict__.items()} for c in self.checks]}
+        return {
+            "model": self.model,
+            "ok": self.ok,
+            "q": self.q.tolist(),
+            "qd": self.qd.tolist(),
+            "qdd": self.qdd.tolist(),
+            "checks": [
+                {
+                    k: (None if isinstance(v, float) and not np.isfinite(v) else v)
+                    for k, v in c.__dict__.items()
+                }
+                for c in self.checks
+            ],
+        }
 
 
 def _compare(group, name, reference, fn, ref_value, tol, scale=None):
@@ -91,15 +109,18 @@ def _compare(group, name, reference, fn, ref_value, tol, scale=None):
 
 def _energy(model, q, qd):
     from .api import kinetic_energy, potential_energy
+
     return kinetic_energy(model, q, qd) + potential_energy(model, q)
 
 
-def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float = 1e-9,
-               rtol_fd: float = 1e-6) -> CrosscheckReport:
+def crosscheck(
+    model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float = 1e-9, rtol_fd: float = 1e-6
+) -> CrosscheckReport:
     """Compare every formulation at (q, q̇, q̈), each (n,); unset ones are drawn uniformly in
     [−1, 1] from ``seed``. ``rtol`` bounds the algebraic comparisons (relative to the
     reference's size), ``rtol_fd`` those needing central differences (Ṁ, dE/dt)."""
     from . import api, gibbs_appell, lagrange, soa
+
     rtol = finite_number(rtol, "rtol", positive=True)
     rtol_fd = finite_number(rtol_fd, "rtol_fd", positive=True)
     rng = np.random.default_rng(seed)
@@ -120,62 +141,132 @@ def crosscheck(model, q=None, qd=None, qdd=None, *, seed: int = 0, rtol: float =
         Mo, xi = soa.operator_terms(model, q, qd)
         return Mo @ qdd + xi
 
-    checks += [_compare(ID, "Lagrange I θ̈ + C θ̇ + b (seed 000)", "Newton-Euler",
-                        lambda: lagrange.inverse_dynamics(model, q, qd, qdd), tau, rtol),
-               _compare(ID, "operator M q̈ + ξ (seeds 002/004)", "Newton-Euler", op_tau,
-                        tau, rtol),
-               _compare(ID, "Walker-Orin 3 M q̈ + NE bias", "Newton-Euler",
-                        lambda: M @ qdd + bias, tau, rtol),
-               _compare(ID, "Gibbs-Appell D q̈ + φ (seed 003)", "Newton-Euler",
-                        lambda: gibbs_appell.inverse_dynamics(model, q, qd, qdd), tau, rtol)]
-    for method, label in (("walker_orin_1", "Walker-Orin 1 (NE columns)"),
-                          ("soa_composite", "operator-form composite body"),
-                          ("operator", "operator Hᵀ ρ I ρᵀ H"),
-                          ("lagrange", "Lagrange Σ mRᵀR + AᵀIA")):
-        checks.append(_compare(MM, label, "Walker-Orin 3",
-                               lambda m=method: api.mass_matrix(model, q, method=m), M, rtol))
+    checks += [
+        _compare(
+            ID,
+            "Lagrange I θ̈ + C θ̇ + b (seed 000)",
+            "Newton-Euler",
+            lambda: lagrange.inverse_dynamics(model, q, qd, qdd),
+            tau,
+            rtol,
+        ),
+        _compare(ID, "operator M q̈ + ξ (seeds 002/004)", "Newton-Euler", op_tau, tau, rtol),
+        _compare(
+            ID, "Walker-Orin 3 M q̈ + NE bias", "Newton-Euler", lambda: M @ qdd + bias, tau, rtol
+        ),
+        _compare(
+            ID,
+            "Gibbs-Appell D q̈ + φ (seed 003)",
+            "Newton-Euler",
+            lambda: gibbs_appell.inverse_dynamics(model, q, qd, qdd),
+            tau,
+            rtol,
+        ),
+    ]
+    for method, label in (
+        ("walker_orin_1", "Walker-Orin 1 (NE columns)"),
+        ("soa_composite", "operator-form composite body"),
+        ("operator", "operator Hᵀ ρ I ρᵀ H"),
+        ("lagrange", "Lagrange Σ mRᵀR + AᵀIA"),
+    ):
+        checks.append(
+            _compare(
+                MM,
+                label,
+                "Walker-Orin 3",
+                lambda m=method: api.mass_matrix(model, q, method=m),
+                M,
+                rtol,
+            )
+        )
     acc = api.forward_dynamics(model, q, qd, tau)
     checks.append(_compare(FD, "ABA round trip to q̈", "given q̈", lambda: acc, qdd, rtol))
-    for method, label in (("walker_orin_3", "Walker-Orin 3 + Cholesky"),
-                          ("walker_orin_1", "Walker-Orin 1 + Cholesky"),
-                          ("lagrange", "Lagrange + Cholesky"),
-                          ("soa", "constraint forces (Macro Algoritmo)"),
-                          ("gibbs_appell", "Gibbs-Appell D⁻¹(τ − φ)")):
-        checks.append(_compare(FD, label, "ABA",
-                               lambda m=method: api.forward_dynamics(model, q, qd, tau, method=m),
-                               acc, rtol))
+    for method, label in (
+        ("walker_orin_3", "Walker-Orin 3 + Cholesky"),
+        ("walker_orin_1", "Walker-Orin 1 + Cholesky"),
+        ("lagrange", "Lagrange + Cholesky"),
+        ("soa", "constraint forces (Macro Algoritmo)"),
+        ("gibbs_appell", "Gibbs-Appell D⁻¹(τ − φ)"),
+    ):
+        checks.append(
+            _compare(
+                FD,
+                label,
+                "ABA",
+                lambda m=method: api.forward_dynamics(model, q, qd, tau, method=m),
+                acc,
+                rtol,
+            )
+        )
     # identities
     scale = max(1.0, float(np.abs(M).max()))
-    checks.append(Check(IDN, "M symmetric", "Mᵀ", float(np.abs(M - M.T).max()), scale, rtol,
-                        bool(np.abs(M - M.T).max() <= rtol * scale)))
+    checks.append(
+        Check(
+            IDN,
+            "M symmetric",
+            "Mᵀ",
+            float(np.abs(M - M.T).max()),
+            scale,
+            rtol,
+            bool(np.abs(M - M.T).max() <= rtol * scale),
+        )
+    )
     low = float(np.linalg.eigvalsh(0.5 * (M + M.T)).min())
-    checks.append(Check(IDN, "M positive definite (min eigenvalue)", "> 0", low, 1.0, 0.0,
-                        low > 0.0))
+    checks.append(
+        Check(IDN, "M positive definite (min eigenvalue)", "> 0", low, 1.0, 0.0, low > 0.0)
+    )
     h = 1e-6 * max(1.0, float(np.abs(q).max()))
     try:
         C = api.coriolis_matrix(model, q, qd)
         M_dot = (api.mass_matrix(model, q + h * qd) - api.mass_matrix(model, q - h * qd)) / (2 * h)
         N = M_dot - 2.0 * C
-        checks.append(Check(IDN, "Ṁ − 2C skew-symmetric", "−(Ṁ − 2C)ᵀ",
-                            float(np.abs(N + N.T).max()), max(1.0, float(np.abs(M_dot).max())),
-                            rtol_fd, bool(np.abs(N + N.T).max() <= rtol_fd
-                                          * max(1.0, float(np.abs(M_dot).max())))))
+        checks.append(
+            Check(
+                IDN,
+                "Ṁ − 2C skew-symmetric",
+                "−(Ṁ − 2C)ᵀ",
+                float(np.abs(N + N.T).max()),
+                max(1.0, float(np.abs(M_dot).max())),
+                rtol_fd,
+                bool(np.abs(N + N.T).max() <= rtol_fd * max(1.0, float(np.abs(M_dot).max()))),
+            )
+        )
     except ValueError as exc:
-        checks.append(Check(IDN, "Ṁ − 2C skew-symmetric", "", float("nan"), 0.0, rtol_fd,
-                            False, str(exc)))
+        checks.append(
+            Check(IDN, "Ṁ − 2C skew-symmetric", "", float("nan"), 0.0, rtol_fd, False, str(exc))
+        )
     # dE/dt along the motion q(t ± h) = q ± h q̇ + h²/2 q̈, q̇(t ± h) = q̇ ± h q̈; seed 001's
     # sliding-COM links are not rigid and do not conserve energy (digest §8 item 26)
     if model.has_moving_com:
-        checks.append(Check(IDN, "energy rate dE/dt", "", float("nan"), 0.0, rtol_fd, False,
-                            "a sliding COM (seed 001 book mode) does not conserve energy"))
+        checks.append(
+            Check(
+                IDN,
+                "energy rate dE/dt",
+                "",
+                float("nan"),
+                0.0,
+                rtol_fd,
+                False,
+                "a sliding COM (seed 001 book mode) does not conserve energy",
+            )
+        )
         return CrosscheckReport(model.name, q, qd, qdd, tuple(checks))
     e_plus = _energy(model, q + h * qd + 0.5 * h * h * qdd, qd + h * qdd)
     e_minus = _energy(model, q - h * qd + 0.5 * h * h * qdd, qd - h * qdd)
     power = float(qd @ (tau - _joint_losses(model, qd)))
     rate = (e_plus - e_minus) / (2 * h)
     s = max(1.0, abs(power), float(np.abs(qd).max() * np.abs(tau).max()))
-    checks.append(Check(IDN, "energy rate dE/dt", "q̇ᵀ(τ − losses)", abs(rate - power), s,
-                        rtol_fd, bool(abs(rate - power) <= rtol_fd * s)))
+    checks.append(
+        Check(
+            IDN,
+            "energy rate dE/dt",
+            "q̇ᵀ(τ − losses)",
+            abs(rate - power),
+            s,
+            rtol_fd,
+            bool(abs(rate - power) <= rtol_fd * s),
+        )
+    )
     return CrosscheckReport(model.name, q, qd, qdd, tuple(checks))
 
 

@@ -39,32 +39,65 @@ evaluated at q̈ = FD(q, q̇, τ) (Carpentier & Mansard eq. 26).
 Inertias Y are kept as (m, h = m c, J = inertia about the world origin); Y [ω; u] =
 [J ω + h × u; m u − h × ω], and Ẏ has the same form with (0, ḣ, J̇).
 """
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
 from .._engine.joints import joint, placement, world_axis
-from ..kinematics.recursion import body_com, near_angles
-from .._engine.layout import (ARMATURE, AXIS, COM_SLIDE, H_GRAVITY, H_NB, H_NQ, HEADER,
-                            INERTIA, MASS, QIDX, STRIDE, VISCOUS)
-from .._engine.tuples import (add, cross, diag3, dot, g3, g9, inertia_about, m9, madd, mm, msub,
-                           mt, mv, outer, s3, s9, scale, skew9, sub, v3)
+from .._engine.layout import (
+    ARMATURE,
+    AXIS,
+    COM_SLIDE,
+    H_GRAVITY,
+    H_NB,
+    H_NQ,
+    HEADER,
+    INERTIA,
+    MASS,
+    QIDX,
+    STRIDE,
+    VISCOUS,
+)
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
+from .._engine.tuples import (
+    add,
+    cross,
+    diag3,
+    dot,
+    g3,
+    g9,
+    inertia_about,
+    m9,
+    madd,
+    mm,
+    msub,
+    mt,
+    mv,
+    outer,
+    s3,
+    s9,
+    scale,
+    skew9,
+    sub,
+    v3,
+)
+from ..kinematics.recursion import body_com, near_angles
 from .aba import aba_into
 from .cholesky_fd import cholesky_factor, cholesky_solve
 
 # workspace columns, one row per body (world coordinates)
-_RW, _PW = 0, 9                          # pose
-_SN, _SF = 12, 15                        # joint axis S = [n; f]
-_VN, _VF, _AN, _AF = 18, 21, 24, 27      # spatial velocity and acceleration
-_YM, _YH, _YJ = 30, 31, 34               # inertia (m, h, J), composite after the inward pass
-_DH, _DJ = 43, 46                        # its rate (ḣ, J̇), composite
-_LN, _LF, _FN, _FF = 55, 58, 61, 64      # momentum ℓ and force f, composite
-_XN, _XF = 67, 70                        # book-mode COM slide term of the body's own column
-_PN, _PF, _QN, _QF = 73, 76, 79, 82      # P = Yc S, Q = Bcᵀ S
+_RW, _PW = 0, 9  # pose
+_SN, _SF = 12, 15  # joint axis S = [n; f]
+_VN, _VF, _AN, _AF = 18, 21, 24, 27  # spatial velocity and acceleration
+_YM, _YH, _YJ = 30, 31, 34  # inertia (m, h, J), composite after the inward pass
+_DH, _DJ = 43, 46  # its rate (ḣ, J̇), composite
+_LN, _LF, _FN, _FF = 55, 58, 61, 64  # momentum ℓ and force f, composite
+_XN, _XF = 67, 70  # book-mode COM slide term of the body's own column
+_PN, _PF, _QN, _QF = 73, 76, 79, 82  # P = Yc S, Q = Bcᵀ S
 _ALN, _ALF, _BEN, _BEF = 85, 88, 91, 94  # α, β
-_UN, _UF, _WN, _WF = 97, 100, 103, 106   # u, w (the column vectors for ancestors)
+_UN, _UF, _WN, _WF = 97, 100, 103, 106  # u, w (the column vectors for ancestors)
 COLS = 109
 
 
@@ -204,7 +237,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         cn, cf = _fcross(sn, sf, g3(ws, i, _LN), g3(ws, i, _LF))
         s3(ws, i, _PN, pn)
         s3(ws, i, _PF, pf)
-        s3(ws, i, _QN, sub(yn, cn))          # Bcᵀ S = Ẏc S − S ×* ℓc
+        s3(ws, i, _QN, sub(yn, cn))  # Bcᵀ S = Ẏc S − S ×* ℓc
         s3(ws, i, _QF, sub(yf, cf))
         aln, alf = g3(ws, i, _ALN), g3(ws, i, _ALF)
         ben, bef = g3(ws, i, _BEN), g3(ws, i, _BEF)

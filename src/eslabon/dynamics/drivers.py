@@ -19,6 +19,7 @@ Every function returns a status of :mod:`eslabon._engine.status` (a batch: the w
 its states). Shapes: q, q̇, q̈, τ (n,) or (N, n); matrices (n, n) or (N, n, n); P the
 packed model (:mod:`eslabon._engine.layout`).
 """
+
 from __future__ import annotations
 
 import math
@@ -67,6 +68,7 @@ def _square_ok(P, A):
 
 # --- Newton–Euler: τ, bias, gravity (:mod:`.rnea`) ---------------------------------------
 
+
 @njit(cache=True)
 def rnea_one(P, q, qd, qdd, gscale, fext, tau):
     return rnea_into(P, q, qd, qdd, gscale, fext, np.empty((_rows(P), WS_COLS)), tau)
@@ -78,7 +80,7 @@ def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
     return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, True)
 
 
-@njit(cache=True, inline="always")     # one caller each: its C entry
+@njit(cache=True, inline="always")  # one caller each: its C entry
 def rnea_call(P, q, qd, qdd, tau):
     if not _lengths_ok(P, q, qd, qdd, tau):
         return WRONG_SHAPE
@@ -89,8 +91,9 @@ def rnea_call(P, q, qd, qdd, tau):
 def bias_call(P, q, qd, tau):
     if not _lengths_ok(P, q, qd, tau, tau):
         return WRONG_SHAPE
-    return rnea_into(P, q, qd, np.zeros(int(P[H_NQ])), 1.0, None,
-                     np.empty((_rows(P), WS_COLS)), tau)
+    return rnea_into(
+        P, q, qd, np.zeros(int(P[H_NQ])), 1.0, None, np.empty((_rows(P), WS_COLS)), tau
+    )
 
 
 @njit(cache=True, inline="always")
@@ -105,8 +108,9 @@ def gravity_call(P, q, tau):
 def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, q̈) -> τ."""
     n = int(p[H_NQ])
-    return entry_status(rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n),
-                                  carray(o0, n)))
+    return entry_status(
+        rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+    )
 
 
 @lazy_cfunc(SIGNATURE, "bias forces")
@@ -128,12 +132,12 @@ def rnea_chunk(P, ins, outs, extra, lo, hi):
     """Newton–Euler on lanes: :data:`WIDTH` states per instruction, the same
     :func:`rnea_into` compiled for (n, WIDTH) blocks."""
     Q, QD, QDD = ins
-    TAU, = outs
+    (TAU,) = outs
     gscale, fext, mode = extra
     nq = int(P[H_NQ])
     ws = np.empty((_rows(P), WS_COLS, WIDTH))
     q = np.empty((nq, WIDTH))
-    qd = np.zeros((nq, WIDTH))       # stay zero unless packed (bias, gravity)
+    qd = np.zeros((nq, WIDTH))  # stay zero unless packed (bias, gravity)
     qdd = np.zeros((nq, WIDTH))
     tau = np.empty((nq, WIDTH))
     status = OK
@@ -158,6 +162,7 @@ def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
 
 # --- mass matrix: composite body and Newton–Euler columns (:mod:`.walker_orin`) ----------
 
+
 @njit(cache=True)
 def crba_one(P, q, H):
     return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H)
@@ -170,7 +175,7 @@ def crba_call(P, q, H):
     s = 0.0
     for a in range(q.shape[0]):
         s += q[a]
-    if not math.isfinite(s):         # M does not depend on every q (e.g. the first joint's)
+    if not math.isfinite(s):  # M does not depend on every q (e.g. the first joint's)
         return NON_FINITE
     return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H)
 
@@ -184,8 +189,8 @@ def mass_matrix_entry(p, a, b, c, o0, o1, o2):
 
 @njit(cache=True)
 def crba_chunk(P, ins, outs, extra, lo, hi):
-    Q, = ins
-    H, = outs
+    (Q,) = ins
+    (H,) = outs
     cw = np.empty((_rows(P), walker_orin.COLS))
     status = OK
     for s in range(lo, hi):
@@ -201,14 +206,15 @@ def crba_many(P, Q, H, nchunks):
 @njit(cache=True)
 def ne_columns_one(P, q, H):
     nq = int(P[H_NQ])
-    return ne_columns_into(P, q, np.empty((_rows(P), WS_COLS)), np.zeros(nq), np.zeros(nq),
-                           np.empty(nq), H)
+    return ne_columns_into(
+        P, q, np.empty((_rows(P), WS_COLS)), np.zeros(nq), np.zeros(nq), np.empty(nq), H
+    )
 
 
 @njit(cache=True)
 def ne_columns_chunk(P, ins, outs, extra, lo, hi):
-    Q, = ins
-    H, = outs
+    (Q,) = ins
+    (H,) = outs
     nq = int(P[H_NQ])
     ws = np.empty((_rows(P), WS_COLS))
     zero = np.zeros(nq)
@@ -227,6 +233,7 @@ def ne_columns_many(P, Q, H, nchunks):
 
 # --- forward dynamics: articulated body (:mod:`.aba`), mass matrix and Cholesky ----------
 
+
 @njit(cache=True)
 def aba_call(P, q, qd, tau, qdd):
     if not _lengths_ok(P, q, qd, tau, qdd):
@@ -238,8 +245,9 @@ def aba_call(P, q, qd, tau, qdd):
 def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, τ) -> q̈."""
     n = int(p[H_NQ])
-    return entry_status(aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n),
-                                 carray(o0, n)))
+    return entry_status(
+        aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+    )
 
 
 @njit(cache=True)
@@ -248,7 +256,7 @@ def aba_chunk(P, ins, outs, extra, lo, hi):
     is run again one state at a time, so the status is each state's own (a block stops at
     its first failing joint, which may not be every state's)."""
     Q, QD, TAU = ins
-    QDD, = outs
+    (QDD,) = outs
     nq = int(P[H_NQ])
     ws1 = np.empty((_rows(P), aba.COLS))
     ws = np.empty((_rows(P), aba.COLS, WIDTH))
@@ -277,16 +285,27 @@ def aba_many(P, Q, QD, TAU, QDD, nchunks):
 @njit(cache=True)
 def fd_one(P, q, qd, tau, method, out):
     nq = int(P[H_NQ])
-    return fd_into(P, q, qd, tau, method, np.empty((_rows(P), WS_COLS)),
-                   np.empty((_rows(P), walker_orin.COLS)), np.empty((nq, nq)), np.zeros(nq),
-                   np.zeros(nq), np.empty(nq), out)
+    return fd_into(
+        P,
+        q,
+        qd,
+        tau,
+        method,
+        np.empty((_rows(P), WS_COLS)),
+        np.empty((_rows(P), walker_orin.COLS)),
+        np.empty((nq, nq)),
+        np.zeros(nq),
+        np.zeros(nq),
+        np.empty(nq),
+        out,
+    )
 
 
 @njit(cache=True)
 def fd_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, TAU = ins
-    OUT, = outs
-    method, = extra
+    (OUT,) = outs
+    (method,) = extra
     nq = int(P[H_NQ])
     ws = np.empty((_rows(P), WS_COLS))
     cw = np.empty((_rows(P), walker_orin.COLS))
@@ -296,8 +315,9 @@ def fd_chunk(P, ins, outs, extra, lo, hi):
     col = np.empty(nq)
     status = OK
     for s in range(lo, hi):
-        status = max(status, fd_into(P, Q[s], QD[s], TAU[s], method, ws, cw, H, zero, unit,
-                                     col, OUT[s]))
+        status = max(
+            status, fd_into(P, Q[s], QD[s], TAU[s], method, ws, cw, H, zero, unit, col, OUT[s])
+        )
     return status
 
 
@@ -308,22 +328,31 @@ def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
 
 # --- analytic derivatives (:mod:`.derivatives`) -------------------------------------------
 
+
 @njit(cache=True)
 def id_derivatives_call(P, q, qd, qdd, dq, dv):
     nq = int(P[H_NQ])
     if not (_lengths_ok(P, q, qd, qdd, dq) and _square_ok(P, dq) and _square_ok(P, dv)):
         return WRONG_SHAPE
-    return rnea_derivatives_into(P, q, qd, qdd, np.empty((_rows(P), derivatives.COLS)), dq,
-                                 dv, np.empty((nq, nq)))
+    return rnea_derivatives_into(
+        P, q, qd, qdd, np.empty((_rows(P), derivatives.COLS)), dq, dv, np.empty((nq, nq))
+    )
 
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics derivatives")
 def id_derivatives_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
     n = int(p[H_NQ])
-    return entry_status(id_derivatives_call(packed_model(p), carray(a, n), carray(b, n),
-                                            carray(c, n), carray(o0, (n, n)),
-                                            carray(o1, (n, n))))
+    return entry_status(
+        id_derivatives_call(
+            packed_model(p),
+            carray(a, n),
+            carray(b, n),
+            carray(c, n),
+            carray(o0, (n, n)),
+            carray(o1, (n, n)),
+        )
+    )
 
 
 @njit(cache=True)
@@ -335,8 +364,7 @@ def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
     M = np.empty((nq, nq))
     status = OK
     for s in range(lo, hi):
-        status = max(status, rnea_derivatives_into(P, Q[s], QD[s], QDD[s], ws, DQ[s], DV[s],
-                                                   M))
+        status = max(status, rnea_derivatives_into(P, Q[s], QD[s], QDD[s], ws, DQ[s], DV[s], M))
     return status
 
 
@@ -347,21 +375,42 @@ def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks):
 
 @njit(cache=True)
 def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
-    if not (_lengths_ok(P, q, qd, tau, dq) and _square_ok(P, dq) and _square_ok(P, dv)
-            and _square_ok(P, Minv)):
+    if not (
+        _lengths_ok(P, q, qd, tau, dq)
+        and _square_ok(P, dq)
+        and _square_ok(P, dv)
+        and _square_ok(P, Minv)
+    ):
         return WRONG_SHAPE
-    return fd_derivatives_into(P, q, qd, tau, np.empty((_rows(P), derivatives.COLS)),
-                               np.empty((_rows(P), aba.COLS)), np.empty(int(P[H_NQ])), dq,
-                               dv, Minv)
+    return fd_derivatives_into(
+        P,
+        q,
+        qd,
+        tau,
+        np.empty((_rows(P), derivatives.COLS)),
+        np.empty((_rows(P), aba.COLS)),
+        np.empty(int(P[H_NQ])),
+        dq,
+        dv,
+        Minv,
+    )
 
 
 @lazy_cfunc(SIGNATURE, "forward dynamics derivatives")
 def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
     n = int(p[H_NQ])
-    return entry_status(fd_derivatives_call(packed_model(p), carray(a, n), carray(b, n),
-                                            carray(c, n), carray(o0, (n, n)),
-                                            carray(o1, (n, n)), carray(o2, (n, n))))
+    return entry_status(
+        fd_derivatives_call(
+            packed_model(p),
+            carray(a, n),
+            carray(b, n),
+            carray(c, n),
+            carray(o0, (n, n)),
+            carray(o1, (n, n)),
+            carray(o2, (n, n)),
+        )
+    )
 
 
 @njit(cache=True)
@@ -373,8 +422,9 @@ def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
     qdd = np.empty(int(P[H_NQ]))
     status = OK
     for s in range(lo, hi):
-        status = max(status, fd_derivatives_into(P, Q[s], QD[s], TAU[s], ws, wa, qdd, DQ[s],
-                                                 DV[s], MINV[s]))
+        status = max(
+            status, fd_derivatives_into(P, Q[s], QD[s], TAU[s], ws, wa, qdd, DQ[s], DV[s], MINV[s])
+        )
     return status
 
 
@@ -385,6 +435,7 @@ def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
 
 # --- Coriolis matrix and energies (:mod:`.coriolis`, :mod:`.energy`) ----------------------
 
+
 @njit(cache=True)
 def coriolis_one(P, q, qd, C):
     return coriolis_into(P, q, qd, np.empty((_rows(P), WS_COLS)), C)
@@ -393,7 +444,7 @@ def coriolis_one(P, q, qd, C):
 @njit(cache=True)
 def coriolis_chunk(P, ins, outs, extra, lo, hi):
     Q, QD = ins
-    C, = outs
+    (C,) = outs
     ws = np.empty((_rows(P), WS_COLS))
     status = OK
     for s in range(lo, hi):
@@ -414,7 +465,7 @@ def energy_one(P, q, qd, out):
 @njit(cache=True)
 def energy_chunk(P, ins, outs, extra, lo, hi):
     Q, QD = ins
-    OUT, = outs
+    (OUT,) = outs
     ws = np.empty((_rows(P), WS_COLS))
     status = OK
     for s in range(lo, hi):
@@ -432,8 +483,7 @@ subject("Newton–Euler dynamics (batch)", rnea_many, rnea_chunk)
 subject("the Newton–Euler trace", rnea_trace_one)
 subject("the mass matrix (composite body)", crba_one)
 subject("the mass matrix (batch)", crba_many, crba_chunk)
-subject("the mass matrix (Newton–Euler columns)", ne_columns_one, ne_columns_many,
-        ne_columns_chunk)
+subject("the mass matrix (Newton–Euler columns)", ne_columns_one, ne_columns_many, ne_columns_chunk)
 subject("forward dynamics (articulated body)", aba_call)
 subject("forward dynamics (batch)", aba_many, aba_chunk)
 subject("forward dynamics (mass matrix and Cholesky)", fd_one, fd_many, fd_chunk)

@@ -1,18 +1,19 @@
 """Kinetic and potential energy from the body motions (independent of the mass matrix):
 
-    T = Σ_i ½ (m_i |v_ci|² + ω_iᵀ I_i ω_i) + Σ_j ½ J_a,j q̇_j²,    v_ci = v_i + ω_i × c_i
-    V = −Σ_i m_i gᵀ p_ci     (zero at the world origin)
+T = Σ_i ½ (m_i |v_ci|² + ω_iᵀ I_i ω_i) + Σ_j ½ J_a,j q̇_j²,    v_ci = v_i + ω_i × c_i
+V = −Σ_i m_i gᵀ p_ci     (zero at the world origin)
 """
+
 from __future__ import annotations
 
 import math
 
 from numba import njit
 
-from .._engine.status import NON_FINITE, OK
-from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, dot, m9, mv, v3
+from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 
 
 @njit(cache=True)

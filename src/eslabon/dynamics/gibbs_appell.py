@@ -26,6 +26,7 @@ A numpy reference formulation (loops over bodies; O(n²) partials, O(n³) solve)
 as well as chains. The mobile-manipulator version (quasi-velocities with rolling
 constraints) builds on the same Gibbs function.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -42,6 +43,7 @@ from ..spatial.rotations import skew
 class GibbsAppellTerms(NamedTuple):
     """D (n, n), φ (n,), and the partials ∂ω̇_i/∂q̈ and ∂r̈_Gi/∂q̈ of bodies 1..nb, each
     (nb, 3, n) in the body's own frame."""
+
     D: np.ndarray
     phi: np.ndarray
     d_omega_dot: np.ndarray
@@ -65,7 +67,7 @@ def _partials(model, motion, base_partials=None):
         E = motion.parent_rotation[i]
         r = motion.parent_translation[i]
         dw[i] = E.T @ dw[p]
-        dro[i] = E.T @ (dro[p] - skew(r) @ dw[p])            # ∂ω̇_p/∂q̈ × r
+        dro[i] = E.T @ (dro[p] - skew(r) @ dw[p])  # ∂ω̇_p/∂q̈ × r
         k = model.q_index[i]
         if k >= 0:
             S = subspace(model.joint_type[i], model.axis[i])[:, 0]
@@ -102,14 +104,14 @@ def chain_terms(model, motion, qd, gravity, base_partials=None) -> GibbsAppellTe
         W = skew(w)
         rg0 = motion.linear_acceleration[i] + skew(wd0) @ c + W @ (W @ c) - g_body
         Jw, Jr = dw[i - 1], drg[i - 1]
-        D += m * Jr.T @ Jr + Jw.T @ I @ Jw                               # (3.38)
-        phi += m * Jr.T @ rg0 + Jw.T @ (I @ wd0 + W @ (I @ w))          # Step 6
+        D += m * Jr.T @ Jr + Jw.T @ I @ Jw  # (3.38)
+        phi += m * Jr.T @ rg0 + Jw.T @ (I @ wd0 + W @ (I @ w))  # Step 6
     return GibbsAppellTerms(D, phi, dw, drg)
 
 
 def _one(model, q, qd):
     require_finite("gibbs_appell", q=q, qd=qd)
-    motion = kinematic_pass(model, q, qd, np.zeros_like(q))   # q̈ = 0: ω, ω̇⁰, r̈⁰_O
+    motion = kinematic_pass(model, q, qd, np.zeros_like(q))  # q̈ = 0: ω, ω̇⁰, r̈⁰_O
     return chain_terms(model, motion, qd, model.gravity)
 
 
@@ -117,8 +119,10 @@ def gibbs_appell_terms(model, q, qd) -> GibbsAppellTerms:
     """D(q), φ(q, q̇) and the partials at one state (n,)."""
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
     if batched:
-        raise ValueError("q: gibbs_appell_terms takes one state; inverse_dynamics and "
-                         "forward_dynamics take batches")
+        raise ValueError(
+            "q: gibbs_appell_terms takes one state; inverse_dynamics and "
+            "forward_dynamics take batches"
+        )
     return _one(model, q, qd)
 
 
@@ -133,19 +137,25 @@ def _each(model, what, one, **fields):
 
 def inverse_dynamics(model, q, qd, qdd):
     """τ = ∂S/∂q̈ = D q̈ + φ (3.35), one state (n,) or a batch (N, n)."""
+
     def one(q, qd, qdd):
         t = _one(model, q, qd)
         return t.D @ qdd + t.phi
+
     return _each(model, "inverse_dynamics", one, q=q, qd=qd, qdd=qdd)
 
 
 def forward_dynamics(model, q, qd, tau):
     """q̈ = D⁻¹(τ − φ) (3.36) by Cholesky, one state (n,) or a batch (N, n)."""
+
     def one(q, qd, tau):
         t = _one(model, q, qd)
         try:
             return cho_solve(cho_factor(t.D), tau - t.phi)
         except np.linalg.LinAlgError:
-            raise ValueError("q: the mass matrix is not positive definite at this "
-                             "configuration (a joint moves no mass)") from None
+            raise ValueError(
+                "q: the mass matrix is not positive definite at this "
+                "configuration (a joint moves no mass)"
+            ) from None
+
     return _each(model, "forward_dynamics", one, q=q, qd=qd, tau=tau)

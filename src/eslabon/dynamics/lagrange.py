@@ -22,6 +22,7 @@ An O(n³) reference model, written with numpy over a batch (no compiled kernel):
 when the matrices themselves are wanted (linearization, teaching); for torques alone
 recursive Newton–Euler is cheaper (seed 000 §4.4: 852 against 1896 multiplications).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -40,6 +41,7 @@ class LagrangeTerms(NamedTuple):
     mass_matrix I (…, n, n); coriolis C (…, n, n); gravity b (…, n); friction (…, n);
     com_jacobians R_i (…, nb, 3, n) and angular_jacobians A_i (…, nb, 3, n) of bodies 1..nb.
     """
+
     mass_matrix: np.ndarray
     coriolis: np.ndarray
     gravity: np.ndarray
@@ -71,24 +73,27 @@ def lagrange_terms(model, q, qd) -> LagrangeTerms:
     (q, qd), _ = vectors(model.nq, q=q, qd=qd)
     require_finite("lagrange_terms", q=q, qd=qd)
     motion = kinematic_pass(model, q, qd)
-    Rw = motion.world_rotation[..., 1:, :, :]                 # bodies 1..nb
-    lead = Rw.shape[:-2]                                      # (…, nb)
+    Rw = motion.world_rotation[..., 1:, :, :]  # bodies 1..nb
+    lead = Rw.shape[:-2]  # (…, nb)
     origin = motion.world_position[..., 1:, :]
-    w = (Rw @ motion.angular_velocity[..., 1:, :, None])[..., 0]   # ω_i, world axes
-    v = (Rw @ motion.linear_velocity[..., 1:, :, None])[..., 0]    # velocity of O_i
-    c = (Rw @ model.com[1:, :, None])[..., 0]                 # P_i ρ_i
-    r, r_dot = origin + c, v + np.cross(w, c)                 # r_i (4.3.5) and ṙ_i
-    I_world = Rw @ model.inertia[1:] @ np.swapaxes(Rw, -1, -2)   # (4.3.10)
+    w = (Rw @ motion.angular_velocity[..., 1:, :, None])[..., 0]  # ω_i, world axes
+    v = (Rw @ motion.linear_velocity[..., 1:, :, None])[..., 0]  # velocity of O_i
+    c = (Rw @ model.com[1:, :, None])[..., 0]  # P_i ρ_i
+    r, r_dot = origin + c, v + np.cross(w, c)  # r_i (4.3.5) and ṙ_i
+    I_world = Rw @ model.inertia[1:] @ np.swapaxes(Rw, -1, -2)  # (4.3.10)
 
-    dof_body = model.dof_bodies - 1                           # row of each joint's body
+    dof_body = model.dof_bodies - 1  # row of each joint's body
     rev = rotates(model.joint_type[model.dof_bodies])
     e = (Rw[..., dof_body, :, :] @ model.axis[model.dof_bodies, :, None])[..., 0]  # (…, n, 3)
     e_dot = np.cross(w[..., dof_body, :], e)
     O, O_dot = origin[..., dof_body, :], v[..., dof_body, :]
-    inboard = _inboard(model)[:, None, :]                      # (nb, 1, n)
+    inboard = _inboard(model)[:, None, :]  # (nb, 1, n)
 
     # (4.3.7–8) columns, laid out (…, nb, 3, n)
-    e_cols, ed_cols = np.swapaxes(e, -1, -2)[..., None, :, :], np.swapaxes(e_dot, -1, -2)[..., None, :, :]
+    e_cols, ed_cols = (
+        np.swapaxes(e, -1, -2)[..., None, :, :],
+        np.swapaxes(e_dot, -1, -2)[..., None, :, :],
+    )
     lever = r[..., :, :, None] - np.swapaxes(O, -1, -2)[..., None, :, :]
     lever_dot = r_dot[..., :, :, None] - np.swapaxes(O_dot, -1, -2)[..., None, :, :]
     R_i = np.where(rev, _cross(e_cols, lever), e_cols) * inboard
@@ -100,15 +105,14 @@ def lagrange_terms(model, q, qd) -> LagrangeTerms:
     IA = I_world @ A_i
     RT = np.swapaxes(R_i, -1, -2)
     AT = np.swapaxes(A_i, -1, -2)
-    M = np.sum(m * (RT @ R_i) + AT @ IA, axis=-3)              # (4.3.12)
+    M = np.sum(m * (RT @ R_i) + AT @ IA, axis=-3)  # (4.3.12)
     M = M + np.diag(model.armature[model.dof_bodies])
     wx = np.zeros(lead + (3, 3))
     wx[..., 0, 1], wx[..., 0, 2], wx[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
     wx = wx - np.swapaxes(wx, -1, -2)
     C = np.sum(m * (RT @ R_dot) + AT @ (I_world @ A_dot) + AT @ (wx @ IA), axis=-3)  # (4.3.34a)
-    b = -np.einsum("...ian,i,a->...n", R_i, model.mass[1:], model.gravity)          # (4.3.34b)
-    fr = (model.viscous[model.dof_bodies] * qd
-          + model.coulomb[model.dof_bodies] * np.sign(qd))
+    b = -np.einsum("...ian,i,a->...n", R_i, model.mass[1:], model.gravity)  # (4.3.34b)
+    fr = model.viscous[model.dof_bodies] * qd + model.coulomb[model.dof_bodies] * np.sign(qd)
     return LagrangeTerms(M, C, b, fr, R_i, A_i)
 
 
@@ -117,8 +121,11 @@ def inverse_dynamics(model, q, qd, qdd):
     (q, qd, qdd), _ = vectors(model.nq, q=q, qd=qd, qdd=qdd)
     require_finite("inverse_dynamics", q=q, qd=qd, qdd=qdd)
     t = lagrange_terms(model, q, qd)
-    return ((t.mass_matrix @ qdd[..., None]) + (t.coriolis @ qd[..., None]))[..., 0] \
-        + t.gravity + t.friction
+    return (
+        ((t.mass_matrix @ qdd[..., None]) + (t.coriolis @ qd[..., None]))[..., 0]
+        + t.gravity
+        + t.friction
+    )
 
 
 def forward_dynamics(model, q, qd, tau):
@@ -135,6 +142,8 @@ def forward_dynamics(model, q, qd, tau):
         try:
             out[s] = cho_solve(cho_factor(M[s]), rhs[s])
         except np.linalg.LinAlgError:
-            raise ValueError("q: the mass matrix is not positive definite at this "
-                             "configuration (a joint moves no mass)") from None
+            raise ValueError(
+                "q: the mass matrix is not positive definite at this "
+                "configuration (a joint moves no mass)"
+            ) from None
     return out if batched else out[0]

@@ -22,14 +22,15 @@ program like the thesis's. On revolute chains: RNEA 137n + 3 multiplications, Wa
 the Coulomb term costs its multiplication even when zero). sin and cos count as two trig
 calls per revolute joint, not as the arithmetic of the inline routine that computes them.
 """
+
 from __future__ import annotations
 
 import functools
-from fractions import Fraction
 import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 #: counts quoted by the thesis for n = 6 (multiplications, additions)
 QUOTED_N6 = {
@@ -61,7 +62,7 @@ def cholesky(n: int) -> tuple:
     whole number only when n is a multiple of 3 and is negative for n = 1: the printed
     formula is an approximation (or OCR-damaged); only n = 6 (86 / 61) is anchored."""
     n = _check_n(n)
-    return Fraction(n ** 3 + 9 * n * n - 4 * n, 6), Fraction(n ** 3 + 6 * n * n - 11 * n, 6)
+    return Fraction(n**3 + 9 * n * n - 4 * n, 6), Fraction(n**3 + 6 * n * n - 11 * n, 6)
 
 
 def simulation_step(n: int) -> tuple:
@@ -83,9 +84,13 @@ def newton_euler_luh(n: int) -> int:
 @functools.lru_cache(maxsize=None)
 def _probe(method: str, sizes: tuple) -> dict:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    done = subprocess.run([sys.executable, "-m", "eslabon.dynamics._opcount_probe", method,
-                           *map(str, sizes)], env=env, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "eslabon.dynamics._opcount_probe", method, *map(str, sizes)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"opcount probe failed: {done.stderr.strip().splitlines()[-1:]}")
     return {int(k): v for k, v in json.loads(done.stdout).items()}
@@ -107,14 +112,22 @@ def instrumented(method: str, sizes=(1, 2, 3, 6)) -> dict:
 
 def table(n: int = 6) -> list:
     """Rows (method, multiplications, additions, origin) for an n-DOF chain."""
-    rows = [("thesis Lagrange model, I and C (4.4.3-4)", *lagrange_model(n), "closed form"),
-            ("Cholesky solve (4.5.2)", *map(float, cholesky(n)), "closed form"),
-            ("thesis simulation step (4.5)", *map(float, simulation_step(n)), "closed form")]
+    rows = [
+        ("thesis Lagrange model, I and C (4.4.3-4)", *lagrange_model(n), "closed form"),
+        ("Cholesky solve (4.5.2)", *map(float, cholesky(n)), "closed form"),
+        ("thesis simulation step (4.5)", *map(float, simulation_step(n)), "closed form"),
+    ]
     if n == 6:
         rows += [(name, m, a, "quoted by the thesis") for name, (m, a) in QUOTED_N6.items()]
     for method in INSTRUMENTED:
         c = instrumented(method, (n,))[n]
-        rows.append((f"eslabon {method}", c["mul"], c["add"],
-                     f"instrumented (+{c['trig']} sin/cos, {c['div']} div, {c['sqrt']} sqrt; "
-                     f"general code, zero friction terms and checks included)"))
+        rows.append(
+            (
+                f"eslabon {method}",
+                c["mul"],
+                c["add"],
+                f"instrumented (+{c['trig']} sin/cos, {c['div']} div, {c['sqrt']} sqrt; "
+                f"general code, zero friction terms and checks included)",
+            )
+        )
     return rows

@@ -18,8 +18,8 @@ coordinates (seed 001 eq. 3.34: f_{n+1}, n_{n+1}).
 
 How it is called (one state, the fast path, a batch as lanes): :mod:`.drivers`.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 from numba import njit
@@ -29,8 +29,22 @@ from .._engine.lanes import all_finite, at, put, zero_of
 from .._engine.layout import ARMATURE, COULOMB, H_NB, HEADER, QIDX, STRIDE, VISCOUS
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, g3, g9, mv, s3, sign, v3
-from ..kinematics.recursion import (FORCES, TRACE, WS_A, WS_AC, WS_COLS, WS_E, WS_F, WS_FJ, WS_N,
-                                    WS_NJ, WS_R, WS_W, WS_WD, forward_pass)
+from ..kinematics.recursion import (
+    FORCES,
+    TRACE,
+    WS_A,
+    WS_AC,
+    WS_COLS,
+    WS_E,
+    WS_F,
+    WS_FJ,
+    WS_N,
+    WS_NJ,
+    WS_R,
+    WS_W,
+    WS_WD,
+    forward_pass,
+)
 
 
 @njit(cache=True)
@@ -42,7 +56,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
     nb = int(P[H_NB])
     z = zero_of(q)
     total = z
-    f = (z, z, z)               # what the next body (i + 1) sends when i is its parent
+    f = (z, z, z)  # what the next body (i + 1) sends when i is its parent
     n = (z, z, z)
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
@@ -93,8 +107,19 @@ def traced_quantities(ws: np.ndarray) -> dict:
     COM, ``F`` and ``N`` the net force and moment about the COM, ``f`` and ``n`` the force
     and moment (about the body origin) the parent exerts on the body; each (nb+1, 3).
     """
+
     def cols(c, k=3):
-        return ws[:, c:c + k].copy()
-    return dict(E=cols(WS_E, 9).reshape(-1, 3, 3), r=cols(WS_R), w=cols(WS_W),
-                wd=cols(WS_WD), vd=cols(WS_A), ac=cols(WS_AC), F=cols(WS_F), N=cols(WS_N),
-                f=cols(WS_FJ), n=cols(WS_NJ))
+        return ws[:, c : c + k].copy()
+
+    return dict(
+        E=cols(WS_E, 9).reshape(-1, 3, 3),
+        r=cols(WS_R),
+        w=cols(WS_W),
+        wd=cols(WS_WD),
+        vd=cols(WS_A),
+        ac=cols(WS_AC),
+        F=cols(WS_F),
+        N=cols(WS_N),
+        f=cols(WS_FJ),
+        n=cols(WS_NJ),
+    )

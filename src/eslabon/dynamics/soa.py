@@ -38,14 +38,16 @@ centroidal inertia is singular — a thin rod with no inertia about its own axis
 massless link. Such a body raises a ValueError naming it, unless ``regularization`` ε > 0
 is given (rods only): then ε·(1 + trace J_cm) is added to the diagonal of the singular
 centroidal inertia. That changes q̈ by O(ε) and amplifies rounding by O(1/ε): ε ≈ 1e-7
-gives about 1e-9 relative on the Cincinnati T3 (whose link 1 is such a rod). I_i⁻¹ itself is formed from the centroidal
-inertia, P̂(−s)ᵀ diag(J_cm⁻¹, 1/m) P̂(−s), which is exact and much better conditioned
-than inverting the 6×6 I_i. Rotor inertia (armature) is not part of the document's model and
-is refused by the constraint-force path (it is included in M and ξ here).
+gives about 1e-9 relative on the Cincinnati T3 (whose link 1 is such a rod). I_i⁻¹ itself
+is formed from the centroidal inertia, P̂(−s)ᵀ diag(J_cm⁻¹, 1/m) P̂(−s), which is exact
+and much better conditioned than inverting the 6×6 I_i. Rotor inertia (armature) is not
+part of the document's model and is refused by the constraint-force path (it is included
+in M and ξ here).
 
 Reference formulation in numpy (a Python loop over bodies, O(n) work per state); serial
 chains only.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -65,6 +67,7 @@ class ChainData(NamedTuple):
     bias accelerations b (n, 6) with gravity in b_1, gyroscopic forces ℘ (n, 6), dof (n,)
     the joint coordinate of each body (−1 for fixed); mass (n,), com_offset s (n, 3) from
     O_i to the centre of mass and J_cm (n, 3, 3) the centroidal inertia, world axes."""
+
     origins: np.ndarray
     H: list
     inertia: np.ndarray
@@ -78,8 +81,10 @@ class ChainData(NamedTuple):
 
 def _check_chain(model):
     if np.any(model.parent[1:] != np.arange(model.nb)):
-        raise ValueError("model: the spatial-operator form here is for serial chains "
-                         "(each body's parent is the previous body)")
+        raise ValueError(
+            "model: the spatial-operator form here is for serial chains "
+            "(each body's parent is the previous body)"
+        )
     model.require_rigid_links("the spatial-operator form")
 
 
@@ -91,7 +96,7 @@ def chain_data(model, q, qd) -> ChainData:
     nb = model.nb
     O = motion.world_position[1:]
     Rw = motion.world_rotation[1:]
-    w = (Rw @ motion.angular_velocity[1:, :, None])[..., 0]    # world axes
+    w = (Rw @ motion.angular_velocity[1:, :, None])[..., 0]  # world axes
     v = (Rw @ motion.linear_velocity[1:, :, None])[..., 0]
     H, inertia = [], np.zeros((nb, 6, 6))
     bias, gyro = np.zeros((nb, 6)), np.zeros((nb, 6))
@@ -99,29 +104,31 @@ def chain_data(model, q, qd) -> ChainData:
     S, J_cm = np.zeros((nb, 3)), np.zeros((nb, 3, 3))
     for i in range(nb):
         b = i + 1
-        Sb = subspace(model.joint_type[b], model.axis[b])          # body axes
-        Hi = np.concatenate([Rw[i] @ Sb[:3], Rw[i] @ Sb[3:]])      # world axes
+        Sb = subspace(model.joint_type[b], model.axis[b])  # body axes
+        Hi = np.concatenate([Rw[i] @ Sb[:3], Rw[i] @ Sb[3:]])  # world axes
         H.append(Hi)
         m = model.mass[b]
-        s = S[i] = Rw[i] @ model.com[b]                            # O_i -> centre of mass
+        s = S[i] = Rw[i] @ model.com[b]  # O_i -> centre of mass
         J_cm[i] = Rw[i] @ model.inertia[b] @ Rw[i].T
         J_O = J_cm[i] + m * (s @ s * np.eye(3) - np.outer(s, s))
-        inertia[i] = np.block([[J_O, m * skew(s)], [-m * skew(s), m * np.eye(3)]])   # (1.45)
-        gyro[i] = np.concatenate([np.cross(w[i], J_O @ w[i]),
-                                  m * np.cross(w[i], np.cross(w[i], s))])          # (1.53)
+        inertia[i] = np.block([[J_O, m * skew(s)], [-m * skew(s), m * np.eye(3)]])  # (1.45)
+        gyro[i] = np.concatenate(
+            [np.cross(w[i], J_O @ w[i]), m * np.cross(w[i], np.cross(w[i], s))]
+        )  # (1.53)
         w_prev = w[i - 1] if i else np.zeros(3)
         v_prev = v[i - 1] if i else np.zeros(3)
-        bias[i, 3:] = np.cross(w_prev, v[i] - v_prev)                              # (1.58)
+        bias[i, 3:] = np.cross(w_prev, v[i] - v_prev)  # (1.58)
         if Hi.shape[1]:
             hq = Hi[:, 0] * qd[dof[i]]
             bias[i] += np.concatenate([np.cross(w[i], hq[:3]), np.cross(w[i], hq[3:])])
-    bias[0, 3:] -= model.gravity                       # V̇_0 = [0; −g]: gravity (not in the doc)
+    bias[0, 3:] -= model.gravity  # V̇_0 = [0; −g]: gravity (not in the doc)
     return ChainData(O, H, inertia, bias, gyro, dof, model.mass[1:].copy(), S, J_cm)
 
 
 class GlobalOperators(NamedTuple):
     """(1.62)–(1.72) for one state: P and ρ = P⁻¹ (6n, 6n), H (6n, nq), I (6n, 6n),
     B and G (6n,), stacked base first."""
+
     P: np.ndarray
     rho: np.ndarray
     H: np.ndarray
@@ -140,7 +147,7 @@ def global_operators(model, q, qd) -> GlobalOperators:
     for i in range(n):
         blk = slice(6 * i, 6 * i + 6)
         if i + 1 < n:
-            P[blk, 6 * i + 6:6 * i + 12] = -translation(d.origins[i + 1] - d.origins[i])
+            P[blk, 6 * i + 6 : 6 * i + 12] = -translation(d.origins[i + 1] - d.origins[i])
         if d.dof[i] >= 0:
             H[blk, d.dof[i]] = d.H[i][:, 0]
         I[blk, blk] = d.inertia[i]
@@ -150,8 +157,10 @@ def global_operators(model, q, qd) -> GlobalOperators:
 def _joint_terms(model, qd):
     """Friction torques and armature of each joint, as Newton–Euler adds them."""
     bodies = model.dof_bodies
-    return (model.viscous[bodies] * qd + model.coulomb[bodies] * np.sign(qd),
-            model.armature[bodies])
+    return (
+        model.viscous[bodies] * qd + model.coulomb[bodies] * np.sign(qd),
+        model.armature[bodies],
+    )
 
 
 def operator_terms(model, q, qd):
@@ -162,9 +171,9 @@ def operator_terms(model, q, qd):
         pairs = [operator_terms(model, a, b) for a, b in zip(q, qd)]
         return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     ops = global_operators(model, q, qd)
-    rH = ops.rho.T @ ops.H                              # ρᵀ H; its transpose is Hᵀ ρ
-    M = rH.T @ ops.I @ rH                               # (1.71)
-    xi = rH.T @ (ops.I @ ops.rho.T @ ops.B + ops.G)     # (1.72)
+    rH = ops.rho.T @ ops.H  # ρᵀ H; its transpose is Hᵀ ρ
+    M = rH.T @ ops.I @ rH  # (1.71)
+    xi = rH.T @ (ops.I @ ops.rho.T @ ops.B + ops.G)  # (1.72)
     friction, armature = _joint_terms(model, qd)
     return M + np.diag(armature), xi + friction
 
@@ -178,7 +187,7 @@ def composite_mass_matrix(model, q):
     n = model.nb
     M = np.diag(_joint_terms(model, np.zeros(model.nq))[1])
     Ic = [None] * n
-    for k in range(n - 1, -1, -1):                     # Ic_k = I_k + P̂ Ic_{k+1} P̂ᵀ
+    for k in range(n - 1, -1, -1):  # Ic_k = I_k + P̂ Ic_{k+1} P̂ᵀ
         Ic[k] = d.inertia[k].copy()
         if k + 1 < n:
             X = translation(d.origins[k + 1] - d.origins[k])
@@ -186,7 +195,7 @@ def composite_mass_matrix(model, q):
     for k in range(n):
         if d.dof[k] < 0:
             continue
-        f = Ic[k] @ d.H[k][:, 0]                       # M_jk = H_jᵀ P̂_{j,k} Ic_k H_k
+        f = Ic[k] @ d.H[k][:, 0]  # M_jk = H_jᵀ P̂_{j,k} Ic_k H_k
         for j in range(k, -1, -1):
             if j < k:
                 f = translation(d.origins[j + 1] - d.origins[j]) @ f
@@ -205,7 +214,7 @@ def complement(Hi):
     if Hi.shape[1] == 0:
         return np.eye(6)
     u, _, _ = np.linalg.svd(Hi, full_matrices=True)
-    return u[:, Hi.shape[1]:]
+    return u[:, Hi.shape[1] :]
 
 
 def _inverse_inertias(d, regularization, model):
@@ -222,8 +231,12 @@ def _inverse_inertias(d, regularization, model):
                     f"inertia (mass {m:.3g}, smallest centroidal moment {ev[0]:.3g}; e.g. a "
                     f"thin rod with no inertia about its own axis): the constraint-force "
                     f"method needs I⁻¹. "
-                    + ("Give the body mass or use method='aba'" if m <= 0.0 else
-                       "Pass regularization=ε (e.g. 1e-7) or use method='aba'"))
+                    + (
+                        "Give the body mass or use method='aba'"
+                        if m <= 0.0
+                        else "Pass regularization=ε (e.g. 1e-7) or use method='aba'"
+                    )
+                )
             J = J + regularization * (1.0 + np.trace(J)) * np.eye(3)
         inv_cm = np.zeros((6, 6))
         inv_cm[:3, :3] = np.linalg.inv(J)
@@ -236,6 +249,7 @@ def _inverse_inertias(d, regularization, model):
 class SchurBlocks(NamedTuple):
     """K = PᵀI⁻¹P and its blocks A = WᵀKW, B = WᵀKH, C = HᵀKH (1.93)–(1.100), dense, for
     checking the O(n) path. W (6n, Σ(6 − k_i))."""
+
     K: np.ndarray
     W: np.ndarray
     A: np.ndarray
@@ -255,8 +269,8 @@ def schur_blocks(model, q, *, regularization: float = 0.0) -> SchurBlocks:
     W = np.zeros((6 * n, sum(x.shape[1] for x in Ws)))
     col = 0
     for i in range(n):
-        Iinv[6 * i:6 * i + 6, 6 * i:6 * i + 6] = I_inv[i]
-        W[6 * i:6 * i + 6, col:col + Ws[i].shape[1]] = Ws[i]
+        Iinv[6 * i : 6 * i + 6, 6 * i : 6 * i + 6] = I_inv[i]
+        W[6 * i : 6 * i + 6, col : col + Ws[i].shape[1]] = Ws[i]
         col += Ws[i].shape[1]
     K = ops.P.T @ Iinv @ ops.P
     return SchurBlocks(K, W, W.T @ K @ W, W.T @ K @ ops.H, ops.H.T @ K @ ops.H)
@@ -291,7 +305,7 @@ def _block_cholesky_solve(diag, upper, S):
     n = len(diag)
     D, L = [diag[0]], [None]
     for i in range(1, n):
-        L.append(np.linalg.solve(D[i - 1], upper[i - 1]).T)     # A_{i,i−1} D_{i−1}⁻¹
+        L.append(np.linalg.solve(D[i - 1], upper[i - 1]).T)  # A_{i,i−1} D_{i−1}⁻¹
         D.append(diag[i] - L[i] @ upper[i - 1])
     z = [S[0]]
     for i in range(1, n):
@@ -307,6 +321,7 @@ def bias_forces(model, q, qd):
     """ξ = NE(q, q̇, 0), the velocity-product, gravity and friction forces of step ➊, by
     the compiled Newton–Euler kernel (one state, checked finite inputs)."""
     from .drivers import rnea_one
+
     out = np.empty(model.nq)
     rnea_one(model.packed, q, qd, np.zeros(model.nq), 1.0, None, out)
     return out
@@ -316,31 +331,36 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
     """q̈ by the constraint-force Macro Algoritmo (Figure 8, step ➎ corrected), O(n)."""
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
     if batched:
-        return np.array([forward_dynamics(model, a, b, c, regularization=regularization)
-                         for a, b, c in zip(q, qd, tau)])
+        return np.array(
+            [
+                forward_dynamics(model, a, b, c, regularization=regularization)
+                for a, b, c in zip(q, qd, tau)
+            ]
+        )
     _check_chain(model)
     require_finite("forward_dynamics", q=q, qd=qd, tau=tau)
     if np.any(model.armature != 0.0):
-        raise ValueError("model: the constraint-force method has no rotor inertia (armature); "
-                         "use method='aba' for this model")
-    bias = bias_forces(model, q, qd)                                       # ξ = NE(q, q̇, 0)
+        raise ValueError(
+            "model: the constraint-force method has no rotor inertia (armature); "
+            "use method='aba' for this model"
+        )
+    bias = bias_forces(model, q, qd)  # ξ = NE(q, q̇, 0)
     if not np.isfinite(bias).all():
         explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     d = chain_data(model, q, qd)
     I_inv = _inverse_inertias(d, regularization, model)
     diag, upper = _tridiagonal_K(d, I_inv)
     W = [complement(Hi) for Hi in d.H]
-    net = tau - bias                                                       # ➊ F_T = τ − ξ
-    FT = [net[d.dof[i]:d.dof[i] + 1] if d.dof[i] >= 0 else np.zeros(0)
-          for i in range(model.nb)]
-    qdd1 = _apply(diag, upper, d.H, d.H, FT)                               # ➋ q̈₁ = C F_T
-    S = [-x for x in _apply(diag, upper, W, d.H, FT)]                      # ➌ S = −B F_T
+    net = tau - bias  # ➊ F_T = τ − ξ
+    FT = [net[d.dof[i] : d.dof[i] + 1] if d.dof[i] >= 0 else np.zeros(0) for i in range(model.nb)]
+    qdd1 = _apply(diag, upper, d.H, d.H, FT)  # ➋ q̈₁ = C F_T
+    S = [-x for x in _apply(diag, upper, W, d.H, FT)]  # ➌ S = −B F_T
     A_diag = [W[i].T @ diag[i] @ W[i] for i in range(model.nb)]
     A_upper = [W[i].T @ upper[i] @ W[i + 1] for i in range(model.nb - 1)]
-    FS = _block_cholesky_solve(A_diag, A_upper, S)                         # ➍ F_S = A⁻¹ S
-    qdd2 = _apply(diag, upper, d.H, W, FS)                                 # ➎ q̈₂ = +Bᵀ F_S
+    FS = _block_cholesky_solve(A_diag, A_upper, S)  # ➍ F_S = A⁻¹ S
+    qdd2 = _apply(diag, upper, d.H, W, FS)  # ➎ q̈₂ = +Bᵀ F_S
     out = np.empty(model.nq)
-    for i in range(model.nb):                                              # ➏ q̈ = q̈₁ + q̈₂
+    for i in range(model.nb):  # ➏ q̈ = q̈₁ + q̈₂
         if d.dof[i] >= 0:
             out[d.dof[i]] = qdd1[i][0] + qdd2[i][0]
     return out

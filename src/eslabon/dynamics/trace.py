@@ -7,6 +7,7 @@ COM), f, n (force and moment exerted on link i by link i−1). Moments n are tak
 O_{i−1} for standard/Rojas DH (seed 001 §2.3) and about O_i for modified DH. Bodies
 without a DH frame (a payload, a tree built by hand) use their body frame and origin.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ LABELS = {"w": "ω", "wd": "ω̇", "vd": "v̇", "ac": "ā", "F": "F", "N": "N", 
 @dataclass(frozen=True)
 class RneaTrace:
     """Per-body intermediate quantities; each array has shape (nb, 3), rows = bodies 1..nb."""
+
     bodies: tuple
     frames: tuple
     tau: np.ndarray
@@ -80,13 +82,12 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
         name, Rf, pf, point = _frame_for(model, i)
         w, wd, a = body["w"][i], body["wd"][i], body["vd"][i]
         f, n = body["f"][i], body["n"][i]
-        if isinstance(point, tuple):            # O_{i-1}, a point of the parent's DH frame
+        if isinstance(point, tuple):  # O_{i-1}, a point of the parent's DH frame
             point = body["E"][i].T @ (point[1].translation - body["r"][i])
         if point is not None:
-            n = n - np.cross(point, f)          # moment about that point
+            n = n - np.cross(point, f)  # moment about that point
         vd = a + np.cross(wd, pf) + np.cross(w, np.cross(w, pf))
-        vals = dict(w=w, wd=wd, vd=vd, ac=body["ac"][i], F=body["F"][i], N=body["N"][i],
-                    f=f, n=n)
+        vals = dict(w=w, wd=wd, vd=vd, ac=body["ac"][i], F=body["F"][i], N=body["N"][i], f=f, n=n)
         for key in QUANTITIES:
             out[key][i - 1] = Rf.T @ vals[key]
         frames.append(name)

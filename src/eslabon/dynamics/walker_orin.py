@@ -20,6 +20,7 @@ diagonal.
 Method 1: column j of H is the Newton–Euler torque at q̇ = 0, q̈ = e_j, g = 0 (minus
 nothing: friction vanishes at q̇ = 0).
 """
+
 from __future__ import annotations
 
 import math
@@ -27,12 +28,30 @@ import math
 from numba import njit
 
 from .._engine.joints import joint, placement, world_axis
-from ..kinematics.recursion import body_com, near_angles
-from .._engine.layout import (ARMATURE, H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX,
-                            STRIDE)
-from .._engine.tuples import (add, cross, dot, g3, g6, g9, inertia_about, m9, mm, mv, rotate_sym,
-                           s3, s6, s9, sadd, scale, smv, sub, sym6)
+from .._engine.layout import ARMATURE, H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX, STRIDE
 from .._engine.status import NON_FINITE, OK
+from .._engine.tuples import (
+    add,
+    cross,
+    dot,
+    g3,
+    g6,
+    g9,
+    inertia_about,
+    m9,
+    mm,
+    mv,
+    rotate_sym,
+    s3,
+    s6,
+    s9,
+    sadd,
+    scale,
+    smv,
+    sub,
+    sym6,
+)
+from ..kinematics.recursion import body_com, near_angles
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
@@ -58,7 +77,7 @@ def crba_into(P, q, cw, H):
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
         p = int(P[o])
-        if p != i - 1:                 # a branch: the parent's pose from the workspace
+        if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
             pp = g3(cw, p, _PW)
         # world pose of body i (the parent's is still in registers along a chain)
@@ -116,7 +135,7 @@ def crba_into(P, q, cw, H):
         if p == i - 1:
             mc, hc, Jc = m, h, J
         else:
-            if p > 0:               # a branch: add to the parent's row
+            if p > 0:  # a branch: add to the parent's row
                 cw[p, _M] += m
                 s3(cw, p, _H, add(g3(cw, p, _H), h))
                 for a in range(6):

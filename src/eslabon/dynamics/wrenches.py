@@ -4,6 +4,7 @@ Seed 001 eq. 3.34 starts the inward pass of Tabla 3.1 with the force and moment 
 last link exerts on its environment (f_{n+1}, n_{n+1}); the kernels take such a wrench
 for every body, in body coordinates, moment about the body origin.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -6,6 +6,7 @@
 The third-party packages are imported only when a function is called, so importing this
 package never needs them.
 """
+
 from __future__ import annotations
 
 __all__ = ["pinocchio"]

@@ -36,6 +36,7 @@ rotational inertia about the COM in body axes) map one-to-one onto ``pin.Inertia
 Book-mode models (``model.has_moving_com``: a COM sliding with its prismatic joint) are
 not rigid-body trees and are refused.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -55,8 +56,10 @@ def _import_pin():
 
 
 # eslabon joint type -> Pinocchio joint model (about +z, about any axis)
-_PIN_JOINTS = {"revolute": ("JointModelRZ", "JointModelRevoluteUnaligned"),
-               "prismatic": ("JointModelPZ", "JointModelPrismaticUnaligned")}
+_PIN_JOINTS = {
+    "revolute": ("JointModelRZ", "JointModelRevoluteUnaligned"),
+    "prismatic": ("JointModelPZ", "JointModelPrismaticUnaligned"),
+}
 
 
 def _joint_model(pin, kind: int, axis: np.ndarray):
@@ -83,8 +86,9 @@ def body_order(model) -> np.ndarray:
 
 def dof_order(model) -> np.ndarray:
     """(nq,) eslabon degree of freedom of each Pinocchio velocity index (identity for chains)."""
-    return np.array([model.q_index[i] for i in body_order(model) if model.joint_type[i] != 0],
-                    dtype=np.int64)
+    return np.array(
+        [model.q_index[i] for i in body_order(model) if model.joint_type[i] != 0], dtype=np.int64
+    )
 
 
 def to_pinocchio(model, *, armature: bool = True):
@@ -102,34 +106,40 @@ def to_pinocchio(model, *, armature: bool = True):
     names = model.body_names
     # eslabon body -> (Pinocchio joint it is rigidly attached to, body frame in that joint frame)
     attach = {0: (0, pin.SE3.Identity())}
-    frame_of = {0: 0}       # eslabon body -> its Pinocchio body frame (0 = "universe")
+    frame_of = {0: 0}  # eslabon body -> its Pinocchio body frame (0 = "universe")
     for i in map(int, body_order(model)):
         parent = int(model.parent[i])
         parent_joint, parent_in_joint = attach[parent]
-        placement = parent_in_joint * pin.SE3(np.array(model.tree_rotation[i]),
-                                              np.array(model.tree_translation[i]))
+        placement = parent_in_joint * pin.SE3(
+            np.array(model.tree_rotation[i]), np.array(model.tree_translation[i])
+        )
         kind = int(model.joint_type[i])
         previous_frame = frame_of[parent]
         if kind == 0:
             joint, body_in_joint = parent_joint, placement
         else:
-            joint = pm.addJoint(parent_joint, _joint_model(pin, kind, np.array(model.axis[i])),
-                                placement, f"joint_{i}_{names[i]}")
+            joint = pm.addJoint(
+                parent_joint,
+                _joint_model(pin, kind, np.array(model.axis[i])),
+                placement,
+                f"joint_{i}_{names[i]}",
+            )
             previous_frame = pm.addJointFrame(joint, previous_frame)
             body_in_joint = pin.SE3.Identity()
         attach[i] = (joint, body_in_joint)
-        inertia = pin.Inertia(float(model.mass[i]), np.array(model.com[i], dtype=float),
-                              np.array(model.inertia[i], dtype=float))
+        inertia = pin.Inertia(
+            float(model.mass[i]),
+            np.array(model.com[i], dtype=float),
+            np.array(model.inertia[i], dtype=float),
+        )
         pm.appendBodyToJoint(joint, inertia, body_in_joint)
-        frame_of[i] = pm.addBodyFrame(f"body_{i}_{names[i]}", joint, body_in_joint,
-                                      previous_frame)
+        frame_of[i] = pm.addBodyFrame(f"body_{i}_{names[i]}", joint, body_in_joint, previous_frame)
     pm.gravity = pin.Motion(np.array(model.gravity, dtype=float), np.zeros(3))
     if armature:
         dof_body = model.dof_bodies[dof_order(model)]
         pm.armature = np.array(model.armature[dof_body], dtype=float)
     if pm.nq != model.nq or pm.nv != model.nq:
-        raise AssertionError(f"to_pinocchio: built nq={pm.nq}, nv={pm.nv}, "
-                             f"expected {model.nq}")
+        raise AssertionError(f"to_pinocchio: built nq={pm.nq}, nv={pm.nv}, expected {model.nq}")
     return pm
 
 

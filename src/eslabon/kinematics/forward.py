@@ -6,6 +6,7 @@ Jacobian rows are ordered [angular; linear] (``docs/conventions.md``). ``referen
 is ``"world"`` (world axes) or ``"local"`` (the frame's own axes); the linear part is
 always the velocity of the frame's origin.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -52,8 +53,7 @@ def end_effector_pose(model, q):
 def frame_poses(model, q) -> dict:
     """Every named frame of the model (DH frames ``dh0..dhN``, ``ee``) -> pose."""
     motion = kinematic_pass(model, q)
-    return {fr.name: _homogeneous(*_frame_pose(model, motion, fr.name)[:2])
-            for fr in model.frames}
+    return {fr.name: _homogeneous(*_frame_pose(model, motion, fr.name)[:2]) for fr in model.frames}
 
 
 def _check_reference(reference):

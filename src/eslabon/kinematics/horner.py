@@ -20,6 +20,7 @@ symmetric in (i, j). Everything accepts one configuration (n,) or a stack (..., 
 returns arrays with the same leading axes. Plain numpy: these feed the inverse
 kinematics (:mod:`eslabon.kinematics.ik`), where a 6-DOF pose costs microseconds.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -79,6 +80,7 @@ class ChainPoses(NamedTuple):
 
     bodies (m,); rotations P_k (..., m, 3, 3) and origins u_k (..., m, 3) of the chain's
     bodies in the world; the frame's rotation (..., 3, 3) and point (..., 3)."""
+
     bodies: tuple
     rotations: np.ndarray
     origins: np.ndarray
@@ -126,6 +128,7 @@ class PointDerivatives(NamedTuple):
     position (..., 3) and rotation (..., 3, 3) of the frame; axes e_k of the joints
     (..., n, 3) (zero for joints off the chain); jacobian ∂s/∂θ (..., 3, n); hessian
     ∂²s/∂θ² (..., 3, n, n) when asked; revolute (n,) bool, joints on the chain that turn."""
+
     position: np.ndarray
     rotation: np.ndarray
     axes: np.ndarray
@@ -151,7 +154,7 @@ def point_derivatives(model, q, frame: str = "ee", hessian: bool = False) -> Poi
         Pk = poses.rotations[..., m, :, :]
         e[..., k, :] = Pk @ model.axis[b]
         revolute[k] = rotates(model.joint_type[b])
-        d = (Pk @ s_local[..., m, :, None])[..., 0]         # [s_k]_1 = p − O_k
+        d = (Pk @ s_local[..., m, :, None])[..., 0]  # [s_k]_1 = p − O_k
         J[..., :, k] = jacobian_column(model.joint_type[b], e[..., k, :], d)[..., 3:]
     H = None
     if hessian:

@@ -1,4 +1,5 @@
 """Compiled drivers of the kinematic recursion for one state and for a batch."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,9 +7,8 @@ from numba import njit
 
 from .._engine.batch import run_batch
 from .._engine.compile import batch_kernel, subject
-from .._engine.status import OK
-
 from .._engine.layout import H_NB
+from .._engine.status import OK
 from .recursion import MOVING_BASE, POSES, WS_COLS, forward_pass
 
 
@@ -27,7 +27,7 @@ def kinematics_moving_base(P, q, qd, qdd, ws):
 @njit(cache=True)
 def kinematics_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, QDD = ins
-    WS, = outs
+    (WS,) = outs
     for s in range(lo, hi):
         forward_pass(P, Q[s], QD[s], QDD[s], 0.0, WS[s], POSES)
     return OK
@@ -45,5 +45,4 @@ def workspace(P, batch: int | None = None) -> np.ndarray:
     return np.empty((rows, WS_COLS) if batch is None else (batch, rows, WS_COLS))
 
 
-subject("kinematics", kinematics_one, kinematics_many, kinematics_chunk,
-        kinematics_moving_base)
+subject("kinematics", kinematics_one, kinematics_many, kinematics_chunk, kinematics_moving_base)

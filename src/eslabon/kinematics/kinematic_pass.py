@@ -10,6 +10,7 @@ kernels that knows how the kernels' workspace is laid out.
 The base (body 0) is fixed unless a :class:`BaseMotion` is given: then it moves as the
 mount of an arm on a mobile platform (seed 003, Araujo 2012, Ch. III).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
@@ -39,6 +40,7 @@ class BaseMotion(NamedTuple):
         gravity: to fold gravity in as Luh's fictitious base acceleration (seed 001 §2.4),
         give a_0 − g, g the free-fall acceleration in the base frame.
     """
+
     angular_velocity: np.ndarray
     angular_acceleration: np.ndarray
     linear_velocity: np.ndarray
@@ -85,6 +87,7 @@ class KinematicPass:
     The arrays are views of the kernel's workspace: the values are those the compiled
     kernels compute, bit for bit.
     """
+
     parent_rotation: np.ndarray
     parent_translation: np.ndarray
     world_rotation: np.ndarray
@@ -105,15 +108,22 @@ class KinematicPass:
         rows = ws.shape[:-1]
 
         def vec(col):
-            return ws[..., col:col + 3]
+            return ws[..., col : col + 3]
 
         def rot(col):
-            return ws[..., col:col + 9].reshape(rows + (3, 3))
+            return ws[..., col : col + 9].reshape(rows + (3, 3))
 
-        return cls(parent_rotation=rot(WS_E), parent_translation=vec(WS_R),
-                   world_rotation=rot(WS_RW), world_position=vec(WS_PW),
-                   angular_velocity=vec(WS_W), angular_acceleration=vec(WS_WD),
-                   linear_velocity=vec(WS_V), linear_acceleration=vec(WS_A), com=vec(WS_C))
+        return cls(
+            parent_rotation=rot(WS_E),
+            parent_translation=vec(WS_R),
+            world_rotation=rot(WS_RW),
+            world_position=vec(WS_PW),
+            angular_velocity=vec(WS_W),
+            angular_acceleration=vec(WS_WD),
+            linear_velocity=vec(WS_V),
+            linear_acceleration=vec(WS_A),
+            com=vec(WS_C),
+        )
 
     @property
     def batched(self) -> bool:
@@ -140,15 +150,19 @@ def _states(model, q, qd, qdd):
 def _base_row(ws, base):
     """Write the base's motion into workspace row 0, where the moving-base kernel reads it."""
     if not isinstance(base, BaseMotion):
-        raise ValueError(f"base: expected an eslabon.kinematics.BaseMotion, got "
-                         f"{type(base).__name__}")
-    for col, name in ((WS_W, "angular_velocity"), (WS_WD, "angular_acceleration"),
-                      (WS_V, "linear_velocity"), (WS_A, "linear_acceleration")):
-        ws[0, col:col + 3] = finite_array(getattr(base, name), f"base.{name}", (3,))
+        raise ValueError(
+            f"base: expected an eslabon.kinematics.BaseMotion, got {type(base).__name__}"
+        )
+    for col, name in (
+        (WS_W, "angular_velocity"),
+        (WS_WD, "angular_acceleration"),
+        (WS_V, "linear_velocity"),
+        (WS_A, "linear_acceleration"),
+    ):
+        ws[0, col : col + 3] = finite_array(getattr(base, name), f"base.{name}", (3,))
 
 
-def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = None
-                   ) -> KinematicPass:
+def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = None) -> KinematicPass:
     """Run the compiled outward kinematic pass and name what it computes.
 
     Parameters

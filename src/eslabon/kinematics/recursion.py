@@ -14,6 +14,7 @@ the linear velocity of each body origin; with :data:`MOVING_BASE` the base itsel
 
 Workspace ``ws`` has one row per body; its columns are named below.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,25 +24,36 @@ from numba.extending import overload
 
 from .._engine.joints import is_angle, joint, origin_velocity, outward_motion, placement
 from .._engine.lanes import at, clear, like, zero_of
-from .._engine.layout import AXIS, COM, COM_SLIDE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.layout import (
+    AXIS,
+    COM,
+    COM_SLIDE,
+    H_GRAVITY,
+    H_NB,
+    HEADER,
+    INERTIA,
+    MASS,
+    QIDX,
+    STRIDE,
+)
 from .._engine.sincos import in_fast_range
 from .._engine.tuples import add, cross, g3, g9, m9, mm, mtv, mv, s3, s9, scale, v3
 
 # workspace columns (per body, in that body's coordinates unless noted)
-WS_E = 0        # 9: rotation parent <- body at the current q
-WS_R = 9        # 3: body origin in the parent frame
-WS_W = 12       # 3: angular velocity ω
-WS_WD = 15      # 3: angular acceleration ω̇
-WS_A = 18       # 3: linear acceleration of the origin, gravity included (v̇)
-WS_AC = 21      # 3: linear acceleration of the COM (ā)
-WS_F = 24       # 3: net force at the COM (F = m ā)
-WS_N = 27       # 3: net moment about the COM (N)
-WS_FJ = 30      # 3: force on the body from its parent (f)
-WS_NJ = 33      # 3: moment on the body from its parent, about the body origin (n)
-WS_C = 36       # 3: COM position at the current q
-WS_RW = 39      # 9: world rotation of the body (full pass only)
-WS_PW = 48      # 3: world position of the body origin (full pass only)
-WS_V = 51       # 3: linear velocity of the origin (full pass only)
+WS_E = 0  # 9: rotation parent <- body at the current q
+WS_R = 9  # 3: body origin in the parent frame
+WS_W = 12  # 3: angular velocity ω
+WS_WD = 15  # 3: angular acceleration ω̇
+WS_A = 18  # 3: linear acceleration of the origin, gravity included (v̇)
+WS_AC = 21  # 3: linear acceleration of the COM (ā)
+WS_F = 24  # 3: net force at the COM (F = m ā)
+WS_N = 27  # 3: net moment about the COM (N)
+WS_FJ = 30  # 3: force on the body from its parent (f)
+WS_NJ = 33  # 3: moment on the body from its parent, about the body origin (n)
+WS_C = 36  # 3: COM position at the current q
+WS_RW = 39  # 9: world rotation of the body (full pass only)
+WS_PW = 48  # 3: world position of the body origin (full pass only)
+WS_V = 51  # 3: linear velocity of the origin (full pass only)
 WS_COLS = 54
 
 
@@ -111,12 +123,12 @@ def _near_angles_block(P, q):
 
 
 # what forward_pass fills besides E, r, ω, ω̇, v̇ and the COM
-POSES = 1       # world poses and origin velocities (kinematics, energy, Coriolis)
-FORCES = 2      # (3.30): f = F = m ā and n = N + c × F (the body's inertial wrench)
-TRACE = 4       # with FORCES: also keep ā, F and N (for :mod:`eslabon.dynamics.trace`)
+POSES = 1  # world poses and origin velocities (kinematics, energy, Coriolis)
+FORCES = 2  # (3.30): f = F = m ā and n = N + c × F (the body's inertial wrench)
+TRACE = 4  # with FORCES: also keep ā, F and N (for :mod:`eslabon.dynamics.trace`)
 MOVING_BASE = 8  # the base (row 0) moves: its ω, ω̇, v̇ and v are read from ``ws[0]``
-                 # (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still
-                 # added to v̇ as −g·gscale
+# (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still
+# added to v̇ as −g·gscale
 
 
 @njit(cache=True)
@@ -140,8 +152,7 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
     z = zero_of(q)
     w = (z, z, z)
     wd = (z, z, z)
-    a = like((-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2]),
-             z)
+    a = like((-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2]), z)
     v0 = (z, z, z)
     if full & MOVING_BASE:
         w = g3(ws, 0, WS_W)
@@ -201,5 +212,4 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
             Rp = g9(ws, p, WS_RW)
             s9(ws, i, WS_RW, mm(Rp, E))
             s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
-            s3(ws, i, WS_V, origin_velocity(jnt, qdi, mtv(E, add(g3(ws, p, WS_V),
-                                                                      cross(wp, r)))))
+            s3(ws, i, WS_V, origin_velocity(jnt, qdi, mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))))

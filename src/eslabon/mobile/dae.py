@@ -16,6 +16,7 @@ with Ȧ q̇ by complex step and a small velocity-level Baumgarte term κ. The tw
 only the parameters; agreement along a trajectory checks the coupled Gibbs–Appell
 (:func:`eslabon.mobile.coupled_terms`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,8 +36,9 @@ def _disc(m, r):
 
 
 def _wheel(b, parent, name, m, r, where):
-    return b.add_body(parent, "R", axis=(0, 1, 0), translation=where, mass=m,
-                      inertia=_disc(m, r), name=name)
+    return b.add_body(
+        parent, "R", axis=(0, 1, 0), translation=where, mass=m, inertia=_disc(m, r), name=name
+    )
 
 
 def tree_model(mm):
@@ -47,21 +49,53 @@ def tree_model(mm):
     pf = mm.platform
     p = pf.params
     if isinstance(pf, Tricycle):
-        ch = b.add_body(y, "R", axis=(0, 0, 1), mass=p.chassis_mass, com=(p.chassis_com, 0, 0),
-                        inertia=_plate(p.chassis_inertia), name="chassis")
-        st = b.add_body(ch, "R", axis=(0, 0, 1), translation=(p.wheelbase, 0, 0),
-                        mass=p.steering_mass, inertia=_plate(p.steering_inertia),
-                        name="steering")
+        ch = b.add_body(
+            y,
+            "R",
+            axis=(0, 0, 1),
+            mass=p.chassis_mass,
+            com=(p.chassis_com, 0, 0),
+            inertia=_plate(p.chassis_inertia),
+            name="chassis",
+        )
+        st = b.add_body(
+            ch,
+            "R",
+            axis=(0, 0, 1),
+            translation=(p.wheelbase, 0, 0),
+            mass=p.steering_mass,
+            inertia=_plate(p.steering_inertia),
+            name="steering",
+        )
         for name, side in (("rear_left", 1), ("rear_right", -1)):
-            _wheel(b, ch, name, p.rear_wheel_mass, p.rear_wheel_radius,
-                   (0, side * p.rear_half_track, 0))
+            _wheel(
+                b,
+                ch,
+                name,
+                p.rear_wheel_mass,
+                p.rear_wheel_radius,
+                (0, side * p.rear_half_track, 0),
+            )
         sides = (0,) if p.front_wheels == 1 else (1, -1)
         for side in sides:
-            _wheel(b, st, f"front{side:+d}", p.front_wheel_mass, p.front_wheel_radius,
-                   (0, side * p.front_half_track, 0))
+            _wheel(
+                b,
+                st,
+                f"front{side:+d}",
+                p.front_wheel_mass,
+                p.front_wheel_radius,
+                (0, side * p.front_half_track, 0),
+            )
     elif isinstance(pf, DifferentialDrive):
-        ch = b.add_body(y, "R", axis=(0, 0, 1), mass=p.chassis_mass, com=(p.chassis_com, 0, 0),
-                        inertia=_plate(p.chassis_inertia), name="chassis")
+        ch = b.add_body(
+            y,
+            "R",
+            axis=(0, 0, 1),
+            mass=p.chassis_mass,
+            com=(p.chassis_com, 0, 0),
+            inertia=_plate(p.chassis_inertia),
+            name="chassis",
+        )
         for name, side in (("left", 1), ("right", -1)):
             _wheel(b, ch, name, p.wheel_mass, p.wheel_radius, (0, side * p.half_track, 0))
     else:
@@ -74,13 +108,25 @@ def tree_model(mm):
         R, t = arm.tree_rotation[i], arm.tree_translation[i]
         if par == 0:
             R, t = Rm @ R, Rm @ t + tm
-        index[i] = b.add_body(index[par], ("F", "R", "P")[int(arm.joint_type[i])],
-                              axis=arm.axis[i], rotation=R, translation=t, mass=arm.mass[i],
-                              com=arm.com[i], inertia=arm.inertia[i], viscous=arm.viscous[i],
-                              coulomb=arm.coulomb[i], armature=arm.armature[i],
-                              name=f"arm_{arm.body_names[i]}")
-    return b.build(gravity=(0.0, 0.0, -mm.gravity), name=f"{mm.name}_tree",
-                   source="eslabon.mobile.dae: unconstrained tree")
+        index[i] = b.add_body(
+            index[par],
+            ("F", "R", "P")[int(arm.joint_type[i])],
+            axis=arm.axis[i],
+            rotation=R,
+            translation=t,
+            mass=arm.mass[i],
+            com=arm.com[i],
+            inertia=arm.inertia[i],
+            viscous=arm.viscous[i],
+            coulomb=arm.coulomb[i],
+            armature=arm.armature[i],
+            name=f"arm_{arm.body_names[i]}",
+        )
+    return b.build(
+        gravity=(0.0, 0.0, -mm.gravity),
+        name=f"{mm.name}_tree",
+        source="eslabon.mobile.dae: unconstrained tree",
+    )
 
 
 def constraint_matrix(mm, q):
@@ -96,6 +142,7 @@ def constraint_matrix(mm, q):
         for j, v in entries.items():
             r[j] = v
         rows.append(r)
+
     # the rear axle midpoint has no lateral velocity: −sin θ ẋ + cos θ ẏ = 0
     row({0: -s, 1: c})
     if isinstance(pf, Tricycle):
@@ -110,12 +157,12 @@ def constraint_matrix(mm, q):
             # wheel centre c = (x, y) + b (cos θ, sin θ) + lf (−sin γ, cos γ); its rates
             dcx = {0: 1.0, 2: -p.wheelbase * s - lf * cg, 3: -lf * cg}
             dcy = {1: 1.0, 2: p.wheelbase * c - lf * sg, 3: -lf * sg}
-            rolling = {6 + k: -p.front_wheel_radius}        # r ψ̇ = v_c · e, e = (cos γ, sin γ)
-            lateral = {}                                    # no skid: v_c · n = 0
+            rolling = {6 + k: -p.front_wheel_radius}  # r ψ̇ = v_c · e, e = (cos γ, sin γ)
+            lateral = {}  # no skid: v_c · n = 0
             for j in set(dcx) | set(dcy):
                 lateral[j] = -sg * dcx.get(j, 0.0) + cg * dcy.get(j, 0.0)
                 rolling[j] = rolling.get(j, 0.0) + cg * dcx.get(j, 0.0) + sg * dcy.get(j, 0.0)
-            if k == 0:      # wheels on one rigid steered axle share this row
+            if k == 0:  # wheels on one rigid steered axle share this row
                 row(lateral)
             row(rolling)
     else:
@@ -135,10 +182,10 @@ def generalized_forces(mm, q, u, tau):
     Q = np.zeros(len(q))
     nc = mm.n_config
     if isinstance(pf, Tricycle):
-        Q[0], Q[1] = u[0] * np.cos(q[2]), u[0] * np.sin(q[2])    # F along the heading at R
-        Q[3] = u[1]                                               # M on the steering joint
+        Q[0], Q[1] = u[0] * np.cos(q[2]), u[0] * np.sin(q[2])  # F along the heading at R
+        Q[3] = u[1]  # M on the steering joint
     else:
-        Q[3], Q[4] = u[0], u[1]                                   # wheel torques
+        Q[3], Q[4] = u[0], u[1]  # wheel torques
     Q[nc:] = tau
     return Q
 
@@ -150,10 +197,11 @@ def accelerations(mm, tree, q, qd, u, tau, kappa=0.0):
     A = constraint_matrix(mm, q)
     m = A.shape[0]
     K = np.block([[M, A.T], [A, np.zeros((m, m))]])
-    rhs = np.concatenate([generalized_forces(mm, q, u, tau) - h,
-                          -_A_dot_qd(mm, q, qd) - kappa * A @ qd])
+    rhs = np.concatenate(
+        [generalized_forces(mm, q, u, tau) - h, -_A_dot_qd(mm, q, qd) - kappa * A @ qd]
+    )
     sol = np.linalg.solve(K, rhs)
-    return sol[:len(q)], -sol[len(q):]
+    return sol[: len(q)], -sol[len(q) :]
 
 
 def simulate(mm, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0):
@@ -169,8 +217,10 @@ def simulate(mm, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0)
     def f(t, x):
         qdd, _ = accelerations(mm, tree, x[:n], x[n:], u, tau, kappa)
         return np.concatenate([x[n:], qdd])
-    sol = solve_ivp(f, (t_eval[0], t_eval[-1]), x0, method="DOP853", t_eval=t_eval,
-                    rtol=rtol, atol=atol)
+
+    sol = solve_ivp(
+        f, (t_eval[0], t_eval[-1]), x0, method="DOP853", t_eval=t_eval, rtol=rtol, atol=atol
+    )
     if not sol.success:
         raise RuntimeError(f"DAE integration failed: {sol.message}")
     return sol.y[:n].T, sol.y[n:].T
@@ -181,6 +231,7 @@ def tree_trajectory(mm, run):
     the HTML viewer: the platform's configuration and the arm's joints as the tree's
     coordinates (τ holds the arm torques; the platform's entries are zero)."""
     from ..sim import Trajectory
+
     tree = tree_model(mm)
     q = np.hstack([run.config, run.q])
     qd = np.hstack([run.config_rates, run.qd])

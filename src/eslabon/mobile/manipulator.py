@@ -24,6 +24,7 @@ modes:
     gravity always pulls down. q1 is the rear-axle distance travelled (V at the rear
     axle, §7 item 11).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from ..model.model import Model
 from ..model.validate import check_rotation
 from ..spatial.rotations import skew
 from . import martinenko
-from .platforms import Z, DifferentialDrive, Tricycle
+from .platforms import DifferentialDrive, Tricycle, Z
 
 MODES = ("coupled", "thesis")
 
@@ -48,18 +49,21 @@ MODES = ("coupled", "thesis")
 class Mount:
     """Where the arm's base frame sits on the chassis: ``translation`` (3,) [m] from the
     rear-axle midpoint and ``rotation`` (3, 3) chassis ← arm base."""
+
     translation: tuple = (0.0, 0.0, 0.0)
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
 
     def __post_init__(self):
-        object.__setattr__(self, "translation",
-                           finite_array(self.translation, "mount.translation", (3,)))
+        object.__setattr__(
+            self, "translation", finite_array(self.translation, "mount.translation", (3,))
+        )
         object.__setattr__(self, "rotation", check_rotation(self.rotation, "mount.rotation"))
 
 
 @dataclass(frozen=True)
 class ThesisOptions:
     """What the thesis's one-way coupling leaves out (False = as the thesis)."""
+
     lateral_acceleration: bool = False
     platform_acceleration: bool = False
 
@@ -69,6 +73,7 @@ class MobileManipulator:
     """``platform`` (:class:`Tricycle` or :class:`DifferentialDrive`), ``arm`` (a fixed-base
     :class:`~eslabon.Model`, its base frame placed by ``mount``), the coupling ``mode``,
     and ``gravity`` [m/s²] acting along −z of the floor."""
+
     platform: Tricycle | DifferentialDrive
     arm: Model
     mount: Mount = field(default_factory=Mount)
@@ -79,15 +84,19 @@ class MobileManipulator:
 
     def __post_init__(self):
         if not isinstance(self.platform, (Tricycle, DifferentialDrive)):
-            raise ValueError(f"platform: expected a Tricycle or DifferentialDrive, got "
-                             f"{type(self.platform).__name__}")
+            raise ValueError(
+                f"platform: expected a Tricycle or DifferentialDrive, got "
+                f"{type(self.platform).__name__}"
+            )
         if not isinstance(self.arm, Model):
             raise ValueError(f"arm: expected an eslabon Model, got {type(self.arm).__name__}")
         if self.mode not in MODES:
             raise ValueError(f"mode: expected one of {MODES}, got {self.mode!r}")
         if self.mode == "thesis" and not isinstance(self.platform, Tricycle):
-            raise ValueError("mode: 'thesis' is the seed's tricycle coupling; use 'coupled' "
-                             f"for a {self.platform.kind} platform")
+            raise ValueError(
+                "mode: 'thesis' is the seed's tricycle coupling; use 'coupled' "
+                f"for a {self.platform.kind} platform"
+            )
         object.__setattr__(self, "gravity", finite_number(self.gravity, "gravity"))
 
     # --- layout of the state y = [config, q, ν, q̇] --------------------------------------
@@ -114,10 +123,15 @@ class MobileManipulator:
 
     def state(self, config=None, q=None, nu=None, qd=None) -> np.ndarray:
         """Pack y (zeros where not given)."""
-        parts = [(config, self.n_config, "config"), (q, self.n_arm, "q"),
-                 (nu, self.n_quasi, "nu"), (qd, self.n_arm, "qd")]
-        return np.concatenate([np.zeros(n) if x is None else finite_array(x, name, (n,))
-                               for x, n, name in parts])
+        parts = [
+            (config, self.n_config, "config"),
+            (q, self.n_arm, "q"),
+            (nu, self.n_quasi, "nu"),
+            (qd, self.n_arm, "qd"),
+        ]
+        return np.concatenate(
+            [np.zeros(n) if x is None else finite_array(x, name, (n,)) for x, n, name in parts]
+        )
 
     def split(self, y):
         """(config, q, ν, q̇) views of y (n_state,)."""
@@ -128,9 +142,15 @@ class MobileManipulator:
         return y[:a], y[a:b], y[b:c], y[c:]
 
     def with_mode(self, mode: str, **thesis_flags) -> "MobileManipulator":
-        return MobileManipulator(self.platform, self.arm, self.mount, mode,
-                                 ThesisOptions(**thesis_flags) if thesis_flags else self.thesis,
-                                 self.gravity, self.name)
+        return MobileManipulator(
+            self.platform,
+            self.arm,
+            self.mount,
+            mode,
+            ThesisOptions(**thesis_flags) if thesis_flags else self.thesis,
+            self.gravity,
+            self.name,
+        )
 
 
 def _arm_pass(mm, q, qd, chassis, mount_point, with_partials):
@@ -138,10 +158,12 @@ def _arm_pass(mm, q, qd, chassis, mount_point, with_partials):
     (everything in the arm's base frame; gravity enters as the base's a − g)."""
     Rt = mm.mount.rotation.T
     g_chassis = np.array([0.0, 0.0, -mm.gravity])
-    mount = BaseMotion(angular_velocity=Rt @ (chassis.yaw_rate * Z),
-                       angular_acceleration=Rt @ (chassis.yaw_accel0 * Z),
-                       linear_velocity=Rt @ mount_point.velocity,
-                       linear_acceleration=Rt @ (mount_point.accel0 - g_chassis))  # Luh
+    mount = BaseMotion(
+        angular_velocity=Rt @ (chassis.yaw_rate * Z),
+        angular_acceleration=Rt @ (chassis.yaw_accel0 * Z),
+        linear_velocity=Rt @ mount_point.velocity,
+        linear_acceleration=Rt @ (mount_point.accel0 - g_chassis),
+    )  # Luh
     motion = kinematic_pass(mm.arm, q, qd, np.zeros_like(q), base=mount)
     base_partials = None
     if with_partials:
@@ -159,7 +181,8 @@ def platform_terms(mm, bodies):
         Jw, Ja = b.d_omega_dot, b.d_com_accel
         D += b.mass * Ja.T @ Ja + Jw.T @ b.inertia @ Jw
         phi += b.mass * Ja.T @ (b.com_accel0 - g_chassis) + Jw.T @ (
-            b.inertia @ b.omega_dot0 + skew(b.omega) @ (b.inertia @ b.omega))
+            b.inertia @ b.omega_dot0 + skew(b.omega) @ (b.inertia @ b.omega)
+        )
     return D, phi
 
 
@@ -181,8 +204,10 @@ def _solve(D, rhs, what):
     try:
         return cho_solve(cho_factor(D), rhs)
     except np.linalg.LinAlgError:
-        raise ValueError(f"{what}: the Gibbs–Appell matrix D is not positive definite here "
-                         "(a coordinate moves no mass)") from None
+        raise ValueError(
+            f"{what}: the Gibbs–Appell matrix D is not positive definite here "
+            "(a coordinate moves no mass)"
+        ) from None
 
 
 def _inputs(mm, u, tau):
@@ -210,13 +235,18 @@ def accelerations(mm, y, u, tau=None, *, locked: bool = False):
 def _thesis_accelerations(mm, config, q, nu, qd, u, tau, locked):
     """Steps 1–7: Martinenko for the platform, then the arm on the chassis's motion."""
     opts = mm.thesis
-    nu_dot = np.zeros(2) if locked else martinenko.forward(
-        martinenko.mass_constants(mm.platform.params), config[3], nu[0], nu[1], u[0], u[1])
+    nu_dot = (
+        np.zeros(2)
+        if locked
+        else martinenko.forward(
+            martinenko.mass_constants(mm.platform.params), config[3], nu[0], nu[1], u[0], u[1]
+        )
+    )
     ch = mm.platform.chassis(config, nu)
-    if not opts.lateral_acceleration:             # (3.21): ÿ_R = 0 as printed
+    if not opts.lateral_acceleration:  # (3.21): ÿ_R = 0 as printed
         ch = ch._replace(origin=ch.origin._replace(accel0=np.zeros(3)))
     mount = ch.point(mm.mount.translation)
-    if opts.platform_acceleration:                # V̇ and θ̈ reach the arm's base
+    if opts.platform_acceleration:  # V̇ and θ̈ reach the arm's base
         ch = ch._replace(yaw_accel0=ch.yaw_accel0 + ch.d_yaw_accel @ nu_dot)
         mount = mount._replace(accel0=mount.accel0 + mount.d_accel @ nu_dot)
     arm = _arm_pass(mm, q, qd, ch, mount, False)
@@ -227,11 +257,14 @@ def inverse_dynamics(mm, y, nu_dot, qdd):
     """[Q_platform; τ] (k + n,) that give the accelerations (coupled mode): D a + φ.
     Q_platform is in quasi-velocity form (tricycle: [F, M])."""
     if mm.mode != "coupled":
-        raise ValueError("mode: inverse_dynamics is the coupled system's; the thesis's "
-                         "one-way model has no single inverse")
+        raise ValueError(
+            "mode: inverse_dynamics is the coupled system's; the thesis's "
+            "one-way model has no single inverse"
+        )
     D, phi, _ = coupled_terms(mm, y)
-    a = np.concatenate([finite_array(nu_dot, "nu_dot", (mm.n_quasi,)),
-                        finite_array(qdd, "qdd", (mm.n_arm,))])
+    a = np.concatenate(
+        [finite_array(nu_dot, "nu_dot", (mm.n_quasi,)), finite_array(qdd, "qdd", (mm.n_arm,))]
+    )
     return D @ a + phi
 
 
@@ -255,7 +288,7 @@ def kinetic_energy(mm, y) -> float:
 def potential_energy(mm, y) -> float:
     """Gravity's potential of the arm's links (the platform's bodies stay at their height)."""
     _, q, _, _ = mm.split(y)
-    T = forward_kinematics(mm.arm, q)                       # bodies in the arm's base
+    T = forward_kinematics(mm.arm, q)  # bodies in the arm's base
     com_in_base = np.einsum("bij,bj->bi", T[:, :3, :3], mm.arm.com) + T[:, :3, 3]
     heights = com_in_base @ mm.mount.rotation[2] + mm.mount.translation[2]
     return float(mm.gravity * mm.arm.mass[1:] @ heights[1:])

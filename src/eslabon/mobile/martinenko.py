@@ -33,6 +33,7 @@ m r²/2, diametral m r²/4):
 undefined in the thesis — is the distance from the rear-axle midpoint to the chassis's
 centre of mass.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -44,6 +45,7 @@ from .._args import finite_number
 
 class MassConstants(NamedTuple):
     """Martinenko's m [kg], I₂ [kg·m²], m₀ [kg] and the wheelbase b [m]."""
+
     m: float
     I2: float
     m0: float
@@ -56,21 +58,29 @@ def mass_constants(params) -> MassConstants:
     p = params
     nF = p.front_wheels
     m = 3 * p.rear_wheel_mass + 1.5 * nF * p.front_wheel_mass + p.chassis_mass + p.steering_mass
-    I2 = p.steering_inertia + nF * p.front_wheel_mass * (p.front_wheel_radius ** 2 / 4
-                                                         + 1.5 * p.front_half_track ** 2)
-    m0 = (I2 + p.chassis_inertia + p.rear_wheel_mass * p.rear_wheel_radius ** 2 / 2
-          + p.chassis_mass * p.chassis_com ** 2 + p.steering_mass * p.wheelbase ** 2
-          + 1.5 * nF * p.front_wheel_mass * p.wheelbase ** 2
-          + 3 * p.rear_wheel_mass * p.rear_half_track ** 2) / p.wheelbase ** 2
+    I2 = p.steering_inertia + nF * p.front_wheel_mass * (
+        p.front_wheel_radius**2 / 4 + 1.5 * p.front_half_track**2
+    )
+    m0 = (
+        I2
+        + p.chassis_inertia
+        + p.rear_wheel_mass * p.rear_wheel_radius**2 / 2
+        + p.chassis_mass * p.chassis_com**2
+        + p.steering_mass * p.wheelbase**2
+        + 1.5 * nF * p.front_wheel_mass * p.wheelbase**2
+        + 3 * p.rear_wheel_mass * p.rear_half_track**2
+    ) / p.wheelbase**2
     return MassConstants(float(m), float(I2), float(m0), float(p.wheelbase))
 
 
 def _steering(beta):
     beta = finite_number(beta, "beta")
     if not abs(beta) < np.pi / 2 - 1e-9:
-        raise ValueError(f"beta: the steering angle must be within (-90°, 90°), got "
-                         f"{np.degrees(beta):.6g}° (at ±90° the front wheel stands across "
-                         "the wheelbase and tan β is infinite: the model ends there)")
+        raise ValueError(
+            f"beta: the steering angle must be within (-90°, 90°), got "
+            f"{np.degrees(beta):.6g}° (at ±90° the front wheel stands across "
+            "the wheelbase and tan β is infinite: the model ends there)"
+        )
     return np.tan(beta), np.cos(beta)
 
 
@@ -79,7 +89,7 @@ def equations(k: MassConstants, beta, V, beta_dot):
     t, c = _steering(beta)
     V, beta_dot = finite_number(V, "V"), finite_number(beta_dot, "beta_dot")
     A = np.array([[k.m + k.m0 * t * t, k.I2 / k.b * t], [k.I2 / k.b * t, k.I2]])
-    h = np.array([k.m0 * t * V * beta_dot / c ** 2, k.I2 * V * beta_dot / (k.b * c ** 2)])
+    h = np.array([k.m0 * t * V * beta_dot / c**2, k.I2 * V * beta_dot / (k.b * c**2)])
     return A, h
 
 
@@ -96,7 +106,7 @@ def forward(k: MassConstants, beta, V, beta_dot, F, M):
     V, beta_dot = finite_number(V, "V"), finite_number(beta_dot, "beta_dot")
     F, M = finite_number(F, "F"), finite_number(M, "M")
     mu0 = k.m + k.m0 * t * t
-    delta = mu0 * k.b ** 2 - k.I2 * t * t
-    V_dot = (k.b ** 2 * F - k.b * t * M + t * (k.I2 - k.m0 * k.b ** 2) / c ** 2 * V * beta_dot) / delta
-    beta_ddot = (-k.b * t * F + k.b ** 2 * mu0 / k.I2 * M - k.b * k.m / c ** 2 * V * beta_dot) / delta
+    delta = mu0 * k.b**2 - k.I2 * t * t
+    V_dot = (k.b**2 * F - k.b * t * M + t * (k.I2 - k.m0 * k.b**2) / c**2 * V * beta_dot) / delta
+    beta_ddot = (-k.b * t * F + k.b**2 * mu0 / k.I2 * M - k.b * k.m / c**2 * V * beta_dot) / delta
     return np.array([V_dot, beta_ddot])

@@ -24,6 +24,7 @@ Platform bodies move in the floor plane, so their roll and pitch inertias never 
 the equations (the floor takes those reactions); each body is given a yaw inertia and
 modelled as a flat plate (diag(I/2, I/2, I)), wheels as uniform discs.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
@@ -44,18 +45,20 @@ def _z_cross(v):
 
 class BodyMotion(NamedTuple):
     """One rigid body of the platform (chassis-frame vectors; see the module docstring)."""
+
     name: str
     mass: float
-    inertia: np.ndarray        # (3, 3) about the COM
-    omega: np.ndarray          # (3,)
-    omega_dot0: np.ndarray     # (3,)
-    com_accel0: np.ndarray     # (3,)
-    d_omega_dot: np.ndarray    # (3, k)
-    d_com_accel: np.ndarray    # (3, k)
+    inertia: np.ndarray  # (3, 3) about the COM
+    omega: np.ndarray  # (3,)
+    omega_dot0: np.ndarray  # (3,)
+    com_accel0: np.ndarray  # (3,)
+    d_omega_dot: np.ndarray  # (3, k)
+    d_com_accel: np.ndarray  # (3, k)
 
 
 class PointMotion(NamedTuple):
     """A point's velocity, acceleration at ν̇ = 0 and ∂r̈/∂ν̇ (3, k), chassis frame."""
+
     velocity: np.ndarray
     accel0: np.ndarray
     d_accel: np.ndarray
@@ -63,6 +66,7 @@ class PointMotion(NamedTuple):
 
 class ChassisMotion(NamedTuple):
     """The chassis yaw rate θ̇, θ̈⁰ and ∂θ̈/∂ν̇ (k,), and its origin (rear-axle midpoint)."""
+
     yaw_rate: float
     yaw_accel0: float
     d_yaw_accel: np.ndarray
@@ -74,15 +78,18 @@ class ChassisMotion(NamedTuple):
         zxp = _z_cross(p)
         pxy = np.array([p[0], p[1], 0.0])
         o = self.origin
-        return PointMotion(o.velocity + self.yaw_rate * zxp,
-                           o.accel0 + self.yaw_accel0 * zxp - self.yaw_rate ** 2 * pxy,
-                           o.d_accel + np.outer(zxp, self.d_yaw_accel))
+        return PointMotion(
+            o.velocity + self.yaw_rate * zxp,
+            o.accel0 + self.yaw_accel0 * zxp - self.yaw_rate**2 * pxy,
+            o.d_accel + np.outer(zxp, self.d_yaw_accel),
+        )
 
 
 class PlatformMotion(NamedTuple):
     """Everything about the platform at one state: its ``bodies`` (:class:`BodyMotion`),
     the ``chassis`` motion, the configuration rates q̇ = G ν (``rates``) and the
     configuration accelerations q̈ = G ν̇ + Ġ ν as ``accel0`` = Ġ ν (nc,) and ``G`` (nc, k)."""
+
     bodies: list
     chassis: ChassisMotion
     rates: np.ndarray
@@ -95,8 +102,11 @@ def _pose(ch, theta):
     c, s = np.cos(theta), np.sin(theta)
     R = np.array([[c, -s], [s, c]])
     o = ch.origin
-    return (np.r_[R @ o.velocity[:2], ch.yaw_rate], np.r_[R @ o.accel0[:2], ch.yaw_accel0],
-            np.vstack([R @ o.d_accel[:2], ch.d_yaw_accel]))
+    return (
+        np.r_[R @ o.velocity[:2], ch.yaw_rate],
+        np.r_[R @ o.accel0[:2], ch.yaw_accel0],
+        np.vstack([R @ o.d_accel[:2], ch.d_yaw_accel]),
+    )
 
 
 def _plate(I):
@@ -105,8 +115,16 @@ def _plate(I):
 
 def _yawing(name, mass, inertia, yaw_rate, yaw_accel0, d_yaw_accel, com: PointMotion):
     """A body that only yaws (chassis, steering axle)."""
-    return BodyMotion(name, mass, _plate(inertia), yaw_rate * Z, yaw_accel0 * Z, com.accel0,
-                      np.outer(Z, d_yaw_accel), com.d_accel)
+    return BodyMotion(
+        name,
+        mass,
+        _plate(inertia),
+        yaw_rate * Z,
+        yaw_accel0 * Z,
+        com.accel0,
+        np.outer(Z, d_yaw_accel),
+        com.d_accel,
+    )
 
 
 def _wheel(name, mass, radius, heading, yaw_rate, yaw_accel0, d_yaw_accel, centre: PointMotion):
@@ -118,25 +136,48 @@ def _wheel(name, mass, radius, heading, yaw_rate, yaw_accel0, d_yaw_accel, centr
     spin_accel0 = centre.accel0 @ e / radius
     d_spin = e @ centre.d_accel / radius
     R = np.column_stack([e, n, Z])
-    inertia = R @ np.diag([mass * radius ** 2 / 4, mass * radius ** 2 / 2,
-                           mass * radius ** 2 / 4]) @ R.T
-    body = BodyMotion(name, mass, inertia, yaw_rate * Z + spin * n,
-                      yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * _z_cross(n),
-                      centre.accel0, np.outer(Z, d_yaw_accel) + np.outer(n, d_spin),
-                      centre.d_accel)
+    inertia = R @ np.diag([mass * radius**2 / 4, mass * radius**2 / 2, mass * radius**2 / 4]) @ R.T
+    body = BodyMotion(
+        name,
+        mass,
+        inertia,
+        yaw_rate * Z + spin * n,
+        yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * _z_cross(n),
+        centre.accel0,
+        np.outer(Z, d_yaw_accel) + np.outer(n, d_spin),
+        centre.d_accel,
+    )
     return body, (spin, spin_accel0, d_spin)
 
 
-def _chassis_and_axle(ch, chassis_mass, chassis_inertia, chassis_com, names, wheel_mass,
-                      wheel_radius, half_track):
+def _chassis_and_axle(
+    ch, chassis_mass, chassis_inertia, chassis_com, names, wheel_mass, wheel_radius, half_track
+):
     """The chassis and the two wheels on the axle through its origin (at ±half_track):
     (bodies, spin rates)."""
-    bodies = [_yawing("chassis", chassis_mass, chassis_inertia, ch.yaw_rate, ch.yaw_accel0,
-                      ch.d_yaw_accel, ch.point([chassis_com, 0.0, 0.0]))]
+    bodies = [
+        _yawing(
+            "chassis",
+            chassis_mass,
+            chassis_inertia,
+            ch.yaw_rate,
+            ch.yaw_accel0,
+            ch.d_yaw_accel,
+            ch.point([chassis_com, 0.0, 0.0]),
+        )
+    ]
     spins = []
     for name, side in zip(names, (1.0, -1.0)):
-        body, spin = _wheel(name, wheel_mass, wheel_radius, 0.0, ch.yaw_rate, ch.yaw_accel0,
-                            ch.d_yaw_accel, ch.point([0.0, side * half_track, 0.0]))
+        body, spin = _wheel(
+            name,
+            wheel_mass,
+            wheel_radius,
+            0.0,
+            ch.yaw_rate,
+            ch.yaw_accel0,
+            ch.d_yaw_accel,
+            ch.point([0.0, side * half_track, 0.0]),
+        )
         bodies.append(body)
         spins.append(spin)
     return bodies, spins
@@ -151,16 +192,23 @@ def _platform_motion(bodies, ch, theta, spins, steering_rate=None):
         rates, accel0 = np.r_[rates, steering_rate], np.r_[accel0, 0.0]
         G = np.vstack([G, np.eye(k)[1]])
     spin, spin0, d_spin = (np.array(x) for x in zip(*spins))
-    return PlatformMotion(bodies, ch, np.r_[rates, spin], np.r_[accel0, spin0],
-                          np.vstack([G, d_spin.reshape(len(spins), k)]))
+    return PlatformMotion(
+        bodies,
+        ch,
+        np.r_[rates, spin],
+        np.r_[accel0, spin0],
+        np.vstack([G, d_spin.reshape(len(spins), k)]),
+    )
 
 
 def _supplied(p, name):
     value = getattr(p, name)
     if value is None:
-        raise ValueError(f"{type(p).__name__}.{name}: missing; seed 003 does not give it, so "
-                         "it must be supplied (or start from the documented assumed set, "
-                         f"{type(p).__name__}.seekur_jr_assumed())")
+        raise ValueError(
+            f"{type(p).__name__}.{name}: missing; seed 003 does not give it, so "
+            "it must be supplied (or start from the documented assumed set, "
+            f"{type(p).__name__}.seekur_jr_assumed())"
+        )
     return finite_number(value, f"{type(p).__name__}.{name}")
 
 
@@ -188,6 +236,7 @@ class TricycleParams:
     tricycle, wheel on the steering axis, ``front_half_track`` 0) or 2 (Martinenko's
     steered axle, wheels at ±``front_half_track``).
     """
+
     wheelbase: float | None = None
     rear_half_track: float | None = None
     rear_wheel_radius: float | None = None
@@ -203,21 +252,42 @@ class TricycleParams:
     front_wheels: int = 1
 
     def __post_init__(self):
-        _check_params(self, positive=("wheelbase", "rear_half_track", "rear_wheel_radius",
-                                      "front_wheel_radius", "chassis_mass", "chassis_inertia"),
-                      nonnegative=("steering_mass", "steering_inertia", "rear_wheel_mass",
-                                   "front_wheel_mass", "front_half_track"),
-                      finite=("chassis_com",))
+        _check_params(
+            self,
+            positive=(
+                "wheelbase",
+                "rear_half_track",
+                "rear_wheel_radius",
+                "front_wheel_radius",
+                "chassis_mass",
+                "chassis_inertia",
+            ),
+            nonnegative=(
+                "steering_mass",
+                "steering_inertia",
+                "rear_wheel_mass",
+                "front_wheel_mass",
+                "front_half_track",
+            ),
+            finite=("chassis_com",),
+        )
         if self.front_wheels not in (1, 2):
-            raise ValueError(f"TricycleParams.front_wheels: expected 1 or 2, got {self.front_wheels!r}")
+            raise ValueError(
+                f"TricycleParams.front_wheels: expected 1 or 2, got {self.front_wheels!r}"
+            )
         if self.front_wheels == 1 and self.front_half_track != 0.0:
-            raise ValueError("TricycleParams.front_half_track: a single front wheel sits on "
-                             f"the steering axis (0), got {self.front_half_track}")
+            raise ValueError(
+                "TricycleParams.front_half_track: a single front wheel sits on "
+                f"the steering axis (0), got {self.front_half_track}"
+            )
         steer = self.steering_inertia + self.front_wheels * self.front_wheel_mass * (
-            self.front_wheel_radius ** 2 / 4 + 1.5 * self.front_half_track ** 2)
+            self.front_wheel_radius**2 / 4 + 1.5 * self.front_half_track**2
+        )
         if steer <= 0:
-            raise ValueError("TricycleParams.steering_inertia: the steered body and its "
-                             "wheels must have yaw inertia (I₂ > 0), got 0")
+            raise ValueError(
+                "TricycleParams.steering_inertia: the steered body and its "
+                "wheels must have yaw inertia (I₂ > 0), got 0"
+            )
 
     @classmethod
     def seekur_jr_assumed(cls, **overrides) -> "TricycleParams":
@@ -226,11 +296,19 @@ class TricycleParams:
         a 12 kg steering body (I_B = 0.3 kg·m²), the 314 kg chassis a uniform 1.40 × 1.30 m
         plate centred midway between the axles (a = 0.45 m). Not data from the thesis."""
         m_c = 350.0 - 3 * 8.0 - 12.0
-        values = dict(wheelbase=0.90, rear_half_track=0.314, rear_wheel_radius=0.20,
-                      front_wheel_radius=0.20, chassis_mass=m_c,
-                      chassis_inertia=m_c * (1.40 ** 2 + 1.30 ** 2) / 12, chassis_com=0.45,
-                      steering_mass=12.0, steering_inertia=0.3, rear_wheel_mass=8.0,
-                      front_wheel_mass=8.0)
+        values = dict(
+            wheelbase=0.90,
+            rear_half_track=0.314,
+            rear_wheel_radius=0.20,
+            front_wheel_radius=0.20,
+            chassis_mass=m_c,
+            chassis_inertia=m_c * (1.40**2 + 1.30**2) / 12,
+            chassis_com=0.45,
+            steering_mass=12.0,
+            steering_inertia=0.3,
+            rear_wheel_mass=8.0,
+            front_wheel_mass=8.0,
+        )
         values.update(overrides)
         return cls(**values)
 
@@ -243,13 +321,17 @@ class Tricycle:
     ν = [V, β̇], inputs u = [F, M]: the longitudinal force at the rear-axle midpoint [N]
     and the steering torque between chassis and steering body [N·m].
     """
+
     params: TricycleParams
     kind = "tricycle"
 
     @property
     def config_names(self):
-        front = ("phi_front",) if self.params.front_wheels == 1 else ("phi_front_left",
-                                                                      "phi_front_right")
+        front = (
+            ("phi_front",)
+            if self.params.front_wheels == 1
+            else ("phi_front_left", "phi_front_right")
+        )
         return ("x", "y", "heading", "steering", "phi_rear_left", "phi_rear_right") + front
 
     quasi_names = ("V", "steering_rate")
@@ -261,8 +343,11 @@ class Tricycle:
         b = self.params.wheelbase
         V, beta_dot = nu
         yaw_rate = V * t / b
-        origin = PointMotion(np.array([V, 0.0, 0.0]), np.array([0.0, V * yaw_rate, 0.0]),
-                             np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]))
+        origin = PointMotion(
+            np.array([V, 0.0, 0.0]),
+            np.array([0.0, V * yaw_rate, 0.0]),
+            np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]),
+        )
         return ChassisMotion(yaw_rate, V * beta_dot / (b * c * c), np.array([t / b, 0.0]), origin)
 
     def motion(self, config, nu):
@@ -270,25 +355,36 @@ class Tricycle:
         p = self.params
         ch = self.chassis(config, nu)
         beta = config[3]
-        bodies, spins = _chassis_and_axle(ch, p.chassis_mass, p.chassis_inertia, p.chassis_com,
-                                          ("rear_left", "rear_right"), p.rear_wheel_mass,
-                                          p.rear_wheel_radius, p.rear_half_track)
+        bodies, spins = _chassis_and_axle(
+            ch,
+            p.chassis_mass,
+            p.chassis_inertia,
+            p.chassis_com,
+            ("rear_left", "rear_right"),
+            p.rear_wheel_mass,
+            p.rear_wheel_radius,
+            p.rear_half_track,
+        )
         # the steering body yaws at γ̇ = θ̇ + β̇ about the pivot at (b, 0)
         pivot = ch.point([p.wheelbase, 0.0, 0.0])
         g_rate, g_acc0 = ch.yaw_rate + nu[1], ch.yaw_accel0
         d_g = ch.d_yaw_accel + np.array([0.0, 1.0])
-        bodies.append(_yawing("steering", p.steering_mass, p.steering_inertia, g_rate, g_acc0,
-                              d_g, pivot))
+        bodies.append(
+            _yawing("steering", p.steering_mass, p.steering_inertia, g_rate, g_acc0, d_g, pivot)
+        )
         sides = (0.0,) if p.front_wheels == 1 else (1.0, -1.0)
         names = ("front",) if p.front_wheels == 1 else ("front_left", "front_right")
         for name, side in zip(names, sides):
             d = side * p.front_half_track * np.array([-np.sin(beta), np.cos(beta), 0.0])
             zxd = _z_cross(d)
-            centre = PointMotion(pivot.velocity + g_rate * zxd,
-                                 pivot.accel0 + g_acc0 * zxd - g_rate ** 2 * d,
-                                 pivot.d_accel + np.outer(zxd, d_g))
-            body, spin = _wheel(name, p.front_wheel_mass, p.front_wheel_radius, beta, g_rate,
-                                g_acc0, d_g, centre)
+            centre = PointMotion(
+                pivot.velocity + g_rate * zxd,
+                pivot.accel0 + g_acc0 * zxd - g_rate**2 * d,
+                pivot.d_accel + np.outer(zxd, d_g),
+            )
+            body, spin = _wheel(
+                name, p.front_wheel_mass, p.front_wheel_radius, beta, g_rate, g_acc0, d_g, centre
+            )
             bodies.append(body)
             spins.append(spin)
         return _platform_motion(bodies, ch, config[2], spins, nu[1])
@@ -304,6 +400,7 @@ class DiffDriveParams:
     """Differential drive: two driven wheels at ±``half_track`` on the axle through the
     chassis origin, a massless caster. Geometry [m], masses [kg], yaw inertia [kg·m²];
     ``chassis_com`` is the COM's forward offset from the axle midpoint."""
+
     half_track: float | None = None
     wheel_radius: float | None = None
     chassis_mass: float | None = None
@@ -312,16 +409,24 @@ class DiffDriveParams:
     wheel_mass: float | None = None
 
     def __post_init__(self):
-        _check_params(self, positive=("half_track", "wheel_radius", "chassis_mass",
-                                      "chassis_inertia"),
-                      nonnegative=("wheel_mass",), finite=("chassis_com",))
+        _check_params(
+            self,
+            positive=("half_track", "wheel_radius", "chassis_mass", "chassis_inertia"),
+            nonnegative=("wheel_mass",),
+            finite=("chassis_com",),
+        )
 
     @classmethod
     def seekur_jr_assumed(cls, **overrides) -> "DiffDriveParams":
         """An assumed differential-drive base of the same size (docs/mobile.md)."""
-        values = dict(half_track=0.314, wheel_radius=0.20, chassis_mass=334.0,
-                      chassis_inertia=334.0 * (1.40 ** 2 + 1.30 ** 2) / 12, chassis_com=0.20,
-                      wheel_mass=8.0)
+        values = dict(
+            half_track=0.314,
+            wheel_radius=0.20,
+            chassis_mass=334.0,
+            chassis_inertia=334.0 * (1.40**2 + 1.30**2) / 12,
+            chassis_com=0.20,
+            wheel_mass=8.0,
+        )
         values.update(overrides)
         return cls(**values)
 
@@ -330,6 +435,7 @@ class DiffDriveParams:
 class DifferentialDrive:
     """config = [x, y, θ, φ_left, φ_right], ν = [v, ω] (axle-midpoint speed, yaw rate),
     inputs u = [τ_left, τ_right], the wheel torques [N·m] (left wheel at +y)."""
+
     params: DiffDriveParams
     kind = "differential_drive"
     config_names = ("x", "y", "heading", "phi_left", "phi_right")
@@ -339,21 +445,32 @@ class DifferentialDrive:
     def chassis(self, config, nu) -> ChassisMotion:
         """θ̇ = ω, r̈_R = [v̇, v ω, 0]."""
         v, w = nu
-        origin = PointMotion(np.array([v, 0.0, 0.0]), np.array([0.0, v * w, 0.0]),
-                             np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]))
+        origin = PointMotion(
+            np.array([v, 0.0, 0.0]),
+            np.array([0.0, v * w, 0.0]),
+            np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]),
+        )
         return ChassisMotion(w, 0.0, np.array([0.0, 1.0]), origin)
 
     def motion(self, config, nu):
         p = self.params
         ch = self.chassis(config, nu)
-        bodies, spins = _chassis_and_axle(ch, p.chassis_mass, p.chassis_inertia, p.chassis_com,
-                                          ("left", "right"), p.wheel_mass, p.wheel_radius,
-                                          p.half_track)
+        bodies, spins = _chassis_and_axle(
+            ch,
+            p.chassis_mass,
+            p.chassis_inertia,
+            p.chassis_com,
+            ("left", "right"),
+            p.wheel_mass,
+            p.wheel_radius,
+            p.half_track,
+        )
         return _platform_motion(bodies, ch, config[2], spins)
 
     def generalized_forces(self, config, nu, u):
         """A wheel torque τ does work on its spin ψ̇ = (v ∓ l ω)/r:
         Q = [(τ_L + τ_R)/r, l (τ_R − τ_L)/r]."""
         p = self.params
-        return np.array([(u[0] + u[1]) / p.wheel_radius,
-                         p.half_track * (u[1] - u[0]) / p.wheel_radius])
+        return np.array(
+            [(u[0] + u[1]) / p.wheel_radius, p.half_track * (u[1] - u[0]) / p.wheel_radius]
+        )

@@ -15,9 +15,10 @@ signs the OCR lost):
 (θ_C the contact frame's heading in R, (x_C, y_C) its position, (x_H, y_H) the steering
 joint's). Eq 3.12 as printed swaps x_C and y_C (and ẋ, ẏ) in the contact term and x_H,
 y_H in the steering term, and the position formulas under it flip the sign of the sine
-term; the form above is checked against the exact transform chain. Stacking the N wheels, A ṗ = B q̇ with A = [I₃; …; I₃] and B = diag(J̄_i); the
-least-squares body velocity is ṗ = (AᵀA)⁻¹AᵀB q̇ (3.15; printed (AAᵀ)⁻¹, which has the
-wrong size) and the wheel rates are consistent (no slip) when Ω(A) B q̇ = 0 with
+term; the form above is checked against the exact transform chain. Stacking the N
+wheels, A ṗ = B q̇ with A = [I₃; …; I₃] and B = diag(J̄_i); the least-squares body
+velocity is ṗ = (AᵀA)⁻¹AᵀB q̇ (3.15; printed (AAᵀ)⁻¹, which has the wrong size) and the
+wheel rates are consistent (no slip) when Ω(A) B q̇ = 0 with
 Ω(A) = A(AᵀA)⁻¹Aᵀ − I (3.16–3.17).
 
 For the tricycle (3.18) the rear wheels' third row is [0, 1] (θ̇_R = θ̇_C; printed [0, 0]),
@@ -25,6 +26,7 @@ and differentiating (3.19) gives the body-frame derivative (3.20–3.21, third e
 β̇ cos β / b); the inertial acceleration of R also has the lateral V θ̇ that the thesis
 leaves out (digest §7 item 13).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -37,8 +39,9 @@ from .martinenko import _steering
 
 def planar_transform(theta, x, y, z=0.0) -> np.ndarray:
     """The 4×4 homogeneous transform of Table 3.2: a turn θ about z and a shift (x, y, z)."""
-    theta, x, y, z = (finite_number(v, k) for v, k in ((theta, "theta"), (x, "x"), (y, "y"),
-                                                        (z, "z")))
+    theta, x, y, z = (
+        finite_number(v, k) for v, k in ((theta, "theta"), (x, "x"), (y, "y"), (z, "z"))
+    )
     c, s = np.cos(theta), np.sin(theta)
     return np.array([[c, -s, 0.0, x], [s, c, 0.0, y], [0.0, 0.0, 1.0, z], [0.0, 0.0, 0.0, 1.0]])
 
@@ -50,14 +53,13 @@ def wheel_jacobian(theta_C, contact, steer_point=(0.0, 0.0), *, steered: bool = 
     x_c, y_c = finite_array(contact, "contact", (2,))
     x_h, y_h = finite_array(steer_point, "steer_point", (2,))
     c, s = np.cos(th), np.sin(th)
-    J = np.array([[c, -s, y_c, -y_h],
-                  [s, c, -x_c, x_h],
-                  [0.0, 0.0, 1.0, -1.0]])
+    J = np.array([[c, -s, y_c, -y_h], [s, c, -x_c, x_h], [0.0, 0.0, 1.0, -1.0]])
     return J if steered else J[:, :3]
 
 
 class CompositeResult(NamedTuple):
     """Least-squares body velocity ṗ (3,) and the no-slip residual Ω(A) B q̇ (3N,)."""
+
     body_velocity: np.ndarray
     residual: np.ndarray
 
@@ -74,8 +76,8 @@ def composite(jacobians, wheel_rates) -> CompositeResult:
             raise ValueError(f"jacobians[{i}]: expected shape (3, k), got {J.shape}")
         each.append(J @ finite_array(qd, f"wheel_rates[{i}]", (J.shape[1],)))
     Bq = np.concatenate(each)
-    p = np.mean(each, axis=0)                                  # (AᵀA)⁻¹Aᵀ B q̇
-    return CompositeResult(p, np.tile(p, len(each)) - Bq)      # Ω(A) B q̇ = A ṗ − B q̇
+    p = np.mean(each, axis=0)  # (AᵀA)⁻¹Aᵀ B q̇
+    return CompositeResult(p, np.tile(p, len(each)) - Bq)  # Ω(A) B q̇ = A ṗ − B q̇
 
 
 def slip_residual_norm(jacobians, wheel_rates) -> float:
@@ -118,8 +120,11 @@ def tricycle_wheel_rates(beta, V, beta_dot, r, l, b):
     r, l, b = _geometry(r, l, b)
     V, beta_dot = finite_number(V, "V"), finite_number(beta_dot, "beta_dot")
     yaw = V * t / b
-    return (np.array([(V + l * yaw) / r, yaw]), np.array([(V - l * yaw) / r, yaw]),
-            np.array([V / c, yaw + beta_dot, beta_dot]))
+    return (
+        np.array([(V + l * yaw) / r, yaw]),
+        np.array([(V - l * yaw) / r, yaw]),
+        np.array([V / c, yaw + beta_dot, beta_dot]),
+    )
 
 
 def tricycle_body_velocity(beta, front_speed, b):
@@ -129,8 +134,9 @@ def tricycle_body_velocity(beta, front_speed, b):
     return np.array([c, 0.0, np.sin(beta) / b]) * finite_number(front_speed, "front_speed")
 
 
-def tricycle_body_acceleration(beta, beta_dot, front_speed, front_accel, b, *,
-                               thesis: bool = False):
+def tricycle_body_acceleration(
+    beta, beta_dot, front_speed, front_accel, b, *, thesis: bool = False
+):
     """The acceleration of R in R's axes. ``thesis``: (3.20–3.21), the time derivative of
     (3.19)'s components, lateral 0; default: the inertial acceleration, whose lateral
     component is V θ̇ (V = ẋ_C cos β, θ̇ = ẋ_C sin β / b)."""

@@ -7,6 +7,7 @@ differential drive [τ_left, τ_right]) and ``torque`` the arm's. The input work
 W = ∫ (Qᵀν + τᵀq̇ − friction) dt is integrated with the state, so the work–energy
 balance T + V − W = const can be checked on the result.
 """
+
 from __future__ import annotations
 
 import csv
@@ -19,8 +20,13 @@ from scipy.integrate import solve_ivp
 from .._args import finite_array, finite_number
 from .._files import atomic_file
 from ..sim.rk4 import rk4_step
-from .manipulator import (MobileManipulator, accelerations, input_power, kinetic_energy,
-                          potential_energy)
+from .manipulator import (
+    MobileManipulator,
+    accelerations,
+    input_power,
+    kinetic_energy,
+    potential_energy,
+)
 
 METHODS = ("dop853", "rk45", "rk4")
 
@@ -31,6 +37,7 @@ class MobileTrajectory:
     velocities ν and their rates ν̇ (K, k), arm rates and accelerations (K, n), configuration
     rates and accelerations (K, nc) (q̇ = G ν, q̈ = G ν̇ + Ġ ν: pose, steering, wheel spins),
     inputs u (K, k) and tau (K, n), energy T + V and input work W (K,)."""
+
     t: np.ndarray
     config: np.ndarray
     q: np.ndarray
@@ -93,12 +100,15 @@ class MobileTrajectory:
 def _law(x, n, name):
     """A constant (n,) or a callable t -> (n,), checked once."""
     if callable(x):
+
         def f(t):
             v = np.asarray(x(t), dtype=float)
             if v.shape != (n,) or not np.isfinite(v).all():
-                raise ValueError(f"{name}: the callable must return {n} finite values at t = "
-                                 f"{t}, got {v!r}")
+                raise ValueError(
+                    f"{name}: the callable must return {n} finite values at t = {t}, got {v!r}"
+                )
             return v
+
         return f
     v = np.zeros(n) if x is None else np.asarray(x, dtype=float)
     if v.shape != (n,) or not np.isfinite(v).all():
@@ -106,10 +116,23 @@ def _law(x, n, name):
     return lambda t: v
 
 
-def simulate(model: MobileManipulator, t_final: float, dt: float = 1e-3, *, q0=None,
-             qd0=None, torque=None, method: str = "dop853", rtol: float = 1e-10,
-             atol: float = 1e-12, config0=None, nu0=None, u=None, samples: int | None = None,
-             locked: bool = False) -> MobileTrajectory:
+def simulate(
+    model: MobileManipulator,
+    t_final: float,
+    dt: float = 1e-3,
+    *,
+    q0=None,
+    qd0=None,
+    torque=None,
+    method: str = "dop853",
+    rtol: float = 1e-10,
+    atol: float = 1e-12,
+    config0=None,
+    nu0=None,
+    u=None,
+    samples: int | None = None,
+    locked: bool = False,
+) -> MobileTrajectory:
     """Simulate the mobile manipulator ``model`` for ``t_final`` seconds.
 
     The arguments :func:`eslabon.simulate` also takes come first, in its order and with
@@ -154,10 +177,15 @@ def simulate(model: MobileManipulator, t_final: float, dt: float = 1e-3, *, q0=N
     dt = finite_number(dt, "dt", positive=True)
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
-    parts = [(config0, model.n_config, "config0"), (q0, model.n_arm, "q0"),
-             (nu0, model.n_quasi, "nu0"), (qd0, model.n_arm, "qd0")]
-    y0 = np.concatenate([np.zeros(n) if x is None else finite_array(x, name, (n,))
-                         for x, n, name in parts])
+    parts = [
+        (config0, model.n_config, "config0"),
+        (q0, model.n_arm, "q0"),
+        (nu0, model.n_quasi, "nu0"),
+        (qd0, model.n_arm, "qd0"),
+    ]
+    y0 = np.concatenate(
+        [np.zeros(n) if x is None else finite_array(x, name, (n,)) for x, n, name in parts]
+    )
     u_of, tau_of = _law(u, model.n_quasi, "u"), _law(torque, model.n_arm, "torque")
     n_y = model.n_state
 
@@ -182,11 +210,13 @@ def simulate(model: MobileManipulator, t_final: float, dt: float = 1e-3, *, q0=N
         for i in range(steps):
             X[i + 1] = rk4_step(f, t[i], X[i], t[i + 1] - t[i])
     else:
-        sol = solve_ivp(f, (0.0, t_final), x0, method=method.upper(), t_eval=t, rtol=rtol,
-                        atol=atol)
+        sol = solve_ivp(
+            f, (0.0, t_final), x0, method=method.upper(), t_eval=t, rtol=rtol, atol=atol
+        )
         if not sol.success:
-            raise RuntimeError(f"simulate: the integrator stopped at t = {sol.t[-1]:.6g}: "
-                               f"{sol.message}")
+            raise RuntimeError(
+                f"simulate: the integrator stopped at t = {sol.t[-1]:.6g}: {sol.message}"
+            )
         X = sol.y.T
     return _trajectory(model, t, X, u_of, tau_of, locked)
 
@@ -196,21 +226,33 @@ def _trajectory(mm, t, X, u_of, tau_of, locked):
     k, nc = mm.n_quasi, mm.n_config
     U = np.array([u_of(tk) for tk in t])
     TAU = np.array([tau_of(tk) for tk in t])
-    acc = np.array([accelerations(mm, x[:n_y], uu, tt, locked=locked)
-                    for x, uu, tt in zip(X, U, TAU)])
+    acc = np.array(
+        [accelerations(mm, x[:n_y], uu, tt, locked=locked) for x, uu, tt in zip(X, U, TAU)]
+    )
     motions = [mm.platform.motion(*_cfg_nu(mm, x[:n_y])) for x in X]
     rates = np.array([pm.rates for pm in motions])
     config_accels = np.array([pm.accel0 + pm.G @ a[:k] for pm, a in zip(motions, acc)])
     energy = np.array([kinetic_energy(mm, x[:n_y]) + potential_energy(mm, x[:n_y]) for x in X])
     split = [mm.split(x[:n_y]) for x in X]
     return MobileTrajectory(
-        t=t, config=np.array([s[0] for s in split]), q=np.array([s[1] for s in split]),
-        nu=np.array([s[2] for s in split]), qd=np.array([s[3] for s in split]),
-        nu_dot=acc[:, :k], qdd=acc[:, k:], config_rates=rates[:, :nc],
-        config_accels=config_accels[:, :nc], u=U, tau=TAU,
-        energy=energy, work=X[:, n_y], config_names=tuple(mm.platform.config_names),
-        quasi_names=tuple(mm.platform.quasi_names), input_names=tuple(mm.platform.input_names),
-        mode=mm.mode)
+        t=t,
+        config=np.array([s[0] for s in split]),
+        q=np.array([s[1] for s in split]),
+        nu=np.array([s[2] for s in split]),
+        qd=np.array([s[3] for s in split]),
+        nu_dot=acc[:, :k],
+        qdd=acc[:, k:],
+        config_rates=rates[:, :nc],
+        config_accels=config_accels[:, :nc],
+        u=U,
+        tau=TAU,
+        energy=energy,
+        work=X[:, n_y],
+        config_names=tuple(mm.platform.config_names),
+        quasi_names=tuple(mm.platform.quasi_names),
+        input_names=tuple(mm.platform.input_names),
+        mode=mm.mode,
+    )
 
 
 def _cfg_nu(mm, y):

@@ -18,6 +18,7 @@ previous body by Tx(a_{i-1}) Rx(α_{i-1}) — and DH frame i is the fixed offset
 Tx(a_i) Rx(α_i) on body i, through which the inertial data are transformed. The DH frames
 are kept as named frames ``dh0 … dhN``; ``ee`` is ``dhN`` (times ``tool`` if given).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -29,38 +30,45 @@ from ..conventions import DH_CONVENTIONS, STANDARD_GRAVITY
 from ..spatial import rot_x, rot_z
 from .builder import ModelBuilder
 from .model import DHTable, Model
-from .validate import (as_float_array, check_inertia, check_nonnegative, check_rotation,
-                       short_repr)
+from .validate import as_float_array, check_inertia, check_nonnegative, check_rotation, short_repr
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-_DH_KEYS = {"standard": ("theta", "d", "a", "alpha"),
-            "modified": ("alpha", "a", "theta", "d"),
-            "rojas": ("theta", "b", "d", "alpha")}
+_DH_KEYS = {
+    "standard": ("theta", "d", "a", "alpha"),
+    "modified": ("alpha", "a", "theta", "d"),
+    "rojas": ("theta", "b", "d", "alpha"),
+}
 _INERTIAL_KEYS = ("mass", "com", "inertia", "viscous", "coulomb", "armature", "com_slide", "name")
 
 
 def _row_values(row: object, i: int, convention: str) -> tuple[str, dict[str, float]]:
     where = f"rows[{i}]"
     if not isinstance(row, Mapping):
-        raise ValueError(f"{where}: expected a mapping with keys 'joint', "
-                         f"{', '.join(map(repr, _DH_KEYS[convention]))}, 'mass', ...")
+        raise ValueError(
+            f"{where}: expected a mapping with keys 'joint', "
+            f"{', '.join(map(repr, _DH_KEYS[convention]))}, 'mass', ..."
+        )
     allowed = {"joint", *_DH_KEYS[convention], *_INERTIAL_KEYS}
     unknown = sorted(set(row) - allowed)
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {unknown} for the {convention!r} convention; "
-                         f"expected {sorted(allowed)}")
+        raise ValueError(
+            f"{where}: unknown key(s) {unknown} for the {convention!r} convention; "
+            f"expected {sorted(allowed)}"
+        )
     joint = row.get("joint")
     if not isinstance(joint, str) or joint not in ("R", "P"):
         raise ValueError(f"{where}.joint: expected 'R' or 'P', got {short_repr(joint)}")
     dh: dict[str, float] = {}
     for key in _DH_KEYS[convention]:
         if key not in row:
-            raise ValueError(f"{where}.{key}: missing ({convention} DH rows need "
-                             f"{', '.join(_DH_KEYS[convention])})")
+            raise ValueError(
+                f"{where}.{key}: missing ({convention} DH rows need "
+                f"{', '.join(_DH_KEYS[convention])})"
+            )
         dh[key] = float(as_float_array(row[key], (), f"{where}.{key}"))
-    if convention == "rojas":   # thesis names -> standard names
+    if convention == "rojas":  # thesis names -> standard names
         dh = {"theta": dh["theta"], "d": dh["b"], "a": dh["d"], "alpha": dh["alpha"]}
     return joint, dh
 
@@ -73,23 +81,33 @@ def _inertial(row: Mapping[str, Any], where: str) -> dict[str, Any]:
         viscous=check_nonnegative(row.get("viscous", 0.0), f"{where}.viscous"),
         coulomb=check_nonnegative(row.get("coulomb", 0.0), f"{where}.coulomb"),
         armature=check_nonnegative(row.get("armature", 0.0), f"{where}.armature"),
-        com_slide=float(as_float_array(row.get("com_slide", 0.0), (), f"{where}.com_slide")))
+        com_slide=float(as_float_array(row.get("com_slide", 0.0), (), f"{where}.com_slide")),
+    )
 
 
 def _transform(value: ArrayLike, field: str) -> NDArray[np.float64]:
     """A 4×4 homogeneous transform: a proper rotation, a translation, bottom row 0 0 0 1."""
     T = as_float_array(value, (4, 4), field, "a 4x4 homogeneous transform")
     if not np.array_equal(T[3], [0.0, 0.0, 0.0, 1.0]):
-        raise ValueError(f"{field}: expected a 4x4 homogeneous transform with the bottom row "
-                         f"[0, 0, 0, 1], got {T[3].tolist()}")
+        raise ValueError(
+            f"{field}: expected a 4x4 homogeneous transform with the bottom row "
+            f"[0, 0, 0, 1], got {T[3].tolist()}"
+        )
     check_rotation(T[:3, :3], f"{field} (its rotation, the upper-left 3x3)")
     return T
 
 
-def from_dh(rows: Sequence[Mapping[str, Any]], convention: str, *,
-            gravity: ArrayLike = STANDARD_GRAVITY, payload: Mapping[str, Any] | None = None,
-            tool: ArrayLike | None = None, name: str | None = None,
-            source: str = "", strict: bool = False) -> Model:
+def from_dh(
+    rows: Sequence[Mapping[str, Any]],
+    convention: str,
+    *,
+    gravity: ArrayLike = STANDARD_GRAVITY,
+    payload: Mapping[str, Any] | None = None,
+    tool: ArrayLike | None = None,
+    name: str | None = None,
+    source: str = "",
+    strict: bool = False,
+) -> Model:
     """Compile a DH table into a :class:`~eslabon.model.Model`.
 
     rows: one mapping per joint: ``joint`` ("R" or "P"), the convention's DH values,
@@ -110,7 +128,7 @@ def from_dh(rows: Sequence[Mapping[str, Any]], convention: str, *,
     parsed = [_row_values(row, i, convention) for i, row in enumerate(rows)]
     b = ModelBuilder()
     b.add_frame("dh0", 0)
-    prev_rot, prev_pos = np.eye(3), np.zeros(3)     # previous body -> DH frame i-1
+    prev_rot, prev_pos = np.eye(3), np.zeros(3)  # previous body -> DH frame i-1
     for i, ((joint, dh), row) in enumerate(zip(parsed, rows)):
         where = f"rows[{i}]"
         inert = _inertial(row, where)
@@ -126,12 +144,21 @@ def from_dh(rows: Sequence[Mapping[str, Any]], convention: str, *,
             pos = prev_pos + prev_rot @ np.array([0.0, 0.0, dh["d"]])
             off_rot, off_pos = rot_x(dh["alpha"]), np.array([dh["a"], 0.0, 0.0])
         body = b.add_body(
-            i, joint, axis=(0.0, 0.0, 1.0), rotation=rot, translation=pos,
-            mass=inert["mass"], com=off_pos + off_rot @ inert["com"],
+            i,
+            joint,
+            axis=(0.0, 0.0, 1.0),
+            rotation=rot,
+            translation=pos,
+            mass=inert["mass"],
+            com=off_pos + off_rot @ inert["com"],
             inertia=off_rot @ inert["inertia"] @ off_rot.T,
-            viscous=inert["viscous"], coulomb=inert["coulomb"], armature=inert["armature"],
-            com_slide=inert["com_slide"], name=row["name"] if "name" in row else f"link{i + 1}",
-            where=where)
+            viscous=inert["viscous"],
+            coulomb=inert["coulomb"],
+            armature=inert["armature"],
+            com_slide=inert["com_slide"],
+            name=row["name"] if "name" in row else f"link{i + 1}",
+            where=where,
+        )
         b.add_frame(f"dh{i + 1}", body, off_rot, off_pos)
         prev_rot, prev_pos = off_rot, off_pos
     n = len(rows)
@@ -140,13 +167,25 @@ def from_dh(rows: Sequence[Mapping[str, Any]], convention: str, *,
     b.add_frame("ee", n, ee_rot, ee_pos)
     if payload is not None:
         if not isinstance(payload, Mapping):
-            raise ValueError("payload: expected a mapping with 'mass', 'inertia' and optional 'com'")
+            raise ValueError(
+                "payload: expected a mapping with 'mass', 'inertia' and optional 'com'"
+            )
         unknown = sorted(set(payload) - {"mass", "inertia", "com"})
         if unknown:
             raise ValueError(f"payload: unknown key(s) {unknown}; expected mass, inertia, com")
         pay = _inertial(payload, "payload")
-        b.add_body(n, "F", rotation=prev_rot, translation=prev_pos, mass=pay["mass"],
-                   com=pay["com"], inertia=pay["inertia"], name="payload", where="payload")
+        b.add_body(
+            n,
+            "F",
+            rotation=prev_rot,
+            translation=prev_pos,
+            mass=pay["mass"],
+            com=pay["com"],
+            inertia=pay["inertia"],
+            name="payload",
+            where="payload",
+        )
     table = DHTable(convention, tuple(dict(r) for r in rows))
-    return b.build(gravity=gravity, name=name or f"dh-{n}dof", dh=table, source=source,
-                   strict=strict)
+    return b.build(
+        gravity=gravity, name=name or f"dh-{n}dof", dh=table, source=source, strict=strict
+    )

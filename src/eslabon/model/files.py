@@ -17,6 +17,7 @@ rows:
 payload: {mass: 3, inertia: [[0.05, 0, 0], [0, 0.05, 0], [0, 0, 0.05]]}
 ```
 """
+
 from __future__ import annotations
 
 import os
@@ -37,8 +38,21 @@ _COMMON_KEYS = {"eslabon", "name", "gravity", "source"}
 _DH_TABLE_KEYS = {"convention", "rows", "payload", "tool", "units"}
 _BODY_LIST_KEYS = {"bodies", "frames"}
 _KEYS = _COMMON_KEYS | _DH_TABLE_KEYS | _BODY_LIST_KEYS | {"mobile"}
-_BODY_KEYS = {"name", "parent", "joint", "axis", "rotation", "translation", "mass", "com",
-              "inertia", "viscous", "coulomb", "armature", "com_slide"}
+_BODY_KEYS = {
+    "name",
+    "parent",
+    "joint",
+    "axis",
+    "rotation",
+    "translation",
+    "mass",
+    "com",
+    "inertia",
+    "viscous",
+    "coulomb",
+    "armature",
+    "com_slide",
+}
 _FRAME_KEYS = {"name", "body", "rotation", "translation"}
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -55,8 +69,7 @@ _DH_LENGTHS = ("d", "a", "b")
 _DH_ANGLES = ("theta", "alpha")
 
 
-def load_model(path: PathLike, *, gravity: ArrayLike | None = None,
-               strict: bool = False) -> Model:
+def load_model(path: PathLike, *, gravity: ArrayLike | None = None, strict: bool = False) -> Model:
     """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or
     ``.urdf``. ``gravity`` overrides the file's (URDF has none: the physical default
     (0, 0, −9.81) applies). ``strict`` refuses an inertia no rigid body can have (else a
@@ -68,8 +81,13 @@ def load_model(path: PathLike, *, gravity: ArrayLike | None = None,
     return read_model_file(path, gravity=gravity, strict=strict)
 
 
-def read_model_file(path: PathLike, *, gravity: ArrayLike | None = None, strict: bool = False,
-                    read_mobile: ReadMobile | None = None) -> Any:
+def read_model_file(
+    path: PathLike,
+    *,
+    gravity: ArrayLike | None = None,
+    strict: bool = False,
+    read_mobile: ReadMobile | None = None,
+) -> Any:
     """As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
     building the object of a file's ``mobile`` section once the file around it is checked
     (:func:`eslabon.load_model` gives :func:`eslabon.mobile.files.mobile_from_mapping`);
@@ -83,10 +101,12 @@ def read_model_file(path: PathLike, *, gravity: ArrayLike | None = None, strict:
     try:
         if suffix == ".urdf":
             from .urdf import from_urdf
-            return from_urdf(path, gravity=STANDARD_GRAVITY if gravity is None else gravity,
-                             strict=strict)
+
+            return from_urdf(
+                path, gravity=STANDARD_GRAVITY if gravity is None else gravity, strict=strict
+            )
         return _from_yaml(path, read_yaml(path), gravity, strict, read_mobile)
-    except ValueError as exc:       # every message names the file it is about
+    except ValueError as exc:  # every message names the file it is about
         message = str(exc)
         if message.startswith(f"{path}:"):
             raise
@@ -96,35 +116,45 @@ def read_model_file(path: PathLike, *, gravity: ArrayLike | None = None, strict:
 def _kind(value: object) -> str:
     if value is None:
         return "an empty file"
-    return {list: "a list", str: "a string", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(value), type(value).__name__)
+    return {
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
-def _from_yaml(path: Path, data: object, gravity: ArrayLike | None, strict: bool,
-               read_mobile: ReadMobile | None) -> Any:
+def _from_yaml(
+    path: Path,
+    data: object,
+    gravity: ArrayLike | None,
+    strict: bool,
+    read_mobile: ReadMobile | None,
+) -> Any:
     if not isinstance(data, dict):
-        raise ValueError(f"expected a mapping with the version key 'eslabon: 1', got "
-                         f"{_kind(data)}")
+        raise ValueError(f"expected a mapping with the version key 'eslabon: 1', got {_kind(data)}")
     check_plain_tree(data)
     if "eslabon" not in data:
-        raise ValueError("eslabon: missing; expected a mapping with the version key "
-                         "'eslabon: 1'")
+        raise ValueError("eslabon: missing; expected a mapping with the version key 'eslabon: 1'")
     version = data["eslabon"]
     if type(version) is not int or version != 1:
-        raise ValueError(f"eslabon: expected the file format version 1, got "
-                         f"{short_repr(version)}")
+        raise ValueError(f"eslabon: expected the file format version 1, got {short_repr(version)}")
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ValueError(f"unknown key(s) {unknown}; expected {sorted(_KEYS)}")
     name = check_name(data["name"], "name") if "name" in data else path.stem
-    if "mobile" in data:            # a platform carrying an arm (eslabon.mobile)
+    if "mobile" in data:  # a platform carrying an arm (eslabon.mobile)
         extra = sorted(set(data) - {"eslabon", "name", "mobile"})
         if extra:
-            raise ValueError(f"key(s) {extra} do not apply beside 'mobile' (gravity "
-                             "and the arm go inside the mobile section)")
+            raise ValueError(
+                f"key(s) {extra} do not apply beside 'mobile' (gravity "
+                "and the arm go inside the mobile section)"
+            )
         if gravity is not None:
-            raise ValueError(f"gravity: {path} is a mobile manipulator; set gravity in its "
-                             "mobile section")
+            raise ValueError(
+                f"gravity: {path} is a mobile manipulator; set gravity in its mobile section"
+            )
         if read_mobile is None:
             raise ValueError("is a mobile manipulator, not an arm model")
         return read_mobile(data["mobile"], path, name, strict=strict)
@@ -135,25 +165,38 @@ def _from_yaml(path: Path, data: object, gravity: ArrayLike | None, strict: bool
     if "bodies" in data:
         extra = sorted(set(data) & _DH_TABLE_KEYS)
         if extra:
-            raise ValueError(f"key(s) {extra} do not apply to a body list (they belong to "
-                             "DH tables; a body list is in SI units, its frames under "
-                             "'frames')")
+            raise ValueError(
+                f"key(s) {extra} do not apply to a body list (they belong to "
+                "DH tables; a body list is in SI units, its frames under "
+                "'frames')"
+            )
         return _from_bodies(data, gravity, name, source, strict)
     if "frames" in data:
-        raise ValueError("frames: applies to body lists only (a DH table's frames are "
-                         "dh0..dhN and ee; place ee with 'tool')")
+        raise ValueError(
+            "frames: applies to body lists only (a DH table's frames are "
+            "dh0..dhN and ee; place ee with 'tool')"
+        )
     if "convention" not in data:
         raise ValueError("convention: missing (standard, modified or rojas)")
     rows, payload, tool = _to_si(data)
-    return from_dh(rows, data["convention"], gravity=gravity, payload=payload, tool=tool,
-                   name=name, source=source, strict=strict)
+    return from_dh(
+        rows,
+        data["convention"],
+        gravity=gravity,
+        payload=payload,
+        tool=tool,
+        name=name,
+        source=source,
+        strict=strict,
+    )
 
 
 def _units(data: dict[str, Any]) -> tuple[float, float]:
     units = data.get("units", {})
     if not isinstance(units, dict) or set(units) - {"angle", "length"}:
-        raise ValueError(f"units: expected {{angle: rad|deg, length: m|mm}}, got "
-                         f"{short_repr(units)}")
+        raise ValueError(
+            f"units: expected {{angle: rad|deg, length: m|mm}}, got {short_repr(units)}"
+        )
     angle, length = units.get("angle", "rad"), units.get("length", "m")
     if not isinstance(angle, str) or angle not in _ANGLE:
         raise ValueError(f"units.angle: expected rad or deg, got {short_repr(angle)}")
@@ -170,7 +213,7 @@ def _scaled_inertial(entry: Mapping[str, Any], length: float, where: str) -> dic
         return out
     for key, shape, power in (("com", (3,), 1), ("inertia", (3, 3), 2)):
         if key in out:
-            out[key] = as_float_array(out[key], shape, f"{where}.{key}") * length ** power
+            out[key] = as_float_array(out[key], shape, f"{where}.{key}") * length**power
     return out
 
 
@@ -185,7 +228,7 @@ def _to_si(data: dict[str, Any]) -> tuple[list[Any], Any, Any]:
     out = []
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
-            out.append(row)                  # from_dh names the bad row
+            out.append(row)  # from_dh names the bad row
             continue
         r = _scaled_inertial(row, length, f"rows[{i}]")
         for keys, factor in ((_DH_LENGTHS, length), (_DH_ANGLES, angle)):
@@ -203,8 +246,9 @@ def _to_si(data: dict[str, Any]) -> tuple[list[Any], Any, Any]:
     return out, payload, tool
 
 
-def _from_bodies(data: dict[str, Any], gravity: ArrayLike, name: str, source: str,
-                 strict: bool) -> Model:
+def _from_bodies(
+    data: dict[str, Any], gravity: ArrayLike, name: str, source: str, strict: bool
+) -> Model:
     b = ModelBuilder()
     bodies = data["bodies"]
     if not isinstance(bodies, list) or not bodies:
@@ -216,26 +260,35 @@ def _from_bodies(data: dict[str, Any], gravity: ArrayLike, name: str, source: st
         unknown = sorted(set(body) - _BODY_KEYS)
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(_BODY_KEYS)}")
-        b.add_body(body.get("parent", i), body.get("joint", "R"),
-                   **{k: body[k] for k in _BODY_KEYS - {"parent", "joint"} if k in body},
-                   where=where)
+        b.add_body(
+            body.get("parent", i),
+            body.get("joint", "R"),
+            **{k: body[k] for k in _BODY_KEYS - {"parent", "joint"} if k in body},
+            where=where,
+        )
     frames = data.get("frames", [])
     if not isinstance(frames, list):
-        raise ValueError(f"frames: expected a list of {{name, body, rotation, translation}}, "
-                         f"got {short_repr(frames)}")
+        raise ValueError(
+            f"frames: expected a list of {{name, body, rotation, translation}}, "
+            f"got {short_repr(frames)}"
+        )
     for k, fr in enumerate(frames):
         where = f"frames[{k}]"
         if not isinstance(fr, dict):
             raise ValueError(f"{where}: expected a mapping, got {short_repr(fr)}")
         unknown = sorted(set(fr) - _FRAME_KEYS)
         if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; expected "
-                             f"{sorted(_FRAME_KEYS)}")
+            raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(_FRAME_KEYS)}")
         for key in ("name", "body"):
             if key not in fr:
                 raise ValueError(f"{where}.{key}: missing")
-        b.add_frame(fr["name"], fr["body"], fr.get("rotation"), fr.get("translation", (0, 0, 0)),
-                    where=where)
+        b.add_frame(
+            fr["name"],
+            fr["body"],
+            fr.get("rotation"),
+            fr.get("translation", (0, 0, 0)),
+            where=where,
+        )
     return b.build(gravity=gravity, name=name, source=source, strict=strict)
 
 
@@ -261,37 +314,52 @@ def save_model(model: Model, path: PathLike) -> Path:
     suffix = path.suffix.lower()
     if suffix == ".urdf":
         from .urdf import to_urdf
+
         to_urdf(model, path)
         return path
     if suffix not in (".yaml", ".yml"):
         raise ValueError(f"path: expected a .yaml, .yml or .urdf file name, got {str(path)!r}")
-    data = {"eslabon": 1, "name": model.name, "source": model.source,
-            "gravity": model.gravity}
+    data = {"eslabon": 1, "name": model.name, "source": model.source, "gravity": model.gravity}
     if model.dh is not None and _dh_reproduces(model):
         data.update(convention=model.dh.convention, rows=[dict(r) for r in model.dh.rows])
         data.update(_dh_extras(model))
     else:
-        data["bodies"] = [{"name": model.body_names[i], "parent": int(model.parent[i]),
-                           "joint": "FRP"[int(model.joint_type[i])], "axis": model.axis[i],
-                           "rotation": model.tree_rotation[i],
-                           "translation": model.tree_translation[i], "mass": model.mass[i],
-                           "com": model.com[i], "inertia": model.inertia[i],
-                           "viscous": model.viscous[i], "coulomb": model.coulomb[i],
-                           "armature": model.armature[i], "com_slide": model.com_slide[i]}
-                          for i in range(1, model.nb + 1)]
-        data["frames"] = [{"name": f.name, "body": f.body, "rotation": f.rotation,
-                           "translation": f.translation} for f in model.frames]
+        data["bodies"] = [
+            {
+                "name": model.body_names[i],
+                "parent": int(model.parent[i]),
+                "joint": "FRP"[int(model.joint_type[i])],
+                "axis": model.axis[i],
+                "rotation": model.tree_rotation[i],
+                "translation": model.tree_translation[i],
+                "mass": model.mass[i],
+                "com": model.com[i],
+                "inertia": model.inertia[i],
+                "viscous": model.viscous[i],
+                "coulomb": model.coulomb[i],
+                "armature": model.armature[i],
+                "com_slide": model.com_slide[i],
+            }
+            for i in range(1, model.nb + 1)
+        ]
+        data["frames"] = [
+            {"name": f.name, "body": f.body, "rotation": f.rotation, "translation": f.translation}
+            for f in model.frames
+        ]
     return write_text_atomic(path, dump_yaml(_plain(data)))
 
 
 def _dh_extras(model: Model) -> dict[str, Any]:
     """The payload and tool of a DH model, recovered from its bodies and frames."""
-    assert model.dh is not None          # called for DH models only
+    assert model.dh is not None  # called for DH models only
     n = len(model.dh.rows)
     out: dict[str, Any] = {}
     if model.nb > n:
-        out["payload"] = {"mass": model.mass[n + 1], "com": model.com[n + 1],
-                          "inertia": model.inertia[n + 1]}
+        out["payload"] = {
+            "mass": model.mass[n + 1],
+            "com": model.com[n + 1],
+            "inertia": model.inertia[n + 1],
+        }
     dh_n, ee = model.frame(f"dh{n}"), model.frame("ee")
     tool = np.eye(4)
     tool[:3, :3] = dh_n.rotation.T @ ee.rotation
@@ -303,6 +371,6 @@ def _dh_extras(model: Model) -> dict[str, Any]:
 
 def _dh_reproduces(model: Model) -> bool:
     """True when the model is exactly its DH table (plus payload and tool)."""
-    assert model.dh is not None          # called for DH models only
+    assert model.dh is not None  # called for DH models only
     n = len(model.dh.rows)
     return model.nb in (n, n + 1) and all(model.q_index[i] >= 0 for i in range(1, n + 1))

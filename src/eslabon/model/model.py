@@ -7,6 +7,7 @@ body ``i`` relative to ``parent[i]``: the body frame is the joint frame placed a
 Inertial data are expressed in the body frame. DH tables, YAML and URDF are front-ends
 that compile into this model; see :mod:`eslabon.model.dh`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,15 +15,16 @@ from typing import Any
 
 import numpy as np
 
+from .._engine import layout as L
 from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
-from .._engine import layout as L
 from .validate import check_body_arrays, check_names_and_frames
 
 
 @dataclass(frozen=True)
 class Frame:
     """A named frame fixed to ``body`` at (``rotation``, ``translation``) in the body frame."""
+
     name: str
     body: int
     rotation: np.ndarray
@@ -32,6 +34,7 @@ class Frame:
 @dataclass(frozen=True)
 class DHTable:
     """The DH rows a model was compiled from, kept for display and export."""
+
     convention: str
     rows: tuple
 
@@ -46,6 +49,7 @@ class Model:
     ``mass`` (nb+1,), ``com`` (nb+1, 3), ``inertia`` (nb+1, 3, 3) about the COM,
     ``viscous``, ``coulomb``, ``armature``, ``com_slide`` (nb+1,), ``gravity`` (3,).
     """
+
     name: str
     parent: np.ndarray
     joint_type: np.ndarray
@@ -78,13 +82,14 @@ class Model:
         q_index[moving] = np.arange(len(moving))
         q_index.setflags(write=False)
         object.__setattr__(self, "q_index", q_index)
-        object.__setattr__(self, "nq", len(moving))   # number of joint coordinates (DOF)
-        for key in ("body_names", "frames"):       # a list given is kept as a tuple
+        object.__setattr__(self, "nq", len(moving))  # number of joint coordinates (DOF)
+        for key in ("body_names", "frames"):  # a list given is kept as a tuple
             if isinstance(getattr(self, key), list):
                 object.__setattr__(self, key, tuple(getattr(self, key)))
         if not self.body_names:
-            object.__setattr__(self, "body_names",
-                               tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)]))
+            object.__setattr__(
+                self, "body_names", tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)])
+            )
         check_names_and_frames(self)
         packed = L.pack(self)
         packed.setflags(write=False)
@@ -127,29 +132,54 @@ class Model:
             book mode): ``"model: {what} needs rigid links; ..."``.
         """
         if self.has_moving_com:
-            raise ValueError(f"model: {what} needs rigid links; a COM of {self.name!r} "
-                             "slides with a prismatic joint (a sliding COM, seed 001 book "
-                             "mode)")
+            raise ValueError(
+                f"model: {what} needs rigid links; a COM of {self.name!r} "
+                "slides with a prismatic joint (a sliding COM, seed 001 book "
+                "mode)"
+            )
 
     def frame(self, name: str) -> Frame:
         for fr in self.frames:
             if fr.name == name:
                 return fr
-        raise ValueError(f"frame: unknown frame {name!r}; this model has "
-                         f"{[f.name for f in self.frames]}")
+        raise ValueError(
+            f"frame: unknown frame {name!r}; this model has {[f.name for f in self.frames]}"
+        )
 
     def replace(self, **changes: Any) -> Model:
         """A new model with some fields changed, validated again (the model is immutable).
 
         Friction and armature may be given per degree of freedom, shape (nq,).
         """
-        current = {k: getattr(self, k) for k in (
-            "name", "parent", "joint_type", "axis", "tree_rotation", "tree_translation",
-            "mass", "com", "inertia", "viscous", "coulomb", "armature", "com_slide",
-            "gravity", "body_names", "frames", "dh", "source")}
+        current = {
+            k: getattr(self, k)
+            for k in (
+                "name",
+                "parent",
+                "joint_type",
+                "axis",
+                "tree_rotation",
+                "tree_translation",
+                "mass",
+                "com",
+                "inertia",
+                "viscous",
+                "coulomb",
+                "armature",
+                "com_slide",
+                "gravity",
+                "body_names",
+                "frames",
+                "dh",
+                "source",
+            )
+        }
         for key in ("viscous", "coulomb", "armature"):
-            if key in changes and np.size(changes[key]) in (1, self.nq) \
-                    and np.size(changes[key]) != self.nb + 1:
+            if (
+                key in changes
+                and np.size(changes[key]) in (1, self.nq)
+                and np.size(changes[key]) != self.nb + 1
+            ):
                 full = np.zeros(self.nb + 1)
                 full[self.dof_bodies] = changes[key]
                 changes[key] = full
@@ -160,9 +190,11 @@ class Model:
         return Model(**current)
 
     def __repr__(self) -> str:
-        return (f"Model({self.name!r}, nq={self.nq}, nb={self.nb}, "
-                f"joints={''.join(t[0].upper() for t in self.joint_types)}, "
-                f"gravity={tuple(float(g) for g in self.gravity)})")
+        return (
+            f"Model({self.name!r}, nq={self.nq}, nb={self.nb}, "
+            f"joints={''.join(t[0].upper() for t in self.joint_types)}, "
+            f"gravity={tuple(float(g) for g in self.gravity)})"
+        )
 
 
 __all__ = ["Model", "Frame", "DHTable", "REVOLUTE", "PRISMATIC", "FIXED"]

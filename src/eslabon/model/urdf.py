@@ -37,6 +37,7 @@ joint is written ``continuous`` (our model keeps no joint limits), rotor inertia
 reads back as the same text; a name with a character XML cannot hold (a control character)
 is refused. Seed 001's sliding-COM models cannot be expressed and are refused.
 """
+
 from __future__ import annotations
 
 import os
@@ -67,14 +68,17 @@ if TYPE_CHECKING:
     # child link -> (its parent joint's name, that <joint>, the parent link)
     ParentOf = dict[str, tuple[str, ET.Element, str]]
 
-MAX_URDF_BYTES = 50 * 2 ** 20
+MAX_URDF_BYTES = 50 * 2**20
 """Largest URDF file read (50 MiB; robot descriptions with many links are a few MB)."""
 
 _JOINTS = {"revolute": "R", "continuous": "R", "prismatic": "P", "fixed": "F"}
 # eslabon joint type -> (URDF joint type, needs <limit>): a revolute joint is written
 # continuous (the model keeps no limits); URDF requires limits on a prismatic joint
-_URDF_JOINTS = {FIXED: ("fixed", False), REVOLUTE: ("continuous", False),
-                PRISMATIC: ("prismatic", True)}
+_URDF_JOINTS = {
+    FIXED: ("fixed", False),
+    REVOLUTE: ("continuous", False),
+    PRISMATIC: ("prismatic", True),
+}
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _SHAPES = {"box": {"size": 3}, "cylinder": {"radius": 1, "length": 1}, "sphere": {"radius": 1}}
@@ -88,6 +92,7 @@ class UrdfInfo:
     (only where lower < upper; see the module docstring), per link the visual geometry
     [(kind, size or mesh file name, origin 4×4)], and the joint name of each body 1..nb
     (``joint_names[i - 1]``) and of each DOF."""
+
     robot: str
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)
     visuals: dict[str, list[Visual]] = field(default_factory=dict)
@@ -108,9 +113,9 @@ def _skip_leading_space(data: AnyStr) -> tuple[AnyStr, int, int]:
     """``data`` without a leading byte order mark and white space, and the (lines,
     columns) skipped, so that line numbers still count from the file's first line."""
     bom, space = ("\ufeff", " \t\r\n") if isinstance(data, str) else (b"\xef\xbb\xbf", b" \t\r\n")
-    body = data[len(bom):] if data.startswith(bom) else data
+    body = data[len(bom) :] if data.startswith(bom) else data
     body = body.lstrip(space)
-    skipped = data[:len(data) - len(body)]
+    skipped = data[: len(data) - len(body)]
     text = skipped.decode("utf-8", "replace") if isinstance(skipped, bytes) else skipped
     breaks = text.replace("\r\n", "\n").replace("\r", "\n")
     return body, breaks.count("\n"), len(breaks.rsplit("\n", 1)[-1].lstrip("\ufeff"))
@@ -129,19 +134,24 @@ def _parse(data: str | bytes, where: str) -> ET.Element:
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         if tag.startswith("xacro:"):
-            raise ValueError(f"{where}: <{tag}> at line {line()}: this is a xacro file; "
-                             "expand it into plain URDF first (xacro FILE > robot.urdf)")
+            raise ValueError(
+                f"{where}: <{tag}> at line {line()}: this is a xacro file; "
+                "expand it into plain URDF first (xacro FILE > robot.urdf)"
+            )
         elem = ET.Element(tag, attrs)
         elem.set("_line", str(line()))
         (stack[-1].append(elem) if stack else root.append(elem))
         stack.append(elem)
 
-    def doctype(name: str, system_id: str | None, public_id: str | None,
-                has_internal_subset: bool) -> None:
+    def doctype(
+        name: str, system_id: str | None, public_id: str | None, has_internal_subset: bool
+    ) -> None:
         if has_internal_subset:
-            raise ValueError(f"{where}: <!DOCTYPE {name} [...]> at line {line()}: a document "
-                             "type declaration with an internal subset (entities, attribute "
-                             "defaults) is not supported in URDF")
+            raise ValueError(
+                f"{where}: <!DOCTYPE {name} [...]> at line {line()}: a document "
+                "type declaration with an internal subset (entities, attribute "
+                "defaults) is not supported in URDF"
+            )
 
     parser.StartElementHandler = start
     parser.EndElementHandler = lambda tag: stack.pop()
@@ -150,8 +160,10 @@ def _parse(data: str | bytes, where: str) -> ET.Element:
         parser.Parse(data, True)
     except expat.ExpatError as exc:
         column = exc.offset + 1 + (column_offset if exc.lineno == 1 else 0)
-        raise ValueError(f"{where}: not valid XML ({expat.ErrorString(exc.code)}: line "
-                         f"{exc.lineno + line_offset}, column {column})") from None
+        raise ValueError(
+            f"{where}: not valid XML ({expat.ErrorString(exc.code)}: line "
+            f"{exc.lineno + line_offset}, column {column})"
+        ) from None
     return root[0]
 
 
@@ -165,35 +177,43 @@ def _one(elem: ET.Element | None, tag: str, where: str) -> ET.Element | None:
         return None
     found = elem.findall(tag)
     if len(found) > 1:
-        raise ValueError(f"{_at(found[1], where)}: a second <{tag}> in the <{elem.tag}> at "
-                         f"line {elem.get('_line')} (one is allowed)")
+        raise ValueError(
+            f"{_at(found[1], where)}: a second <{tag}> in the <{elem.tag}> at "
+            f"line {elem.get('_line')} (one is allowed)"
+        )
     return found[0] if found else None
 
 
-def _floats(elem: ET.Element | None, attr: str, n: int, default: ArrayLike | None,
-            where: str) -> NDArray[np.float64]:
+def _floats(
+    elem: ET.Element | None, attr: str, n: int, default: ArrayLike | None, where: str
+) -> NDArray[np.float64]:
     """``n`` finite decimal numbers from attribute ``attr`` (``default`` when it is absent;
     a required attribute has default None)."""
     raw = elem.get(attr) if elem is not None else None
     if raw is None:
-        if default is None:     # a required attribute is only asked of an element present
-            raise ValueError(f"{_at(cast(ET.Element, elem), where)}: {attr}: missing ({n} number"
-                             f"{'s' if n > 1 else ''} expected)")
+        if default is None:  # a required attribute is only asked of an element present
+            raise ValueError(
+                f"{_at(cast(ET.Element, elem), where)}: {attr}: missing ({n} number"
+                f"{'s' if n > 1 else ''} expected)"
+            )
         return np.array(default, dtype=float)
     tokens = raw.split()
     vals = np.array([float(t) for t in tokens if _NUMBER.fullmatch(t)])
     if len(tokens) != n or len(vals) != n or not np.isfinite(vals).all():
-        raise ValueError(f"{_at(cast(ET.Element, elem), where)}: {attr}: expected {n} finite number"
-                         f"{'s' if n > 1 else ''}, got {raw!r}")
+        raise ValueError(
+            f"{_at(cast(ET.Element, elem), where)}: {attr}: expected {n} finite number"
+            f"{'s' if n > 1 else ''}, got {raw!r}"
+        )
     return vals
 
 
 def _nonnegative(elem: ET.Element | None, attr: str, where: str) -> float:
     """An optional attribute holding one number >= 0 (0 when absent)."""
     value = float(_floats(elem, attr, 1, (0.0,), where)[0])
-    if value < 0.0:         # read from the attribute, so elem is an element
-        raise ValueError(f"{_at(cast(ET.Element, elem), where)}: {attr}: expected a number "
-                         f">= 0, got {value}")
+    if value < 0.0:  # read from the attribute, so elem is an element
+        raise ValueError(
+            f"{_at(cast(ET.Element, elem), where)}: {attr}: expected a number >= 0, got {value}"
+        )
     return value + 0.0
 
 
@@ -211,15 +231,17 @@ def matrix_rpy(R: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.array([np.arctan2(R[2, 1], R[2, 2]), pitch, np.arctan2(R[1, 0], R[0, 0])])
 
 
-def _origin(elem: ET.Element | None,
-            where: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _origin(elem: ET.Element | None, where: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     o = _one(elem, "origin", where) if elem is not None else None
-    return (rpy_matrix(_floats(o, "rpy", 3, (0, 0, 0), where)),
-            _floats(o, "xyz", 3, (0, 0, 0), where))
+    return (
+        rpy_matrix(_floats(o, "rpy", 3, (0, 0, 0), where)),
+        _floats(o, "xyz", 3, (0, 0, 0), where),
+    )
 
 
-def _inertial(link: ET.Element,
-              where: str) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
+def _inertial(
+    link: ET.Element, where: str
+) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
     """(mass, COM, inertia about the COM in link axes); zeros without ``<inertial>``."""
     inertial = _one(link, "inertial", where)
     if inertial is None:
@@ -228,12 +250,19 @@ def _inertial(link: ET.Element,
     parts = {tag: _one(inertial, tag, where) for tag in ("mass", "inertia")}
     for tag, elem in parts.items():
         if elem is None:
-            raise ValueError(f"{_at(inertial, where)}: <{tag}> missing (an <inertial> needs "
-                             "<mass value> and <inertia ixx ixy ixz iyy iyz izz>)")
+            raise ValueError(
+                f"{_at(inertial, where)}: <{tag}> missing (an <inertial> needs "
+                "<mass value> and <inertia ixx ixy ixz iyy iyz izz>)"
+            )
     mass = float(_floats(parts["mass"], "value", 1, None, where)[0])
     v = {k: float(_floats(parts["inertia"], k, 1, None, where)[0]) for k in _INERTIA_ATTRS}
-    I = np.array([[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]],
-                  [v["ixz"], v["iyz"], v["izz"]]])
+    I = np.array(
+        [
+            [v["ixx"], v["ixy"], v["ixz"]],
+            [v["ixy"], v["iyy"], v["iyz"]],
+            [v["ixz"], v["iyz"], v["izz"]],
+        ]
+    )
     return mass, p, R @ I @ R.T
 
 
@@ -244,7 +273,7 @@ def _visuals(link: ET.Element, where: str) -> list[Visual]:
         T = np.eye(4)
         T[:3, :3], T[:3, 3] = R, p
         geom = _one(vis, "geometry", where)
-        for shape in (list(geom) if geom is not None else []):
+        for shape in list(geom) if geom is not None else []:
             if shape.tag == "mesh":
                 filename = shape.get("filename")
                 if not filename:
@@ -255,8 +284,10 @@ def _visuals(link: ET.Element, where: str) -> list[Visual]:
                 for attr, n in _SHAPES[shape.tag].items():
                     values = _floats(shape, attr, n, None, where)
                     if (values < 0).any():
-                        raise ValueError(f"{_at(shape, where)}: {attr}: expected sizes >= 0, "
-                                         f"got {shape.get(attr)!r}")
+                        raise ValueError(
+                            f"{_at(shape, where)}: {attr}: expected sizes >= 0, "
+                            f"got {shape.get(attr)!r}"
+                        )
                     size[attr] = values.tolist()
                 out.append((shape.tag, size, T))
     return out
@@ -271,9 +302,11 @@ def _named(elements: Iterable[ET.Element], kind: str, where: str) -> dict[str, E
         if not name:
             raise ValueError(f"{_at(elem, where)}: name: missing")
         if name in named:
-            raise ValueError(f"{_at(elem, where)}: name {name!r} is already the name of the "
-                             f"<{kind}> at line {named[name].get('_line')}; {kind} names must "
-                             "differ")
+            raise ValueError(
+                f"{_at(elem, where)}: name {name!r} is already the name of the "
+                f"<{kind}> at line {named[name].get('_line')}; {kind} names must "
+                "differ"
+            )
         named[name] = elem
     return named
 
@@ -284,11 +317,12 @@ def _loop_through(link: str, parent_of: ParentOf) -> list[str]:
     while link not in path:
         path.append(link)
         link = parent_of[link][2]
-    return path[path.index(link):]
+    return path[path.index(link) :]
 
 
-def _joint_tree(robot: ET.Element, links: Mapping[str, ET.Element],
-                where: str) -> tuple[str, dict[str, list[str]], ParentOf]:
+def _joint_tree(
+    robot: ET.Element, links: Mapping[str, ET.Element], where: str
+) -> tuple[str, dict[str, list[str]], ParentOf]:
     """(root link, {parent link: [child links]}, {child link: (joint name, joint, parent)})
     from the ``<joint>`` elements; a joint that cannot be part of a tree is refused."""
     joints = _named(robot.findall("joint"), "joint", where)
@@ -297,15 +331,20 @@ def _joint_tree(robot: ET.Element, links: Mapping[str, ET.Element],
     for jname, j in joints.items():
         jtype = j.get("type")
         if jtype is None:
-            raise ValueError(f"{_at(j, where)} {jname!r}: type: missing (expected revolute, "
-                             "continuous, prismatic or fixed)")
+            raise ValueError(
+                f"{_at(j, where)} {jname!r}: type: missing (expected revolute, "
+                "continuous, prismatic or fixed)"
+            )
         if jtype not in _JOINTS:
-            raise ValueError(f"{_at(j, where)} {jname!r}: type {jtype!r} is not supported "
-                             f"(expected revolute, continuous, prismatic or fixed)")
+            raise ValueError(
+                f"{_at(j, where)} {jname!r}: type {jtype!r} is not supported "
+                f"(expected revolute, continuous, prismatic or fixed)"
+            )
         mimic = _one(j, "mimic", where)
         if mimic is not None:
-            raise ValueError(f"{_at(mimic, where)} in joint {jname!r}: mimic joints "
-                             f"are not supported")
+            raise ValueError(
+                f"{_at(mimic, where)} in joint {jname!r}: mimic joints are not supported"
+            )
         ends: dict[str, str] = {}
         for role in ("parent", "child"):
             elem = _one(j, role, where)
@@ -315,28 +354,34 @@ def _joint_tree(robot: ET.Element, links: Mapping[str, ET.Element],
             if link is None:
                 raise ValueError(f"{_at(elem, where)} in joint {jname!r}: link: missing")
             if link not in links:
-                raise ValueError(f"{_at(j, where)} {jname!r}: {role} link {link!r} is "
-                                 f"not defined")
+                raise ValueError(f"{_at(j, where)} {jname!r}: {role} link {link!r} is not defined")
             ends[role] = link
         p, c = ends["parent"], ends["child"]
         if p == c:
-            raise ValueError(f"{_at(j, where)} {jname!r}: link {c!r} is both its parent and "
-                             "its child")
+            raise ValueError(
+                f"{_at(j, where)} {jname!r}: link {c!r} is both its parent and its child"
+            )
         if c in parent_of:
-            raise ValueError(f"{_at(j, where)} {jname!r}: link {c!r} already has parent joint "
-                             f"{parent_of[c][0]!r} (closed loops are not supported)")
+            raise ValueError(
+                f"{_at(j, where)} {jname!r}: link {c!r} already has parent joint "
+                f"{parent_of[c][0]!r} (closed loops are not supported)"
+            )
         parent_of[c] = (jname, j, p)
         children.setdefault(p, []).append(c)
     roots = [lk for lk in links if lk not in parent_of]
     if not roots:
         loop = _loop_through(next(iter(links)), parent_of)
-        raise ValueError(f"{where}: no root link: every link has a parent joint; the joints "
-                         f"{[parent_of[lk][0] for lk in loop]} form a loop through the links "
-                         f"{loop} (closed loops are not supported)")
+        raise ValueError(
+            f"{where}: no root link: every link has a parent joint; the joints "
+            f"{[parent_of[lk][0] for lk in loop]} form a loop through the links "
+            f"{loop} (closed loops are not supported)"
+        )
     if len(roots) > 1:
         listed = ", ".join(f"{lk!r} (line {links[lk].get('_line')})" for lk in roots)
-        raise ValueError(f"{where}: expected one root link (a link that is no joint's "
-                         f"child), found {len(roots)}: {listed}")
+        raise ValueError(
+            f"{where}: expected one root link (a link that is no joint's "
+            f"child), found {len(roots)}: {listed}"
+        )
     reached, queue = {roots[0]}, deque([roots[0]])
     while queue:
         for child in children.get(queue.popleft(), []):
@@ -345,14 +390,21 @@ def _joint_tree(robot: ET.Element, links: Mapping[str, ET.Element],
     apart = [lk for lk in links if lk not in reached]
     if apart:
         loop = _loop_through(apart[0], parent_of)
-        raise ValueError(f"{where}: link(s) {apart} are not connected to the root link "
-                         f"{roots[0]!r}: the joints {[parent_of[lk][0] for lk in loop]} form a "
-                         f"loop through the links {loop} (closed loops are not supported)")
+        raise ValueError(
+            f"{where}: link(s) {apart} are not connected to the root link "
+            f"{roots[0]!r}: the joints {[parent_of[lk][0] for lk in loop]} form a "
+            f"loop through the links {loop} (closed loops are not supported)"
+        )
     return roots[0], children, parent_of
 
 
-def read_urdf(source: str | Path, *, gravity: ArrayLike = STANDARD_GRAVITY,
-              name: str | None = None, strict: bool = False) -> tuple[Model, UrdfInfo]:
+def read_urdf(
+    source: str | Path,
+    *,
+    gravity: ArrayLike = STANDARD_GRAVITY,
+    name: str | None = None,
+    strict: bool = False,
+) -> tuple[Model, UrdfInfo]:
     """(Model, UrdfInfo) from a URDF file path or URDF text. ``strict`` refuses an inertia
     no rigid body can have (otherwise a warning names the body)."""
     text, where = _source(source)
@@ -360,12 +412,14 @@ def read_urdf(source: str | Path, *, gravity: ArrayLike = STANDARD_GRAVITY,
     if robot.tag != "robot":
         raise ValueError(f"{where}: expected a <robot> root element, got <{robot.tag}>")
     for el in robot.iter("loop_joint"):
-        raise ValueError(f"{_at(el, where)}: closed loops are not supported (serial and "
-                         f"tree robots only)")
+        raise ValueError(
+            f"{_at(el, where)}: closed loops are not supported (serial and tree robots only)"
+        )
     links = _named(robot.findall("link"), "link", where)
     if not links:
-        raise ValueError(f"{_at(robot, where)}: no <link> element (a robot needs at least "
-                         "its root link)")
+        raise ValueError(
+            f"{_at(robot, where)}: no <link> element (a robot needs at least its root link)"
+        )
     root, children, parent_of = _joint_tree(robot, links, where)
     b = ModelBuilder()
     body_of = {root: 0}
@@ -377,12 +431,16 @@ def read_urdf(source: str | Path, *, gravity: ArrayLike = STANDARD_GRAVITY,
             jname, j, _ = parent_of[child]
             R, p = _origin(j, where)
             mass, com, inertia = _inertial(links[child], where)
-            if j.get("type") == "fixed" and child not in children and mass == 0.0 \
-                    and not inertia.any():
-                b.add_frame(child, body_of[lk], R, p)   # no mass, no inertia: a named frame
+            if (
+                j.get("type") == "fixed"
+                and child not in children
+                and mass == 0.0
+                and not inertia.any()
+            ):
+                b.add_frame(child, body_of[lk], R, p)  # no mass, no inertia: a named frame
                 info.visuals[child] = _visuals(links[child], where)
                 continue
-            kind = _JOINTS[j.attrib["type"]]     # a known type: _joint_tree checked it
+            kind = _JOINTS[j.attrib["type"]]  # a known type: _joint_tree checked it
             axis = _floats(_one(j, "axis", where), "xyz", 3, (1.0, 0.0, 0.0), where)
             if kind != "F":
                 if np.linalg.norm(axis) < 1e-12:
@@ -391,49 +449,68 @@ def read_urdf(source: str | Path, *, gravity: ArrayLike = STANDARD_GRAVITY,
             dyn = _one(j, "dynamics", where)
             ext = _one(j, "eslabon", where)
             body_of[child] = b.add_body(
-                body_of[lk], kind, axis=axis, rotation=R, translation=p,
-                mass=mass, com=com, inertia=inertia,
+                body_of[lk],
+                kind,
+                axis=axis,
+                rotation=R,
+                translation=p,
+                mass=mass,
+                com=com,
+                inertia=inertia,
                 viscous=_nonnegative(dyn, "damping", where),
                 coulomb=_nonnegative(dyn, "friction", where),
                 armature=_nonnegative(ext, "armature", where),
-                name=child, where=f"{_at(links[child], where)} {child!r}")
+                name=child,
+                where=f"{_at(links[child], where)} {child!r}",
+            )
             b.add_frame(child, body_of[child])
             info.joint_names.append(jname)
             limit = _one(j, "limit", where)
             if limit is not None and j.get("type") in ("revolute", "prismatic"):
                 lo = float(_floats(limit, "lower", 1, (0.0,), where)[0])
                 hi = float(_floats(limit, "upper", 1, (0.0,), where)[0])
-                if lo < hi:                  # lower >= upper: unlimited (module docstring)
+                if lo < hi:  # lower >= upper: unlimited (module docstring)
                     info.limits[jname] = (lo, hi)
             info.visuals[child] = _visuals(links[child], where)
             queue.append(child)
-    model = b.build(gravity=gravity, name=name or robot.get("name") or "urdf",
-                    source=f"URDF {where}", strict=strict)
+    model = b.build(
+        gravity=gravity,
+        name=name or robot.get("name") or "urdf",
+        source=f"URDF {where}",
+        strict=strict,
+    )
     return model, info
 
 
-def from_urdf(source: str | Path, *, gravity: ArrayLike = STANDARD_GRAVITY,
-              name: str | None = None, strict: bool = False) -> Model:
+def from_urdf(
+    source: str | Path,
+    *,
+    gravity: ArrayLike = STANDARD_GRAVITY,
+    name: str | None = None,
+    strict: bool = False,
+) -> Model:
     """A :class:`Model` from a URDF file path or URDF text (see :func:`read_urdf`)."""
     return read_urdf(source, gravity=gravity, name=name, strict=strict)[0]
 
 
 def _source(source: str | Path) -> tuple[str | bytes, str]:
     """(bytes of the file or the text, a name for messages) of a path or URDF text."""
-    if isinstance(source, Path) or (isinstance(source, str)
-                                    and not source.lstrip("\ufeff \t\r\n").startswith("<")):
+    if isinstance(source, Path) or (
+        isinstance(source, str) and not source.lstrip("\ufeff \t\r\n").startswith("<")
+    ):
         path = Path(source)
         if not path.is_file():
             raise ValueError(f"path: no such URDF file {str(path)!r}")
         size = path.stat().st_size
         if size > MAX_URDF_BYTES:
-            raise ValueError(f"{path}: {size} bytes is larger than the {MAX_URDF_BYTES} bytes "
-                             "a URDF file may have")
+            raise ValueError(
+                f"{path}: {size} bytes is larger than the {MAX_URDF_BYTES} bytes "
+                "a URDF file may have"
+            )
         with open(path, "rb") as handle:
             data = handle.read(MAX_URDF_BYTES + 1)
         if len(data) > MAX_URDF_BYTES:
-            raise ValueError(f"{path}: larger than the {MAX_URDF_BYTES} bytes a URDF file "
-                             "may have")
+            raise ValueError(f"{path}: larger than the {MAX_URDF_BYTES} bytes a URDF file may have")
         return data, str(path)
     if not isinstance(source, str):
         raise ValueError(f"source: expected a URDF file path or URDF text, got {type(source)}")
@@ -449,8 +526,10 @@ def _xml_name(name: str, field: str) -> str:
     hold (a control character) is refused."""
     bad = _NOT_XML_CHAR.search(name)
     if bad:
-        raise ValueError(f"{field}: {name!r} holds {bad.group()!r}, a character XML cannot "
-                         "hold, so it cannot be written as URDF")
+        raise ValueError(
+            f"{field}: {name!r} holds {bad.group()!r}, a character XML cannot "
+            "hold, so it cannot be written as URDF"
+        )
     return quoteattr(name)
 
 
@@ -468,54 +547,71 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     joint; the root link is ``world`` (or ``world_1``, ... if a body or frame has that
     name)."""
     model.require_rigid_links("to_urdf (URDF links are rigid bodies)")
-    body = {i: _xml_name(model.body_names[i], f"body_names[{i}]")
-            for i in range(1, model.nb + 1)}
+    body = {i: _xml_name(model.body_names[i], f"body_names[{i}]") for i in range(1, model.nb + 1)}
     taken = set(model.body_names[1:]) | {fr.name for fr in model.frames}
     root, k = "world", 0
     while root in taken:
         k += 1
         root = f"world_{k}"
     body[0] = quoteattr(root)
-    joint = {i: _xml_name(f"joint_{model.body_names[i]}", f"body_names[{i}]")
-             for i in range(1, model.nb + 1)}
-    out = ['<?xml version="1.0"?>', f'<robot name={_xml_name(model.name, "name")}>',
-           "  " + _comment(f"written by eslabon; gravity {list(map(float, model.gravity))} "
-                           "is not part of URDF"), f'  <link name={body[0]}/>']
+    joint = {
+        i: _xml_name(f"joint_{model.body_names[i]}", f"body_names[{i}]")
+        for i in range(1, model.nb + 1)
+    }
+    out = [
+        '<?xml version="1.0"?>',
+        f"<robot name={_xml_name(model.name, 'name')}>",
+        "  "
+        + _comment(
+            f"written by eslabon; gravity {list(map(float, model.gravity))} is not part of URDF"
+        ),
+        f"  <link name={body[0]}/>",
+    ]
     for i in range(1, model.nb + 1):
         I = model.inertia[i]
-        out += [f'  <link name={body[i]}>', '    <inertial>',
-                f'      <origin xyz={_fmt(model.com[i])} rpy="0 0 0"/>',
-                f'      <mass value={_fmt(model.mass[i])}/>',
-                f'      <inertia ixx={_fmt(I[0, 0])} ixy={_fmt(I[0, 1])} '
-                f'ixz={_fmt(I[0, 2])} iyy={_fmt(I[1, 1])} iyz={_fmt(I[1, 2])} '
-                f'izz={_fmt(I[2, 2])}/>',
-                '    </inertial>', '  </link>']
+        out += [
+            f"  <link name={body[i]}>",
+            "    <inertial>",
+            f'      <origin xyz={_fmt(model.com[i])} rpy="0 0 0"/>',
+            f"      <mass value={_fmt(model.mass[i])}/>",
+            f"      <inertia ixx={_fmt(I[0, 0])} ixy={_fmt(I[0, 1])} "
+            f"ixz={_fmt(I[0, 2])} iyy={_fmt(I[1, 1])} iyz={_fmt(I[1, 2])} "
+            f"izz={_fmt(I[2, 2])}/>",
+            "    </inertial>",
+            "  </link>",
+        ]
         kind, limited = _URDF_JOINTS[int(model.joint_type[i])]
-        out += [f'  <joint name={joint[i]} type="{kind}">',
-                f'    <parent link={body[int(model.parent[i])]}/>',
-                f'    <child link={body[i]}/>',
-                f'    <origin xyz={_fmt(model.tree_translation[i])} '
-                f'rpy={_fmt(matrix_rpy(model.tree_rotation[i]))}/>']
+        out += [
+            f'  <joint name={joint[i]} type="{kind}">',
+            f"    <parent link={body[int(model.parent[i])]}/>",
+            f"    <child link={body[i]}/>",
+            f"    <origin xyz={_fmt(model.tree_translation[i])} "
+            f"rpy={_fmt(matrix_rpy(model.tree_rotation[i]))}/>",
+        ]
         if kind != "fixed":
-            out.append(f'    <axis xyz={_fmt(model.axis[i])}/>')
+            out.append(f"    <axis xyz={_fmt(model.axis[i])}/>")
             if limited:
                 out.append('    <limit lower="-1e9" upper="1e9" effort="1e9" velocity="1e9"/>')
-            out.append(f'    <dynamics damping={_fmt(model.viscous[i])} '
-                       f'friction={_fmt(model.coulomb[i])}/>')
+            out.append(
+                f"    <dynamics damping={_fmt(model.viscous[i])} "
+                f"friction={_fmt(model.coulomb[i])}/>"
+            )
             if model.armature[i]:
-                out.append(f'    <eslabon armature={_fmt(model.armature[i])}/>')
-        out.append('  </joint>')
+                out.append(f"    <eslabon armature={_fmt(model.armature[i])}/>")
+        out.append("  </joint>")
     for fr in model.frames:
-        if fr.name in model.body_names[1:]:      # a body's own frame: that link already
+        if fr.name in model.body_names[1:]:  # a body's own frame: that link already
             continue
         link = _xml_name(fr.name, f"frame {fr.name!r}")
-        out += [f'  <link name={link}/>',
-                f'  <joint name={_xml_name("frame_" + fr.name, f"frame {fr.name!r}")} '
-                'type="fixed">',
-                f'    <parent link={body[fr.body]}/>', f'    <child link={link}/>',
-                f'    <origin xyz={_fmt(fr.translation)} rpy={_fmt(matrix_rpy(fr.rotation))}/>',
-                '  </joint>']
-    out.append('</robot>')
+        out += [
+            f"  <link name={link}/>",
+            f'  <joint name={_xml_name("frame_" + fr.name, f"frame {fr.name!r}")} type="fixed">',
+            f"    <parent link={body[fr.body]}/>",
+            f"    <child link={link}/>",
+            f"    <origin xyz={_fmt(fr.translation)} rpy={_fmt(matrix_rpy(fr.rotation))}/>",
+            "  </joint>",
+        ]
+    out.append("</robot>")
     text = "\n".join(out) + "\n"
     if path is not None:
         write_text_atomic(path, text)

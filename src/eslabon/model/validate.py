@@ -4,6 +4,7 @@ A number is a real number: an int or a float (numpy's too), never a boolean, a s
 None, which are refused rather than converted (``True`` is not 1.0, ``"1.5"`` is not
 1.5); a count or an index is an int.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     class ModelData(Protocol):
         """What the checks below read of a :class:`~eslabon.model.Model`, also while it is
         being built (model.py imports this module, so this one cannot import Model)."""
+
         @property
         def name(self) -> str: ...
         @property
@@ -51,10 +53,11 @@ if TYPE_CHECKING:
         @property
         def frames(self) -> tuple: ...
 
+
 _SHORT = reprlib.Repr()
 _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 60, 60, 40
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = 6
-_NUMERIC_KINDS = "iuf"      # numpy dtype kinds of real numbers (bool is "b")
+_NUMERIC_KINDS = "iuf"  # numpy dtype kinds of real numbers (bool is "b")
 
 
 def short_repr(value: object) -> str:
@@ -88,8 +91,9 @@ def _not_a_number(value: object) -> tuple[object, str] | None:
     return None
 
 
-def as_float_array(value: ArrayLike, shape: tuple[int, ...], field: str,
-                   want: str | None = None) -> NDArray[np.float64]:
+def as_float_array(
+    value: ArrayLike, shape: tuple[int, ...], field: str, want: str | None = None
+) -> NDArray[np.float64]:
     """``value`` as a finite float64 array of ``shape``, or a ValueError naming ``field``
     and ``want`` (default "a number" or "numbers of shape ...")."""
     shape = tuple(shape)
@@ -103,8 +107,9 @@ def as_float_array(value: ArrayLike, shape: tuple[int, ...], field: str,
     try:
         arr = np.array(value, dtype=np.float64)
     except OverflowError:
-        raise ValueError(f"{field}: expected {want}, got {short_repr(value)} "
-                         "(too large for a float)") from None
+        raise ValueError(
+            f"{field}: expected {want}, got {short_repr(value)} (too large for a float)"
+        ) from None
     except (TypeError, ValueError):
         raise ValueError(f"{field}: expected {want}, got {short_repr(value)}") from None
     if arr.shape != shape:
@@ -112,8 +117,9 @@ def as_float_array(value: ArrayLike, shape: tuple[int, ...], field: str,
             raise ValueError(f"{field}: expected {want}, got {short_repr(value)}")
         raise ValueError(f"{field}: expected shape {shape}, got {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{field}: expected finite numbers, got {short_repr(arr.tolist())} "
-                         "(NaN or inf)")
+        raise ValueError(
+            f"{field}: expected finite numbers, got {short_repr(arr.tolist())} (NaN or inf)"
+        )
     return arr
 
 
@@ -136,7 +142,7 @@ def check_nonnegative(value: float, field: str) -> float:
     v = float(as_float_array(value, (), field, "a number >= 0"))
     if v < 0.0:
         raise ValueError(f"{field}: expected a number >= 0, got {v}")
-    return v + 0.0          # -0.0 as 0.0
+    return v + 0.0  # -0.0 as 0.0
 
 
 def check_inertia(value: ArrayLike, field: str) -> NDArray[np.float64]:
@@ -147,8 +153,9 @@ def check_inertia(value: ArrayLike, field: str) -> NDArray[np.float64]:
         raise ValueError(f"{field}: expected a symmetric 3x3 matrix, got {inertia.tolist()}")
     eig = np.linalg.eigvalsh(0.5 * (inertia + inertia.T))
     if eig.min() < -1e-9 * scale:
-        raise ValueError(f"{field}: expected a positive semi-definite inertia, "
-                         f"got eigenvalues {eig.tolist()}")
+        raise ValueError(
+            f"{field}: expected a positive semi-definite inertia, got eigenvalues {eig.tolist()}"
+        )
     return 0.5 * (inertia + inertia.T)
 
 
@@ -172,8 +179,10 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
             raise ValueError(f"parent[{i}]: expected 0 <= parent < {i}, got {parent[i]}")
     jtype = np.asarray(model.joint_type, dtype=np.int64)
     if jtype.shape != (n,) or not np.all(np.isin(jtype, (FIXED, REVOLUTE, PRISMATIC))):
-        raise ValueError(f"joint_type: expected {n} codes among 0 (fixed), 1 (revolute), "
-                         f"2 (prismatic), got {np.asarray(model.joint_type).tolist()}")
+        raise ValueError(
+            f"joint_type: expected {n} codes among 0 (fixed), 1 (revolute), "
+            f"2 (prismatic), got {np.asarray(model.joint_type).tolist()}"
+        )
     out: dict[str, NDArray[Any]] = {"parent": parent, "joint_type": jtype}
     axis = as_float_array(model.axis, (n, 3), "axis")
     for i in range(1, n):
@@ -221,14 +230,17 @@ def check_names_and_frames(model: ModelData) -> None:
     check_name(model.name, "name")
     names = model.body_names
     if not isinstance(names, tuple) or len(names) != n:
-        raise ValueError(f"body_names: expected a tuple of {n} names (world first), got "
-                         f"{short_repr(names)}")
+        raise ValueError(
+            f"body_names: expected a tuple of {n} names (world first), got {short_repr(names)}"
+        )
     first: dict[str, int] = {}
     for i, name in enumerate(names):
         check_name(name, f"body_names[{i}]")
         if i and name in first:
-            raise ValueError(f"body_names[{i}]: {name!r} is already the name of body "
-                             f"{first[name]}; bodies need different names")
+            raise ValueError(
+                f"body_names[{i}]: {name!r} is already the name of body "
+                f"{first[name]}; bodies need different names"
+            )
         if i:
             first.setdefault(name, i)
     frames = model.frames
@@ -236,14 +248,20 @@ def check_names_and_frames(model: ModelData) -> None:
         check_name(getattr(fr, "name", None), f"frames[{k}].name")
         body = as_int(fr.body, f"frame {fr.name!r}.body", f"a body index in 0..{n - 1}")
         if not 0 <= body < n:
-            raise ValueError(f"frame {fr.name!r}.body: expected a body index in 0..{n - 1}, "
-                             f"got {short_repr(body)}")
-    if frames:          # every placement at once; a bad one is then named
+            raise ValueError(
+                f"frame {fr.name!r}.body: expected a body index in 0..{n - 1}, "
+                f"got {short_repr(body)}"
+            )
+    if frames:  # every placement at once; a bad one is then named
         try:
             R = np.array([fr.rotation for fr in frames], dtype=np.float64)
             p = np.array([fr.translation for fr in frames], dtype=np.float64)
-            placed = bool(R.shape == (len(frames), 3, 3) and p.shape == (len(frames), 3)
-                          and np.isfinite(R).all() and np.isfinite(p).all())
+            placed = bool(
+                R.shape == (len(frames), 3, 3)
+                and p.shape == (len(frames), 3)
+                and np.isfinite(R).all()
+                and np.isfinite(p).all()
+            )
         except (TypeError, ValueError, OverflowError):
             placed = False
         if placed:
@@ -259,11 +277,16 @@ def check_names_and_frames(model: ModelData) -> None:
             raise ValueError(f"frame {fr.name!r}: two frames have this name")
         seen.add(fr.name)
         owner = first.get(fr.name)
-        if owner is not None and (owner != fr.body or not np.array_equal(fr.rotation, np.eye(3))
-                                  or np.any(np.asarray(fr.translation) != 0.0)):
-            raise ValueError(f"frame {fr.name!r}: {fr.name!r} is the name of body {owner}; a "
-                             f"frame of that name must be body {owner}'s own frame (on body "
-                             f"{owner}, no rotation or translation)")
+        if owner is not None and (
+            owner != fr.body
+            or not np.array_equal(fr.rotation, np.eye(3))
+            or np.any(np.asarray(fr.translation) != 0.0)
+        ):
+            raise ValueError(
+                f"frame {fr.name!r}: {fr.name!r} is the name of body {owner}; a "
+                f"frame of that name must be body {owner}'s own frame (on body "
+                f"{owner}, no rotation or translation)"
+            )
 
 
 def _name(model: ModelData, i: int) -> str:
@@ -290,21 +313,28 @@ def triangle_violation(inertia: NDArray[np.float64], mass: float) -> NDArray[np.
 
 def implausible_bodies(model: ModelData) -> list[str]:
     """Names of the bodies of ``model`` whose inertia breaks the triangle inequality."""
-    return [model.body_names[i] for i in range(1, model.nb + 1)
-            if triangle_violation(model.inertia[i], model.mass[i]) is not None]
+    return [
+        model.body_names[i]
+        for i in range(1, model.nb + 1)
+        if triangle_violation(model.inertia[i], model.mass[i]) is not None
+    ]
 
 
-def check_plausible(inertia: NDArray[np.float64], mass: float, where: str,
-                    strict: bool = False) -> None:
+def check_plausible(
+    inertia: NDArray[np.float64], mass: float, where: str, strict: bool = False
+) -> None:
     """Warn (or, with ``strict``, raise) when a body's centroidal inertia breaks the
     triangle inequality of principal moments (:func:`triangle_violation`), as the seed
     000 T3's and the classic Puma 560's tables do."""
     import warnings
+
     e = triangle_violation(inertia, mass)
     if e is None:
         return
-    msg = (f"{where}: principal moments {e.round(6).tolist()} break the triangle inequality "
-           f"I1 + I2 >= I3 (no rigid body has this inertia)")
+    msg = (
+        f"{where}: principal moments {e.round(6).tolist()} break the triangle inequality "
+        f"I1 + I2 >= I3 (no rigid body has this inertia)"
+    )
     if strict:
         raise ValueError(msg)
     warnings.warn(msg, ImplausibleInertiaWarning, stacklevel=4)

@@ -1,4 +1,5 @@
 """Time simulation of the forward dynamics."""
+
 from .simulate import METHODS, EnergyInjectionWarning, simulate
 from .trajectory import Trajectory
 

@@ -25,18 +25,19 @@ with a callable torque and :func:`eslabon.mobile.simulate` with ``method="rk4"``
 each step (zero-order hold, as the seed's); it writes the same stages out element by
 element, so both loops give the same numbers (``tests/test_sim_compiled.py``).
 """
+
 from __future__ import annotations
 
 import numpy as np
-from .._engine.compile import subject
 from numba import njit
 
+from .._engine.compile import subject
+from .._engine.layout import H_NB, H_NQ
 from ..dynamics.aba import COLS as ABA_COLS
 from ..dynamics.aba import aba_into
 from ..dynamics.cholesky_fd import fd_into
 from ..dynamics.walker_orin import COLS as CRBA_COLS
 from ..kinematics.recursion import WS_COLS
-from .._engine.layout import H_NB, H_NQ
 
 FD_CODES = {"aba": 0, "walker_orin_3": 3, "walker_orin_1": 1}
 

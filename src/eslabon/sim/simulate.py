@@ -17,11 +17,13 @@ with Coulomb friction the energy is checked after the run: when the kinetic plus
 potential energy exceeds its start plus the work of the applied torques (more than 1 % of
 the energy in motion), an :class:`EnergyInjectionWarning` says when and by how much.
 """
+
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
+
 from .._args import NonFiniteResultError, finite_number, real_array, vector
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
@@ -29,8 +31,8 @@ from .rk4 import FD_CODES, rk4_loop, rk4_step
 from .trajectory import Trajectory
 
 METHODS = ("rk4", "dop853")
-MAX_HISTORY_BYTES = 8 * 2**30       # t, q, q̇, q̈, τ kept for every sample
-INJECTION_TOLERANCE = 0.01          # of the energy in motion (see the module docstring)
+MAX_HISTORY_BYTES = 8 * 2**30  # t, q, q̇, q̈, τ kept for every sample
+INJECTION_TOLERANCE = 0.01  # of the energy in motion (see the module docstring)
 
 
 class EnergyInjectionWarning(RuntimeWarning):
@@ -45,12 +47,15 @@ def _torque_law(model, torque, K, n):
         zero = np.zeros(n)
         return (lambda t, k, q, qd: zero), None
     if callable(torque):
+
         def law(t, k, q, qd):
             tau = real_array(torque(t, q, qd), f"torque (the callable's value at t = {t})")
             if tau.shape != (n,) or not np.all(np.isfinite(tau)):
-                raise ValueError(f"torque: the callable returned {tau!r} at t = {t}; "
-                                 f"expected {n} finite numbers")
+                raise ValueError(
+                    f"torque: the callable returned {tau!r} at t = {t}; expected {n} finite numbers"
+                )
             return tau
+
         return law, None
     arr = real_array(torque, "torque")
     if arr.shape == (n,):
@@ -61,13 +66,25 @@ def _torque_law(model, torque, K, n):
         if not np.all(np.isfinite(arr)):
             raise ValueError("torque: expected finite values")
         return (lambda t, k, q, qd: arr[k]), arr
-    raise ValueError(f"torque: expected None, a callable, shape ({n},) or ({K}, {n}) "
-                     f"(one row per sample time), got shape {arr.shape}")
+    raise ValueError(
+        f"torque: expected None, a callable, shape ({n},) or ({K}, {n}) "
+        f"(one row per sample time), got shape {arr.shape}"
+    )
 
 
-def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torque=None,
-             method: str = "rk4", rtol: float = 1e-10, atol: float = 1e-12,
-             fd_method: str = "aba") -> Trajectory:
+def simulate(
+    model,
+    t_final: float,
+    dt: float = 1e-3,
+    *,
+    q0=None,
+    qd0=None,
+    torque=None,
+    method: str = "rk4",
+    rtol: float = 1e-10,
+    atol: float = 1e-12,
+    fd_method: str = "aba",
+) -> Trajectory:
     """Simulate ``model`` from (q0, qd0) to ``t_final`` with samples every ``dt``.
 
     :func:`eslabon.mobile.simulate` takes the same arguments in the same order, then the
@@ -109,10 +126,12 @@ def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torq
     dt = finite_number(dt, "dt", positive=True)
     need = t_final / dt * (4 * model.nq + 1) * 8
     if need > MAX_HISTORY_BYTES:
-        raise ValueError(f"t_final, dt: {t_final:g} s every {dt:g} s is {t_final / dt:.3g} "
-                         f"samples, whose histories (t, q, q̇, q̈, τ) would take "
-                         f"{need / 2**30:.3g} GiB, more than the {MAX_HISTORY_BYTES // 2**30} "
-                         "GiB allowed; use a larger dt or simulate in pieces")
+        raise ValueError(
+            f"t_final, dt: {t_final:g} s every {dt:g} s is {t_final / dt:.3g} "
+            f"samples, whose histories (t, q, q̇, q̈, τ) would take "
+            f"{need / 2**30:.3g} GiB, more than the {MAX_HISTORY_BYTES // 2**30} "
+            "GiB allowed; use a larger dt or simulate in pieces"
+        )
     steps = int(round(t_final / dt))
     if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
         raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
@@ -158,18 +177,28 @@ def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torq
             y = rk4_step(rate, t[k], np.concatenate([q[k], qd[k]]), dt, k)
             q[k + 1], qd[k + 1] = y[:n], y[n:]
     else:
-        from scipy.integrate import solve_ivp     # imported here: it costs ~0.5 s at start-up
+        from scipy.integrate import solve_ivp  # imported here: it costs ~0.5 s at start-up
 
         def rhs(tt, y):
             return rate(tt, y, min(int(np.floor(tt / dt + 1e-9)), steps))
-        with np.errstate(all="ignore"):      # a diverging run is reported below, once
-            sol = solve_ivp(rhs, (0.0, t[-1]), np.concatenate([q0, qd0]), method="DOP853",
-                            t_eval=t, rtol=rtol, atol=atol)
+
+        with np.errstate(all="ignore"):  # a diverging run is reported below, once
+            sol = solve_ivp(
+                rhs,
+                (0.0, t[-1]),
+                np.concatenate([q0, qd0]),
+                method="DOP853",
+                t_eval=t,
+                rtol=rtol,
+                atol=atol,
+            )
         if not sol.success:
             reached = f"after t = {sol.t[-1]:.6g} s" if len(sol.t) else "before the first sample"
-            raise ValueError(f"simulate: dop853 stopped {reached} of {t[-1]:g} s "
-                             f"({sol.message}); the motion likely diverges there: check the "
-                             "model's scale, the torque and the tolerances")
+            raise ValueError(
+                f"simulate: dop853 stopped {reached} of {t[-1]:g} s "
+                f"({sol.message}); the motion likely diverges there: check the "
+                "model's scale, the torque and the tolerances"
+            )
         q[:], qd[:] = sol.y[:n].T, sol.y[n:].T
     if callable(torque):
         tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])
@@ -185,22 +214,23 @@ def simulate(model, t_final: float, dt: float = 1e-3, *, q0=None, qd0=None, torq
 
 def _state_text(x, v) -> str:
     fmt = ", ".join
-    return (f"q = [{fmt(f'{a:.4g}' for a in x)}], q̇ = [{fmt(f'{a:.4g}' for a in v)}]")
+    return f"q = [{fmt(f'{a:.4g}' for a in x)}], q̇ = [{fmt(f'{a:.4g}' for a in v)}]"
 
 
 def _raise_divergence(model, tk, x, v, dt, method):
     """The one message for a simulation whose state stopped being finite."""
-    raise ValueError(f"simulate: the motion diverged after t = {tk:.6g} s (the state stopped "
-                     f"being finite; last finite state {_state_text(x, v)}); the likely "
-                     f"cause is a step too large for the dynamics (dt = {dt:g} s with "
-                     f"{method}): use a smaller dt" + (", or method='dop853'" if method == "rk4"
-                                                   else ""))
+    raise ValueError(
+        f"simulate: the motion diverged after t = {tk:.6g} s (the state stopped "
+        f"being finite; last finite state {_state_text(x, v)}); the likely "
+        f"cause is a step too large for the dynamics (dt = {dt:g} s with "
+        f"{method}): use a smaller dt" + (", or method='dop853'" if method == "rk4" else "")
+    )
 
 
 def _raise_step_failure(model, status, step, t, q, qd, T):
     """Explain why the compiled loop stopped at ``step``, as the Python loop would."""
     tau = T[step] if len(T) > 1 else T[0]
-    forward_dynamics(model, q[step], qd[step], tau)       # raises for a bad start state
+    forward_dynamics(model, q[step], qd[step], tau)  # raises for a bad start state
     _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], "rk4")
 
 
@@ -209,6 +239,7 @@ def _check_friction_energy(model, traj, zero_order_hold: bool):
     docstring). With a torque held over each step its work is exact, τ_k·(q_k+1 − q_k);
     otherwise the trapezoid rule."""
     from ..dynamics import kinetic_energy, potential_energy
+
     T = kinetic_energy(model, traj.q, traj.qd)
     E = T + potential_energy(model, traj.q)
     dq = np.diff(traj.q, axis=0)
@@ -223,5 +254,7 @@ def _check_friction_energy(model, traj, zero_order_hold: bool):
             f"is {excess[k]:.4g} J above its start plus the applied torques' work (kinetic "
             f"energy {T[0]:.4g} J at start, {T.max():.4g} J at most); the step dt = "
             f"{traj.t[1] - traj.t[0]:g} s is too large for the friction's jump at q̇ = 0 "
-            "(it overshoots q̇ = 0 and pushes): use a smaller dt", EnergyInjectionWarning,
-            stacklevel=3)
+            "(it overshoots q̇ = 0 and pushes): use a smaller dt",
+            EnergyInjectionWarning,
+            stacklevel=3,
+        )

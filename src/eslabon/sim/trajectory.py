@@ -1,4 +1,5 @@
 """Simulation results: times and joint histories, saved to NPZ or CSV."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from .._files import atomic_file
 @dataclass(frozen=True)
 class Trajectory:
     """Sampled motion: ``t`` (K,), ``q``, ``qd``, ``qdd``, ``tau`` (K, n)."""
+
     t: np.ndarray
     q: np.ndarray
     qd: np.ndarray
@@ -29,12 +31,20 @@ class Trajectory:
             raise ValueError(f"path: expected a .npz or .csv file name, got {str(path)!r}")
         with atomic_file(path, "wb", overwrite=overwrite) as tmp:
             if suffix == ".npz":
-                np.savez(tmp, t=self.t, q=self.q, qd=self.qd, qdd=self.qdd, tau=self.tau,
-                         model_name=np.array(self.model_name))
+                np.savez(
+                    tmp,
+                    t=self.t,
+                    q=self.q,
+                    qd=self.qd,
+                    qdd=self.qdd,
+                    tau=self.tau,
+                    model_name=np.array(self.model_name),
+                )
             else:
                 n = self.q.shape[1]
-                header = ",".join(["t"] + [f"{k}{j + 1}" for k in ("q", "qd", "qdd", "tau")
-                                           for j in range(n)])
+                header = ",".join(
+                    ["t"] + [f"{k}{j + 1}" for k in ("q", "qd", "qdd", "tau") for j in range(n)]
+                )
                 data = np.column_stack([self.t, self.q, self.qd, self.qdd, self.tau])
                 np.savetxt(tmp, data, delimiter=",", header=header, comments="", fmt="%.17g")
         return path
@@ -52,8 +62,10 @@ class Trajectory:
         if suffix not in (".npz", ".csv"):
             raise ValueError(f"path: expected a .npz or .csv file, got {str(path)!r}")
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise ValueError(f"{path}: {path.stat().st_size / 2**20:.0f} MiB is more than "
-                             f"{MAX_FILE_BYTES // 2**20} MiB, the limit for a trajectory file")
+            raise ValueError(
+                f"{path}: {path.stat().st_size / 2**20:.0f} MiB is more than "
+                f"{MAX_FILE_BYTES // 2**20} MiB, the limit for a trajectory file"
+            )
         fields = _read_npz(path) if suffix == ".npz" else _read_csv(path)
         return cls(**_checked(fields, path))
 
@@ -64,6 +76,7 @@ _ARRAYS = ("t", "q", "qd", "qdd", "tau")
 
 def _read_npz(path: Path) -> dict:
     import zipfile
+
     if not zipfile.is_zipfile(path):
         raise ValueError(f"{path}: not a readable .npz file (not a zip archive)")
     try:
@@ -71,17 +84,23 @@ def _read_npz(path: Path) -> dict:
             names = set(d.files)
             missing = [k for k in _ARRAYS if k not in names]
             if missing:
-                raise ValueError(f"{path}: missing array(s) {missing}; a trajectory holds "
-                                 f"{list(_ARRAYS)} and model_name")
+                raise ValueError(
+                    f"{path}: missing array(s) {missing}; a trajectory holds "
+                    f"{list(_ARRAYS)} and model_name"
+                )
             extra = sorted(names - set(_ARRAYS) - {"model_name"})
             if extra:
-                raise ValueError(f"{path}: unexpected array(s) {extra} (not a trajectory "
-                                 "written by eslabon simulate?)")
+                raise ValueError(
+                    f"{path}: unexpected array(s) {extra} (not a trajectory "
+                    "written by eslabon simulate?)"
+                )
             out = {k: d[k] for k in _ARRAYS}
             name = d["model_name"] if "model_name" in names else np.array("")
     except (zipfile.BadZipFile, EOFError, OSError) as exc:
-        raise ValueError(f"{path}: not a readable .npz file ({type(exc).__name__}: "
-                         f"{str(exc).splitlines()[0] if str(exc) else 'truncated'})") from None
+        raise ValueError(
+            f"{path}: not a readable .npz file ({type(exc).__name__}: "
+            f"{str(exc).splitlines()[0] if str(exc) else 'truncated'})"
+        ) from None
     except ValueError as exc:
         if str(exc).startswith(str(path)):
             raise
@@ -94,29 +113,34 @@ def _read_npz(path: Path) -> dict:
 
 def _read_csv(path: Path) -> dict:
     import warnings
+
     try:
         with open(path, encoding="utf-8") as fh, warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)   # "no data": said below
+            warnings.simplefilter("ignore", UserWarning)  # "no data": said below
             header = fh.readline().strip().split(",")
             data = np.loadtxt(fh, delimiter=",", ndmin=2)
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not a text file") from None
     except ValueError as exc:
-        raise ValueError(f"{path}: expected rows of numbers after the header "
-                         f"({str(exc).splitlines()[0]})") from None
+        raise ValueError(
+            f"{path}: expected rows of numbers after the header ({str(exc).splitlines()[0]})"
+        ) from None
     cols = len(header) - 1
     n = cols // 4
     expected = ["t"] + [f"{k}{j + 1}" for k in _ARRAYS[1:] for j in range(n)]
     if cols < 4 or cols % 4 or header != expected:
-        raise ValueError(f"{path}: header: expected t,q1..qn,qd1..qdn,qdd1..qddn,"
-                         f"tau1..taun, got {','.join(header)[:80]!r}")
+        raise ValueError(
+            f"{path}: header: expected t,q1..qn,qd1..qdn,qdd1..qddn,"
+            f"tau1..taun, got {','.join(header)[:80]!r}"
+        )
     if data.size == 0:
         raise ValueError(f"{path}: no samples after the header")
     if data.shape[1] != len(header):
-        raise ValueError(f"{path}: expected {len(header)} columns as the header, got "
-                         f"{data.shape[1]}")
+        raise ValueError(
+            f"{path}: expected {len(header)} columns as the header, got {data.shape[1]}"
+        )
     out = {"t": data[:, 0]}
-    out.update({k: data[:, 1 + i * n:1 + (i + 1) * n] for i, k in enumerate(_ARRAYS[1:])})
+    out.update({k: data[:, 1 + i * n : 1 + (i + 1) * n] for i, k in enumerate(_ARRAYS[1:])})
     out["model_name"] = ""
     return out
 
@@ -133,18 +157,20 @@ def _checked(fields: dict, path: Path) -> dict:
     if t.ndim != 1 or len(t) < 1:
         raise ValueError(f"{path}: t: expected a 1-D array of sample times, got shape {t.shape}")
     if q.ndim != 2 or q.shape[0] != len(t) or q.shape[1] < 1:
-        raise ValueError(f"{path}: q: expected shape ({len(t)}, n), one row per time, got "
-                         f"{q.shape}")
+        raise ValueError(
+            f"{path}: q: expected shape ({len(t)}, n), one row per time, got {q.shape}"
+        )
     for k in _ARRAYS[2:]:
         if out[k].shape != q.shape:
-            raise ValueError(f"{path}: {k}: expected the shape of q, {q.shape}, got "
-                             f"{out[k].shape}")
+            raise ValueError(f"{path}: {k}: expected the shape of q, {q.shape}, got {out[k].shape}")
     for k in _ARRAYS:
         bad = ~np.isfinite(out[k])
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            raise ValueError(f"{path}: {k}: expected finite values, got {out[k][bad][0]} at "
-                             f"index {idx[0] if len(idx) == 1 else idx}")
+            raise ValueError(
+                f"{path}: {k}: expected finite values, got {out[k][bad][0]} at "
+                f"index {idx[0] if len(idx) == 1 else idx}"
+            )
     if len(t) > 1 and not np.all(np.diff(t) > 0):
         k = int(np.flatnonzero(np.diff(t) <= 0)[0])
         raise ValueError(f"{path}: t: expected increasing times, got {t[k]} then {t[k + 1]}")

@@ -9,6 +9,7 @@ misprints of the thesis (digest research/seed_000_rojas.md §7) are corrected he
 (2.4.13) reads λ = 2 q0 q.  Angles are extracted via Euler parameters and atan2 (no
 division by s2), so they rebuild R to rounding everywhere; singular poses are reported.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -17,17 +18,34 @@ import numpy as np
 
 from .rotations import skew
 
-__all__ = ["Angles", "AxisAngle", "EulerParameters", "LinearInvariants",
-           "RodriguesParameters", "angular_velocity", "axis_angle", "euler_parameters",
-           "euler_parameters_from_invariants", "invariant_rates",
-           "invariants_from_euler_parameters", "linear_invariants", "rodrigues_parameters",
-           "rotation_from_axis_angle", "rotation_from_euler_parameters",
-           "rotation_from_invariants", "rotation_from_rodrigues", "rotation_from_xyz",
-           "rotation_from_zxz", "vect", "xyz_angles", "zxz_angles"]
+__all__ = [
+    "Angles",
+    "AxisAngle",
+    "EulerParameters",
+    "LinearInvariants",
+    "RodriguesParameters",
+    "angular_velocity",
+    "axis_angle",
+    "euler_parameters",
+    "euler_parameters_from_invariants",
+    "invariant_rates",
+    "invariants_from_euler_parameters",
+    "linear_invariants",
+    "rodrigues_parameters",
+    "rotation_from_axis_angle",
+    "rotation_from_euler_parameters",
+    "rotation_from_invariants",
+    "rotation_from_rodrigues",
+    "rotation_from_xyz",
+    "rotation_from_zxz",
+    "vect",
+    "xyz_angles",
+    "zxz_angles",
+]
 
-ROTATION_TOL = 1e-9      #: max |RᵀR − 1| and |det R − 1| accepted for a rotation argument
-PI_AXIS_TOL = 1e-12      #: ‖λ‖ below this with λ0 < 0 counts as φ = π (axis undetermined)
-SINGULAR_TOL = 1e-12     #: |sin θ2| (ZXZ), |cos θ2| (XYZ) or q0 (Rodrigues) flagged singular
+ROTATION_TOL = 1e-9  #: max |RᵀR − 1| and |det R − 1| accepted for a rotation argument
+PI_AXIS_TOL = 1e-12  #: ‖λ‖ below this with λ0 < 0 counts as φ = π (axis undetermined)
+SINGULAR_TOL = 1e-12  #: |sin θ2| (ZXZ), |cos θ2| (XYZ) or q0 (Rodrigues) flagged singular
 
 _EPS = np.zeros((3, 3, 3))
 for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
@@ -38,28 +56,28 @@ _RY_MINUS_HALF_PI = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]
 
 
 class LinearInvariants(NamedTuple):
-    lam: np.ndarray    #: λ = vect(R) = e sin φ, shape (..., 3)
-    lam0: np.ndarray   #: λ0 = (tr R − 1)/2 = cos φ, shape (...)
+    lam: np.ndarray  #: λ = vect(R) = e sin φ, shape (..., 3)
+    lam0: np.ndarray  #: λ0 = (tr R − 1)/2 = cos φ, shape (...)
 
 
 class AxisAngle(NamedTuple):
-    e: np.ndarray      #: unit axis, shape (..., 3)
-    phi: np.ndarray    #: angle in [0, π], shape (...)
+    e: np.ndarray  #: unit axis, shape (..., 3)
+    phi: np.ndarray  #: angle in [0, π], shape (...)
 
 
 class EulerParameters(NamedTuple):
-    q0: np.ndarray     #: cos(φ/2) ≥ 0, shape (...)
-    q: np.ndarray      #: e sin(φ/2), shape (..., 3)
+    q0: np.ndarray  #: cos(φ/2) ≥ 0, shape (...)
+    q: np.ndarray  #: e sin(φ/2), shape (..., 3)
 
 
 class RodriguesParameters(NamedTuple):
-    p: np.ndarray          #: q/q0, shape (..., 3); NaN where singular
-    singular: np.ndarray   #: bool (...): φ = π (q0 ≤ tol), p undefined
+    p: np.ndarray  #: q/q0, shape (..., 3); NaN where singular
+    singular: np.ndarray  #: bool (...): φ = π (q0 ≤ tol), p undefined
 
 
 class Angles(NamedTuple):
-    angles: np.ndarray     #: (θ1, θ2, θ3), shape (..., 3)
-    singular: np.ndarray   #: bool (...): θ1, θ3 not separable; θ3 set to 0
+    angles: np.ndarray  #: (θ1, θ2, θ3), shape (..., 3)
+    singular: np.ndarray  #: bool (...): θ1, θ3 not separable; θ3 set to 0
 
 
 # ----------------------------------------------------------------------------- checks
@@ -75,7 +93,7 @@ def _array(x, name: str, tail: tuple) -> np.ndarray:
         a = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"{name}: expected a numeric array of shape {want}") from None
-    if tail and (a.ndim < len(tail) or a.shape[-len(tail):] != tail):
+    if tail and (a.ndim < len(tail) or a.shape[-len(tail) :] != tail):
         raise ValueError(f"{name}: expected shape {want}, got {a.shape}")
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name}: expected finite values, got NaN or inf")
@@ -89,8 +107,10 @@ def as_rotation(R, name: str = "R") -> np.ndarray:
     orth = float(np.abs(np.swapaxes(R, -1, -2) @ R - _I3).max(initial=0.0))
     det = float(np.abs(np.linalg.det(R) - 1.0).max(initial=0.0))
     if not (orth <= ROTATION_TOL and det <= ROTATION_TOL):
-        raise ValueError(f"{name}: expected a proper rotation (RᵀR = 1, det = +1); "
-                         f"max |RᵀR − 1| = {orth:.3g}, max |det R − 1| = {det:.3g}")
+        raise ValueError(
+            f"{name}: expected a proper rotation (RᵀR = 1, det = +1); "
+            f"max |RᵀR − 1| = {orth:.3g}, max |det R − 1| = {det:.3g}"
+        )
     return R
 
 
@@ -122,7 +142,8 @@ def vect(A) -> np.ndarray:
 
 
 def linear_invariants(R) -> LinearInvariants:
-    """Linear invariants (2.4.9a–b): λ = vect(R) = e sin φ (..., 3), λ0 = (tr R − 1)/2 = cos φ (...)."""
+    """Linear invariants (2.4.9a–b): λ = vect(R) = e sin φ (..., 3),
+    λ0 = (tr R − 1)/2 = cos φ (...)."""
     R = as_rotation(R)
     return LinearInvariants(vect(R), _scal((np.trace(R, axis1=-2, axis2=-1) - 1.0) / 2.0))
 
@@ -133,11 +154,13 @@ def _invariants(lam, lam0, tol: float):
     lam0 = _array(lam0, "lam0", ())
     lam, lam0 = np.broadcast_arrays(lam, lam0[..., None])
     lam0 = lam0[..., 0]
-    norm = np.sqrt(lam0 ** 2 + np.sum(lam ** 2, axis=-1))
-    err = float(np.abs(norm ** 2 - 1.0).max(initial=0.0))
+    norm = np.sqrt(lam0**2 + np.sum(lam**2, axis=-1))
+    err = float(np.abs(norm**2 - 1.0).max(initial=0.0))
     if err > tol:
-        raise ValueError("lam, lam0: violate the constraint λ0² + ‖λ‖² = 1 (2.4.11); "
-                         f"max |λ0² + ‖λ‖² − 1| = {err:.3g}")
+        raise ValueError(
+            "lam, lam0: violate the constraint λ0² + ‖λ‖² = 1 (2.4.11); "
+            f"max |λ0² + ‖λ‖² − 1| = {err:.3g}"
+        )
     lam, lam0 = lam / norm[..., None], np.clip(lam0 / norm, -1.0, 1.0)
     return lam, lam0, np.linalg.norm(lam, axis=-1)
 
@@ -146,8 +169,10 @@ def _axis_of(lam, s, c, axis, tol: float) -> np.ndarray:
     """Unit axis for the branch λ0 ≤ 0: λ/‖λ‖, or the caller's ``axis`` (needed at φ = π)."""
     if axis is None:
         if np.any((c <= 0.0) & (s < PI_AXIS_TOL)):
-            raise ValueError("axis: required at φ = π (λ = 0, λ0 = −1), where the invariants "
-                             "do not determine R; pass the unit axis e, R = −1 + 2eeᵀ (2.5.16)")
+            raise ValueError(
+                "axis: required at φ = π (λ = 0, λ0 = −1), where the invariants "
+                "do not determine R; pass the unit axis e, R = −1 + 2eeᵀ (2.5.16)"
+            )
         return lam / np.where(s > 0.0, s, 1.0)[..., None]
     e = _unit(axis, "axis")
     d = np.sum(e * lam, axis=-1)
@@ -172,8 +197,11 @@ def rotation_from_invariants(lam, lam0, axis=None, *, tol: float = 1e-9) -> np.n
     lam, c, s = _invariants(lam, lam0, tol)
     e = _axis_of(lam, s, c, axis, tol)
     pos = (c > 0.0)[..., None, None]
-    sym = np.where(pos, _outer(lam, lam) / (1.0 + np.where(c > 0.0, c, 0.0))[..., None, None],
-                   (1.0 - c)[..., None, None] * _outer(e, e))
+    sym = np.where(
+        pos,
+        _outer(lam, lam) / (1.0 + np.where(c > 0.0, c, 0.0))[..., None, None],
+        (1.0 - c)[..., None, None] * _outer(e, e),
+    )
     return c[..., None, None] * _I3 + sym + skew(lam)
 
 
@@ -194,8 +222,9 @@ def axis_angle(R) -> AxisAngle:
     col = np.take_along_axis(B, i[..., None, None], axis=-1)[..., 0]
     col = col / np.maximum(np.linalg.norm(col, axis=-1, keepdims=True), 1e-300)
     col = np.where((np.sum(col * lam, axis=-1) < 0.0)[..., None], -col, col)
-    small = np.where((s > 0.0)[..., None], lam / np.where(s > 0.0, s, 1.0)[..., None],
-                     np.array([0.0, 0.0, 1.0]))
+    small = np.where(
+        (s > 0.0)[..., None], lam / np.where(s > 0.0, s, 1.0)[..., None], np.array([0.0, 0.0, 1.0])
+    )
     e = np.where((c > 0.0)[..., None], small, col)
     return AxisAngle(e, _scal(np.arctan2(s, c)))
 
@@ -205,8 +234,7 @@ def rotation_from_axis_angle(e, phi) -> np.ndarray:
     φ (...); returns (..., 3, 3).  1 − cos φ is evaluated as 2 sin²(φ/2)."""
     e = _unit(e, "e")
     phi = _array(phi, "phi", ())[..., None, None]
-    return (np.cos(phi) * _I3 + 2.0 * np.sin(phi / 2.0) ** 2 * _outer(e, e)
-            + np.sin(phi) * skew(e))
+    return np.cos(phi) * _I3 + 2.0 * np.sin(phi / 2.0) ** 2 * _outer(e, e) + np.sin(phi) * skew(e)
 
 
 # ------------------------------------------------------------------------ Euler parameters
@@ -216,7 +244,7 @@ def _quaternion(R: np.ndarray) -> np.ndarray:
     M = np.empty(R.shape[:-2] + (4, 4))
     M[..., 0, 0] = 1.0 + t
     for a in range(3):
-        M[..., a + 1, a + 1] = 1.0 + 2.0 * R[..., a, a] - t          # 4 q_a² (2.4.6b)
+        M[..., a + 1, a + 1] = 1.0 + 2.0 * R[..., a, a] - t  # 4 q_a² (2.4.6b)
         b, c = (a + 1) % 3, (a + 2) % 3
         M[..., 0, a + 1] = M[..., a + 1, 0] = R[..., c, b] - R[..., b, c]  # 4 q0 q_a
         M[..., b + 1, c + 1] = M[..., c + 1, b + 1] = R[..., b, c] + R[..., c, b]
@@ -238,11 +266,13 @@ def _parameters(q0, q, tol: float):
     q = _array(q, "q", (3,))
     q0 = _array(q0, "q0", ())
     q, q0 = np.broadcast_arrays(q, q0[..., None])
-    n = np.sqrt(q0[..., 0] ** 2 + np.sum(q ** 2, axis=-1))
+    n = np.sqrt(q0[..., 0] ** 2 + np.sum(q**2, axis=-1))
     err = float(np.abs(n - 1.0).max(initial=0.0))
     if err > tol:
-        raise ValueError("q0, q: expected unit Euler parameters (q0² + ‖q‖² = 1); "
-                         f"max |√(q0² + ‖q‖²) − 1| = {err:.3g}")
+        raise ValueError(
+            "q0, q: expected unit Euler parameters (q0² + ‖q‖² = 1); "
+            f"max |√(q0² + ‖q‖²) − 1| = {err:.3g}"
+        )
     return q0[..., 0] / n, q / n[..., None]
 
 
@@ -250,18 +280,18 @@ def rotation_from_euler_parameters(q0, q, *, tol: float = 1e-9) -> np.ndarray:
     """R = (2q0² − 1)·1 + 2(qqᵀ + q0[q]×), the corrected (2.4.5); q0 (...), q (..., 3)
     with q0² + ‖q‖² = 1 to ``tol`` (normalized); returns (..., 3, 3)."""
     q0, q = _parameters(q0, q, tol)
-    return ((2.0 * q0 ** 2 - 1.0)[..., None, None] * _I3
-            + 2.0 * (_outer(q, q) + q0[..., None, None] * skew(q)))
+    return (2.0 * q0**2 - 1.0)[..., None, None] * _I3 + 2.0 * (
+        _outer(q, q) + q0[..., None, None] * skew(q)
+    )
 
 
 def invariants_from_euler_parameters(q0, q, *, tol: float = 1e-9) -> LinearInvariants:
     """λ = 2 q0 q, λ0 = 2q0² − 1 (corrected (2.4.13)); q0 (...), q (..., 3)."""
     q0, q = _parameters(q0, q, tol)
-    return LinearInvariants(2.0 * q0[..., None] * q, _scal(2.0 * q0 ** 2 - 1.0))
+    return LinearInvariants(2.0 * q0[..., None] * q, _scal(2.0 * q0**2 - 1.0))
 
 
-def euler_parameters_from_invariants(lam, lam0, axis=None, *,
-                                     tol: float = 1e-9) -> EulerParameters:
+def euler_parameters_from_invariants(lam, lam0, axis=None, *, tol: float = 1e-9) -> EulerParameters:
     """(2.4.14) with q0 ≥ 0: q0 = √((1 + λ0)/2), q = λ/(2q0) for λ0 > 0; for λ0 ≤ 0 the
     well-conditioned q = e√((1 − λ0)/2), q0 = ‖λ‖/(2√((1 − λ0)/2)).  ``axis`` as in
     rotation_from_invariants (required at φ = π).  lam (..., 3), lam0 (...)."""
@@ -269,8 +299,11 @@ def euler_parameters_from_invariants(lam, lam0, axis=None, *,
     e = _axis_of(lam, s, c, axis, tol)
     half_sin = np.sqrt((1.0 - c) / 2.0)
     q0 = np.where(c > 0.0, np.sqrt((1.0 + c) / 2.0), s / (2.0 * np.maximum(half_sin, 0.5)))
-    q = np.where((c > 0.0)[..., None], lam / (2.0 * np.where(c > 0.0, q0, 1.0))[..., None],
-                 half_sin[..., None] * e)
+    q = np.where(
+        (c > 0.0)[..., None],
+        lam / (2.0 * np.where(c > 0.0, q0, 1.0))[..., None],
+        half_sin[..., None] * e,
+    )
     return EulerParameters(_scal(q0), q)
 
 

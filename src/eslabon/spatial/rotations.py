@@ -3,6 +3,7 @@
 ``rot_x(a) @ v`` rotates the vector ``v`` by the angle ``a`` about x (active, right-handed);
 the columns of a rotation ``A_R_B`` are the axes of frame B written in frame A.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -50,8 +51,11 @@ def rot_axis(axis, angle: float) -> np.ndarray:
 def is_rotation(R, tol: float = 1e-9) -> bool:
     """True when ``R`` is a (3, 3) proper orthonormal matrix to ``tol``."""
     R = np.asarray(R, dtype=float)
-    return (R.shape == (3, 3) and np.allclose(R.T @ R, np.eye(3), atol=tol)
-            and abs(np.linalg.det(R) - 1.0) < tol)
+    return (
+        R.shape == (3, 3)
+        and np.allclose(R.T @ R, np.eye(3), atol=tol)
+        and abs(np.linalg.det(R) - 1.0) < tol
+    )
 
 
 def homogeneous(R, p) -> np.ndarray:

@@ -16,6 +16,7 @@ argument. Printed errors of the document not reproduced (digest §6): the parall
 product rule (1.26) is Ixy_O = Ixy_cm **+** m x y with the positive product integrals of
 (1.10); the gyroscopic force uses the closed form (1.53), never (1.52).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,12 +24,25 @@ import numpy as np
 from .invariants import _array, as_rotation
 from .rotations import skew
 
-__all__ = ["body_force", "cuboid_inertia", "force_cross", "gyroscopic_force",
-           "is_spatial_inertia", "motion_cross", "parallel_axis", "power", "rigid_transform",
-           "rotation_operator", "spatial_inertia", "spatial_inertia_com", "spatial_vector",
-           "split_spatial", "translation_operator"]
+__all__ = [
+    "body_force",
+    "cuboid_inertia",
+    "force_cross",
+    "gyroscopic_force",
+    "is_spatial_inertia",
+    "motion_cross",
+    "parallel_axis",
+    "power",
+    "rigid_transform",
+    "rotation_operator",
+    "spatial_inertia",
+    "spatial_inertia_com",
+    "spatial_vector",
+    "split_spatial",
+    "translation_operator",
+]
 
-INERTIA_TOL = 1e-9   #: relative tolerance (× max |entry|) of the inertia checks
+INERTIA_TOL = 1e-9  #: relative tolerance (× max |entry|) of the inertia checks
 _I3 = np.eye(3)
 
 
@@ -49,10 +63,12 @@ def _lead(**arrays) -> tuple:
     shape = ()
     for name, (a, tail) in arrays.items():
         try:
-            shape = np.broadcast_shapes(shape, a.shape[:a.ndim - tail])
+            shape = np.broadcast_shapes(shape, a.shape[: a.ndim - tail])
         except ValueError:
-            raise ValueError(f"{name}: leading shape {a.shape[:a.ndim - tail]} does not "
-                             f"broadcast with the other arguments ({shape})") from None
+            raise ValueError(
+                f"{name}: leading shape {a.shape[: a.ndim - tail]} does not "
+                f"broadcast with the other arguments ({shape})"
+            ) from None
     return shape
 
 
@@ -63,15 +79,20 @@ def _inertia(J, name: str, tol: float = INERTIA_TOL) -> np.ndarray:
     t = tol * np.abs(J).max(axis=(-2, -1), initial=0.0)
     asym = np.abs(J - np.swapaxes(J, -1, -2)).max(axis=(-2, -1), initial=0.0)
     if np.any(asym > t):
-        raise ValueError(f"{name}: expected a symmetric inertia tensor; max |J − Jᵀ| = "
-                         f"{float(asym.max()):.3g}")
-    lam = np.linalg.eigvalsh(0.5 * (J + np.swapaxes(J, -1, -2)))      # ascending
+        raise ValueError(
+            f"{name}: expected a symmetric inertia tensor; max |J − Jᵀ| = {float(asym.max()):.3g}"
+        )
+    lam = np.linalg.eigvalsh(0.5 * (J + np.swapaxes(J, -1, -2)))  # ascending
     if np.any(lam[..., 0] < -t):
-        raise ValueError(f"{name}: expected a positive semidefinite inertia tensor; "
-                         f"smallest eigenvalue {float(lam[..., 0].min()):.3g}")
+        raise ValueError(
+            f"{name}: expected a positive semidefinite inertia tensor; "
+            f"smallest eigenvalue {float(lam[..., 0].min()):.3g}"
+        )
     if np.any(lam[..., 2] > lam[..., 0] + lam[..., 1] + t):
-        raise ValueError(f"{name}: principal moments violate the triangle inequality "
-                         f"(largest > sum of the other two)")
+        raise ValueError(
+            f"{name}: principal moments violate the triangle inequality "
+            f"(largest > sum of the other two)"
+        )
     return J
 
 
@@ -84,8 +105,9 @@ def spatial_vector(angular, linear) -> np.ndarray:
     """[angular; linear], shape (..., 6) (1.1): V = [w; v], V̇ = [ẇ; v̇], F = [N; f]."""
     a, b = _vec(angular, "angular"), _vec(linear, "linear")
     shape = _lead(angular=(a, 1), linear=(b, 1))
-    return np.concatenate([np.broadcast_to(a, shape + (3,)),
-                           np.broadcast_to(b, shape + (3,))], axis=-1)
+    return np.concatenate(
+        [np.broadcast_to(a, shape + (3,)), np.broadcast_to(b, shape + (3,))], axis=-1
+    )
 
 
 def split_spatial(X) -> tuple[np.ndarray, np.ndarray]:
@@ -201,13 +223,13 @@ def cuboid_inertia(m, a, b, c, about: str = "centroid") -> np.ndarray:
     m, a, b, c = np.broadcast_arrays(m, a, b, c)
     k = 3.0 if about == "corner" else 12.0
     J = np.zeros(m.shape + (3, 3))
-    J[..., 0, 0] = m * (a * a + b * b) / k                          # (1.13)/(1.20)
-    J[..., 1, 1] = m * (a * a + c * c) / k                          # (1.14)/(1.21)
-    J[..., 2, 2] = m * (b * b + c * c) / k                          # (1.15)/(1.21)
+    J[..., 0, 0] = m * (a * a + b * b) / k  # (1.13)/(1.20)
+    J[..., 1, 1] = m * (a * a + c * c) / k  # (1.14)/(1.21)
+    J[..., 2, 2] = m * (b * b + c * c) / k  # (1.15)/(1.21)
     if about == "corner":
-        J[..., 0, 1] = J[..., 1, 0] = -m * b * c / 4.0              # (1.16)
-        J[..., 0, 2] = J[..., 2, 0] = -m * a * c / 4.0              # (1.17)
-        J[..., 1, 2] = J[..., 2, 1] = -m * a * b / 4.0              # (1.18)
+        J[..., 0, 1] = J[..., 1, 0] = -m * b * c / 4.0  # (1.16)
+        J[..., 0, 2] = J[..., 2, 0] = -m * a * c / 4.0  # (1.17)
+        J[..., 1, 2] = J[..., 2, 1] = -m * a * b / 4.0  # (1.18)
     return J
 
 
@@ -225,7 +247,7 @@ def is_spatial_inertia(I, tol: float = INERTIA_TOL):
     mass = np.abs(I[..., 3:, 3:] - m[..., None, None] * _I3).max(axis=(-2, -1)) <= t
     C = I[..., :3, 3:]
     skew_ok = np.abs(C + np.swapaxes(C, -1, -2)).max(axis=(-2, -1)) <= t
-    ms_t = 0.5 * (C - np.swapaxes(C, -1, -2))                      # m s̃
+    ms_t = 0.5 * (C - np.swapaxes(C, -1, -2))  # m s̃
     heavy = (m > t)[..., None, None]
     m_safe = np.where(heavy, m[..., None, None], 1.0)
     J_cm = I[..., :3, :3] + np.where(heavy, ms_t @ ms_t / m_safe, 0.0)

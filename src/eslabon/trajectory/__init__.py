@@ -12,14 +12,44 @@ stores simulation results.
 
 See ``docs/trajectory.md``.
 """
+
 from .frenet import FrenetFrame, FrenetMotion, frenet_frame, frenet_motion
 from .laws import LawSample, SplineLaw, TimeLaw, cycloid, quintic, spline_law
 from .paths import ParametricPath, Path, circle, e2_sphere_cylinder, helix, line
-from .task import (T3_ROTATION, T3_X, T3_Z, Task, TaskState, straight_line_task, t3_path,
-                   t3_straight_line_task)
+from .task import (
+    T3_ROTATION,
+    T3_X,
+    T3_Z,
+    Task,
+    TaskState,
+    straight_line_task,
+    t3_path,
+    t3_straight_line_task,
+)
 
-__all__ = ["LawSample", "TimeLaw", "SplineLaw", "cycloid", "quintic", "spline_law",
-           "Path", "ParametricPath", "line", "circle", "helix", "e2_sphere_cylinder",
-           "FrenetFrame", "FrenetMotion", "frenet_frame", "frenet_motion",
-           "TaskState", "Task", "straight_line_task", "t3_path", "t3_straight_line_task",
-           "T3_X", "T3_Z", "T3_ROTATION"]
+__all__ = [
+    "LawSample",
+    "TimeLaw",
+    "SplineLaw",
+    "cycloid",
+    "quintic",
+    "spline_law",
+    "Path",
+    "ParametricPath",
+    "line",
+    "circle",
+    "helix",
+    "e2_sphere_cylinder",
+    "FrenetFrame",
+    "FrenetMotion",
+    "frenet_frame",
+    "frenet_motion",
+    "TaskState",
+    "Task",
+    "straight_line_task",
+    "t3_path",
+    "t3_straight_line_task",
+    "T3_X",
+    "T3_Z",
+    "T3_ROTATION",
+]

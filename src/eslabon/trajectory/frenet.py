@@ -27,6 +27,7 @@ With γ = γ(t), ṡ = s′γ̇ and s̈ = s″γ̇² + s′γ̈:
 p′ × p″ = 0 (a straight stretch, an inflection point, or p′ = 0): there a ValueError
 names the γ value instead of returning NaN.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -48,6 +49,7 @@ class FrenetFrame(NamedTuple):
     tau_dot = dτ/ds (..., rates along arclength, NOT time); darboux (..., 3) = τe_t + κe_b;
     speed (...) = ‖p′‖ = ds/dγ.
     """
+
     R: np.ndarray
     kappa: np.ndarray
     tau: np.ndarray
@@ -59,6 +61,7 @@ class FrenetFrame(NamedTuple):
 
 class FrenetMotion(NamedTuple):
     """Orientation R (..., 3, 3), angular velocity ω and acceleration ω̇ (..., 3)."""
+
     R: np.ndarray
     omega: np.ndarray
     omega_dot: np.ndarray
@@ -82,21 +85,26 @@ def _frame(d: np.ndarray, gamma: np.ndarray, rtol: float, field: str):
     if np.any(bad):
         g = gamma[tuple(np.argwhere(bad)[0])] if gamma.ndim else gamma
         why = "p′ = 0" if not sp[bad].flat[0] > 0 else "curvature ≈ 0: p′ × p″ vanishes"
-        raise ValueError(f"{field}: the Frenet frame is undefined at gamma = {float(g):.17g} "
-                         f"({why}; a straight stretch or an inflection point); use a "
-                         f"fixed orientation there")
+        raise ValueError(
+            f"{field}: the Frenet frame is undefined at gamma = {float(g):.17g} "
+            f"({why}; a straight stretch or an inflection point); use a "
+            f"fixed orientation there"
+        )
     et = p1 / sp[..., None]
     eb = c / cn[..., None]
     en = np.cross(eb, et)
     pp = sp**2
     p12 = _dot(p1, p2)
-    kappa = cn / sp**3                                          # κ
-    tau = _dot(p1, np.cross(p2, p3)) / cn**2                    # (3.6.17)
-    kappa_g = (_dot(en, p3) - 3 * p12 * kappa) / pp             # (3.6.15)
-    tau_g = (_dot(p1, np.cross(p2, p4)) / cn**2                 # (3.6.18) corrected;
-             - 6 * tau * p12 / pp - 2 * kappa_g * tau / kappa)  # (p′·p′)³κ² = ‖p′×p″‖²
+    kappa = cn / sp**3  # κ
+    tau = _dot(p1, np.cross(p2, p3)) / cn**2  # (3.6.17)
+    kappa_g = (_dot(en, p3) - 3 * p12 * kappa) / pp  # (3.6.15)
+    tau_g = (
+        _dot(p1, np.cross(p2, p4)) / cn**2  # (3.6.18) corrected;
+        - 6 * tau * p12 / pp
+        - 2 * kappa_g * tau / kappa
+    )  # (p′·p′)³κ² = ‖p′×p″‖²
     R = np.stack([et, en, eb], axis=-1)
-    darboux = tau[..., None] * et + kappa[..., None] * eb       # (3.6.7)
+    darboux = tau[..., None] * et + kappa[..., None] * eb  # (3.6.7)
     frame = FrenetFrame(R, kappa, tau, kappa_g / sp, tau_g / sp, darboux, sp)
     return frame, kappa_g, tau_g, p12 / sp
 
@@ -112,8 +120,10 @@ def _derivs(path, g):
     if not isinstance(path, Path):
         raise ValueError(f"path: expected an eslabon.trajectory Path, got {type(path).__name__}")
     if path.order < 4:
-        raise ValueError(f"path: the Frenet synthesis needs p′ … p⁗ (τ′ uses p⁗); "
-                         f"{path.name!r} has derivatives up to order {path.order}")
+        raise ValueError(
+            f"path: the Frenet synthesis needs p′ … p⁗ (τ′ uses p⁗); "
+            f"{path.name!r} has derivatives up to order {path.order}"
+        )
     return path.derivatives(g, order=4)
 
 
@@ -133,8 +143,7 @@ def frenet_motion(path: Path, gamma, gamma_dot, gamma_ddot, rtol: float = RTOL) 
     gamma, gamma_dot, gamma_ddot broadcast together to a shape (...); the results are
     (..., 3, 3), (..., 3), (..., 3).
     """
-    g, gd, gdd = np.broadcast_arrays(_params(gamma), _params(gamma_dot),
-                                     _params(gamma_ddot))
+    g, gd, gdd = np.broadcast_arrays(_params(gamma), _params(gamma_dot), _params(gamma_ddot))
     return _motion(_derivs(path, g), g, gd, gdd, _rtol(rtol), "path")
 
 
@@ -142,8 +151,10 @@ def _motion(d, g, gd, gdd, rtol, field) -> FrenetMotion:
     frame, kappa_g, tau_g, s2 = _frame(d, g, rtol, field)
     et, eb = frame.R[..., 0], frame.R[..., 2]
     sp = frame.speed
-    omega = (sp * gd)[..., None] * frame.darboux                              # (3.6.25)
-    s_ddot = s2 * gd**2 + sp * gdd                                            # e_t·p″γ̇² + ‖p′‖γ̈
-    omega_dot = (s_ddot[..., None] * frame.darboux                            # (3.6.26)
-                 + (sp * gd**2)[..., None] * (tau_g[..., None] * et + kappa_g[..., None] * eb))
+    omega = (sp * gd)[..., None] * frame.darboux  # (3.6.25)
+    s_ddot = s2 * gd**2 + sp * gdd  # e_t·p″γ̇² + ‖p′‖γ̈
+    omega_dot = (
+        s_ddot[..., None] * frame.darboux  # (3.6.26)
+        + (sp * gd**2)[..., None] * (tau_g[..., None] * et + kappa_g[..., None] * eb)
+    )
     return FrenetMotion(frame.R, omega, omega_dot)

@@ -21,6 +21,7 @@ Laws:
 - :func:`spline_law` — a C² cubic spline through knots (the thesis's β was "synthesized
   by splines", Angeles 1983; §3.6 asks for zero rate and acceleration at both ends).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -39,6 +40,7 @@ SPLINE_ENDS = ("rest", "natural", "clamped", "periodic")
 
 class LawSample(NamedTuple):
     """Value, rate and acceleration of a time law; each has the broadcast shape of t."""
+
     s: np.ndarray
     s_dot: np.ndarray
     s_ddot: np.ndarray
@@ -65,7 +67,7 @@ class TimeLaw:
         self.end = _finite(end, "end")
         self.t0 = _finite(t0, "t0")
 
-    def _eval(self, t: np.ndarray):          # pragma: no cover - abstract
+    def _eval(self, t: np.ndarray):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def __call__(self, t) -> LawSample:
@@ -83,30 +85,36 @@ class TimeLaw:
             sdd = np.where(outside, 0.0, sdd)
             s = np.where(t < self.t0, self.start, np.where(t > t1, self.end, s))
         shape = t.shape
-        return LawSample(*(np.asarray(x, dtype=np.float64).reshape(shape)[()]
-                           for x in (s, sd, sdd)))
+        return LawSample(
+            *(np.asarray(x, dtype=np.float64).reshape(shape)[()] for x in (s, sd, sdd))
+        )
 
     def __repr__(self):
-        return (f"{type(self).__name__}(duration={self.duration}, start={self.start}, "
-                f"end={self.end})")
+        return (
+            f"{type(self).__name__}(duration={self.duration}, start={self.start}, end={self.end})"
+        )
 
 
 class _Cycloid(TimeLaw):
     def _eval(self, t):
         T, d = self.duration, self.end - self.start
         a = 2 * np.pi * (t - self.t0) / T
-        return (self.start + d * ((t - self.t0) / T - np.sin(a) / (2 * np.pi)),
-                d / T * (1 - np.cos(a)),
-                d / T**2 * 2 * np.pi * np.sin(a))
+        return (
+            self.start + d * ((t - self.t0) / T - np.sin(a) / (2 * np.pi)),
+            d / T * (1 - np.cos(a)),
+            d / T**2 * 2 * np.pi * np.sin(a),
+        )
 
 
 class _Quintic(TimeLaw):
     def _eval(self, t):
         T, d = self.duration, self.end - self.start
         x = (t - self.t0) / T
-        return (self.start + d * x**3 * (10 - 15 * x + 6 * x**2),
-                d / T * 30 * x**2 * (1 - x)**2,
-                d / T**2 * 60 * x * (1 - x) * (1 - 2 * x))
+        return (
+            self.start + d * x**3 * (10 - 15 * x + 6 * x**2),
+            d / T * 30 * x**2 * (1 - x) ** 2,
+            d / T**2 * 60 * x * (1 - x) * (1 - 2 * x),
+        )
 
 
 def cycloid(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
@@ -162,7 +170,7 @@ def _rest_spline(x: np.ndarray, y: np.ndarray) -> BSpline:
     else:
         extra = [(x[0] + x[1]) / 2, (x[-2] + x[-1]) / 2]
     knots = np.sort(np.r_[[x[0]] * 4, x[1:-1], extra, [x[-1]] * 4])
-    m = knots.size - 4                                      # = N + 5 coefficients
+    m = knots.size - 4  # = N + 5 coefficients
     c = np.empty(m)
     c[:3], c[-3:] = y[0], y[-1]
     if n > 2:
@@ -206,17 +214,21 @@ def spline_law(t_knots, values, ends="rest") -> SplineLaw:
     if x.size < 2:
         raise ValueError(f"t_knots: expected at least 2 knots, got {x.size}")
     if y.size != x.size:
-        raise ValueError(f"values: expected {x.size} values (one per knot in t_knots), "
-                         f"got {y.size}")
+        raise ValueError(
+            f"values: expected {x.size} values (one per knot in t_knots), got {y.size}"
+        )
     steps = np.diff(x)
     if np.any(steps <= 0):
         i = int(np.argmax(steps <= 0))
         what = "duplicate" if steps[i] == 0 else "unsorted"
-        raise ValueError(f"t_knots: expected strictly increasing times, got {what} knots "
-                         f"t[{i}] = {x[i]}, t[{i + 1}] = {x[i + 1]}")
+        raise ValueError(
+            f"t_knots: expected strictly increasing times, got {what} knots "
+            f"t[{i}] = {x[i]}, t[{i + 1}] = {x[i + 1]}"
+        )
     if ends == "periodic" and y[0] != y[-1]:
-        raise ValueError(f"values: ends='periodic' needs values[0] == values[-1], got "
-                         f"{y[0]} and {y[-1]}")
+        raise ValueError(
+            f"values: ends='periodic' needs values[0] == values[-1], got {y[0]} and {y[-1]}"
+        )
     if ends == "rest":
         spline = _rest_spline(x, y)
     else:

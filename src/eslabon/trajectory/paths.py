@@ -21,6 +21,7 @@ Paths here:
   (The thesis prints the cylinder as x² + y² = a² and the sphere with (y − b)² and (c − z)²;
   those are inconsistent with its own p(β), which is used here.)
 """
+
 from __future__ import annotations
 
 from typing import Callable, Sequence
@@ -84,18 +85,21 @@ class ParametricPath(Path):
     all four (τ′ uses p⁗).
     """
 
-    def __init__(self, func: Callable, derivs: Sequence[Callable], domain=(0.0, 1.0),
-                 name: str = "path"):
+    def __init__(
+        self, func: Callable, derivs: Sequence[Callable], domain=(0.0, 1.0), name: str = "path"
+    ):
         if not callable(func):
             raise ValueError(f"func: expected a callable p(gamma), got {func!r}")
         try:
             derivs = list(derivs)
         except TypeError:
-            raise ValueError(f"derivs: expected a list of 1 to 4 callables, got {derivs!r}") \
-                from None
+            raise ValueError(
+                f"derivs: expected a list of 1 to 4 callables, got {derivs!r}"
+            ) from None
         if not 1 <= len(derivs) <= MAX_ORDER:
-            raise ValueError(f"derivs: expected 1 to 4 callables [p′, p″, p‴, p⁗], "
-                             f"got {len(derivs)}")
+            raise ValueError(
+                f"derivs: expected 1 to 4 callables [p′, p″, p‴, p⁗], got {len(derivs)}"
+            )
         for k, d in enumerate(derivs):
             if not callable(d):
                 raise ValueError(f"derivs[{k}]: expected a callable, got {d!r}")
@@ -111,8 +115,10 @@ class ParametricPath(Path):
         if not isinstance(order, (int, np.integer)) or not 0 <= order <= MAX_ORDER:
             raise ValueError(f"order: expected an integer in 0..{MAX_ORDER}, got {order!r}")
         if order > self.order:
-            raise ValueError(f"order: path {self.name!r} has analytic derivatives up to "
-                             f"order {self.order}, {order} requested")
+            raise ValueError(
+                f"order: path {self.name!r} has analytic derivatives up to "
+                f"order {self.order}, {order} requested"
+            )
         g = _params(gamma)
         out = np.empty((order + 1, *g.shape, 3))
         for k in range(order + 1):
@@ -120,15 +126,19 @@ class ParametricPath(Path):
             try:
                 v = np.asarray(self._funcs[k](g), dtype=np.float64)
             except (TypeError, ValueError) as exc:
-                raise ValueError(f"{field}: could not evaluate at gamma of shape "
-                                 f"{g.shape}: {exc}") from None
+                raise ValueError(
+                    f"{field}: could not evaluate at gamma of shape {g.shape}: {exc}"
+                ) from None
             if v.shape != g.shape + (3,):
-                raise ValueError(f"{field}: expected shape {g.shape + (3,)} for gamma of "
-                                 f"shape {g.shape}, got {v.shape}")
+                raise ValueError(
+                    f"{field}: expected shape {g.shape + (3,)} for gamma of "
+                    f"shape {g.shape}, got {v.shape}"
+                )
             if not np.all(np.isfinite(v)):
                 i = np.argwhere(~np.isfinite(v))[0][:-1]
-                raise ValueError(f"{field}: non-finite value at gamma = "
-                                 f"{g[tuple(i)] if g.ndim else float(g)}")
+                raise ValueError(
+                    f"{field}: non-finite value at gamma = {g[tuple(i)] if g.ndim else float(g)}"
+                )
             out[k] = v
         return out
 
@@ -143,9 +153,12 @@ def line(p0, p1) -> ParametricPath:
     def zero(g):
         return np.zeros(np.shape(g) + (3,))
 
-    return ParametricPath(lambda g: a + np.asarray(g)[..., None] * d,
-                          [lambda g: np.broadcast_to(d, np.shape(g) + (3,)).copy(),
-                           zero, zero, zero], (0.0, 1.0), "line")
+    return ParametricPath(
+        lambda g: a + np.asarray(g)[..., None] * d,
+        [lambda g: np.broadcast_to(d, np.shape(g) + (3,)).copy(), zero, zero, zero],
+        (0.0, 1.0),
+        "line",
+    )
 
 
 def _perpendicular_basis(n: np.ndarray):
@@ -176,10 +189,10 @@ def circle(center=(0.0, 0.0, 0.0), radius=1.0, normal=(0.0, 0.0, 1.0)) -> Parame
         def f(g):
             a = np.asarray(g)[..., None] + k * np.pi / 2
             return (c if k == 0 else 0.0) + r * (np.cos(a) * u + np.sin(a) * v)
+
         return f
 
-    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi),
-                          "circle")
+    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi), "circle")
 
 
 def helix(radius=1.0, pitch=1.0) -> ParametricPath:
@@ -201,6 +214,7 @@ def helix(radius=1.0, pitch=1.0) -> ParametricPath:
             a = g + k * np.pi / 2
             z = c * g if k == 0 else (np.full_like(g, c) if k == 1 else np.zeros_like(g))
             return _xyz(r * np.cos(a), r * np.sin(a), z)
+
         return f
 
     return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi), "helix")
@@ -235,12 +249,16 @@ def e2_sphere_cylinder(a, b) -> ParametricPath:
         W = 14 - 2 * c
         u = np.sqrt(W)
         W1, W2, W3, W4 = 2 * s, 2 * c, -2 * s, -2 * c
-        return (u,
-                W1 / (2 * u),
-                W2 / (2 * u) - W1**2 / (4 * u**3),
-                W3 / (2 * u) - 3 * W1 * W2 / (4 * u**3) + 3 * W1**3 / (8 * u**5),
-                W4 / (2 * u) - (4 * W1 * W3 + 3 * W2**2) / (4 * u**3)
-                + 9 * W1**2 * W2 / (4 * u**5) - 15 * W1**4 / (16 * u**7))
+        return (
+            u,
+            W1 / (2 * u),
+            W2 / (2 * u) - W1**2 / (4 * u**3),
+            W3 / (2 * u) - 3 * W1 * W2 / (4 * u**3) + 3 * W1**3 / (8 * u**5),
+            W4 / (2 * u)
+            - (4 * W1 * W3 + 3 * W2**2) / (4 * u**3)
+            + 9 * W1**2 * W2 / (4 * u**5)
+            - 15 * W1**4 / (16 * u**7),
+        )
 
     def deriv(k):
         def f(beta):
@@ -248,7 +266,9 @@ def e2_sphere_cylinder(a, b) -> ParametricPath:
             ph = beta + k * np.pi / 2
             y = a * y_derivs(beta)[k] - (b if k == 0 else 0.0)
             return _xyz(-a * np.cos(ph), y, a * np.sin(ph))
+
         return f
 
-    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi),
-                          "e2_sphere_cylinder")
+    return ParametricPath(
+        deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 2 * np.pi), "e2_sphere_cylinder"
+    )

@@ -14,6 +14,7 @@ and gives at times t (any shape (...)):
 as a :class:`TaskState` (R (..., 3, 3); the others (..., 3)), all in the base frame.
 Outside the law's time interval γ is clamped (at rest), so the task holds its end pose.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -26,8 +27,16 @@ from .frenet import RTOL, _frame, _motion
 from .laws import TimeLaw, cycloid
 from .paths import ParametricPath, Path, _point, line
 
-__all__ = ["TaskState", "Task", "straight_line_task", "t3_path", "t3_straight_line_task",
-           "T3_X", "T3_Z", "T3_ROTATION"]
+__all__ = [
+    "TaskState",
+    "Task",
+    "straight_line_task",
+    "t3_path",
+    "t3_straight_line_task",
+    "T3_X",
+    "T3_Z",
+    "T3_ROTATION",
+]
 
 #: the Cincinnati T3 straight-line task of §4.4 (digest §3.5): x, z (m) and R (fixed)
 T3_X = 1.33125
@@ -38,6 +47,7 @@ T3_ROTATION.flags.writeable = False
 
 class TaskState(NamedTuple):
     """Pose and its rates at times t: R (..., 3, 3); p, omega, p_dot, omega_dot, p_ddot (..., 3)."""
+
     R: np.ndarray
     p: np.ndarray
     omega: np.ndarray
@@ -50,8 +60,9 @@ def _rotation(R, field: str = "orientation") -> np.ndarray:
     """One proper rotation (3, 3), read-only copy; errors name ``field``."""
     M = np.array(as_rotation(R, field), dtype=np.float64)
     if M.shape != (3, 3):
-        raise ValueError(f"{field}: expected 'frenet' or a (3, 3) rotation matrix, "
-                         f"got shape {M.shape}")
+        raise ValueError(
+            f"{field}: expected 'frenet' or a (3, 3) rotation matrix, got shape {M.shape}"
+        )
     M.flags.writeable = False
     return M
 
@@ -73,30 +84,36 @@ class Task:
 
     def __init__(self, path: Path, law: TimeLaw, orientation="frenet"):
         if not isinstance(path, Path):
-            raise ValueError(f"path: expected an eslabon.trajectory Path, "
-                             f"got {type(path).__name__}")
+            raise ValueError(
+                f"path: expected an eslabon.trajectory Path, got {type(path).__name__}"
+            )
         if not isinstance(law, TimeLaw):
-            raise ValueError(f"law: expected an eslabon.trajectory time law, "
-                             f"got {type(law).__name__}")
+            raise ValueError(
+                f"law: expected an eslabon.trajectory time law, got {type(law).__name__}"
+            )
         self.path, self.law = path, law
         if isinstance(orientation, str):
             if orientation != "frenet":
-                raise ValueError(f"orientation: expected 'frenet' or a (3, 3) rotation "
-                                 f"matrix, got {orientation!r}")
+                raise ValueError(
+                    f"orientation: expected 'frenet' or a (3, 3) rotation "
+                    f"matrix, got {orientation!r}"
+                )
             if path.order < 4:
-                raise ValueError(f"orientation: 'frenet' needs a path with derivatives up "
-                                 f"to p⁗; {path.name!r} has order {path.order}")
+                raise ValueError(
+                    f"orientation: 'frenet' needs a path with derivatives up "
+                    f"to p⁗; {path.name!r} has order {path.order}"
+                )
             self.rotation = None
             g = law(np.linspace(law.t0, law.t0 + law.duration, 129)).s
             try:
                 _frame(path.derivatives(g, 4), g, RTOL, "orientation")
             except ValueError as exc:
-                raise ValueError(f"{exc} (orientation 'frenet' on path {path.name!r})") \
-                    from None
+                raise ValueError(f"{exc} (orientation 'frenet' on path {path.name!r})") from None
         else:
             if path.order < 2:
-                raise ValueError(f"path: a task needs p′ and p″; {path.name!r} has "
-                                 f"order {path.order}")
+                raise ValueError(
+                    f"path: a task needs p′ and p″; {path.name!r} has order {path.order}"
+                )
             self.rotation = _rotation(orientation)
         self.orientation = "frenet" if self.rotation is None else self.rotation
 
@@ -134,8 +151,10 @@ def straight_line_task(p0, p1, rotation, law: TimeLaw | None = None) -> Task:
     """
     law = cycloid(1.0, 0.0, 1.0) if law is None else law
     if isinstance(law, TimeLaw) and (law.start != 0.0 or law.end != 1.0):
-        raise ValueError(f"law: expected a law from 0 to 1 (the line's parameter), got "
-                         f"start = {law.start}, end = {law.end}")
+        raise ValueError(
+            f"law: expected a law from 0 to 1 (the line's parameter), got "
+            f"start = {law.start}, end = {law.end}"
+        )
     return Task(line(p0, p1), law, _rotation(rotation, "rotation"))
 
 
@@ -151,14 +170,19 @@ def t3_path(z_wave: float = 0.0) -> ParametricPath:
     def deriv(k):
         def f(beta):
             beta = np.asarray(beta, dtype=np.float64)
-            z = w * (2 * np.pi)**k * np.sin(2 * np.pi * beta + k * np.pi / 2)
+            z = w * (2 * np.pi) ** k * np.sin(2 * np.pi * beta + k * np.pi / 2)
             y = beta if k == 0 else np.full_like(beta, 1.0 if k == 1 else 0.0)
             out = np.stack(np.broadcast_arrays(np.zeros_like(beta), y, z), axis=-1)
             return out + base if k == 0 else out
+
         return f
 
-    return ParametricPath(deriv(0), [deriv(k) for k in range(1, 5)], (0.0, 1.0),
-                          "t3_line" if w == 0 else "t3_wavy_line")
+    return ParametricPath(
+        deriv(0),
+        [deriv(k) for k in range(1, 5)],
+        (0.0, 1.0),
+        "t3_line" if w == 0 else "t3_wavy_line",
+    )
 
 
 def t3_straight_line_task(z_wave: float = 0.0) -> Task:

@@ -1,4 +1,5 @@
 """Joint time histories and a planar stick-figure animation (seed 001 ``animacion3``)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,6 +16,7 @@ def _pyplot():
         raise ValueError("plotting needs matplotlib: pip install 'eslabon[viz]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     return plt
 
 
@@ -30,8 +32,12 @@ def _save(plt, fig, path, dpi) -> Path:
 def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None) -> Path:
     """Save a PNG/SVG of ``traj.q`` (or qd, qdd, tau) against time, one line per joint."""
     plt = _pyplot()
-    labels = {"q": "joint position", "qd": "joint velocity", "qdd": "joint acceleration",
-              "tau": "joint torque / force"}
+    labels = {
+        "q": "joint position",
+        "qd": "joint velocity",
+        "qdd": "joint acceleration",
+        "tau": "joint torque / force",
+    }
     if quantity not in labels:
         raise ValueError(f"quantity: expected one of {tuple(labels)}, got {quantity!r}")
     data = getattr(traj, quantity)
@@ -90,12 +96,14 @@ def plot_tracking_error(t, error, path, reference=None, title: str | None = None
     error = np.asarray(error)
     fig, ax = plt.subplots(figsize=(7, 4))
     for j in range(error.shape[1]):
-        line, = ax.plot(t, error[:, j], label=f"δq{j + 1}")
+        (line,) = ax.plot(t, error[:, j], label=f"δq{j + 1}")
         if reference is not None:
             ax.plot(t, np.asarray(reference)[:, j], "--", color=line.get_color(), lw=1)
     ax.set_xlabel("t [s]")
     ax.set_ylabel("error [rad | m]")
-    ax.set_title(title or "tracking error" + (" (dashed: reference)" if reference is not None else ""))
+    ax.set_title(
+        title or "tracking error" + (" (dashed: reference)" if reference is not None else "")
+    )
     ax.grid(True)
     ax.legend(ncol=3, fontsize="small")
     return _save(plt, fig, path, dpi=110)
@@ -104,17 +112,20 @@ def plot_tracking_error(t, error, path, reference=None, title: str | None = None
 def planar_polylines(model, q_samples, plane=(0, 1)) -> np.ndarray:
     """(K, nframes, 2) DH-frame origins dh0..dhN projected on ``plane`` (axis indices)."""
     from ..kinematics import frame_poses
+
     names = [f.name for f in model.frames if f.name.startswith("dh")]
     poses = frame_poses(model, np.atleast_2d(q_samples))
     return np.stack([poses[n][:, list(plane), 3] for n in names], axis=1)
 
 
-def animate_planar(model, traj, path, every: int = 20, plane=(0, 1), fps: int = 25,
-                   limits=(-3.2, 3.2, -3.1, 1.0)) -> Path:
+def animate_planar(
+    model, traj, path, every: int = 20, plane=(0, 1), fps: int = 25, limits=(-3.2, 3.2, -3.1, 1.0)
+) -> Path:
     """Save a GIF of the stick figure through the DH origins (seed 001 ``animacion3``;
     default axes [−3.2, 3.2, −3.1, 1] as the seed)."""
     plt = _pyplot()
     from matplotlib.animation import FuncAnimation, PillowWriter
+
     idx = np.arange(0, len(traj.t), max(1, int(every)))
     pts = planar_polylines(model, traj.q[idx], plane)
     fig, ax = plt.subplots(figsize=(5, 3.5))
@@ -122,7 +133,7 @@ def animate_planar(model, traj, path, every: int = 20, plane=(0, 1), fps: int = 
     ax.set_ylim(limits[2], limits[3])
     ax.set_aspect("equal")
     ax.grid(True)
-    line, = ax.plot([], [], "o-", lw=3, color="tab:blue")
+    (line,) = ax.plot([], [], "o-", lw=3, color="tab:blue")
     label = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top")
 
     def draw(k):

@@ -5,6 +5,7 @@ at the current time. One file, no network: the data and a small script are embed
 The page exposes ``window.eslabonViewer`` (``frame``, ``setFrame(k)``, ``frames``,
 ``pose()``: the drawn 2-D points) so that a browser test can drive it.
 """
+
 from __future__ import annotations
 
 import html
@@ -107,8 +108,9 @@ window.eslabonViewer = { setFrame, get frame() { return frame; }, frames: DATA.t
 """
 
 
-def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 600, *,
-                 overwrite: bool = True) -> Path:
+def write_viewer(
+    model, traj, path, title: str | None = None, max_frames: int = 600, *, overwrite: bool = True
+) -> Path:
     """Write the viewer of ``traj`` on ``model`` to ``path`` (.html); at most
     ``max_frames`` samples are kept (evenly spaced). ``overwrite=False`` refuses an
     existing file."""
@@ -116,19 +118,26 @@ def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 
     if path.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
     if traj.q.shape[1] != model.nq:
-        raise ValueError(f"model: {model.name} has {model.nq} joints, the trajectory "
-                         f"{traj.q.shape[1]}")
+        raise ValueError(
+            f"model: {model.name} has {model.nq} joints, the trajectory {traj.q.shape[1]}"
+        )
     idx = np.unique(np.linspace(0, len(traj.t) - 1, min(len(traj.t), max_frames)).astype(int))
     pts = frame_origins(model, traj.q[idx])
     ee_body = model.frame("ee").body
-    segments = [[int(model.parent[i]), i] for i in range(1, model.nb + 1)] + \
-        [[ee_body, model.nb + 1]]
+    segments = [[int(model.parent[i]), i] for i in range(1, model.nb + 1)] + [
+        [ee_body, model.nb + 1]
+    ]
     q = traj.q[idx]
-    data = {"t": np.round(traj.t[idx], 9).tolist(), "points": np.round(pts, 6).tolist(),
-            "segments": segments, "q": np.round(q, 6).tolist(),
-            "qmin": float(q.min()), "qmax": float(q.max()),
-            "centre": pts.reshape(-1, 3).mean(axis=0).tolist(),
-            "span": max(float(np.ptp(pts, axis=(0, 1)).max()), 1e-3)}
+    data = {
+        "t": np.round(traj.t[idx], 9).tolist(),
+        "points": np.round(pts, 6).tolist(),
+        "segments": segments,
+        "q": np.round(q, 6).tolist(),
+        "qmin": float(q.min()),
+        "qmax": float(q.max()),
+        "centre": pts.reshape(-1, 3).mean(axis=0).tolist(),
+        "span": max(float(np.ptp(pts, axis=(0, 1)).max()), 1e-3),
+    }
     name = html.escape(title or f"{model.name}: trajectory")
     page = _PAGE.replace("__TITLE__", name).replace("__DATA__", json.dumps(data))
     return write_text_atomic(path, page, overwrite=overwrite)

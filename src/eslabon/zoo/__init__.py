@@ -7,6 +7,7 @@
 ``random_chain(n, seed)`` builds a seeded random serial chain and ``random_tree(seed)`` a
 seeded random tree (not registered models).
 """
+
 from __future__ import annotations
 
 from . import araujo, arms, jaramillo, practica, rojas, simple
@@ -37,17 +38,18 @@ def _check_options(name: str, factory, options: dict):
     True or False only (the string "off" would be true), a number takes a real number."""
     import inspect
     import numbers
+
     params = inspect.signature(factory).parameters
     for key, value in options.items():
         if key not in params:
-            continue                     # the call below names it
+            continue  # the call below names it
         default = params[key].default
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise ValueError(f"options: {name} {key}: expected true or false, got "
-                                 f"{value!r}")
+                raise ValueError(f"options: {name} {key}: expected true or false, got {value!r}")
         elif isinstance(default, (int, float)) and (
-                isinstance(value, bool) or not isinstance(value, numbers.Real)):
+            isinstance(value, bool) or not isinstance(value, numbers.Real)
+        ):
             raise ValueError(f"options: {name} {key}: expected a number, got {value!r}")
 
 
@@ -56,8 +58,9 @@ def load(name: str, **options):
     try:
         factory = _REGISTRY[name]
     except (KeyError, TypeError):
-        raise ValueError(f"name: unknown zoo model {name!r}; expected one of "
-                         f"{', '.join(names())}") from None
+        raise ValueError(
+            f"name: unknown zoo model {name!r}; expected one of {', '.join(names())}"
+        ) from None
     _check_options(name, factory, options)
     try:
         return factory(**options)

@@ -1,4 +1,5 @@
 """Payload argument handling shared by the zoo models."""
+
 from __future__ import annotations
 
 import numpy as np

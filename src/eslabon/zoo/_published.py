@@ -1,4 +1,5 @@
 """Models kept as their source published them."""
+
 from __future__ import annotations
 
 import functools
@@ -12,9 +13,11 @@ def published_inertias(factory):
     of a rigid body (the model's docstring says which bodies; ``eslabon info`` shows
     them): build it without the :class:`ImplausibleInertiaWarning` a user's file gets.
     The dynamics stay well defined (M(q) is positive definite)."""
+
     @functools.wraps(factory)
     def build(*args, **kwargs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ImplausibleInertiaWarning)
             return factory(*args, **kwargs)
+
     return build

@@ -4,6 +4,7 @@ Both are rigid-body models (no motor inertia, no friction) with gravity 9.81 m/s
 −z0 (z0 up). Units: m, rad, kg, kg·m². COMs are given in each link's DH frame and
 inertias about the COM in that frame's axes, which is what :func:`~eslabon.from_dh` takes.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,11 +19,22 @@ _PUMA_A = (0.0, 0.4318, 0.0203, 0.0, 0.0, 0.0)
 _PUMA_D = (0.0, 0.0, 0.15005, 0.4318, 0.0, 0.0)
 _PUMA_ALPHA = (np.pi / 2, 0.0, -np.pi / 2, np.pi / 2, -np.pi / 2, 0.0)
 _PUMA_MASS = (0.0, 17.4, 4.8, 0.82, 0.34, 0.09)
-_PUMA_COM = ((0.0, 0.0, 0.0), (-0.3638, 0.006, 0.2275), (-0.0203, -0.0141, 0.070),
-             (0.0, 0.019, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.032))
-_PUMA_INERTIA = ((0.0, 0.35, 0.0), (0.13, 0.524, 0.539), (0.066, 0.086, 0.0125),
-                 (1.8e-3, 1.3e-3, 1.8e-3), (0.3e-3, 0.4e-3, 0.3e-3),
-                 (0.15e-3, 0.15e-3, 0.04e-3))
+_PUMA_COM = (
+    (0.0, 0.0, 0.0),
+    (-0.3638, 0.006, 0.2275),
+    (-0.0203, -0.0141, 0.070),
+    (0.0, 0.019, 0.0),
+    (0.0, 0.0, 0.0),
+    (0.0, 0.0, 0.032),
+)
+_PUMA_INERTIA = (
+    (0.0, 0.35, 0.0),
+    (0.13, 0.524, 0.539),
+    (0.066, 0.086, 0.0125),
+    (1.8e-3, 1.3e-3, 1.8e-3),
+    (0.3e-3, 0.4e-3, 0.3e-3),
+    (0.15e-3, 0.15e-3, 0.04e-3),
+)
 
 
 @published_inertias
@@ -53,11 +65,27 @@ def puma560(gravity=(0.0, 0.0, -9.81)):
     newer Python toolbox sets d1 = 0.672 m (mounting surface to shoulder); d1 only shifts
     the arm along the vertical joint-1 axis and changes no torque, so 0 is kept.
     """
-    rows = [{"joint": "R", "theta": 0.0, "d": _PUMA_D[i], "a": _PUMA_A[i],
-             "alpha": _PUMA_ALPHA[i], "mass": _PUMA_MASS[i], "com": _PUMA_COM[i],
-             "inertia": np.diag(_PUMA_INERTIA[i]), "name": f"link{i + 1}"} for i in range(6)]
-    return from_dh(rows, "standard", gravity=gravity, name="puma560",
-                   source="Corke & Armstrong-Helouvry 1994 via Robotics Toolbox mdl_puma560")
+    rows = [
+        {
+            "joint": "R",
+            "theta": 0.0,
+            "d": _PUMA_D[i],
+            "a": _PUMA_A[i],
+            "alpha": _PUMA_ALPHA[i],
+            "mass": _PUMA_MASS[i],
+            "com": _PUMA_COM[i],
+            "inertia": np.diag(_PUMA_INERTIA[i]),
+            "name": f"link{i + 1}",
+        }
+        for i in range(6)
+    ]
+    return from_dh(
+        rows,
+        "standard",
+        gravity=gravity,
+        name="puma560",
+        source="Corke & Armstrong-Helouvry 1994 via Robotics Toolbox mdl_puma560",
+    )
 
 
 # --- Franka Emika Panda -------------------------------------------------------------------
@@ -69,21 +97,25 @@ _PANDA_D = (0.333, 0.0, 0.316, 0.0, 0.384, 0.0, 0.0)
 _PANDA_ALPHA = (0.0, -np.pi / 2, np.pi / 2, np.pi / 2, -np.pi / 2, np.pi / 2, np.pi / 2)
 _PANDA_FLANGE = 0.107
 _PANDA_MASS = (4.970684, 0.646926, 3.228604, 3.587895, 1.225946, 1.666555, 0.735522)
-_PANDA_COM = ((3.875e-03, 2.081e-03, 0.0),
-              (-3.141e-03, -2.872e-02, 3.495e-03),
-              (2.7518e-02, 3.9252e-02, -6.6502e-02),
-              (-5.317e-02, 1.04419e-01, 2.7454e-02),
-              (-1.1953e-02, 4.1065e-02, -3.8437e-02),
-              (6.0149e-02, -1.4117e-02, -1.0517e-02),
-              (1.0517e-02, -4.252e-03, 6.1597e-02))
+_PANDA_COM = (
+    (3.875e-03, 2.081e-03, 0.0),
+    (-3.141e-03, -2.872e-02, 3.495e-03),
+    (2.7518e-02, 3.9252e-02, -6.6502e-02),
+    (-5.317e-02, 1.04419e-01, 2.7454e-02),
+    (-1.1953e-02, 4.1065e-02, -3.8437e-02),
+    (6.0149e-02, -1.4117e-02, -1.0517e-02),
+    (1.0517e-02, -4.252e-03, 6.1597e-02),
+)
 # Inertia tensor entries about the COM, link axes: (Ixx, Ixy, Ixz, Iyy, Iyz, Izz).
-_PANDA_INERTIA = ((7.0337e-01, -1.3900e-04, 6.7720e-03, 7.0661e-01, 1.9169e-02, 9.1170e-03),
-                  (7.9620e-03, -3.9250e-03, 1.0254e-02, 2.8110e-02, 7.0400e-04, 2.5995e-02),
-                  (3.7242e-02, -4.7610e-03, -1.1396e-02, 3.6155e-02, -1.2805e-02, 1.0830e-02),
-                  (2.5853e-02, 7.7960e-03, -1.3320e-03, 1.9552e-02, 8.6410e-03, 2.8323e-02),
-                  (3.5549e-02, -2.1170e-03, -4.0370e-03, 2.9474e-02, 2.2900e-04, 8.6270e-03),
-                  (1.9640e-03, 1.0900e-04, -1.1580e-03, 4.3540e-03, 3.4100e-04, 5.4330e-03),
-                  (1.2516e-02, -4.2800e-04, -1.1960e-03, 1.0027e-02, -7.4100e-04, 4.8150e-03))
+_PANDA_INERTIA = (
+    (7.0337e-01, -1.3900e-04, 6.7720e-03, 7.0661e-01, 1.9169e-02, 9.1170e-03),
+    (7.9620e-03, -3.9250e-03, 1.0254e-02, 2.8110e-02, 7.0400e-04, 2.5995e-02),
+    (3.7242e-02, -4.7610e-03, -1.1396e-02, 3.6155e-02, -1.2805e-02, 1.0830e-02),
+    (2.5853e-02, 7.7960e-03, -1.3320e-03, 1.9552e-02, 8.6410e-03, 2.8323e-02),
+    (3.5549e-02, -2.1170e-03, -4.0370e-03, 2.9474e-02, 2.2900e-04, 8.6270e-03),
+    (1.9640e-03, 1.0900e-04, -1.1580e-03, 4.3540e-03, 3.4100e-04, 5.4330e-03),
+    (1.2516e-02, -4.2800e-04, -1.1960e-03, 1.0027e-02, -7.4100e-04, 4.8150e-03),
+)
 
 
 def _tensor(xx, xy, xz, yy, yz, zz) -> np.ndarray:
@@ -115,12 +147,27 @@ def panda(gravity=(0.0, 0.0, -9.81)):
     but omits the COMs (r = 0) and folds the flange into d7, so its dynamics differ from
     this model's.
     """
-    rows = [{"joint": "R", "alpha": _PANDA_ALPHA[i], "a": _PANDA_A[i], "theta": 0.0,
-             "d": _PANDA_D[i], "mass": _PANDA_MASS[i], "com": _PANDA_COM[i],
-             "inertia": _tensor(*_PANDA_INERTIA[i]), "name": f"link{i + 1}"}
-            for i in range(7)]
+    rows = [
+        {
+            "joint": "R",
+            "alpha": _PANDA_ALPHA[i],
+            "a": _PANDA_A[i],
+            "theta": 0.0,
+            "d": _PANDA_D[i],
+            "mass": _PANDA_MASS[i],
+            "com": _PANDA_COM[i],
+            "inertia": _tensor(*_PANDA_INERTIA[i]),
+            "name": f"link{i + 1}",
+        }
+        for i in range(7)
+    ]
     flange = np.eye(4)
     flange[2, 3] = _PANDA_FLANGE
-    return from_dh(rows, "modified", gravity=gravity, tool=flange, name="panda",
-                   source="Gaz et al. 2019 (RA-L) supplementary Tables VIII-IX; "
-                          "Franka FCI modified DH")
+    return from_dh(
+        rows,
+        "modified",
+        gravity=gravity,
+        tool=flange,
+        name="panda",
+        source="Gaz et al. 2019 (RA-L) supplementary Tables VIII-IX; Franka FCI modified DH",
+    )

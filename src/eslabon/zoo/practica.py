@@ -8,6 +8,7 @@ which swings in the x0–y0 plane. The payload is a fixed body at the last DH fr
 seed's link N+1. Parameters: ``research/seed_001_practica.md`` §4 (d and a of the 6-DOF
 arm and the pendulum's inertial data come from the book's own files, marked [EXT] there).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,15 +24,24 @@ def _rows(joints, theta, d, a, alpha, mass, inertias, viscous):
     rows = []
     for i, jt in enumerate(joints):
         p = np.array([a[i], d[i] * np.sin(alpha[i]), d[i] * np.cos(alpha[i])])
-        row = {"joint": jt, "theta": theta[i], "d": d[i], "a": a[i], "alpha": alpha[i],
-               "mass": mass[i], "com": -0.5 * p, "inertia": np.diag(inertias[i]),
-               "viscous": viscous}
+        row = {
+            "joint": jt,
+            "theta": theta[i],
+            "d": d[i],
+            "a": a[i],
+            "alpha": alpha[i],
+            "mass": mass[i],
+            "com": -0.5 * p,
+            "inertia": np.diag(inertias[i]),
+            "viscous": viscous,
+        }
         rows.append(row)
     return rows
 
 
-def practica_4dof(payload_mass: float = 0.0, payload_inertia=0.0, book_com: bool = False,
-                  friction: bool = True):
+def practica_4dof(
+    payload_mass: float = 0.0, payload_inertia=0.0, book_com: bool = False, friction: bool = True
+):
     """4-DOF R-P-P-R arm of seed 001 (Ejemplos 3.1, 3.3; ``newtoneuler4``/``h4``).
 
     Standard DH: θ = [q1, 0, 0, q4], d = [0.4, q2, q3, 0.2], a = [0, −0.1, 0, 0],
@@ -44,17 +54,32 @@ def practica_4dof(payload_mass: float = 0.0, payload_inertia=0.0, book_com: bool
     item 26); the default keeps each prismatic link's COM fixed in its frame at
     s̄ = −0.5 p_i*(d = 0).
     """
-    rows = _rows("RPPR", [0, 0, 0, 0], [0.4, 0.0, 0.0, 0.2], [0, -0.1, 0, 0],
-                 [0, -np.pi / 2, 0, 0], [10, 5, 5, 3],
-                 [(0.0191, 0.0191, 0.0068), (0.0031, 0.0484, 0.0484),
-                  (0.0606, 0.0053, 0.0606), (0.0022, 0.0022, 0.0014)],
-                 0.05 if friction else 0.0)
+    rows = _rows(
+        "RPPR",
+        [0, 0, 0, 0],
+        [0.4, 0.0, 0.0, 0.2],
+        [0, -0.1, 0, 0],
+        [0, -np.pi / 2, 0, 0],
+        [10, 5, 5, 3],
+        [
+            (0.0191, 0.0191, 0.0068),
+            (0.0031, 0.0484, 0.0484),
+            (0.0606, 0.0053, 0.0606),
+            (0.0022, 0.0022, 0.0014),
+        ],
+        0.05 if friction else 0.0,
+    )
     if book_com:
         rows[1]["com_slide"] = -0.5
         rows[2]["com_slide"] = -0.5
-    return from_dh(rows, "standard", gravity=(0, 0, -G),
-                   payload=payload_dict(payload_mass, payload_inertia),
-                   name="practica_4dof" + ("_book" if book_com else ""), source=SOURCE)
+    return from_dh(
+        rows,
+        "standard",
+        gravity=(0, 0, -G),
+        payload=payload_dict(payload_mass, payload_inertia),
+        name="practica_4dof" + ("_book" if book_com else ""),
+        source=SOURCE,
+    )
 
 
 def practica_6dof(payload_mass: float = 0.0, payload_inertia=0.0, friction: bool = True):
@@ -67,15 +92,31 @@ def practica_6dof(payload_mass: float = 0.0, payload_inertia=0.0, friction: bool
     Ejemplo 3.4 uses ``payload_mass=3, payload_inertia=0.05``.
     """
     z = (0.0, 0.0, 0.0)
-    rows = _rows("RRRRRR", [0] * 6, [0.315, 0, 0, 0.5, 0, 0.08], [0, 0.45, 0, 0, 0, 0],
-                 [-np.pi / 2, 0, np.pi / 2, -np.pi / 2, np.pi / 2, 0],
-                 [2.78, 10.25, 0, 5.57, 0, 1.98],
-                 [(0.0191, 0.0191, 0.0068), (0.0031, 0.0484, 0.0484), z,
-                  (0.0606, 0.0053, 0.0606), z, (0.0022, 0.0022, 0.0014)],
-                 0.05 if friction else 0.0)
-    return from_dh(rows, "standard", gravity=(0, 0, -G),
-                   payload=payload_dict(payload_mass, payload_inertia),
-                   name="practica_6dof", source=SOURCE)
+    rows = _rows(
+        "RRRRRR",
+        [0] * 6,
+        [0.315, 0, 0, 0.5, 0, 0.08],
+        [0, 0.45, 0, 0, 0, 0],
+        [-np.pi / 2, 0, np.pi / 2, -np.pi / 2, np.pi / 2, 0],
+        [2.78, 10.25, 0, 5.57, 0, 1.98],
+        [
+            (0.0191, 0.0191, 0.0068),
+            (0.0031, 0.0484, 0.0484),
+            z,
+            (0.0606, 0.0053, 0.0606),
+            z,
+            (0.0022, 0.0022, 0.0014),
+        ],
+        0.05 if friction else 0.0,
+    )
+    return from_dh(
+        rows,
+        "standard",
+        gravity=(0, 0, -G),
+        payload=payload_dict(payload_mass, payload_inertia),
+        name="practica_6dof",
+        source=SOURCE,
+    )
 
 
 def practica_pendulum3(friction: bool = True):
@@ -87,7 +128,14 @@ def practica_pendulum3(friction: bool = True):
     pendulum swings in the x0–y0 plane. Parameters from the book's ``h3.m``/``newtoneuler3.m``
     (digest §4.3 [EXT]); the seed itself omits them.
     """
-    rows = _rows("RRR", [0, 0, 0], [0, 0, 0], [1, 1, 1], [0, 0, 0], [3, 3, 3],
-                 [(0, 0.25, 0.25)] * 3, 0.1 if friction else 0.0)
-    return from_dh(rows, "standard", gravity=(0, -G, 0), name="practica_pendulum3",
-                   source=SOURCE)
+    rows = _rows(
+        "RRR",
+        [0, 0, 0],
+        [0, 0, 0],
+        [1, 1, 1],
+        [0, 0, 0],
+        [3, 3, 3],
+        [(0, 0.25, 0.25)] * 3,
+        0.1 if friction else 0.0,
+    )
+    return from_dh(rows, "standard", gravity=(0, -G, 0), name="practica_pendulum3", source=SOURCE)

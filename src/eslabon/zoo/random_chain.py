@@ -4,6 +4,7 @@
 >>> random_chain(24, seed=3).nq
 24
 """
+
 from __future__ import annotations
 
 import operator
@@ -36,23 +37,34 @@ def random_inertia(rng: np.random.Generator, mass: float) -> np.ndarray:
 
 def _dh_values(rng: np.random.Generator) -> dict:
     """Standard-named DH values of one row (θ and d are offsets for R and P rows)."""
-    if rng.random() < 0.3:      # the special twists real tables are full of
+    if rng.random() < 0.3:  # the special twists real tables are full of
         alpha = float(rng.choice([0.0, np.pi / 2, -np.pi / 2, np.pi]))
     else:
         alpha = rng.uniform(-np.pi, np.pi)
-    return {"theta": rng.uniform(-np.pi, np.pi), "d": rng.uniform(-0.4, 0.4),
-            "a": rng.uniform(-0.5, 0.5), "alpha": alpha}
+    return {
+        "theta": rng.uniform(-np.pi, np.pi),
+        "d": rng.uniform(-0.4, 0.4),
+        "a": rng.uniform(-0.5, 0.5),
+        "alpha": alpha,
+    }
 
 
 def _rename(dh: dict, convention: str) -> dict:
-    if convention == "rojas":   # thesis names: d = link length, b = offset
+    if convention == "rojas":  # thesis names: d = link length, b = offset
         return {"theta": dh["theta"], "b": dh["d"], "d": dh["a"], "alpha": dh["alpha"]}
     return dict(dh)
 
 
-def random_chain(n: int, seed: int = 0, convention: str = "standard", *,
-                 friction: bool = False, payload: bool | None = None,
-                 tool: bool | None = None, joints: str | None = None):
+def random_chain(
+    n: int,
+    seed: int = 0,
+    convention: str = "standard",
+    *,
+    friction: bool = False,
+    payload: bool | None = None,
+    tool: bool | None = None,
+    joints: str | None = None,
+):
     """A seeded random serial chain of ``n`` revolute/prismatic joints, compiled by
     :func:`~eslabon.from_dh` in the DH ``convention`` ("standard", "modified" or "rojas").
 
@@ -101,30 +113,44 @@ def random_chain(n: int, seed: int = 0, convention: str = "standard", *,
     rows = []
     for jt in joints:
         mass = rng.uniform(0.5, 5.0)
-        row = {"joint": jt, **_rename(_dh_values(rng), convention),
-               "mass": mass, "com": rng.uniform(-0.3, 0.3, size=3),
-               "inertia": random_inertia(rng, mass)}
+        row = {
+            "joint": jt,
+            **_rename(_dh_values(rng), convention),
+            "mass": mass,
+            "com": rng.uniform(-0.3, 0.3, size=3),
+            "inertia": random_inertia(rng, mass),
+        }
         viscous, coulomb, armature = rng.uniform(0, 0.5), rng.uniform(0, 0.3), rng.uniform(0, 0.05)
         use = rng.random(3) < 0.6
         if friction:
-            row.update(viscous=viscous * use[0], coulomb=coulomb * use[1],
-                       armature=armature * use[2])
+            row.update(
+                viscous=viscous * use[0], coulomb=coulomb * use[1], armature=armature * use[2]
+            )
         rows.append(row)
     direction = rng.normal(size=3)
     gravity = 9.81 * direction / np.linalg.norm(direction)
     pay = None
     if payload if payload is not None else seed % 2 == 0:
         pm = rng.uniform(0.2, 2.0)
-        pay = {"mass": pm, "inertia": random_inertia(rng, pm),
-               "com": rng.uniform(-0.2, 0.2, size=3)}
+        pay = {
+            "mass": pm,
+            "inertia": random_inertia(rng, pm),
+            "com": rng.uniform(-0.2, 0.2, size=3),
+        }
     T = None
     if tool if tool is not None else seed % 3 == 0:
         T = np.eye(4)
         T[:3, :3] = random_rotation(rng)
         T[:3, 3] = rng.uniform(-0.3, 0.3, size=3)
-    model = from_dh(rows, convention, gravity=gravity, payload=pay, tool=T,
-                    name=f"random-{convention}-{n}-s{seed}",
-                    source=f"eslabon.zoo.random_chain({n}, seed={seed})")
-    if model.nq != n:       # pragma: no cover - from_dh adds one dof per row
+    model = from_dh(
+        rows,
+        convention,
+        gravity=gravity,
+        payload=pay,
+        tool=T,
+        name=f"random-{convention}-{n}-s{seed}",
+        source=f"eslabon.zoo.random_chain({n}, seed={seed})",
+    )
+    if model.nq != n:  # pragma: no cover - from_dh adds one dof per row
         raise AssertionError(f"random_chain: built nq={model.nq}, expected {n}")
     return model

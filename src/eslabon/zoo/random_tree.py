@@ -4,6 +4,7 @@
 >>> random_tree(3).nq
 7
 """
+
 from __future__ import annotations
 
 import numbers
@@ -30,9 +31,18 @@ def _gravity_random_direction(rng: np.random.Generator) -> np.ndarray:
     return 9.81 * g / np.linalg.norm(g)
 
 
-def random_tree(seed=0, joints: str = "RFPRRFPRR", *, friction: bool = True,
-                armature_chance: float = 1.0, axis=None, rotation=None, inertia=None,
-                gravity=None, name: str | None = None):
+def random_tree(
+    seed=0,
+    joints: str = "RFPRRFPRR",
+    *,
+    friction: bool = True,
+    armature_chance: float = 1.0,
+    axis=None,
+    rotation=None,
+    inertia=None,
+    gravity=None,
+    name: str | None = None,
+):
     """A seeded random kinematic tree: branches, arbitrary joint axes and placements,
     fixed bodies (also with children of their own), random inertial data.
 
@@ -83,17 +93,20 @@ def random_tree(seed=0, joints: str = "RFPRRFPRR", *, friction: bool = True,
         try:
             seed = operator.index(seed)
         except TypeError:
-            raise ValueError(f"seed: expected a non-negative integer or a numpy Generator, "
-                             f"got {seed!r}") from None
+            raise ValueError(
+                f"seed: expected a non-negative integer or a numpy Generator, got {seed!r}"
+            ) from None
         if seed < 0:
             raise ValueError(f"seed: expected a non-negative integer, got {seed}")
         rng, label = np.random.default_rng(seed), f"-s{seed}"
     if not isinstance(joints, str) or not joints or set(joints) - set(JOINT_LETTERS):
         raise ValueError(f"joints: expected letters R, P or F (one per body), got {joints!r}")
-    if isinstance(armature_chance, bool) or not isinstance(armature_chance, numbers.Real) \
-            or not 0.0 <= armature_chance <= 1.0:
-        raise ValueError(f"armature_chance: expected a number in [0, 1], got "
-                         f"{armature_chance!r}")
+    if (
+        isinstance(armature_chance, bool)
+        or not isinstance(armature_chance, numbers.Real)
+        or not 0.0 <= armature_chance <= 1.0
+    ):
+        raise ValueError(f"armature_chance: expected a number in [0, 1], got {armature_chance!r}")
     axis = _axis_random_or_z if axis is None else axis
     rotation = random_rotation if rotation is None else rotation
     inertia = random_inertia if inertia is None else inertia
@@ -103,8 +116,12 @@ def random_tree(seed=0, joints: str = "RFPRRFPRR", *, friction: bool = True,
         parent = 0 if i == 1 else (1 if i == 2 else 2 if i == 3 else int(rng.integers(0, i)))
         joint_axis = axis(rng)
         mass = rng.uniform(0.3, 4.0)
-        body = {"rotation": rotation(rng), "translation": rng.uniform(-0.5, 0.5, 3),
-                "mass": mass, "com": rng.uniform(-0.2, 0.2, 3)}
+        body = {
+            "rotation": rotation(rng),
+            "translation": rng.uniform(-0.5, 0.5, 3),
+            "mass": mass,
+            "com": rng.uniform(-0.2, 0.2, 3),
+        }
         body["inertia"] = inertia(rng, mass)
         if friction:
             body["viscous"] = rng.uniform(0.0, 0.4)
@@ -113,6 +130,8 @@ def random_tree(seed=0, joints: str = "RFPRRFPRR", *, friction: bool = True,
             body["armature"] = rng.uniform(0.0, 0.05)
         builder.add_body(parent, joint, axis=joint_axis, **body)
     g = gravity(rng)
-    return builder.build(gravity=g, name=f"random-tree{label}" if name is None else name,
-                         source=f"eslabon.zoo.random_tree({seed if label else 'a Generator'}, "
-                                f"{joints!r})")
+    return builder.build(
+        gravity=g,
+        name=f"random-tree{label}" if name is None else name,
+        source=f"eslabon.zoo.random_tree({seed if label else 'a Generator'}, {joints!r})",
+    )

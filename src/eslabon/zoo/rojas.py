@@ -1,4 +1,5 @@
 """The Cincinnati Milacron T3 of seed 000 (Rojas Salgado 1987, Table 4.4.1 = Table 5.6.1)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,14 +7,26 @@ import numpy as np
 from ..model import from_dh
 from ._published import published_inertias
 
-_D = [0.0, 1.02, 1.02, 0.2, 0.0, 0.0]           # link lengths (standard DH a)
-_B = [1.5, 0.0, 0.0, 0.0, 0.0, 0.41]             # offsets (standard DH d)
+_D = [0.0, 1.02, 1.02, 0.2, 0.0, 0.0]  # link lengths (standard DH a)
+_B = [1.5, 0.0, 0.0, 0.0, 0.0, 0.41]  # offsets (standard DH d)
 _ALPHA_DEG = [90.0, 0.0, 0.0, 90.0, 90.0, 90.0]
 _MASS = [680.0, 360.0, 180.0, 55.0, 36.0, 68.0]
-_RHO = [(0.0, -0.33, 0.0), (-0.87, 0.0, -0.13), (-0.64, 0.04, 0.0), (-0.12, 0.04, 0.0),
-        (0.0, -0.05, -0.08), (0.0, 0.0, 0.0)]
-_INERTIA = [(0.0, 62.0, 0.0), (11.0, 53.0, 44.0), (1.1, 44.0, 44.0), (0.44, 0.91, 0.82),
-            (0.47, 0.38, 0.18), (0.44, 0.64, 0.73)]
+_RHO = [
+    (0.0, -0.33, 0.0),
+    (-0.87, 0.0, -0.13),
+    (-0.64, 0.04, 0.0),
+    (-0.12, 0.04, 0.0),
+    (0.0, -0.05, -0.08),
+    (0.0, 0.0, 0.0),
+]
+_INERTIA = [
+    (0.0, 62.0, 0.0),
+    (11.0, 53.0, 44.0),
+    (1.1, 44.0, 44.0),
+    (0.44, 0.91, 0.82),
+    (0.47, 0.38, 0.18),
+    (0.44, 0.64, 0.73),
+]
 
 #: Initial configuration of the thesis's straight-line task (Table 4.4.1), degrees.
 INITIAL_THETA_DEG = (0.0, 90.0, -135.0, 45.0, 90.0, 90.0)
@@ -37,11 +50,27 @@ def cincinnati_t3(gravity=(0.0, 0.0, 9.81)):
     breaks the triangle inequality of a rigid body; it is kept as published, and the
     model loads without the warning a user's file with such an inertia gets.
     """
-    rows = [{"joint": "R", "theta": 0.0, "d": _D[i], "b": _B[i],
-             "alpha": np.radians(_ALPHA_DEG[i]), "mass": _MASS[i], "com": _RHO[i],
-             "inertia": np.diag(_INERTIA[i]), "name": f"link{i + 1}"} for i in range(6)]
-    return from_dh(rows, "rojas", gravity=gravity, name="cincinnati_t3",
-                   source="seed 000 (Rojas Salgado 1987) Table 4.4.1")
+    rows = [
+        {
+            "joint": "R",
+            "theta": 0.0,
+            "d": _D[i],
+            "b": _B[i],
+            "alpha": np.radians(_ALPHA_DEG[i]),
+            "mass": _MASS[i],
+            "com": _RHO[i],
+            "inertia": np.diag(_INERTIA[i]),
+            "name": f"link{i + 1}",
+        }
+        for i in range(6)
+    ]
+    return from_dh(
+        rows,
+        "rojas",
+        gravity=gravity,
+        name="cincinnati_t3",
+        source="seed 000 (Rojas Salgado 1987) Table 4.4.1",
+    )
 
 
 #: 7R single-loop mechanism of Fig. 3.3.2 (Angeles 1985), digest §3.2: link lengths d_i
@@ -56,11 +85,25 @@ def seven_r_chain():
     """The 7R closed loop of seed 000 Fig. 3.3.2 cut at joint 1: joints 2..7 as an open
     6R chain (Rojas naming, unit masses for completeness) whose end frame ``ee`` must
     coincide with frame 1 to close the loop. See :func:`seven_r_loop_target`."""
-    rows = [{"joint": "R", "theta": 0.0, "b": 0.0, "d": SEVEN_R_D[k],
-             "alpha": np.radians(SEVEN_R_ALPHA_DEG[k]), "mass": 1.0,
-             "inertia": np.eye(3) * 0.01, "name": f"link{k + 1}"} for k in range(1, 7)]
-    return from_dh(rows, "rojas", name="seven_r_open",
-                   source="seed 000 (Rojas Salgado 1987) Fig. 3.3.2, cut at joint 1")
+    rows = [
+        {
+            "joint": "R",
+            "theta": 0.0,
+            "b": 0.0,
+            "d": SEVEN_R_D[k],
+            "alpha": np.radians(SEVEN_R_ALPHA_DEG[k]),
+            "mass": 1.0,
+            "inertia": np.eye(3) * 0.01,
+            "name": f"link{k + 1}",
+        }
+        for k in range(1, 7)
+    ]
+    return from_dh(
+        rows,
+        "rojas",
+        name="seven_r_open",
+        source="seed 000 (Rojas Salgado 1987) Fig. 3.3.2, cut at joint 1",
+    )
 
 
 def seven_r_loop_target(theta1: float):
@@ -68,6 +111,7 @@ def seven_r_loop_target(theta1: float):
     P₇ = 1 and Σ P_{i−1} a_i = 0 (§3.3.3) give R = Q₁ᵀ and p = −Q₁ᵀ a₁ in frame 2.
     Exact input–output relation on the symmetric branch: (2 + cos θ₂) cos θ₁ = −1.5."""
     from ..spatial import rot_x, rot_z
+
     Q1 = rot_z(theta1) @ rot_x(np.radians(SEVEN_R_ALPHA_DEG[0]))
     a1 = np.array([SEVEN_R_D[0] * np.cos(theta1), SEVEN_R_D[0] * np.sin(theta1), 0.0])
     return Q1.T, -Q1.T @ a1

@@ -11,12 +11,26 @@
 
 Every solver returns an :class:`IKResult`; check ``converged`` and ``singular``.
 """
+
 from .continuation import PathSolution, approach, solve_path
 from .dls import damped_least_squares
 from .gauss import IKResult, QRFactor
 from .newton_gauss import EQUATIONS, accelerations, classify_singularity, newton_gauss, rates
 from .two_point import two_point, two_point_accelerations, two_point_rates
 
-__all__ = ["IKResult", "QRFactor", "EQUATIONS", "newton_gauss", "rates", "accelerations",
-           "classify_singularity", "two_point", "two_point_rates", "two_point_accelerations",
-           "approach", "solve_path", "PathSolution", "damped_least_squares"]
+__all__ = [
+    "IKResult",
+    "QRFactor",
+    "EQUATIONS",
+    "newton_gauss",
+    "rates",
+    "accelerations",
+    "classify_singularity",
+    "two_point",
+    "two_point_rates",
+    "two_point_accelerations",
+    "approach",
+    "solve_path",
+    "PathSolution",
+    "damped_least_squares",
+]

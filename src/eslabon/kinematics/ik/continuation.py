@@ -7,6 +7,7 @@
   and accelerations from the same factor — as the thesis's main loop does
   (PERIOD → TRAYE → NLLS → VELAC).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,20 +34,29 @@ def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
     total = 0
     for k in range(1, int(steps) + 1):
         f = k / steps
-        sol = newton_gauss(model, rotation_from_axis_angle(axis, f * angle) @ here.rotation,
-                           (1 - f) * here.position + f * p, q, frame=frame, **options)
+        sol = newton_gauss(
+            model,
+            rotation_from_axis_angle(axis, f * angle) @ here.rotation,
+            (1 - f) * here.position + f * p,
+            q,
+            frame=frame,
+            **options,
+        )
         total += sol.iterations
         if not sol.converged:
-            return dataclasses.replace(sol, iterations=total,
-                                       message=f"approach: pose {k} of {steps}: {sol.message}")
+            return dataclasses.replace(
+                sol, iterations=total, message=f"approach: pose {k} of {steps}: {sol.message}"
+            )
         q = sol.q
-    return dataclasses.replace(sol, iterations=total,
-                               message=f"approach: {steps} poses, {total} iterations")
+    return dataclasses.replace(
+        sol, iterations=total, message=f"approach: {steps} poses, {total} iterations"
+    )
 
 
 class PathSolution(NamedTuple):
     """Joint histories along a task: t (T,), q, qd, qdd (T, n), iterations (T,),
     residual (T,), converged (T,) bool, and the first failure's message (or "")."""
+
     t: np.ndarray
     q: np.ndarray
     qd: np.ndarray

@@ -10,6 +10,7 @@ works for redundant arms (n > 6), for position-only targets and through singular
 
 and the step is taken only if it reduces ‖e‖ (otherwise μ grows tenfold).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,9 +30,18 @@ def _error(model, q, R, p, frame):
     return np.concatenate([axis * angle, e_pos])
 
 
-def damped_least_squares(model, R=None, p=None, q0=None, *, frame: str = "ee",
-                         tol: float = 1e-12, max_iter: int = 500, damping: float = 1e-3,
-                         floor: float = 1e-12) -> IKResult:
+def damped_least_squares(
+    model,
+    R=None,
+    p=None,
+    q0=None,
+    *,
+    frame: str = "ee",
+    tol: float = 1e-12,
+    max_iter: int = 500,
+    damping: float = 1e-3,
+    floor: float = 1e-12,
+) -> IKResult:
     """θ placing ``frame`` at rotation ``R`` (3, 3, or None for position only) and point
     ``p`` (3,), from ``q0`` (n,). Converged when max |e| < tol (e in rad and m)."""
     if p is None:
@@ -67,9 +77,24 @@ def damped_least_squares(model, R=None, p=None, q0=None, *, frame: str = "ee",
     condition = float(sv[0] / sv[-1]) if sv[-1] > 0 else np.inf
     singular = rank < len(sv)
     converged = residual < tol
-    msg = (f"damped_least_squares: converged in {it} iterations (max |e| = {residual:.1e})"
-           if converged else f"damped_least_squares: no convergence after {it} iterations "
-           f"(max |e| = {residual:.3e}; the target may be out of reach)")
-    return IKResult(q, converged, it, residual, singular, "intrinsic" if singular else "none",
-                    rank, condition, msg, None, frame, "damped_least_squares",
-                    tuple(range(model.nq)))
+    msg = (
+        f"damped_least_squares: converged in {it} iterations (max |e| = {residual:.1e})"
+        if converged
+        else f"damped_least_squares: no convergence after {it} iterations "
+        f"(max |e| = {residual:.3e}; the target may be out of reach)"
+    )
+    return IKResult(
+        q,
+        converged,
+        it,
+        residual,
+        singular,
+        "intrinsic" if singular else "none",
+        rank,
+        condition,
+        msg,
+        None,
+        frame,
+        "damped_least_squares",
+        tuple(range(model.nq)),
+    )

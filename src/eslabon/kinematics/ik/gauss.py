@@ -10,6 +10,7 @@ substitution each (§3.3.2–3.3.3). Rank and a condition estimate come from the
 triangular factor (LAPACK ``trcon``, the Cline–Moler–Stewart–Wilkinson family the
 thesis cites for §3.3.1.12 and §3.4).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ CONDITION_LIMIT = 1e10
 @dataclass(frozen=True)
 class QRFactor:
     """J = Q R (economic) at a configuration; solves J x = b in the least-squares sense."""
+
     q_matrix: np.ndarray
     r_matrix: np.ndarray
     rank: int
@@ -60,6 +62,7 @@ class IKResult:
     message: one line for humans; frame, equations and joints (the joints solved for, the
     ones on the chain to the frame) as the solve was asked, used by the rate solvers.
     """
+
     q: np.ndarray
     converged: bool
     iterations: int
@@ -75,8 +78,7 @@ class IKResult:
     joints: tuple = ()
 
 
-def newton_gauss_loop(system, q0, *, tol: float, max_iter: int, classify,
-                      what: str) -> IKResult:
+def newton_gauss_loop(system, q0, *, tol: float, max_iter: int, classify, what: str) -> IKResult:
     """Iterate ``system(q) -> (f, J)`` from ``q0``. ``classify(q, factor) -> str`` names a
     singular factor ("intrinsic" or "spurious")."""
     q = np.array(q0, dtype=float)
@@ -92,22 +94,52 @@ def newton_gauss_loop(system, q0, *, tol: float, max_iter: int, classify,
             msg = f"{what}: converged in {iterations} iterations (‖f‖∞ = {residual:.1e})"
             if singular:
                 msg += f"; the Jacobian is singular there ({kind})"
-            return IKResult(q, True, iterations, residual, singular, kind, fac.rank,
-                            fac.condition, msg, fac)
+            return IKResult(
+                q, True, iterations, residual, singular, kind, fac.rank, fac.condition, msg, fac
+            )
         if step < tol:
-            return IKResult(q, False, iterations, residual, singular, kind, fac.rank,
-                            fac.condition, f"{what}: stalled at ‖f‖∞ = {residual:.3e} "
-                            f"(the least-squares minimum: the target is not reachable "
-                            f"from here)", fac)
+            return IKResult(
+                q,
+                False,
+                iterations,
+                residual,
+                singular,
+                kind,
+                fac.rank,
+                fac.condition,
+                f"{what}: stalled at ‖f‖∞ = {residual:.3e} "
+                f"(the least-squares minimum: the target is not reachable "
+                f"from here)",
+                fac,
+            )
         if singular:
-            return IKResult(q, False, iterations, residual, True, kind, fac.rank,
-                            fac.condition, f"{what}: the Jacobian is singular ({kind}; "
-                            f"rank {fac.rank} of {J.shape[1]}, κ ≈ {fac.condition:.2e}) at "
-                            f"iteration {iterations}; no Newton step", fac)
+            return IKResult(
+                q,
+                False,
+                iterations,
+                residual,
+                True,
+                kind,
+                fac.rank,
+                fac.condition,
+                f"{what}: the Jacobian is singular ({kind}; "
+                f"rank {fac.rank} of {J.shape[1]}, κ ≈ {fac.condition:.2e}) at "
+                f"iteration {iterations}; no Newton step",
+                fac,
+            )
         if iterations >= max_iter:
-            return IKResult(q, False, iterations, residual, False, "none", fac.rank,
-                            fac.condition, f"{what}: no convergence in {max_iter} "
-                            f"iterations (‖f‖∞ = {residual:.3e})", fac)
+            return IKResult(
+                q,
+                False,
+                iterations,
+                residual,
+                False,
+                "none",
+                fac.rank,
+                fac.condition,
+                f"{what}: no convergence in {max_iter} iterations (‖f‖∞ = {residual:.3e})",
+                fac,
+            )
         dq = fac.solve(-f)
         q = q + dq
         step = float(np.max(np.abs(dq)))

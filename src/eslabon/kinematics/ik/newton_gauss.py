@@ -22,6 +22,7 @@ of 3.3.3.5, whose printed version is garbled):
     J θ̈ = [(tr R·1 − R) w̃;  −2 λᵀ w̃;  p̈ − θ̇ᵀ (∂²s/∂θ²) θ̇],   w̃ = ω̇ − Ȧ θ̇,
     Ȧ θ̇ = Σ_j θ̇_j ω_{j−1} × e_j                                   (3.3.3.2)
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -64,8 +65,7 @@ def system(model, q, R, p, frame="ee", equations="redundant", joints=None):
     cols = list(chain_joints(model, frame) if joints is None else joints)
     d = point_derivatives(model, q, frame)
     P = d.rotation
-    f = np.concatenate([2.0 * (vect(P) - vect(R)), [np.trace(P) - np.trace(R)],
-                        d.position - p])
+    f = np.concatenate([2.0 * (vect(P) - vect(R)), [np.trace(P) - np.trace(R)], d.position - p])
     J = np.vstack([_orientation_block(P, _angular_jacobian(d)), d.jacobian])
     rows = _rows(equations)
     return f[rows], J[rows][:, cols]
@@ -82,8 +82,17 @@ def classify_singularity(model, q, frame="ee") -> str:
     return "spurious"
 
 
-def newton_gauss(model, R, p, q0, *, frame: str = "ee", equations: str = "redundant",
-                 tol: float = 1e-12, max_iter: int = 30) -> IKResult:
+def newton_gauss(
+    model,
+    R,
+    p,
+    q0,
+    *,
+    frame: str = "ee",
+    equations: str = "redundant",
+    tol: float = 1e-12,
+    max_iter: int = 30,
+) -> IKResult:
     """θ with the ``frame`` at rotation ``R`` (3, 3) and point ``p`` (3,), from ``q0`` (n,).
 
     Newton–Gauss on (3.3.1.9) by Householder least squares over the joints on the chain
@@ -102,19 +111,25 @@ def newton_gauss(model, R, p, q0, *, frame: str = "ee", equations: str = "redund
     _rows(equations)
     cols = chain_joints(model, frame)
     if len(cols) > 6:
-        raise ValueError(f"model: the 7×6 system needs at most 6 joints on the chain to "
-                         f"{frame!r}, it has {len(cols)}; use damped_least_squares for a "
-                         f"redundant arm")
+        raise ValueError(
+            f"model: the 7×6 system needs at most 6 joints on the chain to "
+            f"{frame!r}, it has {len(cols)}; use damped_least_squares for a "
+            f"redundant arm"
+        )
 
     def step_system(qc):
         q = q0.copy()
         q[list(cols)] = qc
         return system(model, q, R, p, frame, equations, cols)
 
-    res = newton_gauss_loop(step_system, q0[list(cols)], tol=tol, max_iter=max_iter,
-                            classify=lambda qc, fac: classify_singularity(
-                                model, _full(q0, cols, qc), frame),
-                            what=f"newton_gauss ({equations})")
+    res = newton_gauss_loop(
+        step_system,
+        q0[list(cols)],
+        tol=tol,
+        max_iter=max_iter,
+        classify=lambda qc, fac: classify_singularity(model, _full(q0, cols, qc), frame),
+        what=f"newton_gauss ({equations})",
+    )
     q = _full(q0, cols, res.q)
     res = dataclasses.replace(res, q=q, frame=frame, equations=equations, joints=cols)
     if res.converged:
@@ -122,10 +137,13 @@ def newton_gauss(model, R, p, q0, *, frame: str = "ee", equations: str = "redund
         miss = float(np.max(np.abs(P - R)))
         if miss > 1e-8:
             return dataclasses.replace(
-                res, converged=False, message=f"newton_gauss ({equations}): the invariant "
+                res,
+                converged=False,
+                message=f"newton_gauss ({equations}): the invariant "
                 f"equations hold but the rotation is another one (max |P − R| = {miss:.2e}:"
                 f" the φ′ = π − φ branch of the square system, or a half-turn about another"
-                f" axis at φ = π)")
+                f" axis at φ = π)",
+            )
     return res
 
 
@@ -139,13 +157,16 @@ def _solution_factor(solution: IKResult, frame):
     if not isinstance(solution, IKResult) or solution.factor is None or not solution.equations:
         raise ValueError("solution: expected the IKResult of newton_gauss")
     if frame is not None and frame != solution.frame:
-        raise ValueError(f"frame: the solution was found for frame {solution.frame!r}, "
-                         f"not {frame!r}")
+        raise ValueError(
+            f"frame: the solution was found for frame {solution.frame!r}, not {frame!r}"
+        )
     if not solution.converged:
         raise ValueError(f"solution: the IK did not converge ({solution.message})")
     if solution.singular:
-        raise ValueError(f"solution: the Jacobian is singular there "
-                         f"({solution.singularity}); rates are not unique")
+        raise ValueError(
+            f"solution: the Jacobian is singular there "
+            f"({solution.singularity}); rates are not unique"
+        )
     return solution.factor
 
 
@@ -162,8 +183,10 @@ def _back_substitute(fac, solution, rhs, model, fields):
     x = fac.solve(rhs)
     miss = float(np.max(np.abs(fac.q_matrix @ (fac.r_matrix @ x) - rhs)))
     if miss > 1e-8 * max(1.0, float(np.max(np.abs(rhs)))):
-        raise ValueError(f"{fields}: not reachable by the {len(solution.joints)} joints on "
-                         f"the chain (least-squares residual {miss:.2e})")
+        raise ValueError(
+            f"{fields}: not reachable by the {len(solution.joints)} joints on "
+            f"the chain (least-squares residual {miss:.2e})"
+        )
     out = np.zeros(model.nq)
     out[list(solution.joints)] = x
     return out
@@ -178,12 +201,16 @@ def rates(model, solution: IKResult, omega, p_dot, *, frame: str | None = None):
     p_dot = targets.point(p_dot, "p_dot")
     P = point_derivatives(model, solution.q, solution.frame).rotation
     square = solution.equations == "square"
-    return _back_substitute(fac, solution, np.concatenate(
-        _invariant_rows(P, omega, square) + [p_dot]), model, "omega, p_dot")
+    return _back_substitute(
+        fac,
+        solution,
+        np.concatenate(_invariant_rows(P, omega, square) + [p_dot]),
+        model,
+        "omega, p_dot",
+    )
 
 
-def accelerations(model, solution: IKResult, qd, omega_dot, p_ddot, *,
-                  frame: str | None = None):
+def accelerations(model, solution: IKResult, qd, omega_dot, p_ddot, *, frame: str | None = None):
     """θ̈ (n,) from ω̇ (3,), p̈ (3,) and the rates θ̇ (n,) (VELAC form of 3.3.3.5)."""
     fac = _solution_factor(solution, frame)
     frame = solution.frame
@@ -199,8 +226,12 @@ def accelerations(model, solution: IKResult, qd, omega_dot, p_ddot, *,
         a_dot_qd += qd[j] * np.cross(w, A[:, j])
         w = w + qd[j] * A[:, j]
     w_tilde = omega_dot - a_dot_qd
-    s_bias = np.einsum("ajk,j,k->a", d.hessian, qd, qd)        # θ̇ᵀ (∂²s/∂θ²) θ̇
+    s_bias = np.einsum("ajk,j,k->a", d.hessian, qd, qd)  # θ̇ᵀ (∂²s/∂θ²) θ̇
     square = solution.equations == "square"
-    return _back_substitute(fac, solution, np.concatenate(
-        _invariant_rows(d.rotation, w_tilde, square) + [p_ddot - s_bias]), model,
-        "omega_dot, p_ddot")
+    return _back_substitute(
+        fac,
+        solution,
+        np.concatenate(_invariant_rows(d.rotation, w_tilde, square) + [p_ddot - s_bias]),
+        model,
+        "omega_dot, p_ddot",
+    )

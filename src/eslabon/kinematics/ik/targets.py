@@ -1,4 +1,5 @@
 """Checks of IK targets and starting points: one clear error naming the field."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,8 +25,9 @@ def start(model, q0, field: str = "q0") -> np.ndarray:
     """A finite starting configuration of shape (n,)."""
     arr, batched = vector(q0, model.nq, field)
     if batched:
-        raise ValueError(f"{field}: expected one configuration of shape ({model.nq},), "
-                         f"got {arr.shape}")
+        raise ValueError(
+            f"{field}: expected one configuration of shape ({model.nq},), got {arr.shape}"
+        )
     if not np.isfinite(arr).all():
         raise ValueError(f"{field}: expected finite values, got {arr}")
     return arr.copy()

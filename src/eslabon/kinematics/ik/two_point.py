@@ -18,14 +18,15 @@ Inconsistent data raise a ValueError instead of a least-squares compromise. (The
 applies when the two points keep their distance, as O₅ and O₆ of a 5R arm do; if the
 joints between them change it — a prismatic joint — it is skipped.)
 """
+
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
 from ..horner import point_derivatives
 from . import targets
-import dataclasses
-
 from .gauss import IKResult, newton_gauss_loop
 
 RIGIDITY_TOL = 1e-9
@@ -52,18 +53,24 @@ def _rigid(model, q0, frames):
 def _system(model, q, p, p_prime, frames, hessian=False):
     h = point_derivatives(model, q, frames[0], hessian)
     s = point_derivatives(model, q, frames[1], hessian)
-    return h, s, np.concatenate([h.position - p, s.position - p_prime]), \
-        np.vstack([h.jacobian, s.jacobian])
+    return (
+        h,
+        s,
+        np.concatenate([h.position - p, s.position - p_prime]),
+        np.vstack([h.jacobian, s.jacobian]),
+    )
 
 
 def _check(value, field, scale):
     if abs(value) > RIGIDITY_TOL * max(1.0, scale):
-        raise ValueError(f"{field}: the two points do not move as one rigid tool "
-                         f"(rigidity residual {value:.3e})")
+        raise ValueError(
+            f"{field}: the two points do not move as one rigid tool (rigidity residual {value:.3e})"
+        )
 
 
-def two_point(model, p, p_prime, q0, *, frames=None, tol: float = 1e-12,
-              max_iter: int = 30) -> IKResult:
+def two_point(
+    model, p, p_prime, q0, *, frames=None, tol: float = 1e-12, max_iter: int = 30
+) -> IKResult:
     """θ placing the points of ``frames`` (default the last two DH frames, O₅ and O₆ of a
     5-DOF arm) at ``p`` and ``p_prime`` (3,), from ``q0`` (n,)."""
     frames = _frames(model, frames)
@@ -75,16 +82,26 @@ def two_point(model, p, p_prime, q0, *, frames=None, tol: float = 1e-12,
     length = float(np.linalg.norm(h.position - s.position))
     if _rigid(model, q0, frames):
         _check(float(np.linalg.norm(p - p_prime)) - length, "p_prime", length)
-    res = newton_gauss_loop(lambda q: _system(model, q, p, p_prime, frames)[2:], q0,
-                            tol=tol, max_iter=max_iter, classify=lambda q, fac: "intrinsic",
-                            what="two_point")
-    return dataclasses.replace(res, frame=" ".join(frames), equations="two_point",
-                               joints=tuple(range(model.nq)))
+    res = newton_gauss_loop(
+        lambda q: _system(model, q, p, p_prime, frames)[2:],
+        q0,
+        tol=tol,
+        max_iter=max_iter,
+        classify=lambda q, fac: "intrinsic",
+        what="two_point",
+    )
+    return dataclasses.replace(
+        res, frame=" ".join(frames), equations="two_point", joints=tuple(range(model.nq))
+    )
 
 
 def _solved(solution):
-    if not isinstance(solution, IKResult) or solution.factor is None or not solution.converged \
-            or solution.equations != "two_point":
+    if (
+        not isinstance(solution, IKResult)
+        or solution.factor is None
+        or not solution.converged
+        or solution.equations != "two_point"
+    ):
         raise ValueError("solution: expected a converged IKResult of two_point")
     if solution.singular:
         raise ValueError("solution: the Jacobian is singular there; rates are not unique")
@@ -101,8 +118,9 @@ def two_point_rates(model, solution, p, p_prime, p_dot, p_prime_dot, *, frames=N
     return fac.solve(np.concatenate([p_dot, p_prime_dot]))
 
 
-def two_point_accelerations(model, solution, qd, p, p_prime, p_dot, p_prime_dot, p_ddot,
-                            p_prime_ddot, *, frames=None):
+def two_point_accelerations(
+    model, solution, qd, p, p_prime, p_dot, p_prime_dot, p_ddot, p_prime_ddot, *, frames=None
+):
     """θ̈ (n,) from the point accelerations p̈, p̈′ (3,) and the rates θ̇ (3.5.2.5)."""
     fac = _solved(solution)
     frames = _frames(model, frames)
@@ -110,8 +128,9 @@ def two_point_accelerations(model, solution, qd, p, p_prime, p_dot, p_prime_dot,
     d = targets.point(p, "p") - targets.point(p_prime, "p_prime")
     v = targets.point(p_dot, "p_dot") - targets.point(p_prime_dot, "p_prime_dot")
     a = targets.point(p_ddot, "p_ddot") - targets.point(p_prime_ddot, "p_prime_ddot")
-    _check(float(d @ a + v @ v), "p_prime_ddot",
-           float(np.linalg.norm(d) * np.linalg.norm(a) + v @ v))
+    _check(
+        float(d @ a + v @ v), "p_prime_ddot", float(np.linalg.norm(d) * np.linalg.norm(a) + v @ v)
+    )
     h, s, _, _ = _system(model, solution.q, p, p_prime, frames, hessian=True)
     bias_h = np.einsum("ajk,j,k->a", h.hessian, qd, qd)
     bias_s = np.einsum("ajk,j,k->a", s.hessian, qd, qd)
