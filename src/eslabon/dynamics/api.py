@@ -64,6 +64,12 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
 # (n,) state goes straight into one compiled call, anything else comes here.
 
 
+_NOT_PD_MESSAGE = (
+    "q: the mass matrix is not positive definite at this configuration "
+    "(a joint moves no mass: give it mass, inertia or armature)"
+)
+
+
 def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     """τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w): recursive Newton–Euler.
 
@@ -169,10 +175,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
             else _d.fd_one(P, q, qd, tau, code, out)
         )
     if status == NOT_POSITIVE_DEFINITE:
-        raise ValueError(
-            "q: the mass matrix is not positive definite at this configuration "
-            "(a joint moves no mass: give it mass, inertia or armature)"
-        )
+        raise ValueError(_NOT_PD_MESSAGE)
     if status != OK:
         explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     return out
@@ -212,10 +215,7 @@ def forward_dynamics_derivatives(model, q, qd, tau):
         dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
         status = _d.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv)
     if status == NOT_POSITIVE_DEFINITE:
-        raise ValueError(
-            "q: the mass matrix is not positive definite at this configuration "
-            "(a joint moves no mass: give it mass, inertia or armature)"
-        )
+        raise ValueError(_NOT_PD_MESSAGE)
     if status != OK:
         explain_nonfinite("forward_dynamics_derivatives", q=q, qd=qd, tau=tau)
     return dq, dv, Minv

@@ -441,15 +441,19 @@ def coriolis_one(P, q, qd, C):
     return coriolis_into(P, q, qd, np.empty((_rows(P), WS_COLS)), C)
 
 
-@njit(cache=True)
-def coriolis_chunk(P, ins, outs, extra, lo, hi):
-    Q, QD = ins
-    (C,) = outs
+@njit(inline="always")
+def _each_state(kernel, P, Q, QD, OUT, lo, hi):
+    """``kernel(P, q, q̇, ws, out)`` on states lo … hi−1 with one kinematic workspace."""
     ws = np.empty((_rows(P), WS_COLS))
     status = OK
     for s in range(lo, hi):
-        status = max(status, coriolis_into(P, Q[s], QD[s], ws, C[s]))
+        status = max(status, kernel(P, Q[s], QD[s], ws, OUT[s]))
     return status
+
+
+@njit(cache=True)
+def coriolis_chunk(P, ins, outs, extra, lo, hi):
+    return _each_state(coriolis_into, P, ins[0], ins[1], outs[0], lo, hi)
 
 
 @batch_kernel
@@ -464,13 +468,7 @@ def energy_one(P, q, qd, out):
 
 @njit(cache=True)
 def energy_chunk(P, ins, outs, extra, lo, hi):
-    Q, QD = ins
-    (OUT,) = outs
-    ws = np.empty((_rows(P), WS_COLS))
-    status = OK
-    for s in range(lo, hi):
-        status = max(status, energy_into(P, Q[s], QD[s], ws, OUT[s]))
-    return status
+    return _each_state(energy_into, P, ins[0], ins[1], outs[0], lo, hi)
 
 
 @batch_kernel

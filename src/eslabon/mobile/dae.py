@@ -48,16 +48,18 @@ def tree_model(mm):
     y = b.add_body(x, "P", axis=(0, 1, 0), name="y")
     pf = mm.platform
     p = pf.params
+    if not isinstance(pf, (Tricycle, DifferentialDrive)):
+        raise ValueError(f"platform: no tree for {type(pf).__name__}")
+    ch = b.add_body(
+        y,
+        "R",
+        axis=(0, 0, 1),
+        mass=p.chassis_mass,
+        com=(p.chassis_com, 0, 0),
+        inertia=_plate(p.chassis_inertia),
+        name="chassis",
+    )
     if isinstance(pf, Tricycle):
-        ch = b.add_body(
-            y,
-            "R",
-            axis=(0, 0, 1),
-            mass=p.chassis_mass,
-            com=(p.chassis_com, 0, 0),
-            inertia=_plate(p.chassis_inertia),
-            name="chassis",
-        )
         st = b.add_body(
             ch,
             "R",
@@ -86,20 +88,9 @@ def tree_model(mm):
                 p.front_wheel_radius,
                 (0, side * p.front_half_track, 0),
             )
-    elif isinstance(pf, DifferentialDrive):
-        ch = b.add_body(
-            y,
-            "R",
-            axis=(0, 0, 1),
-            mass=p.chassis_mass,
-            com=(p.chassis_com, 0, 0),
-            inertia=_plate(p.chassis_inertia),
-            name="chassis",
-        )
+    else:
         for name, side in (("left", 1), ("right", -1)):
             _wheel(b, ch, name, p.wheel_mass, p.wheel_radius, (0, side * p.half_track, 0))
-    else:
-        raise ValueError(f"platform: no tree for {type(pf).__name__}")
     arm = mm.arm
     index = {0: ch}
     Rm, tm = mm.mount.rotation, mm.mount.translation

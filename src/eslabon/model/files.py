@@ -246,6 +246,15 @@ def _to_si(data: dict[str, Any]) -> tuple[list[Any], Any, Any]:
     return out, payload, tool
 
 
+def _check_entry(entry: object, where: str, keys: set[str]) -> None:
+    """An entry of a list in the file: a mapping with no key outside ``keys``."""
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where}: expected a mapping, got {short_repr(entry)}")
+    unknown = sorted(set(entry) - keys)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(keys)}")
+
+
 def _from_bodies(
     data: dict[str, Any], gravity: ArrayLike, name: str, source: str, strict: bool
 ) -> Model:
@@ -255,11 +264,7 @@ def _from_bodies(
         raise ValueError(f"bodies: expected a non-empty list, got {short_repr(bodies)}")
     for i, body in enumerate(bodies):
         where = f"bodies[{i}]"
-        if not isinstance(body, dict):
-            raise ValueError(f"{where}: expected a mapping, got {short_repr(body)}")
-        unknown = sorted(set(body) - _BODY_KEYS)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(_BODY_KEYS)}")
+        _check_entry(body, where, _BODY_KEYS)
         b.add_body(
             body.get("parent", i),
             body.get("joint", "R"),
@@ -274,11 +279,7 @@ def _from_bodies(
         )
     for k, fr in enumerate(frames):
         where = f"frames[{k}]"
-        if not isinstance(fr, dict):
-            raise ValueError(f"{where}: expected a mapping, got {short_repr(fr)}")
-        unknown = sorted(set(fr) - _FRAME_KEYS)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(_FRAME_KEYS)}")
+        _check_entry(fr, where, _FRAME_KEYS)
         for key in ("name", "body"):
             if key not in fr:
                 raise ValueError(f"{where}.{key}: missing")

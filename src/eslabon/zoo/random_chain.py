@@ -55,6 +55,18 @@ def _rename(dh: dict, convention: str) -> dict:
     return dict(dh)
 
 
+def _whole_number(value, field: str, least: int, expected: str) -> int:
+    """``value`` as an int (anything with ``__index__``; a float is refused), at least
+    ``least``."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{field}: expected {expected}, got {value!r}") from None
+    if value < least:
+        raise ValueError(f"{field}: expected {expected}, got {value}")
+    return value
+
+
 def random_chain(
     n: int,
     seed: int = 0,
@@ -85,20 +97,10 @@ def random_chain(
     The same arguments give the same model (numpy ``default_rng(seed)``); the model is
     named ``random-{convention}-{n}-s{seed}``.
     """
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise ValueError(f"n: expected a positive integer, got {n!r}") from None
-    if n < 1:
-        raise ValueError(f"n: expected a positive integer, got {n}")
+    n = _whole_number(n, "n", 1, "a positive integer")
     if convention not in DH_CONVENTIONS:
         raise ValueError(f"convention: expected one of {DH_CONVENTIONS}, got {convention!r}")
-    try:
-        seed = operator.index(seed)
-    except TypeError:
-        raise ValueError(f"seed: expected a non-negative integer, got {seed!r}") from None
-    if seed < 0:
-        raise ValueError(f"seed: expected a non-negative integer, got {seed}")
+    seed = _whole_number(seed, "seed", 0, "a non-negative integer")
     rng = np.random.default_rng(seed)
     if joints is None:
         kinds = np.where(rng.random(n) < 0.35, "P", "R")
