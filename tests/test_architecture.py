@@ -157,8 +157,11 @@ def test_the_engine_imports_nothing_else_of_eslabon():
     assert outside == []
 
 
-# joint-type codes and joint-type fields of the packed layout: only the dispatcher reads them
-_JOINT_BRANCH = re.compile(r"\b(JTYPE|Z_AXIS|PRISMATIC|REVOLUTE|FIXED)\b")
+# joint-type codes and joint-type fields of the packed layout, or a joint type compared with
+# a number: only the dispatcher reads them
+_JOINT_BRANCH = re.compile(
+    r"\b(JTYPE|Z_AXIS|PRISMATIC|REVOLUTE|FIXED)\b|joint_type\[[^\]]*\]\s*[!=<>]=?\s*\d"
+)
 # modules that describe joints rather than run an algorithm over them
 _DESCRIBE_JOINTS = {
     "eslabon._engine.joints",
@@ -176,7 +179,18 @@ _DESCRIBE_JOINTS = {
 
 @pytest.mark.parametrize(
     "package",
-    ["dynamics", "kinematics", "sim", "mobile", "control", "spatial", "trajectory", "batch", "viz"],
+    [
+        "dynamics",
+        "kinematics",
+        "sim",
+        "mobile",
+        "control",
+        "spatial",
+        "trajectory",
+        "batch",
+        "viz",
+        "zoo",
+    ],
 )
 def test_no_joint_type_branch_outside_the_dispatcher(package):
     hits = [

@@ -183,11 +183,6 @@ def _numba():
     return numba
 
 
-def chunks(N: int) -> int:
-    """How many pieces a batch of N states is cut into for the parallel loop."""
-    return max(1, min(N, 4 * _numba().get_num_threads()))
-
-
 def set_num_threads(k: int) -> None:
     """Threads used by the batch kernels (at most the machine's cores)."""
     _numba().set_num_threads(int(k))

@@ -7,7 +7,8 @@
   :mod:`.tracing`; :mod:`.lanes`: 4 states' values in one SIMD vector and the generic
   accessors through which kernels reach joint values and workspaces;
   :mod:`.sincos`: the inline sine and cosine of joint angles.
-- :mod:`.status`: the status codes every kernel returns.
+- :mod:`.status`: the status codes every kernel returns; :mod:`.batch`: the one batch
+  driver, a batch cut into chunks for the parallel loop.
 - :mod:`.compile`: compilation on first use and its one-line notice, batch kernels.
 - :mod:`.fastcall` (with the C extension ``_fastcall``): the single-call fast path.
 

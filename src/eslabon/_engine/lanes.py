@@ -655,19 +655,3 @@ def unpack(x, X, s0, hi):
     for j in range(min(WIDTH, hi - s0)):
         for k in range(X.shape[1]):
             X[s0 + j, k] = x[k, j]
-
-
-def blocks(N: int) -> int:
-    """How many blocks of :data:`WIDTH` states hold N states (the unit a lanes batch is
-    cut into for the parallel loop)."""
-    return -(-N // WIDTH)
-
-
-@njit(cache=True)
-def chunk_states(c, nchunks, N):
-    """States lo … hi−1 of chunk ``c`` of ``nchunks``: whole blocks of :data:`WIDTH`
-    (only the batch's last block is padded)."""
-    nblocks = (N + WIDTH - 1) // WIDTH
-    lo = min(N, (c * nblocks // nchunks) * WIDTH)
-    hi = min(N, ((c + 1) * nblocks // nchunks) * WIDTH)
-    return lo, hi

@@ -10,6 +10,7 @@ import numpy as np
 from .._args import explain_nonfinite, vector, vectors
 from .._engine import fastcall as _fast
 from .._engine.batch import chunk_count
+from .._engine.lanes import WIDTH
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..model.model import Model
 from . import drivers as _d
@@ -40,7 +41,7 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     P = model.packed
     if batched:
         tau = np.empty_like(q)
-        status = _d.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunk_count(len(q)))
+        status = _d.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunk_count(len(q), WIDTH))
     else:
         tau = np.empty(model.nq)
         zero = np.zeros(model.nq)
@@ -163,7 +164,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     out = np.empty_like(q) if batched else np.empty(model.nq)
     if method == "aba":
         status = (
-            _d.aba_many(P, q, qd, tau, out, chunk_count(len(q)))
+            _d.aba_many(P, q, qd, tau, out, chunk_count(len(q), WIDTH))
             if batched
             else _d.aba_call(P, q, qd, tau, out)
         )

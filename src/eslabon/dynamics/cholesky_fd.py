@@ -20,6 +20,9 @@ from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into
 
+# the mass matrix of :func:`fd_into`: Walker–Orin method 3 (composite body) or 1 (columns)
+COMPOSITE, NE_COLUMNS = 3, 1
+
 
 @njit(cache=True)
 def cholesky_factor(H, n):
@@ -75,7 +78,7 @@ def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out):
         return NON_FINITE
     for a in range(nq):
         out[a] = tau[a] - out[a]
-    if method == 3:
+    if method == COMPOSITE:
         crba_into(P, q, cw, H)
     else:
         ne_columns_into(P, q, ws, zero, unit, col, H)

@@ -6,9 +6,9 @@ The algorithm modules (:mod:`.rnea`, :mod:`.walker_orin`, :mod:`.aba`, :mod:`.ch
 caller) under their source equations. Every way of driving them lives here:
 
 - ``*_one`` — one state from the general path (Python): allocates the workspace;
-- ``*_call`` — one state from the single-call fast path: checks the lengths, allocates,
-  runs the kernel; inlined into its C entry point ``*_entry``
-  (:mod:`eslabon._engine.fastcall`, one C signature for all);
+- ``*_call`` — one state with its lengths checked: allocates, runs the kernel; its C
+  entry point ``*_entry`` (:mod:`eslabon._engine.fastcall`, one C signature for all)
+  runs it, inlined where the entry is its only caller;
 - ``*_chunk`` and ``*_many`` — a batch (N, n): the chunk runs states ``lo … hi−1`` with
   one workspace (lanes for Newton–Euler and ABA: :data:`~eslabon._engine.lanes.WIDTH`
   states per instruction), and ``*_many`` is the one batch driver
@@ -36,7 +36,7 @@ from .._engine.status import NON_FINITE, OK, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
 from . import aba, derivatives, walker_orin
 from .aba import aba_into
-from .cholesky_fd import fd_into
+from .cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into  # noqa: F401 (api's method codes)
 from .coriolis import coriolis_into
 from .derivatives import fd_derivatives_into, rnea_derivatives_into
 from .energy import energy_into
@@ -45,8 +45,6 @@ from .walker_orin import crba_into, ne_columns_into
 
 # What a Newton–Euler call computes: τ = NE(q, q̇, q̈), the bias NE(q, q̇, 0) or g = NE(q, 0, 0).
 MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
-# The mass matrix of the Cholesky forward dynamics: Walker–Orin method 3 or 1.
-COMPOSITE, NE_COLUMNS = 3, 1
 
 
 @njit(cache=True, inline="always")
@@ -157,7 +155,7 @@ def rnea_chunk(P, ins, outs, extra, lo, hi):
 def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
     """Newton–Euler over a batch; ``mode`` MODE_ID, MODE_BIAS or MODE_GRAVITY says which
     of QD, QDD are read (the others may be any (N, n) array)."""
-    return run_batch(rnea_chunk, P, (Q, QD, QDD), (TAU,), (gscale, fext, mode), nchunks)
+    return run_batch(rnea_chunk, P, (Q, QD, QDD), (TAU,), (gscale, fext, mode), nchunks, WIDTH)
 
 
 # --- mass matrix: composite body and Newton–Euler columns (:mod:`.walker_orin`) ----------
@@ -200,7 +198,7 @@ def crba_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def crba_many(P, Q, H, nchunks):
-    return run_batch(crba_chunk, P, (Q,), (H,), (), nchunks)
+    return run_batch(crba_chunk, P, (Q,), (H,), (), nchunks, 1)
 
 
 @njit(cache=True)
@@ -228,7 +226,7 @@ def ne_columns_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def ne_columns_many(P, Q, H, nchunks):
-    return run_batch(ne_columns_chunk, P, (Q,), (H,), (), nchunks)
+    return run_batch(ne_columns_chunk, P, (Q,), (H,), (), nchunks, 1)
 
 
 # --- forward dynamics: articulated body (:mod:`.aba`), mass matrix and Cholesky ----------
@@ -279,7 +277,7 @@ def aba_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def aba_many(P, Q, QD, TAU, QDD, nchunks):
-    return run_batch(aba_chunk, P, (Q, QD, TAU), (QDD,), (), nchunks)
+    return run_batch(aba_chunk, P, (Q, QD, TAU), (QDD,), (), nchunks, WIDTH)
 
 
 @njit(cache=True)
@@ -323,7 +321,7 @@ def fd_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
-    return run_batch(fd_chunk, P, (Q, QD, TAU), (OUT,), (method,), nchunks)
+    return run_batch(fd_chunk, P, (Q, QD, TAU), (OUT,), (method,), nchunks, 1)
 
 
 # --- analytic derivatives (:mod:`.derivatives`) -------------------------------------------
@@ -370,7 +368,7 @@ def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks):
-    return run_batch(id_derivatives_chunk, P, (Q, QD, QDD), (DQ, DV), (), nchunks)
+    return run_batch(id_derivatives_chunk, P, (Q, QD, QDD), (DQ, DV), (), nchunks, 1)
 
 
 @njit(cache=True)
@@ -430,7 +428,7 @@ def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
-    return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), (DQ, DV, MINV), (), nchunks)
+    return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), (DQ, DV, MINV), (), nchunks, 1)
 
 
 # --- Coriolis matrix and energies (:mod:`.coriolis`, :mod:`.energy`) ----------------------
@@ -458,7 +456,7 @@ def coriolis_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def coriolis_many(P, Q, QD, C, nchunks):
-    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (), nchunks)
+    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (), nchunks, 1)
 
 
 @njit(cache=True)
@@ -473,7 +471,7 @@ def energy_chunk(P, ins, outs, extra, lo, hi):
 
 @batch_kernel
 def energy_many(P, Q, QD, OUT, nchunks):
-    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (), nchunks)
+    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (), nchunks, 1)
 
 
 subject("Newton–Euler dynamics", rnea_one)

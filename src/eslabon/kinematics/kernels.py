@@ -37,7 +37,7 @@ def kinematics_chunk(P, ins, outs, extra, lo, hi):
 def kinematics_many(P, Q, QD, QDD, WS, nchunks):
     """The pass over a batch (:func:`eslabon._engine.batch.run_batch`); ``WS`` is
     (N, nb+1, WS_COLS)."""
-    return run_batch(kinematics_chunk, P, (Q, QD, QDD), (WS,), (), nchunks)
+    return run_batch(kinematics_chunk, P, (Q, QD, QDD), (WS,), (), nchunks, 1)
 
 
 def workspace(P, batch: int | None = None) -> np.ndarray:

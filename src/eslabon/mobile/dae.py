@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from .._engine.layout import JOINT_NAMES
 from ..dynamics.api import bias_forces, mass_matrix
 from ..model.builder import ModelBuilder
 from .platforms import DifferentialDrive, Tricycle
@@ -101,7 +102,7 @@ def tree_model(mm):
             R, t = Rm @ R, Rm @ t + tm
         index[i] = b.add_body(
             index[par],
-            ("F", "R", "P")[int(arm.joint_type[i])],
+            JOINT_NAMES[int(arm.joint_type[i])],
             axis=arm.axis[i],
             rotation=R,
             translation=t,

@@ -35,11 +35,11 @@ from .._engine.compile import subject
 from .._engine.layout import H_NB, H_NQ
 from ..dynamics.aba import COLS as ABA_COLS
 from ..dynamics.aba import aba_into
-from ..dynamics.cholesky_fd import fd_into
+from ..dynamics.cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into
 from ..dynamics.walker_orin import COLS as CRBA_COLS
 from ..kinematics.recursion import WS_COLS
 
-FD_CODES = {"aba": 0, "walker_orin_3": 3, "walker_orin_1": 1}
+FD_CODES = {"aba": 0, "walker_orin_3": COMPOSITE, "walker_orin_1": NE_COLUMNS}
 
 
 def rk4_step(rate, t, y, h, *args):
