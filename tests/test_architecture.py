@@ -207,7 +207,7 @@ def test_no_joint_type_branch_outside_the_dispatcher(package):
 # and the one wrapper that names them (eslabon.kinematics.KinematicPass), by nothing else
 _WORKSPACE_READERS = {
     "eslabon.kinematics.recursion",
-    "eslabon.kinematics.kernels",
+    "eslabon.kinematics.drivers",
     "eslabon.kinematics.kinematic_pass",
     "eslabon.dynamics.rnea",
     "eslabon.dynamics.energy",

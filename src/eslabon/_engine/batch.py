@@ -1,7 +1,7 @@
 """The one batch driver: a batch of N states cut into chunks for the parallel loop.
 
 Every batch function of eslabon (``*_many`` in :mod:`eslabon.dynamics.drivers` and
-:mod:`eslabon.kinematics.kernels`) is this loop around its algorithm's *chunk*: a compiled
+:mod:`eslabon.kinematics.drivers`) is this loop around its algorithm's *chunk*: a compiled
 function ``chunk(P, ins, outs, extra, lo, hi) -> status`` that allocates its workspace
 once and runs states ``lo … hi−1`` (one at a time, or :data:`~.lanes.WIDTH` at a time as
 lanes). ``ins`` and ``outs`` are tuples of arrays whose first axis is the state; ``extra``

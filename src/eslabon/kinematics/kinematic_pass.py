@@ -20,7 +20,7 @@ import numpy as np
 
 from .._args import explain_nonfinite, finite_array, require_finite, vector, vectors
 from .._engine.batch import chunk_count
-from .kernels import kinematics_many, kinematics_moving_base, kinematics_one, workspace
+from .drivers import kinematics_many, kinematics_moving_base, kinematics_one, workspace
 from .recursion import WS_A, WS_C, WS_E, WS_PW, WS_R, WS_RW, WS_V, WS_W, WS_WD
 
 
