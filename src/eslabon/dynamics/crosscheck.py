@@ -236,7 +236,8 @@ def crosscheck(
             Check(IDN, "Ṁ − 2C skew-symmetric", "", float("nan"), 0.0, rtol_fd, False, str(exc))
         )
     # dE/dt along the motion q(t ± h) = q ± h q̇ + h²/2 q̈, q̇(t ± h) = q̇ ± h q̈; seed 001's
-    # sliding-COM links are not rigid and do not conserve energy (digest §8 item 26)
+    # sliding-COM links (the COM offset follows the prismatic joint's displacement, as the
+    # seed's listings compute it) are not rigid and do not conserve energy
     if model.has_moving_com:
         checks.append(
             Check(

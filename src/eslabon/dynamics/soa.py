@@ -1,7 +1,7 @@
 """Spatial operator algebra of seeds 002/004 (Jaramillo Botero 1998): the global operator
 form of a serial chain and the constraint-force forward dynamics of its "Macro Algoritmo".
 
-Notation of the document (digest ``research/seed_002_004_jaramillo.md`` §2.7–2.16), all in
+Notation of the document (Figures 6–8, eqs (1.55)–(1.103)), all in
 world axes, spatial vectors [angular; linear], bodies stacked base first (1..n, the
 document prints its global matrices tip first; the choice only transposes the layout):
 O_i is the origin of body i (on its joint axis), p_{i,i+1} = O_{i+1} − O_i,
@@ -16,7 +16,8 @@ bidiagonal (identity diagonal, −P̂_{i,i+1} beside it) and ρ = P⁻¹ (blocks
     ξ = Hᵀ ρ (I ρᵀ B + G)            (1.72), with gravity: b_1 += [0; −g]  (the document
                                       leaves gravity out; the base-acceleration trick adds it)
 
-Expanding (1.71) gives the composite-body form (digest §2.18): Ic_n = I_n,
+Expanding (1.71) gives the composite-body form (derived here; the document gives only
+(1.71)): Ic_n = I_n,
 Ic_k = I_k + P̂_{k,k+1} Ic_{k+1} P̂ᵀ_{k,k+1}, M_jk = H_jᵀ P̂_{j,k} Ic_k H_k (j ≤ k).
 
 Forward dynamics by constraint forces (1.88)–(1.103): the joint force splits as
@@ -28,7 +29,7 @@ K = Pᵀ I⁻¹ P (block tridiagonal), A = Wᵀ K W, B = Wᵀ K H, C = Hᵀ K H:
 run as the Macro Algoritmo (Figure 8) in O(n): ➊ F_T = τ − ξ; ➋ q̈₁ = C F_T; ➌ S = −B F_T;
 ➍ F_S = A⁻¹ S (block-tridiagonal Cholesky); ➎ q̈₂ = **+**Bᵀ F_S; ➏ q̈ = q̈₁ + q̈₂.
 
-Corrections to the document (digest §6): step ➎ is printed −Bᵀ F_S, which gives
+Corrections to the document (each checked numerically): step ➎ is printed −Bᵀ F_S, which gives
 (C + BᵀA⁻¹B) F_T, not M⁻¹F_T — the sign follows from (1.100); the last force term of
 (1.60)/Figure 7 is printed −I Ŝ̇ᵀ V and must be +I Ŝ̇ᵀ V, i.e. ℘ of (1.53) (the author's
 own note says "REVISAR SIGNO"); the blocks of ρ are printed with reversed subscripts.
@@ -179,7 +180,7 @@ def operator_terms(model, q, qd):
 
 
 def composite_mass_matrix(model, q):
-    """M(q) by the composite-body expansion of (1.71) (digest §2.18), (n, n) or (N, n, n)."""
+    """M(q) by the composite-body expansion of (1.71) (above), (n, n) or (N, n, n)."""
     (q,), batched = vectors(model.nq, q=q)
     if batched:
         return np.array([composite_mass_matrix(model, x) for x in q])
@@ -277,7 +278,8 @@ def schur_blocks(model, q, *, regularization: float = 0.0) -> SchurBlocks:
 
 
 def _tridiagonal_K(d, I_inv):
-    """Diagonal K_ii and upper K_{i,i+1} blocks of K = PᵀI⁻¹P (digest §2.16, pass 2)."""
+    """Diagonal K_ii and upper K_{i,i+1} blocks of K = PᵀI⁻¹P ((1.93)–(1.100)), for the
+    O(n) realisation of Figure 8."""
     n = len(I_inv)
     X = [translation(d.origins[i + 1] - d.origins[i]) for i in range(n - 1)]
     diag = [I_inv[i] + (X[i - 1].T @ I_inv[i - 1] @ X[i - 1] if i else 0.0) for i in range(n)]

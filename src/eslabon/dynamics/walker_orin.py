@@ -1,6 +1,7 @@
 """Joint-space mass matrix by Walker & Orin (1982), methods 3 and 1.
 
-Method 3 (composite rigid body; seed 001 eqs 3.37–3.40, corrected as in the digest §2.6):
+Method 3 (composite rigid body; seed 001 §3.3, eqs 3.37–3.40, whose printed text is garbled:
+read with the seed's listings ``h4``/``h6``, which compute them):
 for each joint j, bodies j..tip move as one rigid body with q̈_j = 1, q̇ = 0, g = 0; the
 reaction of that composite, projected on the axis of j and of every ancestor k, is H_kj.
 The seed carries the reaction (f, n) frame by frame toward the root (3.39); here every

@@ -15,7 +15,7 @@ Paths here:
 - :func:`line` — p = p0 + γ(p1 − p0), γ ∈ [0, 1] (curvature 0: no Frenet frame).
 - :func:`circle` — p = c + r(cos γ u + sin γ v), γ ∈ [0, 2π], (u, v, n) right-handed.
 - :func:`helix` — p = [r cos γ, r sin γ, hγ/2π] (κ = r/(r² + c²), τ = c/(r² + c²), c = h/2π).
-- :func:`e2_sphere_cylinder` — the Argonne E2 task curve of §3.6 (digest §3.4),
+- :func:`e2_sphere_cylinder` — the Argonne E2 task curve of seed 000 §3.6,
   p(β) = [−a cos β, a√(14 − 2cos β) − b, a sin β], β ∈ [0, 2π]: the upper branch of the
   intersection of the cylinder x² + z² = a² with the sphere (x − a)² + (y + b)² + z² = 16a².
   (The thesis prints the cylinder as x² + y² = a² and the sphere with (y − b)² and (c − z)²;
@@ -221,7 +221,7 @@ def helix(radius=1.0, pitch=1.0) -> ParametricPath:
 
 
 def e2_sphere_cylinder(a, b) -> ParametricPath:
-    """The Argonne E2 task curve (thesis §3.6, digest §3.4), β ∈ [0, 2π]:
+    """The Argonne E2 task curve (thesis §3.6), β ∈ [0, 2π]:
 
         p(β) = [−a cos β, a√W − b, a sin β],  W = 14 − 2cos β.
 
