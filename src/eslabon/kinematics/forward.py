@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine.joints import jacobian_column
-from .kinematic_pass import kinematic_pass
+from .kinematic_pass import kinematic_pass, world_poses
 
 REFERENCES = ("world", "local")
 
@@ -27,21 +27,20 @@ def _homogeneous(R, p):
 
 def forward_kinematics(model, q):
     """World poses of bodies 0..nb: (nb+1, 4, 4) or (N, nb+1, 4, 4)."""
-    motion = kinematic_pass(model, q)
-    return _homogeneous(motion.world_rotation, motion.world_position)
+    return _homogeneous(*world_poses(model, q))
 
 
-def _frame_pose(model, motion, frame):
-    """World rotation and origin of a named frame, and the frame, from a kinematic pass."""
+def _frame_pose(model, R, p, frame):
+    """World rotation and origin of a named frame, and the frame, from the bodies' world
+    rotations R and origins p."""
     fr = model.frame(frame)
-    R, p = motion.world_rotation, motion.world_position
     Rb, pb = R[..., fr.body, :, :], p[..., fr.body, :]
     return Rb @ fr.rotation, pb + Rb @ fr.translation, fr
 
 
 def frame_pose(model, q, frame: str = "ee"):
     """World pose of a named frame (``"ee"``, ``"dh3"``, ...): (4, 4) or (N, 4, 4)."""
-    R, p, _ = _frame_pose(model, kinematic_pass(model, q), frame)
+    R, p, _ = _frame_pose(model, *world_poses(model, q), frame)
     return _homogeneous(R, p)
 
 
@@ -52,8 +51,8 @@ def end_effector_pose(model, q):
 
 def frame_poses(model, q) -> dict:
     """Every named frame of the model (DH frames ``dh0..dhN``, ``ee``) -> pose."""
-    motion = kinematic_pass(model, q)
-    return {fr.name: _homogeneous(*_frame_pose(model, motion, fr.name)[:2]) for fr in model.frames}
+    R, p = world_poses(model, q)
+    return {fr.name: _homogeneous(*_frame_pose(model, R, p, fr.name)[:2]) for fr in model.frames}
 
 
 def _check_reference(reference):
@@ -69,9 +68,8 @@ def jacobian(model, q, frame: str = "ee", reference: str = "world"):
     ``reference="local"`` expresses both blocks in the frame's own axes.
     """
     _check_reference(reference)
-    motion = kinematic_pass(model, q)
-    R, p = motion.world_rotation, motion.world_position
-    Rf, pf, fr = _frame_pose(model, motion, frame)
+    R, p = world_poses(model, q)
+    Rf, pf, fr = _frame_pose(model, R, p, frame)
     J = np.zeros(p.shape[:-2] + (6, model.nq))
     b = fr.body
     while b > 0:

@@ -99,8 +99,8 @@ class KinematicPass:
     com: np.ndarray
 
     def __post_init__(self):
-        for f in fields(self):
-            getattr(self, f.name).flags.writeable = False
+        for name in _FIELD_NAMES:
+            getattr(self, name).flags.writeable = False
 
     @classmethod
     def from_workspace(cls, ws: np.ndarray) -> KinematicPass:
@@ -131,11 +131,15 @@ class KinematicPass:
         return self.world_position.ndim == 3
 
 
+_FIELD_NAMES = tuple(f.name for f in fields(KinematicPass))
+
+
 def _states(model, q, qd, qdd):
     """q, q̇, q̈ checked to one shape, zeros for those not given; and whether batched."""
     if qd is None and qdd is None:
         q, batched = vector(q, model.nq, "q")
-        return q, np.zeros_like(q), np.zeros_like(q), batched
+        zero = np.zeros_like(q)  # read by the kernel, never written
+        return q, zero, zero, batched
     given = {"q": q}
     if qd is not None:
         given["qd"] = qd
@@ -188,6 +192,19 @@ def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = Non
         A state of the wrong shape or with a non-finite value, a ``base`` with a batch,
         or a non-finite pose from finite inputs (a model far out of scale).
     """
+    return KinematicPass.from_workspace(_run(model, q, qd, qdd, base))
+
+
+def world_poses(model, q) -> tuple[np.ndarray, np.ndarray]:
+    """(W_R_i (..., nb+1, 3, 3), world origins (..., nb+1, 3)): the part of the pass the
+    pose and Jacobian functions need, without naming the rest (on a single call, building
+    the whole :class:`KinematicPass` costs more than the kernel)."""
+    ws = _run(model, q, None, None, None)
+    return ws[..., WS_RW : WS_RW + 9].reshape(ws.shape[:-1] + (3, 3)), ws[..., WS_PW : WS_PW + 3]
+
+
+def _run(model, q, qd, qdd, base) -> np.ndarray:
+    """The checked workspace of the pass (see :func:`kinematic_pass`)."""
     q, qd, qdd, batched = _states(model, q, qd, qdd)
     require_finite("kinematics", q=q, qd=qd, qdd=qdd)
     P = model.packed
@@ -203,9 +220,8 @@ def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = Non
     else:
         ws = workspace(P)
         kinematics_one(P, q, qd, qdd, ws)
-    motion = KinematicPass.from_workspace(ws)
     # a non-finite last joint value leaves every body origin finite (only the last
     # rotation turns NaN), so the inputs are checked above, not only the poses here
-    if not (np.isfinite(motion.world_rotation).all() and np.isfinite(motion.world_position).all()):
+    if not np.isfinite(ws[..., WS_RW : WS_PW + 3]).all():  # world rotation, then origin
         explain_nonfinite("kinematics", q=q, qd=qd, qdd=qdd)
-    return motion
+    return ws
