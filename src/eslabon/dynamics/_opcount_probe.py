@@ -184,7 +184,7 @@ def _soa_count(model, q):
     parts["bias (step 1)"] = dict(COUNT)
     for k in NUMPY_COUNT:
         NUMPY_COUNT[k] = 0
-    real_pass, real_bias, real_data = soa.kinematic_pass, soa.bias_forces, soa.chain_data
+    real_pass, real_bias, real_data = soa.kinematic_pass, soa.step_one_bias, soa.chain_data
 
     def counted(x):
         if isinstance(x, list):
@@ -200,11 +200,11 @@ def _soa_count(model, q):
 
     soa.kinematic_pass = counted_pass
     soa.chain_data = lambda *a: soa.ChainData(*(counted(x) for x in real_data(*a)))
-    soa.bias_forces = lambda m, x, v: np.asarray(real_bias(m, x, v)).view(Counting)
+    soa.step_one_bias = lambda m, x, v: np.asarray(real_bias(m, x, v)).view(Counting)
     try:
         qdd = soa.forward_dynamics(model, q, q, q)
     finally:
-        soa.kinematic_pass, soa.bias_forces, soa.chain_data = real_pass, real_bias, real_data
+        soa.kinematic_pass, soa.step_one_bias, soa.chain_data = real_pass, real_bias, real_data
     parts["operators (steps 2-6)"] = dict(NUMPY_COUNT)
     total = {
         k: sum(p.get(k, 0) for p in parts.values()) for k in ("mul", "add", "div", "sqrt", "trig")

@@ -319,7 +319,7 @@ def _block_cholesky_solve(diag, upper, S):
     return x
 
 
-def bias_forces(model, q, qd):
+def step_one_bias(model, q, qd):
     """ξ = NE(q, q̇, 0), the velocity-product, gravity and friction forces of step ➊, by
     the compiled Newton–Euler kernel (one state, checked finite inputs)."""
     from .drivers import rnea_one
@@ -346,7 +346,7 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
             "model: the constraint-force method has no rotor inertia (armature); "
             "use method='aba' for this model"
         )
-    bias = bias_forces(model, q, qd)  # ξ = NE(q, q̇, 0)
+    bias = step_one_bias(model, q, qd)  # ξ = NE(q, q̇, 0)
     if not np.isfinite(bias).all():
         explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
     d = chain_data(model, q, qd)

@@ -123,11 +123,13 @@ def as_float_array(
     return arr
 
 
-def as_int(value: object, field: str, want: str = "an integer") -> int:
+def as_int(value: object, field: str, want: str = "an integer", least: int | None = None) -> int:
     """``value`` as an int (a Python or numpy integer, not a bool or a float such as 0.7),
-    or a ValueError naming ``field``."""
+    at least ``least`` when given, or a ValueError naming ``field``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{field}: expected {want}, got {short_repr(value)}")
+    if least is not None and value < least:
+        raise ValueError(f"{field}: expected {want}, got {int(value)}")
     return int(value)
 
 

@@ -7,12 +7,11 @@
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
 from ..conventions import DH_CONVENTIONS
 from ..model import from_dh
+from ..model.validate import as_int
 
 __all__ = ["random_chain", "random_rotation", "random_inertia"]
 
@@ -55,18 +54,6 @@ def _rename(dh: dict, convention: str) -> dict:
     return dict(dh)
 
 
-def _whole_number(value, field: str, least: int, expected: str) -> int:
-    """``value`` as an int (anything with ``__index__``; a float is refused), at least
-    ``least``."""
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise ValueError(f"{field}: expected {expected}, got {value!r}") from None
-    if value < least:
-        raise ValueError(f"{field}: expected {expected}, got {value}")
-    return value
-
-
 def random_chain(
     n: int,
     seed: int = 0,
@@ -97,10 +84,10 @@ def random_chain(
     The same arguments give the same model (numpy ``default_rng(seed)``); the model is
     named ``random-{convention}-{n}-s{seed}``.
     """
-    n = _whole_number(n, "n", 1, "a positive integer")
+    n = as_int(n, "n", "a positive integer", least=1)
     if convention not in DH_CONVENTIONS:
         raise ValueError(f"convention: expected one of {DH_CONVENTIONS}, got {convention!r}")
-    seed = _whole_number(seed, "seed", 0, "a non-negative integer")
+    seed = as_int(seed, "seed", "a non-negative integer", least=0)
     rng = np.random.default_rng(seed)
     if joints is None:
         kinds = np.where(rng.random(n) < 0.35, "P", "R")

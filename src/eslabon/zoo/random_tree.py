@@ -8,11 +8,11 @@
 from __future__ import annotations
 
 import numbers
-import operator
 
 import numpy as np
 
 from ..model import ModelBuilder
+from ..model.validate import as_int
 from .random_chain import random_inertia, random_rotation
 
 __all__ = ["random_tree"]
@@ -90,14 +90,7 @@ def random_tree(
     if isinstance(seed, np.random.Generator):
         rng, label = seed, ""
     else:
-        try:
-            seed = operator.index(seed)
-        except TypeError:
-            raise ValueError(
-                f"seed: expected a non-negative integer or a numpy Generator, got {seed!r}"
-            ) from None
-        if seed < 0:
-            raise ValueError(f"seed: expected a non-negative integer, got {seed}")
+        seed = as_int(seed, "seed", "a non-negative integer or a numpy Generator", least=0)
         rng, label = np.random.default_rng(seed), f"-s{seed}"
     if not isinstance(joints, str) or not joints or set(joints) - set(JOINT_LETTERS):
         raise ValueError(f"joints: expected letters R, P or F (one per body), got {joints!r}")
