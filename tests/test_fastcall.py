@@ -17,6 +17,7 @@ import pytest
 
 import eslabon as es
 from eslabon._engine import fastcall
+from eslabon._engine.layout import HEADER, STRIDE
 from eslabon.dynamics import drivers
 
 needs_ext = pytest.mark.skipif(
@@ -193,8 +194,8 @@ def test_bad_construction_is_refused():
         address=addr,
         n_in=3,
         out_ndims=(1,),
-        header=8,
-        stride=36,
+        header=HEADER,
+        stride=STRIDE,
         owner=None,
         general=general,
         name="f",
@@ -237,8 +238,8 @@ def test_an_entry_compiles_on_its_first_lean_call():
         address=0,
         n_in=3,
         out_ndims=(1,),
-        header=8,
-        stride=36,
+        header=HEADER,
+        stride=STRIDE,
         owner=Owner(),
         general=general,
         name="f",
@@ -256,8 +257,8 @@ def test_an_entry_compiles_on_its_first_lean_call():
         address=0,
         n_in=3,
         out_ndims=(1,),
-        header=8,
-        stride=36,
+        header=HEADER,
+        stride=STRIDE,
         owner=object(),
         general=general,
         name="f",

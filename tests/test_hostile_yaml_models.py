@@ -401,7 +401,8 @@ BODY_CASES = {
     ),
     "joint_true.yaml": (
         edit(BODIES, "joint: R", "joint: true"),
-        "bodies[0].joint: expected 'R', 'P' or 'F' (revolute, prismatic, fixed), got True",
+        "bodies[0].joint: expected 'R', 'P' or 'F' (revolute, prismatic, fixed) or one of "
+        "continuous, helical, universal, planar, spherical, free_flyer, got True",
     ),
     "joint_list.yaml": (
         edit(BODIES, "joint: R", "joint: [R]"),

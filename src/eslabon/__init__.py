@@ -43,6 +43,11 @@ _ATTRIBUTES = {
     "get_num_threads": "eslabon._args",
     "compile_notice": "eslabon._engine.compile",
     "load_model": "eslabon.loader",
+    "integrate": "eslabon.model.configuration",
+    "difference": "eslabon.model.configuration",
+    "neutral": "eslabon.model.configuration",
+    "random_configuration": "eslabon.model.configuration",
+    "normalize": "eslabon.model.configuration",
 }
 _SUBPACKAGES = (
     "model",
@@ -90,6 +95,11 @@ __all__ = [
     "crosscheck",
     "compile_notice",
     "load_model",
+    "integrate",
+    "difference",
+    "neutral",
+    "random_configuration",
+    "normalize",
     "__version__",
 ]
 
@@ -130,4 +140,11 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
     from .kinematics import end_effector_pose, forward_kinematics, jacobian  # noqa: F401
     from .loader import load_model  # noqa: F401
     from .model import Model, from_dh  # noqa: F401
+    from .model.configuration import (  # noqa: F401
+        difference,
+        integrate,
+        neutral,
+        normalize,
+        random_configuration,
+    )
     from .sim import Trajectory, simulate  # noqa: F401

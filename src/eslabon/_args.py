@@ -79,8 +79,9 @@ def _short(x, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def vector(x, n: int, field: str):
-    """(array, batched) for a state argument of shape (n,) or (N, n)."""
+def vector(x, n: int, field: str, note: str = ""):
+    """(array, batched) for a state argument of shape (n,) or (N, n); ``note`` (e.g. the
+    other size of a model whose q and v differ in length) is added to the error."""
     if type(x) is np.ndarray and x.dtype == np.float64 and x.flags.c_contiguous:
         if x.ndim == 1 and x.shape[0] == n:
             return x, False
@@ -91,15 +92,21 @@ def vector(x, n: int, field: str):
         return arr, False
     if arr.ndim == 2 and arr.shape[1] == n:
         return arr, True
-    raise ValueError(f"{field}: expected shape ({n},) or (N, {n}), got {arr.shape}")
+    raise ValueError(f"{field}: expected shape ({n},) or (N, {n}){note}, got {arr.shape}")
 
 
-def vectors(n: int, **fields):
-    """Check several state arguments that must share one shape; returns (list, batched)."""
+def vectors(n: int, nq: int | None = None, **fields):
+    """Check several state arguments that must share one batch shape; returns (list,
+    batched). Each has ``n`` entries, except a field named ``q`` when ``nq`` is given (a
+    model whose configuration q has nq entries and its rates n = nv)."""
     values = tuple(fields.values())
-    for v in values:  # fast path: every argument already a C-contiguous float64 (n,)
+    for name, v in fields.items():  # fast path: every argument a C-contiguous float64 state
+        size = nq if name == "q" and nq is not None else n
         if not (
-            type(v) is np.ndarray and v.dtype == _F64 and v.shape == (n,) and v.flags.c_contiguous
+            type(v) is np.ndarray
+            and v.dtype == _F64
+            and v.shape == (size,)
+            and v.flags.c_contiguous
         ):
             break
     else:
@@ -107,12 +114,18 @@ def vectors(n: int, **fields):
     out = []
     batched = None
     shape = None
+    first = next(iter(fields))
     for name, value in fields.items():
-        arr, b = vector(value, n, name)
+        size, note = n, ""
+        if nq is not None and nq != n:
+            if name == "q":
+                size, note = nq, f" (nq; the rates have nv = {n} entries)"
+            else:
+                note = f" (nv; the configuration q has nq = {nq} entries)"
+        arr, b = vector(value, size, name, note)
         if shape is None:
             shape, batched = arr.shape, b
-        elif arr.shape != shape:
-            first = next(iter(fields))
+        elif arr.shape[:-1] != shape[:-1] or (note == "" and arr.shape != shape):
             raise ValueError(f"{name}: expected the shape of {first}, {shape}, got {arr.shape}")
         out.append(arr)
     return out, batched

@@ -20,10 +20,10 @@
  *              (unused pointers are NULL) and it returns ENTRY_OK on success, anything
  *              else otherwise (a numba cfunc that raises returns 0, so 0 cannot mean ok).
  *   n_in       how many state arguments follow the model (1..3)
- *   out_ndims  a tuple with the rank of each output (1 -> (nq,), 2 -> (nq, nq)); 1..3
+ *   out_ndims  a tuple with the rank of each output (1 -> (nv,), 2 -> (nv, nv)); 1..3
  *   header, stride
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed must hold
- *              header + (nb + 1) * stride values with nb = P[0], nq = P[1]
+ *              header + (nb + 1) * stride values with nb = P[0], nq = P[1], nv = P[5]
  *   owner      kept alive as long as the function (the cfunc owning the machine code,
  *              or the object whose .address compiles it)
  *   general    the Python function with the same parameters: the general path
@@ -35,7 +35,8 @@
  *              inner fields (parents, joint indices); anything else goes to general
  *
  * f(model, x1[, x2[, x3]]) with model.packed a packed model, every x a float64, aligned,
- * native-order, C-contiguous array of shape (nq,), and no keyword arguments, runs the
+ * native-order, C-contiguous array of shape (nq,) for x1 (the configuration) and (nv,)
+ * for the others, and no keyword arguments, runs the
  * kernel and returns its output array (or a tuple of them) when it reports status 0.
  * Anything else -- other types or shapes, keywords, a batch, a non-finite value (the
  * kernel's status) -- is handed to general(*args, **kwargs), which converts the input,
@@ -128,16 +129,17 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
         || !PyArray_ISALIGNED(P) || !PyArray_ISNOTSWAPPED(P) || PyArray_DIM(P, 0) < self->header)
         goto done;
     const double *pd = (const double *)PyArray_DATA(P);
-    double nb_f = pd[0], nq_f = pd[1];
-    if (!(nb_f >= 0.0 && nb_f < 1e7 && nq_f >= 1.0 && nq_f <= nb_f))
-        goto done;
-    npy_intp nb = (npy_intp)nb_f, nq = (npy_intp)nq_f;
+    /* rows nb, configuration size nq (q), tangent size nv (every other state, outputs) */
+    double nb_f = pd[0], nq_f = pd[1], nv_f = pd[5];
+    if (!(nb_f >= 0.0 && nb_f < 1e7 && nv_f >= 1.0 && nv_f <= nb_f && nq_f == nv_f))
+        goto done;                       /* a quaternion in q: the general path checks it */
+    npy_intp nb = (npy_intp)nb_f, nq = (npy_intp)nq_f, nv = (npy_intp)nv_f;
     if (PyArray_DIM(P, 0) != self->header + (nb + 1) * self->stride)
         goto done;
 
     const double *in[MAX_IN] = {NULL, NULL, NULL};
     for (int k = 0; k < self->n_in; k++) {
-        if (!is_state(args[1 + k], nq))
+        if (!is_state(args[1 + k], k == 0 ? nq : nv))
             goto done;
         in[k] = (const double *)PyArray_DATA((PyArrayObject *)args[1 + k]);
     }
@@ -147,7 +149,7 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
 
     PyObject *out[MAX_OUT] = {NULL, NULL, NULL};
     double *od[MAX_OUT] = {NULL, NULL, NULL};
-    npy_intp dims[2] = {nq, nq};
+    npy_intp dims[2] = {nv, nv};
     for (int k = 0; k < self->n_out; k++) {
         out[k] = PyArray_SimpleNew(self->out_ndim[k], dims, NPY_DOUBLE);
         if (out[k] == NULL)

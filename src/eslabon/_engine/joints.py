@@ -2,18 +2,31 @@
 
 The role of spatial_v2's ``jcalc`` and of Pinocchio's joint visitor. A joint of body ``i``
 moves it relative to its parent by its configuration ``q_i`` (``nq`` numbers) at the rate
-``v_i`` (``nv`` numbers; nq = nv for every joint type today); its motion subspace S
-(6 × nv, body coordinates, [angular; linear]) maps ``v_i`` to the body's motion relative to
-the parent, and its transpose projects a wrench on the joint (Featherstone, *Rigid Body
-Dynamics Algorithms*, §4.1; seed 002/004's H_i).
+``v_i`` (``nv`` numbers); its motion subspace S (6 × nv, body coordinates, [angular;
+linear]) maps ``v_i`` to the body's motion relative to the parent, and its transpose
+projects a wrench on the joint (Featherstone, *Rigid Body Dynamics Algorithms*, §4.1;
+Jaramillo, *Dinámica de Manipuladores Robóticos*, the 6 × n_dof H_i of seeds 002/004).
 
-==========  =========  =====  ==========================================================
-type        code       nq/nv  placement at q, motion subspace
-==========  =========  =====  ==========================================================
-fixed       0          0      the fixed placement; S is 6 × 0
-revolute    1          1      rotation by q about the unit axis s; S = [s; 0]
-prismatic   2          1      translation by q along s; S = [0; s]
-==========  =========  =====  ==========================================================
+==========  ====  =====  ==============================================================
+type        code  nq/nv  placement at q, motion subspace (body coordinates)
+==========  ====  =====  ==============================================================
+fixed       0     0/0    the fixed placement; S is 6 × 0
+revolute    1     1/1    rotation by q about the unit axis s; S = [s; 0]
+prismatic   2     1/1    translation by q along s; S = [0; s]
+helical     3     1/1    rotation by q about s and translation h q along it; S = [s; h s]
+universal   4     2/2    rotation by q₁ about s₁, then by q₂ about s₂; S = [s₁ s₂; 0 0]
+planar      5     3/3    translation (x, y) in the joint frame's xy plane, then rotation θ
+                         about its z; S = [0 0 e_z; e_x e_y 0]
+spherical   6     4/3    rotation by the unit quaternion (x, y, z, w); S = [1; 0]
+free_flyer  7     7/6    translation p, then the quaternion; v = (linear, angular) of the
+                         body origin in body axes; S = [0 1; 1 0]
+==========  ====  =====  ==============================================================
+
+The compiled kernels see one rate per packed row (:func:`.layout.joint_rows`): a joint of
+several degrees of freedom is a chain of rows at the identity placement between them,
+each row the motion of one column of S. Velocities and forces of such a chain are those
+of the joint; its velocity-product accelerations are not quite (each row sees the rates
+of the rows before it), which :func:`group_correction` puts right on the first row.
 
 Two families of helpers:
 
@@ -35,23 +48,52 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .lanes import array_getter, like
-from .layout import FIXED, JOINT_CODES, JOINT_FIELDS, JOINT_NAMES, JTYPE, PRISMATIC, REVOLUTE
+from .lanes import array_getter, at, like, zero_of
+from .layout import (
+    AXIS,
+    BY_POSE,
+    FIXED,
+    HELICAL,
+    JOINT_CODES,
+    JOINT_FIELDS,
+    JOINT_NAMES,
+    JOINT_NQ,
+    JOINT_NV,
+    JTYPE,
+    PARENT,
+    PITCH,
+    PLANAR,
+    PRISMATIC,
+    REVOLUTE,
+    SPHERICAL,
+    UNIVERSAL,
+    VIDX,
+    body_offset,
+)
 from .sincos import sincos_near
 from .tuples import add, cross, dot, mm, mrz, mtv, mv, rot_axis9, scale, smv
 
 NAMES = JOINT_NAMES  # the codes themselves are part of the packed layout (.layout)
 CODES = JOINT_CODES
-_NQ = {FIXED: 0, REVOLUTE: 1, PRISMATIC: 1}
+ONE_DOF = (REVOLUTE, PRISMATIC)  # the types every formulation of eslabon takes
 
 
 # ---- numpy ------------------------------------------------------------------------------
 
 
-def nq_of(joint_type) -> np.ndarray:
-    """Configuration size of each joint (and, today, its tangent size nv)."""
+def _sizes(table, joint_type):
     jt = np.asarray(joint_type)
-    return np.vectorize(_NQ.__getitem__, otypes=[np.int64])(jt) if jt.ndim else _NQ[int(jt)]
+    return np.vectorize(table.__getitem__, otypes=[np.int64])(jt) if jt.ndim else table[int(jt)]
+
+
+def nq_of(joint_type) -> np.ndarray:
+    """Configuration size nq of each joint."""
+    return _sizes(JOINT_NQ, joint_type)
+
+
+def nv_of(joint_type) -> np.ndarray:
+    """Tangent size nv (rates, torques) of each joint."""
+    return _sizes(JOINT_NV, joint_type)
 
 
 def rotates(joint_type) -> np.ndarray:
@@ -64,21 +106,36 @@ def slides(joint_type) -> np.ndarray:
     return np.asarray(joint_type) == PRISMATIC
 
 
-def subspace(joint_type: int, axis) -> np.ndarray:
+def subspace(joint_type: int, axis, axis2=(0.0, 0.0, 0.0), pitch: float = 0.0) -> np.ndarray:
     """The motion subspace S (6 × nv) of one joint in its body's coordinates,
-    [angular; linear]."""
-    S = np.zeros((6, _NQ[int(joint_type)]))
-    if joint_type == REVOLUTE:
+    [angular; linear] (for a universal joint at q₂ = 0: its first column turns with q₂)."""
+    jt = int(joint_type)
+    S = np.zeros((6, JOINT_NV[jt]))
+    if jt == REVOLUTE:
         S[:3, 0] = axis
-    elif joint_type == PRISMATIC:
+    elif jt == PRISMATIC:
         S[3:, 0] = axis
+    elif jt == HELICAL:
+        S[:3, 0] = axis
+        S[3:, 0] = pitch * np.asarray(axis, dtype=float)
+    elif jt == UNIVERSAL:
+        S[:3, 0] = axis
+        S[:3, 1] = axis2
+    elif jt == PLANAR:
+        S[3, 0] = S[4, 1] = S[2, 2] = 1.0
+    elif jt == SPHERICAL:
+        S[:3] = np.eye(3)
+    elif jt != FIXED:
+        S[3:, :3] = np.eye(3)
+        S[:3, 3:] = np.eye(3)
     return S
 
 
-def jacobian_column(joint_type: int, z, lever) -> np.ndarray:
-    """The geometric Jacobian column (6,) [angular; linear] of a 1-DOF joint whose axis is
-    ``z`` (world axes), at a point ``lever`` = point − joint origin: [z; z × lever] for a
-    revolute joint, [0; z] for a prismatic one (broadcasts over leading axes)."""
+def jacobian_column(joint_type: int, z, lever, pitch: float = 0.0) -> np.ndarray:
+    """The geometric Jacobian column (6,) [angular; linear] of one rate whose axis is ``z``
+    (world axes), at a point ``lever`` = point − a point of the axis: [z; z × lever]
+    (revolute), [0; z] (prismatic), [z; z × lever + pitch z] (helical); broadcasts over
+    leading axes."""
     z = np.asarray(z, dtype=float)
     col = np.zeros(z.shape[:-1] + (6,))
     if joint_type == PRISMATIC:
@@ -86,7 +143,25 @@ def jacobian_column(joint_type: int, z, lever) -> np.ndarray:
     else:
         col[..., :3] = z
         col[..., 3:] = np.cross(z, lever)
+        if joint_type == HELICAL:
+            col[..., 3:] += pitch * z
     return col
+
+
+def add_jacobian_columns(P, R, p, row: int, point, J) -> None:
+    """Write into ``J`` (..., 6, nv) the Jacobian column of every rate that moves packed
+    row ``row``, at ``point`` (..., 3) (world): :func:`jacobian_column` of each row on the
+    way to the root, from the rows' world rotations ``R`` (..., rows, 3, 3) and origins
+    ``p`` (..., rows, 3)."""
+    while row > 0:
+        o = body_offset(row)
+        k = int(P[o + VIDX])
+        if k >= 0:
+            z = R[..., row, :, :] @ P[o + AXIS : o + AXIS + 3]
+            J[..., :, k] = jacobian_column(
+                int(P[o + JTYPE]), z, point - p[..., row, :], P[o + PITCH]
+            )
+        row = int(P[o + PARENT])
 
 
 # ---- compiled ---------------------------------------------------------------------------
@@ -107,23 +182,104 @@ def joint(P, o):
 def placement(j, qi):
     """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
     angle within the inline sine's range, see ``recursion.near_angles``), as the scalar
-    type of ``qi``."""
+    type of ``qi``; a row placed by a quaternion takes :func:`quaternion_placement`."""
     R = j[6:15]
     p = j[15:18]
-    if j[0] == REVOLUTE:
-        s, c = sincos_near(qi)
-        if j[5] != 0.0:
-            return like(mrz(R, c, s), qi), like(p, qi)
-        return like(mm(R, rot_axis9(j[2:5], c, s)), qi), like(p, qi)
+    if j[19] < 0.0 or j[18] != 0.0:  # a fixed row, a row inside a multi-DOF joint, or
+        # one that a quaternion places (quaternion_placement)
+        return like(R, qi), like(p, qi)
     if j[0] == PRISMATIC:
         return like(R, qi), add(p, mv(R, scale(qi, j[2:5])))
-    return like(R, qi), like(p, qi)
+    if j[0] == FIXED:
+        return like(R, qi), like(p, qi)
+    s, c = sincos_near(qi)  # revolute or helical (one call site: it is inlined)
+    if j[5] != 0.0 and j[0] == REVOLUTE:
+        return like(mrz(R, c, s), qi), like(p, qi)
+    E = like(mm(R, rot_axis9(j[2:5], c, s)), qi)
+    if j[0] == HELICAL:
+        return E, add(p, mv(R, scale(qi * j[20], j[2:5])))
+    return E, like(p, qi)
+
+
+@njit(inline="always")
+def by_quaternion(j):
+    """True for the first row of a spherical or free-flyer joint (placed by a quaternion)."""
+    return j[18] != 0.0
+
+
+@njit(inline="always")
+def configuration(q, c, j):
+    """The joint configuration that places a quaternion row ``j`` from ``q[c:]``, as
+    (p_x, p_y, p_z, x, y, z, w) (p = 0 for a spherical joint). Takes the array: called
+    for such rows only."""
+    if j[18] == BY_POSE:
+        return (
+            at(q, c),
+            at(q, c + 1),
+            at(q, c + 2),
+            at(q, c + 3),
+            at(q, c + 4),
+            at(q, c + 5),
+            at(q, c + 6),
+        )
+    z = zero_of(q)
+    return (z, z, z, at(q, c), at(q, c + 1), at(q, c + 2), at(q, c + 3))
+
+
+@njit(inline="always")
+def quaternion_placement(j, g):
+    """(E, r) of a row placed by the configuration ``g`` (:func:`configuration`): the
+    joint frame's placement, then the translation (g₀, g₁, g₂) in the joint frame and the
+    rotation of the unit quaternion (x, y, z, w) = g[3:7]."""
+    x, y, z, w = g[3], g[4], g[5], g[6]
+    Q = (
+        1.0 - 2.0 * (y * y + z * z),
+        2.0 * (x * y - z * w),
+        2.0 * (x * z + y * w),
+        2.0 * (x * y + z * w),
+        1.0 - 2.0 * (x * x + z * z),
+        2.0 * (y * z - x * w),
+        2.0 * (x * z - y * w),
+        2.0 * (y * z + x * w),
+        1.0 - 2.0 * (x * x + y * y),
+    )
+    R = j[6:15]
+    return mm(R, Q), add(j[15:18], mv(R, (g[0], g[1], g[2])))
+
+
+@njit(inline="always")
+def rates(qd, k, j):
+    """The joint rates of a quaternion row ``j`` from ``qd[k:]`` as (u, ω): linear and
+    angular velocity in body axes (u = 0 for a spherical joint)."""
+    if j[18] == BY_POSE:
+        return (at(qd, k), at(qd, k + 1), at(qd, k + 2)), (
+            at(qd, k + 3),
+            at(qd, k + 4),
+            at(qd, k + 5),
+        )
+    z = zero_of(qd)
+    return (z, z, z), (at(qd, k), at(qd, k + 1), at(qd, k + 2))
+
+
+@njit(inline="always")
+def group_correction(u, w):
+    """What the rows of a spherical or free-flyer joint miss of its velocity-product
+    acceleration, as (Δω̇, Δa), for its rates (u, ω) in body axes.
+
+    Row k of the chain adds v_{k−1} × S_k v_k with v_{k−1} including the rates of rows
+    1 … k−1, where the joint adds v_parent × S v (Featherstone §4.1, c_J = 0 for a
+    constant S in body axes). The difference is Σ_{l<k} (S_l v_l) × (S_k v_k): about the
+    axes, (ω_y ω_z, −ω_x ω_z, ω_x ω_y); from the linear rates (first) to the angular ones,
+    (0, u × ω). Both a spatial acceleration (articulated body) and the classical one of
+    the origin (Newton–Euler) take the same correction: Δω̇ = −(ω_y ω_z, −ω_x ω_z,
+    ω_x ω_y), Δa = ω × u."""
+    return (-w[1] * w[2], w[0] * w[2], -w[0] * w[1]), cross(w, u)
 
 
 @njit(inline="always")
 def is_angle(j):
-    """True if the joint moves and its coordinate is an angle (revolute)."""
-    return j[1] >= 0.0 and j[0] == REVOLUTE
+    """True if the row has a coordinate of its own that is an angle (revolute, helical)."""
+    return j[19] >= 0.0 and (j[0] == REVOLUTE or j[0] == HELICAL)
 
 
 @njit(inline="always")
@@ -142,6 +298,12 @@ def outward_motion(j, qdi, qddi, w, wd, a):
         ax = j[2:5]
         s = scale(qdi, ax)
         a = add(a, add(scale(qddi, ax), scale(2.0, cross(w, s))))
+    elif j[0] == HELICAL:  # the revolute motion, and the prismatic one at h q̇, h q̈
+        ax = j[2:5]
+        s = scale(qdi, ax)
+        a = add(a, scale(j[20], add(scale(qddi, ax), scale(2.0, cross(w, s)))))
+        wd = add(wd, add(scale(qddi, ax), cross(w, s)))
+        w = add(w, s)
     return w, wd, a
 
 
@@ -151,6 +313,8 @@ def origin_velocity(j, qdi, v):
     linear rate s q̇ (prismatic)."""
     if j[0] == PRISMATIC:
         return add(v, scale(qdi, j[2:5]))
+    if j[0] == HELICAL:
+        return add(v, scale(qdi * j[20], j[2:5]))
     return v
 
 
@@ -160,6 +324,8 @@ def project_wrench(j, f, n):
     sᵀ n for a revolute joint, sᵀ f for a prismatic one)."""
     if j[0] == PRISMATIC:
         return dot(j[2:5], f)
+    if j[0] == HELICAL:
+        return dot(j[2:5], add(n, scale(j[20], f)))
     if j[5] != 0.0:
         return n[2]
     return dot(j[2:5], n)
@@ -181,6 +347,13 @@ def articulated_velocity(j, qdk, w, v, zero3):
         sj = scale(qdk, j[2:5])
         v = add(v, sj)
         cv = cross(w, sj)  # c = v × S q̇ for S = [0; s]
+    elif j[0] == HELICAL:
+        sj = scale(qdk, j[2:5])
+        hj = scale(j[20], sj)
+        w = add(w, sj)
+        v = add(v, hj)
+        cw = cross(w, sj)  # c = v × S q̇ for S = [s; h s]
+        cv = add(cross(v, sj), cross(w, hj))
     return w, v, cw, cv
 
 
@@ -195,6 +368,11 @@ def articulated_projection(j, A, B, C, pn, pf):
     if j[0] == REVOLUTE:  # S = [s; 0]
         un = smv(A, ax)
         return un, mtv(B, ax), dot(ax, un), dot(ax, pn)
+    if j[0] == HELICAL:  # S = [s; h s]
+        hx = scale(j[20], ax)
+        un = add(smv(A, ax), mv(B, hx))
+        uf = add(mtv(B, ax), smv(C, hx))
+        return un, uf, dot(ax, un) + dot(hx, uf), dot(ax, pn) + dot(hx, pf)
     uf = smv(C, ax)  # S = [0; s]
     return mv(B, ax), uf, dot(ax, uf), dot(ax, pf)
 
@@ -205,6 +383,8 @@ def articulated_acceleration(j, x, aw, av):
     joint acceleration ``x``. Returns (aw, av)."""
     if j[0] == REVOLUTE:
         return add(aw, scale(x, j[2:5])), av
+    if j[0] == HELICAL:
+        return add(aw, scale(x, j[2:5])), add(av, scale(x * j[20], j[2:5]))
     return aw, add(av, scale(x, j[2:5]))
 
 
@@ -219,4 +399,6 @@ def world_axis(j, R, pw):
         s = mv(R, j[2:5])
     if j[0] == REVOLUTE:
         return s, cross(pw, s)
+    if j[0] == HELICAL:
+        return s, add(cross(pw, s), scale(j[20], s))
     return (0.0, 0.0, 0.0), s

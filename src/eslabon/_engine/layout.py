@@ -6,72 +6,164 @@ means little call overhead, see DESIGN §5). ``P[:HEADER]`` holds the header; bo
 Rotations are stored row-major.
 """
 
-# joint type codes, stored at JTYPE (what each type does: eslabon._engine.joints)
+# joint type codes of the model (what each type is: eslabon._engine.joints). The packed
+# rows hold only FIXED, REVOLUTE, PRISMATIC and HELICAL at JTYPE: a joint of more than one
+# degree of freedom is packed as a short chain of rows, one per degree of freedom.
 FIXED = 0
 REVOLUTE = 1
 PRISMATIC = 2
-JOINT_NAMES = {FIXED: "fixed", REVOLUTE: "revolute", PRISMATIC: "prismatic"}
-JOINT_CODES = {
-    "fixed": FIXED,
-    "revolute": REVOLUTE,
-    "prismatic": PRISMATIC,
-    "F": FIXED,
-    "R": REVOLUTE,
-    "P": PRISMATIC,
+HELICAL = 3
+UNIVERSAL = 4
+PLANAR = 5
+SPHERICAL = 6
+FREE_FLYER = 7
+JOINT_NAMES = {
+    FIXED: "fixed",
+    REVOLUTE: "revolute",
+    PRISMATIC: "prismatic",
+    HELICAL: "helical",
+    UNIVERSAL: "universal",
+    PLANAR: "planar",
+    SPHERICAL: "spherical",
+    FREE_FLYER: "free_flyer",
 }
+JOINT_CODES = {name: code for code, name in JOINT_NAMES.items()}
+JOINT_CODES.update({"F": FIXED, "R": REVOLUTE, "P": PRISMATIC, "continuous": REVOLUTE})
+# configuration size nq and tangent size nv of each joint type
+JOINT_NQ = {
+    FIXED: 0,
+    REVOLUTE: 1,
+    PRISMATIC: 1,
+    HELICAL: 1,
+    UNIVERSAL: 2,
+    PLANAR: 3,
+    SPHERICAL: 4,
+    FREE_FLYER: 7,
+}
+JOINT_NV = {**JOINT_NQ, SPHERICAL: 3, FREE_FLYER: 6}
 
 HEADER = 8
-H_NB, H_NQ, H_GRAVITY = 0, 1, 2  # gravity occupies 2..4
+H_NB, H_NQ, H_GRAVITY = 0, 1, 2  # gravity occupies 2..4; H_NB counts rows (world excluded)
+H_NV = 5  # tangent size: rates, accelerations, torques
 
-STRIDE = 36
-PARENT = 0
+STRIDE = 39
+PARENT = 0  # the parent's row
 # the joint's fields, contiguous: what joints.joint reads as one tuple
-JTYPE = 1
-QIDX = 2
+JTYPE = 1  # FIXED, REVOLUTE, PRISMATIC or HELICAL: the motion of this row's one rate
+VIDX = 2  # index of the row's rate in v (q̇, q̈, τ), -1 for none
 AXIS = 3  # 3 values: joint axis in the joint (= body) frame
 Z_AXIS = 6  # 1.0 when the joint axis is exactly +z (every DH joint): kernels take a shortcut
 ROT = 7  # 9 values: rotation parent <- joint frame at q = 0
 POS = 16  # 3 values: joint frame origin in the parent frame
-JOINT_FIELDS = 18  # JTYPE .. POS
+PLACE = 19  # how q places the row: BY_AXIS, BY_QUATERNION (spherical) or BY_POSE (free)
+CFG = 20  # index in q of what places the row (its angle, or its quaternion / pose), -1 none
+PITCH = 21  # helical: translation along the axis per radian
+JOINT_FIELDS = 21  # JTYPE .. PITCH
 # the body's
-MASS = 19
-COM = 20  # 3 values: centre of mass in the body frame (at q = 0)
-INERTIA = 23  # 9 values: rotational inertia about the COM, body axes
-VISCOUS = 32
-COULOMB = 33
-ARMATURE = 34
-COM_SLIDE = 35  # COM moves by COM_SLIDE * q along the axis (seed 001 book mode); 0 = rigid
+MASS = 22
+COM = 23  # 3 values: centre of mass in the body frame (at q = 0)
+INERTIA = 26  # 9 values: rotational inertia about the COM, body axes
+VISCOUS = 35
+COULOMB = 36
+ARMATURE = 37
+COM_SLIDE = 38  # COM moves by COM_SLIDE * q along the axis (seed 001 book mode); 0 = rigid
+
+# PLACE codes
+BY_AXIS = 0  # rotation about / translation along the axis by q[CFG] (none when CFG < 0)
+BY_QUATERNION = 1  # rotation by the unit quaternion q[CFG : CFG + 4] (x, y, z, w)
+BY_POSE = 2  # translation q[CFG : CFG + 3], then the quaternion q[CFG + 3 : CFG + 7]
+
+_EYE = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+_X, _Y, _Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
 
 
 def body_offset(i: int) -> int:
+    """Offset in ``P`` of packed row ``i``."""
     return HEADER + i * STRIDE
+
+
+def joint_rows(jtype: int, axis, axis2) -> list:
+    """The packed rows of one joint: (motion, axis, place, q offset or -1) for each of its
+    degrees of freedom, in order (one row for a fixed joint). A joint of several degrees of
+    freedom is a chain of rows, each with one rate, all but the first at the identity
+    placement: universal = revolute about ``axis`` then about ``axis2``; planar =
+    prismatic x, prismatic y, revolute z of the joint frame; spherical = rates about body
+    x, y, z after the quaternion placement; free flyer = rates along body x, y, z then
+    about them after the pose placement. The body (mass, frames, children) is the last
+    row. (The velocity-product terms of the chain are corrected on the first row so the
+    rows together move as the one joint: ``joints.group_correction``.)"""
+    if jtype == FIXED:
+        return [(FIXED, (0.0, 0.0, 0.0), BY_AXIS, -1)]
+    if jtype in (REVOLUTE, PRISMATIC, HELICAL):
+        return [(jtype, tuple(axis), BY_AXIS, 0)]
+    if jtype == UNIVERSAL:
+        return [(REVOLUTE, tuple(axis), BY_AXIS, 0), (REVOLUTE, tuple(axis2), BY_AXIS, 1)]
+    if jtype == PLANAR:
+        return [
+            (PRISMATIC, _X, BY_AXIS, 0),
+            (PRISMATIC, _Y, BY_AXIS, 1),
+            (REVOLUTE, _Z, BY_AXIS, 2),
+        ]
+    if jtype == SPHERICAL:
+        return [
+            (REVOLUTE, _X, BY_QUATERNION, 0),
+            (REVOLUTE, _Y, BY_AXIS, -1),
+            (REVOLUTE, _Z, BY_AXIS, -1),
+        ]
+    if jtype == FREE_FLYER:
+        return (
+            [(PRISMATIC, _X, BY_POSE, 0)]
+            + [(PRISMATIC, a, BY_AXIS, -1) for a in (_Y, _Z)]
+            + [(REVOLUTE, a, BY_AXIS, -1) for a in (_X, _Y, _Z)]
+        )
+    raise ValueError(f"joint type {jtype}: unknown")
+
+
+def body_rows(model) -> list:
+    """The row of each body (0 = world) in the packed array: its joint's last row."""
+    rows, r = [0], 0
+    for i in range(1, model.nb + 1):
+        r += len(joint_rows(int(model.joint_type[i]), model.axis[i], model.axis2[i]))
+        rows.append(r)
+    return rows
 
 
 def pack(model):
     """The packed array of ``model`` (anything with the :class:`eslabon.Model` arrays:
-    ``parent``, ``joint_type``, ``q_index``, ``axis``, ``tree_rotation``, …, ``gravity``,
-    ``nb``, ``nq``)."""
+    ``parent``, ``joint_type``, ``q_index``, ``v_index``, ``axis``, ``axis2``, ``pitch``,
+    ``tree_rotation``, …, ``gravity``, ``nb``, ``nq``, ``nv``)."""
     import numpy as np
 
-    nb = model.nb
-    P = np.zeros(HEADER + (nb + 1) * STRIDE)
-    P[H_NB] = nb
+    rows = body_rows(model)
+    P = np.zeros(HEADER + (rows[-1] + 1) * STRIDE)
+    P[H_NB] = rows[-1]
     P[H_NQ] = model.nq
+    P[H_NV] = model.nv
     P[H_GRAVITY : H_GRAVITY + 3] = model.gravity
-    for i in range(nb + 1):
-        o = body_offset(i)
-        P[o + PARENT] = model.parent[i]
-        P[o + JTYPE] = model.joint_type[i]
-        P[o + QIDX] = model.q_index[i]
-        P[o + AXIS : o + AXIS + 3] = model.axis[i]
-        P[o + ROT : o + ROT + 9] = model.tree_rotation[i].ravel()
-        P[o + POS : o + POS + 3] = model.tree_translation[i]
+    P[body_offset(0) + ROT : body_offset(0) + ROT + 9] = _EYE
+    P[body_offset(0) + PARENT] = -1
+    for i in range(1, model.nb + 1):
+        parts = joint_rows(int(model.joint_type[i]), model.axis[i], model.axis2[i])
+        first = rows[i] - len(parts) + 1
+        for d, (motion, axis, place, qoff) in enumerate(parts):
+            o = body_offset(first + d)
+            P[o + PARENT] = rows[int(model.parent[i])] if d == 0 else first + d - 1
+            P[o + JTYPE] = motion
+            P[o + VIDX] = model.v_index[i] + d if motion != FIXED else -1
+            P[o + AXIS : o + AXIS + 3] = axis
+            P[o + Z_AXIS] = float(tuple(axis) == _Z)
+            P[o + ROT : o + ROT + 9] = model.tree_rotation[i].ravel() if d == 0 else _EYE
+            P[o + POS : o + POS + 3] = model.tree_translation[i] if d == 0 else 0.0
+            P[o + PLACE] = place
+            P[o + CFG] = model.q_index[i] + qoff if qoff >= 0 else -1
+            P[o + PITCH] = model.pitch[i]
+            if motion != FIXED:
+                P[o + VISCOUS] = model.viscous[i]
+                P[o + COULOMB] = model.coulomb[i]
+                P[o + ARMATURE] = model.armature[i]
+        o = body_offset(rows[i])
         P[o + MASS] = model.mass[i]
         P[o + COM : o + COM + 3] = model.com[i]
         P[o + INERTIA : o + INERTIA + 9] = model.inertia[i].ravel()
-        P[o + VISCOUS] = model.viscous[i]
-        P[o + COULOMB] = model.coulomb[i]
-        P[o + ARMATURE] = model.armature[i]
         P[o + COM_SLIDE] = model.com_slide[i]
-        P[o + Z_AXIS] = float(tuple(model.axis[i]) == (0.0, 0.0, 1.0))
     return P

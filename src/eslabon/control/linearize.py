@@ -77,6 +77,7 @@ def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6
     """U, V, W, A, B at one state (n,) or a batch (N, n) (:class:`Linearization`)."""
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    model.require_vector_space("linearize")
     (q, qd, qdd), _ = vectors(model.nq, q=q, qd=qd, qdd=qdd)
     U = mass_matrix(model, q)
     if method == "analytic":
@@ -92,6 +93,7 @@ def linearize_along(model, trajectory, *, method: str = "analytic", step: float 
     with ``t`` (T,) and ``q``, ``qd``, ``qdd`` (T, n): a simulation
     :class:`~eslabon.sim.Trajectory`, an IK :class:`~eslabon.kinematics.ik.PathSolution`,
     a :class:`~eslabon.control.Nominal`), in one batched call."""
+    model.require_vector_space("linearize_along")
     try:
         t, q, qd, qdd = (
             np.asarray(getattr(trajectory, k), dtype=float) for k in ("t", "q", "qd", "qdd")

@@ -39,20 +39,26 @@ from .._engine.joints import (
     articulated_acceleration,
     articulated_projection,
     articulated_velocity,
+    by_quaternion,
+    configuration,
+    group_correction,
     joint,
     placement,
+    quaternion_placement,
+    rates,
 )
 from .._engine.lanes import all_finite, all_positive, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
+    CFG,
     COULOMB,
     H_GRAVITY,
     H_NB,
     HEADER,
     INERTIA,
     MASS,
-    QIDX,
     STRIDE,
+    VIDX,
     VISCOUS,
 )
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
@@ -157,12 +163,15 @@ def aba_into(P, q, qd, tau, ws, qdd):
     q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
+        k = int(P[o + VIDX])
+        cq = int(P[o + CFG])
         qi = z
-        if k >= 0:
-            qi = at(q, k)
+        if cq >= 0:
+            qi = at(q, cq)
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
+        if by_quaternion(jnt):
+            E, r = quaternion_placement(jnt, configuration(q, cq, jnt))
         p = int(P[o])
         tree = tree or p != i - 1
         wp = g3(ws, p, _W)
@@ -170,6 +179,11 @@ def aba_into(P, q, qd, tau, ws, qdd):
         w, v, cw, cv = articulated_velocity(
             jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3
         )
+        if by_quaternion(jnt):
+            u, wj = rates(qd, k, jnt)
+            dwd, da = group_correction(u, wj)
+            cw = add(cw, dwd)
+            cv = add(cv, da)
         m = P[o + MASS]
         com = body_com(P, o, qi)
         A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
@@ -195,7 +209,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
     cA, cB, cC, cn, cf = Z6, Z9, Z6, Z3, Z3
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
+        k = int(P[o + VIDX])
         m = P[o + MASS]
         h = g3(ws, i, _H)
         # I^A_i = I_i + what the children sent: A, B = m[c]× (+ children), C = m 1 (+ ...)
@@ -273,7 +287,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
         awp = g3(ws, p, _CW)
         aw = add(mtv(E, awp), g3(ws, i, _CW))
         av = add(mtv(E, add(g3(ws, p, _CV), cross(awp, r))), g3(ws, i, _CV))
-        k = int(P[o + QIDX])
+        k = int(P[o + VIDX])
         if k >= 0:
             x = (g1(ws, i, _U) - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) * g1(ws, i, _D)
             put(qdd, k, x)

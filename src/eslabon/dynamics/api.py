@@ -12,6 +12,7 @@ from .._engine import fastcall as _fast
 from .._engine.batch import chunk_count
 from .._engine.lanes import WIDTH
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
+from ..model.configuration import check_configuration
 from ..model.model import Model
 from . import drivers as _d
 from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID
@@ -28,23 +29,32 @@ MASS_MATRIX_METHODS = (
 FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell")
 
 
+def _states(model, **fields):
+    """The state arguments checked: q of nq entries (unit quaternions where the model's
+    joints hold them), the others of nv; and whether they are a batch."""
+    values, batched = vectors(model.nv, nq=model.nq, **fields)
+    if model.nq != model.nv:
+        check_configuration(model, values[0])
+    return values, batched
+
+
 def _rnea(model, q, qd, qdd, mode, fext, what):
     """The general path: converts and checks the inputs, runs one state or a batch."""
     if mode == MODE_GRAVITY:
-        (q,), batched = vectors(model.nq, q=q)
-        qd = qdd = q
+        (q,), batched = _states(model, q=q)
+        qd = qdd = np.zeros(q.shape[:-1] + (model.nv,))
     elif mode == MODE_BIAS:
-        (q, qd), batched = vectors(model.nq, q=q, qd=qd)
-        qdd = q
+        (q, qd), batched = _states(model, q=q, qd=qd)
+        qdd = qd
     else:
-        (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+        (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
     P = model.packed
     if batched:
-        tau = np.empty_like(q)
+        tau = np.empty((len(q), model.nv))
         status = _d.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunk_count(len(q), WIDTH))
     else:
-        tau = np.empty(model.nq)
-        zero = np.zeros(model.nq)
+        tau = np.empty(model.nv)
+        zero = np.zeros(model.nv)
         status = _d.rnea_one(
             P,
             q,
@@ -107,14 +117,15 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     if method in ("soa_composite", "operator", "lagrange"):
         from . import lagrange, soa
 
+        model.require_one_dof_joints(f"mass_matrix(method={method!r})")
         if method == "soa_composite":
             return soa.composite_mass_matrix(model, q)
         q, _ = vector(q, model.nq, "q")
         if method == "operator":
             return soa.operator_terms(model, q, np.zeros_like(q))[0]
         return lagrange.lagrange_terms(model, q, np.zeros_like(q)).mass_matrix
-    q, batched = vector(q, model.nq, "q")
-    n = model.nq
+    (q,), batched = _states(model, q=q)
+    n = model.nv
     P = model.packed
     if batched:
         H = np.empty((len(q), n, n))
@@ -145,6 +156,8 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     """
     if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
+    if method in ("gibbs_appell", "lagrange", "soa"):
+        model.require_one_dof_joints(f"forward_dynamics(method={method!r})")
     if method == "gibbs_appell":
         from . import gibbs_appell
 
@@ -159,9 +172,9 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
         return soa.forward_dynamics(model, q, qd, tau)
     if method not in ("aba", "walker_orin_3", "walker_orin_1"):
         raise AssertionError(method)  # every listed method has a branch above
-    (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
+    (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
     P = model.packed
-    out = np.empty_like(q) if batched else np.empty(model.nq)
+    out = np.empty_like(qd) if batched else np.empty(model.nv)
     if method == "aba":
         status = (
             _d.aba_many(P, q, qd, tau, out, chunk_count(len(q), WIDTH))
@@ -188,6 +201,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
     Analytic (:mod:`.derivatives`).
     """
+    model.require_vector_space("inverse_dynamics_derivatives")
     n = model.nq
     (q, qd, qdd), batched = vectors(n, q=q, qd=qd, qdd=qdd)
     shape = (len(q), n, n) if batched else (n, n)
@@ -205,6 +219,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
 def forward_dynamics_derivatives(model, q, qd, tau):
     """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
     or (N, n, n). Analytic (:mod:`.derivatives`)."""
+    model.require_vector_space("forward_dynamics_derivatives")
     n = model.nq
     (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
     P = model.packed
@@ -238,6 +253,7 @@ forward_dynamics_derivatives = _fast.public(
 def coriolis_matrix(model, q, qd):
     """A Coriolis matrix C(q, q̇) with C q̇ = bias − gravity − friction and Ṁ − 2C skew."""
     model.require_rigid_links("coriolis_matrix")
+    model.require_vector_space("coriolis_matrix")
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
     n = model.nq
     if batched:
@@ -252,7 +268,7 @@ def coriolis_matrix(model, q, qd):
 
 
 def _energy(model, q, qd):
-    (q, qd), batched = vectors(model.nq, q=q, qd=qd)
+    (q, qd), batched = _states(model, q=q, qd=qd)
     if batched:
         out = np.empty((len(q), 2))
         _d.energy_many(model.packed, q, qd, out, chunk_count(len(q)))
@@ -271,8 +287,8 @@ def kinetic_energy(model, q, qd):
 
 def potential_energy(model, q):
     """V(q) = −Σ m_i gᵀ p_ci (zero at the world origin); scalar or (N,)."""
-    q, _ = vector(q, model.nq, "q")
-    return _energy(model, q, np.zeros_like(q))[..., 1]
+    (q,), _ = _states(model, q=q)
+    return _energy(model, q, np.zeros(q.shape[:-1] + (model.nv,)))[..., 1]
 
 
 def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):

@@ -15,7 +15,7 @@ import math
 
 from numba import njit
 
-from .._engine.layout import H_NQ
+from .._engine.layout import H_NV
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into
@@ -71,7 +71,7 @@ def cholesky_solve_into(H, x, n):
 def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out):
     """q̈ into ``out``; ``method`` 3 (composite) or 1 (NE columns). Status
     (:mod:`eslabon._engine.status`): OK, NON_FINITE, or NOT_POSITIVE_DEFINITE (H)."""
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     for a in range(nq):
         out[a] = 0.0
     if rnea_into(P, q, qd, out, 1.0, None, ws, out) != OK:  # b = NE(q, q̇, 0)

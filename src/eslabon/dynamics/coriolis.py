@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from .._engine.joints import joint, world_axis
-from .._engine.layout import H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.layout import H_NB, H_NV, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, m9, mm, mv, v3
 from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
@@ -39,7 +39,7 @@ def coriolis_into(P, q, qd, ws, C):
     """C(q, q̇) of one state into ``C`` (n, n); ``ws`` the kinematic workspace. Status
     OK or NON_FINITE (:mod:`eslabon._engine.status`)."""
     nb = int(P[H_NB])
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     forward_pass(P, q, qd, qd, 0.0, ws, POSES)
     # world motion axis S and its rate V × S for every joint; world velocity V per body
     S = np.zeros((nb + 1, 6))
@@ -55,7 +55,7 @@ def coriolis_into(P, q, qd, ws, C):
         for a in range(3):
             V[i, a] = w[a]
             V[i, 3 + a] = v[a]
-        if int(P[o + QIDX]) >= 0:
+        if int(P[o + VIDX]) >= 0:
             s_ang, s_lin = world_axis(joint(P, o), Rw, pw)
             sd_ang = cross(w, s_ang)
             sd_lin = add(cross(w, s_lin), cross(v, s_ang))
@@ -98,7 +98,7 @@ def coriolis_into(P, q, qd, ws, C):
         Jd[:, :] = 0.0
         k = bdy
         while k > 0:
-            j = int(P[HEADER + k * STRIDE + QIDX])
+            j = int(P[HEADER + k * STRIDE + VIDX])
             if j >= 0:
                 for a in range(6):
                     J[a, j] = S[k, a]

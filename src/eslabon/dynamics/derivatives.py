@@ -49,15 +49,16 @@ from .._engine.joints import joint, placement, world_axis
 from .._engine.layout import (
     ARMATURE,
     AXIS,
+    CFG,
     COM_SLIDE,
     H_GRAVITY,
     H_NB,
-    H_NQ,
+    H_NV,
     HEADER,
     INERTIA,
     MASS,
-    QIDX,
     STRIDE,
+    VIDX,
     VISCOUS,
 )
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
@@ -136,7 +137,7 @@ def _dot6(an, af, bn, bf):
 def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     """∂τ/∂q, ∂τ/∂q̇ and M for one state; status OK or NON_FINITE."""
     nb = int(P[H_NB])
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     for c in range(COLS):
         ws[0, c] = 0.0
     s9(ws, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
@@ -145,9 +146,10 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
+        k = int(P[o + VIDX])
         p = int(P[o])
-        qi = q[k] if k >= 0 else 0.0
+        cq = int(P[o + CFG])
+        qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
         Rp = g9(ws, p, _RW)
@@ -226,7 +228,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     # per joint: P, Q (as a descendant row) and α, β, u, w (as an ancestor column)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        if int(P[o + QIDX]) < 0:
+        if int(P[o + VIDX]) < 0:
             continue
         m = ws[i, _YM]
         h = g3(ws, i, _YH)
@@ -259,7 +261,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     total = 0.0
     for i in range(1, nb + 1):
         oi = HEADER + i * STRIDE
-        ri = int(P[oi + QIDX])
+        ri = int(P[oi + VIDX])
         if ri < 0:
             continue
         pn, pf = g3(ws, i, _PN), g3(ws, i, _PF)
@@ -270,7 +272,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         b = i
         while b > 0:
             ob = HEADER + b * STRIDE
-            cj = int(P[ob + QIDX])
+            cj = int(P[ob + VIDX])
             if cj >= 0:
                 sn, sf = g3(ws, b, _SN), g3(ws, b, _SF)
                 aln, alf = g3(ws, b, _ALN), g3(ws, b, _ALF)
@@ -296,7 +298,7 @@ def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv):
     """∂q̈/∂q into dq, ∂q̈/∂q̇ into dv, M⁻¹ into Minv; ``ws`` and ``wa`` are the workspaces
     of :func:`rnea_derivatives_into` and of :func:`eslabon.dynamics.aba.aba_into`. Status
     (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     st = aba_into(P, q, qd, tau, wa, qdd)
     if st != OK:
         return st

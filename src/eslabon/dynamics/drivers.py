@@ -31,7 +31,7 @@ from .._engine.batch import run_batch
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model
 from .._engine.lanes import WIDTH, pack, unpack
-from .._engine.layout import H_NB, H_NQ
+from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.status import NON_FINITE, OK, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
 from . import aba, derivatives, walker_orin
@@ -53,14 +53,15 @@ def _rows(P):
 
 
 @njit(cache=True, inline="always")
-def _lengths_ok(P, a, b, c, d):
-    n = int(P[H_NQ])
-    return a.shape[0] == n and b.shape[0] == n and c.shape[0] == n and d.shape[0] == n
+def _lengths_ok(P, q, b, c, d):
+    """q has nq entries; b, c, d nv."""
+    n = int(P[H_NV])
+    return q.shape[0] == int(P[H_NQ]) and b.shape[0] == n and c.shape[0] == n and d.shape[0] == n
 
 
 @njit(cache=True, inline="always")
 def _square_ok(P, A):
-    n = int(P[H_NQ])
+    n = int(P[H_NV])
     return A.shape[0] == n and A.shape[1] == n
 
 
@@ -90,7 +91,7 @@ def bias_call(P, q, qd, tau):
     if not _lengths_ok(P, q, qd, tau, tau):
         return WRONG_SHAPE
     return rnea_into(
-        P, q, qd, np.zeros(int(P[H_NQ])), 1.0, None, np.empty((_rows(P), WS_COLS)), tau
+        P, q, qd, np.zeros(int(P[H_NV])), 1.0, None, np.empty((_rows(P), WS_COLS)), tau
     )
 
 
@@ -98,31 +99,35 @@ def bias_call(P, q, qd, tau):
 def gravity_call(P, q, tau):
     if not _lengths_ok(P, q, tau, tau, tau):
         return WRONG_SHAPE
-    z = np.zeros(int(P[H_NQ]))
+    z = np.zeros(int(P[H_NV]))
     return rnea_into(P, q, z, z, 1.0, None, np.empty((_rows(P), WS_COLS)), tau)
 
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics")
 def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, q̈) -> τ."""
-    n = int(p[H_NQ])
+    n = int(p[H_NV])
     return entry_status(
-        rnea_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+        rnea_call(
+            packed_model(p), carray(a, int(p[H_NQ])), carray(b, n), carray(c, n), carray(o0, n)
+        )
     )
 
 
 @lazy_cfunc(SIGNATURE, "bias forces")
 def bias_forces_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇) -> NE(q, q̇, 0)."""
-    n = int(p[H_NQ])
-    return entry_status(bias_call(packed_model(p), carray(a, n), carray(b, n), carray(o0, n)))
+    n = int(p[H_NV])
+    return entry_status(
+        bias_call(packed_model(p), carray(a, int(p[H_NQ])), carray(b, n), carray(o0, n))
+    )
 
 
 @lazy_cfunc(SIGNATURE, "gravity torques")
 def gravity_torques_entry(p, a, b, c, o0, o1, o2):
     """q -> NE(q, 0, 0)."""
-    n = int(p[H_NQ])
-    return entry_status(gravity_call(packed_model(p), carray(a, n), carray(o0, n)))
+    n = int(p[H_NV])
+    return entry_status(gravity_call(packed_model(p), carray(a, int(p[H_NQ])), carray(o0, n)))
 
 
 @njit(cache=True)
@@ -132,9 +137,9 @@ def rnea_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, QDD = ins
     (TAU,) = outs
     gscale, fext, mode = extra
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     ws = np.empty((_rows(P), WS_COLS, WIDTH))
-    q = np.empty((nq, WIDTH))
+    q = np.empty((int(P[H_NQ]), WIDTH))
     qd = np.zeros((nq, WIDTH))  # stay zero unless packed (bias, gravity)
     qdd = np.zeros((nq, WIDTH))
     tau = np.empty((nq, WIDTH))
@@ -168,7 +173,7 @@ def crba_one(P, q, H):
 
 @njit(cache=True, inline="always")
 def crba_call(P, q, H):
-    if not (_lengths_ok(P, q, q, q, H) and _square_ok(P, H)):
+    if not (q.shape[0] == int(P[H_NQ]) and _square_ok(P, H)):
         return WRONG_SHAPE
     s = 0.0
     for a in range(q.shape[0]):
@@ -181,8 +186,8 @@ def crba_call(P, q, H):
 @lazy_cfunc(SIGNATURE, "mass matrix")
 def mass_matrix_entry(p, a, b, c, o0, o1, o2):
     """q -> M."""
-    n = int(p[H_NQ])
-    return entry_status(crba_call(packed_model(p), carray(a, n), carray(o0, (n, n))))
+    n = int(p[H_NV])
+    return entry_status(crba_call(packed_model(p), carray(a, int(p[H_NQ])), carray(o0, (n, n))))
 
 
 @njit(cache=True)
@@ -203,7 +208,7 @@ def crba_many(P, Q, H, nchunks):
 
 @njit(cache=True)
 def ne_columns_one(P, q, H):
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     return ne_columns_into(
         P, q, np.empty((_rows(P), WS_COLS)), np.zeros(nq), np.zeros(nq), np.empty(nq), H
     )
@@ -213,7 +218,7 @@ def ne_columns_one(P, q, H):
 def ne_columns_chunk(P, ins, outs, extra, lo, hi):
     (Q,) = ins
     (H,) = outs
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     ws = np.empty((_rows(P), WS_COLS))
     zero = np.zeros(nq)
     unit = np.zeros(nq)
@@ -242,9 +247,11 @@ def aba_call(P, q, qd, tau, qdd):
 @lazy_cfunc(SIGNATURE, "forward dynamics")
 def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, τ) -> q̈."""
-    n = int(p[H_NQ])
+    n = int(p[H_NV])
     return entry_status(
-        aba_call(packed_model(p), carray(a, n), carray(b, n), carray(c, n), carray(o0, n))
+        aba_call(
+            packed_model(p), carray(a, int(p[H_NQ])), carray(b, n), carray(c, n), carray(o0, n)
+        )
     )
 
 
@@ -255,10 +262,10 @@ def aba_chunk(P, ins, outs, extra, lo, hi):
     its first failing joint, which may not be every state's)."""
     Q, QD, TAU = ins
     (QDD,) = outs
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     ws1 = np.empty((_rows(P), aba.COLS))
     ws = np.empty((_rows(P), aba.COLS, WIDTH))
-    q = np.empty((nq, WIDTH))
+    q = np.empty((int(P[H_NQ]), WIDTH))
     qd = np.empty((nq, WIDTH))
     tau = np.empty((nq, WIDTH))
     qdd = np.empty((nq, WIDTH))
@@ -282,7 +289,7 @@ def aba_many(P, Q, QD, TAU, QDD, nchunks):
 
 @njit(cache=True)
 def fd_one(P, q, qd, tau, method, out):
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     return fd_into(
         P,
         q,
@@ -304,7 +311,7 @@ def fd_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, TAU = ins
     (OUT,) = outs
     (method,) = extra
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     ws = np.empty((_rows(P), WS_COLS))
     cw = np.empty((_rows(P), walker_orin.COLS))
     H = np.empty((nq, nq))
@@ -329,7 +336,7 @@ def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
 
 @njit(cache=True)
 def id_derivatives_call(P, q, qd, qdd, dq, dv):
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     if not (_lengths_ok(P, q, qd, qdd, dq) and _square_ok(P, dq) and _square_ok(P, dv)):
         return WRONG_SHAPE
     return rnea_derivatives_into(
@@ -340,11 +347,11 @@ def id_derivatives_call(P, q, qd, qdd, dq, dv):
 @lazy_cfunc(SIGNATURE, "inverse dynamics derivatives")
 def id_derivatives_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
-    n = int(p[H_NQ])
+    n = int(p[H_NV])
     return entry_status(
         id_derivatives_call(
             packed_model(p),
-            carray(a, n),
+            carray(a, int(p[H_NQ])),
             carray(b, n),
             carray(c, n),
             carray(o0, (n, n)),
@@ -357,7 +364,7 @@ def id_derivatives_entry(p, a, b, c, o0, o1, o2):
 def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, QDD = ins
     DQ, DV = outs
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     ws = np.empty((_rows(P), derivatives.COLS))
     M = np.empty((nq, nq))
     status = OK
@@ -387,7 +394,7 @@ def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
         tau,
         np.empty((_rows(P), derivatives.COLS)),
         np.empty((_rows(P), aba.COLS)),
-        np.empty(int(P[H_NQ])),
+        np.empty(int(P[H_NV])),
         dq,
         dv,
         Minv,
@@ -397,11 +404,11 @@ def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
 @lazy_cfunc(SIGNATURE, "forward dynamics derivatives")
 def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
     """(q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
-    n = int(p[H_NQ])
+    n = int(p[H_NV])
     return entry_status(
         fd_derivatives_call(
             packed_model(p),
-            carray(a, n),
+            carray(a, int(p[H_NQ])),
             carray(b, n),
             carray(c, n),
             carray(o0, (n, n)),
@@ -417,7 +424,7 @@ def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
     DQ, DV, MINV = outs
     ws = np.empty((_rows(P), derivatives.COLS))
     wa = np.empty((_rows(P), aba.COLS))
-    qdd = np.empty(int(P[H_NQ]))
+    qdd = np.empty(int(P[H_NV]))
     status = OK
     for s in range(lo, hi):
         status = max(

@@ -10,7 +10,7 @@ import math
 
 from numba import njit
 
-from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, dot, m9, mv, v3
 from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
@@ -33,7 +33,7 @@ def energy_into(P, q, qd, ws, out):
         c = v3(row, WS_C)
         vc = add(v3(row, WS_V), cross(w, c))
         T += 0.5 * (m * dot(vc, vc) + dot(w, mv(m9(P, o + INERTIA), w)))
-        k = int(P[o + QIDX])
+        k = int(P[o + VIDX])
         if k >= 0:
             T += 0.5 * P[o + ARMATURE] * qd[k] * qd[k]
         pc = add(v3(row, WS_PW), mv(m9(row, WS_RW), c))

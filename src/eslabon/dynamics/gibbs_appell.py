@@ -88,6 +88,7 @@ def chain_terms(model, motion, qd, gravity, base_partials=None) -> GibbsAppellTe
     partials ``base_partials`` (see :func:`_partials`). The first k rows/columns of D
     belong to the base's quasi-accelerations, the rest to the joints; armature and joint
     friction act on the joint block only."""
+    model.require_one_dof_joints("the Gibbs–Appell formulation (seed 003)")
     _check_rigid(model)
     dw, drg = _partials(model, motion, base_partials)
     k0 = dw.shape[2] - model.nq
@@ -117,6 +118,7 @@ def _one(model, q, qd):
 
 def gibbs_appell_terms(model, q, qd) -> GibbsAppellTerms:
     """D(q), φ(q, q̇) and the partials at one state (n,)."""
+    model.require_one_dof_joints("the Gibbs–Appell formulation (seed 003)")
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
     if batched:
         raise ValueError(
@@ -137,6 +139,7 @@ def _each(model, what, one, **fields):
 
 def inverse_dynamics(model, q, qd, qdd):
     """τ = ∂S/∂q̈ = D q̈ + φ (3.35), one state (n,) or a batch (N, n)."""
+    model.require_one_dof_joints("the Gibbs–Appell formulation (seed 003)")
 
     def one(q, qd, qdd):
         t = _one(model, q, qd)
@@ -147,6 +150,7 @@ def inverse_dynamics(model, q, qd, qdd):
 
 def forward_dynamics(model, q, qd, tau):
     """q̈ = D⁻¹(τ − φ) (3.36) by Cholesky, one state (n,) or a batch (N, n)."""
+    model.require_one_dof_joints("the Gibbs–Appell formulation (seed 003)")
 
     def one(q, qd, tau):
         t = _one(model, q, qd)

@@ -70,6 +70,7 @@ def _cross(a, b):
 def lagrange_terms(model, q, qd) -> LagrangeTerms:
     """I(θ), C(θ, θ̇), b(θ) and the friction torques at one state (n,) or a batch (N, n)."""
     model.require_rigid_links("the Lagrange model")
+    model.require_one_dof_joints("the Lagrange model (seed 000)")
     (q, qd), _ = vectors(model.nq, q=q, qd=qd)
     require_finite("lagrange_terms", q=q, qd=qd)
     motion = kinematic_pass(model, q, qd)
@@ -118,6 +119,7 @@ def lagrange_terms(model, q, qd) -> LagrangeTerms:
 
 def inverse_dynamics(model, q, qd, qdd):
     """f* = I θ̈ + C θ̇ + b + friction (4.3.33), one state (n,) or a batch (N, n)."""
+    model.require_one_dof_joints("the Lagrange model (seed 000)")
     (q, qd, qdd), _ = vectors(model.nq, q=q, qd=qd, qdd=qdd)
     require_finite("inverse_dynamics", q=q, qd=qd, qdd=qdd)
     t = lagrange_terms(model, q, qd)
@@ -130,6 +132,7 @@ def inverse_dynamics(model, q, qd, qdd):
 
 def forward_dynamics(model, q, qd, tau):
     """θ̈ = I⁻¹ (f* − C θ̇ − b − friction) by Cholesky (4.5.1; LINPACK in the thesis)."""
+    model.require_one_dof_joints("the Lagrange model (seed 000)")
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
     require_finite("forward_dynamics", q=q, qd=qd, tau=tau)
     t = lagrange_terms(model, q, qd)

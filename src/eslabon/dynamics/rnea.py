@@ -26,7 +26,7 @@ from numba import njit
 
 from .._engine.joints import joint, project_wrench
 from .._engine.lanes import all_finite, at, put, zero_of
-from .._engine.layout import ARMATURE, COULOMB, H_NB, HEADER, QIDX, STRIDE, VISCOUS
+from .._engine.layout import ARMATURE, COULOMB, H_NB, HEADER, STRIDE, VIDX, VISCOUS
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, g3, g9, mv, s3, sign, v3
 from ..kinematics.recursion import (
@@ -68,7 +68,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
             f = add(f, v3(fext[i], 3))
         s3(ws, i, WS_FJ, f)
         s3(ws, i, WS_NJ, n)
-        k = int(P[o + QIDX])
+        k = int(P[o + VIDX])
         if k >= 0:
             # (3.33): project on the joint, add friction and rotor inertia
             t = project_wrench(joint(P, o), f, n)

@@ -91,6 +91,7 @@ def _check_chain(model):
 
 def chain_data(model, q, qd) -> ChainData:
     """Kinematics and inertias of one state (q, qd (n,)) for the operators."""
+    model.require_one_dof_joints("the spatial-operator form (seeds 002/004)")
     _check_chain(model)
     require_finite("chain_data", q=q, qd=qd)
     motion = kinematic_pass(model, q, qd)
@@ -167,6 +168,7 @@ def _joint_terms(model, qd):
 def operator_terms(model, q, qd):
     """(M, ξ) at one state by the dense operator products (1.71)–(1.72), with gravity,
     friction and rotor inertia as the other methods include them."""
+    model.require_one_dof_joints("the spatial-operator form (seeds 002/004)")
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
     if batched:
         pairs = [operator_terms(model, a, b) for a, b in zip(q, qd)]
@@ -181,6 +183,7 @@ def operator_terms(model, q, qd):
 
 def composite_mass_matrix(model, q):
     """M(q) by the composite-body expansion of (1.71) (above), (n, n) or (N, n, n)."""
+    model.require_one_dof_joints("the spatial-operator form (seeds 002/004)")
     (q,), batched = vectors(model.nq, q=q)
     if batched:
         return np.array([composite_mass_matrix(model, x) for x in q])
@@ -260,6 +263,7 @@ class SchurBlocks(NamedTuple):
 
 def schur_blocks(model, q, *, regularization: float = 0.0) -> SchurBlocks:
     """The dense operators of the constraint-force decomposition at q (one state)."""
+    model.require_one_dof_joints("the spatial-operator form (seeds 002/004)")
     (q,), _ = vectors(model.nq, q=q)
     ops = global_operators(model, q, np.zeros(model.nq))
     d = chain_data(model, q, np.zeros(model.nq))
@@ -331,6 +335,7 @@ def step_one_bias(model, q, qd):
 
 def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
     """q̈ by the constraint-force Macro Algoritmo (Figure 8, step ➎ corrected), O(n)."""
+    model.require_one_dof_joints("the spatial-operator form (seeds 002/004)")
     (q, qd, tau), batched = vectors(model.nq, q=q, qd=qd, tau=tau)
     if batched:
         return np.array(

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._args import explain_nonfinite, vectors
 from .._engine.status import OK
+from ..model.configuration import check_configuration
 from .drivers import rnea_trace_one
 from .rnea import trace_workspace, traced_quantities
 from .wrenches import tip_wrench_array
@@ -67,15 +68,17 @@ def _frame_for(model, i):
 
 
 def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
-    (q, qd, qdd), batched = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+    (q, qd, qdd), batched = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)
     if batched:
         raise ValueError("q: rnea_trace takes one state of shape (n,)")
+    if model.nq != model.nv:
+        check_configuration(model, q)
     fext = None if tip_wrench is None else tip_wrench_array(model, tip_wrench)
-    ws = trace_workspace(model.nb)
-    tau = np.empty(model.nq)
+    ws = trace_workspace(int(model.body_row[-1]))
+    tau = np.empty(model.nv)
     if rnea_trace_one(model.packed, q, qd, qdd, 1.0, fext, tau, ws) != OK:
         explain_nonfinite("rnea_trace", q=q, qd=qd, qdd=qdd)
-    body = traced_quantities(ws)
+    body = traced_quantities(ws[model.body_row])  # the rows of the bodies
     out = {k: np.zeros((model.nb, 3)) for k in QUANTITIES}
     frames = []
     for i in range(1, model.nb + 1):

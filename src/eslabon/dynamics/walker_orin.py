@@ -28,8 +28,15 @@ import math
 
 from numba import njit
 
-from .._engine.joints import joint, placement, world_axis
-from .._engine.layout import ARMATURE, H_NB, H_NQ, HEADER, INERTIA, MASS, QIDX, STRIDE
+from .._engine.joints import (
+    by_quaternion,
+    configuration,
+    joint,
+    placement,
+    quaternion_placement,
+    world_axis,
+)
+from .._engine.layout import ARMATURE, CFG, H_NB, H_NV, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
     add,
@@ -65,7 +72,7 @@ COLS = 28
 def crba_into(P, q, cw, H):
     """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, COLS) workspace."""
     nb = int(P[H_NB])
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     s9(cw, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(cw, 0, _PW, (0.0, 0.0, 0.0))
     Rp = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
@@ -73,10 +80,13 @@ def crba_into(P, q, cw, H):
     q = near_angles(P, q)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
-        qi = q[k] if k >= 0 else 0.0
+        k = int(P[o + VIDX])
+        cq = int(P[o + CFG])
+        qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
+        if by_quaternion(jnt):
+            E, r = quaternion_placement(jnt, configuration(q, cq, jnt))
         p = int(P[o])
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
@@ -113,7 +123,7 @@ def crba_into(P, q, cw, H):
         m = cw[i, _M] + mc
         h = add(g3(cw, i, _H), hc)
         J = sadd(g6(cw, i, _J), Jc)
-        j = int(P[o + QIDX])
+        j = int(P[o + VIDX])
         if j >= 0:
             # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
             sn = g3(cw, i, _SN)
@@ -124,7 +134,7 @@ def crba_into(P, q, cw, H):
             b = i
             while b > 0:
                 ob = HEADER + b * STRIDE
-                kb = int(P[ob + QIDX])
+                kb = int(P[ob + VIDX])
                 if kb >= 0:
                     val = dot(g3(cw, b, _SN), fn) + dot(g3(cw, b, _SF), ff)
                     H[kb, j] = val
@@ -157,7 +167,7 @@ def _finite(H, nq):
 @njit(cache=True)
 def ne_columns_into(P, q, ws, zero, unit, col, H):
     """Walker–Orin method 1: H[:, j] = NE(q, q̇ = 0, q̈ = e_j) with gravity off."""
-    nq = int(P[H_NQ])
+    nq = int(P[H_NV])
     for j in range(nq):
         for a in range(nq):
             unit[a] = 0.0

@@ -11,7 +11,8 @@ import numpy as np
 
 
 def tip_wrench_array(model, tip_wrench, frame: str = "ee"):
-    """(nb+1, 6) body wrenches from a (6,) [moment; force] the frame exerts on the world,
+    """(rows, 6) wrenches, one per packed row of the model (its bodies at
+    ``model.body_row``), from a (6,) [moment; force] the frame exerts on the world,
     expressed in that frame's axes, moment about its origin."""
     w = np.asarray(tip_wrench, dtype=float)
     if w.shape != (6,) or not np.all(np.isfinite(w)):
@@ -19,7 +20,7 @@ def tip_wrench_array(model, tip_wrench, frame: str = "ee"):
     fr = model.frame(frame)
     f_b = fr.rotation @ w[3:]
     n_b = fr.rotation @ w[:3] + np.cross(fr.translation, f_b)
-    out = np.zeros((model.nb + 1, 6))
-    out[fr.body, :3] = n_b
-    out[fr.body, 3:] = f_b
+    out = np.zeros((int(model.body_row[-1]) + 1, 6))  # one per packed row
+    out[model.body_row[fr.body], :3] = n_b
+    out[model.body_row[fr.body], 3:] = f_b
     return out

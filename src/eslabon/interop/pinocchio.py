@@ -5,13 +5,14 @@ imported when ``to_pinocchio`` is called, not when this module is imported; with
 that call raises ImportError. ``body_order`` and ``dof_order`` need only numpy.
 
 ``to_pinocchio(model)`` walks eslabon's body tree depth-first (children in index order) and
-adds one Pinocchio joint per degree of freedom (Pinocchio's ``nq == nv == model.nq``).
+adds one Pinocchio joint per joint (Pinocchio's nq, nv equal ``model.nq``, ``model.nv``).
 Pinocchio's CRBA (and its sparse factorisations) assume that the degrees of freedom of every
 subtree are contiguous, i.e. joints numbered in depth-first order; eslabon only guarantees
 ``parent[i] < i``. For a chain (every zoo and DH model) both orders are the index order and
 the vectors coincide; for a branching tree use ``dof_order(model)``: Pinocchio's velocity
 index k is eslabon's degree of freedom ``dof_order(model)[k]`` (``q_pin = q[order]``,
-``tau[order] = tau_pin``, ``M[np.ix_(order, order)] = M_pin``).
+``tau[order] = tau_pin``, ``M[np.ix_(order, order)] = M_pin``; configurations by
+``configuration_order(model)``).
 
 Placement conventions are the same on both sides: ``tree_rotation[i]`` /
 ``tree_translation[i]`` place joint frame i in its parent body frame (p_parent = R p + t),
@@ -62,10 +63,29 @@ _PIN_JOINTS = {
 }
 
 
-def _joint_model(pin, kind: int, axis: np.ndarray):
-    names = _PIN_JOINTS.get(JOINT_NAMES.get(int(kind), ""))
+def _joint_model(pin, kind: int, axis: np.ndarray, axis2=None, pitch: float = 0.0):
+    """The Pinocchio joint of an eslabon joint. Each has the same coordinates and rates:
+    helical = ``JointModelHelicalUnaligned``, universal = ``JointModelUniversal``, planar
+    = the composite PX, PY, RZ (eslabon's planar q is (x, y, θ), Pinocchio's own planar
+    joint holds (x, y, cos θ, sin θ)), spherical = ``JointModelSpherical`` and free flyer
+    = ``JointModelFreeFlyer`` (quaternion (x, y, z, w), rates in body axes)."""
+    name = JOINT_NAMES.get(int(kind), "")
+    if name == "helical":
+        return pin.JointModelHelicalUnaligned(np.array(axis, dtype=float), float(pitch))
+    if name == "universal":
+        return pin.JointModelUniversal(np.array(axis, dtype=float), np.array(axis2, dtype=float))
+    if name == "planar":
+        composite = pin.JointModelComposite(pin.JointModelPX())
+        composite.addJoint(pin.JointModelPY())
+        composite.addJoint(pin.JointModelRZ())
+        return composite
+    if name == "spherical":
+        return pin.JointModelSpherical()
+    if name == "free_flyer":
+        return pin.JointModelFreeFlyer()
+    names = _PIN_JOINTS.get(name)
     if names is None:
-        raise ValueError(f"joint type {kind}: expected a revolute or prismatic joint")
+        raise ValueError(f"joint type {kind}: expected a joint type of eslabon")
     if np.array_equal(axis, (0.0, 0.0, 1.0)):
         return getattr(pin, names[0])()
     return getattr(pin, names[1])(axis)
@@ -84,11 +104,27 @@ def body_order(model) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-def dof_order(model) -> np.ndarray:
-    """(nq,) eslabon degree of freedom of each Pinocchio velocity index (identity for chains)."""
+def _order(model, index, size) -> np.ndarray:
+    sizes = size(model.joint_type)
     return np.array(
-        [model.q_index[i] for i in body_order(model) if model.joint_type[i] != 0], dtype=np.int64
+        [int(index[i]) + d for i in body_order(model) for d in range(int(sizes[i]))],
+        dtype=np.int64,
     )
+
+
+def dof_order(model) -> np.ndarray:
+    """(nv,) eslabon rate of each Pinocchio velocity index (identity for chains)."""
+    from .._engine.joints import nv_of
+
+    return _order(model, model.v_index, nv_of)
+
+
+def configuration_order(model) -> np.ndarray:
+    """(nq,) eslabon coordinate of each Pinocchio configuration index (identity for
+    chains): ``q_pin = q[configuration_order(model)]``."""
+    from .._engine.joints import nq_of
+
+    return _order(model, model.q_index, nq_of)
 
 
 def to_pinocchio(model, *, armature: bool = True):
@@ -120,7 +156,13 @@ def to_pinocchio(model, *, armature: bool = True):
         else:
             joint = pm.addJoint(
                 parent_joint,
-                _joint_model(pin, kind, np.array(model.axis[i])),
+                _joint_model(
+                    pin,
+                    kind,
+                    np.array(model.axis[i]),
+                    np.array(model.axis2[i]),
+                    float(model.pitch[i]),
+                ),
                 placement,
                 f"joint_{i}_{names[i]}",
             )
@@ -138,9 +180,11 @@ def to_pinocchio(model, *, armature: bool = True):
     if armature:
         dof_body = model.dof_bodies[dof_order(model)]
         pm.armature = np.array(model.armature[dof_body], dtype=float)
-    if pm.nq != model.nq or pm.nv != model.nq:
-        raise AssertionError(f"to_pinocchio: built nq={pm.nq}, nv={pm.nv}, expected {model.nq}")
+    if pm.nq != model.nq or pm.nv != model.nv:
+        raise AssertionError(
+            f"to_pinocchio: built nq={pm.nq}, nv={pm.nv}, expected {model.nq}, {model.nv}"
+        )
     return pm
 
 
-__all__ = ["to_pinocchio", "dof_order", "body_order"]
+__all__ = ["to_pinocchio", "dof_order", "configuration_order", "body_order"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.joints import jacobian_column
+from .._engine.joints import add_jacobian_columns
 from .kinematic_pass import kinematic_pass, world_poses
 
 REFERENCES = ("world", "local")
@@ -61,23 +61,24 @@ def _check_reference(reference):
 
 
 def jacobian(model, q, frame: str = "ee", reference: str = "world"):
-    """Geometric Jacobian of a frame, [angular; linear] rows: (6, n) or (N, 6, n).
+    """Geometric Jacobian of a frame, [angular; linear] rows: (6, nv) or (N, 6, nv).
 
-    Column j: [z_j; z_j × (p_f − p_j)] for a revolute joint, [0; z_j] for a prismatic
-    one, z_j the joint axis in world axes; zero if joint j does not move the frame.
-    ``reference="local"`` expresses both blocks in the frame's own axes.
+    Column j, for the rate v_j of a joint: [z_j; z_j × (p_f − p_j)] (revolute), [0; z_j]
+    (prismatic), [z_j; z_j × (p_f − p_j) + h z_j] (helical of pitch h), z_j the axis in world
+    axes and p_j a point on it; a joint of several rates has one such column per rate
+    (:func:`eslabon._engine.layout.joint_rows`: a spherical joint's columns are about its
+    body's axes, a free flyer's along and about them). Zero where the rate does not move
+    the frame. ``reference="local"`` expresses both blocks in the frame's own axes.
     """
     _check_reference(reference)
-    R, p = world_poses(model, q)
-    Rf, pf, fr = _frame_pose(model, R, p, frame)
-    J = np.zeros(p.shape[:-2] + (6, model.nq))
-    b = fr.body
-    while b > 0:
-        k = model.q_index[b]
-        if k >= 0:
-            z = R[..., b, :, :] @ model.axis[b]
-            J[..., :, k] = jacobian_column(model.joint_type[b], z, pf - p[..., b, :])
-        b = model.parent[b]
+    R, p = world_poses(model, q, rows=True)
+    rows = model.body_row
+    fr = model.frame(frame)
+    b = int(rows[fr.body])
+    Rb, pb = R[..., b, :, :], p[..., b, :]
+    Rf, pf = Rb @ fr.rotation, pb + Rb @ fr.translation
+    J = np.zeros(p.shape[:-2] + (6, model.nv))
+    add_jacobian_columns(model.packed, R, p, b, pf, J)
     if reference == "local":
         RfT = np.swapaxes(Rf, -1, -2)
         J[..., :3, :] = RfT @ J[..., :3, :]

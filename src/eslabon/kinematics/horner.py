@@ -33,6 +33,7 @@ from .._engine.joints import jacobian_column, rotates
 
 def chain(model, frame: str = "ee") -> tuple:
     """Bodies from the world's child to the body carrying ``frame`` (root first)."""
+    model.require_one_dof_joints("the Horner-form kinematics (seed 000)")
     b = model.frame(frame).body
     out = []
     while b > 0:
@@ -53,6 +54,7 @@ def _axis_rotations(axis, angle):
 def placements(model, q):
     """(Q, a): rotation parent <- body (..., nb+1, 3, 3) and body origin in the parent
     (..., nb+1, 3) at q, the thesis's Q_k and a_k for every body (row 0 is the world)."""
+    model.require_one_dof_joints("the Horner-form kinematics (seed 000)")
     q = np.asarray(q, dtype=float)
     lead = q.shape[:-1]
     Q = np.broadcast_to(model.tree_rotation, lead + model.tree_rotation.shape).copy()

@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._args import explain_nonfinite, finite_array, require_finite, vector, vectors
+from .._args import explain_nonfinite, finite_array, require_finite, vectors
 from .._engine.batch import chunk_count
+from ..model.configuration import check_configuration
 from .drivers import kinematics_many, kinematics_moving_base, kinematics_one, workspace
 from .recursion import WS_A, WS_C, WS_E, WS_PW, WS_R, WS_RW, WS_V, WS_W, WS_WD
 
@@ -136,18 +137,16 @@ _FIELD_NAMES = tuple(f.name for f in fields(KinematicPass))
 
 def _states(model, q, qd, qdd):
     """q, q̇, q̈ checked to one shape, zeros for those not given; and whether batched."""
-    if qd is None and qdd is None:
-        q, batched = vector(q, model.nq, "q")
-        zero = np.zeros_like(q)  # read by the kernel, never written
-        return q, zero, zero, batched
     given = {"q": q}
     if qd is not None:
         given["qd"] = qd
     if qdd is not None:
         given["qdd"] = qdd
-    values, batched = vectors(model.nq, **given)
+    values, batched = vectors(model.nv, nq=model.nq, **given)
     checked = dict(zip(given, values))
-    zeros = np.zeros_like(checked["q"])
+    if model.nq != model.nv:
+        check_configuration(model, checked["q"])
+    zeros = np.zeros(checked["q"].shape[:-1] + (model.nv,))  # read by the kernel only
     return checked["q"], checked.get("qd", zeros), checked.get("qdd", zeros), batched
 
 
@@ -195,15 +194,16 @@ def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = Non
     return KinematicPass.from_workspace(_run(model, q, qd, qdd, base))
 
 
-def world_poses(model, q) -> tuple[np.ndarray, np.ndarray]:
+def world_poses(model, q, *, rows: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(W_R_i (..., nb+1, 3, 3), world origins (..., nb+1, 3)): the part of the pass the
     pose and Jacobian functions need, without naming the rest (on a single call, building
-    the whole :class:`KinematicPass` costs more than the kernel)."""
-    ws = _run(model, q, None, None, None)
+    the whole :class:`KinematicPass` costs more than the kernel). With ``rows``, those of
+    every packed row (``model.body_row`` says which are the bodies')."""
+    ws = _run(model, q, None, None, None, rows)
     return ws[..., WS_RW : WS_RW + 9].reshape(ws.shape[:-1] + (3, 3)), ws[..., WS_PW : WS_PW + 3]
 
 
-def _run(model, q, qd, qdd, base) -> np.ndarray:
+def _run(model, q, qd, qdd, base, rows: bool = False) -> np.ndarray:
     """The checked workspace of the pass (see :func:`kinematic_pass`)."""
     q, qd, qdd, batched = _states(model, q, qd, qdd)
     require_finite("kinematics", q=q, qd=qd, qdd=qdd)
@@ -224,4 +224,23 @@ def _run(model, q, qd, qdd, base) -> np.ndarray:
     # rotation turns NaN), so the inputs are checked above, not only the poses here
     if not np.isfinite(ws[..., WS_RW : WS_PW + 3]).all():  # world rotation, then origin
         explain_nonfinite("kinematics", q=q, qd=qd, qdd=qdd)
+    return ws if rows else _body_rows(model, ws)
+
+
+def _body_rows(model, ws: np.ndarray) -> np.ndarray:
+    """The workspace rows of the bodies (a joint of several degrees of freedom is packed
+    as several rows, its body the last), each body's placement in its parent body."""
+    rows = model.body_row
+    if rows[-1] == model.nb:
+        return ws
+    ws = ws[..., rows, :]
+    for i in range(1, model.nb + 1):
+        if rows[i] - rows[i - 1] > 1:  # a joint of several rows
+            p = int(model.parent[i])
+            Rp = ws[..., p, WS_RW : WS_RW + 9].reshape(ws.shape[:-2] + (3, 3))
+            R = ws[..., i, WS_RW : WS_RW + 9].reshape(ws.shape[:-2] + (3, 3))
+            d = ws[..., i, WS_PW : WS_PW + 3] - ws[..., p, WS_PW : WS_PW + 3]
+            E = np.swapaxes(Rp, -1, -2) @ R
+            ws[..., i, WS_E : WS_E + 9] = E.reshape(ws.shape[:-2] + (9,))
+            ws[..., i, WS_R : WS_R + 3] = np.einsum("...ji,...j->...i", Rp, d)
     return ws

@@ -22,10 +22,22 @@ import math
 from numba import njit
 from numba.extending import overload
 
-from .._engine.joints import is_angle, joint, origin_velocity, outward_motion, placement
+from .._engine.joints import (
+    by_quaternion,
+    configuration,
+    group_correction,
+    is_angle,
+    joint,
+    origin_velocity,
+    outward_motion,
+    placement,
+    quaternion_placement,
+    rates,
+)
 from .._engine.lanes import at, clear, like, zero_of
 from .._engine.layout import (
     AXIS,
+    CFG,
     COM,
     COM_SLIDE,
     H_GRAVITY,
@@ -33,8 +45,8 @@ from .._engine.layout import (
     HEADER,
     INERTIA,
     MASS,
-    QIDX,
     STRIDE,
+    VIDX,
 )
 from .._engine.sincos import in_fast_range
 from .._engine.tuples import add, cross, g3, g9, m9, mm, mtv, mv, s3, s9, scale, v3
@@ -83,14 +95,14 @@ def _near_angles_one(P, q):
     far = False
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        if is_angle(joint(P, o)) and not in_fast_range(q[int(P[o + QIDX])]):
+        if is_angle(joint(P, o)) and not in_fast_range(q[int(P[o + CFG])]):
             far = True
     if not far:
         return q
     near = q.copy()
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
+        k = int(P[o + CFG])
         if is_angle(joint(P, o)) and not in_fast_range(q[k]):
             near[k] = math.atan2(math.sin(q[k]), math.cos(q[k]))
     return near
@@ -113,7 +125,7 @@ def _near_angles_block(P, q):
     nb = int(P[H_NB])
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
+        k = int(P[o + CFG])
         if is_angle(joint(P, o)):
             for j in range(q.shape[1]):
                 x = q[k, j]
@@ -170,16 +182,20 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         s3(ws, 0, WS_V, v0)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        k = int(P[o + QIDX])
+        k = int(P[o + VIDX])
         qi = z
         qdi = z
         qddi = z
         if k >= 0:
-            qi = at(q, k)
             qdi = at(qd, k)
             qddi = at(qdd, k)
+        cq = int(P[o + CFG])
+        if cq >= 0:
+            qi = at(q, cq)
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
+        if by_quaternion(jnt):
+            E, r = quaternion_placement(jnt, configuration(q, cq, jnt))
         p = int(P[o])
         if p != i - 1:
             w = g3(ws, p, WS_W)
@@ -189,6 +205,11 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
         a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
         w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a)
+        if by_quaternion(jnt):
+            u, wj = rates(qd, k, jnt)
+            dwd, da = group_correction(u, wj)
+            wd = add(wd, dwd)
+            a = add(a, da)
         c = body_com(P, o, qi)
         s9(ws, i, WS_E, E)
         s3(ws, i, WS_R, r)

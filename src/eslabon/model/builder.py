@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._engine.layout import HELICAL, PRISMATIC, REVOLUTE, UNIVERSAL
 from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
 from .model import DHTable, Frame, Model
 from .validate import (
@@ -73,8 +74,14 @@ class ModelBuilder:
         com_slide: float = 0.0,
         name: str | None = None,
         where: str | None = None,
+        axis2: ArrayLike = (0.0, 0.0, 0.0),
+        pitch: float = 0.0,
     ) -> int:
-        """Add a body moved by a ``joint`` ("revolute"/"R", "prismatic"/"P", "fixed"/"F").
+        """Add a body moved by a ``joint``: "revolute"/"R" (also "continuous"),
+        "prismatic"/"P", "fixed"/"F", "helical" (``pitch``: translation per radian along
+        ``axis``), "universal" (about ``axis``, then ``axis2``), "planar" (x, y, θ in the
+        joint frame's xy plane), "spherical" or "free_flyer" (conventions:
+        :mod:`eslabon._engine.joints`).
 
         ``rotation``/``translation`` place the joint frame in the parent body frame;
         ``com`` and ``inertia`` (about the COM) are in the body frame. ``where`` prefixes
@@ -90,8 +97,9 @@ class ModelBuilder:
         code = JOINT_TYPE_CODES.get(joint) if isinstance(joint, str) else None
         if code is None:
             raise ValueError(
-                f"{where}.joint: expected 'R', 'P' or 'F' "
-                f"(revolute, prismatic, fixed), got {short_repr(joint)}"
+                f"{where}.joint: expected 'R', 'P' or 'F' (revolute, prismatic, fixed) or "
+                "one of continuous, helical, universal, planar, spherical, free_flyer, "
+                f"got {short_repr(joint)}"
             )
         name = f"body{i}" if name is None else check_name(name, f"{where}.name")
         for j, other in enumerate(self._bodies[1:], start=1):
@@ -118,9 +126,18 @@ class ModelBuilder:
             armature=check_nonnegative(armature, f"{where}.armature"),
             com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
             name=name,
+            axis2=as_float_array(axis2, (3,), f"{where}.axis2"),
+            pitch=float(as_float_array(pitch, (), f"{where}.pitch")),
         )
-        if code != 0 and np.linalg.norm(body["axis"]) < 1e-12:
+        if (
+            code in (REVOLUTE, PRISMATIC, HELICAL, UNIVERSAL)
+            and np.linalg.norm(body["axis"]) < 1e-12
+        ):
             raise ValueError(f"{where}.axis: expected a non-zero joint axis")
+        if code == UNIVERSAL and np.linalg.norm(body["axis2"]) < 1e-12:
+            raise ValueError(f"{where}.axis2: expected the universal joint's second axis")
+        if code != HELICAL and body["pitch"] != 0.0:
+            raise ValueError(f"{where}.pitch: only a helical joint has a pitch")
         self._bodies.append(body)
         return i
 
@@ -183,6 +200,8 @@ class ModelBuilder:
             coulomb=np.array([x["coulomb"] for x in b]),
             armature=np.array([x["armature"] for x in b]),
             com_slide=np.array([x["com_slide"] for x in b]),
+            axis2=np.array([x.get("axis2", np.zeros(3)) for x in b]),
+            pitch=np.array([x.get("pitch", 0.0) for x in b]),
             gravity=as_float_array(gravity, (3,), "gravity"),
             body_names=tuple(x["name"] for x in b),
             frames=frames,

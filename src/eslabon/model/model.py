@@ -2,10 +2,13 @@
 
 Bodies are numbered 0..nb with 0 the fixed world and ``parent[i] < i``. Joint ``i`` moves
 body ``i`` relative to ``parent[i]``: the body frame is the joint frame placed at
-(``tree_rotation[i]``, ``tree_translation[i]``) in the parent frame, then rotated by
-``q`` about ``axis[i]`` (revolute) or translated by ``q`` along it (prismatic).
-Inertial data are expressed in the body frame. DH tables, YAML and URDF are front-ends
-that compile into this model; see :mod:`eslabon.model.dh`.
+(``tree_rotation[i]``, ``tree_translation[i]``) in the parent frame, then moved by the
+joint's coordinates ``q[q_index[i] : q_index[i] + nq_i]`` (rotated about ``axis[i]`` for a
+revolute joint, translated along it for a prismatic one; every joint type and its
+conventions: :mod:`eslabon._engine.joints` and ``docs/conventions.md``). Its rates are
+``v[v_index[i] : v_index[i] + nv_i]``. Inertial data are expressed in the body frame.
+DH tables, YAML and URDF are front-ends that compile into this model; see
+:mod:`eslabon.model.dh`.
 """
 
 from __future__ import annotations
@@ -19,6 +22,11 @@ from .._engine import layout as L
 from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
 from .validate import check_body_arrays, check_names_and_frames
+
+
+def _sizes(table: dict, joint_type: np.ndarray) -> np.ndarray:
+    """Each joint's size from ``table`` (layout.JOINT_NQ or JOINT_NV)."""
+    return np.array([table[int(t)] for t in joint_type], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -44,10 +52,16 @@ class Model:
     """Immutable articulated-body model. Per-body arrays have a leading axis of nb + 1.
 
     Attributes (shapes): ``parent`` (nb+1,) int, ``joint_type`` (nb+1,) int (0 fixed,
-    1 revolute, 2 prismatic), ``q_index`` (nb+1,) int (-1 for fixed joints),
-    ``axis`` (nb+1, 3), ``tree_rotation`` (nb+1, 3, 3), ``tree_translation`` (nb+1, 3),
-    ``mass`` (nb+1,), ``com`` (nb+1, 3), ``inertia`` (nb+1, 3, 3) about the COM,
-    ``viscous``, ``coulomb``, ``armature``, ``com_slide`` (nb+1,), ``gravity`` (3,).
+    1 revolute, 2 prismatic, 3 helical, 4 universal, 5 planar, 6 spherical, 7 free flyer),
+    ``q_index`` and ``v_index`` (nb+1,) int (where the joint's coordinates start in q and
+    its rates in v; -1 for fixed joints), ``axis`` (nb+1, 3), ``axis2`` (nb+1, 3) (the
+    second axis of a universal joint), ``pitch`` (nb+1,) (a helical joint's translation per
+    radian), ``tree_rotation`` (nb+1, 3, 3), ``tree_translation`` (nb+1, 3), ``mass``
+    (nb+1,), ``com`` (nb+1, 3), ``inertia`` (nb+1, 3, 3) about the COM, ``viscous``,
+    ``coulomb``, ``armature`` (nb+1,) (each degree of freedom of the body's joint takes
+    its body's value), ``com_slide`` (nb+1,), ``gravity`` (3,). ``nq`` is the length of a
+    configuration q, ``nv`` of rates, accelerations and torques (nq = nv unless a joint
+    holds a quaternion).
     """
 
     name: str
@@ -68,8 +82,13 @@ class Model:
     frames: tuple = ()
     dh: DHTable | None = None
     source: str = ""
+    axis2: Any = None
+    pitch: Any = None
     q_index: np.ndarray = field(init=False)
+    v_index: np.ndarray = field(init=False)
     nq: int = field(init=False)
+    nv: int = field(init=False)
+    body_row: np.ndarray = field(init=False, repr=False)
     packed: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -77,12 +96,13 @@ class Model:
         for key, value in arrays.items():
             value.setflags(write=False)
             object.__setattr__(self, key, value)
-        q_index = np.full(len(self.parent), -1, dtype=np.int64)
-        moving = np.flatnonzero(self.joint_type != FIXED)
-        q_index[moving] = np.arange(len(moving))
-        q_index.setflags(write=False)
-        object.__setattr__(self, "q_index", q_index)
-        object.__setattr__(self, "nq", len(moving))  # number of joint coordinates (DOF)
+        sizes = {"q": _sizes(L.JOINT_NQ, self.joint_type), "v": _sizes(L.JOINT_NV, self.joint_type)}
+        for key, size in sizes.items():
+            start = np.concatenate(([0], np.cumsum(size)[:-1]))
+            index = np.where(size > 0, start, -1).astype(np.int64)
+            index.setflags(write=False)
+            object.__setattr__(self, f"{key}_index", index)
+            object.__setattr__(self, f"n{key}", int(size.sum()))
         for key in ("body_names", "frames"):  # a list given is kept as a tuple
             if isinstance(getattr(self, key), list):
                 object.__setattr__(self, key, tuple(getattr(self, key)))
@@ -91,6 +111,9 @@ class Model:
                 self, "body_names", tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)])
             )
         check_names_and_frames(self)
+        rows = np.array(L.body_rows(self), dtype=np.int64)
+        rows.setflags(write=False)
+        object.__setattr__(self, "body_row", rows)  # each body's row in the packed array
         packed = L.pack(self)
         packed.setflags(write=False)
         object.__setattr__(self, "packed", packed)
@@ -103,13 +126,54 @@ class Model:
 
     @property
     def dof_bodies(self) -> np.ndarray:
-        """Body index of each degree of freedom, shape (nq,)."""
-        return np.flatnonzero(self.joint_type != FIXED)
+        """Body index of each degree of freedom (each rate of v), shape (nv,)."""
+        return np.repeat(np.arange(self.nb + 1), _sizes(L.JOINT_NV, self.joint_type))
 
     @property
     def joint_types(self) -> tuple:
-        """Type name of each degree of freedom."""
+        """Type name of each degree of freedom (each rate of v)."""
         return tuple(JOINT_TYPE_NAMES[int(t)] for t in self.joint_type[self.dof_bodies])
+
+    @property
+    def joint_bodies(self) -> np.ndarray:
+        """Body index of each moving joint (one per joint, whatever its size)."""
+        return np.flatnonzero(self.joint_type != FIXED)
+
+    @property
+    def has_general_joints(self) -> bool:
+        """True when a joint is other than revolute, prismatic or fixed."""
+        return bool(np.any(~np.isin(self.joint_type, (FIXED, REVOLUTE, PRISMATIC))))
+
+    def require_one_dof_joints(self, what: str) -> None:
+        """Refuse a model with a joint other than revolute, prismatic or fixed, for
+        ``what`` that takes only those (a formulation of the source documents written for
+        1-DOF joints, or a function not yet extended).
+
+        Raises
+        ------
+        ValueError
+            ``"model: {what} takes revolute, prismatic and fixed joints; joint of body
+            'b' is spherical"``.
+        """
+        for i in range(1, self.nb + 1):
+            if int(self.joint_type[i]) not in (FIXED, REVOLUTE, PRISMATIC):
+                raise ValueError(
+                    f"model: {what} takes revolute, prismatic and fixed joints; the joint "
+                    f"of body {self.body_names[i]!r} is "
+                    f"{JOINT_TYPE_NAMES[int(self.joint_type[i])]}"
+                )
+
+    def require_vector_space(self, what: str) -> None:
+        """Refuse a model whose configuration is not a vector space (a spherical or
+        free-flyer joint: q holds a quaternion, nq ≠ nv), for ``what`` that adds rates to
+        coordinates."""
+        for i in range(1, self.nb + 1):
+            if int(self.joint_type[i]) in (L.SPHERICAL, L.FREE_FLYER):
+                raise ValueError(
+                    f"model: {what} takes joints whose coordinates are a vector space; the "
+                    f"joint of body {self.body_names[i]!r} is "
+                    f"{JOINT_TYPE_NAMES[int(self.joint_type[i])]} (a quaternion)"
+                )
 
     @property
     def has_moving_com(self) -> bool:
@@ -149,7 +213,8 @@ class Model:
     def replace(self, **changes: Any) -> Model:
         """A new model with some fields changed, validated again (the model is immutable).
 
-        Friction and armature may be given per degree of freedom, shape (nq,).
+        Friction and armature may be given per moving joint, shape (number of joints,)
+        (= (nv,) when every joint has one degree of freedom).
         """
         current = {
             k: getattr(self, k)
@@ -172,16 +237,18 @@ class Model:
                 "frames",
                 "dh",
                 "source",
+                "axis2",
+                "pitch",
             )
         }
         for key in ("viscous", "coulomb", "armature"):
             if (
                 key in changes
-                and np.size(changes[key]) in (1, self.nq)
+                and np.size(changes[key]) in (1, len(self.joint_bodies))
                 and np.size(changes[key]) != self.nb + 1
             ):
                 full = np.zeros(self.nb + 1)
-                full[self.dof_bodies] = changes[key]
+                full[self.joint_bodies] = changes[key]
                 changes[key] = full
         unknown = set(changes) - set(current)
         if unknown:
@@ -191,7 +258,7 @@ class Model:
 
     def __repr__(self) -> str:
         return (
-            f"Model({self.name!r}, nq={self.nq}, nb={self.nb}, "
+            f"Model({self.name!r}, nq={self.nq}, nv={self.nv}, nb={self.nb}, "
             f"joints={''.join(t[0].upper() for t in self.joint_types)}, "
             f"gravity={tuple(float(g) for g in self.gravity)})"
         )

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..conventions import FIXED, PRISMATIC, REVOLUTE
+from .._engine.layout import HELICAL, UNIVERSAL
+from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC, REVOLUTE
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -46,6 +47,10 @@ if TYPE_CHECKING:
         def inertia(self) -> np.ndarray: ...
         @property
         def com_slide(self) -> np.ndarray: ...
+        @property
+        def axis2(self) -> Any: ...
+        @property
+        def pitch(self) -> Any: ...
         @property
         def gravity(self) -> np.ndarray: ...
         @property
@@ -180,20 +185,37 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
         if not 0 <= parent[i] < i:
             raise ValueError(f"parent[{i}]: expected 0 <= parent < {i}, got {parent[i]}")
     jtype = np.asarray(model.joint_type, dtype=np.int64)
-    if jtype.shape != (n,) or not np.all(np.isin(jtype, (FIXED, REVOLUTE, PRISMATIC))):
+    if jtype.shape != (n,) or not np.all(np.isin(jtype, list(JOINT_TYPE_NAMES))):
+        codes = ", ".join(f"{c} ({name})" for c, name in JOINT_TYPE_NAMES.items())
         raise ValueError(
-            f"joint_type: expected {n} codes among 0 (fixed), 1 (revolute), "
-            f"2 (prismatic), got {np.asarray(model.joint_type).tolist()}"
+            f"joint_type: expected {n} codes among {codes}, "
+            f"got {np.asarray(model.joint_type).tolist()}"
         )
+    if jtype[0] != FIXED:
+        raise ValueError("joint_type[0]: the world body has no joint (0, fixed)")
     out: dict[str, NDArray[Any]] = {"parent": parent, "joint_type": jtype}
     axis = as_float_array(model.axis, (n, 3), "axis")
+    axis2 = as_float_array(
+        np.zeros((n, 3)) if model.axis2 is None else model.axis2, (n, 3), "axis2"
+    )
     for i in range(1, n):
-        norm = np.linalg.norm(axis[i])
-        if jtype[i] != FIXED:
-            if norm < 1e-12:
-                raise ValueError(f"axis[{i}]: expected a non-zero joint axis")
-            axis[i] /= norm
+        name = JOINT_TYPE_NAMES[int(jtype[i])]
+        for key, arr, needed in (
+            ("axis", axis, jtype[i] in (REVOLUTE, PRISMATIC, HELICAL, UNIVERSAL)),
+            ("axis2", axis2, jtype[i] == UNIVERSAL),
+        ):
+            norm = np.linalg.norm(arr[i])
+            if needed:
+                if norm < 1e-12:
+                    raise ValueError(f"{key}[{i}]: expected a non-zero axis ({name} joint)")
+                arr[i] /= norm
     out["axis"] = axis
+    out["axis2"] = axis2
+    pitch = as_float_array(np.zeros(n) if model.pitch is None else model.pitch, (n,), "pitch")
+    bad = np.flatnonzero((pitch != 0.0) & (jtype != HELICAL))
+    if len(bad):
+        raise ValueError(f"pitch[{bad[0]}]: only a helical joint has a pitch")
+    out["pitch"] = pitch
     rot = as_float_array(model.tree_rotation, (n, 3, 3), "tree_rotation")
     for i in range(n):
         check_rotation(rot[i], f"tree_rotation[{i}]")

@@ -122,6 +122,7 @@ def simulate(
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     if fd_method not in FORWARD_METHODS:
         raise ValueError(f"fd_method: expected one of {FORWARD_METHODS}, got {fd_method!r}")
+    model.require_vector_space("simulate")
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
     need = t_final / dt * (4 * model.nq + 1) * 8

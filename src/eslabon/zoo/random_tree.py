@@ -17,7 +17,18 @@ from .random_chain import random_inertia, random_rotation
 
 __all__ = ["random_tree"]
 
-JOINT_LETTERS = ("R", "P", "F")
+# one letter per joint type: R revolute, P prismatic, F fixed, H helical, U universal,
+# L planar, S spherical, B free flyer (a floating Base)
+JOINT_LETTERS = {
+    "R": "revolute",
+    "P": "prismatic",
+    "F": "fixed",
+    "H": "helical",
+    "U": "universal",
+    "L": "planar",
+    "S": "spherical",
+    "B": "free_flyer",
+}
 
 
 def _axis_random_or_z(rng: np.random.Generator):
@@ -60,7 +71,9 @@ def random_tree(
         The seed of numpy's ``default_rng``, or a generator, used as it is (a caller may
         draw from it first, e.g. to shuffle ``joints``).
     joints : str
-        One letter per body: R (revolute), P (prismatic) or F (fixed).
+        One letter per body: R (revolute), P (prismatic), F (fixed), H (helical, with a
+        pitch in [−0.3, 0.3] m/rad), U (universal, a second random axis), L (planar), S
+        (spherical) or B (free flyer: a floating base).
     friction : bool
         Draw viscous and Coulomb friction for each body. Without it no friction is drawn
         (the later draws move up the random stream).
@@ -93,7 +106,10 @@ def random_tree(
         seed = as_int(seed, "seed", "a non-negative integer or a numpy Generator", least=0)
         rng, label = np.random.default_rng(seed), f"-s{seed}"
     if not isinstance(joints, str) or not joints or set(joints) - set(JOINT_LETTERS):
-        raise ValueError(f"joints: expected letters R, P or F (one per body), got {joints!r}")
+        raise ValueError(
+            f"joints: expected letters among {''.join(JOINT_LETTERS)} (one per body), "
+            f"got {joints!r}"
+        )
     if (
         isinstance(armature_chance, bool)
         or not isinstance(armature_chance, numbers.Real)
@@ -121,7 +137,11 @@ def random_tree(
             body["coulomb"] = rng.uniform(0.0, 0.3)
         if armature_chance >= 1.0 or rng.random() < armature_chance:
             body["armature"] = rng.uniform(0.0, 0.05)
-        builder.add_body(parent, joint, axis=joint_axis, **body)
+        if joint == "U":  # draws past the R, P, F ones: their trees stay what they were
+            body["axis2"] = rng.normal(size=3)
+        if joint == "H":
+            body["pitch"] = rng.uniform(-0.3, 0.3)
+        builder.add_body(parent, JOINT_LETTERS[joint], axis=joint_axis, **body)
     g = gravity(rng)
     return builder.build(
         gravity=g,

@@ -23,6 +23,7 @@ def rotation(R, field: str = "R") -> np.ndarray:
 
 def start(model, q0, field: str = "q0") -> np.ndarray:
     """A finite starting configuration of shape (n,)."""
+    model.require_one_dof_joints("inverse kinematics")
     arr, batched = vector(q0, model.nq, field)
     if batched:
         raise ValueError(
