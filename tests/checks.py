@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+import eslabon as es
+
+# the zoo models whose joints are all revolute, prismatic or fixed: what the formulations
+# of the source documents take (the others are tested in test_general_joints.py)
+ONE_DOF_ZOO = tuple(n for n in es.zoo.names() if not es.zoo.load(n).has_general_joints)
+
 
 def check(actual, expected, rtol, scale=None, what=""):
     """max |actual − expected| <= rtol · scale, scale = max(1, max |expected|) by default."""

@@ -221,7 +221,12 @@ TRAJECTORY_FILES = {
     ),
     "qd_shape.npz": (
         lambda p: _npz(p, qd=np.zeros((4, 3))),
-        "qd: expected the shape of q, (4, 2), got (4, 3)",
+        "qd: expected shape (4, nv) with nv <= nq = 2 (nq > nv when q holds quaternions), "
+        "got (4, 3)",
+    ),
+    "tau_shape.npz": (
+        lambda p: _npz(p, tau=np.zeros((4, 1))),
+        "tau: expected the shape of qd, (4, 2), got (4, 1)",
     ),
     "nan_tau.npz": (
         lambda p: _npz(p, tau=np.full((4, 2), np.nan)),

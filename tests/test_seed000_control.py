@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from checks import assert_printed, check
+from checks import ONE_DOF_ZOO, assert_printed, check
 from eslabon import control as ctl
 from eslabon.kinematics import ik
 from eslabon.trajectory import T3_ROTATION, t3_path, t3_straight_line_task
@@ -131,7 +131,7 @@ def test_table_5_4_2_perturbation(t3):
     )
 
 
-@pytest.mark.parametrize("name", es.zoo.names())
+@pytest.mark.parametrize("name", ONE_DOF_ZOO)
 def test_uvw_and_state_space_against_central_differences(name):
     """Digest §6 item 19: U, V, W and (A, B) against central differences of the inverse
     and forward dynamics, to 1e-6 relative, on random states of every zoo model."""

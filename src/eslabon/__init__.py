@@ -33,6 +33,7 @@ _ATTRIBUTES = {
     "forward_dynamics_derivatives": "eslabon.dynamics",
     "kinetic_energy": "eslabon.dynamics",
     "potential_energy": "eslabon.dynamics",
+    "momentum": "eslabon.dynamics",
     "crosscheck": "eslabon.dynamics.crosscheck",
     "forward_kinematics": "eslabon.kinematics",
     "end_effector_pose": "eslabon.kinematics",
@@ -85,6 +86,7 @@ __all__ = [
     "forward_dynamics_derivatives",
     "kinetic_energy",
     "potential_energy",
+    "momentum",
     "forward_kinematics",
     "end_effector_pose",
     "jacobian",
@@ -133,6 +135,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
         inverse_dynamics_derivatives,
         kinetic_energy,
         mass_matrix,
+        momentum,
         potential_energy,
         rnea_trace,
     )

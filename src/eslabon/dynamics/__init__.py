@@ -1,5 +1,5 @@
 """Dynamics: one module per algorithm (rnea, walker_orin, aba, cholesky_fd, derivatives,
-coriolis, energy; the numpy formulations lagrange, soa, gibbs_appell; trace), the ways
+coriolis, energy, momentum; the numpy formulations lagrange, soa, gibbs_appell; trace), the ways
 each compiled one is called (drivers) and the public functions (api)."""
 
 from .api import (
@@ -15,6 +15,7 @@ from .api import (
     potential_energy,
     rnea_trace,
 )
+from .momentum import momentum
 from .trace import RneaTrace
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "coriolis_matrix",
     "kinetic_energy",
     "potential_energy",
+    "momentum",
     "inverse_dynamics_derivatives",
     "forward_dynamics_derivatives",
 ]

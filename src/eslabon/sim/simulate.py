@@ -27,6 +27,8 @@ import numpy as np
 from .._args import NonFiniteResultError, finite_number, real_array, vector
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
+from ..model.configuration import check_configuration, neutral, normalize
+from .manifold import Chart
 from .rk4 import FD_CODES, rk4_loop, rk4_step
 from .trajectory import Trajectory
 
@@ -122,10 +124,9 @@ def simulate(
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     if fd_method not in FORWARD_METHODS:
         raise ValueError(f"fd_method: expected one of {FORWARD_METHODS}, got {fd_method!r}")
-    model.require_vector_space("simulate")
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
-    need = t_final / dt * (4 * model.nq + 1) * 8
+    need = t_final / dt * (model.nq + 3 * model.nv + 1) * 8
     if need > MAX_HISTORY_BYTES:
         raise ValueError(
             f"t_final, dt: {t_final:g} s every {dt:g} s is {t_final / dt:.3g} "
@@ -136,17 +137,22 @@ def simulate(
     steps = int(round(t_final / dt))
     if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
         raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
-    n = model.nq
-    q0 = np.zeros(n) if q0 is None else vector(q0, n, "q0")[0].copy()
+    n, nq = model.nv, model.nq
+    manifold = nq != n  # a quaternion in q: step on charts (:mod:`.manifold`)
+    note = f" (nq; the rates have nv = {n} entries)" if manifold else ""
+    q0 = neutral(model) if q0 is None else vector(q0, nq, "q0", note)[0].copy()
     qd0 = np.zeros(n) if qd0 is None else vector(qd0, n, "qd0")[0].copy()
     if q0.ndim != 1 or qd0.ndim != 1:
         raise ValueError("q0: expected one initial state of shape (n,)")
     if not (np.all(np.isfinite(q0)) and np.all(np.isfinite(qd0))):
         raise ValueError("q0/qd0: expected finite values")
+    if manifold:
+        check_configuration(model, q0, "q0")
+        q0 = normalize(model, q0)
     K = steps + 1
     t = np.arange(K) * dt
     law, table = _torque_law(model, torque, K, n)
-    q = np.empty((K, n))
+    q = np.empty((K, nq))
     qd = np.empty((K, n))
     q[0], qd[0] = q0, qd0
 
@@ -167,8 +173,10 @@ def simulate(
 
     if not callable(torque):
         T = table if table is not None else law(0.0, 0, q0, qd0).reshape(1, n)
-    compiled = method == "rk4" and not callable(torque) and fd_method in FD_CODES
-    if compiled:
+    compiled = method == "rk4" and not callable(torque) and fd_method in FD_CODES and not manifold
+    if manifold:
+        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol)
+    elif compiled:
         qdd = np.empty((K, n))
         status, step = rk4_loop(model.packed, FD_CODES[fd_method], T, float(dt), q, qd, qdd)
         if status:
@@ -213,6 +221,39 @@ def simulate(
     return traj
 
 
+def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol):
+    """Fill q, q̇ for a model whose configuration holds quaternions: each step (each
+    sample interval for dop853) integrates (c, v) on a chart around its first
+    configuration (:class:`.manifold.Chart`), then maps back to q."""
+    n = model.nv
+    for k in range(len(t) - 1):
+        chart = Chart(model, q[k])
+
+        def rate(tk, y, k=k, chart=chart):
+            c, v = y[:n], y[n:]
+            x = chart.configuration(c)
+            return np.concatenate([chart.rate(c, x, v), accel(tk, k, x, v)])
+
+        y0 = np.concatenate([chart.start(), qd[k]])
+        if method == "rk4":
+            y = rk4_step(rate, t[k], y0, dt)
+        else:
+            from scipy.integrate import solve_ivp
+
+            with np.errstate(all="ignore"):
+                sol = solve_ivp(rate, (t[k], t[k + 1]), y0, method="DOP853", rtol=rtol, atol=atol)
+            if not sol.success:
+                raise ValueError(
+                    f"simulate: dop853 stopped after t = {sol.t[-1]:.6g} s ({sol.message}); "
+                    "the motion likely diverges there: check the model's scale, the "
+                    "torque and the tolerances"
+                )
+            y = sol.y[:, -1]
+        if not np.isfinite(y).all():
+            _raise_divergence(model, t[k], q[k], qd[k], dt, method)
+        q[k + 1], qd[k + 1] = chart.finish(y[:n]), y[n:]
+
+
 def _state_text(x, v) -> str:
     fmt = ", ".join
     return f"q = [{fmt(f'{a:.4g}' for a in x)}], q̇ = [{fmt(f'{a:.4g}' for a in v)}]"
@@ -243,7 +284,12 @@ def _check_friction_energy(model, traj, zero_order_hold: bool):
 
     T = kinetic_energy(model, traj.q, traj.qd)
     E = T + potential_energy(model, traj.q)
-    dq = np.diff(traj.q, axis=0)
+    if model.nq != model.nv:  # the displacement of each step in the tangent space
+        from ..model.configuration import difference
+
+        dq = difference(model, traj.q[:-1], traj.q[1:])
+    else:
+        dq = np.diff(traj.q, axis=0)
     tau = traj.tau[:-1] if zero_order_hold else 0.5 * (traj.tau[:-1] + traj.tau[1:])
     work = np.concatenate([[0.0], np.cumsum(np.einsum("kj,kj->k", tau, dq))])
     excess = (E - E[0]) - work

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,9 +42,11 @@ class Trajectory:
                     model_name=np.array(self.model_name),
                 )
             else:
-                n = self.q.shape[1]
+                nq, n = self.q.shape[1], self.qd.shape[1]  # nq > n: quaternions in q
                 header = ",".join(
-                    ["t"] + [f"{k}{j + 1}" for k in ("q", "qd", "qdd", "tau") for j in range(n)]
+                    ["t"]
+                    + [f"q{j + 1}" for j in range(nq)]
+                    + [f"{k}{j + 1}" for k in ("qd", "qdd", "tau") for j in range(n)]
                 )
                 data = np.column_stack([self.t, self.q, self.qd, self.qdd, self.tau])
                 np.savetxt(tmp, data, delimiter=",", header=header, comments="", fmt="%.17g")
@@ -126,9 +129,14 @@ def _read_csv(path: Path) -> dict:
             f"{path}: expected rows of numbers after the header ({str(exc).splitlines()[0]})"
         ) from None
     cols = len(header) - 1
-    n = cols // 4
-    expected = ["t"] + [f"{k}{j + 1}" for k in _ARRAYS[1:] for j in range(n)]
-    if cols < 4 or cols % 4 or header != expected:
+    nq = sum(1 for h in header if re.fullmatch(r"q[0-9]+", h))
+    n = (cols - nq) // 3
+    expected = (
+        ["t"]
+        + [f"q{j + 1}" for j in range(nq)]
+        + [f"{k}{j + 1}" for k in _ARRAYS[2:] for j in range(n)]
+    )
+    if cols < 4 or n < 1 or nq < n or header != expected:
         raise ValueError(
             f"{path}: header: expected t,q1..qn,qd1..qdn,qdd1..qddn,"
             f"tau1..taun, got {','.join(header)[:80]!r}"
@@ -139,8 +147,10 @@ def _read_csv(path: Path) -> dict:
         raise ValueError(
             f"{path}: expected {len(header)} columns as the header, got {data.shape[1]}"
         )
-    out = {"t": data[:, 0]}
-    out.update({k: data[:, 1 + i * n : 1 + (i + 1) * n] for i, k in enumerate(_ARRAYS[1:])})
+    out = {"t": data[:, 0], "q": data[:, 1 : 1 + nq]}
+    out.update(
+        {k: data[:, 1 + nq + i * n : 1 + nq + (i + 1) * n] for i, k in enumerate(_ARRAYS[2:])}
+    )
     out["model_name"] = ""
     return out
 
@@ -160,9 +170,17 @@ def _checked(fields: dict, path: Path) -> dict:
         raise ValueError(
             f"{path}: q: expected shape ({len(t)}, n), one row per time, got {q.shape}"
         )
-    for k in _ARRAYS[2:]:
-        if out[k].shape != q.shape:
-            raise ValueError(f"{path}: {k}: expected the shape of q, {q.shape}, got {out[k].shape}")
+    qd = out["qd"]
+    if qd.ndim != 2 or qd.shape[0] != len(t) or not 1 <= qd.shape[1] <= q.shape[1]:
+        raise ValueError(
+            f"{path}: qd: expected shape ({len(t)}, nv) with nv <= nq = {q.shape[1]} "
+            f"(nq > nv when q holds quaternions), got {qd.shape}"
+        )
+    for k in _ARRAYS[3:]:
+        if out[k].shape != qd.shape:
+            raise ValueError(
+                f"{path}: {k}: expected the shape of qd, {qd.shape}, got {out[k].shape}"
+            )
     for k in _ARRAYS:
         bad = ~np.isfinite(out[k])
         if bad.any():

@@ -10,7 +10,7 @@ seeded random tree (not registered models).
 
 from __future__ import annotations
 
-from . import araujo, arms, jaramillo, practica, rojas, simple
+from . import araujo, arms, jaramillo, practica, rojas, simple, space
 from .random_chain import random_chain
 from .random_tree import random_tree
 
@@ -25,6 +25,7 @@ _REGISTRY = {
     "planar2": simple.planar2,
     "jaramillo_pendulum": jaramillo.jaramillo_pendulum,
     "jaramillo_rpr": jaramillo.jaramillo_rpr,
+    "space_manipulator": space.space_manipulator,
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import ModelBuilder
+from ._published import published_inertias
 from .arms import puma560
 
 # the satellite: a uniform cube of side 1 m and 400 kg (our choice, a small satellite)
@@ -19,6 +20,7 @@ SATELLITE_SIDE = 1.0
 SATELLITE_MASS = 400.0
 
 
+@published_inertias
 def space_manipulator(satellite_mass: float = SATELLITE_MASS):
     """A satellite on a free-flyer joint carrying the Puma 560 arm of
     :func:`~eslabon.zoo.arms.puma560`, in free fall (gravity zero).
@@ -35,7 +37,9 @@ def space_manipulator(satellite_mass: float = SATELLITE_MASS):
     Configuration (nq = 13, nv = 12): the satellite's position and unit quaternion
     (x, y, z, w) in the world, then the six arm angles; rates (v, ω) of the satellite in
     its own axes, then the arm's. With no external force the total linear and angular
-    momentum are conserved, so moving the arm turns and shifts the satellite.
+    momentum are conserved, so moving the arm turns and shifts the satellite. The arm's
+    link 3 keeps the published inertia that breaks the triangle inequality (as
+    :func:`~eslabon.zoo.arms.puma560` says).
     """
     arm = puma560(gravity=(0.0, 0.0, 0.0))
     side = SATELLITE_SIDE
