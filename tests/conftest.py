@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from eslabon import random_configuration
 from eslabon.zoo import random_chain as _random_chain
 
 
@@ -23,6 +24,10 @@ def make_random_states(model, seed: int, count: int = 5):
     """``count`` random states (q, q̇, q̈), each (count, n): revolute q in [−π, π],
     prismatic q in [−0.5, 0.5] m, q̇ in [−2, 2], q̈ in [−3, 3]."""
     rng = np.random.default_rng(seed)
+    if model.has_general_joints:  # q from the configuration space; rates of nv
+        q = np.array([random_configuration(model, rng) for _ in range(count)])
+        qd = rng.uniform(-2.0, 2.0, size=(count, model.nv))
+        return q, qd, rng.uniform(-3.0, 3.0, size=(count, model.nv))
     n = model.nq
     prismatic = np.array([t == "prismatic" for t in model.joint_types])
     q = np.where(

@@ -116,7 +116,7 @@ def test_aba_batch_equals_single(model, states):
     q, qd, tau = states
     batch = es.forward_dynamics(model, q, qd, tau)
     single = np.stack([es.forward_dynamics(model, *x) for x in zip(q, qd, tau)])
-    assert batch.shape == q.shape
+    assert batch.shape == qd.shape
     np.testing.assert_allclose(batch, single, rtol=1e-14, atol=1e-14)
 
 

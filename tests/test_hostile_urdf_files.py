@@ -147,9 +147,20 @@ CASES = {
         edit(URDF, 'name="j1" type="revolute"', 'name="j1"'),
         "<joint> at line 14 'j1': type: missing",
     ),
-    "floating.urdf": (
-        edit(URDF, 'type="revolute"', 'type="floating"'),
-        "<joint> at line 14 'j1': type 'floating' is not supported",
+    "ball_joint.urdf": (
+        edit(URDF, 'type="revolute"', 'type="ball"'),
+        "<joint> at line 14 'j1': type 'ball' is not supported (expected revolute, "
+        "continuous, prismatic, fixed, floating or planar)",
+    ),
+    "planar_about_y.urdf": (
+        edit(edit(URDF, 'type="revolute"', 'type="planar"'), 'xyz="0 0 1"', 'xyz="0 1 0"'),
+        "<joint> at line 14 'j1': axis '0 1 0': a planar joint's axis is the normal of its "
+        "plane, and eslabon's planar joint moves in its joint frame's xy plane: expected "
+        "axis 0 0 1 (rotate the joint's <origin> so that its z is the normal)",
+    ),
+    "planar_without_axis.urdf": (
+        edit(edit(URDF, 'type="revolute"', 'type="planar"'), '<axis xyz="0 0 1"/>', ""),
+        "<joint> at line 14 'j1': no axis (URDF's default is 1 0 0): a planar joint's axis",
     ),
     "mimic.urdf": (
         edit(URDF, '<child link="l2"/>', '<child link="l2"/><mimic joint="j1"/>'),
@@ -309,6 +320,15 @@ def _limits(expected):
     return check
 
 
+def _joints(types, limits):
+    def check(model):
+        assert model.joint_types == types, model.joint_types
+        info = read_urdf(model.source.removeprefix("URDF "))[1]
+        assert info.limits == limits and info.joint_names == ["j1", "j2"], info
+
+    return check
+
+
 LEAF = (
     '<link name="tool"><inertial><origin xyz="0.05 0 0"/><mass value="0"/>'
     '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial></link>'
@@ -349,6 +369,17 @@ ACCEPTED = {
     "doctype_without_subset.urdf": (
         edit(URDF, "<robot", "<!DOCTYPE robot>\n<robot").replace("\n<robot", "<robot", 1),
         Same(URDF),
+    ),
+    "floating.urdf": (
+        edit(URDF, 'type="revolute"', 'type="floating"'),  # its <axis> and <limit> ignored
+        Same(None, _joints(("free_flyer",) * 6 + ("prismatic",), {"j2": (0.0, 0.5)})),
+    ),
+    "planar.urdf": (
+        edit(edit(URDF, 'type="revolute"', 'type="planar"'), 'xyz="0 0 1"', 'xyz="0 0 2"'),
+        Same(
+            edit(URDF, 'type="revolute"', 'type="planar"'),
+            _joints(("planar",) * 3 + ("prismatic",), {"j2": (0.0, 0.5)}),
+        ),
     ),
     "massless_leaf_frame.urdf": (
         edit(

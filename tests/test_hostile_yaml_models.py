@@ -473,6 +473,26 @@ BODY_CASES = {
         edit(BODIES, "{name: b3", "{name: false"),
         "bodies[2].name: expected a non-empty string, got False",
     ),
+    "pitch_on_revolute.yaml": (
+        edit(BODIES, "joint: R,", "joint: R, pitch: 0.01,"),
+        "bodies[0].pitch: only a helical joint has a pitch",
+    ),
+    "pitch_string.yaml": (
+        edit(BODIES, "joint: R,", "joint: helical, pitch: '0.01',"),
+        "bodies[0].pitch: expected a number, got '0.01' (a string)",
+    ),
+    "axis2_on_prismatic.yaml": (
+        edit(BODIES, "joint: P,", "joint: P, axis2: [0, 0, 1],"),
+        "bodies[1].axis2: only a universal joint has a second axis",
+    ),
+    "universal_without_axis2.yaml": (
+        edit(BODIES, "joint: R,", "joint: universal,"),
+        "bodies[0].axis2: expected the universal joint's second axis",
+    ),
+    "universal_axis2_zero.yaml": (
+        edit(BODIES, "joint: R,", "joint: universal, axis2: [0, 0, 0],"),
+        "bodies[0].axis2: expected the universal joint's second axis",
+    ),
     "unknown_body_key.yaml": (
         edit(BODIES, "mass: 0.5}", "mass: 0.5, colour: red}"),
         "bodies[2]: unknown key(s) ['colour']",
@@ -568,6 +588,13 @@ def _frame_on(name, body):
     return check
 
 
+def _joints(types):
+    def check(model):
+        assert model.joint_types == types, model.joint_types
+
+    return check
+
+
 BODY_ACCEPTED = {
     "own_body_frame.yaml": (BODIES + "  - {name: b1, body: 1}\n", Same(None, _frame_on("b1", 1))),
     "default_parent.yaml": (edit(BODIES, B2, "{name: b2,"), Same(BODIES)),
@@ -577,6 +604,22 @@ BODY_ACCEPTED = {
         Same(edit(BODIES, "mass: 0.5}", "mass: 0}")),
     ),
     "exponent_floats.yaml": (edit(BODIES, "mass: 3.0", "mass: 3e0"), Same(BODIES)),
+    "free_flyer_root.yaml": (
+        edit(BODIES, "joint: R, axis: [0, 0, 1]", "joint: free_flyer"),
+        Same(None, _joints(("free_flyer",) * 6 + ("prismatic",))),
+    ),
+    "universal_and_helical.yaml": (
+        edit(
+            edit(BODIES, "joint: R,", "joint: universal, axis2: [1, 0, 0],"),
+            "joint: P,",
+            "joint: helical, pitch: 0.02,",
+        ),
+        Same(None, _joints(("universal",) * 2 + ("helical",))),
+    ),
+    "planar_and_spherical.yaml": (
+        edit(edit(BODIES, "joint: R,", "joint: planar,"), "joint: P,", "joint: spherical,"),
+        Same(None, _joints(("planar",) * 3 + ("spherical",) * 3)),
+    ),
     "world_named_body.yaml": (
         edit(BODIES, "{name: b3", "{name: world"),
         Same(None, lambda m: m.body_names[3] == "world" or pytest.fail(str(m.body_names))),

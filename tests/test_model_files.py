@@ -23,7 +23,10 @@ def test_every_zoo_model_saves_and_reloads_exactly(name, tmp_path):
             fa.translation, fb.translation
         )
     urdf = load_model(save_model(model, tmp_path / "m.urdf"), gravity=model.gravity)
-    q, qd, qdd = np.random.default_rng(1).uniform(-1, 1, (3, model.nq))
+    rng = np.random.default_rng(1)
+    q, qd, qdd = rng.uniform(-1, 1, (3, model.nv))
+    if model.nq != model.nv:  # a quaternion (the space manipulator's free-flying base)
+        q = es.random_configuration(model, rng)
     np.testing.assert_allclose(
         es.inverse_dynamics(urdf, q, qd, qdd),
         es.inverse_dynamics(model, q, qd, qdd),
@@ -101,6 +104,99 @@ def test_bodies_format_errors_name_the_field(tmp_path):
         load_model(tmp_path / "bad.yaml")
     with pytest.raises(ValueError, match="path: expected a .yaml, .yml or .urdf file name"):
         save_model(es.zoo.load("planar2"), tmp_path / "m.json")
+
+
+EVERY_JOINT = """eslabon: 1
+name: every-joint
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: base, parent: 0, joint: free_flyer, mass: 10,
+     inertia: [[1, 0, 0], [0, 2, 0], [0, 0, 2]]}
+  - {name: shoulder, joint: spherical, translation: [0.3, 0, 0], mass: 1,
+     inertia: [[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.01]]}
+  - {name: wrist, joint: universal, axis: [0, 0, 2], axis2: [0, 1, 0], mass: 0.5,
+     inertia: [[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.01]]}
+  - {name: screw, joint: helical, axis: [1, 0, 0], pitch: 0.01, mass: 0.2,
+     inertia: [[0.001, 0, 0], [0, 0.001, 0], [0, 0, 0.001]]}
+  - {name: slider, parent: 1, joint: planar, translation: [0, 0.2, 0], mass: 0.3,
+     inertia: [[0.001, 0, 0], [0, 0.001, 0], [0, 0, 0.001]]}
+  - {name: hinge, joint: continuous, axis: [0, 1, 0], mass: 0.1}
+"""
+
+
+def _every_joint_by_builder():
+    b = es.model.ModelBuilder()
+    small = np.eye(3) * 0.001
+    b.add_body(0, "free_flyer", mass=10, inertia=np.diag([1.0, 2, 2]), name="base")
+    b.add_body(1, "spherical", translation=(0.3, 0, 0), mass=1, inertia=small * 10, name="shoulder")
+    b.add_body(
+        2, "universal", axis=(0, 0, 1), axis2=(0, 1, 0), mass=0.5, inertia=small * 10, name="wrist"
+    )
+    b.add_body(3, "helical", axis=(1, 0, 0), pitch=0.01, mass=0.2, inertia=small, name="screw")
+    b.add_body(1, "planar", translation=(0, 0.2, 0), mass=0.3, inertia=small, name="slider")
+    b.add_body(5, "revolute", axis=(0, 1, 0), mass=0.1, name="hinge")
+    return b.build(gravity=(0, 0, -9.81), name="every-joint")
+
+
+def test_a_body_list_takes_every_joint_type(tmp_path):
+    path = tmp_path / "every.yaml"
+    path.write_text(EVERY_JOINT)
+    model = load_model(path)
+    assert model.joint_types == (
+        ("free_flyer",) * 6 + ("spherical",) * 3 + ("universal",) * 2 + ("helical",)
+    ) + ("planar",) * 3 + ("revolute",)
+    assert (model.nq, model.nv) == (18, 16)
+    assert model.packed.tobytes() == _every_joint_by_builder().packed.tobytes()
+    np.testing.assert_array_equal(model.axis2[3], [0, 1, 0])
+    np.testing.assert_array_equal(model.pitch, [0, 0, 0, 0, 0.01, 0, 0])
+    text = save_model(model, tmp_path / "back.yaml").read_text()
+    for spelling in ("joint: free_flyer", "joint: spherical", "joint: universal", "joint: R"):
+        assert spelling in text, spelling
+    assert text.count("axis2:") == 1 and text.count("pitch:") == 1  # only where they apply
+    assert load_model(tmp_path / "back.yaml").packed.tobytes() == model.packed.tobytes()
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (", axis2: [0, 1, 0]", "", "bodies[2].axis2: expected the universal joint's second axis"),
+        ("axis2: [0, 1, 0]", "axis2: [0, 1]", "bodies[2].axis2: expected shape (3,), got (2,)"),
+        ("pitch: 0.01", "pitch: '0.01'", "bodies[3].pitch: expected a number, got '0.01'"),
+        ("joint: planar,", "joint: planar, pitch: 0.1,", "bodies[4].pitch: only a helical joint"),
+        (
+            "joint: helical,",
+            "joint: helical, axis2: [0, 0, 1],",
+            "bodies[3].axis2: only a universal joint has a second axis",
+        ),
+        ("joint: spherical", "joint: ball", "bodies[1].joint: expected 'R', 'P' or 'F'"),
+    ],
+)
+def test_general_joint_keys_are_checked(tmp_path, old, new, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(EVERY_JOINT.replace(old, new, 1))
+    with pytest.raises(ValueError) as err:
+        load_model(path)
+    assert str(err.value).startswith(f"{path}: {message}"), str(err.value)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_tree_of_every_joint_type_round_trips(seed, tmp_path):
+    """A random tree with every joint type, written as a body list and read back: the same
+    model (axes normalised once more: to 1e-15) and the same inverse dynamics."""
+    model = es.zoo.random_tree(seed, "BRUHLSPRF")
+    back = load_model(save_model(model, tmp_path / "tree.yaml"))
+    assert back.joint_types == model.joint_types and back.body_names == model.body_names
+    np.testing.assert_allclose(back.packed, model.packed, rtol=0, atol=1e-15)
+    rng = np.random.default_rng(seed)
+    for _ in range(3):
+        q = es.random_configuration(model, rng)
+        qd, qdd = rng.uniform(-1, 1, (2, model.nv))
+        np.testing.assert_allclose(
+            es.inverse_dynamics(back, q, qd, qdd),
+            es.inverse_dynamics(model, q, qd, qdd),
+            atol=1e-12,
+            rtol=0,
+        )
 
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "seekur_puma.yaml"

@@ -1,20 +1,29 @@
-"""URDF import and export (issue "Models in, pictures out"): round trips and Pinocchio as
-the oracle on the arm URDFs of the example-robot-data package.
+"""URDF import and export (issue "Models in, pictures out"): round trips, floating and
+planar joints, root joints, and Pinocchio as the oracle on the arm and floating-base URDFs
+of the example-robot-data package.
 """
 
+import functools
 import sys
+import warnings
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 import numpy as np
 import pytest
 
 import eslabon as es
 from checks import check
-from eslabon.model import from_urdf, read_urdf, to_urdf
+from eslabon.model import from_urdf, read_urdf, save_model, to_urdf
+from eslabon.model.validate import ImplausibleInertiaWarning
 
 
 def states(model, seed, k=3):
-    return np.random.default_rng(seed).uniform(-1, 1, (k, 3, model.nq))
+    """k seeded (q, q̇, q̈) uniform in [-1, 1]; q from es.random_configuration when it holds
+    a quaternion (nq != nv)."""
+    rng = np.random.default_rng(seed)
+    for q, qd, qdd in rng.uniform(-1, 1, (k, 3, model.nv)):
+        yield (q if model.nq == model.nv else es.random_configuration(model, rng)), qd, qdd
 
 
 def same_dynamics(a, b, seed=0, tol=1e-12):
@@ -91,10 +100,16 @@ def test_reading_a_small_urdf():
     [
         ('type="prismatic"', None),
         (
-            '<joint name="j2" type="planar">',
-            r"<joint> at line 12 'j2': type 'planar' is not supported",
+            '<joint name="j2" type="ball">',
+            r"<joint> at line 12 'j2': type 'ball' is not supported \(expected revolute, "
+            r"continuous, prismatic, fixed, floating or planar\)",
         ),
-        ('<joint name="j2" type="floating">', r"type 'floating' is not supported"),
+        (
+            '<joint name="j2" type="planar">',
+            r"<joint> at line 12 'j2': axis '1 0 0': a planar joint's axis is the normal of "
+            r"its plane, and eslabon's planar joint moves in its joint frame's xy plane: "
+            r"expected axis 0 0 1 \(rotate the joint's <origin> so that its z is the normal\)$",
+        ),
         ('<child link="l2"/>\n    <mimic joint="j1"/>', r"<mimic> at line 13 in joint 'j2'"),
         ('<child link="l2"/>', r"<child link=\"nowhere\"/>"),
         ('<axis xyz="1 0 0"/>', r'<axis xyz="1 0"/>'),
@@ -133,6 +148,154 @@ def test_loops_roots_and_files():
         from_urdf("<robot><link></robot>")
 
 
+# --- floating, planar and root joints ---------------------------------------------------
+
+BASE_LINK = """<link name="base"><inertial><origin xyz="0 0.1 -0.05"/><mass value="5"/>
+    <inertia ixx="0.3" ixy="0.01" ixz="0" iyy="0.4" iyz="0" izz="0.5"/></inertial>
+    <visual><geometry><sphere radius="0.2"/></geometry></visual></link>"""
+BASE = TWO_LINK.replace('<link name="base"/>', BASE_LINK)
+
+
+def _retyped(text, joint, kind):
+    return text.replace(
+        f'<joint name="{joint}" type="revolute">', f'<joint name="{joint}" type="{kind}">'
+    )
+
+
+def test_floating_joint_is_a_free_flyer():
+    model, info = read_urdf(_retyped(TWO_LINK, "j1", "floating"), gravity=(0, 0, -9.81))
+    assert model.joint_types == ("free_flyer",) * 6 + ("prismatic",)
+    assert (model.nq, model.nv) == (8, 7)
+    assert info.dof_names(model) == ["j1"] * 6 + ["j2"]
+    assert info.limits == {"j2": (0.0, 0.5)}  # a floating joint has no limits
+    check(model.viscous[1:], [0.3, 0.0], 0.0)  # its <dynamics> is read
+    q = es.neutral(model)
+    q[:3] = (0.1, -0.2, 0.3)
+    R0 = es.spatial.rot_z(0.3) @ es.spatial.rot_y(0.2) @ es.spatial.rot_x(0.1)
+    check(es.forward_kinematics(model, q)[1][:3, 3], [0, 0, 0.1] + R0 @ q[:3], 1e-15)
+
+
+def test_planar_joint_moves_in_its_joint_frames_xy_plane():
+    model, info = read_urdf(_retyped(TWO_LINK, "j1", "planar"), gravity=(0, 0, -9.81))
+    assert model.joint_types == ("planar",) * 3 + ("prismatic",)
+    assert info.dof_names(model) == ["j1"] * 3 + ["j2"] and info.limits == {"j2": (0.0, 0.5)}
+    x, y, theta = 0.3, -0.4, 0.7
+    T = es.forward_kinematics(model, np.array([x, y, theta, 0.1]))[1]
+    R0 = es.spatial.rot_z(0.3) @ es.spatial.rot_y(0.2) @ es.spatial.rot_x(0.1)
+    check(T[:3, :3], R0 @ es.spatial.rot_z(theta), 1e-15)
+    check(T[:3, 3], [0, 0, 0.1] + R0 @ [x, y, 0], 1e-15)
+
+
+@pytest.mark.parametrize("kind, urdf_type", [("free_flyer", "floating"), ("planar", "planar")])
+def test_root_joint_hangs_the_root_link_from_the_world(kind, urdf_type):
+    model, info = read_urdf(BASE, root_joint=kind, gravity=(0, 0, -9.81))
+    nv = {"free_flyer": 6, "planar": 3}[kind]
+    assert model.body_names == ("world", "base", "l1", "l2") and list(model.parent) == [-1, 0, 1, 2]
+    assert model.joint_types == (kind,) * nv + ("revolute", "prismatic")
+    assert info.joint_names == ["root_joint", "j1", "j2"]
+    assert info.dof_names(model) == ["root_joint"] * nv + ["j1", "j2"]
+    assert model.frame("base").body == 1 and info.visuals["base"][0][0] == "sphere"
+    check(model.tree_rotation[1], np.eye(3), 0.0)
+    check(model.tree_translation[1], np.zeros(3), 0.0)
+    check(model.mass[1], 5.0, 0.0)
+    check(model.com[1], [0, 0.1, -0.05], 0.0)
+    check(model.inertia[1], [[0.3, 0.01, 0], [0.01, 0.4, 0], [0, 0, 0.5]], 0.0)
+    # the same as a world link with that joint, written out
+    explicit = BASE.replace(
+        "<link",
+        '<link name="world"/><joint name="root_joint" type="' + urdf_type + '"><parent '
+        'link="world"/><child link="base"/><axis xyz="0 0 1"/></joint>\n  <link',
+        1,
+    )
+    written, written_info = read_urdf(explicit, gravity=(0, 0, -9.81))
+    assert written.packed.tobytes() == model.packed.tobytes()
+    assert written_info.joint_names == info.joint_names
+    assert [(f.name, f.body) for f in written.frames] == [(f.name, f.body) for f in model.frames]
+    back = from_urdf(to_urdf(model), gravity=model.gravity)
+    same_dynamics(model, back)
+
+
+def test_root_joint_refusals():
+    for bad in ("spherical", "fixed", "FreeFlyer", 1):
+        with pytest.raises(
+            ValueError, match="^root_joint: expected None, 'free_flyer' or 'planar', got"
+        ):
+            read_urdf(BASE, root_joint=bad)
+    named = BASE.replace('<joint name="j2"', '<joint name="root_joint"')
+    with pytest.raises(
+        ValueError,
+        match=r"<joint> at line \d+ 'root_joint': root_joint='planar' adds a joint named "
+        r"'root_joint' between the world and the root link 'base'; this joint has that name "
+        r"already \(rename it\)",
+    ):
+        from_urdf(named, root_joint="planar")
+    assert read_urdf(named)[1].joint_names == ["j1", "root_joint"]  # without the option: a name
+
+
+def test_load_model_takes_a_root_joint(tmp_path):
+    path = tmp_path / "base.urdf"
+    path.write_text(BASE)
+    model = es.load_model(path, root_joint="free_flyer")
+    assert model.joint_types[:6] == ("free_flyer",) * 6 and model.body_names[1] == "base"
+    assert es.model.load_model(path, root_joint="planar").joint_types[0] == "planar"
+    assert es.load_model(path).nb == 2
+    save_model(model, tmp_path / "m.yaml")
+    with pytest.raises(ValueError, match=r"m\.yaml: root_joint: applies to URDF files only"):
+        es.load_model(tmp_path / "m.yaml", root_joint="free_flyer")
+    with pytest.raises(ValueError, match="root_joint: expected None, 'free_flyer' or 'planar'"):
+        es.load_model(path, root_joint="floating")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_free_flyer_and_planar_joints_round_trip(seed):
+    model = es.zoo.random_tree(seed, "BRLPFRLR")
+    text = to_urdf(model)
+    types = {j.get("type"): j for j in ET.fromstring(text.split("\n", 1)[1]).iter("joint")}
+    assert types["floating"].find("axis") is None
+    assert types["planar"].find("axis").get("xyz") == "0.0 0.0 1.0"
+    back = from_urdf(text, gravity=model.gravity)
+    # the reader numbers the bodies breadth first: match them by name
+    i = [back.body_names.index(n) for n in model.body_names]
+    check(back.joint_type[i], model.joint_type, 0.0)
+    check(back.mass[i], model.mass, 0.0)
+    moving = model.joint_bodies  # a fixed joint's friction is not written (it has none)
+    for key in ("viscous", "coulomb", "armature"):
+        check(getattr(back, key)[i][moving], getattr(model, key)[moving], 0.0)
+    qi, vi = _renumbering(model, back)
+    for q, qd, qdd in states(model, seed):
+        tau = es.inverse_dynamics(model, q, qd, qdd)
+        q_b, qd_b, qdd_b = np.empty(back.nq), np.empty(back.nv), np.empty(back.nv)
+        q_b[qi], qd_b[vi], qdd_b[vi] = q, qd, qdd
+        check(es.inverse_dynamics(back, q_b, qd_b, qdd_b)[vi], tau, 1e-12)
+        check(es.mass_matrix(back, q_b)[np.ix_(vi, vi)], es.mass_matrix(model, q), 1e-12)
+
+
+def _renumbering(model, back):
+    """(back's coordinate of each of model's, back's rate of each of model's): the same
+    bodies (by name) numbered in another order."""
+    nq = {"free_flyer": 7, "spherical": 4}
+    qi, vi = [], []
+    for i in model.joint_bodies:
+        j = back.body_names.index(model.body_names[i])
+        n_v = int(np.count_nonzero(model.dof_bodies == i))
+        n_q = nq.get(model.joint_types[int(model.v_index[i])], n_v)
+        qi += range(int(back.q_index[j]), int(back.q_index[j]) + n_q)
+        vi += range(int(back.v_index[j]), int(back.v_index[j]) + n_v)
+    return np.array(qi), np.array(vi)
+
+
+@pytest.mark.parametrize("letter, kind", [("S", "spherical"), ("U", "universal"), ("H", "helical")])
+def test_joints_urdf_has_not_are_refused_by_to_urdf(letter, kind):
+    model = es.zoo.random_tree(0, "R" + letter + "R")
+    with pytest.raises(ValueError) as err:
+        to_urdf(model)
+    assert str(err.value) == (
+        f"body_names[2]: body 'body2' has a {kind} joint, which URDF cannot express (URDF "
+        f"has no {kind} joint type; to_urdf writes fixed, revolute, prismatic, planar and "
+        "free_flyer joints)"
+    )
+
+
 # --- Pinocchio as the oracle --------------------------------------------------------------
 
 
@@ -158,6 +321,14 @@ ARMS = (
     "talos_data",
     "tiago_description",
 )
+# legged, humanoid and aerial robots: a floating base (cassie's package holds SDF only)
+FLOATING = tuple(
+    f"{name}_description"
+    for name in (
+        "a1 alex alexander anymal_b_simple anymal_c_simple b1 bolt borinot cassie centauro g1 "
+        "go1 go2 hector hextilt human hyq icub iris laikago quadruped romeo simple_humanoid solo"
+    ).split()
+) + ("talos_data",)
 
 
 def _arm_urdfs():
@@ -172,19 +343,82 @@ def _arm_urdfs():
     )
 
 
-def _pin_q(pmodel, info, model, q):
-    """Our q (one angle per DOF) in Pinocchio's layout (continuous joints as cos, sin)."""
-    ours = dict(zip(info.dof_names(model), q))
-    out = []
+def _floating_urdfs():
+    root = _erd_root()
+    if root is None:
+        return []
+    return sorted(
+        p
+        for d in FLOATING
+        for p in (root / d).rglob("*.urdf")
+        if not (d == "talos_data" and "arm" in p.name)  # talos' arm alone: with the arms
+    )
+
+
+def _pin_layout(pmodel, joint_names, model):
+    """Our model against a Pinocchio model of the same URDF, joints matched by name
+    (``joint_names[i - 1]`` is body i's joint): (the function of our q giving Pinocchio's
+    q, our rate of each Pinocchio rate). A continuous joint is (cos, sin) in Pinocchio; a
+    free flyer has the same coordinates and rates on both sides."""
+    body = {name: i for i, name in enumerate(joint_names, start=1)}
+    order, parts = [], []
     for j in range(1, pmodel.njoints):
-        name, joint = pmodel.names[j], pmodel.joints[j]
-        out += [np.cos(ours[name]), np.sin(ours[name])] if joint.nq == 2 else [ours[name]]
-    return np.array(out)
+        i, joint = body[pmodel.names[j]], pmodel.joints[j]
+        order += range(int(model.v_index[i]), int(model.v_index[i]) + joint.nv)
+        parts.append((int(model.q_index[i]), joint.nq, joint.nv))
+
+    def pin_q(q):
+        return np.concatenate(
+            [
+                [np.cos(q[k]), np.sin(q[k])] if (nq, nv) == (2, 1) else q[k : k + nq]
+                for k, nq, nv in parts
+            ]
+        )
+
+    assert sorted(order) == list(range(model.nv))
+    return pin_q, np.array(order)
 
 
-def _pin_v(pmodel, info, model, v):
-    ours = dict(zip(info.dof_names(model), v))
-    return np.array([ours[pmodel.names[j]] for j in range(1, pmodel.njoints)])
+def _against_pinocchio(pin, pmodel, model, joint_names, seed, k):
+    """Inverse dynamics, mass matrix and forward dynamics against Pinocchio's rnea, crba
+    (symmetrised) and aba on k seeded states, to 1e-9 relative; the largest relative error.
+
+    Forward dynamics is as exact as the mass matrix is well conditioned: two correct
+    solvers differ by up to cond(M) times the rounding error, and iCub's mass matrix has
+    cond(M) ~ 4e8 (links of a few grams). So aba is compared to max(1e-9, 1e-16 cond(M))
+    and, independently of the conditioning, Pinocchio's rnea of our q̈ must give back τ
+    to 1e-9."""
+    data = pmodel.createData()
+    pin_q, order = _pin_layout(pmodel, joint_names, model)
+    worst = 0.0
+    for q, qd, qdd in states(model, seed, k):
+        pq, pv, pa = pin_q(q), qd[order], qdd[order]
+        tau = es.inverse_dynamics(model, q, qd, qdd)[order]
+        scale = max(1.0, np.abs(tau).max())
+        check(tau, pin.rnea(pmodel, data, pq, pv, pa), 1e-9, scale=scale, what="rnea")
+        M = pin.crba(pmodel, data, pq)
+        M = np.triu(M) + np.triu(M, 1).T
+        ours = es.mass_matrix(model, q)[np.ix_(order, order)]
+        check(ours, M, 1e-9, what="crba")
+        tau_all = np.empty(model.nv)
+        tau_all[order] = tau
+        fd = es.forward_dynamics(model, q, qd, tau_all)[order]
+        fd_scale = max(1.0, np.abs(qdd).max())
+        rtol = max(1e-9, 1e-16 * np.linalg.cond(M))
+        check(fd, pin.aba(pmodel, data, pq, pv, tau), rtol, scale=fd_scale, what="aba")
+        check(pin.rnea(pmodel, data, pq, pv, fd), tau, 1e-9, scale=scale, what="rnea(our q̈)")
+        worst = max(
+            worst,
+            np.abs(tau - pin.rnea(pmodel, data, pq, pv, pa)).max() / scale,
+            np.abs(ours - M).max() / max(1.0, np.abs(M).max()),
+            np.abs(fd - pin.aba(pmodel, data, pq, pv, tau)).max() / fd_scale,
+        )
+    return worst
+
+
+def _frictionless(model):
+    """Pinocchio's rnea / crba / aba leave joint friction (<dynamics>) out: so do we here."""
+    return model.replace(viscous=np.zeros(model.nb + 1), coulomb=np.zeros(model.nb + 1))
 
 
 @pytest.mark.parametrize("path", _arm_urdfs(), ids=lambda p: p.name)
@@ -197,36 +431,99 @@ def test_example_robot_data_arms_against_pinocchio(path):
         model, info = read_urdf(text, gravity=(0, 0, -9.81))
     except ValueError as exc:
         pytest.skip(f"not a supported URDF: {exc}")
-    # Pinocchio's rnea / crba / aba leave joint friction (<dynamics>) out: so do we here
-    model = model.replace(viscous=np.zeros(model.nb + 1), coulomb=np.zeros(model.nb + 1))
     pmodel = pin.buildModelFromXML(text)
+    _against_pinocchio(pin, pmodel, _frictionless(model), info.joint_names, 5, 2)
+
+
+@functools.cache
+def _read_floating(path):
+    """(text, model without friction, info) of a floating-base URDF read with a free-flyer
+    root joint, or eslabon's refusal (a string)."""
+    text = path.read_text()
+    with warnings.catch_warnings():
+        # CAD inertias of real robots: some break the triangle inequality by rounding
+        warnings.simplefilter("ignore", ImplausibleInertiaWarning)
+        try:
+            model, info = read_urdf(path, root_joint="free_flyer", gravity=(0, 0, -9.81))
+        except ValueError as exc:
+            return str(exc).replace(f"{_erd_root()}/", "")
+    return text, _frictionless(model), info
+
+
+@pytest.mark.parametrize("path", _floating_urdfs(), ids=lambda p: p.name)
+def test_example_robot_data_floating_bases_against_pinocchio(path):
+    """Every floating-base URDF of example-robot-data, read with a free-flyer root joint,
+    gives the inverse dynamics, mass matrix and forward dynamics of Pinocchio's
+    ``buildModelFromXML(urdf, JointModelFreeFlyer())`` on 3 random states; files with what
+    eslabon refuses (mimic joints, an inertia that is not positive semi-definite) are
+    skipped with the refusal."""
+    pin = pytest.importorskip("pinocchio")
+    read = _read_floating(path)
+    if isinstance(read, str):
+        pytest.skip(f"refused by eslabon: {read}")
+    text, model, info = read
+    pmodel = pin.buildModelFromXML(text, pin.JointModelFreeFlyer())
+    assert pmodel.names[1] == "root_joint" and (pmodel.nq, pmodel.nv) == (model.nq, model.nv)
+    _against_pinocchio(pin, pmodel, model, info.joint_names, 7, 3)
+
+
+def test_floating_base_urdfs_were_found():
+    if _erd_root() is None:
+        pytest.skip("example-robot-data is not installed")
+    read = [p.name for p in _floating_urdfs() if not isinstance(_read_floating(p), str)]
+    assert len(read) >= 10, read
+
+
+@pytest.mark.parametrize("name", ["solo12.urdf", "anymal.urdf"])
+def test_planar_root_joint_against_pinocchio(name):
+    """A planar root joint against Pinocchio's JointModelPlanar, whose q is (x, y, cos θ,
+    sin θ) and whose linear rates are in the body's axes: v_pin = T v with T = Rz(θ)ᵀ on
+    (ẋ, ẏ), so a_pin = T a + Ṫ v, τ = Tᵀ τ_pin and M = Tᵀ M_pin T."""
+    pin = pytest.importorskip("pinocchio")
+    path = next((p for p in _floating_urdfs() if p.name == name), None)
+    if path is None:
+        pytest.skip(f"example-robot-data has no {name}")
+    text = path.read_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ImplausibleInertiaWarning)
+        model, info = read_urdf(text, root_joint="planar", gravity=(0, 0, -9.81))
+    model = _frictionless(model)
+    pmodel = pin.buildModelFromXML(text, pin.JointModelPlanar())
+    assert pmodel.names[1] == "root_joint" and pmodel.joints[1].shortname() == "JointModelPlanar"
     data = pmodel.createData()
-    order = [info.dof_names(model).index(pmodel.names[j]) for j in range(1, pmodel.njoints)]
-    for q, qd, qdd in states(model, 5, k=2):
-        pq, pv, pa = (
-            _pin_q(pmodel, info, model, q),
-            _pin_v(pmodel, info, model, qd),
-            _pin_v(pmodel, info, model, qdd),
-        )
-        tau = es.inverse_dynamics(model, q, qd, qdd)
-        scale = max(1.0, np.abs(tau).max())
-        check(tau[order], pin.rnea(pmodel, data, pq, pv, pa), 1e-9, scale=scale, what="rnea")
+    body = {n: i for i, n in enumerate(info.joint_names, start=1)}
+    order = np.concatenate(
+        [
+            model.v_index[body[pmodel.names[j]]] + np.arange(pmodel.joints[j].nv)
+            for j in range(1, pmodel.njoints)
+        ]
+    )
+    assert list(order[:3]) == [0, 1, 2]  # the root joint first on both sides
+    for q, qd, qdd in states(model, 9, 3):
+        c, s = np.cos(q[2]), np.sin(q[2])
+        T, Td = np.eye(model.nv), np.zeros((model.nv, model.nv))
+        T[:2, :2] = [[c, s], [-s, c]]
+        Td[:2, :2] = qd[2] * np.array([[-s, c], [-c, -s]])
+        rest = [
+            [np.cos(q[k]), np.sin(q[k])] if pmodel.joints[j].nq == 2 else [q[k]]
+            for j in range(2, pmodel.njoints)
+            for k in [int(model.q_index[body[pmodel.names[j]]])]
+        ]
+        pq = np.concatenate([[q[0], q[1], c, s], *rest])
+        v, a = qd[order], qdd[order]
+        tau = es.inverse_dynamics(model, q, qd, qdd)[order]
+        tau_pin = pin.rnea(pmodel, data, pq, T @ v, T @ a + Td @ v)
+        check(tau, T.T @ tau_pin, 1e-9, scale=max(1.0, np.abs(tau).max()), what="rnea")
         M = pin.crba(pmodel, data, pq)
         M = np.triu(M) + np.triu(M, 1).T
-        check(es.mass_matrix(model, q)[np.ix_(order, order)], M, 1e-9, what="crba")
-        check(
-            es.forward_dynamics(model, q, qd, tau)[order],
-            pin.aba(pmodel, data, pq, pv, tau[order]),
-            1e-9,
-            scale=max(1.0, np.abs(qdd).max()),
-            what="aba",
-        )
+        check(es.mass_matrix(model, q)[np.ix_(order, order)], T.T @ M @ T, 1e-9, what="crba")
 
 
 @pytest.mark.parametrize("name", [n for n in es.zoo.names()])
 def test_zoo_dh_robots_through_to_urdf_against_pinocchio(name):
     """Issue 8: the zoo's robots, written by to_urdf and read by Pinocchio, give the same
-    inverse dynamics, mass matrix and forward dynamics to 1e-9."""
+    inverse dynamics, mass matrix and forward dynamics to 1e-9 (a free-flyer base is
+    written as a floating joint, which Pinocchio reads as its free flyer)."""
     pin = pytest.importorskip("pinocchio")
     model = es.zoo.load(name)
     model = model.replace(
@@ -236,26 +533,9 @@ def test_zoo_dh_robots_through_to_urdf_against_pinocchio(name):
     )
     pmodel = pin.buildModelFromXML(to_urdf(model))
     pmodel.gravity.linear = model.gravity
-    data = pmodel.createData()
-    for q, qd, qdd in states(model, 11, k=2):
-        assert pmodel.nv == model.nq  # continuous joints: q as cos, sin
-        pq = np.concatenate(
-            [
-                [np.cos(x), np.sin(x)] if pmodel.joints[j + 1].nq == 2 else [x]
-                for j, x in enumerate(q)
-            ]
-        )
-        tau = es.inverse_dynamics(model, q, qd, qdd)
-        check(tau, pin.rnea(pmodel, data, pq, qd, qdd), 1e-9, what="rnea")
-        M = pin.crba(pmodel, data, pq)
-        check(es.mass_matrix(model, q), np.triu(M) + np.triu(M, 1).T, 1e-9, what="crba")
-        check(
-            es.forward_dynamics(model, q, qd, tau),
-            pin.aba(pmodel, data, pq, qd, tau),
-            1e-9,
-            scale=max(1.0, np.abs(qdd).max()),
-            what="aba",
-        )
+    assert (pmodel.nv, pmodel.njoints - 1) == (model.nv, len(model.joint_bodies))
+    names = [f"joint_{n}" for n in model.body_names[1:]]
+    _against_pinocchio(pin, pmodel, model, names, 11, 2)
 
 
 def test_arm_urdfs_were_found():

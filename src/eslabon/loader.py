@@ -19,7 +19,7 @@ def _mobile_section(section, path, name, *, strict):
     return mobile_from_mapping(section, path, name, strict=strict)
 
 
-def load_model(path, *, gravity=None, strict: bool = False):
+def load_model(path, *, gravity=None, strict: bool = False, root_joint: str | None = None):
     """Load a model file of either kind.
 
     Parameters
@@ -33,6 +33,10 @@ def load_model(path, *, gravity=None, strict: bool = False):
         its ``mobile`` section.
     strict : bool
         Refuse an inertia no rigid body can have (else a warning).
+    root_joint : {None, "free_flyer", "planar"}
+        URDF only: hang the root link from the world on this joint, named ``root_joint``
+        (a floating or planar base, as Pinocchio's ``buildModel(urdf, root_joint)``);
+        None keeps the root link as the fixed world. Refused for a YAML file.
 
     Returns
     -------
@@ -46,4 +50,6 @@ def load_model(path, *, gravity=None, strict: bool = False):
         Anything wrong in the file, naming the file and the field (or the element and
         its line); see ``docs/model-files.md`` for what is checked.
     """
-    return read_model_file(path, gravity=gravity, strict=strict, read_mobile=_mobile_section)
+    return read_model_file(
+        path, gravity=gravity, strict=strict, read_mobile=_mobile_section, root_joint=root_joint
+    )

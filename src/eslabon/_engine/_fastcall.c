@@ -131,8 +131,9 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
     const double *pd = (const double *)PyArray_DATA(P);
     /* rows nb, configuration size nq (q), tangent size nv (every other state, outputs) */
     double nb_f = pd[0], nq_f = pd[1], nv_f = pd[5];
-    if (!(nb_f >= 0.0 && nb_f < 1e7 && nv_f >= 1.0 && nv_f <= nb_f && nq_f == nv_f))
-        goto done;                       /* a quaternion in q: the general path checks it */
+    if (!(nb_f >= 0.0 && nb_f < 1e7 && nv_f >= 1.0 && nv_f <= nb_f && nq_f >= nv_f
+          && nq_f <= nv_f + nb_f))
+        goto done;
     npy_intp nb = (npy_intp)nb_f, nq = (npy_intp)nq_f, nv = (npy_intp)nv_f;
     if (PyArray_DIM(P, 0) != self->header + (nb + 1) * self->stride)
         goto done;

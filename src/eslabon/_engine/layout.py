@@ -28,6 +28,17 @@ JOINT_NAMES = {
     FREE_FLYER: "free_flyer",
 }
 JOINT_CODES = {name: code for code, name in JOINT_NAMES.items()}
+# one letter per joint type, for one-line summaries (B: a floating Base)
+JOINT_LETTERS = {
+    FIXED: "F",
+    REVOLUTE: "R",
+    PRISMATIC: "P",
+    HELICAL: "H",
+    UNIVERSAL: "U",
+    PLANAR: "L",
+    SPHERICAL: "S",
+    FREE_FLYER: "B",
+}
 JOINT_CODES.update({"F": FIXED, "R": REVOLUTE, "P": PRISMATIC, "continuous": REVOLUTE})
 # configuration size nq and tangent size nv of each joint type
 JOINT_NQ = {

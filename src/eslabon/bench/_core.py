@@ -20,7 +20,7 @@ _install()  # TBB before numba picks its threading layer (eslabon._engine.compil
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .. import zoo  # noqa: E402
+from .. import random_configuration, zoo  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def zoo_model(spec):
 
 def rigid(model):
     """The model without joint friction (Pinocchio's rnea/crba/aba have none)."""
-    z = np.zeros(model.nq)
+    z = np.zeros(model.nb + 1)
     return model.replace(viscous=z, coulomb=z)
 
 
@@ -183,6 +183,19 @@ def bench_robot(spec):
 def random_chain(n: int, seed: int = 0):
     """(model, source) of the scaling chains."""
     return zoo.random_chain(n, seed=seed), "eslabon.zoo.random_chain"
+
+
+def robot_states(model, count: int | None, seed: int):
+    """(q, q̇, q̈) of ``model``: :func:`random_states` for revolute and prismatic joints;
+    with quaternion joints, q from ``eslabon.random_configuration`` and rates of nv."""
+    if model.nq == model.nv:
+        return random_states(model.nq, count, seed)
+    rng = np.random.default_rng(seed)
+    rows = 1 if count is None else count
+    q = np.array([random_configuration(model, rng) for _ in range(rows)])
+    shape = (model.nv,) if count is None else (count, model.nv)
+    qd, qdd = rng.uniform(-2.0, 2.0, shape), rng.uniform(-5.0, 5.0, shape)
+    return (q[0] if count is None else q), qd, qdd
 
 
 def random_states(n: int, count: int | None, seed: int):

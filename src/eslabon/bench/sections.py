@@ -21,6 +21,7 @@ from ._core import (
     random_chain,
     random_states,
     rigid,
+    robot_states,
     row,
     time_stmts,
     zoo_model,
@@ -70,8 +71,9 @@ def per_call(robots, pc, s):
     dID = es.inverse_dynamics_derivatives
     for spec in robots:
         m, label = bench_robot(spec)
-        n = m.nq
-        q, qd, qdd = (np.ascontiguousarray(x) for x in random_states(n, None, STATE_SEED))
+        n = m.nv
+        q, qd, qdd = (np.ascontiguousarray(x) for x in robot_states(m, None, STATE_SEED))
+        bound = 0.6 if m.nq != n else 0.8  # a floating base: issue "General joints"
         tau = es.inverse_dynamics(m, q, qd, qdd)
         pm, data = _pin_model(pc, m, notes, label)
         pin = pc[0] if pm is not None else None
@@ -108,6 +110,9 @@ def per_call(robots, pc, s):
         for op, ours_stmt, pin_stmt in ops:
             figure = f"{label} ({n}) {op}"
             ok = True
+            if op.startswith("dID") and m.nq != n:
+                rows.append(row(figure, target="n/a", note="quaternion joints: not yet"))
+                continue
             if ours_stmt:
                 got = eval(ours_stmt, glb)  # warm-up: compile or load the cache
             if pin is not None:
@@ -140,9 +145,9 @@ def per_call(robots, pc, s):
                 figure,
                 p["ours"],
                 p["pin"],
-                target="≤ 0.8×pin",
+                target=f"≤ {bound}×pin",
                 on="ratio",
-                bound=0.8,
+                bound=bound,
                 **{k: v for k, v in p.items() if k not in ("ours", "pin")},
             )
             if not ok:
@@ -163,8 +168,9 @@ def batch(robots, pc, s):
     previous = es.get_num_threads()
     for spec in robots:
         m, label = bench_robot(spec)
-        n = m.nq
-        Q, QD, QDD = (np.ascontiguousarray(x) for x in random_states(n, N, BATCH_SEED))
+        n = m.nv
+        Q, QD, QDD = (np.ascontiguousarray(x) for x in robot_states(m, N, BATCH_SEED))
+        bound = 0.3 if m.nq != n else 0.35  # a floating base: issue "General joints"
         es.set_num_threads(k)
         TAU = es.inverse_dynamics(m, Q, QD, QDD)
         es.forward_dynamics(m, Q, QD, TAU)
@@ -191,7 +197,7 @@ def batch(robots, pc, s):
                 QDT=F(QD),
                 QDDT=F(QDD),
                 TAUT=F(TAU),
-                OUTT=np.empty((n, N), order="F"),
+                OUTT=np.empty((n, N), order="F"),  # nv rows
                 rneaInParallel=pin.rneaInParallel,
                 abaInParallel=pin.abaInParallel,
             )
@@ -238,9 +244,9 @@ def batch(robots, pc, s):
                 p["ours"],
                 p["pin"],
                 unit="µs/state",
-                target="≤ 0.35×pin",
+                target=f"≤ {bound}×pin",
                 on="ratio",
-                bound=0.35,
+                bound=bound,
                 threads=k,
                 batch=N,
                 **{k2: v for k2, v in p.items() if k2 not in ("ours", "pin")},

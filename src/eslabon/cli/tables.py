@@ -18,7 +18,8 @@ def model_info(m):
     """(data, lines): DH table with convention, masses, DOF, gravity, source."""
     data = {
         "name": m.name,
-        "dof": m.nq,
+        "dof": m.nv,
+        "nq": m.nq,
         "bodies": m.nb,
         "joint_types": list(m.joint_types),
         "gravity": m.gravity.tolist(),
@@ -29,7 +30,8 @@ def model_info(m):
     lines = [
         f"model    {m.name}",
         f"source   {m.source or '-'}",
-        f"DOF      {m.nq}  ({''.join(t[0].upper() for t in m.joint_types)})",
+        f"DOF      {m.nv}  ({m.joint_letters})"
+        + (f", configuration of {m.nq} numbers (quaternions)" if m.nq != m.nv else ""),
         f"gravity  {m.gravity.tolist()} m/s^2",
     ]
     if m.dh is not None:

@@ -136,6 +136,8 @@ class ModelBuilder:
             raise ValueError(f"{where}.axis: expected a non-zero joint axis")
         if code == UNIVERSAL and np.linalg.norm(body["axis2"]) < 1e-12:
             raise ValueError(f"{where}.axis2: expected the universal joint's second axis")
+        if code != UNIVERSAL and np.any(body["axis2"]):
+            raise ValueError(f"{where}.axis2: only a universal joint has a second axis")
         if code != HELICAL and body["pitch"] != 0.0:
             raise ValueError(f"{where}.pitch: only a helical joint has a pitch")
         self._bodies.append(body)

@@ -38,6 +38,7 @@ world), ``nq``, ``nv``, ``body_names`` and ``name``.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -268,6 +269,22 @@ class _Plan:
         return out
 
 
+_PLANS: weakref.WeakKeyDictionary[Any, _Plan] = weakref.WeakKeyDictionary()
+
+
+def _plan(model: Any) -> _Plan:
+    """The model's :class:`_Plan`, made once per model (a model is immutable)."""
+    try:
+        return _PLANS[model]
+    except (KeyError, TypeError):
+        plan = _Plan(model)
+        try:
+            _PLANS[model] = plan
+        except TypeError:  # a stand-in that cannot be weakly referenced
+            pass
+        return plan
+
+
 def _broadcast(a: Array, b: Array, names: tuple[str, str]) -> tuple[Array, Array]:
     try:
         lead = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
@@ -297,7 +314,7 @@ def integrate(model: Any, q: ArrayLike, v: ArrayLike, dt: float = 1.0) -> Array:
     ndarray, shape (nq,) or (N, nq)
         ``q ⊕ v·dt`` per the module's conventions; quaternions unit to 1e-12.
     """
-    p = _Plan(model)
+    p = _plan(model)
     q, v = p.vector(q, "q", False), p.vector(v, "v", True)
     if np.ndim(dt) != 0 or not np.isfinite(dt):
         raise ValueError(f"dt: expected a finite number, got {dt!r}")
@@ -330,7 +347,7 @@ def difference(model: Any, q0: ArrayLike, q1: ArrayLike) -> Array:
         ``v`` with ``integrate(model, q0, v) == q1`` (rotations along the shortest way,
         angles ``≤ π``).
     """
-    p = _Plan(model)
+    p = _plan(model)
     a, b = p.vector(q0, "q0", False), p.vector(q1, "q1", False)
     p.check_units(a, "q0", 1e-6)
     p.check_units(b, "q1", 1e-6)
@@ -349,7 +366,7 @@ def difference(model: Any, q0: ArrayLike, q1: ArrayLike) -> Array:
 
 def neutral(model: Any) -> Array:
     """The neutral configuration, shape (nq,): zeros, identity quaternions (0, 0, 0, 1)."""
-    p = _Plan(model)
+    p = _plan(model)
     q = np.zeros(p.nq)
     for _, k in p.quats:
         q[k + 3] = 1.0
@@ -369,7 +386,7 @@ def random_configuration(model: Any, rng: Any = None) -> Array:
     rng : numpy.random.Generator or int or None
         Random source or seed (``None``: fresh entropy).
     """
-    p = _Plan(model)
+    p = _plan(model)
     rng = np.random.default_rng(rng)
     q = np.zeros(p.nq)
     q[p.angle] = rng.uniform(-np.pi, np.pi, len(p.angle))
@@ -392,7 +409,7 @@ def normalize(model: Any, q: ArrayLike) -> Array:
     ValueError
         Wrong length, a non-finite value or a zero quaternion (the joint is named).
     """
-    p = _Plan(model)
+    p = _plan(model)
     return p.unit_quats(p.vector(q, "q", False), "q")
 
 
@@ -414,5 +431,5 @@ def check_configuration(model: Any, q: ArrayLike, field: str = "q", tol: float =
         Naming the field, and for a quaternion of the wrong norm the joint (by its body's
         name) and the norm found.
     """
-    p = _Plan(model)
+    p = _plan(model)
     p.check_units(p.vector(q, field, False), field, tol)

@@ -29,7 +29,7 @@ import numpy as np
 
 from .._files import write_text_atomic
 from .._yaml import check_plain_tree, dump_yaml, read_yaml
-from ..conventions import STANDARD_GRAVITY
+from ..conventions import JOINT_TYPE_NAMES, STANDARD_GRAVITY
 from .builder import ModelBuilder
 from .dh import from_dh
 from .validate import as_float_array, check_name, short_repr
@@ -43,6 +43,8 @@ _BODY_KEYS = {
     "parent",
     "joint",
     "axis",
+    "axis2",
+    "pitch",
     "rotation",
     "translation",
     "mass",
@@ -54,6 +56,8 @@ _BODY_KEYS = {
     "com_slide",
 }
 _FRAME_KEYS = {"name", "body", "rotation", "translation"}
+# the joints a body list writes as one letter (the format's original spelling)
+_JOINT_LETTERS = {"revolute": "R", "prismatic": "P", "fixed": "F"}
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
@@ -69,16 +73,24 @@ _DH_LENGTHS = ("d", "a", "b")
 _DH_ANGLES = ("theta", "alpha")
 
 
-def load_model(path: PathLike, *, gravity: ArrayLike | None = None, strict: bool = False) -> Model:
+def load_model(
+    path: PathLike,
+    *,
+    gravity: ArrayLike | None = None,
+    strict: bool = False,
+    root_joint: str | None = None,
+) -> Model:
     """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or
     ``.urdf``. ``gravity`` overrides the file's (URDF has none: the physical default
     (0, 0, −9.81) applies). ``strict`` refuses an inertia no rigid body can have (else a
-    warning). A mobile-manipulator file (a ``mobile`` section) is refused:
-    :func:`eslabon.load_model` reads files of either kind.
+    warning). ``root_joint`` ("free_flyer" or "planar", URDF only) hangs the URDF's root
+    link from the world on that joint (:func:`~eslabon.model.read_urdf`). A
+    mobile-manipulator file (a ``mobile`` section) is refused: :func:`eslabon.load_model`
+    reads files of either kind.
 
     Anything wrong in the file raises a ValueError that names the file and the field (or
     the element and its line); see docs/model-files.md for what is checked."""
-    return read_model_file(path, gravity=gravity, strict=strict)
+    return read_model_file(path, gravity=gravity, strict=strict, root_joint=root_joint)
 
 
 def read_model_file(
@@ -87,6 +99,7 @@ def read_model_file(
     gravity: ArrayLike | None = None,
     strict: bool = False,
     read_mobile: ReadMobile | None = None,
+    root_joint: str | None = None,
 ) -> Any:
     """As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
     building the object of a file's ``mobile`` section once the file around it is checked
@@ -103,7 +116,15 @@ def read_model_file(
             from .urdf import from_urdf
 
             return from_urdf(
-                path, gravity=STANDARD_GRAVITY if gravity is None else gravity, strict=strict
+                path,
+                gravity=STANDARD_GRAVITY if gravity is None else gravity,
+                strict=strict,
+                root_joint=root_joint,
+            )
+        if root_joint is not None:
+            raise ValueError(
+                "root_joint: applies to URDF files only (a YAML body list gives its root "
+                f"body's joint itself, e.g. joint: free_flyer), got {short_repr(root_joint)}"
             )
         return _from_yaml(path, read_yaml(path), gravity, strict, read_mobile)
     except ValueError as exc:  # every message names the file it is about
@@ -325,29 +346,41 @@ def save_model(model: Model, path: PathLike) -> Path:
         data.update(convention=model.dh.convention, rows=[dict(r) for r in model.dh.rows])
         data.update(_dh_extras(model))
     else:
-        data["bodies"] = [
-            {
-                "name": model.body_names[i],
-                "parent": int(model.parent[i]),
-                "joint": "FRP"[int(model.joint_type[i])],
-                "axis": model.axis[i],
-                "rotation": model.tree_rotation[i],
-                "translation": model.tree_translation[i],
-                "mass": model.mass[i],
-                "com": model.com[i],
-                "inertia": model.inertia[i],
-                "viscous": model.viscous[i],
-                "coulomb": model.coulomb[i],
-                "armature": model.armature[i],
-                "com_slide": model.com_slide[i],
-            }
-            for i in range(1, model.nb + 1)
-        ]
+        data["bodies"] = [_body_entry(model, i) for i in range(1, model.nb + 1)]
         data["frames"] = [
             {"name": f.name, "body": f.body, "rotation": f.rotation, "translation": f.translation}
             for f in model.frames
         ]
     return write_text_atomic(path, dump_yaml(_plain(data)))
+
+
+def _body_entry(model: Model, i: int) -> dict[str, Any]:
+    """Body ``i`` as an entry of a body list: its joint as R, P or F (revolute, prismatic,
+    fixed) or the joint type's name, with the ``axis2`` of a universal joint and the
+    ``pitch`` of a helical one."""
+    kind = JOINT_TYPE_NAMES[int(model.joint_type[i])]
+    entry: dict[str, Any] = {
+        "name": model.body_names[i],
+        "parent": int(model.parent[i]),
+        "joint": _JOINT_LETTERS.get(kind, kind),
+        "axis": model.axis[i],
+    }
+    if kind == "universal":
+        entry["axis2"] = model.axis2[i]
+    if kind == "helical":
+        entry["pitch"] = model.pitch[i]
+    entry.update(
+        rotation=model.tree_rotation[i],
+        translation=model.tree_translation[i],
+        mass=model.mass[i],
+        com=model.com[i],
+        inertia=model.inertia[i],
+        viscous=model.viscous[i],
+        coulomb=model.coulomb[i],
+        armature=model.armature[i],
+        com_slide=model.com_slide[i],
+    )
+    return entry
 
 
 def _dh_extras(model: Model) -> dict[str, Any]:

@@ -135,6 +135,12 @@ class Model:
         return tuple(JOINT_TYPE_NAMES[int(t)] for t in self.joint_type[self.dof_bodies])
 
     @property
+    def joint_letters(self) -> str:
+        """One letter per moving joint: R revolute, P prismatic, H helical, U universal,
+        L planar, S spherical, B free flyer (a floating base)."""
+        return "".join(L.JOINT_LETTERS[int(t)] for t in self.joint_type[self.joint_bodies])
+
+    @property
     def joint_bodies(self) -> np.ndarray:
         """Body index of each moving joint (one per joint, whatever its size)."""
         return np.flatnonzero(self.joint_type != FIXED)
@@ -259,7 +265,7 @@ class Model:
     def __repr__(self) -> str:
         return (
             f"Model({self.name!r}, nq={self.nq}, nv={self.nv}, nb={self.nb}, "
-            f"joints={''.join(t[0].upper() for t in self.joint_types)}, "
+            f"joints={self.joint_letters}, "
             f"gravity={tuple(float(g) for g in self.gravity)})"
         )
 

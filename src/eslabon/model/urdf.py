@@ -1,62 +1,62 @@
-"""URDF front-end: read a URDF robot into the one :class:`~eslabon.model.Model`, write one out.
+"""URDF front-end: read a URDF robot into the one :class:`~eslabon.model.Model`.
 
-Supported (ROS URDF specification): ``revolute``, ``continuous``, ``prismatic`` and
-``fixed`` joints with ``<origin xyz rpy>``, any ``<axis xyz>`` (default (1, 0, 0)),
-``<limit lower upper>`` and ``<dynamics damping friction>`` (viscous and Coulomb friction);
-links with ``<inertial>`` (origin, and the required ``<mass value>`` and ``<inertia>``
-with all six of ixx, ixy, ixz, iyy, iyz, izz). rpy are fixed-axis roll, pitch, yaw:
-R = Rz(yaw) Ry(pitch) Rx(roll). The root link is the fixed world; each other link
-becomes the body moved by its parent joint, whose frame is the joint frame (as in URDF),
-and every link is also a named frame. A leaf link on a fixed joint with neither mass nor
-inertia (a tool or sensor frame) becomes a named frame only; every other link keeps its
+Supported (ROS URDF specification): ``revolute``, ``continuous``, ``prismatic``,
+``fixed``, ``floating`` and ``planar`` joints with ``<origin xyz rpy>``, any ``<axis xyz>``
+(default (1, 0, 0)), ``<limit lower upper>`` and ``<dynamics damping friction>`` (viscous
+and Coulomb friction); links with ``<inertial>`` (origin, and the required ``<mass value>``
+and ``<inertia>`` with all six of ixx, ixy, ixz, iyy, iyz, izz). rpy are fixed-axis roll,
+pitch, yaw: R = Rz(yaw) Ry(pitch) Rx(roll). The root link is the fixed world; each other
+link becomes the body moved by its parent joint, whose frame is the joint frame (as in
+URDF), and every link is also a named frame. A leaf link on a fixed joint with neither mass
+nor inertia (a tool or sensor frame) becomes a named frame only; every other link keeps its
 inertia, a massless one too (as Pinocchio does).
+
+A ``floating`` joint is a ``free_flyer`` (its ``<axis>`` is ignored, as URDF says). A
+``planar`` joint's ``<axis>`` is the normal of its plane, and eslabon's planar joint moves
+in its joint frame's xy plane: the axis must be +z (0 0 1 after normalising; rotate the
+joint's ``<origin>`` so that its z is the normal), any other is refused. Conventions of
+both: ``docs/conventions.md``. ``read_urdf(..., root_joint="free_flyer")`` (or
+``"planar"``) makes the root link a body on that joint from the world at the identity
+placement, named ``root_joint``: Pinocchio's ``buildModel(urdf, JointModelFreeFlyer())``.
 
 Joint limits: ``UrdfInfo.limits`` holds (lower, upper) of each revolute and prismatic
 joint whose ``<limit>`` gives lower < upper. eslabon keeps no limits in the dynamics, and
 lower >= upper (e.g. lower=0 upper=-1, or both 0, or both left out) is the common way to
 say "unlimited", so such a joint is accepted and recorded as unlimited (no entry).
 
-Refused, with an error naming the element and its line: ``floating`` and ``planar``
-joints, ``<mimic>``, closed loops (a link with two parent joints, or links that no path
-from the root reaches), several roots or none, a joint whose parent is its child,
-duplicate link or joint names, a second ``<origin>``/``<axis>``/``<inertial>``/... where
-one is allowed, numbers that are not plain decimal numbers (``1_000``, ``nan``, ``inf``)
-or of the wrong count, negative masses, damping, friction and visual sizes, unexpanded
-xacro elements, and a document type declaration with an internal subset (entities and
-attribute defaults that other URDF readers ignore). Leading white space or a byte order
-mark before ``<?xml ...?>`` is skipped (line numbers still count it). A file larger than
-:data:`MAX_URDF_BYTES` is refused before it is read. A fixed base only; gravity is not part
-of URDF and is given by the caller.
+Refused, with an error naming the element and its line: other joint types, a planar
+joint whose axis is not +z, ``<mimic>``, closed loops (a link with two parent joints, or
+links that no path from the root reaches), several roots or none, a joint whose parent is
+its child, duplicate link or joint names, a second ``<origin>``/``<axis>``/``<inertial>``/...
+where one is allowed, numbers that are not plain decimal numbers (``1_000``, ``nan``,
+``inf``) or of the wrong count, negative masses, damping, friction and visual sizes,
+unexpanded xacro elements, and a document type declaration with an internal subset
+(entities and attribute defaults that other URDF readers ignore). Leading white space or a
+byte order mark before ``<?xml ...?>`` is skipped (line numbers still count it). A file
+larger than :data:`MAX_URDF_BYTES` is refused before it is read. Gravity is not part of
+URDF and is given by the caller.
 
-Export (:func:`to_urdf`) writes each body as a link (inertial at its centre of mass) and
-each joint with its placement, and each named frame (DH frames, ``ee``) as a massless link
-on a fixed joint — which :func:`from_urdf` reads back as a frame, not a body; a revolute
-joint is written ``continuous`` (our model keeps no joint limits), rotor inertia as
-``<eslabon armature="…"/>`` inside the joint (an extension other readers ignore and
-:func:`from_urdf` reads back). Every name is escaped, so any model name, body or frame name
-reads back as the same text; a name with a character XML cannot hold (a control character)
-is refused. Seed 001's sliding-COM models cannot be expressed and are refused.
+Export: :func:`to_urdf` (:mod:`eslabon.model.urdf_export`, re-exported here).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, AnyStr, cast, overload
-from xml.parsers import expat
-from xml.sax.saxutils import quoteattr
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from .._files import write_text_atomic
-from ..conventions import FIXED, PRISMATIC, REVOLUTE, STANDARD_GRAVITY
+from ..conventions import STANDARD_GRAVITY
 from ..spatial import rot_x, rot_y, rot_z
 from .builder import ModelBuilder
+from .urdf_export import _comment, matrix_rpy, to_urdf  # noqa: F401 (importable from here)
+from .urdf_xml import MAX_URDF_BYTES, parse_urdf_xml, urdf_source
+from .validate import short_repr
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -68,22 +68,23 @@ if TYPE_CHECKING:
     # child link -> (its parent joint's name, that <joint>, the parent link)
     ParentOf = dict[str, tuple[str, ET.Element, str]]
 
-MAX_URDF_BYTES = 50 * 2**20
-"""Largest URDF file read (50 MiB; robot descriptions with many links are a few MB)."""
-
-_JOINTS = {"revolute": "R", "continuous": "R", "prismatic": "P", "fixed": "F"}
-# eslabon joint type -> (URDF joint type, needs <limit>): a revolute joint is written
-# continuous (the model keeps no limits); URDF requires limits on a prismatic joint
-_URDF_JOINTS = {
-    FIXED: ("fixed", False),
-    REVOLUTE: ("continuous", False),
-    PRISMATIC: ("prismatic", True),
+# URDF joint type -> eslabon joint type
+_JOINTS = {
+    "revolute": "revolute",
+    "continuous": "revolute",
+    "prismatic": "prismatic",
+    "fixed": "fixed",
+    "floating": "free_flyer",
+    "planar": "planar",
 }
+_EXPECTED_TYPES = "revolute, continuous, prismatic, fixed, floating or planar"
+ROOT_JOINTS = ("free_flyer", "planar")
+"""The joints ``read_urdf(..., root_joint=...)`` can hang the root link from the world on."""
+ROOT_JOINT_NAME = "root_joint"
+"""The name of that joint in :attr:`UrdfInfo.joint_names` (Pinocchio's name for it)."""
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _SHAPES = {"box": {"size": 3}, "cylinder": {"radius": 1, "length": 1}, "sphere": {"radius": 1}}
-# XML 1.0 Char production: what a document may hold at all, escaped or not
-_NOT_XML_CHAR = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 @dataclass(frozen=True)
@@ -99,72 +100,10 @@ class UrdfInfo:
     joint_names: list[str] = field(default_factory=list)
 
     def dof_names(self, model: Model) -> list[str]:
-        """The URDF joint name of each degree of freedom, in the model's q order."""
+        """The URDF joint name of each rate of v (a joint of several degrees of freedom
+        repeats; a root joint added by ``read_urdf(..., root_joint=...)`` is
+        ``"root_joint"``)."""
         return [self.joint_names[b - 1] for b in model.dof_bodies]
-
-
-@overload
-def _skip_leading_space(data: str) -> tuple[str, int, int]: ...
-@overload
-def _skip_leading_space(data: bytes) -> tuple[bytes, int, int]: ...
-
-
-def _skip_leading_space(data: AnyStr) -> tuple[AnyStr, int, int]:
-    """``data`` without a leading byte order mark and white space, and the (lines,
-    columns) skipped, so that line numbers still count from the file's first line."""
-    bom, space = ("\ufeff", " \t\r\n") if isinstance(data, str) else (b"\xef\xbb\xbf", b" \t\r\n")
-    body = data[len(bom) :] if data.startswith(bom) else data
-    body = body.lstrip(space)
-    skipped = data[: len(data) - len(body)]
-    text = skipped.decode("utf-8", "replace") if isinstance(skipped, bytes) else skipped
-    breaks = text.replace("\r\n", "\n").replace("\r", "\n")
-    return body, breaks.count("\n"), len(breaks.rsplit("\n", 1)[-1].lstrip("\ufeff"))
-
-
-def _parse(data: str | bytes, where: str) -> ET.Element:
-    """The element tree of ``data`` (text or bytes), each element carrying its source line
-    as ``_line``."""
-    data, line_offset, column_offset = _skip_leading_space(data)
-    parser = expat.ParserCreate()
-    stack: list[ET.Element] = []
-    root: list[ET.Element] = []
-
-    def line() -> int:
-        return parser.CurrentLineNumber + line_offset
-
-    def start(tag: str, attrs: dict[str, str]) -> None:
-        if tag.startswith("xacro:"):
-            raise ValueError(
-                f"{where}: <{tag}> at line {line()}: this is a xacro file; "
-                "expand it into plain URDF first (xacro FILE > robot.urdf)"
-            )
-        elem = ET.Element(tag, attrs)
-        elem.set("_line", str(line()))
-        (stack[-1].append(elem) if stack else root.append(elem))
-        stack.append(elem)
-
-    def doctype(
-        name: str, system_id: str | None, public_id: str | None, has_internal_subset: bool
-    ) -> None:
-        if has_internal_subset:
-            raise ValueError(
-                f"{where}: <!DOCTYPE {name} [...]> at line {line()}: a document "
-                "type declaration with an internal subset (entities, attribute "
-                "defaults) is not supported in URDF"
-            )
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = lambda tag: stack.pop()
-    parser.StartDoctypeDeclHandler = doctype
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        column = exc.offset + 1 + (column_offset if exc.lineno == 1 else 0)
-        raise ValueError(
-            f"{where}: not valid XML ({expat.ErrorString(exc.code)}: line "
-            f"{exc.lineno + line_offset}, column {column})"
-        ) from None
-    return root[0]
 
 
 def _at(elem: ET.Element, where: str) -> str:
@@ -221,14 +160,6 @@ def rpy_matrix(rpy: Iterable[float]) -> NDArray[np.float64]:
     """R = Rz(yaw) Ry(pitch) Rx(roll) for URDF's fixed-axis roll, pitch, yaw."""
     r, p, y = rpy
     return rot_z(y) @ rot_y(p) @ rot_x(r)
-
-
-def matrix_rpy(R: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(roll, pitch, yaw) with rpy_matrix(rpy) = R; roll = 0 at pitch = ±π/2."""
-    pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
-    if np.hypot(R[0, 0], R[1, 0]) < 1e-12:
-        return np.array([0.0, pitch, np.arctan2(-R[0, 1], R[1, 1])])
-    return np.array([np.arctan2(R[2, 1], R[2, 2]), pitch, np.arctan2(R[1, 0], R[0, 0])])
 
 
 def _origin(elem: ET.Element | None, where: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -332,13 +263,12 @@ def _joint_tree(
         jtype = j.get("type")
         if jtype is None:
             raise ValueError(
-                f"{_at(j, where)} {jname!r}: type: missing (expected revolute, "
-                "continuous, prismatic or fixed)"
+                f"{_at(j, where)} {jname!r}: type: missing (expected {_EXPECTED_TYPES})"
             )
         if jtype not in _JOINTS:
             raise ValueError(
                 f"{_at(j, where)} {jname!r}: type {jtype!r} is not supported "
-                f"(expected revolute, continuous, prismatic or fixed)"
+                f"(expected {_EXPECTED_TYPES})"
             )
         mimic = _one(j, "mimic", where)
         if mimic is not None:
@@ -398,17 +328,159 @@ def _joint_tree(
     return roots[0], children, parent_of
 
 
+def _joint_axis(j: ET.Element, jname: str, kind: str, where: str) -> NDArray[np.float64]:
+    """The ``<axis>`` of joint ``j`` for the model: unit length for a revolute or prismatic
+    joint, as written for a fixed one, +z for a floating one (which has none) and for a
+    planar one, whose axis (its plane's normal) must be +z."""
+    elem = _one(j, "axis", where)
+    axis = _floats(elem, "xyz", 3, (1.0, 0.0, 0.0), where)
+    if kind in ("fixed", "free_flyer"):
+        return axis if kind == "fixed" else np.array([0.0, 0.0, 1.0])
+    norm = float(np.linalg.norm(axis))
+    if norm < 1e-12:
+        raise ValueError(f"{_at(j, where)} {jname!r}: axis: expected a non-zero vector")
+    axis = axis / norm
+    if kind == "planar":
+        if not np.allclose(axis, (0.0, 0.0, 1.0), rtol=0.0, atol=1e-9):
+            raw = elem.get("xyz") if elem is not None else None
+            given = f"axis {raw!r}" if raw is not None else "no axis (URDF's default is 1 0 0)"
+            raise ValueError(
+                f"{_at(j, where)} {jname!r}: {given}: a planar joint's axis is the normal of "
+                "its plane, and eslabon's planar joint moves in its joint frame's xy plane: "
+                "expected axis 0 0 1 (rotate the joint's <origin> so that its z is the normal)"
+            )
+        return np.array([0.0, 0.0, 1.0])
+    return axis
+
+
+def _add_root(
+    b: ModelBuilder,
+    info: UrdfInfo,
+    root: str,
+    link: ET.Element,
+    root_joint: str,
+    parent_of: ParentOf,
+    where: str,
+) -> int:
+    """Add the root link as a body on ``root_joint`` from the world (identity placement)
+    and return its index; a URDF joint already named ``root_joint`` is refused."""
+    for jname, j, _ in parent_of.values():
+        if jname == ROOT_JOINT_NAME:
+            raise ValueError(
+                f"{_at(j, where)} {jname!r}: root_joint={root_joint!r} adds a joint named "
+                f"{ROOT_JOINT_NAME!r} between the world and the root link {root!r}; this "
+                "joint has that name already (rename it)"
+            )
+    mass, com, inertia = _inertial(link, where)
+    body = b.add_body(
+        0,
+        root_joint,
+        mass=mass,
+        com=com,
+        inertia=inertia,
+        name=root,
+        where=f"{_at(link, where)} {root!r}",
+    )
+    b.add_frame(root, body)
+    info.joint_names.append(ROOT_JOINT_NAME)
+    return body
+
+
+def _add_child(
+    b: ModelBuilder,
+    info: UrdfInfo,
+    parent: int,
+    child: str,
+    link: ET.Element,
+    joint: tuple[str, ET.Element, str],
+    leaf: bool,
+    where: str,
+) -> int:
+    """Add link ``child`` on its parent ``joint`` (name, element, parent link) below body
+    ``parent``: a body (its index returned), or a named frame of ``parent`` when it is a
+    ``leaf`` on a fixed joint without mass and inertia (``parent`` returned)."""
+    jname, j, _ = joint
+    R, p = _origin(j, where)
+    mass, com, inertia = _inertial(link, where)
+    kind = _JOINTS[j.attrib["type"]]  # a known type: _joint_tree checked it
+    if kind == "fixed" and leaf and mass == 0.0 and not inertia.any():
+        b.add_frame(child, parent, R, p)  # no mass, no inertia: a named frame
+        info.visuals[child] = _visuals(link, where)
+        return parent
+    dyn = _one(j, "dynamics", where)
+    ext = _one(j, "eslabon", where)
+    body = b.add_body(
+        parent,
+        kind,
+        axis=_joint_axis(j, jname, kind, where),
+        rotation=R,
+        translation=p,
+        mass=mass,
+        com=com,
+        inertia=inertia,
+        viscous=_nonnegative(dyn, "damping", where),
+        coulomb=_nonnegative(dyn, "friction", where),
+        armature=_nonnegative(ext, "armature", where),
+        name=child,
+        where=f"{_at(link, where)} {child!r}",
+    )
+    b.add_frame(child, body)
+    info.joint_names.append(jname)
+    limit = _one(j, "limit", where)
+    if limit is not None and j.get("type") in ("revolute", "prismatic"):
+        lo = float(_floats(limit, "lower", 1, (0.0,), where)[0])
+        hi = float(_floats(limit, "upper", 1, (0.0,), where)[0])
+        if lo < hi:  # lower >= upper: unlimited (module docstring)
+            info.limits[jname] = (lo, hi)
+    info.visuals[child] = _visuals(link, where)
+    return body
+
+
 def read_urdf(
     source: str | Path,
     *,
     gravity: ArrayLike = STANDARD_GRAVITY,
     name: str | None = None,
     strict: bool = False,
+    root_joint: str | None = None,
 ) -> tuple[Model, UrdfInfo]:
-    """(Model, UrdfInfo) from a URDF file path or URDF text. ``strict`` refuses an inertia
-    no rigid body can have (otherwise a warning names the body)."""
-    text, where = _source(source)
-    robot = _parse(text, where)
+    """Read a URDF robot (supported elements and refusals: the module docstring).
+
+    Parameters
+    ----------
+    source : str or Path
+        A URDF file path, or URDF text (a string starting with ``<``).
+    gravity : array_like, (3,)
+        Free-fall acceleration in world coordinates [m/s²] (URDF has none).
+    name : str, optional
+        The model's name (default: the robot's name, else ``"urdf"``).
+    strict : bool
+        Refuse an inertia no rigid body can have (otherwise a warning names the body).
+    root_joint : {None, "free_flyer", "planar"}
+        None: the root link is the fixed world. "free_flyer" or "planar": the root link is
+        body 1, on that joint from the world at the identity placement, with its inertia,
+        name (as body and frame) and visuals; its joint is named ``"root_joint"`` in
+        :attr:`UrdfInfo.joint_names` (as in Pinocchio's ``buildModel(urdf, root_joint)``).
+
+    Returns
+    -------
+    (Model, UrdfInfo)
+        The model, and the joint names, limits and visuals it does not hold.
+
+    Raises
+    ------
+    ValueError
+        A bad ``root_joint``, or anything wrong or unsupported in the URDF, naming the
+        element and its line.
+    """
+    if root_joint is not None and (
+        not isinstance(root_joint, str) or root_joint not in ROOT_JOINTS
+    ):
+        raise ValueError(
+            f"root_joint: expected None, 'free_flyer' or 'planar', got {short_repr(root_joint)}"
+        )
+    text, where = urdf_source(source)
+    robot = parse_urdf_xml(text, where)
     if robot.tag != "robot":
         raise ValueError(f"{where}: expected a <robot> root element, got <{robot.tag}>")
     for el in robot.iter("loop_joint"):
@@ -422,56 +494,24 @@ def read_urdf(
         )
     root, children, parent_of = _joint_tree(robot, links, where)
     b = ModelBuilder()
-    body_of = {root: 0}
     info = UrdfInfo(robot.get("name", ""), {}, {root: _visuals(links[root], where)})
+    body_of = {root: 0}
+    if root_joint is not None:
+        body_of[root] = _add_root(b, info, root, links[root], root_joint, parent_of, where)
     queue = deque([root])
     while queue:
         lk = queue.popleft()
         for child in children.get(lk, []):
-            jname, j, _ = parent_of[child]
-            R, p = _origin(j, where)
-            mass, com, inertia = _inertial(links[child], where)
-            if (
-                j.get("type") == "fixed"
-                and child not in children
-                and mass == 0.0
-                and not inertia.any()
-            ):
-                b.add_frame(child, body_of[lk], R, p)  # no mass, no inertia: a named frame
-                info.visuals[child] = _visuals(links[child], where)
-                continue
-            kind = _JOINTS[j.attrib["type"]]  # a known type: _joint_tree checked it
-            axis = _floats(_one(j, "axis", where), "xyz", 3, (1.0, 0.0, 0.0), where)
-            if kind != "F":
-                if np.linalg.norm(axis) < 1e-12:
-                    raise ValueError(f"{_at(j, where)} {jname!r}: axis: expected a non-zero vector")
-                axis = axis / np.linalg.norm(axis)
-            dyn = _one(j, "dynamics", where)
-            ext = _one(j, "eslabon", where)
-            body_of[child] = b.add_body(
+            body_of[child] = _add_child(
+                b,
+                info,
                 body_of[lk],
-                kind,
-                axis=axis,
-                rotation=R,
-                translation=p,
-                mass=mass,
-                com=com,
-                inertia=inertia,
-                viscous=_nonnegative(dyn, "damping", where),
-                coulomb=_nonnegative(dyn, "friction", where),
-                armature=_nonnegative(ext, "armature", where),
-                name=child,
-                where=f"{_at(links[child], where)} {child!r}",
+                child,
+                links[child],
+                parent_of[child],
+                child not in children,
+                where,
             )
-            b.add_frame(child, body_of[child])
-            info.joint_names.append(jname)
-            limit = _one(j, "limit", where)
-            if limit is not None and j.get("type") in ("revolute", "prismatic"):
-                lo = float(_floats(limit, "lower", 1, (0.0,), where)[0])
-                hi = float(_floats(limit, "upper", 1, (0.0,), where)[0])
-                if lo < hi:  # lower >= upper: unlimited (module docstring)
-                    info.limits[jname] = (lo, hi)
-            info.visuals[child] = _visuals(links[child], where)
             queue.append(child)
     model = b.build(
         gravity=gravity,
@@ -488,131 +528,21 @@ def from_urdf(
     gravity: ArrayLike = STANDARD_GRAVITY,
     name: str | None = None,
     strict: bool = False,
+    root_joint: str | None = None,
 ) -> Model:
-    """A :class:`Model` from a URDF file path or URDF text (see :func:`read_urdf`)."""
-    return read_urdf(source, gravity=gravity, name=name, strict=strict)[0]
+    """A :class:`Model` from a URDF file path or URDF text: :func:`read_urdf` without the
+    :class:`UrdfInfo`; the parameters are the same."""
+    return read_urdf(source, gravity=gravity, name=name, strict=strict, root_joint=root_joint)[0]
 
 
-def _source(source: str | Path) -> tuple[str | bytes, str]:
-    """(bytes of the file or the text, a name for messages) of a path or URDF text."""
-    if isinstance(source, Path) or (
-        isinstance(source, str) and not source.lstrip("\ufeff \t\r\n").startswith("<")
-    ):
-        path = Path(source)
-        if not path.is_file():
-            raise ValueError(f"path: no such URDF file {str(path)!r}")
-        size = path.stat().st_size
-        if size > MAX_URDF_BYTES:
-            raise ValueError(
-                f"{path}: {size} bytes is larger than the {MAX_URDF_BYTES} bytes "
-                "a URDF file may have"
-            )
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_URDF_BYTES + 1)
-        if len(data) > MAX_URDF_BYTES:
-            raise ValueError(f"{path}: larger than the {MAX_URDF_BYTES} bytes a URDF file may have")
-        return data, str(path)
-    if not isinstance(source, str):
-        raise ValueError(f"source: expected a URDF file path or URDF text, got {type(source)}")
-    return source, "URDF text"
-
-
-def _fmt(v: ArrayLike) -> str:
-    return quoteattr(" ".join(repr(float(x)) for x in np.ravel(v)))
-
-
-def _xml_name(name: str, field: str) -> str:
-    """``name`` as a quoted, escaped attribute value; a character that no XML document can
-    hold (a control character) is refused."""
-    bad = _NOT_XML_CHAR.search(name)
-    if bad:
-        raise ValueError(
-            f"{field}: {name!r} holds {bad.group()!r}, a character XML cannot "
-            "hold, so it cannot be written as URDF"
-        )
-    return quoteattr(name)
-
-
-def _comment(text: str) -> str:
-    """An XML comment holding ``text`` (``--`` may not appear inside one, nor end it)."""
-    text = _NOT_XML_CHAR.sub("?", text)
-    while "--" in text:
-        text = text.replace("--", "- -")
-    return f"<!-- {text} -->"
-
-
-def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
-    """URDF text for ``model`` (written to ``path`` too when given). Every body becomes a
-    link and joint; each frame that is not a body's own becomes a massless link on a fixed
-    joint; the root link is ``world`` (or ``world_1``, ... if a body or frame has that
-    name)."""
-    model.require_rigid_links("to_urdf (URDF links are rigid bodies)")
-    body = {i: _xml_name(model.body_names[i], f"body_names[{i}]") for i in range(1, model.nb + 1)}
-    taken = set(model.body_names[1:]) | {fr.name for fr in model.frames}
-    root, k = "world", 0
-    while root in taken:
-        k += 1
-        root = f"world_{k}"
-    body[0] = quoteattr(root)
-    joint = {
-        i: _xml_name(f"joint_{model.body_names[i]}", f"body_names[{i}]")
-        for i in range(1, model.nb + 1)
-    }
-    out = [
-        '<?xml version="1.0"?>',
-        f"<robot name={_xml_name(model.name, 'name')}>",
-        "  "
-        + _comment(
-            f"written by eslabon; gravity {list(map(float, model.gravity))} is not part of URDF"
-        ),
-        f"  <link name={body[0]}/>",
-    ]
-    for i in range(1, model.nb + 1):
-        I = model.inertia[i]
-        out += [
-            f"  <link name={body[i]}>",
-            "    <inertial>",
-            f'      <origin xyz={_fmt(model.com[i])} rpy="0 0 0"/>',
-            f"      <mass value={_fmt(model.mass[i])}/>",
-            f"      <inertia ixx={_fmt(I[0, 0])} ixy={_fmt(I[0, 1])} "
-            f"ixz={_fmt(I[0, 2])} iyy={_fmt(I[1, 1])} iyz={_fmt(I[1, 2])} "
-            f"izz={_fmt(I[2, 2])}/>",
-            "    </inertial>",
-            "  </link>",
-        ]
-        kind, limited = _URDF_JOINTS[int(model.joint_type[i])]
-        out += [
-            f'  <joint name={joint[i]} type="{kind}">',
-            f"    <parent link={body[int(model.parent[i])]}/>",
-            f"    <child link={body[i]}/>",
-            f"    <origin xyz={_fmt(model.tree_translation[i])} "
-            f"rpy={_fmt(matrix_rpy(model.tree_rotation[i]))}/>",
-        ]
-        if kind != "fixed":
-            out.append(f"    <axis xyz={_fmt(model.axis[i])}/>")
-            if limited:
-                out.append('    <limit lower="-1e9" upper="1e9" effort="1e9" velocity="1e9"/>')
-            out.append(
-                f"    <dynamics damping={_fmt(model.viscous[i])} "
-                f"friction={_fmt(model.coulomb[i])}/>"
-            )
-            if model.armature[i]:
-                out.append(f"    <eslabon armature={_fmt(model.armature[i])}/>")
-        out.append("  </joint>")
-    for fr in model.frames:
-        if fr.name in model.body_names[1:]:  # a body's own frame: that link already
-            continue
-        link = _xml_name(fr.name, f"frame {fr.name!r}")
-        out += [
-            f"  <link name={link}/>",
-            f'  <joint name={_xml_name("frame_" + fr.name, f"frame {fr.name!r}")} type="fixed">',
-            f"    <parent link={body[fr.body]}/>",
-            f"    <child link={link}/>",
-            f"    <origin xyz={_fmt(fr.translation)} rpy={_fmt(matrix_rpy(fr.rotation))}/>",
-            "  </joint>",
-        ]
-    out.append("</robot>")
-    text = "\n".join(out) + "\n"
-    if path is not None:
-        write_text_atomic(path, text)
-    return text
+__all__ = [
+    "read_urdf",
+    "from_urdf",
+    "to_urdf",
+    "UrdfInfo",
+    "rpy_matrix",
+    "matrix_rpy",
+    "MAX_URDF_BYTES",
+    "ROOT_JOINTS",
+    "ROOT_JOINT_NAME",
+]
