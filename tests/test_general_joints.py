@@ -271,3 +271,98 @@ def test_momentum_agrees_with_pinocchio():
     assert np.abs(h[:3] - np.cross(com, h[3:]) - pd.hg.angular).max() < 1e-12 * max(
         1.0, np.abs(h).max()
     )
+
+
+# --- mimic joints -----------------------------------------------------------------------
+def _erd(relative):
+    import sys
+    from pathlib import Path
+
+    for base in map(Path, sys.path):
+        path = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots" / relative
+        if path.is_file():
+            return path
+    pytest.skip("example-robot-data is not installed")
+
+
+def test_a_gripper_with_a_mimic_finger_agrees_with_pinocchio():
+    """The Panda of example-robot-data: its second finger mimics the first (URDF
+    ``<mimic>``); Pinocchio's ``buildModelFromXML(..., mimic=True)`` is the oracle."""
+    from eslabon.model.urdf import read_urdf
+
+    text = _erd("panda_description/urdf/panda.urdf").read_text()
+    model, info = read_urdf(text, gravity=(0, 0, -9.81))
+    model = model.replace(viscous=np.zeros(model.nb + 1), coulomb=np.zeros(model.nb + 1))
+    assert (model.nq, model.nv, model.engine_nv) == (8, 8, 9)
+    pm = pin.buildModelFromXML(text, mimic=True)
+    pd = pm.createData()
+    names = info.dof_names(model)
+    order = [
+        names.index(pm.names[j])
+        for j in range(1, pm.njoints)
+        if pm.joints[j].nv > 0 and pm.names[j] in names
+    ]
+    assert sorted(order) == list(range(model.nv))
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        q, qd, qdd = rng.uniform(-1, 1, (3, model.nv))
+        q[7] = rng.uniform(0.0, 0.04)  # the finger opening
+        tau = es.inverse_dynamics(model, q, qd, qdd)
+        assert _rel(tau[order], pin.rnea(pm, pd, q[order], qd[order], qdd[order])) < RTOL
+        M = pin.crba(pm, pd, q[order])
+        M = np.triu(M) + np.triu(M, 1).T
+        assert _rel(es.mass_matrix(model, q)[np.ix_(order, order)], M) < RTOL
+        back = es.forward_dynamics(model, q, qd, tau, method="walker_orin_3")
+        assert _rel(back, qdd) < 1e-8
+        batch = es.inverse_dynamics(
+            model, np.tile(q, (5, 1)), np.tile(qd, (5, 1)), np.tile(qdd, (5, 1))
+        )
+        assert _rel(batch[3], tau) < 1e-12
+
+
+def test_mimic_dynamics_are_the_coupled_systems():
+    """τ = Gᵀ τ_e and M = Gᵀ M_e G against the model with the mimic joint free, and the
+    derivatives against central differences."""
+    base = es.zoo.random_tree(3, "RRRPR", friction=False)
+    coupled = base.replace(
+        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
+        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
+        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
+    )
+    assert (coupled.nv, coupled.engine_nv) == (4, 5)
+    rng = np.random.default_rng(1)
+    q, qd, qdd = rng.uniform(-1, 1, (3, 4))
+    G = coupled.mimic.G
+    full = lambda x: np.insert(x, 2, -0.7 * x[0])  # body 3 is the third joint
+    tau_free = es.inverse_dynamics(base, full(q) + np.array([0, 0, 0.2, 0, 0]), full(qd), full(qdd))
+    assert _rel(es.inverse_dynamics(coupled, q, qd, qdd), G.T @ tau_free) < 1e-12
+    dq, dv = es.inverse_dynamics_derivatives(coupled, q, qd, qdd)
+    h = 1e-6
+    for k in range(4):
+        e = np.zeros(4)
+        e[k] = h
+        fq = (
+            es.inverse_dynamics(coupled, q + e, qd, qdd)
+            - es.inverse_dynamics(coupled, q - e, qd, qdd)
+        ) / (2 * h)
+        fv = (
+            es.inverse_dynamics(coupled, q, qd + e, qdd)
+            - es.inverse_dynamics(coupled, q, qd - e, qdd)
+        ) / (2 * h)
+        assert np.abs(dq[:, k] - fq).max() < 1e-6
+        assert np.abs(dv[:, k] - fv).max() < 1e-6
+    with pytest.raises(ValueError, match="method='aba'.*mimic joint of body 'body3'"):
+        es.forward_dynamics(coupled, q, qd, qdd)
+
+
+@pytest.mark.parametrize(
+    "joint, mult, message",
+    [
+        ([-1, -1, 4, 3, -1], None, "loop"),
+        ([-1, -1, -1, 2, -1], None, "mimics the prismatic joint"),
+    ],
+)
+def test_bad_mimics_are_refused_naming_both_joints(joint, mult, message):
+    base = es.zoo.random_tree(0, "RPRRR", friction=False)
+    with pytest.raises(ValueError, match=message):
+        base.replace(mimic_joint=np.array([-1, *joint]))

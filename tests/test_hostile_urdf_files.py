@@ -162,9 +162,9 @@ CASES = {
         edit(edit(URDF, 'type="revolute"', 'type="planar"'), '<axis xyz="0 0 1"/>', ""),
         "<joint> at line 14 'j1': no axis (URDF's default is 1 0 0): a planar joint's axis",
     ),
-    "mimic.urdf": (
-        edit(URDF, '<child link="l2"/>', '<child link="l2"/><mimic joint="j1"/>'),
-        f"<mimic> at line {MIMIC} in joint 'j2': mimic joints are not supported",
+    "mimic_nowhere.urdf": (
+        edit(URDF, '<child link="l2"/>', '<child link="l2"/><mimic joint="nope"/>'),
+        f"<mimic> at line {MIMIC} in joint 'j2': joint 'nope' is not a moving joint of this robot",
     ),
     "not_robot.urdf": (
         '<robots name="r"><link name="a"/></robots>',

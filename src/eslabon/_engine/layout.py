@@ -141,15 +141,17 @@ def body_rows(model) -> list:
 
 def pack(model):
     """The packed array of ``model`` (anything with the :class:`eslabon.Model` arrays:
-    ``parent``, ``joint_type``, ``q_index``, ``v_index``, ``axis``, ``axis2``, ``pitch``,
-    ``tree_rotation``, …, ``gravity``, ``nb``, ``nq``, ``nv``)."""
+    ``parent``, ``joint_type``, ``engine_q_index``, ``engine_v_index``, ``axis``, ``axis2``,
+    ``pitch``, ``tree_rotation``, …, ``gravity``, ``nb``, ``engine_nq``, ``engine_nv``):
+    every joint with coordinates of its own, a mimic joint too (its coupling is applied
+    outside the kernels, :mod:`eslabon.model.mimic`)."""
     import numpy as np
 
     rows = body_rows(model)
     P = np.zeros(HEADER + (rows[-1] + 1) * STRIDE)
     P[H_NB] = rows[-1]
-    P[H_NQ] = model.nq
-    P[H_NV] = model.nv
+    P[H_NQ] = model.engine_nq  # mimic joints have coordinates of their own here
+    P[H_NV] = model.engine_nv
     P[H_GRAVITY : H_GRAVITY + 3] = model.gravity
     P[body_offset(0) + ROT : body_offset(0) + ROT + 9] = _EYE
     P[body_offset(0) + PARENT] = -1
@@ -160,13 +162,13 @@ def pack(model):
             o = body_offset(first + d)
             P[o + PARENT] = rows[int(model.parent[i])] if d == 0 else first + d - 1
             P[o + JTYPE] = motion
-            P[o + VIDX] = model.v_index[i] + d if motion != FIXED else -1
+            P[o + VIDX] = model.engine_v_index[i] + d if motion != FIXED else -1
             P[o + AXIS : o + AXIS + 3] = axis
             P[o + Z_AXIS] = float(tuple(axis) == _Z)
             P[o + ROT : o + ROT + 9] = model.tree_rotation[i].ravel() if d == 0 else _EYE
             P[o + POS : o + POS + 3] = model.tree_translation[i] if d == 0 else 0.0
             P[o + PLACE] = place
-            P[o + CFG] = model.q_index[i] + qoff if qoff >= 0 else -1
+            P[o + CFG] = model.engine_q_index[i] + qoff if qoff >= 0 else -1
             P[o + PITCH] = model.pitch[i]
             if motion != FIXED:
                 P[o + VISCOUS] = model.viscous[i]

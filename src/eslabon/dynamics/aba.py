@@ -40,12 +40,8 @@ from .._engine.joints import (
     articulated_projection,
     articulated_velocity,
     by_quaternion,
-    configuration,
-    group_correction,
     joint,
     placement,
-    quaternion_placement,
-    rates,
 )
 from .._engine.lanes import all_finite, all_positive, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
@@ -88,7 +84,7 @@ from .._engine.tuples import (
     sub,
     sym6,
 )
-from ..kinematics.recursion import body_com, near_angles
+from ..kinematics.recursion import body_com, near_angles, quaternion_row
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (
@@ -159,6 +155,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
     Z3, Z6, Z9 = like(_Z3, z), like(_Z6, z), like(_Z9, z)
     # pass 1: velocities, velocity-product accelerations, rigid inertias, bias forces
     clear(ws, 0, 0, COLS)
+    dwd = da = Z3  # a quaternion row's velocity-product correction
     tree = False
     q = near_angles(P, q)
     for i in range(1, nb + 1):
@@ -170,8 +167,8 @@ def aba_into(P, q, qd, tau, ws, qdd):
             qi = at(q, cq)
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
-        if by_quaternion(jnt):
-            E, r = quaternion_placement(jnt, configuration(q, cq, jnt))
+        if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+            E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = int(P[o])
         tree = tree or p != i - 1
         wp = g3(ws, p, _W)
@@ -180,8 +177,6 @@ def aba_into(P, q, qd, tau, ws, qdd):
             jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3
         )
         if by_quaternion(jnt):
-            u, wj = rates(qd, k, jnt)
-            dwd, da = group_correction(u, wj)
             cw = add(cw, dwd)
             cv = add(cv, da)
         m = P[o + MASS]

@@ -38,6 +38,17 @@ def _states(model, **fields):
     return values, batched
 
 
+def _engine(model, q, *rates):
+    """The compiled kernels' arrays: with mimic joints, every joint's coordinate and rate
+    (:mod:`eslabon.model.mimic`); otherwise the arrays themselves."""
+    if model.mimic is None:
+        return (q, *rates)
+    return (
+        np.ascontiguousarray(model.mimic.configuration(q)),
+        *(np.ascontiguousarray(model.mimic.rates(r)) for r in rates),
+    )
+
+
 def _rnea(model, q, qd, qdd, mode, fext, what):
     """The general path: converts and checks the inputs, runs one state or a batch."""
     if mode == MODE_GRAVITY:
@@ -49,17 +60,18 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     else:
         (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
     P = model.packed
+    qe, qde, qdde = _engine(model, q, qd, qdd)
     if batched:
-        tau = np.empty((len(q), model.nv))
-        status = _d.rnea_many(P, q, qd, qdd, 1.0, fext, mode, tau, chunk_count(len(q), WIDTH))
+        tau = np.empty((len(q), model.engine_nv))
+        status = _d.rnea_many(P, qe, qde, qdde, 1.0, fext, mode, tau, chunk_count(len(q), WIDTH))
     else:
-        tau = np.empty(model.nv)
-        zero = np.zeros(model.nv)
+        tau = np.empty(model.engine_nv)
+        zero = np.zeros(model.engine_nv)
         status = _d.rnea_one(
             P,
-            q,
-            zero if mode == MODE_GRAVITY else qd,
-            qdd if mode == MODE_ID else zero,
+            qe,
+            zero if mode == MODE_GRAVITY else qde,
+            qdde if mode == MODE_ID else zero,
             1.0,
             fext,
             tau,
@@ -67,7 +79,7 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     if status != OK:
         fields = dict(q=q, qd=qd, qdd=qdd)
         explain_nonfinite(what, **dict(list(fields.items())[: 3 - mode]))
-    return tau
+    return tau if model.mimic is None else model.mimic.forces(tau)
 
 
 # The functions below are the general paths. The public functions of the same names are
@@ -125,22 +137,23 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
             return soa.operator_terms(model, q, np.zeros_like(q))[0]
         return lagrange.lagrange_terms(model, q, np.zeros_like(q)).mass_matrix
     (q,), batched = _states(model, q=q)
-    n = model.nv
+    n = model.engine_nv
     P = model.packed
+    (qe,) = _engine(model, q)
     if batched:
         H = np.empty((len(q), n, n))
         (_d.ne_columns_many if method == "walker_orin_1" else _d.crba_many)(
-            P, q, H, chunk_count(len(q))
+            P, qe, H, chunk_count(len(q))
         )
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
         ok = (_d.ne_columns_one if method == "walker_orin_1" else _d.crba_one)(
-            P, q, H
+            P, qe, H
         ) == OK and np.isfinite(q).all()
     if not ok:
         explain_nonfinite("mass_matrix", q=q)
-    return H
+    return H if model.mimic is None else model.mimic.matrix(H)
 
 
 def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
@@ -173,6 +186,8 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     if method not in ("aba", "walker_orin_3", "walker_orin_1"):
         raise AssertionError(method)  # every listed method has a branch above
     (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
+    if model.mimic is not None:
+        return _coupled_forward_dynamics(model, q, qd, tau, method)
     P = model.packed
     out = np.empty_like(qd) if batched else np.empty(model.nv)
     if method == "aba":
@@ -195,6 +210,26 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     return out
 
 
+def _coupled_forward_dynamics(model, q, qd, tau, method):
+    """q̈ of a model with mimic joints: M q̈ = τ − b with M = Gᵀ M_e G and b = Gᵀ b_e
+    (:mod:`eslabon.model.mimic`), by Cholesky. The articulated-body recursion cannot
+    take a joint coupled to another, so ``"aba"`` refuses the model."""
+    if method == "aba":
+        i = int(np.flatnonzero(model.mimic_joint >= 0)[0])
+        raise ValueError(
+            "forward_dynamics: the articulated-body algorithm (method='aba') cannot take "
+            f"the mimic joint of body {model.body_names[i]!r}; use method='walker_orin_3'"
+        )
+    M = mass_matrix(model, q, method="walker_orin_1" if method == "walker_orin_1" else "crba")
+    rhs = tau - bias_forces(model, q, qd)
+    try:
+        L = np.linalg.cholesky(M)
+    except np.linalg.LinAlgError:
+        raise ValueError(_NOT_PD_MESSAGE) from None
+    y = np.linalg.solve(L, rhs[..., None])
+    return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
+
+
 def inverse_dynamics_derivatives(model, q, qd, qdd):
     """(∂τ/∂q, ∂τ/∂q̇) of :func:`eslabon.inverse_dynamics`, each (n, n) or (N, n, n).
 
@@ -202,17 +237,20 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     Analytic (:mod:`.derivatives`).
     """
     model.require_vector_space("inverse_dynamics_derivatives")
-    n = model.nq
-    (q, qd, qdd), batched = vectors(n, q=q, qd=qd, qdd=qdd)
+    (q, qd, qdd), batched = vectors(model.nv, q=q, qd=qd, qdd=qdd)
+    qe, qde, qdde = _engine(model, q, qd, qdd)
+    n = model.engine_nv
     shape = (len(q), n, n) if batched else (n, n)
     dq = np.empty(shape)
     dv = np.empty(shape)
     if batched:
-        status = _d.id_derivatives_many(model.packed, q, qd, qdd, dq, dv, chunk_count(len(q)))
+        status = _d.id_derivatives_many(model.packed, qe, qde, qdde, dq, dv, chunk_count(len(q)))
     else:
-        status = _d.id_derivatives_call(model.packed, q, qd, qdd, dq, dv)
+        status = _d.id_derivatives_call(model.packed, qe, qde, qdde, dq, dv)
     if status != OK:
         explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
+    if model.mimic is not None:  # q_e = G q + o: Gᵀ (∂τ_e/∂x_e) G
+        return model.mimic.matrix(dq), model.mimic.matrix(dv)
     return dq, dv
 
 
@@ -222,6 +260,11 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     model.require_vector_space("forward_dynamics_derivatives")
     n = model.nq
     (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
+    if model.mimic is not None:  # from the coupled inverse dynamics: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
+        qdd = forward_dynamics(model, q, qd, tau, method="walker_orin_3")
+        dq, dv = inverse_dynamics_derivatives(model, q, qd, qdd)
+        Minv = np.linalg.inv(mass_matrix(model, q))
+        return -Minv @ dq, -Minv @ dv, Minv
     P = model.packed
     if batched:
         N = len(q)
@@ -255,26 +298,28 @@ def coriolis_matrix(model, q, qd):
     model.require_rigid_links("coriolis_matrix")
     model.require_vector_space("coriolis_matrix")
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
-    n = model.nq
+    qe, qde = _engine(model, q, qd)
+    n = model.engine_nv
     if batched:
         C = np.empty((len(q), n, n))
-        _d.coriolis_many(model.packed, q, qd, C, chunk_count(len(q)))
+        _d.coriolis_many(model.packed, qe, qde, C, chunk_count(len(q)))
     else:
         C = np.empty((n, n))
-        _d.coriolis_one(model.packed, q, qd, C)
+        _d.coriolis_one(model.packed, qe, qde, C)
     if not np.isfinite(C).all():
         explain_nonfinite("coriolis_matrix", q=q, qd=qd)
-    return C
+    return C if model.mimic is None else model.mimic.matrix(C)
 
 
 def _energy(model, q, qd):
     (q, qd), batched = _states(model, q=q, qd=qd)
+    qe, qde = _engine(model, q, qd)
     if batched:
         out = np.empty((len(q), 2))
-        _d.energy_many(model.packed, q, qd, out, chunk_count(len(q)))
+        _d.energy_many(model.packed, qe, qde, out, chunk_count(len(q)))
     else:
         out = np.empty(2)
-        _d.energy_one(model.packed, q, qd, out)
+        _d.energy_one(model.packed, qe, qde, out)
     if not np.isfinite(out).all():
         explain_nonfinite("energy", q=q, qd=qd)
     return out

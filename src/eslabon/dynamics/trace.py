@@ -73,6 +73,7 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
         raise ValueError("q: rnea_trace takes one state of shape (n,)")
     if model.nq != model.nv:
         check_configuration(model, q)
+    model.require_no_mimic("rnea_trace")
     fext = None if tip_wrench is None else tip_wrench_array(model, tip_wrench)
     ws = trace_workspace(int(model.body_row[-1]))
     tau = np.empty(model.nv)

@@ -28,14 +28,7 @@ import math
 
 from numba import njit
 
-from .._engine.joints import (
-    by_quaternion,
-    configuration,
-    joint,
-    placement,
-    quaternion_placement,
-    world_axis,
-)
+from .._engine.joints import by_quaternion, joint, placement, world_axis
 from .._engine.layout import ARMATURE, CFG, H_NB, H_NV, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
@@ -59,7 +52,7 @@ from .._engine.tuples import (
     sub,
     sym6,
 )
-from ..kinematics.recursion import body_com, near_angles
+from ..kinematics.recursion import body_com, near_angles, quaternion_row_placement
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
@@ -85,8 +78,8 @@ def crba_into(P, q, cw, H):
         qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
-        if by_quaternion(jnt):
-            E, r = quaternion_placement(jnt, configuration(q, cq, jnt))
+        if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+            E, r = quaternion_row_placement(P, o, q, cq)
         p = int(P[o])
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)

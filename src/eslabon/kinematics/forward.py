@@ -77,8 +77,10 @@ def jacobian(model, q, frame: str = "ee", reference: str = "world"):
     b = int(rows[fr.body])
     Rb, pb = R[..., b, :, :], p[..., b, :]
     Rf, pf = Rb @ fr.rotation, pb + Rb @ fr.translation
-    J = np.zeros(p.shape[:-2] + (6, model.nv))
+    J = np.zeros(p.shape[:-2] + (6, model.engine_nv))
     add_jacobian_columns(model.packed, R, p, b, pf, J)
+    if model.mimic is not None:  # a mimic joint's column adds to the one it copies
+        J = J @ model.mimic.G
     if reference == "local":
         RfT = np.swapaxes(Rf, -1, -2)
         J[..., :3, :] = RfT @ J[..., :3, :]

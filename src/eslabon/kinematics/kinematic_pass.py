@@ -147,7 +147,13 @@ def _states(model, q, qd, qdd):
     if model.nq != model.nv:
         check_configuration(model, checked["q"])
     zeros = np.zeros(checked["q"].shape[:-1] + (model.nv,))  # read by the kernel only
-    return checked["q"], checked.get("qd", zeros), checked.get("qdd", zeros), batched
+    q, qd, qdd = checked["q"], checked.get("qd", zeros), checked.get("qdd", zeros)
+    if model.mimic is not None:  # every joint's own coordinate (eslabon.model.mimic)
+        mm = model.mimic
+        q, qd, qdd = (
+            np.ascontiguousarray(x) for x in (mm.configuration(q), mm.rates(qd), mm.rates(qdd))
+        )
+    return q, qd, qdd, batched
 
 
 def _base_row(ws, base):

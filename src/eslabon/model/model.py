@@ -21,6 +21,7 @@ import numpy as np
 from .._engine import layout as L
 from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
+from .mimic import mimic_map
 from .validate import check_body_arrays, check_names_and_frames
 
 
@@ -54,14 +55,18 @@ class Model:
     Attributes (shapes): ``parent`` (nb+1,) int, ``joint_type`` (nb+1,) int (0 fixed,
     1 revolute, 2 prismatic, 3 helical, 4 universal, 5 planar, 6 spherical, 7 free flyer),
     ``q_index`` and ``v_index`` (nb+1,) int (where the joint's coordinates start in q and
-    its rates in v; -1 for fixed joints), ``axis`` (nb+1, 3), ``axis2`` (nb+1, 3) (the
-    second axis of a universal joint), ``pitch`` (nb+1,) (a helical joint's translation per
-    radian), ``tree_rotation`` (nb+1, 3, 3), ``tree_translation`` (nb+1, 3), ``mass``
-    (nb+1,), ``com`` (nb+1, 3), ``inertia`` (nb+1, 3, 3) about the COM, ``viscous``,
-    ``coulomb``, ``armature`` (nb+1,) (each degree of freedom of the body's joint takes
-    its body's value), ``com_slide`` (nb+1,), ``gravity`` (3,). ``nq`` is the length of a
+    its rates in v; -1 for fixed and mimic joints), ``axis`` (nb+1, 3), ``axis2`` (nb+1, 3)
+    (the second axis of a universal joint), ``pitch`` (nb+1,) (a helical joint's
+    translation per radian), ``mimic_joint`` (nb+1,) int, ``mimic_multiplier``,
+    ``mimic_offset`` (nb+1,) (a mimic joint's value is multiplier · (the value of body
+    ``mimic_joint``'s joint) + offset; it adds no degree of freedom; -1: not a mimic),
+    ``tree_rotation`` (nb+1, 3, 3), ``tree_translation`` (nb+1, 3), ``mass`` (nb+1,),
+    ``com`` (nb+1, 3), ``inertia`` (nb+1, 3, 3) about the COM, ``viscous``, ``coulomb``,
+    ``armature`` (nb+1,) (each degree of freedom of the body's joint takes its body's
+    value), ``com_slide`` (nb+1,), ``gravity`` (3,). ``nq`` is the length of a
     configuration q, ``nv`` of rates, accelerations and torques (nq = nv unless a joint
-    holds a quaternion).
+    holds a quaternion); mimic joints are not counted (``engine_nq``, ``engine_nv`` and
+    ``engine_q_index``, ``engine_v_index`` count them, as the compiled kernels see them).
     """
 
     name: str
@@ -84,10 +89,19 @@ class Model:
     source: str = ""
     axis2: Any = None
     pitch: Any = None
+    mimic_joint: Any = None
+    mimic_multiplier: Any = None
+    mimic_offset: Any = None
     q_index: np.ndarray = field(init=False)
     v_index: np.ndarray = field(init=False)
     nq: int = field(init=False)
     nv: int = field(init=False)
+    # the compiled kernels see every joint with coordinates of its own, mimic ones too
+    engine_q_index: np.ndarray = field(init=False, repr=False)
+    engine_v_index: np.ndarray = field(init=False, repr=False)
+    engine_nq: int = field(init=False, repr=False)
+    engine_nv: int = field(init=False, repr=False)
+    mimic: Any = field(init=False, repr=False)
     body_row: np.ndarray = field(init=False, repr=False)
     packed: np.ndarray = field(init=False, repr=False)
 
@@ -96,13 +110,18 @@ class Model:
         for key, value in arrays.items():
             value.setflags(write=False)
             object.__setattr__(self, key, value)
-        sizes = {"q": _sizes(L.JOINT_NQ, self.joint_type), "v": _sizes(L.JOINT_NV, self.joint_type)}
-        for key, size in sizes.items():
-            start = np.concatenate(([0], np.cumsum(size)[:-1]))
-            index = np.where(size > 0, start, -1).astype(np.int64)
-            index.setflags(write=False)
-            object.__setattr__(self, f"{key}_index", index)
-            object.__setattr__(self, f"n{key}", int(size.sum()))
+        own = self.mimic_joint < 0  # a mimic joint has no coordinate of its own
+        for key, table in (("q", L.JOINT_NQ), ("v", L.JOINT_NV)):
+            for prefix, size in (
+                ("engine_", _sizes(table, self.joint_type)),  # every joint its own
+                ("", _sizes(table, self.joint_type) * own),
+            ):
+                start = np.concatenate(([0], np.cumsum(size)[:-1]))
+                index = np.where(size > 0, start, -1).astype(np.int64)
+                index.setflags(write=False)
+                object.__setattr__(self, f"{prefix}{key}_index", index)
+                object.__setattr__(self, f"{prefix}n{key}", int(size.sum()))
+        object.__setattr__(self, "mimic", mimic_map(self))
         for key in ("body_names", "frames"):  # a list given is kept as a tuple
             if isinstance(getattr(self, key), list):
                 object.__setattr__(self, key, tuple(getattr(self, key)))
@@ -127,7 +146,8 @@ class Model:
     @property
     def dof_bodies(self) -> np.ndarray:
         """Body index of each degree of freedom (each rate of v), shape (nv,)."""
-        return np.repeat(np.arange(self.nb + 1), _sizes(L.JOINT_NV, self.joint_type))
+        own = self.mimic_joint < 0
+        return np.repeat(np.arange(self.nb + 1), _sizes(L.JOINT_NV, self.joint_type) * own)
 
     @property
     def joint_types(self) -> tuple:
@@ -142,8 +162,14 @@ class Model:
 
     @property
     def joint_bodies(self) -> np.ndarray:
-        """Body index of each moving joint (one per joint, whatever its size)."""
-        return np.flatnonzero(self.joint_type != FIXED)
+        """Body index of each moving joint with coordinates of its own (one per joint,
+        whatever its size; a mimic joint copies another's)."""
+        return np.flatnonzero((self.joint_type != FIXED) & (self.mimic_joint < 0))
+
+    @property
+    def has_mimic(self) -> bool:
+        """True when a joint copies another's value (``mimic_joint``)."""
+        return self.mimic is not None
 
     @property
     def has_general_joints(self) -> bool:
@@ -168,6 +194,16 @@ class Model:
                     f"of body {self.body_names[i]!r} is "
                     f"{JOINT_TYPE_NAMES[int(self.joint_type[i])]}"
                 )
+        self.require_no_mimic(what)
+
+    def require_no_mimic(self, what: str) -> None:
+        """Refuse a model with a mimic joint for ``what`` that cannot take one."""
+        for i in np.flatnonzero(self.mimic_joint >= 0):
+            raise ValueError(
+                f"model: {what} takes joints with coordinates of their own; the joint of "
+                f"body {self.body_names[i]!r} mimics that of body "
+                f"{self.body_names[int(self.mimic_joint[i])]!r}"
+            )
 
     def require_vector_space(self, what: str) -> None:
         """Refuse a model whose configuration is not a vector space (a spherical or
@@ -245,6 +281,9 @@ class Model:
                 "source",
                 "axis2",
                 "pitch",
+                "mimic_joint",
+                "mimic_multiplier",
+                "mimic_offset",
             )
         }
         for key in ("viscous", "coulomb", "armature"):

@@ -24,8 +24,13 @@ joint whose ``<limit>`` gives lower < upper. eslabon keeps no limits in the dyna
 lower >= upper (e.g. lower=0 upper=-1, or both 0, or both left out) is the common way to
 say "unlimited", so such a joint is accepted and recorded as unlimited (no entry).
 
+Mimic joints: ``<mimic joint multiplier offset>`` (defaults 1 and 0) makes a joint's
+value multiplier · (the named joint's) + offset (:mod:`eslabon.model.mimic`); it is
+refused when the named joint is not a moving joint of the same type, or the mimics loop,
+and ignored on a fixed joint (as Pinocchio does: such a joint does not move).
+
 Refused, with an error naming the element and its line: other joint types, a planar
-joint whose axis is not +z, ``<mimic>``, closed loops (a link with two parent joints, or
+joint whose axis is not +z, closed loops (a link with two parent joints, or
 links that no path from the root reaches), several roots or none, a joint whose parent is
 its child, duplicate link or joint names, a second ``<origin>``/``<axis>``/``<inertial>``/...
 where one is allowed, numbers that are not plain decimal numbers (``1_000``, ``nan``,
@@ -51,6 +56,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from .._engine.layout import JOINT_NAMES
 from ..conventions import STANDARD_GRAVITY
 from ..spatial import rot_x, rot_y, rot_z
 from .builder import ModelBuilder
@@ -269,11 +275,6 @@ def _joint_tree(
             raise ValueError(
                 f"{_at(j, where)} {jname!r}: type {jtype!r} is not supported "
                 f"(expected {_EXPECTED_TYPES})"
-            )
-        mimic = _one(j, "mimic", where)
-        if mimic is not None:
-            raise ValueError(
-                f"{_at(mimic, where)} in joint {jname!r}: mimic joints are not supported"
             )
         ends: dict[str, str] = {}
         for role in ("parent", "child"):
@@ -519,7 +520,51 @@ def read_urdf(
         source=f"URDF {where}",
         strict=strict,
     )
-    return model, info
+    return _with_mimics(model, info, parent_of, where), info
+
+
+def _with_mimics(model: Model, info: UrdfInfo, parent_of: ParentOf, where: str) -> Model:
+    """``model`` with the ``<mimic joint multiplier offset>`` of its joints (multiplier 1
+    and offset 0 when left out): a joint whose value is multiplier · (the named joint's)
+    + offset (:mod:`eslabon.model.mimic`)."""
+    body_of_joint = {
+        jname: model.body_names.index(child)
+        for child, (jname, _, _) in parent_of.items()
+        if child in model.body_names
+    }
+    joint = np.full(model.nb + 1, -1, dtype=np.int64)
+    mult, off = np.ones(model.nb + 1), np.zeros(model.nb + 1)
+    for child, (jname, j, _) in parent_of.items():
+        mimic = _one(j, "mimic", where)
+        if mimic is None or j.get("type") == "fixed":  # a fixed joint copies nothing
+            continue
+        target = mimic.get("joint")
+        if not target:
+            raise ValueError(f"{_at(mimic, where)} in joint {jname!r}: joint: missing")
+        if target not in body_of_joint or child not in model.body_names:
+            raise ValueError(
+                f"{_at(mimic, where)} in joint {jname!r}: joint {target!r} is not a moving "
+                "joint of this robot (a mimic joint copies a revolute, continuous or "
+                "prismatic joint)"
+            )
+        i = model.body_names.index(child)
+        k = body_of_joint[target]
+        if model.joint_type[i] != model.joint_type[k]:
+            kinds = [JOINT_NAMES[int(model.joint_type[b])] for b in (i, k)]
+            raise ValueError(
+                f"{_at(mimic, where)} in joint {jname!r}: a {kinds[0]} joint cannot mimic "
+                f"the {kinds[1]} joint {target!r} (a mimic joint copies a joint of its own "
+                "type)"
+            )
+        joint[i] = k
+        mult[i] = float(_floats(mimic, "multiplier", 1, (1.0,), where)[0])
+        off[i] = float(_floats(mimic, "offset", 1, (0.0,), where)[0])
+    if not np.any(joint >= 0):
+        return model
+    try:
+        return model.replace(mimic_joint=joint, mimic_multiplier=mult, mimic_offset=off)
+    except ValueError as exc:
+        raise ValueError(f"{where}: <mimic>: {exc}") from None
 
 
 def from_urdf(

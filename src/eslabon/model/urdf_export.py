@@ -114,6 +114,17 @@ def _joint_lines(model: Model, i: int, kind: str, limited: bool) -> list[str]:
     return out + ([armature] if model.armature[i] else [])
 
 
+def _mimic_line(model: Model, i: int, joint: dict[int, str]) -> list[str]:
+    """``<mimic>`` of body ``i``'s joint when it copies another (``joint``: quoted names)."""
+    k = int(model.mimic_joint[i])
+    if k < 0:
+        return []
+    return [
+        f"    <mimic joint={joint[k]} multiplier={_fmt(model.mimic_multiplier[i])} "
+        f"offset={_fmt(model.mimic_offset[i])}/>"
+    ]
+
+
 def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     """URDF text for ``model``, written to ``path`` too when it is given.
 
@@ -183,6 +194,7 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
             f"    <origin xyz={_fmt(model.tree_translation[i])} "
             f"rpy={_fmt(matrix_rpy(model.tree_rotation[i]))}/>",
             *_joint_lines(model, i, kind, limited),
+            *_mimic_line(model, i, joint),
             "  </joint>",
         ]
     for fr in model.frames:

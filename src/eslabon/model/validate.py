@@ -15,6 +15,7 @@ import numpy as np
 
 from .._engine.layout import HELICAL, UNIVERSAL
 from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC, REVOLUTE
+from .mimic import check_mimic_arrays
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -51,6 +52,12 @@ if TYPE_CHECKING:
         def axis2(self) -> Any: ...
         @property
         def pitch(self) -> Any: ...
+        @property
+        def mimic_joint(self) -> Any: ...
+        @property
+        def mimic_multiplier(self) -> Any: ...
+        @property
+        def mimic_offset(self) -> Any: ...
         @property
         def gravity(self) -> np.ndarray: ...
         @property
@@ -216,6 +223,7 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     if len(bad):
         raise ValueError(f"pitch[{bad[0]}]: only a helical joint has a pitch")
     out["pitch"] = pitch
+    out.update(check_mimic_arrays(model, jtype))
     rot = as_float_array(model.tree_rotation, (n, 3, 3), "tree_rotation")
     for i in range(n):
         check_rotation(rot[i], f"tree_rotation[{i}]")

@@ -173,7 +173,13 @@ def simulate(
 
     if not callable(torque):
         T = table if table is not None else law(0.0, 0, q0, qd0).reshape(1, n)
-    compiled = method == "rk4" and not callable(torque) and fd_method in FD_CODES and not manifold
+    compiled = (
+        method == "rk4"
+        and not callable(torque)
+        and fd_method in FD_CODES
+        and not manifold
+        and model.mimic is None
+    )
     if manifold:
         _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol)
     elif compiled:
