@@ -191,15 +191,12 @@ def test_q_of_length_nv_is_refused_with_both_lengths():
 @pytest.mark.parametrize(
     "call, what",
     [
-        (lambda m, q, v: es.inverse_dynamics_derivatives(m, q, v, v), "inverse_dynamics_deriv"),
-        (lambda m, q, v: es.forward_dynamics_derivatives(m, q, v, v), "forward_dynamics_deriv"),
         (lambda m, q, v: es.coriolis_matrix(m, q, v), "coriolis_matrix"),
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="lagrange"), "'lagrange'"),
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="soa"), "'soa'"),
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="gibbs_appell"), "'gibbs_appell'"),
         (lambda m, q, v: es.mass_matrix(m, q, method="lagrange"), "'lagrange'"),
         (lambda m, q, v: horner.forward_recursion(m, q), "Horner"),
-        (lambda m, q, v: es.control.linearize(m, q, v, v), "linearize"),
     ],
 )
 def test_what_does_not_take_a_joint_type_refuses_it_by_name(call, what):
@@ -366,3 +363,73 @@ def test_bad_mimics_are_refused_naming_both_joints(joint, mult, message):
     base = es.zoo.random_tree(0, "RPRRR", friction=False)
     with pytest.raises(ValueError, match=message):
         base.replace(mimic_joint=np.array([-1, *joint]))
+
+
+# --- derivatives in the tangent space ---------------------------------------------------
+@pytest.mark.parametrize("letters", ["SRR", "BRR", "RSRB", "space"])
+def test_derivatives_along_the_tangent_space(letters):
+    """∂τ/∂q (along q ⊕ ε e_k) and ∂τ/∂v against Pinocchio's computeRNEADerivatives
+    (frictionless) and against central differences with friction; the forward dynamics'
+    derivatives against central differences."""
+    model = _tree(2, letters)
+    rng = np.random.default_rng(8)
+    q, qd, qdd = _state(model, rng)
+    dq, dv = es.inverse_dynamics_derivatives(model, q, qd, qdd)
+    pm = to_pinocchio(model)
+    pd = pm.createData()
+    qo, vo = configuration_order(model), dof_order(model)
+    pin.computeRNEADerivatives(pm, pd, q[qo], qd[vo], qdd[vo])
+    assert _rel(dq[np.ix_(vo, vo)], pd.dtau_dq) < 1e-10
+    assert _rel(dv[np.ix_(vo, vo)], pd.dtau_dv) < 1e-10
+    rough = model.replace(
+        viscous=np.linspace(0.1, 0.3, model.nb + 1), coulomb=np.full(model.nb + 1, 0.05)
+    )
+    dq, dv = es.inverse_dynamics_derivatives(rough, q, qd, qdd)
+    tau = es.inverse_dynamics(rough, q, qd, qdd)
+    fq, fv, Minv = es.forward_dynamics_derivatives(rough, q, qd, tau)
+    h = 1e-6
+    for k in range(model.nv):
+        e = np.zeros(model.nv)
+        e[k] = h
+        qp, qm = es.integrate(model, q, e), es.integrate(model, q, -e)
+        cq = (es.inverse_dynamics(rough, qp, qd, qdd) - es.inverse_dynamics(rough, qm, qd, qdd)) / (
+            2 * h
+        )
+        cv = (
+            es.inverse_dynamics(rough, q, qd + e, qdd) - es.inverse_dynamics(rough, q, qd - e, qdd)
+        ) / (2 * h)
+        assert _rel(dq[:, k], cq) < 1e-6 and _rel(dv[:, k], cv) < 1e-6
+        fd = lambda x, y: es.forward_dynamics(rough, x, y, tau)
+        assert _rel(fq[:, k], (fd(qp, qd) - fd(qm, qd)) / (2 * h)) < 1e-6
+        assert _rel(fv[:, k], (fd(q, qd + e) - fd(q, qd - e)) / (2 * h)) < 1e-6
+    assert _rel(Minv @ es.mass_matrix(rough, q), np.eye(model.nv)) < 1e-10
+
+
+def test_linearization_on_the_manifold_predicts_a_perturbed_motion():
+    """A (tangent space, with −ad(v̄) in its upper-left block) against the rate at which a
+    perturbation of the space manipulator's state grows in a short simulation: the
+    difference (linear in the time step) falls fourfold when the time step does."""
+    model = es.zoo.load("space_manipulator")
+    rng = np.random.default_rng(3)
+    q = es.random_configuration(model, rng)
+    v = 0.5 * rng.normal(size=model.nv)
+    lin = es.control.linearize(model, q, v, es.forward_dynamics(model, q, v, np.zeros(12)))
+    n, eps = model.nv, 1e-6
+    errors = []
+    for T in (1e-3, 2.5e-4):
+        worst = 0.0
+        for j in (3, 4, 5, 9):  # a satellite rotation and arm joints: positions, rates
+            for dx in (np.eye(2 * n)[j], np.eye(2 * n)[n + j]):
+                nominal = es.simulate(model, T, T / 10, q0=q, qd0=v)
+                moved = es.simulate(
+                    model, T, T / 10, q0=es.integrate(model, q, eps * dx[:n]), qd0=v + eps * dx[n:]
+                )
+                dxT = np.concatenate(
+                    [
+                        es.difference(model, nominal.q[-1], moved.q[-1]),
+                        moved.qd[-1] - nominal.qd[-1],
+                    ]
+                )
+                worst = max(worst, np.abs((dxT / eps - dx) / T - lin.A @ dx).max())
+        errors.append(worst)
+    assert errors[1] < 0.35 * errors[0] and errors[1] < 1e-2, errors

@@ -8,6 +8,11 @@ and for the state x = [θ; θ̇], δẋ = A(t) δx + B(t) δf* with
 
     A = [[0, 1], [−M⁻¹W, −M⁻¹V]],    B = [[0], [M⁻¹]]                         (5.2.3–4)
 
+With a spherical or free-flyer joint, δθ is the tangent-space perturbation (q = q̄ ⊕ δθ,
+:func:`eslabon.integrate`), W its derivative (:mod:`eslabon.dynamics.tangent`), and the
+upper-left block of A is −ad(v̄) over the joint's rates (δθ moves with the frame it is
+taken in; :func:`eslabon.dynamics.tangent.tangent_drift`), zero elsewhere.
+
 U, V, W are exact: V and W come from the analytic derivatives of Newton–Euler
 (:func:`eslabon.inverse_dynamics_derivatives`, friction included), as the digest
 recommends, not from the thesis's (5.3.5–5.3.25), whose printed W is wrong (digest §4.6:
@@ -25,6 +30,8 @@ import numpy as np
 from .._args import finite_number, vectors
 from ..dynamics import inverse_dynamics, mass_matrix
 from ..dynamics.api import inverse_dynamics_derivatives
+from ..dynamics.tangent import tangent_drift
+from ..model.configuration import integrate
 
 METHODS = ("analytic", "central")
 
@@ -44,14 +51,15 @@ class Linearization(NamedTuple):
 
 
 def _central(model, q, qd, qdd, step):
-    n = model.nq
-    W = np.empty(q.shape + (n,))
-    V = np.empty(q.shape + (n,))
+    n = model.nv
+    W = np.empty(qd.shape + (n,))
+    V = np.empty(qd.shape + (n,))
     for j in range(n):
         e = np.zeros(n)
         e[j] = step
+        qp, qm = integrate(model, q, e), integrate(model, q, -e)  # q ± e in the tangent space
         W[..., :, j] = (
-            inverse_dynamics(model, q + e, qd, qdd) - inverse_dynamics(model, q - e, qd, qdd)
+            inverse_dynamics(model, qp, qd, qdd) - inverse_dynamics(model, qm, qd, qdd)
         ) / (2 * step)
         V[..., :, j] = (
             inverse_dynamics(model, q, qd + e, qdd) - inverse_dynamics(model, q, qd - e, qdd)
@@ -77,14 +85,15 @@ def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6
     """U, V, W, A, B at one state (n,) or a batch (N, n) (:class:`Linearization`)."""
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
-    model.require_vector_space("linearize")
-    (q, qd, qdd), _ = vectors(model.nq, q=q, qd=qd, qdd=qdd)
+    (q, qd, qdd), _ = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)
     U = mass_matrix(model, q)
     if method == "analytic":
         W, V = inverse_dynamics_derivatives(model, q, qd, qdd)
     else:
         V, W = _central(model, q, qd, qdd, finite_number(step, "step", positive=True))
     A, B, M_inv = state_space(U, V, W)
+    if model.nq != model.nv:  # δq in the tangent space: ξ̇ = δv − ad(v̄) ξ
+        A[..., : model.nv, : model.nv] = tangent_drift(model, qd)
     return Linearization(U, V, W, A, B, M_inv)
 
 
@@ -93,7 +102,6 @@ def linearize_along(model, trajectory, *, method: str = "analytic", step: float 
     with ``t`` (T,) and ``q``, ``qd``, ``qdd`` (T, n): a simulation
     :class:`~eslabon.sim.Trajectory`, an IK :class:`~eslabon.kinematics.ik.PathSolution`,
     a :class:`~eslabon.control.Nominal`), in one batched call."""
-    model.require_vector_space("linearize_along")
     try:
         t, q, qd, qdd = (
             np.asarray(getattr(trajectory, k), dtype=float) for k in ("t", "q", "qd", "qdd")

@@ -210,6 +210,33 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     return out
 
 
+def _tangent_id_derivatives(model, q, qd, qdd):
+    """(∂τ/∂q, ∂τ/∂v) of a model with quaternion joints, in the tangent space
+    (:mod:`.tangent`): the compiled kernel on the chain of rows at a + c(v), then the
+    chain rule, state by state."""
+    from . import tangent
+
+    model.require_no_mimic("inverse_dynamics_derivatives with a quaternion joint")
+    (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
+    Q, QD, QDD = (np.atleast_2d(x) for x in (q, qd, qdd))
+    n = model.nv
+    DQ, DV = np.empty((len(Q), n, n)), np.empty((len(Q), n, n))
+    for s in range(len(Q)):
+        ac = tangent.chain_acceleration(model, QD[s], QDD[s])
+        dq_c, dv_c = np.empty((1, n, n)), np.empty((1, n, n))
+        status = _d.id_derivatives_many(
+            model.packed, Q[s : s + 1], QD[s : s + 1], ac[None], dq_c, dv_c, 1
+        )
+        if status != OK:
+            explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
+        tau = inverse_dynamics(model, Q[s], QD[s], QDD[s])
+        M = mass_matrix(model, Q[s])
+        DQ[s], DV[s] = tangent.tangent_derivatives(
+            model, QD[s], QDD[s], tau, M, dq_c[0], dv_c[0], ac
+        )
+    return (DQ, DV) if batched else (DQ[0], DV[0])
+
+
 def _coupled_forward_dynamics(model, q, qd, tau, method):
     """q̈ of a model with mimic joints: M q̈ = τ − b with M = Gᵀ M_e G and b = Gᵀ b_e
     (:mod:`eslabon.model.mimic`), by Cholesky. The articulated-body recursion cannot
@@ -236,7 +263,8 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
     Analytic (:mod:`.derivatives`).
     """
-    model.require_vector_space("inverse_dynamics_derivatives")
+    if model.nq != model.nv:
+        return _tangent_id_derivatives(model, q, qd, qdd)
     (q, qd, qdd), batched = vectors(model.nv, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = _engine(model, q, qd, qdd)
     n = model.engine_nv
@@ -257,14 +285,15 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
 def forward_dynamics_derivatives(model, q, qd, tau):
     """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
     or (N, n, n). Analytic (:mod:`.derivatives`)."""
-    model.require_vector_space("forward_dynamics_derivatives")
-    n = model.nq
-    (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
-    if model.mimic is not None:  # from the coupled inverse dynamics: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
+    if model.nq != model.nv or model.mimic is not None:
+        # from the inverse dynamics' derivatives at q̈ = FD: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
+        (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
         qdd = forward_dynamics(model, q, qd, tau, method="walker_orin_3")
         dq, dv = inverse_dynamics_derivatives(model, q, qd, qdd)
         Minv = np.linalg.inv(mass_matrix(model, q))
         return -Minv @ dq, -Minv @ dv, Minv
+    n = model.nq
+    (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
     P = model.packed
     if batched:
         N = len(q)

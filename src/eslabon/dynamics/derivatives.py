@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._engine.joints import joint, placement, world_axis
+from .._engine.joints import by_quaternion, joint, placement, world_axis
 from .._engine.layout import (
     ARMATURE,
     AXIS,
@@ -84,7 +84,7 @@ from .._engine.tuples import (
     sub,
     v3,
 )
-from ..kinematics.recursion import body_com, near_angles
+from ..kinematics.recursion import body_com, near_angles, quaternion_row_placement
 from .aba import aba_into
 from .cholesky_fd import cholesky_factor, cholesky_solve
 
@@ -152,6 +152,8 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
         E, r = placement(jnt, qi)
+        if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+            E, r = quaternion_row_placement(P, o, q, cq)
         Rp = g9(ws, p, _RW)
         R = mm(Rp, E)
         pw = add(g3(ws, p, _PW), mv(Rp, r))
