@@ -131,6 +131,8 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
     const double *pd = (const double *)PyArray_DATA(P);
     /* rows nb, configuration size nq (q), tangent size nv (every other state, outputs) */
     double nb_f = pd[0], nq_f = pd[1], nv_f = pd[5];
+    if (pd[6] != 0.0)
+        goto done;                       /* mimic joints: the general path couples them */
     if (!(nb_f >= 0.0 && nb_f < 1e7 && nv_f >= 1.0 && nv_f <= nb_f && nq_f >= nv_f
           && nq_f <= nv_f + nb_f))
         goto done;

@@ -56,6 +56,7 @@ JOINT_NV = {**JOINT_NQ, SPHERICAL: 3, FREE_FLYER: 6}
 HEADER = 8
 H_NB, H_NQ, H_GRAVITY = 0, 1, 2  # gravity occupies 2..4; H_NB counts rows (world excluded)
 H_NV = 5  # tangent size: rates, accelerations, torques
+H_MIMIC = 6  # 1.0 when a joint mimics another: the lean C path hands such models over
 
 STRIDE = 39
 PARENT = 0  # the parent's row
@@ -152,6 +153,7 @@ def pack(model):
     P[H_NB] = rows[-1]
     P[H_NQ] = model.engine_nq  # mimic joints have coordinates of their own here
     P[H_NV] = model.engine_nv
+    P[H_MIMIC] = float(model.mimic is not None)
     P[H_GRAVITY : H_GRAVITY + 3] = model.gravity
     P[body_offset(0) + ROT : body_offset(0) + ROT + 9] = _EYE
     P[body_offset(0) + PARENT] = -1

@@ -27,6 +27,9 @@ def model_sha256(model) -> str:
     """sha256 (hex) of a model's packed arrays and frames: equal numbers, equal hash."""
     h = hashlib.sha256()
     h.update(np.ascontiguousarray(model.packed, dtype="<f8").tobytes())
+    if model.has_mimic:  # the coupling lives outside the packed array
+        for key in ("mimic_joint", "mimic_multiplier", "mimic_offset"):
+            h.update(np.ascontiguousarray(getattr(model, key), dtype="<f8").tobytes())
     for frame in model.frames:
         h.update(f"frame {frame.name} {int(frame.body)}".encode())
         h.update(np.ascontiguousarray(frame.rotation, dtype="<f8").tobytes())

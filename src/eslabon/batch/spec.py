@@ -221,6 +221,8 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     ref, model_text, model = read_model_source(ref, base)
     if not hasattr(model, "nq"):
         raise ValueError("model: sweeps take an arm model, not a mobile manipulator")
+    model.require_vector_space("a sweep (its nominal is a straight line in q)")
+    model.require_no_mimic("a sweep")
     n = model.nq
     traj = data.get("trajectory")
     if not isinstance(traj, dict) or set(traj) - {"start", "goal", "duration", "samples"}:

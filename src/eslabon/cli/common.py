@@ -98,6 +98,16 @@ def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: boo
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
+def parse_configuration(m, text: Optional[str], field: str):
+    """A configuration of ``m`` (nq numbers) from ``text``; unset, the neutral one (zeros,
+    and unit quaternions (0, 0, 0, 1) where the model has them)."""
+    if text is None:
+        from ..model.configuration import neutral
+
+        return neutral(m)
+    return parse_vector(text, m.nq, field)
+
+
 def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = True):
     """``n`` finite numbers from ``text``: separated by commas and/or spaces, optionally
     in one pair of brackets; anything else is refused saying why."""

@@ -26,6 +26,7 @@ from .common import (
     UserError,
     output_file,
     output_folder,
+    parse_configuration,
     parse_vector,
     require_extra,
     resolve_model,
@@ -94,9 +95,10 @@ def inverse(
     from .. import inverse_dynamics, rnea_trace
 
     m = resolve_model(model, opt)
-    x, v, a = (parse_vector(s, m.nq, f) for s, f in ((q, "--q"), (qd, "--qd"), (qdd, "--qdd")))
+    x = parse_configuration(m, q, "--q")
+    v, a = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (qdd, "--qdd")))
     tau = inverse_dynamics(m, x, v, a)
-    lines = [f"model {m.name}  ({m.nq} DOF)", f"tau = {_fmt(tau)}"]
+    lines = [f"model {m.name}  ({m.nv} DOF)", f"tau = {_fmt(tau)}"]
     if trace:
         lines.append(rnea_trace(m, x, v, a).table())
     _emit(
@@ -126,7 +128,8 @@ def forward(
     from .. import forward_dynamics
 
     m = resolve_model(model, opt)
-    x, v, t = (parse_vector(s, m.nq, f) for s, f in ((q, "--q"), (qd, "--qd"), (tau, "--tau")))
+    x = parse_configuration(m, q, "--q")
+    v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
     qdd = forward_dynamics(m, x, v, t, method=method)
     _emit(
         {
@@ -137,7 +140,7 @@ def forward(
             "qdd": qdd.tolist(),
         },
         as_json,
-        [f"model {m.name}  ({m.nq} DOF)", f"qdd = {_fmt(qdd)}"],
+        [f"model {m.name}  ({m.nv} DOF)", f"qdd = {_fmt(qdd)}"],
     )
 
 
@@ -176,8 +179,8 @@ def simulate(
         return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, method, force, as_json)
     if u is not None:
         raise UserError("--u: platform inputs apply to mobile-manipulator models only")
-    x0, v0 = parse_vector(q0, m.nq, "--q0"), parse_vector(qd0, m.nq, "--qd0")
-    torque = None if tau is None else parse_vector(tau, m.nq, "--tau")
+    x0, v0 = parse_configuration(m, q0, "--q0"), parse_vector(qd0, m.nv, "--qd0")
+    torque = None if tau is None else parse_vector(tau, m.nv, "--tau")
     traj = run(m, t_final, dt, q0=x0, qd0=v0, torque=torque, method=method)
     traj.save(out, overwrite=force)
     _emit(
@@ -301,9 +304,9 @@ def crosscheck_cmd(
     from ..dynamics.crosscheck import crosscheck
 
     m = resolve_model(model, opt)
-    x, v, a = (
-        None if s is None else parse_vector(s, m.nq, f)
-        for s, f in ((q, "--q"), (qd, "--qd"), (qdd, "--qdd"))
+    x = None if q is None else parse_vector(q, m.nq, "--q")
+    v, a = (
+        None if s is None else parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (qdd, "--qdd"))
     )
     report = crosscheck(m, x, v, a, seed=seed, rtol=rtol)
     _emit(report.to_dict(), as_json, report.table().splitlines())

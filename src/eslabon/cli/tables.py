@@ -34,6 +34,20 @@ def model_info(m):
         + (f", configuration of {m.nq} numbers (quaternions)" if m.nq != m.nv else ""),
         f"gravity  {m.gravity.tolist()} m/s^2",
     ]
+    for i in np.flatnonzero(m.mimic_joint >= 0):  # joints that copy another's value
+        k = int(m.mimic_joint[i])
+        data.setdefault("mimic", []).append(
+            {
+                "body": m.body_names[i],
+                "copies": m.body_names[k],
+                "multiplier": float(m.mimic_multiplier[i]),
+                "offset": float(m.mimic_offset[i]),
+            }
+        )
+        lines.append(
+            f"mimic    {m.body_names[i]} = {float(m.mimic_multiplier[i]):g} x "
+            f"{m.body_names[k]} + {float(m.mimic_offset[i]):g}"
+        )
     if m.dh is not None:
         cols = _DH_COLUMNS[m.dh.convention]
         data["dh"] = {

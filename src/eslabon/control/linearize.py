@@ -31,7 +31,7 @@ from .._args import finite_number, vectors
 from ..dynamics import inverse_dynamics, mass_matrix
 from ..dynamics.api import inverse_dynamics_derivatives
 from ..dynamics.tangent import tangent_drift
-from ..model.configuration import integrate
+from ..model.configuration import difference, integrate
 
 METHODS = ("analytic", "central")
 
@@ -145,9 +145,8 @@ def perturbation_check(model, nominal, perturbed) -> PerturbationCheck:
     except (TypeError, ValueError):
         raise ValueError("nominal, perturbed: expected two (q, qd, qdd) triples") from None
     lin = linearize(model, q, qd, qdd)
-    dq, dqd, dqdd = (
-        np.asarray(b, float) - np.asarray(a, float) for a, b in ((q, pq), (qd, pqd), (qdd, pqdd))
-    )
+    dqd, dqdd = (np.asarray(b, float) - np.asarray(a, float) for a, b in ((qd, pqd), (qdd, pqdd)))
+    dq = difference(model, q, pq)  # in the tangent space (q − q̄ for vector coordinates)
     terms = [lin.W @ dq, lin.V @ dqd, lin.U @ dqdd]
     predicted = terms[0] + terms[1] + terms[2]
     actual = inverse_dynamics(model, pq, pqd, pqdd) - inverse_dynamics(model, q, qd, qdd)

@@ -38,6 +38,12 @@ class Nominal:
         q, qd, qdd = (np.asarray(x, dtype=float) for x in (q, qd, qdd))
         if t.ndim != 1 or len(t) < 2 or not np.all(np.diff(t) > 0):
             raise ValueError("t: expected at least two increasing sample times")
+        if qd.shape[-1:] != q.shape[-1:]:
+            raise ValueError(
+                f"q, qd: a nominal interpolates each coordinate of q with its rate, so q and "
+                f"qd need the same length, got {q.shape[-1]} and {qd.shape[-1]} (a model "
+                "with a quaternion joint has nq ≠ nv: not supported yet)"
+            )
         for name, x in (("q", q), ("qd", qd), ("qdd", qdd)):
             if x.shape != (len(t), q.shape[-1]) or not np.isfinite(x).all():
                 raise ValueError(f"{name}: expected finite samples of shape ({len(t)}, n)")
@@ -64,6 +70,7 @@ class Nominal:
 
 def model_assignment_law(model, nominal: Nominal, psi, omega):
     """The thesis's controller (5.6.5–5.6.8) as a law (t, q, qd) -> τ."""
+    model.require_vector_space("model_assignment_law (q − q̄ as a vector)")
     n = model.nq
     spd_matrix(psi, n, "psi")
     spd_matrix(omega, n, "omega")
@@ -79,6 +86,7 @@ def model_assignment_law(model, nominal: Nominal, psi, omega):
 def gain_schedule_law(model, nominal: Nominal, t_gains, K):
     """τ = τ_nom(t) − K(t)[q − q_nom; q̇ − q̇_nom] with K (T, n, 2n) at ``t_gains``,
     interpolated linearly."""
+    model.require_vector_space("gain_schedule_law (q − q̄ as a vector)")
     t_gains = np.asarray(t_gains, dtype=float)
     K = np.asarray(K, dtype=float)
     n = model.nq
@@ -97,6 +105,7 @@ def gain_schedule_law(model, nominal: Nominal, t_gains, K):
 
 def computed_torque_law(model, nominal: Nominal, kp, kd):
     """τ = M(q)(q̈_d + K_d(q̇_d − q̇) + K_p(q_d − q)) + b(q, q̇) (exact linearization)."""
+    model.require_vector_space("computed_torque_law (q − q̄ as a vector)")
     Kp = spd_matrix(kp, model.nq, "kp")
     Kd = spd_matrix(kd, model.nq, "kd")
 
@@ -111,6 +120,7 @@ def computed_torque_law(model, nominal: Nominal, kp, kd):
 
 def pd_gravity_law(model, q_goal, kp, kd):
     """τ = K_p(q_d − q) − K_d q̇ + g(q): PD with gravity compensation (regulation)."""
+    model.require_vector_space("pd_gravity_law (q − q̄ as a vector)")
     Kp = spd_matrix(kp, model.nq, "kp")
     Kd = spd_matrix(kd, model.nq, "kd")
     q_goal = np.array(q_goal, dtype=float)
@@ -145,6 +155,7 @@ def simulate_closed_loop(
 ) -> ClosedLoop:
     """Run ``law`` on the nonlinear robot from the nominal start plus an initial error
     (dq0, dqd0), from t = nominal.t[0] = 0 to ``t_final`` (default the nominal's end)."""
+    model.require_vector_space("simulate_closed_loop (q − q̄ as a vector)")
     if nominal.t[0] != 0.0:
         raise ValueError("nominal: expected samples starting at t = 0")
     t_final = nominal.t[-1] if t_final is None else finite_number(t_final, "t_final", True)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._args import finite_number, vectors
+from .._engine.layout import JOINT_NV
 from ..model.configuration import check_configuration, integrate, normalize
 
 GROUPS = ("inverse dynamics", "mass matrix", "forward dynamics", "identity")
@@ -184,8 +185,20 @@ def crosscheck(
                 rtol,
             )
         )
-    acc = api.forward_dynamics(model, q, qd, tau)
-    checks.append(_compare(FD, "ABA round trip to q̈", "given q̈", lambda: acc, qdd, rtol))
+    # the reference: ABA, or (a mimic joint, which ABA cannot take) Walker-Orin 3
+    acc = api.forward_dynamics(
+        model, q, qd, tau, method="walker_orin_3" if model.has_mimic else "aba"
+    )
+    checks.append(
+        _compare(
+            FD,
+            "ABA round trip to q̈",
+            "given q̈",
+            lambda: api.forward_dynamics(model, q, qd, tau),
+            qdd,
+            rtol,
+        )
+    )
     for method, label in (
         ("walker_orin_3", "Walker-Orin 3 + Cholesky"),
         ("walker_orin_1", "Walker-Orin 1 + Cholesky"),
@@ -282,5 +295,11 @@ def crosscheck(
 
 def _joint_losses(model, qd):
     """Joint friction torques, the part of τ dissipated (T includes the rotors' ½ J_a q̇²)."""
+    if model.mimic is not None:  # each joint's own friction, carried to the driving rates
+        ve = model.mimic.rates(qd)
+        sizes = [JOINT_NV[int(t)] for t in model.joint_type]
+        rows = np.repeat(np.arange(model.nb + 1), sizes)  # every joint's rates, engine order
+        losses = model.viscous[rows] * ve + model.coulomb[rows] * np.sign(ve)
+        return model.mimic.forces(losses)
     bodies = model.dof_bodies
     return model.viscous[bodies] * qd + model.coulomb[bodies] * np.sign(qd)

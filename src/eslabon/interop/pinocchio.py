@@ -105,6 +105,7 @@ def body_order(model) -> np.ndarray:
 
 
 def _order(model, index, size) -> np.ndarray:
+    model.require_no_mimic("the Pinocchio twin (to_pinocchio, dof_order)")
     sizes = size(model.joint_type)
     return np.array(
         [int(index[i]) + d for i in body_order(model) for d in range(int(sizes[i]))],
@@ -137,6 +138,7 @@ def to_pinocchio(model, *, armature: bool = True):
     """
     pin = _import_pin()
     model.require_rigid_links("to_pinocchio (a Pinocchio model is a rigid-body tree)")
+    model.require_no_mimic("to_pinocchio (build it from the URDF with mimic=True)")
     pm = pin.Model()
     pm.name = model.name
     names = model.body_names

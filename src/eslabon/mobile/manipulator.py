@@ -90,6 +90,7 @@ class MobileManipulator:
             )
         if not isinstance(self.arm, Model):
             raise ValueError(f"arm: expected an eslabon Model, got {type(self.arm).__name__}")
+        self.arm.require_one_dof_joints("a mobile manipulator's arm (seed 003)")
         if self.mode not in MODES:
             raise ValueError(f"mode: expected one of {MODES}, got {self.mode!r}")
         if self.mode == "thesis" and not isinstance(self.platform, Tricycle):

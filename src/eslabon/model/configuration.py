@@ -199,7 +199,7 @@ class _Plan:
         for i, t in enumerate(jt.tolist()):
             if t not in JOINT_NAMES:
                 raise ValueError(f"body {self.names[i]!r}: unknown joint type code {t}")
-            if t == FIXED:
+            if t == FIXED or int(qi[i]) < 0:  # fixed, or a mimic joint (no coordinate)
                 continue
             q0, v0, n = int(qi[i]), int(vi[i]), JOINT_NQ[t]
             if t == SPHERICAL:

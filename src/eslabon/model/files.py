@@ -341,6 +341,7 @@ def save_model(model: Model, path: PathLike) -> Path:
         return path
     if suffix not in (".yaml", ".yml"):
         raise ValueError(f"path: expected a .yaml, .yml or .urdf file name, got {str(path)!r}")
+    model.require_no_mimic("save_model to YAML (YAML has no mimic keys yet: save as .urdf)")
     data = {"eslabon": 1, "name": model.name, "source": model.source, "gravity": model.gravity}
     if model.dh is not None and _dh_reproduces(model):
         data.update(convention=model.dh.convention, rows=[dict(r) for r in model.dh.rows])

@@ -85,7 +85,7 @@ def simulate(
     method: str = "rk4",
     rtol: float = 1e-10,
     atol: float = 1e-12,
-    fd_method: str = "aba",
+    fd_method: str | None = None,
 ) -> Trajectory:
     """Simulate ``model`` from (q0, qd0) to ``t_final`` with samples every ``dt``.
 
@@ -109,8 +109,9 @@ def simulate(
         Fixed-step RK4 or scipy's adaptive Dormand–Prince (``rtol``, ``atol``).
     rtol, atol : float
         Tolerances of ``"dop853"``.
-    fd_method : str
-        The forward-dynamics method, one of ``FORWARD_METHODS``. The compiled RK4 loop
+    fd_method : str, optional
+        The forward-dynamics method, one of ``FORWARD_METHODS``; by default ``"aba"``, or
+        ``"walker_orin_3"`` for a model with a mimic joint. The compiled RK4 loop
         runs ``"aba"``, ``"walker_orin_3"`` and ``"walker_orin_1"``; the numpy reference
         formulations take the Python loop.
 
@@ -122,6 +123,8 @@ def simulate(
     """
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    if fd_method is None:  # ABA; a mimic joint (which ABA cannot take): Walker-Orin 3
+        fd_method = "walker_orin_3" if model.has_mimic else "aba"
     if fd_method not in FORWARD_METHODS:
         raise ValueError(f"fd_method: expected one of {FORWARD_METHODS}, got {fd_method!r}")
     t_final = finite_number(t_final, "t_final", positive=True)

@@ -58,6 +58,11 @@ def plot_joint_panels(traj, path, joint: int, title: str | None = None) -> Path:
     (the layout of seed 000's Figs. 4.4.3–4.4.8). ``joint`` counts from 0."""
     plt = _pyplot()
     n = traj.q.shape[1]
+    if traj.qd.shape[1] != n:
+        raise ValueError(
+            f"traj: q has {n} columns and the rates {traj.qd.shape[1]} (a quaternion joint): "
+            "one joint's q, q̇, q̈, τ do not share an index; use plot_joint_history per quantity"
+        )
     if int(joint) != joint or not 0 <= joint < n:
         raise ValueError(f"joint: expected an index in 0..{n - 1}, got {joint!r}")
     panels = (("q", "θ [rad]"), ("qd", "θ̇ [rad/s]"), ("qdd", "θ̈ [rad/s²]"), ("tau", "τ [N·m]"))
