@@ -1,7 +1,7 @@
 """Task trajectories for inverse kinematics: time laws, paths, Frenet–Serret orientation.
 
-Seed 000 (Rojas 1987) §3.6 "Síntesis de trayectoria" and the T3 tasks of §4.4/§5.4
-(digest §2.9, §3.4–3.5). Not to be confused with :class:`eslabon.sim.Trajectory`, which
+Seed 000 (Rojas 1987) §3.6 "Síntesis de trayectoria" and the T3 tasks of §4.4/§5.4.
+Not to be confused with :class:`eslabon.sim.Trajectory`, which
 stores simulation results.
 
 >>> from eslabon import trajectory as tr

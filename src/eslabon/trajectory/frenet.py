@@ -1,4 +1,4 @@
-"""Frenet–Serret orientation synthesis (seed 000, Rojas 1987, §3.6; digest §2.9).
+"""Frenet–Serret orientation synthesis (seed 000, Rojas 1987, §3.6).
 
 The end effector's axes (i, j, k) are made to coincide with the tangent, normal and
 binormal of its path p(γ), ′ = d/dγ:

@@ -15,7 +15,7 @@ is ``ends="periodic"``, which repeats with period ``duration`` instead.
 Laws:
 
 - :func:`cycloid` — s = s0 + Δ(τ − sin 2πτ / 2π), τ = (t − t0)/T. With T = 1, s0 = 0,
-  Δ = 1 this is the β(t) of the T3 task (digest §3.5): β(0.05) = 0.00082,
+  Δ = 1 this is the β(t) of the T3 task (seed 000, Rojas 1987, §4.4): β(0.05) = 0.00082,
   β̇(0.05) = 0.04894, β(0.45) = 0.40082, β̇(0.45) = 1.95106.
 - :func:`quintic` — s = s0 + Δ(10τ³ − 15τ⁴ + 6τ⁵): rest to rest.
 - :func:`spline_law` — a C² cubic spline through knots (the thesis's β was "synthesized
@@ -121,7 +121,7 @@ def cycloid(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
     """Cycloidal rest-to-rest law s = start + (end − start)(τ − sin(2πτ)/(2π)), τ = t/T.
 
     ṡ = Δ(1 − cos 2πτ)/T, s̈ = 2πΔ sin(2πτ)/T²: zero rate and acceleration at t = 0, T.
-    This is the thesis's β(t) for the T3 straight line (digest §3.5, T = 1 s, 0 → 1 m).
+    This is the thesis's β(t) for the T3 straight line (§4.4, T = 1 s, 0 → 1 m).
     """
     return _Cycloid(duration, start, end)
 

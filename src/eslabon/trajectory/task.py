@@ -1,6 +1,6 @@
 """End-effector tasks: pose, twist and twist rate versus time, as inverse kinematics needs them.
 
-Seed 000 (Rojas 1987) §3.6 and §4.4/§5.4 (digest §2.9, §3.4–3.5). A :class:`Task` joins
+Seed 000 (Rojas 1987) §3.6 and §4.4/§5.4. A :class:`Task` joins
 
 - a path p(γ) (:mod:`eslabon.trajectory.paths`),
 - a time law γ(t) (:mod:`eslabon.trajectory.laws`),
@@ -38,7 +38,7 @@ __all__ = [
     "T3_ROTATION",
 ]
 
-#: the Cincinnati T3 straight-line task of §4.4 (digest §3.5): x, z (m) and R (fixed)
+#: the Cincinnati T3 straight-line task of §4.4: x, z (m) and R (fixed)
 T3_X = 1.33125
 T3_Z = 1.79875
 T3_ROTATION = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])
@@ -159,7 +159,7 @@ def straight_line_task(p0, p1, rotation, law: TimeLaw | None = None) -> Task:
 
 
 def t3_path(z_wave: float = 0.0) -> ParametricPath:
-    """p(β) = [1.33125, β, 1.79875 + w sin(2πβ)] (m), β ∈ [0, 1] (digest §3.5, §5.4).
+    """p(β) = [1.33125, β, 1.79875 + w sin(2πβ)] (m), β ∈ [0, 1] (§4.4, §5.4).
 
     p^(k) = [0, δ_k1, w(2π)^k sin(2πβ + kπ/2)] for k ≥ 1. w = 0 is the nominal line of
     §4.4; w = 0.03 m the perturbed path of §5.4 (the thesis prints "sen(2πθ)"; β is meant).
@@ -186,7 +186,7 @@ def t3_path(z_wave: float = 0.0) -> ParametricPath:
 
 
 def t3_straight_line_task(z_wave: float = 0.0) -> Task:
-    """The Cincinnati T3 task of §4.4 (digest §3.5): x = 1.33125 m, y = β(t),
+    """The Cincinnati T3 task of §4.4: x = 1.33125 m, y = β(t),
     z = 1.79875 + z_wave·sin(2πβ) m, β the cycloid (T = 1 s, 0 → 1 m), R fixed
     [[0, 1, 0], [0, 0, −1], [−1, 0, 0]] (2 vect R = (1, 1, −1), tr R = 0).
 

@@ -1,7 +1,8 @@
-"""Reference chains for seeds 002/004 (Jaramillo Botero 1998), from the digest
-``research/seed_002_004_jaramillo.md`` §3.3. The document itself has no numeric example
-besides the cuboid; these cases were built for checking its recursions, with joint axes
-along each joint frame's z, spatial vectors [angular; linear], SI units.
+"""Reference chains for the formulations of seeds 002/004 (Jaramillo Botero, *Dinámica de
+Manipuladores Robóticos*, 1998). The document has no numeric example besides the cuboid;
+these two chains are ours, built to check its recursions: a one-link pendulum (P1) and an
+R-P-R chain (B), with joint axes along each joint frame's z, spatial vectors [angular;
+linear], SI units.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def jaramillo_pendulum():
         "standard",
         gravity=(0.0, -G, 0.0),
         name="jaramillo_pendulum",
-        source="seeds 002/004 digest §3.3 case P1",
+        source="eslabon test chain P1 for seeds 002/004 (Jaramillo Botero 1998)",
     )
 
 
@@ -82,5 +83,7 @@ def jaramillo_rpr():
             name=f"body{i + 1}",
         )
     return b.build(
-        gravity=(0.0, 0.0, -G), name="jaramillo_rpr", source="seeds 002/004 digest §3.3 case B"
+        gravity=(0.0, 0.0, -G),
+        name="jaramillo_rpr",
+        source="eslabon test chain B for seeds 002/004 (Jaramillo Botero 1998)",
     )
