@@ -38,7 +38,7 @@ def _states(model, **fields):
     return values, batched
 
 
-def _engine(model, q, *rates):
+def _engine_arrays(model, q, *rates):
     """The compiled kernels' arrays: with mimic joints, every joint's coordinate and rate
     (:mod:`eslabon.model.mimic`); otherwise the arrays themselves."""
     if model.mimic is None:
@@ -60,7 +60,7 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     else:
         (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
     P = model.packed
-    qe, qde, qdde = _engine(model, q, qd, qdd)
+    qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     if batched:
         tau = np.empty((len(q), model.engine_nv))
         status = _d.rnea_many(P, qe, qde, qdde, 1.0, fext, mode, tau, chunk_count(len(q), WIDTH))
@@ -139,7 +139,7 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     (q,), batched = _states(model, q=q)
     n = model.engine_nv
     P = model.packed
-    (qe,) = _engine(model, q)
+    (qe,) = _engine_arrays(model, q)
     if batched:
         H = np.empty((len(q), n, n))
         (_d.ne_columns_many if method == "walker_orin_1" else _d.crba_many)(
@@ -266,7 +266,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     if model.nq != model.nv:
         return _tangent_id_derivatives(model, q, qd, qdd)
     (q, qd, qdd), batched = vectors(model.nv, q=q, qd=qd, qdd=qdd)
-    qe, qde, qdde = _engine(model, q, qd, qdd)
+    qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     n = model.engine_nv
     shape = (len(q), n, n) if batched else (n, n)
     dq = np.empty(shape)
@@ -327,7 +327,7 @@ def coriolis_matrix(model, q, qd):
     model.require_rigid_links("coriolis_matrix")
     model.require_vector_space("coriolis_matrix")
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
-    qe, qde = _engine(model, q, qd)
+    qe, qde = _engine_arrays(model, q, qd)
     n = model.engine_nv
     if batched:
         C = np.empty((len(q), n, n))
@@ -342,7 +342,7 @@ def coriolis_matrix(model, q, qd):
 
 def _energy(model, q, qd):
     (q, qd), batched = _states(model, q=q, qd=qd)
-    qe, qde = _engine(model, q, qd)
+    qe, qde = _engine_arrays(model, q, qd)
     if batched:
         out = np.empty((len(q), 2))
         _d.energy_many(model.packed, qe, qde, out, chunk_count(len(q)))

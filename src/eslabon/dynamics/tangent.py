@@ -33,11 +33,16 @@ from .._engine.layout import FREE_FLYER, SPHERICAL
 _AXES = np.eye(3)
 
 
-def _skew(w):
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+def _skews(w):
+    """[w]× over leading axes: (…, 3) -> (…, 3, 3)."""
+    out = np.zeros(w.shape[:-1] + (3, 3))
+    out[..., 0, 1], out[..., 0, 2] = -w[..., 2], w[..., 1]
+    out[..., 1, 0], out[..., 1, 2] = w[..., 2], -w[..., 0]
+    out[..., 2, 0], out[..., 2, 1] = -w[..., 1], w[..., 0]
+    return out
 
 
-_K = [_skew(e) for e in _AXES]  # [e_k]×
+_K = list(_skews(_AXES))  # [e_k]×
 
 
 def _rotation_block():
@@ -160,13 +165,4 @@ def tangent_drift(model, qd):
             out[..., s : s + 3, s : s + 3] = -_skews(w)
             out[..., s : s + 3, s + 3 : s + 6] = -_skews(u)
             out[..., s + 3 : s + 6, s + 3 : s + 6] = -_skews(w)
-    return out
-
-
-def _skews(w):
-    """[w]× over leading axes: (…, 3) -> (…, 3, 3)."""
-    out = np.zeros(w.shape[:-1] + (3, 3))
-    out[..., 0, 1], out[..., 0, 2] = -w[..., 2], w[..., 1]
-    out[..., 1, 0], out[..., 1, 2] = w[..., 2], -w[..., 0]
-    out[..., 2, 0], out[..., 2, 1] = -w[..., 1], w[..., 0]
     return out

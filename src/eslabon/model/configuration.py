@@ -65,6 +65,8 @@ __all__ = [
     "normalize",
     "check_configuration",
     "quaternion_to_rotation",
+    "quaternion_product",
+    "rotation_vector_quaternion",
 ]
 
 _SMALL = 1e-2  # below this angle the SE(3) coefficients use their Taylor series
@@ -105,6 +107,18 @@ def _exp3(phi: Array) -> Array:
     t2 = th * th
     k = np.where(small, 0.5 - t2 / 48.0 + t2 * t2 / 3840.0, np.sin(0.5 * th) / safe)
     return np.concatenate([k * phi, np.cos(0.5 * th)], -1)
+
+
+def quaternion_product(a: ArrayLike, b: ArrayLike) -> Array:
+    """Hamilton product ``a ⊗ b`` of quaternions (…, 4), scalar last (the rotation ``a``
+    then ``b`` in ``a``'s frame)."""
+    return _qmul(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+
+
+def rotation_vector_quaternion(phi: ArrayLike) -> Array:
+    """The unit quaternion (…, 4), scalar last, of the rotation vector ``phi`` (…, 3):
+    exp on SO(3), exact to rounding near 0 (its series)."""
+    return _exp3(np.asarray(phi, dtype=float))
 
 
 def _log3(q: Array) -> Array:

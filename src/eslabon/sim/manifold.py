@@ -26,15 +26,12 @@ import numpy as np
 
 from .._engine.joints import nq_of
 from .._engine.layout import FREE_FLYER, SPHERICAL
-from ..model.configuration import normalize, quaternion_to_rotation
-
-
-def _rotation_vector_quaternion(xi):
-    """The unit quaternion (x, y, z, w) of the rotation vector ``xi`` (3,)."""
-    theta = float(np.linalg.norm(xi))
-    half = 0.5 * theta
-    s = 0.5 - theta * theta / 48.0 if theta < 1e-4 else np.sin(half) / theta
-    return np.array([s * xi[0], s * xi[1], s * xi[2], np.cos(half)])
+from ..model.configuration import (
+    normalize,
+    quaternion_product,
+    quaternion_to_rotation,
+    rotation_vector_quaternion,
+)
 
 
 def _cross(a, b):
@@ -42,12 +39,6 @@ def _cross(a, b):
     return np.array(
         [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
     )
-
-
-def _qmul(a, b):
-    """Hamilton product of quaternions (x, y, z, w)."""
-    av, aw, bv, bw = a[:3], a[3], b[:3], b[3]
-    return np.concatenate([aw * bv + bw * av + _cross(av, bv), [aw * bw - av @ bv]])
 
 
 def _right_jacobian_inverse(xi, w):
@@ -90,8 +81,8 @@ class Chart:
             if kind == FREE_FLYER:
                 q[qi : qi + 3] = c[vi : vi + 3]
                 qi, vi = qi + 3, vi + 3
-            q[qi : qi + 4] = _qmul(
-                self.q0[qi : qi + 4], _rotation_vector_quaternion(c[vi : vi + 3])
+            q[qi : qi + 4] = quaternion_product(
+                self.q0[qi : qi + 4], rotation_vector_quaternion(c[vi : vi + 3])
             )
         return q
 
