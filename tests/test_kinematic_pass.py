@@ -134,7 +134,7 @@ def test_a_moving_base_is_the_preset_row_of_the_kernel(model, states):
     ws[0, WS_WD : WS_WD + 3] = base.angular_acceleration
     ws[0, WS_A : WS_A + 3] = base.linear_acceleration
     ws[0, WS_V : WS_V + 3] = base.linear_velocity
-    kinematics_moving_base(model.packed, q, qd, qdd, ws)
+    kinematics_moving_base(model.packed, q, qd, qdd, ws, None)
     preset = KinematicPass.from_workspace(ws)
     motion = kinematic_pass(model, q, qd, qdd, base=base)
     for f in dataclasses.fields(KinematicPass):

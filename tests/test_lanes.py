@@ -17,6 +17,7 @@ import pytest
 from numba import njit
 
 import eslabon as es
+from eslabon._engine.joints import extended_of
 from eslabon._engine.lanes import (
     WIDTH,
     all_finite,
@@ -100,10 +101,10 @@ def test_chunking_does_not_change_a_bit(model, nchunks):
     P = model.packed
     ref = np.stack([es.inverse_dynamics(model, q[s], qd[s], qdd[s]) for s in range(N)])
     tau = np.empty_like(qd)
-    assert _d.rnea_many(P, q, qd, qdd, 1.0, None, _d.MODE_ID, tau, nchunks) == 0
+    assert _d.rnea_many(P, q, qd, qdd, 1.0, None, _d.MODE_ID, tau, nchunks, extended_of(P)) == 0
     _same_bits(tau, ref, f"ID, {nchunks} chunks")
     qdd_back = np.empty_like(qd)
-    assert _d.aba_many(P, q, qd, ref, qdd_back, nchunks) == 0
+    assert _d.aba_many(P, q, qd, ref, qdd_back, nchunks, extended_of(P)) == 0
     ref_fd = np.stack([es.forward_dynamics(model, q[s], qd[s], ref[s]) for s in range(N)])
     _same_bits(qdd_back, ref_fd, f"FD, {nchunks} chunks")
     np.testing.assert_allclose(qdd_back, qdd, rtol=1e-9, atol=1e-9)
@@ -287,18 +288,18 @@ def test_batch_status_is_each_states_own():
     rng = np.random.default_rng(3)
     q, qd, tau = (rng.uniform(-1, 1, (N, model.nq)) for _ in range(3))
     out = np.empty_like(q)
-    assert _d.aba_many(P, q, qd, tau, out, 1) == 2
+    assert _d.aba_many(P, q, qd, tau, out, 1, extended_of(P)) == 2
     single = [
-        _d.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq))
+        _d.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq), None)
         for s in range(N)
     ]
     assert set(single) == {2}
     # a NaN angle at the last body makes body 3's D NaN, so a block stops there with 1
     # before it reaches body 2
     q[1, 3] = np.nan
-    st1 = _d.aba_call(P, q[1].copy(), qd[1].copy(), tau[1].copy(), np.empty(model.nq))
+    st1 = _d.aba_call(P, q[1].copy(), qd[1].copy(), tau[1].copy(), np.empty(model.nq), None)
     assert st1 == 1
-    assert _d.aba_many(P, q, qd, tau, out, 1) == 2
+    assert _d.aba_many(P, q, qd, tau, out, 1, extended_of(P)) == 2
     for s in (1, 3):  # the NaN, then no NaN, in the same block
         q[1, 3] = np.nan if s == 1 else 0.0
         with pytest.raises(ValueError, match="a joint moves no mass"):

@@ -25,6 +25,7 @@ GROUPS = {  # longest first: two processes then finish close together
     "mass matrix": "composite body and Newton–Euler columns (one state, batches)",
     "simulation": "the compiled RK4 loop with every forward-dynamics method",
     "mobile manipulators": "the moving-base recursion of a platform-mounted arm",
+    "floating bases": "every algorithm again for helical, spherical and free-flyer joints",
 }
 
 
@@ -94,9 +95,38 @@ def run_group(name: str) -> float:
             mb.Mount((0.3, 0.0, 0.5)),
         )
         mb.simulate(mm, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
+    elif name == "floating bases":  # the extended joint set (eslabon._engine.joints)
+        _extended_joints(es)
     else:
         raise ValueError(f"group: expected one of {list(GROUPS)}, got {name!r}")
     return time.process_time() - t0
+
+
+def _extended_joints(es) -> None:
+    """The calls of the other groups on a free-flying robot: the kernels compiled for
+    the extended joint set."""
+    import numpy as np
+
+    model = es.zoo.load("space_manipulator")
+    rng = np.random.default_rng(0)
+    Q = np.stack([es.random_configuration(model, rng) for _ in range(9)])
+    V, A = (rng.uniform(-1, 1, (9, model.nv)) for _ in range(2))
+    for q, v, a in ((Q[0], V[0], A[0]), (Q, V, A)):
+        es.inverse_dynamics(model, q, v, a)
+        es.bias_forces(model, q, v)
+        es.gravity_torques(model, q)
+        for method in ("aba", "walker_orin_3", "walker_orin_1"):
+            es.forward_dynamics(model, q, v, a, method=method)
+        for method in ("walker_orin_3", "walker_orin_1"):
+            es.mass_matrix(model, q, method=method)
+        es.inverse_dynamics_derivatives(model, q, v, a)
+        es.forward_dynamics_derivatives(model, q, v, a)
+        es.forward_kinematics(model, q)
+        es.jacobian(model, q)
+        es.kinetic_energy(model, q, v)
+        es.potential_energy(model, q)
+    es.rnea_trace(model, Q[0], V[0], A[0])
+    es.simulate(model, 0.002, 0.001, q0=Q[0], torque=np.zeros(model.nv))
 
 
 def _worker(name: str) -> tuple:

@@ -10,7 +10,7 @@
  * and no validation beyond "can the kernel read this in place" lives in this file.
  *
  * public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module,
- *        model_type)
+ *        model_type, owner_extended=None)
  *   address    the cfunc's address, or 0 to resolve it on the first lean call as
  *              owner.address (an entry compiled on first use: nothing is compiled when
  *              the function is made, and a call that takes the general path never
@@ -33,6 +33,11 @@
  *   model_type only instances of exactly this type take the lean path: their packed
  *              array was built and validated by the model, and the kernels trust its
  *              inner fields (parents, joint indices); anything else goes to general
+ *   owner_extended
+ *              the object whose .address is the entry compiled for the extended joint
+ *              set (eslabon/_engine/joints.py, "Two joint sets"), called for a model
+ *              whose packed header says so (P[7] != 0); None: such models take the
+ *              general path
  *
  * f(model, x1[, x2[, x3]]) with model.packed a packed model, every x a float64, aligned,
  * native-order, C-contiguous array of shape (nq,) for x1 (the configuration) and (nv,)
@@ -60,12 +65,14 @@ typedef long long (*kernel_fn)(const double *P, const double *a, const double *b
 typedef struct {
     PyObject_HEAD
     kernel_fn fn;       /* NULL until resolved from owner.address (see public()) */
+    kernel_fn fn_ext;   /* the same for owner_ext.address */
     int n_in;
     int n_out;
     int out_ndim[MAX_OUT];
     Py_ssize_t header;
     Py_ssize_t stride;
     PyObject *owner;
+    PyObject *owner_ext;  /* Py_None: extended models take the general path */
     PyObject *general;
     PyObject *name;     /* str objects that def.ml_name and def.ml_doc point into */
     PyObject *doc;
@@ -77,24 +84,26 @@ typedef struct {
 static PyObject *str_packed;
 static PyObject *str_address;
 
-/* The entry's function pointer, compiled on first use: 0 with it set, -1 with an
- * exception (the compilation failed). */
-static int resolve(Kernel *self)
+/* The function pointer of the entry for the model's joint set (ext: the extended one),
+ * compiled on first use: the pointer, or NULL with an exception (the compilation
+ * failed). */
+static kernel_fn resolve(Kernel *self, int ext)
 {
-    if (self->fn != NULL)
-        return 0;
-    PyObject *address = PyObject_GetAttr(self->owner, str_address);
+    kernel_fn *slot = ext ? &self->fn_ext : &self->fn;
+    if (*slot != NULL)
+        return *slot;
+    PyObject *address = PyObject_GetAttr(ext ? self->owner_ext : self->owner, str_address);
     if (address == NULL)
-        return -1;
+        return NULL;
     void *ptr = PyLong_AsVoidPtr(address);
     Py_DECREF(address);
     if (ptr == NULL) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_RuntimeError, "eslabon: a compiled entry has no address");
-        return -1;
+        return NULL;
     }
-    self->fn = (kernel_fn)ptr;
-    return 0;
+    *slot = (kernel_fn)ptr;
+    return *slot;
 }
 
 /* A float64 (n,) array the kernel can read in place. */
@@ -133,6 +142,9 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
     double nb_f = pd[0], nq_f = pd[1], nv_f = pd[5];
     if (pd[6] != 0.0)
         goto done;                       /* mimic joints: the general path couples them */
+    int ext = pd[7] != 0.0;              /* helical or ball joints: the extended entry */
+    if (ext && self->owner_ext == Py_None)
+        goto done;
     if (!(nb_f >= 0.0 && nb_f < 1e7 && nv_f >= 1.0 && nv_f <= nb_f && nq_f >= nv_f
           && nq_f <= nv_f + nb_f))
         goto done;
@@ -147,7 +159,8 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
         in[k] = (const double *)PyArray_DATA((PyArrayObject *)args[1 + k]);
     }
 
-    if (resolve(self) < 0)
+    kernel_fn fn = resolve(self, ext);
+    if (fn == NULL)
         goto done;                       /* the exception propagates */
 
     PyObject *out[MAX_OUT] = {NULL, NULL, NULL};
@@ -159,7 +172,7 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
             goto drop;
         od[k] = (double *)PyArray_DATA((PyArrayObject *)out[k]);
     }
-    if (self->fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]) != ENTRY_OK)
+    if (fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]) != ENTRY_OK)
         goto drop;                       /* a status: the general path explains it */
     if (self->n_out == 1) {
         result = out[0];
@@ -214,6 +227,7 @@ static PyObject *kernel_fast(PyObject *self_, PyObject *const *args, Py_ssize_t 
 static int kernel_traverse(Kernel *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->owner);
+    Py_VISIT(self->owner_ext);
     Py_VISIT(self->general);
     Py_VISIT(self->model_type);
     return 0;
@@ -232,6 +246,7 @@ static void kernel_dealloc(Kernel *self)
     PyObject_GC_UnTrack(self);
     kernel_clear(self);
     Py_CLEAR(self->owner);
+    Py_CLEAR(self->owner_ext);
     Py_CLEAR(self->model_type);
     Py_CLEAR(self->name);       /* def points into these: released last */
     Py_CLEAR(self->doc);
@@ -284,14 +299,16 @@ static PyTypeObject KernelType = {
 static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
 {
     static char *names[] = {"address", "n_in", "out_ndims", "header", "stride", "owner",
-                            "general", "name", "doc", "module", "model_type", NULL};
+                            "general", "name", "doc", "module", "model_type",
+                            "owner_extended", NULL};
     PyObject *address, *ndims, *owner, *general, *name, *doc, *modname, *model_type;
+    PyObject *owner_ext = Py_None;
     int n_in;
     Py_ssize_t header, stride;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUUO!", names, &address,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUUO!|O", names, &address,
                                      &n_in, &PyTuple_Type, &ndims, &header, &stride, &owner,
                                      &general, &name, &doc, &modname, &PyType_Type,
-                                     &model_type))
+                                     &model_type, &owner_ext))
         return NULL;
     PyObject *zero = PyLong_FromLong(0);
     int negative = zero == NULL ? -1 : (PyLong_Check(address)
@@ -316,8 +333,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
                      n_out);
         return NULL;
     }
-    if (header < 2 || stride < 1) {
-        PyErr_SetString(PyExc_ValueError, "header, stride: expected header >= 2, stride >= 1");
+    if (header < 8 || stride < 1) {
+        PyErr_SetString(PyExc_ValueError, "header, stride: expected header >= 8, stride >= 1");
         return NULL;
     }
     if (!PyCallable_Check(general)) {
@@ -342,6 +359,7 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     if (self == NULL)
         return NULL;
     self->fn = (kernel_fn)ptr;
+    self->fn_ext = NULL;
     self->n_in = n_in;
     self->n_out = (int)n_out;
     for (int k = 0; k < MAX_OUT; k++)
@@ -350,6 +368,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     self->stride = stride;
     Py_INCREF(owner);
     self->owner = owner;
+    Py_INCREF(owner_ext);
+    self->owner_ext = owner_ext;
     Py_INCREF(general);
     self->general = general;
     Py_INCREF(name);
@@ -374,7 +394,7 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
 static PyMethodDef module_methods[] = {
     {"public", (PyCFunction)(void (*)(void))make_public, METH_VARARGS | METH_KEYWORDS,
      "public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module, "
-     "model_type)"},
+     "model_type, owner_extended=None)"},
     {NULL, NULL, 0, NULL},
 };
 

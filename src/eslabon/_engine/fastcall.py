@@ -82,19 +82,20 @@ def _text_signature(fn) -> str:
     )
 
 
-def public(general, entry, n_in: int, out_ranks: tuple, model_type: type):
+def public(general, entry, n_in: int, out_ranks: tuple, model_type: type, entry_extended=None):
     """The public function for ``general``, the Python general path of the same name.
 
     ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning :func:`entry_status`)
     reading ``n_in`` states and writing outputs of the ranks ``out_ranks`` (1: (nq,),
     2: (nq, nq)), a :class:`~eslabon._engine.compile.LazyCFunc`: it is compiled on the first
     call that takes the lean path, not here. Only instances of exactly ``model_type`` (the
-    model class, whose packed array was validated when it was built) take the lean path.
-    With the C
-    extension: a builtin function that runs ``entry`` on plain (nq,) states and calls
-    ``general`` with the same arguments otherwise (``f.__self__.general`` is
-    ``general``, ``f.__self__.fast(model, ...)`` the lean path alone). Without it:
-    ``general`` itself.
+    model class, whose packed array was validated when it was built) take the lean path;
+    a model that needs the extended joint set (:mod:`eslabon._engine.joints`) takes it
+    through ``entry_extended``, the twin of ``entry`` compiled for that set (None: such
+    models take the general path). With the C extension: a builtin function that runs
+    ``entry`` on plain (nq,) states and calls ``general`` with the same arguments
+    otherwise (``f.__self__.general`` is ``general``, ``f.__self__.fast(model, ...)`` the
+    lean path alone). Without it: ``general`` itself.
     """
     if _fastcall is None:
         return general
@@ -111,4 +112,5 @@ def public(general, entry, n_in: int, out_ranks: tuple, model_type: type):
         doc,
         general.__module__,
         model_type,
+        entry_extended,
     )

@@ -28,6 +28,17 @@ each row the motion of one column of S. Velocities and forces of such a chain ar
 of the joint; its velocity-product accelerations are not quite (each row sees the rates
 of the rows before it), which :func:`group_correction` puts right on the first row.
 
+Two joint sets. Every kernel is compiled for one of two sets of rows, as Pinocchio
+compiles its algorithms for a collection of joint types: with ``extended`` None, rows of
+fixed, revolute and prismatic joints only (every arm of revolute and prismatic joints,
+universal and planar joints too, since their rows are such rows); with
+:data:`EXTENDED`, also helical rows and the rows a quaternion places (spherical, free
+flyer). ``extended`` is an argument of every kernel and of the helpers below, a switch
+at compile time: numba drops the code behind ``if extended is not None`` before typing it
+when the argument is None, so an arm never compiles the code of the extended joints
+(figures: docs/performance.md, "Start-up and compilation"). The packed header says which
+set a model needs (:func:`extended_of`).
+
 Two families of helpers:
 
 - **compiled** (numba, inlined into the kernels, generic over the scalar type: float64
@@ -53,6 +64,7 @@ from .layout import (
     AXIS,
     BY_POSE,
     FIXED,
+    H_EXTENDED,
     HELICAL,
     JOINT_CODES,
     JOINT_FIELDS,
@@ -74,6 +86,15 @@ from .sincos import sincos_near
 from .tuples import add, cross, dot, mm, mrz, mtv, mv, rot_axis9, scale, smv
 
 NAMES = JOINT_NAMES  # the codes themselves are part of the packed layout (.layout)
+EXTENDED = True  # the ``extended`` argument of kernels compiled for the extended joint set
+
+
+def extended_of(P):
+    """The ``extended`` argument the kernels take for the packed model ``P``:
+    :data:`EXTENDED` if a row is helical or placed by a quaternion, else None."""
+    return EXTENDED if P[H_EXTENDED] != 0.0 else None
+
+
 CODES = JOINT_CODES
 ONE_DOF = (REVOLUTE, PRISMATIC)  # the types every formulation of eslabon takes
 
@@ -179,7 +200,7 @@ def joint(P, o):
 
 
 @njit(inline="always")  # per body in every recursion: no call
-def placement(j, qi):
+def placement(j, qi, extended):
     """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
     angle within the inline sine's range, see ``recursion.near_angles``), as the scalar
     type of ``qi``; a row placed by a quaternion takes :func:`quaternion_placement`."""
@@ -196,8 +217,9 @@ def placement(j, qi):
     if j[5] != 0.0 and j[0] == REVOLUTE:
         return like(mrz(R, c, s), qi), like(p, qi)
     E = like(mm(R, rot_axis9(j[2:5], c, s)), qi)
-    if j[0] == HELICAL:
-        return E, add(p, mv(R, scale(qi * j[20], j[2:5])))
+    if extended is not None:
+        if j[0] == HELICAL:
+            return E, add(p, mv(R, scale(qi * j[20], j[2:5])))
     return E, like(p, qi)
 
 
@@ -277,13 +299,15 @@ def group_correction(u, w):
 
 
 @njit(inline="always")
-def is_angle(j):
+def is_angle(j, extended):
     """True if the row has a coordinate of its own that is an angle (revolute, helical)."""
-    return j[19] >= 0.0 and (j[0] == REVOLUTE or j[0] == HELICAL)
+    if extended is not None:
+        return j[19] >= 0.0 and (j[0] == REVOLUTE or j[0] == HELICAL)
+    return j[19] >= 0.0 and j[0] == REVOLUTE
 
 
 @njit(inline="always")
-def outward_motion(j, qdi, qddi, w, wd, a):
+def outward_motion(j, qdi, qddi, w, wd, a, extended):
     """Add the joint's motion to the parent's carried into the body (seed 001 Tabla 3.1,
     (3.27)–(3.29)): ω += s q̇, ω̇ += s q̈ + ω × s q̇ (revolute); v̇ += s q̈ + 2 ω × s q̇
     (prismatic). Returns (ω, ω̇, v̇)."""
@@ -298,41 +322,44 @@ def outward_motion(j, qdi, qddi, w, wd, a):
         ax = j[2:5]
         s = scale(qdi, ax)
         a = add(a, add(scale(qddi, ax), scale(2.0, cross(w, s))))
-    elif j[0] == HELICAL:  # the revolute motion, and the prismatic one at h q̇, h q̈
-        ax = j[2:5]
-        s = scale(qdi, ax)
-        a = add(a, scale(j[20], add(scale(qddi, ax), scale(2.0, cross(w, s)))))
-        wd = add(wd, add(scale(qddi, ax), cross(w, s)))
-        w = add(w, s)
+    elif extended is not None:
+        if j[0] == HELICAL:  # the revolute motion, and the prismatic one at h q̇, h q̈
+            ax = j[2:5]
+            s = scale(qdi, ax)
+            a = add(a, scale(j[20], add(scale(qddi, ax), scale(2.0, cross(w, s)))))
+            wd = add(wd, add(scale(qddi, ax), cross(w, s)))
+            w = add(w, s)
     return w, wd, a
 
 
 @njit(inline="always")
-def origin_velocity(j, qdi, v):
+def origin_velocity(j, qdi, v, extended):
     """The body origin's velocity ``v`` (from the parent's motion) plus the joint's own
     linear rate s q̇ (prismatic)."""
     if j[0] == PRISMATIC:
         return add(v, scale(qdi, j[2:5]))
-    if j[0] == HELICAL:
-        return add(v, scale(qdi * j[20], j[2:5]))
+    if extended is not None:
+        if j[0] == HELICAL:
+            return add(v, scale(qdi * j[20], j[2:5]))
     return v
 
 
 @njit(inline="always")
-def project_wrench(j, f, n):
+def project_wrench(j, f, n, extended):
     """Sᵀ [n; f]: the joint's share of the wrench the body transmits (seed 001 (3.33):
     sᵀ n for a revolute joint, sᵀ f for a prismatic one)."""
     if j[0] == PRISMATIC:
         return dot(j[2:5], f)
-    if j[0] == HELICAL:
-        return dot(j[2:5], add(n, scale(j[20], f)))
+    if extended is not None:
+        if j[0] == HELICAL:
+            return dot(j[2:5], add(n, scale(j[20], f)))
     if j[5] != 0.0:
         return n[2]
     return dot(j[2:5], n)
 
 
 @njit(inline="always")
-def articulated_velocity(j, qdk, w, v, zero3):
+def articulated_velocity(j, qdk, w, v, zero3, extended):
     """Articulated-body algorithm, pass 1: the body's (ω, v) plus the joint's S q̇ (joint
     rate ``qdk``), and the velocity-product acceleration c = v ×ᵐ S q̇ as (cw, cv);
     ``zero3`` the zero 3-tuple of the scalar type. Returns (w, v, cw, cv)."""
@@ -347,18 +374,19 @@ def articulated_velocity(j, qdk, w, v, zero3):
         sj = scale(qdk, j[2:5])
         v = add(v, sj)
         cv = cross(w, sj)  # c = v × S q̇ for S = [0; s]
-    elif j[0] == HELICAL:
-        sj = scale(qdk, j[2:5])
-        hj = scale(j[20], sj)
-        w = add(w, sj)
-        v = add(v, hj)
-        cw = cross(w, sj)  # c = v × S q̇ for S = [s; h s]
-        cv = add(cross(v, sj), cross(w, hj))
+    elif extended is not None:
+        if j[0] == HELICAL:
+            sj = scale(qdk, j[2:5])
+            hj = scale(j[20], sj)
+            w = add(w, sj)
+            v = add(v, hj)
+            cw = cross(w, sj)  # c = v × S q̇ for S = [s; h s]
+            cv = add(cross(v, sj), cross(w, hj))
     return w, v, cw, cv
 
 
 @njit(inline="always")
-def articulated_projection(j, A, B, C, pn, pf):
+def articulated_projection(j, A, B, C, pn, pf, extended):
     """Articulated-body algorithm, pass 2: U = I^A S as (un, uf), D = Sᵀ U and Sᵀ p^A, for
     the articulated inertia [[A, B], [Bᵀ, C]] (A, C symmetric 6-tuples, B a 9-tuple) and
     bias force p^A = (pn, pf). Returns (un, uf, D, Sᵀp)."""
@@ -368,28 +396,30 @@ def articulated_projection(j, A, B, C, pn, pf):
     if j[0] == REVOLUTE:  # S = [s; 0]
         un = smv(A, ax)
         return un, mtv(B, ax), dot(ax, un), dot(ax, pn)
-    if j[0] == HELICAL:  # S = [s; h s]
-        hx = scale(j[20], ax)
-        un = add(smv(A, ax), mv(B, hx))
-        uf = add(mtv(B, ax), smv(C, hx))
-        return un, uf, dot(ax, un) + dot(hx, uf), dot(ax, pn) + dot(hx, pf)
+    if extended is not None:
+        if j[0] == HELICAL:  # S = [s; h s]
+            hx = scale(j[20], ax)
+            un = add(smv(A, ax), mv(B, hx))
+            uf = add(mtv(B, ax), smv(C, hx))
+            return un, uf, dot(ax, un) + dot(hx, uf), dot(ax, pn) + dot(hx, pf)
     uf = smv(C, ax)  # S = [0; s]
     return mv(B, ax), uf, dot(ax, uf), dot(ax, pf)
 
 
 @njit(inline="always")
-def articulated_acceleration(j, x, aw, av):
+def articulated_acceleration(j, x, aw, av, extended):
     """Articulated-body algorithm, pass 3: the body's acceleration plus S q̈ for the
     joint acceleration ``x``. Returns (aw, av)."""
     if j[0] == REVOLUTE:
         return add(aw, scale(x, j[2:5])), av
-    if j[0] == HELICAL:
-        return add(aw, scale(x, j[2:5])), add(av, scale(x * j[20], j[2:5]))
+    if extended is not None:
+        if j[0] == HELICAL:
+            return add(aw, scale(x, j[2:5])), add(av, scale(x * j[20], j[2:5]))
     return aw, add(av, scale(x, j[2:5]))
 
 
 @njit(inline="always")
-def world_axis(j, R, pw):
+def world_axis(j, R, pw, extended):
     """The joint's spatial axis in world coordinates (Plücker, about the world origin) for
     a body at world rotation ``R`` and origin ``pw``: S = [s; pw × s] (revolute) or [0; s]
     (prismatic), s = R · axis. Returns (sn, sf)."""
@@ -399,6 +429,7 @@ def world_axis(j, R, pw):
         s = mv(R, j[2:5])
     if j[0] == REVOLUTE:
         return s, cross(pw, s)
-    if j[0] == HELICAL:
-        return s, add(cross(pw, s), scale(j[20], s))
+    if extended is not None:
+        if j[0] == HELICAL:
+            return s, add(cross(pw, s), scale(j[20], s))
     return (0.0, 0.0, 0.0), s

@@ -57,6 +57,8 @@ HEADER = 8
 H_NB, H_NQ, H_GRAVITY = 0, 1, 2  # gravity occupies 2..4; H_NB counts rows (world excluded)
 H_NV = 5  # tangent size: rates, accelerations, torques
 H_MIMIC = 6  # 1.0 when a joint mimics another: the lean C path hands such models over
+H_EXTENDED = 7  # 1.0 when a row is helical or placed by a quaternion: the kernels for the
+# extended joint set serve it (eslabon._engine.joints, "Two joint sets")
 
 STRIDE = 39
 PARENT = 0  # the parent's row
@@ -154,6 +156,9 @@ def pack(model):
     P[H_NQ] = model.engine_nq  # mimic joints have coordinates of their own here
     P[H_NV] = model.engine_nv
     P[H_MIMIC] = float(model.mimic is not None)
+    P[H_EXTENDED] = float(
+        any(int(t) in (HELICAL, SPHERICAL, FREE_FLYER) for t in model.joint_type[1:])
+    )
     P[H_GRAVITY : H_GRAVITY + 3] = model.gravity
     P[body_offset(0) + ROT : body_offset(0) + ROT + 9] = _EYE
     P[body_offset(0) + PARENT] = -1

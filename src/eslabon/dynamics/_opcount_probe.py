@@ -155,7 +155,7 @@ def _soa_count(model, q):
     and its step ➊ inverse dynamics (the compiled kernels' source on counting scalars) plus
     its numpy operator work (on :class:`Counting` arrays)."""
     from eslabon.kinematics import recursion
-    from eslabon.kinematics.recursion import POSES, WS_COLS
+    from eslabon.kinematics.recursion import WS_COLS
 
     from . import rnea, soa
 
@@ -165,9 +165,8 @@ def _soa_count(model, q):
     P, qc = _objects(model.packed), _objects(q)
     for k in COUNT:
         COUNT[k] = 0
-    recursion.forward_pass(
-        P, qc, qc, _objects(np.zeros(n)), 0.0, _objects(np.zeros((model.nb + 1, WS_COLS))), POSES
-    )
+    ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
+    recursion.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0, ws, None, poses=True)
     parts["kinematics"] = dict(COUNT)
     for k in COUNT:
         COUNT[k] = 0
@@ -180,6 +179,7 @@ def _soa_count(model, q):
         None,
         _objects(np.zeros((model.nb + 1, WS_COLS))),
         _objects(np.zeros(n)),
+        None,
     )
     parts["bias (step 1)"] = dict(COUNT)
     for k in NUMPY_COUNT:
@@ -247,14 +247,14 @@ def count(method: str, n: int) -> dict:
         COUNT[k] = 0
     if method == "rnea":
         ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
-        rnea.rnea_into(P, q, q, q, Counted(1.0), None, ws, out)
+        rnea.rnea_into(P, q, q, q, Counted(1.0), None, ws, out, None)
     elif method == "walker_orin_3":
         cw = _objects(np.zeros((model.nb + 1, walker_orin.COLS)))
         out = _objects(np.zeros((n, n)))
-        walker_orin.crba_into(P, q, cw, out)
+        walker_orin.crba_into(P, q, cw, out, None)
     elif method == "aba":
         ws = _objects(np.zeros((model.nb + 1, aba.COLS)))
-        aba.aba_into(P, q, q, q, ws, out)
+        aba.aba_into(P, q, q, q, ws, out, None)
     elif method == "soa":
         return _soa_count(model, probe_state(n))
     else:

@@ -146,9 +146,10 @@ def translate_blocks(A, B, C, r):
 
 
 @njit(cache=True)
-def aba_into(P, q, qd, tau, ws, qdd):
+def aba_into(P, q, qd, tau, ws, qdd, extended):
     """q̈ into ``qdd`` for one state, or for a lanes block ((n, WIDTH) joint arrays, a 3-D
-    ``ws``, :mod:`eslabon._engine.lanes`). Status (:mod:`eslabon._engine.status`): OK,
+    ``ws``, :mod:`eslabon._engine.lanes`); ``extended`` the joint set
+    (:mod:`eslabon._engine.joints`). Status (:mod:`eslabon._engine.status`): OK,
     NON_FINITE, or NOT_POSITIVE_DEFINITE when a joint moves no mass (D_i ≤ 0)."""
     nb = int(P[H_NB])
     z = zero_of(q)
@@ -157,7 +158,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
     clear(ws, 0, 0, COLS)
     dwd = da = Z3  # a quaternion row's velocity-product correction
     tree = False
-    q = near_angles(P, q)
+    q = near_angles(P, q, extended)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
@@ -166,19 +167,21 @@ def aba_into(P, q, qd, tau, ws, qdd):
         if cq >= 0:
             qi = at(q, cq)
         jnt = joint(P, o)
-        E, r = placement(jnt, qi)
-        if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
-            E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+        E, r = placement(jnt, qi, extended)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = int(P[o])
         tree = tree or p != i - 1
         wp = g3(ws, p, _W)
         qdk = at(qd, k) if k >= 0 else z
         w, v, cw, cv = articulated_velocity(
-            jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3
+            jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3, extended
         )
-        if by_quaternion(jnt):
-            cw = add(cw, dwd)
-            cv = add(cv, da)
+        if extended is not None:
+            if by_quaternion(jnt):
+                cw = add(cw, dwd)
+                cv = add(cv, da)
         m = P[o + MASS]
         com = body_com(P, o, qi)
         A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
@@ -231,7 +234,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
             pf = add(pf, g3(ws, i, _XF))
         if k >= 0:
             # U = I^A S, D = Sᵀ U, u = τ − Sᵀ p^A (joints.articulated_projection)
-            un, uf, D, sp = articulated_projection(joint(P, o), A, B, C, pn, pf)
+            un, uf, D, sp = articulated_projection(joint(P, o), A, B, C, pn, pf, extended)
             u = at(tau, k) - sp
             u -= P[o + VISCOUS] * at(qd, k) + P[o + COULOMB] * sign(at(qd, k))
             D += P[o + ARMATURE]
@@ -287,7 +290,7 @@ def aba_into(P, q, qd, tau, ws, qdd):
             x = (g1(ws, i, _U) - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) * g1(ws, i, _D)
             put(qdd, k, x)
             total += x
-            aw, av = articulated_acceleration(joint(P, o), x, aw, av)
+            aw, av = articulated_acceleration(joint(P, o), x, aw, av, extended)
         # pass 3 reuses the c columns of body i for its acceleration
         s3(ws, i, _CW, aw)
         s3(ws, i, _CV, av)

@@ -10,6 +10,7 @@ import numpy as np
 from .._args import explain_nonfinite, vector, vectors
 from .._engine import fastcall as _fast
 from .._engine.batch import chunk_count
+from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..model.configuration import check_configuration
@@ -63,7 +64,8 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     if batched:
         tau = np.empty((len(q), model.engine_nv))
-        status = _d.rnea_many(P, qe, qde, qdde, 1.0, fext, mode, tau, chunk_count(len(q), WIDTH))
+        chunks = chunk_count(len(q), WIDTH)
+        status = _d.rnea_many(P, qe, qde, qdde, 1.0, fext, mode, tau, chunks, extended_of(P))
     else:
         tau = np.empty(model.engine_nv)
         zero = np.zeros(model.engine_nv)
@@ -75,6 +77,7 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
             1.0,
             fext,
             tau,
+            extended_of(P),
         )
     if status != OK:
         fields = dict(q=q, qd=qd, qdd=qdd)
@@ -143,13 +146,13 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     if batched:
         H = np.empty((len(q), n, n))
         (_d.ne_columns_many if method == "walker_orin_1" else _d.crba_many)(
-            P, qe, H, chunk_count(len(q))
+            P, qe, H, chunk_count(len(q)), extended_of(P)
         )
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
         ok = (_d.ne_columns_one if method == "walker_orin_1" else _d.crba_one)(
-            P, qe, H
+            P, qe, H, extended_of(P)
         ) == OK and np.isfinite(q).all()
     if not ok:
         explain_nonfinite("mass_matrix", q=q)
@@ -192,16 +195,16 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     out = np.empty_like(qd) if batched else np.empty(model.nv)
     if method == "aba":
         status = (
-            _d.aba_many(P, q, qd, tau, out, chunk_count(len(q), WIDTH))
+            _d.aba_many(P, q, qd, tau, out, chunk_count(len(q), WIDTH), extended_of(P))
             if batched
-            else _d.aba_call(P, q, qd, tau, out)
+            else _d.aba_call(P, q, qd, tau, out, extended_of(P))
         )
     else:
         code = _d.COMPOSITE if method == "walker_orin_3" else _d.NE_COLUMNS
         status = (
-            _d.fd_many(P, q, qd, tau, code, out, chunk_count(len(q)))
+            _d.fd_many(P, q, qd, tau, code, out, chunk_count(len(q)), extended_of(P))
             if batched
-            else _d.fd_one(P, q, qd, tau, code, out)
+            else _d.fd_one(P, q, qd, tau, code, out, extended_of(P))
         )
     if status == NOT_POSITIVE_DEFINITE:
         raise ValueError(_NOT_PD_MESSAGE)
@@ -224,9 +227,9 @@ def _tangent_id_derivatives(model, q, qd, qdd):
     for s in range(len(Q)):
         ac = tangent.chain_acceleration(model, QD[s], QDD[s])
         dq_c, dv_c = np.empty((1, n, n)), np.empty((1, n, n))
-        status = _d.id_derivatives_many(
-            model.packed, Q[s : s + 1], QD[s : s + 1], ac[None], dq_c, dv_c, 1
-        )
+        P = model.packed
+        S = slice(s, s + 1)
+        status = _d.id_derivatives_many(P, Q[S], QD[S], ac[None], dq_c, dv_c, 1, extended_of(P))
         if status != OK:
             explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
         tau = inverse_dynamics(model, Q[s], QD[s], QDD[s])
@@ -268,13 +271,15 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     (q, qd, qdd), batched = vectors(model.nv, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     n = model.engine_nv
+    P = model.packed
     shape = (len(q), n, n) if batched else (n, n)
     dq = np.empty(shape)
     dv = np.empty(shape)
     if batched:
-        status = _d.id_derivatives_many(model.packed, qe, qde, qdde, dq, dv, chunk_count(len(q)))
+        chunks = chunk_count(len(q))
+        status = _d.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, extended_of(P))
     else:
-        status = _d.id_derivatives_call(model.packed, qe, qde, qdde, dq, dv)
+        status = _d.id_derivatives_call(P, qe, qde, qdde, dq, dv, extended_of(P))
     if status != OK:
         explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
     if model.mimic is not None:  # q_e = G q + o: Gᵀ (∂τ_e/∂x_e) G
@@ -298,10 +303,10 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     if batched:
         N = len(q)
         dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
-        status = _d.fd_derivatives_many(P, q, qd, tau, dq, dv, Minv, chunk_count(N))
+        status = _d.fd_derivatives_many(P, q, qd, tau, dq, dv, Minv, chunk_count(N), extended_of(P))
     else:
         dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-        status = _d.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv)
+        status = _d.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended_of(P))
     if status == NOT_POSITIVE_DEFINITE:
         raise ValueError(_NOT_PD_MESSAGE)
     if status != OK:
@@ -309,16 +314,23 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     return dq, dv, Minv
 
 
-inverse_dynamics = _fast.public(inverse_dynamics, _d.inverse_dynamics_entry, 3, (1,), Model)
-gravity_torques = _fast.public(gravity_torques, _d.gravity_torques_entry, 1, (1,), Model)
-bias_forces = _fast.public(bias_forces, _d.bias_forces_entry, 2, (1,), Model)
-mass_matrix = _fast.public(mass_matrix, _d.mass_matrix_entry, 1, (2,), Model)
-forward_dynamics = _fast.public(forward_dynamics, _d.forward_dynamics_entry, 3, (1,), Model)
-inverse_dynamics_derivatives = _fast.public(
-    inverse_dynamics_derivatives, _d.id_derivatives_entry, 3, (2, 2), Model
+def _public(general, entry: str, n_in: int, out_ranks: tuple):
+    """The public function of ``general`` over the C entries ``entry`` and its twin for
+    the extended joint set (:mod:`eslabon._engine.fastcall`)."""
+    entries = getattr(_d, entry), getattr(_d, entry + "_extended")
+    return _fast.public(general, entries[0], n_in, out_ranks, Model, entries[1])
+
+
+inverse_dynamics = _public(inverse_dynamics, "inverse_dynamics_entry", 3, (1,))
+gravity_torques = _public(gravity_torques, "gravity_torques_entry", 1, (1,))
+bias_forces = _public(bias_forces, "bias_forces_entry", 2, (1,))
+mass_matrix = _public(mass_matrix, "mass_matrix_entry", 1, (2,))
+forward_dynamics = _public(forward_dynamics, "forward_dynamics_entry", 3, (1,))
+inverse_dynamics_derivatives = _public(
+    inverse_dynamics_derivatives, "id_derivatives_entry", 3, (2, 2)
 )
-forward_dynamics_derivatives = _fast.public(
-    forward_dynamics_derivatives, _d.fd_derivatives_entry, 3, (2, 2, 2), Model
+forward_dynamics_derivatives = _public(
+    forward_dynamics_derivatives, "fd_derivatives_entry", 3, (2, 2, 2)
 )
 
 
@@ -329,12 +341,13 @@ def coriolis_matrix(model, q, qd):
     (q, qd), batched = vectors(model.nq, q=q, qd=qd)
     qe, qde = _engine_arrays(model, q, qd)
     n = model.engine_nv
+    P = model.packed
     if batched:
         C = np.empty((len(q), n, n))
-        _d.coriolis_many(model.packed, qe, qde, C, chunk_count(len(q)))
+        _d.coriolis_many(P, qe, qde, C, chunk_count(len(q)), extended_of(P))
     else:
         C = np.empty((n, n))
-        _d.coriolis_one(model.packed, qe, qde, C)
+        _d.coriolis_one(P, qe, qde, C, extended_of(P))
     if not np.isfinite(C).all():
         explain_nonfinite("coriolis_matrix", q=q, qd=qd)
     return C if model.mimic is None else model.mimic.matrix(C)
@@ -343,12 +356,13 @@ def coriolis_matrix(model, q, qd):
 def _energy(model, q, qd):
     (q, qd), batched = _states(model, q=q, qd=qd)
     qe, qde = _engine_arrays(model, q, qd)
+    P = model.packed
     if batched:
         out = np.empty((len(q), 2))
-        _d.energy_many(model.packed, qe, qde, out, chunk_count(len(q)))
+        _d.energy_many(P, qe, qde, out, chunk_count(len(q)), extended_of(P))
     else:
         out = np.empty(2)
-        _d.energy_one(model.packed, qe, qde, out)
+        _d.energy_one(P, qe, qde, out, extended_of(P))
     if not np.isfinite(out).all():
         explain_nonfinite("energy", q=q, qd=qd)
     return out

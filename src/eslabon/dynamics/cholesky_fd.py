@@ -68,20 +68,20 @@ def cholesky_solve_into(H, x, n):
 
 
 @njit(cache=True)
-def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out):
+def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out, extended):
     """q̈ into ``out``; ``method`` 3 (composite) or 1 (NE columns). Status
     (:mod:`eslabon._engine.status`): OK, NON_FINITE, or NOT_POSITIVE_DEFINITE (H)."""
     nq = int(P[H_NV])
     for a in range(nq):
         out[a] = 0.0
-    if rnea_into(P, q, qd, out, 1.0, None, ws, out) != OK:  # b = NE(q, q̇, 0)
+    if rnea_into(P, q, qd, out, 1.0, None, ws, out, extended) != OK:  # b = NE(q, q̇, 0)
         return NON_FINITE
     for a in range(nq):
         out[a] = tau[a] - out[a]
     if method == COMPOSITE:
-        crba_into(P, q, cw, H)
+        crba_into(P, q, cw, H, extended)
     else:
-        ne_columns_into(P, q, ws, zero, unit, col, H)
+        ne_columns_into(P, q, ws, zero, unit, col, H, extended)
     if not cholesky_solve_into(H, out, nq):
         return NOT_POSITIVE_DEFINITE
     s = 0.0

@@ -21,7 +21,7 @@ from .._engine.joints import joint, world_axis
 from .._engine.layout import H_NB, H_NV, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, m9, mm, mv, v3
-from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from ..kinematics.recursion import WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 
 
 @njit(cache=True)
@@ -35,12 +35,13 @@ def _skew_into(A, r0, c0, v, s):
 
 
 @njit(cache=True)
-def coriolis_into(P, q, qd, ws, C):
-    """C(q, q̇) of one state into ``C`` (n, n); ``ws`` the kinematic workspace. Status
-    OK or NON_FINITE (:mod:`eslabon._engine.status`)."""
+def coriolis_into(P, q, qd, ws, C, extended):
+    """C(q, q̇) of one state into ``C`` (n, n); ``ws`` the kinematic workspace;
+    ``extended`` the joint set (:mod:`eslabon._engine.joints`). Status OK or NON_FINITE
+    (:mod:`eslabon._engine.status`)."""
     nb = int(P[H_NB])
     nq = int(P[H_NV])
-    forward_pass(P, q, qd, qd, 0.0, ws, POSES)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
     # world motion axis S and its rate V × S for every joint; world velocity V per body
     S = np.zeros((nb + 1, 6))
     Sd = np.zeros((nb + 1, 6))
@@ -56,7 +57,7 @@ def coriolis_into(P, q, qd, ws, C):
             V[i, a] = w[a]
             V[i, 3 + a] = v[a]
         if int(P[o + VIDX]) >= 0:
-            s_ang, s_lin = world_axis(joint(P, o), Rw, pw)
+            s_ang, s_lin = world_axis(joint(P, o), Rw, pw, extended)
             sd_ang = cross(w, s_ang)
             sd_lin = add(cross(w, s_lin), cross(v, s_ang))
             for a in range(3):

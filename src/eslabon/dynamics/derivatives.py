@@ -134,8 +134,9 @@ def _dot6(an, af, bn, bf):
 
 
 @njit(cache=True)
-def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
-    """∂τ/∂q, ∂τ/∂q̇ and M for one state; status OK or NON_FINITE."""
+def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
+    """∂τ/∂q, ∂τ/∂q̇ and M for one state; status OK or NON_FINITE. ``extended``: the
+    joint set (:mod:`eslabon._engine.joints`)."""
     nb = int(P[H_NB])
     nq = int(P[H_NV])
     for c in range(COLS):
@@ -143,7 +144,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
     s9(ws, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(ws, 0, _AF, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
     # outward pass: poses, S, v, a, inertias and their rates, momenta, forces
-    q = near_angles(P, q)
+    q = near_angles(P, q, extended)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
@@ -151,9 +152,10 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         cq = int(P[o + CFG])
         qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
-        E, r = placement(jnt, qi)
-        if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
-            E, r = quaternion_row_placement(P, o, q, cq)
+        E, r = placement(jnt, qi, extended)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+                E, r = quaternion_row_placement(P, o, q, cq)
         Rp = g9(ws, p, _RW)
         R = mm(Rp, E)
         pw = add(g3(ws, p, _PW), mv(Rp, r))
@@ -162,7 +164,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
         sn = (0.0, 0.0, 0.0)
         sf = (0.0, 0.0, 0.0)
         if k >= 0:
-            sn, sf = world_axis(jnt, R, pw)
+            sn, sf = world_axis(jnt, R, pw, extended)
             # β, α of this joint (its parent's motion)
             ben, bef = _mcross(vn, vf, sn, sf)
             t1n, t1f = _mcross(an, af, sn, sf)
@@ -296,16 +298,16 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M):
 
 
 @njit(cache=True)
-def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv):
+def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv, extended):
     """∂q̈/∂q into dq, ∂q̈/∂q̇ into dv, M⁻¹ into Minv; ``ws`` and ``wa`` are the workspaces
     of :func:`rnea_derivatives_into` and of :func:`eslabon.dynamics.aba.aba_into`. Status
     (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
     nq = int(P[H_NV])
-    st = aba_into(P, q, qd, tau, wa, qdd)
+    st = aba_into(P, q, qd, tau, wa, qdd, extended)
     if st != OK:
         return st
     M = np.empty((nq, nq))
-    if rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M) != OK:
+    if rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended) != OK:
         return NON_FINITE
     if not cholesky_factor(M, nq):
         return NOT_POSITIVE_DEFINITE

@@ -15,6 +15,11 @@ caller) under their source equations. Every way of driving them lives here:
   (:func:`eslabon._engine.batch.run_batch`) around it. ``nchunks`` comes from
   :func:`eslabon._engine.batch.chunk_count`.
 
+Every driver takes the joint set ``extended`` last (None or
+:data:`~eslabon._engine.joints.EXTENDED`: :func:`~eslabon._engine.joints.extended_of`
+the model); each C entry has a twin ``*_entry_extended`` for models that need the
+extended set, and the C side calls the one the packed header asks for.
+
 Every function returns a status of :mod:`eslabon._engine.status` (a batch: the worst of
 its states). Shapes: q, q̇, q̈, τ (n,) or (N, n); matrices (n, n) or (N, n, n); P the
 packed model (:mod:`eslabon._engine.layout`).
@@ -30,6 +35,7 @@ from numba import carray, njit
 from .._engine.batch import run_batch
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model
+from .._engine.joints import EXTENDED
 from .._engine.lanes import WIDTH, pack, unpack
 from .._engine.layout import BY_POSE, CFG, H_NB, H_NQ, H_NV, HEADER, PLACE, STRIDE
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
@@ -60,10 +66,10 @@ def _lengths_ok(P, q, b, c, d):
 
 
 @njit(cache=True, inline="always")
-def _units_ok(P, q):
+def _units_ok(P, q, extended):
     """Every quaternion of q of unit length within 1e-6 (|‖x‖² − 1| ≤ 2e-6): the lean
     calls' check; the general path names the joint (model.configuration)."""
-    if int(P[H_NQ]) == int(P[H_NV]):
+    if extended is None or int(P[H_NQ]) == int(P[H_NV]):
         return True
     for i in range(1, int(P[H_NB]) + 1):
         o = HEADER + i * STRIDE
@@ -85,71 +91,97 @@ def _square_ok(P, A):
 
 
 @njit(cache=True)
-def rnea_one(P, q, qd, qdd, gscale, fext, tau):
-    return rnea_into(P, q, qd, qdd, gscale, fext, np.empty((_rows(P), WS_COLS)), tau)
+def rnea_one(P, q, qd, qdd, gscale, fext, tau, extended):
+    return rnea_into(P, q, qd, qdd, gscale, fext, np.empty((_rows(P), WS_COLS)), tau, extended)
 
 
 @njit(cache=True)
-def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws):
+def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws, extended):
     """As :func:`rnea_one`, keeping every intermediate quantity in ``ws``."""
-    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, True)
+    return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, True)
 
 
 @njit(cache=True, inline="always")  # one caller each: its C entry
-def rnea_call(P, q, qd, qdd, tau):
+def rnea_call(P, q, qd, qdd, tau, extended):
     if not _lengths_ok(P, q, qd, qdd, tau):
         return WRONG_SHAPE
-    if not _units_ok(P, q):
+    if not _units_ok(P, q, extended):
         return NOT_UNIT
-    return rnea_into(P, q, qd, qdd, 1.0, None, np.empty((_rows(P), WS_COLS)), tau)
+    return rnea_into(P, q, qd, qdd, 1.0, None, np.empty((_rows(P), WS_COLS)), tau, extended)
 
 
 @njit(cache=True, inline="always")
-def bias_call(P, q, qd, tau):
+def bias_call(P, q, qd, tau, extended):
     if not _lengths_ok(P, q, qd, tau, tau):
         return WRONG_SHAPE
-    if not _units_ok(P, q):
+    if not _units_ok(P, q, extended):
         return NOT_UNIT
-    return rnea_into(
-        P, q, qd, np.zeros(int(P[H_NV])), 1.0, None, np.empty((_rows(P), WS_COLS)), tau
-    )
+    z = np.zeros(int(P[H_NV]))
+    return rnea_into(P, q, qd, z, 1.0, None, np.empty((_rows(P), WS_COLS)), tau, extended)
 
 
 @njit(cache=True, inline="always")
-def gravity_call(P, q, tau):
+def gravity_call(P, q, tau, extended):
     if not _lengths_ok(P, q, tau, tau, tau):
         return WRONG_SHAPE
-    if not _units_ok(P, q):
+    if not _units_ok(P, q, extended):
         return NOT_UNIT
     z = np.zeros(int(P[H_NV]))
-    return rnea_into(P, q, z, z, 1.0, None, np.empty((_rows(P), WS_COLS)), tau)
+    return rnea_into(P, q, z, z, 1.0, None, np.empty((_rows(P), WS_COLS)), tau, extended)
+
+
+@njit(cache=True, inline="always")
+def _id_entry(p, a, b, c, o0, extended):
+    """(q, q̇, q̈) -> τ."""
+    n = int(p[H_NV])
+    q = carray(a, int(p[H_NQ]))
+    P = packed_model(p)
+    return entry_status(rnea_call(P, q, carray(b, n), carray(c, n), carray(o0, n), extended))
 
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics")
 def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
-    """(q, q̇, q̈) -> τ."""
+    return _id_entry(p, a, b, c, o0, None)
+
+
+@lazy_cfunc(SIGNATURE, "inverse dynamics (helical and ball joints)")
+def inverse_dynamics_entry_extended(p, a, b, c, o0, o1, o2):
+    return _id_entry(p, a, b, c, o0, EXTENDED)
+
+
+@njit(cache=True, inline="always")
+def _bias_entry(p, a, b, o0, extended):
+    """(q, q̇) -> NE(q, q̇, 0)."""
     n = int(p[H_NV])
-    return entry_status(
-        rnea_call(
-            packed_model(p), carray(a, int(p[H_NQ])), carray(b, n), carray(c, n), carray(o0, n)
-        )
-    )
+    q = carray(a, int(p[H_NQ]))
+    return entry_status(bias_call(packed_model(p), q, carray(b, n), carray(o0, n), extended))
 
 
 @lazy_cfunc(SIGNATURE, "bias forces")
 def bias_forces_entry(p, a, b, c, o0, o1, o2):
-    """(q, q̇) -> NE(q, q̇, 0)."""
-    n = int(p[H_NV])
-    return entry_status(
-        bias_call(packed_model(p), carray(a, int(p[H_NQ])), carray(b, n), carray(o0, n))
-    )
+    return _bias_entry(p, a, b, o0, None)
+
+
+@lazy_cfunc(SIGNATURE, "bias forces (helical and ball joints)")
+def bias_forces_entry_extended(p, a, b, c, o0, o1, o2):
+    return _bias_entry(p, a, b, o0, EXTENDED)
+
+
+@njit(cache=True, inline="always")
+def _gravity_entry(p, a, o0, extended):
+    """q -> NE(q, 0, 0)."""
+    q = carray(a, int(p[H_NQ]))
+    return entry_status(gravity_call(packed_model(p), q, carray(o0, int(p[H_NV])), extended))
 
 
 @lazy_cfunc(SIGNATURE, "gravity torques")
 def gravity_torques_entry(p, a, b, c, o0, o1, o2):
-    """q -> NE(q, 0, 0)."""
-    n = int(p[H_NV])
-    return entry_status(gravity_call(packed_model(p), carray(a, int(p[H_NQ])), carray(o0, n)))
+    return _gravity_entry(p, a, o0, None)
+
+
+@lazy_cfunc(SIGNATURE, "gravity torques (helical and ball joints)")
+def gravity_torques_entry_extended(p, a, b, c, o0, o1, o2):
+    return _gravity_entry(p, a, o0, EXTENDED)
 
 
 @njit(cache=True)
@@ -158,7 +190,7 @@ def rnea_chunk(P, ins, outs, extra, lo, hi):
     :func:`rnea_into` compiled for (n, WIDTH) blocks."""
     Q, QD, QDD = ins
     (TAU,) = outs
-    gscale, fext, mode = extra
+    gscale, fext, mode, extended = extra
     nq = int(P[H_NV])
     ws = np.empty((_rows(P), WS_COLS, WIDTH))
     q = np.empty((int(P[H_NQ]), WIDTH))
@@ -172,76 +204,89 @@ def rnea_chunk(P, ins, outs, extra, lo, hi):
             pack(QD, s0, hi, qd)
         if mode == MODE_ID:
             pack(QDD, s0, hi, qdd)
-        if rnea_into(P, q, qd, qdd, gscale, fext, ws, tau) != OK:
+        if rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended) != OK:
             status = NON_FINITE
         unpack(tau, TAU, s0, hi)
     return status
 
 
 @batch_kernel
-def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks):
+def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks, extended):
     """Newton–Euler over a batch; ``mode`` MODE_ID, MODE_BIAS or MODE_GRAVITY says which
     of QD, QDD are read (the others may be any (N, n) array)."""
-    return run_batch(rnea_chunk, P, (Q, QD, QDD), (TAU,), (gscale, fext, mode), nchunks, WIDTH)
+    extra = (gscale, fext, mode, extended)
+    return run_batch(rnea_chunk, P, (Q, QD, QDD), (TAU,), extra, nchunks, WIDTH)
 
 
 # --- mass matrix: composite body and Newton–Euler columns (:mod:`.walker_orin`) ----------
 
 
 @njit(cache=True)
-def crba_one(P, q, H):
-    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H)
+def crba_one(P, q, H, extended):
+    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H, extended)
 
 
 @njit(cache=True, inline="always")
-def crba_call(P, q, H):
+def crba_call(P, q, H, extended):
     if not (q.shape[0] == int(P[H_NQ]) and _square_ok(P, H)):
         return WRONG_SHAPE
-    if not _units_ok(P, q):
+    if not _units_ok(P, q, extended):
         return NOT_UNIT
     s = 0.0
     for a in range(q.shape[0]):
         s += q[a]
     if not math.isfinite(s):  # M does not depend on every q (e.g. the first joint's)
         return NON_FINITE
-    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H)
+    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H, extended)
+
+
+@njit(cache=True, inline="always")
+def _mass_matrix_entry(p, a, o0, extended):
+    """q -> M."""
+    n = int(p[H_NV])
+    q = carray(a, int(p[H_NQ]))
+    return entry_status(crba_call(packed_model(p), q, carray(o0, (n, n)), extended))
 
 
 @lazy_cfunc(SIGNATURE, "mass matrix")
 def mass_matrix_entry(p, a, b, c, o0, o1, o2):
-    """q -> M."""
-    n = int(p[H_NV])
-    return entry_status(crba_call(packed_model(p), carray(a, int(p[H_NQ])), carray(o0, (n, n))))
+    return _mass_matrix_entry(p, a, o0, None)
+
+
+@lazy_cfunc(SIGNATURE, "mass matrix (helical and ball joints)")
+def mass_matrix_entry_extended(p, a, b, c, o0, o1, o2):
+    return _mass_matrix_entry(p, a, o0, EXTENDED)
 
 
 @njit(cache=True)
 def crba_chunk(P, ins, outs, extra, lo, hi):
     (Q,) = ins
     (H,) = outs
+    (extended,) = extra
     cw = np.empty((_rows(P), walker_orin.COLS))
     status = OK
     for s in range(lo, hi):
-        status = max(status, crba_into(P, Q[s], cw, H[s]))
+        status = max(status, crba_into(P, Q[s], cw, H[s], extended))
     return status
 
 
 @batch_kernel
-def crba_many(P, Q, H, nchunks):
-    return run_batch(crba_chunk, P, (Q,), (H,), (), nchunks, 1)
+def crba_many(P, Q, H, nchunks, extended):
+    return run_batch(crba_chunk, P, (Q,), (H,), (extended,), nchunks, 1)
 
 
 @njit(cache=True)
-def ne_columns_one(P, q, H):
+def ne_columns_one(P, q, H, extended):
     nq = int(P[H_NV])
-    return ne_columns_into(
-        P, q, np.empty((_rows(P), WS_COLS)), np.zeros(nq), np.zeros(nq), np.empty(nq), H
-    )
+    z, unit, col = np.zeros(nq), np.zeros(nq), np.empty(nq)
+    return ne_columns_into(P, q, np.empty((_rows(P), WS_COLS)), z, unit, col, H, extended)
 
 
 @njit(cache=True)
 def ne_columns_chunk(P, ins, outs, extra, lo, hi):
     (Q,) = ins
     (H,) = outs
+    (extended,) = extra
     nq = int(P[H_NV])
     ws = np.empty((_rows(P), WS_COLS))
     zero = np.zeros(nq)
@@ -249,36 +294,44 @@ def ne_columns_chunk(P, ins, outs, extra, lo, hi):
     col = np.empty(nq)
     status = OK
     for s in range(lo, hi):
-        status = max(status, ne_columns_into(P, Q[s], ws, zero, unit, col, H[s]))
+        status = max(status, ne_columns_into(P, Q[s], ws, zero, unit, col, H[s], extended))
     return status
 
 
 @batch_kernel
-def ne_columns_many(P, Q, H, nchunks):
-    return run_batch(ne_columns_chunk, P, (Q,), (H,), (), nchunks, 1)
+def ne_columns_many(P, Q, H, nchunks, extended):
+    return run_batch(ne_columns_chunk, P, (Q,), (H,), (extended,), nchunks, 1)
 
 
 # --- forward dynamics: articulated body (:mod:`.aba`), mass matrix and Cholesky ----------
 
 
 @njit(cache=True)
-def aba_call(P, q, qd, tau, qdd):
+def aba_call(P, q, qd, tau, qdd, extended):
     if not _lengths_ok(P, q, qd, tau, qdd):
         return WRONG_SHAPE
-    if not _units_ok(P, q):
+    if not _units_ok(P, q, extended):
         return NOT_UNIT
-    return aba_into(P, q, qd, tau, np.empty((_rows(P), aba.COLS)), qdd)
+    return aba_into(P, q, qd, tau, np.empty((_rows(P), aba.COLS)), qdd, extended)
+
+
+@njit(cache=True, inline="always")
+def _fd_entry(p, a, b, c, o0, extended):
+    """(q, q̇, τ) -> q̈."""
+    n = int(p[H_NV])
+    q = carray(a, int(p[H_NQ]))
+    P = packed_model(p)
+    return entry_status(aba_call(P, q, carray(b, n), carray(c, n), carray(o0, n), extended))
 
 
 @lazy_cfunc(SIGNATURE, "forward dynamics")
 def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
-    """(q, q̇, τ) -> q̈."""
-    n = int(p[H_NV])
-    return entry_status(
-        aba_call(
-            packed_model(p), carray(a, int(p[H_NQ])), carray(b, n), carray(c, n), carray(o0, n)
-        )
-    )
+    return _fd_entry(p, a, b, c, o0, None)
+
+
+@lazy_cfunc(SIGNATURE, "forward dynamics (helical and ball joints)")
+def forward_dynamics_entry_extended(p, a, b, c, o0, o1, o2):
+    return _fd_entry(p, a, b, c, o0, EXTENDED)
 
 
 @njit(cache=True)
@@ -288,6 +341,7 @@ def aba_chunk(P, ins, outs, extra, lo, hi):
     its first failing joint, which may not be every state's)."""
     Q, QD, TAU = ins
     (QDD,) = outs
+    (extended,) = extra
     nq = int(P[H_NV])
     ws1 = np.empty((_rows(P), aba.COLS))
     ws = np.empty((_rows(P), aba.COLS, WIDTH))
@@ -300,21 +354,21 @@ def aba_chunk(P, ins, outs, extra, lo, hi):
         pack(Q, s0, hi, q)
         pack(QD, s0, hi, qd)
         pack(TAU, s0, hi, tau)
-        if aba_into(P, q, qd, tau, ws, qdd) == OK:
+        if aba_into(P, q, qd, tau, ws, qdd, extended) == OK:
             unpack(qdd, QDD, s0, hi)
         else:
             for s in range(s0, min(s0 + WIDTH, hi)):
-                status = max(status, aba_into(P, Q[s], QD[s], TAU[s], ws1, QDD[s]))
+                status = max(status, aba_into(P, Q[s], QD[s], TAU[s], ws1, QDD[s], extended))
     return status
 
 
 @batch_kernel
-def aba_many(P, Q, QD, TAU, QDD, nchunks):
-    return run_batch(aba_chunk, P, (Q, QD, TAU), (QDD,), (), nchunks, WIDTH)
+def aba_many(P, Q, QD, TAU, QDD, nchunks, extended):
+    return run_batch(aba_chunk, P, (Q, QD, TAU), (QDD,), (extended,), nchunks, WIDTH)
 
 
 @njit(cache=True)
-def fd_one(P, q, qd, tau, method, out):
+def fd_one(P, q, qd, tau, method, out, extended):
     nq = int(P[H_NV])
     return fd_into(
         P,
@@ -329,6 +383,7 @@ def fd_one(P, q, qd, tau, method, out):
         np.zeros(nq),
         np.empty(nq),
         out,
+        extended,
     )
 
 
@@ -336,7 +391,7 @@ def fd_one(P, q, qd, tau, method, out):
 def fd_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, TAU = ins
     (OUT,) = outs
-    (method,) = extra
+    method, extended = extra
     nq = int(P[H_NV])
     ws = np.empty((_rows(P), WS_COLS))
     cw = np.empty((_rows(P), walker_orin.COLS))
@@ -346,68 +401,73 @@ def fd_chunk(P, ins, outs, extra, lo, hi):
     col = np.empty(nq)
     status = OK
     for s in range(lo, hi):
-        status = max(
-            status, fd_into(P, Q[s], QD[s], TAU[s], method, ws, cw, H, zero, unit, col, OUT[s])
-        )
+        q, qd, tau = Q[s], QD[s], TAU[s]
+        st = fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, OUT[s], extended)
+        status = max(status, st)
     return status
 
 
 @batch_kernel
-def fd_many(P, Q, QD, TAU, method, OUT, nchunks):
-    return run_batch(fd_chunk, P, (Q, QD, TAU), (OUT,), (method,), nchunks, 1)
+def fd_many(P, Q, QD, TAU, method, OUT, nchunks, extended):
+    return run_batch(fd_chunk, P, (Q, QD, TAU), (OUT,), (method, extended), nchunks, 1)
 
 
 # --- analytic derivatives (:mod:`.derivatives`) -------------------------------------------
 
 
 @njit(cache=True)
-def id_derivatives_call(P, q, qd, qdd, dq, dv):
+def id_derivatives_call(P, q, qd, qdd, dq, dv, extended):
     nq = int(P[H_NV])
     if not (_lengths_ok(P, q, qd, qdd, dq) and _square_ok(P, dq) and _square_ok(P, dv)):
         return WRONG_SHAPE
     if int(P[H_NQ]) != int(P[H_NV]):  # not for quaternion joints yet: the general path says
         return NOT_UNIT
-    return rnea_derivatives_into(
-        P, q, qd, qdd, np.empty((_rows(P), derivatives.COLS)), dq, dv, np.empty((nq, nq))
-    )
+    ws, M = np.empty((_rows(P), derivatives.COLS)), np.empty((nq, nq))
+    return rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended)
+
+
+@njit(cache=True, inline="always")
+def _id_derivatives_entry(p, a, b, c, o0, o1, extended):
+    """(q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
+    n = int(p[H_NV])
+    q = carray(a, int(p[H_NQ]))
+    qd, qdd, dq, dv = carray(b, n), carray(c, n), carray(o0, (n, n)), carray(o1, (n, n))
+    return entry_status(id_derivatives_call(packed_model(p), q, qd, qdd, dq, dv, extended))
 
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics derivatives")
 def id_derivatives_entry(p, a, b, c, o0, o1, o2):
-    """(q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
-    n = int(p[H_NV])
-    return entry_status(
-        id_derivatives_call(
-            packed_model(p),
-            carray(a, int(p[H_NQ])),
-            carray(b, n),
-            carray(c, n),
-            carray(o0, (n, n)),
-            carray(o1, (n, n)),
-        )
-    )
+    return _id_derivatives_entry(p, a, b, c, o0, o1, None)
+
+
+@lazy_cfunc(SIGNATURE, "inverse dynamics derivatives (helical and ball joints)")
+def id_derivatives_entry_extended(p, a, b, c, o0, o1, o2):
+    return _id_derivatives_entry(p, a, b, c, o0, o1, EXTENDED)
 
 
 @njit(cache=True)
 def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, QDD = ins
     DQ, DV = outs
+    (extended,) = extra
     nq = int(P[H_NV])
     ws = np.empty((_rows(P), derivatives.COLS))
     M = np.empty((nq, nq))
     status = OK
     for s in range(lo, hi):
-        status = max(status, rnea_derivatives_into(P, Q[s], QD[s], QDD[s], ws, DQ[s], DV[s], M))
+        q, qd, qdd = Q[s], QD[s], QDD[s]
+        st = rnea_derivatives_into(P, q, qd, qdd, ws, DQ[s], DV[s], M, extended)
+        status = max(status, st)
     return status
 
 
 @batch_kernel
-def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks):
-    return run_batch(id_derivatives_chunk, P, (Q, QD, QDD), (DQ, DV), (), nchunks, 1)
+def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks, extended):
+    return run_batch(id_derivatives_chunk, P, (Q, QD, QDD), (DQ, DV), (extended,), nchunks, 1)
 
 
 @njit(cache=True)
-def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
+def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended):
     if not (
         _lengths_ok(P, q, qd, tau, dq)
         and _square_ok(P, dq)
@@ -428,87 +488,94 @@ def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv):
         dq,
         dv,
         Minv,
+        extended,
     )
+
+
+@njit(cache=True, inline="always")
+def _fd_derivatives_entry(p, a, b, c, o0, o1, o2, extended):
+    """(q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
+    n = int(p[H_NV])
+    q = carray(a, int(p[H_NQ]))
+    qd, tau = carray(b, n), carray(c, n)
+    dq, dv, Minv = carray(o0, (n, n)), carray(o1, (n, n)), carray(o2, (n, n))
+    return entry_status(fd_derivatives_call(packed_model(p), q, qd, tau, dq, dv, Minv, extended))
 
 
 @lazy_cfunc(SIGNATURE, "forward dynamics derivatives")
 def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
-    """(q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
-    n = int(p[H_NV])
-    return entry_status(
-        fd_derivatives_call(
-            packed_model(p),
-            carray(a, int(p[H_NQ])),
-            carray(b, n),
-            carray(c, n),
-            carray(o0, (n, n)),
-            carray(o1, (n, n)),
-            carray(o2, (n, n)),
-        )
-    )
+    return _fd_derivatives_entry(p, a, b, c, o0, o1, o2, None)
+
+
+@lazy_cfunc(SIGNATURE, "forward dynamics derivatives (helical and ball joints)")
+def fd_derivatives_entry_extended(p, a, b, c, o0, o1, o2):
+    return _fd_derivatives_entry(p, a, b, c, o0, o1, o2, EXTENDED)
 
 
 @njit(cache=True)
 def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
     Q, QD, TAU = ins
     DQ, DV, MINV = outs
+    (extended,) = extra
     ws = np.empty((_rows(P), derivatives.COLS))
     wa = np.empty((_rows(P), aba.COLS))
     qdd = np.empty(int(P[H_NV]))
     status = OK
     for s in range(lo, hi):
-        status = max(
-            status, fd_derivatives_into(P, Q[s], QD[s], TAU[s], ws, wa, qdd, DQ[s], DV[s], MINV[s])
-        )
+        q, qd, tau = Q[s], QD[s], TAU[s]
+        st = fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, DQ[s], DV[s], MINV[s], extended)
+        status = max(status, st)
     return status
 
 
 @batch_kernel
-def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks):
-    return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), (DQ, DV, MINV), (), nchunks, 1)
+def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks, extended):
+    outs = (DQ, DV, MINV)
+    return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), outs, (extended,), nchunks, 1)
 
 
 # --- Coriolis matrix and energies (:mod:`.coriolis`, :mod:`.energy`) ----------------------
 
 
 @njit(cache=True)
-def coriolis_one(P, q, qd, C):
-    return coriolis_into(P, q, qd, np.empty((_rows(P), WS_COLS)), C)
+def coriolis_one(P, q, qd, C, extended):
+    return coriolis_into(P, q, qd, np.empty((_rows(P), WS_COLS)), C, extended)
 
 
 @njit(inline="always")
-def _each_state(kernel, P, Q, QD, OUT, lo, hi):
-    """``kernel(P, q, q̇, ws, out)`` on states lo … hi−1 with one kinematic workspace."""
+def _each_state(kernel, P, Q, QD, OUT, lo, hi, extended):
+    """``kernel(P, q, q̇, ws, out, extended)`` on states lo … hi−1 with one kinematic
+    workspace."""
     ws = np.empty((_rows(P), WS_COLS))
     status = OK
     for s in range(lo, hi):
-        status = max(status, kernel(P, Q[s], QD[s], ws, OUT[s]))
+        status = max(status, kernel(P, Q[s], QD[s], ws, OUT[s], extended))
     return status
 
 
 @njit(cache=True)
 def coriolis_chunk(P, ins, outs, extra, lo, hi):
-    return _each_state(coriolis_into, P, ins[0], ins[1], outs[0], lo, hi)
+    return _each_state(coriolis_into, P, ins[0], ins[1], outs[0], lo, hi, extra[0])
 
 
 @batch_kernel
-def coriolis_many(P, Q, QD, C, nchunks):
-    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (), nchunks, 1)
+def coriolis_many(P, Q, QD, C, nchunks, extended):
+    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (extended,), nchunks, 1)
 
 
 @njit(cache=True)
-def energy_one(P, q, qd, out):
-    return energy_into(P, q, qd, np.empty((_rows(P), WS_COLS)), out)
+def energy_one(P, q, qd, out, extended):
+    return energy_into(P, q, qd, np.empty((_rows(P), WS_COLS)), out, extended)
 
 
 @njit(cache=True)
 def energy_chunk(P, ins, outs, extra, lo, hi):
-    return _each_state(energy_into, P, ins[0], ins[1], outs[0], lo, hi)
+    return _each_state(energy_into, P, ins[0], ins[1], outs[0], lo, hi, extra[0])
 
 
 @batch_kernel
-def energy_many(P, Q, QD, OUT, nchunks):
-    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (), nchunks, 1)
+def energy_many(P, Q, QD, OUT, nchunks, extended):
+    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (extended,), nchunks, 1)
 
 
 subject("Newton–Euler dynamics", rnea_one)

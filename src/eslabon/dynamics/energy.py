@@ -13,14 +13,15 @@ from numba import njit
 from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, dot, m9, mv, v3
-from ..kinematics.recursion import POSES, WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
+from ..kinematics.recursion import WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 
 
 @njit(cache=True)
-def energy_into(P, q, qd, ws, out):
+def energy_into(P, q, qd, ws, out, extended):
     """out[0] = kinetic, out[1] = potential energy for one state; ``ws`` the kinematic
-    workspace. Status OK or NON_FINITE (:mod:`eslabon._engine.status`)."""
-    forward_pass(P, q, qd, qd, 0.0, ws, POSES)
+    workspace; ``extended`` the joint set (:mod:`eslabon._engine.joints`). Status OK or
+    NON_FINITE (:mod:`eslabon._engine.status`)."""
+    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
     nb = int(P[H_NB])
     g = v3(P, H_GRAVITY)
     T = 0.0

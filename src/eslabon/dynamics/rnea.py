@@ -30,8 +30,6 @@ from .._engine.layout import ARMATURE, COULOMB, H_NB, HEADER, STRIDE, VIDX, VISC
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, g3, g9, mv, s3, sign, v3
 from ..kinematics.recursion import (
-    FORCES,
-    TRACE,
     WS_A,
     WS_AC,
     WS_COLS,
@@ -48,11 +46,12 @@ from ..kinematics.recursion import (
 
 
 @njit(cache=True)
-def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
+def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
     """Newton–Euler for one state into ``tau`` (may alias ``qdd``); status OK or NON_FINITE.
-    With ``trace`` the workspace keeps every intermediate quantity of Tabla 3.1. Also
-    for a lanes block: (n, WIDTH) joint arrays and a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
-    forward_pass(P, q, qd, qdd, gscale, ws, FORCES | TRACE if trace else FORCES)  # (3.27)-(3.30)
+    With ``trace`` (True) the workspace keeps every intermediate quantity of Tabla 3.1;
+    ``extended`` the joint set (:mod:`eslabon._engine.joints`). Also for a lanes block:
+    (n, WIDTH) joint arrays and a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
+    forward_pass(P, q, qd, qdd, gscale, ws, extended, forces=True, trace=trace)  # (3.27)-(3.30)
     nb = int(P[H_NB])
     z = zero_of(q)
     total = z
@@ -71,7 +70,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, trace=False):
         k = int(P[o + VIDX])
         if k >= 0:
             # (3.33): project on the joint, add friction and rotor inertia
-            t = project_wrench(joint(P, o), f, n)
+            t = project_wrench(joint(P, o), f, n, extended)
             v = at(qd, k)
             t += P[o + VISCOUS] * v + P[o + ARMATURE] * at(qdd, k) + P[o + COULOMB] * sign(v)
             put(tau, k, t)

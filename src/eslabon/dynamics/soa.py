@@ -326,10 +326,12 @@ def _block_cholesky_solve(diag, upper, S):
 def step_one_bias(model, q, qd):
     """ξ = NE(q, q̇, 0), the velocity-product, gravity and friction forces of step ➊, by
     the compiled Newton–Euler kernel (one state, checked finite inputs)."""
+    from .._engine.joints import extended_of
     from .drivers import rnea_one
 
     out = np.empty(model.nq)
-    rnea_one(model.packed, q, qd, np.zeros(model.nq), 1.0, None, out)
+    P = model.packed
+    rnea_one(P, q, qd, np.zeros(model.nq), 1.0, None, out, extended_of(P))
     return out
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._args import explain_nonfinite, vectors
+from .._engine.joints import extended_of
 from .._engine.status import OK
 from ..model.configuration import check_configuration
 from .drivers import rnea_trace_one
@@ -77,7 +78,8 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
     fext = None if tip_wrench is None else tip_wrench_array(model, tip_wrench)
     ws = trace_workspace(int(model.body_row[-1]))
     tau = np.empty(model.nv)
-    if rnea_trace_one(model.packed, q, qd, qdd, 1.0, fext, tau, ws) != OK:
+    P = model.packed
+    if rnea_trace_one(P, q, qd, qdd, 1.0, fext, tau, ws, extended_of(P)) != OK:
         explain_nonfinite("rnea_trace", q=q, qd=qd, qdd=qdd)
     body = traced_quantities(ws[model.body_row])  # the rows of the bodies
     out = {k: np.zeros((model.nb, 3)) for k in QUANTITIES}

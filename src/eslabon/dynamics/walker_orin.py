@@ -62,24 +62,26 @@ COLS = 28
 
 
 @njit(cache=True)
-def crba_into(P, q, cw, H):
-    """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, COLS) workspace."""
+def crba_into(P, q, cw, H, extended):
+    """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, COLS) workspace;
+    ``extended`` the joint set (:mod:`eslabon._engine.joints`)."""
     nb = int(P[H_NB])
     nq = int(P[H_NV])
     s9(cw, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(cw, 0, _PW, (0.0, 0.0, 0.0))
     Rp = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
     pp = (0.0, 0.0, 0.0)
-    q = near_angles(P, q)
+    q = near_angles(P, q, extended)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
         cq = int(P[o + CFG])
         qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
-        E, r = placement(jnt, qi)
-        if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
-            E, r = quaternion_row_placement(P, o, q, cq)
+        E, r = placement(jnt, qi, extended)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+                E, r = quaternion_row_placement(P, o, q, cq)
         p = int(P[o])
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
@@ -89,7 +91,7 @@ def crba_into(P, q, cw, H):
         R = mm(Rp, E)
         if k >= 0:
             # the joint's spatial axis S in world coordinates (joints.world_axis)
-            sn, sf = world_axis(jnt, R, pw)
+            sn, sf = world_axis(jnt, R, pw, extended)
             s3(cw, i, _SN, sn)
             s3(cw, i, _SF, sf)
         m = P[o + MASS]
@@ -158,14 +160,14 @@ def _finite(H, nq):
 
 
 @njit(cache=True)
-def ne_columns_into(P, q, ws, zero, unit, col, H):
+def ne_columns_into(P, q, ws, zero, unit, col, H, extended):
     """Walker–Orin method 1: H[:, j] = NE(q, q̇ = 0, q̈ = e_j) with gravity off."""
     nq = int(P[H_NV])
     for j in range(nq):
         for a in range(nq):
             unit[a] = 0.0
         unit[j] = 1.0
-        rnea_into(P, q, zero, unit, 0.0, None, ws, col)
+        rnea_into(P, q, zero, unit, 0.0, None, ws, col, extended)
         for a in range(nq):
             H[a, j] = col[a]
     return OK if _finite(H, nq) else NON_FINITE

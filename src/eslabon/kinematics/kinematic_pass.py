@@ -20,6 +20,7 @@ import numpy as np
 
 from .._args import explain_nonfinite, finite_array, require_finite, vectors
 from .._engine.batch import chunk_count
+from .._engine.joints import extended_of
 from ..model.configuration import check_configuration
 from .drivers import kinematics_many, kinematics_moving_base, kinematics_one, workspace
 from .recursion import WS_A, WS_C, WS_E, WS_PW, WS_R, WS_RW, WS_V, WS_W, WS_WD
@@ -105,7 +106,7 @@ class KinematicPass:
 
     @classmethod
     def from_workspace(cls, ws: np.ndarray) -> KinematicPass:
-        """Views of a workspace (..., nb+1, WS_COLS) filled by a full (``POSES``) pass."""
+        """Views of a workspace (..., nb+1, WS_COLS) filled by a pass with ``poses``."""
         rows = ws.shape[:-1]
 
         def vec(col):
@@ -219,13 +220,13 @@ def _run(model, q, qd, qdd, base, rows: bool = False) -> np.ndarray:
             raise ValueError("base: a moving base takes one state (n,), not a batch")
         ws = workspace(P)
         _base_row(ws, base)
-        kinematics_moving_base(P, q, qd, qdd, ws)
+        kinematics_moving_base(P, q, qd, qdd, ws, extended_of(P))
     elif batched:
         ws = workspace(P, len(q))
-        kinematics_many(P, q, qd, qdd, ws, chunk_count(len(q)))
+        kinematics_many(P, q, qd, qdd, ws, chunk_count(len(q)), extended_of(P))
     else:
         ws = workspace(P)
-        kinematics_one(P, q, qd, qdd, ws)
+        kinematics_one(P, q, qd, qdd, ws, extended_of(P))
     # a non-finite last joint value leaves every body origin finite (only the last
     # rotation turns NaN), so the inputs are checked above, not only the poses here
     if not np.isfinite(ws[..., WS_RW : WS_PW + 3]).all():  # world rotation, then origin

@@ -8,9 +8,11 @@ body coordinates with an arbitrary joint axis ``s``:
     a_i  = Eᵀ (a_p + ω̇_p × r + ω_p × (ω_p × r)) [+ s q̈_i + 2 ω_i × s q̇_i  (P)]
 
 where (E, r) place body i in its parent p and a_0 = -g·gscale (gravity as a fictitious
-base acceleration, seed 001 §2.4). With ``full`` set it also accumulates world poses and
-the linear velocity of each body origin; with :data:`MOVING_BASE` the base itself moves
+base acceleration, seed 001 §2.4). With ``poses`` it also accumulates world poses and
+the linear velocity of each body origin; with ``moving_base`` the base itself moves
 (ω_0, ω̇_0, a_0 − g·gscale, v_0 given), as the mount of an arm on a mobile platform.
+These options, like ``extended`` (:mod:`eslabon._engine.joints`, "Two joint sets"), are
+switches at compile time: None, or not given, drops their code before it is typed.
 
 Workspace ``ws`` has one row per body; its columns are named below.
 """
@@ -69,7 +71,7 @@ WS_V = 51  # 3: linear velocity of the origin (full pass only)
 WS_COLS = 54
 
 
-def near_angles(P, q):
+def near_angles(P, q, extended):
     """``q`` itself when every revolute joint angle is within reach of the inline sine and
     cosine (|q| ≤ 1e5 rad, :func:`~eslabon._engine.sincos.sincos_near`); otherwise a copy
     in which those angles are replaced by atan2(sin q, cos q) ∈ [−π, π], whose sine and
@@ -77,25 +79,25 @@ def near_angles(P, q):
     Every recursion calls it once first, so :func:`placement` needs no call to libm: a
     call inside the recursion would make it spill the motion it keeps in registers.
     ``q`` is one state (n,) or a lanes block (n, WIDTH) (:mod:`eslabon._engine.lanes`)."""
-    return _near_angles_one(P, q)
+    return _near_angles_one(P, q, extended)
 
 
 @overload(near_angles)
-def _near_angles(P, q):
+def _near_angles(P, q, extended):
     if q.ndim == 1:
-        return lambda P, q: _near_angles_one(P, q)
-    return lambda P, q: _near_angles_block(P, q)
+        return lambda P, q, extended: _near_angles_one(P, q, extended)
+    return lambda P, q, extended: _near_angles_block(P, q, extended)
 
 
 @njit(cache=True)
-def _near_angles_one(P, q):
+def _near_angles_one(P, q, extended):
     # The far test is written out in both loops, not as a helper (docs/performance.md,
     # "Kernel choices").
     nb = int(P[H_NB])
     far = False
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
-        if is_angle(joint(P, o)) and not in_fast_range(q[int(P[o + CFG])]):
+        if is_angle(joint(P, o), extended) and not in_fast_range(q[int(P[o + CFG])]):
             far = True
     if not far:
         return q
@@ -103,13 +105,13 @@ def _near_angles_one(P, q):
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + CFG])
-        if is_angle(joint(P, o)) and not in_fast_range(q[k]):
+        if is_angle(joint(P, o), extended) and not in_fast_range(q[k]):
             near[k] = math.atan2(math.sin(q[k]), math.cos(q[k]))
     return near
 
 
 @njit(cache=True)
-def _near_angles_block(P, q):
+def _near_angles_block(P, q, extended):
     """:func:`_near_angles_one` of every lane (column) of a block: the block itself, or a
     copy whose far revolute angles are reduced. When every value of the block is in
     reach (the usual case) the joints are not looked at one by one. Element by element,
@@ -126,21 +128,12 @@ def _near_angles_block(P, q):
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         k = int(P[o + CFG])
-        if is_angle(joint(P, o)):
+        if is_angle(joint(P, o), extended):
             for j in range(q.shape[1]):
                 x = q[k, j]
                 if not in_fast_range(x):
                     near[k, j] = math.atan2(math.sin(x), math.cos(x))
     return near
-
-
-# what forward_pass fills besides E, r, ω, ω̇, v̇ and the COM
-POSES = 1  # world poses and origin velocities (kinematics, energy, Coriolis)
-FORCES = 2  # (3.30): f = F = m ā and n = N + c × F (the body's inertial wrench)
-TRACE = 4  # with FORCES: also keep ā, F and N (for :mod:`eslabon.dynamics.trace`)
-MOVING_BASE = 8  # the base (row 0) moves: its ω, ω̇, v̇ and v are read from ``ws[0]``
-# (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still
-# added to v̇ as −g·gscale
 
 
 @njit(cache=True)
@@ -176,29 +169,40 @@ def quaternion_row_placement(P, o, q, c):
 
 
 @njit(cache=True)
-def forward_pass(P, q, qd, qdd, gscale, ws, full):
-    """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM, plus what the ``full``
-    flags ask for (:data:`POSES`, :data:`FORCES`). The parent's motion is kept in
-    registers when the parent is the previous body (every serial chain). One state, or a
-    lanes block with a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
+def forward_pass(
+    P, q, qd, qdd, gscale, ws, extended, forces=None, trace=None, poses=None, moving_base=None
+):
+    """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM, plus what the options ask
+    for, each given as True or left None:
+
+    - ``forces``: (3.30) f = F = m ā and n = N + c × F, the body's inertial wrench;
+      ``trace`` with it: also keep ā, F and N (:mod:`eslabon.dynamics.trace`);
+    - ``poses``: world poses and origin velocities (kinematics, energy, Coriolis);
+    - ``moving_base``: the base (row 0) moves: its ω, ω̇, v̇ and v are read from ``ws[0]``
+      (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still added to v̇
+      as −g·gscale.
+
+    The parent's motion is kept in registers when the parent is the previous body (every
+    serial chain). One state, or a lanes block with a 3-D ``ws``
+    (:mod:`eslabon._engine.lanes`)."""
     nb = int(P[H_NB])
     z = zero_of(q)
     w = (z, z, z)
     wd = (z, z, z)
     a = like((-gscale * P[H_GRAVITY], -gscale * P[H_GRAVITY + 1], -gscale * P[H_GRAVITY + 2]), z)
     v0 = (z, z, z)
-    if full & MOVING_BASE:
+    if moving_base is not None:
         w = g3(ws, 0, WS_W)
         wd = g3(ws, 0, WS_WD)
         a = add(a, g3(ws, 0, WS_A))
         v0 = g3(ws, 0, WS_V)
     clear(ws, 0, 0, WS_COLS)
     dwd = da = (z, z, z)  # a quaternion row's velocity-product correction
-    q = near_angles(P, q)
+    q = near_angles(P, q, extended)
     s9(ws, 0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s9(ws, 0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(ws, 0, WS_A, a)
-    if full & MOVING_BASE:
+    if moving_base is not None:
         s3(ws, 0, WS_W, w)
         s3(ws, 0, WS_WD, wd)
         s3(ws, 0, WS_V, v0)
@@ -215,9 +219,10 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         if cq >= 0:
             qi = at(q, cq)
         jnt = joint(P, o)
-        E, r = placement(jnt, qi)
-        if by_quaternion(jnt):  # out of line: the loop stays as small as before
-            E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+        E, r = placement(jnt, qi, extended)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line: the loop stays as small as before
+                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = int(P[o])
         if p != i - 1:
             w = g3(ws, p, WS_W)
@@ -226,10 +231,11 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         wp = w
         # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
         a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
-        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a)
-        if by_quaternion(jnt):
-            wd = add(wd, dwd)
-            a = add(a, da)
+        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, extended)
+        if extended is not None:
+            if by_quaternion(jnt):
+                wd = add(wd, dwd)
+                a = add(a, da)
         c = body_com(P, o, qi)
         s9(ws, i, WS_E, E)
         s3(ws, i, WS_R, r)
@@ -237,20 +243,21 @@ def forward_pass(P, q, qd, qdd, gscale, ws, full):
         s3(ws, i, WS_WD, wd)
         s3(ws, i, WS_A, a)
         s3(ws, i, WS_C, c)
-        if full & FORCES:
+        if forces is not None:
             # (3.30): COM acceleration, inertial force and moment
             I = m9(P, o + INERTIA)
             ac = add(a, add(cross(wd, c), cross(w, cross(w, c))))
             F = scale(P[o + MASS], ac)
             N = add(mv(I, wd), cross(w, mv(I, w)))
-            if full & TRACE:
+            if trace is not None:
                 s3(ws, i, WS_AC, ac)
                 s3(ws, i, WS_F, F)
                 s3(ws, i, WS_N, N)
             s3(ws, i, WS_FJ, F)
             s3(ws, i, WS_NJ, add(N, cross(c, F)))
-        if full & POSES:
+        if poses is not None:
             Rp = g9(ws, p, WS_RW)
             s9(ws, i, WS_RW, mm(Rp, E))
             s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
-            s3(ws, i, WS_V, origin_velocity(jnt, qdi, mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))))
+            v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
+            s3(ws, i, WS_V, origin_velocity(jnt, qdi, v, extended))

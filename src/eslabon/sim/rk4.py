@@ -83,17 +83,18 @@ def rk4_step(rate, t, y, h, *args):
 
 
 @njit(cache=True)
-def _accel(P, method, x, v, tau, wa, ws, cw, H, zero, unit, col, out):
+def _accel(P, method, x, v, tau, wa, ws, cw, H, zero, unit, col, out, extended):
     if method == 0:
-        return aba_into(P, x, v, tau, wa, out)
-    return fd_into(P, x, v, tau, method, ws, cw, H, zero, unit, col, out)
+        return aba_into(P, x, v, tau, wa, out, extended)
+    return fd_into(P, x, v, tau, method, ws, cw, H, zero, unit, col, out, extended)
 
 
 @njit(cache=True)
-def rk4_loop(P, method, T, dt, Q, QD, QDD):
+def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
     """Fill rows 1..K-1 of Q, QD (row 0 holds the initial state) and every row of QDD
     (the first stage of each step is the acceleration at the sample). ``T`` is (K, n)
-    (one torque per step) or (1, n) (constant). Returns (status, failing step).
+    (one torque per step) or (1, n) (constant); ``extended`` the joint set
+    (:mod:`eslabon._engine.joints`). Returns (status, failing step).
 
     Each step is :func:`rk4_step` on y = [q; v], its stages written element by element
     (see the notes of :func:`rk4_step`)."""
@@ -117,21 +118,21 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD):
         tau = T[k] if T.shape[0] > 1 else T[0]
         q = Q[k]
         v = QD[k]
-        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1)
+        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
         for a in range(n):
             x[a] = q[a] + h / 2 * v[a]
             y[a] = v[a] + h / 2 * a1[a]
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended)
         for a in range(n):
             v2 = v[a] + h / 2 * a1[a]
             x[a] = q[a] + h / 2 * v2
             y[a] = v[a] + h / 2 * a2[a]
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended)
         for a in range(n):
             v3 = v[a] + h / 2 * a2[a]
             x[a] = q[a] + h * v3
             y[a] = v[a] + h * a3[a]
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended)
         if st:
             return st, k
         for a in range(n):
@@ -143,7 +144,7 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD):
             QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
     last = Q.shape[0] - 1
     tau = T[last] if T.shape[0] > 1 else T[0]
-    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1)
+    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended)
     for a in range(n):
         QDD[last, a] = a1[a]
     return st, (last if st else -1)

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from .._args import NonFiniteResultError, finite_number, real_array, vector
+from .._engine.joints import extended_of
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
 from ..model.configuration import check_configuration, neutral, normalize
@@ -187,7 +188,8 @@ def simulate(
         _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol)
     elif compiled:
         qdd = np.empty((K, n))
-        status, step = rk4_loop(model.packed, FD_CODES[fd_method], T, float(dt), q, qd, qdd)
+        P, code = model.packed, FD_CODES[fd_method]
+        status, step = rk4_loop(P, code, T, float(dt), q, qd, qdd, extended_of(P))
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T)
     elif method == "rk4":
