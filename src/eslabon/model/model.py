@@ -245,11 +245,22 @@ class Model:
             )
 
     def frame(self, name: str) -> Frame:
+        """The named frame ``name``, or else the frame of the body of that name (its joint
+        frame, identity offset), as Pinocchio counts every body as a frame.
+
+        Raises
+        ------
+        ValueError
+            ``"frame: unknown frame 'x'; this model has frames [...] and bodies [...]"``.
+        """
         for fr in self.frames:
             if fr.name == name:
                 return fr
+        if isinstance(name, str) and name in self.body_names:
+            return Frame(name, self.body_names.index(name), np.eye(3), np.zeros(3))
         raise ValueError(
-            f"frame: unknown frame {name!r}; this model has {[f.name for f in self.frames]}"
+            f"frame: unknown frame {name!r}; this model has frames "
+            f"{[f.name for f in self.frames]} and bodies {list(self.body_names)}"
         )
 
     def replace(self, **changes: Any) -> Model:

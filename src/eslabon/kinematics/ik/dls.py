@@ -2,32 +2,73 @@
 1986; the Levenberg–Marquardt damping of Sugihara 2011).
 
 Not from the seeds: the general solver users expect beside the thesis's 7×6 system. It
-works for redundant arms (n > 6), for position-only targets and through singular poses
-(where the thesis's method stops). With the geometric Jacobian J (world axes,
-[angular; linear]) and the pose error e = [log(R Pᵀ); p − s]:
+works for redundant arms (n > 6), for position-only targets, through singular poses
+(where the thesis's method stops), for several frames at once (a humanoid's feet and
+hands) and for every joint type, floating bases included. With the geometric Jacobians
+J_f (world axes, [angular; linear], one column per rate) of the frames f and their pose
+errors e_f = [log(R_f P_fᵀ); p_f − s_f] stacked into J and e:
 
-    Δθ = Jᵀ (J Jᵀ + μ‖e‖² 1 + ε 1)⁻¹ e
+    Δv = Jᵀ (J Jᵀ + μ‖e‖² 1 + ε 1)⁻¹ e,    q ← q ⊕ Δv
 
-and the step is taken only if it reduces ‖e‖ (otherwise μ grows tenfold).
+(⊕ is :func:`eslabon.integrate`: a quaternion moves on the unit sphere, so a free flyer's
+base is solved for like any joint), and the step is taken only if it reduces ‖e‖
+(otherwise μ grows tenfold).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ...model.configuration import check_configuration, integrate, neutral
 from ...spatial.invariants import axis_angle
 from ..forward import frame_pose, jacobian
 from . import targets
 from .gauss import IKResult
 
 
-def _error(model, q, R, p, frame):
-    T = frame_pose(model, q, frame)
-    e_pos = p - T[:3, 3]
-    if R is None:
-        return e_pos
-    axis, angle = axis_angle(R @ T[:3, :3].T)
-    return np.concatenate([axis * angle, e_pos])
+def _tasks(model, R, p, frame, tasks) -> list:
+    """[(frame, R or None, p)], each checked; ``tasks`` or the one (frame, R, p)."""
+    if tasks is None:
+        if p is None:
+            raise ValueError("p: expected the target point, shape (3,)")
+        tasks = [(frame, R, p)]
+    elif R is not None or p is not None:
+        raise ValueError("tasks: give either R and p (one frame) or tasks, not both")
+    try:
+        tasks = list(tasks)
+    except TypeError:
+        raise ValueError(
+            f"tasks: expected a list of (frame, R or None, p), got {type(tasks).__name__}"
+        ) from None
+    if not tasks:
+        raise ValueError("tasks: expected at least one (frame, R or None, p)")
+    out = []
+    for k, task in enumerate(tasks):
+        if not isinstance(task, (tuple, list)) or len(task) != 3:
+            raise ValueError(f"tasks[{k}]: expected (frame, R or None, p), got {task!r}")
+        name, Rk, pk = task
+        model.frame(name)  # names the frame when it is not one of the model's
+        field = "" if len(tasks) == 1 and k == 0 else f"tasks[{k}]."
+        Rk = None if Rk is None else targets.rotation(Rk, field + "R" if field else "R")
+        out.append((name, Rk, targets.point(pk, field + "p" if field else "p")))
+    return out
+
+
+def _error(model, q, tasks):
+    parts = []
+    for frame, R, p in tasks:
+        T = frame_pose(model, q, frame)
+        if R is not None:
+            axis, angle = axis_angle(R @ T[:3, :3].T)
+            parts.append(axis * angle)
+        parts.append(p - T[:3, 3])
+    return np.concatenate(parts)
+
+
+def _jacobian(model, q, tasks):
+    return np.concatenate(
+        [jacobian(model, q, frame)[0 if R is not None else 3 :] for frame, R, _ in tasks]
+    )
 
 
 def damped_least_squares(
@@ -37,42 +78,72 @@ def damped_least_squares(
     q0=None,
     *,
     frame: str = "ee",
+    tasks=None,
     tol: float = 1e-12,
     max_iter: int = 500,
     damping: float = 1e-3,
     floor: float = 1e-12,
 ) -> IKResult:
-    """θ placing ``frame`` at rotation ``R`` (3, 3, or None for position only) and point
-    ``p`` (3,), from ``q0`` (n,). Converged when max |e| < tol (e in rad and m)."""
-    if p is None:
-        raise ValueError("p: expected the target point, shape (3,)")
-    p = targets.point(p, "p")
-    R = None if R is None else targets.rotation(R, "R")
-    q = targets.start(model, np.zeros(model.nq) if q0 is None else q0)
+    """A configuration placing ``frame`` at rotation ``R`` and point ``p``, or every frame
+    of ``tasks`` at its own.
+
+    Parameters
+    ----------
+    model : Model
+        Any joints, a floating base included (the base pose is solved for too).
+    R : array_like, shape (3, 3), or None
+        Target rotation of ``frame`` in the world (None: position only).
+    p : array_like, shape (3,)
+        Target point of ``frame``'s origin in the world [m].
+    q0 : array_like, shape (nq,), optional
+        Start configuration (default :func:`eslabon.neutral`).
+    frame : str
+        The frame to place when ``R`` and ``p`` are given (default ``"ee"``).
+    tasks : list of (frame, R or None, p), optional
+        Several frames at once, instead of ``R``, ``p`` and ``frame``.
+    tol : float
+        Converged when max |e| < tol (e in rad and m).
+    max_iter : int
+        Iteration limit.
+    damping, floor : float
+        The damping μ's least value and the constant ε added to it.
+
+    Returns
+    -------
+    IKResult
+        ``q`` of shape (nq,); check ``converged``. ``rank`` and ``condition`` (κ₂ from the
+        SVD) are those of the stacked Jacobian at ``q``.
+    """
+    tasks = _tasks(model, R, p, frame, tasks)
+    if q0 is None:
+        q = neutral(model)
+    else:
+        q = targets.start(model, q0, any_joint=True)
+        check_configuration(model, q, "q0")
     targets.tolerance(tol, max_iter)
     if not damping > 0:
         raise ValueError(f"damping: expected a positive number, got {damping!r}")
     if not floor >= 0:
         raise ValueError(f"floor: expected a non-negative number, got {floor!r}")
-    rows = slice(0, 6) if R is not None else slice(3, 6)
-    e = _error(model, q, R, p, frame)
+    e = _error(model, q, tasks)
     mu = damping
     it = 0
     while np.max(np.abs(e)) >= tol and it < max_iter:
-        J = jacobian(model, q, frame)[rows]
+        J = _jacobian(model, q, tasks)
         lam = mu * float(e @ e) + floor
-        dq = J.T @ np.linalg.solve(J @ J.T + lam * np.eye(J.shape[0]), e)
-        trial = _error(model, q + dq, R, p, frame)
+        dv = J.T @ np.linalg.solve(J @ J.T + lam * np.eye(J.shape[0]), e)
+        q_trial = integrate(model, q, dv)
+        trial = _error(model, q_trial, tasks)
         it += 1
         if trial @ trial < e @ e:
-            q, e = q + dq, trial
+            q, e = q_trial, trial
             mu = max(mu / 10.0, damping)
         else:
             mu *= 10.0
             if mu > 1e12:
                 break
     residual = float(np.max(np.abs(e)))
-    sv = np.linalg.svd(jacobian(model, q, frame)[rows], compute_uv=False)
+    sv = np.linalg.svd(_jacobian(model, q, tasks), compute_uv=False)
     rank = int(np.sum(sv > sv[0] * 1e-12)) if sv[0] > 0 else 0
     condition = float(sv[0] / sv[-1]) if sv[-1] > 0 else np.inf
     singular = rank < len(sv)
@@ -94,7 +165,7 @@ def damped_least_squares(
         condition,
         msg,
         None,
-        frame,
+        tasks[0][0],
         "damped_least_squares",
-        tuple(range(model.nq)),
+        tuple(range(model.nv)),
     )

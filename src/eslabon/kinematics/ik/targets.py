@@ -21,9 +21,11 @@ def rotation(R, field: str = "R") -> np.ndarray:
     return arr
 
 
-def start(model, q0, field: str = "q0") -> np.ndarray:
-    """A finite starting configuration of shape (n,)."""
-    model.require_one_dof_joints("inverse kinematics")
+def start(model, q0, field: str = "q0", any_joint: bool = False) -> np.ndarray:
+    """A finite starting configuration of shape (nq,); the thesis's solvers take revolute
+    and prismatic joints only (``any_joint`` False: the others are refused by name)."""
+    if not any_joint:
+        model.require_one_dof_joints("inverse kinematics of Rojas (1987) §3.3–3.5")
     arr, batched = vector(q0, model.nq, field)
     if batched:
         raise ValueError(
