@@ -93,6 +93,43 @@ def test_dynamics_agree_with_pinocchio(case):
         assert abs(es.kinetic_energy(model, q, qd) - kinetic) < RTOL * max(1.0, kinetic)
 
 
+@pytest.mark.parametrize(
+    "seed, letters", TREES + [(5, "BRHSRPRR"), (6, "SRHRBRS")], ids=lambda x: str(x)
+)
+def test_coriolis_matrix_agrees_with_pinocchio_and_is_christoffel_consistent(seed, letters):
+    """C in the tangent space: C v = b − g, and Ṁ − 2C skew with Ṁ by central differences
+    along q ⊕ v h (a batch equals the states); Pinocchio's computeCoriolisMatrix where it
+    holds: for universal and planar joints Pinocchio 4.1's C misses C v = b − g (by up
+    to 16 on these trees, measured), so it is compared on the other joints only."""
+    model = _tree(seed, letters)
+    pm = to_pinocchio(model)
+    pd, qo, vo = pm.createData(), configuration_order(model), dof_order(model)
+    rng = np.random.default_rng(11)
+    pin_holds = not {"universal", "planar"} & set(model.joint_types)
+    Q, V = [], []
+    for _ in range(3):
+        q, v, _ = _state(model, rng)
+        C = es.coriolis_matrix(model, q, v)
+        if pin_holds:
+            C_p = np.empty((model.nv, model.nv))
+            C_p[np.ix_(vo, vo)] = pin.computeCoriolisMatrix(pm, pd, q[qo], v[vo])
+            assert _rel(C, C_p) < RTOL
+        b = es.bias_forces(model, q, v) - es.gravity_torques(model, q)
+        assert _rel(C @ v, b) < RTOL
+        h = 1e-6
+        M_dot = (
+            es.mass_matrix(model, es.integrate(model, q, h * v))
+            - es.mass_matrix(model, es.integrate(model, q, -h * v))
+        ) / (2 * h)
+        N = M_dot - 2.0 * C
+        assert np.abs(N + N.T).max() < 1e-6 * max(1.0, np.abs(M_dot).max())
+        Q.append(q)
+        V.append(v)
+    batch = es.coriolis_matrix(model, np.array(Q), np.array(V))
+    for s in range(3):
+        np.testing.assert_array_equal(batch[s], es.coriolis_matrix(model, Q[s], V[s]))
+
+
 def test_kinetic_energy_of_the_bodies_agrees_with_pinocchio():
     model = es.zoo.random_tree(3, "BSSUULLHH", friction=False, armature_chance=0.0)
     pm = to_pinocchio(model)
@@ -191,7 +228,6 @@ def test_q_of_length_nv_is_refused_with_both_lengths():
 @pytest.mark.parametrize(
     "call, what",
     [
-        (lambda m, q, v: es.coriolis_matrix(m, q, v), "coriolis_matrix"),
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="lagrange"), "'lagrange'"),
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="soa"), "'soa'"),
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="gibbs_appell"), "'gibbs_appell'"),

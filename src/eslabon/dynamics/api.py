@@ -337,8 +337,7 @@ forward_dynamics_derivatives = _public(
 def coriolis_matrix(model, q, qd):
     """A Coriolis matrix C(q, q̇) with C q̇ = bias − gravity − friction and Ṁ − 2C skew."""
     model.require_rigid_links("coriolis_matrix")
-    model.require_vector_space("coriolis_matrix")
-    (q, qd), batched = vectors(model.nq, q=q, qd=qd)
+    (q, qd), batched = _states(model, q=q, qd=qd)
     qe, qde = _engine_arrays(model, q, qd)
     n = model.engine_nv
     P = model.packed

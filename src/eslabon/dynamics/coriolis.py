@@ -10,6 +10,13 @@ the body's 6×6 spatial inertia about the world origin and V_b its spatial veloc
 where h×̄ is the matrix with V×* h = (h×̄) V. Then C q̇ = Σ J_bᵀ(M_b J̇_b q̇ + V_b×* M_b V_b)
 and Ṁ − 2C = Σ (J̇ᵀMJ − JᵀMJ̇) − Jᵀ (M V)×̄ J, which is skew-symmetric.
 Spatial vectors are [angular; linear]. Rigid links only (no seed-001 sliding COM).
+
+A spherical or free-flyer joint is a short chain of rows in the kernels
+(:func:`eslabon._engine.layout.joint_rows`) whose axes are all fixed in the joint's body:
+every column of such a joint turns with the body, S_k̇ = V_body × S_k, not with the
+velocity its row would have in the chain (which lacks the rates of the rows after it).
+With that J̇, the same C gives C v = the velocity-product torques and Ṁ − 2C skew in the
+tangent space (v the joints' rates in body axes).
 """
 
 from __future__ import annotations
@@ -18,7 +25,18 @@ import numpy as np
 from numba import njit
 
 from .._engine.joints import joint, world_axis
-from .._engine.layout import H_NB, H_NV, HEADER, INERTIA, MASS, STRIDE, VIDX
+from .._engine.layout import (
+    BY_AXIS,
+    BY_QUATERNION,
+    H_NB,
+    H_NV,
+    HEADER,
+    INERTIA,
+    MASS,
+    PLACE,
+    STRIDE,
+    VIDX,
+)
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, m9, mm, mv, v3
 from ..kinematics.recursion import WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
@@ -42,12 +60,11 @@ def coriolis_into(P, q, qd, ws, C, extended):
     nb = int(P[H_NB])
     nq = int(P[H_NV])
     forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
-    # world motion axis S and its rate V × S for every joint; world velocity V per body
+    # world velocity V per row; world motion axis S and its rate V × S for every joint
     S = np.zeros((nb + 1, 6))
     Sd = np.zeros((nb + 1, 6))
     V = np.zeros((nb + 1, 6))
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
         row = ws[i]
         Rw = m9(row, WS_RW)
         pw = v3(row, WS_PW)
@@ -56,6 +73,20 @@ def coriolis_into(P, q, qd, ws, C, extended):
         for a in range(3):
             V[i, a] = w[a]
             V[i, 3 + a] = v[a]
+    group_end = 0  # the last row (the body) of the quaternion joint being walked
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        row = ws[i]
+        Rw = m9(row, WS_RW)
+        pw = v3(row, WS_PW)
+        w = (V[i, 0], V[i, 1], V[i, 2])
+        v = (V[i, 3], V[i, 4], V[i, 5])
+        if extended is not None:
+            if P[o + PLACE] != BY_AXIS:  # its axes turn with its body, the group's last row
+                group_end = i + (2 if P[o + PLACE] == BY_QUATERNION else 5)
+            if i <= group_end:
+                w = (V[group_end, 0], V[group_end, 1], V[group_end, 2])
+                v = (V[group_end, 3], V[group_end, 4], V[group_end, 5])
         if int(P[o + VIDX]) >= 0:
             s_ang, s_lin = world_axis(joint(P, o), Rw, pw, extended)
             sd_ang = cross(w, s_ang)
