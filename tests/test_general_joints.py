@@ -229,7 +229,6 @@ def test_q_of_length_nv_is_refused_with_both_lengths():
     "call, what",
     [
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="lagrange"), "'lagrange'"),
-        (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="soa"), "'soa'"),
         (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="gibbs_appell"), "'gibbs_appell'"),
         (lambda m, q, v: es.mass_matrix(m, q, method="lagrange"), "'lagrange'"),
         (lambda m, q, v: horner.forward_recursion(m, q), "Horner"),

@@ -152,6 +152,12 @@ def subspace(joint_type: int, axis, axis2=(0.0, 0.0, 0.0), pitch: float = 0.0) -
     return S
 
 
+def constant_subspace(joint_type) -> bool:
+    """True where the joint's motion subspace S is constant in its body's axes: every type
+    but universal and planar, whose S turns with their own coordinates."""
+    return int(joint_type) not in (UNIVERSAL, PLANAR)
+
+
 def jacobian_column(joint_type: int, z, lever, pitch: float = 0.0) -> np.ndarray:
     """The geometric Jacobian column (6,) [angular; linear] of one rate whose axis is ``z``
     (world axes), at a point ``lever`` = point − a point of the axis: [z; z × lever]

@@ -129,15 +129,19 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     first two)."""
     if method not in MASS_MATRIX_METHODS:
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
-    if method in ("soa_composite", "operator", "lagrange"):
-        from . import lagrange, soa
+    if method in ("soa_composite", "operator"):
+        from . import soa
 
-        model.require_one_dof_joints(f"mass_matrix(method={method!r})")
+        soa.require_joints(model, f"mass_matrix(method={method!r})")
         if method == "soa_composite":
             return soa.composite_mass_matrix(model, q)
+        (q,), _ = _states(model, q=q)
+        return soa.operator_terms(model, q, np.zeros(q.shape[:-1] + (model.nv,)))[0]
+    if method == "lagrange":
+        from . import lagrange
+
+        model.require_one_dof_joints(f"mass_matrix(method={method!r})")
         q, _ = vector(q, model.nq, "q")
-        if method == "operator":
-            return soa.operator_terms(model, q, np.zeros_like(q))[0]
         return lagrange.lagrange_terms(model, q, np.zeros_like(q)).mass_matrix
     (q,), batched = _states(model, q=q)
     n = model.engine_nv
@@ -172,7 +176,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     """
     if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
-    if method in ("gibbs_appell", "lagrange", "soa"):
+    if method in ("gibbs_appell", "lagrange"):
         model.require_one_dof_joints(f"forward_dynamics(method={method!r})")
     if method == "gibbs_appell":
         from . import gibbs_appell
@@ -185,6 +189,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     if method == "soa":
         from . import soa
 
+        soa.require_joints(model, f"forward_dynamics(method={method!r})")
         return soa.forward_dynamics(model, q, qd, tau)
     if method not in ("aba", "walker_orin_3", "walker_orin_1"):
         raise AssertionError(method)  # every listed method has a branch above
