@@ -368,6 +368,12 @@ def test_mimic_dynamics_are_the_coupled_systems():
     full = lambda x: np.insert(x, 2, -0.7 * x[0])  # body 3 is the third joint
     tau_free = es.inverse_dynamics(base, full(q) + np.array([0, 0, 0.2, 0, 0]), full(qd), full(qdd))
     assert _rel(es.inverse_dynamics(coupled, q, qd, qdd), G.T @ tau_free) < 1e-12
+    # the Newton–Euler trace: the bodies move as the free model's, τ is the coupled one
+    trace = es.rnea_trace(coupled, q, qd, qdd)
+    free = es.rnea_trace(base, full(q) + np.array([0, 0, 0.2, 0, 0]), full(qd), full(qdd))
+    for key in ("w", "wd", "vd", "F", "N", "f", "n"):
+        np.testing.assert_allclose(getattr(trace, key), getattr(free, key), atol=1e-12)
+    assert _rel(trace.tau, es.inverse_dynamics(coupled, q, qd, qdd)) < 1e-12
     dq, dv = es.inverse_dynamics_derivatives(coupled, q, qd, qdd)
     h = 1e-6
     for k in range(4):

@@ -32,9 +32,43 @@ def test_the_lean_path_hands_mimic_models_to_the_general_one():
     assert tau.shape == (4,)
 
 
-def test_yaml_refuses_what_it_cannot_hold(tmp_path):
-    with pytest.raises(ValueError, match="YAML has no mimic keys"):
-        es.model.save_model(_mimic_model(), tmp_path / "m.yaml")
+def test_yaml_holds_mimic_joints(tmp_path):
+    """A body list writes a mimic joint as ``mimic: {body, multiplier, offset}`` and
+    reads it back: the same coupling, the same dynamics bit for bit."""
+    model = _mimic_model()
+    path = es.model.save_model(model, tmp_path / "m.yaml")
+    assert "mimic:" in path.read_text()
+    back = es.model.load_model(path)
+    for key in ("mimic_joint", "mimic_multiplier", "mimic_offset"):
+        np.testing.assert_array_equal(getattr(back, key), getattr(model, key))
+    q = np.array([0.3, -0.2, 0.5, 0.1])
+    tau = es.inverse_dynamics(model, q, q, q)
+    assert es.inverse_dynamics(back, q, q, q).tobytes() == tau.tobytes()
+
+
+@pytest.mark.parametrize(
+    "mimic, message",
+    [
+        ("[1]", r"bad\.yaml: bodies\[2\]\.mimic: expected a mapping"),
+        ("{multiplier: 2}", r"bad\.yaml: bodies\[2\]\.mimic\.body: missing"),
+        ("{body: 9}", r"bodies\[2\]\.mimic\.body: expected a body index 1\.\.5, got 9"),
+        ("{body: 1, offset: .nan}", r"bodies\[2\]\.mimic\.offset: expected a finite number"),
+        ("{body: 1, gain: 2}", r"bodies\[2\]\.mimic: unknown key\(s\) \['gain'\]"),
+        ("{body: 4}", r"bodies: mimic_joint\[3\]: the revolute joint .* mimics the prismatic"),
+    ],
+)
+def test_bad_yaml_mimics_are_named(tmp_path, mimic, message):
+    text = es.model.save_model(_mimic_model(), tmp_path / "m.yaml").read_text()
+    lines = text.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.strip().startswith("mimic:"))
+    end = start + 1
+    while lines[end].startswith(" " * (len(lines[start]) - len(lines[start].lstrip()) + 2)):
+        end += 1
+    lines[start:end] = [lines[start].split("mimic:")[0] + "mimic: " + mimic]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=message):
+        es.model.load_model(bad)
 
 
 def test_crosscheck_takes_a_mimic_model():

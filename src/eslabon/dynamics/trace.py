@@ -28,7 +28,9 @@ LABELS = {"w": "ω", "wd": "ω̇", "vd": "v̇", "ac": "ā", "F": "F", "N": "N", 
 
 @dataclass(frozen=True)
 class RneaTrace:
-    """Per-body intermediate quantities; each array has shape (nb, 3), rows = bodies 1..nb."""
+    """Per-body intermediate quantities; each array has shape (nb, 3), rows = bodies 1..nb;
+    ``tau`` (nv,) the joint torques as :func:`eslabon.inverse_dynamics` gives them (with
+    mimic joints: of the independent joints, their mimics' loads included)."""
 
     bodies: tuple
     frames: tuple
@@ -74,13 +76,24 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
         raise ValueError("q: rnea_trace takes one state of shape (n,)")
     if model.nq != model.nv:
         check_configuration(model, q)
-    model.require_no_mimic("rnea_trace")
     fext = None if tip_wrench is None else tip_wrench_array(model, tip_wrench)
     ws = trace_workspace(int(model.body_row[-1]))
-    tau = np.empty(model.nv)
     P = model.packed
-    if rnea_trace_one(P, q, qd, qdd, 1.0, fext, tau, ws, extended_of(P)) != OK:
+    qe, qde, qdde = q, qd, qdd
+    if model.mimic is not None:  # every joint's own motion (eslabon.model.mimic)
+        qe, qde, qdde = (
+            np.ascontiguousarray(f(x))
+            for f, x in (
+                (model.mimic.configuration, q),
+                (model.mimic.rates, qd),
+                (model.mimic.rates, qdd),
+            )
+        )
+    tau = np.empty(model.engine_nv)
+    if rnea_trace_one(P, qe, qde, qdde, 1.0, fext, tau, ws, extended_of(P)) != OK:
         explain_nonfinite("rnea_trace", q=q, qd=qd, qdd=qdd)
+    if model.mimic is not None:  # τ of the independent joints, mimic loads included
+        tau = model.mimic.forces(tau)
     body = traced_quantities(ws[model.body_row])  # the rows of the bodies
     out = {k: np.zeros((model.nb, 3)) for k in QUANTITIES}
     frames = []

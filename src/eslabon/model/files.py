@@ -54,7 +54,9 @@ _BODY_KEYS = {
     "coulomb",
     "armature",
     "com_slide",
+    "mimic",
 }
+_MIMIC_KEYS = {"body", "multiplier", "offset"}
 _FRAME_KEYS = {"name", "body", "rotation", "translation"}
 # the joints a body list writes as one letter (the format's original spelling)
 _JOINT_LETTERS = {"revolute": "R", "prismatic": "P", "fixed": "F"}
@@ -283,15 +285,18 @@ def _from_bodies(
     bodies = data["bodies"]
     if not isinstance(bodies, list) or not bodies:
         raise ValueError(f"bodies: expected a non-empty list, got {short_repr(bodies)}")
+    mimics = {}
     for i, body in enumerate(bodies):
         where = f"bodies[{i}]"
         _check_entry(body, where, _BODY_KEYS)
         b.add_body(
             body.get("parent", i),
             body.get("joint", "R"),
-            **{k: body[k] for k in _BODY_KEYS - {"parent", "joint"} if k in body},
+            **{k: body[k] for k in _BODY_KEYS - {"parent", "joint", "mimic"} if k in body},
             where=where,
         )
+        if "mimic" in body:
+            mimics[i + 1] = _mimic_entry(body["mimic"], f"{where}.mimic", len(bodies))
     frames = data.get("frames", [])
     if not isinstance(frames, list):
         raise ValueError(
@@ -311,7 +316,38 @@ def _from_bodies(
             fr.get("translation", (0, 0, 0)),
             where=where,
         )
-    return b.build(gravity=gravity, name=name, source=source, strict=strict)
+    model = b.build(gravity=gravity, name=name, source=source, strict=strict)
+    return _with_mimics(model, mimics) if mimics else model
+
+
+def _mimic_entry(entry: object, where: str, n: int) -> tuple[int, float, float]:
+    """A body's ``mimic: {body, multiplier, offset}``: its joint's value is multiplier ·
+    (the joint of body ``body``, 1..n) + offset (:mod:`eslabon.model.mimic`)."""
+    _check_entry(entry, where, _MIMIC_KEYS)
+    assert isinstance(entry, dict)  # _check_entry refuses anything else
+    if "body" not in entry:
+        raise ValueError(f"{where}.body: missing (the index of the body whose joint it copies)")
+    k = entry["body"]
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
+        raise ValueError(f"{where}.body: expected a body index 1..{n}, got {short_repr(k)}")
+    values = []
+    for key, default in (("multiplier", 1.0), ("offset", 0.0)):
+        x = entry.get(key, default)
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not np.isfinite(x):
+            raise ValueError(f"{where}.{key}: expected a finite number, got {short_repr(x)}")
+        values.append(float(x))
+    return k, values[0], values[1]
+
+
+def _with_mimics(model: Model, mimics: dict[int, tuple[int, float, float]]) -> Model:
+    n = model.nb + 1
+    joint, mult, off = np.full(n, -1, dtype=np.int64), np.ones(n), np.zeros(n)
+    for i, (k, m, o) in mimics.items():
+        joint[i], mult[i], off[i] = k, m, o
+    try:
+        return model.replace(mimic_joint=joint, mimic_multiplier=mult, mimic_offset=off)
+    except ValueError as err:  # a loop, or a mimic of another joint type: both named
+        raise ValueError(f"bodies: {err}") from None
 
 
 def _plain(x: object) -> Any:
@@ -341,9 +377,8 @@ def save_model(model: Model, path: PathLike) -> Path:
         return path
     if suffix not in (".yaml", ".yml"):
         raise ValueError(f"path: expected a .yaml, .yml or .urdf file name, got {str(path)!r}")
-    model.require_no_mimic("save_model to YAML (YAML has no mimic keys yet: save as .urdf)")
     data = {"eslabon": 1, "name": model.name, "source": model.source, "gravity": model.gravity}
-    if model.dh is not None and _dh_reproduces(model):
+    if model.dh is not None and not model.has_mimic and _dh_reproduces(model):
         data.update(convention=model.dh.convention, rows=[dict(r) for r in model.dh.rows])
         data.update(_dh_extras(model))
     else:
@@ -370,6 +405,12 @@ def _body_entry(model: Model, i: int) -> dict[str, Any]:
         entry["axis2"] = model.axis2[i]
     if kind == "helical":
         entry["pitch"] = model.pitch[i]
+    if model.has_mimic and model.mimic_joint[i] >= 0:
+        entry["mimic"] = {
+            "body": int(model.mimic_joint[i]),
+            "multiplier": model.mimic_multiplier[i],
+            "offset": model.mimic_offset[i],
+        }
     entry.update(
         rotation=model.tree_rotation[i],
         translation=model.tree_translation[i],
