@@ -18,6 +18,7 @@ import time
 
 # group -> what it compiles (the functions below are run in a worker process each)
 GROUPS = {  # longest first: two processes then finish close together
+    "floating bases": "every algorithm again for helical, spherical and free-flyer joints",
     "kinematics and energy": "poses, Jacobians, link motion, energies, Coriolis",
     "forward dynamics": "articulated body, mass matrix and Cholesky (one state, batches)",
     "derivatives": "analytic inverse and forward dynamics derivatives",
@@ -25,7 +26,6 @@ GROUPS = {  # longest first: two processes then finish close together
     "mass matrix": "composite body and Newton–Euler columns (one state, batches)",
     "simulation": "the compiled RK4 loop with every forward-dynamics method",
     "mobile manipulators": "the moving-base recursion of a platform-mounted arm",
-    "floating bases": "every algorithm again for helical, spherical and free-flyer joints",
 }
 
 
