@@ -34,6 +34,7 @@ _ATTRIBUTES = {
     "kinetic_energy": "eslabon.dynamics",
     "potential_energy": "eslabon.dynamics",
     "momentum": "eslabon.dynamics",
+    "ExternalWrench": "eslabon.dynamics.wrenches",
     "crosscheck": "eslabon.dynamics.crosscheck",
     "forward_kinematics": "eslabon.kinematics",
     "end_effector_pose": "eslabon.kinematics",
@@ -87,6 +88,7 @@ __all__ = [
     "kinetic_energy",
     "potential_energy",
     "momentum",
+    "ExternalWrench",
     "forward_kinematics",
     "end_effector_pose",
     "jacobian",
@@ -140,6 +142,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
         rnea_trace,
     )
     from .dynamics.crosscheck import crosscheck  # noqa: F401
+    from .dynamics.wrenches import ExternalWrench  # noqa: F401
     from .kinematics import end_effector_pose, forward_kinematics, jacobian  # noqa: F401
     from .loader import load_model  # noqa: F401
     from .model import Model, from_dh  # noqa: F401

@@ -163,8 +163,8 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     return H if model.mimic is None else model.mimic.matrix(H)
 
 
-def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
-    """q̈ = M(q)⁻¹ (τ − b(q, q̇)).
+def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
+    """q̈ = M(q)⁻¹ (τ + Σ J_fᵀ w_f − b(q, q̇)).
 
     ``aba``: articulated-body algorithm, O(n) (:mod:`.aba`); ``walker_orin_3`` /
     ``walker_orin_1``: the mass matrix by Walker–Orin method 3 or 1, then a Cholesky solve
@@ -173,9 +173,21 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba"):
     Macro Algoritmo of seeds 002/004 (:mod:`.soa`, numpy, O(n); serial chains whose bodies
     all have invertible inertia, no armature); ``gibbs_appell``: D q̈ + φ = τ from the Gibbs
     function of seed 003 (3.34–3.36, :mod:`.gibbs_appell`, numpy). All agree to rounding.
+
+    ``wrenches``: what the environment applies to the robot, a list of
+    :class:`~eslabon.dynamics.wrenches.ExternalWrench` (frame, [moment; force], "world" or
+    "local" axes); each adds its generalized force J_fᵀ w to τ, for every method
+    (:mod:`.wrenches`). A state's wrench is the opposite of the ``tip_wrench`` that
+    :func:`inverse_dynamics` takes (what the tip exerts on the world).
     """
     if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
+    if wrenches is not None:
+        from .wrenches import external_wrenches, wrench_torques
+
+        checked = external_wrenches(model, wrenches)
+        (q, qd, tau), _ = _states(model, q=q, qd=qd, tau=tau)
+        tau = tau + wrench_torques(model, q, checked)
     if method in ("gibbs_appell", "lagrange"):
         model.require_one_dof_joints(f"forward_dynamics(method={method!r})")
     if method == "gibbs_appell":

@@ -30,7 +30,13 @@ def mass_matrix(
     model: Model, q: ArrayLike, *, method: str = "walker_orin_3"
 ) -> NDArray[np.float64]: ...
 def forward_dynamics(
-    model: Model, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, *, method: str = "aba"
+    model: Model,
+    q: ArrayLike,
+    qd: ArrayLike,
+    tau: ArrayLike,
+    *,
+    method: str = "aba",
+    wrenches: object = None,
 ) -> NDArray[np.float64]: ...
 def inverse_dynamics_derivatives(
     model: Model,

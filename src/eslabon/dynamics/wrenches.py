@@ -1,13 +1,30 @@
-"""External wrenches as the Newton–Euler kernels take them: one row per body.
+"""External wrenches: as the Newton–Euler kernels take them, and as generalized forces.
 
 Seed 001 eq. 3.34 starts the inward pass of Tabla 3.1 with the force and moment that the
 last link exerts on its environment (f_{n+1}, n_{n+1}); the kernels take such a wrench
-for every body, in body coordinates, moment about the body origin.
+for every body, in body coordinates, moment about the body origin
+(:func:`tip_wrench_array`, the ``tip_wrench`` of inverse dynamics).
+
+A wrench w = [n; f] that the environment applies to the robot at a frame (moment n about
+the frame's origin) does the work of the generalized force
+
+    τ_w = J_f(q)ᵀ w                                                  (virtual work)
+
+with J_f the frame's geometric Jacobian in the axes w is given in ([angular; linear],
+:func:`eslabon.jacobian`), so forward dynamics with wrenches is q̈ = FD(q, q̇, τ + Σ τ_w)
+for every method (Jaramillo Botero (1998) writes the same external force into step ➊ of
+the Macro Algoritmo, eq. (1.78)). :class:`ExternalWrench` says where, in which axes and
+how much: a constant, or a callable of the time and the state (simulation).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
+
+AXES = ("world", "local")
 
 
 def tip_wrench_array(model, tip_wrench, frame: str = "ee"):
@@ -24,3 +41,86 @@ def tip_wrench_array(model, tip_wrench, frame: str = "ee"):
     out[model.body_row[fr.body], :3] = n_b
     out[model.body_row[fr.body], 3:] = f_b
     return out
+
+
+@dataclass(frozen=True)
+class ExternalWrench:
+    """A wrench [moment; force] the environment applies to the robot at ``frame``.
+
+    Parameters
+    ----------
+    frame : str
+        A named frame of the model (``"ee"``, ``"dh3"``, …) or a body's name; the moment
+        is about its origin.
+    value : array_like (6,) or callable
+        [n; f] in N·m and N, or ``value(t, q, qd) -> (6,)`` (time in s, the state).
+    axes : {"world", "local"}
+        The axes ``value`` is expressed in: the world's, or the frame's own (a force that
+        turns with the body, e.g. a thruster).
+    """
+
+    frame: str
+    value: Any
+    axes: str = "world"
+
+
+def external_wrenches(model, wrenches, field: str = "wrenches") -> tuple:
+    """The checked wrenches: a sequence of :class:`ExternalWrench` or ``(frame, value[,
+    axes])`` tuples, each frame the model's, each constant value 6 finite numbers."""
+    if isinstance(wrenches, ExternalWrench):
+        wrenches = [wrenches]  # one wrench given alone
+    try:
+        items = list(wrenches)
+    except TypeError:
+        raise ValueError(
+            f"{field}: expected a list of ExternalWrench(frame, value, axes), got "
+            f"{type(wrenches).__name__}"
+        ) from None
+    out = []
+    for k, w in enumerate(items):
+        where = f"{field}[{k}]"
+        if isinstance(w, tuple) and len(w) in (2, 3):
+            w = ExternalWrench(*w)
+        if not isinstance(w, ExternalWrench):
+            raise ValueError(
+                f"{where}: expected an ExternalWrench or (frame, value[, axes]), got {w!r}"
+            )
+        if w.axes not in AXES:
+            raise ValueError(f"{where}.axes: expected one of {AXES}, got {w.axes!r}")
+        model.frame(w.frame)  # names an unknown frame
+        if not callable(w.value):
+            v = np.asarray(w.value, dtype=float)
+            if v.shape[-1:] != (6,) or not np.all(np.isfinite(v)):
+                raise ValueError(
+                    f"{where}.value: expected 6 finite numbers [moment; force], got shape {v.shape}"
+                )
+            w = ExternalWrench(w.frame, v, w.axes)
+        out.append(w)
+    return tuple(out)
+
+
+def wrench_torques(model, q, wrenches, t: float | None = None, qd=None) -> np.ndarray:
+    """τ_w = Σ J_fᵀ w of checked ``wrenches`` (:func:`external_wrenches`) at q (nq,) or a
+    batch (N, nq): (nv,) or (N, nv). A callable value is evaluated at (t, q, qd) (one
+    state)."""
+    from ..kinematics.forward import jacobian
+
+    q = np.asarray(q, dtype=float)
+    tau = np.zeros(q.shape[:-1] + (model.nv,))
+    for k, w in enumerate(wrenches):
+        value = w.value
+        if callable(value):
+            if t is None:
+                raise ValueError(
+                    f"wrenches[{k}].value: a callable needs the time and state of a "
+                    "simulation (eslabon.simulate); forward_dynamics takes 6 numbers"
+                )
+            value = np.asarray(value(t, q, qd), dtype=float)
+            if value.shape != (6,) or not np.all(np.isfinite(value)):
+                raise ValueError(
+                    f"wrenches[{k}].value: the callable returned {value!r} at t = {t}; "
+                    "expected 6 finite numbers"
+                )
+        J = jacobian(model, q, w.frame, reference=w.axes)
+        tau += np.einsum("...ji,...j->...i", J, np.broadcast_to(value, q.shape[:-1] + (6,)))
+    return tau

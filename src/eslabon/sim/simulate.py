@@ -28,6 +28,7 @@ from .._args import NonFiniteResultError, finite_number, real_array, vector
 from .._engine.joints import extended_of
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
+from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
 from .manifold import Chart
 from .rk4 import FD_CODES, rk4_loop, rk4_step
@@ -87,6 +88,7 @@ def simulate(
     rtol: float = 1e-10,
     atol: float = 1e-12,
     fd_method: str | None = None,
+    wrenches=None,
 ) -> Trajectory:
     """Simulate ``model`` from (q0, qd0) to ``t_final`` with samples every ``dt``.
 
@@ -115,6 +117,11 @@ def simulate(
         ``"walker_orin_3"`` for a model with a mimic joint. The compiled RK4 loop
         runs ``"aba"``, ``"walker_orin_3"`` and ``"walker_orin_1"``; the numpy reference
         formulations take the Python loop.
+    wrenches : list of ExternalWrench, optional
+        Wrenches the environment applies (:class:`eslabon.ExternalWrench`: a frame, a
+        constant [moment; force] or ``value(t, q, qd)``, world or local axes), added to
+        the torques as J_fᵀ w (:mod:`eslabon.dynamics.wrenches`); the run takes the
+        Python loop. ``tau`` in the result holds the joint torques alone.
 
     Returns
     -------
@@ -156,6 +163,8 @@ def simulate(
     K = steps + 1
     t = np.arange(K) * dt
     law, table = _torque_law(model, torque, K, n)
+    if wrenches is not None:
+        wrenches = external_wrenches(model, wrenches)
     q = np.empty((K, nq))
     qd = np.empty((K, n))
     q[0], qd[0] = q0, qd0
@@ -166,6 +175,8 @@ def simulate(
         if not (np.isfinite(x).all() and np.isfinite(v).all()):
             _raise_divergence(model, *last, dt, method)
         tau = law(tk, k, x, v)
+        if wrenches is not None:
+            tau = tau + wrench_torques(model, x, wrenches, tk, v)
         try:
             return forward_dynamics(model, x, v, tau, method=fd_method)
         except NonFiniteResultError:
@@ -179,6 +190,7 @@ def simulate(
         T = table if table is not None else law(0.0, 0, q0, qd0).reshape(1, n)
     compiled = (
         method == "rk4"
+        and wrenches is None
         and not callable(torque)
         and fd_method in FD_CODES
         and not manifold
@@ -225,9 +237,14 @@ def simulate(
     else:
         tau = np.array(np.broadcast_to(T, (K, n)))
     if not compiled:
-        qdd = forward_dynamics(model, q, qd, tau, method=fd_method)
+        applied = tau
+        if wrenches is not None:
+            applied = tau + np.array(
+                [wrench_torques(model, q[k], wrenches, t[k], qd[k]) for k in range(K)]
+            )
+        qdd = forward_dynamics(model, q, qd, applied, method=fd_method)
     traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
-    if np.any(model.coulomb > 0):
+    if np.any(model.coulomb > 0) and wrenches is None:  # (the wrenches' work is not counted)
         _check_friction_energy(model, traj, zero_order_hold=not callable(torque))
     return traj
 
