@@ -12,8 +12,9 @@ serial chains of 1–8 R/P joints in all three DH conventions (``conftest.py``):
 * a tip wrench costs Jᵀ w at the joints (local Jacobian, w in the ee frame);
 * a batch (N, n) gives the per-state results;
 * simulation: frictionless energy conservation, RK4 vs DOP853, dissipation with friction
-  (seed 001 ``001_39c7a71528de2174.txt`` §3.4; digest ``research/seed_001_practica.md``
-  §2.7 and §5.2 "Physics checks").
+  (seed 001, *Práctica 3, Dinámica de Robots* §3.4: ``simula3`` and its RK4 step
+  ``walkerorinrunge3``; the q(t) reference values come from an independent port of them,
+  since the document prints none).
 
 Tolerances are relative to the size of the compared quantities ("scale"); finite
 differences use the 5-point central stencil.
@@ -274,7 +275,7 @@ def sliding_com(model, q):
 
 
 def test_gravity_torques_are_gradient_of_potential(model, states):
-    """g = ∂V/∂q for rigid links. In book mode (seed 001, digest §8 item 26) the COM of a
+    """g = ∂V/∂q for rigid links. In book mode (seed 001's ``newtoneuler4``) the COM of a
     prismatic link k slides by com_slide·q_k along the axis, which Newton–Euler, as in the
     book, does not count as motion of the link: g_k = ∂V/∂q_k + m_k·com_slide_k·gᵀz_k."""
     for q, _, _ in states_of(states):
@@ -432,7 +433,7 @@ def test_batch_equals_per_state(model, case, random_states):
         np.testing.assert_allclose(batch, single, rtol=1e-14, atol=1e-14, err_msg=name)
 
 
-# --- simulation (seed 001 §3.4; digest §2.7, §5.2) ----------------------------------------
+# --- simulation (seed 001 §3.4: simula3, walkerorinrunge3) ------------------------------
 
 
 def total_energy(model, traj):
@@ -450,7 +451,7 @@ def total_energy(model, traj):
     ],
 )
 def test_frictionless_energy_is_conserved(name, q0, qd0):
-    """Digest §5.2 "Physics checks": with b_i = 0 energy is conserved (< 3e-9 J there)."""
+    """With b_i = 0 energy is conserved: RK4 at dt = 1e-3 drifts by < 1e-6 J over 1 s."""
     model = es.zoo.load(name, friction=False)
     assert not np.any(model.viscous) and not np.any(model.coulomb)
     traj = es.simulate(model, 1.0, 1e-3, q0=q0, qd0=qd0, method="rk4")
@@ -488,7 +489,8 @@ def test_rk4_and_dop853_agree_on_pendulum(pendulum_runs):
 
 
 def test_pendulum_matches_seed_001_trajectory(pendulum_runs):
-    """Digest §5.2 (numpy port of ``simula3(1, 0.001)``), within its stated ~1e-6."""
+    """§3.4's ``simula3(1, 0.001)``: the document prints no numbers, so the reference is
+    an independent numpy port of it, within ~1e-6."""
     _, rk4, _ = pendulum_runs
     k = {0.1: 100, 0.5: 500, 1.0: 1000}
     check(rk4.q[k[0.1]], [-0.0615113278, 0.0772601653, -0.0205853558], 1e-6, what="q(0.1)")

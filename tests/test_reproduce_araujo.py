@@ -1,6 +1,7 @@
-"""``eslabon reproduce araujo``: seed 003 (Araujo 2012) §3.3/§4.2 — the two load cases in
-the thesis's one-way coupling and fully coupled, the figure families 3.4–3.9, and the
-digest's derived values (the thesis's own plots are lost, only captions survive)."""
+"""``eslabon reproduce araujo``: seed 003 (Araujo 2012), Ch. III "Ejemplo de aplicación" —
+the two load cases in the thesis's one-way coupling and fully coupled, the figure
+families 3.4–3.9, and independently computed reference values (the thesis prints no
+numbers and its plots are lost, only captions survive)."""
 
 import json
 
@@ -24,7 +25,7 @@ def _csv(path):
 
 
 def test_reproduce_araujo(tmp_path, capsys):
-    """Seed 003 (Araujo 2012) §3.3 load cases, §4.2 derived values."""
+    """Seed 003 (Araujo 2012): the load cases of "Ejemplo de aplicación", reference values."""
     assert main(["reproduce", "araujo", "--out", str(tmp_path), "--json"]) in (0, None)
     data = json.loads(capsys.readouterr().out)
     for number, case, what in FAMILY:
@@ -42,13 +43,13 @@ def test_reproduce_araujo(tmp_path, capsys):
     assert summary["assumed_platform"]["wheelbase"] == 0.90
     assert summary["mount"]["translation"] == [0.0, 0.0, 0.0]
 
-    # digest §4.2: thesis-mode case 2, the arm as on a fixed base; V̇ = F/m
-    checks = summary["digest_checks"]
-    for key, digest in (
+    # thesis-mode case 2, the arm as on a fixed base; V̇ = F/m (reference values)
+    checks = summary["reference_checks"]
+    for key, reference in (
         ("q(0.5 s)", [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499, 0.000077]),
         ("q(1 s)", [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435, 0.058022]),
     ):
-        np.testing.assert_allclose(checks[key]["computed"], digest, rtol=0, atol=1e-5)
+        np.testing.assert_allclose(checks[key]["computed"], reference, rtol=0, atol=1e-5)
     m = summary["mass_constants"]["m"]
     assert checks["V_dot"]["closed_form_F_over_m"] == 300.0 / m
     assert checks["V_dot"]["max_abs_diff"] < 1e-9

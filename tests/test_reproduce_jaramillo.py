@@ -1,8 +1,7 @@
-"""``eslabon reproduce jaramillo``: the digest's reference cases of seeds 002/004.
-
-Seed files ../shared/seeds/002_70e39a3dd0887b3d.txt, 004_f9cf246161faf0a3.txt; digest
-research/seed_002_004_jaramillo.md §3.1, §3.3, §6 (the printed-formula values are shown
-beside, never produced by the library).
+"""``eslabon reproduce jaramillo``: eslabon's reference cases P1, A, B for seeds 002/004
+(Jaramillo Botero 1998, *Dinámica de Manipuladores Robóticos*), Example 1 (the cuboid,
+(1.13)–(1.26)), and the errata of (1.60)/Figure 7 and Figure 8's step ➎ (the
+printed-formula values are shown beside, never produced by the library).
 """
 
 import json
@@ -32,7 +31,7 @@ def test_reproduce_jaramillo(tmp_path, capsys):
         data["A"]["tau"]["printed_formula"], [26.6999353587, 5.4180623495], atol=1e-9
     )
     assert "singular 6×6 inertia" in data["thin_rod"]
-    ex = data["example_1"]  # digest §3.1 numbers
+    ex = data["example_1"]  # Example 1's (1.19) at m = 6, a = 1, b = 2, c = 3
     np.testing.assert_allclose(ex["corner"], [[10, -9, -4.5], [-9, 20, -3], [-4.5, -3, 26]])
     np.testing.assert_allclose(ex["parallel_axis"], ex["corner"], atol=1e-12)
     assert np.abs(np.subtract(ex["printed_formula"], ex["corner"])).max() == 18.0

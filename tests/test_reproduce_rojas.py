@@ -1,7 +1,8 @@
 """``eslabon reproduce rojas``: seed 000's tables side by side with the printed values.
 
-Seed file ../shared/seeds/000_4244a3801b04a84f.txt Tables 5.4.1 and 5.6.2, §3.3.3 (7R),
-§4.4–4.5; digest research/seed_000_rojas.md §4.1, §4.2, §4.4, §6 items 23–24.
+Rojas Salgado (1987) Tables 5.4.1, 5.4.2 and 5.6.2–5.6.4, §3.3.3 (the 7R loop), §4.4
+(the straight-line task, Figs. 4.4.3–4.4.8) and the operation counts of §4.4–4.5
+(4.4.3–4, 4.5.2).
 """
 
 import json

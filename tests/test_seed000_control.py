@@ -1,8 +1,9 @@
 """Linearization and control of seed 000 (Rojas 1987) chapter 5 on the Cincinnati T3.
 
-Seed file ../shared/seeds/000_4244a3801b04a84f.txt §5.2–5.6, Tables 5.4.1 (perturbation),
-5.4.2, 5.6.3, 5.6.4; digest research/seed_000_rojas.md §2.14–2.15, §4.3–4.6, §6 items
-19–22, §7 (the thesis's W, K_p, block (a) and Table 5.6.4 are wrong; K_d, (b), (c) right).
+Rojas Salgado (1987) §5.2–5.6, Tables 5.4.1 (perturbation), 5.4.2, 5.6.3, 5.6.4. The
+thesis's W (5.3.18) is wrong in columns 1–4, and so are its K_p, block (a) and Table 5.6.4
+(the spectrum of A(t) from the printed blocks); its K_d, (b), (c) are right, apart from
+the OCR misprints of ``eslabon.zoo.rojas_tables.OCR_CELLS``.
 """
 
 import numpy as np
@@ -72,7 +73,7 @@ def matches_4_digits(value, printed, block):
 
 
 def test_table_5_6_3_inverse_inertia_damping_and_kd(t3, at_045):
-    """Digest §6 items 19, 21: at t = 0.45 s, U⁻¹ = block (c), U⁻¹V = block (b) and
+    """Table 5.6.3 (§5.6): at t = 0.45 s, U⁻¹ = block (c), U⁻¹V = block (b) and
     K_d = √2·U − V (Ψ = √2/2, Ω = 1) to 4 digits, apart from the listed OCR cells — which
     are themselves checked to hold the corrected values."""
     lin = ctl.linearize(t3, *at_045)
@@ -87,8 +88,8 @@ def test_table_5_6_3_inverse_inertia_damping_and_kd(t3, at_045):
 
 
 def test_w_has_a_zero_first_column_and_the_thesis_kp_is_wrong(t3, at_045):
-    """§4.6: joint 1 is vertical, parallel to gravity: ∂f*/∂θ₁ = 0. The thesis's K_p₁₁ =
-    466.33 cannot be right: the exact K_p₁₁ = U₁₁ = 335.36 (digest)."""
+    """Table 5.6.3: joint 1 is vertical, parallel to gravity: ∂f*/∂θ₁ = 0. The thesis's
+    K_p₁₁ = 466.33 cannot be right: by (5.6.7) with Ω = 1 it must be U₁₁ = 335.36."""
     lin = ctl.linearize(t3, *at_045)
     assert np.abs(lin.W[:, 0]).max() < 1e-9 * np.abs(lin.W).max()
     Kp, _ = ctl.model_assignment(lin, PSI, OMEGA)
@@ -97,8 +98,9 @@ def test_w_has_a_zero_first_column_and_the_thesis_kp_is_wrong(t3, at_045):
 
 
 def test_open_loop_eigenvalues_at_t045(t3):
-    """Digest §4.6: the exact spectrum of A(t) at the table's θ, θ̇, θ̈ (t = 0.45 s), to
-    1e-4; Table 5.6.4's printed spectrum is not (it came from the wrong W)."""
+    """The exact spectrum of A(t) at Table 5.6.2's θ, θ̇, θ̈ (t = 0.45 s), against an
+    independent recomputation (``EXACT_EIGENVALUES_T045``) to 1e-4; Table 5.6.4's printed
+    spectrum is not (it came from the wrong W)."""
     row = JOINT_TABLES["5.6.2"]
     lin = ctl.linearize(t3, np.radians(row["theta"]), row["thd"], row["thdd"])
     ev = ctl.frozen_eigenvalues(lin.A)
@@ -113,8 +115,8 @@ def test_table_5_4_2_perturbation(t3):
     noise in δθ̇₁, δθ̇₅, known only as printed); U δθ̈ from our exact δθ̈ matches to 4
     digits (the thesis's own δθ̈ differs from the exact in the 5th digit: δθ̈₃ is printed
     0.15000, exactly 0.150019). The exact δθ, δθ̇, δθ̈ match Table 5.4.1's perturbation
-    rows; the linear prediction misses the true δf* by < 0.05 N·m; the exact W δθ is the
-    digest's, not the thesis's."""
+    rows; the linear prediction misses the true δf* by < 0.05 N·m; the exact W δθ is not
+    the thesis's (its W is wrong)."""
     nominal = task_state(t3, "5.4.1")
     perturbed = task_state(t3, "5.4.1", z_wave=0.03)
     check = ctl.perturbation_check(t3, nominal, perturbed)
@@ -133,7 +135,7 @@ def test_table_5_4_2_perturbation(t3):
 
 @pytest.mark.parametrize("name", ONE_DOF_ZOO)
 def test_uvw_and_state_space_against_central_differences(name):
-    """Digest §6 item 19: U, V, W and (A, B) against central differences of the inverse
+    """§5.3–5.4: U, V, W and (A, B) against central differences of the inverse
     and forward dynamics, to 1e-6 relative, on random states of every zoo model."""
     model = es.zoo.load(name)
     rng = np.random.default_rng(7)
@@ -186,7 +188,7 @@ def nominal_task(t3):
 
 
 def test_model_assignment_poles_along_the_task(t3, nominal_task):
-    """Digest §6 item 21: with Ψ = √2/2, Ω = 1, every eigenvalue of A − BK is
+    """§5.6, (5.6.4)–(5.6.8): with Ψ = √2/2, Ω = 1, every eigenvalue of A − BK is
     −0.7071 ± 0.7071i to 1e-9 at every sample (the loop is time-invariant)."""
     lin = ctl.linearize_along(t3, nominal_task)
     Kp, Kd = ctl.model_assignment(lin, PSI, OMEGA)
@@ -200,7 +202,7 @@ def test_model_assignment_poles_along_the_task(t3, nominal_task):
 
 
 def test_closed_loop_follows_the_assigned_model(t3, nominal_task):
-    """Digest §6 item 22: on the nonlinear T3 over the 1 s task, with 1e-3 rad initial
+    """§5.6 on the nonlinear T3 over the 1 s task of §4.4, with 1e-3 rad initial
     error on joints 2–4, the error follows δθ̈ + 2ΨΩδθ̇ + Ω²δθ = 0 within 5 %."""
     nominal = ctl.Nominal.from_trajectory(nominal_task)
     law = ctl.model_assignment_law(t3, nominal, PSI, OMEGA)
@@ -232,7 +234,8 @@ def test_nominal_interpolation_is_a_consistent_motion(nominal_task):
 
 
 def test_pole_placement_scipy_and_sylvester(t3, at_045):
-    """Digest §2.15: poles placed on the frozen (A, B) at t = 0.45 s, to 1e-8."""
+    """§5.6 (the pole assignment of 5.6.1–5.6.3, by scipy and by the Sylvester equation):
+    poles placed on the frozen (A, B) at t = 0.45 s, to 1e-8."""
     lin = ctl.linearize(t3, *at_045)
     poles = np.array(
         [-1.0, -1.5, -2.0, -2.5, -3.0, -3.5, -4.0, -4.5, -1 + 1j, -1 - 1j, -2 + 0.5j, -2 - 0.5j]

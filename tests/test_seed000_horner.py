@@ -1,7 +1,7 @@
 """Position recursions of seed 000 (Rojas 1987) §2.5–2.6 and their derivatives.
 
-Seed file ../shared/seeds/000_4244a3801b04a84f.txt §2.5–2.6, §3.3.1, §3.3.3; digest
-research/seed_000_rojas.md §2.4–2.5 and §6 items 3 and 5.
+Rojas Salgado (1987) §2.5–2.6 (forward recursion (2.6.5), backward Horner recursion
+(2.6.25), ∂s/∂θ and ∂²s/∂θ² (2.6.29–2.6.36)), §3.3.1 and §3.3.3 (3.3.3.6).
 """
 
 import numpy as np
@@ -49,7 +49,8 @@ def test_three_r_example_position_formula():
 
 @pytest.mark.parametrize("name", ["cincinnati_t3", "puma560", "panda", "practica_4dof"])
 def test_forward_and_backward_recursions_agree_with_forward_kinematics(name):
-    """Digest §6 item 3: u and s give the same end-effector point (1e-12); P_n = R."""
+    """§2.6: the forward (u, 2.6.5) and backward (s, 2.6.25) recursions give the same
+    end-effector point (1e-12); P_n = R."""
     model = es.zoo.load(name)
     Q = np.random.default_rng(1).uniform(-2, 2, (6, model.nq))
     T = es.end_effector_pose(model, Q)
@@ -64,7 +65,8 @@ def test_forward_and_backward_recursions_agree_with_forward_kinematics(name):
 
 
 def test_t3_initial_configuration_point():
-    """Digest §6 item 1: the T3 at (0, 90, −135, 45, 90, 90)° reaches (1.33125, 0, 1.79875)."""
+    """Table 4.4.1, §4.4: the T3 at its initial (0, 90, −135, 45, 90, 90)° reaches the task's
+    start (1.33125, β(0) = 0, 1.79875)."""
     from eslabon.zoo.rojas import INITIAL_THETA_DEG
 
     _, p = horner.backward_recursion(es.zoo.load("cincinnati_t3"), np.radians(INITIAL_THETA_DEG))

@@ -1,7 +1,9 @@
 """Inverse kinematics of seed 000 (Rojas 1987) §3.3–3.5, anchored on the Cincinnati T3 tables.
 
-Seed file ../shared/seeds/000_4244a3801b04a84f.txt §3.3–3.5, Tables 5.4.1 and 5.6.2;
-digest research/seed_000_rojas.md §2.6–2.8, §3.2, §3.5, §4.2, §4.4, §4.6, §6 items 6–12.
+Rojas Salgado (1987) §3.3 (the redundant 7×6 system 3.3.1.9 and its Jacobian 3.3.1.19,
+rates 3.3.2.14, accelerations 3.3.3.5, the 7R loop of Fig. 3.3.2 and 3.3.3.7), §3.4
+(singular configurations), §3.5 (the 5-DOF two-point IK); the θ, θ̇, θ̈ of Tables 5.4.1
+and 5.6.2.
 """
 
 import numpy as np
@@ -46,14 +48,15 @@ def solve_table(t3, table, q0):
 
 
 def test_initial_configuration_invariants(t3):
-    """Digest §6 item 1: at (0, 90, −135, 45, 90, 90)° 2·vect(R) = (1, 1, −1), tr R = 0."""
+    """§4.4, Table 4.4.1: at the initial (0, 90, −135, 45, 90, 90)° the pose has the task's
+    2·vect(R) = (1, 1, −1), tr R = 0."""
     T = es.end_effector_pose(t3, np.radians(INITIAL_THETA_DEG))
     check(2 * vect(T[:3, :3]), [1.0, 1.0, -1.0], 1e-12)
     assert abs(np.trace(T[:3, :3])) < 1e-12
 
 
 def test_tables_5_4_1_and_5_6_2(t3):
-    """Digest §6 items 6 and 8: from the initial θ, the t = 0.05 s data; from that solution
+    """Tables 5.4.1 and 5.6.2: from the initial θ, the t = 0.05 s data; from that solution
     the t = 0.45 s data, in ≤ 5 iterations each: θ within 1e-3° of the tables, θ̇ and θ̈
     to 4 significant digits."""
     sol05, qd05, qdd05 = solve_table(t3, "5.4.1", np.radians(INITIAL_THETA_DEG))
@@ -67,7 +70,7 @@ def test_tables_5_4_1_and_5_6_2(t3):
 
 
 def test_square_variant_solves_the_same_task(t3):
-    """Digest §6 item 7: the 6×6 variant (no trace row) converges to the same θ."""
+    """§3.3.3: the 6×6 variant (no trace row 3.3.1.9b) converges to the same θ."""
     q0 = np.radians(INITIAL_THETA_DEG)
     red = ik.newton_gauss(t3, T3_R, [X, 0.40082, Z], q0)
     sq = ik.newton_gauss(t3, T3_R, [X, 0.40082, Z], q0, equations="square")
@@ -156,7 +159,7 @@ def relation(sol, deg):
 
 
 def test_seven_r_mechanism_input_output_relation():
-    """Digest §6 item 12: along θ₁ ∈ (120°, 240°) the 7×6 IK satisfies
+    """§3.3.3, eq. 3.3.3.7: along θ₁ ∈ (120°, 240°) the 7×6 IK satisfies
     (2 + cos θ₂) cos θ₁ = −1.5 to 1e-9. At θ₁ = 180° the loop target has φ = π: the
     invariant equations are spuriously singular and the solver says so."""
     _, sweep = sweep_seven_r("redundant")
@@ -169,7 +172,7 @@ def test_seven_r_mechanism_input_output_relation():
 
 
 def test_seven_r_square_variant_closes_the_loop_but_may_leave_the_branch():
-    """Digest §6 item 7 (§3.3.3, Figs. 3.3.3–5 lost): the 6×6 system converges and closes
+    """§3.3.3 (its error plots, Figs. 3.3.3–3.3.5, are lost): the 6×6 system converges and closes
     the loop wherever it converges, and stays on the symmetric branch for θ₁ ≤ 135°; the
     redundant system is no less accurate (compare the test above, which holds it to the
     branch along the whole sweep)."""
@@ -190,7 +193,7 @@ def test_seven_r_square_variant_closes_the_loop_but_may_leave_the_branch():
 
 
 def test_singularities_are_detected_and_classified(t3):
-    """Digest §6 item 10: full extension is intrinsic; φ = π is spurious; φ = ±π/2 is not
+    """§3.4: full extension is intrinsic; φ = π is spurious; φ = ±π/2 is not
     flagged by the 7×6 system but is by the square one."""
     stretched = np.radians([0.0, 90.0, 0.0, 45.0, 90.0, 90.0])  # links 2, 3 aligned
     T = es.end_effector_pose(t3, stretched)
@@ -244,7 +247,8 @@ def test_bad_targets_are_named(t3, kwargs, match):
 def five_r():
     """A 5-DOF arm: the T3's first four joints and a fifth link of length 0.25 m and
     offset 0.1 m carrying the tool axis (O₅ = frame dh4, O₆ = frame dh5). The Héxiflex
-    of §3.5 cannot be used: its α_i and b_i are not in the seed (digest §3.3)."""
+    of §3.5 cannot be used: its α_i and b_i are not in the seed (Fig. 3.5.2 is lost; the
+    text gives only the relation 3.5.2.7)."""
     t3 = es.zoo.load("cincinnati_t3")
     rows = [dict(r) for r in t3.dh.rows[:4]]
     rows.append(dict(rows[3], d=0.25, b=0.1, alpha=np.radians(90.0), name="tool link"))
@@ -252,7 +256,7 @@ def five_r():
 
 
 def test_two_point_ik_solves_a_five_r_arm_with_rates_and_accelerations():
-    """Digest §6 item 11 (§3.5): two points on the tool axis at fixed distance."""
+    """§3.5 (3.5.1.3–4, 3.5.2.2, 3.5.2.5): two points on the tool axis at fixed distance."""
     arm = five_r()
     rng = np.random.default_rng(3)
     q_star, qd_star, qdd_star = rng.uniform(-1, 1, (3, 5)) + np.array([0, 1.5, -2, 0.5, 1.0])
@@ -311,7 +315,7 @@ def test_damped_least_squares_on_a_redundant_arm_and_position_only():
 
 
 def test_seven_r_symmetric_solution_closes_the_loop():
-    """Digest §3.2: θ₂ = 60° gives θ₁ = θ₇ = 126.869898°, θ₄ = 253.739795° (printed to 6
+    """§3.3.3: θ₂ = 60° gives θ₁ = θ₇ = 126.869898°, θ₄ = 253.739795° by 3.3.3.7 (stored to 6
     decimals of a degree, so the loop closes to about 1e-7)."""
     sym = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG)
     R, p = rojas.seven_r_loop_target(sym[0])

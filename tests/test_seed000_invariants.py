@@ -1,8 +1,10 @@
 """Rotation representations and linear invariants of seed 000 (Rojas 1987) §2.4.
 
-Seed file ../shared/seeds/000_4244a3801b04a84f.txt §2.4, §2.5 (2.5.16), §3.3.1–3.3.2, §3.4;
-digest research/seed_000_rojas.md §2.2, §3.5 (T3 end-effector pose) and §7 (misprints:
-(2.4.2) c3 sign, (2.4.8) 1/r, (2.4.12) 1/(1+λ0), (2.4.13) λ = 2 q0 q).
+Rojas Salgado (1987) §2.4, §2.5 (2.5.16), §3.3.1–3.3.2, §3.4, and the T3 task's
+orientation of §4.4 (Tables 5.4.1, 5.6.1). Misprints of §2.4 corrected and checked here:
+(2.4.2) prints c3 = −r32/s2 (it is +r32/s2); (2.4.8a) multiplies by r = 1 + p·p (it
+divides); (2.4.12) prints the coefficient (1 − λ0)/λ0 (it is 1/(1 + λ0)); (2.4.13)
+prints λ = 2 λ0 q (it is λ = 2 q0 q).
 """
 
 import numpy as np
@@ -35,7 +37,7 @@ from eslabon.spatial import (
 )
 
 RNG = np.random.default_rng(20240617)
-T3_R = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])  # digest §3.5
+T3_R = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])  # 2λ = (1, 1, −1), tr 0
 
 
 def random_rotations(n, rng):
@@ -90,7 +92,7 @@ def test_linear_invariants_are_e_sin_phi_and_cos_phi():
 
 
 def test_t3_end_effector_invariants():
-    """Digest §3.5: 2λ = (1, 1, −1), tr R = 0, φ = 120° about (1, 1, −1)/√3."""
+    """§4.4, Table 5.4.1: 2λ = (1, 1, −1), tr R = 0, i.e. φ = 120° about (1, 1, −1)/√3."""
     lam, lam0 = linear_invariants(T3_R)
     check(2 * lam, [1.0, 1.0, -1.0], 1e-15)
     assert np.trace(T3_R) == 0.0 and lam0 == -0.5

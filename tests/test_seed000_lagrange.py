@@ -1,7 +1,8 @@
 """The Euler–Lagrange model and operation counts of seed 000 (Rojas 1987).
 
-Seed file ../shared/seeds/000_4244a3801b04a84f.txt §4.3–4.5; digest
-research/seed_000_rojas.md §2.10, §2.12–2.13, §4.1, §4.2, §4.4, §6 items 15–17.
+Rojas Salgado (1987) §4.3 (the model I(θ), C(θ, θ̇), b(θ), eqs 4.3.12 and 4.3.33–34),
+§4.4 (Newton–Euler, Table 4.4.1, the operation counts 4.4.3–4) and §4.5 (simulation by
+Cholesky, 4.5.1–2); the torques of Table 5.4.1.
 """
 
 import numpy as np
@@ -22,7 +23,7 @@ def states(model, seed, N=None):
 
 @pytest.mark.parametrize("name", RIGID_ZOO)
 def test_lagrange_equals_newton_euler_on_the_zoo(name):
-    """Digest §6 item 16: Lagrange (4.3.33) and recursive Newton–Euler agree (thesis: to 7
+    """§4.4: Lagrange (4.3.33) and recursive Newton–Euler agree (thesis: to 7
     digits in single precision; here to 1e-9 relative), one state and a batch."""
     model = es.zoo.load(name)
     for seed in range(5):
@@ -69,7 +70,7 @@ def test_lagrange_on_random_chains_with_prismatic_joints_and_friction(n, seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_inertia_rate_minus_twice_c_is_skew(seed):
-    """§2.10: with C of (4.3.34a), İ − 2C is skew-symmetric (İ by central differences)."""
+    """§4.3: with C of (4.3.34a), İ − 2C is skew-symmetric (İ by central differences)."""
     model = es.zoo.random_chain(6, seed)
     q, qd, _ = states(model, seed)
     h = 1e-6
@@ -79,7 +80,7 @@ def test_inertia_rate_minus_twice_c_is_skew(seed):
     ) / (2 * h)
     N = I_dot - 2 * lagrange.lagrange_terms(model, q, qd).coriolis
     check(N + N.T, np.zeros_like(N), 1e-6, scale=np.abs(I_dot).max())
-    assert np.abs(N).max() > 1e-3  # C is not İ/2 (digest §7): N is not zero
+    assert np.abs(N).max() > 1e-3  # C is not İ/2 (cf. the remark closing §4.3): N ≠ 0
 
 
 def test_com_jacobians_are_derivatives_of_the_com_positions():

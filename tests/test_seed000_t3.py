@@ -2,7 +2,8 @@
 
 Printed values have 5 significant digits from a single-precision program; a value
 matches when it is within one unit of the 5th digit. Entries printed at noise level
-(|x| < 1e-3) must be below 1e-3 here too. ``research/seed_000_rojas.md`` §4.2, §4.4, §4.6.
+(|x| < 1e-3) must be below 1e-3 here too. Rojas Salgado (1987) §4.4 (Table 4.4.1, the
+task), §5.4 (Table 5.4.1) and §5.6 (Table 5.6.2).
 """
 
 import numpy as np
@@ -19,7 +20,7 @@ def t3():
 
 
 def test_initial_configuration_pose(t3):
-    """Digest §3.5: FK at the initial θ gives p = (1.33125, 0, 1.79875) and
+    """§4.4: FK at the initial θ of Table 4.4.1 gives the task's start p = (1.33125, 0, 1.79875) and
     R = [[0,1,0],[0,0,−1],[−1,0,0]] (2λ = (1, 1, −1), tr R = 0)."""
     from eslabon.zoo.rojas import INITIAL_THETA_DEG
 
@@ -69,7 +70,8 @@ def test_tables_5_4_1_and_5_6_2_along_the_task(t3, t, printed_theta, gravity, to
 
 
 def test_mass_matrix_at_initial_configuration(t3):
-    """Digest §4.6: M(θ) at the initial configuration (independent recomputation)."""
+    """M(θ) at the initial configuration of Table 4.4.1, against an independent
+    recomputation from the table's data (the thesis prints no M there)."""
     from eslabon.zoo.rojas import INITIAL_THETA_DEG
 
     M = es.mass_matrix(t3, np.radians(INITIAL_THETA_DEG))
@@ -80,7 +82,8 @@ def test_mass_matrix_at_initial_configuration(t3):
 
 
 def test_gravity_sign_text_convention_matches_no_table(t3):
-    """Digest §7: with the text's g = (0, 0, −9.81) every gravity torque flips sign."""
+    """§4.3 (below 4.3.13) gives g = (0, 0, −9.81); with it every gravity torque flips sign,
+    so no table matches (Table 5.4.1's state here)."""
     th = np.radians([0.05073, 89.99987, -135.0, 45.00008, 90.05075, 90.0])
     flipped = es.zoo.load("cincinnati_t3", gravity=(0, 0, -9.81))
     np.testing.assert_allclose(

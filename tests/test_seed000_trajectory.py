@@ -1,9 +1,12 @@
 """Trajectory synthesis: time laws, paths, Frenet–Serret orientation, end-effector tasks.
 
-Source: seed 000 (Rojas 1987) §3.6, digest §2.9, §3.4–3.5, §6 items 13–14 (and the
-errata of digest §7: τ′ of (3.6.18), γ̈ in (3.6.26), the E2 sphere/cylinder).
-Reference numbers: β(0.05) = 0.00082, β̇(0.05) = 0.04894, β(0.45) = 0.40082,
-β̇(0.45) = 1.95106 (Tables 5.4.1, 5.6.1); natural 21-knot spline β̈(0.05) = 1.95763.
+Source: seed 000, Rojas Salgado (1987) §3.6 (Frenet–Serret synthesis, the Argonne E2
+task of Fig. 3.6.1) and the T3 tasks of §4.4 and §5.4. Errata of §3.6 checked here:
+(3.6.18) prints τ′ without the τ of its middle term and with p‴ where p⁗ belongs;
+(3.6.26) prints γ̇ where γ̈ belongs; the printed E2 sphere and cylinder do not contain
+the printed p(β). Reference numbers: β(0.05) = 0.00082, β̇(0.05) = 0.04894,
+β(0.45) = 0.40082, β̇(0.45) = 1.95106 (Tables 5.4.1, 5.6.1); a natural 21-knot spline of
+the cycloid gives β̈(0.05) = 1.95763 (the thesis's spline prints 1.95774).
 Every derivative is checked against finite differences or closed forms computed here.
 """
 
@@ -55,7 +58,7 @@ def test_natural_spline_21_knots_acceleration():
     beta = tr.cycloid()
     law = tr.spline_law(T21, beta(T21).s, ends="natural")
     sdd = law(0.05).s_ddot
-    assert abs(sdd - 1.95763) < 5e-5  # digest §3.5
+    assert abs(sdd - 1.95763) < 5e-5  # near the printed ÿ = 1.95774 of Table 5.4.1
     assert abs(sdd - 1.94161) > 1e-2  # not the exact cycloid
     np.testing.assert_allclose(law(T21).s, beta(T21).s, rtol=0, atol=1e-15)
 
@@ -183,7 +186,8 @@ def test_e2_curve_lies_on_sphere_and_cylinder():
 
 
 def test_e2_acceleration_matches_thesis_formula():
-    """p̈ of §3.6 with the bracket of p̈_y put right (digest §3.4), β̇, β̈ arbitrary."""
+    """p̈ of §3.6 with the misplaced bracket of the printed p̈_y put right:
+    p̈_y = (a/√W)[sin β β̈ + (14 cos β − cos²β − 1) β̇²/W], β̇, β̈ arbitrary."""
     a, beta, bd, bdd = 1.3, 0.9, 0.7, -0.4
     d = tr.e2_sphere_cylinder(a, 0.2).derivatives(beta, 2)
     pdd = d[2] * bd**2 + d[1] * bdd

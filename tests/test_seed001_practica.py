@@ -1,4 +1,8 @@
-"""Anchored numbers from seed 001 (Práctica 3), ``research/seed_001_practica.md``."""
+"""Anchored numbers from seed 001, *Práctica 3, Dinámica de Robots*: Ejemplos 3.1–3.4 and
+the pendulum of §3.4. Numbers the document does not print are marked "reference": they
+come from an independent port of the book's MATLAB functions (``newtoneuler4/6``,
+``h3/h4/h6``, ``walkerorinrunge3``, ``simula3``), and the inputs of Ejemplos 3.3/3.4, drawn
+with ``rand`` and not printed, are a reconstruction to 4 decimals."""
 
 import numpy as np
 import pytest
@@ -13,7 +17,7 @@ EJ33_TAU_PRINTED = np.array([0.5229, 160.0619, 2.0591, 0.0315])
 
 @pytest.mark.parametrize("book_com", [False, True])
 def test_4dof_static_load_is_weight_on_joint_2(book_com):
-    """Ejemplo 3.1 text (digest §5.1 item 1): with q̇ = q̈ = 0 and a 3 kg payload, joint 2
+    """Ejemplo 3.1 text (it prints "156 N"): with q̇ = q̈ = 0 and a 3 kg payload, joint 2
     carries links 2–4 plus the payload, (5 + 5 + 3 + 3)·9.8 = 156.8 N, for any q."""
     m = es.zoo.load("practica_4dof", payload_mass=3, payload_inertia=0.05, book_com=book_com)
     rng = np.random.default_rng(1)
@@ -24,7 +28,7 @@ def test_4dof_static_load_is_weight_on_joint_2(book_com):
 
 
 def test_ejemplo_3_3_torques_book_model():
-    """Ejemplo 3.3 (digest §5.1 item 2, inputs recovered in §5.2): τ within 1e-3 of the
+    """Ejemplo 3.3 (inputs reconstructed, see above): τ within 1e-3 of the
     printed [0.5229, 160.0619, 2.0591, 0.0315]. Needs the seed's sliding prismatic COM."""
     m = es.zoo.load("practica_4dof", payload_mass=3, payload_inertia=0.05, book_com=True)
     tau = es.inverse_dynamics(m, EJ33_Q, EJ33_QD, EJ33_QDD)
@@ -35,7 +39,8 @@ def test_ejemplo_3_3_torques_book_model():
 
 def test_ejemplo_3_3_rigid_model_differs():
     """The physically rigid 4-DOF model does not reproduce the printed τ1: the book's
-    sliding COM is what the printed numbers need (digest §8 item 26)."""
+    sliding COM (s̄_i = −0.5 p_i* recomputed with d_i = q_i, as in ``newtoneuler4``) is what
+    the printed numbers need."""
     m = es.zoo.load("practica_4dof", payload_mass=3, payload_inertia=0.05)
     tau = es.inverse_dynamics(m, EJ33_Q, EJ33_QD, EJ33_QDD)
     assert abs(tau[0] - EJ33_TAU_PRINTED[0]) > 0.1
@@ -43,7 +48,7 @@ def test_ejemplo_3_3_rigid_model_differs():
 
 
 def test_4dof_book_reference_state():
-    """Digest §5.2 [DERIVED], 4-DOF book model at q = [.1,.2,.3,.4], q̇ = [.5..], q̈ = [.9..]."""
+    """Reference values, 4-DOF book model at q = [.1,.2,.3,.4], q̇ = [.5..], q̈ = [.9..]."""
     m = es.zoo.load("practica_4dof", payload_mass=3, payload_inertia=0.05, book_com=True)
     q, qd, qdd = (
         np.array([0.1, 0.2, 0.3, 0.4]),
@@ -65,7 +70,7 @@ def test_4dof_book_reference_state():
 
 def test_ejemplo_3_4_round_trip_6dof():
     """Ejemplo 3.4: walkerorin6 returns the printed accelerations from τ = NE(q, q̇, q̈)
-    (inputs hypothesised in digest §5.2)."""
+    (inputs reconstructed, see above)."""
     m = es.zoo.load("practica_6dof", payload_mass=3, payload_inertia=0.05)
     q = np.array([0.7095, 0.4289, 0.3046, 0.1897, 0.1934, 0.6822])
     qd = np.array([0.3028, 0.5417, 0.1509, 0.6979, 0.3784, 0.8600])
@@ -78,7 +83,7 @@ def test_ejemplo_3_4_round_trip_6dof():
 
 
 def test_6dof_reference_values():
-    """Digest §5.2 [DERIVED], 6-DOF with 3 kg payload: static τ at q = 0, τ and G at
+    """Reference values, 6-DOF with 3 kg payload: static τ at q = 0, τ and G at
     q = [.1..], H(0)."""
     m = es.zoo.load("practica_6dof", payload_mass=3, payload_inertia=0.05)
     z = np.zeros(6)
@@ -103,7 +108,8 @@ def test_6dof_reference_values():
 
 
 def test_pendulum_mass_matrix_and_rest_acceleration():
-    """§3.4 pendulum (digest §5.2): H(0), b(0, 0) and q̈ at rest."""
+    """§3.4 pendulum (reference values): H(0), b(0, 0) = 3·9.8·(0.5 + 1.5 + 2.5, …) and q̈
+    at rest."""
     m = es.zoo.load("practica_pendulum3")
     z = np.zeros(3)
     for method in ("walker_orin_3", "walker_orin_1"):
@@ -119,8 +125,9 @@ def test_pendulum_mass_matrix_and_rest_acceleration():
 
 
 def test_pendulum_rk4_simulation():
-    """simula3(1, 0.001) (digest §5.2): q(1 s) = [−1.82249, −0.47365, −0.18922] within 1e-5,
-    and the finer samples of the port; dop853 (tight) agrees within 1e-6."""
+    """simula3(1, 0.001) of §3.4 (the document prints no numbers): against the port's
+    q(1 s) = [−1.82249, −0.47365, −0.18922] within 1e-5, and its finer samples; dop853
+    (tight) agrees within 1e-6."""
     m = es.zoo.load("practica_pendulum3")
     traj = es.simulate(m, 1.0, 1e-3)
     assert traj.q.shape == (1001, 3) and np.all(traj.q[0] == 0)
@@ -133,7 +140,8 @@ def test_pendulum_rk4_simulation():
 
 
 def test_pendulum_gravity_direction_matters():
-    """Feature 15 (digest §7): under gravity along z the planar pendulum stays at rest."""
+    """Under the arms' v̇0 = (0, 0, g) (the note after Tabla 3.1) the planar pendulum of §3.4
+    stays at rest: gravity is along every joint axis."""
     m = es.zoo.load("practica_pendulum3").replace(gravity=(0, 0, -9.8))
     traj = es.simulate(m, 0.1, 1e-3)
     np.testing.assert_allclose(traj.q, 0, atol=1e-14)
@@ -159,7 +167,8 @@ def test_rnea_trace_seed_quantities():
 
 
 def test_dh_frames_of_pendulum():
-    """Feature 2: at q = 0 the pendulum's DH origins are (0,0), (1,0), (2,0), (3,0)."""
+    """Tabla 3.2 (a = 1 m, d = 0, α = 0): at q = 0 the pendulum's DH origins are (0,0),
+    (1,0), (2,0), (3,0)."""
     m = es.zoo.load("practica_pendulum3")
     poses = es.kinematics.frame_poses(m, np.zeros(3))
     origins = [poses[f"dh{i}"][:2, 3] for i in range(4)]

@@ -1,9 +1,10 @@
 """Spatial operator algebra and constraint-force forward dynamics, seeds 002/004
-(Jaramillo Botero 1998), against the reference cases of the digest.
-
-Seed files ../shared/seeds/002_70e39a3dd0887b3d.txt and 004_f9cf246161faf0a3.txt
-(1.55)–(1.103), Figures 7 and 8; digest research/seed_002_004_jaramillo.md §2.12–2.18,
-§3.3 (cases P1, A, B), §5 items 11–17 and 21, §6.
+(Jaramillo Botero 1998, *Dinámica de Manipuladores Robóticos*) (1.55)–(1.103), Figures 7
+and 8, against eslabon's reference cases P1, A and B (the document prints no numbers;
+their values were computed independently with the corrected Figure 7 and checked against
+a closed-form 2R model and a Lagrangian built from Jacobians). Errata guarded: the sign
+of the last force term of (1.60)/Figure 7, Figure 8's step ➎ (printed −Bᵀ F_S, right
++Bᵀ F_S by (1.100)–(1.101)) and the reversed block subscripts of ρ.
 """
 
 import numpy as np
@@ -48,7 +49,7 @@ def test_every_forward_dynamics_agrees_on_random_chains(n):
 
 
 def test_case_b_rpr_chain():
-    """Digest §3.3 case B: O_i, world H_i, M, ξ, gravity, τ and forward dynamics to 1e-9."""
+    """Case B: O_i, world H_i, M, ξ, gravity, τ and forward dynamics to 1e-9."""
     model = es.zoo.load("jaramillo_rpr")
     q, qd, qdd = CASE_B["q"], CASE_B["qd"], CASE_B["qdd"]
     d = soa.chain_data(model, q, qd)
@@ -99,7 +100,7 @@ def test_case_b_rpr_chain():
 
 
 def test_case_b_printed_step_5_sign_is_not_what_the_library_does():
-    """Figure 8 step ➎ as printed (−Bᵀ F_S) gives (C + BᵀA⁻¹B) F_T = the digest's wrong
+    """Figure 8 step ➎ as printed (−Bᵀ F_S) gives (C + BᵀA⁻¹B) F_T = the wrong
     [278.07, 60.93, −148.51]; the library's (+Bᵀ F_S) is M⁻¹ F_T (1.100–1.102)."""
     model = es.zoo.load("jaramillo_rpr")
     q, qd = CASE_B["q"], CASE_B["qd"]
@@ -117,7 +118,7 @@ def test_case_b_printed_step_5_sign_is_not_what_the_library_does():
 
 
 def test_case_a_planar_arm_spatial_quantities():
-    """Digest §3.3 case A (the zoo's planar2): τ, M, ξ, forward dynamics, and the spatial
+    """Case A (the zoo's planar2): τ, M, ξ, forward dynamics, and the spatial
     forces F_i at the joints from the operator form F = ρ(I V̇ + G), V̇ = ρᵀ(H q̈ + B)."""
     model = es.zoo.load("planar2")
     q, qd, qdd = CASE_A["q"], CASE_A["qd"], CASE_A["qdd"]

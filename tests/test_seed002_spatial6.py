@@ -1,8 +1,11 @@
-"""6-D spatial operators (angular part on top), seeds 002/004 (Jaramillo Botero 1998) §1,
-eqs (1.1)–(1.54); digest research/seed_002_004_jaramillo.md §2.2–2.6, §3.1, §5 items 1–7.
+"""6-D spatial operators (angular part on top), seeds 002/004 (Jaramillo Botero 1998,
+*Dinámica de Manipuladores Robóticos*) eqs (1.1)–(1.54), and its Example 1 (the cuboid,
+(1.13)–(1.24)).
 
-Also guards two printed errors listed in the digest §6: the parallel-axis product sign of
-(1.26) and the gyroscopic force (1.52); both must NOT be reproduced.
+Also guards two printed errors of the document; both must NOT be reproduced: (1.26)
+prints the parallel-axis product rule Ixy_O = Ixy_cm − m x y, but with the positive
+product integrals of (1.10) it is + m x y (Example 1's corner tensor needs the plus); and
+(1.52) ℘ = −Ŝ̇ I_O V + İ_O V, whose linear part is identically zero, is not (1.51).
 """
 
 import doctest
@@ -192,7 +195,7 @@ def test_parallel_axis_reproduces_corner_and_printed_1_26_does_not():
     s = np.array([c / 2, b / 2, a / 2])  # corner -> centre of mass
     corner = sp.cuboid_inertia(m, a, b, c, about="corner")
     check(sp.parallel_axis(J_cm, m, s), corner, 1e-14)
-    # erratum (digest §6 item 7): printed Ixy_O = Ixy_cm − m x y, tensor entry −Ixy_O
+    # erratum of (1.26): printed Ixy_O = Ixy_cm − m x y, tensor entry −Ixy_O
     x, y, z = s
     Ixy, Ixz, Iyz = -J_cm[0, 1] - m * x * y, -J_cm[0, 2] - m * x * z, -J_cm[1, 2] - m * y * z
     printed = np.diag(np.diag(sp.parallel_axis(J_cm, m, s)))

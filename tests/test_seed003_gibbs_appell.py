@@ -1,8 +1,10 @@
 """Gibbs–Appell dynamics of a fixed-base chain, seed 003 (Araujo 2012) Ch. II–III.
 
-Seed file ../shared/seeds/003_*.txt eqs 2.25, 3.33–3.38 and the algorithm's Step 6;
-digest research/seed_003_araujo.md §2.1, §2.6–2.8, §4.2 (the PUMA 560 of Tables A.4–A.7
-at q = 0: D, φ and the q̈ of Run 2, τ = 0).
+Araujo (2012) eqs 2.25, 3.33–3.38 and Step 6 of its "Algoritmo para resolver el problema
+dinámico inverso", on the PUMA 560 of Tables A.4–A.7 at q = 0: D, φ and the q̈ of load
+case 2 (τ = 0). The thesis prints no numbers; the reference values come from an
+independent implementation of the same equations (D also checked against ∂τ/∂q̈, φ's
+gravity part against −∂V/∂q).
 """
 
 import numpy as np
@@ -19,7 +21,7 @@ def puma():
 
 
 def test_inertia_matrix_and_bias_at_zero(puma):
-    """Digest §4.2: D(q = 0) diagonal and off-diagonal entries, φ(0, 0) = gravity only."""
+    """Reference values: D(q = 0) diagonal and off-diagonal entries, φ(0, 0) = gravity only."""
     z = np.zeros(6)
     t = ga.gibbs_appell_terms(puma, z, z)
     check(np.diag(t.D), [13.19329, 15.08349, 4.46101, 0.2149, 0.13494, 0.0141], 5e-6, scale=1.0)
@@ -39,7 +41,7 @@ def test_inertia_matrix_and_bias_at_zero(puma):
 
 
 def test_run_2_initial_accelerations(puma):
-    """Digest §4.2 Run 2 (τ = 0, at rest at q = 0): q̈ = D⁻¹(τ − φ) (3.36)."""
+    """Load case 2 (τ = 0, at rest at q = 0; reference values): q̈ = D⁻¹(τ − φ) (3.36)."""
     z = np.zeros(6)
     check(
         ga.forward_dynamics(puma, z, z, z),

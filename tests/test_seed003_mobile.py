@@ -1,8 +1,8 @@
 """Mobile manipulators, seed 003 (Araujo 2012): Martinenko's cart, the tricycle and a
 differential drive as quasi-velocity maps, the thesis's one-way coupling and the coupled
-Gibbs–Appell model, checked against the digest's derived values
-(research/seed_003_araujo.md §4.2), closed forms, an independent Lagrange-multiplier DAE
-and the work–energy balance."""
+Gibbs–Appell model, checked against reference values (the thesis prints no numbers;
+they come from an independent implementation of its Steps 1–7 with Tables A.4–A.7),
+closed forms, an independent Lagrange-multiplier DAE and the work–energy balance."""
 
 import inspect
 
@@ -48,7 +48,7 @@ def _random_state(mm, rng):
 
 
 def test_martinenko_closed_form_equals_the_two_by_two_solve():
-    """Seed 003 eqs 3.27–3.30 (digest §2.4): the closed forms (3.29 and the corrected 3.30)
+    """Seed 003 eqs 3.27–3.30 (Martinenko): the closed forms (3.29 and the corrected 3.30)
     equal A⁻¹([F, M] − h); inverse(forward) returns (F, M); the printed 3.30 (μ₀ b for
     μ₀ b²) gives another β̈."""
     k = martinenko.mass_constants(mb.TricycleParams.seekur_jr_assumed())
@@ -75,7 +75,7 @@ def test_martinenko_closed_form_equals_the_two_by_two_solve():
 
 
 def test_martinenko_straight_ahead():
-    """β = 0: V̇ = F/m and β̈ = M/I₂ (digest §2.4)."""
+    """β = 0: V̇ = F/m and β̈ = M/I₂ (3.29–3.30 at β = 0)."""
     k = martinenko.mass_constants(mb.TricycleParams.seekur_jr_assumed())
     np.testing.assert_allclose(
         martinenko.forward(k, 0.0, 2.0, 0.0, 300.0, 0.3), [300.0 / k.m, 0.3 / k.I2], rtol=1e-14
@@ -126,7 +126,7 @@ def test_body_gibbs_function_is_martinenkos(front, arm):
 
 
 def test_constant_steering_drives_a_circle():
-    """Digest §6 item 4: with β constant the rear-axle midpoint runs on a circle of radius
+    """θ̇ = V tan β / b (3.19): with β constant the rear-axle midpoint runs on a circle of radius
     b / tan β (to 1e-6 over one lap) and closes it after 2π R / V; β = 0 is a line."""
     plat = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     b = plat.params.wheelbase
@@ -156,7 +156,7 @@ def test_constant_steering_drives_a_circle():
 
 
 def test_mount_sees_the_centripetal_acceleration():
-    """Digest §6 item 8: steady circular motion (β, V constant), a point on the chassis
+    """Steady circular motion (β, V constant), a point on the chassis
     accelerates towards the centre of turn at V_p² / ρ_p."""
     plat = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     beta, V = 0.35, 1.2
@@ -207,8 +207,8 @@ def test_coupled_equals_lagrange_multiplier_dae_pointwise(plat, arm):
 
 
 def test_coupled_run1_follows_the_dae_and_balances_work(arm):
-    """Load case 1 for 1 s (digest §3.3): the coupled model and the DAE agree to 1e-6, and
-    T + V − W stays constant to 1e-6 of the work done (digest §6 items 10, 14)."""
+    """Load case 1 for 1 s ("Ejemplo de aplicación"): the coupled model and the DAE agree to
+    1e-6, and T + V − W stays constant to 1e-6 of the work done."""
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
     t = np.linspace(0, 1, 11)
     tr = mb.simulate(mm, 1.0, samples=11, rtol=1e-11, atol=1e-12, **SIM1)
@@ -280,10 +280,10 @@ def test_inverse_dynamics_round_trip(arm):
 # --- the thesis's one-way coupling -------------------------------------------------------
 
 
-def test_thesis_mode_run2_matches_the_digest(arm):
-    """Digest §4.2, load case 2 (F = 300 N, M = 0, τ = 0) in the thesis's coupling: the arm
-    moves as the fixed-base arm, q(0.5 s) and q(1 s) to 1e-5, q̇(1 s) too; the platform
-    follows V̇ = F/m with β ≡ 0."""
+def test_thesis_mode_run2_matches_the_reference_values(arm):
+    """Load case 2 (F = 300 N, M = 0, τ = 0) in the thesis's coupling, against the reference
+    values: the arm moves as the fixed-base arm, q(0.5 s) and q(1 s) to 1e-5, q̇(1 s) too;
+    the platform follows V̇ = F/m with β ≡ 0."""
     P = mb.TricycleParams.seekur_jr_assumed()
     mm = mb.MobileManipulator(mb.Tricycle(P), arm, mode="thesis")
     tr = mb.simulate(mm, 1.0, samples=3, **SIM2)
@@ -305,7 +305,7 @@ def test_thesis_mode_run2_matches_the_digest(arm):
 
 
 def test_thesis_mode_initial_accelerations(arm):
-    """Digest §4.2: q̈(0) of the arm in the thesis's coupling, Run 1 and Run 2."""
+    """q̈(0) of the arm in the thesis's coupling, load cases 1 and 2 (reference values)."""
     mm = mb.MobileManipulator(
         mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm, mode="thesis"
     )
@@ -350,7 +350,8 @@ def test_thesis_flags_change_what_they_name(arm):
 
 
 def test_missing_platform_parameters_are_named():
-    """The thesis leaves the mass split out (digest §3.1): nothing is invented silently."""
+    """The thesis leaves the mass split out (Annex 3 gives only the 350 kg total): nothing is
+    invented silently."""
     with pytest.raises(ValueError, match=r"TricycleParams\.rear_half_track: missing"):
         mb.TricycleParams(wheelbase=0.9)
     with pytest.raises(ValueError, match=r"TricycleParams\.chassis_mass: expected > 0"):

@@ -1,4 +1,5 @@
-"""PUMA 560 of seed 003 (Araujo 2012), Tables A.4–A.7, ``research/seed_003_araujo.md`` §2.5."""
+"""PUMA 560 of seed 003 (Araujo 2012), Annex 3, Tables A.4–A.7, with the modified DH of
+Annex 1, (A.1)–(A.2)."""
 
 import numpy as np
 
@@ -6,8 +7,10 @@ import eslabon as es
 
 
 def test_araujo_frames_and_coms_at_zero():
-    """Digest §2.5 [derived]: at q = 0, O3 = (0.4318, 0.14909, 0), O4 = (0.41148, 0.14909,
-    0.4318), G2 = (0.1398, 0.14909, 0), G3 = (0.43148, 0.14909, 0.197)."""
+    """(A.1)–(A.2) read literally with Tables A.4 and A.7 (positions computed from them,
+    not printed): at q = 0, O3 = (0.4318, 0.14909, 0), O4 = (0.41148, 0.14909, 0.4318),
+    G2 = (0.1398, 0.14909, 0), G3 = (0.43148, 0.14909, 0.197): the usual PUMA "L" pose
+    with every centre of mass inside its link."""
     m = es.zoo.load("puma560_araujo")
     poses = es.kinematics.frame_poses(m, np.zeros(6))
     np.testing.assert_allclose(poses["dh3"][:3, 3], [0.4318, 0.14909, 0], atol=1e-12)

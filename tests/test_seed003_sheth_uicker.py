@@ -1,5 +1,8 @@
 """Second, independent checks of eslabon.mobile.sheth_uicker: seed 003 (Araujo 2012)
-eqs 3.4–3.21, digest §2.2–2.3 and §7 items 16–22.
+eqs 3.4–3.21 and Tables 3.2–3.3 (Ch. III, "Cinemática de la plataforma móvil"), with the
+thesis's misprints there: (3.13) lost its signs; (3.15) and Ω(A) print (A·Aᵀ)⁻¹ for
+(AᵀA)⁻¹; (3.18) prints the rear wheels' third rows [0, 0] for [0, 1]; the third entry
+of (3.21) is garbled ("β̇/m * cos β/m" for β̇ cos β / m), and (3.21) has no lateral V θ̇.
 
 tests/test_seed003_wheels.py differentiates the chain from a prescribed body motion and
 integrates the heading by quadrature. Here the checks run the other way, or in closed
@@ -57,7 +60,7 @@ def _Rbar_T_R(t, F_T_Rbar, R_T_H, S_T_C, steer, qd):
 
 
 def test_wheel_jacobian_from_the_closed_chain_by_differences():
-    """seed 003 (Araujo 2012) eqs 3.4–3.7, 3.13 / digest §2.2: set the wheel rates, let
+    """seed 003 (Araujo 2012) eqs 3.4–3.7, 3.13: set the wheel rates, let
     C̄Π_C(t) and HΠ_S(t) move with them (the identity and the steering angle at t = 0),
     solve the closed chain for R̄Π_R(t) = R̄Π_F·FΠ_C̄·C̄Π_C·CΠ_S·SΠ_H·HΠ_R (3.7), and take
     central differences. d/dt R̄Π_R has the Table 3.3 form, and its entries
@@ -87,7 +90,7 @@ def test_wheel_jacobian_from_the_closed_chain_by_differences():
 
 
 def test_wheel_jacobian_equals_the_velocity_cascade_and_not_the_printed_signs():
-    """seed 003 (Araujo 2012) eqs 3.11–3.13 / digest §2.2, §7 item 18: the velocity cascade
+    """seed 003 (Araujo 2012) eqs 3.11–3.13 (3.13 printed without its signs): the velocity cascade
     (3.11), evaluated with exact matrices,
         R̄Π̇_R = RΠ_C·C̄Π̇_C·CΠ_R + RΠ_H·HΠ_S·(d/dt SΠ_H)·HΠ_R,
     with d/dt SΠ_H = −SΠ_H·HΠ̇_S·SΠ_H and HΠ̇_S from Table 3.3, equals the sign-corrected J̄ q̇
@@ -124,7 +127,7 @@ def test_wheel_jacobian_equals_the_velocity_cascade_and_not_the_printed_signs():
 
 
 def test_fixed_wheel_drops_the_steering_column():
-    """seed 003 (Araujo 2012) eq 3.13 / digest §2.2 (fixed wheels: H = S): steered=False
+    """seed 003 (Araujo 2012) eq 3.13 (fixed wheels: H = S, Table 3.1): steered=False
     gives the 3×3 Jacobian of [ẋ_C, ẏ_C, θ̇_C]. It equals the first three columns and
     the full Jacobian with θ̇_S = 0."""
     rng = np.random.default_rng(5)
@@ -139,7 +142,7 @@ def test_fixed_wheel_drops_the_steering_column():
 
 @pytest.mark.parametrize("beta_deg", BETAS_DEG)
 def test_tricycle_jacobians_are_the_general_wheel_jacobian(beta_deg):
-    """seed 003 (Araujo 2012) eqs 3.13 and 3.18 / digest §2.2, §7 item 18. J1 is the fixed
+    """seed 003 (Araujo 2012) eqs 3.13 and 3.18. J1 is the fixed
     wheel at (0, −l) (right); its columns are ẋ_C = r φ̇ (scaled by r) and θ̇_C, since
     ẏ_C = 0 (no skid). J2 is the same wheel at (0, +l). J3 is the wheel steered by β with
     contact = steer point = (b, 0), columns [ẋ_C, θ̇_C, θ̇_S]. The rear third rows come out
@@ -160,7 +163,7 @@ def test_tricycle_jacobians_are_the_general_wheel_jacobian(beta_deg):
 
 
 def test_composite_is_the_explicit_least_squares_and_projector():
-    """seed 003 (Araujo 2012) eqs 3.14–3.17 / digest §2.2, §7 item 16. For random wheels
+    """seed 003 (Araujo 2012) eqs 3.14–3.17 (3.15 printed with (A·Aᵀ)⁻¹). For random wheels
     with 2–4 rates each, build A = [I₃; …] and B = blockdiag(J̄_i) explicitly. ṗ equals
     lstsq(A, B q̇) and (AᵀA)⁻¹AᵀB q̇; the residual equals (A(AᵀA)⁻¹Aᵀ − I) B q̇;
     slip_residual_norm is its norm. The printed (AAᵀ) (3N×3N) has rank 3, so it cannot
@@ -194,7 +197,7 @@ def test_composite_is_the_explicit_least_squares_and_projector():
 @pytest.mark.parametrize("beta_deg", BETAS_DEG)
 @pytest.mark.parametrize("V, beta_dot", [(0.8, 0.3), (-1.1, -0.7)])
 def test_tricycle_consistent_rates_give_3_19_and_no_slip(beta_deg, V, beta_dot):
-    """seed 003 (Araujo 2012) eqs 3.15–3.19 / digest §2.2–2.3 (r = 0.2, l = 0.314, b = 0.9).
+    """seed 003 (Araujo 2012) eqs 3.15–3.19 (r = 0.2, l = 0.314, b = 0.9: Annex 3).
     The rates match rigid-body contact velocities v_R + ω×ρ: the right rear wheel at
     (0, −l) spins at (V + l θ̇)/r and the left at (V − l θ̇)/r. The front contact moves at
     ẋ_C = V/cos β along β, so its spin is V/(r cos β). θ̇_C = θ̇ at the rear and θ̇ + β̇ at
@@ -265,7 +268,7 @@ def _closed_form_path(t):
 
 @pytest.mark.parametrize("t0", [0.0, 0.6, 1.3, 2.9])  # V < 0 at t0 = 2.9 (reversing)
 def test_tricycle_acceleration_along_a_closed_form_path(t0):
-    """seed 003 (Araujo 2012) eqs 3.19–3.21 / digest §2.2, §7 items 13 and 22. The path has
+    """seed 003 (Araujo 2012) eqs 3.19–3.21 (3.21 without the lateral V θ̇). The path has
     θ(t) and V(t) in closed form, and β(t), ẋ_C(t) follow from them (no quadrature). The
     default acceleration equals the floor-frame velocity V[cos θ, sin θ] differentiated
     by central differences and rotated into R, with θ̈ from differences of θ̇, to 1e-7.
@@ -302,7 +305,7 @@ def test_tricycle_acceleration_along_a_closed_form_path(t0):
 
 
 def test_results_stay_finite_next_to_the_steering_limit():
-    """seed 003 (Araujo 2012) eqs 3.18–3.21 / digest §2.3: just inside ±90° (1e-6 rad
+    """seed 003 (Araujo 2012) eqs 3.18–3.21: just inside ±90° (1e-6 rad
     away) every tricycle function returns finite numbers and the rates are still
     consistent (relative residual < 1e-9)."""
     for beta in (np.pi / 2 - 1e-6, -np.pi / 2 + 1e-6):
@@ -358,7 +361,7 @@ BAD_INPUTS = [
 
 @pytest.mark.parametrize("call, message", BAD_INPUTS)
 def test_bad_input_raises_a_named_value_error(call, message):
-    """seed 003 (Araujo 2012) eqs 3.13–3.21 / digest §2.2–2.3: β at or beyond ±90°, NaN or
+    """seed 003 (Araujo 2012) eqs 3.13–3.21: β at or beyond ±90°, NaN or
     inf, r ≤ 0, l < 0, b ≤ 0 and wrong shapes raise ValueError. The message starts with
     the argument's name."""
     with pytest.raises(ValueError, match=message):
@@ -366,14 +369,14 @@ def test_bad_input_raises_a_named_value_error(call, message):
 
 
 def test_planar_transform_rejects_non_finite_input():
-    """seed 003 (Araujo 2012) Table 3.2 / digest §2.2: a non-finite angle or offset should
+    """seed 003 (Araujo 2012) Table 3.2: a non-finite angle or offset should
     raise a ValueError naming the argument, never return NaN."""
     with pytest.raises(ValueError, match=r"^theta: "):
         planar_transform(np.nan, 0.0, 0.0)
 
 
 def test_planar_transform_has_the_table_3_2_form():
-    """seed 003 (Araujo 2012) Table 3.2 / digest §2.2: [[c, −s, 0, x], [s, c, 0, y],
+    """seed 003 (Araujo 2012) Table 3.2: [[c, −s, 0, x], [s, c, 0, y],
     [0, 0, 1, z], [0, 0, 0, 1]]. Composing two transforms adds the angles and turns the
     second offset by the first angle."""
     T = planar_transform(0.7, 1.5, -2.0, 0.3)

@@ -1,4 +1,5 @@
-"""Sheth–Uicker wheel kinematics, seed 003 (Araujo 2012) eqs 3.4–3.21 (digest §2.2–2.3):
+"""Sheth–Uicker wheel kinematics, seed 003 (Araujo 2012) eqs 3.4–3.21 (Ch. III,
+"Cinemática de la plataforma móvil"):
 the sign-corrected wheel Jacobian against the transform chain it comes from, the
 composite least-squares Jacobian and slip residual, the tricycle's 3.18–3.21."""
 

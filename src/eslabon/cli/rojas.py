@@ -1,16 +1,19 @@
 """``eslabon reproduce rojas``: seed 000's Cincinnati T3 tables, task and 7R benchmark.
 
-Printed values are those of the thesis as collected in ``research/seed_000_rojas.md``
-§4.2 and §4.4 (Tables 5.4.1 and 5.6.2). The thesis's program ran in single precision and
-prints 5 significant digits. A cell agrees ("ok") when θ is within 1e-3°, a rate or
-acceleration agrees to 4 significant digits, a torque is within one unit of its 5th
-digit; cells printed at noise level (single-precision round-off, digest §7) agree when
-ours are at noise level too ("noise"). Anything else is marked "DIFF". The digest lists
-no OCR errors in these two tables (its OCR cells are in Table 5.6.3, issue 5).
+Printed values are those of Rojas Salgado (1987), Tables 5.4.1 (§5.4, t = 0.05 s) and
+5.6.2 (§5.6, t = 0.45 s). The thesis's program ran in single precision and prints 5
+significant digits. A cell agrees ("ok") when θ is within 1e-3°, a rate or acceleration
+agrees to 4 significant digits, a torque is within one unit of its 5th digit; cells
+printed at noise level (single-precision round-off, as the thesis says of joint 6 in
+§4.4) agree when ours are at noise level too ("noise"). Anything else is marked "DIFF".
+No OCR error was found in these two tables (those of Table 5.6.3 are listed in
+:data:`eslabon.zoo.rojas_tables.OCR_CELLS`).
 
 The tables are solved from the *printed* end-effector data (y, ẏ and the spline's
-ÿ = 1.95774); the 1 s task uses the exact cycloid β(t) = t − sin(2πt)/(2π) that the
-printed samples follow (digest §3.5), so its ÿ differs slightly from the tables'.
+ÿ = 1.95774); the 1 s task uses the exact cycloid β(t) = t − sin(2πt)/(2π), which the
+printed y and ẏ of both tables follow (β(0.05) = 0.00082, β̇(0.05) = 0.04894,
+β(0.45) = 0.40082, β̇(0.45) = 1.95106). The thesis synthesizes β with splines (§4.4,
+Angeles 1983), so the task's ÿ differs slightly from the tables'.
 """
 
 from __future__ import annotations
@@ -191,7 +194,7 @@ def reproduce(out) -> tuple[dict, list]:
     data, files = {}, {}
     lines = [
         "Seed 000, Rojas Salgado (1987): Cincinnati Milacron T3 (Rojas DH naming; "
-        "gravity +9.81 along +Z₁ as the thesis's tables, digest §7)"
+        "gravity +9.81 along +Z₁ as the thesis's program and tables; its §4.3 says −9.81)"
     ]
     sol05, data["table_5_4_1"], more = _table(t3, "5.4.1", np.radians(rojas.INITIAL_THETA_DEG))
     lines += more

@@ -2,8 +2,9 @@
 
 Printed values beside exact ones (:mod:`eslabon.zoo.rojas_tables`). Cell marks: "ok"
 (4 significant digits), "noise" (printed at single-precision noise level, ours too),
-"OCR" (a cell the digest identifies as an OCR error; the exact value is shown),
-"WRONG" (the thesis's W is wrong, so its K_p and block (a) are, digest §4.6), "DIFF".
+"OCR" (a cell misprinted in the OCR text, listed with its check in
+:data:`eslabon.zoo.rojas_tables.OCR_CELLS`; the exact value is shown), "WRONG" (the
+thesis's W (5.3.18) is wrong in columns 1–4, so its K_p and block (a) are), "DIFF".
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def table_5_6_3(t3, state):
     ev = ctl.frozen_eigenvalues(lin.A)
     data["eigenvalues"] = {
         "exact": [[e.real, e.imag] for e in ev],
-        "digest_exact": [[e.real, e.imag] for e in ctl.sort_eigenvalues(EXACT_EIGENVALUES_T045)],
+        "reference_exact": [[e.real, e.imag] for e in ctl.sort_eigenvalues(EXACT_EIGENVALUES_T045)],
         "printed_5_6_4": [[e.real, e.imag] for e in ctl.sort_eigenvalues(TABLE_5_6_4)],
     }
     fmt = lambda evs: ", ".join(f"{e.real:.5g}{e.imag:+.5g}j" for e in evs)  # noqa: E731

@@ -14,9 +14,11 @@ upper-left block of A is −ad(v̄) over the joint's rates (δθ moves with the 
 taken in; :func:`eslabon.dynamics.tangent.tangent_drift`), zero elsewhere.
 
 U, V, W are exact: V and W come from the analytic derivatives of Newton–Euler
-(:func:`eslabon.inverse_dynamics_derivatives`, friction included), as the digest
-recommends, not from the thesis's (5.3.5–5.3.25), whose printed W is wrong (digest §4.6:
-the thesis's W, its K_p and Table 5.6.3 block (a) are wrong in columns 1–4; V is right).
+(:func:`eslabon.inverse_dynamics_derivatives`, friction included), not from the thesis's
+(5.3.5–5.3.25), whose printed W (5.3.18) is wrong: the thesis's W, its K_p and Table
+5.6.3 block (a) are wrong in columns 1–4 (joint 1 is vertical, parallel to gravity, so
+W's first column must be zero, and K_p₁₁ = 466.33 is printed where U₁₁ = 335.36); its V,
+K_d and blocks (b), (c) agree with ours to 4 digits.
 ``method="central"`` builds the same matrices by central differences of the inverse
 dynamics, to check them.
 """

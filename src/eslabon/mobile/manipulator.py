@@ -1,5 +1,6 @@
 """A serial arm on a wheeled platform, by Gibbs–Appell in quasi-velocities (seed 003,
-Araujo 2012, Ch. III and its 7-step algorithm, §2.8 of the digest).
+Araujo 2012, Ch. III, and Steps 1–7 of its "Algoritmo para resolver el problema dinámico
+inverso").
 
 The state is y = [config, q, ν, q̇]: the platform's configuration (pose, steering, wheel
 angles), the arm joints, the platform's quasi-velocities and the arm rates. Two coupling
@@ -18,11 +19,14 @@ modes:
     (:mod:`eslabon.mobile.martinenko`) with the platform's own masses; the arm by
     q̈ = D⁻¹(τ − φ) with D over the arm joints alone and φ from a base that moves with the
     chassis's velocity products only. Its omissions are flags of :class:`ThesisOptions`:
-    ``lateral_acceleration`` (the V·θ̇ the thesis drops, eq 3.21, §7 item 13; default
-    False = as the thesis) and ``platform_acceleration`` (V̇, θ̈ reaching the arm; default
-    False). The thesis's gravity sign (Step 6, §7 item 29) is an error, not an option:
-    gravity always pulls down. q1 is the rear-axle distance travelled (V at the rear
-    axle, §7 item 11).
+    ``lateral_acceleration`` (the rear-axle midpoint's lateral acceleration V·θ̇, which
+    (3.21) and Step 6 set to 0 because they differentiate the body-frame velocity (3.19);
+    default False = as the thesis) and ``platform_acceleration`` (V̇, θ̈ reaching the arm;
+    default False). The thesis's gravity sign is an error, not an option: Step 6 sets
+    ⁰r̈₀ = [0, 0, −g]ᵀ with z up, where Luh's base-acceleration trick needs +g, so
+    gravity always pulls down here. q1 is the rear-axle distance travelled: the thesis
+    calls q1 the position of the front-axle centre, but its Step 2 gives q̈1 Martinenko's
+    rear-axle V̇, so V is taken at the rear axle throughout.
 """
 
 from __future__ import annotations

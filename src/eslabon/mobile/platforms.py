@@ -1,5 +1,6 @@
 """Wheeled platforms as quasi-velocity maps: the tricycle of seed 003 and a differential
-drive (Araujo 2012, §2.3–2.4; the rolling constraints eliminated, q̇ = G(q) ν).
+drive (Araujo 2012, Ch. III, "Cinemática de la plataforma móvil" and "Dinámica de la
+plataforma móvil"; the rolling constraints eliminated, q̇ = G(q) ν).
 
 A platform has configuration coordinates ``config`` (pose x, y, heading θ, the steering
 angle β where there is one, and every wheel's spin angle) and independent
@@ -14,8 +15,8 @@ vectors expressed in R's axes at this instant):
     ω, ω̇⁰, r̈⁰_G            motion at ν̇ = 0 (velocity products only)
     ∂ω̇/∂ν̇, ∂r̈_G/∂ν̇       (3, k) partials, so that ω̇ = ω̇⁰ + (∂ω̇/∂ν̇) ν̇
 
-built up from the chassis (ω = θ̇ z, r̈_R = V̇ x + V θ̇ y: the lateral V·θ̇ the thesis
-omits, §7 item 13), points fixed on it (r̈_p = r̈_R + θ̈ z × p − θ̇² p), the steering body
+built up from the chassis (ω = θ̇ z, r̈_R = V̇ x + V θ̇ y: the lateral V·θ̇ that the
+thesis's (3.21) omits), points fixed on it (r̈_p = r̈_R + θ̈ z × p − θ̇² p), the steering body
 (yaw θ + β) and the wheels (spin ψ̇ = v_c·e / r, ψ̈ = r̈_c·e / r since v_c·n = 0;
 ω = γ̇ z + ψ̇ n, ω̇ = γ̈ z + ψ̈ n + ψ̇ γ̇ z × n, with e the wheel's heading, n = z × e its
 axle and γ the wheel's yaw).
@@ -315,7 +316,8 @@ class TricycleParams:
 
 @dataclass(frozen=True)
 class Tricycle:
-    """One steered front wheel (or a steered axle), two fixed rear wheels (seed 003 §2.3).
+    """One steered front wheel (or a steered axle), two fixed rear wheels (seed 003, eqs
+    3.18–3.19).
 
     config = [x, y, θ, β, φ_rear_left, φ_rear_right, φ_front(, φ_front_right)],
     ν = [V, β̇], inputs u = [F, M]: the longitudinal force at the rear-axle midpoint [N]

@@ -1,5 +1,5 @@
 """Wheeled-platform kinematics in Sheth–Uicker notation, after Muir & Neuman (seed 003,
-Araujo 2012, eqs 3.4–3.21; digest §2.2–2.3).
+Araujo 2012, Ch. III, "Cinemática de la plataforma móvil", eqs 3.4–3.21).
 
 Frames: R on the robot (origin at the rear-axle midpoint, x forward), H_i at wheel i's
 steering joint, S_i turned by the steering angle, C_i at the wheel–floor contact (x along
@@ -23,8 +23,10 @@ wheel rates are consistent (no slip) when Ω(A) B q̇ = 0 with
 
 For the tricycle (3.18) the rear wheels' third row is [0, 1] (θ̇_R = θ̇_C; printed [0, 0]),
 and differentiating (3.19) gives the body-frame derivative (3.20–3.21, third entry
-β̇ cos β / b); the inertial acceleration of R also has the lateral V θ̇ that the thesis
-leaves out (digest §7 item 13).
+β̇ cos β / b, printed "β̇/m * cos β/m"); the inertial acceleration of R also has the
+lateral V θ̇ that (3.21) leaves out (it gives ÿ_R = 0: differentiating the body-frame
+velocity (3.19) drops the rotation of R, the step the thesis quotes Muir & Neuman as
+warning against).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Simulation of a mobile manipulator: the state y = [config, q, ν, q̇] integrated with
-ẏ = [G(config) ν, q̇, ν̇, q̈] (seed 003 leaves the integrator unstated; digest §2.9 asks for
-an adaptive Runge–Kutta with tight tolerances and a fixed-step RK4 option).
+ẏ = [G(config) ν, q̇, ν̇, q̈]. Seed 003 leaves the integrator unstated (Araujo 2012,
+"Ejemplo de aplicación": "un proceso de integración numérica"); an adaptive Runge–Kutta
+with tight tolerances and a fixed-step RK4 option are offered.
 
 Inputs are constants or callables of time: ``u`` the platform's (tricycle [F, M],
 differential drive [τ_left, τ_right]) and ``torque`` the arm's. The input work

@@ -3,11 +3,13 @@
 Every function takes one rotation (3, 3) or a stack (..., 3, 3) and broadcasts over the
 leading axes; a single input gives scalars / (3,) vectors back.  Conventions: active,
 right-handed; ``R = λ0·1 + λλᵀ/(1+λ0) + [λ]×`` with ``λ = vect(R) = e sin φ`` and
-``λ0 = cos φ``; Euler parameters ``(q0, q) = (cos φ/2, e sin φ/2)`` with q0 ≥ 0.  The
-misprints of the thesis (digest research/seed_000_rojas.md §7) are corrected here:
-(2.4.12) uses 1/(1+λ0), (2.4.8) divides by r = 1 + p·p, (2.4.2) has c3 = +r32/s2 and
-(2.4.13) reads λ = 2 q0 q.  Angles are extracted via Euler parameters and atan2 (no
-division by s2), so they rebuild R to rounding everywhere; singular poses are reported.
+``λ0 = cos φ``; Euler parameters ``(q0, q) = (cos φ/2, e sin φ/2)`` with q0 ≥ 0.  Four
+misprints of the thesis's §2.4 are corrected here (each checked by rebuilding random
+rotations): (2.4.12) prints the coefficient (1−λ0)/λ0, which is 1/(1+λ0); (2.4.8a)
+multiplies by r = 1 + p·p, where it must divide; (2.4.2) prints c3 = −r32/s2, which is
++r32/s2; (2.4.13) prints λ = 2 λ0 q, which is λ = 2 q0 q.  Angles are extracted via
+Euler parameters and atan2 (no division by s2), so they rebuild R to rounding everywhere;
+singular poses are reported.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""6-D spatial operators of Jaramillo Botero (1998), seeds 002/004 §1, eqs (1.1)–(1.54).
+"""6-D spatial operators of Jaramillo Botero (1998), seeds 002/004, eqs (1.1)–(1.54).
 
-Convention (digest ``research/seed_002_004_jaramillo.md`` §2.2): the ANGULAR part is on
+Convention (eq. (1.1), "Notación espacial 6-dimensional"): the ANGULAR part is on
 top. A velocity is V = [w; v], an acceleration V̇ = [ẇ; v̇] with v̇ the *classical*
 acceleration of the body point (not Featherstone's spatial acceleration), a force
 F = [N; f]; the power pairing is Fᵀ V = N·w + f·v. ``p`` runs from point 1 to point 2:
@@ -12,9 +12,11 @@ Every function takes single inputs or stacks with leading axes ((..., 3), (..., 
 (..., 6), scalars (...)) that broadcast together. Invalid input (wrong shape, NaN/inf,
 negative mass or length, an inertia that is not symmetric, not positive semidefinite or
 whose principal moments break the triangle inequality) raises ValueError naming the
-argument. Printed errors of the document not reproduced (digest §6): the parallel-axis
-product rule (1.26) is Ixy_O = Ixy_cm **+** m x y with the positive product integrals of
-(1.10); the gyroscopic force uses the closed form (1.53), never (1.52).
+argument. Printed errors of the document not reproduced: (1.26) prints the parallel-axis
+product rule Ixy_O = Ixy_cm − m x y, but with the positive product integrals of (1.10) it
+is Ixy_O = Ixy_cm **+** m x y (Example 1 checks it: the corner's m b c/4 = 0 + m (c/2)(b/2));
+the gyroscopic force uses the closed form (1.53), never (1.52), whose linear part is
+identically zero and so differs from (1.51).
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ def rotation_operator(r) -> np.ndarray:
 
 
 def rigid_transform(r, p) -> np.ndarray:
-    """X = P̂(p)·R(r) = [[r, p̃ r], [0, r]] (1.2)·(1.3), force direction (digest §2.3, §2.10),
+    """X = P̂(p)·R(r) = [[r, p̃ r], [0, r]] (1.2)·(1.3), force direction as in (1.59),
     shape (..., 6, 6). With r = r₁₂ (axes of frame 2 in frame 1) and p = p₁₂ in frame-1
     coordinates: F₁ = X F₂ takes a force at point 2 in frame-2 coordinates to point 1 in
     frame-1 coordinates, and V₂ = Xᵀ V₁ the velocity back (the duality of (1.55)/(1.59))."""
@@ -262,7 +264,8 @@ def gyroscopic_force(m, J_O, s, w) -> np.ndarray:
     """℘_O = [w̃ J_O w; m w̃ w̃ s] (1.53), shape (..., 6): the velocity-dependent spatial
     force about the body point O, with J_O the inertia about O, s (..., 3) from O to the
     centre of mass, w (..., 3) the angular velocity. Equal to (1.51)
-    I_O Ŝ̇ᵀ V_O + Ŝ İ_cm Ŝᵀ V_O; the printed (1.52) −Ŝ̇ I_O V + İ_O V is wrong (digest §6)."""
+    I_O Ŝ̇ᵀ V_O + Ŝ İ_cm Ŝᵀ V_O; the printed (1.52) −Ŝ̇ I_O V + İ_O V is wrong (its linear
+    part is identically zero, so it is not (1.51) in general)."""
     m, J, s, w = _mass(m), _inertia(J_O, "J_O"), _vec(s, "s"), _vec(w, "w")
     _lead(m=(m, 0), J_O=(J, 2), s=(s, 1), w=(w, 1))
     top = np.cross(w, (J @ w[..., None])[..., 0])

@@ -2,11 +2,14 @@
 
 All use **standard DH** (Rz(θ) Tz(d) Tx(a) Rx(α)), the COM of each link halfway between
 O_{i−1} and O_i (s̄_i = −0.5 p_i*), inertias about the COM in DH link-frame axes, viscous
-friction b_i, and g = 9.8 m/s² as a fictitious base acceleration (seed 001 §2.4): the
-gravity vector is (0, 0, −9.8) for the arms (z0 up) and (0, −9.8, 0) for the pendulum,
-which swings in the x0–y0 plane. The payload is a fixed body at the last DH frame, the
-seed's link N+1. Parameters: ``research/seed_001_practica.md`` §4 (d and a of the 6-DOF
-arm and the pendulum's inertial data come from the book's own files, marked [EXT] there).
+friction b_i, and g = 9.8 m/s² as a fictitious base acceleration (seed 001 §3.2.4, the
+note after Tabla 3.1: v̇0 = (0, 0, g)): the gravity vector is (0, 0, −9.8) for the arms
+(z0 up) and (0, −9.8, 0) for the pendulum, which swings in the x0–y0 plane. The payload is
+a fixed body at the last DH frame, the seed's link N+1. Parameters: the ``newtoneuler4``
+and ``newtoneuler6`` listings of Ejemplos 3.1 and 3.2. Two sets are not in the document:
+the d and a of the 6-DOF arm (lost from its listing) and the pendulum's inertial data
+(§3.4 lists neither ``newtoneuler3`` nor ``h3``); they are those of the book's own MATLAB
+files (``newtoneuler6.m``/``h6.m``, ``newtoneuler3.m``/``h3.m``), handed out with it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from ..model import from_dh
 from ._payload import payload_dict
 
 G = 9.8
-SOURCE = "seed 001 (Práctica 3 Dinámica de Robots), digest §4"
+SOURCE = "seed 001 (Práctica 3 Dinámica de Robots), Ejemplos 3.1–3.4 and §3.4"
 
 
 def _rows(joints, theta, d, a, alpha, mass, inertias, viscous):
@@ -50,8 +53,9 @@ def practica_4dof(
 
     ``book_com=True`` reproduces the seed's model exactly: the COM of each prismatic link
     is recomputed as −0.5 p_i*(q), so it slides with its joint (``com_slide = −0.5``).
-    That link is not a rigid body and the model does not conserve energy (digest §8
-    item 26); the default keeps each prismatic link's COM fixed in its frame at
+    That link is not a rigid body and the model does not conserve energy (its gravity
+    torques are not ∂V/∂q: the book's Newton–Euler does not count the sliding of the COM
+    as motion of the link); the default keeps each prismatic link's COM fixed in its frame at
     s̄ = −0.5 p_i*(d = 0).
     """
     rows = _rows(
@@ -125,8 +129,8 @@ def practica_pendulum3(friction: bool = True):
     Standard DH: a = 1 m, d = 0, α = 0 for all three links; 3 kg slender rods with the
     COM at mid-link and inertia diag(0, 0.25, 0.25) kg·m² about it; b_i = 0.1;
     gravity (0, −9.8, 0): the book's ``r00vp0 = [0; g; 0]``, i.e. −y0 is down and the
-    pendulum swings in the x0–y0 plane. Parameters from the book's ``h3.m``/``newtoneuler3.m``
-    (digest §4.3 [EXT]); the seed itself omits them.
+    pendulum swings in the x0–y0 plane. Parameters from the book's ``h3.m``/``newtoneuler3.m``,
+    which the práctica hands out; the seed itself (§3.4, Tabla 3.2) gives only the DH data.
     """
     rows = _rows(
         "RRR",

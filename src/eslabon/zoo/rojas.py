@@ -41,8 +41,9 @@ def cincinnati_t3(gravity=(0.0, 0.0, 9.81)):
     in frame i+1 of the thesis = this model's DH frame i. No friction, no payload.
 
     **Gravity (0, 0, +9.81)**, as the thesis's program and every table use it
-    (``DV(I)=-DV(I)*GRAV``); the text's (0, 0, −9.81) flips every gravity torque and
-    matches no table (digest §7). Pass ``gravity=(0, 0, -9.81)`` for the physical robot.
+    (listing, routine FZA: ``DV(I)=-DV(I)*GRAV``); the text's (0, 0, −9.81) (§4.3, after
+    eq. 4.3.13) flips every gravity torque and matches neither Table 5.4.1 nor Table
+    5.6.2. Pass ``gravity=(0, 0, -9.81)`` for the physical robot.
     The task's initial configuration is ``INITIAL_THETA_DEG``.
 
     Link 1's published inertia diag(0, 62, 0) kg·m² (only the moment about its own joint
@@ -73,11 +74,12 @@ def cincinnati_t3(gravity=(0.0, 0.0, 9.81)):
     )
 
 
-#: 7R single-loop mechanism of Fig. 3.3.2 (Angeles 1985), digest §3.2: link lengths d_i
-#: (the text's "a_i"), b_i = 0, twists α_i
+#: 7R single-loop mechanism of Rojas (1987) §3.3.3, Fig. 3.3.2 (after Angeles 1985): link
+#: lengths d_i (the text's "a_i = 1", "a_7 = 3"), b_i = 0, twists α_i
 SEVEN_R_D = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0)
 SEVEN_R_ALPHA_DEG = (90.0, 0.0, 90.0, 90.0, 0.0, 90.0, 0.0)
-#: the symmetric solution θ₂ = 60° (digest §3.2): θ₁ = θ₇, θ₂ = −θ₃ = θ₅ = −θ₆, θ₄ = 2θ₁
+#: the symmetric solution of §3.3.3 at θ₂ = 60°: θ₁ = θ₇, θ₂ = −θ₃ = θ₅ = −θ₆, θ₄ = 2θ₁,
+#: with cos θ₁ = −1.5/(2 + cos θ₂) = −0.6 from (3.3.3.7)
 SEVEN_R_SYMMETRIC_DEG = (126.869898, 60.0, -60.0, 253.739795, 60.0, -60.0, 126.869898)
 
 

@@ -1,7 +1,8 @@
-"""Values printed in seed 000 (Rojas Salgado 1987), as collected in the digest
-``research/seed_000_rojas.md`` §4.2–4.5, with the cells the digest identifies as OCR or
-thesis errors. Used by ``eslabon reproduce rojas`` and the tests; printed numbers are
-kept exactly as printed (5 significant digits, single precision).
+"""Values printed in seed 000, Rojas Salgado (1987), *Dinámica de sistemas articulados de
+cuerpos rígidos* (UNAM doctoral thesis), §5.4 and §5.6: Tables 5.4.1, 5.4.2 and
+5.6.2–5.6.4, with the cells that are OCR or thesis errors marked below. Used by
+``eslabon reproduce rojas`` and the tests; printed numbers are kept exactly as printed
+(5 significant digits, single precision).
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ PERTURBATION = dict(
 PERTURBATION_Z_WAVE = 0.03
 
 #: Table 5.4.2: columns W δθ, V δθ̇, U δθ̈ and the residual δf*(lin) − δf(true). The thesis's
-#: W is wrong (digest §4.6), so its W δθ column (and the residual) are not reproducible.
+#: W (5.3.18) is wrong in columns 1–4 (see WRONG_BLOCKS), so its W δθ column (and the
+#: residual) are not reproducible: the exact W δθ is (−0.00386, 0.26143, −0.33271, 3.3e−5,
+#: ~0, 0), where the table prints (−0.013344, 0.25991, −0.33223, 4.9e−5, ...).
 TABLE_5_4_2 = dict(
     W_dq=[-0.13344e-01, 0.25991e00, -0.33223e00, 0.49155e-04, -0.17651e-04, 0.13600e-05],
     V_dqd=[-0.57359e-02, 0.19906e-03, 0.11525e-03, 0.40250e-04, -0.51733e-05, 0.49760e-10],
@@ -99,16 +102,26 @@ TABLE_5_6_3 = {
  .18868E-04  .18075E-02  .24156E-02 -.25809E-01  .90898E-03  .15711E+01"""),
 }
 
-#: cells the digest (§4.6, §7) identifies as OCR errors: (block, row, column), 0-based
+#: cells of Table 5.6.3 misprinted in the OCR text: (block, row, column), 0-based. Each
+#: printed value against the right one and how it was checked:
+#:   (c) = U⁻¹ row 4 col 2: +.73613E−02 for −.73613E−02 (U⁻¹ is symmetric: row 2 col 4);
+#:   (c) row 4 col 6: −.23809E−01 for −.25809E−01 (row 6 col 4; the exact U⁻¹);
+#:   K_d row 4 col 2: .39400E+02 for 39.638 (the exact √2·U − V, Ψ = √2/2, Ω = 1);
+#:   (b) = U⁻¹V row 3 col 2: −.78915 for +.78915 (the exact U⁻¹V);
+#:   (a) row 4 col 3: .51314E+02 for 31.314 (1 − U⁻¹K_p from the printed (c) and K_p).
 OCR_CELLS = {("c", 3, 1), ("c", 3, 5), ("Kd", 3, 1), ("b", 2, 1), ("a", 3, 2)}
-#: blocks that are wrong in the thesis itself (its W is wrong in columns 1–4): K_p and (a)
+#: blocks that are wrong in the thesis itself: K_p = U Ω² − W (5.6.7) and (a) = U⁻¹W, because
+#: its W is wrong in columns 1–4. Joint 1's axis is vertical, parallel to gravity, so
+#: ∂f*/∂θ₁ = 0 and K_p₁₁ must equal U₁₁ = 335.36; the table prints 466.33. Checked against
+#: W from the derivatives of Newton–Euler and by central differences.
 WRONG_BLOCKS = {
     "Kp": "columns 1-4 (the thesis's W is wrong)",
     "a": "columns 1-4 (the thesis's W is wrong)",
 }
 
-#: Table 5.6.4: eigenvalues of A(t) at t = 0.45 s as printed (not reproducible from the
-#: printed blocks, digest §4.6)
+#: Table 5.6.4: eigenvalues of A(t) at t = 0.45 s as printed. They are those of
+#: [[0, 1], [−(a), −(b)]] built from the printed blocks of Table 5.6.3 (to 2.1e-4, once the
+#: two OCR cells of (a) and (b) are put right), so they carry the thesis's wrong W.
 TABLE_5_6_4 = np.array(
     [
         4.02350,
@@ -126,7 +139,9 @@ TABLE_5_6_4 = np.array(
     ]
 )
 
-#: the exact spectrum of A(t) at t = 0.45 s (table θ, θ̇, θ̈) re-computed in the digest §4.6
+#: the exact spectrum of A(t) at t = 0.45 s, from Table 5.6.2's θ, θ̇, θ̈ with the exact W;
+#: not printed in the thesis: an independent recomputation to 5 decimals, which
+#: :func:`eslabon.control.linearize` matches (tests/test_seed000_control.py)
 EXACT_EIGENVALUES_T045 = np.array(
     [
         4.02399,
