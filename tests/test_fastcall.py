@@ -42,6 +42,9 @@ MODELS = {
     "chain-RPRPR": lambda: es.zoo.random_chain(
         5, 3, "modified", friction=True, joints="RPRPR", payload=True, tool=True
     ),
+    # helical joints: the entries compiled for the extended joint set (the *_entry_extended
+    # twins), on a tree with q of nv entries
+    "tree-RHRPH": lambda: es.zoo.random_tree(2, "RHRPH"),
 }
 
 

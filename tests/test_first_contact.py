@@ -109,6 +109,28 @@ def test_a_fast_entry_compiles_on_its_first_lean_call(tmp_path):
     assert r.stdout.split() == ["False", "True"]
 
 
+def test_an_arm_never_compiles_the_code_of_ball_and_screw_joints(tmp_path):
+    """With an empty cache, an arm's inverse dynamics and mass matrix (lean and general
+    paths) compile the kernels for the basic joint set only: no entry of the extended set,
+    and not the quaternion rows' function (eslabon._engine.joints, "Two joint sets")."""
+    r = _python(
+        "import numpy as np, eslabon as es\n"
+        "from eslabon.dynamics import drivers\n"
+        "from eslabon.kinematics import recursion\n"
+        "m = es.zoo.load('puma560')\n"
+        "q = np.full(6, 0.2)\n"
+        "es.inverse_dynamics(m, q, q, q)\n"
+        "es.mass_matrix(m, list(q))\n"
+        "print(drivers.inverse_dynamics_entry.compiled,"
+        " drivers.inverse_dynamics_entry_extended.compiled,"
+        " len(recursion.quaternion_row.signatures),"
+        " len(recursion.quaternion_row_placement.signatures))\n",
+        tmp_path / "cache",
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "False", "0", "0"]
+
+
 # ---- the command line -------------------------------------------------------------------
 
 

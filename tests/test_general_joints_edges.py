@@ -54,7 +54,7 @@ def test_yaml_holds_mimic_joints(tmp_path):
         ("{body: 9}", r"bodies\[2\]\.mimic\.body: expected a body index 1\.\.5, got 9"),
         ("{body: 1, offset: .nan}", r"bodies\[2\]\.mimic\.offset: expected a finite number"),
         ("{body: 1, gain: 2}", r"bodies\[2\]\.mimic: unknown key\(s\) \['gain'\]"),
-        ("{body: 4}", r"bodies: mimic_joint\[3\]: the revolute joint .* mimics the prismatic"),
+        ("{body: 4}", r"bodies\[2\]\.mimic: the revolute joint .* mimics the prismatic"),
     ],
 )
 def test_bad_yaml_mimics_are_named(tmp_path, mimic, message):
@@ -112,3 +112,29 @@ def test_perturbation_check_in_the_tangent_space():
     dx = 1e-6 * rng.normal(size=m.nv)
     check = es.control.perturbation_check(m, (q, v, a), (es.integrate(m, q, dx), v, a))
     assert np.abs(check.predicted - check.actual).max() < 1e-9
+
+
+@pytest.mark.parametrize("letters", ["H", "RHR"])
+def test_a_helical_joint_far_from_zero_advances_with_its_whole_angle(letters):
+    """Beyond 1e5 rad the kernels reduce an angle to [−π, π] for the sine and cosine;
+    a helical joint's advance along its axis (pitch · q) must use the whole angle
+    (a review found poses 1e4 m off at q = 2e5 rad). Pinocchio is the oracle."""
+    pin = pytest.importorskip("pinocchio")
+    from eslabon.interop.pinocchio import to_pinocchio
+
+    model = es.zoo.random_tree(0, letters, friction=False)
+    pm = to_pinocchio(model)
+    pd = pm.createData()
+    q = np.full(model.nq, 0.3)
+    q[model.joint_types.index("helical")] = 2e5
+    v, a = np.full(model.nv, 0.3), np.full(model.nv, -0.2)
+    pin.forwardKinematics(pm, pd, q)
+    T = es.forward_kinematics(model, q)
+    for k in range(1, model.nb + 1):
+        np.testing.assert_allclose(T[k][:3, 3], pd.oMi[k].translation, rtol=1e-12, atol=1e-9)
+    pin.computePotentialEnergy(pm, pd, q)
+    V = pd.potential_energy
+    assert abs(es.potential_energy(model, q) - V) < 1e-9 * abs(V)
+    tau = pin.rnea(pm, pd, q, v, a)
+    np.testing.assert_allclose(es.inverse_dynamics(model, q, v, a), tau, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(es.forward_dynamics(model, q, v, tau), a, atol=1e-6)

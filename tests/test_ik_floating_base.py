@@ -100,6 +100,10 @@ def test_bad_tasks_are_named():
         ik.damped_least_squares(model, tasks=[("ee", R, p), ("ee", p)])
     with pytest.raises(ValueError, match=r"^tasks\[1\]\.p: "):
         ik.damped_least_squares(model, tasks=[("ee", R, p), ("satellite", None, [1, 2])])
+    with pytest.raises(ValueError, match=r"^tasks\[0\]\.R: "):
+        ik.damped_least_squares(model, tasks=[("ee", np.eye(2), p)])
+    with pytest.raises(ValueError, match="^tasks: give either"):
+        ik.damped_least_squares(model, frame="ee", tasks=[("ee", R, p)])
     with pytest.raises(ValueError, match="^frame: unknown frame 'hand'"):
         ik.damped_least_squares(model, tasks=[("hand", None, p)])
     with pytest.raises(ValueError, match="^q0: .*quaternion"):

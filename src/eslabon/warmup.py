@@ -125,8 +125,12 @@ def _extended_joints(es) -> None:
         es.jacobian(model, q)
         es.kinetic_energy(model, q, v)
         es.potential_energy(model, q)
+        es.coriolis_matrix(model, q, v)
     es.rnea_trace(model, Q[0], V[0], A[0])
     es.simulate(model, 0.002, 0.001, q0=Q[0], torque=np.zeros(model.nv))
+    screw = es.zoo.random_tree(0, "RHR")  # the compiled RK4 loop (q of nv entries)
+    for method in ("aba", "walker_orin_3", "walker_orin_1"):
+        es.simulate(screw, 0.002, 0.001, torque=np.zeros(screw.nv), fd_method=method)
 
 
 def _worker(name: str) -> tuple:

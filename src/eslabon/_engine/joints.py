@@ -206,10 +206,12 @@ def joint(P, o):
 
 
 @njit(inline="always")  # per body in every recursion: no call
-def placement(j, qi, extended):
+def placement(j, qi, extended, q_given):
     """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
     angle within the inline sine's range, see ``recursion.near_angles``), as the scalar
-    type of ``qi``; a row placed by a quaternion takes :func:`quaternion_placement`."""
+    type of ``qi``; a row placed by a quaternion takes :func:`quaternion_placement`.
+    ``q_given`` is the joint value before that reduction: a helical joint advances
+    ``pitch · q_given`` along its axis (the reduced angle turns it the same way)."""
     R = j[6:15]
     p = j[15:18]
     if j[19] < 0.0 or j[18] != 0.0:  # a fixed row, a row inside a multi-DOF joint, or
@@ -225,7 +227,7 @@ def placement(j, qi, extended):
     E = like(mm(R, rot_axis9(j[2:5], c, s)), qi)
     if extended is not None:
         if j[0] == HELICAL:
-            return E, add(p, mv(R, scale(qi * j[20], j[2:5])))
+            return E, add(p, mv(R, scale(q_given * j[20], j[2:5])))
     return E, like(p, qi)
 
 

@@ -158,6 +158,7 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
     clear(ws, 0, 0, COLS)
     dwd = da = Z3  # a quaternion row's velocity-product correction
     tree = False
+    q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
@@ -167,7 +168,11 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         if cq >= 0:
             qi = at(q, cq)
         jnt = joint(P, o)
-        E, r = placement(jnt, qi, extended)
+        qh = qi
+        if extended is not None:
+            if cq >= 0:
+                qh = at(q_given, cq)
+        E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
             if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
                 E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)

@@ -144,6 +144,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
     s9(ws, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(ws, 0, _AF, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
     # outward pass: poses, S, v, a, inertias and their rates, momenta, forces
+    q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
@@ -152,7 +153,11 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         cq = int(P[o + CFG])
         qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
-        E, r = placement(jnt, qi, extended)
+        qh = qi
+        if extended is not None:
+            if cq >= 0:
+                qh = q_given[cq]
+        E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
             if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
                 E, r = quaternion_row_placement(P, o, q, cq)

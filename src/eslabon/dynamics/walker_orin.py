@@ -71,6 +71,7 @@ def crba_into(P, q, cw, H, extended):
     s3(cw, 0, _PW, (0.0, 0.0, 0.0))
     Rp = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
     pp = (0.0, 0.0, 0.0)
+    q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
@@ -78,7 +79,11 @@ def crba_into(P, q, cw, H, extended):
         cq = int(P[o + CFG])
         qi = q[cq] if cq >= 0 else 0.0
         jnt = joint(P, o)
-        E, r = placement(jnt, qi, extended)
+        qh = qi
+        if extended is not None:
+            if cq >= 0:
+                qh = q_given[cq]
+        E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
             if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
                 E, r = quaternion_row_placement(P, o, q, cq)

@@ -198,6 +198,7 @@ def forward_pass(
         v0 = g3(ws, 0, WS_V)
     clear(ws, 0, 0, WS_COLS)
     dwd = da = (z, z, z)  # a quaternion row's velocity-product correction
+    q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
     s9(ws, 0, WS_E, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s9(ws, 0, WS_RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
@@ -219,7 +220,11 @@ def forward_pass(
         if cq >= 0:
             qi = at(q, cq)
         jnt = joint(P, o)
-        E, r = placement(jnt, qi, extended)
+        qh = qi
+        if extended is not None:
+            if cq >= 0:
+                qh = at(q_given, cq)
+        E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
             if by_quaternion(jnt):  # out of line: the loop stays as small as before
                 E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)

@@ -21,6 +21,7 @@ payload: {mass: 3, inertia: [[0.05, 0, 0], [0, 0.05, 0], [0, 0, 0.05]]}
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -347,7 +348,13 @@ def _with_mimics(model: Model, mimics: dict[int, tuple[int, float, float]]) -> M
     try:
         return model.replace(mimic_joint=joint, mimic_multiplier=mult, mimic_offset=off)
     except ValueError as err:  # a loop, or a mimic of another joint type: both named
-        raise ValueError(f"bodies: {err}") from None
+        # the model's array index i is the file's bodies[i − 1]
+        text = re.sub(
+            r"^mimic_(?:joint|multiplier|offset)\[(\d+)\]",
+            lambda m: f"bodies[{int(m.group(1)) - 1}].mimic",
+            str(err),
+        )
+        raise ValueError(text if text != str(err) else f"bodies: {err}") from None
 
 
 def _plain(x: object) -> Any:

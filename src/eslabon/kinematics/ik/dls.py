@@ -28,12 +28,13 @@ from .gauss import IKResult
 
 def _tasks(model, R, p, frame, tasks) -> list:
     """[(frame, R or None, p)], each checked; ``tasks`` or the one (frame, R, p)."""
-    if tasks is None:
+    one = tasks is None
+    if one:
         if p is None:
             raise ValueError("p: expected the target point, shape (3,)")
-        tasks = [(frame, R, p)]
-    elif R is not None or p is not None:
-        raise ValueError("tasks: give either R and p (one frame) or tasks, not both")
+        tasks = [("ee" if frame is None else frame, R, p)]
+    elif R is not None or p is not None or frame is not None:
+        raise ValueError("tasks: give either R, p and frame (one frame) or tasks, not both")
     try:
         tasks = list(tasks)
     except TypeError:
@@ -48,9 +49,9 @@ def _tasks(model, R, p, frame, tasks) -> list:
             raise ValueError(f"tasks[{k}]: expected (frame, R or None, p), got {task!r}")
         name, Rk, pk = task
         model.frame(name)  # names the frame when it is not one of the model's
-        field = "" if len(tasks) == 1 and k == 0 else f"tasks[{k}]."
-        Rk = None if Rk is None else targets.rotation(Rk, field + "R" if field else "R")
-        out.append((name, Rk, targets.point(pk, field + "p" if field else "p")))
+        field = "" if one else f"tasks[{k}]."
+        Rk = None if Rk is None else targets.rotation(Rk, field + "R")
+        out.append((name, Rk, targets.point(pk, field + "p")))
     return out
 
 
@@ -77,7 +78,7 @@ def damped_least_squares(
     p=None,
     q0=None,
     *,
-    frame: str = "ee",
+    frame: str | None = None,
     tasks=None,
     tol: float = 1e-12,
     max_iter: int = 500,
@@ -97,7 +98,7 @@ def damped_least_squares(
         Target point of ``frame``'s origin in the world [m].
     q0 : array_like, shape (nq,), optional
         Start configuration (default :func:`eslabon.neutral`).
-    frame : str
+    frame : str, optional
         The frame to place when ``R`` and ``p`` are given (default ``"ee"``).
     tasks : list of (frame, R or None, p), optional
         Several frames at once, instead of ``R``, ``p`` and ``frame``.
@@ -112,7 +113,7 @@ def damped_least_squares(
     -------
     IKResult
         ``q`` of shape (nq,); check ``converged``. ``rank`` and ``condition`` (κ₂ from the
-        SVD) are those of the stacked Jacobian at ``q``.
+        SVD) are those of the stacked Jacobian at ``q``; ``frame`` is the (first) task's.
     """
     tasks = _tasks(model, R, p, frame, tasks)
     if q0 is None:
