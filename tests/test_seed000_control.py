@@ -22,6 +22,7 @@ from eslabon.zoo.rojas_tables import (
     PERTURBATION,
     TABLE_5_4_2,
     TABLE_5_6_3,
+    TABLE_5_6_4,
 )
 
 PSI, OMEGA = np.sqrt(2) / 2, 1.0
@@ -107,6 +108,24 @@ def test_open_loop_eigenvalues_at_t045(t3):
     expected = ctl.sort_eigenvalues(EXACT_EIGENVALUES_T045)
     check(ev.real, expected.real, 1e-4, scale=1.0)
     check(np.sort(np.abs(ev.imag)), np.sort(np.abs(expected.imag)), 1e-4, scale=1.0)
+
+
+def test_table_5_6_4_is_the_spectrum_of_the_printed_blocks():
+    """Table 5.6.4 is reproducible from the printed Table 5.6.3: the eigenvalues of
+    A = [[0, 1], [−(a), −(b)]] built from its blocks (a) = U⁻¹W and (b) = U⁻¹V, with the two
+    OCR cells put right ((a) row 4 col 3 = 31.314, (b) row 3 col 2 = +0.78915), are the
+    printed ones to 2.1e-4; with the cells as the OCR text has them they are not. (So the
+    table carries the thesis's wrong W, test above.)"""
+
+    def spectrum(a, b):
+        A = np.block([[np.zeros((6, 6)), np.eye(6)], [-a, -b]])
+        return ctl.sort_eigenvalues(np.linalg.eigvals(A))
+
+    printed = ctl.sort_eigenvalues(TABLE_5_6_4)
+    a, b = TABLE_5_6_3["a"].copy(), TABLE_5_6_3["b"].copy()
+    assert np.abs(spectrum(a, b) - printed).max() > 1e-2  # as the OCR text prints them
+    a[3, 2], b[2, 1] = 31.314, 0.78915
+    assert np.abs(spectrum(a, b) - printed).max() < 2.5e-4  # measured 2.11e-4
 
 
 def test_table_5_4_2_perturbation(t3):
