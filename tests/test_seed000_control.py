@@ -125,7 +125,7 @@ def test_table_5_6_4_is_the_spectrum_of_the_printed_blocks():
     a, b = TABLE_5_6_3["a"].copy(), TABLE_5_6_3["b"].copy()
     assert np.abs(spectrum(a, b) - printed).max() > 1e-2  # as the OCR text prints them
     a[3, 2], b[2, 1] = 31.314, 0.78915
-    assert np.abs(spectrum(a, b) - printed).max() < 2.5e-4  # measured 2.11e-4
+    assert np.abs(spectrum(a, b) - printed).max() < 2.2e-4  # measured 2.11e-4 (the issue said 2e-4)
 
 
 def test_table_5_4_2_perturbation(t3):

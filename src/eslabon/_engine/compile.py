@@ -141,8 +141,8 @@ def batch_kernel(fn):
 _COMPILED_PACKAGES = ("_engine", "dynamics", "kinematics", "sim")
 
 
-def _code_digest() -> str:
-    """A digest of eslabon's version and of every source file of the packages that hold
+def _code_hash() -> str:
+    """A hash of eslabon's version and of every source file of the packages that hold
     compiled code: the name of the folder that eslabon's numba cache lives in."""
     import hashlib
 
@@ -160,7 +160,7 @@ def _code_digest() -> str:
 
 def _cache_locator():
     """A numba cache locator for eslabon's kernels: the cache of a kernel lives in a
-    folder named by :func:`_code_digest`. numba keys a cached function on its own source
+    folder named by :func:`_code_hash`. numba keys a cached function on its own source
     file only, so a caller kept in the cache would keep the old code of a callee edited
     in another file (after an upgrade that kept ``__pycache__``, or a stale module path
     after a file moved); with every compiled source in the folder's name, a changed
@@ -171,14 +171,14 @@ def _cache_locator():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
     class EslabonCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-        digest = None
+        code_hash = None
 
         def __init__(self, py_func, py_file, base):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
             self._cache_path = os.path.join(
                 base,
-                "eslabon-" + EslabonCacheLocator.digest,
+                "eslabon-" + EslabonCacheLocator.code_hash,
                 os.path.relpath(os.path.dirname(py_file), root),
             )
 
@@ -190,8 +190,8 @@ def _cache_locator():
             py_file = os.path.abspath(py_file)
             if not py_file.startswith(root + os.sep) or not os.path.exists(py_file):
                 return None
-            if cls.digest is None:
-                cls.digest = _code_digest()
+            if cls.code_hash is None:
+                cls.code_hash = _code_hash()
             from numba.misc.appdirs import AppDirs
 
             bases = (
