@@ -238,10 +238,12 @@ def simulate(
         tau = np.array(np.broadcast_to(T, (K, n)))
     if not compiled:
         applied = tau
-        if wrenches is not None:
+        if wrenches is not None and any(callable(w.value) for w in wrenches):
             applied = tau + np.array(
                 [wrench_torques(model, q[k], wrenches, t[k], qd[k]) for k in range(K)]
             )
+        elif wrenches is not None:  # constant wrenches: one batch over the samples
+            applied = tau + wrench_torques(model, q, wrenches)
         qdd = forward_dynamics(model, q, qd, applied, method=fd_method)
     traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
     if np.any(model.coulomb > 0) and wrenches is None:  # (the wrenches' work is not counted)
