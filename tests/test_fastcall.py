@@ -115,10 +115,10 @@ def test_lean_path_hands_over_what_it_cannot_read(name):
 
     class Fake:
         def __init__(self, packed):
-            self.packed = packed
+            self.packed_dynamics = packed
             self.nq = n
 
-    packed = model.packed
+    packed = model.packed_dynamics
     for label, P in {
         "truncated": packed[:-1],
         "int": packed.astype(np.int64),

@@ -98,7 +98,7 @@ def test_batches_equal_single_states_bit_for_bit(model, N):
 def test_chunking_does_not_change_a_bit(model, nchunks):
     N = 3 * WIDTH + 2
     q, qd, qdd = _states(model, N, seed=1)
-    P = model.packed
+    P = model.packed_dynamics
     ref = np.stack([es.inverse_dynamics(model, q[s], qd[s], qdd[s]) for s in range(N)])
     tau = np.empty_like(qd)
     assert _d.rnea_many(P, q, qd, qdd, 1.0, None, _d.MODE_ID, tau, nchunks, extended_of(P)) == 0
@@ -283,7 +283,7 @@ def test_batch_status_is_each_states_own():
     state of the same block has a NaN that would stop the block earlier: the failing
     block is run again state by state (status 2 beats 1, as over single states)."""
     model = _massless_leaf_tree()
-    P = model.packed
+    P = model.packed_dynamics
     N = WIDTH  # one block: its status alone is the batch's
     rng = np.random.default_rng(3)
     q, qd, tau = (rng.uniform(-1, 1, (N, model.nq)) for _ in range(3))

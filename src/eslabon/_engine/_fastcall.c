@@ -22,7 +22,9 @@
  *   n_in       how many state arguments follow the model (1..3)
  *   out_ndims  a tuple with the rank of each output (1 -> (nv,), 2 -> (nv, nv)); 1..3
  *   header, stride
- *              the packed-model layout (eslabon/_engine/layout.py): model.packed must hold
+ *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
+ *              (every public function is a per-degree-of-freedom quantity, so it reads
+ *              the packed model with fixed joints folded, layout.fold_fixed) must hold
  *              header + (nb + 1) * stride values with nb = P[0], nq = P[1], nv = P[5]
  *   owner      kept alive as long as the function (the cfunc owning the machine code,
  *              or the object whose .address compiles it)
@@ -39,7 +41,7 @@
  *              whose packed header says so (P[7] != 0); None: such models take the
  *              general path
  *
- * f(model, x1[, x2[, x3]]) with model.packed a packed model, every x a float64, aligned,
+ * f(model, x1[, x2[, x3]]) with model.packed_dynamics a packed model, every x a float64, aligned,
  * native-order, C-contiguous array of shape (nq,) for x1 (the configuration) and (nv,)
  * for the others, and no keyword arguments, runs the
  * kernel and returns its output array (or a tuple of them) when it reports status 0.
@@ -409,7 +411,7 @@ PyMODINIT_FUNC PyInit__fastcall(void)
     import_array();
     if (PyType_Ready(&KernelType) < 0)
         return NULL;
-    str_packed = PyUnicode_InternFromString("packed");
+    str_packed = PyUnicode_InternFromString("packed_dynamics");
     str_address = PyUnicode_InternFromString("address");
     if (str_packed == NULL || str_address == NULL)
         return NULL;

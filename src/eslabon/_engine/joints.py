@@ -65,6 +65,8 @@ from .layout import (
     BY_POSE,
     FIXED,
     H_EXTENDED,
+    H_NB,
+    HEADER,
     HELICAL,
     JOINT_CODES,
     JOINT_FIELDS,
@@ -74,10 +76,12 @@ from .layout import (
     JTYPE,
     PARENT,
     PITCH,
+    PLACE,
     PLANAR,
     PRISMATIC,
     REVOLUTE,
     SPHERICAL,
+    STRIDE,
     UNIVERSAL,
     VIDX,
     body_offset,
@@ -304,6 +308,36 @@ def group_correction(u, w):
     the origin (Newton–Euler) take the same correction: Δω̇ = −(ω_y ω_z, −ω_x ω_z,
     ω_x ω_y), Δa = ω × u."""
     return (-w[1] * w[2], w[0] * w[2], -w[0] * w[1]), cross(w, u)
+
+
+@njit(inline="always")
+def floating_base(P, extended):
+    """True when the model's first joint is a free flyer on the world (packed rows 1 … 6,
+    its body on row 6): a floating base. Newton–Euler and the articulated-body
+    algorithm take it in one step, as Featherstone's floating-base algorithms do (*Rigid
+    Body Dynamics Algorithms*, 2008, ch. 9), instead of row by row
+    (figures: docs/performance.md)."""
+    if extended is None or P[H_NB] < 6.0:
+        return False
+    o = HEADER + STRIDE
+    return P[o + PLACE] == BY_POSE and P[o + PARENT] == 0.0
+
+
+@njit(inline="always")
+def free_flyer_motion(E, r, w, wd, a, u, wj, ud, wdj):
+    """Newton–Euler's outward step over a whole free-flyer joint: the parent's motion
+    (ω, ω̇, v̇ of its origin, in its axes) carried to the body placed at (E, r), plus the
+    joint's rates (u, ω_J) and their derivatives (u̇, ω̇_J) in body axes:
+
+        ω = Eᵀω_p + ω_J,   ω̇ = Eᵀω̇_p + ω̇_J + (Eᵀω_p) × ω_J,
+        v̇ = Eᵀ(v̇_p + ω̇_p × r + ω_p × (ω_p × r)) + u̇ + ω_J × u + 2 (Eᵀω_p) × u,
+
+    what the joint's six rows give one after another with :func:`group_correction`."""
+    a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
+    w = mtv(E, w)
+    wd = add(add(mtv(E, wd), wdj), cross(w, wj))
+    a = add(add(a, ud), add(cross(wj, u), scale(2.0, cross(w, u))))
+    return add(w, wj), wd, a
 
 
 @njit(inline="always")

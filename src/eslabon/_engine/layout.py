@@ -187,3 +187,73 @@ def pack(model):
         P[o + INERTIA : o + INERTIA + 9] = model.inertia[i].ravel()
         P[o + COM_SLIDE] = model.com_slide[i]
     return P
+
+
+def fold_fixed(P):
+    """The packed model ``P`` with every fixed joint folded into its parent row, for the
+    kernels whose results are per degree of freedom (τ, M, q̈, their derivatives, C,
+    energies): a body on a fixed joint moves rigidly with its parent, so its mass,
+    centre of mass and inertia join the parent's and its children hang from the parent
+    at the composed placement, as Pinocchio's URDF reader merges fixed links. A body
+    fixed to the world, or to a row whose centre of mass slides (seed 001's book mode),
+    is left out or kept as it is. Returns ``P`` itself when nothing is folded; rows keep
+    their order, so a parent still precedes its children. Per-body results (world poses,
+    Jacobians, the Newton–Euler trace, wrenches on bodies) read the unfolded array."""
+    import numpy as np
+
+    nb = int(P[H_NB])
+    rows = [P[body_offset(i) : body_offset(i + 1)].copy() for i in range(nb + 1)]
+    parent = [int(r[PARENT]) for r in rows]
+    kept = [True] * (nb + 1)
+    for i in range(nb, 0, -1):  # a fixed row into its parent, deepest first
+        r = rows[i]
+        p = parent[i]
+        if r[JTYPE] != FIXED or r[COM_SLIDE] != 0.0 or (p > 0 and rows[p][COM_SLIDE] != 0.0):
+            continue
+        E = r[ROT : ROT + 9].reshape(3, 3)
+        t = r[POS : POS + 3]
+        if p > 0:
+            _merge_inertia(rows[p], r, E, t)
+        for c in range(i + 1, nb + 1):
+            if kept[c] and parent[c] == i:
+                rc = rows[c]
+                rc[ROT : ROT + 9] = (E @ rc[ROT : ROT + 9].reshape(3, 3)).ravel()
+                rc[POS : POS + 3] = E @ rc[POS : POS + 3] + t
+                parent[c] = p
+        kept[i] = False
+    if all(kept):
+        return P
+    new = np.cumsum(kept) - 1  # each kept row's new index
+    out = [P[:HEADER].copy()]
+    for i in range(nb + 1):
+        if kept[i]:
+            rows[i][PARENT] = new[parent[i]] if i > 0 else -1
+            out.append(rows[i])
+    F = np.concatenate(out)
+    F[H_NB] = int(np.sum(kept)) - 1
+    return F
+
+
+def _merge_inertia(rp, r, E, t) -> None:
+    """Add the body of row ``r``, placed at (E, t) in row ``rp``'s frame, to ``rp``: the
+    total mass, its centre of mass and the rotational inertia about it (parallel axes)."""
+    import numpy as np
+
+    m1, m2 = rp[MASS], r[MASS]
+    m = m1 + m2
+    c1 = rp[COM : COM + 3].copy()
+    c2 = E @ r[COM : COM + 3] + t
+    c = (m1 * c1 + m2 * c2) / m if m2 != 0.0 else c1  # (a massless body may have inertia)
+
+    def about(mass, d):
+        return mass * (d @ d * np.eye(3) - np.outer(d, d))
+
+    inertia = (
+        rp[INERTIA : INERTIA + 9].reshape(3, 3)
+        + about(m1, c1 - c)
+        + E @ r[INERTIA : INERTIA + 9].reshape(3, 3) @ E.T
+        + about(m2, c2 - c)
+    )
+    rp[MASS] = m
+    rp[COM : COM + 3] = c
+    rp[INERTIA : INERTIA + 9] = (0.5 * (inertia + inertia.T)).ravel()

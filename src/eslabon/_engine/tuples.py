@@ -282,3 +282,43 @@ def rotate_s6(E, S):
     t1 = smv(S, e1)
     t2 = smv(S, e2)
     return (dot(t0, e0), dot(t0, e1), dot(t0, e2), dot(t1, e1), dot(t1, e2), dot(t2, e2))
+
+
+@tuple_function
+def sym_cofactors(S):
+    """(cofactors, (a, a d − b², det S)) of the symmetric 6-tuple S = (a, b, c, d, e, f):
+    S⁻¹ is the cofactor 6-tuple over det S, and the three leading principal minors are
+    all positive exactly when S is positive definite (Sylvester's criterion)."""
+    c00 = S[3] * S[5] - S[4] * S[4]
+    c01 = S[2] * S[4] - S[1] * S[5]
+    c02 = S[1] * S[4] - S[2] * S[3]
+    c11 = S[0] * S[5] - S[2] * S[2]
+    c12 = S[1] * S[2] - S[0] * S[4]
+    c22 = S[0] * S[3] - S[1] * S[1]
+    det = S[0] * c00 + S[1] * c01 + S[2] * c02
+    return (c00, c01, c02, c11, c12, c22), (S[0], c22, det)
+
+
+@tuple_function
+def sscale(s, S):
+    """s S for a symmetric 6-tuple S."""
+    return (s * S[0], s * S[1], s * S[2], s * S[3], s * S[4], s * S[5])
+
+
+@tuple_function
+def sym_full(S):
+    """The symmetric 6-tuple S as a 9-tuple."""
+    return (S[0], S[1], S[2], S[1], S[3], S[4], S[2], S[4], S[5])
+
+
+@tuple_function
+def sym_product(G, B):
+    """G Bᵀ of two 9-tuples whose product is known to be symmetric, as a 6-tuple."""
+    g0, g1, g2 = (G[0], G[1], G[2]), (G[3], G[4], G[5]), (G[6], G[7], G[8])
+    b0, b1, b2 = (B[0], B[1], B[2]), (B[3], B[4], B[5]), (B[6], B[7], B[8])
+    return (dot(g0, b0), dot(g0, b1), dot(g0, b2), dot(g1, b1), dot(g1, b2), dot(g2, b2))
+
+
+@tuple_function
+def ssub(S, T):
+    return (S[0] - T[0], S[1] - T[1], S[2] - T[2], S[3] - T[3], S[4] - T[4], S[5] - T[5])

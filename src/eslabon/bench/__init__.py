@@ -3,7 +3,9 @@
 One run measures, in one process, interleaving ours and Pinocchio's calls close in time:
 
 a. per call (µs) on zoo ``puma560``, ``panda`` and ``space_manipulator`` (a free-flying
-   base, nq = 13, nv = 12) at one seeded state: ``inverse_dynamics`` vs ``pin.rnea``,
+   base, nq = 13, nv = 12), and the quadruped ``solo12`` (nv = 18) and the humanoid ``g1``
+   (nv = 35) of example-robot-data on a free-flyer root where that package is installed
+   (the bench extra), at one seeded state: ``inverse_dynamics`` vs ``pin.rnea``,
    ``mass_matrix`` vs ``pin.crba``, ``forward_dynamics`` vs ``pin.aba``,
    ``inverse_dynamics_derivatives`` vs ``pin.computeRNEADerivatives`` (fixed bases only);
    every output is first checked against Pinocchio (max abs difference < 1e-8). Target
@@ -40,7 +42,7 @@ from ._core import load_pin, log, machine_info, pin_available, settings
 from .report import print_results, render_markdown
 
 SECTIONS = ("per_call", "batch", "scaling", "simulate", "startup")
-ROBOTS = ("puma560", "panda", "space_manipulator")
+ROBOTS = ("puma560", "panda", "space_manipulator", "erd:solo12", "erd:g1")
 CHAIN_SIZES = (6, 12, 24, 48, 96)
 LONG_CHAIN_SIZES = (96, 192, 384)  # the mass matrix's O(n²) regime
 

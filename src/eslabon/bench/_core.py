@@ -161,10 +161,37 @@ def check(what: str, got, ref, tol: float = 1e-8, *, relative: bool = False) -> 
 
 
 # --- models ----------------------------------------------------------------------------
+# floating-base robots of the example-robot-data package (installed with the bench and
+# test extras), read with a free-flyer root joint as Pinocchio's JointModelFreeFlyer
+ERD_ROBOTS = {
+    "solo12": "solo_description/robots/solo12.urdf",  # a 12-DOF quadruped
+    "g1": "g1_description/urdf/g1_29dof_rev_1_0.urdf",  # a 29-DOF humanoid
+}
+
+
+def erd_path(name: str) -> Path | None:
+    """The URDF of ``name`` (:data:`ERD_ROBOTS`) in an installed example-robot-data, or None."""
+    for base in map(Path, sys.path):
+        path = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots" / ERD_ROBOTS[name]
+        if path.is_file():
+            return path
+    return None
+
+
 def zoo_model(spec):
-    """(model, label, note) for a zoo name or a Model (note is None: kept for the rows)."""
+    """(model, label, note) for a zoo name, ``"erd:<name>"`` (:data:`ERD_ROBOTS`; model None
+    and a note when example-robot-data is not installed) or a Model."""
     if not isinstance(spec, str):
         return spec, spec.name, None
+    if spec.startswith("erd:"):
+        from ..model.urdf import read_urdf
+
+        name = spec[4:]
+        path = erd_path(name)
+        if path is None:
+            return None, name, f"{name}: example-robot-data is not installed (bench extra)"
+        model, _ = read_urdf(path.read_text(), root_joint="free_flyer", gravity=(0, 0, -9.81))
+        return model, name, None
     return zoo.load(spec), spec, None
 
 
@@ -174,9 +201,13 @@ def rigid(model):
     return model.replace(viscous=z, coulomb=z)
 
 
-def bench_robot(spec):
-    """(frictionless model, label) of a robot to compare with Pinocchio (:func:`rigid`)."""
-    model, label, _ = zoo_model(spec)
+def bench_robot(spec, notes: list):
+    """(frictionless model, label) of a robot to compare with Pinocchio (:func:`rigid`);
+    model None, with a note, when it is not installed."""
+    model, label, note = zoo_model(spec)
+    if model is None:
+        notes.append(note)
+        return None, label
     return rigid(model), label
 
 

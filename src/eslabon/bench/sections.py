@@ -65,12 +65,22 @@ def _pair(res, *, scale=1.0):
     }
 
 
+def _pin_orders(model):
+    """(rates, coordinates) of ``model`` in the order of its Pinocchio twin: the identity
+    for a chain, depth-first for a tree (:func:`eslabon.interop.pinocchio.dof_order`)."""
+    from ..interop.pinocchio import configuration_order, dof_order
+
+    return dof_order(model), configuration_order(model)
+
+
 # --- a. per call -----------------------------------------------------------------------
 def per_call(robots, pc, s):
     rows, checks, notes = [], [], []
     dID = es.inverse_dynamics_derivatives
     for spec in robots:
-        m, label = bench_robot(spec)
+        m, label = bench_robot(spec, notes)
+        if m is None:
+            continue
         n = m.nv
         q, qd, qdd = (np.ascontiguousarray(x) for x in robot_states(m, None, STATE_SEED))
         bound = 0.6 if m.nq != n else 0.8  # a floating base: issue "General joints"
@@ -91,6 +101,8 @@ def per_call(robots, pc, s):
             "inverse_dynamics_derivatives": dID,
         }
         if pin is not None:
+            vo, co = _pin_orders(m)  # a tree's rates in Pinocchio's depth-first order
+            glb.update(qp=q[co], qdp=qd[vo], qddp=qdd[vo], taup=tau[vo])
             glb.update(
                 rnea=pin.rnea,
                 crba=pin.crba,
@@ -98,13 +110,13 @@ def per_call(robots, pc, s):
                 computeRNEADerivatives=pin.computeRNEADerivatives,
             )
         ops = [
-            ("ID", "inverse_dynamics(m, q, qd, qdd)", "rnea(pm, data, q, qd, qdd)"),
-            ("M", "mass_matrix(m, q)", "crba(pm, data, q)"),
-            ("FD", "forward_dynamics(m, q, qd, tau)", "aba(pm, data, q, qd, tau)"),
+            ("ID", "inverse_dynamics(m, q, qd, qdd)", "rnea(pm, data, qp, qdp, qddp)"),
+            ("M", "mass_matrix(m, q)", "crba(pm, data, qp)"),
+            ("FD", "forward_dynamics(m, q, qd, tau)", "aba(pm, data, qp, qdp, taup)"),
             (
                 "dID/dq,dqd",
                 "inverse_dynamics_derivatives(m, q, qd, qdd)",
-                "computeRNEADerivatives(pm, data, q, qd, qdd)",
+                "computeRNEADerivatives(pm, data, qp, qdp, qddp)",
             ),
         ]
         for op, ours_stmt, pin_stmt in ops:
@@ -119,6 +131,7 @@ def per_call(robots, pc, s):
                 ref = eval(pin_stmt, glb)
                 if ours_stmt:
                     if op == "M":
+                        got = np.asarray(got)[np.ix_(vo, vo)]
                         c = check(f"{figure}: mass_matrix vs crba", got, _sym(ref))
                     elif op.startswith("dID"):
                         c = check(
@@ -127,6 +140,7 @@ def per_call(robots, pc, s):
                             np.concatenate([data.dtau_dq, data.dtau_dv]),
                         )
                     else:
+                        got = np.asarray(got)[vo]
                         c = check(f"{figure}: vs pin.{pin_stmt.split('(')[0]}", got, ref)
                     checks.append(c)
                     ok = c["ok"]
@@ -167,7 +181,9 @@ def batch(robots, pc, s):
     N, k = s.batch_size, s.threads
     previous = es.get_num_threads()
     for spec in robots:
-        m, label = bench_robot(spec)
+        m, label = bench_robot(spec, notes)
+        if m is None:
+            continue
         n = m.nv
         Q, QD, QDD = (np.ascontiguousarray(x) for x in robot_states(m, N, BATCH_SEED))
         bound = 0.3 if m.nq != n else 0.35  # a floating base: issue "General joints"
@@ -191,12 +207,13 @@ def batch(robots, pc, s):
             notes.append("this pin has no rneaInParallel/ModelPool (built without OpenMP?)")
         if parallel:
             F = lambda X: np.asfortranarray(X.T)  # pin wants (n, N) column-major
+            vo, co = _pin_orders(m)  # a tree's rates in Pinocchio's depth-first order
             glb.update(
                 pool=pin.ModelPool(pm, k),
-                QT=F(Q),
-                QDT=F(QD),
-                QDDT=F(QDD),
-                TAUT=F(TAU),
+                QT=F(Q[:, co]),
+                QDT=F(QD[:, vo]),
+                QDDT=F(QDD[:, vo]),
+                TAUT=F(TAU[:, vo]),
                 OUTT=np.empty((n, N), order="F"),  # nv rows
                 rneaInParallel=pin.rneaInParallel,
                 abaInParallel=pin.abaInParallel,
@@ -222,7 +239,10 @@ def batch(robots, pc, s):
             if parallel:
                 eval(pin_stmt, glb)
                 c = check(
-                    f"{figure}: vs pin.{pin_stmt.split('(')[0]}", got, glb["OUTT"].T, relative=True
+                    f"{figure}: vs pin.{pin_stmt.split('(')[0]}",
+                    np.asarray(got)[:, vo],
+                    glb["OUTT"].T,
+                    relative=True,
                 )
                 checks.append(c)
                 ok = c["ok"]

@@ -40,8 +40,10 @@ from .._engine.joints import (
     articulated_projection,
     articulated_velocity,
     by_quaternion,
+    floating_base,
     joint,
     placement,
+    rates,
 )
 from .._engine.lanes import all_finite, all_positive, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
@@ -68,6 +70,7 @@ from .._engine.tuples import (
     inertia_about,
     m9,
     madd,
+    mm,
     mtv,
     mv,
     rank1_sub,
@@ -81,10 +84,20 @@ from .._engine.tuples import (
     sign,
     smv,
     srank1_sub,
+    sscale,
+    ssub,
     sub,
     sym6,
+    sym_cofactors,
+    sym_full,
+    sym_product,
 )
-from ..kinematics.recursion import body_com, near_angles, quaternion_row
+from ..kinematics.recursion import (
+    body_com,
+    near_angles,
+    quaternion_row,
+    quaternion_row_placement,
+)
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (
@@ -145,6 +158,56 @@ def translate_blocks(A, B, C, r):
     return Ap, Bp
 
 
+@njit(inline="always")
+def _rate_force(P, o, qd, tau):
+    """τ less the friction of the one-rate row at offset ``o``."""
+    k = int(P[o + VIDX])
+    v = at(qd, k)
+    return at(tau, k) - (P[o + VISCOUS] * v + P[o + COULOMB] * sign(v))
+
+
+@njit(inline="always")
+def _free_flyer_pass2(P, i, qd, tau, ws, A, B, C, pn, pf):
+    """Pass 2 and the solve of pass 3 for the free flyer on the world whose body is row
+    ``i``, from its articulated inertia [[A, B], [Bᵀ, C]] and bias force (pn, pf).
+
+    Its rates are (u, ω) in body axes, S = [0 1; 1 0], so D = Sᵀ I^A S + J_a =
+    [[C, Bᵀ], [B, A]] + J_a and Uᵀ a' = (C a'_v, B a'_v) for a' = (0, a'_v), the world's
+    −g in body axes. D [x_u; x_ω] = [r_u; r_ω] is solved by the Schur complement:
+    x_ω = (A − G Bᵀ)⁻¹ (r_ω − G r_u), x_u = C⁻¹ (r_u − Bᵀ x_ω), G = B C⁻¹, each 3×3
+    inverse by cofactors. Writes x into ``ws[i, _XN:_XN + 6]`` (q̈ of the six rows) and the
+    body's acceleration (x_ω, a'_v + x_u) into its c columns."""
+    o = HEADER + (i - 5) * STRIDE
+    ul = (_rate_force(P, o, qd, tau), _rate_force(P, o + STRIDE, qd, tau))
+    ul = ul + (_rate_force(P, o + 2 * STRIDE, qd, tau),)
+    ua = (_rate_force(P, o + 3 * STRIDE, qd, tau), _rate_force(P, o + 4 * STRIDE, qd, tau))
+    ua = ua + (_rate_force(P, o + 5 * STRIDE, qd, tau),)
+    al = (P[o + ARMATURE], P[o + STRIDE + ARMATURE], P[o + 2 * STRIDE + ARMATURE])
+    aa = (P[o + 3 * STRIDE + ARMATURE], P[o + 4 * STRIDE + ARMATURE])
+    aa = aa + (P[o + 5 * STRIDE + ARMATURE],)
+    E = g9(ws, i, _E)
+    av = mtv(E, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
+    ru = sub(sub(ul, pf), smv(C, av))
+    rw = sub(sub(ua, pn), mv(B, av))
+    Cj = (C[0] + al[0], C[1], C[2], C[3] + al[1], C[4], C[5] + al[2])
+    Aj = (A[0] + aa[0], A[1], A[2], A[3] + aa[1], A[4], A[5] + aa[2])
+    cof, minors = sym_cofactors(Cj)
+    Ci = sscale(1.0 / minors[2], cof)
+    G = mm(B, sym_full(Ci))
+    cof2, minors2 = sym_cofactors(ssub(Aj, sym_product(G, B)))
+    good = all_positive(minors[0]) and all_positive(minors[1]) and all_positive(minors[2])
+    good = good and all_positive(minors2[0]) and all_positive(minors2[1])
+    if not (good and all_positive(minors2[2])):
+        return NOT_POSITIVE_DEFINITE if all_finite(minors2[2] + minors[2]) else NON_FINITE
+    xw = smv(sscale(1.0 / minors2[2], cof2), sub(rw, mv(G, ru)))
+    xu = smv(Ci, sub(ru, mtv(B, xw)))
+    s3(ws, i, _XN, xu)
+    s3(ws, i, _XN + 3, xw)
+    s3(ws, i, _CW, xw)
+    s3(ws, i, _CV, add(av, xu))
+    return OK
+
+
 @njit(cache=True)
 def aba_into(P, q, qd, tau, ws, qdd, extended):
     """q̈ into ``qdd`` for one state, or for a lanes block ((n, WIDTH) joint arrays, a 3-D
@@ -160,7 +223,11 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
     tree = False
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
+    base = floating_base(P, extended)  # taken in one step, on row 6
     for i in range(1, nb + 1):
+        if extended is not None:
+            if base and 1 < i < 7:
+                continue
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
         cq = int(P[o + CFG])
@@ -173,20 +240,29 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
             if cq >= 0:
                 qh = at(q_given, cq)
         E, r = placement(jnt, qi, extended, qh)
+        row = i  # the row written: the body's own, also for a free flyer in one step
+        block = base and i == 1
         if extended is not None:
-            if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+            if block:  # v = S q̇ = (ω_J; u), c = 0 on the world
+                E, r = quaternion_row_placement(P, o, q, cq)
+                v, w = rates(qd, k, jnt)
+                cw = cv = Z3
+                row = 6
+                o = HEADER + row * STRIDE
+            elif by_quaternion(jnt):  # out of line (recursion.quaternion_row)
                 E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
-        p = int(P[o])
-        tree = tree or p != i - 1
-        wp = g3(ws, p, _W)
-        qdk = at(qd, k) if k >= 0 else z
-        w, v, cw, cv = articulated_velocity(
-            jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3, extended
-        )
-        if extended is not None:
-            if by_quaternion(jnt):
-                cw = add(cw, dwd)
-                cv = add(cv, da)
+        if not block:
+            p = int(P[o])
+            tree = tree or p != i - 1
+            wp = g3(ws, p, _W)
+            qdk = at(qd, k) if k >= 0 else z
+            w, v, cw, cv = articulated_velocity(
+                jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3, extended
+            )
+            if extended is not None:
+                if by_quaternion(jnt):
+                    cw = add(cw, dwd)
+                    cv = add(cv, da)
         m = P[o + MASS]
         com = body_com(P, o, qi)
         A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
@@ -194,16 +270,16 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         # p^A = v ×* (I v): momentum (A ω + h × v; m v − h × ω)
         ln = add(smv(A, w), cross(h, v))
         lf = sub(scale(m, v), cross(h, w))
-        s9(ws, i, _E, E)
-        s3(ws, i, _R, r)
-        s3(ws, i, _W, w)
-        s3(ws, i, _V, v)
-        s3(ws, i, _CW, cw)
-        s3(ws, i, _CV, cv)
-        s6(ws, i, _A, A)
-        s3(ws, i, _H, h)
-        s3(ws, i, _PN, add(cross(w, ln), cross(v, lf)))
-        s3(ws, i, _PF, cross(w, lf))
+        s9(ws, row, _E, E)
+        s3(ws, row, _R, r)
+        s3(ws, row, _W, w)
+        s3(ws, row, _V, v)
+        s3(ws, row, _CW, cw)
+        s3(ws, row, _CV, cv)
+        s6(ws, row, _A, A)
+        s3(ws, row, _H, h)
+        s3(ws, row, _PN, add(cross(w, ln), cross(v, lf)))
+        s3(ws, row, _PF, cross(w, lf))
     if tree:
         for i in range(1, nb + 1):
             clear(ws, i, _XA, COLS)
@@ -211,6 +287,9 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
     # its parent i rides in (cA, cB, cC, cn, cf)
     cA, cB, cC, cn, cf = Z6, Z9, Z6, Z3, Z3
     for i in range(nb, 0, -1):
+        if extended is not None:
+            if base and i < 6:
+                break
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
         m = P[o + MASS]
@@ -237,6 +316,14 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
             C = sadd(C, g6(ws, i, _XC))
             pn = add(pn, g3(ws, i, _XN))
             pf = add(pf, g3(ws, i, _XF))
+        if extended is not None:  # (compiled for the extended joint set only)
+            if base and i == 6:
+                # the floating base (Featherstone 2008, ch. 9): nothing passes to the world; its
+                # accelerations solve D q̈ = u − Uᵀ a' with a' = (0, −Eᵀ g), D = Sᵀ I^A S
+                status = _free_flyer_pass2(P, i, qd, tau, ws, A, B, C, pn, pf)
+                if status != OK:
+                    return status
+                continue
         if k >= 0:
             # U = I^A S, D = Sᵀ U, u = τ − Sᵀ p^A (joints.articulated_projection)
             un, uf, D, sp = articulated_projection(joint(P, o), A, B, C, pn, pf, extended)
@@ -282,7 +369,15 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
     s3(ws, 0, _CW, _Z3)
     s3(ws, 0, _CV, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
     total = z
-    for i in range(1, nb + 1):
+    first = 1
+    if extended is not None:
+        if base:  # q̈ of the floating base, and its body's acceleration: pass 2
+            first = 7
+            for d in range(6):
+                x = g1(ws, 6, _XN + d)
+                put(qdd, int(P[HEADER + (1 + d) * STRIDE + VIDX]), x)
+                total += x
+    for i in range(first, nb + 1):
         o = HEADER + i * STRIDE
         p = int(P[o])
         E = g9(ws, i, _E)

@@ -60,7 +60,7 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
         qdd = qd
     else:
         (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
-    P = model.packed
+    P = model.packed if fext is not None else model.packed_dynamics  # fext: one per row
     qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     if batched:
         tau = np.empty((len(q), model.engine_nv))
@@ -145,7 +145,7 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
         return lagrange.lagrange_terms(model, q, np.zeros_like(q)).mass_matrix
     (q,), batched = _states(model, q=q)
     n = model.engine_nv
-    P = model.packed
+    P = model.packed_dynamics
     (qe,) = _engine_arrays(model, q)
     if batched:
         H = np.empty((len(q), n, n))
@@ -208,7 +208,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
     if model.mimic is not None:
         return _coupled_forward_dynamics(model, q, qd, tau, method)
-    P = model.packed
+    P = model.packed_dynamics
     out = np.empty_like(qd) if batched else np.empty(model.nv)
     if method == "aba":
         status = (
@@ -244,7 +244,7 @@ def _tangent_id_derivatives(model, q, qd, qdd):
     for s in range(len(Q)):
         ac = tangent.chain_acceleration(model, QD[s], QDD[s])
         dq_c, dv_c = np.empty((1, n, n)), np.empty((1, n, n))
-        P = model.packed
+        P = model.packed_dynamics
         S = slice(s, s + 1)
         status = _d.id_derivatives_many(P, Q[S], QD[S], ac[None], dq_c, dv_c, 1, extended_of(P))
         if status != OK:
@@ -288,7 +288,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     (q, qd, qdd), batched = vectors(model.nv, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     n = model.engine_nv
-    P = model.packed
+    P = model.packed_dynamics
     shape = (len(q), n, n) if batched else (n, n)
     dq = np.empty(shape)
     dv = np.empty(shape)
@@ -316,7 +316,7 @@ def forward_dynamics_derivatives(model, q, qd, tau):
         return -Minv @ dq, -Minv @ dv, Minv
     n = model.nq
     (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
-    P = model.packed
+    P = model.packed_dynamics
     if batched:
         N = len(q)
         dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
@@ -357,7 +357,7 @@ def coriolis_matrix(model, q, qd):
     (q, qd), batched = _states(model, q=q, qd=qd)
     qe, qde = _engine_arrays(model, q, qd)
     n = model.engine_nv
-    P = model.packed
+    P = model.packed_dynamics
     if batched:
         C = np.empty((len(q), n, n))
         _d.coriolis_many(P, qe, qde, C, chunk_count(len(q)), extended_of(P))
@@ -372,7 +372,7 @@ def coriolis_matrix(model, q, qd):
 def _energy(model, q, qd):
     (q, qd), batched = _states(model, q=q, qd=qd)
     qe, qde = _engine_arrays(model, q, qd)
-    P = model.packed
+    P = model.packed  # (folded, a body fixed to the world would leave V's constant)
     if batched:
         out = np.empty((len(q), 2))
         _d.energy_many(P, qe, qde, out, chunk_count(len(q)), extended_of(P))

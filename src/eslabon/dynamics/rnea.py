@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._engine.joints import joint, project_wrench
+from .._engine.joints import floating_base, joint, project_wrench
 from .._engine.lanes import all_finite, at, put, zero_of
 from .._engine.layout import ARMATURE, COULOMB, H_NB, HEADER, STRIDE, VIDX, VISCOUS
 from .._engine.status import NON_FINITE, OK
@@ -45,19 +45,39 @@ from ..kinematics.recursion import (
 )
 
 
+@njit(inline="always")
+def _rate_torque(P, o, qd, qdd, tau, t):
+    """Put τ = t plus friction and rotor inertia for the one-rate row at offset ``o``;
+    returns it."""
+    k = int(P[o + VIDX])
+    v = at(qd, k)
+    t = t + P[o + VISCOUS] * v + P[o + ARMATURE] * at(qdd, k) + P[o + COULOMB] * sign(v)
+    put(tau, k, t)
+    return t
+
+
 @njit(cache=True)
 def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
     """Newton–Euler for one state into ``tau`` (may alias ``qdd``); status OK or NON_FINITE.
     With ``trace`` (True) the workspace keeps every intermediate quantity of Tabla 3.1;
     ``extended`` the joint set (:mod:`eslabon._engine.joints`). Also for a lanes block:
     (n, WIDTH) joint arrays and a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
-    forward_pass(P, q, qd, qdd, gscale, ws, extended, forces=True, trace=trace)  # (3.27)-(3.30)
+    if trace is None:  # (3.27)-(3.30); a free flyer on the world in one step
+        forward_pass(P, q, qd, qdd, gscale, ws, extended, forces=True, groups=True)
+    else:  # every row kept
+        forward_pass(P, q, qd, qdd, gscale, ws, extended, forces=True, trace=trace)
     nb = int(P[H_NB])
     z = zero_of(q)
     total = z
     f = (z, z, z)  # what the next body (i + 1) sends when i is its parent
     n = (z, z, z)
+    base = False  # the floating base in one step (forward_pass, groups)
+    if trace is None:
+        base = floating_base(P, extended)
     for i in range(nb, 0, -1):
+        if extended is not None:
+            if base and i < 6:
+                break
         o = HEADER + i * STRIDE
         # f_i, n_i: own inertial wrench, other children's (in ws) and the next body's
         f = add(f, g3(ws, i, WS_FJ))
@@ -68,6 +88,20 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
         s3(ws, i, WS_FJ, f)
         s3(ws, i, WS_NJ, n)
         k = int(P[o + VIDX])
+        p = int(P[o])
+        if extended is not None:  # (compiled for the extended joint set only)
+            if base and i == 6:
+                # the floating base's six rows (rates: linear, then angular, in body
+                # axes) project (f, n) on themselves
+                p = 0
+                k = -1
+                o = HEADER + STRIDE
+                total += _rate_torque(P, o, qd, qdd, tau, f[0])
+                total += _rate_torque(P, o + STRIDE, qd, qdd, tau, f[1])
+                total += _rate_torque(P, o + 2 * STRIDE, qd, qdd, tau, f[2])
+                total += _rate_torque(P, o + 3 * STRIDE, qd, qdd, tau, n[0])
+                total += _rate_torque(P, o + 4 * STRIDE, qd, qdd, tau, n[1])
+                total += _rate_torque(P, o + 5 * STRIDE, qd, qdd, tau, n[2])
         if k >= 0:
             # (3.33): project on the joint, add friction and rotor inertia
             t = project_wrench(joint(P, o), f, n, extended)
@@ -79,7 +113,6 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
         E = g9(ws, i, WS_E)
         Ef = mv(E, f)
         En = add(mv(E, n), cross(g3(ws, i, WS_R), Ef))
-        p = int(P[o])
         if p == i - 1:
             f = Ef
             n = En

@@ -28,7 +28,7 @@ import math
 
 from numba import njit
 
-from .._engine.joints import by_quaternion, joint, placement, world_axis
+from .._engine.joints import by_quaternion, floating_base, joint, placement, world_axis
 from .._engine.layout import ARMATURE, CFG, H_NB, H_NV, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
@@ -41,6 +41,7 @@ from .._engine.tuples import (
     inertia_about,
     m9,
     mm,
+    mtv,
     mv,
     rotate_sym,
     s3,
@@ -61,6 +62,50 @@ _RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
 COLS = 28
 
 
+@njit(inline="always")
+def _floating_base_column(P, cw, H, j, fn, ff):
+    """H_kj for the six rates k of the floating base (rows 1 … 6, pose R, p in ``cw``
+    row 6) and a reaction F_j = (fn, ff) (world, about the world origin): the rates'
+    axes are [0; R e] (linear) and [R e; p × R e] (angular), so the six entries are
+    Rᵀ ff and Rᵀ (fn − p × ff). Returns their sum."""
+    R = g9(cw, 6, _RW)
+    lin = mtv(R, ff)
+    ang = mtv(R, sub(fn, cross(g3(cw, 6, _PW), ff)))
+    total = 0.0
+    for d in range(3):
+        kl = int(P[HEADER + (1 + d) * STRIDE + VIDX])
+        ka = int(P[HEADER + (4 + d) * STRIDE + VIDX])
+        H[kl, j] = H[j, kl] = lin[d]
+        H[ka, j] = H[j, ka] = ang[d]
+        total += lin[d] + ang[d]
+    return total
+
+
+@njit(inline="always")
+def _floating_base_block(P, cw, H, m, h, J):
+    """The floating base's 6 × 6 block of H from the composite of the whole tree (m, h, J)
+    (world, about the world origin): column by column, F = Yc S for each rate's axis S,
+    then :func:`_floating_base_column`; plus the armature on the diagonal."""
+    R = g9(cw, 6, _RW)
+    pw = g3(cw, 6, _PW)
+    total = 0.0
+    for d in range(6):
+        e = (R[d % 3], R[3 + d % 3], R[6 + d % 3])  # R e_(d mod 3)
+        if d < 3:
+            sn = (0.0, 0.0, 0.0)
+            sf = e
+        else:
+            sn = e
+            sf = cross(pw, e)
+        fn = add(smv(J, sn), cross(h, sf))
+        ff = sub(scale(m, sf), cross(h, sn))
+        o = HEADER + (1 + d) * STRIDE
+        k = int(P[o + VIDX])
+        total += _floating_base_column(P, cw, H, k, fn, ff)
+        H[k, k] += P[o + ARMATURE]
+    return total
+
+
 @njit(cache=True)
 def crba_into(P, q, cw, H, extended):
     """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, COLS) workspace;
@@ -73,7 +118,11 @@ def crba_into(P, q, cw, H, extended):
     pp = (0.0, 0.0, 0.0)
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
+    base = floating_base(P, extended)  # in one step, on row 6
     for i in range(1, nb + 1):
+        if extended is not None:
+            if base and 1 < i < 7:
+                continue
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
         cq = int(P[o + CFG])
@@ -87,6 +136,10 @@ def crba_into(P, q, cw, H, extended):
         if extended is not None:
             if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
                 E, r = quaternion_row_placement(P, o, q, cq)
+            if base and i == 1:
+                i = 6
+                o = HEADER + i * STRIDE
+                k = -1  # the floating base's columns: below
         p = int(P[o])
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
@@ -124,6 +177,10 @@ def crba_into(P, q, cw, H, extended):
         h = add(g3(cw, i, _H), hc)
         J = sadd(g6(cw, i, _J), Jc)
         j = int(P[o + VIDX])
+        if extended is not None:  # (compiled for the extended joint set only)
+            if base and i == 6:
+                total += _floating_base_block(P, cw, H, m, h, J)
+                break
         if j >= 0:
             # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
             sn = g3(cw, i, _SN)
@@ -133,6 +190,10 @@ def crba_into(P, q, cw, H, extended):
             # (3.40): project on joint j and every ancestor joint
             b = i
             while b > 0:
+                if extended is not None:
+                    if base and b == 6:  # the floating base's six entries at once
+                        total += _floating_base_column(P, cw, H, j, fn, ff)
+                        break
                 ob = HEADER + b * STRIDE
                 kb = int(P[ob + VIDX])
                 if kb >= 0:

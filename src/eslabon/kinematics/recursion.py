@@ -27,6 +27,8 @@ from numba.extending import overload
 from .._engine.joints import (
     by_quaternion,
     configuration,
+    floating_base,
+    free_flyer_motion,
     group_correction,
     is_angle,
     joint,
@@ -170,7 +172,18 @@ def quaternion_row_placement(P, o, q, c):
 
 @njit(cache=True)
 def forward_pass(
-    P, q, qd, qdd, gscale, ws, extended, forces=None, trace=None, poses=None, moving_base=None
+    P,
+    q,
+    qd,
+    qdd,
+    gscale,
+    ws,
+    extended,
+    forces=None,
+    trace=None,
+    poses=None,
+    moving_base=None,
+    groups=None,
 ):
     """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM, plus what the options ask
     for, each given as True or left None:
@@ -181,6 +194,9 @@ def forward_pass(
     - ``moving_base``: the base (row 0) moves: its ω, ω̇, v̇ and v are read from ``ws[0]``
       (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still added to v̇
       as −g·gscale.
+    - ``groups`` (with ``forces`` alone): a floating base (:func:`~eslabon._engine.joints.
+      floating_base`) is taken in one step (:func:`~eslabon._engine.joints.
+      free_flyer_motion`); of its six rows only its body's (row 6) is written.
 
     The parent's motion is kept in registers when the parent is the previous body (every
     serial chain). One state, or a lanes block with a 3-D ``ws``
@@ -207,7 +223,13 @@ def forward_pass(
         s3(ws, 0, WS_W, w)
         s3(ws, 0, WS_WD, wd)
         s3(ws, 0, WS_V, v0)
+    base = False  # with groups: the floating base in one step, written on row 6
+    if groups is not None:
+        base = floating_base(P, extended)
     for i in range(1, nb + 1):
+        if extended is not None:
+            if base and 1 < i < 7:
+                continue
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
         qi = z
@@ -225,29 +247,43 @@ def forward_pass(
             if cq >= 0:
                 qh = at(q_given, cq)
         E, r = placement(jnt, qi, extended, qh)
+        row = i  # the row written: the body's own, also for a free flyer in one step
+        block = False
         if extended is not None:
-            if by_quaternion(jnt):  # out of line: the loop stays as small as before
+            block = base and i == 1
+            if block:
+                E, r = quaternion_row_placement(P, o, q, cq)
+                u, wj = rates(qd, k, jnt)
+                ud, wdj = rates(qdd, k, jnt)
+                w, wd, a = free_flyer_motion(
+                    E, r, g3(ws, 0, WS_W), g3(ws, 0, WS_WD), g3(ws, 0, WS_A), u, wj, ud, wdj
+                )
+                row = 6
+                o = HEADER + row * STRIDE
+            elif by_quaternion(jnt):  # out of line: the loop stays as small as before
                 E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = int(P[o])
-        if p != i - 1:
-            w = g3(ws, p, WS_W)
-            wd = g3(ws, p, WS_WD)
-            a = g3(ws, p, WS_A)
         wp = w
-        # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
-        a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
-        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, extended)
-        if extended is not None:
-            if by_quaternion(jnt):
-                wd = add(wd, dwd)
-                a = add(a, da)
+        if not block:
+            if p != i - 1:
+                w = g3(ws, p, WS_W)
+                wd = g3(ws, p, WS_WD)
+                a = g3(ws, p, WS_A)
+            wp = w
+            # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
+            a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
+            w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, extended)
+            if extended is not None:
+                if by_quaternion(jnt):
+                    wd = add(wd, dwd)
+                    a = add(a, da)
         c = body_com(P, o, qi)
-        s9(ws, i, WS_E, E)
-        s3(ws, i, WS_R, r)
-        s3(ws, i, WS_W, w)
-        s3(ws, i, WS_WD, wd)
-        s3(ws, i, WS_A, a)
-        s3(ws, i, WS_C, c)
+        s9(ws, row, WS_E, E)
+        s3(ws, row, WS_R, r)
+        s3(ws, row, WS_W, w)
+        s3(ws, row, WS_WD, wd)
+        s3(ws, row, WS_A, a)
+        s3(ws, row, WS_C, c)
         if forces is not None:
             # (3.30): COM acceleration, inertial force and moment
             I = m9(P, o + INERTIA)
@@ -258,8 +294,8 @@ def forward_pass(
                 s3(ws, i, WS_AC, ac)
                 s3(ws, i, WS_F, F)
                 s3(ws, i, WS_N, N)
-            s3(ws, i, WS_FJ, F)
-            s3(ws, i, WS_NJ, add(N, cross(c, F)))
+            s3(ws, row, WS_FJ, F)
+            s3(ws, row, WS_NJ, add(N, cross(c, F)))
         if poses is not None:
             Rp = g9(ws, p, WS_RW)
             s9(ws, i, WS_RW, mm(Rp, E))

@@ -104,6 +104,9 @@ class Model:
     mimic: Any = field(init=False, repr=False)
     body_row: np.ndarray = field(init=False, repr=False)
     packed: np.ndarray = field(init=False, repr=False)
+    # the same with fixed joints folded into their parents (layout.fold_fixed): what the
+    # kernels of per-degree-of-freedom results read
+    packed_dynamics: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         arrays = check_body_arrays(self)
@@ -136,6 +139,9 @@ class Model:
         packed = L.pack(self)
         packed.setflags(write=False)
         object.__setattr__(self, "packed", packed)
+        folded = L.fold_fixed(packed)
+        folded.setflags(write=False)
+        object.__setattr__(self, "packed_dynamics", folded)
 
     # --- sizes -----------------------------------------------------------------------
     @property

@@ -200,7 +200,7 @@ def simulate(
         _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol)
     elif compiled:
         qdd = np.empty((K, n))
-        P, code = model.packed, FD_CODES[fd_method]
+        P, code = model.packed_dynamics, FD_CODES[fd_method]
         status, step = rk4_loop(P, code, T, float(dt), q, qd, qdd, extended_of(P))
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T)
