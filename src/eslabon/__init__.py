@@ -50,6 +50,10 @@ _ATTRIBUTES = {
     "neutral": "eslabon.model.configuration",
     "random_configuration": "eslabon.model.configuration",
     "normalize": "eslabon.model.configuration",
+    "with_payload": "eslabon.model.variants",
+    "with_joint_friction": "eslabon.model.variants",
+    "joint_trajectory": "eslabon.trajectory.joint",
+    "JointTrajectory": "eslabon.trajectory.joint",
 }
 _SUBPACKAGES = (
     "model",
@@ -104,6 +108,10 @@ __all__ = [
     "neutral",
     "random_configuration",
     "normalize",
+    "with_payload",
+    "with_joint_friction",
+    "joint_trajectory",
+    "JointTrajectory",
     "__version__",
 ]
 
@@ -153,4 +161,6 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
         normalize,
         random_configuration,
     )
+    from .model.variants import with_joint_friction, with_payload  # noqa: F401
     from .sim import Trajectory, simulate  # noqa: F401
+    from .trajectory.joint import JointTrajectory, joint_trajectory  # noqa: F401

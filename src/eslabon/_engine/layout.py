@@ -235,25 +235,18 @@ def fold_fixed(P):
 
 
 def _merge_inertia(rp, r, E, t) -> None:
-    """Add the body of row ``r``, placed at (E, t) in row ``rp``'s frame, to ``rp``: the
-    total mass, its centre of mass and the rotational inertia about it (parallel axes)."""
-    import numpy as np
+    """Add the body of row ``r``, placed at (E, t) in row ``rp``'s frame, to ``rp``
+    (:func:`eslabon.spatial.combined_body`)."""
+    from ..spatial.spatial6 import combined_body
 
-    m1, m2 = rp[MASS], r[MASS]
-    m = m1 + m2
-    c1 = rp[COM : COM + 3].copy()
-    c2 = E @ r[COM : COM + 3] + t
-    c = (m1 * c1 + m2 * c2) / m if m2 != 0.0 else c1  # (a massless body may have inertia)
-
-    def about(mass, d):
-        return mass * (d @ d * np.eye(3) - np.outer(d, d))
-
-    inertia = (
-        rp[INERTIA : INERTIA + 9].reshape(3, 3)
-        + about(m1, c1 - c)
-        + E @ r[INERTIA : INERTIA + 9].reshape(3, 3) @ E.T
-        + about(m2, c2 - c)
+    m, c, inertia = combined_body(
+        rp[MASS],
+        rp[COM : COM + 3],
+        rp[INERTIA : INERTIA + 9].reshape(3, 3),
+        r[MASS],
+        E @ r[COM : COM + 3] + t,
+        E @ r[INERTIA : INERTIA + 9].reshape(3, 3) @ E.T,
     )
     rp[MASS] = m
     rp[COM : COM + 3] = c
-    rp[INERTIA : INERTIA + 9] = (0.5 * (inertia + inertia.T)).ravel()
+    rp[INERTIA : INERTIA + 9] = inertia.ravel()

@@ -5,8 +5,11 @@ from .dh import from_dh
 from .files import load_model, save_model
 from .model import DHTable, Frame, Model
 from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf
+from .variants import with_joint_friction, with_payload
 
 __all__ = [
+    "with_payload",
+    "with_joint_friction",
     "Model",
     "Frame",
     "DHTable",

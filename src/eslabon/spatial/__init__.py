@@ -31,6 +31,7 @@ from .invariants import (
 from .rotations import homogeneous, is_rotation, rot_axis, rot_x, rot_y, rot_z, skew
 from .spatial6 import (
     body_force,
+    combined_body,
     cuboid_inertia,
     force_cross,
     gyroscopic_force,
@@ -87,6 +88,7 @@ __all__ = [
     "force_cross",
     "spatial_inertia_com",
     "spatial_inertia",
+    "combined_body",
     "parallel_axis",
     "cuboid_inertia",
     "gyroscopic_force",

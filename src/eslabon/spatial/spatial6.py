@@ -183,6 +183,24 @@ def parallel_axis(J_cm, m, s) -> np.ndarray:
     return J + m[..., None, None] * (ss * _I3 - s[..., :, None] * s[..., None, :])
 
 
+def combined_body(m1, c1, J1, m2, c2, J2) -> tuple:
+    """(m, c, J_c): one rigid body made of two, each given by its mass, centre of mass
+    (3,) and rotational inertia about its centre of mass (3, 3) in the same axes: the
+    total mass, the mass-weighted centre c and the inertia about c, J_c = Σ J_k +
+    m_k(|d_k|² 1 − d_k d_kᵀ) with d_k = c_k − c ((1.25) for each body). A massless body
+    (inertia alone, as a URDF may give) leaves the centre where the other's is. No check
+    of the inertias: what is combined is what the caller validated."""
+    c1, c2 = np.asarray(c1, dtype=float), np.asarray(c2, dtype=float)
+    m = float(m1) + float(m2)
+    c = (m1 * c1 + m2 * c2) / m if m2 != 0.0 and m != 0.0 else c1.copy()
+
+    def about(mass, d):
+        return mass * (d @ d * _I3 - np.outer(d, d))
+
+    J = np.asarray(J1, dtype=float) + about(m1, c1 - c) + np.asarray(J2) + about(m2, c2 - c)
+    return m, c, 0.5 * (J + J.T)
+
+
 def spatial_inertia_com(m, J_cm) -> np.ndarray:
     """I_cm = diag(J_cm, m 1) (1.8), shape (..., 6, 6), about the centre of mass."""
     m, J = _mass(m), _inertia(J_cm, "J_cm")

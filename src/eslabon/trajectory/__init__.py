@@ -1,4 +1,5 @@
-"""Task trajectories for inverse kinematics: time laws, paths, Frenet–Serret orientation.
+"""Trajectories: joint-space motions between two configurations (:mod:`.joint`), and task
+trajectories for inverse kinematics: time laws, paths, Frenet–Serret orientation.
 
 Seed 000 (Rojas 1987) §3.6 "Síntesis de trayectoria" and the T3 tasks of §4.4/§5.4.
 Not to be confused with :class:`eslabon.sim.Trajectory`, which
@@ -14,6 +15,7 @@ See ``docs/trajectory.md``.
 """
 
 from .frenet import FrenetFrame, FrenetMotion, frenet_frame, frenet_motion
+from .joint import JointTrajectory, joint_trajectory
 from .laws import LawSample, SplineLaw, TimeLaw, cycloid, quintic, spline_law
 from .paths import ParametricPath, Path, circle, e2_sphere_cylinder, helix, line
 from .task import (
@@ -28,6 +30,8 @@ from .task import (
 )
 
 __all__ = [
+    "JointTrajectory",
+    "joint_trajectory",
     "LawSample",
     "TimeLaw",
     "SplineLaw",
