@@ -19,7 +19,14 @@ def _mobile_section(section, path, name, *, strict):
     return mobile_from_mapping(section, path, name, strict=strict)
 
 
-def load_model(path, *, gravity=None, strict: bool = False, root_joint: str | None = None):
+def load_model(
+    path,
+    *,
+    gravity=None,
+    strict: bool = False,
+    root_joint: str | None = None,
+    ee: str | None = None,
+):
     """Load a model file of either kind.
 
     Parameters
@@ -37,6 +44,10 @@ def load_model(path, *, gravity=None, strict: bool = False, root_joint: str | No
         URDF only: hang the root link from the world on this joint, named ``root_joint``
         (a floating or planar base, as Pinocchio's ``buildModel(urdf, root_joint)``);
         None keeps the root link as the fixed world. Refused for a YAML file.
+    ee : str, optional
+        URDF only: the link that is the end effector ``"ee"``; by default the URDF's tool
+        frame (``tool0``, ``ee_link``, …) where it has one, else its last link
+        (:func:`eslabon.model.read_urdf`; the model's ``source`` says which rule applied).
 
     Returns
     -------
@@ -51,5 +62,10 @@ def load_model(path, *, gravity=None, strict: bool = False, root_joint: str | No
         its line); see ``docs/model-files.md`` for what is checked.
     """
     return read_model_file(
-        path, gravity=gravity, strict=strict, read_mobile=_mobile_section, root_joint=root_joint
+        path,
+        gravity=gravity,
+        strict=strict,
+        read_mobile=_mobile_section,
+        root_joint=root_joint,
+        ee=ee,
     )

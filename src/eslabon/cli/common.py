@@ -79,11 +79,20 @@ def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: boo
     if spec in zoo.names():
         return zoo.load(spec, **opts)
     if Path(spec).suffix.lower() in (".yaml", ".yml", ".urdf") or Path(spec).exists():
-        if opts:
-            raise UserError("--opt: options apply to zoo models only")
+        urdf = Path(spec).suffix.lower() == ".urdf"
+        unknown = sorted(set(opts) - ({"ee", "root_joint"} if urdf else set()))
+        if unknown and not urdf:
+            raise UserError("--opt: options apply to zoo models only (and ee, root_joint to URDF)")
+        if unknown:
+            raise UserError(
+                f"--opt: {', '.join(unknown)}: options apply to zoo models; a URDF file "
+                "takes ee=LINK and root_joint=free_flyer|planar"
+            )
         from ..loader import load_model
 
-        loaded = load_model(spec)
+        loaded = load_model(
+            spec, **{k: (v if isinstance(v, str) else str(v)) for k, v in opts.items()}
+        )
         if not hasattr(loaded, "nq") and not mobile_ok:
             raise UserError(
                 f"MODEL: {spec!r} is a mobile manipulator; this command takes an "

@@ -34,6 +34,11 @@ def model_info(m):
         + (f", configuration of {m.nq} numbers (quaternions)" if m.nq != m.nv else ""),
         f"gravity  {m.gravity.tolist()} m/s^2",
     ]
+    if m.source.startswith("URDF"):  # which link is the end effector, and why
+        from ..model.urdf import end_effector_rule
+
+        data["ee"] = end_effector_rule(m)
+        lines.append(f"ee       {data['ee']}")
     for i in np.flatnonzero(m.mimic_joint >= 0):  # joints that copy another's value
         k = int(m.mimic_joint[i])
         data.setdefault("mimic", []).append(

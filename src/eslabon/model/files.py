@@ -82,18 +82,20 @@ def load_model(
     gravity: ArrayLike | None = None,
     strict: bool = False,
     root_joint: str | None = None,
+    ee: str | None = None,
 ) -> Model:
     """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or
     ``.urdf``. ``gravity`` overrides the file's (URDF has none: the physical default
     (0, 0, −9.81) applies). ``strict`` refuses an inertia no rigid body can have (else a
     warning). ``root_joint`` ("free_flyer" or "planar", URDF only) hangs the URDF's root
-    link from the world on that joint (:func:`~eslabon.model.read_urdf`). A
+    link from the world on that joint, and ``ee`` (URDF only) names the link that is the
+    end effector (:func:`~eslabon.model.read_urdf`). A
     mobile-manipulator file (a ``mobile`` section) is refused: :func:`eslabon.load_model`
     reads files of either kind.
 
     Anything wrong in the file raises a ValueError that names the file and the field (or
     the element and its line); see docs/model-files.md for what is checked."""
-    return read_model_file(path, gravity=gravity, strict=strict, root_joint=root_joint)
+    return read_model_file(path, gravity=gravity, strict=strict, root_joint=root_joint, ee=ee)
 
 
 def read_model_file(
@@ -103,6 +105,7 @@ def read_model_file(
     strict: bool = False,
     read_mobile: ReadMobile | None = None,
     root_joint: str | None = None,
+    ee: str | None = None,
 ) -> Any:
     """As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
     building the object of a file's ``mobile`` section once the file around it is checked
@@ -123,6 +126,12 @@ def read_model_file(
                 gravity=STANDARD_GRAVITY if gravity is None else gravity,
                 strict=strict,
                 root_joint=root_joint,
+                ee=ee,
+            )
+        if ee is not None:
+            raise ValueError(
+                "ee: applies to URDF files only (a YAML file names its frame 'ee' itself), "
+                f"got {short_repr(ee)}"
             )
         if root_joint is not None:
             raise ValueError(

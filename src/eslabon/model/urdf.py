@@ -50,7 +50,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -97,13 +97,16 @@ _SHAPES = {"box": {"size": 3}, "cylinder": {"radius": 1, "length": 1}, "sphere":
 class UrdfInfo:
     """What a URDF holds beyond the dynamics model: joint limits {joint: (lower, upper)}
     (only where lower < upper; see the module docstring), per link the visual geometry
-    [(kind, size or mesh file name, origin 4×4)], and the joint name of each body 1..nb
+    [(kind, size or mesh file name, origin 4×4)], the link that is the end effector ``ee``
+    and the rule that chose it (``read_urdf``'s ``ee``), and the joint name of each body 1..nb
     (``joint_names[i - 1]``) and of each DOF."""
 
     robot: str
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)
     visuals: dict[str, list[Visual]] = field(default_factory=dict)
     joint_names: list[str] = field(default_factory=list)
+    ee: str = ""  # the link or frame the model's "ee" frame is, and why (read_urdf, ee=)
+    ee_rule: str = ""
 
     def dof_names(self, model: Model) -> list[str]:
         """The URDF joint name of each rate of v (a joint of several degrees of freedom
@@ -444,6 +447,7 @@ def read_urdf(
     name: str | None = None,
     strict: bool = False,
     root_joint: str | None = None,
+    ee: str | None = None,
 ) -> tuple[Model, UrdfInfo]:
     """Read a URDF robot (supported elements and refusals: the module docstring).
 
@@ -462,6 +466,12 @@ def read_urdf(
         body 1, on that joint from the world at the identity placement, with its inertia,
         name (as body and frame) and visuals; its joint is named ``"root_joint"`` in
         :attr:`UrdfInfo.joint_names` (as in Pinocchio's ``buildModel(urdf, root_joint)``).
+    ee : str, optional
+        The link or frame that is the model's end effector ``"ee"``. By default the
+        URDF's tool frame, the first of :data:`TOOL_FRAMES` it has (``tool0``, the frame
+        ROS-Industrial arms put at the flange, and what Pinocchio and MoveIt users take as
+        the tool), else its last link. The rule that applied is in
+        :attr:`UrdfInfo.ee_rule` and the model's ``source`` (``eslabon info`` prints it).
 
     Returns
     -------
@@ -514,6 +524,8 @@ def read_urdf(
                 where,
             )
             queue.append(child)
+    ee_name, ee_rule = _end_effector(b, ee, where)
+    info = replace(info, ee=ee_name, ee_rule=ee_rule)
     model = b.build(
         gravity=gravity,
         name=name or robot.get("name") or "urdf",
@@ -521,6 +533,65 @@ def read_urdf(
         strict=strict,
     )
     return _with_mimics(model, info, parent_of, where), info
+
+
+# the names a URDF gives its tool frame, in the order read_urdf looks for them
+TOOL_FRAMES = ("tool0", "ee_link", "tool_frame", "end_effector", "tcp")
+
+
+def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str]:
+    """Name the frame ``"ee"`` (read_urdf's ``ee``): (the link or frame it is, the rule)."""
+    frames = {f.name: f for f in b._frames}
+    if "ee" in frames:  # a link of that name is the end effector already
+        if ee not in (None, "ee"):
+            raise ValueError(
+                f"ee: {where} has a link named 'ee', which is the end effector; got {ee!r}"
+            )
+        return "ee", "ee: the URDF's link 'ee'"
+    if ee is not None:
+        if not isinstance(ee, str) or ee not in frames:
+            raise ValueError(
+                f"ee: expected a link of {where}, one of {sorted(frames)}; got {short_repr(ee)}"
+            )
+        name, rule = ee, f"ee: link {ee!r} (chosen with ee=)"
+    else:
+        found = next((n for n in TOOL_FRAMES if n in frames), None)
+        if found is None:
+            last = b._bodies[-1]["name"] if b.nb else next(iter(frames), "world")
+            return last, (
+                f"ee: the last link {last!r} (the URDF has no tool frame: none of "
+                f"{', '.join(TOOL_FRAMES)}; choose one with ee=)"
+            )
+        name = found
+        rule = f"ee: {found!r}, the URDF's tool frame (the first of {', '.join(TOOL_FRAMES)})"
+    f = frames[name]
+    b.add_frame("ee", f.body, f.rotation, f.translation)
+    return name, rule
+
+
+def end_effector_rule(model: Model) -> str:
+    """Which frame of ``model`` its end effector ``"ee"`` is, and by which rule of
+    :func:`read_urdf`, read from the model itself (its frames): the tool frame, the last
+    link, or another link (chosen)."""
+    ee = model.frame("ee")
+    same = [
+        f.name
+        for f in model.frames
+        if f.name != "ee"
+        and f.body == ee.body
+        and np.array_equal(f.rotation, ee.rotation)
+        and np.array_equal(f.translation, ee.translation)
+    ]
+    tool = next((n for n in TOOL_FRAMES if n in same), None)
+    if tool is not None:
+        return f"{tool!r}, the URDF's tool frame (the first of {', '.join(TOOL_FRAMES)})"
+    name = model.body_names[ee.body]
+    if name in same and ee.body == model.nb:
+        return (
+            f"the last link {name!r} (no tool frame: none of {', '.join(TOOL_FRAMES)}; "
+            "choose one with ee=)"
+        )
+    return f"{same[0]!r}" if same else f"a frame of body {name!r}"
 
 
 def _with_mimics(model: Model, info: UrdfInfo, parent_of: ParentOf, where: str) -> Model:
@@ -574,10 +645,13 @@ def from_urdf(
     name: str | None = None,
     strict: bool = False,
     root_joint: str | None = None,
+    ee: str | None = None,
 ) -> Model:
     """A :class:`Model` from a URDF file path or URDF text: :func:`read_urdf` without the
     :class:`UrdfInfo`; the parameters are the same."""
-    return read_urdf(source, gravity=gravity, name=name, strict=strict, root_joint=root_joint)[0]
+    return read_urdf(
+        source, gravity=gravity, name=name, strict=strict, root_joint=root_joint, ee=ee
+    )[0]
 
 
 __all__ = [
@@ -590,4 +664,6 @@ __all__ = [
     "MAX_URDF_BYTES",
     "ROOT_JOINTS",
     "ROOT_JOINT_NAME",
+    "TOOL_FRAMES",
+    "end_effector_rule",
 ]
