@@ -4,7 +4,7 @@ thesis's misprints there: (3.13) lost its signs; (3.15) and Ω(A) print (A·Aᵀ
 (AᵀA)⁻¹; (3.18) prints the rear wheels' third rows [0, 0] for [0, 1]; the third entry
 of (3.21) is garbled ("β̇/m * cos β/m" for β̇ cos β / m), and (3.21) has no lateral V θ̇.
 
-tests/test_seed003_wheels.py differentiates the chain from a prescribed body motion and
+tests/test_wheel_kinematics.py differentiates the chain from a prescribed body motion and
 integrates the heading by quadrature. Here the checks run the other way, or in closed
 form:
 - the wheel Jacobian is checked from prescribed wheel rates through the closed chain
