@@ -29,9 +29,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._args import finite_number, vectors
+from .._args import explain_nonfinite, finite_number, vectors
+from .._engine.batch import chunk_count
+from .._engine.joints import extended_of
+from .._engine.status import NOT_POSITIVE_DEFINITE, OK
+from ..dynamics import drivers as _d
 from ..dynamics import inverse_dynamics, mass_matrix
-from ..dynamics.api import inverse_dynamics_derivatives
+from ..dynamics.api import _NOT_PD_MESSAGE, inverse_dynamics_derivatives
 from ..dynamics.tangent import tangent_drift
 from ..model.configuration import difference, integrate
 
@@ -83,11 +87,33 @@ def state_space(U, V, W):
     return A, B, M_inv
 
 
+def _compiled(model, q, qd, qdd):
+    """U, V, W, A, B, M⁻¹ in one compiled call per state, or one parallel call for a
+    batch (:func:`eslabon.dynamics.derivatives.linearization_into`)."""
+    P = model.packed_dynamics
+    n, lead = model.nv, q.shape[:-1]
+    q, qd, qdd = (np.ascontiguousarray(x, dtype=float) for x in (q, qd, qdd))
+    W, V, U, M_inv = (np.empty(lead + (n, n)) for _ in range(4))
+    A, B = np.empty(lead + (2 * n, 2 * n)), np.empty(lead + (2 * n, n))
+    if q.ndim == 1:
+        status = _d.linearize_one(P, q, qd, qdd, W, V, U, M_inv, A, B, extended_of(P))
+    else:
+        chunks = chunk_count(len(q))
+        status = _d.linearize_many(P, q, qd, qdd, W, V, U, M_inv, A, B, chunks, extended_of(P))
+    if status == NOT_POSITIVE_DEFINITE:
+        raise ValueError(_NOT_PD_MESSAGE)
+    if status != OK:
+        explain_nonfinite("linearize", q=q, qd=qd, qdd=qdd)
+    return Linearization(U, V, W, A, B, M_inv)
+
+
 def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6):
     """U, V, W, A, B at one state (n,) or a batch (N, n) (:class:`Linearization`)."""
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     (q, qd, qdd), _ = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)
+    if method == "analytic" and model.nq == model.nv and model.mimic is None and q.ndim <= 2:
+        return _compiled(model, q, qd, qdd)
     U = mass_matrix(model, q)
     if method == "analytic":
         W, V = inverse_dynamics_derivatives(model, q, qd, qdd)

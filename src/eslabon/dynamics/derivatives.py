@@ -335,3 +335,48 @@ def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv, extended):
         for a in range(nq):
             Minv[a, j] = col[a]
     return OK
+
+
+@njit(cache=True)
+def linearization_into(P, q, qd, qdd, ws, W, V, M, L, col, Minv, A, B, extended):
+    """The state-space linearization of the robot about (q, q̇, q̈) in one pass (Rojas
+    1987, (5.4.1) and (5.2.3–4)): W = ∂τ/∂q, V = ∂τ/∂q̇ and M = U by
+    :func:`rnea_derivatives_into`, then with M = L Lᵀ (``L`` a scratch (n, n), ``col``
+    (n,))
+
+        A = [[0, 1], [−M⁻¹W, −M⁻¹V]],   B = [[0], [M⁻¹]],   Minv = M⁻¹.
+
+    Status (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
+    n = int(P[H_NV])
+    if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, M, extended) != OK:
+        return NON_FINITE
+    for a in range(n):
+        for b in range(n):
+            L[a, b] = M[a, b]
+    if not cholesky_factor(L, n):
+        return NOT_POSITIVE_DEFINITE
+    for a in range(2 * n):
+        for b in range(2 * n):
+            A[a, b] = 0.0
+        for b in range(n):
+            B[a, b] = 0.0
+    for j in range(n):
+        A[j, n + j] = 1.0
+        for a in range(n):
+            col[a] = -W[a, j]
+        cholesky_solve(L, col, n)
+        for a in range(n):
+            A[n + a, j] = col[a]
+        for a in range(n):
+            col[a] = -V[a, j]
+        cholesky_solve(L, col, n)
+        for a in range(n):
+            A[n + a, n + j] = col[a]
+        for a in range(n):
+            col[a] = 0.0
+        col[j] = 1.0
+        cholesky_solve(L, col, n)
+        for a in range(n):
+            Minv[a, j] = col[a]
+            B[n + a, j] = col[a]
+    return OK

@@ -44,7 +44,7 @@ from . import aba, derivatives, walker_orin
 from .aba import aba_into
 from .cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into  # noqa: F401 (api's method codes)
 from .coriolis import coriolis_into
-from .derivatives import fd_derivatives_into, rnea_derivatives_into
+from .derivatives import fd_derivatives_into, linearization_into, rnea_derivatives_into
 from .energy import energy_into
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into
@@ -532,6 +532,39 @@ def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
 def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks, extended):
     outs = (DQ, DV, MINV)
     return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), outs, (extended,), nchunks, 1)
+
+
+# --- linearization (:func:`.derivatives.linearization_into`) ------------------------------
+
+
+@njit(cache=True)
+def linearize_one(P, q, qd, qdd, W, V, M, Minv, A, B, extended):
+    n = int(P[H_NV])
+    ws, L, col = np.empty((_rows(P), derivatives.COLS)), np.empty((n, n)), np.empty(n)
+    return linearization_into(P, q, qd, qdd, ws, W, V, M, L, col, Minv, A, B, extended)
+
+
+@njit(cache=True)
+def linearize_chunk(P, ins, outs, extra, lo, hi):
+    Q, QD, QDD = ins
+    W, V, M, MINV, A, B = outs
+    (extended,) = extra
+    n = int(P[H_NV])
+    ws = np.empty((_rows(P), derivatives.COLS))
+    L, col = np.empty((n, n)), np.empty(n)
+    status = OK
+    for s in range(lo, hi):
+        st = linearization_into(
+            P, Q[s], QD[s], QDD[s], ws, W[s], V[s], M[s], L, col, MINV[s], A[s], B[s], extended
+        )
+        status = max(status, st)
+    return status
+
+
+@batch_kernel
+def linearize_many(P, Q, QD, QDD, W, V, M, MINV, A, B, nchunks, extended):
+    outs = (W, V, M, MINV, A, B)
+    return run_batch(linearize_chunk, P, (Q, QD, QDD), outs, (extended,), nchunks, 1)
 
 
 # --- Coriolis matrix and energies (:mod:`.coriolis`, :mod:`.energy`) ----------------------
