@@ -173,3 +173,22 @@ def test_dh_frames_of_pendulum():
     poses = es.kinematics.frame_poses(m, np.zeros(3))
     origins = [poses[f"dh{i}"][:2, 3] for i in range(4)]
     np.testing.assert_allclose(origins, [[0, 0], [1, 0], [2, 0], [3, 0]], atol=1e-15)
+
+
+def test_walker_orin_method_3_costs_fewer_operations_than_method_1():
+    """Práctica 3 §3.3: Walker and Orin (1982) compared four methods and found the third
+    the most efficient; the practice implements it. Counted on eslabon's kernels (n-joint
+    revolute chains): method 3 (composite rigid bodies) needs fewer multiplications and
+    additions than method 1 (n Newton–Euler columns), by more as n grows; method 1 costs
+    exactly n Newton–Euler passes (and n² additions of its finiteness check on H)."""
+    from eslabon.dynamics import opcount
+
+    c3 = opcount.instrumented("walker_orin_3", (4, 6))
+    c1 = opcount.instrumented("walker_orin_1", (4, 6))
+    ne = opcount.instrumented("rnea", (4, 6))
+    ratios = []
+    for n in (4, 6):
+        assert c3[n]["mul"] < c1[n]["mul"] and c3[n]["add"] < c1[n]["add"]
+        assert c1[n]["mul"] == n * ne[n]["mul"] and c1[n]["add"] == n * ne[n]["add"] + n * n
+        ratios.append(c1[n]["mul"] / c3[n]["mul"])
+    assert ratios[1] > ratios[0] > 2.0

@@ -252,6 +252,11 @@ def count(method: str, n: int) -> dict:
         cw = _objects(np.zeros((model.nb + 1, walker_orin.COLS)))
         out = _objects(np.zeros((n, n)))
         walker_orin.crba_into(P, q, cw, out, None)
+    elif method == "walker_orin_1":  # n Newton–Euler columns at q̇ = 0, q̈ = e_j, g = 0
+        ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
+        out = _objects(np.zeros((n, n)))
+        zero, unit, col = (_objects(np.zeros(n)) for _ in range(3))
+        walker_orin.ne_columns_into(P, q, ws, zero, unit, col, out, None)
     elif method == "aba":
         ws = _objects(np.zeros((model.nb + 1, aba.COLS)))
         aba.aba_into(P, q, q, q, ws, out, None)
@@ -259,7 +264,8 @@ def count(method: str, n: int) -> dict:
         return _soa_count(model, probe_state(n))
     else:
         raise ValueError(
-            f"method: expected 'rnea', 'walker_orin_3', 'aba' or 'soa', got {method!r}"
+            "method: expected 'rnea', 'walker_orin_3', 'walker_orin_1', 'aba' or 'soa', "
+            f"got {method!r}"
         )
     return dict(COUNT, result=np.asarray(out, dtype=float).tolist())
 

@@ -39,7 +39,7 @@ QUOTED_N6 = {
     "walker_orin (1982)": (1627, 1261),
 }
 
-INSTRUMENTED = ("rnea", "walker_orin_3", "aba", "soa")
+INSTRUMENTED = ("rnea", "walker_orin_3", "walker_orin_1", "aba", "soa")
 
 
 def _check_n(n):
@@ -98,7 +98,8 @@ def _probe(method: str, sizes: tuple) -> dict:
 
 def instrumented(method: str, sizes=(1, 2, 3, 6)) -> dict:
     """{n: {"mul", "add", "div", "sqrt", "trig"}} for our ``"rnea"`` (τ from q, q̇, q̈),
-    ``"walker_orin_3"`` (M(q) by composite rigid bodies, our CRBA), ``"aba"`` (q̈ by the
+    ``"walker_orin_3"`` (M(q) by composite rigid bodies, our CRBA), ``"walker_orin_1"``
+    (M(q) as n Newton–Euler columns at q̇ = 0, q̈ = e_j, no gravity), ``"aba"`` (q̈ by the
     articulated-body algorithm) kernel, or the numpy constraint-force forward dynamics
     ``"soa"`` (its kinematic pass and step-➊ bias on counting scalars plus its operator
     work on counting arrays, dense 6×6 blocks and LU solves included as written; per part
