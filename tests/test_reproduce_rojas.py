@@ -1,8 +1,9 @@
 """``eslabon reproduce rojas``: seed 000's tables side by side with the printed values.
 
-Rojas Salgado (1987) Tables 5.4.1, 5.4.2 and 5.6.2–5.6.4, §3.3.3 (the 7R loop), §4.4
-(the straight-line task, Figs. 4.4.3–4.4.8) and the operation counts of §4.4–4.5
-(4.4.3–4, 4.5.2).
+Rojas Salgado (1987) Tables 5.4.1 (with its perturbation block), 5.4.2 and 5.6.2–5.6.4,
+Fig. 5.4.2 (nominal and perturbed motions over 1 s), §3.3.3 (the 7R loop), §4.4 (the
+straight-line task, Figs. 4.4.3–4.4.8) and the operation counts of §4.4–4.5 (4.4.3–4,
+4.5.2).
 """
 
 import json
@@ -21,6 +22,14 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
         for column in entry["columns"].values():
             assert set(column["status"]) <= {"ok", "noise"}, (table, column)
     assert max(data["task"]["iterations"]) <= 3
+    # Table 5.4.1's perturbation block: every printed δ met, to its single precision
+    for key, row in data["table_5_4_1_perturbation"].items():
+        assert set(row["status"]) <= {"ok", "noise"}, key
+    # Fig. 5.4.2: joints 1, 5, 6 move identically on both paths (§5.4's note); the
+    # moment of joint 1 differs (Table 5.4.1 prints δf*₁ = 2.53 N·m)
+    fig = data["figure_5_4_2"]
+    assert fig["joints_1_5_6_largest_gap"] < 1e-9
+    assert min(fig["q"][1:4]) > 0.01 and fig["tau"][0] > 10.0
     # chapter 5: Tables 5.4.2, 5.6.3 (issue 5); the thesis's W-derived cells are WRONG
     t542 = data["table_5_4_2"]
     for key in ("V_dqd", "U_dqdd"):

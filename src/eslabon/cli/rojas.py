@@ -200,10 +200,22 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     sol45, data["table_5_6_2"], more = _table(t3, "5.6.2", sol05.q)
     lines += more
-    from .rojas_control import table_5_4_2, table_5_6_3, table_state
+    from .rojas_control import (
+        figure_5_4_2,
+        perturbation_block,
+        table_5_4_2,
+        table_5_6_3,
+        table_state,
+    )
 
-    data["table_5_4_2"], more = table_5_4_2(t3, np.radians(rojas.INITIAL_THETA_DEG))
+    q_start = np.radians(rojas.INITIAL_THETA_DEG)
+    data["table_5_4_1_perturbation"], more = perturbation_block(t3, q_start)
     lines += more
+    data["table_5_4_2"], more = table_5_4_2(t3, q_start)
+    lines += more
+    data["figure_5_4_2"], more, f = figure_5_4_2(t3, q_start, out)
+    lines += more
+    files.update(f)
     data["table_5_6_3"], more = table_5_6_3(t3, table_state(t3, "5.6.2", sol05.q))
     lines += more
     data["task"], more, f, path = _task(t3, out)

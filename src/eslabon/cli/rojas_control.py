@@ -1,4 +1,5 @@
-"""Chapter 5 of seed 000 for ``eslabon reproduce rojas``: Tables 5.4.2, 5.6.3 and 5.6.4.
+"""Chapter 5 of seed 000 for ``eslabon reproduce rojas``: Table 5.4.1's perturbation block,
+Fig. 5.4.2 and Tables 5.4.2, 5.6.3 and 5.6.4.
 
 Printed values beside exact ones (:mod:`eslabon.zoo.rojas_tables`). Cell marks: "ok"
 (4 significant digits), "noise" (printed at single-precision noise level, ours too),
@@ -12,9 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import control as ctl
+from .. import inverse_dynamics
 from .._files import atomic_file
 from ..kinematics import ik
-from ..trajectory import T3_ROTATION, t3_path
+from ..sim import Trajectory
+from ..trajectory import T3_ROTATION, t3_path, t3_straight_line_task
 from ..zoo.rojas_tables import (
     EXACT_EIGENVALUES_T045,
     JOINT_TABLES,
@@ -65,6 +68,88 @@ def _vector_rows(label, computed, printed, noise=1e-3, note="", thesis_wrong=Fal
         "printed": list(printed),
         "status": status,
     }, lines
+
+
+def perturbation_block(t3, q_initial):
+    """Table 5.4.1's second block: perturbed minus nominal θ, θ̇, θ̈ and f* at t = 0.05 s
+    for the path z + 0.03 sin 2πβ (§5.4)."""
+    nominal = table_state(t3, "5.4.1", q_initial)
+    perturbed = table_state(t3, "5.4.1", q_initial, PERTURBATION_Z_WAVE)
+    f = [inverse_dynamics(t3, *state) for state in (nominal, perturbed)]
+    data, lines = {}, ["Table 5.4.1, perturbation block  δ = perturbed − nominal at t = 0.05 s"]
+    rows = [
+        ("dq", "δθ [rad]", perturbed[0] - nominal[0]),
+        ("dqd", "δθ̇ [rad/s]", perturbed[1] - nominal[1]),
+        ("dqdd", "δθ̈ [rad/s²]", perturbed[2] - nominal[2]),
+        ("df", "δf* [N·m]", f[1] - f[0]),
+    ]
+    for key, label, value in rows:
+        data[key], more = _vector_rows(label, value, PERTURBATION[key], noise=1e-4)
+        if key == "dq":  # a difference of single-precision angles: to about 1e-6 rad
+            data[key]["status"] = [
+                "ok" if st == "DIFF" and abs(v - p_) <= 1.5e-6 else st
+                for st, v, p_ in zip(data[key]["status"], value, PERTURBATION[key])
+            ]
+            more[0] += (
+                " (the thesis's is a difference of single-precision angles near 1.6 rad:"
+                " ok to 1.5e-6 rad)"
+            )
+            more[-1] = "             " + " ".join(f"{st:>12}" for st in data[key]["status"])
+        lines += more
+    return data, lines
+
+
+def figure_5_4_2(t3, q_initial, out):
+    """Fig. 5.4.2: each joint's θ, θ̇, θ̈ and moment over 1 s on the nominal and the
+    perturbed task (z + 0.03 sin 2πβ), 101 samples; the thesis notes that joints 1, 5 and
+    6 have identical graphs. Returns (data, lines, files)."""
+    times = np.linspace(0.0, 1.0, 101)
+    runs = {}
+    for name, wave in (("nominal", 0.0), ("perturbed", PERTURBATION_Z_WAVE)):
+        path = ik.solve_path(t3, t3_straight_line_task(wave), times, q_initial)
+        if not path.converged.all():
+            raise RuntimeError(f"{name} task: {path.message}")
+        tau = inverse_dynamics(t3, path.q, path.qd, path.qdd)
+        runs[name] = Trajectory(times, path.q, path.qd, path.qdd, tau, t3.name)
+    nom, per = runs["nominal"], runs["perturbed"]
+    gaps = {
+        k: np.abs(getattr(per, k) - getattr(nom, k)).max(axis=0) for k in ("q", "qd", "qdd", "tau")
+    }
+    lines = [
+        "Fig. 5.4.2  nominal and perturbed motions over 1 s: max |perturbed − nominal| per joint"
+    ]
+    for key, label in (
+        ("q", "θ [rad]"),
+        ("qd", "θ̇ [rad/s]"),
+        ("qdd", "θ̈ [rad/s²]"),
+        ("tau", "f* [N·m]"),
+    ):
+        lines.append(f"  {label:<12}" + " ".join(f"{v:>12.4g}" for v in gaps[key]))
+    same = max(float(gaps[k][[0, 4, 5]].max()) for k in ("q", "qd", "qdd"))
+    lines.append(
+        f"  joints 1, 5, 6 move identically on both paths (the thesis: identical graphs), "
+        f"largest gap {same:.1e}; their moments: joints 5, 6 too "
+        f"({max(gaps['tau'][4], gaps['tau'][5]):.1e} N·m), joint 1 not ({gaps['tau'][0]:.4g} "
+        "N·m: the other joints' motion changes the inertia it turns, as Table 5.4.1's "
+        "δf*₁ = 2.53 shows)"
+    )
+    files = {}
+    try:
+        from ..viz import plot_joint_panels
+
+        for j in range(6):
+            files[f"fig_5_4_2_joint{j + 1}_png"] = plot_joint_panels(
+                nom,
+                out / f"fig_5_4_2_joint{j + 1}.png",
+                j,
+                title=f"Cincinnati T3, joint {j + 1}: nominal and perturbed (cf. Fig. 5.4.2)",
+                compare=per,
+                labels=("nominal", "perturbed z + 0.03 sin 2πβ"),
+            )
+    except ValueError as exc:  # matplotlib missing: the numbers are still printed
+        lines.append(f"  (no plots: {exc})")
+    data = {k: v.tolist() for k, v in gaps.items()} | {"joints_1_5_6_largest_gap": same}
+    return data, lines, files
 
 
 def table_5_4_2(t3, q_initial):

@@ -53,9 +53,13 @@ def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None
     return _save(plt, fig, path, dpi=110)
 
 
-def plot_joint_panels(traj, path, joint: int, title: str | None = None) -> Path:
+def plot_joint_panels(
+    traj, path, joint: int, title: str | None = None, *, compare=None, labels=None
+) -> Path:
     """Save a PNG/SVG of one joint's q, q̇, q̈ and τ against time, four stacked panels
-    (the layout of seed 000's Figs. 4.4.3–4.4.8). ``joint`` counts from 0."""
+    (the layout of seed 000's Figs. 4.4.3–4.4.8 and 5.4.2). ``joint`` counts from 0.
+    ``compare``: a second trajectory drawn on the same panels (e.g. a perturbed motion
+    beside the nominal one), with ``labels`` (two strings) for the legend."""
     plt = _pyplot()
     n = traj.q.shape[1]
     if traj.qd.shape[1] != n:
@@ -67,10 +71,15 @@ def plot_joint_panels(traj, path, joint: int, title: str | None = None) -> Path:
         raise ValueError(f"joint: expected an index in 0..{n - 1}, got {joint!r}")
     panels = (("q", "θ [rad]"), ("qd", "θ̇ [rad/s]"), ("qdd", "θ̈ [rad/s²]"), ("tau", "τ [N·m]"))
     fig, axes = plt.subplots(4, 1, figsize=(6, 8), sharex=True)
+    names = tuple(labels) if labels is not None else ("first", "second")
     for ax, (key, label) in zip(axes, panels):
-        ax.plot(traj.t, getattr(traj, key)[:, joint], "o-", ms=3)
+        ax.plot(traj.t, getattr(traj, key)[:, joint], "o-", ms=3, label=names[0])
+        if compare is not None:
+            ax.plot(compare.t, getattr(compare, key)[:, joint], "--", label=names[1])
         ax.set_ylabel(label)
         ax.grid(True)
+    if compare is not None:
+        axes[0].legend()
     axes[-1].set_xlabel("t [s]")
     axes[0].set_title(title or f"{traj.model_name}: joint {joint + 1}")
     return _save(plt, fig, path, dpi=100)
