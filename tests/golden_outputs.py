@@ -5,7 +5,7 @@ chains and 10 seeded random trees, the outputs of the public functions at seeded
 (one state through the fast and the general path, batches, every method). The table in
 ``tests/data/golden_outputs.npz`` was written by the code before the engine changes of
 this release, and written again when fixed joints were folded into their parents for the
-per-degree-of-freedom kernels (``eslabon._engine.layout.fold_fixed``): 750 entries of the
+per-degree-of-freedom kernels (``eslabon.model.fold.fold_fixed``): 750 entries of the
 models with fixed joints moved by round-off, at most 4.2e-14 relative, none other.
 ``tests/test_golden_outputs.py`` recomputes it and compares bytes (0 ulp, signed zeros
 included). Only public API of that earlier release is used here.

@@ -3,7 +3,7 @@
 ``Model.packed_dynamics`` is ``Model.packed`` with every body on a fixed joint merged into
 its parent (mass, centre of mass, inertia about it by parallel axes) and its children
 hung from the parent at the composed placement, as Pinocchio's URDF reader merges fixed
-links (``eslabon._engine.layout.fold_fixed``). Every kernel whose result is per degree of
+links (``eslabon.model.fold.fold_fixed``). Every kernel whose result is per degree of
 freedom must give the same numbers on both arrays, to round-off.
 """
 

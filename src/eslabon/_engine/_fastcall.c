@@ -24,7 +24,7 @@
  *   header, stride
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
  *              (every public function is a per-degree-of-freedom quantity, so it reads
- *              the packed model with fixed joints folded, layout.fold_fixed) must hold
+ *              the packed model with fixed joints folded, eslabon/model/fold.py) must hold
  *              header + (nb + 1) * stride values with nb = P[0], nq = P[1], nv = P[5]
  *   owner      kept alive as long as the function (the cfunc owning the machine code,
  *              or the object whose .address compiles it)

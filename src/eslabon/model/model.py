@@ -21,6 +21,7 @@ import numpy as np
 from .._engine import layout as L
 from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
+from .fold import fold_fixed
 from .mimic import mimic_map
 from .validate import check_body_arrays, check_names_and_frames
 
@@ -104,7 +105,7 @@ class Model:
     mimic: Any = field(init=False, repr=False)
     body_row: np.ndarray = field(init=False, repr=False)
     packed: np.ndarray = field(init=False, repr=False)
-    # the same with fixed joints folded into their parents (layout.fold_fixed): what the
+    # the same with fixed joints folded into their parents (model.fold.fold_fixed): what the
     # kernels of per-degree-of-freedom results read
     packed_dynamics: np.ndarray = field(init=False, repr=False)
 
@@ -139,7 +140,7 @@ class Model:
         packed = L.pack(self)
         packed.setflags(write=False)
         object.__setattr__(self, "packed", packed)
-        folded = L.fold_fixed(packed)
+        folded = fold_fixed(packed)
         folded.setflags(write=False)
         object.__setattr__(self, "packed_dynamics", folded)
 

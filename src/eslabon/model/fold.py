@@ -1,0 +1,89 @@
+"""Fixed joints folded into their parents: the packed model the kernels of
+per-degree-of-freedom results read (``Model.packed_dynamics``).
+
+A body on a fixed joint moves rigidly with its parent, so for τ, M, q̈ and their
+derivatives it is part of the parent's body: Pinocchio's URDF reader merges such links the
+same way. Figures: docs/performance.md, "Floating bases and fixed joints".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._engine.layout import (
+    COM,
+    COM_SLIDE,
+    FIXED,
+    H_NB,
+    HEADER,
+    INERTIA,
+    JTYPE,
+    MASS,
+    PARENT,
+    POS,
+    ROT,
+    body_offset,
+)
+from ..spatial.spatial6 import combined_body
+
+
+def fold_fixed(P: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The packed model ``P`` with every fixed joint folded into its parent row, for the
+    kernels whose results are per degree of freedom (τ, M, q̈, their derivatives, C): a
+    body on a fixed joint moves rigidly with its parent, so its mass,
+    centre of mass and inertia join the parent's and its children hang from the parent
+    at the composed placement, as Pinocchio's URDF reader merges fixed links. A body
+    fixed to the world, or to a row whose centre of mass slides (seed 001's book mode),
+    is left out or kept as it is. Returns ``P`` itself when nothing is folded; rows keep
+    their order, so a parent still precedes its children. Per-body results (world poses,
+    Jacobians, the Newton–Euler trace, wrenches on bodies) read the unfolded array."""
+    nb = int(P[H_NB])
+    rows = [P[body_offset(i) : body_offset(i + 1)].copy() for i in range(nb + 1)]
+    parent = [int(r[PARENT]) for r in rows]
+    kept = [True] * (nb + 1)
+    for i in range(nb, 0, -1):  # a fixed row into its parent, deepest first
+        r = rows[i]
+        p = parent[i]
+        if r[JTYPE] != FIXED or r[COM_SLIDE] != 0.0 or (p > 0 and rows[p][COM_SLIDE] != 0.0):
+            continue
+        E = r[ROT : ROT + 9].reshape(3, 3)
+        t = r[POS : POS + 3]
+        if p > 0:
+            _merge_inertia(rows[p], r, E, t)
+        for c in range(i + 1, nb + 1):
+            if kept[c] and parent[c] == i:
+                rc = rows[c]
+                rc[ROT : ROT + 9] = (E @ rc[ROT : ROT + 9].reshape(3, 3)).ravel()
+                rc[POS : POS + 3] = E @ rc[POS : POS + 3] + t
+                parent[c] = p
+        kept[i] = False
+    if all(kept):
+        return P
+    new = np.cumsum(kept) - 1  # each kept row's new index
+    out = [P[:HEADER].copy()]
+    for i in range(nb + 1):
+        if kept[i]:
+            rows[i][PARENT] = new[parent[i]] if i > 0 else -1
+            out.append(rows[i])
+    F = np.concatenate(out)
+    F[H_NB] = int(np.sum(kept)) - 1
+    return F
+
+
+def _merge_inertia(
+    rp: NDArray[np.float64], r: NDArray[np.float64], E: NDArray[np.float64], t: NDArray[np.float64]
+) -> None:
+    """Add the body of row ``r``, placed at (E, t) in row ``rp``'s frame, to ``rp``
+    (:func:`eslabon.spatial.combined_body`)."""
+    m, c, inertia = combined_body(
+        rp[MASS],
+        rp[COM : COM + 3],
+        rp[INERTIA : INERTIA + 9].reshape(3, 3),
+        r[MASS],
+        E @ r[COM : COM + 3] + t,
+        E @ r[INERTIA : INERTIA + 9].reshape(3, 3) @ E.T,
+    )
+    rp[MASS] = m
+    rp[COM : COM + 3] = c
+    rp[INERTIA : INERTIA + 9] = inertia.ravel()
