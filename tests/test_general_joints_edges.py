@@ -138,3 +138,27 @@ def test_a_helical_joint_far_from_zero_advances_with_its_whole_angle(letters):
     tau = pin.rnea(pm, pd, q, v, a)
     np.testing.assert_allclose(es.inverse_dynamics(model, q, v, a), tau, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(es.forward_dynamics(model, q, v, tau), a, atol=1e-6)
+
+
+@pytest.mark.parametrize("child", [True, False])
+def test_a_massless_floating_base_is_not_positive_definite_not_a_crash(child):
+    """A floating base taken in one step (the articulated-body algorithm's 6 × 6 block)
+    whose linear block is singular: a massless base with a prismatic child along one of
+    its axes, or a massless free body alone. Every path says the mass matrix is not
+    positive definite, as it did row by row (found in review)."""
+    from eslabon.model.builder import ModelBuilder
+
+    b = ModelBuilder()
+    b.add_body(0, "free_flyer", mass=0.0, inertia=np.zeros((3, 3)))
+    if child:
+        b.add_body(1, "P", axis=(1, 0, 0), mass=2.0, com=(0.1, 0.2, 0), inertia=np.eye(3) * 0.02)
+    m = b.build(gravity=(0, 0, -9.81))
+    q, qd, tau = es.neutral(m), np.zeros(m.nv), np.ones(m.nv)
+    for call in (
+        lambda: es.forward_dynamics(m, q, qd, tau),
+        lambda: es.forward_dynamics(m, q[None], qd[None], tau[None]),
+        lambda: es.forward_dynamics(m, np.tile(q, (5, 1)), np.zeros((5, m.nv)), np.ones((5, m.nv))),
+        lambda: es.simulate(m, 0.01, 0.005, torque=tau),
+    ):
+        with pytest.raises(ValueError, match="not positive definite"):
+            call()

@@ -191,14 +191,14 @@ def _free_flyer_pass2(P, i, qd, tau, ws, A, B, C, pn, pf):
     rw = sub(sub(ua, pn), mv(B, av))
     Cj = (C[0] + al[0], C[1], C[2], C[3] + al[1], C[4], C[5] + al[2])
     Aj = (A[0] + aa[0], A[1], A[2], A[3] + aa[1], A[4], A[5] + aa[2])
-    cof, minors = sym_cofactors(Cj)
+    cof, minors = sym_cofactors(Cj)  # each block's leading minors before its inverse
+    if not (all_positive(minors[0]) and all_positive(minors[1]) and all_positive(minors[2])):
+        return NOT_POSITIVE_DEFINITE if all_finite(minors[2]) else NON_FINITE
     Ci = sscale(1.0 / minors[2], cof)
     G = mm(B, sym_full(Ci))
     cof2, minors2 = sym_cofactors(ssub(Aj, sym_product(G, B)))
-    good = all_positive(minors[0]) and all_positive(minors[1]) and all_positive(minors[2])
-    good = good and all_positive(minors2[0]) and all_positive(minors2[1])
-    if not (good and all_positive(minors2[2])):
-        return NOT_POSITIVE_DEFINITE if all_finite(minors2[2] + minors[2]) else NON_FINITE
+    if not (all_positive(minors2[0]) and all_positive(minors2[1]) and all_positive(minors2[2])):
+        return NOT_POSITIVE_DEFINITE if all_finite(minors2[2]) else NON_FINITE
     xw = smv(sscale(1.0 / minors2[2], cof2), sub(rw, mv(G, ru)))
     xu = smv(Ci, sub(ru, mtv(B, xw)))
     s3(ws, i, _XN, xu)
