@@ -74,10 +74,12 @@ def model_info(m):
                 + " ".join(f"{v:>10.5g}" for v in vals)
                 + f" {float(r.get('mass', 0.0)):>10.5g}"
             )
-    lines.append("bodies")
+    moving = len(m.joint_bodies)
+    lines.append(f"bodies   {m.nb}: {moving} on moving joints, {m.nb - moving} on fixed ones")
+    width = max([10] + [len(m.body_names[i]) for i in range(1, m.nb + 1)])
     for i in range(1, m.nb + 1):
         lines.append(
-            f"  {i:>2} {m.body_names[i]:<10} {JOINT_TYPE_NAMES[int(m.joint_type[i])]:<10}"
+            f"  {i:>2} {m.body_names[i]:<{width}} {JOINT_TYPE_NAMES[int(m.joint_type[i])]:<10}"
             f" parent {m.parent[i]:>2}  mass {m.mass[i]:<8.5g} com {np.round(m.com[i], 6).tolist()}"
         )
     lines.append(f"total mass {m.mass.sum():.6g} kg")
