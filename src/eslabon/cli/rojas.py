@@ -112,18 +112,10 @@ def _task(t3, out):
         f"  joint 6: |θ − 90°| ≤ {np.abs(np.degrees(path.q[:, 5]) - 90).max():.1e}°, "
         f"|τ₆| ≤ {np.abs(tau[:, 5]).max():.1e} N·m (the thesis: stays at π/2, torque noise)",
     ]
-    try:
-        from ..viz import plot_joint_panels
+    from .rojas_control import joint_panel_files
 
-        for j in range(6):
-            files[f"joint{j + 1}_png"] = plot_joint_panels(
-                traj,
-                out / f"t3_joint{j + 1}.png",
-                j,
-                title=f"Cincinnati T3, straight-line task: joint {j + 1} (cf. Figs. 4.4.3–4.4.8)",
-            )
-    except ValueError as exc:  # matplotlib missing: numbers and data still written
-        lines.append(f"  (no plots: {exc})")
+    title = "Cincinnati T3, straight-line task: joint {} (cf. Figs. 4.4.3–4.4.8)"
+    files.update(joint_panel_files(traj, out, "t3_joint", title, lines, key="joint"))
     summary = {"iterations": path.iterations.tolist(), "peak_abs_tau": np.abs(tau).max(0).tolist()}
     return summary, lines, files, path
 

@@ -70,6 +70,24 @@ def _vector_rows(label, computed, printed, noise=1e-3, note="", thesis_wrong=Fal
     }, lines
 
 
+def joint_panel_files(traj, out, stem, title, lines, key=None, **options) -> dict:
+    """One four-panel PNG per joint of the T3 (``{stem}{j}.png``, ``title`` formatted with
+    the joint's number; ``options`` to :func:`eslabon.viz.plot_joint_panels`), by file key
+    ``{key}{j}_png`` (``key`` defaults to ``stem``); without matplotlib none, and a line in
+    ``lines`` says why."""
+    files = {}
+    try:
+        from ..viz import plot_joint_panels
+
+        for j in range(traj.q.shape[1]):
+            files[f"{key or stem}{j + 1}_png"] = plot_joint_panels(
+                traj, out / f"{stem}{j + 1}.png", j, title=title.format(j + 1), **options
+            )
+    except ValueError as exc:  # matplotlib missing: the numbers and data are still written
+        lines.append(f"  (no plots: {exc})")
+    return files
+
+
 def perturbation_block(t3, q_initial):
     """Table 5.4.1's second block: perturbed minus nominal θ, θ̇, θ̈ and f* at t = 0.05 s
     for the path z + 0.03 sin 2πβ (§5.4)."""
@@ -133,21 +151,15 @@ def figure_5_4_2(t3, q_initial, out):
         "N·m: the other joints' motion changes the inertia it turns, as Table 5.4.1's "
         "δf*₁ = 2.53 shows)"
     )
-    files = {}
-    try:
-        from ..viz import plot_joint_panels
-
-        for j in range(6):
-            files[f"fig_5_4_2_joint{j + 1}_png"] = plot_joint_panels(
-                nom,
-                out / f"fig_5_4_2_joint{j + 1}.png",
-                j,
-                title=f"Cincinnati T3, joint {j + 1}: nominal and perturbed (cf. Fig. 5.4.2)",
-                compare=per,
-                labels=("nominal", "perturbed z + 0.03 sin 2πβ"),
-            )
-    except ValueError as exc:  # matplotlib missing: the numbers are still printed
-        lines.append(f"  (no plots: {exc})")
+    files = joint_panel_files(
+        nom,
+        out,
+        "fig_5_4_2_joint",
+        "Cincinnati T3, joint {}: nominal and perturbed (cf. Fig. 5.4.2)",
+        lines,
+        compare=per,
+        labels=("nominal", "perturbed z + 0.03 sin 2πβ"),
+    )
     data = {k: v.tolist() for k, v in gaps.items()} | {"joints_1_5_6_largest_gap": same}
     return data, lines, files
 

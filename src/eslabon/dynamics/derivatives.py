@@ -87,6 +87,7 @@ from .._engine.tuples import (
 from ..kinematics.recursion import body_com, near_angles, quaternion_row_placement
 from .aba import aba_into
 from .cholesky_fd import cholesky_factor, cholesky_solve
+from .walker_orin import crba_into
 
 # workspace columns, one row per body (world coordinates)
 _RW, _PW = 0, 9  # pose
@@ -318,37 +319,53 @@ def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv, extended):
         return NOT_POSITIVE_DEFINITE
     col = np.empty(nq)
     for j in range(nq):
-        for a in range(nq):
-            col[a] = -dq[a, j]
-        cholesky_solve(M, col, nq)
-        for a in range(nq):
-            dq[a, j] = col[a]
-        for a in range(nq):
-            col[a] = -dv[a, j]
-        cholesky_solve(M, col, nq)
-        for a in range(nq):
-            dv[a, j] = col[a]
-        for a in range(nq):
-            col[a] = 0.0
-        col[j] = 1.0
-        cholesky_solve(M, col, nq)
-        for a in range(nq):
-            Minv[a, j] = col[a]
+        _solve_column(M, _negated_column(col, dq, j, nq), nq, dq, 0, j)
+        _solve_column(M, _negated_column(col, dv, j, nq), nq, dv, 0, j)
+        _solve_column(M, _unit_column(col, j, nq), nq, Minv, 0, j)
     return OK
 
 
+@njit(cache=True, inline="always")
+def _negated_column(col, X, j, n):
+    """col ← −X[:, j]; returns col."""
+    for a in range(n):
+        col[a] = -X[a, j]
+    return col
+
+
+@njit(cache=True, inline="always")
+def _unit_column(col, j, n):
+    """col ← e_j; returns col."""
+    for a in range(n):
+        col[a] = 0.0
+    col[j] = 1.0
+    return col
+
+
+@njit(cache=True, inline="always")
+def _solve_column(L, col, n, out, row0, j):
+    """out[row0 : row0 + n, j] ← (L Lᵀ)⁻¹ col (col is overwritten), L from
+    :func:`~eslabon.dynamics.cholesky_fd.cholesky_factor`."""
+    cholesky_solve(L, col, n)
+    for a in range(n):
+        out[row0 + a, j] = col[a]
+
+
 @njit(cache=True)
-def linearization_into(P, q, qd, qdd, ws, W, V, M, L, col, Minv, A, B, extended):
+def linearization_into(P, q, qd, qdd, ws, cw, W, V, M, L, col, Minv, A, B, extended):
     """The state-space linearization of the robot about (q, q̇, q̈) in one pass (Rojas
-    1987, (5.4.1) and (5.2.3–4)): W = ∂τ/∂q, V = ∂τ/∂q̇ and M = U by
-    :func:`rnea_derivatives_into`, then with M = L Lᵀ (``L`` a scratch (n, n), ``col``
-    (n,))
+    1987, (5.4.1) and (5.2.3–4)): W = ∂τ/∂q and V = ∂τ/∂q̇ by
+    :func:`rnea_derivatives_into`, U = M by the composite-body kernel that
+    :func:`eslabon.mass_matrix` runs (``cw`` its workspace: the same bits), then with
+    M = L Lᵀ (``L`` a scratch (n, n), ``col`` (n,))
 
         A = [[0, 1], [−M⁻¹W, −M⁻¹V]],   B = [[0], [M⁻¹]],   Minv = M⁻¹.
 
     Status (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
     n = int(P[H_NV])
-    if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, M, extended) != OK:
+    if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, L, extended) != OK:
+        return NON_FINITE
+    if crba_into(P, q, cw, M, extended) != OK:
         return NON_FINITE
     for a in range(n):
         for b in range(n):
@@ -362,21 +379,9 @@ def linearization_into(P, q, qd, qdd, ws, W, V, M, L, col, Minv, A, B, extended)
             B[a, b] = 0.0
     for j in range(n):
         A[j, n + j] = 1.0
+        _solve_column(L, _negated_column(col, W, j, n), n, A, n, j)
+        _solve_column(L, _negated_column(col, V, j, n), n, A, n, n + j)
+        _solve_column(L, _unit_column(col, j, n), n, Minv, 0, j)
         for a in range(n):
-            col[a] = -W[a, j]
-        cholesky_solve(L, col, n)
-        for a in range(n):
-            A[n + a, j] = col[a]
-        for a in range(n):
-            col[a] = -V[a, j]
-        cholesky_solve(L, col, n)
-        for a in range(n):
-            A[n + a, n + j] = col[a]
-        for a in range(n):
-            col[a] = 0.0
-        col[j] = 1.0
-        cholesky_solve(L, col, n)
-        for a in range(n):
-            Minv[a, j] = col[a]
-            B[n + a, j] = col[a]
+            B[n + a, j] = Minv[a, j]
     return OK

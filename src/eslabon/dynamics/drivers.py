@@ -541,7 +541,8 @@ def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks, extended):
 def linearize_one(P, q, qd, qdd, W, V, M, Minv, A, B, extended):
     n = int(P[H_NV])
     ws, L, col = np.empty((_rows(P), derivatives.COLS)), np.empty((n, n)), np.empty(n)
-    return linearization_into(P, q, qd, qdd, ws, W, V, M, L, col, Minv, A, B, extended)
+    cw = np.empty((_rows(P), walker_orin.COLS))
+    return linearization_into(P, q, qd, qdd, ws, cw, W, V, M, L, col, Minv, A, B, extended)
 
 
 @njit(cache=True)
@@ -551,11 +552,12 @@ def linearize_chunk(P, ins, outs, extra, lo, hi):
     (extended,) = extra
     n = int(P[H_NV])
     ws = np.empty((_rows(P), derivatives.COLS))
+    cw = np.empty((_rows(P), walker_orin.COLS))
     L, col = np.empty((n, n)), np.empty(n)
     status = OK
     for s in range(lo, hi):
         st = linearization_into(
-            P, Q[s], QD[s], QDD[s], ws, W[s], V[s], M[s], L, col, MINV[s], A[s], B[s], extended
+            P, Q[s], QD[s], QDD[s], ws, cw, W[s], V[s], M[s], L, col, MINV[s], A[s], B[s], extended
         )
         status = max(status, st)
     return status

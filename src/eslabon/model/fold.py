@@ -14,15 +14,14 @@ from numpy.typing import NDArray
 from .._engine.layout import (
     COM,
     COM_SLIDE,
-    FIXED,
     H_NB,
     HEADER,
     INERTIA,
-    JTYPE,
     MASS,
     PARENT,
     POS,
     ROT,
+    VIDX,
     body_offset,
 )
 from ..spatial.spatial6 import combined_body
@@ -42,10 +41,12 @@ def fold_fixed(P: NDArray[np.float64]) -> NDArray[np.float64]:
     rows = [P[body_offset(i) : body_offset(i + 1)].copy() for i in range(nb + 1)]
     parent = [int(r[PARENT]) for r in rows]
     kept = [True] * (nb + 1)
-    for i in range(nb, 0, -1):  # a fixed row into its parent, deepest first
+    for i in range(nb, 0, -1):  # a row with no rate into its parent, deepest first
         r = rows[i]
         p = parent[i]
-        if r[JTYPE] != FIXED or r[COM_SLIDE] != 0.0 or (p > 0 and rows[p][COM_SLIDE] != 0.0):
+        # a row with no rate of its own (VIDX < 0) is a fixed joint's: its placement is
+        # constant, so its body moves rigidly with the parent
+        if r[VIDX] >= 0 or r[COM_SLIDE] != 0.0 or (p > 0 and rows[p][COM_SLIDE] != 0.0):
             continue
         E = r[ROT : ROT + 9].reshape(3, 3)
         t = r[POS : POS + 3]
