@@ -1,7 +1,8 @@
 """Every number as it was: the outputs of the public functions on every zoo model, 40
 random chains and 10 random trees (tests/golden_outputs.py) equal, byte for byte, the
 table written by the code before this release's engine changes, and again when fixed
-joints were folded (round-off only: tests/golden_outputs.py says by how much)
+joints were folded and when joint axes were turned onto z (round-off only:
+tests/golden_outputs.py says by how much)
 (tests/data/golden_outputs.npz)."""
 
 from pathlib import Path

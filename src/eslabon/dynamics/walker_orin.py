@@ -41,7 +41,6 @@ from .._engine.tuples import (
     inertia_about,
     m9,
     mm,
-    mtv,
     mv,
     rotate_sym,
     s3,
@@ -63,46 +62,34 @@ COLS = 28
 
 
 @njit(inline="always")
-def _floating_base_column(P, cw, H, j, fn, ff):
-    """H_kj for the six rates k of the floating base (rows 1 … 6, pose R, p in ``cw``
-    row 6) and a reaction F_j = (fn, ff) (world, about the world origin): the rates'
-    axes are [0; R e] (linear) and [R e; p × R e] (angular), so the six entries are
-    Rᵀ ff and Rᵀ (fn − p × ff). Returns their sum."""
-    R = g9(cw, 6, _RW)
-    lin = mtv(R, ff)
-    ang = mtv(R, sub(fn, cross(g3(cw, 6, _PW), ff)))
+def _floating_base_column(H, j, fn, ff):
+    """H_kj for the six rates k = 0 … 5 of the floating base and a reaction F_j = (fn, ff)
+    in the base's frame about its origin, where the rates' axes are [0; e] (linear) and
+    [e; 0] (angular): the six entries are ff and fn. Returns their sum."""
     total = 0.0
     for d in range(3):
-        kl = int(P[HEADER + (1 + d) * STRIDE + VIDX])
-        ka = int(P[HEADER + (4 + d) * STRIDE + VIDX])
-        H[kl, j] = H[j, kl] = lin[d]
-        H[ka, j] = H[j, ka] = ang[d]
-        total += lin[d] + ang[d]
+        H[d, j] = H[j, d] = ff[d]
+        H[3 + d, j] = H[j, 3 + d] = fn[d]
+        total += ff[d] + fn[d]
     return total
 
 
 @njit(inline="always")
-def _floating_base_block(P, cw, H, m, h, J):
+def _floating_base_block(P, H, m, h, J):
     """The floating base's 6 × 6 block of H from the composite of the whole tree (m, h, J)
-    (world, about the world origin): column by column, F = Yc S for each rate's axis S,
-    then :func:`_floating_base_column`; plus the armature on the diagonal."""
-    R = g9(cw, 6, _RW)
-    pw = g3(cw, 6, _PW)
+    in the base's frame about its origin: column by column, F = Yc S for each rate's axis
+    S, then :func:`_floating_base_column`; plus the armature on the diagonal."""
     total = 0.0
     for d in range(6):
-        e = (R[d % 3], R[3 + d % 3], R[6 + d % 3])  # R e_(d mod 3)
-        if d < 3:
-            sn = (0.0, 0.0, 0.0)
-            sf = e
-        else:
-            sn = e
-            sf = cross(pw, e)
-        fn = add(smv(J, sn), cross(h, sf))
-        ff = sub(scale(m, sf), cross(h, sn))
-        o = HEADER + (1 + d) * STRIDE
-        k = int(P[o + VIDX])
-        total += _floating_base_column(P, cw, H, k, fn, ff)
-        H[k, k] += P[o + ARMATURE]
+        e = (1.0 if d % 3 == 0 else 0.0, 1.0 if d % 3 == 1 else 0.0, 1.0 if d % 3 == 2 else 0.0)
+        if d < 3:  # S = [0; e]
+            fn = cross(h, e)
+            ff = scale(m, e)
+        else:  # S = [e; 0]
+            fn = smv(J, e)
+            ff = cross(e, h)
+        total += _floating_base_column(H, d, fn, ff)
+        H[d, d] += P[HEADER + (1 + d) * STRIDE + ARMATURE]
     return total
 
 
@@ -111,7 +98,6 @@ def crba_into(P, q, cw, H, extended):
     """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, COLS) workspace;
     ``extended`` the joint set (:mod:`eslabon._engine.joints`)."""
     nb = int(P[H_NB])
-    nq = int(P[H_NV])
     s9(cw, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
     s3(cw, 0, _PW, (0.0, 0.0, 0.0))
     Rp = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
@@ -134,12 +120,16 @@ def crba_into(P, q, cw, H, extended):
                 qh = q_given[cq]
         E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
-            if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
-                E, r = quaternion_row_placement(P, o, q, cq)
             if base and i == 1:
+                # M does not depend on the base's pose (its rates are in its own
+                # frame): work in the base's frame, the base at the identity
+                E = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+                r = (0.0, 0.0, 0.0)
                 i = 6
                 o = HEADER + i * STRIDE
                 k = -1  # the floating base's columns: below
+            elif by_quaternion(jnt):  # out of line (recursion.quaternion_row)
+                E, r = quaternion_row_placement(P, o, q, cq)
         p = int(P[o])
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
@@ -163,9 +153,7 @@ def crba_into(P, q, cw, H, extended):
         s6(cw, i, _J, J)
         Rp = R
         pp = pw
-    for a in range(nq):
-        for b in range(nq):
-            H[a, b] = 0.0
+    H[:, :] = 0.0  # (faster than a loop over the n² entries: no index wrap-around)
     # tip to root: body i's composite is complete once its children have been added (a
     # plain sum in world coordinates; along a chain the child's composite stays in
     # registers), then its column of H
@@ -179,7 +167,7 @@ def crba_into(P, q, cw, H, extended):
         j = int(P[o + VIDX])
         if extended is not None:  # (compiled for the extended joint set only)
             if base and i == 6:
-                total += _floating_base_block(P, cw, H, m, h, J)
+                total += _floating_base_block(P, H, m, h, J)
                 break
         if j >= 0:
             # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
@@ -192,7 +180,7 @@ def crba_into(P, q, cw, H, extended):
             while b > 0:
                 if extended is not None:
                     if base and b == 6:  # the floating base's six entries at once
-                        total += _floating_base_column(P, cw, H, j, fn, ff)
+                        total += _floating_base_column(H, j, fn, ff)
                         break
                 ob = HEADER + b * STRIDE
                 kb = int(P[ob + VIDX])

@@ -23,6 +23,7 @@ from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
 from .fold import fold_fixed
 from .mimic import mimic_map
+from .reframe import axes_on_z
 from .validate import check_body_arrays, check_names_and_frames
 
 
@@ -140,7 +141,7 @@ class Model:
         packed = L.pack(self)
         packed.setflags(write=False)
         object.__setattr__(self, "packed", packed)
-        folded = fold_fixed(packed)
+        folded = axes_on_z(fold_fixed(packed))
         folded.setflags(write=False)
         object.__setattr__(self, "packed_dynamics", folded)
 
