@@ -6,7 +6,8 @@ a 6-DOF inverse dynamics. So each per-call quantity is a numba ``@cfunc`` (C cal
 convention, no boxing) over the same ``*_call`` kernel the general path uses, and the
 public function itself is a builtin made by the small C extension ``eslabon._fastcall``
 (:func:`public`): it reads ``model.packed_dynamics`` (fixed joints folded,
-:func:`eslabon.model.fold.fold_fixed`) and the numpy buffers, allocates the result
+:func:`eslabon.model.fold.fold_fixed`; axes on z, :func:`eslabon.model.reframe.axes_on_z`)
+and the numpy buffers, allocates the result
 and calls the function pointer.
 
 The public function takes that lean path when the model is a ``Model`` (its packed

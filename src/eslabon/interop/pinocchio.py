@@ -20,8 +20,10 @@ which is exactly a Pinocchio ``SE3(R, t)`` joint placement. The body frame is th
 frame moved by the joint, as in Pinocchio, so inertial data (mass, COM in the body frame,
 rotational inertia about the COM in body axes) map one-to-one onto ``pin.Inertia``.
 
-* revolute joints: ``JointModelRZ`` when the axis is +z, else ``JointModelRevoluteUnaligned``;
-* prismatic joints: ``JointModelPZ`` when the axis is +z, else ``JointModelPrismaticUnaligned``;
+* revolute joints: ``JointModelRX``, ``RY`` or ``RZ`` when the axis is +x, +y or +z (as
+  Pinocchio's own URDF reader builds them), else ``JointModelRevoluteUnaligned``;
+* prismatic joints: ``JointModelPX``, ``PY`` or ``PZ`` likewise, else
+  ``JointModelPrismaticUnaligned``;
 * fixed bodies are merged into the nearest moving ancestor (or the universe): their
   inertia is appended to that joint at the composed placement, and their children hang
   from that joint at the composed placement too;
@@ -56,10 +58,10 @@ def _import_pin():
     return pin
 
 
-# eslabon joint type -> Pinocchio joint model (about +z, about any axis)
+# eslabon joint type -> Pinocchio joint model (about +x, +y, +z, about any other axis)
 _PIN_JOINTS = {
-    "revolute": ("JointModelRZ", "JointModelRevoluteUnaligned"),
-    "prismatic": ("JointModelPZ", "JointModelPrismaticUnaligned"),
+    "revolute": ("JointModelRX", "JointModelRY", "JointModelRZ", "JointModelRevoluteUnaligned"),
+    "prismatic": ("JointModelPX", "JointModelPY", "JointModelPZ", "JointModelPrismaticUnaligned"),
 }
 
 
@@ -86,9 +88,10 @@ def _joint_model(pin, kind: int, axis: np.ndarray, axis2=None, pitch: float = 0.
     names = _PIN_JOINTS.get(name)
     if names is None:
         raise ValueError(f"joint type {kind}: expected a joint type of eslabon")
-    if np.array_equal(axis, (0.0, 0.0, 1.0)):
-        return getattr(pin, names[0])()
-    return getattr(pin, names[1])(axis)
+    for k, unit in enumerate(np.eye(3)):
+        if np.array_equal(axis, unit):
+            return getattr(pin, names[k])()
+    return getattr(pin, names[3])(axis)
 
 
 def body_order(model) -> np.ndarray:

@@ -106,8 +106,9 @@ class Model:
     mimic: Any = field(init=False, repr=False)
     body_row: np.ndarray = field(init=False, repr=False)
     packed: np.ndarray = field(init=False, repr=False)
-    # the same with fixed joints folded into their parents (model.fold.fold_fixed): what the
-    # kernels of per-degree-of-freedom results read
+    # the same with fixed joints folded into their parents (model.fold.fold_fixed) and joint
+    # axes turned onto z (model.reframe.axes_on_z): what the kernels of
+    # per-degree-of-freedom results read
     packed_dynamics: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -4,8 +4,8 @@ the kernels of per-degree-of-freedom results read (``Model.packed_dynamics``).
 τ, M, q̈ and their derivatives do not depend on where each body's frame points. A joint
 about +z places its body with six multiplications (``joints.placement``'s shortcut, the
 rotation's third column is the axis); about any other axis with a full 3 × 3 product.
-URDF arms and legged robots turn about x and y as often as about z (29 of the G1
-humanoid's joints, 12 of Solo 12's), so each row whose axis is not +z gets its frame
+URDF arms and legged robots turn about x and y as often as about z (22 of the G1
+humanoid's 29 joints, all 12 of Solo 12's), so each row whose axis is not +z gets its frame
 turned by a rotation Q with Q e_z = axis, every quantity of the row and of its children
 re-expressed in it. Figures: docs/performance.md, "Joint axes turned onto z".
 """
