@@ -28,7 +28,7 @@ LAYERS = [
     {"sim"},
     {"control", "mobile"},
     {"interop", "viz", "batch", "loader"},
-    {"bench", "warmup"},
+    {"bench", "warmup", "reproduce"},
     {"cli"},
     {"__main__"},
 ]

@@ -16,9 +16,12 @@ from pathlib import Path
 from .. import zoo
 from .._files import write_text_atomic
 from ..dynamics.crosscheck import crosscheck
+from ..reproduce import cincinnati_t3 as rojas
+from ..reproduce import mobile_manipulator as araujo
+from ..reproduce import newton_euler_examples as practica
+from ..reproduce import spatial_operators as jaramillo
 from ..sim import Trajectory
 from ..viz import write_viewer
-from . import araujo, jaramillo, practica, rojas
 
 SHORT_CROSSCHECK = ("practica_6dof", "puma560", "panda")
 SEEDS = (

@@ -549,7 +549,10 @@ def _reproduce(name: str, out: Path, force: bool, as_json: bool, needs_plots: bo
     output_folder(out, force)
     import importlib
 
-    data, lines = importlib.import_module(f".{name}", __package__).reproduce(out)
+    from ..reproduce import MODULES
+
+    module = importlib.import_module(f"..reproduce.{MODULES[name]}", __package__)
+    data, lines = module.reproduce(out)
     _emit(data, as_json, lines)
 
 

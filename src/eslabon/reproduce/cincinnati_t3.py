@@ -112,7 +112,7 @@ def _task(t3, out):
         f"  joint 6: |θ − 90°| ≤ {np.abs(np.degrees(path.q[:, 5]) - 90).max():.1e}°, "
         f"|τ₆| ≤ {np.abs(tau[:, 5]).max():.1e} N·m (the thesis: stays at π/2, torque noise)",
     ]
-    from .rojas_control import joint_panel_files
+    from .t3_linear_control import joint_panel_files
 
     title = "Cincinnati T3, straight-line task: joint {} (cf. Figs. 4.4.3–4.4.8)"
     files.update(joint_panel_files(traj, out, "t3_joint", title, lines, key="joint"))
@@ -192,7 +192,7 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     sol45, data["table_5_6_2"], more = _table(t3, "5.6.2", sol05.q)
     lines += more
-    from .rojas_control import (
+    from .t3_linear_control import (
         figure_5_4_2,
         perturbation_block,
         table_5_4_2,
@@ -213,7 +213,7 @@ def reproduce(out) -> tuple[dict, list]:
     data["task"], more, f, path = _task(t3, out)
     lines += more
     files.update(f)
-    from .rojas_control import closed_loop
+    from .t3_linear_control import closed_loop
 
     data["closed_loop"], more, f = closed_loop(t3, path, out)
     lines += more

@@ -1,0 +1,27 @@
+"""What ``eslabon reproduce <name>`` runs: each source document's worked examples, tables
+and figures recomputed beside the printed values, one module per subject. Each module's
+``reproduce(out)`` writes its files into the folder ``out`` and returns (data, lines): the
+numbers as a dict and the report as text lines. The documents are cited in full in
+docs/sources.md.
+
+========================  ================================  =============================
+command                   module                            source
+========================  ================================  =============================
+``reproduce practica``    :mod:`.newton_euler_examples`     Práctica 3 (seed 001): Newton–
+                                                            Euler, Walker–Orin, pendulum
+``reproduce rojas``       :mod:`.cincinnati_t3` and         Rojas Salgado 1987 (seed 000):
+                          :mod:`.t3_linear_control`         the Cincinnati T3, ch. 3–5
+``reproduce jaramillo``   :mod:`.spatial_operators`         Jaramillo Botero 1998 (seeds
+                                                            002/004): spatial operators
+``reproduce araujo``      :mod:`.mobile_manipulator`        Araujo 2012 (seed 003): a PUMA
+                                                            560 on a tricycle
+========================  ================================  =============================
+"""
+
+# the command's name -> the module that reproduces it
+MODULES = {
+    "practica": "newton_euler_examples",
+    "rojas": "cincinnati_t3",
+    "jaramillo": "spatial_operators",
+    "araujo": "mobile_manipulator",
+}
