@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SOURCES := pyproject.toml setup.py src/eslabon/_engine/_fastcall.c
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint docs bench clean
 
 $(BIN)/python:
 	@echo "==> creating $(VENV)"
@@ -39,6 +39,11 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
+# The API reference from the docstrings (docs/api), every Sphinx warning an error
+docs: $(VENV)/.installed-test
+	@echo "==> building the API reference (sphinx-build -W) into build/api"
+	$(BIN)/sphinx-build -q -W --keep-going -b html docs/api build/api
+
 # Speed benchmark side by side with Pinocchio; e.g. BENCH_ARGS="--markdown benchmarks/RESULTS.md --force".
 BENCH_ARGS ?=
 bench: $(VENV)/.installed-test
@@ -50,5 +55,5 @@ bench: $(VENV)/.installed-test
 	fi
 
 clean:
-	rm -rf $(VENV) out .pytest_cache
+	rm -rf $(VENV) out build .pytest_cache
 	find src -name '*.nbi' -delete -o -name '*.nbc' -delete -o -name '_fastcall*.so' -delete

@@ -110,16 +110,44 @@ def from_dh(
 ) -> Model:
     """Compile a DH table into a :class:`~eslabon.model.Model`.
 
-    rows: one mapping per joint: ``joint`` ("R" or "P"), the convention's DH values,
-        ``mass``, ``com`` (3,), ``inertia`` (3, 3) about the COM in that DH frame, optional
-        ``viscous``, ``coulomb``, ``armature``, ``name`` and ``com_slide`` (the COM moves by
-        ``com_slide * q`` along a prismatic axis: seed 001's book model; 0 = rigid link).
-    convention: ``"standard"``, ``"modified"`` or ``"rojas"`` (required, never guessed).
-    gravity: (3,) free-fall acceleration in the base frame.
-    payload: ``{"mass": m, "inertia": (3, 3), "com": (3,)}`` rigidly attached at the last DH
+    Parameters
+    ----------
+    rows : sequence of mappings
+        One per joint: ``joint`` ("R" or "P"), the convention's DH values, ``mass``,
+        ``com`` (3,), ``inertia`` (3, 3) about the COM in that DH frame, and optionally
+        ``viscous``, ``coulomb``, ``armature``, ``name`` and ``com_slide`` (the COM moves
+        by ``com_slide * q`` along a prismatic axis: seed 001's book model; 0 = rigid).
+    convention : {"standard", "modified", "rojas"}
+        Required, never guessed (module docstring: each one's transform).
+    gravity : array_like (3,), optional
+        Free-fall acceleration in the base frame, m/s².
+    payload : mapping, optional
+        ``{"mass": m, "inertia": (3, 3), "com": (3,)}`` rigidly attached at the last DH
         frame (COM and inertia in that frame), as seed 001's extra link N+1.
-    tool: optional (4, 4) transform of the end effector ``ee`` in the last DH frame.
-    strict: refuse (instead of warning about) an inertia no rigid body can have.
+    tool : array_like (4, 4), optional
+        Transform of the end effector ``ee`` in the last DH frame.
+    name, source : str, optional
+        The model's name and where its data come from.
+    strict : bool, optional
+        Refuse (instead of warning about) an inertia no rigid body can have.
+
+    Returns
+    -------
+    Model
+
+    Raises
+    ------
+    ValueError
+        Naming the row and field of a missing or invalid value.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.from_dh([{"joint": "R", "a": 1.0, "alpha": 0.0, "d": 0.0, "theta": 0.0,
+    ...                    "mass": 1.0, "com": [-0.5, 0, 0], "inertia": [[0.01, 0, 0],
+    ...                    [0, 0.1, 0], [0, 0, 0.1]]}], "standard")
+    >>> arm.nq
+    1
     """
     if convention not in DH_CONVENTIONS:
         raise ValueError(f"convention: expected one of {DH_CONVENTIONS}, got {convention!r}")

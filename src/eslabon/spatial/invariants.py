@@ -370,10 +370,10 @@ def rotation_from_zxz(angles) -> np.ndarray:
 def zxz_angles(R, *, tol: float = SINGULAR_TOL) -> Angles:
     """ZXZ Euler angles of R (the inverse (2.4.2), in atan2 form, c3 = +r32/s2).
 
-    θ2 ∈ [0, π], θ1, θ3 ∈ [−π, π).  Singular where |sin θ2| ≤ ``tol`` (θ2 ≈ kπ; only
+    θ2 ∈ [0, π], θ1, θ3 ∈ [−π, π).  Singular where ``|sin θ2| ≤ tol`` (θ2 ≈ kπ; only
     θ1 + θ3 or θ1 − θ3 is defined): flagged, θ3 = 0 and θ1 = θ1 ± θ3, which rebuilds R to
     rounding plus ~4·tol.  Away from it the angles rebuild R to rounding (θ1 and θ3 alone
-    have sensitivity ~1e-16/|sin θ2|)."""
+    have sensitivity ``~1e-16/|sin θ2|``)."""
     a, b, g, singular, near_zero = _proper_euler(_quaternion(as_rotation(R)), 2, 0, tol)
     return _finish(a, b, g, singular, near_zero)
 
@@ -388,7 +388,7 @@ def xyz_angles(R, *, tol: float = SINGULAR_TOL) -> Angles:
     """XYZ Bryant angles of R (2.4.3), θ2 ∈ [−π/2, π/2], θ1, θ3 ∈ [−π, π).
 
     Since Rz(θ3) = Ry(−π/2) Rx(θ3) Ry(π/2), R·Ry(−π/2) = Rx(θ1) Ry(θ2 − π/2) Rx(θ3) is a
-    proper XYX sequence.  Singular where |cos θ2| ≤ ``tol``: flagged, θ3 = 0 and θ1 carries
+    proper XYX sequence.  Singular where ``|cos θ2| ≤ tol``: flagged, θ3 = 0 and θ1 carries
     θ1 ± θ3 (as in zxz_angles)."""
     R = as_rotation(R) @ _RY_MINUS_HALF_PI
     a, b, g, singular, near_zero = _proper_euler(_quaternion(R), 0, 1, tol)

@@ -173,7 +173,7 @@ def force_cross(V) -> np.ndarray:
 
 # -------------------------------------------------------------------------- inertia
 def parallel_axis(J_cm, m, s) -> np.ndarray:
-    """J_O = J_cm + m(|s|² 1 − s sᵀ) = J_cm − m s̃ s̃ (1.25), corrected (1.26), (1.46);
+    """``J_O = J_cm + m(|s|² 1 − s sᵀ) = J_cm − m s̃ s̃`` (1.25), corrected (1.26), (1.46);
     shape (..., 3, 3). s (..., 3) runs from O to the centre of mass. Entry-wise:
     Ixx_O = Ixx_cm + m(y² + z²) and Ixy_O = Ixy_cm + m x y for the positive product
     integrals of (1.10) (the tensor holds −Ixy; the printed (1.26) has a wrong minus)."""
@@ -187,7 +187,7 @@ def combined_body(m1, c1, J1, m2, c2, J2) -> tuple:
     """(m, c, J_c): one rigid body made of two, each given by its mass, centre of mass
     (3,) and rotational inertia about its centre of mass (3, 3) in the same axes: the
     total mass, the mass-weighted centre c and the inertia about c, J_c = Σ J_k +
-    m_k(|d_k|² 1 − d_k d_kᵀ) with d_k = c_k − c ((1.25) for each body). A massless body
+    ``m_k(|d_k|² 1 − d_k d_kᵀ)`` with d_k = c_k − c ((1.25) for each body). A massless body
     (inertia alone, as a URDF may give) leaves the centre where the other's is. No check
     of the inertias: what is combined is what the caller validated."""
     c1, c2 = np.asarray(c1, dtype=float), np.asarray(c2, dtype=float)
@@ -256,7 +256,7 @@ def cuboid_inertia(m, a, b, c, about: str = "centroid") -> np.ndarray:
 def is_spatial_inertia(I, tol: float = INERTIA_TOL):
     """True where I (..., 6, 6) is a rigid-body spatial inertia (1.45): symmetric, positive
     semidefinite, lower-right block m 1 (m ≥ 0), upper-right block skew (m s̃), and the
-    centroidal J_cm = J_O + m s̃ s̃ obeys the triangle inequality; all to ``tol`` × max |I|.
+    centroidal J_cm = J_O + m s̃ s̃ obeys the triangle inequality; all to ``tol × max |I|``.
     A bool for a single I, a bool array for a stack. Wrong shape or NaN raises ValueError."""
     I = _array(I, "I", (6, 6))
     t = tol * np.maximum(np.abs(I).max(axis=(-2, -1), initial=0.0), 1e-300)

@@ -186,12 +186,21 @@ def spline_law(t_knots, values, ends="rest") -> SplineLaw:
 
     Parameters
     ----------
-    t_knots : (N + 1,) strictly increasing finite times, N ≥ 1.
-    values : (N + 1,) finite values s(t_i).
-    ends : "rest" (ṡ = s̈ = 0 at both ends: two breakpoints are added, see
-        :func:`_rest_spline`), "natural" (s̈ = 0 at both ends), "clamped" (ṡ = 0 at both
+    t_knots : array_like (N + 1,)
+        Strictly increasing finite times, N ≥ 1.
+    values : array_like (N + 1,)
+        Finite values s(t_i).
+    ends : str
+        "rest" (ṡ = s̈ = 0 at both ends: two breakpoints are added, see
+        ``_rest_spline``), "natural" (s̈ = 0 at both ends), "clamped" (ṡ = 0 at both
         ends) or "periodic" (values[0] == values[-1]; the law then repeats in time).
 
+    Returns
+    -------
+    SplineLaw
+
+    Notes
+    -----
     The spline passes through every knot. Natural, clamped and periodic use
     :class:`scipy.interpolate.CubicSpline`.
     """

@@ -63,7 +63,7 @@ class Path:
     name: str = "path"
 
     def derivatives(self, gamma, order: int = MAX_ORDER) -> np.ndarray:
-        """[p, p′, …, p^(order)] at γ: array (order + 1, *np.shape(gamma), 3)."""
+        """[p, p′, …, p^(order)] at γ: array ``(order + 1, *np.shape(gamma), 3)``."""
         raise NotImplementedError
 
     def __call__(self, gamma) -> np.ndarray:
