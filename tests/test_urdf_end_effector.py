@@ -110,8 +110,14 @@ def test_eslabon_info_prints_the_rule_and_takes_ee(tmp_path):
     run = [sys.executable, "-m", "eslabon.cli.main", "info", str(path)]
     res = subprocess.run(run, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0 and "ee       'tool0', the URDF's tool frame" in res.stdout
-    res = subprocess.run(run + ["--opt", "ee=link1"], capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0 and "ee       'link1'" in res.stdout
+    # a link chosen with ee= is reported as chosen, even the last link of a file that has a
+    # tool frame (it once read "the last link (no tool frame …)")
+    for link in ("link1", "link2"):
+        res = subprocess.run(
+            run + ["--opt", f"ee={link}"], capture_output=True, text=True, timeout=300
+        )
+        assert res.returncode == 0
+        assert f"ee       link '{link}' (chosen with ee=)" in res.stdout
     res = subprocess.run(
         run + ["--opt", "payload_mass=3"], capture_output=True, text=True, timeout=300
     )

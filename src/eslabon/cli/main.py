@@ -77,7 +77,8 @@ def info(
         return
     from .tables import model_info
 
-    data, lines = model_info(resolve_model(model, opt))
+    chosen = [o.split("=", 1)[1].strip() for o in opt or [] if o.split("=", 1)[0].strip() == "ee"]
+    data, lines = model_info(resolve_model(model, opt), chosen[-1] if chosen else None)
     _emit(data, as_json, lines)
 
 

@@ -14,8 +14,9 @@ _DH_COLUMNS = {
 }
 
 
-def model_info(m):
-    """(data, lines): DH table with convention, masses, DOF, gravity, source."""
+def model_info(m, chosen_ee=None):
+    """(data, lines): DH table with convention, masses, DOF, gravity, source; for a URDF
+    model which link is the end effector, ``chosen_ee`` the link given with ``ee=``."""
     data = {
         "name": m.name,
         "dof": m.nv,
@@ -37,7 +38,7 @@ def model_info(m):
     if m.source.startswith("URDF"):  # which link is the end effector, and why
         from ..model.urdf import end_effector_rule
 
-        data["ee"] = end_effector_rule(m)
+        data["ee"] = end_effector_rule(m, chosen_ee)
         lines.append(f"ee       {data['ee']}")
     for i in np.flatnonzero(m.mimic_joint >= 0):  # joints that copy another's value
         k = int(m.mimic_joint[i])

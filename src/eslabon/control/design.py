@@ -175,7 +175,37 @@ def _weights(Q, R, n, m):
 
 
 def lqr(A, B, Q, R) -> LQR:
-    """Continuous LQR: minimize ∫ xᵀQx + uᵀRu with u = −Kx (scipy's CARE solver)."""
+    """Continuous LQR: the gain K of u = −Kx minimizing ∫ xᵀQx + uᵀRu for ẋ = Ax + Bu
+    (the continuous algebraic Riccati equation, scipy's solver).
+
+    Parameters
+    ----------
+    A : array_like (n, n)
+    B : array_like (n, m)
+        E.g. a :class:`Linearization`'s A and B (x = [δq; δq̇], u = δτ).
+    Q : array_like (n, n)
+        Symmetric positive-semidefinite state weight.
+    R : array_like (m, m) or float
+        Symmetric positive-definite input weight.
+
+    Returns
+    -------
+    LQR
+        Named fields ``K`` (m, n), ``P`` (n, n) the Riccati solution and ``poles`` (n,)
+        the eigenvalues of A − BK.
+
+    Raises
+    ------
+    ValueError
+        Weights of the wrong shape or definiteness; a pair with no stabilizing solution.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> A, B = np.array([[0.0, 1.0], [0.0, 0.0]]), np.array([[0.0], [1.0]])
+    >>> bool((es.control.lqr(A, B, np.eye(2), 1.0).poles.real < 0).all())
+    True
+    """
     A, B = _pair(A, B)
     n, m = B.shape
     Q, R = _weights(Q, R, n, m)

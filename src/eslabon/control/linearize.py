@@ -108,7 +108,43 @@ def _compiled(model, q, qd, qdd):
 
 
 def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6):
-    """U, V, W, A, B at one state (n,) or a batch (N, n) (:class:`Linearization`)."""
+    """The dynamics linearized about a state: δτ = U δq̈ + V δq̇ + W δq, and in state space
+    ẋ = A x + B u with x = [δq; δq̇] (2n,) and u = δτ (n,) (seed 000, Rojas 1987, §5.3).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration about which to linearize (rad or m).
+    qd, qdd : array_like (n,) or (N, n)
+        Rates and accelerations about which to linearize; the nominal torque is
+        τ̄ = ID(q, q̇, q̈), so A and B hold for τ = τ̄ + u.
+    method : {"analytic", "central"}
+        The analytic derivatives (default) or central differences of step ``step``.
+    step : float
+        The central differences' step (``method="central"``).
+
+    Returns
+    -------
+    Linearization
+        Named fields ``U`` = M(q) (n, n); ``V`` = ∂τ/∂q̇ and ``W`` = ∂τ/∂q (n, n);
+        ``A`` = [[0, 1], [−U⁻¹W, −U⁻¹V]] (2n, 2n); ``B`` = [[0], [U⁻¹]] (2n, n);
+        ``M_inv`` = U⁻¹ (n, n). With a batch every field has the leading axis N. For a
+        spherical or free-flyer joint δq lives in the tangent space (nv entries).
+
+    Raises
+    ------
+    ValueError
+        A state of the wrong length or not finite (naming the field), an unknown method.
+
+    Examples
+    --------
+    >>> import eslabon as es, numpy as np
+    >>> arm = es.zoo.load("puma560")
+    >>> lin = es.control.linearize(arm, np.zeros(6), np.zeros(6), np.zeros(6))
+    >>> lin.A.shape, lin.B.shape
+    ((12, 12), (12, 6))
+    """
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     (q, qd, qdd), _ = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)

@@ -97,10 +97,39 @@ _NOT_PD_MESSAGE = (
 
 
 def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
-    """τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w): recursive Newton–Euler.
+    """Joint torques for a motion: τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w).
 
-    Seed 001 Tabla 3.1 (Luh). ``tip_wrench`` (6,) is [moment; force] exerted by the
-    end effector ``ee`` on the environment, in the ee frame, moment about its origin.
+    Recursive Newton–Euler (Práctica 3, Tabla 3.1, Luh's form). Friction is the model's
+    viscous·q̇ + Coulomb·sign(q̇) (zero unless set: :func:`eslabon.with_joint_friction`).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+    qd, qdd : array_like (n,) or (N, n)
+        Joint rates (rad/s, m/s) and accelerations (rad/s², m/s²).
+    tip_wrench : array_like (6,), optional
+        [moment; force] the end effector ``ee`` exerts on the environment (N·m, N), in
+        the ee frame, moment about its origin.
+
+    Returns
+    -------
+    ndarray (n,) or (N, n)
+        τ: N·m (revolute), N (prismatic).
+
+    Raises
+    ------
+    ValueError
+        A state of the wrong length, not finite, or a non-unit quaternion (naming it).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> es.inverse_dynamics(arm, [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]).shape
+    (2,)
     """
     if tip_wrench is None:
         return _rnea(model, q, qd, qdd, MODE_ID, None, "inverse_dynamics")
@@ -109,24 +138,89 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
 
 
 def gravity_torques(model, q):
-    """g(q): the torques that hold the robot still, NE(q, 0, 0)."""
+    """g(q): the torques that hold the robot still (Newton–Euler at q̇ = q̈ = 0).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+
+    Returns
+    -------
+    ndarray (n,) or (N, n)
+        N·m (revolute), N (prismatic).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> es.gravity_torques(arm, [0.0, 0.0]).shape
+    (2,)
+    """
     return _rnea(model, q, None, None, MODE_GRAVITY, None, "gravity_torques")
 
 
 def bias_forces(model, q, qd):
-    """C(q, q̇) q̇ + g(q) + friction: NE(q, q̇, 0) (seed 001 eq. 3.35)."""
+    """b(q, q̇) = C(q, q̇) q̇ + g(q) + friction: Newton–Euler at q̈ = 0 (Práctica 3, eq.
+    3.35), so that τ = M q̈ + b.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+    qd : array_like (n,) or (N, n)
+        Joint rates (rad/s, m/s).
+
+    Returns
+    -------
+    ndarray (n,) or (N, n)
+        N·m (revolute), N (prismatic).
+    """
     return _rnea(model, q, qd, None, MODE_BIAS, None, "bias_forces")
 
 
 def mass_matrix(model, q, *, method: str = "walker_orin_3"):
-    """M(q), (n, n) or (N, n, n). ``walker_orin_3``: the compiled composite-rigid-body
+    """The joint-space mass (inertia) matrix M(q), symmetric positive definite.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+    method : str
+        How: ``walker_orin_3``: the compiled composite-rigid-body
     kernel (seed 001 eqs 3.37–3.40); ``crba``: the same kernel under its common name
     (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §6.2); ``walker_orin_1``: n
     Newton–Euler columns; ``soa_composite``: the composite-body expansion of the
     spatial-operator form (seeds 002/004, :func:`.soa.composite_mass_matrix`);
     ``operator``: Hᵀ ρ I ρᵀ H as dense products (1.71); ``lagrange``: Σ mRᵀR + AᵀIA (seed
     000, 4.3.12). The last three are numpy reference formulations (serial chains for the
-    first two)."""
+    first two).
+
+    Returns
+    -------
+    ndarray (n, n) or (N, n, n)
+        kg·m² (revolute rows and columns), kg (prismatic), kg·m (mixed); the armature on
+        the diagonal.
+
+    Raises
+    ------
+    ValueError
+        A state of the wrong length or not finite; a method the model's joints do not
+        allow (naming the joint).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> M = es.mass_matrix(es.zoo.load("puma560"), [0.0] * 6)
+    >>> M.shape, bool((M == M.T).all())
+    ((6, 6), True)
+    """
     if method not in MASS_MATRIX_METHODS:
         raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
     if method in ("soa_composite", "operator"):
@@ -164,8 +258,36 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
 
 
 def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
-    """q̈ = M(q)⁻¹ (τ + Σ J_fᵀ w_f − b(q, q̇)).
+    """Joint accelerations under given torques: q̈ = M(q)⁻¹ (τ + Σ J_fᵀ w_f − b(q, q̇)).
 
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+    qd : array_like (n,) or (N, n)
+        Joint rates (rad/s, m/s).
+    tau : array_like (n,) or (N, n)
+        Joint torques (N·m) and forces (N).
+    method : str
+        How (below); "aba" by default.
+    wrenches : list of ExternalWrench, optional
+        What the environment applies to the robot (below).
+
+    Returns
+    -------
+    ndarray (n,) or (N, n)
+        q̈: rad/s², m/s².
+
+    Raises
+    ------
+    ValueError
+        A state of the wrong length or not finite; a mass matrix that is not positive
+        definite (a joint that moves no mass); a method the model does not allow.
+
+    Notes
+    -----
     ``aba``: articulated-body algorithm, O(n) (:mod:`.aba`); ``walker_orin_3`` /
     ``walker_orin_1``: the mass matrix by Walker–Orin method 3 or 1, then a Cholesky solve
     (seed 001 eq. 3.36); ``lagrange``: the explicit I(θ), C(θ, θ̇), b(θ) of seed 000 (4.3.33)
@@ -179,6 +301,14 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     "local" axes); each adds its generalized force J_fᵀ w to τ, for every method
     (:mod:`.wrenches`). A state's wrench is the opposite of the ``tip_wrench`` that
     :func:`inverse_dynamics` takes (what the tip exerts on the world).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> tau = es.inverse_dynamics(arm, [0.1, 0.2], [0.0, 0.0], [1.0, -1.0])
+    >>> es.forward_dynamics(arm, [0.1, 0.2], [0.0, 0.0], tau).round(12).tolist()
+    [1.0, -1.0]
     """
     if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
@@ -278,10 +408,30 @@ def _coupled_forward_dynamics(model, q, qd, tau, method):
 
 
 def inverse_dynamics_derivatives(model, q, qd, qdd):
-    """(∂τ/∂q, ∂τ/∂q̇) of :func:`eslabon.inverse_dynamics`, each (n, n) or (N, n, n).
+    """The derivatives of :func:`eslabon.inverse_dynamics`: (∂τ/∂q, ∂τ/∂q̇), analytic
+    (:mod:`.derivatives`; ∂τ/∂q̈ is :func:`eslabon.mass_matrix`).
 
-    Entry [i, j] is ∂τ_i/∂x_j. ∂τ/∂q̈ is the mass matrix (:func:`eslabon.mass_matrix`).
-    Analytic (:mod:`.derivatives`).
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+    qd, qdd : array_like (n,) or (N, n)
+        Joint rates and accelerations.
+
+    Returns
+    -------
+    (ndarray, ndarray), each (n, n) or (N, n, n)
+        Entry [i, j] is ∂τ_i/∂q_j and ∂τ_i/∂q̇_j. For a spherical or free-flyer joint
+        q moves in the tangent space (nv columns: docs/conventions.md).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> dq, dv = es.inverse_dynamics_derivatives(es.zoo.load("planar2"), [0, 0], [0, 0], [0, 0])
+    >>> dq.shape, dv.shape
+    ((2, 2), (2, 2))
     """
     if model.nq != model.nv:
         return _tangent_id_derivatives(model, q, qd, qdd)
@@ -305,8 +455,30 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
 
 
 def forward_dynamics_derivatives(model, q, qd, tau):
-    """(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹) of :func:`eslabon.forward_dynamics`, each (n, n)
-    or (N, n, n). Analytic (:mod:`.derivatives`)."""
+    """The derivatives of :func:`eslabon.forward_dynamics`: (∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹),
+    analytic (:mod:`.derivatives`).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+    qd : array_like (n,) or (N, n)
+        Joint rates.
+    tau : array_like (n,) or (N, n)
+        Joint torques and forces.
+
+    Returns
+    -------
+    (ndarray, ndarray, ndarray), each (n, n) or (N, n, n)
+        Entry [i, j] of each is ∂q̈_i/∂x_j (x = q, q̇, τ).
+
+    Raises
+    ------
+    ValueError
+        As :func:`eslabon.forward_dynamics`.
+    """
     if model.nq != model.nv or model.mimic is not None:
         # from the inverse dynamics' derivatives at q̈ = FD: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
         (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
@@ -352,7 +524,21 @@ forward_dynamics_derivatives = _public(
 
 
 def coriolis_matrix(model, q, qd):
-    """A Coriolis matrix C(q, q̇) with C q̇ = bias − gravity − friction and Ṁ − 2C skew."""
+    """A Coriolis matrix C(q, q̇): C q̇ = b − g − friction and Ṁ − 2C skew-symmetric.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,) or (N, nq)
+        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
+        a spherical or free-flyer joint (docs/conventions.md).
+    qd : array_like (n,) or (N, n)
+        Joint rates.
+
+    Returns
+    -------
+    ndarray (n, n) or (N, n, n)
+    """
     model.require_rigid_links("coriolis_matrix")
     (q, qd), batched = _states(model, q=q, qd=qd)
     qe, qde = _engine_arrays(model, q, qd)

@@ -569,10 +569,12 @@ def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str
     return name, rule
 
 
-def end_effector_rule(model: Model) -> str:
+def end_effector_rule(model: Model, chosen: str | None = None) -> str:
     """Which frame of ``model`` its end effector ``"ee"`` is, and by which rule of
     :func:`read_urdf`, read from the model itself (its frames): the tool frame, the last
-    link, or another link (chosen)."""
+    link, or another link; ``chosen`` the link given as read_urdf's ``ee``, if any."""
+    if chosen:
+        return f"link {chosen!r} (chosen with ee=)"
     ee = model.frame("ee")
     same = [
         f.name

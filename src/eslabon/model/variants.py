@@ -101,7 +101,8 @@ def with_joint_friction(model: Model, **fields: Any) -> Model:
         (τ_f = μ sign q̇) and rotor inertia J_a [kg m² or kg] (added to M's diagonal) of
         the moving joints: one number for every moving joint, one value per moving joint
         (``model.joint_bodies`` order), or ``{body name: value}`` for the joints that move
-        those bodies (the others keep theirs). Each value ≥ 0.
+        those bodies (the others keep theirs; for a URDF model a body is the joint's child
+        link: ``shoulder_link`` for the UR5's ``shoulder_pan_joint``). Each value ≥ 0.
 
     Returns
     -------

@@ -1,8 +1,8 @@
 """Built-in robots, each citing its source and conventions.
 
 >>> from eslabon import zoo
->>> zoo.names()[:3]
-('cincinnati_t3', 'panda', 'planar2')
+>>> "puma560" in zoo.names() and "panda" in zoo.names()
+True
 
 ``random_chain(n, seed)`` builds a seeded random serial chain and ``random_tree(seed)`` a
 seeded random tree (not registered models).
