@@ -205,6 +205,7 @@ def test_bad_construction_is_refused():
         doc="f()",
         module="m",
         model_type=es.Model,
+        scratch_cols=drivers.SCRATCH_COLS["inverse_dynamics_entry"],  # its workspace
     )
     assert make(**good)(MODELS["puma560"](), *np.zeros((3, 6))).shape == (6,)
     for key, value, match in [
@@ -213,9 +214,12 @@ def test_bad_construction_is_refused():
         ("out_ndims", (3,), "out_ndims"),
         ("address", -1, "address"),
         ("stride", 0, "stride"),
+        ("scratch_cols", -1, "scratch_cols"),
     ]:
         with pytest.raises(ValueError, match=match):
             make(**{**good, key: value})
+    with pytest.raises(ValueError, match="scratch_cols"):  # no slot left after 3 outputs
+        make(**{**good, "out_ndims": (2, 2, 2)})
     with pytest.raises(TypeError, match="general"):
         make(**{**good, "general": 3})
     with pytest.raises(TypeError):
@@ -249,6 +253,7 @@ def test_an_entry_compiles_on_its_first_lean_call():
         doc="f()",
         module="m",
         model_type=es.Model,
+        scratch_cols=drivers.SCRATCH_COLS["inverse_dynamics_entry"],
     )
     model = MODELS["puma560"]()
     f(model, [0.0] * 6, [0.0] * 6, [0.0] * 6)  # lists: the general path

@@ -33,7 +33,7 @@ import inspect
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
-from .layout import H_NB, HEADER, STRIDE
+from .layout import H_NB, H_NV, HEADER, STRIDE
 
 try:
     from . import _fastcall
@@ -84,7 +84,15 @@ def _text_signature(fn) -> str:
     )
 
 
-def public(general, entry, n_in: int, out_ranks: tuple, model_type: type, entry_extended=None):
+def public(
+    general,
+    entry,
+    n_in: int,
+    out_ranks: tuple,
+    model_type: type,
+    entry_extended=None,
+    scratch_cols: int = 0,
+):
     """The public function for ``general``, the Python general path of the same name.
 
     ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning :func:`entry_status`)
@@ -97,7 +105,9 @@ def public(general, entry, n_in: int, out_ranks: tuple, model_type: type, entry_
     models take the general path). With the C extension: a builtin function that runs
     ``entry`` on plain (nq,) states and calls ``general`` with the same arguments
     otherwise (``f.__self__.general`` is ``general``, ``f.__self__.fast(model, ...)`` the
-    lean path alone). Without it: ``general`` itself.
+    lean path alone). ``scratch_cols`` > 0: the entry takes, after its outputs, a
+    scratch buffer of (nb + 1) · scratch_cols + nv doubles for its workspace, so that
+    it allocates nothing (:func:`scratch`). Without the extension: ``general`` itself.
     """
     if _fastcall is None:
         return general
@@ -115,4 +125,16 @@ def public(general, entry, n_in: int, out_ranks: tuple, model_type: type, entry_
         general.__module__,
         model_type,
         entry_extended,
+        scratch_cols,
     )
+
+
+@njit(cache=True, inline="always")
+def scratch(o, p, cols):
+    """The scratch buffer the C entry passes after the outputs (``public``'s
+    ``scratch_cols``) as (workspace (nb + 1, cols), zeros (nv,))."""
+    rows, n = int(p[H_NB]) + 1, int(p[H_NV])
+    buf = carray(o, rows * cols + n)
+    zeros = buf[rows * cols :]
+    zeros[:] = 0.0
+    return buf[: rows * cols].reshape((rows, cols)), zeros

@@ -507,7 +507,8 @@ def _public(general, entry: str, n_in: int, out_ranks: tuple):
     """The public function of ``general`` over the C entries ``entry`` and its twin for
     the extended joint set (:mod:`eslabon._engine.fastcall`)."""
     entries = getattr(_d, entry), getattr(_d, entry + "_extended")
-    return _fast.public(general, entries[0], n_in, out_ranks, Model, entries[1])
+    cols = _d.SCRATCH_COLS.get(entry, 0)
+    return _fast.public(general, entries[0], n_in, out_ranks, Model, entries[1], cols)
 
 
 inverse_dynamics = _public(inverse_dynamics, "inverse_dynamics_entry", 3, (1,))

@@ -34,7 +34,7 @@ from numba import carray, njit
 
 from .._engine.batch import run_batch
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
-from .._engine.fastcall import SIGNATURE, entry_status, packed_model
+from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
 from .._engine.joints import EXTENDED
 from .._engine.lanes import WIDTH, pack, unpack
 from .._engine.layout import BY_POSE, CFG, H_NB, H_NQ, H_NV, HEADER, PLACE, STRIDE
@@ -101,87 +101,96 @@ def rnea_trace_one(P, q, qd, qdd, gscale, fext, tau, ws, extended):
     return rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, True)
 
 
+# The C entries below take their workspace (and a zero vector) from the scratch buffer
+# the C side passes after their outputs (fastcall.scratch; SCRATCH_COLS): a call
+# allocates nothing.
+
+
 @njit(cache=True, inline="always")  # one caller each: its C entry
-def rnea_call(P, q, qd, qdd, tau, extended):
+def rnea_call(P, q, qd, qdd, tau, ws, extended):
     if not _lengths_ok(P, q, qd, qdd, tau):
         return WRONG_SHAPE
     if not _units_ok(P, q, extended):
         return NOT_UNIT
-    return rnea_into(P, q, qd, qdd, 1.0, None, np.empty((_rows(P), WS_COLS)), tau, extended)
+    return rnea_into(P, q, qd, qdd, 1.0, None, ws, tau, extended)
 
 
 @njit(cache=True, inline="always")
-def bias_call(P, q, qd, tau, extended):
+def bias_call(P, q, qd, tau, ws, zero, extended):
     if not _lengths_ok(P, q, qd, tau, tau):
         return WRONG_SHAPE
     if not _units_ok(P, q, extended):
         return NOT_UNIT
-    z = np.zeros(int(P[H_NV]))
-    return rnea_into(P, q, qd, z, 1.0, None, np.empty((_rows(P), WS_COLS)), tau, extended)
+    return rnea_into(P, q, qd, zero, 1.0, None, ws, tau, extended)
 
 
 @njit(cache=True, inline="always")
-def gravity_call(P, q, tau, extended):
+def gravity_call(P, q, tau, ws, zero, extended):
     if not _lengths_ok(P, q, tau, tau, tau):
         return WRONG_SHAPE
     if not _units_ok(P, q, extended):
         return NOT_UNIT
-    z = np.zeros(int(P[H_NV]))
-    return rnea_into(P, q, z, z, 1.0, None, np.empty((_rows(P), WS_COLS)), tau, extended)
+    return rnea_into(P, q, zero, zero, 1.0, None, ws, tau, extended)
 
 
 @njit(cache=True, inline="always")
-def _id_entry(p, a, b, c, o0, extended):
+def _id_entry(p, a, b, c, o0, o1, extended):
     """(q, q̇, q̈) -> τ."""
     n = int(p[H_NV])
     q = carray(a, int(p[H_NQ]))
     P = packed_model(p)
-    return entry_status(rnea_call(P, q, carray(b, n), carray(c, n), carray(o0, n), extended))
+    ws, _ = scratch(o1, p, WS_COLS)
+    return entry_status(rnea_call(P, q, carray(b, n), carray(c, n), carray(o0, n), ws, extended))
 
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics")
 def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
-    return _id_entry(p, a, b, c, o0, None)
+    return _id_entry(p, a, b, c, o0, o1, None)
 
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics (helical and ball joints)")
 def inverse_dynamics_entry_extended(p, a, b, c, o0, o1, o2):
-    return _id_entry(p, a, b, c, o0, EXTENDED)
+    return _id_entry(p, a, b, c, o0, o1, EXTENDED)
 
 
 @njit(cache=True, inline="always")
-def _bias_entry(p, a, b, o0, extended):
+def _bias_entry(p, a, b, o0, o1, extended):
     """(q, q̇) -> NE(q, q̇, 0)."""
     n = int(p[H_NV])
     q = carray(a, int(p[H_NQ]))
-    return entry_status(bias_call(packed_model(p), q, carray(b, n), carray(o0, n), extended))
+    ws, zero = scratch(o1, p, WS_COLS)
+    return entry_status(
+        bias_call(packed_model(p), q, carray(b, n), carray(o0, n), ws, zero, extended)
+    )
 
 
 @lazy_cfunc(SIGNATURE, "bias forces")
 def bias_forces_entry(p, a, b, c, o0, o1, o2):
-    return _bias_entry(p, a, b, o0, None)
+    return _bias_entry(p, a, b, o0, o1, None)
 
 
 @lazy_cfunc(SIGNATURE, "bias forces (helical and ball joints)")
 def bias_forces_entry_extended(p, a, b, c, o0, o1, o2):
-    return _bias_entry(p, a, b, o0, EXTENDED)
+    return _bias_entry(p, a, b, o0, o1, EXTENDED)
 
 
 @njit(cache=True, inline="always")
-def _gravity_entry(p, a, o0, extended):
+def _gravity_entry(p, a, o0, o1, extended):
     """q -> NE(q, 0, 0)."""
     q = carray(a, int(p[H_NQ]))
-    return entry_status(gravity_call(packed_model(p), q, carray(o0, int(p[H_NV])), extended))
+    ws, zero = scratch(o1, p, WS_COLS)
+    tau = carray(o0, int(p[H_NV]))
+    return entry_status(gravity_call(packed_model(p), q, tau, ws, zero, extended))
 
 
 @lazy_cfunc(SIGNATURE, "gravity torques")
 def gravity_torques_entry(p, a, b, c, o0, o1, o2):
-    return _gravity_entry(p, a, o0, None)
+    return _gravity_entry(p, a, o0, o1, None)
 
 
 @lazy_cfunc(SIGNATURE, "gravity torques (helical and ball joints)")
 def gravity_torques_entry_extended(p, a, b, c, o0, o1, o2):
-    return _gravity_entry(p, a, o0, EXTENDED)
+    return _gravity_entry(p, a, o0, o1, EXTENDED)
 
 
 @njit(cache=True)
@@ -227,7 +236,7 @@ def crba_one(P, q, H, extended):
 
 
 @njit(cache=True, inline="always")
-def crba_call(P, q, H, extended):
+def crba_call(P, q, H, cw, extended):
     if not (q.shape[0] == int(P[H_NQ]) and _square_ok(P, H)):
         return WRONG_SHAPE
     if not _units_ok(P, q, extended):
@@ -237,25 +246,26 @@ def crba_call(P, q, H, extended):
         s += q[a]
     if not math.isfinite(s):  # M does not depend on every q (e.g. the first joint's)
         return NON_FINITE
-    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H, extended)
+    return crba_into(P, q, cw, H, extended)
 
 
 @njit(cache=True, inline="always")
-def _mass_matrix_entry(p, a, o0, extended):
+def _mass_matrix_entry(p, a, o0, o1, extended):
     """q -> M."""
     n = int(p[H_NV])
     q = carray(a, int(p[H_NQ]))
-    return entry_status(crba_call(packed_model(p), q, carray(o0, (n, n)), extended))
+    cw, _ = scratch(o1, p, walker_orin.COLS)
+    return entry_status(crba_call(packed_model(p), q, carray(o0, (n, n)), cw, extended))
 
 
 @lazy_cfunc(SIGNATURE, "mass matrix")
 def mass_matrix_entry(p, a, b, c, o0, o1, o2):
-    return _mass_matrix_entry(p, a, o0, None)
+    return _mass_matrix_entry(p, a, o0, o1, None)
 
 
 @lazy_cfunc(SIGNATURE, "mass matrix (helical and ball joints)")
 def mass_matrix_entry_extended(p, a, b, c, o0, o1, o2):
-    return _mass_matrix_entry(p, a, o0, EXTENDED)
+    return _mass_matrix_entry(p, a, o0, o1, EXTENDED)
 
 
 @njit(cache=True)
@@ -306,32 +316,48 @@ def ne_columns_many(P, Q, H, nchunks, extended):
 # --- forward dynamics: articulated body (:mod:`.aba`), mass matrix and Cholesky ----------
 
 
-@njit(cache=True)
-def aba_call(P, q, qd, tau, qdd, extended):
+@njit(cache=True, inline="always")
+def _aba_checked(P, q, qd, tau, qdd, ws, extended):
     if not _lengths_ok(P, q, qd, tau, qdd):
         return WRONG_SHAPE
     if not _units_ok(P, q, extended):
         return NOT_UNIT
-    return aba_into(P, q, qd, tau, np.empty((_rows(P), aba.COLS)), qdd, extended)
+    return aba_into(P, q, qd, tau, ws, qdd, extended)
+
+
+@njit(cache=True)
+def aba_call(P, q, qd, tau, qdd, extended):
+    return _aba_checked(P, q, qd, tau, qdd, np.empty((_rows(P), aba.COLS)), extended)
 
 
 @njit(cache=True, inline="always")
-def _fd_entry(p, a, b, c, o0, extended):
+def _fd_entry(p, a, b, c, o0, o1, extended):
     """(q, q̇, τ) -> q̈."""
     n = int(p[H_NV])
     q = carray(a, int(p[H_NQ]))
     P = packed_model(p)
-    return entry_status(aba_call(P, q, carray(b, n), carray(c, n), carray(o0, n), extended))
+    ws, _ = scratch(o1, p, aba.COLS)
+    return entry_status(_aba_checked(P, q, carray(b, n), carray(c, n), carray(o0, n), ws, extended))
 
 
 @lazy_cfunc(SIGNATURE, "forward dynamics")
 def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
-    return _fd_entry(p, a, b, c, o0, None)
+    return _fd_entry(p, a, b, c, o0, o1, None)
 
 
 @lazy_cfunc(SIGNATURE, "forward dynamics (helical and ball joints)")
 def forward_dynamics_entry_extended(p, a, b, c, o0, o1, o2):
-    return _fd_entry(p, a, b, c, o0, EXTENDED)
+    return _fd_entry(p, a, b, c, o0, o1, EXTENDED)
+
+
+# the workspace columns each entry's scratch buffer holds (fastcall.public's scratch_cols)
+SCRATCH_COLS = {
+    "inverse_dynamics_entry": WS_COLS,
+    "bias_forces_entry": WS_COLS,
+    "gravity_torques_entry": WS_COLS,
+    "mass_matrix_entry": walker_orin.COLS,
+    "forward_dynamics_entry": aba.COLS,
+}
 
 
 @njit(cache=True)
