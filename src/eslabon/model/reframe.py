@@ -15,22 +15,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from .._engine.joints import on_own_axis
 from .._engine.layout import (
     AXIS,
-    BY_AXIS,
-    CFG,
     COM,
     H_NB,
-    HELICAL,
     INERTIA,
-    JTYPE,
     PARENT,
-    PLACE,
     POS,
-    PRISMATIC,
-    REVOLUTE,
     ROT,
-    VIDX,
     Z_AXIS,
     body_offset,
 )
@@ -64,13 +57,7 @@ def axes_on_z(P: NDArray[np.float64]) -> NDArray[np.float64]:
     turns: list[NDArray[np.float64] | None] = [None] * (nb + 1)
     for i in range(1, nb + 1):
         o = body_offset(i)
-        if (
-            P[o + PLACE] == BY_AXIS
-            and P[o + CFG] >= 0
-            and P[o + VIDX] >= 0
-            and P[o + JTYPE] in (REVOLUTE, PRISMATIC, HELICAL)
-            and P[o + Z_AXIS] == 0.0
-        ):
+        if on_own_axis(P, o) and P[o + Z_AXIS] == 0.0:
             turns[i] = axis_frame(P[o + AXIS : o + AXIS + 3])
     if all(t is None for t in turns):
         return P
