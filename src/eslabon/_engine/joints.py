@@ -62,9 +62,7 @@ from numba import njit
 from .lanes import array_getter, at, like, zero_of
 from .layout import (
     AXIS,
-    BY_AXIS,
     BY_POSE,
-    CFG,
     FIXED,
     H_EXTENDED,
     H_NB,
@@ -121,19 +119,6 @@ def nq_of(joint_type) -> np.ndarray:
 def nv_of(joint_type) -> np.ndarray:
     """Tangent size nv (rates, torques) of each joint."""
     return _sizes(JOINT_NV, joint_type)
-
-
-def on_own_axis(P, o) -> bool:
-    """True for the packed row at offset ``o`` of ``P`` that its own revolute, prismatic
-    or helical value places about or along its axis (not a quaternion row, not a row
-    inside a spherical or free-flyer joint): its frame may be turned so that the axis
-    is +z (:func:`eslabon.model.reframe.axes_on_z`)."""
-    return bool(
-        P[o + PLACE] == BY_AXIS
-        and P[o + CFG] >= 0
-        and P[o + VIDX] >= 0
-        and P[o + JTYPE] in (REVOLUTE, PRISMATIC, HELICAL)
-    )
 
 
 def rotates(joint_type) -> np.ndarray:

@@ -187,3 +187,17 @@ def pack(model):
         P[o + INERTIA : o + INERTIA + 9] = model.inertia[i].ravel()
         P[o + COM_SLIDE] = model.com_slide[i]
     return P
+
+
+def on_own_axis(P, o: int) -> bool:
+    """True for the packed row at offset ``o`` of ``P`` that its own revolute, prismatic
+    or helical value places about or along its axis (not a quaternion row, not a row
+    inside a spherical or free-flyer joint): its frame may be turned so that the axis
+    is +z (:func:`eslabon.model.reframe.axes_on_z`). Here, not in ``joints``: the model
+    imports it, and building a model imports no numba."""
+    return bool(
+        P[o + PLACE] == BY_AXIS
+        and P[o + CFG] >= 0
+        and P[o + VIDX] >= 0
+        and P[o + JTYPE] in (REVOLUTE, PRISMATIC, HELICAL)
+    )

@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .._engine.joints import on_own_axis
 from .._engine.layout import (
     AXIS,
     COM,
@@ -26,6 +25,7 @@ from .._engine.layout import (
     ROT,
     Z_AXIS,
     body_offset,
+    on_own_axis,
 )
 
 
