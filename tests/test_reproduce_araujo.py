@@ -75,3 +75,6 @@ def test_reproduce_araujo(tmp_path, capsys):
     assert len(summary["differences"]) == 16
     assert data["differences"] == summary["differences"]
     assert rows.shape[0] == 201 and rows[-1, 0] == 1.0
+    # Ch. III's "efficient algorithm": counted, Gibbs–Appell q̈ beats the Lagrange model's
+    counts = summary["operation_counts_n6"]
+    assert counts["gibbs_appell"] < counts["lagrange"] and counts["gibbs_appell/aba"] > 1.0

@@ -94,9 +94,13 @@ class Counting(np.ndarray):
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         args = [np.asarray(x) if isinstance(x, Counting) else x for x in inputs]
+        if "out" in kwargs:  # in place (a += b): the plain array under the view
+            kwargs["out"] = tuple(np.asarray(x) for x in kwargs["out"])
         out = getattr(ufunc, method)(*args, **kwargs)
         size = np.size(out)
         name = ufunc.__name__
+        if method == "reduce":
+            size = np.size(args[0]) - size  # a reduction of k terms costs k − 1
         if name == "matmul":
             k = np.shape(args[0])[-1]
             NUMPY_COUNT["mul"] += size * k
@@ -141,6 +145,10 @@ class Counting(np.ndarray):
             NUMPY_COUNT["check"] += 1
         elif name in ("outer",):
             NUMPY_COUNT["mul"] += np.size(out)
+        elif name == "sum":
+            NUMPY_COUNT["add"] += np.size(args[0]) - np.size(out)
+        elif name == "einsum":
+            _count_einsum(args, out)
         elif name in ("trace",):
             NUMPY_COUNT["add"] += np.shape(args[0])[-1] - 1
         if isinstance(out, np.ndarray) and out.dtype.kind == "f":
@@ -148,6 +156,109 @@ class Counting(np.ndarray):
         if isinstance(out, tuple):
             return tuple(o.view(Counting) if isinstance(o, np.ndarray) else o for o in out)
         return out
+
+
+def _count_einsum(args, out):
+    """An einsum as written, without reordering: every term of the full index space is a
+    product of the operands (operands − 1 multiplications), and the terms of each output
+    entry are summed."""
+    subscripts, operands = args[0], args[1:]
+    inputs = subscripts.split("->")[0].split(",")
+    sizes = {}
+    for letters, operand in zip(inputs, operands):
+        shape = np.shape(operand)
+        if "..." in letters:
+            lead = len(shape) - (len(letters) - 3)
+            letters = "".join(chr(0x100 + k) for k in range(lead)) + letters.replace("...", "")
+        sizes.update(zip(letters, shape))
+    terms = int(np.prod(list(sizes.values())))
+    NUMPY_COUNT["mul"] += terms * (len(operands) - 1)
+    NUMPY_COUNT["add"] += terms - np.size(out)
+
+
+def _cholesky_counts(n):
+    """A Cholesky factor (column by column, as LINPACK's DPOFA) and the two triangular
+    solves of one right-hand side: Σ_j j(n − j) products and sums, n(n − 1)/2
+    divisions and n square roots to factor; n(n − 1) products and sums and 2n divisions
+    to solve."""
+    work = sum(j * (n - j) for j in range(n))
+    NUMPY_COUNT["mul"] += work + n * (n - 1)
+    NUMPY_COUNT["add"] += work + n * (n - 1)
+    NUMPY_COUNT["div"] += n * (n - 1) // 2 + 2 * n
+    NUMPY_COUNT["sqrt"] += n
+    NUMPY_COUNT["solve"] += 1
+
+
+class _CountingNumpy:
+    """numpy for a counted module: the arrays it creates (zeros, diag) count the work done
+    on them too, so a product of two arrays the module built is not missed."""
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    @staticmethod
+    def zeros(*args, **kwargs):
+        return np.zeros(*args, **kwargs).view(Counting)
+
+    @staticmethod
+    def diag(*args, **kwargs):
+        return np.diag(*args, **kwargs).view(Counting)
+
+
+def _reference_count(model, q, module, run):
+    """Counts of a numpy reference formulation (the Lagrange model, the Gibbs function):
+    the outward kinematic pass it starts from (the compiled kernel's source on counting
+    scalars), then its own numpy work on :class:`Counting` arrays, its Cholesky solve
+    counted by :func:`_cholesky_counts`."""
+    from eslabon.kinematics import recursion
+    from eslabon.kinematics.recursion import WS_COLS
+
+    _count_trig_as_calls()
+    n = model.nq
+    parts = {}
+    P, qc = _objects(model.packed), _objects(q)
+    for k in COUNT:
+        COUNT[k] = 0
+    ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
+    recursion.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0, ws, None, poses=True)
+    parts["kinematics"] = dict(COUNT)
+    for k in NUMPY_COUNT:
+        NUMPY_COUNT[k] = 0
+    real_pass, real_solve, real_factor = module.kinematic_pass, module.cho_solve, module.cho_factor
+
+    def counted_pass(*a, **kw):
+        motion = real_pass(*a, **kw)
+        return dataclasses.replace(
+            motion,
+            **{f.name: getattr(motion, f.name).view(Counting) for f in dataclasses.fields(motion)},
+        )
+
+    def counted_solve(factor, rhs):
+        _cholesky_counts(len(rhs))
+        return real_solve(factor, np.asarray(rhs))
+
+    real = {name: getattr(module, name) for name in ("np", "skew") if hasattr(module, name)}
+    module.kinematic_pass = counted_pass
+    module.cho_solve = counted_solve
+    module.cho_factor = lambda a: real_factor(np.asarray(a))
+    module.np = _CountingNumpy()
+    if "skew" in real:
+        module.skew = lambda v: real["skew"](np.asarray(v)).view(Counting)
+    try:
+        result = run(model, q, q, q)
+    finally:
+        module.kinematic_pass, module.cho_solve, module.cho_factor = (
+            real_pass,
+            real_solve,
+            real_factor,
+        )
+        for name, value in real.items():
+            setattr(module, name, value)
+    parts["formulation"] = dict(NUMPY_COUNT)
+    total = {
+        k: sum(p.get(k, 0) for p in parts.values()) for k in ("mul", "add", "div", "sqrt", "trig")
+    }
+    return dict(total, parts=parts, result=np.asarray(result, dtype=float).tolist())
 
 
 def _soa_count(model, q):
@@ -212,6 +323,10 @@ def _soa_count(model, q):
     return dict(total, parts=parts, result=np.asarray(qdd, dtype=float).tolist())
 
 
+#: the numpy reference formulations counted: forward dynamics, and inverse with "_id"
+REFERENCE = ("lagrange", "lagrange_id", "gibbs_appell", "gibbs_appell_id")
+
+
 def _objects(a):
     out = np.empty(np.shape(a), dtype=object)
     for idx, x in np.ndenumerate(np.asarray(a, dtype=float)):
@@ -262,11 +377,14 @@ def count(method: str, n: int) -> dict:
         aba.aba_into(P, q, q, q, ws, out, None)
     elif method == "soa":
         return _soa_count(model, probe_state(n))
+    elif method in REFERENCE:
+        from . import gibbs_appell, lagrange
+
+        module = {"lagrange": lagrange, "gibbs_appell": gibbs_appell}[method.split("_id")[0]]
+        run = module.inverse_dynamics if method.endswith("_id") else module.forward_dynamics
+        return _reference_count(model, probe_state(n), module, run)
     else:
-        raise ValueError(
-            "method: expected 'rnea', 'walker_orin_3', 'walker_orin_1', 'aba' or 'soa', "
-            f"got {method!r}"
-        )
+        raise ValueError(f"method: expected one of the counted methods, got {method!r}")
     return dict(COUNT, result=np.asarray(out, dtype=float).tolist())
 
 
