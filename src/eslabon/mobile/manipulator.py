@@ -51,8 +51,39 @@ MODES = ("coupled", "thesis")
 
 @dataclass(frozen=True)
 class Mount:
-    """Where the arm's base frame sits on the chassis: ``translation`` (3,) [m] from the
-    rear-axle midpoint and ``rotation`` (3, 3) chassis ← arm base."""
+    """Where the arm's base frame sits on the chassis: translation [m] and rotation.
+
+    ``translation`` (3,) [m] from the rear-axle midpoint and ``rotation`` (3, 3)
+    chassis ← arm base. The chassis frame R has its origin at the rear-axle midpoint (the
+    axle midpoint of a differential drive), x forward and z up. Araujo (2012) does not
+    give the PUMA's mount on the Seekur Jr.: the value is the user's.
+
+    Parameters
+    ----------
+    translation : array_like (3,)
+        The arm's base origin in the chassis frame [m] (default: the chassis origin).
+    rotation : array_like (3, 3)
+        The arm's base axes in the chassis frame (maps arm-base vectors to chassis
+        vectors); a proper rotation (default: identity).
+
+    Attributes
+    ----------
+    translation : ndarray (3,)
+        As given, as floats [m].
+    rotation : ndarray (3, 3)
+        As given, as floats.
+
+    Raises
+    ------
+    ValueError
+        ``translation`` not 3 finite numbers, ``rotation`` not a proper (3, 3) rotation.
+
+    Examples
+    --------
+    >>> from eslabon import mobile as mb
+    >>> mb.Mount((0.3, 0.0, 0.5)).translation.tolist()
+    [0.3, 0.0, 0.5]
+    """
 
     translation: tuple = (0.0, 0.0, 0.0)
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
@@ -66,7 +97,26 @@ class Mount:
 
 @dataclass(frozen=True)
 class ThesisOptions:
-    """What the thesis's one-way coupling leaves out (False = as the thesis)."""
+    """What the thesis's one-way coupling leaves out (False = as the thesis).
+
+    Used by ``mode="thesis"`` only (Araujo (2012), Steps 1–7 of "Algoritmo para resolver
+    el problema dinámico inverso"); each flag restores one term the thesis omits.
+
+    Parameters
+    ----------
+    lateral_acceleration : bool
+        Include the rear-axle midpoint's lateral acceleration V·θ̇ in the arm base's
+        motion (the thesis's (3.21) and Step 6 drop it).
+    platform_acceleration : bool
+        Let the platform's V̇ and θ̈ (from Martinenko's closed form) reach the arm's base;
+        the thesis moves the base with the chassis's velocity products only.
+
+    Examples
+    --------
+    >>> from eslabon import mobile as mb
+    >>> mb.ThesisOptions(lateral_acceleration=True)
+    ThesisOptions(lateral_acceleration=True, platform_acceleration=False)
+    """
 
     lateral_acceleration: bool = False
     platform_acceleration: bool = False
@@ -74,9 +124,68 @@ class ThesisOptions:
 
 @dataclass(frozen=True)
 class MobileManipulator:
-    """``platform`` (:class:`Tricycle` or :class:`DifferentialDrive`), ``arm`` (a fixed-base
+    """A serial arm on a wheeled platform: platform, arm, mount, coupling mode, gravity.
+
+    ``platform`` (:class:`Tricycle` or :class:`DifferentialDrive`), ``arm`` (a fixed-base
     :class:`~eslabon.Model`, its base frame placed by ``mount``), the coupling ``mode``,
-    and ``gravity`` [m/s²] acting along −z of the floor."""
+    and ``gravity`` [m/s²] acting along −z of the floor.
+
+    Araujo (2012), chapter III. The state is y = [config, q, ν, q̇] (:meth:`state`,
+    :meth:`split`); the unknowns of the dynamics are [ν̇; q̈]. ``mode="coupled"`` writes
+    one Gibbs function over every body, so the arm and the platform act on each other;
+    ``mode="thesis"`` (tricycle only) is the thesis's one-way coupling: Martinenko's
+    closed form for the platform with its own masses, then the arm on a base moving with
+    the chassis (see docs/mobile.md). In both modes gravity pulls down (the thesis's
+    Step 6 sign is an error) and V is the speed of the rear-axle midpoint (the thesis
+    calls its q1 the front axle's position but gives it the rear axle's V̇).
+
+    Parameters
+    ----------
+    platform : Tricycle or DifferentialDrive
+    arm : Model
+        A fixed-base arm with revolute, prismatic or fixed joints only. Its own
+        ``gravity`` is not used (``gravity`` below is).
+    mount : Mount
+        The arm's base frame in the chassis frame (default: at the chassis origin, same
+        axes).
+    mode : {"coupled", "thesis"}
+        The coupling (``"thesis"`` needs a :class:`Tricycle`).
+    thesis : ThesisOptions
+        The omissions of ``mode="thesis"`` (ignored in ``"coupled"``).
+    gravity : float
+        g [m/s²], along −z of the floor (= −z of the chassis).
+    name : str
+        A label.
+
+    Attributes
+    ----------
+    n_config : int
+        nc, the number of platform configuration coordinates.
+    n_quasi : int
+        k, the number of quasi-velocities (2).
+    n_arm : int
+        n, the arm's joints.
+    n_state : int
+        nc + 2n + k, the length of the state y.
+    coordinate_names : tuple of str
+        Names of [ν̇; q̈]: the platform's quasi-velocities, then ``q1`` … ``qn``.
+
+    Raises
+    ------
+    ValueError
+        A platform or arm of another type, an arm with a joint other than revolute,
+        prismatic or fixed, an unknown mode, ``"thesis"`` on a differential drive, a
+        gravity that is not a finite number.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> mm.n_state, mm.coordinate_names[:3]
+    (21, ('V', 'steering_rate', 'q1'))
+    """
 
     platform: Tricycle | DifferentialDrive
     arm: Model
@@ -127,7 +236,40 @@ class MobileManipulator:
         return tuple(self.platform.quasi_names) + tuple(f"q{i + 1}" for i in range(self.n_arm))
 
     def state(self, config=None, q=None, nu=None, qd=None) -> np.ndarray:
-        """Pack y (zeros where not given)."""
+        """Pack y (zeros where not given).
+
+        Parameters
+        ----------
+        config : array_like (nc,), optional
+            Platform configuration: x, y [m] of the chassis origin in the floor (world)
+            frame, heading θ [rad], (the tricycle's steering β [rad]), wheel angles [rad].
+        q : array_like (n,), optional
+            Arm joints [rad, m].
+        nu : array_like (k,), optional
+            Quasi-velocities (tricycle [V m/s, β̇ rad/s], differential drive
+            [v m/s, ω rad/s]).
+        qd : array_like (n,), optional
+            Arm joint rates [rad/s, m/s].
+
+        Returns
+        -------
+        ndarray (n_state,)
+            y = [config, q, ν, q̇].
+
+        Raises
+        ------
+        ValueError
+            A part of the wrong length or not finite, naming it.
+
+        Examples
+        --------
+        >>> import eslabon as es
+        >>> from eslabon import mobile as mb
+        >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+        >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+        >>> mm.state(nu=[1.0, 0.0]).shape
+        (21,)
+        """
         parts = [
             (config, self.n_config, "config"),
             (q, self.n_arm, "q"),
@@ -139,7 +281,24 @@ class MobileManipulator:
         )
 
     def split(self, y):
-        """(config, q, ν, q̇) views of y (n_state,)."""
+        """(config, q, ν, q̇) views of y (n_state,).
+
+        Parameters
+        ----------
+        y : array_like (n_state,)
+            The state [config, q, ν, q̇].
+
+        Returns
+        -------
+        tuple of ndarray
+            config (nc,), q (n,), ν (k,), q̇ (n,): views of y when y is a float64 array,
+            else of its conversion.
+
+        Raises
+        ------
+        ValueError
+            ``y`` of another length or not finite.
+        """
         y = finite_array(y, "state", (self.n_state,))
         a = self.n_config
         b = a + self.n_arm
@@ -147,6 +306,28 @@ class MobileManipulator:
         return y[:a], y[a:b], y[b:c], y[c:]
 
     def with_mode(self, mode: str, **thesis_flags) -> "MobileManipulator":
+        """The same mobile manipulator in another coupling ``mode``.
+
+        Parameters
+        ----------
+        mode : {"coupled", "thesis"}
+            The coupling.
+        **thesis_flags
+            Fields of :class:`ThesisOptions`; when given they replace the current options
+            (the flags not named are then False), else the current options are kept.
+
+        Returns
+        -------
+        MobileManipulator
+            A new object; platform, arm, mount, gravity and name are shared.
+
+        Raises
+        ------
+        ValueError
+            An unknown mode, or ``"thesis"`` on a differential drive.
+        TypeError
+            An unknown flag.
+        """
         return MobileManipulator(
             self.platform,
             self.arm,
@@ -177,7 +358,21 @@ def _arm_pass(mm, q, qd, chassis, mount_point, with_partials):
 
 
 def platform_terms(mm, bodies):
-    """D (k, k) and φ (k,) of the platform's own bodies (2.25 summed over them)."""
+    """D (k, k) and φ (k,) of the platform's own bodies (2.25 summed over them).
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    bodies : list of BodyMotion
+        ``platform.motion(config, nu).bodies`` (chassis-frame vectors).
+
+    Returns
+    -------
+    D : ndarray (k, k)
+        Σ m J_aᵀ J_a + J_ωᵀ I J_ω over the bodies.
+    phi : ndarray (k,)
+        Velocity products and gravity (−g along the chassis z) [N, N·m].
+    """
     k = mm.n_quasi
     D = np.zeros((k, k))
     phi = np.zeros(k)
@@ -192,7 +387,48 @@ def platform_terms(mm, bodies):
 
 
 def coupled_terms(mm, y):
-    """D (k+n, k+n), φ (k+n,) and the configuration rates of the coupled system at y."""
+    """D (k+n, k+n), φ (k+n,) and the configuration rates of the coupled system at y.
+
+    The Gibbs–Appell terms of ``mode="coupled"`` (whatever ``mm.mode`` is): the Gibbs
+    function (Araujo (2012), (2.25)) summed over the platform's bodies and the arm's
+    links, in the unknowns a = [ν̇; q̈], gives D a + φ = [Q_platform; τ]. The arm's
+    partials start from the mount's (3.39–3.51). φ holds the velocity products, gravity
+    and, on the arm's rows, its joint friction; D holds the arm's armature.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇].
+
+    Returns
+    -------
+    D : ndarray (k + n, k + n)
+        Symmetric positive (semi)definite; rows and columns in the order of
+        ``mm.coordinate_names`` (kg for V, kg·m² for angles, mixed off the diagonal).
+    phi : ndarray (k + n,)
+        [N or N·m] per coordinate: the generalized forces at a = 0.
+    rates : ndarray (nc,)
+        q̇ = G ν of the configuration (ẋ, ẏ [m/s] in the floor frame, the angles' rates
+        [rad/s]).
+
+    Raises
+    ------
+    ValueError
+        ``y`` of the wrong length or not finite; a tricycle steering angle outside
+        (−90°, 90°).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> D, phi, rates = mb.coupled_terms(mm, mm.state(nu=[1.0, 0.0]))
+    >>> D.shape, phi.shape, rates.shape, bool(np.allclose(D, D.T))
+    ((8, 8), (8,), (7,), True)
+    """
     config, q, nu, qd = mm.split(y)
     pm = mm.platform.motion(config, nu)
     bodies, chassis, rates = pm.bodies, pm.chassis, pm.rates
@@ -222,9 +458,58 @@ def _inputs(mm, u, tau):
 
 
 def accelerations(mm, y, u, tau=None, *, locked: bool = False):
-    """[ν̇; q̈] (k + n,) at state y under platform inputs ``u`` (tricycle [F, M], differential
-    drive [τ_left, τ_right]) and arm torques ``tau``. ``locked`` holds the platform
-    (ν̇ = 0; the arm then moves as on a fixed base carried at the platform's velocity)."""
+    """[ν̇; q̈] (k + n,) at state y under platform inputs ``u`` and arm torques ``tau``.
+
+    ``u``: tricycle [F, M], differential drive [τ_left, τ_right]. ``locked`` holds the
+    platform (ν̇ = 0; the arm then moves as on a fixed base carried at the platform's
+    velocity).
+
+    In ``mode="coupled"`` a solves D a = Q − φ (:func:`coupled_terms`, Cholesky). In
+    ``mode="thesis"`` (Araujo (2012), Steps 1–7): [V̇, β̈] from Martinenko's closed form
+    (3.29, corrected 3.30) with the platform's own masses, then q̈ = D⁻¹(τ − φ) over the
+    arm's joints on a base moving as ``mm.thesis`` says.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇].
+    u : array_like (k,)
+        Platform inputs: tricycle [F [N] at the rear-axle midpoint along the chassis x,
+        M [N·m] steering torque], differential drive [τ_left, τ_right] [N·m].
+    tau : array_like (n,), optional
+        Arm joint torques [N·m, N] (zeros by default).
+    locked : bool
+        Hold the platform: ν̇ = 0 and only the arm's block is solved.
+
+    Returns
+    -------
+    ndarray (k + n,)
+        [ν̇; q̈]: tricycle [V̇ m/s², β̈ rad/s²], differential drive [v̇ m/s², ω̇ rad/s²],
+        then q̈ [rad/s², m/s²].
+
+    Raises
+    ------
+    ValueError
+        ``y``, ``u`` or ``tau`` of the wrong length or not finite; a tricycle steering
+        angle outside (−90°, 90°); D not positive definite (a coordinate that moves no
+        mass).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> y = mm.state(nu=[1.0, 0.0])
+    >>> a = mb.accelerations(mm, y, [150.0, 0.3], [6, 50, 10, -0.1, -0.5, -0.1])
+    >>> a.shape
+    (8,)
+    >>> thesis = mm.with_mode("thesis")  # Martinenko: V̇ = F/m with the platform's m
+    >>> round(float(mb.accelerations(thesis, y, [150.0, 0.0])[0]), 6)
+    0.414365
+    """
     u, tau = _inputs(mm, u, tau)
     config, q, nu, qd = mm.split(y)
     k = mm.n_quasi
@@ -260,7 +545,47 @@ def _thesis_accelerations(mm, config, q, nu, qd, u, tau, locked):
 
 def inverse_dynamics(mm, y, nu_dot, qdd):
     """[Q_platform; τ] (k + n,) that give the accelerations (coupled mode): D a + φ.
-    Q_platform is in quasi-velocity form (tricycle: [F, M])."""
+
+    Q_platform is in quasi-velocity form (tricycle: [F, M]). For a differential drive it
+    is Q = [(τ_L + τ_R)/r, l (τ_R − τ_L)/r], so the wheel torques are
+    τ_L = r (Q₁ − Q₂/l)/2 and τ_R = r (Q₁ + Q₂/l)/2.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+        In ``mode="coupled"``.
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇].
+    nu_dot : array_like (k,)
+        ν̇ (tricycle [V̇ m/s², β̈ rad/s²], differential drive [v̇ m/s², ω̇ rad/s²]).
+    qdd : array_like (n,)
+        q̈ [rad/s², m/s²].
+
+    Returns
+    -------
+    ndarray (k + n,)
+        [Q_platform; τ]: tricycle [F N, M N·m], differential drive [N, N·m], then the
+        arm's τ [N·m, N].
+
+    Raises
+    ------
+    ValueError
+        ``mm.mode`` not ``"coupled"`` (the thesis's one-way model has no single inverse);
+        an argument of the wrong length or not finite; a tricycle steering angle outside
+        (−90°, 90°).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> y, u, tau = mm.state(nu=[1.0, 0.0]), [150.0, 0.3], [6, 50, 10, -0.1, -0.5, -0.1]
+    >>> a = mb.accelerations(mm, y, u, tau)
+    >>> bool(np.allclose(mb.inverse_dynamics(mm, y, a[:2], a[2:]), u + tau))
+    True
+    """
     if mm.mode != "coupled":
         raise ValueError(
             "mode: inverse_dynamics is the coupled system's; the thesis's "
@@ -274,7 +599,45 @@ def inverse_dynamics(mm, y, nu_dot, qdd):
 
 
 def state_derivative(mm, y, u, tau=None, *, locked: bool = False):
-    """ẏ = [G(config) ν, q̇, ν̇, q̈]."""
+    """ẏ = [G(config) ν, q̇, ν̇, q̈].
+
+    The right-hand side integrated by :func:`~eslabon.mobile.simulate`; ν̇, q̈ from
+    :func:`accelerations`.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇].
+    u : array_like (k,)
+        Platform inputs (tricycle [F N, M N·m], differential drive [τ_left, τ_right]
+        N·m).
+    tau : array_like (n,), optional
+        Arm joint torques [N·m, N] (zeros by default).
+    locked : bool
+        Hold the platform (ν̇ = 0).
+
+    Returns
+    -------
+    ndarray (n_state,)
+        [q̇_config (nc,) (ẋ, ẏ [m/s] in the floor frame, the angles' rates [rad/s]),
+        q̇ (n,), ν̇ (k,), q̈ (n,)].
+
+    Raises
+    ------
+    ValueError
+        As :func:`accelerations`.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> yd = mb.state_derivative(mm, mm.state(nu=[1.0, 0.0]), [150.0, 0.3])
+    >>> yd.shape, yd[:3].tolist()  # ẋ, ẏ, θ̇ of the chassis
+    ((21,), [1.0, 0.0, 0.0])
+    """
     config, q, nu, qd = mm.split(y)
     rates = mm.platform.motion(config, nu).rates
     acc = accelerations(mm, y, u, tau, locked=locked)
@@ -282,8 +645,39 @@ def state_derivative(mm, y, u, tau=None, *, locked: bool = False):
 
 
 def kinetic_energy(mm, y) -> float:
-    """T = ½ [ν; q̇]ᵀ D [ν; q̇] (every velocity is linear in the quasi-velocities with the
-    same partials as the accelerations), coupled system."""
+    """T = ½ [ν; q̇]ᵀ D [ν; q̇], the coupled system's kinetic energy.
+
+    Every velocity is linear in the quasi-velocities with the same partials as the
+    accelerations, so D of :func:`coupled_terms` is the kinetic-energy matrix. It is the
+    coupled system's energy whatever ``mm.mode`` is: every body (platform and arm) and
+    the arm's armature.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇].
+
+    Returns
+    -------
+    float
+        T [J].
+
+    Raises
+    ------
+    ValueError
+        ``y`` of the wrong length or not finite; a tricycle steering angle outside
+        (−90°, 90°).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> round(float(mb.kinetic_energy(mm, mm.state(nu=[1.0, 0.0]))), 6)  # V = 1 m/s
+    199.762
+    """
     _, _, nu, qd = mm.split(y)
     D = coupled_terms(mm.with_mode("coupled"), y)[0]
     v = np.concatenate([nu, qd])
@@ -291,7 +685,36 @@ def kinetic_energy(mm, y) -> float:
 
 
 def potential_energy(mm, y) -> float:
-    """Gravity's potential of the arm's links (the platform's bodies stay at their height)."""
+    """Gravity's potential of the arm's links (the platform's bodies stay at their height).
+
+    V = g Σ m_i h_i over the arm's links, h_i the height of link i's centre of mass above
+    the chassis frame's origin (the platform's bodies add a constant, left out).
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇] (only q is used).
+
+    Returns
+    -------
+    float
+        V [J].
+
+    Raises
+    ------
+    ValueError
+        ``y`` of the wrong length or not finite.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> round(mb.potential_energy(mm, mm.state()), 6)
+    211.009595
+    """
     _, q, _, _ = mm.split(y)
     T = forward_kinematics(mm.arm, q)  # bodies in the arm's base
     com_in_base = np.einsum("bij,bj->bi", T[:, :3, :3], mm.arm.com) + T[:, :3, 3]
@@ -300,7 +723,42 @@ def potential_energy(mm, y) -> float:
 
 
 def input_power(mm, y, u, tau=None) -> float:
-    """Power of the inputs less the arm's joint friction: Q_platformᵀ ν + τᵀ q̇ − friction."""
+    """Power of the inputs less the arm's joint friction: Q_platformᵀ ν + τᵀ q̇ − friction.
+
+    friction = Σ (viscous·q̇² + Coulomb·abs(q̇)) over the arm's joints (the model's
+    friction). Its integral is the work W of the work–energy balance T + V − W = const
+    (:class:`~eslabon.mobile.MobileTrajectory`).
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇].
+    u : array_like (k,)
+        Platform inputs (tricycle [F N, M N·m], differential drive [τ_left, τ_right]
+        N·m).
+    tau : array_like (n,), optional
+        Arm joint torques [N·m, N] (zeros by default).
+
+    Returns
+    -------
+    float
+        Power [W].
+
+    Raises
+    ------
+    ValueError
+        An argument of the wrong length or not finite.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> mb.input_power(mm, mm.state(nu=[1.0, 0.0]), [150.0, 0.3])  # F V
+    150.0
+    """
     u, tau = _inputs(mm, u, tau)
     config, _, nu, qd = mm.split(y)
     a = mm.arm

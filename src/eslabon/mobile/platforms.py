@@ -45,7 +45,28 @@ def _z_cross(v):
 
 
 class BodyMotion(NamedTuple):
-    """One rigid body of the platform (chassis-frame vectors; see the module docstring)."""
+    """One rigid body of the platform (chassis-frame vectors; see the module docstring).
+
+    ω̇ = ``omega_dot0`` + ``d_omega_dot`` ν̇ and r̈_G = ``com_accel0`` + ``d_com_accel`` ν̇,
+    inertial quantities expressed in the chassis frame's axes.
+
+    Attributes
+    ----------
+    name : str
+        ``"chassis"``, ``"steering"``, ``"rear_left"``, ``"front"``, ``"left"``, …
+    mass : float
+        [kg].
+    inertia : ndarray (3, 3)
+        About the centre of mass [kg·m²].
+    omega : ndarray (3,)
+        Angular velocity [rad/s].
+    omega_dot0 : ndarray (3,)
+        Angular acceleration at ν̇ = 0 [rad/s²].
+    com_accel0 : ndarray (3,)
+        Acceleration of the centre of mass at ν̇ = 0 [m/s²].
+    d_omega_dot, d_com_accel : ndarray
+        Shape (3, k): ∂ω̇/∂ν̇ and ∂r̈_G/∂ν̇.
+    """
 
     name: str
     mass: float
@@ -58,7 +79,21 @@ class BodyMotion(NamedTuple):
 
 
 class PointMotion(NamedTuple):
-    """A point's velocity, acceleration at ν̇ = 0 and ∂r̈/∂ν̇ (3, k), chassis frame."""
+    """A point's velocity, acceleration at ν̇ = 0 and ∂r̈/∂ν̇ (3, k), chassis frame.
+
+    The vectors are the point's inertial (floor-relative) velocity and acceleration,
+    expressed in the chassis frame's axes at this instant; r̈ = ``accel0`` +
+    ``d_accel`` ν̇.
+
+    Attributes
+    ----------
+    velocity : ndarray (3,)
+        ṙ [m/s].
+    accel0 : ndarray (3,)
+        r̈ at ν̇ = 0 (velocity products only) [m/s²].
+    d_accel : ndarray
+        Shape (3, k): ∂r̈/∂ν̇ (columns per quasi-velocity: m/s² per m/s², or per rad/s²).
+    """
 
     velocity: np.ndarray
     accel0: np.ndarray
@@ -66,7 +101,23 @@ class PointMotion(NamedTuple):
 
 
 class ChassisMotion(NamedTuple):
-    """The chassis yaw rate θ̇, θ̈⁰ and ∂θ̈/∂ν̇ (k,), and its origin (rear-axle midpoint)."""
+    """The chassis yaw rate θ̇, θ̈⁰ and ∂θ̈/∂ν̇ (k,), and its origin (rear-axle midpoint).
+
+    What a platform's ``chassis(config, nu)`` returns; θ̈ = ``yaw_accel0`` +
+    ``d_yaw_accel`` · ν̇.
+
+    Attributes
+    ----------
+    yaw_rate : float
+        θ̇ [rad/s].
+    yaw_accel0 : float
+        θ̈ at ν̇ = 0 [rad/s²].
+    d_yaw_accel : ndarray
+        Shape (k,): ∂θ̈/∂ν̇ (per quasi-velocity).
+    origin : PointMotion
+        The chassis origin (rear-axle midpoint, or axle midpoint of a differential
+        drive), vectors in the chassis frame's axes.
+    """
 
     yaw_rate: float
     yaw_accel0: float
@@ -74,7 +125,19 @@ class ChassisMotion(NamedTuple):
     origin: PointMotion
 
     def point(self, p) -> PointMotion:
-        """A point fixed on the chassis at ``p`` (3,): r̈_p = r̈_R + θ̈ z × p − θ̇² p_xy."""
+        """A point fixed on the chassis at ``p`` (3,): r̈_p = r̈_R + θ̈ z × p − θ̇² p_xy.
+
+        Parameters
+        ----------
+        p : array_like (3,)
+            The point [m] in the chassis frame (origin at the rear-axle midpoint).
+
+        Returns
+        -------
+        PointMotion
+            Its velocity [m/s], acceleration at ν̇ = 0 [m/s²] and ∂r̈/∂ν̇ (3, k), in the
+            chassis frame's axes.
+        """
         p = np.asarray(p, dtype=float)
         zxp = _z_cross(p)
         pxy = np.array([p[0], p[1], 0.0])
@@ -87,9 +150,28 @@ class ChassisMotion(NamedTuple):
 
 
 class PlatformMotion(NamedTuple):
-    """Everything about the platform at one state: its ``bodies`` (:class:`BodyMotion`),
-    the ``chassis`` motion, the configuration rates q̇ = G ν (``rates``) and the
-    configuration accelerations q̈ = G ν̇ + Ġ ν as ``accel0`` = Ġ ν (nc,) and ``G`` (nc, k)."""
+    """Everything about the platform at one state: bodies, chassis, q̇ = G ν, Ġ ν and G.
+
+    Its ``bodies`` (:class:`BodyMotion`), the ``chassis`` motion, the configuration rates
+    q̇ = G ν (``rates``) and the configuration accelerations q̈ = G ν̇ + Ġ ν as ``accel0``
+    = Ġ ν (nc,) and ``G`` (nc, k). What a platform's ``motion(config, nu)`` returns.
+
+    Attributes
+    ----------
+    bodies : list of BodyMotion
+        Chassis, wheels (and the tricycle's steering body): mass [kg], inertia about the
+        COM [kg·m²], ω [rad/s], ω̇ and COM acceleration at ν̇ = 0 [rad/s², m/s²] and their
+        partials ∂/∂ν̇ (3, k), all in the chassis frame's axes.
+    chassis : ChassisMotion
+        Yaw rate, yaw acceleration and the chassis origin's motion.
+    rates : ndarray
+        Shape (nc,): q̇ of ``config``: ẋ, ẏ [m/s] in the floor (world) frame, θ̇ [rad/s],
+        the steering rate β̇ [rad/s] (tricycle), each wheel's spin rate [rad/s].
+    accel0 : ndarray
+        Shape (nc,): Ġ ν, the configuration accelerations at ν̇ = 0 [m/s², rad/s²].
+    G : ndarray
+        Shape (nc, k): ∂q̇/∂ν.
+    """
 
     bodies: list
     chassis: ChassisMotion
@@ -236,6 +318,53 @@ class TricycleParams:
     vertical axis through the pivot (its COM); ``front_wheels`` is 1 (the thesis's
     tricycle, wheel on the steering axis, ``front_half_track`` 0) or 2 (Martinenko's
     steered axle, wheels at ±``front_half_track``).
+
+    Seed 003 is Araujo (2012), chapter III, "Cinemática de la plataforma móvil" and
+    "Dinámica de la plataforma móvil" (Seekur Jr. data in Annex 3). The fields have no
+    defaults (``None``): :meth:`seekur_jr_assumed` is an explicit assumed set. Wheels are
+    uniform discs; the chassis and steering body are flat plates whose roll and pitch
+    inertias never enter.
+
+    Parameters
+    ----------
+    wheelbase : float
+        b [m], > 0: from the rear-axle midpoint to the steering pivot.
+    rear_half_track : float
+        l_E [m], > 0: each rear wheel's distance from the rear-axle midpoint.
+    rear_wheel_radius, front_wheel_radius : float
+        r_E, r_F [m], > 0.
+    chassis_mass : float
+        m_C [kg], > 0.
+    chassis_inertia : float
+        I_C [kg·m²], > 0: the chassis's yaw inertia about its centre of mass.
+    chassis_com : float
+        a [m]: the chassis's centre of mass ahead of the rear-axle midpoint (any sign).
+    steering_mass : float
+        m_B [kg], ≥ 0: the steering body (fork and hub), its centre of mass on the pivot.
+    steering_inertia : float
+        I_B [kg·m²], ≥ 0: its yaw inertia about the pivot.
+    rear_wheel_mass, front_wheel_mass : float
+        m_E, m_F [kg], ≥ 0: each wheel's mass.
+    front_half_track : float
+        l_F [m], ≥ 0: the front wheels at ±l_F from the pivot along the steered axle;
+        must be 0 with one front wheel.
+    front_wheels : {1, 2}
+        n_F, the number of steered front wheels.
+
+    Raises
+    ------
+    ValueError
+        Naming the field: a value missing (None) or not a finite number, one of
+        ``wheelbase``, radii, ``chassis_mass``, ``chassis_inertia`` ≤ 0 or another
+        field < 0, ``front_wheels`` not 1 or 2, ``front_half_track`` ≠ 0 with one front
+        wheel, a steered body without yaw inertia (I_B + n_F m_F (r_F²/4 + 1.5 l_F²) = 0).
+
+    Examples
+    --------
+    >>> from eslabon import mobile as mb
+    >>> p = mb.TricycleParams.seekur_jr_assumed()
+    >>> p.wheelbase, p.chassis_mass, round(p.chassis_inertia, 4)
+    (0.9, 314.0, 95.5083)
     """
 
     wheelbase: float | None = None
@@ -292,10 +421,32 @@ class TricycleParams:
 
     @classmethod
     def seekur_jr_assumed(cls, **overrides) -> "TricycleParams":
-        """The thesis's Seekur Jr. (350 kg, b = 0.90 m, l = 0.314 m, r = 0.20 m) with the
+        """The thesis's Seekur Jr. with the mass split seed 003 leaves out **assumed**.
+
+        The thesis's Seekur Jr. (350 kg, b = 0.90 m, l = 0.314 m, r = 0.20 m) with the
         mass split seed 003 leaves out **assumed** here (docs/mobile.md): 8 kg per wheel,
         a 12 kg steering body (I_B = 0.3 kg·m²), the 314 kg chassis a uniform 1.40 × 1.30 m
-        plate centred midway between the axles (a = 0.45 m). Not data from the thesis."""
+        plate centred midway between the axles (a = 0.45 m). Not data from the thesis.
+        One front wheel, on the steering axis.
+
+        Parameters
+        ----------
+        **overrides
+            Fields to replace, with the units of :class:`TricycleParams` (e.g.
+            ``front_wheels=2, front_half_track=0.3`` for Martinenko's steered axle).
+
+        Returns
+        -------
+        TricycleParams
+            The assumed set, with the overrides.
+
+        Raises
+        ------
+        ValueError
+            An override that fails the checks of :class:`TricycleParams`.
+        TypeError
+            An unknown field name.
+        """
         m_c = 350.0 - 3 * 8.0 - 12.0
         values = dict(
             wheelbase=0.90,
@@ -316,12 +467,48 @@ class TricycleParams:
 
 @dataclass(frozen=True)
 class Tricycle:
-    """One steered front wheel (or a steered axle), two fixed rear wheels (seed 003, eqs
-    3.18–3.19).
+    """One steered front wheel (or a steered axle), two fixed rear wheels (seed 003).
+
+    Araujo (2012), eqs 3.18–3.19.
 
     config = [x, y, θ, β, φ_rear_left, φ_rear_right, φ_front(, φ_front_right)],
     ν = [V, β̇], inputs u = [F, M]: the longitudinal force at the rear-axle midpoint [N]
     and the steering torque between chassis and steering body [N·m].
+
+    x, y [m] are the rear-axle midpoint in the floor (world) frame, θ the heading [rad]
+    (chassis x from floor x, about z), β the steering angle [rad] relative to the
+    chassis, within (−90°, 90°), and the φ the wheels' spin angles [rad] (with two front
+    wheels the last two are ``phi_front_left``, ``phi_front_right``). V [m/s] is the
+    speed of the rear-axle midpoint along the chassis x, β̇ [rad/s]. The kinematics:
+    θ̇ = V tan β / b, and the rear wheels spin at (V ∓ l_E θ̇)/r_E (left at +y).
+
+    Parameters
+    ----------
+    params : TricycleParams
+
+    Attributes
+    ----------
+    params : TricycleParams
+        As given.
+    kind : str
+        ``"tricycle"``.
+    config_names : tuple of str
+        ``("x", "y", "heading", "steering", "phi_rear_left", "phi_rear_right",
+        "phi_front")`` (or the two front wheels), nc = 7 or 8.
+    quasi_names : tuple of str
+        ``("V", "steering_rate")``, k = 2.
+    input_names : tuple of str
+        ``("F", "M")``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> beta = np.arctan(0.9)  # tan β = b: θ̇ = V / 1 m
+    >>> motion = cart.motion([0.0, 0.0, 0.0, beta, 0.0, 0.0, 0.0], [1.0, 0.0])
+    >>> np.round(motion.rates, 4).tolist()  # ẋ, ẏ, θ̇, β̇, rear left, rear right, front
+    [1.0, 0.0, 1.0, 0.0, 3.43, 6.57, 6.7268]
     """
 
     params: TricycleParams
@@ -340,7 +527,29 @@ class Tricycle:
     input_names = ("F", "M")
 
     def chassis(self, config, nu) -> ChassisMotion:
-        """θ̇ = V tan β / b, θ̈ = V̇ tan β / b + V β̇ / (b cos²β), r̈_R = [V̇, V θ̇, 0]."""
+        """θ̇ = V tan β / b, θ̈ = V̇ tan β / b + V β̇ / (b cos²β), r̈_R = [V̇, V θ̇, 0].
+
+        r̈_R, the rear-axle midpoint's acceleration, is in the chassis frame's axes; its
+        lateral V θ̇ is the term the thesis's (3.21) omits.
+
+        Parameters
+        ----------
+        config : array_like (nc,)
+            The configuration; only β = ``config[3]`` [rad] is used.
+        nu : array_like (2,)
+            [V [m/s], β̇ [rad/s]].
+
+        Returns
+        -------
+        ChassisMotion
+            θ̇ [rad/s], θ̈ at ν̇ = 0 [rad/s²], ∂θ̈/∂ν̇ = [tan β / b, 0] and the motion of the
+            rear-axle midpoint.
+
+        Raises
+        ------
+        ValueError
+            β not finite or outside (−90°, 90°) (tan β is infinite at ±90°).
+        """
         t, c = _steering(config[3])
         b = self.params.wheelbase
         V, beta_dot = nu
@@ -353,7 +562,29 @@ class Tricycle:
         return ChassisMotion(yaw_rate, V * beta_dot / (b * c * c), np.array([t / b, 0.0]), origin)
 
     def motion(self, config, nu):
-        """:class:`PlatformMotion` at one state."""
+        """:class:`PlatformMotion` at one state.
+
+        Every body (chassis, rear wheels, steering body, front wheels) with what the
+        Gibbs function (2.25) needs, and q̇ = G ν, Ġ ν, G of the configuration.
+
+        Parameters
+        ----------
+        config : array_like (nc,)
+            The configuration; θ = ``config[2]`` and β = ``config[3]`` [rad] are used.
+        nu : array_like (2,)
+            [V [m/s], β̇ [rad/s]].
+
+        Returns
+        -------
+        PlatformMotion
+            Bodies in the chassis frame's axes; ``rates`` (nc,) with ẋ, ẏ in the floor
+            frame; ``accel0`` (nc,); ``G`` (nc, 2).
+
+        Raises
+        ------
+        ValueError
+            β not finite or outside (−90°, 90°).
+        """
         p = self.params
         ch = self.chassis(config, nu)
         beta = config[3]
@@ -392,16 +623,64 @@ class Tricycle:
         return _platform_motion(bodies, ch, config[2], spins, nu[1])
 
     def generalized_forces(self, config, nu, u):
-        """Q = [F, M]: F does work on V (the rear-axle midpoint moves along x at V), M on
-        the relative rate β̇ between chassis and steering body."""
+        """Q = [F, M]: F does work on V, M on the steering rate β̇.
+
+        F does work on V (the rear-axle midpoint moves along x at V), M on the relative
+        rate β̇ between chassis and steering body.
+
+        Parameters
+        ----------
+        config : array_like (nc,)
+            Unused (the map does not depend on the state).
+        nu : array_like (2,)
+            Unused.
+        u : array_like (2,)
+            [F [N], M [N·m]].
+
+        Returns
+        -------
+        ndarray (2,)
+            Q = [F [N], M [N·m]], the generalized forces of ν = [V, β̇].
+        """
         return np.array([u[0], u[1]], dtype=float)
 
 
 @dataclass(frozen=True)
 class DiffDriveParams:
-    """Differential drive: two driven wheels at ±``half_track`` on the axle through the
-    chassis origin, a massless caster. Geometry [m], masses [kg], yaw inertia [kg·m²];
-    ``chassis_com`` is the COM's forward offset from the axle midpoint."""
+    """Differential drive: two driven wheels on the axle through the chassis origin.
+
+    Two driven wheels at ±``half_track`` on the axle through the chassis origin, a
+    massless caster. Geometry [m], masses [kg], yaw inertia [kg·m²]; ``chassis_com`` is
+    the COM's forward offset from the axle midpoint. No defaults: every field must be
+    given (or start from :meth:`seekur_jr_assumed`).
+
+    Parameters
+    ----------
+    half_track : float
+        l [m], > 0: each wheel's distance from the axle midpoint.
+    wheel_radius : float
+        r [m], > 0.
+    chassis_mass : float
+        [kg], > 0.
+    chassis_inertia : float
+        [kg·m²], > 0: yaw inertia about the chassis's centre of mass.
+    chassis_com : float
+        [m]: the centre of mass ahead of the axle midpoint (any sign).
+    wheel_mass : float
+        [kg], ≥ 0: each wheel, a uniform disc.
+
+    Raises
+    ------
+    ValueError
+        Naming the field: a value missing (None) or not a finite number, or out of range.
+
+    Examples
+    --------
+    >>> from eslabon import mobile as mb
+    >>> p = mb.DiffDriveParams.seekur_jr_assumed(wheel_mass=5.0)
+    >>> p.half_track, p.wheel_radius, p.wheel_mass
+    (0.314, 0.2, 5.0)
+    """
 
     half_track: float | None = None
     wheel_radius: float | None = None
@@ -420,7 +699,29 @@ class DiffDriveParams:
 
     @classmethod
     def seekur_jr_assumed(cls, **overrides) -> "DiffDriveParams":
-        """An assumed differential-drive base of the same size (docs/mobile.md)."""
+        """An assumed differential-drive base of the same size (docs/mobile.md).
+
+        Assumed values, not data from Araujo (2012): l = 0.314 m, r = 0.20 m, 8 kg per
+        wheel, a 334 kg chassis (350 − 2 × 8) as a uniform 1.40 × 1.30 m plate, its
+        centre of mass 0.20 m ahead of the axle.
+
+        Parameters
+        ----------
+        **overrides
+            Fields to replace, with the units of :class:`DiffDriveParams`.
+
+        Returns
+        -------
+        DiffDriveParams
+            The assumed set, with the overrides.
+
+        Raises
+        ------
+        ValueError
+            An override that fails the checks of :class:`DiffDriveParams`.
+        TypeError
+            An unknown field name.
+        """
         values = dict(
             half_track=0.314,
             wheel_radius=0.20,
@@ -435,8 +736,41 @@ class DiffDriveParams:
 
 @dataclass(frozen=True)
 class DifferentialDrive:
-    """config = [x, y, θ, φ_left, φ_right], ν = [v, ω] (axle-midpoint speed, yaw rate),
-    inputs u = [τ_left, τ_right], the wheel torques [N·m] (left wheel at +y)."""
+    """A differential-drive platform: two driven wheels and a massless caster.
+
+    config = [x, y, θ, φ_left, φ_right], ν = [v, ω] (axle-midpoint speed, yaw rate),
+    inputs u = [τ_left, τ_right], the wheel torques [N·m] (left wheel at +y).
+
+    x, y [m] are the axle midpoint in the floor (world) frame, θ the heading [rad], the φ
+    the wheels' spin angles [rad]; v [m/s] along the chassis x, ω = θ̇ [rad/s]. The wheels
+    spin at (v ∓ l ω)/r (left, right). Not in Araujo (2012): an eslabon platform of the
+    same kind, for ``mode="coupled"`` only.
+
+    Parameters
+    ----------
+    params : DiffDriveParams
+
+    Attributes
+    ----------
+    params : DiffDriveParams
+        As given.
+    kind : str
+        ``"differential_drive"``.
+    config_names : tuple of str
+        ``("x", "y", "heading", "phi_left", "phi_right")``, nc = 5.
+    quasi_names : tuple of str
+        ``("v", "yaw_rate")``, k = 2.
+    input_names : tuple of str
+        ``("tau_left", "tau_right")``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import mobile as mb
+    >>> base = mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed())
+    >>> np.round(base.motion(np.zeros(5), [1.0, 0.5]).rates, 4).tolist()
+    [1.0, 0.0, 0.5, 4.215, 5.785]
+    """
 
     params: DiffDriveParams
     kind = "differential_drive"
@@ -445,7 +779,21 @@ class DifferentialDrive:
     input_names = ("tau_left", "tau_right")
 
     def chassis(self, config, nu) -> ChassisMotion:
-        """θ̇ = ω, r̈_R = [v̇, v ω, 0]."""
+        """θ̇ = ω, r̈_R = [v̇, v ω, 0].
+
+        Parameters
+        ----------
+        config : array_like (nc,)
+            Unused (the chassis motion does not depend on the configuration).
+        nu : array_like (2,)
+            [v [m/s], ω [rad/s]].
+
+        Returns
+        -------
+        ChassisMotion
+            θ̇ = ω, θ̈ at ν̇ = 0 (0), ∂θ̈/∂ν̇ = [0, 1] and the axle midpoint's motion
+            (chassis frame's axes).
+        """
         v, w = nu
         origin = PointMotion(
             np.array([v, 0.0, 0.0]),
@@ -455,6 +803,21 @@ class DifferentialDrive:
         return ChassisMotion(w, 0.0, np.array([0.0, 1.0]), origin)
 
     def motion(self, config, nu):
+        """:class:`PlatformMotion` at one state: the chassis and the two wheels.
+
+        Parameters
+        ----------
+        config : array_like (5,)
+            The configuration; only θ = ``config[2]`` [rad] is used.
+        nu : array_like (2,)
+            [v [m/s], ω [rad/s]].
+
+        Returns
+        -------
+        PlatformMotion
+            Bodies in the chassis frame's axes; ``rates`` (5,) with ẋ, ẏ in the floor
+            frame; ``accel0`` (5,); ``G`` (5, 2).
+        """
         p = self.params
         ch = self.chassis(config, nu)
         bodies, spins = _chassis_and_axle(
@@ -470,8 +833,24 @@ class DifferentialDrive:
         return _platform_motion(bodies, ch, config[2], spins)
 
     def generalized_forces(self, config, nu, u):
-        """A wheel torque τ does work on its spin ψ̇ = (v ∓ l ω)/r:
-        Q = [(τ_L + τ_R)/r, l (τ_R − τ_L)/r]."""
+        """A wheel torque τ does work on its spin ψ̇ = (v ∓ l ω)/r.
+
+        Q = [(τ_L + τ_R)/r, l (τ_R − τ_L)/r].
+
+        Parameters
+        ----------
+        config : array_like (nc,)
+            Unused.
+        nu : array_like (2,)
+            Unused.
+        u : array_like (2,)
+            [τ_left, τ_right] [N·m].
+
+        Returns
+        -------
+        ndarray (2,)
+            Q [N, N·m], the generalized forces of ν = [v, ω].
+        """
         p = self.params
         return np.array(
             [(u[0] + u[1]) / p.wheel_radius, p.half_track * (u[1] - u[0]) / p.wheel_radius]

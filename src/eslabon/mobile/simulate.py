@@ -34,10 +34,66 @@ METHODS = ("dop853", "rk45", "rk4")
 
 @dataclass(frozen=True)
 class MobileTrajectory:
-    """Samples (K,) of the platform configuration (K, nc), arm joints (K, n), quasi-
+    """Samples of a mobile manipulator's motion, as :func:`simulate` returns them.
+
+    Samples (K,) of the platform configuration (K, nc), arm joints (K, n), quasi-
     velocities ν and their rates ν̇ (K, k), arm rates and accelerations (K, n), configuration
     rates and accelerations (K, nc) (q̇ = G ν, q̈ = G ν̇ + Ġ ν: pose, steering, wheel spins),
-    inputs u (K, k) and tau (K, n), energy T + V and input work W (K,)."""
+    inputs u (K, k) and tau (K, n), energy T + V and input work W (K,).
+
+    Attributes
+    ----------
+    t : ndarray
+        Shape (K,): sample times [s].
+    config : ndarray
+        Shape (K, nc): platform configuration, named by ``config_names``: x, y [m] of the
+        chassis origin (rear-axle midpoint) in the floor (world) frame, heading θ [rad],
+        the tricycle's steering β [rad], the wheels' spin angles [rad].
+    q : ndarray
+        Shape (K, n): arm joints [rad, m].
+    nu : ndarray
+        Shape (K, k): quasi-velocities, named by ``quasi_names`` (tricycle [V m/s,
+        β̇ rad/s], differential drive [v m/s, ω rad/s]).
+    qd : ndarray
+        Shape (K, n): arm joint rates [rad/s, m/s].
+    nu_dot : ndarray
+        Shape (K, k): ν̇ [m/s², rad/s²].
+    qdd : ndarray
+        Shape (K, n): arm joint accelerations [rad/s², m/s²].
+    config_rates : ndarray
+        Shape (K, nc): q̇ = G ν of ``config`` (ẋ, ẏ [m/s] in the floor frame, the angles'
+        rates [rad/s]).
+    config_accels : ndarray
+        Shape (K, nc): q̈ = G ν̇ + Ġ ν of ``config`` [m/s², rad/s²].
+    u : ndarray
+        Shape (K, k): platform inputs, named by ``input_names`` (tricycle [F N, M N·m],
+        differential drive [τ_left, τ_right] N·m).
+    tau : ndarray
+        Shape (K, n): arm joint torques [N·m, N].
+    energy : ndarray
+        Shape (K,): T + V [J] (:func:`~eslabon.mobile.kinetic_energy` +
+        :func:`~eslabon.mobile.potential_energy`).
+    work : ndarray
+        Shape (K,): W = ∫ (Qᵀν + τᵀq̇ − friction) dt from 0 [J], integrated with the
+        state, so that ``energy − work`` stays constant (in ``mode="coupled"``).
+    config_names, quasi_names, input_names : tuple of str
+        The platform's names of the columns of ``config``, ``nu`` and ``u``.
+    mode : str
+        The coupling mode simulated.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> traj = mb.simulate(mm, 0.02, 0.01, method="rk4", u=[150.0, 0.0])
+    >>> traj.t.tolist(), traj.config.shape, traj.q.shape
+    ([0.0, 0.01, 0.02], (3, 7), (3, 6))
+    >>> bool(np.allclose(traj.energy - traj.work, traj.energy[0]))  # T + V − W
+    True
+    """
 
     t: np.ndarray
     config: np.ndarray
@@ -58,7 +114,18 @@ class MobileTrajectory:
     mode: str
 
     def columns(self) -> dict:
-        """Every series by a column name (for CSV)."""
+        """Every series by a column name (for CSV).
+
+        ``t``; for each configuration coordinate ``name``, ``d_name`` and ``dd_name``
+        (value, rate, acceleration); for each quasi-velocity ``name`` and ``d_name``;
+        ``q1``, ``qd1``, ``qdd1``, ``tau1``, … per arm joint; the inputs by their names;
+        ``energy`` and ``work``. Units as the attributes.
+
+        Returns
+        -------
+        dict of str to ndarray (K,)
+            Column name → series, in that order.
+        """
         cols = {"t": self.t}
         for j, name in enumerate(self.config_names):
             cols[name] = self.config[:, j]
@@ -79,8 +146,46 @@ class MobileTrajectory:
         return cols
 
     def save(self, path, *, overwrite: bool = True) -> Path:
-        """Write ``.csv`` or ``.npz`` atomically (an existing file survives a failure or a
-        kill); ``overwrite=False`` refuses an existing file."""
+        """Write ``.csv`` or ``.npz`` atomically; ``overwrite=False`` refuses an existing file.
+
+        An existing file survives a failure or a kill. The columns are those of
+        :meth:`columns`; a CSV has one header row and full-precision values, an ``.npz``
+        one array per column plus ``mode``.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A file name ending in ``.csv`` or ``.npz`` (any case).
+        overwrite : bool
+            Replace an existing file (default) or refuse it.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path``.
+
+        Raises
+        ------
+        ValueError
+            Another suffix; an existing file with ``overwrite=False``
+            (``OutputExistsError``, a ValueError).
+        OSError
+            The file cannot be written.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import eslabon as es
+        >>> from eslabon import mobile as mb
+        >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+        >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+        >>> traj = mb.simulate(mm, 0.01, 0.01, method="rk4")
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     out = traj.save(os.path.join(tmp, "run.csv"))
+        ...     header = out.read_text().splitlines()[0]
+        >>> header.split(",")[:4]
+        ['t', 'x', 'd_x', 'dd_x']
+        """
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".csv", ".npz"):
@@ -150,29 +255,63 @@ def simulate(
         The step of ``"rk4"`` (a divisor of ``t_final``), and the sample spacing of the
         adaptive methods unless ``samples`` is given [s].
     q0, qd0 : array_like (n,), optional
-        The arm's initial joint positions and rates (zeros by default).
+        The arm's initial joint positions [rad, m] and rates [rad/s, m/s] (zeros by
+        default).
     torque : array_like (n,) or callable, optional
-        The arm's joint torques: a constant, or a callable ``torque(t) -> (n,)``
+        The arm's joint torques [N·m, N]: a constant, or a callable ``torque(t) -> (n,)``
         (zeros by default).
     method : {"dop853", "rk45", "rk4"}
         scipy's adaptive Dormand–Prince (``rtol``, ``atol``) or fixed-step RK4
         (:func:`eslabon.sim.rk4.rk4_step`).
     rtol, atol : float
         Tolerances of the adaptive methods.
-    config0, nu0 : array_like, optional
-        The platform's initial configuration (pose, steering, wheel angles) and
-        quasi-velocities (zeros by default: at rest at the origin).
+    config0 : array_like (nc,), optional
+        The platform's initial configuration: x, y [m] in the floor (world) frame,
+        heading [rad], (steering [rad]), wheel angles [rad] (zeros by default: at the
+        origin, heading along the floor's x).
+    nu0 : array_like (k,), optional
+        The initial quasi-velocities (tricycle [V m/s, β̇ rad/s], differential drive
+        [v m/s, ω rad/s]; zeros by default: at rest).
     u : array_like (k,) or callable, optional
-        The platform's inputs (tricycle [F, M], differential drive [τ_left, τ_right]):
-        a constant or a callable ``u(t) -> (k,)`` (zeros by default).
+        The platform's inputs (tricycle [F N, M N·m], differential drive [τ_left,
+        τ_right] N·m): a constant or a callable ``u(t) -> (k,)`` (zeros by default).
     samples : int, optional
-        Number of output samples of the adaptive methods (instead of one every ``dt``).
+        Number of output samples of the adaptive methods (instead of one every ``dt``);
+        ignored by ``"rk4"``.
     locked : bool
-        Hold the platform still (ν̇ = 0).
+        Hold the platform's quasi-velocities constant (ν̇ = 0; still when ``nu0`` is
+        zero).
 
     Returns
     -------
     MobileTrajectory
+        Samples at K evenly spaced times from 0 to ``t_final`` [s]: K = ``samples``, else
+        round(t_final/dt) + 1 (so with an adaptive method and a ``dt`` that does not
+        divide ``t_final`` the spacing is only close to ``dt``); for ``"rk4"`` the
+        t_final/dt + 1 step times.
+
+    Raises
+    ------
+    ValueError
+        ``t_final`` or ``dt`` not a positive finite number; an unknown method; an initial
+        state of the wrong length or not finite (naming it); ``u`` or ``torque`` of the
+        wrong length or not finite (a callable's value is checked at each call); with
+        ``"rk4"``, a ``dt`` that does not divide ``t_final``; and what
+        :func:`~eslabon.mobile.accelerations` raises along the way (a tricycle steering
+        angle reaching ±90°).
+    RuntimeError
+        The adaptive integrator failed (naming the time it stopped at).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> traj = mb.simulate(mm, 0.02, 0.01, method="rk4", u=[150.0, 0.3],
+    ...                    torque=[6, 50, 10, -0.1, -0.5, -0.1])
+    >>> traj.nu.shape, traj.q.shape, traj.columns()["V"].shape
+    ((3, 2), (3, 6), (3,))
     """
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)

@@ -1,6 +1,25 @@
 """Rotations and rigid transforms (numpy, for model building and I/O).
 
 The compiled kernels use their own tuple-based primitives in ``eslabon._engine.tuples``.
+
+Conventions shared by the functions below:
+
+- Rotations are active and right-handed: ``R @ v`` rotates ``v``, and the columns of
+  ``A_R_B`` are the axes of frame B written in frame A. Angles are in rad.
+- The representations of Rojas (1987) §2.4: the linear invariants λ = vect(R) = e sin φ
+  and λ0 = (tr R − 1)/2 = cos φ (e the unit axis, φ ∈ [0, π]); the Euler parameters
+  (q0, q) = (cos φ/2, e sin φ/2), scalar FIRST with q0 ≥ 0 (the joint quaternions of
+  ``eslabon.model`` are (x, y, z, w), scalar last); the Rodrigues parameters e tan(φ/2);
+  ZXZ Euler angles and XYZ Bryant angles. The misprints of §2.4 are corrected (each
+  function says which).
+- Spatial vectors (Jaramillo Botero (1998), eq. (1.1)) are [angular; linear]: a velocity
+  [w; v], a classical (not spatial) acceleration [ẇ; v̇], a force [N; f].
+- The functions of ``invariants`` and ``spatial6`` take one input or stacks
+  ((..., 3), (..., 3, 3), (..., 6), scalars (...)) whose leading axes broadcast, and raise
+  ValueError naming the argument for a wrong shape, NaN or inf, or an invalid rotation,
+  mass or inertia. ``rot_x``, ``rot_y``, ``rot_z``, ``is_rotation`` and ``homogeneous``
+  take one input and do not validate it; ``skew`` and ``rot_axis`` also take a stack of
+  vectors.
 """
 
 from .invariants import (

@@ -32,8 +32,30 @@ METHODS = ("quintic", "trapezoidal")
 
 
 class JointTrajectory(NamedTuple):
-    """Samples of a joint-space motion: ``t`` (T,) [s]; ``q``, ``qd``, ``qdd`` (T, n)
-    [rad or m, per s, per s²]. Unpacks as ``t, q, qd, qdd``."""
+    """Samples of a joint-space motion: ``t`` (T,) [s]; ``q``, ``qd``, ``qdd`` (T, n).
+
+    What :func:`joint_trajectory` returns. A named tuple: it unpacks as
+    ``t, q, qd, qdd``, e.g. into :class:`eslabon.control.tracking.Nominal` (``Nominal(*traj)``)
+    or into :func:`eslabon.inverse_dynamics` (``es.inverse_dynamics(model, q, qd, qdd)``).
+
+    Attributes
+    ----------
+    t : ndarray
+        Shape (T,): sample times [s], as given to :func:`joint_trajectory`.
+    q : ndarray
+        Shape (T, n): joint positions: rad (revolute), m (prismatic).
+    qd : ndarray
+        Shape (T, n): joint rates: rad/s, m/s.
+    qdd : ndarray
+        Shape (T, n): joint accelerations: rad/s², m/s².
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> t, q, qd, qdd = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0, 2, 5))
+    >>> t.shape, q.shape, qdd.shape
+    ((5,), (5, 2), (5, 2))
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -44,30 +66,53 @@ class JointTrajectory(NamedTuple):
 def joint_trajectory(q0, q1, t, *, method: str = "quintic", qd0=None, qd1=None):
     """A straight-line joint motion from ``q0`` to ``q1`` sampled at ``t``.
 
+    Every joint follows the same time law over T = ``t[-1] − t[0]``, so the motion is a
+    straight line in joint space (the Robotics Toolbox's ``jtraj`` and ``mtraj``), with
+    s = (t − t[0])/T:
+
+    - ``"quintic"``: q = q₀ + (q₁ − q₀)(10s³ − 15s⁴ + 6s⁵), at rest with q̈ = 0 at both
+      ends; with ``qd0``, ``qd1`` each joint's quintic instead matches q, q̇ and q̈ = 0
+      at both ends (it may then overshoot q₁).
+    - ``"trapezoidal"``: constant acceleration 4.5 (q₁ − q₀)/T² for T/3, cruise at
+      1.5 (q₁ − q₀)/T, constant deceleration for the last T/3 (the linear segment with
+      parabolic blends); q̈ jumps at the blends and at both ends.
+
     Parameters
     ----------
-    q0, q1 : array_like, (n,)
-        Start and goal configurations (joint angles [rad] or displacements [m]); for a
-        model with quaternion joints interpolate in the tangent space instead
+    q0, q1 : array_like (n,) or float
+        Start and goal configurations: rad (revolute), m (prismatic); a number is one
+        joint. For a model with quaternion joints interpolate in the tangent space instead
         (:func:`eslabon.difference`, :func:`eslabon.integrate`).
-    t : array_like, (T,)
-        Increasing sample times [s], at least two; the motion runs from ``t[0]`` to
-        ``t[-1]``.
+    t : array_like (T,)
+        Strictly increasing sample times [s], at least two; the motion runs from ``t[0]``
+        to ``t[-1]``. They need not be evenly spaced.
     method : {"quintic", "trapezoidal"}
-        The time law (module docstring).
-    qd0, qd1 : array_like, (n,), optional
-        Start and end rates (quintic only; zero by default).
+        The time law (above).
+    qd0, qd1 : array_like (n,), optional
+        Start and end rates [rad/s, m/s] (quintic only; zero by default).
 
     Returns
     -------
     JointTrajectory
-        ``t`` (T,), ``q``, ``qd``, ``qdd`` (T, n).
+        ``t`` (T,) [s], ``q`` (T, n) [rad, m], ``qd`` (T, n) [rad/s, m/s] and ``qdd``
+        (T, n) [rad/s², m/s²].
 
     Raises
     ------
     ValueError
-        Naming the argument: lengths that differ, non-finite values, times that do not
-        increase, an unknown method, end rates with the trapezoidal law.
+        Naming the argument: ``q1``, ``qd0`` or ``qd1`` of another length than ``q0``,
+        non-finite values, fewer than two times or times that do not increase, an unknown
+        method, end rates with the trapezoidal law.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> traj = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0.0, 2.0, 5))
+    >>> traj.q[2].tolist(), traj.qd[0].tolist()
+    ([0.5, -0.25], [0.0, 0.0])
+    >>> trap = es.joint_trajectory(0.0, 1.0, [0.0, 1.0, 2.0, 3.0], method="trapezoidal")
+    >>> trap.qd[:, 0].tolist()
+    [0.0, 0.5, 0.5, 0.0]
     """
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")

@@ -39,7 +39,28 @@ SPLINE_ENDS = ("rest", "natural", "clamped", "periodic")
 
 
 class LawSample(NamedTuple):
-    """Value, rate and acceleration of a time law; each has the broadcast shape of t."""
+    """Value, rate and acceleration of a time law; each has the broadcast shape of t.
+
+    What a :class:`TimeLaw` returns when called; a named tuple that unpacks as
+    ``s, s_dot, s_ddot``. For a scalar t each field is a numpy float.
+
+    Attributes
+    ----------
+    s : ndarray (...) or numpy.float64
+        The law's value s(t), usually the path parameter γ, in its units (none for
+        :func:`~eslabon.trajectory.line`, rad for a circle or helix, m for the T3 β).
+    s_dot : ndarray (...) or numpy.float64
+        ds/dt: units of s per second.
+    s_ddot : ndarray (...) or numpy.float64
+        d²s/dt²: units of s per second².
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> s, s_dot, s_ddot = tr.cycloid()(0.45)
+    >>> round(float(s), 5), round(float(s_dot), 5)
+    (0.40082, 1.95106)
+    """
 
     s: np.ndarray
     s_dot: np.ndarray
@@ -55,7 +76,44 @@ def _times(t) -> np.ndarray:
 
 
 class TimeLaw:
-    """Base class: clamping and argument checks; subclasses give ``_eval(t)`` on [t0, t1]."""
+    """Base class: clamping and argument checks; subclasses give ``_eval(t)`` on [t0, t1].
+
+    A time law s(t) is called with times t of any shape and returns a :class:`LawSample`
+    (s, ṡ, s̈). On [t0, t0 + duration] it is the subclass's ``_eval``; outside it is
+    clamped at rest (s = ``start`` before, ``end`` after, ṡ = s̈ = 0), unless the law
+    is periodic (a ``"periodic"`` :class:`SplineLaw`), which repeats with period
+    ``duration``. Build laws with :func:`cycloid`, :func:`quintic` or :func:`spline_law`;
+    this base class cannot be evaluated itself (``_eval`` raises NotImplementedError).
+
+    Parameters
+    ----------
+    duration : float
+        T [s], > 0.
+    start, end : float
+        The values s(t0) and s(t0 + T), in the units of the path parameter.
+    t0 : float
+        The time of ``start`` [s].
+
+    Attributes
+    ----------
+    periodic : bool
+        True for a law that repeats instead of clamping. The parameters are kept as the
+        attributes ``duration``, ``start``, ``end`` and ``t0`` (floats).
+
+    Raises
+    ------
+    ValueError
+        A parameter that is not a finite number, naming it, or ``duration`` ≤ 0.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> law = tr.cycloid(2.0, 0.0, 1.0)
+    >>> isinstance(law, tr.TimeLaw), law.duration, law.t0
+    (True, 2.0, 0.0)
+    >>> law([-1.0, 1.0, 3.0]).s.tolist()  # clamped outside [0, 2]
+    [0.0, 0.5, 1.0]
+    """
 
     periodic = False
 
@@ -71,7 +129,24 @@ class TimeLaw:
         raise NotImplementedError
 
     def __call__(self, t) -> LawSample:
-        """(s, ṡ, s̈) at times t (any shape); clamped to rest outside [t0, t0 + duration]."""
+        """(s, ṡ, s̈) at times t (any shape); clamped to rest outside [t0, t0 + duration].
+
+        Parameters
+        ----------
+        t : float or array_like (...)
+            Times [s], finite.
+
+        Returns
+        -------
+        LawSample
+            s, ṡ [per s], s̈ [per s²], each of the shape of ``t`` (numpy floats for a
+            scalar ``t``).
+
+        Raises
+        ------
+        ValueError
+            ``t`` not finite numbers.
+        """
         t = _times(t)
         t1 = self.t0 + self.duration
         if self.periodic:
@@ -121,18 +196,99 @@ def cycloid(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
     """Cycloidal rest-to-rest law s = start + (end − start)(τ − sin(2πτ)/(2π)), τ = t/T.
 
     ṡ = Δ(1 − cos 2πτ)/T, s̈ = 2πΔ sin(2πτ)/T²: zero rate and acceleration at t = 0, T.
-    This is the thesis's β(t) for the T3 straight line (§4.4, T = 1 s, 0 → 1 m).
+    This is the thesis's β(t) for the T3 straight line (Rojas Salgado (1987), §4.4,
+    T = 1 s, 0 → 1 m). The law starts at t0 = 0 and is clamped at rest outside [0, T].
+
+    Parameters
+    ----------
+    duration : float
+        T [s], > 0.
+    start, end : float
+        s(0) and s(T), in the units of the path parameter (Δ = end − start).
+
+    Returns
+    -------
+    TimeLaw
+        Callable: ``law(t)`` gives a :class:`LawSample` (s, ṡ, s̈) at times t [s].
+
+    Raises
+    ------
+    ValueError
+        A parameter that is not a finite number, or ``duration`` ≤ 0.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> beta = tr.cycloid(1.0, 0.0, 1.0)(0.05)  # the tables print β̈ = 1.95774 (a spline)
+    >>> round(float(beta.s), 5), round(float(beta.s_dot), 5), round(float(beta.s_ddot), 5)
+    (0.00082, 0.04894, 1.94161)
     """
     return _Cycloid(duration, start, end)
 
 
 def quintic(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
-    """Rest-to-rest quintic s = start + Δ(10τ³ − 15τ⁴ + 6τ⁵), τ = t/T (ṡ = s̈ = 0 at both ends)."""
+    """Rest-to-rest quintic s = start + Δ(10τ³ − 15τ⁴ + 6τ⁵), τ = t/T (ṡ = s̈ = 0 at both ends).
+
+    ṡ = 30Δτ²(1 − τ)²/T, s̈ = 60Δτ(1 − τ)(1 − 2τ)/T², Δ = end − start. The law starts
+    at t0 = 0 and is clamped at rest outside [0, T].
+
+    Parameters
+    ----------
+    duration : float
+        T [s], > 0.
+    start, end : float
+        s(0) and s(T), in the units of the path parameter.
+
+    Returns
+    -------
+    TimeLaw
+        Callable: ``law(t)`` gives a :class:`LawSample` (s, ṡ, s̈) at times t [s].
+
+    Raises
+    ------
+    ValueError
+        A parameter that is not a finite number, or ``duration`` ≤ 0.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> s, s_dot, s_ddot = tr.quintic(2.0, 0.0, 1.0)(1.0)  # half-way
+    >>> float(s), float(s_dot), float(s_ddot)
+    (0.5, 0.9375, 0.0)
+    """
     return _Quintic(duration, start, end)
 
 
 class SplineLaw(TimeLaw):
-    """A cubic spline law; ``spline`` is the scipy object (callable as spline(t, nu))."""
+    """A cubic spline law; ``spline`` is the scipy object (callable as spline(t, nu)).
+
+    Built by :func:`spline_law`, which checks the knots; called like every
+    :class:`TimeLaw` (``law(t)`` → :class:`LawSample`). Its rate and acceleration are the
+    spline's derivative splines, so the rest conditions of ``ends="rest"`` hold exactly.
+
+    Attributes
+    ----------
+    t_knots : ndarray
+        Shape (N + 1,): the knot times [s] (read-only).
+    values : ndarray
+        Shape (N + 1,): the values at the knots (read-only).
+    ends : str
+        The end condition: ``"rest"``, ``"natural"``, ``"clamped"`` or ``"periodic"``.
+    spline : scipy.interpolate.BSpline or scipy.interpolate.CubicSpline
+        The spline s(t) (a ``BSpline`` for ``"rest"``). As every time law it also has
+        ``duration`` = ``t_knots[-1] − t_knots[0]`` and ``t0`` = ``t_knots[0]`` [s],
+        ``start`` = ``values[0]`` and ``end`` = ``values[-1]``.
+    periodic : bool
+        True for ``ends="periodic"``: the law repeats with period ``duration`` instead of
+        being clamped.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> law = tr.spline_law([0.0, 1.0, 2.0], [0.0, 1.0, 3.0])
+    >>> law, law.duration, law([0.0, 1.0, 2.0]).s.tolist()
+    (SplineLaw(knots=3, ends='rest'), 2.0, [0.0, 1.0, 3.0])
+    """
 
     def __init__(self, t_knots, values, ends, spline):
         super().__init__(t_knots[-1] - t_knots[0], values[0], values[-1], t_knots[0])
@@ -184,25 +340,50 @@ def _rest_spline(x: np.ndarray, y: np.ndarray) -> BSpline:
 def spline_law(t_knots, values, ends="rest") -> SplineLaw:
     """A C² cubic spline law through (t_knots[i], values[i]).
 
+    The thesis's β(t) was "synthesized by splines" (Rojas Salgado (1987), §3.6, after
+    Angeles 1983), with zero rate and acceleration at both ends: that is ``ends="rest"``.
+    The law starts at ``t_knots[0]``; outside the knots it is clamped at rest, except a
+    periodic law, which repeats.
+
     Parameters
     ----------
     t_knots : array_like (N + 1,)
-        Strictly increasing finite times, N ≥ 1.
+        Strictly increasing finite times [s], N ≥ 1.
     values : array_like (N + 1,)
-        Finite values s(t_i).
-    ends : str
-        "rest" (ṡ = s̈ = 0 at both ends: two breakpoints are added, see
-        ``_rest_spline``), "natural" (s̈ = 0 at both ends), "clamped" (ṡ = 0 at both
+        Finite values s(t_i), in the units of the path parameter.
+    ends : {"rest", "natural", "clamped", "periodic"}
+        "rest" (ṡ = s̈ = 0 at both ends: two breakpoints are added, at the midpoints of
+        the first and last intervals, and the (N + 5)×(N + 5) B-spline collocation
+        system is solved), "natural" (s̈ = 0 at both ends), "clamped" (ṡ = 0 at both
         ends) or "periodic" (values[0] == values[-1]; the law then repeats in time).
 
     Returns
     -------
     SplineLaw
+        Callable: ``law(t)`` gives a :class:`LawSample` (s, ṡ [per s], s̈ [per s²]).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: an unknown ``ends``; ``t_knots`` or ``values`` not a 1-D
+        array of finite numbers; fewer than 2 knots; as many values as knots not given;
+        unsorted or duplicate knots; a periodic law whose first and last values differ.
 
     Notes
     -----
     The spline passes through every knot. Natural, clamped and periodic use
     :class:`scipy.interpolate.CubicSpline`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> t = np.linspace(0.0, 1.0, 21)
+    >>> beta = tr.spline_law(t, tr.cycloid()(t).s, ends="rest")  # the thesis's 21 knots
+    >>> float(beta(0.0).s_dot), float(beta(1.0).s_ddot)
+    (0.0, 0.0)
+    >>> round(float(beta(0.05).s), 5)
+    0.00082
     """
     if not isinstance(ends, str) or ends not in SPLINE_ENDS:
         raise ValueError(f"ends: expected one of {SPLINE_ENDS}, got {ends!r}")

@@ -54,7 +54,25 @@ def _xyz(x, y, z) -> np.ndarray:
 
 
 class Path:
-    """Base class of paths: subclasses provide :meth:`derivatives`."""
+    """Base class of paths: subclasses provide :meth:`derivatives`.
+
+    A path is a point p(γ) ∈ R³ [m] as a function of a scalar parameter γ (Rojas
+    Salgado (1987), §3.6). Its points are expressed in whatever frame the user's
+    coordinates are; in a :class:`~eslabon.trajectory.Task` that is the robot's base
+    frame. Calling a path, ``path(gamma)``, gives p(γ). Build paths with :func:`line`,
+    :func:`circle`, :func:`helix`, :func:`e2_sphere_cylinder` or :class:`ParametricPath`.
+
+    Attributes
+    ----------
+    order : int
+        The highest derivative available analytically (4 for the built-in paths; a
+        fixed-orientation task needs 2, the Frenet orientation 4).
+    domain : tuple of float
+        The nominal parameter interval (lo, hi); informative, evaluation is not
+        restricted to it.
+    name : str
+        A label used in error messages and ``repr``.
+    """
 
     #: highest derivative order available analytically
     order: int = MAX_ORDER
@@ -63,11 +81,40 @@ class Path:
     name: str = "path"
 
     def derivatives(self, gamma, order: int = MAX_ORDER) -> np.ndarray:
-        """[p, p′, …, p^(order)] at γ: array ``(order + 1, *np.shape(gamma), 3)``."""
+        """[p, p′, …, p^(order)] at γ: array ``(order + 1, *np.shape(gamma), 3)``.
+
+        Parameters
+        ----------
+        gamma : float or array_like (...)
+            Path parameter values (the path's units, e.g. rad for a circle).
+        order : int
+            The highest derivative wanted, 0 to 4.
+
+        Returns
+        -------
+        ndarray (order + 1, ..., 3)
+            p [m], then p′ = dp/dγ, p″, … [m per unit of γ to the power k].
+
+        Raises
+        ------
+        NotImplementedError
+            Always, in this base class: subclasses implement it.
+        """
         raise NotImplementedError
 
     def __call__(self, gamma) -> np.ndarray:
-        """p(γ), shape (*np.shape(gamma), 3)."""
+        """p(γ), shape (*np.shape(gamma), 3).
+
+        Parameters
+        ----------
+        gamma : float or array_like (...)
+            Path parameter values.
+
+        Returns
+        -------
+        ndarray (..., 3)
+            The points [m].
+        """
         return self.derivatives(gamma, order=0)[0]
 
     def __repr__(self):
@@ -75,14 +122,53 @@ class Path:
 
 
 class ParametricPath(Path):
-    """A path from analytic callables: ``func(γ) -> (..., 3)`` and
-    ``derivs = [p′, p″, p‴, p⁗]`` (1 to 4 callables, same signature).
+    """A path from analytic callables: ``func(γ) -> (..., 3)`` and ``derivs = [p′, p″, …]``.
 
-    The callables receive a float array γ of any shape and must return an array of shape
+    ``derivs`` holds 1 to 4 callables [p′, p″, p‴, p⁗] with ``func``'s signature. The
+    callables receive a float array γ of any shape and must return an array of shape
     γ.shape + (3,) (vectorized). Derivatives must be analytic: this class does not
     differentiate numerically. With fewer than 4 derivatives, ``order`` is limited
     accordingly: a fixed-orientation task needs p′ and p″; the Frenet orientation needs
-    all four (τ′ uses p⁗).
+    all four (τ′ uses p⁗). The built-in paths are ParametricPaths.
+
+    Parameters
+    ----------
+    func : callable
+        p(γ): float array (...) → array (..., 3) [m].
+    derivs : sequence of callable
+        1 to 4 callables p′, p″, p‴, p⁗ (′ = d/dγ), same signature as ``func``.
+    domain : tuple of float
+        The nominal parameter interval (lo, hi), lo < hi (informative only).
+    name : str
+        A label for error messages and ``repr``.
+
+    Attributes
+    ----------
+    order : int
+        ``len(derivs)``.
+    domain : tuple of float
+        (lo, hi) as floats.
+    name : str
+        As given.
+
+    Raises
+    ------
+    ValueError
+        ``func`` or an entry of ``derivs`` not callable, not 1 to 4 derivatives, or a
+        domain with lo ≥ hi or not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> parabola = tr.ParametricPath(
+    ...     lambda g: np.stack([g, g**2, 0 * g], axis=-1),
+    ...     [lambda g: np.stack([1 + 0 * g, 2 * g, 0 * g], axis=-1),
+    ...      lambda g: np.stack([0 * g, 2 + 0 * g, 0 * g], axis=-1)],
+    ...     name="parabola",
+    ... )
+    >>> parabola.order, parabola(2.0).tolist()
+    (2, [2.0, 4.0, 0.0])
     """
 
     def __init__(
@@ -112,6 +198,33 @@ class ParametricPath(Path):
         self.name = str(name)
 
     def derivatives(self, gamma, order: int = MAX_ORDER) -> np.ndarray:
+        """[p, p′, …, p^(order)] at γ from the user's callables.
+
+        Parameters
+        ----------
+        gamma : float or array_like (...)
+            Path parameter values, finite.
+        order : int
+            The highest derivative wanted, 0 to ``self.order``.
+
+        Returns
+        -------
+        ndarray (order + 1, ..., 3)
+            p [m], then p′ = dp/dγ, p″, … [m per unit of γ to the power k].
+
+        Raises
+        ------
+        ValueError
+            ``order`` not an integer in 0 to 4 or above ``self.order``; ``gamma`` not
+            finite; a callable that fails (TypeError or ValueError), returns another shape
+            than γ.shape + (3,) or a non-finite value (naming it and the γ).
+
+        Examples
+        --------
+        >>> from eslabon import trajectory as tr
+        >>> tr.line([0, 0, 0], [1, 2, 0]).derivatives([0.0, 0.5], order=2).shape
+        (3, 2, 3)
+        """
         if not isinstance(order, (int, np.integer)) or not 0 <= order <= MAX_ORDER:
             raise ValueError(f"order: expected an integer in 0..{MAX_ORDER}, got {order!r}")
         if order > self.order:
@@ -144,7 +257,32 @@ class ParametricPath(Path):
 
 
 def line(p0, p1) -> ParametricPath:
-    """Segment p(γ) = p0 + γ(p1 − p0), γ ∈ [0, 1]; p′ = p1 − p0, higher derivatives 0."""
+    """Segment p(γ) = p0 + γ(p1 − p0), γ ∈ [0, 1]; p′ = p1 − p0, higher derivatives 0.
+
+    Its curvature is zero, so it has no Frenet frame: use it with a fixed orientation
+    (:func:`~eslabon.trajectory.straight_line_task`).
+
+    Parameters
+    ----------
+    p0, p1 : array_like (3,)
+        Start and end points [m], in the frame of the task (the base frame).
+
+    Returns
+    -------
+    ParametricPath
+        Named ``"line"``, order 4, domain (0, 1); γ is dimensionless.
+
+    Raises
+    ------
+    ValueError
+        A point not 3 finite numbers, or p1 equal to p0.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> tr.line([0.0, 0.0, 0.0], [1.0, 2.0, 0.0])(0.5).tolist()
+    [0.5, 1.0, 0.0]
+    """
     a, b = _point(p0, "p0"), _point(p1, "p1")
     if np.array_equal(a, b):
         raise ValueError("p1: expected a point different from p0")
@@ -174,8 +312,35 @@ def circle(center=(0.0, 0.0, 0.0), radius=1.0, normal=(0.0, 0.0, 1.0)) -> Parame
     """p(γ) = c + r(cos γ u + sin γ v), γ ∈ [0, 2π], counterclockwise about ``normal``.
 
     u is the coordinate axis least aligned with the normal, projected onto its plane
-    (normal = z gives u = x, v = y). p^(k) = r(cos(γ + kπ/2) u + sin(γ + kπ/2) v).
-    κ = 1/r, τ = 0.
+    (normal = z gives u = x, v = y), and v = n × u. p^(k) = r(cos(γ + kπ/2) u +
+    sin(γ + kπ/2) v). κ = 1/r, τ = 0.
+
+    Parameters
+    ----------
+    center : array_like (3,)
+        c [m].
+    radius : float
+        r [m], > 0.
+    normal : array_like (3,)
+        The axis n of the circle (normalized here; nonzero).
+
+    Returns
+    -------
+    ParametricPath
+        Named ``"circle"``, order 4, domain (0, 2π); γ in rad.
+
+    Raises
+    ------
+    ValueError
+        A vector not 3 finite numbers, a radius not a positive finite number, a zero
+        normal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> np.round(tr.circle(radius=2.0)(np.pi / 2), 6).tolist()
+    [0.0, 2.0, 0.0]
     """
     c = _point(center, "center")
     r = _positive(radius, "radius")
@@ -199,6 +364,31 @@ def helix(radius=1.0, pitch=1.0) -> ParametricPath:
     """p(γ) = [r cos γ, r sin γ, cγ], c = pitch/(2π), about +z.
 
     κ = r/(r² + c²), τ = c/(r² + c²) (constant), handy for checking the Frenet quantities.
+
+    Parameters
+    ----------
+    radius : float
+        r [m], > 0.
+    pitch : float
+        The rise per turn [m]; negative gives a left-handed helix, 0 a circle.
+
+    Returns
+    -------
+    ParametricPath
+        Named ``"helix"``, order 4, domain (0, 2π) (one turn); γ in rad.
+
+    Raises
+    ------
+    ValueError
+        A radius not a positive finite number, a pitch not a finite number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> frame = tr.frenet_frame(tr.helix(radius=1.0, pitch=2 * np.pi), 0.3)
+    >>> round(float(frame.kappa), 6), round(float(frame.tau), 6)  # r = c = 1
+    (0.5, 0.5)
     """
     r = _positive(radius, "radius")
     try:
@@ -235,6 +425,39 @@ def e2_sphere_cylinder(a, b) -> ParametricPath:
 
     and y^(k) = a u^(k). Hence y″ = (a/√W)(14cos β − cos²β − 1)/W, the thesis's p̈_y with
     its bracket put right. The values of a and b are not given in the thesis.
+
+    The thesis is Rojas Salgado (1987), §3.6. The curve is the upper branch of the
+    intersection of the cylinder x² + z² = a² with the sphere (x − a)² + (y + b)² + z² =
+    16a² (the thesis prints other cylinder and sphere equations, inconsistent with its own
+    p(β); this p(β) is used).
+
+    Parameters
+    ----------
+    a : float
+        The cylinder's radius [m], > 0.
+    b : float
+        The offset of the sphere's centre along −y [m] (any finite number).
+
+    Returns
+    -------
+    ParametricPath
+        Named ``"e2_sphere_cylinder"``, order 4, domain (0, 2π); β in rad.
+
+    Raises
+    ------
+    ValueError
+        ``a`` not a positive finite number, ``b`` not a finite number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> a, b = 1.0, 0.5
+    >>> x, y, z = tr.e2_sphere_cylinder(a, b)(np.linspace(0.0, 2 * np.pi, 9)).T
+    >>> on_cylinder = np.allclose(x**2 + z**2, a**2)
+    >>> on_sphere = np.allclose((x - a) ** 2 + (y + b) ** 2 + z**2, 16 * a**2)
+    >>> bool(on_cylinder), bool(on_sphere)
+    (True, True)
     """
     a = _positive(a, "a")
     try:

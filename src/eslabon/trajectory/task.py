@@ -46,7 +46,33 @@ T3_ROTATION.flags.writeable = False
 
 
 class TaskState(NamedTuple):
-    """Pose and its rates at times t: R (..., 3, 3); p, omega, p_dot, omega_dot, p_ddot (..., 3)."""
+    """Pose and its rates at times t: R (..., 3, 3); p, omega, p_dot, omega_dot, p_ddot (..., 3).
+
+    What :meth:`Task.at` returns: the end-effector data inverse kinematics consumes, all
+    in the robot's base frame (the frame of the path's points), for times t of shape (...).
+
+    Attributes
+    ----------
+    R : ndarray (..., 3, 3)
+        End-effector orientation (base ← end effector).
+    p : ndarray (..., 3)
+        Position p(γ) [m].
+    omega : ndarray (..., 3)
+        Angular velocity [rad/s] (zero for a fixed orientation).
+    p_dot : ndarray (..., 3)
+        Linear velocity ṗ = p′γ̇ [m/s].
+    omega_dot : ndarray (..., 3)
+        Angular acceleration [rad/s²] (zero for a fixed orientation).
+    p_ddot : ndarray (..., 3)
+        Linear acceleration p̈ = p″γ̇² + p′γ̈ [m/s²].
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> state = tr.t3_straight_line_task().at([0.05, 0.45])
+    >>> state.R.shape, state.p.shape, state.p[:, 1].round(5).tolist()
+    ((2, 3, 3), (2, 3), [0.00082, 0.40082])
+    """
 
     R: np.ndarray
     p: np.ndarray
@@ -70,16 +96,57 @@ def _rotation(R, field: str = "orientation") -> np.ndarray:
 class Task:
     """An end-effector task from a path, a time law γ(t) and an orientation.
 
+    Rojas Salgado (1987), §3.6, §4.4 and §5.4: at times t the task gives p = p(γ),
+    ṗ = p′γ̇, p̈ = p″γ̇² + p′γ̈ and the orientation R with ω, ω̇, all in the base frame
+    (:meth:`at`). Outside the law's time interval γ is clamped at rest, so the task holds
+    its end pose.
+
     Parameters
     ----------
-    path : a :class:`~eslabon.trajectory.paths.Path` (derivatives to order 2, or 4 for
-        ``"frenet"``).
-    law : a :class:`~eslabon.trajectory.laws.TimeLaw` giving γ(t), γ̇, γ̈.
-    orientation : a fixed (3, 3) rotation, or ``"frenet"``. With ``"frenet"`` the frame is
+    path : Path
+        The path p(γ) [m], in the base frame, with analytic derivatives to order 2, or 4
+        for ``"frenet"``.
+    law : TimeLaw
+        γ(t), γ̇, γ̈ (e.g. :func:`~eslabon.trajectory.cycloid`).
+    orientation : array_like (3, 3) or "frenet"
+        A fixed rotation (base ← end effector; then ω = ω̇ = 0), or ``"frenet"``: the end
+        effector's axes follow the path's tangent, normal and binormal
+        (:func:`~eslabon.trajectory.frenet_motion`). With ``"frenet"`` the frame is
         checked at 129 instants of the law on construction: a ValueError naming
         ``orientation`` and the γ value is raised where the curvature vanishes (e.g. a
         straight line). Isolated inflection points between those samples are only
         caught when :meth:`at` lands on them.
+
+    Attributes
+    ----------
+    path : Path
+        As given.
+    law : TimeLaw
+        As given.
+    rotation : ndarray (3, 3) or None
+        The fixed rotation (read-only), None for ``"frenet"``.
+    orientation : ndarray (3, 3) or str
+        The fixed rotation, or ``"frenet"``.
+    duration : float
+        The law's duration [s].
+
+    Raises
+    ------
+    ValueError
+        ``path`` not a :class:`~eslabon.trajectory.Path` or ``law`` not a
+        :class:`~eslabon.trajectory.TimeLaw`; a string orientation other than
+        ``"frenet"``; ``"frenet"`` on a path with derivatives to order < 4 or where the
+        frame is undefined at a sampled instant; a fixed orientation on a path of order
+        < 2, or a matrix that is not a proper rotation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> e2 = tr.Task(tr.e2_sphere_cylinder(a=1.0, b=0.5), tr.quintic(60.0, 0.0, 2 * np.pi))
+    >>> state = e2.at(np.arange(0.0, 60.5, 0.5))  # IK every 0.5 s, as in §3.6
+    >>> state.R.shape, state.omega.shape, e2.duration
+    ((121, 3, 3), (121, 3), 60.0)
     """
 
     def __init__(self, path: Path, law: TimeLaw, orientation="frenet"):
@@ -123,7 +190,25 @@ class Task:
         return self.law.duration
 
     def at(self, t) -> TaskState:
-        """The :class:`TaskState` at times t (any shape)."""
+        """The :class:`TaskState` at times t (any shape).
+
+        Parameters
+        ----------
+        t : float or array_like (...)
+            Times [s], finite; outside the law's interval the task holds its end pose.
+
+        Returns
+        -------
+        TaskState
+            R (..., 3, 3); p [m], ω [rad/s], ṗ [m/s], ω̇ [rad/s²], p̈ [m/s²] (..., 3), in
+            the base frame.
+
+        Raises
+        ------
+        ValueError
+            ``t`` not finite; with ``"frenet"``, a time whose γ is where the frame is
+            undefined (naming the γ).
+        """
         g, gd, gdd = self.law(t)
         g, gd, gdd = (np.asarray(x) for x in (g, gd, gdd))
         frenet = self.rotation is None
@@ -148,6 +233,37 @@ def straight_line_task(p0, p1, rotation, law: TimeLaw | None = None) -> Task:
     """p0 → p1 along a line with a fixed orientation; γ = law(t) must go from 0 to 1.
 
     ``law`` defaults to :func:`~eslabon.trajectory.laws.cycloid` with duration 1 s.
+
+    Parameters
+    ----------
+    p0, p1 : array_like (3,)
+        Start and end points [m], base frame.
+    rotation : array_like (3, 3)
+        The fixed end-effector orientation (base ← end effector), a proper rotation.
+    law : TimeLaw, optional
+        γ(t) from 0 to 1 (start = 0, end = 1); times in s.
+
+    Returns
+    -------
+    Task
+        The task, with ω = ω̇ = 0.
+
+    Raises
+    ------
+    ValueError
+        A law that does not run from 0 to 1 or is not a time law; points not 3 finite
+        numbers, or p1 equal to p0; ``rotation`` not a proper rotation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> task = tr.straight_line_task(
+    ...     [0.5, 0.0, 0.3], [0.5, 0.4, 0.3], np.eye(3), tr.quintic(2.0, 0.0, 1.0)
+    ... )
+    >>> state = task.at(1.0)  # half-way
+    >>> state.p.tolist(), state.p_dot.tolist()
+    ([0.5, 0.2, 0.3], [0.0, 0.375, 0.0])
     """
     law = cycloid(1.0, 0.0, 1.0) if law is None else law
     if isinstance(law, TimeLaw) and (law.start != 0.0 or law.end != 1.0):
@@ -163,6 +279,30 @@ def t3_path(z_wave: float = 0.0) -> ParametricPath:
 
     p^(k) = [0, δ_k1, w(2π)^k sin(2πβ + kπ/2)] for k ≥ 1. w = 0 is the nominal line of
     §4.4; w = 0.03 m the perturbed path of §5.4 (the thesis prints "sen(2πθ)"; β is meant).
+    The thesis is Rojas Salgado (1987); the points are in the base frame of the
+    Cincinnati Milacron T3 (zoo ``cincinnati_t3``).
+
+    Parameters
+    ----------
+    z_wave : float
+        w [m], the amplitude of the vertical wave.
+
+    Returns
+    -------
+    ParametricPath
+        Order 4, domain (0, 1), named ``"t3_line"`` (w = 0) or ``"t3_wavy_line"``; β in
+        m.
+
+    Raises
+    ------
+    ValueError
+        ``z_wave`` not a finite number.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> tr.t3_path(0.03)(0.25).tolist()
+    [1.33125, 0.25, 1.82875]
     """
     w = finite_number(z_wave, "z_wave")
     base = _point([T3_X, 0.0, T3_Z], "p")
@@ -186,11 +326,39 @@ def t3_path(z_wave: float = 0.0) -> ParametricPath:
 
 
 def t3_straight_line_task(z_wave: float = 0.0) -> Task:
-    """The Cincinnati T3 task of §4.4: x = 1.33125 m, y = β(t),
-    z = 1.79875 + z_wave·sin(2πβ) m, β the cycloid (T = 1 s, 0 → 1 m), R fixed
-    [[0, 1, 0], [0, 0, −1], [−1, 0, 0]] (2 vect R = (1, 1, −1), tr R = 0).
+    """The Cincinnati T3 task of §4.4 (a straight line at fixed orientation).
+
+    x = 1.33125 m, y = β(t), z = 1.79875 + z_wave·sin(2πβ) m, β the cycloid (T = 1 s,
+    0 → 1 m), R fixed [[0, 1, 0], [0, 0, −1], [−1, 0, 0]] (2 vect R = (1, 1, −1),
+    tr R = 0): Rojas Salgado (1987), §4.4, in the T3's base frame (zoo
+    ``cincinnati_t3``). The constants are ``T3_X``, ``T3_Z`` and ``T3_ROTATION``.
 
     z_wave = 0.03 gives the perturbed task of §5.4. The thesis's tables print
     ÿ = 1.95774 (a 21-knot spline of β); the cycloid here gives ÿ(0.05) = 1.94161.
+
+    Parameters
+    ----------
+    z_wave : float
+        The amplitude of the vertical wave [m] (0 for the straight line of §4.4).
+
+    Returns
+    -------
+    Task
+        Path :func:`t3_path`, law :func:`~eslabon.trajectory.cycloid` (1 s, 0 → 1),
+        orientation ``T3_ROTATION``.
+
+    Raises
+    ------
+    ValueError
+        ``z_wave`` not a finite number.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> state = tr.t3_straight_line_task().at(0.05)  # Tables 5.4.1, 5.6.1
+    >>> round(float(state.p[1]), 5), round(float(state.p_dot[1]), 5)
+    (0.00082, 0.04894)
+    >>> round(float(state.p_ddot[1]), 5)
+    1.94161
     """
     return Task(t3_path(z_wave), cycloid(1.0, 0.0, 1.0), T3_ROTATION)
