@@ -24,13 +24,14 @@ from pathlib import Path
 import numpy as np
 
 from .. import gravity_torques, inverse_dynamics, zoo
-from .._files import atomic_file, write_text_atomic
+from .._files import write_text_atomic
 from ..dynamics import lagrange, opcount
 from ..kinematics import ik
 from ..sim import Trajectory
 from ..trajectory import T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
 from ..zoo import rojas
 from ..zoo.rojas_tables import JOINT_TABLES as TABLES
+from . import seven_r_loop
 
 #: below these magnitudes a printed cell is single-precision noise
 NOISE = {
@@ -120,65 +121,6 @@ def _task(t3, out):
     return summary, lines, files, path
 
 
-def _seven_r(out):
-    chain = rojas.seven_r_chain()
-    start = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG[1:])
-    rows = []
-    for equations in ik.EQUATIONS:
-        for leg in (np.arange(126.0, 120.0, -1.0), np.arange(127.0, 240.0, 1.0)):
-            q = start
-            for deg in leg:
-                sol = ik.newton_gauss(
-                    chain, *rojas.seven_r_loop_target(np.radians(deg)), q, equations=equations
-                )
-                rel = abs((2 + np.cos(sol.q[0])) * np.cos(np.radians(deg)) + 1.5)
-                rows.append(
-                    (
-                        equations,
-                        deg,
-                        sol.converged,
-                        sol.singularity,
-                        sol.iterations,
-                        rel,
-                        np.degrees(sol.q[0]),
-                    )
-                )
-                if sol.converged:
-                    q = sol.q
-    rows.sort(key=lambda r: (r[0], r[1]))
-    with atomic_file(out / "seven_r.csv", "w") as fh:
-        fh.write(
-            "equations,theta1_deg,converged,singularity,iterations,relation_residual,theta2_deg\n"
-        )
-        for r in rows:
-            fh.write(",".join(str(x) for x in r) + "\n")
-    lines = [
-        "7R mechanism (Fig. 3.3.2): θ₁ swept 121°–239°, continuation from θ₂ = 60°; "
-        "residual of (2 + cos θ₂) cos θ₁ = −1.5"
-    ]
-    summary = {}
-    for equations in ik.EQUATIONS:
-        mine = [r for r in rows if r[0] == equations]
-        ok = [r for r in mine if r[2]]
-        on_branch = [r for r in ok if r[5] < 1e-9]
-        failed = [
-            f"{r[1]:g}° ({'no convergence' if r[3] == 'none' else r[3]})" for r in mine if not r[2]
-        ]
-        summary[equations] = {
-            "solved": len(ok),
-            "on_branch": len(on_branch),
-            "failed": failed,
-            "max_iterations": max(r[4] for r in ok),
-        }
-        lines.append(
-            f"  {equations:<9} converged {len(ok)}/{len(mine)}, on the symmetric "
-            f"branch {len(on_branch)}, max iterations {summary[equations]['max_iterations']}"
-            f"; not solved: {', '.join(failed[:6]) or 'none'}" + (" …" if len(failed) > 6 else "")
-        )
-    lines.append("  (φ = π at θ₁ = 180°: the spurious singularity of §3.4, reported by the solver)")
-    return summary, lines, {"seven_r_csv": out / "seven_r.csv"}
-
-
 def reproduce(out) -> tuple[dict, list]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -218,7 +160,10 @@ def reproduce(out) -> tuple[dict, list]:
     data["closed_loop"], more, f = closed_loop(t3, path, out)
     lines += more
     files.update(f)
-    data["seven_r"], more, f = _seven_r(out)
+    data["seven_r"], more, f = seven_r_loop.sweep(out)
+    lines += more
+    files.update(f)
+    data["seven_r_round_off"], more, f = seven_r_loop.round_off(out)
     lines += more
     files.update(f)
     lines.append("Operation counts, n = 6 (multiplications / additions)")

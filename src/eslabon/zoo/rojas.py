@@ -117,3 +117,33 @@ def seven_r_loop_target(theta1: float):
     Q1 = rot_z(theta1) @ rot_x(np.radians(SEVEN_R_ALPHA_DEG[0]))
     a1 = np.array([SEVEN_R_D[0] * np.cos(theta1), SEVEN_R_D[0] * np.sin(theta1), 0.0])
     return Q1.T, -Q1.T @ a1
+
+
+def seven_r_loop_motion(theta1: float, theta1_dot: float, theta1_ddot: float):
+    """(R, p, ω, ṗ, ω̇, p̈) the open chain's end must follow when the input angle moves.
+
+    From :func:`seven_r_loop_target`, R = Q₁ᵀ = R_x(α₁)ᵀ R_z(−θ₁) and p = −d₁ R_x(α₁)ᵀ x̂:
+    R turns about the fixed axis −R_x(α₁)ᵀ ẑ, so ω = −θ̇₁ R_x(α₁)ᵀ ẑ and ω̇ = −θ̈₁ R_x(α₁)ᵀ ẑ
+    (world axes of the cut chain, frame 2), and p does not move (ṗ = p̈ = 0)."""
+    from ..spatial import rot_x
+
+    R, p = seven_r_loop_target(theta1)
+    axis = -rot_x(np.radians(SEVEN_R_ALPHA_DEG[0])).T @ np.array([0.0, 0.0, 1.0])
+    return R, p, theta1_dot * axis, np.zeros(3), theta1_ddot * axis, np.zeros(3)
+
+
+def seven_r_exact(theta1: float, theta1_dot: float, theta1_ddot: float) -> tuple:
+    """(θ₂, θ̇₂, θ̈₂) on the symmetric branch through θ₂ = 60°, from the exact input–output
+    relation (2 + cos θ₂) cos θ₁ = −1.5 (Rojas 1987, eq. 3.3.3.7), θ₁ in (120°, 240°).
+
+    With c = cos θ₂ = −1.5 / cos θ₁ − 2 and θ₂ = g(θ₁) = arccos c:
+    g′ = 1.5 sin θ₁ / (cos²θ₁ sin θ₂), h = g′ sin θ₂ has h′ = 1.5 (cos²θ₁ + 2 sin²θ₁) / cos³θ₁,
+    g″ = (h′ sin θ₂ − h cos θ₂ g′) / sin²θ₂; then θ̇₂ = g′ θ̇₁ and θ̈₂ = g″ θ̇₁² + g′ θ̈₁."""
+    c1, s1 = np.cos(theta1), np.sin(theta1)
+    theta2 = float(np.arccos(-1.5 / c1 - 2.0))
+    c2, s2 = np.cos(theta2), np.sin(theta2)
+    h = 1.5 * s1 / c1**2
+    g1 = h / s2
+    h1 = 1.5 * (c1**2 + 2.0 * s1**2) / c1**3
+    g2 = (h1 * s2 - h * c2 * g1) / s2**2
+    return theta2, g1 * theta1_dot, g2 * theta1_dot**2 + g1 * theta1_ddot
