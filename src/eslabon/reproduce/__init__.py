@@ -9,8 +9,9 @@ command                   module                            source
 ========================  ================================  =============================
 ``reproduce practica``    :mod:`.newton_euler_examples`     Práctica 3 (seed 001): Newton–
                                                             Euler, Walker–Orin, pendulum
-``reproduce rojas``       :mod:`.cincinnati_t3` and         Rojas Salgado 1987 (seed 000):
-                          :mod:`.t3_linear_control`         the Cincinnati T3, ch. 3–5
+``reproduce rojas``       :mod:`.cincinnati_t3`,            Rojas Salgado 1987 (seed 000):
+                          :mod:`.t3_linear_control`,        the Cincinnati T3, ch. 3–5;
+                          :mod:`.seven_r_loop`              the 7R loop, §3.3.3
 ``reproduce jaramillo``   :mod:`.spatial_operators`         Jaramillo Botero 1998 (seeds
                                                             002/004): spatial operators
 ``reproduce araujo``      :mod:`.mobile_manipulator`        Araujo 2012 (seed 003): a PUMA
