@@ -55,7 +55,47 @@ class SweepNotice(UserWarning):
 
 def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> tuple:
     """The task of one chunk: compute it, write its part and checksum; (chunk, ok,
-    failed). Takes plain data so that it pickles to any Dask worker."""
+    failed). Takes plain data so that it pickles to any Dask worker.
+
+    Parameters
+    ----------
+    spec_dict : dict
+        :meth:`SweepSpec.to_dict` of the sweep.
+    chunk : int
+        The chunk's index (names the part ``part-{chunk:05d}.parquet``).
+    first, end : int
+        The samples first..end−1 of :meth:`SweepSpec.sample_table`.
+    out : str
+        The sweep's folder (existing).
+
+    Returns
+    -------
+    tuple of int
+        ``(chunk, ok, failed)``: the index, the samples computed and the samples whose
+        task raised (recorded in the part's ``error`` column, not raised).
+
+    Raises
+    ------
+    ValueError
+        A ``spec_dict`` that is not a spec of this eslabon; a model that does not hash to
+        the spec's ``model_sha256``; an unwritable part.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from eslabon.batch import parse_spec
+    >>> from eslabon.batch.run import plan_run, start, write_chunk
+    >>> spec = parse_spec({
+    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+    ... })
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = start(plan_run(spec, folder, resume=False), spec)
+    ...     print(write_chunk(spec.to_dict(), 0, 0, 2, folder))
+    (0, 2, 0)
+    """
     spec = SweepSpec.from_dict(spec_dict)
     rows = run_chunk(spec, first, end)
     write_part(out, chunk, rows, spec_dict)
@@ -78,7 +118,31 @@ def _require(serial: bool):
 
 def stored_spec(out: Path) -> SweepSpec | None:
     """The spec in ``out/_spec.json`` (None when there is none); a file that is not a
-    spec of this eslabon is refused."""
+    spec of this eslabon is refused.
+
+    Parameters
+    ----------
+    out : path-like
+        A sweep's folder.
+
+    Returns
+    -------
+    SweepSpec or None
+        The stored spec, or None when the folder holds no ``_spec.json``.
+
+    Raises
+    ------
+    ValueError
+        A ``_spec.json`` that cannot be read as JSON or is not a spec of this eslabon.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from eslabon.batch.run import stored_spec
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     print(stored_spec(folder))
+    None
+    """
     path = Path(out) / SPEC_FILE
     if not path.exists():
         return None
@@ -116,7 +180,19 @@ def _spec_change(old: SweepSpec, new: SweepSpec, out: Path) -> str:
 @dataclass
 class Plan:
     """What a run will do in its folder: write the spec, move unsound parts aside, run
-    the chunks in ``todo`` (index, first sample, end)."""
+    the chunks in ``todo`` (index, first sample, end).
+
+    Attributes
+    ----------
+    out : Path
+        The sweep's folder.
+    write_spec : bool
+        Whether ``_spec.json`` is still to be written (a new sweep).
+    todo : list of tuple of int
+        The chunks to compute, ``(chunk, first, end)``.
+    unsound : list of tuple
+        ``(part path, problem, chunk or None)`` for each part to move aside.
+    """
 
     out: Path
     write_spec: bool
@@ -126,7 +202,44 @@ class Plan:
 
 def plan_run(spec: SweepSpec, out, resume: bool) -> Plan:
     """Check the output folder without changing it: refuse a folder that holds another
-    sweep, another spec or model, or (without ``resume``) any part; check every part."""
+    sweep, another spec or model, or (without ``resume``) any part; check every part.
+
+    Parameters
+    ----------
+    spec : SweepSpec
+        The sweep to run.
+    out : path-like
+        Its folder (need not exist yet).
+    resume : bool
+        Whether parts already written may be kept.
+
+    Returns
+    -------
+    Plan
+        What :func:`start` and the run will do.
+
+    Raises
+    ------
+    ValueError
+        ``out`` is a file; it holds parts but no spec, parts without ``resume``, or a
+        spec or model other than ``spec``'s (saying what changed).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from eslabon.batch import parse_spec
+    >>> from eslabon.batch.run import plan_run, start, write_chunk
+    >>> spec = parse_spec({
+    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+    ... })
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     plan = plan_run(spec, Path(folder) / "sweep", resume=False)
+    >>> plan.write_spec, plan.todo, plan.unsound
+    (True, [(0, 0, 2), (1, 2, 3)], [])
+    """
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out: {out} is a file, expected a folder")
@@ -184,7 +297,47 @@ def _move_aside(part: Path) -> Path:
 def start(plan: Plan, spec: SweepSpec) -> list:
     """Make the folder a sweep of ``spec``: the spec file, stale temporaries of killed
     writers removed (eslabon's only), unsound parts moved aside with a warning each;
-    returns the names moved aside."""
+    returns the names moved aside.
+
+    Parameters
+    ----------
+    plan : Plan
+        From :func:`plan_run`.
+    spec : SweepSpec
+        The sweep.
+
+    Returns
+    -------
+    list of str
+        The file names of the parts moved to ``_rejected/``.
+
+    Raises
+    ------
+    ValueError
+        Another run wrote a different ``_spec.json`` in the folder meanwhile.
+
+    Warns
+    -----
+    SweepNotice
+        For each part moved aside.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from eslabon.batch import parse_spec
+    >>> from eslabon.batch.run import plan_run, start, write_chunk
+    >>> spec = parse_spec({
+    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+    ... })
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     out = Path(folder) / "sweep"
+    ...     moved = start(plan_run(spec, out, resume=False), spec)
+    ...     print(moved, [p.name for p in out.iterdir()])
+    [] ['_spec.json']
+    """
     out = plan.out
     out.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(out)
@@ -297,7 +450,78 @@ def run_sweep(
     Dask); ``client`` uses an existing ``dask.distributed.Client`` (left open).
     ``on_chunk(chunk, ok, failed)`` is called as each part lands. Returns a summary:
     chunks, skipped (sound parts kept), ok and failed samples of this run, rejected
-    (parts moved aside). A lost scheduler raises a one-line OSError."""
+    (parts moved aside). A lost scheduler raises a one-line OSError.
+
+    Everything is checked before anything is written: the libraries (pyarrow and
+    pandas; dask.distributed unless ``serial`` or ``client``), the folder (another
+    sweep's, a changed spec or model, parts without ``resume``, every part on
+    ``resume``) and the scheduler. A sample whose task raises is recorded in the data
+    set's ``error`` column and counted as failed; it does not stop the sweep. The layout
+    of the folder is in this module's docstring and docs/sweeps.md.
+
+    Parameters
+    ----------
+    spec : SweepSpec
+        The sweep (:func:`parse_spec`, :func:`load_spec`).
+    out : str or path-like
+        The data set's folder; created (with its parents) if missing.
+    scheduler : str, optional
+        The address of an existing Dask scheduler (``tcp://host:8786``); by default an
+        embedded local cluster of ``workers`` processes.
+    workers : int
+        Processes of the local cluster (≥ 1).
+    resume : bool
+        Keep the sound parts of an earlier run of the same spec and compute the rest
+        (unsound parts are moved to ``_rejected/``).
+    serial : bool
+        Run the chunks one after the other in this process, without Dask.
+    on_chunk : callable, optional
+        ``on_chunk(chunk, ok, failed)``, called in this process as each part is written.
+    client : dask.distributed.Client, optional
+        A client to submit to (left open); ``scheduler`` and ``workers`` are then unused.
+
+    Returns
+    -------
+    dict
+        ``chunks`` (int, all of the spec), ``skipped`` (int, sound parts kept), ``ok``
+        and ``failed`` (int, samples of this run) and ``rejected`` (list of str, parts
+        moved aside).
+
+    Raises
+    ------
+    ValueError
+        ``workers`` not a whole number ≥ 1; a missing library; an ``out`` that is a file,
+        holds another sweep, another spec or model, or parts without ``resume``; a bad
+        or unreachable scheduler address. Nothing is written then.
+    OSError
+        The Dask scheduler went away, or a chunk's worker died three times (rerun with
+        ``resume=True``).
+    Exception
+        A chunk task's own error, raised as it is.
+
+    Warns
+    -----
+    SweepNotice
+        A part moved aside and recomputed; a scheduler with no workers yet.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from eslabon.batch import parse_spec, read_sweep, run_sweep
+    >>> spec = parse_spec({
+    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+    ... })
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     summary = run_sweep(spec, Path(folder) / "sweep", serial=True)
+    ...     data = read_sweep(Path(folder) / "sweep")
+    >>> summary
+    {'chunks': 2, 'skipped': 0, 'ok': 3, 'failed': 0, 'rejected': []}
+    >>> data.shape, list(data["payload_mass"])
+    ((3, 7), [0.0, 1.0, 2.0])
+    """
     if not serial and client is None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"--workers: expected a whole number >= 1, got {workers!r}")
     _require(serial or client is not None)
@@ -398,7 +622,53 @@ def read_sweep(out, *, partial: bool = False):
     """The data set in ``out`` as a pandas DataFrame sorted by sample, every part checked
     (chunk, spec, columns, rows, sample ids, checksum) against ``out/_spec.json``. An
     unsound part raises a ValueError naming it; so do missing chunks, unless ``partial``
-    (then the sound parts present are returned)."""
+    (then the sound parts present are returned).
+
+    Needs pyarrow and pandas (``pip install eslabon[sweep]``).
+
+    Parameters
+    ----------
+    out : str or path-like
+        The folder :func:`run_sweep` wrote.
+    partial : bool
+        Accept missing chunks (an unfinished sweep) and return the parts present.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per sample, sorted by ``sample``: the column ``sample``, the varied
+        parameters (in their units, see :data:`PARAMETERS`), the metric columns
+        (``peak_torque_1`` …, N·m or N; ``energy`` J; ``tracking_error`` rad or m;
+        ``stability`` 1/s; …), ``error`` (missing where the sample ran, else the
+        exception's type and message, with NaN metrics), and with ``time_series`` the
+        list columns ``t_series``, ``tau_series``, ``q_series``.
+
+    Raises
+    ------
+    ValueError
+        No ``_spec.json`` in ``out``; a part that is not a chunk of the spec or is unsound
+        (spec, columns, rows, sample ids, checksum); missing chunks unless ``partial``;
+        no part at all.
+    ImportError
+        pyarrow is not installed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from eslabon.batch import parse_spec, read_sweep, run_sweep
+    >>> spec = parse_spec({
+    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+    ... })
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = run_sweep(spec, Path(folder) / "sweep", serial=True)
+    ...     data = read_sweep(Path(folder) / "sweep")
+    >>> list(data.columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['sample', 'payload_mass', 'peak_torque_1', 'peak_torque_2', 'rms_torque_1',
+     'rms_torque_2', 'error']
+    """
     import pyarrow as pa
 
     out = Path(out)

@@ -71,7 +71,63 @@ class SweepSpec:
     """A checked sweep. ``vary`` maps each parameter to its grid values or random range;
     ``model_ref`` is a zoo name or an absolute model-file path, ``model_text`` that file's
     text (None for a zoo model) and ``model_sha256`` the model's content hash
-    (:mod:`eslabon.batch.models`): the model travels with the spec, by content."""
+    (:mod:`eslabon.batch.models`): the model travels with the spec, by content.
+
+    What :func:`parse_spec` and :func:`load_spec` return, every field checked; frozen.
+    docs/sweeps.md describes the YAML keys the fields come from.
+
+    Attributes
+    ----------
+    name : str
+        The sweep's name (``"sweep"`` by default); part of the Dask task keys.
+    model_ref : str
+        A zoo name, or the absolute path of the model file.
+    model_text : str or None
+        The model file's text (None for a zoo model).
+    model_sha256 : str
+        The model's content hash (64 hex digits) that every worker checks.
+    start : tuple of float ``(n,)``
+        Where the nominal rest-to-rest motion starts (rad or m); zeros by default.
+    goal : tuple of float ``(n,)``
+        Where it ends (rad or m).
+    duration : float
+        The motion's duration (s).
+    samples : int
+        Points along the motion (inverse dynamics, linearization).
+    task : str
+        One of :data:`TASKS`: ``"inverse_dynamics"``, ``"simulate"``, ``"closed_loop"``,
+        ``"linearize"``.
+    kp : float
+        The controller's proportional gain on every joint (N·m/rad); 0 when not given.
+    kd : float
+        The controller's derivative gain on every joint (N·m·s/rad); 0 when not given.
+    dt : float
+        The RK4 step of ``simulate`` and ``closed_loop`` (s).
+    vary : dict
+        Parameter name (a key of :data:`PARAMETERS`) → its grid values (list of float)
+        or, for random sampling, its range [lo, hi]; in the file's order.
+    sampling : dict
+        ``{"kind": "grid"}`` or ``{"kind": "random", "n": N, "seed": S}``.
+    chunk_size : int
+        Samples per chunk (one task, one Parquet part).
+    metrics : tuple of str
+        The metrics kept (keys of :data:`METRICS`).
+    time_series : bool
+        Whether the data set keeps t, τ(t) and q(t) of every sample.
+
+    Examples
+    --------
+    >>> from eslabon.batch import parse_spec
+    >>> spec = parse_spec({
+    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+    ... })
+    >>> spec.task, spec.goal, spec.vary
+    ('inverse_dynamics', (1.0, -0.5), {'payload_mass': [0.0, 1.0, 2.0]})
+    >>> spec.chunks()
+    [(0, 0, 2), (1, 2, 3)]
+    """
 
     name: str
     model_ref: str
@@ -92,11 +148,53 @@ class SweepSpec:
     time_series: bool
 
     def to_dict(self) -> dict:
+        """The spec as plain JSON data (tuples become lists), as stored in ``_spec.json``.
+
+        Returns
+        -------
+        dict
+            Field name → value, every value made of str, float, int, bool, None, lists
+            and dicts; :meth:`from_dict` reads it back.
+
+        Examples
+        --------
+        >>> from eslabon.batch import parse_spec
+        >>> spec = parse_spec({
+        ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+        ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+        ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+        ... })
+        >>> d = spec.to_dict()
+        >>> d["goal"], d["metrics"]
+        ([1.0, -0.5], ['peak_torque', 'rms_torque'])
+        """
         return json.loads(json.dumps(asdict(self)))
 
     @classmethod
     def from_dict(cls, d, where: str = "spec") -> "SweepSpec":
-        """The spec of :meth:`to_dict` (``where`` names the source in errors)."""
+        """The spec of :meth:`to_dict` (``where`` names the source in errors).
+
+        Checks the set of keys and the list-valued fields only; the values are taken as
+        they are (they were checked when the spec was parsed).
+
+        Parameters
+        ----------
+        d : dict
+            What :meth:`to_dict` returned (e.g. read back from ``_spec.json``).
+        where : str
+            The source named in error messages (a file name).
+
+        Returns
+        -------
+        SweepSpec
+            The spec, equal to the one that wrote ``d``.
+
+        Raises
+        ------
+        ValueError
+            ``d`` not a mapping, with keys missing or unknown (a spec of another eslabon
+            version), or ``start``, ``goal``, ``metrics`` not lists.
+        """
         if not isinstance(d, dict):
             raise ValueError(f"{where}: expected a sweep spec mapping, got {type(d).__name__}")
         expected = {f.name for f in fields(cls)}
@@ -116,12 +214,45 @@ class SweepSpec:
 
     def fingerprint(self) -> str:
         """A canonical JSON text of the spec (equal specs, equal text). Keys keep their
-        order: the order of ``vary`` is the order of the samples."""
+        order: the order of ``vary`` is the order of the samples.
+
+        A resume compares it with the stored spec's, and it is what ``_spec.json`` holds.
+
+        Returns
+        -------
+        str
+            ``json.dumps`` of :meth:`to_dict`.
+        """
         return json.dumps(self.to_dict())
 
     def sample_table(self) -> dict:
         """Every sample's parameters: {name: (N,) array}, in a deterministic order (grid:
-        row-major over ``vary`` in file order; random: uniform draws from ``seed``)."""
+        row-major over ``vary`` in file order; random: uniform draws from ``seed``).
+
+        Returns
+        -------
+        dict
+            Each varied parameter → ndarray (N,) of its value per sample (its units, see
+            :data:`PARAMETERS`), and ``"sample"`` → ndarray (N,) of int, 0..N−1. A grid
+            with nothing varied has one sample.
+
+        Raises
+        ------
+        ValueError
+            From numpy, for random sampling with a negative ``seed``.
+
+        Examples
+        --------
+        >>> from eslabon.batch import parse_spec
+        >>> spec = parse_spec({
+        ...     "eslabon_sweep": 1, "model": "planar2", "task": "linearize",
+        ...     "trajectory": {"goal": [1.0, -0.5]}, "controller": {"kp": 100, "kd": 20},
+        ...     "vary": {"kp": {"range": [50, 150], "steps": 3}, "kd": {"values": [10, 20]}},
+        ... })
+        >>> table = spec.sample_table()
+        >>> table["kp"], table["kd"]
+        (array([ 50.,  50., 100., 100., 150., 150.]), array([10., 20., 10., 20., 10., 20.]))
+        """
         names = list(self.vary)
         if self.sampling["kind"] == "grid":
             rows = list(itertools.product(*(self.vary[k] for k in names))) or [()]
@@ -139,7 +270,14 @@ class SweepSpec:
 
     def chunks(self) -> list:
         """[(chunk index, first sample, end)], each ``chunk_size`` samples (the last
-        may be shorter)."""
+        may be shorter).
+
+        Returns
+        -------
+        list of tuple of int
+            ``(chunk, first, end)`` for each chunk: it runs the samples first..end−1 of
+            :meth:`sample_table` and writes the part ``part-{chunk:05d}.parquet``.
+        """
         n = len(self.sample_table()["sample"])
         return [
             (i, a, min(a + self.chunk_size, n)) for i, a in enumerate(range(0, n, self.chunk_size))
@@ -202,7 +340,51 @@ def _vector(x, n, where):
 
 
 def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
-    """Check a spec mapping (``base``: the folder model paths are relative to)."""
+    """Check a spec mapping (``base``: the folder model paths are relative to).
+
+    Everything is checked before any work (docs/sweeps.md lists the keys): the version
+    key, unknown keys, the model (a zoo name or a model file, read once and hashed; an
+    arm with vector coordinates and no mimic joint), the trajectory, the task, the
+    controller, the sampling, every varied parameter and its bounds, the metrics against
+    the task. Defaults: ``name`` "sweep", ``start`` zeros, ``duration`` 1 s, ``samples``
+    201, ``dt`` 1e-3 s, ``sampling`` grid, ``chunk_size`` 16, ``metrics``
+    [peak_torque, rms_torque], ``time_series`` false.
+
+    Parameters
+    ----------
+    data : dict
+        The spec as read from YAML: ``eslabon_sweep: 1``, ``model``, ``task``,
+        ``trajectory`` (``goal`` required), and optionally the keys above, ``controller``
+        ({kp, kd}) and ``vary``.
+    base : path-like
+        The folder a relative model-file path is taken from (the spec file's folder).
+
+    Returns
+    -------
+    SweepSpec
+        The checked spec.
+
+    Raises
+    ------
+    ValueError
+        Anything wrong, naming the field: a missing or other version, an unknown key or
+        parameter, a null value, a model that is neither a zoo name nor a readable model
+        file (or is a mobile manipulator, has a quaternion or a mimic joint), a vector of
+        the wrong length, an empty range, a grid of fewer than 2 points, a value below a
+        parameter's bound, a metric the task cannot produce, a ``closed_loop`` or
+        ``linearize`` task without ``kp``.
+
+    Examples
+    --------
+    >>> from eslabon.batch import parse_spec
+    >>> spec = parse_spec({
+    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
+    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
+    ... })
+    >>> spec.model_ref, spec.samples, spec.metrics
+    ('planar2', 11, ('peak_torque', 'rms_torque'))
+    """
     from .._yaml import check_plain_tree
     from .models import model_sha256, read_model_source
 
@@ -301,7 +483,47 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
 
 
 def load_spec(path) -> SweepSpec:
-    """Read and check a spec file."""
+    """Read and check a spec file.
+
+    Reads the YAML strictly (YAML 1.2 core schema, duplicate keys refused) and checks it
+    with :func:`parse_spec`, model-file paths relative to the spec's folder.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The spec file (``.yaml``).
+
+    Returns
+    -------
+    SweepSpec
+        The checked spec.
+
+    Raises
+    ------
+    ValueError
+        No such file; a file that is not valid YAML (naming the line); what
+        :func:`parse_spec` refuses.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from eslabon.batch import load_spec
+    >>> text = '''
+    ... eslabon_sweep: 1
+    ... model: planar2
+    ... task: inverse_dynamics
+    ... trajectory: {goal: [1.0, -0.5], duration: 0.5, samples: 11}
+    ... vary:
+    ...   payload_mass: {range: [0.0, 2.0], steps: 5}
+    ... '''
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "sweep.yaml"
+    ...     _ = path.write_text(text, encoding="utf-8")
+    ...     spec = load_spec(path)
+    >>> spec.vary
+    {'payload_mass': [0.0, 0.5, 1.0, 1.5, 2.0]}
+    """
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"SPEC: no such sweep spec {str(path)!r}")

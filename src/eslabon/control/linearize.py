@@ -45,7 +45,44 @@ METHODS = ("analytic", "central")
 class Linearization(NamedTuple):
     """U, V, W (…, n, n) and A (…, 2n, 2n), B (…, 2n, n); M_inv = U⁻¹ (…, n, n).
     The leading axes are those of the states given (none for one state); along a
-    trajectory (:func:`linearize_along`) ``t`` (T,) holds the sample times."""
+    trajectory (:func:`linearize_along`) ``t`` (T,) holds the sample times.
+
+    What :func:`linearize` and :func:`linearize_along` return: the first-order model
+    δτ = U δq̈ + V δq̇ + W δq (Rojas 1987, §5.4, eq. 5.4.1) and its state-space form
+    δẋ = A δx + B δτ with δx = [δq; δq̇] (eqs 5.2.3–5.2.4). n is the model's ``nv``: for a
+    spherical or free-flyer joint δq is the tangent-space perturbation (3 or 6 entries
+    where q holds 4 or 7), see :func:`linearize`. A named tuple; ``lin._replace(...)``
+    makes a modified copy.
+
+    Attributes
+    ----------
+    U : ndarray ``(n, n)`` or ``(N, n, n)``
+        M(q), the joint-space mass matrix (kg·m², kg); ∂τ/∂q̈.
+    V : ndarray ``(n, n)`` or ``(N, n, n)``
+        ∂τ/∂q̇ at the nominal state, friction's viscous part included (N·m·s/rad, N·s/m).
+    W : ndarray ``(n, n)`` or ``(N, n, n)``
+        ∂τ/∂q at the nominal state (N·m/rad, N/m).
+    A : ndarray ``(2n, 2n)`` or ``(N, 2n, 2n)``
+        [[0, 1], [−U⁻¹W, −U⁻¹V]] (the upper-left block −ad(v̄) over a quaternion joint's
+        rates); δẋ = A δx + B δτ.
+    B : ndarray ``(2n, n)`` or ``(N, 2n, n)``
+        [[0], [U⁻¹]].
+    M_inv : ndarray ``(n, n)`` or ``(N, n, n)``
+        U⁻¹.
+    t : ndarray ``(T,)`` or None
+        The sample times (s) of a linearization along a trajectory
+        (:func:`linearize_along`, N = T); None for :func:`linearize`.
+
+    Examples
+    --------
+    >>> import eslabon as es, numpy as np
+    >>> arm = es.zoo.load("planar2")
+    >>> lin = es.control.linearize(arm, [0.3, 0.2], [0.0, 0.0], [0.0, 0.0])
+    >>> lin.U.shape, lin.A.shape, lin.B.shape, lin.t is None
+    ((2, 2), (4, 4), (4, 2), True)
+    >>> bool(np.allclose(lin.B[2:], lin.M_inv))
+    True
+    """
 
     U: np.ndarray
     V: np.ndarray
@@ -74,7 +111,47 @@ def _central(model, q, qd, qdd, step):
 
 
 def state_space(U, V, W):
-    """(A, B, M⁻¹) of (5.2.3–4) from U, V, W (…, n, n)."""
+    """(A, B, M⁻¹) of (5.2.3–4) from U, V, W (…, n, n).
+
+    Builds the state-space form of the linearized dynamics (Rojas 1987, §5.2, eqs
+    5.2.3–5.2.4): with δx = [δq; δq̇] and u = δτ, A = [[0, 1], [−U⁻¹W, −U⁻¹V]] and
+    B = [[0], [U⁻¹]]. The upper-left block is zero (vector coordinates; :func:`linearize`
+    replaces it for a quaternion joint). No shape check is made beyond what numpy does.
+
+    Parameters
+    ----------
+    U : ndarray (n, n) or (…, n, n)
+        The mass matrix M(q) (kg·m², kg), invertible.
+    V : ndarray (n, n) or (…, n, n)
+        ∂τ/∂q̇ (N·m·s/rad, N·s/m).
+    W : ndarray (n, n) or (…, n, n)
+        ∂τ/∂q (N·m/rad, N/m).
+
+    Returns
+    -------
+    A : ndarray (2n, 2n) or (…, 2n, 2n)
+        The state matrix.
+    B : ndarray (2n, n) or (…, 2n, n)
+        The input matrix (input δτ: N·m, N).
+    M_inv : ndarray (n, n) or (…, n, n)
+        U⁻¹.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        ``U`` is singular.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> A, B, M_inv = es.control.state_space(np.array([[2.0]]), np.zeros((1, 1)),
+    ...                                      np.array([[8.0]]))
+    >>> A
+    array([[ 0.,  1.],
+           [-4.,  0.]])
+    >>> B.ravel()
+    array([0. , 0.5])
+    """
     n = U.shape[-1]
     lead = U.shape[:-2]
     M_inv = np.linalg.inv(U)
@@ -165,7 +242,47 @@ def linearize_along(model, trajectory, *, method: str = "analytic", step: float 
     """:class:`Linearization` (with ``t``) at every sample of ``trajectory`` (anything
     with ``t`` (T,) and ``q``, ``qd``, ``qdd`` (T, n): a simulation
     :class:`~eslabon.sim.Trajectory`, an IK :class:`~eslabon.kinematics.ik.PathSolution`,
-    a :class:`~eslabon.control.Nominal`), in one batched call."""
+    a :class:`~eslabon.control.Nominal`), in one batched call.
+
+    The linearization about a nominal motion of Rojas (1987), §5.2–5.4: A(t), B(t)
+    sampled at the trajectory's times, as :func:`linearize` gives them for the batch of
+    states (T, ·); the result's ``t`` is the trajectory's. Feed it to
+    :func:`model_assignment`, :func:`tvlqr` or :func:`frozen_eigenvalues`.
+
+    Parameters
+    ----------
+    model : Model
+    trajectory : object
+        Anything with attributes ``t`` (T,) (s), ``q`` (T, nq) (rad or m; a quaternion
+        (x, y, z, w) for a spherical or free-flyer joint) and ``qd``, ``qdd`` (T, n)
+        (rad/s, m/s and rad/s², m/s²), e.g. :func:`eslabon.joint_trajectory`'s result.
+    method : {"analytic", "central"}
+        As in :func:`linearize`.
+    step : float
+        The central differences' step (``method="central"``).
+
+    Returns
+    -------
+    Linearization
+        ``U``, ``V``, ``W``, ``M_inv`` (T, n, n), ``A`` (T, 2n, 2n), ``B`` (T, 2n, n) and
+        ``t`` (T,) the trajectory's sample times (s).
+
+    Raises
+    ------
+    ValueError
+        A ``trajectory`` without ``t``, ``q``, ``qd`` and ``qdd``, with ``q`` not 2-D or
+        ``t`` not of shape (T,); what :func:`linearize` refuses (a state of the wrong
+        length or not finite, an unknown method).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> traj = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0.0, 1.0, 11))
+    >>> lin = es.control.linearize_along(arm, traj)
+    >>> lin.A.shape, lin.B.shape, lin.t.shape
+    ((11, 4, 4), (11, 4, 2), (11,))
+    """
     try:
         t, q, qd, qdd = (
             np.asarray(getattr(trajectory, k), dtype=float) for k in ("t", "q", "qd", "qdd")
@@ -178,20 +295,100 @@ def linearize_along(model, trajectory, *, method: str = "analytic", step: float 
 
 
 def sort_eigenvalues(ev):
-    """Eigenvalues (…, k) sorted by real part, then imaginary part."""
+    """Eigenvalues (…, k) sorted by real part, then imaginary part.
+
+    Each row along the last axis is sorted on its own (``numpy.lexsort``: real part
+    first, ties broken by the imaginary part), so that eigenvalues computed at successive
+    instants can be compared column by column.
+
+    Parameters
+    ----------
+    ev : array_like (k,) or (…, k)
+        Eigenvalues, real or complex (1/s for those of a state matrix A).
+
+    Returns
+    -------
+    ndarray of complex (k,) or (…, k)
+        The same values, sorted along the last axis.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> es.control.sort_eigenvalues([1 + 1j, -2.0, 1 - 1j])
+    array([-2.+0.j,  1.-1.j,  1.+1.j])
+    """
     ev = np.asarray(ev, dtype=complex)
     order = np.lexsort((ev.imag, ev.real), axis=-1)
     return np.take_along_axis(ev, order, axis=-1)
 
 
 def frozen_eigenvalues(A):
-    """Eigenvalues of A (…, 2n, 2n) frozen in time, sorted by real then imaginary part."""
+    """Eigenvalues of A (…, 2n, 2n) frozen in time, sorted by real then imaginary part.
+
+    The spectrum of A(t) at each instant taken on its own ("frozen"), as Rojas (1987),
+    §5.6, plots it along a trajectory. A frozen spectrum in the left half-plane does not
+    by itself make a time-varying system stable.
+
+    Parameters
+    ----------
+    A : array_like (m, m) or (…, m, m)
+        State matrices, e.g. a :class:`Linearization`'s ``A`` (m = 2n), one or a stack
+        along a trajectory.
+
+    Returns
+    -------
+    ndarray of complex (m,) or (…, m)
+        The eigenvalues (1/s) of each matrix, sorted as :func:`sort_eigenvalues`.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        A matrix that is not square or whose eigenvalues do not converge.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> lin = es.control.linearize(arm, [0.3, 0.2], [0.0, 0.0], [0.0, 0.0])
+    >>> np.round(es.control.frozen_eigenvalues(lin.A).real, 4)
+    array([-4.6403, -1.6532,  1.6532,  4.6403])
+    """
     return sort_eigenvalues(np.linalg.eigvals(np.asarray(A, dtype=float)))
 
 
 class PerturbationCheck(NamedTuple):
     """Table 5.4.2: the linear terms W δθ, V δθ̇, U δθ̈, their sum (the predicted δf*),
-    the true torque difference and the residual predicted − true, each (n,)."""
+    the true torque difference and the residual predicted − true, each (n,).
+
+    What :func:`perturbation_check` returns (the columns of Rojas 1987, Table 5.4.2).
+    Every field is in joint torque units: N·m (revolute), N (prismatic).
+
+    Attributes
+    ----------
+    W_dq : ndarray ``(n,)``
+        W δq, δq the perturbation of the configuration (in the tangent space for a
+        quaternion joint).
+    V_dqd : ndarray ``(n,)``
+        V δq̇.
+    U_dqdd : ndarray ``(n,)``
+        U δq̈.
+    predicted : ndarray ``(n,)``
+        W δq + V δq̇ + U δq̈, the linear prediction of δτ (eq. 5.4.1).
+    actual : ndarray ``(n,)``
+        ID(perturbed) − ID(nominal), the true torque difference.
+    residual : ndarray ``(n,)``
+        ``predicted - actual``: second order in the perturbation.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> chk = es.control.perturbation_check(
+    ...     arm, ([0.3, 0.2], [0.1, 0.0], [0.0, 0.0]), ([0.301, 0.2], [0.1, 0.001], [0.001, 0.0])
+    ... )
+    >>> chk.predicted.shape, bool(abs(chk.residual).max() < 1e-4)
+    ((2,), True)
+    """
 
     W_dq: np.ndarray
     V_dqd: np.ndarray
@@ -203,7 +400,44 @@ class PerturbationCheck(NamedTuple):
 
 def perturbation_check(model, nominal, perturbed) -> PerturbationCheck:
     """Compare the linear prediction (5.4.1) with the true torque difference between a
-    nominal and a perturbed state, each given as (q, qd, qdd)."""
+    nominal and a perturbed state, each given as (q, qd, qdd).
+
+    The check of Rojas (1987), §5.4 (Table 5.4.2): linearize at the nominal state
+    (:func:`linearize`, analytic), form W δq, V δq̇, U δq̈ and compare their sum with
+    ID(perturbed) − ID(nominal) (:func:`eslabon.inverse_dynamics`). δq is
+    :func:`eslabon.difference` (q_perturbed − q_nominal for vector coordinates, the
+    tangent-space difference for a quaternion joint). One state each, not a batch.
+
+    Parameters
+    ----------
+    model : Model
+    nominal : tuple of array_like
+        (q, qd, qdd): q (nq,) (rad or m), qd (n,) (rad/s, m/s), qdd (n,) (rad/s², m/s²).
+    perturbed : tuple of array_like
+        (q, qd, qdd) of the perturbed state, same shapes and units.
+
+    Returns
+    -------
+    PerturbationCheck
+        The three linear terms, their sum, the true difference and the residual, each
+        (n,) in N·m (revolute) or N (prismatic).
+
+    Raises
+    ------
+    ValueError
+        ``nominal`` or ``perturbed`` not a (q, qd, qdd) triple; a state of the wrong
+        length or not finite (from :func:`linearize`, :func:`eslabon.inverse_dynamics`).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> nominal = ([0.3, 0.2], [0.1, 0.0], [0.0, 0.0])
+    >>> perturbed = ([0.301, 0.2], [0.1, 0.001], [0.001, 0.0])
+    >>> chk = es.control.perturbation_check(arm, nominal, perturbed)
+    >>> bool(abs(chk.residual).max() < 1e-2 * abs(chk.actual).max())
+    True
+    """
     try:
         (q, qd, qdd), (pq, pqd, pqdd) = nominal, perturbed
     except (TypeError, ValueError):
@@ -218,7 +452,43 @@ def perturbation_check(model, nominal, perturbed) -> PerturbationCheck:
 
 
 def to_statespace(A, B):
-    """A python-control ``StateSpace`` with the full state as output (C = 1, D = 0)."""
+    """A python-control ``StateSpace`` with the full state as output (C = 1, D = 0).
+
+    For the tools of python-control (step responses, Bode plots, …) on the linearized
+    robot at one instant. Needs the optional ``control`` package (``pip install
+    eslabon[control]``), imported when called.
+
+    Parameters
+    ----------
+    A : array_like (m, m)
+        The state matrix at one instant, e.g. ``lin.A`` of :func:`linearize` (m = 2n,
+        state δx = [δq; δq̇] in rad and rad/s, or m and m/s).
+    B : array_like (m, k)
+        The input matrix, e.g. ``lin.B`` (k = n inputs δτ, N·m or N).
+
+    Returns
+    -------
+    control.StateSpace
+        ẋ = A x + B u, y = x: C the (m, m) identity, D (m, k) zero.
+
+    Raises
+    ------
+    ValueError
+        python-control is not installed; ``A`` not square, ``B`` not 2-D or with another
+        number of rows (e.g. a stack of matrices along a trajectory).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> lin = es.control.linearize(arm, [0.3, 0.2], [0.0, 0.0], [0.0, 0.0])
+    >>> try:
+    ...     sys = es.control.to_statespace(lin.A, lin.B)
+    ... except ValueError:  # python-control is not installed
+    ...     sys = None
+    >>> sys is None or (sys.nstates, sys.ninputs, sys.noutputs) == (4, 2, 4)
+    True
+    """
     try:
         import control
     except ImportError:

@@ -31,7 +31,50 @@ class Nominal:
     matching θ, θ̇ and θ̈ at every sample (scipy ``BPoly.from_derivatives``), so that
     θ̇ and θ̈ between samples are exactly the derivatives of θ and the nominal torque
     τ_nom = ID(θ, θ̇, θ̈) reproduces it exactly. Attributes t (T,), q, qd, qdd (T, n);
-    call ``nominal(t) -> (q, qd, qdd)``."""
+    call ``nominal(t) -> (q, qd, qdd)``.
+
+    ``nominal(t)`` takes one time t (s) in [t₀, t_T] (1e-12 s of slack) and returns
+    three (n,) arrays; a time outside raises a ValueError. The reference of the control
+    laws of this module and of :func:`simulate_closed_loop`. Vector coordinates only
+    (revolute and prismatic joints: q and q̇ of the same length).
+
+    Parameters
+    ----------
+    t : array_like (T,)
+        Sample times (s), increasing, T ≥ 2.
+    q : array_like (T, n)
+        Joint positions at the samples: rad (revolute), m (prismatic).
+    qd : array_like (T, n)
+        Joint rates: rad/s, m/s.
+    qdd : array_like (T, n)
+        Joint accelerations: rad/s², m/s².
+
+    Attributes
+    ----------
+    t : ndarray ``(T,)``
+        The sample times (s).
+    q : ndarray ``(T, n)``
+        The positions at the samples, as given (rad, m).
+    qd : ndarray ``(T, n)``
+        The rates at the samples (rad/s, m/s).
+    qdd : ndarray ``(T, n)``
+        The accelerations at the samples (rad/s², m/s²).
+
+    Raises
+    ------
+    ValueError
+        Fewer than two or non-increasing times; q and qd of different lengths (a
+        quaternion joint); samples not of shape (T, n) or not finite.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> traj = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0.0, 1.0, 11))
+    >>> nominal = es.control.Nominal(*traj)
+    >>> q, qd, qdd = nominal(0.5)
+    >>> np.round(q, 6), np.round(qd, 6)
+    (array([ 0.5 , -0.25]), array([ 1.875 , -0.9375]))
+    """
 
     def __init__(self, t, q, qd, qdd):
         t = np.asarray(t, dtype=float)
@@ -57,7 +100,32 @@ class Nominal:
 
     @classmethod
     def from_trajectory(cls, trajectory) -> "Nominal":
-        """From anything with t, q, qd, qdd (a Trajectory, an IK PathSolution)."""
+        """From anything with t, q, qd, qdd (a Trajectory, an IK PathSolution).
+
+        Parameters
+        ----------
+        trajectory : object
+            Anything with attributes ``t`` (T,) (s) and ``q``, ``qd``, ``qdd`` (T, n)
+            (rad, rad/s, rad/s² or m, m/s, m/s²): a :class:`~eslabon.sim.Trajectory`, a
+            :class:`~eslabon.JointTrajectory`, an IK path solution.
+
+        Returns
+        -------
+        Nominal
+            The interpolating nominal through those samples.
+
+        Raises
+        ------
+        ValueError
+            What :class:`Nominal` refuses (see there).
+
+        Examples
+        --------
+        >>> import numpy as np, eslabon as es
+        >>> traj = es.joint_trajectory([0.0], [1.0], np.linspace(0.0, 2.0, 5))
+        >>> es.control.Nominal.from_trajectory(traj).t.shape
+        (5,)
+        """
         return cls(trajectory.t, trajectory.q, trajectory.qd, trajectory.qdd)
 
     def __call__(self, t):
@@ -69,7 +137,48 @@ class Nominal:
 
 
 def model_assignment_law(model, nominal: Nominal, psi, omega):
-    """The thesis's controller (5.6.5–5.6.8) as a law (t, q, qd) -> τ."""
+    """The thesis's controller (5.6.5–5.6.8) as a law (t, q, qd) -> τ.
+
+    τ = τ_nom(t) − K_p(t)(q − q̄) − K_d(t)(q̇ − q̄̇), with τ_nom = ID(q̄, q̄̇, q̄̈) and the gains
+    of :func:`model_assignment` (Rojas 1987, §5.6) computed afresh at every call from
+    :func:`linearize` at the nominal state at t: exact at any t, no gain table, but one
+    linearization per call.
+
+    Parameters
+    ----------
+    model : Model
+        Revolute and prismatic joints (q − q̄ is taken as a vector).
+    nominal : Nominal
+        The reference q̄(t), q̄̇(t), q̄̈(t).
+    psi : float, array_like (n,) or (n, n)
+        Damping ratio Ψ (dimensionless), symmetric positive definite.
+    omega : float, array_like (n,) or (n, n)
+        Natural frequency Ω (rad/s), symmetric positive definite.
+
+    Returns
+    -------
+    callable
+        ``law(t, q, qd) -> tau``: t (s), q (n,) (rad, m), qd (n,) (rad/s, m/s) to τ (n,)
+        (N·m, N), for :func:`simulate_closed_loop` or :func:`eslabon.simulate`. It raises
+        a ValueError for a t outside the nominal.
+
+    Raises
+    ------
+    ValueError
+        A model with a spherical or free-flyer joint; ``psi`` or ``omega`` not symmetric
+        positive definite.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> nominal = es.control.Nominal(*es.joint_trajectory([0.0, 0.0], [1.0, -0.5],
+    ...                                                   np.linspace(0.0, 1.0, 11)))
+    >>> law = es.control.model_assignment_law(arm, nominal, np.sqrt(2) / 2, 1.0)
+    >>> q, qd, qdd = nominal(0.5)  # on the nominal: τ = τ_nom
+    >>> bool(np.allclose(law(0.5, q, qd), es.inverse_dynamics(arm, q, qd, qdd)))
+    True
+    """
     model.require_vector_space("model_assignment_law (q − q̄ as a vector)")
     n = model.nq
     spd_matrix(psi, n, "psi")
@@ -85,7 +194,46 @@ def model_assignment_law(model, nominal: Nominal, psi, omega):
 
 def gain_schedule_law(model, nominal: Nominal, t_gains, K):
     """τ = τ_nom(t) − K(t)[q − q_nom; q̇ − q̇_nom] with K (T, n, 2n) at ``t_gains``,
-    interpolated linearly."""
+    interpolated linearly.
+
+    Gain scheduling from a table, e.g. the time-varying LQR gains of :func:`tvlqr`. Before
+    the first and after the last time of ``t_gains`` the end gains are held.
+
+    Parameters
+    ----------
+    model : Model
+        Revolute and prismatic joints (q − q̄ is taken as a vector).
+    nominal : Nominal
+        The reference q̄(t), q̄̇(t), q̄̈(t); τ_nom = ID(q̄, q̄̇, q̄̈).
+    t_gains : array_like (T,)
+        Times of the gains (s), increasing, T ≥ 2 (not checked).
+    K : array_like (T, n, 2n)
+        Gains [K_q, K_q̇] at those times (N·m/rad and N·m·s/rad for revolute joints).
+
+    Returns
+    -------
+    callable
+        ``law(t, q, qd) -> tau``: t (s), q (n,), qd (n,) to τ (n,) (N·m, N). It raises a
+        ValueError for a t outside the nominal.
+
+    Raises
+    ------
+    ValueError
+        A model with a spherical or free-flyer joint; ``K`` not of shape (T, n, 2n).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> traj = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0.0, 1.0, 11))
+    >>> nominal = es.control.Nominal(*traj)
+    >>> K = np.tile(np.hstack([100.0 * np.eye(2), 20.0 * np.eye(2)]), (2, 1, 1))
+    >>> law = es.control.gain_schedule_law(arm, nominal, [0.0, 1.0], K)
+    >>> q, qd, qdd = nominal(0.5)
+    >>> tau = law(0.5, q + [0.01, 0.0], qd)  # 0.01 rad off on joint 1: −100 × 0.01 more
+    >>> bool(np.allclose(tau - es.inverse_dynamics(arm, q, qd, qdd), [-1.0, 0.0]))
+    True
+    """
     model.require_vector_space("gain_schedule_law (q − q̄ as a vector)")
     t_gains = np.asarray(t_gains, dtype=float)
     K = np.asarray(K, dtype=float)
@@ -104,7 +252,46 @@ def gain_schedule_law(model, nominal: Nominal, t_gains, K):
 
 
 def computed_torque_law(model, nominal: Nominal, kp, kd):
-    """τ = M(q)(q̈_d + K_d(q̇_d − q̇) + K_p(q_d − q)) + b(q, q̇) (exact linearization)."""
+    """τ = M(q)(q̈_d + K_d(q̇_d − q̇) + K_p(q_d − q)) + b(q, q̇) (exact linearization).
+
+    With an exact model the error e = q_d − q obeys ë + K_d ė + K_p e = 0 at every
+    state. M is :func:`eslabon.mass_matrix`, b is :func:`eslabon.bias_forces` (Coriolis,
+    centrifugal, gravity and friction), both at the measured state.
+
+    Parameters
+    ----------
+    model : Model
+        Revolute and prismatic joints (q − q̄ is taken as a vector).
+    nominal : Nominal
+        The desired motion q_d(t), q̇_d(t), q̈_d(t).
+    kp : float, array_like (n,) or (n, n)
+        Position gain K_p (1/s²), symmetric positive definite.
+    kd : float, array_like (n,) or (n, n)
+        Rate gain K_d (1/s), symmetric positive definite.
+
+    Returns
+    -------
+    callable
+        ``law(t, q, qd) -> tau``: t (s), q (n,), qd (n,) to τ (n,) (N·m, N). It raises a
+        ValueError for a t outside the nominal.
+
+    Raises
+    ------
+    ValueError
+        A model with a spherical or free-flyer joint; ``kp`` or ``kd`` not symmetric
+        positive definite.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> nominal = es.control.Nominal(*es.joint_trajectory([0.0, 0.0], [1.0, -0.5],
+    ...                                                   np.linspace(0.0, 1.0, 11)))
+    >>> law = es.control.computed_torque_law(arm, nominal, 100.0, 20.0)
+    >>> q, qd, qdd = nominal(0.5)
+    >>> bool(np.allclose(law(0.5, q, qd), es.inverse_dynamics(arm, q, qd, qdd)))
+    True
+    """
     model.require_vector_space("computed_torque_law (q − q̄ as a vector)")
     Kp = spd_matrix(kp, model.nq, "kp")
     Kd = spd_matrix(kd, model.nq, "kd")
@@ -119,7 +306,42 @@ def computed_torque_law(model, nominal: Nominal, kp, kd):
 
 
 def pd_gravity_law(model, q_goal, kp, kd):
-    """τ = K_p(q_d − q) − K_d q̇ + g(q): PD with gravity compensation (regulation)."""
+    """τ = K_p(q_d − q) − K_d q̇ + g(q): PD with gravity compensation (regulation).
+
+    Drives the robot to a fixed ``q_goal`` (no nominal motion); g is
+    :func:`eslabon.gravity_torques` at the measured q.
+
+    Parameters
+    ----------
+    model : Model
+        Revolute and prismatic joints (q − q̄ is taken as a vector).
+    q_goal : array_like (n,)
+        The goal configuration q_d: rad (revolute), m (prismatic).
+    kp : float, array_like (n,) or (n, n)
+        Position gain K_p (N·m/rad, N/m), symmetric positive definite.
+    kd : float, array_like (n,) or (n, n)
+        Rate gain K_d (N·m·s/rad, N·s/m), symmetric positive definite.
+
+    Returns
+    -------
+    callable
+        ``law(t, q, qd) -> tau``: t (s, unused), q (n,), qd (n,) to τ (n,) (N·m, N).
+
+    Raises
+    ------
+    ValueError
+        A model with a spherical or free-flyer joint; ``kp`` or ``kd`` not symmetric
+        positive definite; ``q_goal`` not n finite numbers.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> law = es.control.pd_gravity_law(arm, [0.5, 0.0], 100.0, 20.0)
+    >>> tau = law(0.0, [0.5, 0.0], [0.0, 0.0])  # at rest on the goal: gravity alone
+    >>> bool(np.allclose(tau, es.gravity_torques(arm, [0.5, 0.0])))
+    True
+    """
     model.require_vector_space("pd_gravity_law (q − q̄ as a vector)")
     Kp = spd_matrix(kp, model.nq, "kp")
     Kd = spd_matrix(kd, model.nq, "kd")
@@ -135,7 +357,30 @@ def pd_gravity_law(model, q_goal, kp, kd):
 
 class ClosedLoop(NamedTuple):
     """A closed-loop run: the simulated :class:`~eslabon.sim.Trajectory` and the
-    tracking errors q − q_nom, q̇ − q̇_nom at its samples (K, n)."""
+    tracking errors q − q_nom, q̇ − q̇_nom at its samples (K, n).
+
+    What :func:`simulate_closed_loop` returns (a named tuple).
+
+    Attributes
+    ----------
+    trajectory : Trajectory
+        The simulated motion: ``t`` (K,) (s), ``q``, ``qd``, ``qdd``, ``tau`` (K, n).
+    error : ndarray ``(K, n)``
+        q − q̄ at the samples (rad, m).
+    error_rate : ndarray ``(K, n)``
+        q̇ − q̄̇ at the samples (rad/s, m/s).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> nominal = es.control.Nominal(*es.joint_trajectory([0.0, 0.0], [1.0, -0.5],
+    ...                                                   np.linspace(0.0, 0.5, 6)))
+    >>> law = es.control.computed_torque_law(arm, nominal, 100.0, 20.0)
+    >>> run = es.control.simulate_closed_loop(arm, nominal, law, dt=0.01)
+    >>> run.trajectory.t.shape, run.error.shape, bool(abs(run.error).max() < 1e-6)
+    ((51,), (51, 2), True)
+    """
 
     trajectory: object
     error: np.ndarray
@@ -184,7 +429,22 @@ def simulate_closed_loop(
     Raises
     ------
     ValueError
-        A nominal that does not start at t = 0; what :func:`eslabon.simulate` refuses.
+        A model with a spherical or free-flyer joint; a nominal that does not start at
+        t = 0; a ``t_final`` that is not a positive number, or beyond the nominal's last
+        sample (the nominal refuses the times past it); what :func:`eslabon.simulate`
+        refuses (a ``dt`` that does not divide ``t_final``, a law returning other than n
+        finite numbers, …).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> nominal = es.control.Nominal(*es.joint_trajectory([0.0, 0.0], [1.0, -0.5],
+    ...                                                   np.linspace(0.0, 0.5, 6)))
+    >>> law = es.control.computed_torque_law(arm, nominal, 100.0, 20.0)
+    >>> run = es.control.simulate_closed_loop(arm, nominal, law, dt=0.01, dq0=[0.05, 0.0])
+    >>> round(float(run.error[0, 0]), 6), bool(abs(run.error[-1]).max() < 0.01)
+    (0.05, True)
     """
     model.require_vector_space("simulate_closed_loop (q − q̄ as a vector)")
     if nominal.t[0] != 0.0:

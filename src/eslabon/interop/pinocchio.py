@@ -95,7 +95,28 @@ def _joint_model(pin, kind: int, axis: np.ndarray, axis2=None, pitch: float = 0.
 
 
 def body_order(model) -> np.ndarray:
-    """eslabon's bodies 1..nb in depth-first preorder (children visited in index order)."""
+    """eslabon's bodies 1..nb in depth-first preorder (children visited in index order).
+
+    The order in which :func:`to_pinocchio` adds the bodies (fixed bodies included). For
+    a chain it is 1, 2, …, nb. Needs only numpy.
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    ndarray of int64 (nb,)
+        Body indices (1..nb; 0 is the world).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon.interop.pinocchio import body_order
+    >>> tree = es.zoo.random_tree(2, "RRRRR")  # bodies 4 and 5 hang from 0 and 1
+    >>> tree.parent[1:].tolist(), body_order(tree).tolist()
+    ([0, 1, 2, 0, 1], [1, 2, 3, 5, 4])
+    """
     children = [[] for _ in range(model.nb + 1)]
     for i in range(1, model.nb + 1):
         children[int(model.parent[i])].append(i)
@@ -117,7 +138,35 @@ def _order(model, index, size) -> np.ndarray:
 
 
 def dof_order(model) -> np.ndarray:
-    """(nv,) eslabon rate of each Pinocchio velocity index (identity for chains)."""
+    """(nv,) eslabon rate of each Pinocchio velocity index (identity for chains).
+
+    Pinocchio numbers the degrees of freedom depth first; ``order = dof_order(model)``
+    maps between the two: ``v_pin = v[order]``, ``tau[order] = tau_pin``,
+    ``M[np.ix_(order, order)] = M_pin``. Needs only numpy.
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    ndarray of int64 (nv,)
+        For each Pinocchio velocity index k, eslabon's rate index.
+
+    Raises
+    ------
+    ValueError
+        A model with a mimic joint.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon.interop.pinocchio import dof_order
+    >>> dof_order(es.zoo.load("puma560")).tolist()  # a chain: the identity
+    [0, 1, 2, 3, 4, 5]
+    >>> dof_order(es.zoo.random_tree(2, "RRRRR")).tolist()  # a tree
+    [0, 1, 2, 4, 3]
+    """
     from .._engine.joints import nv_of
 
     return _order(model, model.v_index, nv_of)
@@ -125,7 +174,33 @@ def dof_order(model) -> np.ndarray:
 
 def configuration_order(model) -> np.ndarray:
     """(nq,) eslabon coordinate of each Pinocchio configuration index (identity for
-    chains): ``q_pin = q[configuration_order(model)]``."""
+    chains): ``q_pin = q[configuration_order(model)]``.
+
+    As :func:`dof_order` for the configuration vector (a spherical joint's quaternion
+    keeps its 4 coordinates together, in eslabon's (x, y, z, w) order, which is
+    Pinocchio's). Needs only numpy.
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    ndarray of int64 (nq,)
+        For each Pinocchio configuration index, eslabon's coordinate index.
+
+    Raises
+    ------
+    ValueError
+        A model with a mimic joint.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon.interop.pinocchio import configuration_order
+    >>> configuration_order(es.zoo.random_tree(2, "RRRRR")).tolist()
+    [0, 1, 2, 4, 3]
+    """
     from .._engine.joints import nq_of
 
     return _order(model, model.q_index, nq_of)
@@ -138,6 +213,44 @@ def to_pinocchio(model, *, armature: bool = True):
     ``dof_order(model)[k - 1]`` (that is k - 1 for a chain).
     Friction is dropped (Pinocchio's dynamics have none); armature is kept unless
     ``armature=False``.
+
+    The mapping of joints, fixed bodies, placements, inertias and gravity is in this
+    module's docstring. Needs the ``pin`` package (``pip install eslabon[bench]``),
+    imported when called.
+
+    Parameters
+    ----------
+    model : Model
+        Rigid links (no COM sliding with its joint) and no mimic joint.
+    armature : bool
+        Copy the rotor inertias (kg·m², kg) into ``pin.Model.armature``.
+
+    Returns
+    -------
+    pinocchio.Model
+        With ``nq``, ``nv`` equal to ``model.nq``, ``model.nv``; joint frames named
+        ``joint_{i}_{body}`` and body frames ``body_{i}_{body}``; gravity
+        (m/s², world axes) as ``model.gravity``'s linear part.
+
+    Raises
+    ------
+    ImportError
+        Pinocchio is not installed (with the install hint).
+    ValueError
+        A model whose COM slides with a prismatic joint (book mode), or with a mimic
+        joint.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon.interop.pinocchio import to_pinocchio
+    >>> arm = es.zoo.load("planar2")
+    >>> try:
+    ...     pm = to_pinocchio(arm)
+    ... except ImportError:  # the optional pin package is not installed
+    ...     pm = None
+    >>> pm is None or (pm.nq, pm.nv) == (arm.nq, arm.nv)
+    True
     """
     pin = _import_pin()
     model.require_rigid_links("to_pinocchio (a Pinocchio model is a rigid-body tree)")

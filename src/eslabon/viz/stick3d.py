@@ -14,7 +14,48 @@ from .plots import _pyplot, _save
 
 def plot_overview(traj, path, model=None, title: str | None = None) -> Path:
     """One figure: q, q̇, q̈ and τ per joint against time, and with ``model`` the kinetic,
-    potential and total energy (seed 001/000's joint plots, on one page)."""
+    potential and total energy (seed 001/000's joint plots, on one page).
+
+    Stacked panels sharing the time axis, one line per joint; the energies come from
+    :func:`eslabon.kinetic_energy` and :func:`eslabon.potential_energy`.
+
+    Parameters
+    ----------
+    traj : Trajectory
+        A simulation's :class:`~eslabon.sim.Trajectory`: ``t`` (K,) (s), ``q``, ``qd``,
+        ``qdd``, ``tau`` (K, n) and ``model_name``.
+    path : str or path-like
+        The image file (format from the suffix); its folder must exist.
+    model : Model, optional
+        The robot of ``traj``; adds the energy panel (J).
+    title : str, optional
+        The title; by default the trajectory's model name.
+
+    Returns
+    -------
+    Path
+        ``path``, written atomically.
+
+    Raises
+    ------
+    ValueError
+        matplotlib is not installed; the folder of ``path`` does not exist, or ``path``
+        is a folder; a suffix matplotlib cannot write; a ``model`` that does not fit
+        ``traj``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> from eslabon import viz
+    >>> arm = es.zoo.load("planar2")
+    >>> traj = es.simulate(arm, 0.2, 0.01)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = viz.plot_overview(traj, Path(folder) / "overview.png", model=arm)
+    ...     print(path.name, path.stat().st_size > 0)
+    overview.png True
+    """
     plt = _pyplot()
     rows = [
         ("q", "q [rad | m]"),
@@ -50,7 +91,37 @@ def plot_overview(traj, path, model=None, title: str | None = None) -> Path:
 
 def frame_origins(model, q_samples) -> np.ndarray:
     """(K, m, 3) world positions of the chain's points: the world origin, each body origin
-    and the end effector ``ee``, for each configuration (K, n)."""
+    and the end effector ``ee``, for each configuration (K, n).
+
+    The points the stick figures of :func:`animate_3d` and :func:`write_viewer` join:
+    m = nb + 2 (world, bodies 1..nb, ``ee``). Needs only numpy.
+
+    Parameters
+    ----------
+    model : Model
+        A model with an end-effector frame ``"ee"``.
+    q_samples : array_like (nq,) or (K, nq)
+        Configurations (rad, m).
+
+    Returns
+    -------
+    ndarray (K, nb + 2, 3)
+        Positions in the world frame (m); K = 1 for a single configuration.
+
+    Raises
+    ------
+    ValueError
+        Configurations of the wrong length; a model without an ``"ee"`` frame.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon.viz import frame_origins
+    >>> arm = es.zoo.load("planar2")  # links of 1 m and 0.8 m
+    >>> frame_origins(arm, [[0.0, 0.0], [np.pi / 2, 0.0]]).round(6)[:, -1]
+    array([[1.8, 0. , 0. ],
+           [0. , 1.8, 0. ]])
+    """
     from ..kinematics import forward_kinematics, frame_pose
 
     q_samples = np.atleast_2d(np.asarray(q_samples, dtype=float))
@@ -61,7 +132,48 @@ def frame_origins(model, q_samples) -> np.ndarray:
 
 def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
     """Save a 3-D stick figure of the robot along ``traj`` (links from parent to child
-    body origin, the end effector last) as ``.gif`` (Pillow) or ``.mp4`` (ffmpeg)."""
+    body origin, the end effector last) as ``.gif`` (Pillow) or ``.mp4`` (ffmpeg).
+
+    The points are :func:`frame_origins`; the axes are equal, fitted to the whole
+    motion; the title shows the model's name and the time.
+
+    Parameters
+    ----------
+    model : Model
+        The robot, with an end-effector frame ``"ee"``.
+    traj : Trajectory
+        Anything with ``t`` (K,) (s) and ``q`` (K, nq) (rad, m).
+    path : str or path-like
+        A ``.gif`` or ``.mp4`` file; its folder must exist.
+    every : int
+        Keep every ``every``-th sample.
+    fps : int
+        Frames per second.
+
+    Returns
+    -------
+    Path
+        ``path``, written atomically.
+
+    Raises
+    ------
+    ValueError
+        matplotlib is not installed; a suffix other than ``.gif``, ``.mp4``; ``.mp4``
+        without ffmpeg on the PATH; the folder of ``path`` does not exist.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> from eslabon import viz
+    >>> arm = es.zoo.load("planar2")
+    >>> traj = es.simulate(arm, 0.2, 0.01)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = viz.animate_3d(arm, traj, Path(folder) / "fall.gif", every=20)
+    ...     print(path.name, path.stat().st_size > 0)
+    fall.gif True
+    """
     plt = _pyplot()
     from matplotlib.animation import FFMpegWriter, FuncAnimation, PillowWriter
 

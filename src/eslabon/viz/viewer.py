@@ -113,7 +113,52 @@ def write_viewer(
 ) -> Path:
     """Write the viewer of ``traj`` on ``model`` to ``path`` (.html); at most
     ``max_frames`` samples are kept (evenly spaced). ``overwrite=False`` refuses an
-    existing file."""
+    existing file.
+
+    The page (one file, no network) draws the stick figure of :func:`frame_origins`, a
+    time scrubber and the joint positions; see this module's docstring. Needs only
+    numpy (no matplotlib).
+
+    Parameters
+    ----------
+    model : Model
+        The robot, with an end-effector frame ``"ee"``.
+    traj : Trajectory
+        Anything with ``t`` (K,) (s) and ``q`` (K, nq) (rad, m).
+    path : str or path-like
+        A ``.html`` or ``.htm`` file; its folder must exist.
+    title : str, optional
+        The page's title (HTML-escaped); by default "<model name>: trajectory".
+    max_frames : int
+        The most samples kept (≥ 1).
+    overwrite : bool
+        Replace an existing file (default), or refuse it.
+
+    Returns
+    -------
+    Path
+        ``path``, written atomically.
+
+    Raises
+    ------
+    ValueError
+        A suffix other than ``.html``, ``.htm``; ``traj.q`` with another number of
+        columns than ``model.nq``; the folder of ``path`` does not exist; with
+        ``overwrite=False`` an existing file (``OutputExistsError``, a ValueError).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> from eslabon import viz
+    >>> arm = es.zoo.load("planar2")
+    >>> traj = es.simulate(arm, 0.2, 0.01)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = viz.write_viewer(arm, traj, Path(folder) / "fall.html")
+    ...     print(path.name, "eslabonViewer" in path.read_text(encoding="utf-8"))
+    fall.html True
+    """
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
