@@ -227,3 +227,49 @@ def test_functions_needing_rigid_links_refuse_a_sliding_com_by_name():
     with pytest.raises(ValueError, match=r"^model: the thing needs rigid links; "):
         book.require_rigid_links("the thing")
     es.zoo.load("practica_4dof").require_rigid_links("the thing")
+
+
+def test_control_sweep_viewer_and_mobile_arguments_are_checked():
+    """Arguments that used to pass unchecked and fail later (NaN torques, numpy's unnamed
+    errors) or be silently ignored are refused naming the field."""
+    import tempfile
+    from pathlib import Path
+
+    from eslabon import control as ctl
+    from eslabon import mobile as mb
+    from eslabon.batch import parse_spec
+    from eslabon.viz import write_viewer
+
+    arm = es.zoo.load("planar2")
+    traj = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0.0, 1.0, 11))
+    nominal = ctl.Nominal(*traj)
+    K = np.zeros((1, 2, 4))
+    with pytest.raises(ValueError, match="t_gains: expected at least two"):
+        ctl.gain_schedule_law(arm, nominal, [0.0], K)  # used to give NaN torques
+    with pytest.raises(ValueError, match="t_gains"):
+        ctl.gain_schedule_law(arm, nominal, [1.0, 0.0], np.zeros((2, 2, 4)))
+    lin = ctl.linearize_along(arm, nominal)
+    with pytest.raises(ValueError, match="Qf: expected"):
+        ctl.tvlqr(lin, np.eye(4), np.eye(2), Qf=-np.eye(4))
+    spec = {
+        "eslabon_sweep": 1,
+        "model": "planar2",
+        "task": "inverse_dynamics",
+        "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
+        "vary": {"payload_mass": {"range": [0.0, 1.0]}},
+        "sampling": {"kind": "random", "n": 3, "seed": -1},
+    }
+    with pytest.raises(ValueError, match="sampling.seed: expected >= 0"):
+        parse_spec(spec)
+    sim = es.simulate(arm, 0.05, 0.01)
+    with tempfile.TemporaryDirectory() as folder:
+        with pytest.raises(ValueError, match="max_frames: expected a whole number >= 1"):
+            write_viewer(arm, sim, Path(folder) / "v.html", max_frames=0)
+    cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount())
+    with pytest.raises(ValueError, match="samples: expected a whole number >= 2"):
+        mb.simulate(mm, 0.02, 0.01, samples=0)
+    with pytest.raises(ValueError, match="samples: the fixed-step 'rk4'"):
+        mb.simulate(mm, 0.02, 0.01, method="rk4", samples=3)
+    with pytest.raises(ValueError, match="dt: t_final = 0.02 is not a whole number"):
+        mb.simulate(mm, 0.02, 0.003)

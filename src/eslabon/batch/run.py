@@ -649,8 +649,7 @@ def read_sweep(out, *, partial: bool = False):
         No ``_spec.json`` in ``out``; a part that is not a chunk of the spec or is unsound
         (spec, columns, rows, sample ids, checksum); missing chunks unless ``partial``;
         no part at all.
-    ImportError
-        pyarrow is not installed.
+        pyarrow or pandas is not installed (one line with the install command).
 
     Examples
     --------
@@ -669,6 +668,7 @@ def read_sweep(out, *, partial: bool = False):
     ['sample', 'payload_mass', 'peak_torque_1', 'peak_torque_2', 'rms_torque_1',
      'rms_torque_2', 'error']
     """
+    _require(serial=True)
     import pyarrow as pa
 
     out = Path(out)

@@ -284,13 +284,15 @@ class SweepSpec:
         ]
 
 
-def _number(x, where, *, positive=False, integer=False):
+def _number(x, where, *, positive=False, integer=False, nonnegative=False):
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not np.isfinite(x):
         raise ValueError(f"{where}: expected a finite number, got {x!r}")
     if integer and int(x) != x:
         raise ValueError(f"{where}: expected a whole number, got {x!r}")
     if positive and x <= 0:
         raise ValueError(f"{where}: expected > 0, got {x!r}")
+    if nonnegative and x < 0:
+        raise ValueError(f"{where}: expected >= 0, got {x!r}")
     return int(x) if integer else float(x)
 
 
@@ -425,7 +427,9 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
         sampling = {
             "kind": "random",
             "n": _number(sampling.get("n"), "sampling.n", positive=True, integer=True),
-            "seed": _number(sampling.get("seed", 0), "sampling.seed", integer=True),
+            "seed": _number(
+                sampling.get("seed", 0), "sampling.seed", integer=True, nonnegative=True
+            ),
         }
     else:
         raise ValueError(

@@ -372,10 +372,17 @@ class LQR(NamedTuple):
     poles: np.ndarray
 
 
-def _weights(Q, R, n, m):
+def _weights(Q, R, n, m, field="Q"):
+    """The state weight ``field`` (n, n) checked symmetric positive semidefinite and the
+    input weight R (m, m) symmetric positive definite."""
     Q = np.asarray(Q, dtype=float)
-    if Q.shape != (n, n) or not np.allclose(Q, Q.T) or np.linalg.eigvalsh(Q).min() < -1e-12:
-        raise ValueError(f"Q: expected a symmetric positive-semidefinite ({n}, {n}) matrix")
+    if (
+        Q.shape != (n, n)
+        or not np.isfinite(Q).all()
+        or not np.allclose(Q, Q.T)
+        or np.linalg.eigvalsh(Q).min() < -1e-12
+    ):
+        raise ValueError(f"{field}: expected a symmetric positive-semidefinite ({n}, {n}) matrix")
     return Q, spd_matrix(R, m, "R")
 
 

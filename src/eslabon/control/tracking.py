@@ -219,7 +219,8 @@ def gain_schedule_law(model, nominal: Nominal, t_gains, K):
     Raises
     ------
     ValueError
-        A model with a spherical or free-flyer joint; ``K`` not of shape (T, n, 2n).
+        A model with a spherical or free-flyer joint; ``t_gains`` not at least two
+        finite, strictly increasing times; ``K`` not finite or not of shape (T, n, 2n).
 
     Examples
     --------
@@ -238,6 +239,18 @@ def gain_schedule_law(model, nominal: Nominal, t_gains, K):
     t_gains = np.asarray(t_gains, dtype=float)
     K = np.asarray(K, dtype=float)
     n = model.nq
+    if (
+        t_gains.ndim != 1
+        or len(t_gains) < 2
+        or not np.isfinite(t_gains).all()
+        or not (np.diff(t_gains) > 0).all()
+    ):
+        raise ValueError(
+            "t_gains: expected at least two finite, strictly increasing times [s], "
+            f"got {t_gains.tolist()!r}"
+        )
+    if not np.isfinite(K).all():
+        raise ValueError("K: expected finite gains")
     if K.shape != (len(t_gains), n, 2 * n):
         raise ValueError(f"K: expected shape ({len(t_gains)}, {n}, {2 * n}), got {K.shape}")
 

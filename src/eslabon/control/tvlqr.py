@@ -102,7 +102,7 @@ def tvlqr(lin, Q, R, Qf=None, *, rtol: float = 1e-10, atol: float = 1e-10) -> TV
     A, B = np.asarray(lin.A), np.asarray(lin.B)
     n, m = B.shape[-2:]
     Q, R = _weights(Q, R, n, m)
-    Qf = np.zeros((n, n)) if Qf is None else _weights(Qf, R, n, m)[0]
+    Qf = np.zeros((n, n)) if Qf is None else _weights(Qf, R, n, m, "Qf")[0]
     R_inv = np.linalg.inv(R)
 
     def at(tt):

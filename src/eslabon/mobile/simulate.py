@@ -276,8 +276,8 @@ def simulate(
         The platform's inputs (tricycle [F N, M N·m], differential drive [τ_left,
         τ_right] N·m): a constant or a callable ``u(t) -> (k,)`` (zeros by default).
     samples : int, optional
-        Number of output samples of the adaptive methods (instead of one every ``dt``);
-        ignored by ``"rk4"``.
+        Number of output samples (≥ 2) of the adaptive methods, instead of one every
+        ``dt``; refused with ``"rk4"``, which samples every step.
     locked : bool
         Hold the platform's quasi-velocities constant (ν̇ = 0; still when ``nu0`` is
         zero).
@@ -286,17 +286,16 @@ def simulate(
     -------
     MobileTrajectory
         Samples at K evenly spaced times from 0 to ``t_final`` [s]: K = ``samples``, else
-        round(t_final/dt) + 1 (so with an adaptive method and a ``dt`` that does not
-        divide ``t_final`` the spacing is only close to ``dt``); for ``"rk4"`` the
-        t_final/dt + 1 step times.
+        t_final/dt + 1 (one every ``dt``).
 
     Raises
     ------
     ValueError
         ``t_final`` or ``dt`` not a positive finite number; an unknown method; an initial
         state of the wrong length or not finite (naming it); ``u`` or ``torque`` of the
-        wrong length or not finite (a callable's value is checked at each call); with
-        ``"rk4"``, a ``dt`` that does not divide ``t_final``; and what
+        wrong length or not finite (a callable's value is checked at each call); a
+        ``dt`` that does not divide ``t_final`` (unless ``samples`` is given); ``samples``
+        not a whole number ≥ 2, or given with ``"rk4"``; and what
         :func:`~eslabon.mobile.accelerations` raises along the way (a tricycle steering
         angle reaching ±90°).
     RuntimeError
@@ -338,13 +337,16 @@ def simulate(
         return np.concatenate([rates, qd, acc, [input_power(model, y, uu, tt)]])
 
     x0 = np.concatenate([y0, [0.0]])
-    K = samples if samples is not None else int(round(t_final / dt)) + 1
-    t = np.linspace(0.0, t_final, K)
+    steps = int(round(t_final / dt))
+    if samples is not None:
+        if method == "rk4":
+            raise ValueError("samples: the fixed-step 'rk4' samples every dt; leave samples out")
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
+            raise ValueError(f"samples: expected a whole number >= 2, got {samples!r}")
+    elif steps < 1 or abs(steps * dt - t_final) > 1e-9 * t_final:
+        raise ValueError(f"dt: t_final = {t_final} is not a whole number of steps of {dt}")
+    t = np.linspace(0.0, t_final, samples if samples is not None else steps + 1)
     if method == "rk4":
-        steps = int(round(t_final / dt))
-        if abs(steps * dt - t_final) > 1e-9 * t_final:
-            raise ValueError(f"dt: t_final = {t_final} is not a whole number of steps of {dt}")
-        t = np.linspace(0.0, t_final, steps + 1)
         X = np.empty((steps + 1, len(x0)))
         X[0] = x0
         for i in range(steps):

@@ -162,6 +162,12 @@ def write_viewer(
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
+    if (
+        isinstance(max_frames, bool)
+        or not isinstance(max_frames, (int, np.integer))
+        or max_frames < 1
+    ):
+        raise ValueError(f"max_frames: expected a whole number >= 1, got {max_frames!r}")
     if traj.q.shape[1] != model.nq:
         raise ValueError(
             f"model: {model.name} has {model.nq} joints, the trajectory {traj.q.shape[1]}"
