@@ -273,3 +273,15 @@ def test_control_sweep_viewer_and_mobile_arguments_are_checked():
         mb.simulate(mm, 0.02, 0.01, method="rk4", samples=3)
     with pytest.raises(ValueError, match="dt: t_final = 0.02 is not a whole number"):
         mb.simulate(mm, 0.02, 0.003)
+
+
+def test_thread_count_and_integration_step_are_checked():
+    """set_num_threads(2.7) used to run on 2 threads silently; integrate(dt="0.1") raised
+    a TypeError from numpy. Both are ValueErrors naming the argument."""
+    for k in (2.7, "2", 0, True):
+        with pytest.raises(ValueError, match="k: expected"):
+            es.set_num_threads(k)
+    arm = es.zoo.load("planar2")
+    for dt in ("0.1", True, [0.1], float("nan")):
+        with pytest.raises(ValueError, match="dt: expected a finite number"):
+            es.integrate(arm, [0.0, 0.0], [1.0, 1.0], dt)

@@ -9,10 +9,52 @@ result) and then traced back to the offending field by :func:`explain_nonfinite`
 from __future__ import annotations
 
 import numbers
+import re
+import textwrap
 
 import numpy as np
 
 _F64 = np.dtype(np.float64)
+
+# The documentation of the state arguments, written once for every public function that
+# takes them: a docstring line that holds only ``$name`` is replaced by STATE_DOCS[name],
+# indented as that line (:func:`state_docs`).
+STATE_DOCS = {
+    "model": """model : Model
+    The robot (:class:`eslabon.Model`: :func:`eslabon.zoo.load`, :func:`eslabon.from_dh`,
+    :func:`eslabon.load_model`).""",
+    "q": """q : array_like (nq,) or (N, nq)
+    Configuration, one state or a batch of N: rad (revolute), m (prismatic), a unit
+    quaternion (x, y, z, w) for a spherical or free-flyer joint (docs/conventions.md).""",
+    "qd": """qd : array_like (n,) or (N, n)
+    Joint rates, the batch shape of ``q``: rad/s (revolute), m/s (prismatic); a spherical
+    or free-flyer joint's angular (and linear) velocity in its body's axes.""",
+    "qdd": """qdd : array_like (n,) or (N, n)
+    Joint accelerations, the batch shape of ``q``: rad/s² (revolute), m/s² (prismatic).""",
+    "tau": """tau : array_like (n,) or (N, n)
+    Joint torques, the batch shape of ``q``: N·m (revolute), N (prismatic).""",
+    "state_errors": """ValueError
+    A state of the wrong length or batch shape, not real numbers, holding NaN or inf, or
+    with a quaternion whose norm is not 1 (to 1e-6); the message names the argument.
+    Finite inputs whose result is not finite (a model far out of scale) raise
+    ``NonFiniteResultError``, a ValueError.""",
+}
+_DOC_LINE = re.compile(r"^([ \t]*)\$(\w+)[ \t]*$", re.M)
+
+
+def state_docs(fn):
+    """Decorator: ``fn`` with each line of its docstring that holds only ``$name``
+    replaced by ``STATE_DOCS[name]``, indented as that line, so that ``help``,
+    :func:`inspect.getdoc` and Sphinx read ordinary numpydoc text (a builtin made from
+    ``fn`` by :func:`eslabon._engine.fastcall.public` copies the filled text). No
+    str.format: the braces of the docstrings stay as written."""
+    if fn.__doc__:  # None under python -OO
+
+        def piece(match: re.Match) -> str:
+            return textwrap.indent(STATE_DOCS[match[2]], match[1])
+
+        fn.__doc__ = _DOC_LINE.sub(piece, fn.__doc__)
+    return fn
 
 
 def real_array(x, field: str, expected: str = "numbers") -> np.ndarray:
@@ -197,10 +239,58 @@ def _numba():
 
 
 def set_num_threads(k: int) -> None:
-    """Threads used by the batch kernels (at most the machine's cores)."""
-    _numba().set_num_threads(int(k))
+    """Set the number of threads the batch kernels use (at most the machine's cores).
+
+    A batch of states (N, n) is split in chunks that numba's parallel loop runs on these
+    threads; a single state runs on the calling thread whatever this says. The setting
+    is numba's (``numba.set_num_threads``), for the calling thread; it imports numba on
+    first use.
+
+    Parameters
+    ----------
+    k : int
+        Number of threads, 1 to ``numba.config.NUMBA_NUM_THREADS`` (by default the
+        machine's cores; the environment variable ``NUMBA_NUM_THREADS`` sets it before
+        numba starts).
+
+    Raises
+    ------
+    ValueError
+        ``k`` not a whole number (2.7, text, None …), below 1 or above
+        ``NUMBA_NUM_THREADS``.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> before = es.get_num_threads()
+    >>> es.set_num_threads(1)
+    >>> es.get_num_threads()
+    1
+    >>> es.set_num_threads(before)
+    """
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise ValueError(f"k: expected a whole number of threads, got {k!r}")
+    nb = _numba()
+    if not 1 <= k <= nb.config.NUMBA_NUM_THREADS:
+        raise ValueError(
+            f"k: expected 1 to {nb.config.NUMBA_NUM_THREADS} threads (NUMBA_NUM_THREADS), got {k}"
+        )
+    nb.set_num_threads(int(k))
 
 
 def get_num_threads() -> int:
-    """Threads used by the batch kernels."""
+    """The number of threads the batch kernels use (:func:`set_num_threads`).
+
+    Returns
+    -------
+    int
+        numba's current thread count for the calling thread, 1 to
+        ``numba.config.NUMBA_NUM_THREADS``.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> es.get_num_threads() >= 1
+    True
+    """
     return _numba().get_num_threads()

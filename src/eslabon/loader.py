@@ -59,7 +59,32 @@ def load_model(
     ------
     ValueError
         Anything wrong in the file, naming the file and the field (or the element and
-        its line); see ``docs/model-files.md`` for what is checked.
+        its line); see ``docs/model-files.md`` for what is checked. Also a missing file,
+        an extension other than ``.yaml``, ``.yml`` or ``.urdf``, and an option the file's
+        kind does not take.
+
+    Examples
+    --------
+    A one-joint DH table written to a temporary folder, then read:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> text = '''
+    ... eslabon: 1
+    ... name: pendulum
+    ... convention: standard
+    ... gravity: [0, -9.81, 0]
+    ... rows:
+    ...   - {joint: R, theta: 0, d: 0, a: 1.0, alpha: 0, mass: 2.0, com: [-0.5, 0, 0],
+    ...      inertia: [[0, 0, 0], [0, 0.1, 0], [0, 0, 0.1]]}
+    ... '''
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "pendulum.yaml"
+    ...     _ = path.write_text(text, encoding="utf-8")
+    ...     model = es.load_model(path)
+    >>> model.name, model.nq, es.gravity_torques(model, [0.0]).round(4).tolist()
+    ('pendulum', 1, [9.81])
     """
     return read_model_file(
         path,

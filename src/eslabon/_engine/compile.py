@@ -38,7 +38,35 @@ _lock = threading.Lock()
 
 def compile_notice(enabled: bool | None = None) -> bool:
     """Turn the one-line compile notice on stderr on or off; returns the current setting
-    (``compile_notice()`` only reads it)."""
+    (``compile_notice()`` only reads it).
+
+    The first use of a kernel in a process either loads it from numba's cache on disk
+    (silent) or compiles it for this machine, which takes seconds; then one line on stderr
+    says what is being compiled, once per subject and process. The setting starts from the
+    environment variable ``ESLABON_COMPILE_NOTICE`` (``0``, ``false``, ``no`` or ``off``
+    silence it) and holds for the whole process (every thread).
+
+    Parameters
+    ----------
+    enabled : bool or None, optional
+        True to print the notice, False to silence it, None (default) to leave the
+        setting as it is. Any other value counts by its truth (``bool(enabled)``).
+
+    Returns
+    -------
+    bool
+        The setting after the call.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> before = es.compile_notice()
+    >>> es.compile_notice(False)
+    False
+    >>> es.compile_notice()
+    False
+    >>> _ = es.compile_notice(before)
+    """
     global _enabled
     if enabled is not None:
         _enabled = bool(enabled)
@@ -307,10 +335,12 @@ class LazyCFunc:
 
     @property
     def address(self) -> int:
+        """The C function pointer, compiling first if needed."""
         return self.compile().address
 
     @property
     def ctypes(self):
+        """The ctypes wrapper of the C function, compiling first if needed."""
         return self.compile().ctypes
 
 

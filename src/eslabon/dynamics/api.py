@@ -1,13 +1,15 @@
 """Public dynamics functions. Each takes one state (n,) or a batch (N, n).
 
-Shapes: q, qd, qdd, tau (n,) or (N, n); mass and Coriolis matrices (n, n) or (N, n, n).
+Shapes: q (nq,) or (N, nq); qd, qdd, tau (n,) or (N, n); mass and Coriolis matrices
+(n, n) or (N, n, n). The parameter texts the functions share are written once
+(:data:`eslabon._args.STATE_DOCS`, filled in by :func:`eslabon._args.state_docs`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._args import explain_nonfinite, vector, vectors
+from .._args import explain_nonfinite, state_docs, vector, vectors
 from .._engine import fastcall as _fast
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
@@ -96,23 +98,27 @@ _NOT_PD_MESSAGE = (
 )
 
 
+@state_docs
 def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     """Joint torques for a motion: τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w).
 
     Recursive Newton–Euler (Práctica 3, Tabla 3.1, Luh's form). Friction is the model's
     viscous·q̇ + Coulomb·sign(q̇) (zero unless set: :func:`eslabon.with_joint_friction`).
+    Armature (rotor inertia) adds J_a q̈ to its joint. Gravity is the model's ``gravity``,
+    entering as Luh's fictitious base acceleration. One float64 (nq,) state without a
+    keyword takes a single compiled call; anything else (lists, batches, ``tip_wrench``)
+    is converted and checked first, then runs the same kernels.
 
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
-    qd, qdd : array_like (n,) or (N, n)
-        Joint rates (rad/s, m/s) and accelerations (rad/s², m/s²).
+    $model
+    $q
+    $qd
+    $qdd
     tip_wrench : array_like (6,), optional
         [moment; force] the end effector ``ee`` exerts on the environment (N·m, N), in
-        the ee frame, moment about its origin.
+        the ee frame, moment about its origin (Práctica 3's f_{n+1}, n_{n+1}, eq. 3.34).
+        It adds J_eeᵀ w to τ, J_ee in the ee frame's axes.
 
     Returns
     -------
@@ -121,8 +127,9 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
 
     Raises
     ------
+    $state_errors
     ValueError
-        A state of the wrong length, not finite, or a non-unit quaternion (naming it).
+        A ``tip_wrench`` that is not 6 finite numbers.
 
     Examples
     --------
@@ -137,70 +144,98 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     return _rnea(model, q, qd, qdd, MODE_ID, fext, "inverse_dynamics")
 
 
+@state_docs
 def gravity_torques(model, q):
     """g(q): the torques that hold the robot still (Newton–Euler at q̇ = q̈ = 0).
 
+    The g(q) of τ = M q̈ + C q̇ + g + friction (Práctica 3, eqs 3.34–3.36): the model's
+    ``gravity`` as Luh's fictitious base acceleration, every rate and acceleration zero,
+    so no friction (sign(0) = 0). Equal to ``bias_forces(model, q, 0)``.
+
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
+    $model
+    $q
 
     Returns
     -------
     ndarray (n,) or (N, n)
-        N·m (revolute), N (prismatic).
+        g(q): N·m (revolute), N (prismatic); what the joints must apply to hold q.
+
+    Raises
+    ------
+    $state_errors
 
     Examples
     --------
     >>> import eslabon as es
     >>> arm = es.zoo.load("planar2")
-    >>> es.gravity_torques(arm, [0.0, 0.0]).shape
-    (2,)
+    >>> es.gravity_torques(arm, [0.0, 0.0]).round(4).tolist()
+    [30.411, 5.886]
     """
     return _rnea(model, q, None, None, MODE_GRAVITY, None, "gravity_torques")
 
 
+@state_docs
 def bias_forces(model, q, qd):
     """b(q, q̇) = C(q, q̇) q̇ + g(q) + friction: Newton–Euler at q̈ = 0 (Práctica 3, eq.
     3.35), so that τ = M q̈ + b.
 
+    Práctica 3's b includes the viscous friction; here it is the model's whole friction,
+    viscous·q̇ + Coulomb·sign(q̇). With the mass matrix it gives the forward dynamics
+    q̈ = M⁻¹(τ − b) (eq. 3.36).
+
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
-    qd : array_like (n,) or (N, n)
-        Joint rates (rad/s, m/s).
+    $model
+    $q
+    $qd
 
     Returns
     -------
     ndarray (n,) or (N, n)
-        N·m (revolute), N (prismatic).
+        b: N·m (revolute), N (prismatic).
+
+    Raises
+    ------
+    $state_errors
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> q, qd, qdd = [0.3, -0.2], [0.5, 1.0], [1.0, -2.0]
+    >>> b = es.bias_forces(arm, q, qd)
+    >>> np.allclose(es.mass_matrix(arm, q) @ qdd + b, es.inverse_dynamics(arm, q, qd, qdd))
+    True
     """
     return _rnea(model, q, qd, None, MODE_BIAS, None, "bias_forces")
 
 
+@state_docs
 def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     """The joint-space mass (inertia) matrix M(q), symmetric positive definite.
 
+    The M of τ = M(q) q̈ + C q̇ + g + friction, with the armature (rotor inertia) on the
+    diagonal. Every method gives the same matrix to rounding (:func:`eslabon.crosscheck`
+    compares them).
+
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
+    $model
+    $q
     method : str
-        How: ``walker_orin_3``: the compiled composite-rigid-body
-    kernel (seed 001 eqs 3.37–3.40); ``crba``: the same kernel under its common name
-    (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §6.2); ``walker_orin_1``: n
-    Newton–Euler columns; ``soa_composite``: the composite-body expansion of the
-    spatial-operator form (seeds 002/004, :func:`.soa.composite_mass_matrix`);
-    ``operator``: Hᵀ ρ I ρᵀ H as dense products (1.71); ``lagrange``: Σ mRᵀR + AᵀIA (seed
-    000, 4.3.12). The last three are numpy reference formulations (serial chains for the
-    first two).
+        How: ``"walker_orin_3"`` (default): the compiled composite-rigid-body kernel
+        (seed 001 eqs 3.37–3.40); ``"crba"``: the same kernel under its common name
+        (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §6.2);
+        ``"walker_orin_1"``: n Newton–Euler columns, compiled; ``"soa_composite"``: the
+        composite-body expansion of the spatial-operator form (seeds 002/004,
+        :func:`.soa.composite_mass_matrix`); ``"operator"``: Hᵀ ρ I ρᵀ H as dense
+        products (1.71); ``"lagrange"``: Σ mRᵀR + AᵀIA (seed 000, 4.3.12). The last three
+        are numpy reference formulations: the two operator forms take serial chains of
+        joints fixed in their body (no universal, planar or mimic joint), Lagrange only
+        revolute, prismatic and fixed joints.
 
     Returns
     -------
@@ -210,9 +245,10 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
 
     Raises
     ------
+    $state_errors
     ValueError
-        A state of the wrong length or not finite; a method the model's joints do not
-        allow (naming the joint).
+        An unknown ``method``; a method the model's joints or shape do not allow
+        (naming the joint).
 
     Examples
     --------
@@ -257,34 +293,41 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     return H if model.mimic is None else model.mimic.matrix(H)
 
 
+@state_docs
 def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     """Joint accelerations under given torques: q̈ = M(q)⁻¹ (τ + Σ J_fᵀ w_f − b(q, q̇)).
 
+    The inverse of :func:`inverse_dynamics`: ``forward_dynamics(model, q, qd,
+    inverse_dynamics(model, q, qd, qdd))`` is ``qdd`` to rounding.
+
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
-    qd : array_like (n,) or (N, n)
-        Joint rates (rad/s, m/s).
-    tau : array_like (n,) or (N, n)
-        Joint torques (N·m) and forces (N).
+    $model
+    $q
+    $qd
+    $tau
     method : str
-        How (below); "aba" by default.
+        How (Notes): ``"aba"`` (default), ``"walker_orin_3"``, ``"walker_orin_1"``,
+        ``"lagrange"``, ``"soa"`` or ``"gibbs_appell"``.
     wrenches : list of ExternalWrench, optional
-        What the environment applies to the robot (below).
+        What the environment applies to the robot (Notes): ExternalWrench objects or
+        ``(frame, value[, axes])`` tuples, or one ExternalWrench; constant values only (a
+        callable value needs the time of a simulation, :func:`eslabon.simulate`).
 
     Returns
     -------
     ndarray (n,) or (N, n)
-        q̈: rad/s², m/s².
+        q̈: rad/s² (revolute), m/s² (prismatic).
 
     Raises
     ------
+    $state_errors
     ValueError
-        A state of the wrong length or not finite; a mass matrix that is not positive
-        definite (a joint that moves no mass); a method the model does not allow.
+        An unknown ``method`` or one the model does not allow (``"aba"`` with a mimic
+        joint; the numpy formulations with joints they do not take); a mass matrix that
+        is not positive definite (a joint that moves no mass); a wrench that is not an
+        :class:`~eslabon.dynamics.wrenches.ExternalWrench` on a frame of the model with
+        6 finite numbers.
 
     Notes
     -----
@@ -407,24 +450,36 @@ def _coupled_forward_dynamics(model, q, qd, tau, method):
     return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
 
 
+@state_docs
 def inverse_dynamics_derivatives(model, q, qd, qdd):
     """The derivatives of :func:`eslabon.inverse_dynamics`: (∂τ/∂q, ∂τ/∂q̇), analytic
     (:mod:`.derivatives`; ∂τ/∂q̈ is :func:`eslabon.mass_matrix`).
 
+    Differentiates the Newton–Euler recursion in world coordinates (after Carpentier and
+    Mansard, "Analytical derivatives of rigid body dynamics algorithms", RSS 2018): exact
+    to rounding, no finite differences. Viscous friction adds its coefficient to
+    ∂τ_i/∂q̇_i; Coulomb friction is taken as locally constant (zero derivative away from
+    q̇ = 0). No ``tip_wrench``.
+
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
-    qd, qdd : array_like (n,) or (N, n)
-        Joint rates and accelerations.
+    $model
+    $q
+    $qd
+    $qdd
 
     Returns
     -------
     (ndarray, ndarray), each (n, n) or (N, n, n)
-        Entry [i, j] is ∂τ_i/∂q_j and ∂τ_i/∂q̇_j. For a spherical or free-flyer joint
-        q moves in the tangent space (nv columns: docs/conventions.md).
+        Entry [i, j] is ∂τ_i/∂q_j (N·m/rad, N/m, …) and ∂τ_i/∂q̇_j (N·m·s/rad, …). For
+        a spherical or free-flyer joint q moves in the tangent space, along q ⊕ ε e_j
+        (n columns: docs/conventions.md).
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        A model with both a quaternion joint and a mimic joint.
 
     Examples
     --------
@@ -454,30 +509,43 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     return dq, dv
 
 
+@state_docs
 def forward_dynamics_derivatives(model, q, qd, tau):
     """The derivatives of :func:`eslabon.forward_dynamics`: (∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹),
     analytic (:mod:`.derivatives`).
 
+    Differentiating ID(q, q̇, FD(q, q̇, τ)) = τ: ∂q̈/∂x = −M⁻¹ ∂τ/∂x at q̈ = FD(q, q̇, τ)
+    (Carpentier and Mansard (2018), eq. 26), with the model's friction as in
+    :func:`inverse_dynamics_derivatives`. No external wrenches.
+
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
-    qd : array_like (n,) or (N, n)
-        Joint rates.
-    tau : array_like (n,) or (N, n)
-        Joint torques and forces.
+    $model
+    $q
+    $qd
+    $tau
 
     Returns
     -------
     (ndarray, ndarray, ndarray), each (n, n) or (N, n, n)
-        Entry [i, j] of each is ∂q̈_i/∂x_j (x = q, q̇, τ).
+        Entry [i, j] of each is ∂q̈_i/∂x_j (x = q, q̇, τ); the third is M(q)⁻¹ (1/kg,
+        1/(kg·m²), …). For a spherical or free-flyer joint q moves in the tangent space.
 
     Raises
     ------
+    $state_errors
     ValueError
-        As :func:`eslabon.forward_dynamics`.
+        A mass matrix that is not positive definite (a joint that moves no mass).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> q, qd, tau = [0.3, -0.2], [0.5, 1.0], [1.0, 0.0]
+    >>> dq, dv, Minv = es.forward_dynamics_derivatives(arm, q, qd, tau)
+    >>> dq.shape, np.allclose(Minv, np.linalg.inv(es.mass_matrix(arm, q)))
+    ((2, 2), True)
     """
     if model.nq != model.nv or model.mimic is not None:
         # from the inverse dynamics' derivatives at q̈ = FD: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
@@ -524,21 +592,43 @@ forward_dynamics_derivatives = _public(
 )
 
 
+@state_docs
 def coriolis_matrix(model, q, qd):
     """A Coriolis matrix C(q, q̇): C q̇ = b − g − friction and Ṁ − 2C skew-symmetric.
 
+    C is not unique (any C + S with S q̇ = 0 gives the same C q̇); this is the one built
+    from the body Jacobians, the spatial form of the Christoffel symbols (Echeandia and
+    Wensing (2021); :mod:`.coriolis`), for which Ṁ − 2C is skew-symmetric (the passivity
+    property). With a spherical or free-flyer joint it is taken in the tangent space.
+
     Parameters
     ----------
-    model : Model
-    q : array_like (nq,) or (N, nq)
-        Configuration: rad (revolute), m (prismatic), a unit quaternion (x, y, z, w) for
-        a spherical or free-flyer joint (docs/conventions.md).
-    qd : array_like (n,) or (N, n)
-        Joint rates.
+    $model
+    $q
+    $qd
 
     Returns
     -------
     ndarray (n, n) or (N, n, n)
+        C: N·m·s/rad (revolute rows and columns), N·s/m (prismatic), ….
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        A model whose COM slides with a prismatic joint (seed 001's book mode: the
+        links are not rigid bodies).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> q, qd = [0.3, -0.2], [0.5, 1.0]
+    >>> C = es.coriolis_matrix(arm, q, qd)
+    >>> b, g = es.bias_forces(arm, q, qd), es.gravity_torques(arm, q)
+    >>> C.shape, np.allclose(C @ qd, b - g)
+    ((2, 2), True)
     """
     model.require_rigid_links("coriolis_matrix")
     (q, qd), batched = _states(model, q=q, qd=qd)
@@ -571,19 +661,124 @@ def _energy(model, q, qd):
     return out
 
 
+@state_docs
 def kinetic_energy(model, q, qd):
-    """T(q, q̇) = ½ q̇ᵀ M(q) q̇, from the body motions; scalar or (N,)."""
+    """T(q, q̇) = ½ q̇ᵀ M(q) q̇, from the body motions; scalar or (N,).
+
+    Summed over the bodies, T = Σ ½ (m_i ‖v_ci‖² + ω_iᵀ I_i ω_i) + Σ ½ J_a q̇² (v_ci the
+    velocity of body i's centre of mass, I_i its inertia about it, J_a each joint's
+    armature), computed from the outward kinematic pass without forming M (:mod:`.energy`).
+
+    Parameters
+    ----------
+    $model
+    $q
+    $qd
+
+    Returns
+    -------
+    ndarray () or (N,)
+        T in J: a 0-d array for one state (``float(T)`` gives the number), one value per
+        state of a batch.
+
+    Raises
+    ------
+    $state_errors
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> q, qd = np.array([0.3, -0.2]), np.array([0.5, 1.0])
+    >>> T = es.kinetic_energy(arm, q, qd)
+    >>> round(float(T), 6), bool(np.isclose(T, 0.5 * qd @ es.mass_matrix(arm, q) @ qd))
+    (1.071863, True)
+    """
     return _energy(model, q, qd)[..., 0]
 
 
+@state_docs
 def potential_energy(model, q):
-    """V(q) = −Σ m_i gᵀ p_ci (zero at the world origin); scalar or (N,)."""
+    """V(q) = −Σ m_i gᵀ p_ci (zero at the world origin); scalar or (N,).
+
+    The gravitational potential energy of the bodies in the model's ``gravity`` field g,
+    with p_ci the world position of body i's centre of mass; every body counts, also those
+    fixed to a moving one (a payload). For rigid links its gradient ∂V/∂q is
+    :func:`gravity_torques`.
+
+    Parameters
+    ----------
+    $model
+    $q
+
+    Returns
+    -------
+    ndarray () or (N,)
+        V in J: a 0-d array for one state (``float(V)`` gives the number), one value per
+        state of a batch.
+
+    Raises
+    ------
+    $state_errors
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> round(float(es.potential_energy(arm, [0.0, 0.0])), 6)
+    0.0
+    >>> round(float(es.potential_energy(arm, [1.5707963267948966, 0.0])), 6)
+    30.411
+    """
     (q,), _ = _states(model, q=q)
     return _energy(model, q, np.zeros(q.shape[:-1] + (model.nv,)))[..., 1]
 
 
+@state_docs
 def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):
-    """Newton–Euler with every intermediate quantity (one state); see :mod:`.trace`."""
+    """Newton–Euler with every intermediate quantity (one state); see :mod:`.trace`.
+
+    The quantities Práctica 3 (Tabla 3.1, eqs 3.27–3.33) asks to identify, link by link:
+    ω, ω̇, v̇ of the frame origin (gravity included as the fictitious base acceleration),
+    ā of the centre of mass, the net force F and moment N at the COM, and the force f and
+    moment n link i−1 exerts on link i; each in link i's DH frame for a DH model (moments
+    about O_{i−1} for standard and Rojas DH, about O_i for modified DH), else in the body
+    frame about its origin. The torques equal :func:`inverse_dynamics`'s.
+
+    Parameters
+    ----------
+    $model
+    q : array_like (nq,)
+        One configuration (a batch is refused), units as in :func:`inverse_dynamics`.
+    qd, qdd : array_like (n,)
+        Joint rates (rad/s, m/s) and accelerations (rad/s², m/s²) of that state.
+    tip_wrench : array_like (6,), optional
+        [moment; force] the end effector ``ee`` exerts on the environment (N·m, N), in
+        the ee frame, moment about its origin, as in :func:`inverse_dynamics`.
+
+    Returns
+    -------
+    RneaTrace
+        Arrays (nb, 3), one row per body 1..nb, and ``tau`` (n,); ``table()`` prints them.
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        A batch of states; a ``tip_wrench`` that is not 6 finite numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> tr = es.rnea_trace(arm, [0.1, 0.2], [0.3, 0.4], [1.0, 0.0])
+    >>> tr.frames, tr.w.shape
+    (('dh1', 'dh2'), (2, 3))
+    >>> np.allclose(tr.tau, es.inverse_dynamics(arm, [0.1, 0.2], [0.3, 0.4], [1.0, 0.0]))
+    True
+    """
     from .trace import rnea_trace as _trace
 
     return _trace(model, q, qd, qdd, tip_wrench=tip_wrench)

@@ -34,8 +34,33 @@ GROUPS = ("inverse dynamics", "mass matrix", "forward dynamics", "identity")
 
 @dataclass(frozen=True)
 class Check:
-    """One comparison: ``value`` is max |method − reference| (or the identity's residual),
-    ``scale`` what it is measured against, ``ok`` whether value ≤ tolerance·scale."""
+    """One comparison: ``value`` is max abs(method − reference) (or the identity's residual),
+    ``scale`` what it is measured against, ``ok`` whether value ≤ tolerance·scale.
+
+    Attributes
+    ----------
+    group : str
+        ``"inverse dynamics"``, ``"mass matrix"``, ``"forward dynamics"`` or
+        ``"identity"``.
+    name : str
+        The method or identity checked, e.g. ``"Walker-Orin 1 (NE columns)"``.
+    reference : str
+        What it is compared with, e.g. ``"Newton-Euler"``, ``"ABA"``.
+    value : float
+        The largest absolute difference of the entries, in the quantity's units (N·m, kg·m²,
+        rad/s², …; the residual for an identity); NaN when skipped.
+    scale : float
+        The size the value is measured against: max(1, max abs(reference)) for the
+        comparisons; 0 when skipped.
+    tolerance : float
+        The relative bound: ``rtol`` or ``rtol_fd`` of :func:`crosscheck` (0 for the
+        positive-definiteness check, whose value is the smallest eigenvalue of M).
+    ok : bool
+        value ≤ tolerance·scale (for positive definiteness: value > 0); False when
+        skipped.
+    skipped : str
+        Why the method does not apply to the model (the error it raised), or ``""``.
+    """
 
     group: str
     name: str
@@ -49,6 +74,23 @@ class Check:
 
 @dataclass(frozen=True)
 class CrosscheckReport:
+    """What :func:`crosscheck` found: one :class:`Check` per comparison, in the order of
+    the module docstring.
+
+    Attributes
+    ----------
+    model : str
+        The model's name.
+    q : ndarray (nq,)
+        The configuration compared at (rad, m; unit quaternions).
+    qd, qdd : ndarray (n,)
+        The joint rates and accelerations compared at (rad/s, m/s; rad/s², m/s²).
+    checks : tuple of Check
+        Every comparison, those skipped included.
+    ok : bool
+        True when no comparison that ran exceeds its tolerance.
+    """
+
     model: str
     q: np.ndarray
     qd: np.ndarray
@@ -61,9 +103,25 @@ class CrosscheckReport:
         return all(c.ok for c in self.checks if not c.skipped)
 
     def failures(self) -> list:
+        """The comparisons that ran and exceeded their tolerance.
+
+        Returns
+        -------
+        list of Check
+            Empty when :attr:`ok`.
+        """
         return [c for c in self.checks if not c.skipped and not c.ok]
 
     def table(self) -> str:
+        """The report as text, one line per check (what ``eslabon crosscheck`` prints).
+
+        Returns
+        -------
+        str
+            A title line (``all agree`` or ``DIFFERENCES``), a header, then per check its
+            group, method, reference, largest absolute difference, relative difference,
+            tolerance and ``ok``, ``FAIL`` or ``skipped: <reason>``.
+        """
         lines = [
             f"crosscheck {self.model}: {'all agree' if self.ok else 'DIFFERENCES'}",
             f"  {'group':<17} {'method':<36} {'vs':<14} {'max |diff|':>11} "
@@ -84,6 +142,14 @@ class CrosscheckReport:
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
+        """The report as plain data for JSON.
+
+        Returns
+        -------
+        dict
+            ``model``, ``ok``, ``q``, ``qd``, ``qdd`` (lists) and ``checks``, one dict
+            per :class:`Check` with its fields; a NaN or infinite value is None.
+        """
         return {
             "model": self.model,
             "ok": self.ok,
@@ -121,7 +187,75 @@ def crosscheck(
 ) -> CrosscheckReport:
     """Compare every formulation at (q, q̇, q̈), each (n,); unset ones are drawn uniformly in
     [−1, 1] from ``seed``. ``rtol`` bounds the algebraic comparisons (relative to the
-    reference's size), ``rtol_fd`` those needing central differences (Ṁ, dE/dt)."""
+    reference's size), ``rtol_fd`` those needing central differences (Ṁ, dE/dt).
+
+    The formulations run, each against its reference:
+
+    - inverse dynamics, against recursive Newton–Euler (:func:`eslabon.inverse_dynamics`,
+      Práctica 3, Tabla 3.1): the explicit Lagrange model I θ̈ + C θ̇ + b of Rojas Salgado
+      (1987), §4.3; the spatial-operator form M q̈ + ξ of Jaramillo Botero (1998),
+      (1.62)–(1.74); M q̈ + b with M from Walker–Orin method 3 and b from Newton–Euler;
+      Gibbs–Appell's D q̈ + φ of Araujo (2012) (3.34–3.36);
+    - mass matrix, against Walker–Orin method 3 (Práctica 3, eqs 3.37–3.40): Walker–Orin
+      method 1 (n Newton–Euler columns), the composite-body expansion of the operator
+      form, the operator product Hᵀ ρ I ρᵀ H (Jaramillo Botero (1998), (1.71)) and
+      Lagrange's Σ mRᵀR + AᵀIA (Rojas Salgado (1987), 4.3.12);
+    - forward dynamics at τ = ID(q, q̇, q̈), against the articulated-body algorithm
+      (Walker–Orin 3 for a model with a mimic joint): the round trip ABA(τ) = q̈,
+      Walker–Orin 3 and 1 with a Cholesky solve, Lagrange with a Cholesky solve, the
+      constraint-force Macro Algoritmo (Jaramillo Botero (1998), Figure 8) and
+      Gibbs–Appell;
+    - identities: M symmetric and positive definite, Ṁ − 2C skew-symmetric (Ṁ by
+      central differences along q ⊕ ±h q̇, C from :func:`eslabon.coriolis_matrix`), and
+      the energy balance dE/dt = q̇ᵀ(τ − friction) (central differences, skipped for a
+      sliding COM, which does not conserve energy).
+
+    A formulation that refuses the model (a joint type it does not take, a singular body
+    inertia for the Macro Algoritmo, a sliding COM for Lagrange, ...) is listed as
+    skipped with its reason, not failed.
+
+    Parameters
+    ----------
+    model : Model
+        The robot (:class:`eslabon.Model`).
+    q : array_like (nq,), optional
+        Configuration: rad (revolute), m (prismatic), unit quaternions (x, y, z, w) for
+        spherical and free-flyer joints. Default: uniform in [−1, 1] from ``seed``
+        (quaternions normalized).
+    qd, qdd : array_like (n,), optional
+        Joint rates (rad/s, m/s) and accelerations (rad/s², m/s²). Default: uniform in
+        [−1, 1] from ``seed``.
+    seed : int
+        Seed of numpy's ``default_rng`` for the values not given.
+    rtol : float
+        Relative tolerance of the algebraic comparisons, > 0: a check passes when
+        max abs(method − reference) ≤ rtol · max(1, max abs(reference)), over the
+        entries.
+    rtol_fd : float
+        Relative tolerance, > 0, of the two checks made by central differences (step
+        h = 1e-6 · max(1, max abs(q))).
+
+    Returns
+    -------
+    CrosscheckReport
+        Every :class:`Check`; ``report.ok`` is True when none that ran failed, and
+        ``report.table()`` prints them.
+
+    Raises
+    ------
+    ValueError
+        A state of the wrong length, a batch, a non-finite value or a quaternion whose
+        norm is not 1 (to 1e-6); ``rtol`` or ``rtol_fd`` not a positive finite number;
+        a failure of the reference methods themselves (e.g. a mass matrix that is not
+        positive definite).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> report = es.crosscheck(es.zoo.load("planar2"))
+    >>> report.ok, len(report.checks), len(report.failures())
+    (True, 18, 0)
+    """
     from . import api, gibbs_appell, lagrange, soa
 
     rtol = finite_number(rtol, "rtol", positive=True)

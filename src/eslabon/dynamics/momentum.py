@@ -14,23 +14,49 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._args import state_docs
 from ..kinematics.kinematic_pass import kinematic_pass
 
 
+@state_docs
 def momentum(model, q, qd) -> np.ndarray:
     """The bodies' total momentum [angular about the world origin; linear], world axes:
     (6,) for one state, (N, 6) for a batch.
 
+    For body i of mass mᵢ, centre of mass cᵢ (world) moving at ċᵢ, inertia Īᵢ about its
+    centre of mass turning at ωᵢ (both in world axes): p = Σ mᵢ ċᵢ and h_O = Σ (Īᵢ ωᵢ +
+    cᵢ × mᵢ ċᵢ) (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §2.12). Both stay
+    constant while no external force acts (no gravity, no torque on a free-flyer joint),
+    whatever the joints do. The rotors' inertia (armature) is left out.
+
     Parameters
     ----------
-    model : Model
-    q : array_like, (nq,) or (N, nq)
-    qd : array_like, (nv,) or (N, nv)
+    $model
+    $q
+    $qd
 
     Returns
     -------
-    numpy.ndarray
-        [h_O; p] with p = Σ mᵢ ċᵢ [kg·m/s] and h_O = Σ (Īᵢ ωᵢ + cᵢ × mᵢ ċᵢ) [kg·m²/s].
+    numpy.ndarray (6,) or (N, 6)
+        [h_O; p] in world axes: h_O = Σ (Īᵢ ωᵢ + cᵢ × mᵢ ċᵢ) [kg·m²/s] about the world
+        origin, p = Σ mᵢ ċᵢ [kg·m/s].
+
+    Raises
+    ------
+    $state_errors
+
+    Examples
+    --------
+    The planar arm turns about the world's z axis through its first joint, so h_O's z
+    component is the generalized momentum (M q̇)₁ of that joint:
+
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> q, qd = [0.3, -0.2], np.array([0.5, 1.0])
+    >>> h = es.momentum(arm, q, qd)
+    >>> h.shape, bool(np.isclose(h[2], (es.mass_matrix(arm, q) @ qd)[0]))
+    ((6,), True)
     """
     motion = kinematic_pass(model, q, qd)
     R = motion.world_rotation  # (..., nb+1, 3, 3)

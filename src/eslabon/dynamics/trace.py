@@ -30,7 +30,42 @@ LABELS = {"w": "ω", "wd": "ω̇", "vd": "v̇", "ac": "ā", "F": "F", "N": "N", 
 class RneaTrace:
     """Per-body intermediate quantities; each array has shape (nb, 3), rows = bodies 1..nb;
     ``tau`` (nv,) the joint torques as :func:`eslabon.inverse_dynamics` gives them (with
-    mimic joints: of the independent joints, their mimics' loads included)."""
+    mimic joints: of the independent joints, their mimics' loads included).
+
+    What :func:`eslabon.rnea_trace` returns: the quantities of Práctica 3's Newton–Euler
+    (Tabla 3.1, eqs 3.27–3.33), each row in the frame named in ``frames`` (module
+    docstring: a DH model's link frames, else the body frame). ``str(trace)`` is
+    :meth:`table`.
+
+    Attributes
+    ----------
+    bodies : tuple of str ``(nb,)``
+        The bodies' names, bodies 1..nb (``model.body_names[1:]``).
+    frames : tuple of str ``(nb,)``
+        The frame each body's row is expressed in: ``"dh<i>"`` (DH frame i) or ``"body"``.
+    tau : ndarray ``(n,)``
+        Joint torques: N·m (revolute), N (prismatic).
+    w, wd : ndarray ``(nb, 3)``
+        ω [rad/s] and ω̇ [rad/s²] of each link.
+    vd : ndarray ``(nb, 3)``
+        v̇ [m/s²], the acceleration of the frame's origin, gravity included as the
+        fictitious base acceleration (so a robot at rest reads −g).
+    ac : ndarray ``(nb, 3)``
+        ā [m/s²], the acceleration of the link's centre of mass (gravity included).
+    F, N : ndarray ``(nb, 3)``
+        Net force [N] and moment [N·m] on the link at its centre of mass: F = m ā,
+        N = Ī ω̇ + ω × Ī ω.
+    f, n : ndarray ``(nb, 3)``
+        Force [N] and moment [N·m] exerted on link i by link i−1; n about O_{i−1} for
+        standard and Rojas DH, about O_i for modified DH and for bodies without a DH frame.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> tr = es.rnea_trace(es.zoo.load("planar2"), [0.0, 0.0], [0.0, 0.0], [0.0, 0.0])
+    >>> tr.bodies, tr.tau.round(3).tolist()
+    (('link1', 'link2'), [30.411, 5.886])
+    """
 
     bodies: tuple
     frames: tuple
@@ -45,7 +80,14 @@ class RneaTrace:
     n: np.ndarray
 
     def table(self) -> str:
-        """A plain-text table, one block of rows per body."""
+        """A plain-text table, one block of rows per body.
+
+        Returns
+        -------
+        str
+            A header line, then for each body one line per quantity (body, frame,
+            quantity, x, y, z to 6 significant digits) and a last line ``tau = [...]``.
+        """
         lines = [f"{'body':<10}{'frame':<9}{'qty':<5}{'x':>14}{'y':>14}{'z':>14}"]
         for b, (name, frame) in enumerate(zip(self.bodies, self.frames)):
             for key in QUANTITIES:
@@ -71,6 +113,8 @@ def _frame_for(model, i):
 
 
 def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
+    """The :class:`RneaTrace` of one state: what :func:`eslabon.rnea_trace` runs and
+    documents (arguments, units, errors)."""
     (q, qd, qdd), batched = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)
     if batched:
         raise ValueError("q: rnea_trace takes one state of shape (n,)")

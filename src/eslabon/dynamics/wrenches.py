@@ -57,6 +57,20 @@ class ExternalWrench:
     axes : {"world", "local"}
         The axes ``value`` is expressed in: the world's, or the frame's own (a force that
         turns with the body, e.g. a thruster).
+
+    Examples
+    --------
+    A push of 1 N along the world's y axis at the tip of the planar arm adds J_eeᵀ w to
+    the torques:
+
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> q, qd, tau = [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]
+    >>> push = es.ExternalWrench("ee", [0.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+    >>> qdd = es.forward_dynamics(arm, q, qd, tau, wrenches=[push])
+    >>> np.allclose(qdd, es.forward_dynamics(arm, q, qd, [1.8, 0.8]))
+    True
     """
 
     frame: str

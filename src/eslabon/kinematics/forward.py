@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._args import state_docs
 from .._engine.joints import add_jacobian_columns
 from .kinematic_pass import kinematic_pass, world_poses
 
@@ -25,8 +26,38 @@ def _homogeneous(R, p):
     return T
 
 
+@state_docs
 def forward_kinematics(model, q):
-    """World poses of bodies 0..nb: (nb+1, 4, 4) or (N, nb+1, 4, 4)."""
+    """World poses of bodies 0..nb: (nb+1, 4, 4) or (N, nb+1, 4, 4).
+
+    The outward position recursion of the compiled kinematic pass (Práctica 3, Tabla 3.1):
+    each body frame is its parent's, times the joint frame's fixed placement, times the
+    joint's motion (docs/conventions.md). Body 0 is the world (the identity). Named frames
+    (``ee``, the DH frames) are :func:`frame_pose` and :func:`frame_poses`.
+
+    Parameters
+    ----------
+    $model
+    $q
+
+    Returns
+    -------
+    ndarray (nb+1, 4, 4) or (N, nb+1, 4, 4)
+        ``W_T_i``, the homogeneous transform of body i's frame in the world: rotation
+        (columns: the body's axes in world axes) and origin in m.
+
+    Raises
+    ------
+    $state_errors
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> T = es.forward_kinematics(arm, [0.0, 0.0])
+    >>> T.shape, T[2, :3, 3].round(6).tolist()
+    ((3, 4, 4), [1.0, 0.0, 0.0])
+    """
     return _homogeneous(*world_poses(model, q))
 
 
@@ -38,19 +69,106 @@ def _frame_pose(model, R, p, frame):
     return Rb @ fr.rotation, pb + Rb @ fr.translation, fr
 
 
+@state_docs
 def frame_pose(model, q, frame: str = "ee"):
-    """World pose of a named frame (``"ee"``, ``"dh3"``, ...): (4, 4) or (N, 4, 4)."""
+    """World pose of a named frame (``"ee"``, ``"dh3"``, ...): (4, 4) or (N, 4, 4).
+
+    The pose of the frame's body times the frame's fixed placement on it
+    (:meth:`eslabon.Model.frame`).
+
+    Parameters
+    ----------
+    $model
+    $q
+    frame : str
+        A named frame of the model (``"ee"``, the DH frames ``"dh0"`` … ``"dhN"``, a URDF
+        link) or a body's name (its body frame).
+
+    Returns
+    -------
+    ndarray (4, 4) or (N, 4, 4)
+        ``W_T_F``, the homogeneous transform of the frame in the world (origin in m).
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        An unknown frame (the message lists the model's frames and bodies).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> es.kinematics.frame_pose(arm, [0.0, 0.0], "dh1")[:3, 3].round(6).tolist()
+    [1.0, 0.0, 0.0]
+    """
     R, p, _ = _frame_pose(model, *world_poses(model, q), frame)
     return _homogeneous(R, p)
 
 
+@state_docs
 def end_effector_pose(model, q):
-    """World pose of the end effector ``ee``: (4, 4) or (N, 4, 4)."""
+    """World pose of the end effector ``ee``: (4, 4) or (N, 4, 4).
+
+    ``frame_pose(model, q, "ee")``: for a DH model the last DH frame times the ``tool``
+    transform given to :func:`eslabon.from_dh`.
+
+    Parameters
+    ----------
+    $model
+    $q
+
+    Returns
+    -------
+    ndarray (4, 4) or (N, 4, 4)
+        ``W_T_ee``, the homogeneous transform of the end effector in the world: rotation
+        (columns: its axes in world axes) and origin in m.
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        A model without an ``ee`` frame.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> es.end_effector_pose(arm, [0.0, 0.0])[:3, 3].round(6).tolist()
+    [1.8, 0.0, 0.0]
+    """
     return frame_pose(model, q, "ee")
 
 
+@state_docs
 def frame_poses(model, q) -> dict:
-    """Every named frame of the model (DH frames ``dh0..dhN``, ``ee``) -> pose."""
+    """Every named frame of the model (DH frames ``dh0..dhN``, ``ee``) -> pose.
+
+    One kinematic pass for all of ``model.frames`` (bodies are not included: their poses
+    are :func:`forward_kinematics`).
+
+    Parameters
+    ----------
+    $model
+    $q
+
+    Returns
+    -------
+    dict of str to ndarray (4, 4) or (N, 4, 4)
+        Frame name → ``W_T_F``, its homogeneous transform in the world (origin in m), in
+        the order of ``model.frames``.
+
+    Raises
+    ------
+    $state_errors
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> poses = es.kinematics.frame_poses(es.zoo.load("planar2"), [0.0, 0.0])
+    >>> list(poses), poses["ee"][:3, 3].round(6).tolist()
+    (['dh0', 'dh1', 'dh2', 'ee'], [1.8, 0.0, 0.0])
+    """
     R, p = world_poses(model, q)
     return {fr.name: _homogeneous(*_frame_pose(model, R, p, fr.name)[:2]) for fr in model.frames}
 
@@ -60,6 +178,7 @@ def _check_reference(reference):
         raise ValueError(f"reference: expected one of {REFERENCES}, got {reference!r}")
 
 
+@state_docs
 def jacobian(model, q, frame: str = "ee", reference: str = "world"):
     """Geometric Jacobian of a frame, [angular; linear] rows: (6, nv) or (N, 6, nv).
 
@@ -69,6 +188,38 @@ def jacobian(model, q, frame: str = "ee", reference: str = "world"):
     (:func:`eslabon._engine.layout.joint_rows`: a spherical joint's columns are about its
     body's axes, a free flyer's along and about them). Zero where the rate does not move
     the frame. ``reference="local"`` expresses both blocks in the frame's own axes.
+    A mimic joint's column is added to the column of the joint it copies, times its
+    multiplier. The twist of the frame is [ω; v] = J q̇, v the velocity of its origin.
+
+    Parameters
+    ----------
+    $model
+    $q
+    frame : str
+        A named frame of the model (``"ee"`` by default, ``"dh3"``, a URDF link) or a
+        body's name.
+    reference : {"world", "local"}
+        The axes of both blocks: the world's, or the frame's own.
+
+    Returns
+    -------
+    ndarray (6, n) or (N, 6, n)
+        Rows [angular; linear]: rad/s and m/s of the frame per unit rate (per rad/s or
+        m/s of each joint).
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        An unknown frame or ``reference``.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> J = es.jacobian(arm, [0.0, 0.0])
+    >>> J.shape, J[2].tolist(), J[4].round(6).tolist()
+    ((6, 2), [1.0, 1.0], [1.8, 0.8])
     """
     _check_reference(reference)
     R, p = world_poses(model, q, rows=True)
@@ -98,16 +249,83 @@ def _to_reference(motion, local, reference):
     return out
 
 
+@state_docs
 def link_velocities(model, q, qd, reference: str = "local"):
-    """[ω; v] of every body origin, bodies 0..nb: (nb+1, 6) or (N, nb+1, 6)."""
+    """[ω; v] of every body origin, bodies 0..nb: (nb+1, 6) or (N, nb+1, 6).
+
+    The velocities of the compiled outward pass (Práctica 3, Tabla 3.1, eqs 3.27–3.28),
+    relative to the fixed world; row 0 (the world) is zero.
+
+    Parameters
+    ----------
+    $model
+    $q
+    $qd
+    reference : {"local", "world"}
+        The axes of ω and v: each body's own (default) or the world's.
+
+    Returns
+    -------
+    ndarray (nb+1, 6) or (N, nb+1, 6)
+        Row i: [ω_i (rad/s); v_i (m/s)], the angular velocity of body i and the
+        velocity of its origin.
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        An unknown ``reference``.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> V = es.kinematics.link_velocities(arm, [0.0, 0.0], [1.0, 0.5], reference="world")
+    >>> V.shape, V[2].round(6).tolist()
+    ((3, 6), [0.0, 0.0, 1.5, 0.0, 1.0, 0.0])
+    """
     _check_reference(reference)
     motion = kinematic_pass(model, q, qd)
     local = np.concatenate([motion.angular_velocity, motion.linear_velocity], axis=-1)
     return _to_reference(motion, local, reference)
 
 
+@state_docs
 def link_accelerations(model, q, qd, qdd, reference: str = "local"):
-    """[ω̇; a] of every body origin (classical acceleration, no gravity), bodies 0..nb."""
+    """[ω̇; a] of every body origin (classical acceleration, no gravity), bodies 0..nb.
+
+    The accelerations of the compiled outward pass (Práctica 3, Tabla 3.1, eqs
+    3.27–3.29) with a fixed, unaccelerated base: the acceleration of the origin as a
+    point (centripetal and Coriolis terms included), without Luh's gravity term.
+
+    Parameters
+    ----------
+    $model
+    $q
+    $qd
+    $qdd
+    reference : {"local", "world"}
+        The axes of ω̇ and a: each body's own (default) or the world's.
+
+    Returns
+    -------
+    ndarray (nb+1, 6) or (N, nb+1, 6)
+        Row i: [ω̇_i (rad/s²); a_i (m/s²)] of body i and its origin; row 0 is zero.
+
+    Raises
+    ------
+    $state_errors
+    ValueError
+        An unknown ``reference``.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> A = es.kinematics.link_accelerations(arm, [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], "world")
+    >>> A[2, 3:].round(6).tolist()
+    [-1.0, 0.0, 0.0]
+    """
     _check_reference(reference)
     motion = kinematic_pass(model, q, qd, qdd)
     local = np.concatenate([motion.angular_acceleration, motion.linear_acceleration], axis=-1)

@@ -106,7 +106,20 @@ class KinematicPass:
 
     @classmethod
     def from_workspace(cls, ws: np.ndarray) -> KinematicPass:
-        """Views of a workspace (..., nb+1, WS_COLS) filled by a pass with ``poses``."""
+        """Views of a workspace (..., nb+1, WS_COLS) filled by a pass with ``poses``.
+
+        Parameters
+        ----------
+        ws : ndarray (nb+1, WS_COLS) or (N, nb+1, WS_COLS)
+            The compiled pass's workspace (:mod:`eslabon.kinematics.recursion`), one row
+            per body; its columns hold E, r, the world pose, ω, ω̇, v, v̇ and the COM.
+            The views share its memory; the views are made read-only, not ``ws``.
+
+        Returns
+        -------
+        KinematicPass
+            Named views of the columns (no copy).
+        """
         rows = ws.shape[:-1]
 
         def vec(col):
@@ -179,10 +192,12 @@ def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = Non
     ----------
     model : Model
         A fixed-base model (its packed arrays drive the kernel).
-    q : array_like, (n,) or (N, n)
-        Joint positions, one state or a batch.
+    q : array_like, (nq,) or (N, nq)
+        Joint positions, one state or a batch: rad (revolute), m (prismatic), unit
+        quaternions (x, y, z, w) for spherical and free-flyer joints.
     qd, qdd : array_like, (n,) or (N, n), optional
-        Joint rates and accelerations, the shape of ``q``; zero when not given.
+        Joint rates (rad/s, m/s) and accelerations (rad/s², m/s²), the batch shape of
+        ``q``; zero when not given.
     base : BaseMotion, optional
         The base's motion, in the base frame (one state only). Without it the base is
         fixed and nothing accelerates it, not even gravity.
@@ -195,8 +210,20 @@ def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = Non
     Raises
     ------
     ValueError
-        A state of the wrong shape or with a non-finite value, a ``base`` with a batch,
-        or a non-finite pose from finite inputs (a model far out of scale).
+        A state of the wrong shape or with a non-finite value, a quaternion whose norm is
+        not 1 (to 1e-6), a ``base`` with a batch or that is not a :class:`BaseMotion` of
+        finite (3,) vectors, or a non-finite pose from finite inputs (a model far out of
+        scale).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> motion = es.kinematics.kinematic_pass(arm, [0.0, 0.0], [1.0, 0.0])
+    >>> motion.world_position.shape, motion.angular_velocity[2].tolist()
+    ((3, 3), [0.0, 0.0, 1.0])
+    >>> motion.batched
+    False
     """
     return KinematicPass.from_workspace(_run(model, q, qd, qdd, base))
 

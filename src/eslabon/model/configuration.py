@@ -38,6 +38,7 @@ world), ``nq``, ``nv``, ``body_names`` and ``name``.
 
 from __future__ import annotations
 
+import numbers
 import weakref
 from typing import Any
 
@@ -111,13 +112,48 @@ def _exp3(phi: Array) -> Array:
 
 def quaternion_product(a: ArrayLike, b: ArrayLike) -> Array:
     """Hamilton product ``a ⊗ b`` of quaternions (…, 4), scalar last (the rotation ``a``
-    then ``b`` in ``a``'s frame)."""
+    then ``b`` in ``a``'s frame).
+
+    Parameters
+    ----------
+    a, b : array_like (..., 4)
+        Quaternions (x, y, z, w), broadcast against each other.
+
+    Returns
+    -------
+    ndarray (..., 4)
+        ``a ⊗ b``, scalar last (unit when both are).
+
+    Examples
+    --------
+    >>> from eslabon.model.configuration import quaternion_product
+    >>> quaternion_product([0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]).tolist()
+    [1.0, 0.0, 0.0, 0.0]
+    """
     return _qmul(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
 
 
 def rotation_vector_quaternion(phi: ArrayLike) -> Array:
     """The unit quaternion (…, 4), scalar last, of the rotation vector ``phi`` (…, 3):
-    exp on SO(3), exact to rounding near 0 (its series)."""
+    exp on SO(3), exact to rounding near 0 (its series).
+
+    Parameters
+    ----------
+    phi : array_like (..., 3)
+        Rotation vectors: axis times angle [rad].
+
+    Returns
+    -------
+    ndarray (..., 4)
+        (sin(θ/2) φ/θ, cos(θ/2)), θ = ‖φ‖.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon.model.configuration import rotation_vector_quaternion
+    >>> rotation_vector_quaternion([0.0, 0.0, np.pi]).round(6).tolist()
+    [0.0, 0.0, 1.0, 0.0]
+    """
     return _exp3(np.asarray(phi, dtype=float))
 
 
@@ -181,6 +217,20 @@ def quaternion_to_rotation(quat: ArrayLike) -> Array:
         The active rotation ``R``: ``R @ b`` rotates ``b``; for a joint's quaternion it maps
         body-frame coordinates ``b`` to joint-frame coordinates. The formula assumes a unit
         quaternion (``R = I + 2w[u]× + 2[u]×²``, ``u = (x, y, z)``).
+
+    Raises
+    ------
+    ValueError
+        ``quat`` whose last axis is not 4 long.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon.model.configuration import quaternion_to_rotation
+    >>> s = np.sqrt(0.5)
+    >>> R = quaternion_to_rotation([0.0, 0.0, s, s])  # 90° about z
+    >>> np.allclose(R, [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    True
     """
     q = np.asarray(quat, dtype=float)
     if q.ndim < 1 or q.shape[-1] != 4:
@@ -313,24 +363,55 @@ def _broadcast(a: Array, b: Array, names: tuple[str, str]) -> tuple[Array, Array
 def integrate(model: Any, q: ArrayLike, v: ArrayLike, dt: float = 1.0) -> Array:
     """The configuration reached from ``q`` moving with constant velocity ``v`` for ``dt``.
 
+    q + v·dt for the vector coordinates, q ⊗ exp(v·dt) for a spherical joint (the
+    increment in body axes) and M · exp₆(v·dt) on SE(3) for a free flyer (module
+    docstring); angles are not wrapped.
+
     Parameters
     ----------
     model : Model
+        The robot (:class:`eslabon.Model`).
     q : array_like, shape (nq,) or (N, nq)
-        Start configuration(s); quaternions unit to 1e-6 (see :func:`check_configuration`).
+        Start configuration(s): rad, m, unit quaternions (x, y, z, w) to 1e-6 (see
+        :func:`check_configuration`).
     v : array_like, shape (nv,) or (N, nv)
-        Velocity (tangent vector), broadcast against ``q``.
+        Velocity (tangent vector: rad/s, m/s; a spherical or free-flyer joint's in body
+        axes), broadcast against ``q``.
     dt : float
-        Time step.
+        Time step [s] (1 by default: ``v`` is then a displacement).
 
     Returns
     -------
     ndarray, shape (nq,) or (N, nq)
         ``q ⊕ v·dt`` per the module's conventions; quaternions unit to 1e-12.
+
+    Raises
+    ------
+    ValueError
+        A wrong length, a non-finite value, a quaternion whose norm is not 1 (naming the
+        joint), batch sizes of ``q`` and ``v`` that do not broadcast, a ``dt`` that is not
+        one finite number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> es.integrate(es.zoo.load("planar2"), [0.1, 0.2], [1.0, -1.0], 0.5).round(6).tolist()
+    [0.6, -0.3]
+    >>> space = es.zoo.load("space_manipulator")  # a free-flying base: nq = 13, nv = 12
+    >>> v = np.zeros(12)
+    >>> v[5] = np.pi / 2  # turn the base 90° about its z axis
+    >>> es.integrate(space, es.neutral(space), v)[3:7].round(6).tolist()
+    [0.0, 0.0, 0.707107, 0.707107]
     """
     p = _plan(model)
     q, v = p.vector(q, "q", False), p.vector(v, "v", True)
-    if np.ndim(dt) != 0 or not np.isfinite(dt):
+    if (
+        isinstance(dt, (bool, np.bool_))
+        or not isinstance(dt, (numbers.Real, np.ndarray))
+        or np.ndim(dt) != 0
+        or not np.isfinite(dt)
+    ):
         raise ValueError(f"dt: expected a finite number, got {dt!r}")
     p.check_units(q, "q", 1e-6)
     qb, vb = _broadcast(p.unit_quats(q, "q"), np.asarray(v) * float(dt), ("q", "v"))
@@ -349,17 +430,35 @@ def integrate(model: Any, q: ArrayLike, v: ArrayLike, dt: float = 1.0) -> Array:
 def difference(model: Any, q0: ArrayLike, q1: ArrayLike) -> Array:
     """The velocity that carries ``q0`` to ``q1`` in unit time.
 
+    The inverse of :func:`integrate`: q1 − q0 for the vector coordinates,
+    log(q0⁻¹ ⊗ q1) for a spherical joint and log₆(M0⁻¹ M1) for a free flyer.
+
     Parameters
     ----------
     model : Model
+        The robot (:class:`eslabon.Model`).
     q0, q1 : array_like, shape (nq,) or (N, nq)
-        Configurations, broadcast against each other; quaternions unit to 1e-6.
+        Configurations (rad, m, unit quaternions), broadcast against each other;
+        quaternions unit to 1e-6.
 
     Returns
     -------
     ndarray, shape (nv,) or (N, nv)
         ``v`` with ``integrate(model, q0, v) == q1`` (rotations along the shortest way,
-        angles ``≤ π``).
+        angles ``≤ π``): rad, m; a spherical or free-flyer joint's in body axes.
+
+    Raises
+    ------
+    ValueError
+        A wrong length, a non-finite value, a quaternion whose norm is not 1 (naming the
+        joint), batch sizes that do not broadcast.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> es.difference(arm, [0.1, 0.2], [0.6, -0.3]).round(6).tolist()
+    [0.5, -0.5]
     """
     p = _plan(model)
     a, b = p.vector(q0, "q0", False), p.vector(q1, "q1", False)
@@ -379,7 +478,27 @@ def difference(model: Any, q0: ArrayLike, q1: ArrayLike) -> Array:
 
 
 def neutral(model: Any) -> Array:
-    """The neutral configuration, shape (nq,): zeros, identity quaternions (0, 0, 0, 1)."""
+    """The neutral configuration, shape (nq,): zeros, identity quaternions (0, 0, 0, 1).
+
+    Every joint at its zero: angles and displacements 0, free-flyer positions 0 and
+    orientations the identity. Mimic joints have no coordinate.
+
+    Parameters
+    ----------
+    model : Model
+        The robot (:class:`eslabon.Model`).
+
+    Returns
+    -------
+    ndarray (nq,)
+        The configuration (rad, m, quaternions scalar last).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> es.neutral(es.zoo.load("space_manipulator"))[:8].tolist()
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    """
     p = _plan(model)
     q = np.zeros(p.nq)
     for _, k in p.quats:
@@ -397,8 +516,24 @@ def random_configuration(model: Any, rng: Any = None) -> Array:
     Parameters
     ----------
     model : Model
+        The robot (:class:`eslabon.Model`).
     rng : numpy.random.Generator or int or None
-        Random source or seed (``None``: fresh entropy).
+        Random source or seed (``None``: fresh entropy), passed to
+        ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    ndarray (nq,)
+        The configuration: rad, m, unit quaternions (x, y, z, w).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> space = es.zoo.load("space_manipulator")
+    >>> q = es.random_configuration(space, rng=0)
+    >>> q.shape, round(float(np.linalg.norm(q[3:7])), 12)
+    ((13,), 1.0)
     """
     p = _plan(model)
     rng = np.random.default_rng(rng)
@@ -418,10 +553,36 @@ def random_configuration(model: Any, rng: Any = None) -> Array:
 def normalize(model: Any, q: ArrayLike) -> Array:
     """A copy of ``q`` ((nq,) or (N, nq)) with every quaternion divided by its norm.
 
+    The other coordinates are copied unchanged. Use it on a configuration whose
+    quaternions drifted from unit norm (the functions refuse a norm off 1 by more than
+    1e-6).
+
+    Parameters
+    ----------
+    model : Model
+        The robot (:class:`eslabon.Model`).
+    q : array_like (nq,) or (N, nq)
+        Configuration(s): rad, m, quaternions (x, y, z, w) of any non-zero norm.
+
+    Returns
+    -------
+    ndarray (nq,) or (N, nq)
+        ``q`` with unit quaternions.
+
     Raises
     ------
     ValueError
         Wrong length, a non-finite value or a zero quaternion (the joint is named).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> space = es.zoo.load("space_manipulator")
+    >>> q = es.neutral(space)
+    >>> q[6] = 2.0  # the base's quaternion (0, 0, 0, 2)
+    >>> es.normalize(space, q)[3:7].tolist()
+    [0.0, 0.0, 0.0, 1.0]
     """
     p = _plan(model)
     return p.unit_quats(p.vector(q, "q", False), "q")
@@ -433,7 +594,9 @@ def check_configuration(model: Any, q: ArrayLike, field: str = "q", tol: float =
     Parameters
     ----------
     model : Model
+        The robot (:class:`eslabon.Model`).
     q : array_like, shape (nq,) or (N, nq)
+        Configuration(s): rad, m, quaternions (x, y, z, w).
     field : str
         The name given to ``q`` in error messages.
     tol : float
@@ -444,6 +607,21 @@ def check_configuration(model: Any, q: ArrayLike, field: str = "q", tol: float =
     ValueError
         Naming the field, and for a quaternion of the wrong norm the joint (by its body's
         name) and the norm found.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon.model.configuration import check_configuration
+    >>> space = es.zoo.load("space_manipulator")
+    >>> check_configuration(space, es.neutral(space))  # passes: returns None
+    >>> q = es.neutral(space)
+    >>> q[6] = 2.0
+    >>> try:
+    ...     check_configuration(space, q)
+    ... except ValueError as exc:
+    ...     print(exc)
+    q: the quaternion of the joint of body 'satellite' has norm 2, not 1 (tolerance 1e-06);
+    call eslabon.normalize(model, q) first
     """
     p = _plan(model)
     p.check_units(p.vector(q, field, False), field, tol)

@@ -113,8 +113,9 @@ def from_dh(
     Parameters
     ----------
     rows : sequence of mappings
-        One per joint: ``joint`` ("R" or "P"), the convention's DH values, ``mass``,
-        ``com`` (3,), ``inertia`` (3, 3) about the COM in that DH frame, and optionally
+        One per joint: ``joint`` ("R" or "P"), the convention's DH values (angles in rad,
+        lengths in m; theta, d, a, alpha for standard), ``mass`` [kg], ``com`` (3,) [m],
+        ``inertia`` (3, 3) [kg·m²] about the COM in that DH frame, and optionally
         ``viscous``, ``coulomb``, ``armature``, ``name`` and ``com_slide`` (the COM moves
         by ``com_slide * q`` along a prismatic axis: seed 001's book model; 0 = rigid).
     convention : {"standard", "modified", "rojas"}
@@ -134,11 +135,19 @@ def from_dh(
     Returns
     -------
     Model
+        One body per row (named ``link1`` … unless a row gives ``name``; a fixed body
+        ``payload`` after them when given), the frames ``dh0`` … ``dhN`` and ``ee``, the
+        table kept as ``model.dh``; named ``name`` or ``"dh-<n>dof"``.
 
     Raises
     ------
     ValueError
-        Naming the row and field of a missing or invalid value.
+        An unknown convention, no rows, a row that is not a mapping, a missing or unknown
+        key, a joint other than "R" or "P", a value that is not a finite number of the
+        right shape, a negative mass or friction, an inertia that is not symmetric
+        positive semi-definite, a ``tool`` that is not a homogeneous transform, a bad
+        ``payload``: naming the row and field. With ``strict``, also an inertia no rigid
+        body can have.
 
     Examples
     --------

@@ -34,7 +34,19 @@ def _sizes(table: dict, joint_type: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Frame:
-    """A named frame fixed to ``body`` at (``rotation``, ``translation``) in the body frame."""
+    """A named frame fixed to ``body`` at (``rotation``, ``translation``) in the body frame.
+
+    Attributes
+    ----------
+    name : str
+        The frame's name (``"ee"``, ``"dh3"``, a URDF link, a body's name).
+    body : int
+        Index of the body it is fixed to, 0..nb (0: the world).
+    rotation : ndarray (3, 3)
+        ``B_R_F``: its axes (columns) in the body frame's axes.
+    translation : ndarray (3,)
+        Its origin in the body frame [m].
+    """
 
     name: str
     body: int
@@ -44,7 +56,15 @@ class Frame:
 
 @dataclass(frozen=True)
 class DHTable:
-    """The DH rows a model was compiled from, kept for display and export."""
+    """The DH rows a model was compiled from, kept for display and export.
+
+    Attributes
+    ----------
+    convention : str
+        ``"standard"``, ``"modified"`` or ``"rojas"`` (:mod:`eslabon.model.dh`).
+    rows : tuple of dict
+        The rows as given to :func:`eslabon.from_dh`, one per joint.
+    """
 
     convention: str
     rows: tuple
@@ -54,21 +74,89 @@ class DHTable:
 class Model:
     """Immutable articulated-body model. Per-body arrays have a leading axis of nb + 1.
 
-    Attributes (shapes): ``parent`` (nb+1,) int, ``joint_type`` (nb+1,) int (0 fixed,
-    1 revolute, 2 prismatic, 3 helical, 4 universal, 5 planar, 6 spherical, 7 free flyer),
-    ``q_index`` and ``v_index`` (nb+1,) int (where the joint's coordinates start in q and
-    its rates in v; -1 for fixed and mimic joints), ``axis`` (nb+1, 3), ``axis2`` (nb+1, 3)
-    (the second axis of a universal joint), ``pitch`` (nb+1,) (a helical joint's
-    translation per radian), ``mimic_joint`` (nb+1,) int, ``mimic_multiplier``,
-    ``mimic_offset`` (nb+1,) (a mimic joint's value is multiplier · (the value of body
-    ``mimic_joint``'s joint) + offset; it adds no degree of freedom; -1: not a mimic),
-    ``tree_rotation`` (nb+1, 3, 3), ``tree_translation`` (nb+1, 3), ``mass`` (nb+1,),
-    ``com`` (nb+1, 3), ``inertia`` (nb+1, 3, 3) about the COM, ``viscous``, ``coulomb``,
-    ``armature`` (nb+1,) (each degree of freedom of the body's joint takes its body's
-    value), ``com_slide`` (nb+1,), ``gravity`` (3,). ``nq`` is the length of a
-    configuration q, ``nv`` of rates, accelerations and torques (nq = nv unless a joint
-    holds a quaternion); mimic joints are not counted (``engine_nq``, ``engine_nv`` and
-    ``engine_q_index``, ``engine_v_index`` count them, as the compiled kernels see them).
+    Bodies are 0..nb, body 0 the fixed world; joint i moves body i relative to
+    ``parent[i]`` (module docstring, docs/conventions.md). Models are usually built by
+    :func:`eslabon.zoo.load`, :func:`eslabon.from_dh`, :func:`eslabon.load_model` or
+    :class:`eslabon.model.ModelBuilder`; the constructor takes the fields ``name`` to
+    ``mimic_offset`` below as keyword arguments, checks and converts them (a ValueError
+    names the field) and makes every array read-only. :meth:`replace` gives a changed
+    copy. Every quantity is in SI units; per-body data are in the body frame.
+
+    Attributes
+    ----------
+    name : str
+        The model's name.
+    parent : ndarray of int (nb+1,)
+        ``parent[i] < i``, the body joint i hangs from; ``parent[0] = -1``.
+    joint_type : ndarray of int (nb+1,)
+        Joint i's type: 0 fixed, 1 revolute, 2 prismatic, 3 helical, 4 universal,
+        5 planar, 6 spherical, 7 free flyer (body 0: fixed).
+    axis : ndarray (nb+1, 3)
+        Unit joint axis in the joint frame (revolute, prismatic, helical; a universal
+        joint's first axis).
+    tree_rotation : ndarray (nb+1, 3, 3)
+        Rotation of joint i's frame in the parent body's frame (``parent_R_joint``).
+    tree_translation : ndarray (nb+1, 3)
+        Origin of joint i's frame in the parent body's frame [m].
+    mass : ndarray (nb+1,)
+        Body masses [kg], ≥ 0.
+    com : ndarray (nb+1, 3)
+        Centres of mass in the body frames [m].
+    inertia : ndarray (nb+1, 3, 3)
+        Rotational inertias about the centres of mass, body axes [kg·m²]; symmetric
+        positive semi-definite.
+    viscous, coulomb : ndarray (nb+1,)
+        Joint i's viscous friction [N·m·s/rad or N·s/m] and Coulomb friction [N·m or N],
+        ≥ 0: τ_f = viscous·q̇ + coulomb·sign(q̇) for each of its rates.
+    armature : ndarray (nb+1,)
+        Joint i's rotor inertia [kg·m² or kg], ≥ 0, added to M's diagonal.
+    com_slide : ndarray (nb+1,)
+        Seed 001's book mode: the COM of a prismatic joint's body moves by
+        ``com_slide[i]·q`` along the axis (0 for rigid links).
+    gravity : ndarray (3,)
+        Free-fall acceleration in world coordinates [m/s²].
+    body_names : tuple of str (nb+1,)
+        ``"world"`` first; default ``body1`` … ``body<nb>``.
+    frames : tuple of Frame
+        The named frames (``dh0`` … ``dhN``, ``ee``, URDF links): :meth:`frame`.
+    dh : DHTable or None
+        The DH table a DH model was compiled from.
+    source : str
+        Where the data come from (a citation, a file name).
+    axis2 : ndarray (nb+1, 3)
+        A universal joint's second axis (zero elsewhere).
+    pitch : ndarray (nb+1,)
+        A helical joint's advance per radian [m/rad] (zero elsewhere).
+    mimic_joint : ndarray of int (nb+1,)
+        For a mimic joint, the body whose joint it copies; −1 for the others.
+    mimic_multiplier, mimic_offset : ndarray (nb+1,)
+        A mimic joint's value is multiplier · (the copied joint's value) + offset [rad or
+        m]; it adds no degree of freedom.
+    q_index, v_index : ndarray of int (nb+1,)
+        Where joint i's coordinates start in q and its rates in v; −1 for fixed and mimic
+        joints.
+    nq : int
+        Length of a configuration q.
+    nv : int
+        Length of rates, accelerations and torques (n in the shapes of the API reference);
+        nq = nv unless a joint holds a quaternion. Mimic joints are not counted.
+
+    Notes
+    -----
+    Derived read-only properties: ``nb``, ``dof_bodies``, ``joint_types``,
+    ``joint_letters``, ``joint_bodies``, ``has_mimic``, ``has_general_joints``,
+    ``has_moving_com``. The fields ``engine_nq``, ``engine_nv``, ``engine_q_index``,
+    ``engine_v_index`` count mimic joints too, as the compiled kernels see them; ``mimic``,
+    ``body_row``, ``packed`` and ``packed_dynamics`` are the kernels' internal data.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> arm.nq, arm.nv, arm.nb, arm.body_names
+    (2, 2, 2, ('world', 'link1', 'link2'))
+    >>> arm.mass.tolist(), arm.inertia.shape
+    ([0.0, 2.0, 1.5], (3, 3, 3))
     """
 
     name: str
@@ -190,11 +278,17 @@ class Model:
         ``what`` that takes only those (a formulation of the source documents written for
         1-DOF joints, or a function not yet extended).
 
+        Parameters
+        ----------
+        what : str
+            What takes only those joints, named in the message (e.g.
+            ``"forward_dynamics(method='lagrange')"``).
+
         Raises
         ------
         ValueError
-            ``"model: {what} takes revolute, prismatic and fixed joints; joint of body
-            'b' is spherical"``.
+            ``"model: {what} takes revolute, prismatic and fixed joints; the joint of body
+            'b' is spherical"``, or a mimic joint (:meth:`require_no_mimic`).
         """
         for i in range(1, self.nb + 1):
             if int(self.joint_type[i]) not in (FIXED, REVOLUTE, PRISMATIC):
@@ -206,7 +300,19 @@ class Model:
         self.require_no_mimic(what)
 
     def require_no_mimic(self, what: str) -> None:
-        """Refuse a model with a mimic joint for ``what`` that cannot take one."""
+        """Refuse a model with a mimic joint for ``what`` that cannot take one.
+
+        Parameters
+        ----------
+        what : str
+            What cannot take a mimic joint, named in the message.
+
+        Raises
+        ------
+        ValueError
+            ``"model: {what} takes joints with coordinates of their own; the joint of body
+            'b' mimics that of body 'a'"``.
+        """
         for i in np.flatnonzero(self.mimic_joint >= 0):
             raise ValueError(
                 f"model: {what} takes joints with coordinates of their own; the joint of "
@@ -217,7 +323,19 @@ class Model:
     def require_vector_space(self, what: str) -> None:
         """Refuse a model whose configuration is not a vector space (a spherical or
         free-flyer joint: q holds a quaternion, nq ≠ nv), for ``what`` that adds rates to
-        coordinates."""
+        coordinates.
+
+        Parameters
+        ----------
+        what : str
+            What needs q to be a vector space, named in the message.
+
+        Raises
+        ------
+        ValueError
+            ``"model: {what} takes joints whose coordinates are a vector space; the joint
+            of body 'b' is spherical (a quaternion)"``.
+        """
         for i in range(1, self.nb + 1):
             if int(self.joint_type[i]) in (L.SPHERICAL, L.FREE_FLYER):
                 raise ValueError(
@@ -257,6 +375,17 @@ class Model:
         """The named frame ``name``, or else the frame of the body of that name (its joint
         frame, identity offset), as Pinocchio counts every body as a frame.
 
+        Parameters
+        ----------
+        name : str
+            A frame of ``frames`` (``"ee"``, ``"dh3"``, a URDF link) or a body's name.
+
+        Returns
+        -------
+        Frame
+            Its body and its placement (rotation, translation in m) in that body's frame;
+            for a body's name, the body itself at the identity.
+
         Raises
         ------
         ValueError
@@ -277,6 +406,35 @@ class Model:
 
         Friction and armature may be given per moving joint, shape (number of joints,)
         (= (nv,) when every joint has one degree of freedom).
+
+        Parameters
+        ----------
+        **changes
+            New values of constructor fields by name (``name``, ``parent``, …,
+            ``mimic_offset``: the class's Attributes), with their shapes and units.
+            ``viscous``, ``coulomb`` and ``armature`` may also be one number (every moving
+            joint) or one value per moving joint in ``joint_bodies`` order, instead of
+            (nb+1,); the entries of the other bodies (the world, fixed and mimic joints)
+            are then 0.
+
+        Returns
+        -------
+        Model
+            The changed copy; the derived fields (``nq``, ``q_index``, the packed arrays)
+            are computed again. This model is unchanged.
+
+        Raises
+        ------
+        ValueError
+            An unknown field, or a value the constructor refuses (naming the field).
+
+        Examples
+        --------
+        >>> import eslabon as es
+        >>> arm = es.zoo.load("planar2")
+        >>> floating = arm.replace(gravity=(0.0, 0.0, 0.0), viscous=0.1)
+        >>> floating.viscous.tolist(), es.gravity_torques(floating, [0.3, 0.2]).tolist()
+        ([0.0, 0.1, 0.1], [0.0, 0.0])
         """
         current = {
             k: getattr(self, k)

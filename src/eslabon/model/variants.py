@@ -47,6 +47,7 @@ def with_payload(
     Parameters
     ----------
     model : Model
+        The robot (:class:`eslabon.Model`); it is not changed.
     mass : float
         The payload's mass [kg], ≥ 0.
     com : array_like, (3,)
@@ -61,13 +62,26 @@ def with_payload(
     Returns
     -------
     Model
-        A new model, named ``"<name>+payload"``.
+        A new model, named ``"<name>+payload"``: the carrying body's ``mass``, ``com``
+        and ``inertia`` replaced by the combined body's; nothing else changes.
 
     Raises
     ------
     ValueError
         A negative or non-finite mass, a ``com`` that is not 3 numbers, an inertia that is
-        not a symmetric positive semidefinite 3 × 3 (or a number ≥ 0), an unknown frame.
+        not a symmetric positive semidefinite 3 × 3 (or a number ≥ 0), an unknown frame,
+        a frame fixed to the world (body 0).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> held = es.with_payload(arm, 0.5)  # 0.5 kg at the tip
+    >>> held.name, held.mass.tolist()
+    ('planar2+payload', [0.0, 2.0, 2.0])
+    >>> extra = es.gravity_torques(held, [0.0, 0.0]) - es.gravity_torques(arm, [0.0, 0.0])
+    >>> extra.round(4).tolist()  # 0.5 kg · 9.81 m/s² at 1.8 m and 0.8 m
+    [8.829, 3.924]
     """
     m2 = check_nonnegative(mass, "mass")
     c2 = as_float_array(com, (3,), "com")
@@ -96,6 +110,7 @@ def with_joint_friction(model: Model, **fields: Any) -> Model:
     Parameters
     ----------
     model : Model
+        The robot (:class:`eslabon.Model`); it is not changed.
     viscous, coulomb, armature : float, array_like or mapping, optional
         Viscous damping b [N m s/rad or N s/m] (τ_f = b q̇), Coulomb friction μ [N m or N]
         (τ_f = μ sign q̇) and rotor inertia J_a [kg m² or kg] (added to M's diagonal) of
@@ -107,12 +122,25 @@ def with_joint_friction(model: Model, **fields: Any) -> Model:
     Returns
     -------
     Model
+        A new model (same name) with those fields changed (:meth:`Model.replace`); the
+        fields not given keep the model's values.
 
     Raises
     ------
     ValueError
         An unknown field, a negative or non-finite value, a name that is not a body moved
         by a joint, a sequence of the wrong length.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> damped = es.with_joint_friction(arm, viscous=[0.2, 0.1], armature={"link2": 0.01})
+    >>> damped.viscous.tolist(), damped.armature.tolist()
+    ([0.0, 0.2, 0.1], [0.0, 0.0, 0.01])
+    >>> q, qd = [0.0, 0.0], [1.0, 0.0]
+    >>> (es.bias_forces(damped, q, qd) - es.bias_forces(arm, q, qd)).round(6).tolist()
+    [0.2, 0.0]
     """
     unknown = sorted(set(fields) - set(_FRICTION_FIELDS))
     if unknown:

@@ -95,19 +95,25 @@ def simulate(
     :func:`eslabon.mobile.simulate` takes the same arguments in the same order, then the
     platform's.
 
+    ``"rk4"`` is classical fixed-step Runge–Kutta, as Práctica 3's ``walkerorinrunge3``
+    (§3.4); a model whose q holds quaternions steps on charts of the configuration
+    space. For a model with Coulomb friction the energy is checked after the run (module
+    docstring).
+
     Parameters
     ----------
     model : Model
-        The robot.
+        The robot (:class:`eslabon.Model`).
     t_final : float
-        Duration [s].
+        Duration [s], > 0.
     dt : float
         The sample spacing, and the step of ``"rk4"``: a divisor of ``t_final`` [s].
-    q0, qd0 : array_like (n,), optional
-        Initial joint positions and rates (zeros by default).
+    q0, qd0 : array_like (nq,) and (n,), optional
+        Initial configuration (rad, m, unit quaternions; default :func:`eslabon.neutral`)
+        and joint rates (rad/s, m/s; default zeros).
     torque : None, array_like (n,) or (K, n), or callable, optional
-        Joint torques: zero, a constant, one row per sample held over its step, or a
-        callable ``torque(t, q, qd) -> (n,)`` (see the module docstring).
+        Joint torques [N·m, N]: zero, a constant, one row per sample held over its step,
+        or a callable ``torque(t, q, qd) -> (n,)`` (see the module docstring).
     method : {"rk4", "dop853"}
         Fixed-step RK4 or scipy's adaptive Dormand–Prince (``rtol``, ``atol``).
     rtol, atol : float
@@ -128,6 +134,35 @@ def simulate(
     Trajectory
         K = round(t_final/dt) + 1 samples; ``qdd`` and ``tau`` are the accelerations and
         torques at each sample.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``method`` or ``fd_method``, or one the model does not allow; a
+        ``t_final`` or ``dt`` that is not a positive finite number, a ``dt`` that does not
+        divide ``t_final``, or histories of more than 8 GiB; an initial state of the wrong
+        length, not finite or with a non-unit quaternion; a torque of the wrong shape,
+        not finite, or a callable that returns that; a bad wrench; a motion that
+        diverges (the state stops being finite: the message gives the time and the last
+        finite state) or that ``"dop853"`` cannot follow.
+
+    Warns
+    -----
+    EnergyInjectionWarning
+        With Coulomb friction and no wrenches: the energy grew beyond the applied
+        torques' work (the step is too large for the friction's jump at q̇ = 0).
+
+    Examples
+    --------
+    The planar arm held by its gravity torques stays where it started:
+
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> arm = es.zoo.load("planar2")
+    >>> hold = es.gravity_torques(arm, [0.5, 0.0])
+    >>> traj = es.simulate(arm, 0.1, 0.01, q0=[0.5, 0.0], torque=hold)
+    >>> traj.t.shape, traj.q.shape, bool(np.allclose(traj.q[-1], [0.5, 0.0]))
+    ((11,), (11, 2), True)
     """
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")

@@ -13,7 +13,37 @@ from .._files import atomic_file
 
 @dataclass(frozen=True)
 class Trajectory:
-    """Sampled motion: ``t`` (K,), ``q``, ``qd``, ``qdd``, ``tau`` (K, n)."""
+    """Sampled motion: ``t`` (K,), ``q``, ``qd``, ``qdd``, ``tau`` (K, n).
+
+    What :func:`eslabon.simulate` returns; :meth:`save` writes it to ``.npz`` or ``.csv``
+    and :meth:`load` reads it back. Row k of every array is sample k; K samples, n
+    rates, nq coordinates.
+
+    Attributes
+    ----------
+    t : ndarray ``(K,)``
+        Sample times [s], increasing (from 0 for a simulation).
+    q : ndarray ``(K, nq)``
+        Configurations: rad (revolute), m (prismatic), unit quaternions (x, y, z, w) for
+        spherical and free-flyer joints.
+    qd : ndarray ``(K, n)``
+        Joint rates [rad/s, m/s].
+    qdd : ndarray ``(K, n)``
+        Joint accelerations [rad/s², m/s²] at each sample.
+    tau : ndarray ``(K, n)``
+        Joint torques [N·m, N] applied at each sample (without the wrenches' share).
+    model_name : str
+        The simulated model's name (``""`` when read from CSV, which does not store it).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> traj = es.simulate(es.zoo.load("planar2"), 0.05, 0.01)
+    >>> traj.model_name, traj.t.round(6).tolist()
+    ('planar2', [0.0, 0.01, 0.02, 0.03, 0.04, 0.05])
+    >>> traj.q.shape, traj.qd.shape, traj.qdd.shape, traj.tau.shape
+    ((6, 2), (6, 2), (6, 2), (6, 2))
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -25,7 +55,31 @@ class Trajectory:
     def save(self, path, *, overwrite: bool = True) -> Path:
         """Write ``.npz`` or ``.csv`` (by extension), atomically: a failed or killed write
         leaves any existing file untouched and no temporary file. The folder must exist;
-        ``overwrite=False`` refuses an existing file."""
+        ``overwrite=False`` refuses an existing file.
+
+        NPZ holds the arrays ``t``, ``q``, ``qd``, ``qdd``, ``tau`` and ``model_name``
+        bit for bit; CSV one row per sample under the header
+        ``t,q1..q<nq>,qd1..qd<n>,qdd1..qdd<n>,tau1..tau<n>`` at 17 significant digits
+        (exact round trip), without the model's name.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write, ending in ``.npz`` or ``.csv`` (any case).
+        overwrite : bool
+            Replace an existing file (default); False refuses it.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path``, as written.
+
+        Raises
+        ------
+        ValueError
+            Another extension, a folder that does not exist, ``path`` naming a folder, or
+            (``overwrite=False``) an existing file (``OutputExistsError``, a ValueError).
+        """
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
@@ -57,7 +111,37 @@ class Trajectory:
         """Read a trajectory written by :meth:`save`. Anything else — a missing or extra
         array, a wrong header, ragged or non-numeric rows, shapes that disagree, times that
         do not increase, NaN or inf — is refused with a ValueError naming the file and
-        the field."""
+        the field.
+
+        Parameters
+        ----------
+        path : str or path-like
+            A ``.npz`` or ``.csv`` file, at most 2 GiB.
+
+        Returns
+        -------
+        Trajectory
+            The arrays as float64 (``model_name`` ``""`` from a CSV file).
+
+        Raises
+        ------
+        ValueError
+            No such file, another extension, a file over 2 GiB, or a content that is not
+            a trajectory (as above).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> import eslabon as es
+        >>> traj = es.simulate(es.zoo.load("planar2"), 0.05, 0.01)
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = traj.save(Path(folder) / "run.csv")
+        ...     back = es.Trajectory.load(path)
+        >>> bool(np.array_equal(back.q, traj.q)), back.model_name
+        (True, '')
+        """
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"path: no such file {str(path)!r}")

@@ -30,7 +30,20 @@ _REGISTRY = {
 
 
 def names() -> tuple:
-    """Names of the built-in models, sorted."""
+    """Names of the built-in models, sorted.
+
+    Returns
+    -------
+    tuple of str
+        The names :func:`load` and :func:`describe` take (the seeded random models of
+        :func:`random_chain` and :func:`random_tree` are not among them).
+
+    Examples
+    --------
+    >>> from eslabon import zoo
+    >>> "planar2" in zoo.names(), "puma560" in zoo.names()
+    (True, True)
+    """
     return tuple(sorted(_REGISTRY))
 
 
@@ -55,7 +68,39 @@ def _check_options(name: str, factory, options: dict):
 
 
 def load(name: str, **options):
-    """Build a zoo model by name; ``options`` are that model's keyword arguments."""
+    """Build a zoo model by name; ``options`` are that model's keyword arguments.
+
+    Each call builds a new :class:`eslabon.Model` (they are cheap); :func:`describe`
+    gives a model's source, conventions and options.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names` (``"planar2"``, ``"puma560"``, ``"panda"``, …).
+    **options
+        That model's keyword arguments (e.g. ``l1`` [m] and ``m1`` [kg] of
+        ``"planar2"``): a switch takes True or False, a number a real number.
+
+    Returns
+    -------
+    Model
+        The robot.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, an option the model does not take, or an option of the wrong
+        type (a string for a switch, a boolean or text for a number); the model's own
+        checks of the values.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> es.zoo.load("puma560")
+    Model('puma560', nq=6, nv=6, nb=6, joints=RRRRRR, gravity=(0.0, 0.0, -9.81))
+    >>> es.zoo.load("planar2", l1=2.0).frame("dh1").translation.tolist()
+    [2.0, 0.0, 0.0]
+    """
     try:
         factory = _REGISTRY[name]
     except (KeyError, TypeError):
@@ -70,7 +115,30 @@ def load(name: str, **options):
 
 
 def describe(name: str) -> str:
-    """The docstring of a zoo model (source and conventions)."""
+    """The docstring of a zoo model (source and conventions).
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+
+    Returns
+    -------
+    str
+        The text of the model's factory: what it is, its source (author, year, table),
+        its conventions and options.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, or a model that cannot be built with its defaults.
+
+    Examples
+    --------
+    >>> from eslabon import zoo
+    >>> zoo.describe("planar2").splitlines()[0]
+    'Two-link planar arm (R-R) moving in the x0–y0 plane, standard DH'
+    """
     load(name)
     return (_REGISTRY[name].__doc__ or "").strip()
 

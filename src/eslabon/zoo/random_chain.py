@@ -72,17 +72,52 @@ def random_chain(
     0.3 m of its DH frame along each axis, and the inertia of a solid box (sides 0.05–0.5 m)
     about its COM in a random orientation. Gravity is 9.81 m/s² in a random direction.
 
-    friction: also draw viscous (≤ 0.5), Coulomb (≤ 0.3) friction and armature (≤ 0.05),
-        each present on ~60 % of the joints. The values are drawn whatever ``friction``
-        is, so a chain differs from its friction-free twin in friction only.
-    payload, tool: add a random rigid payload at the last DH frame / a random tool
-        transform; None (default) means "when ``seed`` is even" / "when ``seed % 3 == 0``".
-    joints: the joint letters, e.g. "RPR" (length ``n``). By default they are random
-        (P with probability 0.35) with both kinds present when n >= 2; for n = 1 the joint
-        is P when ``seed % 3 == 2``, else R.
+    The same arguments give the same model (numpy ``default_rng(seed)``).
 
-    The same arguments give the same model (numpy ``default_rng(seed)``); the model is
-    named ``random-{convention}-{n}-s{seed}``.
+    Parameters
+    ----------
+    n : int
+        Number of joints, ≥ 1.
+    seed : int
+        Seed of numpy's ``default_rng``, ≥ 0.
+    convention : {"standard", "modified", "rojas"}
+        The DH convention of the table (the same random values, renamed for "rojas").
+    friction : bool
+        Also set viscous (≤ 0.5 N·m·s/rad or N·s/m), Coulomb (≤ 0.3 N·m or N) friction
+        and armature (≤ 0.05 kg·m² or kg), each present on ~60 % of the joints. The values
+        are drawn whatever ``friction`` is, so a chain differs from its friction-free
+        twin in friction only.
+    payload : bool or None
+        Add a random rigid payload (0.2–2 kg) at the last DH frame; None (default): when
+        ``seed`` is even.
+    tool : bool or None
+        Add a random tool transform to ``ee`` (a rotation and up to 0.3 m along each
+        axis); None (default): when ``seed % 3 == 0``.
+    joints : str, optional
+        The joint letters, e.g. "RPR" (length ``n``). By default they are random (P with
+        probability 0.35) with both kinds present when n >= 2; for n = 1 the joint is P
+        when ``seed % 3 == 2``, else R.
+
+    Returns
+    -------
+    Model
+        The chain, named ``random-{convention}-{n}-s{seed}``, with nq = nv = n (a
+        payload is a fixed body).
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a positive integer, ``seed`` not a non-negative integer, an unknown
+        convention, ``joints`` not ``n`` letters R or P.
+
+    Examples
+    --------
+    >>> from eslabon.zoo import random_chain
+    >>> arm = random_chain(4, seed=1)
+    >>> arm.name, arm.joint_letters, arm.nq
+    ('random-standard-4-s1', 'RRPR', 4)
+    >>> random_chain(3, seed=2, joints="RPR", friction=True).joint_letters
+    'RPR'
     """
     n = as_int(n, "n", "a positive integer", least=1)
     if convention not in DH_CONVENTIONS:

@@ -99,6 +99,22 @@ def random_tree(
     -------
     Model
         The same arguments give the same model.
+
+    Raises
+    ------
+    ValueError
+        ``seed`` neither a non-negative integer nor a Generator, ``joints`` empty or with
+        another letter, ``armature_chance`` not a number in [0, 1]; a draw the model
+        refuses (e.g. a custom ``inertia`` that is not positive semi-definite).
+
+    Examples
+    --------
+    >>> from eslabon.zoo import random_tree
+    >>> tree = random_tree(0, "RSB")  # revolute, spherical, free flyer
+    >>> tree.name, tree.nq, tree.nv
+    ('random-tree-s0', 12, 10)
+    >>> random_tree(3).joint_letters  # the default "RFPRRFPRR": fixed bodies add no joint
+    'RPRRPRR'
     """
     if isinstance(seed, np.random.Generator):
         rng, label = seed, ""
