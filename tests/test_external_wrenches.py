@@ -120,3 +120,88 @@ def test_bad_wrenches_are_named(wrenches, message):
     z = np.zeros(6)
     with pytest.raises(ValueError, match=message):
         es.forward_dynamics(model, z, z, z, wrenches=wrenches)
+
+
+def _fd_jacobians(model, q, qd, tau, wrenches, h=1e-6, t=None):
+    """∂q̈/∂x (tangent space) and ∂q̈/∂τ of forward dynamics with the wrenches, by central
+    differences; a callable wrench is evaluated at time t through simulate's path."""
+
+    def qdd(qq, vv, tt):
+        if t is None:
+            return es.forward_dynamics(model, qq, vv, tt, wrenches=wrenches)
+        from eslabon.dynamics.wrenches import external_wrenches, wrench_torques
+
+        extra = wrench_torques(model, qq, external_wrenches(model, wrenches), t, vv)
+        return es.forward_dynamics(model, qq, vv, np.asarray(tt) + extra)
+
+    n = model.nv
+    A, B = np.zeros((n, 2 * n)), np.zeros((n, n))
+    for j in range(n):
+        e = np.zeros(n)
+        e[j] = h
+        A[:, j] = (
+            qdd(es.integrate(model, q, e), qd, tau) - qdd(es.integrate(model, q, -e), qd, tau)
+        ) / (2 * h)
+        A[:, n + j] = (qdd(q, qd + e, tau) - qdd(q, qd - e, tau)) / (2 * h)
+        B[:, j] = (qdd(q, qd, tau + e) - qdd(q, qd, tau - e)) / (2 * h)
+    return A, B
+
+
+@pytest.mark.parametrize("name", ["panda", "space_manipulator"])
+def test_linearization_with_wrenches_against_central_differences(name):
+    """Issue "the seeds, second pass": linearization takes wrenches (Práctica 3 eq. 3.34's
+    Kᵀk, Jaramillo (1998) eq. 1.78's F_ext). A world-fixed push and a body-fixed thrust:
+    the nominal torque τ̄ = ID − Σ J_fᵀ w reproduces q̈ through FD with the wrenches, and
+    A, B equal central differences of that FD to 1e-6 relative."""
+    model = es.zoo.load(name)
+    q, qd, qdd = _state(model, 3)
+    wrenches = [ExternalWrench("ee", W), ExternalWrench(model.body_names[2], 0.5 * W, "local")]
+    lin = es.control.linearize(model, q, qd, qdd, wrenches=wrenches)
+    from eslabon.dynamics.wrenches import external_wrenches, wrench_torques
+
+    tau = es.inverse_dynamics(model, q, qd, qdd) - wrench_torques(
+        model, q, external_wrenches(model, wrenches)
+    )
+    np.testing.assert_allclose(es.forward_dynamics(model, q, qd, tau, wrenches=wrenches), qdd)
+    A, B = _fd_jacobians(model, q, qd, tau, wrenches)
+    n = model.nv
+    scale = np.abs(A).max()
+    np.testing.assert_allclose(lin.A[n:], A, atol=1e-6 * scale)
+    np.testing.assert_allclose(lin.B[n:], B, atol=1e-6 * np.abs(B).max())
+    free = es.control.linearize(model, q, qd, qdd)
+    assert np.abs(lin.W - free.W).max() > 1e-3  # the wrench's change with q is there
+    np.testing.assert_array_equal(lin.A[:n], free.A[:n])  # the kinematic rows stay
+
+
+def test_linearization_with_a_state_dependent_wrench():
+    """A damper at the tip, w = −c·v_tip (a callable of the state): ∂τ_w/∂q̇ = −c JᵀJ
+    enters V; linearize_along evaluates it at every sample's time."""
+    model = es.zoo.load("planar2")
+    c = 3.0
+
+    def damper(t, q, qd):
+        J = es.jacobian(model, q, "ee")
+        return np.concatenate([np.zeros(3), -c * (J[3:] @ qd)])
+
+    wrenches = [ExternalWrench("ee", damper)]
+    q, qd, qdd = [0.3, 0.4], [0.5, -0.2], [0.1, 0.2]
+    lin = es.control.linearize(model, q, qd, qdd, wrenches=wrenches, t=0.0)
+    free = es.control.linearize(model, q, qd, qdd)
+    J = es.jacobian(model, q, "ee")[3:]
+    np.testing.assert_allclose(lin.V - free.V, c * J.T @ J, atol=1e-7)
+    from eslabon.dynamics.wrenches import external_wrenches, wrench_torques
+
+    tau = es.inverse_dynamics(model, q, qd, qdd) - wrench_torques(
+        model, np.asarray(q), external_wrenches(model, wrenches), 0.0, np.asarray(qd)
+    )
+    A, B = _fd_jacobians(model, np.asarray(q), np.asarray(qd), tau, wrenches, t=0.0)
+    np.testing.assert_allclose(lin.A[2:], A, atol=1e-6 * np.abs(A).max())
+    traj = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0.0, 1.0, 5))
+    along = es.control.linearize_along(model, traj, wrenches=wrenches)
+    one = es.control.linearize(model, traj.q[2], traj.qd[2], traj.qdd[2], wrenches=wrenches, t=0.5)
+    np.testing.assert_allclose(along.A[2], one.A, rtol=1e-12)
+    assert along.t.shape == (5,)
+    with pytest.raises(ValueError, match="t: a callable wrench needs the time"):
+        es.control.linearize(model, q, qd, qdd, wrenches=wrenches)
+    with pytest.raises(ValueError, match="wrenches: a callable wrench is evaluated at one state"):
+        es.control.linearize(model, traj.q, traj.qd, traj.qdd, wrenches=wrenches, t=0.0)

@@ -21,6 +21,13 @@ W's first column must be zero, and K_p₁₁ = 466.33 is printed where U₁₁ =
 K_d and blocks (b), (c) agree with ours to 4 digits.
 ``method="central"`` builds the same matrices by central differences of the inverse
 dynamics, to check them.
+
+External wrenches (:class:`eslabon.ExternalWrench`, seed 001 §3.3 eq. 3.34, the Kᵀk of
+the tip) enter as generalized forces τ_w(q, q̇) = Σ J_fᵀ w_f on the right-hand side,
+M q̈ + b = τ + τ_w, so U δq̈ + (V − ∂τ_w/∂q̇) δq̇ + (W − ∂τ_w/∂q) δq = δτ: a wrench fixed
+in the world still changes with q through J_f. Its derivatives are central differences
+of τ_w in the tangent space (step ``step``): J_f is exact, and differencing only this
+term keeps the rest analytic.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from ..dynamics import drivers as _d
 from ..dynamics import inverse_dynamics, mass_matrix
 from ..dynamics.api import _NOT_PD_MESSAGE, inverse_dynamics_derivatives
 from ..dynamics.tangent import tangent_drift
+from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import difference, integrate
 
 METHODS = ("analytic", "central")
@@ -108,6 +116,37 @@ def _central(model, q, qd, qdd, step):
             inverse_dynamics(model, q, qd + e, qdd) - inverse_dynamics(model, q, qd - e, qdd)
         ) / (2 * step)
     return V, W
+
+
+def _wrench_derivatives(model, q, qd, wrenches, t, step):
+    """(∂τ_w/∂q, ∂τ_w/∂q̇) (…, n, n) of τ_w = Σ J_fᵀ w_f (:func:`wrench_torques`) by
+    central differences in the tangent space; ∂τ_w/∂q̇ is zero unless a wrench is a
+    callable of the state."""
+    n = model.nv
+    dq, dqd = np.zeros(qd.shape + (n,)), np.zeros(qd.shape + (n,))
+    state_dependent = any(callable(w.value) for w in wrenches)
+    for j in range(n):
+        e = np.zeros(n)
+        e[j] = step
+        qp, qm = integrate(model, q, e), integrate(model, q, -e)
+        dq[..., :, j] = (
+            wrench_torques(model, qp, wrenches, t, qd) - wrench_torques(model, qm, wrenches, t, qd)
+        ) / (2 * step)
+        if state_dependent:
+            dqd[..., :, j] = (
+                wrench_torques(model, q, wrenches, t, qd + e)
+                - wrench_torques(model, q, wrenches, t, qd - e)
+            ) / (2 * step)
+    return dq, dqd
+
+
+def _with_wrenches(model, lin, q, qd, wrenches, t, step):
+    """``lin`` with the wrenches' generalized forces moved into V and W (module doc)."""
+    dq, dqd = _wrench_derivatives(model, q, qd, wrenches, t, step)
+    U, V, W = lin.U, lin.V - dqd, lin.W - dq
+    A, B, M_inv = state_space(U, V, W)
+    A[..., : model.nv, : model.nv] = lin.A[..., : model.nv, : model.nv]  # the drift block
+    return Linearization(U, V, W, A, B, M_inv, lin.t)
 
 
 def state_space(U, V, W):
@@ -184,7 +223,17 @@ def _compiled(model, q, qd, qdd):
     return Linearization(U, V, W, A, B, M_inv)
 
 
-def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6):
+def linearize(
+    model,
+    q,
+    qd,
+    qdd,
+    *,
+    method: str = "analytic",
+    step: float = 1e-6,
+    wrenches=None,
+    t: float | None = None,
+):
     """The dynamics linearized about a state: δτ = U δq̈ + V δq̇ + W δq, and in state space
     ẋ = A x + B u with x = [δq; δq̇] (2n,) and u = δτ (n,) (seed 000, Rojas 1987, §5.3).
 
@@ -199,7 +248,15 @@ def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6
     method : {"analytic", "central"}
         The analytic derivatives (default) or central differences of step ``step``.
     step : float
-        The central differences' step (``method="central"``).
+        The central differences' step (``method="central"``, and the wrenches' term).
+    wrenches : list of ExternalWrench, optional
+        What the environment applies to the robot (:class:`eslabon.ExternalWrench`: a
+        frame, [moment; force] in N·m and N, world or local axes, constant or a callable
+        of (t, q, q̇)), as :func:`eslabon.forward_dynamics` takes them. The nominal torque
+        is then τ̄ = ID(q, q̇, q̈) − Σ J_fᵀ w_f, and V, W include the wrenches' change
+        with q and q̇ (module docstring).
+    t : float, optional
+        The time (s) at which a callable wrench is evaluated; needed only then.
 
     Returns
     -------
@@ -212,7 +269,9 @@ def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6
     Raises
     ------
     ValueError
-        A state of the wrong length or not finite (naming the field), an unknown method.
+        A state of the wrong length or not finite (naming the field), an unknown method;
+        a wrench on an unknown frame or not 6 finite numbers; a callable wrench without
+        ``t`` or with a batch of states.
 
     Examples
     --------
@@ -221,10 +280,34 @@ def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6
     >>> lin = es.control.linearize(arm, np.zeros(6), np.zeros(6), np.zeros(6))
     >>> lin.A.shape, lin.B.shape
     ((12, 12), (12, 6))
+
+    A constant 10 N push along the world's x axis at the end effector stiffens or
+    softens the arm through J(q) (W changes, U does not):
+
+    >>> push = es.ExternalWrench("ee", [0, 0, 0, 10.0, 0, 0])
+    >>> q = [0.0, 0.5, -0.5, 0.0, 0.3, 0.0]
+    >>> pushed = es.control.linearize(arm, q, np.zeros(6), np.zeros(6), wrenches=[push])
+    >>> free = es.control.linearize(arm, q, np.zeros(6), np.zeros(6))
+    >>> bool(np.allclose(pushed.U, free.U)), bool(np.allclose(pushed.W, free.W))
+    (True, False)
     """
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     (q, qd, qdd), _ = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)
+    if wrenches is not None:
+        checked = external_wrenches(model, wrenches)
+        step = finite_number(step, "step", positive=True)
+        if any(callable(w.value) for w in checked):
+            if q.ndim != 1:
+                raise ValueError(
+                    "wrenches: a callable wrench is evaluated at one state; linearize the "
+                    "states one by one (linearize_along does)"
+                )
+            if t is None:
+                raise ValueError("t: a callable wrench needs the time (s) to evaluate it at")
+            t = finite_number(t, "t")
+        lin = linearize(model, q, qd, qdd, method=method, step=step)
+        return _with_wrenches(model, lin, q, qd, checked, t, step)
     if method == "analytic" and model.nq == model.nv and model.mimic is None and q.ndim <= 2:
         return _compiled(model, q, qd, qdd)
     U = mass_matrix(model, q)
@@ -238,7 +321,9 @@ def linearize(model, q, qd, qdd, *, method: str = "analytic", step: float = 1e-6
     return Linearization(U, V, W, A, B, M_inv)
 
 
-def linearize_along(model, trajectory, *, method: str = "analytic", step: float = 1e-6):
+def linearize_along(
+    model, trajectory, *, method: str = "analytic", step: float = 1e-6, wrenches=None
+):
     """:class:`Linearization` (with ``t``) at every sample of ``trajectory`` (anything
     with ``t`` (T,) and ``q``, ``qd``, ``qdd`` (T, n): a simulation
     :class:`~eslabon.sim.Trajectory`, an IK :class:`~eslabon.kinematics.ik.PathSolution`,
@@ -259,7 +344,9 @@ def linearize_along(model, trajectory, *, method: str = "analytic", step: float 
     method : {"analytic", "central"}
         As in :func:`linearize`.
     step : float
-        The central differences' step (``method="central"``).
+        The central differences' step (``method="central"``, and the wrenches' term).
+    wrenches : list of ExternalWrench, optional
+        As in :func:`linearize`; a callable one is evaluated at each sample's time.
 
     Returns
     -------
@@ -291,7 +378,13 @@ def linearize_along(model, trajectory, *, method: str = "analytic", step: float 
         raise ValueError(f"trajectory: expected t, q, qd and qdd samples ({exc})") from None
     if q.ndim != 2 or t.shape != (len(q),):
         raise ValueError(f"trajectory: expected t (T,) and q (T, n), got {t.shape} and {q.shape}")
-    return linearize(model, q, qd, qdd, method=method, step=step)._replace(t=t)
+    if wrenches is not None and any(callable(w.value) for w in external_wrenches(model, wrenches)):
+        each = [
+            linearize(model, *x, method=method, step=step, wrenches=wrenches, t=tk)
+            for *x, tk in zip(q, qd, qdd, t)
+        ]
+        return Linearization(*(np.stack(f) for f in zip(*(e[:6] for e in each))), t)
+    return linearize(model, q, qd, qdd, method=method, step=step, wrenches=wrenches)._replace(t=t)
 
 
 def sort_eigenvalues(ev):
