@@ -75,6 +75,13 @@ def test_reproduce_araujo(tmp_path, capsys):
     assert len(summary["differences"]) == 16
     assert data["differences"] == summary["differences"]
     assert rows.shape[0] == 201 and rows[-1, 0] == 1.0
+    # Ch. III's claims on the one-way model, against the coupled one: the steering
+    # difference grows with M, the arm's with F, the thesis mode starts without a transient
+    claims = summary["thesis_claims"]
+    assert claims["beta_grows_with_M"] and claims["arm_grows_with_F"]
+    assert not claims["arm_grows_with_M"]
+    assert claims["start_jerk_s"]["thesis"] < 0.1 * claims["start_jerk_s"]["coupled"]
+    assert (tmp_path / "thesis_claims.png").stat().st_size > 10_000
     # Ch. III's "efficient algorithm": counted, Gibbs–Appell q̈ beats the Lagrange model's
     counts = summary["operation_counts_n6"]
     assert counts["gibbs_appell"] < counts["lagrange"] and counts["gibbs_appell/aba"] > 1.0

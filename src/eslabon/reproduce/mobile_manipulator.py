@@ -332,6 +332,13 @@ def reproduce(out) -> tuple[dict, list]:
     data["files"]["difference_plot"] = str(out / "thesis_vs_coupled.png")
     savefig_atomic(fig, data["files"]["difference_plot"], dpi=90)
     plt.close(fig)
+    from . import araujo_claims
+
+    data["thesis_claims"], more, files = araujo_claims.reproduce(
+        mm, out, lambda run: _coordinates(run, params.rear_wheel_radius), NAMES, plt
+    )
+    lines += more
+    data["files"].update({k: str(v) for k, v in files.items()})
     lines += _operation_counts(data)
     write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     data["files"]["summary"] = str(out / "summary.json")
