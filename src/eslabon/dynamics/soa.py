@@ -71,6 +71,7 @@ import numpy as np
 
 from .._args import explain_nonfinite, require_finite, vectors
 from .._engine.joints import NAMES, constant_subspace, subspace
+from .._engine.layout import JOINT_NV
 from ..kinematics.kinematic_pass import kinematic_pass
 from ..model.configuration import check_configuration
 from ..spatial.rotations import skew
@@ -176,8 +177,43 @@ class GlobalOperators(NamedTuple):
     G: np.ndarray
 
 
-def global_operators(model, q, qd) -> GlobalOperators:
-    """The document's global operators at (q (nq,), qd (nv,))."""
+LAYOUTS = ("base_first", "tip_first")
+
+
+def global_operators(model, q, qd, layout: str = "base_first") -> GlobalOperators:
+    """The document's global operators at (q (nq,), qd (nv,)).
+
+    ``layout="tip_first"`` stacks bodies n, n − 1, …, 1 and their rates likewise, as the
+    document prints (1.62)–(1.69): P is then block lower-bidiagonal, −P̂_{i,i+1} below
+    the identity diagonal. The products (1.71)–(1.72) are the same matrices with rows and
+    columns in reverse joint order. ``"base_first"`` (default) stacks 1..n."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout: expected one of {LAYOUTS}, got {layout!r}")
+    ops = _base_first_operators(model, q, qd)
+    if layout == "base_first":
+        return ops
+    n = model.nb
+    rows = np.concatenate([np.arange(6 * i, 6 * i + 6) for i in range(n - 1, -1, -1)])
+    d_dof = model.v_index[1:]
+    cols = np.concatenate(
+        [
+            np.arange(d_dof[i], d_dof[i] + JOINT_NV[int(model.joint_type[i + 1])])
+            for i in range(n - 1, -1, -1)
+            if d_dof[i] >= 0
+        ]
+        or [np.zeros(0, dtype=int)]
+    )
+    return GlobalOperators(
+        ops.P[np.ix_(rows, rows)],
+        ops.rho[np.ix_(rows, rows)],
+        ops.H[np.ix_(rows, cols)],
+        ops.I[np.ix_(rows, rows)],
+        ops.B[rows],
+        ops.G[rows],
+    )
+
+
+def _base_first_operators(model, q, qd) -> GlobalOperators:
     d = chain_data(model, q, qd)
     n = model.nb
     P = np.eye(6 * n)
