@@ -27,10 +27,40 @@ if TYPE_CHECKING:
 class ModelBuilder:
     """Accumulates bodies and frames, then freezes them into a :class:`Model`.
 
+    The one path by which every front-end builds a model (:func:`~eslabon.model.from_dh`,
+    :func:`~eslabon.model.read_urdf`, the body lists of :func:`~eslabon.model.load_model`).
+    Body 0 is the fixed world; :meth:`add_body` appends bodies 1, 2, … in order, each on a
+    joint from an earlier body, :meth:`add_frame` names frames fixed to a body, and
+    :meth:`build` checks and freezes everything into an immutable :class:`Model`. Each
+    value is checked as it is added, and a ValueError names the field (prefixed by
+    ``where``, e.g. ``"rows[2].mass"``). The constructor takes no arguments. Every
+    quantity is in SI units; per-body data are in that body's frame (its joint frame).
+
+    Attributes
+    ----------
+    nb : int
+        The number of bodies added so far (the world not counted).
+
+    Examples
+    --------
+    A two-link planar arm hanging in −y, with its end effector at the tip of the second
+    link:
+
+    >>> import eslabon as es
+    >>> from eslabon.model import ModelBuilder
     >>> b = ModelBuilder()
-    >>> link = b.add_body(0, "revolute", axis=(0, 0, 1), mass=1.0, com=(0.5, 0, 0))
-    >>> b.build(name="one-link").nq
-    1
+    >>> upper = b.add_body(0, "R", mass=1.0, com=(0.5, 0, 0), name="upper")
+    >>> fore = b.add_body(
+    ...     upper, "R", translation=(1.0, 0, 0), mass=1.0, com=(0.5, 0, 0), name="fore"
+    ... )
+    >>> b.add_frame("ee", fore, translation=(1.0, 0, 0))
+    >>> arm = b.build(gravity=(0, -9.81, 0), name="two-link")
+    >>> arm.nq, arm.body_names
+    (2, ('world', 'upper', 'fore'))
+    >>> es.gravity_torques(arm, [0.0, 0.0]).round(4).tolist()
+    [19.62, 4.905]
+    >>> es.end_effector_pose(arm, [0.0, 0.0])[:3, 3].tolist()
+    [2.0, 0.0, 0.0]
     """
 
     def __init__(self) -> None:
@@ -55,6 +85,13 @@ class ModelBuilder:
 
     @property
     def nb(self) -> int:
+        """The number of bodies added so far (the world, body 0, not counted).
+
+        Returns
+        -------
+        int
+            The index of the last body added; 0 before the first :meth:`add_body`.
+        """
         return len(self._bodies) - 1
 
     def add_body(
@@ -77,15 +114,82 @@ class ModelBuilder:
         axis2: ArrayLike = (0.0, 0.0, 0.0),
         pitch: float = 0.0,
     ) -> int:
-        """Add a body moved by a ``joint``: "revolute"/"R" (also "continuous"),
-        "prismatic"/"P", "fixed"/"F", "helical" (``pitch``: translation per radian along
-        ``axis``), "universal" (about ``axis``, then ``axis2``), "planar" (x, y, θ in the
-        joint frame's xy plane), "spherical" or "free_flyer" (conventions:
-        :mod:`eslabon._engine.joints`).
+        """Add a body moved by a ``joint`` and return its index.
+
+        The joint: "revolute"/"R" (also "continuous"), "prismatic"/"P", "fixed"/"F",
+        "helical" (``pitch``: translation per radian along ``axis``), "universal" (about
+        ``axis``, then ``axis2``), "planar" (x, y, θ in the joint frame's xy plane),
+        "spherical" or "free_flyer" (conventions: :mod:`eslabon._engine.joints`).
 
         ``rotation``/``translation`` place the joint frame in the parent body frame;
         ``com`` and ``inertia`` (about the COM) are in the body frame. ``where`` prefixes
         error messages (e.g. ``"rows[2]"``). Returns the new body's index.
+
+        The body's frame is its joint frame, placed at q = 0; the joint moves it relative
+        to that placement (``docs/conventions.md``, "Joint types, configurations and
+        velocities"). Every value is checked here, before the body is added; the body gets
+        no named frame of its own (add one with :meth:`add_frame`).
+
+        Parameters
+        ----------
+        parent : int
+            The body it hangs from: 0 (the world) or an earlier body, 0..:attr:`nb`.
+        joint : str
+            The joint type: ``"revolute"``, ``"R"`` or ``"continuous"``; ``"prismatic"``
+            or ``"P"``; ``"fixed"`` or ``"F"``; ``"helical"``, ``"universal"``,
+            ``"planar"``, ``"spherical"`` or ``"free_flyer"``.
+        axis : array_like (3,)
+            The joint axis in the joint frame (a universal joint's first axis); non-zero
+            for a revolute, prismatic, helical or universal joint, and made unit length by
+            the model. Ignored by the other joints. Default +z.
+        rotation : array_like (3, 3), optional
+            ``parent_R_joint``: the joint frame's axes (columns) in the parent body's frame,
+            a proper rotation. Default the identity.
+        translation : array_like (3,)
+            The joint frame's origin in the parent body's frame [m].
+        mass : float
+            The body's mass [kg], ≥ 0.
+        com : array_like (3,)
+            Its centre of mass in its own frame [m].
+        inertia : array_like (3, 3), optional
+            Its rotational inertia about the centre of mass, in its own axes [kg·m²]:
+            symmetric positive semi-definite. Default zero.
+        viscous : float
+            Viscous friction of the joint, ≥ 0 [N·m·s/rad or N·s/m].
+        coulomb : float
+            Coulomb friction of the joint, ≥ 0 [N·m or N].
+        armature : float
+            Rotor inertia of the joint, ≥ 0 [kg·m² or kg], added to the mass matrix's
+            diagonal.
+        com_slide : float
+            Seed 001's book mode, prismatic joints only: the COM moves by
+            ``com_slide * q`` along the axis (0 for a rigid link; checked by :meth:`build`).
+        name : str, optional
+            The body's name, different from every other body's; default ``"body<i>"``.
+        where : str, optional
+            Prefix of error messages (default ``"body <i>"``).
+        axis2 : array_like (3,)
+            A universal joint's second axis, in the joint frame after the rotation about
+            ``axis``: required (non-zero) for a universal joint, zero for any other.
+        pitch : float
+            A helical joint's advance along ``axis`` per radian [m/rad]; 0 for any other
+            joint.
+
+        Returns
+        -------
+        int
+            The new body's index i (1..nb), the ``parent`` of the bodies that hang from it.
+
+        Raises
+        ------
+        ValueError
+            Naming the field (``"<where>.mass"``, …): a ``parent`` that is not an earlier
+            body's index, an unknown ``joint``, an empty or repeated ``name``, a value of
+            the wrong shape or not finite, a rotation that is not proper, a negative mass
+            or friction or armature, an inertia that is not symmetric positive
+            semi-definite, a zero ``axis`` (or ``axis2`` of a universal joint), an
+            ``axis2`` on a joint other than universal, or a ``pitch`` on a joint other
+            than helical.
         """
         i = len(self._bodies)
         where = where or f"body {i}"
@@ -153,7 +257,32 @@ class ModelBuilder:
         where: str | None = None,
     ) -> None:
         """Name a frame fixed to ``body`` (e.g. a DH frame, a tool, the end effector).
-        ``where`` prefixes error messages (default ``frame 'name'``)."""
+
+        ``where`` prefixes error messages (default ``frame 'name'``). The frame named
+        ``"ee"`` is the model's end effector; without one, :meth:`build` adds it.
+
+        Parameters
+        ----------
+        name : str
+            The frame's name, different from every other frame's. It may be a body's name
+            only when it is that body's own frame (on it, identity placement), which
+            :meth:`build` checks.
+        body : int
+            The body it is fixed to, 0 (the world) .. :attr:`nb`.
+        rotation : array_like (3, 3), optional
+            ``B_R_F``: its axes (columns) in the body frame, a proper rotation; default the
+            identity.
+        translation : array_like (3,)
+            Its origin in the body frame [m].
+        where : str, optional
+            Prefix of error messages (default ``"frame '<name>'"``).
+
+        Raises
+        ------
+        ValueError
+            An empty name or one another frame has, a ``body`` that is not a body's index,
+            a rotation that is not proper, or a translation that is not 3 finite numbers.
+        """
         where = where or f"frame {name!r}"
         check_name(name, f"{where}.name")
         if any(f.name == name for f in self._frames):
@@ -176,9 +305,48 @@ class ModelBuilder:
         source: str = "",
         strict: bool = False,
     ) -> Model:
-        """Freeze the bodies into a Model. A body whose inertia no rigid body can have
-        (triangle inequality) gives an :class:`ImplausibleInertiaWarning` naming it, or a
-        ValueError with ``strict``."""
+        """Freeze the bodies into a Model.
+
+        A body whose inertia no rigid body can have (triangle inequality) gives an
+        :class:`ImplausibleInertiaWarning` naming it, or a ValueError with ``strict``.
+
+        Without a frame named ``"ee"``, one is added: on the body named ``"ee"`` if there
+        is one, else on the last body (:attr:`nb`; the world if there is none), at its
+        frame's origin with its axes. The builder is not changed, so it can build again.
+
+        Parameters
+        ----------
+        gravity : array_like (3,)
+            Free-fall acceleration in world coordinates [m/s²]; default (0, 0, −9.81).
+        name : str
+            The model's name.
+        dh : DHTable, optional
+            The DH table the bodies were compiled from (:func:`~eslabon.model.from_dh`).
+        source : str
+            Where the data come from (a citation, a file name).
+        strict : bool
+            Refuse (ValueError) an inertia whose principal moments break the triangle
+            inequality, instead of warning.
+
+        Returns
+        -------
+        Model
+            The immutable model: bodies 0..nb, the frames in the order added, then
+            ``"ee"`` if it was added here.
+
+        Raises
+        ------
+        ValueError
+            ``gravity`` not 3 finite numbers; with ``strict``, an implausible inertia
+            (naming the model, the body and its principal moments); and whatever
+            :class:`Model` refuses, e.g. a ``com_slide`` on a joint other than prismatic,
+            or a frame carrying a body's name away from that body's own frame.
+
+        Warns
+        -----
+        ImplausibleInertiaWarning
+            Without ``strict``, for each body whose inertia no rigid body can have.
+        """
         b = self._bodies
         for i, body in enumerate(b[1:], start=1):
             check_plausible(

@@ -84,17 +84,96 @@ def load_model(
     root_joint: str | None = None,
     ee: str | None = None,
 ) -> Model:
-    """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or
-    ``.urdf``. ``gravity`` overrides the file's (URDF has none: the physical default
-    (0, 0, −9.81) applies). ``strict`` refuses an inertia no rigid body can have (else a
-    warning). ``root_joint`` ("free_flyer" or "planar", URDF only) hangs the URDF's root
-    link from the world on that joint, and ``ee`` (URDF only) names the link that is the
-    end effector (:func:`~eslabon.model.read_urdf`). A
-    mobile-manipulator file (a ``mobile`` section) is refused: :func:`eslabon.load_model`
-    reads files of either kind.
+    """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or ``.urdf``.
+
+    ``gravity`` overrides the file's (URDF has none: the physical default (0, 0, −9.81)
+    applies). ``strict`` refuses an inertia no rigid body can have (else a warning).
+    ``root_joint`` ("free_flyer" or "planar", URDF only) hangs the URDF's root link from
+    the world on that joint, and ``ee`` (URDF only) names the link that is the end
+    effector (:func:`~eslabon.model.read_urdf`). A mobile-manipulator file (a ``mobile``
+    section) is refused: :func:`eslabon.load_model` reads files of either kind.
 
     Anything wrong in the file raises a ValueError that names the file and the field (or
-    the element and its line); see docs/model-files.md for what is checked."""
+    the element and its line); see docs/model-files.md for what is checked. The
+    extension (in any case) chooses the reader: a YAML DH table goes through
+    :func:`~eslabon.model.from_dh` (after converting its ``units`` to SI), a YAML body
+    list and a URDF through :class:`~eslabon.model.ModelBuilder`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file: ``.yaml`` or ``.yml`` (``eslabon: 1``, a DH table or a body list)
+        or ``.urdf``.
+    gravity : array_like (3,), optional
+        Free-fall acceleration in world coordinates [m/s²], overriding the file's. By
+        default a YAML file's ``gravity`` key, else (0, 0, −9.81); a URDF, which has none,
+        gets (0, 0, −9.81).
+    strict : bool
+        Refuse (ValueError) an inertia no rigid body can have (principal moments breaking
+        the triangle inequality); by default an ``ImplausibleInertiaWarning`` names the
+        body and the model loads.
+    root_joint : {None, "free_flyer", "planar"}
+        URDF only: hang the root link from the world on this joint, named
+        ``"root_joint"`` (a floating or planar base, as Pinocchio's
+        ``buildModel(urdf, root_joint)``); None keeps the root link as the fixed world.
+        Refused for a YAML file, whose root body gives its joint itself.
+    ee : str, optional
+        URDF only: the link that is the end effector ``"ee"``. By default the URDF's tool
+        frame, the first of ``tool0``, ``ee_link``, ``tool_frame``, ``end_effector``,
+        ``tcp`` it has, else its last link (:func:`~eslabon.model.read_urdf`); a link
+        named ``ee`` is the end effector itself. Refused for a YAML file, which names its
+        frame ``ee`` itself (a DH table places it with ``tool``).
+
+    Returns
+    -------
+    Model
+        The arm. Its name is the file's ``name`` (default: the file name without its
+        extension) or the URDF robot's name; its ``source`` the file's ``source`` (default:
+        the path), or ``"URDF <path>"``.
+
+    Raises
+    ------
+    ValueError
+        A missing file; an extension other than ``.yaml``, ``.yml`` or ``.urdf``; ``ee``
+        or ``root_joint`` given for a YAML file, or a ``root_joint`` other than None,
+        ``"free_flyer"`` and ``"planar"``; a file with a ``mobile`` section; anything
+        wrong in the file, the message starting with the path and naming the field
+        (``rows[0].mass: expected a number >= 0, …``) or the URDF element and its line;
+        and, with ``strict``, an implausible inertia.
+
+    Warns
+    -----
+    ImplausibleInertiaWarning
+        Without ``strict``, for each body whose inertia no rigid body can have.
+
+    Examples
+    --------
+    A one-body list (a vertical slider of 2 kg) written to a temporary folder, then read
+    with the file's gravity and with another:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> from eslabon.model import load_model
+    >>> text = '''
+    ... eslabon: 1
+    ... name: slider
+    ... gravity: [0, 0, -9.81]
+    ... bodies:
+    ...   - {name: cart, joint: P, axis: [0, 0, 1], mass: 2.0}
+    ... '''
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "slider.yaml"
+    ...     _ = path.write_text(text, encoding="utf-8")
+    ...     model = load_model(path)
+    ...     moon = load_model(path, gravity=[0, 0, -1.62])
+    >>> model.name, model.body_names, model.nq
+    ('slider', ('world', 'cart'), 1)
+    >>> es.gravity_torques(model, [0.0]).round(4).tolist()
+    [19.62]
+    >>> es.gravity_torques(moon, [0.0]).round(4).tolist()
+    [3.24]
+    """
     return read_model_file(path, gravity=gravity, strict=strict, root_joint=root_joint, ee=ee)
 
 
@@ -107,10 +186,59 @@ def read_model_file(
     root_joint: str | None = None,
     ee: str | None = None,
 ) -> Any:
-    """As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
+    """Read a model file as :func:`load_model` does, or hand its ``mobile`` section on.
+
+    As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
     building the object of a file's ``mobile`` section once the file around it is checked
     (:func:`eslabon.load_model` gives :func:`eslabon.mobile.files.mobile_from_mapping`);
-    without it such a file is refused. Its errors are named after the file too."""
+    without it such a file is refused. Its errors are named after the file too.
+
+    Beside a ``mobile`` section a file may hold only ``eslabon`` and ``name``; ``gravity``
+    is refused for it (a mobile manipulator sets gravity in its ``mobile`` section).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file (``.yaml``, ``.yml`` or ``.urdf``).
+    gravity : array_like (3,), optional
+        Free-fall acceleration in world coordinates [m/s²], overriding the file's
+        (:func:`load_model`).
+    strict : bool
+        Refuse an implausible inertia instead of warning.
+    read_mobile : callable, optional
+        ``read_mobile(section, path, name, strict=strict)``: builds the object of a
+        ``mobile`` section (the section's mapping, the file's ``pathlib.Path``, the file's
+        ``name`` or its stem); its ValueErrors are prefixed with the path too.
+    root_joint : {None, "free_flyer", "planar"}
+        URDF only, as in :func:`load_model`.
+    ee : str, optional
+        URDF only, as in :func:`load_model`.
+
+    Returns
+    -------
+    Model or object
+        The arm :class:`Model`, or what ``read_mobile`` returns for a file with a
+        ``mobile`` section.
+
+    Raises
+    ------
+    ValueError
+        As :func:`load_model`, except that a file with a ``mobile`` section goes to
+        ``read_mobile``: it is refused when ``read_mobile`` is None, when it has a key
+        other than ``eslabon``, ``name`` and ``mobile``, or when ``gravity`` is given.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> from eslabon.model.files import read_model_file
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "m.yaml"
+    ...     _ = path.write_text("{eslabon: 1, mobile: {}}", encoding="utf-8")
+    ...     read_model_file(path, read_mobile=lambda section, path, name, strict: name)
+    'm'
+    """
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"path: no such model file {str(path)!r}")
@@ -382,8 +510,59 @@ def _plain(x: object) -> Any:
 
 
 def save_model(model: Model, path: PathLike) -> Path:
-    """Write ``model`` to ``.yaml`` / ``.yml`` (its DH table when it was built from one,
-    else its bodies and frames) or ``.urdf``; :func:`load_model` reads it back exactly."""
+    """Write ``model`` to a ``.yaml`` / ``.yml`` or ``.urdf`` model file.
+
+    YAML gets its DH table when it was built from one, else its bodies and frames;
+    :func:`load_model` reads it back exactly from YAML, and from URDF up to rounding and
+    gravity (below).
+
+    YAML holds the DH table (with the payload and tool recovered from the model's bodies
+    and frames) when the model is exactly the table it was built from and has no mimic
+    joint, else the body list with every frame, and the name, source and gravity.
+    Floats are written with all their digits, so :func:`load_model` reads the same
+    arrays back bit for bit (every zoo model). URDF (:func:`to_urdf`) keeps the bodies,
+    joints and frames to about 1e-12 (rpy angles), but neither the source nor the
+    gravity, which URDF has no place for: pass ``gravity=model.gravity`` to
+    :func:`load_model` when it is not (0, 0, −9.81). The file is written atomically (a
+    complete file or none).
+
+    Parameters
+    ----------
+    model : Model
+        The model to write.
+    path : str or path-like
+        The file: ``.yaml``, ``.yml`` or ``.urdf`` (in any case), in a folder that exists;
+        an existing file is replaced.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    ValueError
+        Another extension; a folder that does not exist, or a ``path`` that is a folder
+        (nothing is written); for ``.urdf``, what :func:`to_urdf` refuses (a helical,
+        universal or spherical joint, a sliding COM, a name XML cannot hold).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.model import load_model, save_model
+    >>> arm = es.zoo.load("planar2")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_model(arm, Path(folder) / "planar2.yaml")
+    ...     back = load_model(path)
+    ...     urdf = load_model(save_model(arm, Path(folder) / "planar2.urdf"))
+    >>> path.name, back.name, np.array_equal(back.inertia, arm.inertia)
+    ('planar2.yaml', 'planar2', True)
+    >>> arm.gravity.tolist(), urdf.gravity.tolist()
+    ([0.0, -9.81, 0.0], [0.0, 0.0, -9.81])
+    """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".urdf":

@@ -95,11 +95,66 @@ _SHAPES = {"box": {"size": 3}, "cylinder": {"radius": 1, "length": 1}, "sphere":
 
 @dataclass(frozen=True)
 class UrdfInfo:
-    """What a URDF holds beyond the dynamics model: joint limits {joint: (lower, upper)}
-    (only where lower < upper; see the module docstring), per link the visual geometry
-    [(kind, size or mesh file name, origin 4×4)], the link that is the end effector ``ee``
-    and the rule that chose it (``read_urdf``'s ``ee``), and the joint name of each body 1..nb
-    (``joint_names[i - 1]``) and of each DOF."""
+    """What a URDF holds beyond the dynamics model.
+
+    Joint limits {joint: (lower, upper)} (only where lower < upper; lower ≥ upper is
+    URDF's usual "unlimited"), per link the visual geometry [(kind, size or mesh file
+    name, origin 4×4)], the link that is the end effector ``ee`` and the rule that chose
+    it (``read_urdf``'s ``ee``), and the joint name of each body 1..nb
+    (``joint_names[i - 1]``) and of each DOF.
+
+    Returned by :func:`read_urdf` beside the :class:`Model`; the model keeps no limits,
+    visuals or URDF joint names.
+
+    Attributes
+    ----------
+    robot : str
+        The ``<robot>`` element's ``name`` (``""`` when it has none).
+    limits : dict
+        ``{joint name: (lower, upper)}`` [rad or m] for each ``revolute`` or ``prismatic``
+        joint whose ``<limit>`` has lower < upper; an unlimited joint (lower ≥ upper, a
+        ``continuous`` joint, no ``<limit>``) has no entry.
+    visuals : dict
+        ``{link name: [(kind, size, origin), ...]}`` for every link, the root's included
+        (an empty list without ``<visual>``): ``kind`` is ``"box"``, ``"cylinder"``,
+        ``"sphere"`` or ``"mesh"``; ``size`` is ``{"size": [x, y, z]}``,
+        ``{"radius": [r], "length": [l]}`` or ``{"radius": [r]}`` [m], or a mesh's file
+        name as written; ``origin`` is the visual's ``(4, 4)`` homogeneous transform in
+        the link's frame [m].
+    joint_names : list of str
+        The URDF name of the joint of each body 1..nb, body i's at ``joint_names[i - 1]``
+        (fixed joints included; ``"root_joint"`` for a joint added with ``root_joint=``).
+        A link read as a frame only has no body and no entry.
+    ee : str
+        The link the model's end-effector frame ``"ee"`` is placed at.
+    ee_rule : str
+        Why: ``"ee: "`` followed by the rule of :func:`read_urdf` that chose it (a link
+        named ``ee``, the link given as ``ee=``, the URDF's tool frame, or the last link).
+
+    Examples
+    --------
+    >>> from eslabon.model import read_urdf
+    >>> urdf = '''<robot name="arm">
+    ...   <link name="base"/>
+    ...   <link name="upper">
+    ...     <inertial><origin xyz="0.5 0 0"/><mass value="2"/>
+    ...       <inertia ixx="0" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.2"/></inertial>
+    ...   </link>
+    ...   <link name="tool0"/>
+    ...   <joint name="shoulder" type="revolute">
+    ...     <parent link="base"/><child link="upper"/><axis xyz="0 0 1"/>
+    ...     <limit lower="-2.5" upper="2.5"/>
+    ...   </joint>
+    ...   <joint name="flange" type="fixed">
+    ...     <parent link="upper"/><child link="tool0"/><origin xyz="1 0 0"/>
+    ...   </joint>
+    ... </robot>'''
+    >>> model, info = read_urdf(urdf, root_joint="free_flyer")
+    >>> info.robot, info.limits, info.joint_names, info.ee
+    ('arm', {'shoulder': (-2.5, 2.5)}, ['root_joint', 'shoulder'], 'tool0')
+    >>> model.nv, info.dof_names(model)[-2:]
+    (7, ['root_joint', 'shoulder'])
+    """
 
     robot: str
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -109,9 +164,23 @@ class UrdfInfo:
     ee_rule: str = ""
 
     def dof_names(self, model: Model) -> list[str]:
-        """The URDF joint name of each rate of v (a joint of several degrees of freedom
-        repeats; a root joint added by ``read_urdf(..., root_joint=...)`` is
-        ``"root_joint"``)."""
+        """The URDF joint name of each rate of v.
+
+        A joint of several degrees of freedom repeats; a root joint added by
+        ``read_urdf(..., root_joint=...)`` is ``"root_joint"``.
+
+        Parameters
+        ----------
+        model : Model
+            The model :func:`read_urdf` returned with this ``UrdfInfo`` (its bodies are
+            those of :attr:`joint_names`).
+
+        Returns
+        -------
+        list of str
+            ``nv`` names, entry k the joint that rate k of v (and torque k) belongs to;
+            fixed and mimic joints have none.
+        """
         return [self.joint_names[b - 1] for b in model.dof_bodies]
 
 
@@ -166,7 +235,34 @@ def _nonnegative(elem: ET.Element | None, attr: str, where: str) -> float:
 
 
 def rpy_matrix(rpy: Iterable[float]) -> NDArray[np.float64]:
-    """R = Rz(yaw) Ry(pitch) Rx(roll) for URDF's fixed-axis roll, pitch, yaw."""
+    """R = Rz(yaw) Ry(pitch) Rx(roll) for URDF's fixed-axis roll, pitch, yaw.
+
+    The rotation of an ``<origin rpy="roll pitch yaw">``: roll about x, then pitch about
+    the fixed y, then yaw about the fixed z. The inverse is
+    :func:`~eslabon.model.urdf_export.matrix_rpy`.
+
+    Parameters
+    ----------
+    rpy : iterable of float
+        Exactly three angles (roll, pitch, yaw) [rad].
+
+    Returns
+    -------
+    ndarray (3, 3)
+        The rotation matrix: the rotated frame's axes (columns) in the original axes.
+
+    Raises
+    ------
+    ValueError
+        When ``rpy`` does not hold exactly three values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon.model.urdf import rpy_matrix
+    >>> (rpy_matrix([0.0, 0.0, np.pi / 2]) @ [1.0, 0.0, 0.0]).round(6).tolist()
+    [0.0, 1.0, 0.0]
+    """
     r, p, y = rpy
     return rot_z(y) @ rot_y(p) @ rot_x(r)
 
@@ -451,12 +547,21 @@ def read_urdf(
 ) -> tuple[Model, UrdfInfo]:
     """Read a URDF robot (supported elements and refusals: the module docstring).
 
+    The root link is the fixed world (body 0) unless ``root_joint`` is given; every
+    other link is the body moved by its parent joint, its frame the joint frame, and
+    also a named frame of the model, except a leaf link on a fixed joint with neither
+    mass nor inertia, which is a frame only. Bodies are numbered breadth first from the
+    root, children in the order of their joints in the file. The model also gets the
+    end-effector frame ``"ee"`` (see ``ee``) and, as ``mimic_*``, the ``<mimic>``
+    couplings. ``docs/model-files.md`` (section URDF) describes the format.
+
     Parameters
     ----------
     source : str or Path
         A URDF file path, or URDF text (a string starting with ``<``).
-    gravity : array_like, (3,)
-        Free-fall acceleration in world coordinates [m/s²] (URDF has none).
+    gravity : array_like (3,)
+        Free-fall acceleration in world coordinates [m/s²] (URDF has none); default
+        (0, 0, −9.81).
     name : str, optional
         The model's name (default: the robot's name, else ``"urdf"``).
     strict : bool
@@ -471,18 +576,65 @@ def read_urdf(
         URDF's tool frame, the first of :data:`TOOL_FRAMES` it has (``tool0``, the frame
         ROS-Industrial arms put at the flange, and what Pinocchio and MoveIt users take as
         the tool), else its last link. The rule that applied is in
-        :attr:`UrdfInfo.ee_rule` and the model's ``source`` (``eslabon info`` prints it).
+        :attr:`UrdfInfo.ee_rule` (``eslabon info`` prints it, recovered from the model's
+        frames by :func:`end_effector_rule`). The last link is the last body in the
+        reader's breadth-first order, at its frame's origin (a massless leaf link on a
+        fixed joint is a frame, not a body, and is passed over unless it is a tool frame).
+        A link named ``ee`` is the end effector itself, and then ``ee`` may only be None
+        or ``"ee"``. The root link can be named only with ``root_joint`` (without it the
+        root is the world, not a frame).
 
     Returns
     -------
     (Model, UrdfInfo)
-        The model, and the joint names, limits and visuals it does not hold.
+        The model, and the joint names, limits and visuals it does not hold. The model's
+        name is ``name``, else the robot's; its ``source`` is ``"URDF <path>"`` or
+        ``"URDF URDF text"``.
 
     Raises
     ------
     ValueError
         A bad ``root_joint``, or anything wrong or unsupported in the URDF, naming the
-        element and its line.
+        element and its line. Also a missing file or one over :data:`MAX_URDF_BYTES`,
+        text that is not valid XML (with its line and column), a root element other than
+        ``<robot>``, an ``ee`` that is not a link (or frame) of the model, and, with
+        ``strict``, an implausible inertia.
+
+    Warns
+    -----
+    ImplausibleInertiaWarning
+        Without ``strict``, for each body whose inertia no rigid body can have.
+
+    Examples
+    --------
+    A one-joint arm with a tool frame, read from text:
+
+    >>> import eslabon as es
+    >>> from eslabon.model import read_urdf
+    >>> urdf = '''<robot name="arm">
+    ...   <link name="base"/>
+    ...   <link name="upper">
+    ...     <inertial><origin xyz="0.5 0 0"/><mass value="2"/>
+    ...       <inertia ixx="0" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.2"/></inertial>
+    ...   </link>
+    ...   <link name="tool0"/>
+    ...   <joint name="shoulder" type="revolute">
+    ...     <parent link="base"/><child link="upper"/><axis xyz="0 0 1"/>
+    ...     <limit lower="-2.5" upper="2.5"/>
+    ...   </joint>
+    ...   <joint name="flange" type="fixed">
+    ...     <parent link="upper"/><child link="tool0"/><origin xyz="1 0 0"/>
+    ...   </joint>
+    ... </robot>'''
+    >>> model, info = read_urdf(urdf, gravity=(0, -9.81, 0))
+    >>> model.body_names, [f.name for f in model.frames]
+    (('world', 'upper'), ['upper', 'tool0', 'ee'])
+    >>> info.limits, info.ee
+    ({'shoulder': (-2.5, 2.5)}, 'tool0')
+    >>> es.gravity_torques(model, [0.0]).round(4).tolist()
+    [9.81]
+    >>> es.end_effector_pose(model, [0.0])[:3, 3].tolist()
+    [1.0, 0.0, 0.0]
     """
     if root_joint is not None and (
         not isinstance(root_joint, str) or root_joint not in ROOT_JOINTS
@@ -537,6 +689,7 @@ def read_urdf(
 
 # the names a URDF gives its tool frame, in the order read_urdf looks for them
 TOOL_FRAMES = ("tool0", "ee_link", "tool_frame", "end_effector", "tcp")
+"""The link names :func:`read_urdf` takes as the tool frame ``ee``, the first found wins."""
 
 
 def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str]:
@@ -570,9 +723,56 @@ def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str
 
 
 def end_effector_rule(model: Model, chosen: str | None = None) -> str:
-    """Which frame of ``model`` its end effector ``"ee"`` is, and by which rule of
-    :func:`read_urdf`, read from the model itself (its frames): the tool frame, the last
-    link, or another link; ``chosen`` the link given as read_urdf's ``ee``, if any."""
+    """Which frame of ``model`` its end effector ``"ee"`` is, and by which rule.
+
+    The rule of :func:`read_urdf` is read from the model itself (its frames): the tool
+    frame, the last link, or another link; ``chosen`` the link given as read_urdf's
+    ``ee``, if any. What ``eslabon info`` prints for a URDF model (line ``ee``).
+
+    The frames placed exactly where ``"ee"`` is are compared with :data:`TOOL_FRAMES` and
+    the last body's own frame; otherwise the first frame at that place is named, or, when
+    there is none, the body ``"ee"`` is fixed to.
+
+    Parameters
+    ----------
+    model : Model
+        A model, usually read by :func:`read_urdf`; it must have a frame ``"ee"``.
+    chosen : str, optional
+        The link given as ``ee=`` when the model was read; it is then named as chosen.
+
+    Returns
+    -------
+    str
+        The rule, e.g. ``"'tool0', the URDF's tool frame (...)"``,
+        ``"the last link 'wrist' (...)"`` or ``"link 'hand' (chosen with ee=)"``.
+
+    Raises
+    ------
+    ValueError
+        When the model has no frame ``"ee"`` (:meth:`Model.frame`).
+
+    Examples
+    --------
+    >>> from eslabon.model.urdf import end_effector_rule, read_urdf
+    >>> urdf = '''<robot name="arm">
+    ...   <link name="base"/>
+    ...   <link name="upper">
+    ...     <inertial><origin xyz="0.5 0 0"/><mass value="2"/>
+    ...       <inertia ixx="0" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.2"/></inertial>
+    ...   </link>
+    ...   <link name="tool0"/>
+    ...   <joint name="shoulder" type="revolute">
+    ...     <parent link="base"/><child link="upper"/><axis xyz="0 0 1"/>
+    ...     <limit lower="-2.5" upper="2.5"/>
+    ...   </joint>
+    ...   <joint name="flange" type="fixed">
+    ...     <parent link="upper"/><child link="tool0"/><origin xyz="1 0 0"/>
+    ...   </joint>
+    ... </robot>'''
+    >>> model, info = read_urdf(urdf)
+    >>> end_effector_rule(model)
+    "'tool0', the URDF's tool frame (the first of tool0, ee_link, tool_frame, end_effector, tcp)"
+    """
     if chosen:
         return f"link {chosen!r} (chosen with ee=)"
     ee = model.frame("ee")
@@ -649,8 +849,65 @@ def from_urdf(
     root_joint: str | None = None,
     ee: str | None = None,
 ) -> Model:
-    """A :class:`Model` from a URDF file path or URDF text: :func:`read_urdf` without the
-    :class:`UrdfInfo`; the parameters are the same."""
+    """A :class:`Model` from a URDF file path or URDF text.
+
+    :func:`read_urdf` without the :class:`UrdfInfo`; the parameters are the same.
+
+    Parameters
+    ----------
+    source : str or Path
+        A URDF file path, or URDF text (a string starting with ``<``).
+    gravity : array_like (3,)
+        Free-fall acceleration in world coordinates [m/s²] (URDF has none); default
+        (0, 0, −9.81).
+    name : str, optional
+        The model's name (default: the robot's name, else ``"urdf"``).
+    strict : bool
+        Refuse an inertia no rigid body can have (otherwise a warning names the body).
+    root_joint : {None, "free_flyer", "planar"}
+        None: the root link is the fixed world; else the root link is body 1, on that
+        joint (named ``"root_joint"``) from the world (:func:`read_urdf`).
+    ee : str, optional
+        The link that is the end effector ``"ee"``; by default the URDF's tool frame, the
+        first of :data:`TOOL_FRAMES` it has, else its last link (:func:`read_urdf`).
+
+    Returns
+    -------
+    Model
+        The robot's model.
+
+    Raises
+    ------
+    ValueError
+        As :func:`read_urdf`: a bad ``root_joint`` or ``ee``, a missing or too large file,
+        or anything wrong or unsupported in the URDF, naming the element and its line.
+
+    Warns
+    -----
+    ImplausibleInertiaWarning
+        Without ``strict``, for each body whose inertia no rigid body can have.
+
+    Examples
+    --------
+    A zoo arm written as URDF to a temporary folder and read back (URDF keeps no
+    gravity, so it is passed again):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.model import from_urdf, to_urdf
+    >>> arm = es.zoo.load("planar2")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "planar2.urdf"
+    ...     _ = to_urdf(arm, path)
+    ...     back = from_urdf(path, gravity=arm.gravity)
+    >>> back.name, back.nq
+    ('planar2', 2)
+    >>> q, qd, qdd = [0.3, -0.2], [0.5, 1.0], [1.0, -2.0]
+    >>> np.allclose(es.inverse_dynamics(back, q, qd, qdd), es.inverse_dynamics(arm, q, qd, qdd))
+    True
+    """
     return read_urdf(
         source, gravity=gravity, name=name, strict=strict, root_joint=root_joint, ee=ee
     )[0]

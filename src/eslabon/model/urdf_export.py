@@ -51,7 +51,30 @@ _NOT_XML_CHAR = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010fff
 
 
 def matrix_rpy(R: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(roll, pitch, yaw) with rpy_matrix(rpy) = R; roll = 0 at pitch = ±π/2."""
+    """(roll, pitch, yaw) with rpy_matrix(rpy) = R; roll = 0 at pitch = ±π/2.
+
+    The inverse of :func:`~eslabon.model.urdf.rpy_matrix` (R = Rz(yaw) Ry(pitch) Rx(roll),
+    URDF's fixed-axis angles), as :func:`to_urdf` writes an ``<origin rpy>``. Pitch is in
+    [−π/2, π/2], roll and yaw in (−π, π]. At pitch = +π/2 only yaw − roll is defined
+    (yaw + roll at −π/2): roll is then 0 and yaw takes the whole angle. R is not checked.
+
+    Parameters
+    ----------
+    R : ndarray (3, 3)
+        A rotation matrix.
+
+    Returns
+    -------
+    ndarray (3,)
+        (roll, pitch, yaw) [rad].
+
+    Examples
+    --------
+    >>> from eslabon.model.urdf import rpy_matrix
+    >>> from eslabon.model.urdf_export import matrix_rpy
+    >>> matrix_rpy(rpy_matrix([0.1, -0.2, 0.3])).round(6).tolist()
+    [0.1, -0.2, 0.3]
+    """
     pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
     if np.hypot(R[0, 0], R[1, 0]) < 1e-12:
         return np.array([0.0, pitch, np.arctan2(-R[0, 1], R[1, 1])])
@@ -132,13 +155,22 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     massless link on a fixed joint; the root link is ``world`` (or ``world_1``, ... if a
     body or frame has that name). Joint types: see the module docstring.
 
+    Body i's link carries the body's name and its inertial data (origin at the COM, axes
+    the body's); its joint is named ``joint_<body name>``, a frame's fixed joint
+    ``frame_<frame name>``, and rotations are written as rpy (:func:`matrix_rpy`). The
+    gravity, which URDF has no place for, is written only in a comment; the model's
+    ``source`` and DH table are not written. :func:`~eslabon.model.from_urdf` reads the
+    text back with the same bodies (numbered breadth first) and, given the gravity again,
+    the same dynamics.
+
     Parameters
     ----------
     model : Model
         A model of rigid links whose joints are fixed, revolute, prismatic, planar or
         free_flyer.
     path : str or path-like, optional
-        A file to write the text to (atomically).
+        A file to write the text to (atomically), in a folder that exists; an existing
+        file is replaced.
 
     Returns
     -------
@@ -149,7 +181,24 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     ------
     ValueError
         A helical, universal or spherical joint (naming the body and the joint type), a
-        sliding COM (seed 001 book mode), or a name holding a character XML cannot hold.
+        sliding COM (seed 001 book mode), or a name holding a character XML cannot hold;
+        with ``path``, a folder that does not exist or a ``path`` that is a folder.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> from eslabon.model import to_urdf
+    >>> arm = es.zoo.load("planar2")
+    >>> text = to_urdf(arm)
+    >>> text.splitlines()[1], text.count("<joint ")
+    ('<robot name="planar2">', 6)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "planar2.urdf"
+    ...     _ = to_urdf(arm, path)
+    ...     path.read_text(encoding="utf-8") == text
+    True
     """
     model.require_rigid_links("to_urdf (URDF links are rigid bodies)")
     kinds = _joint_kinds(model)

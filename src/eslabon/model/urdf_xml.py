@@ -20,8 +20,34 @@ def skip_leading_space(data: bytes) -> tuple[bytes, int, int]: ...
 
 
 def skip_leading_space(data: AnyStr) -> tuple[AnyStr, int, int]:
-    """``data`` without a leading byte order mark and white space, and the (lines,
-    columns) skipped, so that line numbers still count from the file's first line."""
+    r"""``data`` without a leading byte order mark and white space, and what was skipped.
+
+    The (lines, columns) skipped are returned so that line numbers still count from the
+    file's first line. An XML parser refuses anything before ``<?xml ...?>``; URDF files
+    often start with an empty line or a byte order mark. The parser's line and column
+    numbers are then shifted back by what was skipped.
+
+    Parameters
+    ----------
+    data : str or bytes
+        The document (bytes: UTF-8, whose byte order mark is ``EF BB BF``).
+
+    Returns
+    -------
+    body : str or bytes
+        ``data`` (of the same type) from its first character that is not white space.
+    lines : int
+        The line breaks skipped (``\r\n``, ``\n`` and ``\r`` each count one).
+    columns : int
+        The characters skipped on the line where ``body`` starts (a byte order mark not
+        counted).
+
+    Examples
+    --------
+    >>> from eslabon.model.urdf_xml import skip_leading_space
+    >>> skip_leading_space("\ufeff\n\n   <robot/>")
+    ('<robot/>', 2, 3)
+    """
     bom, space = ("\ufeff", " \t\r\n") if isinstance(data, str) else (b"\xef\xbb\xbf", b" \t\r\n")
     body = data[len(bom) :] if data.startswith(bom) else data
     body = body.lstrip(space)
@@ -32,8 +58,43 @@ def skip_leading_space(data: AnyStr) -> tuple[AnyStr, int, int]:
 
 
 def parse_urdf_xml(data: str | bytes, where: str) -> ET.Element:
-    """The element tree of ``data`` (text or bytes), each element carrying its source line
-    as ``_line``."""
+    """The element tree of ``data`` (text or bytes), each element with its line.
+
+    Each element carries its source line as ``_line``. Parsed with expat (the XML
+    declaration's encoding is honoured for bytes) after :func:`skip_leading_space`; the
+    line numbers count from the document's first line.
+
+    Parameters
+    ----------
+    data : str or bytes
+        The URDF document.
+    where : str
+        What the document is (a file path, ``"URDF text"``), starting every error
+        message.
+
+    Returns
+    -------
+    xml.etree.ElementTree.Element
+        The root element, with its children; every element's ``_line`` attribute holds
+        its line number as a string.
+
+    Raises
+    ------
+    ValueError
+        Text that is not valid XML (naming the expat error, the line and the column), a
+        ``xacro:`` element (the file must be expanded first), or a document type
+        declaration with an internal subset (``<!DOCTYPE robot [...]>``: entities,
+        attribute defaults).
+
+    Examples
+    --------
+    >>> from eslabon.model.urdf_xml import parse_urdf_xml
+    >>> root = parse_urdf_xml('''<robot name="r">
+    ...   <link name="a"/>
+    ... </robot>''', "URDF text")
+    >>> root.tag, root[0].get("name"), root[0].get("_line")
+    ('robot', 'a', '2')
+    """
     data, line_offset, column_offset = skip_leading_space(data)
     parser = expat.ParserCreate()
     stack: list[ET.Element] = []
@@ -78,7 +139,35 @@ def parse_urdf_xml(data: str | bytes, where: str) -> ET.Element:
 
 
 def urdf_source(source: str | Path) -> tuple[str | bytes, str]:
-    """(bytes of the file or the text, a name for messages) of a path or URDF text."""
+    """(bytes of the file or the text, a name for messages) of a path or URDF text.
+
+    A :class:`pathlib.Path`, or a string whose first character after white space and a
+    byte order mark is not ``<``, is a file path; any other string is URDF text.
+
+    Parameters
+    ----------
+    source : str or pathlib.Path
+        A URDF file path, or URDF text.
+
+    Returns
+    -------
+    data : bytes or str
+        The file's bytes (at most :data:`MAX_URDF_BYTES`), or the text itself.
+    where : str
+        The path as a string, or ``"URDF text"``.
+
+    Raises
+    ------
+    ValueError
+        A path that is not a file, a file larger than :data:`MAX_URDF_BYTES`, or a
+        ``source`` that is neither a string nor a path.
+
+    Examples
+    --------
+    >>> from eslabon.model.urdf_xml import urdf_source
+    >>> urdf_source('<robot name="r"/>')
+    ('<robot name="r"/>', 'URDF text')
+    """
     if isinstance(source, Path) or (
         isinstance(source, str) and not source.lstrip("\ufeff \t\r\n").startswith("<")
     ):

@@ -1,10 +1,11 @@
 """Inverse kinematics.
 
-* :func:`newton_gauss` — seed 000's redundant 7×6 system (2·vect, trace, position) by
-  Householder least squares, or its square 6×6 variant; :func:`rates` and
-  :func:`accelerations` reuse its factor.
-* :func:`two_point` — the 5-DOF axisymmetric-tool IK by two axis points (seed 000 §3.5),
-  with :func:`two_point_rates` and :func:`two_point_accelerations`.
+* :func:`newton_gauss` — the redundant 7×6 system (2·vect, trace, position) of Rojas
+  Salgado (1987) §3.3 by Householder least squares, or its square 6×6 variant;
+  :func:`rates` and :func:`accelerations` reuse its factor; :func:`classify_singularity`
+  tells intrinsic from spurious singularities (§3.4).
+* :func:`two_point` — the 5-DOF axisymmetric-tool IK by two axis points (Rojas Salgado
+  1987, §3.5), with :func:`two_point_rates` and :func:`two_point_accelerations`.
 * :func:`approach` and :func:`solve_path` — continuation to a pose and along a task.
 * :func:`damped_least_squares` — a general solver for any model (redundant arms,
   position-only targets, singular poses).

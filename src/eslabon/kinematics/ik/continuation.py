@@ -23,7 +23,66 @@ from .newton_gauss import accelerations, newton_gauss, rates
 
 def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
     """Solve for (R, p) from ``q0`` through ``steps`` intermediate poses. The result's
-    ``iterations`` counts all Newton steps; it stops at the first pose that fails."""
+    ``iterations`` counts all Newton steps; it stops at the first pose that fails.
+
+    Continuation (Rojas Salgado 1987, §3.3.1, after 3.3.1.12): from the frame's pose
+    (P₀, s₀) at ``q0``, pose k of ``steps`` turns P₀ about the fixed axis of R P₀ᵀ by the
+    fraction k/steps of its angle and moves the point to (1 − k/steps) s₀ + (k/steps) p,
+    so the last pose is the target. Each pose is solved by :func:`newton_gauss` from the
+    previous solution. A pose solved at a singular configuration does not stop the march
+    (check ``singular`` on the result).
+
+    Parameters
+    ----------
+    model : Model
+        As for :func:`newton_gauss`: revolute, prismatic and fixed joints, at most 6 on
+        the chain to ``frame``.
+    R : array_like (3, 3)
+        Target rotation of ``frame``, world ← frame (a proper rotation).
+    p : array_like (3,)
+        Target position of ``frame``'s origin, m, world axes.
+    q0 : array_like (n,)
+        Start, n = ``model.nq``: rad (revolute), m (prismatic).
+    steps : int, optional
+        Number of poses, the target included (default 10; 1 is a plain
+        :func:`newton_gauss`).
+    frame : str, optional
+        The frame to place (default ``"ee"``).
+    **options
+        ``equations``, ``tol`` and ``max_iter``, passed to :func:`newton_gauss` for each
+        pose.
+
+    Returns
+    -------
+    IKResult
+        The result of the last pose solved (the target's when ``converged``), with
+        ``iterations`` the total over the poses and ``message`` ``"approach: N poses, K
+        iterations"``, or naming the pose that failed and why.
+
+    Raises
+    ------
+    ValueError
+        ``R``, ``p`` or ``q0`` invalid (as for :func:`newton_gauss`), ``steps`` not a
+        positive integer, an unknown ``frame``, and whatever :func:`newton_gauss` refuses
+        (``equations``, ``tol``, ``max_iter``, more than 6 joints on the chain).
+    TypeError
+        An option :func:`newton_gauss` does not take.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.kinematics import ik
+    >>> from eslabon.zoo.rojas import INITIAL_THETA_DEG
+    >>> t3 = es.zoo.load("cincinnati_t3")
+    >>> q_star = np.radians([10.0, 80.0, -120.0, 30.0, 70.0, 40.0])
+    >>> T = es.end_effector_pose(t3, q_star)
+    >>> sol = ik.approach(t3, T[:3, :3], T[:3, 3], np.radians(INITIAL_THETA_DEG), steps=5)
+    >>> sol.converged, bool(np.allclose(sol.q, q_star))
+    (True, True)
+    >>> sol.message.startswith("approach: 5 poses")
+    True
+    """
     R = targets.rotation(R, "R")
     p = targets.point(p, "p")
     q = targets.start(model, q0)
@@ -55,7 +114,45 @@ def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
 
 class PathSolution(NamedTuple):
     """Joint histories along a task: t (T,), q, qd, qdd (T, n), iterations (T,),
-    residual (T,), converged (T,) bool, and the first failure's message (or "")."""
+    residual (T,), converged (T,) bool, and the first failure's message (or "").
+
+    What :func:`solve_path` returns (a named tuple). From the first sample that fails on,
+    ``q``, ``qd``, ``qdd`` and ``residual`` are NaN and ``converged`` is False; the
+    failing sample itself keeps its ``iterations`` and ``residual``.
+
+    Attributes
+    ----------
+    t : ndarray
+        ``(T,)``: the sample times, s.
+    q : ndarray
+        ``(T, n)``: joint positions θ, rad (revolute) or m (prismatic).
+    qd : ndarray
+        ``(T, n)``: joint rates θ̇, rad/s or m/s.
+    qdd : ndarray
+        ``(T, n)``: joint accelerations θ̈, rad/s² or m/s².
+    iterations : ndarray
+        ``(T,)`` int64: Newton steps at each sample (0 after the first failure).
+    residual : ndarray
+        ``(T,)``: ‖f‖∞ of the position solve at each sample (dimensionless and m rows;
+        NaN after the first failure).
+    converged : ndarray
+        ``(T,)`` bool: True where ``q``, ``qd`` and ``qdd`` were computed.
+    message : str
+        ``"t = …: <the solver's message>"`` for the first failure, ``""`` when none.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import trajectory as tr
+    >>> from eslabon.kinematics import ik
+    >>> from eslabon.zoo.rojas import INITIAL_THETA_DEG
+    >>> t3 = es.zoo.load("cincinnati_t3")
+    >>> out = ik.solve_path(t3, tr.t3_straight_line_task(), [0.0, 0.5, 1.0],
+    ...                     np.radians(INITIAL_THETA_DEG))
+    >>> out.q.shape, out.converged.tolist(), out.message
+    ((3, 6), [True, True, True], '')
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -74,7 +171,67 @@ def solve_path(model, task, times, q0, *, frame: str = "ee", **options) -> PathS
 
     Each solve starts from the previous solution advanced by its own rates and
     accelerations, θ + θ̇Δt + ½θ̈Δt² (a second-order predictor, free since θ̇ and θ̈ are
-    computed anyway; the thesis restarts from θ alone)."""
+    computed anyway; the thesis restarts from θ alone).
+
+    The thesis's main loop (Rojas Salgado 1987, routines PERIOD → TRAYE → NLLS → VELAC;
+    §3.3.1–3.3.3): at each time :func:`newton_gauss` for θ, then :func:`rates` and
+    :func:`accelerations` with its factor. The path stops at the first sample whose solve
+    does not converge or converges at a singular configuration.
+
+    Parameters
+    ----------
+    model : Model
+        As for :func:`newton_gauss`: revolute, prismatic and fixed joints, at most 6 on
+        the chain to ``frame``.
+    task : object with ``at(t)``
+        ``task.at(t)`` for a float t returns R (3, 3), p (3,) m, omega (3,) rad/s, p_dot
+        (3,) m/s, omega_dot (3,) rad/s², p_ddot (3,) m/s² as attributes, world axes
+        (:class:`eslabon.trajectory.TaskState`).
+    times : array_like (T,)
+        Sample times, s: finite, in the order they are solved (each seeds the next).
+    q0 : array_like (n,)
+        Start for the first sample, n = ``model.nq``: rad (revolute), m (prismatic).
+    frame : str, optional
+        The frame that follows the task (default ``"ee"``).
+    **options
+        ``equations``, ``tol`` and ``max_iter``, passed to :func:`newton_gauss`.
+
+    Returns
+    -------
+    PathSolution
+        t (T,) s; q, qd, qdd (T, n) in rad, rad/s, rad/s² (m, m/s, m/s² for prismatic
+        joints); iterations, residual and converged (T,); and the first failure's
+        ``message`` (``""`` when every sample converged).
+
+    Raises
+    ------
+    ValueError
+        ``times`` not a 1-D array of finite numbers; ``q0`` invalid; task data
+        :func:`newton_gauss` refuses (a rotation that is not proper, a non-finite point)
+        or rates and accelerations the chain cannot produce (fewer than 6 joints on the
+        chain to ``frame``); what :func:`newton_gauss` refuses of ``model``, ``frame``
+        and ``options``.
+    TypeError
+        An option :func:`newton_gauss` does not take.
+
+    Examples
+    --------
+    The Cincinnati T3 along its straight-line task (§4.4), every 0.1 s:
+
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import trajectory as tr
+    >>> from eslabon.kinematics import ik
+    >>> from eslabon.zoo.rojas import INITIAL_THETA_DEG
+    >>> t3, task = es.zoo.load("cincinnati_t3"), tr.t3_straight_line_task()
+    >>> times = np.linspace(0.0, 1.0, 11)
+    >>> out = ik.solve_path(t3, task, times, np.radians(INITIAL_THETA_DEG))
+    >>> bool(out.converged.all()), out.qdd.shape, bool(out.iterations.max() <= 5)
+    (True, (11, 6), True)
+    >>> end = es.end_effector_pose(t3, out.q[-1])
+    >>> bool(np.allclose(end[:3, 3], task.at(1.0).p))
+    True
+    """
     times = np.asarray(times, dtype=float)
     if times.ndim != 1 or not np.isfinite(times).all():
         raise ValueError(f"times: expected a 1-D array of finite times, got shape {times.shape}")

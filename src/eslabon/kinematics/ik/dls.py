@@ -88,32 +88,78 @@ def damped_least_squares(
     """A configuration placing ``frame`` at rotation ``R`` and point ``p``, or every frame
     of ``tasks`` at its own.
 
+    Not from the source documents: damped least squares (Wampler 1986; Nakamura and
+    Hanafusa 1986) with Levenberg–Marquardt damping (Sugihara 2011). With e the stacked
+    errors [axis·angle of R Pᵀ; p − s] (world axes; only p − s for a position-only task)
+    and J the stacked geometric Jacobians (world axes, [angular; linear]), each step is
+    Δv = Jᵀ (J Jᵀ + (μ‖e‖² + ε) 1)⁻¹ e, q ← q ⊕ Δv (:func:`eslabon.integrate`). A step
+    is kept only if it reduces ‖e‖, and then μ falls tenfold (to no less than
+    ``damping``); otherwise μ grows tenfold, and the solve gives up when μ passes 1e12.
+    Unlike :func:`newton_gauss`, it takes redundant arms, several frames, any joint type
+    (a floating base too) and walks through singular poses; it keeps no factor, so
+    :func:`rates` does not take its result.
+
     Parameters
     ----------
     model : Model
         Any joints, a floating base included (the base pose is solved for too).
-    R : array_like, shape (3, 3), or None
-        Target rotation of ``frame`` in the world (None: position only).
-    p : array_like, shape (3,)
-        Target point of ``frame``'s origin in the world [m].
-    q0 : array_like, shape (nq,), optional
-        Start configuration (default :func:`eslabon.neutral`).
+    R : array_like (3, 3) or None
+        Target rotation of ``frame``, world ← frame (None: position only).
+    p : array_like (3,)
+        Target point of ``frame``'s origin, m, world axes. Required unless ``tasks`` is
+        given.
+    q0 : array_like (nq,), optional
+        Start configuration: rad (revolute), m (prismatic), unit quaternions (x, y, z, w)
+        for spherical and free-flyer joints (default :func:`eslabon.neutral`).
     frame : str, optional
         The frame to place when ``R`` and ``p`` are given (default ``"ee"``).
     tasks : list of (frame, R or None, p), optional
-        Several frames at once, instead of ``R``, ``p`` and ``frame``.
-    tol : float
-        Converged when max |e| < tol (e in rad and m).
-    max_iter : int
-        Iteration limit.
-    damping, floor : float
-        The damping μ's least value and the constant ε added to it.
+        Several frames at once, instead of ``R``, ``p`` and ``frame``: each a frame name,
+        a (3, 3) rotation or None, and a (3,) point in m, world axes.
+    tol : float, optional
+        Converged when ‖e‖∞ < ``tol`` (e in rad and m); default 1e-12.
+    max_iter : int, optional
+        Most steps tried, accepted or not (default 500).
+    damping : float, optional
+        The least value of the damping μ (default 1e-3), multiplying ‖e‖².
+    floor : float, optional
+        The constant ε added to the damping (default 1e-12), ≥ 0.
 
     Returns
     -------
     IKResult
         ``q`` of shape (nq,); check ``converged``. ``rank`` and ``condition`` (κ₂ from the
-        SVD) are those of the stacked Jacobian at ``q``; ``frame`` is the (first) task's.
+        SVD) are those of the stacked Jacobian at ``q``, ``singular`` when its rank is
+        below min(rows, nv) (``singularity`` then ``"intrinsic"``); ``residual`` is
+        ‖e‖∞; ``frame`` is the (first) task's; ``equations`` is
+        ``"damped_least_squares"``, ``joints`` is (0, …, nv − 1) and ``factor`` None.
+
+    Raises
+    ------
+    ValueError
+        Neither ``p`` nor ``tasks``, or ``tasks`` together with ``R``, ``p`` or
+        ``frame``; ``tasks`` not a non-empty list of (frame, R or None, p); an unknown
+        frame; a rotation that is not a proper (3, 3) rotation or a point that is not 3
+        finite numbers (the message names ``R``, ``p`` or ``tasks[k].R``, …); ``q0`` not
+        one finite configuration of shape (nq,) or with a quaternion whose norm is not
+        1 (to 1e-6); ``tol`` not a positive finite number, ``max_iter`` not a positive integer,
+        ``damping`` not positive or ``floor`` negative.
+
+    Examples
+    --------
+    A 7-DOF Panda pose, and a point only:
+
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.kinematics import ik
+    >>> panda = es.zoo.load("panda")
+    >>> T = es.end_effector_pose(panda, [0.3, -0.5, 0.2, -2.0, 0.4, 1.5, -0.3])
+    >>> sol = ik.damped_least_squares(panda, T[:3, :3], T[:3, 3], np.zeros(7))
+    >>> sol.converged, bool(np.allclose(es.end_effector_pose(panda, sol.q), T))
+    (True, True)
+    >>> point = ik.damped_least_squares(panda, None, T[:3, 3], np.zeros(7))
+    >>> point.converged, point.rank
+    (True, 3)
     """
     tasks = _tasks(model, R, p, frame, tasks)
     if q0 is None:

@@ -34,6 +34,8 @@ from ..horner import chain, point_derivatives
 from . import targets
 from .gauss import CONDITION_LIMIT, IKResult, factor, newton_gauss_loop
 
+#: The systems :func:`newton_gauss` solves: the redundant 7×6 one (3.3.1.9) and the square
+#: 6×6 one without the trace row.
 EQUATIONS = ("redundant", "square")
 
 
@@ -73,7 +75,53 @@ def system(model, q, R, p, frame="ee", equations="redundant", joints=None):
 
 def classify_singularity(model, q, frame="ee") -> str:
     """``"intrinsic"`` when the geometric Jacobian [A; ∂s/∂θ] itself is rank deficient,
-    ``"spurious"`` when only the invariant equations are (φ = π, §3.4)."""
+    ``"spurious"`` when only the invariant equations are (φ = π, §3.4).
+
+    Rojas Salgado (1987) §3.4. Meant for a configuration where the Jacobian of the
+    invariant system (3.3.1.19) is singular, as :func:`newton_gauss` calls it: it only
+    examines the geometric Jacobian [A; ∂s/∂θ] (6, k), over the k joints on the chain to
+    ``frame``, by Householder QR. If that is rank deficient or has κ₁ > 1e10 the
+    configuration is a true singularity of the arm (``"intrinsic"``); otherwise the
+    degeneracy can only come from the invariant equations (``"spurious"``: at φ = π, and
+    at φ = ±π/2 for the square system). It does not check that the invariant system is
+    singular: at a regular configuration it also answers ``"spurious"``.
+
+    Parameters
+    ----------
+    model : Model
+        Revolute, prismatic and fixed joints only.
+    q : array_like (n,)
+        One configuration, n = ``model.nq``: rad (revolute), m (prismatic).
+    frame : str, optional
+        The frame whose pose the equations fix (default ``"ee"``): one of the model's
+        frames or a body's name.
+
+    Returns
+    -------
+    str
+        ``"intrinsic"`` or ``"spurious"``.
+
+    Raises
+    ------
+    ValueError
+        A model with a joint other than revolute, prismatic or fixed (or a mimic joint),
+        an unknown ``frame``, or ``q`` not of shape (n,) or not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.kinematics import ik
+    >>> t3 = es.zoo.load("cincinnati_t3")
+    >>> half_turn = np.radians([0.0, 90.0, -135.0, 45.0, 90.0, 180.0])  # tr P = −1: φ = π
+    >>> round(float(np.trace(es.end_effector_pose(t3, half_turn)[:3, :3])), 9)
+    -1.0
+    >>> ik.classify_singularity(t3, half_turn)
+    'spurious'
+    >>> wrist = np.radians([0.0, 90.0, -135.0, 45.0, 0.0, 90.0])  # θ₅ = 0: axis 6 parallel to 2–4
+    >>> ik.classify_singularity(t3, wrist)
+    'intrinsic'
+    """
     d = point_derivatives(model, q, frame)
     cols = list(chain_joints(model, frame))
     geometric = factor(np.vstack([_angular_jacobian(d), d.jacobian])[:, cols])
@@ -103,6 +151,74 @@ def newton_gauss(
     system, any half-turn at φ = π), and such a solution is reported as not converged.
     At most 6 joints on the chain; for redundant arms use
     :func:`~eslabon.kinematics.ik.damped_least_squares`.
+
+    Rojas Salgado (1987) §3.3.1: the equations 3.3.1.9, the Jacobian 3.3.1.15–3.3.1.19,
+    the iteration θ^{k+1} = θ^k + Δθ^k with J Δθ^k = −f solved by Householder QR (routines
+    FUN, DFDX, NLLS); the singularities of §3.4. A target that is far from ``q0`` is
+    better reached by :func:`approach`.
+
+    Parameters
+    ----------
+    model : Model
+        Revolute, prismatic and fixed joints only, at most 6 joints on the chain from the
+        world to ``frame``.
+    R : array_like (3, 3)
+        Target rotation of ``frame``, world ← frame (a proper rotation, to 1e-9).
+    p : array_like (3,)
+        Target position of ``frame``'s origin, m, world axes.
+    q0 : array_like (n,)
+        Start, n = ``model.nq``: rad (revolute), m (prismatic). Joints not on the chain
+        to ``frame`` are held at these values.
+    frame : str, optional
+        The frame to place (default ``"ee"``): one of the model's frames (``"dh3"``, …)
+        or a body's name.
+    equations : {"redundant", "square"}, optional
+        ``"redundant"`` (default): the 7×6 system with the trace row, regular at
+        φ = ±π/2; ``"square"``: the 6×6 system without it.
+    tol : float, optional
+        Stop when ‖f‖∞ < ``tol`` (converged) or the step ‖Δθ‖∞ < ``tol`` (stalled).
+        f mixes dimensionless rows (2 vect, trace) with positions in m; default 1e-12.
+    max_iter : int, optional
+        Most Newton steps (default 30).
+
+    Returns
+    -------
+    IKResult
+        ``q`` (n,): the solution when ``converged`` (rad, m); ``iterations``;
+        ``residual`` ‖f(q)‖∞; ``singular``, ``singularity``, ``rank`` and ``condition``
+        of J at ``q``; ``factor``, the QR factor there for :func:`rates` and
+        :func:`accelerations`; ``frame``, ``equations``, ``joints`` (the chain's joint
+        indices). Not converged, with the reason in ``message``: no convergence in
+        ``max_iter`` steps; a stall (the least-squares minimum of a target out of
+        reach); a singular Jacobian (no step is taken); or the equations met by another
+        rotation. A target met exactly at a singular configuration is reported converged
+        and singular.
+
+    Raises
+    ------
+    ValueError
+        ``R`` not a (3, 3) proper rotation; ``p`` not 3 finite numbers; ``q0`` not one
+        finite configuration of shape (n,); a model with a joint other than revolute,
+        prismatic or fixed, or a mimic joint; ``tol`` not a positive finite number or
+        ``max_iter`` not a positive integer; ``equations`` not in :data:`EQUATIONS`; an
+        unknown ``frame``; more than 6 joints on the chain to ``frame``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.kinematics import ik
+    >>> t3 = es.zoo.load("cincinnati_t3")
+    >>> q_star = np.radians([10.0, 80.0, -120.0, 30.0, 70.0, 40.0])
+    >>> T = es.end_effector_pose(t3, q_star)  # the target: a pose the arm reaches
+    >>> sol = ik.newton_gauss(t3, T[:3, :3], T[:3, 3], q_star + 0.05)
+    >>> sol.converged, sol.singular, sol.iterations <= 10
+    (True, False, True)
+    >>> bool(np.allclose(sol.q, q_star))
+    True
+    >>> sq = ik.newton_gauss(t3, T[:3, :3], T[:3, 3], q_star + 0.05, equations="square")
+    >>> sq.converged, bool(np.allclose(sq.q, q_star))
+    (True, True)
     """
     R = targets.rotation(R, "R")
     p = targets.point(p, "p")
@@ -195,7 +311,57 @@ def _back_substitute(fac, solution, rhs, model, fields):
 def rates(model, solution: IKResult, omega, p_dot, *, frame: str | None = None):
     """θ̇ (n,) from the frame's angular velocity ω (3,) and point velocity ṗ (3,), world
     axes (3.3.2.14), by back substitution with the solution's stored factor (the frame is
-    the solution's)."""
+    the solution's).
+
+    Rojas Salgado (1987) §3.3.2: the derivative of the invariant equations gives
+    J θ̇ = [(tr P·1 − P) ω; −2 vect(P)ᵀ ω; ṗ] with J the Jacobian of the solve and P the
+    frame's rotation at ``solution.q`` (the trace row is dropped for the square system).
+    The right-hand side must be one the chain's joints can produce: with fewer than 6
+    joints on the chain a least-squares compromise is refused.
+
+    Parameters
+    ----------
+    model : Model
+        The model the solution was found for.
+    solution : IKResult
+        A converged, regular result of :func:`newton_gauss` or :func:`approach`
+        (it carries the factor, frame, equations and joints).
+    omega : array_like (3,)
+        Angular velocity ω of the solution's frame, rad/s, world axes.
+    p_dot : array_like (3,)
+        Velocity ṗ of the frame's origin, m/s, world axes.
+    frame : str, optional
+        Only a check: when given it must be ``solution.frame``.
+
+    Returns
+    -------
+    ndarray (n,)
+        θ̇, n = ``model.nq``: rad/s (revolute), m/s (prismatic); zero for the joints off
+        the chain to the frame.
+
+    Raises
+    ------
+    ValueError
+        ``solution`` not an :class:`IKResult` of :func:`newton_gauss` (no factor or no
+        ``equations``), found for another ``frame``, not converged, or singular (the
+        rates are not unique); ``omega`` or ``p_dot`` not 3 finite numbers; data the
+        chain cannot produce (least-squares residual above 1e-8 relative: ``"omega,
+        p_dot: not reachable by the k joints on the chain"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.kinematics import ik
+    >>> t3 = es.zoo.load("cincinnati_t3")
+    >>> q = np.radians([10.0, 80.0, -120.0, 30.0, 70.0, 40.0])
+    >>> T = es.end_effector_pose(t3, q)
+    >>> sol = ik.newton_gauss(t3, T[:3, :3], T[:3, 3], q + 0.05)
+    >>> qd = np.array([0.1, -0.2, 0.3, 0.1, -0.1, 0.2])
+    >>> twist = es.jacobian(t3, q) @ qd  # [ω; ṗ] of the end effector, world axes
+    >>> bool(np.allclose(ik.rates(t3, sol, twist[:3], twist[3:]), qd))
+    True
+    """
     fac = _solution_factor(solution, frame)
     omega = targets.point(omega, "omega")
     p_dot = targets.point(p_dot, "p_dot")
@@ -211,7 +377,62 @@ def rates(model, solution: IKResult, omega, p_dot, *, frame: str | None = None):
 
 
 def accelerations(model, solution: IKResult, qd, omega_dot, p_ddot, *, frame: str | None = None):
-    """θ̈ (n,) from ω̇ (3,), p̈ (3,) and the rates θ̇ (n,) (VELAC form of 3.3.3.5)."""
+    """θ̈ (n,) from ω̇ (3,), p̈ (3,) and the rates θ̇ (n,) (VELAC form of 3.3.3.5).
+
+    Rojas Salgado (1987) §3.3.3, in the form of the program's routine VELAC (the printed
+    3.3.3.5 is garbled): J θ̈ = [(tr P·1 − P) w̃; −2 vect(P)ᵀ w̃; p̈ − θ̇ᵀ(∂²s/∂θ²)θ̇] with
+    w̃ = ω̇ − Ȧθ̇ and Ȧθ̇ = Σ_j θ̇_j ω_{j−1} × e_j (3.3.3.2), solved with the solution's
+    stored factor (the trace row is dropped for the square system).
+
+    Parameters
+    ----------
+    model : Model
+        The model the solution was found for.
+    solution : IKResult
+        A converged, regular result of :func:`newton_gauss` or :func:`approach`.
+    qd : array_like (n,)
+        The joint rates θ̇ at the solution (e.g. from :func:`rates`): rad/s, m/s.
+    omega_dot : array_like (3,)
+        Angular acceleration ω̇ of the solution's frame, rad/s², world axes.
+    p_ddot : array_like (3,)
+        Acceleration p̈ of the frame's origin (the point's classical acceleration),
+        m/s², world axes.
+    frame : str, optional
+        Only a check: when given it must be ``solution.frame``.
+
+    Returns
+    -------
+    ndarray (n,)
+        θ̈, n = ``model.nq``: rad/s² (revolute), m/s² (prismatic); zero for the joints off
+        the chain to the frame.
+
+    Raises
+    ------
+    ValueError
+        ``solution`` as for :func:`rates` (not from :func:`newton_gauss`, another
+        ``frame``, not converged, singular); ``qd`` not one finite (n,) vector;
+        ``omega_dot`` or ``p_ddot`` not 3 finite numbers; data the chain cannot produce
+        (``"omega_dot, p_ddot: not reachable by the k joints on the chain"``).
+
+    Examples
+    --------
+    The Cincinnati T3 at t = 0.05 s of its straight-line task, against the printed joint
+    accelerations of Table 5.4.1 (rad/s²):
+
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import trajectory as tr
+    >>> from eslabon.kinematics import ik
+    >>> from eslabon.zoo.rojas import INITIAL_THETA_DEG
+    >>> from eslabon.zoo.rojas_tables import JOINT_TABLES
+    >>> t3, row = es.zoo.load("cincinnati_t3"), JOINT_TABLES["5.4.1"]
+    >>> p = [tr.T3_X, row["y"], tr.T3_Z]
+    >>> sol = ik.newton_gauss(t3, tr.T3_ROTATION, p, np.radians(INITIAL_THETA_DEG))
+    >>> qd = ik.rates(t3, sol, np.zeros(3), [0.0, row["yd"], 0.0])
+    >>> qdd = ik.accelerations(t3, sol, qd, np.zeros(3), [0.0, row["ydd"], 0.0])
+    >>> bool(np.allclose(qdd, row["thdd"], rtol=1e-4, atol=1e-6))
+    True
+    """
     fac = _solution_factor(solution, frame)
     frame = solution.frame
     qd = targets.start(model, qd, "qd")
