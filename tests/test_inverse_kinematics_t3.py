@@ -384,6 +384,19 @@ def test_two_point_with_a_prismatic_joint_between_the_points():
     h, s = (es.kinematics.frame_pose(arm, q_star, f)[:3, 3] for f in ("dh4", "dh5"))
     sol = ik.two_point(arm, h, s, q_star + 0.02)
     assert sol.converged, sol.message
+    # the rates and accelerations skip it too (they refused exact data before)
+    qd, qdd = np.array([0.3, -0.2, 0.1, 0.4, 0.5]), np.array([1.0, 0.5, -0.5, 0.2, 0.3])
+
+    def motion(frame, eps=1e-6):
+        J = es.jacobian(arm, sol.q, frame)[3:]
+        dJ = es.jacobian(arm, sol.q + eps * qd, frame) - es.jacobian(arm, sol.q - eps * qd, frame)
+        return J @ qd, J @ qdd + dJ[3:] @ qd / (2 * eps)
+
+    (v, a), (v1, a1) = motion("dh4"), motion("dh5")
+    check(ik.two_point_rates(arm, sol, h, s, v, v1), qd, 1e-9)
+    check(ik.two_point_accelerations(arm, sol, qd, h, s, v, v1, a, a1), qdd, 1e-6)
+    with pytest.raises(ValueError, match="frames: the solution was solved for"):
+        ik.two_point_rates(arm, sol, h, s, v, v1, frames=("dh3", "dh5"))
 
 
 def test_newton_gauss_on_a_tree_solves_the_chain_to_the_frame():

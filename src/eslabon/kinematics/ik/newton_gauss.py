@@ -270,8 +270,15 @@ def _full(q0, cols, qc):
 
 
 def _solution_factor(solution: IKResult, frame):
-    if not isinstance(solution, IKResult) or solution.factor is None or not solution.equations:
-        raise ValueError("solution: expected the IKResult of newton_gauss")
+    if (
+        not isinstance(solution, IKResult)
+        or solution.factor is None
+        or solution.equations not in EQUATIONS
+    ):
+        raise ValueError(
+            "solution: expected the IKResult of newton_gauss (two_point results take "
+            "two_point_rates and two_point_accelerations)"
+        )
     if frame is not None and frame != solution.frame:
         raise ValueError(
             f"frame: the solution was found for frame {solution.frame!r}, not {frame!r}"

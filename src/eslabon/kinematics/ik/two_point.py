@@ -41,6 +41,17 @@ def _frames(model, frames):
     return tuple(frames)
 
 
+def _solution_frames(model, solution, frames):
+    """The two frames ``solution`` was solved for; ``frames``, when given, must be them."""
+    used = tuple(solution.frame.split(" "))
+    if frames is None:
+        return used
+    frames = _frames(model, frames)
+    if frames != used:
+        raise ValueError(f"frames: the solution was solved for {used}, got {frames}")
+    return frames
+
+
 def _rigid(model, q0, frames):
     """True when the two frame points keep their distance whatever the joints do."""
     dist = []
@@ -176,9 +187,9 @@ def two_point_rates(model, solution, p, p_prime, p_dot, p_prime_dot, *, frames=N
 
     Rojas Salgado (1987) §3.5.2: J θ̇ = [ṗ; ṗ′], solved with the stored factor of the
     solution (a least-squares solve: the data are only checked for rigidity). The
-    velocities must keep the tool rigid, (p − p′)·(ṗ − ṗ′) = 0 to 1e-9 relative; this
-    check is made whatever the joints between the points (unlike :func:`two_point`,
-    which skips its distance check when a joint between them changes it).
+    velocities must keep the tool rigid, (p − p′)·(ṗ − ṗ′) = 0 to 1e-9 relative, where
+    the two points keep their distance (as in :func:`two_point`, the check is skipped
+    when a joint between them changes it).
 
     Parameters
     ----------
@@ -191,8 +202,8 @@ def two_point_rates(model, solution, p, p_prime, p_dot, p_prime_dot, *, frames=N
     p_dot, p_prime_dot : array_like (3,)
         Velocities ṗ and ṗ′ of the two points, m/s, world axes.
     frames : (str, str), optional
-        Only checked to be two of the model's frame names; the rates use the solution's
-        factor, whatever frames it was found for.
+        The two frames; by default those ``solution`` was found for, and refused when
+        they differ from them.
 
     Returns
     -------
@@ -225,10 +236,11 @@ def two_point_rates(model, solution, p, p_prime, p_dot, p_prime_dot, *, frames=N
     True
     """
     fac = _solved(solution)
+    frames = _solution_frames(model, solution, frames)
     d = targets.point(p, "p") - targets.point(p_prime, "p_prime")
     v = targets.point(p_dot, "p_dot") - targets.point(p_prime_dot, "p_prime_dot")
-    _check(float(d @ v), "p_prime_dot", float(np.linalg.norm(d) * np.linalg.norm(v)))
-    _frames(model, frames)
+    if _rigid(model, solution.q, frames):
+        _check(float(d @ v), "p_prime_dot", float(np.linalg.norm(d) * np.linalg.norm(v)))
     return fac.solve(np.concatenate([p_dot, p_prime_dot]))
 
 
@@ -259,9 +271,8 @@ def two_point_accelerations(
         Their accelerations p̈ and p̈′ (classical accelerations of the points), m/s²,
         world axes.
     frames : (str, str), optional
-        The two frames; they must be those the solution was found for (not checked
-        against ``solution.frame``). Default: the last two DH frames, as for
-        :func:`two_point`.
+        The two frames; by default those ``solution`` was found for, and refused when
+        they differ from them.
 
     Returns
     -------
@@ -303,14 +314,17 @@ def two_point_accelerations(
     True
     """
     fac = _solved(solution)
-    frames = _frames(model, frames)
+    frames = _solution_frames(model, solution, frames)
     qd = targets.start(model, qd, "qd")
     d = targets.point(p, "p") - targets.point(p_prime, "p_prime")
     v = targets.point(p_dot, "p_dot") - targets.point(p_prime_dot, "p_prime_dot")
     a = targets.point(p_ddot, "p_ddot") - targets.point(p_prime_ddot, "p_prime_ddot")
-    _check(
-        float(d @ a + v @ v), "p_prime_ddot", float(np.linalg.norm(d) * np.linalg.norm(a) + v @ v)
-    )
+    if _rigid(model, solution.q, frames):
+        _check(
+            float(d @ a + v @ v),
+            "p_prime_ddot",
+            float(np.linalg.norm(d) * np.linalg.norm(a) + v @ v),
+        )
     h, s, _, _ = _system(model, solution.q, p, p_prime, frames, hessian=True)
     bias_h = np.einsum("ajk,j,k->a", h.hessian, qd, qd)
     bias_s = np.einsum("ajk,j,k->a", s.hessian, qd, qd)
