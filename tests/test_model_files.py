@@ -22,7 +22,8 @@ def test_every_zoo_model_saves_and_reloads_exactly(name, tmp_path):
         assert np.array_equal(fa.rotation, fb.rotation) and np.array_equal(
             fa.translation, fb.translation
         )
-    urdf = load_model(save_model(model, tmp_path / "m.urdf"), gravity=model.gravity)
+    urdf = load_model(save_model(model, tmp_path / "m.urdf"))  # gravity from the comment
+    np.testing.assert_array_equal(urdf.gravity, model.gravity)
     rng = np.random.default_rng(1)
     q, qd, qdd = rng.uniform(-1, 1, (3, model.nv))
     if model.nq != model.nv:  # a quaternion (the space manipulator's free-flying base)

@@ -123,3 +123,16 @@ def test_eslabon_info_prints_the_rule_and_takes_ee(tmp_path):
     )
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1 and "a URDF file takes ee=LINK" in lines[0]
+
+
+def test_a_urdf_without_moving_bodies_places_ee_at_the_named_link():
+    """The rule named the last link while ee stayed at the world origin (found while
+    documenting): with no moving body, ee is where that link is."""
+    from eslabon.model.urdf import read_urdf
+
+    urdf = """<robot name="stand"><link name="base"/><link name="flange"/>
+      <joint name="j" type="fixed"><parent link="base"/><child link="flange"/>
+      <origin xyz="0 0 1"/></joint></robot>"""
+    model, info = read_urdf(urdf)
+    assert info.ee == "flange"
+    np.testing.assert_array_equal(model.frame("ee").translation, [0.0, 0.0, 1.0])

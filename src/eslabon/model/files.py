@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._files import write_text_atomic
 from .._yaml import check_plain_tree, dump_yaml, read_yaml
@@ -87,7 +88,8 @@ def load_model(
     """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or ``.urdf``.
 
     ``gravity`` overrides the file's (URDF has none: the physical default (0, 0, −9.81)
-    applies). ``strict`` refuses an inertia no rigid body can have (else a warning).
+    applies, or the gravity :func:`to_urdf` wrote in its comment). ``strict`` refuses an
+    inertia no rigid body can have (else a warning).
     ``root_joint`` ("free_flyer" or "planar", URDF only) hangs the URDF's root link from
     the world on that joint, and ``ee`` (URDF only) names the link that is the end
     effector (:func:`~eslabon.model.read_urdf`). A mobile-manipulator file (a ``mobile``
@@ -107,7 +109,8 @@ def load_model(
     gravity : array_like (3,), optional
         Free-fall acceleration in world coordinates [m/s²], overriding the file's. By
         default a YAML file's ``gravity`` key, else (0, 0, −9.81); a URDF, which has none,
-        gets (0, 0, −9.81).
+        gets the gravity eslabon's writer left in its comment (``<!-- written by eslabon;
+        gravity [...] is not part of URDF -->``), else (0, 0, −9.81).
     strict : bool
         Refuse (ValueError) an inertia no rigid body can have (principal moments breaking
         the triangle inequality); by default an ``ImplausibleInertiaWarning`` names the
@@ -175,6 +178,28 @@ def load_model(
     [3.24]
     """
     return read_model_file(path, gravity=gravity, strict=strict, root_joint=root_joint, ee=ee)
+
+
+#: the comment :func:`~eslabon.model.to_urdf` writes (URDF has no place for gravity)
+_WRITTEN_GRAVITY = re.compile(
+    r"<!-- written by eslabon; gravity \[([^\]]*)\] is not part of URDF -->"
+)
+
+
+def _urdf_gravity(path: Path) -> NDArray[np.float64]:
+    """The gravity a URDF written by eslabon keeps in its comment, else the standard
+    (0, 0, −9.81): a model saved to URDF loads back with its own gravity."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        head = fh.read(4096)
+    found = _WRITTEN_GRAVITY.search(head)
+    if found:
+        try:
+            values = np.array([float(x) for x in found[1].split(",")])
+        except ValueError:
+            values = np.zeros(0)
+        if values.shape == (3,) and np.isfinite(values).all():
+            return values
+    return np.asarray(STANDARD_GRAVITY, dtype=float)
 
 
 def read_model_file(
@@ -251,7 +276,7 @@ def read_model_file(
 
             return from_urdf(
                 path,
-                gravity=STANDARD_GRAVITY if gravity is None else gravity,
+                gravity=_urdf_gravity(path) if gravity is None else gravity,
                 strict=strict,
                 root_joint=root_joint,
                 ee=ee,
@@ -513,18 +538,18 @@ def save_model(model: Model, path: PathLike) -> Path:
     """Write ``model`` to a ``.yaml`` / ``.yml`` or ``.urdf`` model file.
 
     YAML gets its DH table when it was built from one, else its bodies and frames;
-    :func:`load_model` reads it back exactly from YAML, and from URDF up to rounding and
-    gravity (below).
+    :func:`load_model` reads it back exactly from YAML, and from URDF up to rounding
+    (below).
 
     YAML holds the DH table (with the payload and tool recovered from the model's bodies
     and frames) when the model is exactly the table it was built from and has no mimic
     joint, else the body list with every frame, and the name, source and gravity.
     Floats are written with all their digits, so :func:`load_model` reads the same
     arrays back bit for bit (every zoo model). URDF (:func:`to_urdf`) keeps the bodies,
-    joints and frames to about 1e-12 (rpy angles), but neither the source nor the
-    gravity, which URDF has no place for: pass ``gravity=model.gravity`` to
-    :func:`load_model` when it is not (0, 0, −9.81). The file is written atomically (a
-    complete file or none).
+    joints and frames to about 1e-12 (rpy angles) but not the source; the gravity, which
+    URDF has no place for, goes into a comment that :func:`load_model` reads back (other
+    readers take their own default). The file is written atomically (a complete file or
+    none).
 
     Parameters
     ----------
@@ -561,7 +586,7 @@ def save_model(model: Model, path: PathLike) -> Path:
     >>> path.name, back.name, np.array_equal(back.inertia, arm.inertia)
     ('planar2.yaml', 'planar2', True)
     >>> arm.gravity.tolist(), urdf.gravity.tolist()
-    ([0.0, -9.81, 0.0], [0.0, 0.0, -9.81])
+    ([0.0, -9.81, 0.0], [0.0, -9.81, 0.0])
     """
     path = Path(path)
     suffix = path.suffix.lower()

@@ -711,6 +711,9 @@ def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str
         found = next((n for n in TOOL_FRAMES if n in frames), None)
         if found is None:
             last = b._bodies[-1]["name"] if b.nb else next(iter(frames), "world")
+            if not b.nb and last in frames:  # no moving body: ee where that link is
+                f = frames[last]
+                b.add_frame("ee", f.body, f.rotation, f.translation)
             return last, (
                 f"ee: the last link {last!r} (the URDF has no tool frame: none of "
                 f"{', '.join(TOOL_FRAMES)}; choose one with ee=)"
