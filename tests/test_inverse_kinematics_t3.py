@@ -481,3 +481,29 @@ def test_seven_r_round_off_experiment():
             assert np.median(np.abs(errors[key])) < 1e-13, (equations, key)
             assert np.abs(errors[key]).max() < 1e-11, (equations, key)
         assert errors["condition"].max() < 1e3
+
+
+def test_least_condition_start_of_3_3_1_12():
+    """Rojas (1987) §3.3.1, eq. 3.3.1.12: start from the θ⁰ that minimises κ(J). On the
+    T3, from the fourth of ``reproduce rojas``'s perturbed starts (κ = 167.9) the
+    continuation to the task's first pose fails; from the least-κ start found near it
+    (κ = 5.6) it converges. Held joints stay; κ is the SVD's σ_max/σ_min of J."""
+    from eslabon.kinematics.ik.newton_gauss import system
+    from eslabon.trajectory import t3_straight_line_task
+
+    t3 = es.zoo.load("cincinnati_t3")
+    rng = np.random.default_rng(0)
+    starts = [np.radians(INITIAL_THETA_DEG) + rng.uniform(-0.8, 0.8, 6) for _ in range(4)]
+    q0 = starts[3]
+    _, J = system(t3, q0, np.eye(3), np.zeros(3))
+    assert ik.jacobian_condition(t3, q0) == pytest.approx(np.linalg.cond(J), rel=1e-12)
+    found = ik.least_condition_start(t3, q0)
+    assert found.condition_given == pytest.approx(167.9, abs=0.1)
+    assert found.condition < 6.0 and found.evaluations > 10
+    first = t3_straight_line_task().at(0.0)
+    assert not ik.approach(t3, first.R, first.p, q0, steps=5).converged
+    assert ik.approach(t3, first.R, first.p, found.q, steps=5).converged
+    kept = ik.least_condition_start(t3, q0, held=(0, 5), max_evaluations=200)
+    assert kept.q[0] == q0[0] and kept.q[5] == q0[5] and kept.evaluations <= 201
+    with pytest.raises(ValueError, match="held: expected joint indices"):
+        ik.least_condition_start(t3, q0, held=(7,))

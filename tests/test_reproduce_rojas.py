@@ -48,6 +48,9 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
     assert np.argmax(peak) == 1 and peak[5] < 1e-9  # joint 2 carries most; joint 6 none
     assert data["seven_r"]["redundant"]["on_branch"] == data["seven_r"]["redundant"]["solved"]
     assert data["seven_r"]["redundant"]["failed"] == ["180° (spurious)"]
+    least = data["least_condition"]  # (3.3.1.12)
+    assert all(r["condition_least"] < r["condition_given"] for r in least)
+    assert sum(r["least_converged"] and not r["given_converged"] for r in least) >= 1
     counts = {row[0]: row[1:3] for row in data["opcount"]}
     assert counts["thesis Lagrange model, I and C (4.4.3-4)"] == [1896, 1370]
     assert counts["thesis simulation step (4.5)"] == [1217, 921]

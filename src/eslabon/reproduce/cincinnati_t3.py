@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import gravity_torques, inverse_dynamics, zoo
-from .._files import write_text_atomic
+from .._files import atomic_file, write_text_atomic
 from ..dynamics import lagrange, opcount
 from ..kinematics import ik
 from ..sim import Trajectory
@@ -121,6 +121,52 @@ def _task(t3, out):
     return summary, lines, files, path
 
 
+#: starts for the (3.3.1.12) experiment: Table 4.4.1's configuration perturbed by
+#: uniform ±0.8 rad (numpy's default_rng(0)), the first six draws
+LEAST_CONDITION_STARTS = 6
+
+
+def _least_condition(t3, out):
+    """(3.3.1.12): the approach to the task's first pose from perturbed starts, and from
+    the start of least κ(J) found near each (:func:`ik.least_condition_start`)."""
+    first = t3_straight_line_task().at(0.0)
+    rng = np.random.default_rng(0)
+    base = np.radians(rojas.INITIAL_THETA_DEG)
+    rows = []
+    for _ in range(LEAST_CONDITION_STARTS):
+        q0 = base + rng.uniform(-0.8, 0.8, 6)
+        found = ik.least_condition_start(t3, q0)
+        given = ik.approach(t3, first.R, first.p, q0, steps=5)
+        least = ik.approach(t3, first.R, first.p, found.q, steps=5)
+        rows.append(
+            {
+                "condition_given": found.condition_given,
+                "condition_least": found.condition,
+                "given_converged": given.converged,
+                "given_iterations": given.iterations,
+                "least_converged": least.converged,
+                "least_iterations": least.iterations,
+            }
+        )
+    keys = list(rows[0])
+    with atomic_file(out / "least_condition_starts.csv", "w") as fh:
+        fh.write(",".join(keys) + "\n")
+        for r in rows:
+            fh.write(",".join(str(r[k]) for k in keys) + "\n")
+    lines = [
+        "(3.3.1.12) start of least κ(J): approach (5 poses) to the task's first pose from "
+        f"{LEAST_CONDITION_STARTS} starts, Table 4.4.1's θ ± 0.8 rad"
+    ]
+    for r in rows:
+        lines.append(
+            f"  κ {r['condition_given']:8.1f} → {r['condition_least']:5.2f};  from the given "
+            f"start: {'converged' if r['given_converged'] else 'failed':<9} "
+            f"{r['given_iterations']:3d} it.;  from the least-κ start: "
+            f"{'converged' if r['least_converged'] else 'failed':<9} {r['least_iterations']:3d} it."
+        )
+    return rows, lines, {"least_condition_csv": out / "least_condition_starts.csv"}
+
+
 def reproduce(out) -> tuple[dict, list]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -158,6 +204,9 @@ def reproduce(out) -> tuple[dict, list]:
     from .t3_linear_control import closed_loop
 
     data["closed_loop"], more, f = closed_loop(t3, path, out)
+    lines += more
+    files.update(f)
+    data["least_condition"], more, f = _least_condition(t3, out)
     lines += more
     files.update(f)
     data["seven_r"], more, f = seven_r_loop.sweep(out)

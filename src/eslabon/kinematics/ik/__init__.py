@@ -6,13 +6,16 @@
   tells intrinsic from spurious singularities (§3.4).
 * :func:`two_point` — the 5-DOF axisymmetric-tool IK by two axis points (Rojas Salgado
   1987, §3.5), with :func:`two_point_rates` and :func:`two_point_accelerations`.
-* :func:`approach` and :func:`solve_path` — continuation to a pose and along a task.
+* :func:`approach` and :func:`solve_path` — continuation to a pose and along a task;
+  :func:`least_condition_start` — the start that minimises κ(J) (3.3.1.12), and
+  :func:`jacobian_condition`.
 * :func:`damped_least_squares` — a general solver for any model (redundant arms,
   position-only targets, singular poses).
 
 Every solver returns an :class:`IKResult`; check ``converged`` and ``singular``.
 """
 
+from .conditioning import ConditionedStart, jacobian_condition, least_condition_start
 from .continuation import PathSolution, approach, solve_path
 from .dls import damped_least_squares
 from .gauss import IKResult, QRFactor
@@ -34,4 +37,7 @@ __all__ = [
     "solve_path",
     "PathSolution",
     "damped_least_squares",
+    "least_condition_start",
+    "jacobian_condition",
+    "ConditionedStart",
 ]
