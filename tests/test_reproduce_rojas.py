@@ -48,6 +48,7 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
     assert np.argmax(peak) == 1 and peak[5] < 1e-9  # joint 2 carries most; joint 6 none
     assert data["seven_r"]["redundant"]["on_branch"] == data["seven_r"]["redundant"]["solved"]
     assert data["seven_r"]["redundant"]["failed"] == ["180° (spurious)"]
+    assert data["beta_spline"]["closest_miss"] < 1.2e-4  # §4.4's 21-knot spline, sought
     least = data["least_condition"]  # (3.3.1.12)
     assert all(r["condition_least"] < r["condition_given"] for r in least)
     assert sum(r["least_converged"] and not r["given_converged"] for r in least) >= 1

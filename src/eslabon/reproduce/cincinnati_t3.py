@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import gravity_torques, inverse_dynamics, zoo
-from .._files import atomic_file, write_text_atomic
+from .._files import atomic_file, savefig_atomic, write_text_atomic
 from ..dynamics import lagrange, opcount
 from ..kinematics import ik
 from ..sim import Trajectory
@@ -167,6 +167,85 @@ def _least_condition(t3, out):
     return rows, lines, {"least_condition_csv": out / "least_condition_starts.csv"}
 
 
+#: ÿ = β̈ printed at t = 0.05 s and 0.45 s (Tables 5.4.1 and 5.6.2)
+PRINTED_BETA_DDOT = 1.95774
+
+
+def beta_spline_candidates() -> dict:
+    """β̈(0.05) and β̈(0.45) of cubic splines through the cycloid β(t) = t − sin 2πt / 2π
+    sampled at the 21 knots t = 0, 0.05, …, 1 the thesis's program reads (§4.4, arrays
+    XA, YA of size 21), for each end condition of :func:`eslabon.trajectory.spline_law`,
+    with knot values as given, rounded to the printed 5 decimals and rounded to single
+    precision; and the cycloid's own β̈."""
+    from ..trajectory import spline_law
+
+    t = np.linspace(0.0, 1.0, 21)
+    beta = t - np.sin(2 * np.pi * t) / (2 * np.pi)
+    at = np.array([0.05, 0.45])
+    out = {"cycloid": (2 * np.pi * np.sin(2 * np.pi * at)).tolist()}
+    knots = {
+        "": beta,
+        ", knots to 5 decimals": np.round(beta, 5),
+        ", knots in single precision": beta.astype(np.float32).astype(float),
+    }
+    for label, values in knots.items():
+        for ends in ("natural", "clamped", "rest"):
+            out[f"{ends}{label}"] = spline_law(t, values, ends=ends)(at).s_ddot.tolist()
+    return out
+
+
+def _beta_spline(out):
+    """The 21-knot β(t) spline of §4.4 sought among the usual end conditions; the
+    candidates' β̈ over [0, 0.5] s plotted with the printed value."""
+    candidates = beta_spline_candidates()
+    closest = min(
+        (k for k in candidates if k != "cycloid"),
+        key=lambda k: max(abs(x - PRINTED_BETA_DDOT) for x in candidates[k]),
+    )
+    lines = [
+        f"β(t) spline (§4.4): printed β̈(0.05) = β̈(0.45) = {PRINTED_BETA_DDOT}; 21-knot cubic "
+        "splines of the cycloid give (t = 0.05, 0.45):"
+    ]
+    for name, (a, b) in candidates.items():
+        lines.append(f"  {name:<40} {a:.5f} {b:.5f}")
+    miss = max(abs(x - PRINTED_BETA_DDOT) for x in candidates[closest])
+    lines.append(
+        f"  closest: {closest} ({miss:.1e} below the printed value at both times); "
+        "none reproduces it to its 5 decimals"
+    )
+    data = {"candidates": candidates, "closest": closest, "closest_miss": miss}
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return data, lines, {}
+    from ..trajectory import spline_law
+
+    t = np.linspace(0.0, 1.0, 21)
+    beta = t - np.sin(2 * np.pi * t) / (2 * np.pi)
+    tt = np.linspace(0.0, 0.5, 501)
+    exact = 2 * np.pi * np.sin(2 * np.pi * tt)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for ends, style in (("natural", "--"), ("clamped", ":"), ("rest", "-.")):
+        spline = spline_law(t, beta, ends=ends)(tt).s_ddot
+        ax.plot(tt, spline - exact, style, label=f"21-knot {ends} spline")
+    cyc = 2 * np.pi * np.sin(2 * np.pi * np.array([0.05, 0.45]))
+    ax.plot([0.05, 0.45], PRINTED_BETA_DDOT - cyc, "rs", label="printed (Tables 5.4.1, 5.6.2)")
+    ax.set(
+        xlabel="t [s]",
+        ylabel="β̈ − β̈ of the cycloid [m/s²]",
+        title="β(t) of the T3 task: 21-knot splines against the exact cycloid",
+    )
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = savefig_atomic(fig, out / "beta_spline.png", dpi=90)
+    plt.close(fig)
+    return data, lines, {"beta_spline_png": path}
+
+
 def reproduce(out) -> tuple[dict, list]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -204,6 +283,9 @@ def reproduce(out) -> tuple[dict, list]:
     from .t3_linear_control import closed_loop
 
     data["closed_loop"], more, f = closed_loop(t3, path, out)
+    lines += more
+    files.update(f)
+    data["beta_spline"], more, f = _beta_spline(out)
     lines += more
     files.update(f)
     data["least_condition"], more, f = _least_condition(t3, out)
