@@ -41,7 +41,7 @@ def test_reproduce_araujo(tmp_path, capsys):
         assert (tmp_path / name).is_file(), name
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["assumed_platform"]["wheelbase"] == 0.90
-    assert summary["mount"]["translation"] == [0.0, 0.0, 0.0]
+    assert summary["mount"]["translation"] == [0.3, 0.0, 0.5]  # Mount.araujo_assumed()
 
     # thesis-mode case 2, the arm as on a fixed base; V̇ = F/m (reference values)
     checks = summary["reference_checks"]
@@ -75,6 +75,13 @@ def test_reproduce_araujo(tmp_path, capsys):
     assert len(summary["differences"]) == 16
     assert data["differences"] == summary["differences"]
     assert rows.shape[0] == 201 and rows[-1, 0] == 1.0
+    # the assumed platform data: the wheel masses matter most; the mount's height not at
+    # all (the platform moves in the plane), its position along x a little
+    sens = summary["sensitivity"]
+    assert set(sens["largest"].values()) == {"wheel masses 4 / 16 kg"}
+    assert sens["changes"]["mount height 0.3 / 0.7 m"] == [[0.0] * 3, [0.0] * 3]
+    assert 0.0 < abs(sens["changes"]["mount x 0.1 / 0.5 m"][1][2]) < 1e-3
+    assert (tmp_path / "sensitivity.png").stat().st_size > 10_000
     # Ch. III's claims on the one-way model, against the coupled one: the steering
     # difference grows with M, the arm's with F, the thesis mode starts without a transient
     claims = summary["thesis_claims"]

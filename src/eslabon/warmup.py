@@ -92,7 +92,7 @@ def run_group(name: str) -> float:
         mm = mb.MobileManipulator(
             mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
             es.zoo.load("puma560_araujo"),
-            mb.Mount((0.3, 0.0, 0.5)),
+            mb.Mount.araujo_assumed(),
         )
         mb.simulate(mm, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
     elif name == "floating bases":  # the extended joint set (eslabon._engine.joints)

@@ -121,7 +121,7 @@ def _mobile_viewer(out) -> Path:
     mm = mb.MobileManipulator(
         mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
         zoo.load("puma560_araujo"),
-        mb.Mount((0.3, 0.0, 0.5)),
+        mb.Mount.araujo_assumed(),
     )
     run = mb.simulate(mm, 1.0, 0.02, torque=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1], u=[150.0, 0.3])
     tree, traj = tree_trajectory(mm, run)

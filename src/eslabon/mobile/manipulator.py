@@ -94,6 +94,28 @@ class Mount:
         )
         object.__setattr__(self, "rotation", check_rotation(self.rotation, "mount.rotation"))
 
+    @classmethod
+    def araujo_assumed(cls) -> "Mount":
+        """The PUMA's mount on the Seekur Jr. that ``reproduce araujo`` and the demo use.
+
+        **Assumed**, not data from Araujo (2012), which gives no mount: the arm's base
+        0.30 m ahead of the rear axle (a third of the 0.90 m wheelbase) and 0.50 m above
+        the axle's height, axes aligned with the chassis (base z up). ``reproduce
+        araujo`` shows how much the results move when it does (``sensitivity.png``).
+
+        Returns
+        -------
+        Mount
+            ``Mount((0.3, 0.0, 0.5))``.
+
+        Examples
+        --------
+        >>> from eslabon import mobile as mb
+        >>> mb.Mount.araujo_assumed().translation.tolist()
+        [0.3, 0.0, 0.5]
+        """
+        return cls((0.3, 0.0, 0.5))
+
 
 @dataclass(frozen=True)
 class ThesisOptions:

@@ -8,9 +8,9 @@ implementation of the thesis's algorithm (Steps 1–7 of "Algoritmo para resolve
 problema dinámico inverso", Tables A.4–A.7; two integrators agree to 6 digits):
 thesis-mode load case 2, where the arm moves as on a fixed base, and V̇ = F/m. The
 platform's mass split, the mount and the initial pose are not in the thesis: the documented
-assumed set (``TricycleParams.seekur_jr_assumed()``), the mount at the chassis origin
-(rear-axle midpoint, axes aligned), and every coordinate zero at rest are used, and said so
-in the output.
+assumed set (``TricycleParams.seekur_jr_assumed()``), the assumed mount
+(``Mount.araujo_assumed()``, also the demo's), and every coordinate zero at rest are used,
+and said so in the output; ``sensitivity.png`` shows how much each assumption matters.
 """
 
 from __future__ import annotations
@@ -100,7 +100,8 @@ def _family(out, case, coords, t, plt):
 
 
 def _arm_com(arm, q):
-    """The arm's centre of mass in its base frame (= the chassis frame, identity mount)."""
+    """The arm's centre of mass in its base frame (axes those of the chassis: the mount
+    turns nothing)."""
     T = forward_kinematics(arm, q)
     c = np.einsum("bij,bj->bi", T[:, :3, :3], arm.com) + T[:, :3, 3]
     return arm.mass[1:] @ c[1:] / arm.mass[1:].sum()
@@ -134,7 +135,7 @@ def reproduce(out) -> tuple[dict, list]:
     out.mkdir(parents=True, exist_ok=True)
     params = mb.TricycleParams.seekur_jr_assumed()
     arm = puma560_araujo()
-    mm = mb.MobileManipulator(mb.Tricycle(params), arm, mb.Mount(), mode="thesis")
+    mm = mb.MobileManipulator(mb.Tricycle(params), arm, mb.Mount.araujo_assumed(), mode="thesis")
     mc = mb.martinenko.mass_constants(params)
     lines = [
         "Seed 003, Araujo (2012): PUMA 560 on a tricycle, Gibbs–Appell, load cases of Ch. III",
@@ -149,8 +150,9 @@ def reproduce(out) -> tuple[dict, list]:
             f"I2 = {mc.I2:g} kg·m², m0 = {mc.m0:.6g} kg;"
         ),
         (
-            "  the arm's mount at the chassis origin (rear-axle midpoint, axes aligned, "
-            "base z up); start at rest with every coordinate 0; g = 9.81 m/s²."
+            "  the arm's mount Mount.araujo_assumed(): 0.30 m ahead of the rear axle, 0.50 m "
+            "up, axes aligned (base z up); start at rest with every coordinate 0; "
+            "g = 9.81 m/s²."
         ),
         "The thesis's plots are lost: only independently computed reference values are compared.",
     ]
@@ -336,6 +338,13 @@ def reproduce(out) -> tuple[dict, list]:
 
     data["thesis_claims"], more, files = araujo_claims.reproduce(
         mm, out, lambda run: _coordinates(run, params.rear_wheel_radius), NAMES, plt
+    )
+    lines += more
+    data["files"].update({k: str(v) for k, v in files.items()})
+    from . import araujo_sensitivity
+
+    data["sensitivity"], more, files = araujo_sensitivity.reproduce(
+        arm, out, lambda run: _coordinates(run, params.rear_wheel_radius), NAMES, plt
     )
     lines += more
     data["files"].update({k: str(v) for k, v in files.items()})
