@@ -507,3 +507,24 @@ def test_least_condition_start_of_3_3_1_12():
     assert kept.q[0] == q0[0] and kept.q[5] == q0[5] and kept.evaluations <= 201
     with pytest.raises(ValueError, match="held: expected joint indices"):
         ik.least_condition_start(t3, q0, held=(7,))
+
+
+def test_the_section_3_6_task_on_the_t3():
+    """Rojas (1987) §3.6, Figs. 3.6.2–3.6.8: the sphere–cylinder curve with the Frenet–Serret
+    orientation, one cycle in 60 s, IK every 0.5 s by the 7×6 system, on the T3
+    (``reproduce rojas``). Every solve converges; the end effector is on the curve to
+    1e-9 m with the Frenet rotation; J θ̇ gives the task's [ω; ṗ] (the rates of §3.3.2);
+    the sixth joint turns once as the Frenet frame does around the closed curve."""
+    from eslabon.reproduce import e2_task
+
+    t3 = es.zoo.load("cincinnati_t3")
+    times, sol = e2_task.solve(t3)
+    task = e2_task.task(t3)
+    assert len(times) == 121 and np.all(sol.converged)
+    for k in range(0, 121, 10):
+        s = task.at(times[k])
+        T = es.end_effector_pose(t3, sol.q[k])
+        assert np.abs(T[:3, 3] - s.p).max() < 1e-9 and np.abs(T[:3, :3] - s.R).max() < 1e-9
+        twist = es.jacobian(t3, sol.q[k], "ee") @ sol.qd[k]
+        np.testing.assert_allclose(twist, np.concatenate([s.omega, s.p_dot]), atol=1e-9)
+    assert abs(abs(sol.q[-1, 5] - sol.q[0, 5]) - 2 * np.pi) < 1e-6

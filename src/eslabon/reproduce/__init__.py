@@ -11,7 +11,8 @@ command                   module                            source
                                                             Euler, Walker–Orin, pendulum
 ``reproduce rojas``       :mod:`.cincinnati_t3`,            Rojas Salgado 1987 (seed 000):
                           :mod:`.t3_linear_control`,        the Cincinnati T3, ch. 3–5;
-                          :mod:`.seven_r_loop`              the 7R loop, §3.3.3
+                          :mod:`.seven_r_loop`,             the 7R loop, §3.3.3; the
+                          :mod:`.e2_task`                   §3.6 task
 ``reproduce jaramillo``   :mod:`.spatial_operators`         Jaramillo Botero 1998 (seeds
                                                             002/004): spatial operators
 ``reproduce araujo``      :mod:`.mobile_manipulator`        Araujo 2012 (seed 003): a PUMA

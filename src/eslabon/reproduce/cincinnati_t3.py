@@ -31,7 +31,7 @@ from ..sim import Trajectory
 from ..trajectory import T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
 from ..zoo import rojas
 from ..zoo.rojas_tables import JOINT_TABLES as TABLES
-from . import seven_r_loop
+from . import e2_task, seven_r_loop
 
 #: below these magnitudes a printed cell is single-precision noise
 NOISE = {
@@ -283,6 +283,16 @@ def reproduce(out) -> tuple[dict, list]:
     from .t3_linear_control import closed_loop
 
     data["closed_loop"], more, f = closed_loop(t3, path, out)
+    lines += more
+    files.update(f)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        plt = None
+    data["e2_task"], more, f = e2_task.reproduce(t3, out, plt)
     lines += more
     files.update(f)
     data["beta_spline"], more, f = _beta_spline(out)
