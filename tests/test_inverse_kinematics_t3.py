@@ -528,3 +528,23 @@ def test_the_section_3_6_task_on_the_t3():
         twist = es.jacobian(t3, sol.q[k], "ee") @ sol.qd[k]
         np.testing.assert_allclose(twist, np.concatenate([s.omega, s.p_dot]), atol=1e-9)
     assert abs(abs(sol.q[-1, 5] - sol.q[0, 5]) - 2 * np.pi) < 1e-6
+
+
+def test_two_point_frames_whose_names_hold_a_space():
+    """Review finding: the frames were read back by splitting their joined names."""
+    from eslabon.model import Frame
+
+    rows = [dict(r) for r in es.zoo.load("cincinnati_t3").dh.rows[:5]]
+    arm = es.from_dh(rows, "rojas")
+    dh5 = arm.frame("dh5")
+    tip = Frame("tool tip", dh5.body, dh5.rotation, dh5.translation + dh5.rotation @ [0, 0, 0.3])
+    arm = arm.replace(frames=(*arm.frames, tip))
+    frames = ("dh4", "tool tip")
+    q = np.array([0.2, 1.4, -2.0, 0.5, 0.3])
+    h, s = (es.kinematics.frame_pose(arm, q, f)[:3, 3] for f in frames)
+    sol = ik.two_point(arm, h, s, q + 0.02, frames=frames)
+    assert sol.converged and sol.frames == frames
+    qd = np.array([0.3, -0.2, 0.1, 0.4, 0.5])
+    v, v1 = (es.jacobian(arm, sol.q, f)[3:] @ qd for f in frames)
+    check(ik.two_point_rates(arm, sol, h, s, v, v1), qd, 1e-9)
+    check(ik.two_point_rates(arm, sol, h, s, v, v1, frames=frames), qd, 1e-9)

@@ -251,3 +251,17 @@ def test_the_model_package_imports_nothing_above_itself():
     )
     assert found == []
     assert any(name == "model.files" for name in _imported(SOURCE / "loader.py"))
+
+
+def test_every_urdf_reader_takes_the_written_gravity(tmp_path):
+    """Review finding: load_model read the writer's gravity comment, from_urdf and
+    read_urdf did not. gravity= still overrides it; a URDF from elsewhere gets −9.81 z."""
+    from eslabon.model import from_urdf, read_urdf, to_urdf
+
+    arm = es.zoo.load("planar2")  # gravity along −y
+    path = save_model(arm, tmp_path / "p.urdf")
+    for model in (load_model(path), from_urdf(path), read_urdf(path)[0], from_urdf(to_urdf(arm))):
+        np.testing.assert_array_equal(model.gravity, arm.gravity)
+    np.testing.assert_array_equal(from_urdf(path, gravity=[0, 0, -1.62]).gravity, [0, 0, -1.62])
+    text = to_urdf(arm).replace("gravity [0.0, -9.81, 0.0]", "gravity [nan, 1, 2]")
+    np.testing.assert_array_equal(from_urdf(text).gravity, [0.0, 0.0, -9.81])

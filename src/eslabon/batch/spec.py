@@ -239,7 +239,8 @@ class SweepSpec:
         Raises
         ------
         ValueError
-            From numpy, for random sampling with a negative ``seed``.
+            From numpy, for random sampling with a negative ``seed`` in a spec built
+            directly (:func:`parse_spec` refuses it by name).
 
         Examples
         --------

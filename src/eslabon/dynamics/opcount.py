@@ -18,7 +18,7 @@ arrays that count theirs (:mod:`._opcount_probe`). The counts are of the general
 written — joint axes and placements of any orientation, no structural zeros exploited,
 dense 6×6 blocks in the operator form — so they are upper bounds for a specialised
 program like the thesis's. On revolute chains: RNEA 137n + 3 multiplications, Walker–Orin
-3 (CRBA) 3n² + 169n, ABA 449n − 222, constraint forces 2562n − 1528 (all linear but CRBA;
+3 (CRBA) 3n² + 169n, ABA 449n − 222, constraint forces 2590n − 1528 (all linear but CRBA;
 the Coulomb term costs its multiplication even when zero). sin and cos count as two trig
 calls per revolute joint, not as the arithmetic of the inline routine that computes them.
 

@@ -43,15 +43,8 @@ import numpy as np
 from .._engine.joints import subspace
 from ..kinematics.kinematic_pass import kinematic_pass
 from ..spatial.rotations import skew
-from ..spatial.spatial6 import translation_operator
+from ..spatial.spatial6 import rotation_operator, translation_operator
 from .soa import _joint_terms, _states, require_joints
-
-
-def _rotation_operator(r):
-    """R = diag(r, r) (1.3), 6 × 6."""
-    out = np.zeros((6, 6))
-    out[:3, :3] = out[3:, 3:] = r
-    return out
 
 
 def inverse_dynamics(model, q, qd, qdd):
@@ -100,7 +93,7 @@ def inverse_dynamics(model, q, qd, qdd):
     X = [None] * (n + 1)  # X_i = R_{i−1,i}ᵀ P̂(p_{i−1,i})ᵀ
     for i in range(1, n + 1):
         r, p = motion.parent_rotation[i], motion.parent_translation[i]
-        X[i] = _rotation_operator(r).T @ translation_operator(p).T
+        X[i] = rotation_operator(r).T @ translation_operator(p).T
         H[i] = subspace(model.joint_type[i], model.axis[i], pitch=model.pitch[i])
         k = int(model.v_index[i])
         rates = slice(k, k + H[i].shape[1])
@@ -117,6 +110,8 @@ def inverse_dynamics(model, q, qd, qdd):
     tau = np.zeros(model.nv)
     F_next = np.zeros(6)
     for i in range(n, 0, -1):
+        # written out, not spatial6.spatial_inertia: that one refuses an inertia no rigid
+        # body has, which published arms (the Puma's) carry and the model accepts
         m, s, J = model.mass[i], model.com[i], model.inertia[i]
         J_O = J + m * (s @ s * np.eye(3) - np.outer(s, s))
         I_O = np.block([[J_O, m * skew(s)], [-m * skew(s), m * np.eye(3)]])  # (1.45)

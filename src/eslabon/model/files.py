@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from .._files import write_text_atomic
 from .._yaml import check_plain_tree, dump_yaml, read_yaml
@@ -180,28 +179,6 @@ def load_model(
     return read_model_file(path, gravity=gravity, strict=strict, root_joint=root_joint, ee=ee)
 
 
-#: the comment :func:`~eslabon.model.to_urdf` writes (URDF has no place for gravity)
-_WRITTEN_GRAVITY = re.compile(
-    r"<!-- written by eslabon; gravity \[([^\]]*)\] is not part of URDF -->"
-)
-
-
-def _urdf_gravity(path: Path) -> NDArray[np.float64]:
-    """The gravity a URDF written by eslabon keeps in its comment, else the standard
-    (0, 0, −9.81): a model saved to URDF loads back with its own gravity."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        head = fh.read(4096)
-    found = _WRITTEN_GRAVITY.search(head)
-    if found:
-        try:
-            values = np.array([float(x) for x in found[1].split(",")])
-        except ValueError:
-            values = np.zeros(0)
-        if values.shape == (3,) and np.isfinite(values).all():
-            return values
-    return np.asarray(STANDARD_GRAVITY, dtype=float)
-
-
 def read_model_file(
     path: PathLike,
     *,
@@ -276,7 +253,7 @@ def read_model_file(
 
             return from_urdf(
                 path,
-                gravity=_urdf_gravity(path) if gravity is None else gravity,
+                gravity=gravity,
                 strict=strict,
                 root_joint=root_joint,
                 ee=ee,

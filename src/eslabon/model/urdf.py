@@ -536,10 +536,50 @@ def _add_child(
     return body
 
 
+#: the comment :func:`to_urdf` writes (URDF has no place for gravity)
+_WRITTEN_GRAVITY = re.compile(
+    r"<!-- written by eslabon; gravity \[([^\]]*)\] is not part of URDF -->"
+)
+
+
+def written_gravity(text: str | bytes) -> NDArray[np.float64]:
+    """The gravity a URDF written by eslabon keeps in its comment (:func:`to_urdf`), else
+    the standard (0, 0, −9.81): a model saved to URDF reads back with its own gravity.
+
+    Parameters
+    ----------
+    text : str or bytes
+        URDF text or a file's bytes (UTF-8); only the first 4096 characters are searched.
+
+    Returns
+    -------
+    ndarray (3,)
+        Gravity in world coordinates [m/s²].
+
+    Examples
+    --------
+    >>> from eslabon.model.urdf import written_gravity
+    >>> written_gravity("<robot name='r'><link name='a'/></robot>").tolist()
+    [0.0, 0.0, -9.81]
+    """
+    head = text[:4096]
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", errors="replace")
+    found = _WRITTEN_GRAVITY.search(head)
+    if found:
+        try:
+            values = np.array([float(x) for x in found[1].split(",")])
+        except ValueError:
+            values = np.zeros(0)
+        if values.shape == (3,) and np.isfinite(values).all():
+            return values
+    return np.asarray(STANDARD_GRAVITY, dtype=float)
+
+
 def read_urdf(
     source: str | Path,
     *,
-    gravity: ArrayLike = STANDARD_GRAVITY,
+    gravity: ArrayLike | None = None,
     name: str | None = None,
     strict: bool = False,
     root_joint: str | None = None,
@@ -559,9 +599,10 @@ def read_urdf(
     ----------
     source : str or Path
         A URDF file path, or URDF text (a string starting with ``<``).
-    gravity : array_like (3,)
-        Free-fall acceleration in world coordinates [m/s²] (URDF has none); default
-        (0, 0, −9.81).
+    gravity : array_like (3,), optional
+        Free-fall acceleration in world coordinates [m/s²]. URDF has none: by default the
+        gravity eslabon's writer keeps in its comment (``<!-- written by eslabon; gravity
+        [...] is not part of URDF -->``, :func:`to_urdf`), else (0, 0, −9.81).
     name : str, optional
         The model's name (default: the robot's name, else ``"urdf"``).
     strict : bool
@@ -644,6 +685,8 @@ def read_urdf(
         )
     text, where = urdf_source(source)
     robot = parse_urdf_xml(text, where)
+    if gravity is None:
+        gravity = written_gravity(text)
     if robot.tag != "robot":
         raise ValueError(f"{where}: expected a <robot> root element, got <{robot.tag}>")
     for el in robot.iter("loop_joint"):
@@ -846,7 +889,7 @@ def _with_mimics(model: Model, info: UrdfInfo, parent_of: ParentOf, where: str) 
 def from_urdf(
     source: str | Path,
     *,
-    gravity: ArrayLike = STANDARD_GRAVITY,
+    gravity: ArrayLike | None = None,
     name: str | None = None,
     strict: bool = False,
     root_joint: str | None = None,
@@ -860,9 +903,10 @@ def from_urdf(
     ----------
     source : str or Path
         A URDF file path, or URDF text (a string starting with ``<``).
-    gravity : array_like (3,)
-        Free-fall acceleration in world coordinates [m/s²] (URDF has none); default
-        (0, 0, −9.81).
+    gravity : array_like (3,), optional
+        Free-fall acceleration in world coordinates [m/s²]. URDF has none: by default the
+        gravity eslabon's writer keeps in its comment (``<!-- written by eslabon; gravity
+        [...] is not part of URDF -->``, :func:`to_urdf`), else (0, 0, −9.81).
     name : str, optional
         The model's name (default: the robot's name, else ``"urdf"``).
     strict : bool
@@ -892,8 +936,8 @@ def from_urdf(
 
     Examples
     --------
-    A zoo arm written as URDF to a temporary folder and read back (URDF keeps no
-    gravity, so it is passed again):
+    A zoo arm written as URDF to a temporary folder and read back (its gravity, along
+    −y, comes back from the writer's comment):
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -904,9 +948,9 @@ def from_urdf(
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = Path(folder) / "planar2.urdf"
     ...     _ = to_urdf(arm, path)
-    ...     back = from_urdf(path, gravity=arm.gravity)
-    >>> back.name, back.nq
-    ('planar2', 2)
+    ...     back = from_urdf(path)
+    >>> back.name, back.nq, back.gravity.tolist()
+    ('planar2', 2, [0.0, -9.81, 0.0])
     >>> q, qd, qdd = [0.3, -0.2], [0.5, 1.0], [1.0, -2.0]
     >>> np.allclose(es.inverse_dynamics(back, q, qd, qdd), es.inverse_dynamics(arm, q, qd, qdd))
     True

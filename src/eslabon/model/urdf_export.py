@@ -158,10 +158,10 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     Body i's link carries the body's name and its inertial data (origin at the COM, axes
     the body's); its joint is named ``joint_<body name>``, a frame's fixed joint
     ``frame_<frame name>``, and rotations are written as rpy (:func:`matrix_rpy`). The
-    gravity, which URDF has no place for, is written only in a comment; the model's
+    gravity, which URDF has no place for, is written in a comment that
+    :func:`~eslabon.model.from_urdf` reads back (other readers ignore it); the model's
     ``source`` and DH table are not written. :func:`~eslabon.model.from_urdf` reads the
-    text back with the same bodies (numbered breadth first) and, given the gravity again,
-    the same dynamics.
+    text back with the same bodies (numbered breadth first) and the same dynamics.
 
     Parameters
     ----------

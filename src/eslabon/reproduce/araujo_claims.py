@@ -101,8 +101,8 @@ def reproduce(mm, out: Path, coordinates, names, plt) -> tuple[dict, list, dict]
         f"  - the steering difference grows with M: "
         f"{'yes' if summary['beta_grows_with_M'] else 'no'} (β: "
         + ", ".join(f"{x:.1e}" for x in by_M[:, beta])
-        + " rad); the arm's differences do not "
-        f"({'they grow too' if summary['arm_grows_with_M'] else 'set by F, not M'});",
+        + " rad); the arm's differences "
+        + ("grow with M too;" if summary["arm_grows_with_M"] else "do not (set by F, not M);"),
         f"  - the arm's differences grow with F (the platform's acceleration): "
         f"{'yes' if summary['arm_grows_with_F'] else 'no'} (q3: "
         + ", ".join(f"{x:.1e}" for x in by_F[:, arm[2]])

@@ -140,6 +140,11 @@ def seven_r_exact(theta1: float, theta1_dot: float, theta1_ddot: float) -> tuple
     g′ = 1.5 sin θ₁ / (cos²θ₁ sin θ₂), h = g′ sin θ₂ has h′ = 1.5 (cos²θ₁ + 2 sin²θ₁) / cos³θ₁,
     g″ = (h′ sin θ₂ − h cos θ₂ g′) / sin²θ₂; then θ̇₂ = g′ θ̇₁ and θ̈₂ = g″ θ̇₁² + g′ θ̈₁."""
     c1, s1 = np.cos(theta1), np.sin(theta1)
+    if not -1.5 < c1 < -0.5:  # cos θ₂ = −1.5 / cos θ₁ − 2 within (−1, 1)
+        raise ValueError(
+            f"theta1: the loop closes on the symmetric branch for θ₁ in (120°, 240°), "
+            f"got {np.degrees(theta1):.6g}°"
+        )
     theta2 = float(np.arccos(-1.5 / c1 - 2.0))
     c2, s2 = np.cos(theta2), np.sin(theta2)
     h = 1.5 * s1 / c1**2

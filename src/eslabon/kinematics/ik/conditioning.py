@@ -125,7 +125,8 @@ def least_condition_start(
     ------
     ValueError
         ``q0`` invalid, an unknown ``frame`` or ``equations``, a ``held`` index that is
-        not a joint, ``max_evaluations`` not a positive whole number.
+        not a joint or that holds every joint of the chain, ``max_evaluations`` not a
+        positive whole number.
 
     Examples
     --------
@@ -140,7 +141,7 @@ def least_condition_start(
 
     q0 = targets.start(model, q0)
     _rows(equations)
-    if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, int):
+    if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, (int, np.integer)):
         raise ValueError(f"max_evaluations: expected a whole number, got {max_evaluations!r}")
     if max_evaluations < 1:
         raise ValueError(f"max_evaluations: expected >= 1, got {max_evaluations}")
@@ -150,6 +151,8 @@ def least_condition_start(
             raise ValueError(f"held: expected joint indices 0..{model.nq - 1}, got {held!r}")
         held_set.add(int(k))
     free = [k for k in chain_joints(model, frame) if k not in held_set]
+    if not free:
+        raise ValueError("held: every joint on the chain is held; nothing is left to move")
     count = [0]
 
     def log_condition(x):

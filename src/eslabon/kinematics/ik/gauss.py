@@ -163,6 +163,9 @@ class IKResult:
         Indices of the unknowns: the joints on the chain to ``frame`` for
         :func:`newton_gauss` (the others were held at ``q0``), every joint for
         :func:`two_point`, every velocity coordinate (0 … nv − 1) for damped least squares.
+    frames : tuple of str
+        For :func:`two_point`, the two frames' names as given (a name may hold a space);
+        empty otherwise.
 
     Examples
     --------
@@ -192,6 +195,7 @@ class IKResult:
     frame: str = "ee"
     equations: str = ""
     joints: tuple = ()
+    frames: tuple = ()
 
 
 def newton_gauss_loop(system, q0, *, tol: float, max_iter: int, classify, what: str) -> IKResult:

@@ -43,7 +43,7 @@ def _frames(model, frames):
 
 def _solution_frames(model, solution, frames):
     """The two frames ``solution`` was solved for; ``frames``, when given, must be them."""
-    used = tuple(solution.frame.split(" "))
+    used = solution.frames
     if frames is None:
         return used
     frames = _frames(model, frames)
@@ -165,7 +165,11 @@ def two_point(
         what="two_point",
     )
     return dataclasses.replace(
-        res, frame=" ".join(frames), equations="two_point", joints=tuple(range(model.nq))
+        res,
+        frame=" ".join(frames),
+        equations="two_point",
+        joints=tuple(range(model.nq)),
+        frames=tuple(frames),
     )
 
 
@@ -252,8 +256,9 @@ def two_point_accelerations(
     Rojas Salgado (1987) §3.5.2: J θ̈ = [p̈ − θ̇ᵀ(∂²h/∂θ²)θ̇; p̈′ − θ̇ᵀ(∂²s/∂θ²)θ̇] (3.5.2.5;
     its printed first row wrongly says s₁), solved with the solution's stored factor
     (least squares, no residual check). The accelerations must keep the tool rigid,
-    (p − p′)·(p̈ − p̈′) + ‖ṗ − ṗ′‖² = 0 to 1e-9 relative, whatever the joints between the
-    points. The Hessians are those of ``frames`` at ``solution.q``.
+    (p − p′)·(p̈ − p̈′) + ‖ṗ − ṗ′‖² = 0 to 1e-9 relative, where the two points keep their
+    distance (as in :func:`two_point`). The Hessians are those of the solution's frames
+    at ``solution.q``.
 
     Parameters
     ----------
