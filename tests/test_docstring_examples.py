@@ -8,6 +8,7 @@ import doctest
 import importlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -37,7 +38,10 @@ def test_docstring_examples_run(name):
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     tests = [t for t in finder.find(module, name) if t.examples]
     assert tests, f"{name}: no example found"
-    for test in tests:
-        runner.run(test)
+    # numpy's default print options: the CLI's main(), run in-process by other tests,
+    # sets its own for the whole process
+    with np.printoptions(precision=8, linewidth=75, suppress=False, threshold=1000):
+        for test in tests:
+            runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{name}: {result.failed} example(s) failed (output above)"
