@@ -173,6 +173,17 @@ def vectors(n: int, nq: int | None = None, **fields):
     return out, batched
 
 
+def whole_number(x, field: str, minimum: int | None = None) -> int:
+    """``x`` as an int when it is a whole number (Python or numpy integer, not a bool or a
+    float) and at least ``minimum``, else a ValueError naming ``field``."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral):
+        at_least = "" if minimum is None else f" >= {minimum}"
+        raise ValueError(f"{field}: expected a whole number{at_least}, got {x!r}")
+    if minimum is not None and x < minimum:
+        raise ValueError(f"{field}: expected a whole number >= {minimum}, got {x!r}")
+    return int(x)
+
+
 def finite_number(x, field: str, positive: bool = False) -> float:
     """A finite float (and > 0 with ``positive``), else a ValueError naming ``field``.
     Booleans, text and complex numbers are refused, not converted."""
@@ -268,8 +279,7 @@ def set_num_threads(k: int) -> None:
     1
     >>> es.set_num_threads(before)
     """
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise ValueError(f"k: expected a whole number of threads, got {k!r}")
+    k = whole_number(k, "k", 1)
     nb = _numba()
     if not 1 <= k <= nb.config.NUMBA_NUM_THREADS:
         raise ValueError(

@@ -149,8 +149,10 @@ def warmup(jobs: int | None = None, log=None) -> dict:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
-        raise ValueError(f"--jobs: expected a whole number >= 1, got {jobs!r}")
+    if jobs is not None:
+        from ._args import whole_number
+
+        jobs = whole_number(jobs, "--jobs", 1)
     jobs = jobs or min(len(GROUPS), os.cpu_count() or 1)
     log = log or (lambda line: None)
     t0 = time.perf_counter()

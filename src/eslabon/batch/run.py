@@ -29,6 +29,7 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._args import whole_number
 from .._files import OutputExistsError, remove_stale_temporaries, write_text_atomic
 from .parts import (
     check_part,
@@ -522,8 +523,8 @@ def run_sweep(
     >>> data.shape, list(data["payload_mass"])
     ((3, 7), [0.0, 1.0, 2.0])
     """
-    if not serial and client is None and (not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"--workers: expected a whole number >= 1, got {workers!r}")
+    if not serial and client is None:
+        workers = whole_number(workers, "--workers", 1)
     _require(serial or client is not None)
     plan = plan_run(spec, out, resume)
     total = len(spec.chunks())

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .._args import finite_array, finite_number
+from .._args import finite_array, finite_number, whole_number
 from .._files import atomic_file
 from ..sim.rk4 import rk4_step
 from .manipulator import (
@@ -341,8 +341,7 @@ def simulate(
     if samples is not None:
         if method == "rk4":
             raise ValueError("samples: the fixed-step 'rk4' samples every dt; leave samples out")
-        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
-            raise ValueError(f"samples: expected a whole number >= 2, got {samples!r}")
+        samples = whole_number(samples, "samples", 2)
     elif steps < 1 or abs(steps * dt - t_final) > 1e-9 * t_final:
         raise ValueError(f"dt: t_final = {t_final} is not a whole number of steps of {dt}")
     t = np.linspace(0.0, t_final, samples if samples is not None else steps + 1)

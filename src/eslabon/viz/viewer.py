@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._args import whole_number
 from .._files import write_text_atomic
 from .stick3d import frame_origins
 
@@ -162,12 +163,7 @@ def write_viewer(
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
-    if (
-        isinstance(max_frames, bool)
-        or not isinstance(max_frames, (int, np.integer))
-        or max_frames < 1
-    ):
-        raise ValueError(f"max_frames: expected a whole number >= 1, got {max_frames!r}")
+    max_frames = whole_number(max_frames, "max_frames", 1)
     if traj.q.shape[1] != model.nq:
         raise ValueError(
             f"model: {model.name} has {model.nq} joints, the trajectory {traj.q.shape[1]}"

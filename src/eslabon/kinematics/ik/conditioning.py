@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..._args import whole_number
 from ..._engine.joints import rotates
 from . import targets
 from .newton_gauss import _rows, chain_joints, system
@@ -141,10 +142,7 @@ def least_condition_start(
 
     q0 = targets.start(model, q0)
     _rows(equations)
-    if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, (int, np.integer)):
-        raise ValueError(f"max_evaluations: expected a whole number, got {max_evaluations!r}")
-    if max_evaluations < 1:
-        raise ValueError(f"max_evaluations: expected >= 1, got {max_evaluations}")
+    max_evaluations = whole_number(max_evaluations, "max_evaluations", 1)
     held_set = set()
     for k in held:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < model.nq:
