@@ -14,8 +14,21 @@ Two experiments on the loop cut at joint 1 (:func:`eslabon.zoo.rojas.seven_r_cha
   126.87° (θ₂ = 60° → 86.6°). The swing stays below θ₁ = 138.59° (cos θ₁ = −0.75,
   θ₂ = 90°), where another branch of solutions crosses the symmetric one: continuation
   through it follows either, and (3.3.3.7) holds only on the symmetric one. The run is
-  in double precision: the solver has no single-precision mode, so the thesis's
-  single-precision run is not repeated.
+  made twice: in double precision by the general solver
+  (:func:`eslabon.kinematics.ik.newton_gauss`, :func:`~eslabon.kinematics.ik.rates`,
+  :func:`~eslabon.kinematics.ik.accelerations`), and in single precision (``float32``
+  end to end, as the thesis's ``REAL`` program) by :mod:`.seven_r_single`.
+
+What the measurement shows: in double precision both systems reach round-off (medians
+~1e-15). In single precision both sit at float32 round-off — medians 5.6e-7 / 6.2e-7 rad
+(θ₂), 9.6e-7 / 1.4e-6 rad/s (θ̇₂), 5.5e-6 / 6.8e-6 rad/s² (θ̈₂) for the 7 × 6 / 6 × 6
+system on the 101 samples, every error below ε₃₂ κ₁ times the quantity's size — and the
+7 × 6 system's errors are *not* systematically smaller: it has the smaller error at about
+half the samples, and the ratio of the medians, 0.7–0.9 here, moves between 0.7 and 1.3
+when the same motion is sampled 51, 201 or 401 times. The thesis's filtering of round-off
+by the trace equation is not seen on this motion: there R turns by φ = 143°–150°
+(tr R = cos θ₁), far from the φ = ±π/2 where the 6 × 6 system degenerates, and κ₁ ≤ 736
+for both systems; the thesis's own motion is not known.
 """
 
 from __future__ import annotations
@@ -27,10 +40,11 @@ import numpy as np
 from .._files import atomic_file, savefig_atomic
 from ..kinematics import ik
 from ..zoo import rojas
+from . import seven_r_single
+from .seven_r_single import input_motion
 
-#: the input's sweep of :func:`round_off`: start (rad), amplitude (rad), samples over 1 s
-ROUND_OFF_START = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG[0])
-ROUND_OFF_SWING = np.radians(10.0)
+#: samples over 1 s of the input's sweep of :func:`round_off` (start and amplitude:
+#: :func:`eslabon.reproduce.seven_r_single.input_motion`)
 ROUND_OFF_SAMPLES = 101
 #: Newton–Gauss tolerance of :func:`round_off`: tighter than the solver's default 1e-12,
 #: whose stopping point (not round-off) would set the errors' size
@@ -97,17 +111,6 @@ def sweep(out: Path) -> tuple[dict, list, dict]:
     return summary, lines, {"seven_r_csv": out / "seven_r.csv"}
 
 
-def input_motion(t):
-    """θ₁, θ̇₁, θ̈₁ of the input at times ``t`` (s): a cycloid of 10° over 1 s."""
-    t = np.asarray(t, dtype=float)
-    a = ROUND_OFF_SWING
-    return (
-        ROUND_OFF_START + a * (t - np.sin(2 * np.pi * t) / (2 * np.pi)),
-        a * (1.0 - np.cos(2 * np.pi * t)),
-        a * 2 * np.pi * np.sin(2 * np.pi * t),
-    )
-
-
 def round_off_errors(equations: str, t) -> dict:
     """Errors of θ₂, θ̇₂, θ̈₂ (rad, rad/s, rad/s²) at times ``t`` against (3.3.3.7), with
     the solver's Jacobian condition estimate and iterations, for ``equations``
@@ -134,46 +137,96 @@ def round_off_errors(equations: str, t) -> dict:
     return {k: np.array(v) for k, v in out.items()}
 
 
-def round_off(out: Path) -> tuple[dict, list, dict]:
-    """Figs. 3.3.3–3.3.5 recomputed: ``seven_r_round_off.csv`` and, with matplotlib,
-    ``seven_r_round_off.png`` in ``out``."""
-    t = np.linspace(0.0, 1.0, ROUND_OFF_SAMPLES)
-    runs = {eq: round_off_errors(eq, t) for eq in ik.EQUATIONS}
-    keys = ("position", "rate", "acceleration", "condition", "iterations")
-    with atomic_file(out / "seven_r_round_off.csv", "w") as fh:
+def _write_csv(path: Path, t, runs: dict, keys: tuple) -> Path:
+    """One row per time: t, then ``{equations}_{key}`` for every system and key."""
+    with atomic_file(path, "w") as fh:
         fh.write("t," + ",".join(f"{eq}_{k}" for eq in ik.EQUATIONS for k in keys) + "\n")
         for i, ti in enumerate(t):
             fh.write(
-                f"{ti!r},"
+                f"{float(ti)!r},"
                 + ",".join(repr(float(runs[eq][k][i])) for eq in ik.EQUATIONS for k in keys)
                 + "\n"
             )
-    files = {"seven_r_round_off_csv": out / "seven_r_round_off.csv"}
-    errors = ("position", "rate", "acceleration")
-    summary = {
-        eq: {k: float(np.abs(runs[eq][k]).max()) for k in errors}
-        | {f"median_{k}": float(np.median(np.abs(runs[eq][k]))) for k in errors}
+    return path
+
+
+_ERRORS = ("position", "rate", "acceleration")
+
+
+def _summary(runs: dict) -> dict:
+    return {
+        eq: {k: float(np.abs(runs[eq][k]).max()) for k in _ERRORS}
+        | {f"median_{k}": float(np.median(np.abs(runs[eq][k]))) for k in _ERRORS}
         | {"max_condition": float(runs[eq]["condition"].max())}
         for eq in ik.EQUATIONS
     }
+
+
+def _lines(summary: dict) -> list:
+    return [
+        f"  {eq:<9} ({'7 × 6' if eq == 'redundant' else '6 × 6'})"
+        + "".join(
+            f"  {name} {summary[eq]['median_' + k]:.1e} ({summary[eq][k]:.1e})"
+            for name, k in zip(("θ₂", "θ̇₂", "θ̈₂"), _ERRORS)
+        )
+        + f"  κ₁ ≤ {summary[eq]['max_condition']:.0f}"
+        for eq in ik.EQUATIONS
+    ]
+
+
+def round_off(out: Path) -> tuple[dict, list, dict]:
+    """Figs. 3.3.3–3.3.5 recomputed in double and in single precision:
+    ``seven_r_round_off.csv`` (double), ``seven_r_round_off_single.csv`` (float32, with
+    the Newton steps' final ‖f‖∞ as ``residual``) and, with matplotlib,
+    ``seven_r_round_off.png`` (both precisions) in ``out``. The summary has one entry per
+    system for double precision and, under ``"single_precision"``, one per system for
+    float32 plus ``"fraction_redundant_smaller"``: per quantity, the share of samples
+    where the 7 × 6 system's error is the smaller (ties at exact zeros excluded)."""
+    t = np.linspace(0.0, 1.0, ROUND_OFF_SAMPLES)
+    runs = {eq: round_off_errors(eq, t) for eq in ik.EQUATIONS}
+    single = {eq: seven_r_single.round_off_errors(eq, t) for eq in ik.EQUATIONS}
+    keys = ("position", "rate", "acceleration", "condition", "iterations")
+    files = {
+        "seven_r_round_off_csv": _write_csv(out / "seven_r_round_off.csv", t, runs, keys),
+        "seven_r_round_off_single_csv": _write_csv(
+            out / "seven_r_round_off_single.csv", t, single, keys + ("residual",)
+        ),
+    }
+    summary = _summary(runs)
+    smaller = {}
+    for k in _ERRORS:
+        e7, e6 = np.abs(single["redundant"][k]), np.abs(single["square"][k])
+        differ = e7 != e6
+        smaller[k] = float(np.mean(e7[differ] < e6[differ]))
+    summary["single_precision"] = _summary(single) | {"fraction_redundant_smaller": smaller}
     lines = [
         "7R round-off (Figs. 3.3.3–3.3.5): θ₁ from 126.87° by a 10° cycloid over 1 s, "
-        f"{ROUND_OFF_SAMPLES} samples; max |error| of θ₂, θ̇₂, θ̈₂ against (3.3.3.7), "
-        "double precision; median (max)"
+        f"{ROUND_OFF_SAMPLES} samples; |error| of θ₂, θ̇₂, θ̈₂ against (3.3.3.7), "
+        "median (max); double precision"
     ]
-    for eq in ik.EQUATIONS:
-        s = summary[eq]
-        lines.append(
-            f"  {eq:<9} ({'7 × 6' if eq == 'redundant' else '6 × 6'})"
-            + "".join(
-                f"  {name} {s['median_' + k]:.1e} ({s[k]:.1e})"
-                for name, k in zip(("θ₂", "θ̇₂", "θ̈₂"), errors)
-            )
-            + f"  κ₁ ≤ {s['max_condition']:.0f}"
-        )
+    lines += _lines(summary)
+    lines.append("  single precision (float32 end to end, as the thesis's REAL program)")
+    lines += _lines(summary["single_precision"])
+    ratio = {
+        k: summary["single_precision"]["redundant"][f"median_{k}"]
+        / summary["single_precision"]["square"][f"median_{k}"]
+        for k in _ERRORS
+    }
+    # a system is "the smaller" when it has the smaller error at more than 80 % of the
+    # samples for each quantity (with no systematic difference the share is near one half)
+    if all(f > 0.8 for f in smaller.values()):
+        verdict = "the 7 × 6 system's errors are the smaller, the filtering §3.3.3 claims"
+    elif all(f < 0.2 for f in smaller.values()):
+        verdict = "the 6 × 6 system's errors are the smaller, contrary to §3.3.3"
+    else:
+        verdict = "neither system's errors are systematically smaller (§3.3.3 claims the 7 × 6's)"
     lines.append(
-        "  In double precision both systems reach round-off (medians ~1e-15); the thesis's"
-        " filtering by the trace equation is a single-precision effect, not repeated here"
+        "  In double precision both systems reach round-off. In single precision the 7 × 6"
+        " system's median error is "
+        + ", ".join(f"{ratio[k]:.2f}×" for k in _ERRORS)
+        + " the 6 × 6's (θ₂, θ̇₂, θ̈₂), the smaller at "
+        + ", ".join(f"{100 * smaller[k]:.0f}%" for k in _ERRORS)
+        + f" of the samples: {verdict}"
     )
     try:
         import matplotlib
@@ -183,15 +236,20 @@ def round_off(out: Path) -> tuple[dict, list, dict]:
     except ImportError:
         lines.append("  (no plot: matplotlib is missing; pip install 'eslabon[viz]')")
         return summary, lines, files
-    fig, axes = plt.subplots(3, 1, figsize=(7, 8), sharex=True)
+    fig, axes = plt.subplots(3, 1, figsize=(7, 9), sharex=True)
     titles = ("Fig. 3.3.3: θ₂ [rad]", "Fig. 3.3.4: θ̇₂ [rad/s]", "Fig. 3.3.5: θ̈₂ [rad/s²]")
-    for ax, key, title in zip(axes, ("position", "rate", "acceleration"), titles):
-        for eq, style in zip(ik.EQUATIONS, ("-", "--")):
-            label = "7 × 6 (with the trace equation)" if eq == "redundant" else "6 × 6"
-            ax.semilogy(t, np.abs(runs[eq][key]) + 1e-18, style, label=label)
+    curves = [
+        (runs, "redundant", "C0", "-", "double, 7 × 6 (with the trace equation)"),
+        (runs, "square", "C1", "--", "double, 6 × 6"),
+        (single, "redundant", "C2", "-", "single, 7 × 6 (with the trace equation)"),
+        (single, "square", "C3", "--", "single, 6 × 6"),
+    ]
+    for ax, key, title in zip(axes, _ERRORS, titles):
+        for data, eq, color, style, label in curves:
+            ax.semilogy(t, np.abs(data[eq][key]) + 1e-18, style, color=color, label=label, lw=1)
         ax.set_title(f"|error| of {title}", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=7, ncol=2)
     axes[-1].set_xlabel("t [s]")
     fig.tight_layout()
     files["seven_r_round_off_png"] = savefig_atomic(fig, out / "seven_r_round_off.png", dpi=90)
