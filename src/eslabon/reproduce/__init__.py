@@ -11,12 +11,16 @@ command                   module                            source
                                                             Euler, Walker–Orin, pendulum
 ``reproduce rojas``       :mod:`.cincinnati_t3`,            Rojas Salgado 1987 (seed 000):
                           :mod:`.t3_linear_control`,        the Cincinnati T3, ch. 3–5;
-                          :mod:`.seven_r_loop`,             the 7R loop, §3.3.3; the
-                          :mod:`.e2_task`                   §3.6 task
+                          :mod:`.t3_uvw_terms`,             §5.3 term by term; the 7R
+                          :mod:`.seven_r_loop`,             loop, §3.3.3, in double and
+                          :mod:`.seven_r_single`,           single precision; the §3.6
+                          :mod:`.e2_task`                   task
 ``reproduce jaramillo``   :mod:`.spatial_operators`         Jaramillo Botero 1998 (seeds
                                                             002/004): spatial operators
-``reproduce araujo``      :mod:`.mobile_manipulator`        Araujo 2012 (seed 003): a PUMA
-                                                            560 on a tricycle
+``reproduce araujo``      :mod:`.mobile_manipulator`,       Araujo 2012 (seed 003): a PUMA
+                          :mod:`.araujo_claims`,            560 on a tricycle, the
+                          :mod:`.araujo_sensitivity`        thesis's claims, the assumed
+                                                            data's weight
 ========================  ================================  =============================
 """
 

@@ -31,7 +31,7 @@ from ..sim import Trajectory
 from ..trajectory import T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
 from ..zoo import rojas
 from ..zoo.rojas_tables import JOINT_TABLES as TABLES
-from . import e2_task, seven_r_loop
+from . import e2_task, seven_r_loop, t3_uvw_terms
 
 #: below these magnitudes a printed cell is single-precision noise
 NOISE = {
@@ -276,6 +276,8 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     files.update(f)
     data["table_5_6_3"], more = table_5_6_3(t3, table_state(t3, "5.6.2", sol05.q))
+    lines += more
+    data["uvw_terms"], more = t3_uvw_terms.uvw_terms_report(t3, q_start)
     lines += more
     data["task"], more, f, path = _task(t3, out)
     lines += more
