@@ -101,7 +101,8 @@ CASES = {
     ),
     "type_list.yaml": (
         edit(MOBILE, "type: tricycle", "type: [tricycle]"),
-        "mobile.platform.type: expected one of ['differential_drive', 'tricycle'], got "
+        "mobile.platform.type: expected one of ['differential_drive', 'omnidirectional', "
+        "'synchronous_drive', 'tricycle'], got "
         "['tricycle']",
     ),
     "platform_scalar.yaml": (
@@ -147,13 +148,25 @@ CASES = {
         edit(MOBILE, "mode: coupled", "mode: [coupled]"),
         "mobile.mode: expected one of ('coupled', 'thesis'), got ['coupled']",
     ),
-    "thesis_on_diff_drive.yaml": (
+    "thesis_constants_typo.yaml": (
+        edit(MOBILE, "mode: coupled", "mode: thesis\n  thesis: {constants: printed}"),
+        "mobile.thesis.constants: expected one of ('martinenko', 'platform'), got 'printed'",
+    ),
+    "omni_ragged_wheels.yaml": (
         edit(
-            edit(edit(MOBILE, "tricycle", "differential_drive"), PARAMS, "params: {}"),
-            "mode: coupled",
-            "mode: thesis",
+            edit(MOBILE, "type: tricycle", "type: omnidirectional"),
+            PARAMS,
+            "params: {wheels: [[0, 1, 0, 0], [1, 0]]}",
         ),
-        "mode: 'thesis' is the seed's tricycle coupling",
+        "mobile.platform.params.wheels: expected a list of rows [x, y, heading, roller_angle]",
+    ),
+    "synchro_wrong_assumed.yaml": (
+        edit(
+            edit(MOBILE, "type: tricycle", "type: synchronous_drive"),
+            PARAMS,
+            "params: {}",
+        ),
+        "mobile.platform.assumed: expected three_wheel or nothing, got 'seekur_jr'",
     ),
     "arm_number.yaml": (
         edit(MOBILE, "arm: puma560_araujo", "arm: 5"),

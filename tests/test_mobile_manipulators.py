@@ -234,7 +234,9 @@ def test_diff_drive_follows_the_dae(arm):
 
 def test_coupled_reduces_to_the_platform_when_the_arm_is_massless(arm):
     """Arm masses 0 (armature keeps D invertible): the platform follows Martinenko's model
-    exactly (the thesis mode's platform)."""
+    exactly, with the constants of its own (one) front wheel (the thesis mode's platform
+    with ``constants="platform"``); Martinenko's printed constants (the thesis's default)
+    describe another cart and give another motion."""
     light = arm.replace(
         mass=np.zeros(arm.nb + 1),
         inertia=np.zeros((arm.nb + 1, 3, 3)),
@@ -242,9 +244,11 @@ def test_coupled_reduces_to_the_platform_when_the_arm_is_massless(arm):
     )
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), light)
     a = mb.simulate(mm, 1.0, samples=6, **SIM1)
-    b = mb.simulate(mm.with_mode("thesis"), 1.0, samples=6, **SIM1)
+    b = mb.simulate(mm.with_mode("thesis", constants="platform"), 1.0, samples=6, **SIM1)
     np.testing.assert_allclose(a.config, b.config, atol=1e-9)
     np.testing.assert_allclose(a.nu, b.nu, atol=1e-9)
+    printed = mb.simulate(mm.with_mode("thesis"), 1.0, samples=6, **SIM1)
+    assert np.abs(printed.config[:, 0] - a.config[:, 0]).max() > 1e-3
 
 
 def test_coupled_reduces_to_the_fixed_base_arm_when_the_platform_is_locked(arm):
@@ -298,7 +302,8 @@ def test_thesis_mode_run2_matches_the_reference_values(arm):
     )
     fixed = es.simulate(arm, 1.0, 0.5, method="dop853")
     np.testing.assert_allclose(tr.q, fixed.q, atol=1e-8)
-    m = martinenko.mass_constants(P).m
+    m = martinenko.mass_constants(P, front_wheels=2).m  # the printed constants, the default
+    assert m == 3 * 8.0 + 3 * 8.0 + P.chassis_mass + P.steering_mass
     np.testing.assert_allclose(tr.nu_dot[:, 0], 300.0 / m, rtol=1e-12)
     np.testing.assert_allclose(tr.config[:, 0], 150.0 / m * tr.t**2, rtol=1e-9, atol=1e-12)
     assert np.all(tr.config[:, 3] == 0.0) and np.all(tr.config[:, 1:3] == 0.0)
@@ -387,10 +392,10 @@ def test_bad_states_and_options_are_named(arm):
         mb.accelerations(mm, mm.state(), u=[1.0], tau=RUN1["tau"])
     with pytest.raises(ValueError, match=r"mode: expected one of"):
         mb.MobileManipulator(plat, arm, mode="loose")
-    with pytest.raises(ValueError, match=r"mode: 'thesis'"):
-        mb.MobileManipulator(
-            mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), arm, mode="thesis"
-        )
+    with pytest.raises(ValueError, match=r"ThesisOptions.constants: expected one of"):
+        mb.ThesisOptions(constants="printed")
+    with pytest.raises(ValueError, match=r"ThesisOptions.lateral_acceleration: expected True"):
+        mb.ThesisOptions(lateral_acceleration="no")
     with pytest.raises(ValueError, match=r"mount\.rotation"):
         mb.Mount(rotation=np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"method: expected one of"):

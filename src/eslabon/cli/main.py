@@ -161,8 +161,9 @@ def simulate(
         "--u",
         metavar="NUMBERS",
         help="Mobile manipulators: constant platform inputs "
-        "(tricycle F [N], M [N·m]; differential drive τL, τR "
-        "[N·m]), separated by commas or spaces.",
+        "(tricycle F [N], M [N·m]; differential drive τL, τR [N·m]; "
+        "omnidirectional one torque per wheel [N·m]; synchronous drive "
+        "τ_drive, τ_steer [N·m]), separated by commas or spaces.",
     ),
     method: str = typer.Option("rk4", "--method", help="rk4 or dop853."),
     opt: Optional[List[str]] = OPT,
@@ -197,7 +198,7 @@ def simulate(
 def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, force, as_json):
     from ..mobile import simulate as run_mobile
 
-    n, k = mm.n_arm, mm.n_quasi
+    n, k = mm.n_arm, len(mm.platform.input_names)
     traj = run_mobile(
         mm,
         t_final,

@@ -2,7 +2,7 @@
 constraints as quasi-velocity maps, an arm on them by Gibbs–Appell in the thesis's
 one-way mode or fully coupled, and an independent Lagrange-multiplier check."""
 
-from . import martinenko, sheth_uicker
+from . import martinenko, omnidirectional, sheth_uicker, synchronous
 from .manipulator import (
     MODES,
     MobileManipulator,
@@ -15,12 +15,17 @@ from .manipulator import (
     kinetic_energy,
     potential_energy,
     state_derivative,
+    thesis_platform_accelerations,
 )
+from .omnidirectional import Omnidirectional, OmniParams
 from .platforms import DiffDriveParams, DifferentialDrive, Tricycle, TricycleParams
+from .synchronous import SyncDriveParams, SynchronousDrive
 
 __all__ = [
     "martinenko",
+    "omnidirectional",
     "sheth_uicker",
+    "synchronous",
     "MODES",
     "MobileManipulator",
     "Mount",
@@ -32,10 +37,15 @@ __all__ = [
     "kinetic_energy",
     "potential_energy",
     "state_derivative",
+    "thesis_platform_accelerations",
     "DiffDriveParams",
     "DifferentialDrive",
     "Tricycle",
     "TricycleParams",
+    "Omnidirectional",
+    "OmniParams",
+    "SynchronousDrive",
+    "SyncDriveParams",
 ]
 from .simulate import MobileTrajectory, simulate  # noqa: E402
 

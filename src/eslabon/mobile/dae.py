@@ -7,7 +7,8 @@ spinning about its axle, the arm on the chassis at the mount — whose M(q) and 
 come from the compiled Newton–Euler (RNEA) and composite-body (CRBA) kernels, not from
 the Gibbs function. The rolling constraints are written directly as Pfaffian rows
 A(q) q̇ = 0 (no lateral velocity of the rear axle and of each steered wheel, and
-r ψ̇ = v_c·e for each wheel), and the accelerations solve
+r ψ̇ = v_c·e for each wheel; r ψ̇ = v_c·(e + tan α n) for a wheel with rollers at α), and
+the accelerations solve
 
     [ M   Aᵀ ] [  q̈ ]   [ Q − h             ]
     [ A   0  ] [ −λ ] = [ −Ȧ q̇ − κ A q̇     ]
@@ -15,6 +16,11 @@ r ψ̇ = v_c·e for each wheel), and the accelerations solve
 with Ȧ q̇ by complex step and a small velocity-level Baumgarte term κ. The two models share
 only the parameters; agreement along a trajectory checks the coupled Gibbs–Appell
 (:func:`eslabon.mobile.coupled_terms`).
+
+A synchronous drive's wheels each get their own steering joint γ_k beside the turret's γ,
+tied by the rows γ̇_k = γ̇, so the tree has n_w more coordinates than the platform's
+configuration (:func:`expansion`); its parallel wheels' no-skid rows reduce to one wheel's
+and θ̇ = 0 (the others are combinations of these, and would make A rank-deficient).
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from scipy.integrate import solve_ivp
 from .._engine.layout import JOINT_NAMES
 from ..dynamics.api import bias_forces, mass_matrix
 from ..model.builder import ModelBuilder
+from .omnidirectional import Omnidirectional
 from .platforms import DifferentialDrive, Tricycle
+from .synchronous import SynchronousDrive
 
 
 def _plate(I):
@@ -36,10 +44,41 @@ def _disc(m, r):
     return np.diag([m * r * r / 4, m * r * r / 2, m * r * r / 4])
 
 
-def _wheel(b, parent, name, m, r, where):
+def _wheel(b, parent, name, m, r, where, heading=0.0):
+    c, s = np.cos(heading), np.sin(heading)
     return b.add_body(
-        parent, "R", axis=(0, 1, 0), translation=where, mass=m, inertia=_disc(m, r), name=name
+        parent,
+        "R",
+        axis=(0, 1, 0),
+        rotation=((c, -s, 0), (s, c, 0), (0, 0, 1)),
+        translation=where,
+        mass=m,
+        inertia=_disc(m, r),
+        name=name,
     )
+
+
+def expansion(mm) -> np.ndarray:
+    """E (n_tree_platform, nc): the tree's platform coordinates = E @ config.
+
+    The identity but for a synchronous drive, whose steering angle γ is copied to every
+    wheel's steering joint: tree order [x, y, θ, γ, γ_1 … γ_nw, φ_1 … φ_nw].
+    """
+    nc = mm.n_config
+    if not isinstance(mm.platform, SynchronousDrive):
+        return np.eye(nc)
+    n = mm.platform.params.wheels
+    E = np.zeros((4 + 2 * n, nc))
+    E[:4, :4] = np.eye(4)
+    E[4 : 4 + n, 3] = 1.0
+    E[4 + n :, 4:] = np.eye(n)
+    return E
+
+
+def _platform_part(mm) -> np.ndarray:
+    """Indices of the tree's platform coordinates that make up ``config``."""
+    E = expansion(mm)
+    return np.array([int(np.flatnonzero(E[:, j])[0]) for j in range(E.shape[1])])
 
 
 def tree_model(mm):
@@ -49,7 +88,7 @@ def tree_model(mm):
     y = b.add_body(x, "P", axis=(0, 1, 0), name="y")
     pf = mm.platform
     p = pf.params
-    if not isinstance(pf, (Tricycle, DifferentialDrive)):
+    if not isinstance(pf, (Tricycle, DifferentialDrive, Omnidirectional, SynchronousDrive)):
         raise ValueError(f"platform: no tree for {type(pf).__name__}")
     ch = b.add_body(
         y,
@@ -89,9 +128,27 @@ def tree_model(mm):
                 p.front_wheel_radius,
                 (0, side * p.front_half_track, 0),
             )
-    else:
+    elif isinstance(pf, DifferentialDrive):
         for name, side in (("left", 1), ("right", -1)):
             _wheel(b, ch, name, p.wheel_mass, p.wheel_radius, (0, side * p.half_track, 0))
+    elif isinstance(pf, Omnidirectional):
+        for i, (x, y, heading, _) in enumerate(p.wheels):
+            _wheel(b, ch, f"wheel_{i + 1}", p.wheel_mass, p.wheel_radius, (x, y, 0), heading)
+    else:
+        b.add_body(
+            ch,
+            "R",
+            axis=(0, 0, 1),
+            mass=p.turret_mass,
+            inertia=_plate(p.turret_inertia),
+            name="turret",
+        )
+        forks = [
+            b.add_body(ch, "R", axis=(0, 0, 1), translation=where, name=f"steer_{i + 1}")
+            for i, where in enumerate(p.wheel_positions())
+        ]
+        for i, fork in enumerate(forks):
+            _wheel(b, fork, f"wheel_{i + 1}", p.wheel_mass, p.wheel_radius, (0, 0, 0))
     arm = mm.arm
     index = {0: ch}
     Rm, tm = mm.mount.rotation, mm.mount.translation
@@ -135,8 +192,9 @@ def constraint_matrix(mm, q):
             r[j] = v
         rows.append(r)
 
-    # the rear axle midpoint has no lateral velocity: −sin θ ẋ + cos θ ẏ = 0
-    row({0: -s, 1: c})
+    if isinstance(pf, (Tricycle, DifferentialDrive)):
+        # the (rear) axle midpoint has no lateral velocity: −sin θ ẋ + cos θ ẏ = 0
+        row({0: -s, 1: c})
     if isinstance(pf, Tricycle):
         # rear wheels roll: r ψ̇ = cos θ ẋ + sin θ ẏ ∓ l θ̇ (left at +l)
         for j, side in ((4, 1), (5, -1)):
@@ -157,9 +215,28 @@ def constraint_matrix(mm, q):
             if k == 0:  # wheels on one rigid steered axle share this row
                 row(lateral)
             row(rolling)
-    else:
+    elif isinstance(pf, DifferentialDrive):
         for j, side in ((3, 1), (4, -1)):
             row({0: c, 1: s, 2: -side * p.half_track, j: -p.wheel_radius})
+    elif isinstance(pf, Omnidirectional):
+        # nothing stops the chassis sliding: only the rollers' rolling
+        for i, (px, py, heading, alpha) in enumerate(p.wheels):
+            g = th + heading
+            e, nrm = np.array([np.cos(g), np.sin(g)]), np.array([-np.sin(g), np.cos(g)])
+            w = e + np.tan(alpha) * nrm
+            zxp = np.array([-(s * px + c * py), c * px - s * py])  # z × R(θ) p
+            row({0: w[0], 1: w[1], 2: w @ zxp, 3 + i: -p.wheel_radius})
+    else:
+        nw = p.wheels
+        row({2: 1.0})  # parallel wheels at different places: no yaw
+        for k, (px, py, _) in enumerate(p.wheel_positions()):
+            g = th + q[4 + k]
+            e, nrm = np.array([np.cos(g), np.sin(g)]), np.array([-np.sin(g), np.cos(g)])
+            zxp = np.array([-(s * px + c * py), c * px - s * py])
+            if k == 0:  # no skid; the other wheels' rows follow from this and θ̇ = 0
+                row({0: nrm[0], 1: nrm[1], 2: nrm @ zxp})
+            row({0: e[0], 1: e[1], 2: e @ zxp, 4 + nw + k: -p.wheel_radius})
+            row({4 + k: 1.0, 3: -1.0})  # the belt: γ̇_k = γ̇
     return np.array(rows)
 
 
@@ -176,8 +253,13 @@ def generalized_forces(mm, q, u, tau):
     if isinstance(pf, Tricycle):
         Q[0], Q[1] = u[0] * np.cos(q[2]), u[0] * np.sin(q[2])  # F along the heading at R
         Q[3] = u[1]  # M on the steering joint
+    elif isinstance(pf, SynchronousDrive):
+        n = pf.params.wheels
+        nc = 4 + 2 * n
+        Q[4 + n : nc] = u[0] / n  # the belt shares the drive: any split does the same work
+        Q[3] = u[1]  # the steering torque on the turret
     else:
-        Q[3], Q[4] = u[0], u[1]  # wheel torques
+        Q[3 : 3 + len(u)] = u  # wheel torques
     Q[nc:] = tau
     return Q
 
@@ -198,11 +280,13 @@ def accelerations(mm, tree, q, qd, u, tau, kappa=0.0):
 
 def simulate(mm, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0):
     """Integrate the DAE (DOP853) from the mobile state y0 (same layout as the coupled
-    model); returns (config+q history (K, nc+n), its rates (K, nc+n))."""
+    model); returns (config+q history (K, nc+n), its rates (K, nc+n)) in the mobile
+    layout (a synchronous drive's wheel steering joints dropped: they follow γ)."""
     tree = tree_model(mm)
     config, q, nu, qd = mm.split(y0)
     rates = mm.platform.motion(config, nu).rates
-    x0 = np.concatenate([config, q, rates, qd])
+    E = expansion(mm)
+    x0 = np.concatenate([E @ config, q, E @ rates, qd])
     n = tree.nq
     tau = np.zeros(mm.n_arm) if tau is None else np.asarray(tau, float)
 
@@ -215,7 +299,8 @@ def simulate(mm, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0)
     )
     if not sol.success:
         raise RuntimeError(f"DAE integration failed: {sol.message}")
-    return sol.y[:n].T, sol.y[n:].T
+    keep = np.r_[_platform_part(mm), E.shape[0] + np.arange(mm.n_arm)]
+    return sol.y[:n][keep].T, sol.y[n:][keep].T
 
 
 def tree_trajectory(mm, run):
@@ -225,8 +310,9 @@ def tree_trajectory(mm, run):
     from ..sim import Trajectory
 
     tree = tree_model(mm)
-    q = np.hstack([run.config, run.q])
-    qd = np.hstack([run.config_rates, run.qd])
+    E = expansion(mm)
+    q = np.hstack([run.config @ E.T, run.q])
+    qd = np.hstack([run.config_rates @ E.T, run.qd])
     qdd = np.gradient(qd, run.t, axis=0) if len(run.t) > 1 else np.zeros_like(qd)
-    tau = np.hstack([np.zeros_like(run.config), run.tau])
+    tau = np.hstack([np.zeros((len(run.t), E.shape[0])), run.tau])
     return tree, Trajectory(t=run.t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=tree.name)

@@ -5,13 +5,15 @@ eslabon: 1
 name: seekur_puma
 mobile:
   platform:
-    type: tricycle                  # tricycle | differential_drive
-    assumed: seekur_jr              # optional: start from the documented assumed set
+    type: tricycle                  # tricycle | differential_drive | omnidirectional
+                                    # | synchronous_drive
+    assumed: seekur_jr              # optional: start from a documented assumed set
+                                    # (ASSUMED below lists them per platform)
     params: {chassis_mass: 300}     # every parameter not assumed must be given
   arm: puma560_araujo               # a zoo name, or a model file relative to this one
   mount: {translation: [0.3, 0, 0.5], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}
   mode: coupled                     # coupled | thesis
-  thesis: {lateral_acceleration: false, platform_acceleration: false}
+  thesis: {lateral_acceleration: false, platform_acceleration: false, constants: martinenko}
   gravity: 9.81
 ```
 """
@@ -27,13 +29,26 @@ from .._files import write_text_atomic
 from .._yaml import dump_yaml
 from ..model.files import load_model, save_model
 from ..model.validate import as_float_array, as_int, check_rotation, short_repr
-from .manipulator import MODES, MobileManipulator, Mount, ThesisOptions
+from .manipulator import MODES, THESIS_CONSTANTS, MobileManipulator, Mount, ThesisOptions
+from .omnidirectional import Omnidirectional, OmniParams
 from .platforms import DiffDriveParams, DifferentialDrive, Tricycle, TricycleParams
+from .synchronous import SyncDriveParams, SynchronousDrive
 
 PLATFORMS = {
     "tricycle": (Tricycle, TricycleParams),
     "differential_drive": (DifferentialDrive, DiffDriveParams),
+    "omnidirectional": (Omnidirectional, OmniParams),
+    "synchronous_drive": (SynchronousDrive, SyncDriveParams),
 }
+#: the documented assumed parameter sets a file may start from, per platform type
+ASSUMED = {
+    "tricycle": {"seekur_jr": "seekur_jr_assumed"},
+    "differential_drive": {"seekur_jr": "seekur_jr_assumed"},
+    "omnidirectional": {"mecanum": "mecanum_assumed", "three_wheel": "three_wheel_assumed"},
+    "synchronous_drive": {"three_wheel": "three_wheel_assumed"},
+}
+#: integer parameters (the rest are numbers, and an omnidirectional platform's wheel rows)
+_INTEGERS = {"front_wheels": "an integer (1 or 2)", "wheels": "an integer >= 2"}
 _KEYS = {"platform", "arm", "mount", "mode", "thesis", "gravity"}
 
 
@@ -44,20 +59,32 @@ def _mapping(x, where):
 
 
 def _params(params, params_cls, where):
-    """Platform parameters from the file: numbers (no booleans or strings), and
-    ``front_wheels`` an integer."""
+    """Platform parameters from the file: numbers (no booleans or strings), the wheel
+    counts integers, an omnidirectional platform's ``wheels`` rows of four numbers."""
     names = {f.name for f in fields(params_cls)}
     bad = sorted(set(params) - names)
     if bad:
         raise ValueError(f"{where}: unknown parameter(s) {bad}; expected {sorted(names)}")
-    return {
-        key: (
-            as_int(value, f"{where}.{key}", "an integer (1 or 2)")
-            if key == "front_wheels"
-            else float(as_float_array(value, (), f"{where}.{key}"))
-        )
-        for key, value in params.items()
-    }
+    out = {}
+    for key, value in params.items():
+        if params_cls is OmniParams and key == "wheels":
+            out[key] = _wheel_rows(value, f"{where}.{key}")
+        elif key in _INTEGERS:
+            out[key] = as_int(value, f"{where}.{key}", _INTEGERS[key])
+        else:
+            out[key] = float(as_float_array(value, (), f"{where}.{key}"))
+    return out
+
+
+def _wheel_rows(value, where):
+    want = "a list of rows [x, y, heading, roller_angle]"
+    try:
+        shape = np.shape(value) if isinstance(value, list) else ()
+    except ValueError:  # ragged rows
+        shape = ()
+    if len(shape) != 2 or shape[1] != 4:
+        raise ValueError(f"{where}: expected {want}, got {short_repr(value)}")
+    return as_float_array(value, shape, where, want)
 
 
 def _platform(spec, where):
@@ -75,11 +102,15 @@ def _platform(spec, where):
         _mapping(spec.get("params", {}), f"{where}.params"), params_cls, f"{where}.params"
     )
     assumed = spec.get("assumed")
-    if assumed is not None and assumed != "seekur_jr":
+    sets = ASSUMED[kind]
+    if assumed is not None and (not isinstance(assumed, str) or assumed not in sets):
         raise ValueError(
-            f"{where}.assumed: expected seekur_jr or nothing, got {short_repr(assumed)}"
+            f"{where}.assumed: expected {' or '.join(sets)} or nothing, got {short_repr(assumed)}"
         )
-    made = params_cls.seekur_jr_assumed(**params) if assumed else params_cls(**params)
+    try:
+        made = getattr(params_cls, sets[assumed])(**params) if assumed else params_cls(**params)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
     return cls(made)
 
 
@@ -104,13 +135,19 @@ def _arm(spec, path, where, strict):
 
 
 def _flags(thesis, where):
-    """The thesis options: each true or false (a string such as 'no' is not false)."""
+    """The thesis options: each flag true or false (a string such as 'no' is not false),
+    ``constants`` one of :data:`THESIS_CONSTANTS`."""
     known = {f.name for f in fields(ThesisOptions)}
     bad = sorted(set(thesis) - known)
     if bad:
         raise ValueError(f"{where}: unknown flag(s) {bad}; expected {sorted(known)}")
     for key, value in thesis.items():
-        if not isinstance(value, bool):
+        if key == "constants":
+            if not isinstance(value, str) or value not in THESIS_CONSTANTS:
+                raise ValueError(
+                    f"{where}.{key}: expected one of {THESIS_CONSTANTS}, got {short_repr(value)}"
+                )
+        elif not isinstance(value, bool):
             raise ValueError(f"{where}.{key}: expected true or false, got {short_repr(value)}")
     return ThesisOptions(**thesis)
 
@@ -161,9 +198,12 @@ def mobile_from_mapping(
 
 def mobile_to_mapping(mm: MobileManipulator, arm_file: str) -> dict:
     """The ``mobile`` section for ``mm`` (its arm saved separately as ``arm_file``)."""
-    kind = {Tricycle: "tricycle", DifferentialDrive: "differential_drive"}[type(mm.platform)]
+    kind = mm.platform.kind
+    params = asdict(mm.platform.params)
+    if isinstance(params.get("wheels"), np.ndarray):
+        params["wheels"] = params["wheels"].tolist()
     return {
-        "platform": {"type": kind, "params": asdict(mm.platform.params)},
+        "platform": {"type": kind, "params": params},
         "arm": arm_file,
         "mount": {
             "translation": mm.mount.translation.tolist(),

@@ -44,9 +44,15 @@ from ..model.model import Model
 from ..model.validate import check_rotation
 from ..spatial.rotations import skew
 from . import martinenko
-from .platforms import DifferentialDrive, Tricycle, Z
+from .omnidirectional import Omnidirectional
+from .platforms import DifferentialDrive, Tricycle, Z, _z_cross
+from .synchronous import SynchronousDrive
 
 MODES = ("coupled", "thesis")
+#: the platforms a :class:`MobileManipulator` takes
+PLATFORMS = (Tricycle, DifferentialDrive, Omnidirectional, SynchronousDrive)
+#: the tricycle's mass constants in ``mode="thesis"`` (:class:`ThesisOptions`)
+THESIS_CONSTANTS = ("martinenko", "platform")
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,7 @@ class Mount:
 
 @dataclass(frozen=True)
 class ThesisOptions:
-    """What the thesis's one-way coupling leaves out (False = as the thesis).
+    """What the thesis's one-way coupling leaves out (the defaults are the thesis's).
 
     Used by ``mode="thesis"`` only (Araujo (2012), Steps 1–7 of "Algoritmo para resolver
     el problema dinámico inverso"); each flag restores one term the thesis omits.
@@ -127,43 +133,72 @@ class ThesisOptions:
     Parameters
     ----------
     lateral_acceleration : bool
-        Include the rear-axle midpoint's lateral acceleration V·θ̇ in the arm base's
-        motion (the thesis's (3.21) and Step 6 drop it).
+        Include the chassis origin's acceleration from the frame's turning, θ̇ z × ṙ_O (the
+        tricycle's lateral V·θ̇, which the thesis's (3.21) and Step 6 drop by
+        differentiating the velocity's chassis-frame components), in the arm base's motion.
     platform_acceleration : bool
-        Let the platform's V̇ and θ̈ (from Martinenko's closed form) reach the arm's base;
-        the thesis moves the base with the chassis's velocity products only.
+        Let the platform's accelerations (the tricycle's V̇ and θ̈ from Martinenko's
+        closed form) reach the arm's base; the thesis moves the base with the chassis's
+        velocity products only.
+    constants : {"martinenko", "platform"}
+        The tricycle's mass constants: ``"martinenko"`` (default) the ones Martinenko
+        prints and the thesis uses, those of a steered axle with two front wheels
+        (:func:`~eslabon.mobile.martinenko.mass_constants` with ``front_wheels=2``);
+        ``"platform"`` those of the platform's own front wheels (eslabon's one-wheel
+        adaptation for the assumed Seekur Jr., which ``mode="coupled"`` agrees with).
+        Other platforms have no closed form and use their own Gibbs function.
+
+    Raises
+    ------
+    ValueError
+        ``constants`` not one of the two, a flag not a bool.
 
     Examples
     --------
     >>> from eslabon import mobile as mb
     >>> mb.ThesisOptions(lateral_acceleration=True)
-    ThesisOptions(lateral_acceleration=True, platform_acceleration=False)
+    ThesisOptions(lateral_acceleration=True, platform_acceleration=False, constants='martinenko')
     """
 
     lateral_acceleration: bool = False
     platform_acceleration: bool = False
+    constants: str = "martinenko"
+
+    def __post_init__(self):
+        for name in ("lateral_acceleration", "platform_acceleration"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(
+                    f"ThesisOptions.{name}: expected True or False, got {getattr(self, name)!r}"
+                )
+        if self.constants not in THESIS_CONSTANTS:
+            raise ValueError(
+                f"ThesisOptions.constants: expected one of {THESIS_CONSTANTS}, "
+                f"got {self.constants!r}"
+            )
 
 
 @dataclass(frozen=True)
 class MobileManipulator:
     """A serial arm on a wheeled platform: platform, arm, mount, coupling mode, gravity.
 
-    ``platform`` (:class:`Tricycle` or :class:`DifferentialDrive`), ``arm`` (a fixed-base
+    ``platform`` (:class:`Tricycle`, :class:`DifferentialDrive`, :class:`Omnidirectional`
+    or :class:`SynchronousDrive`), ``arm`` (a fixed-base
     :class:`~eslabon.Model`, its base frame placed by ``mount``), the coupling ``mode``,
     and ``gravity`` [m/s²] acting along −z of the floor.
 
     Araujo (2012), chapter III. The state is y = [config, q, ν, q̇] (:meth:`state`,
     :meth:`split`); the unknowns of the dynamics are [ν̇; q̈]. ``mode="coupled"`` writes
     one Gibbs function over every body, so the arm and the platform act on each other;
-    ``mode="thesis"`` (tricycle only) is the thesis's one-way coupling: Martinenko's
-    closed form for the platform with its own masses, then the arm on a base moving with
-    the chassis (see docs/mobile.md). In both modes gravity pulls down (the thesis's
-    Step 6 sign is an error) and V is the speed of the rear-axle midpoint (the thesis
-    calls its q1 the front axle's position but gives it the rear axle's V̇).
+    ``mode="thesis"`` is the thesis's one-way coupling: the platform alone (Martinenko's
+    closed form for the tricycle, the platform's own Gibbs function for the others),
+    then the arm on a base moving with the chassis (see docs/mobile.md). In both modes
+    gravity pulls down (the thesis's Step 6 sign is an error) and V is the speed of the
+    rear-axle midpoint (the thesis calls its q1 the front axle's position but gives it
+    the rear axle's V̇).
 
     Parameters
     ----------
-    platform : Tricycle or DifferentialDrive
+    platform : Tricycle, DifferentialDrive, Omnidirectional or SynchronousDrive
     arm : Model
         A fixed-base arm with revolute, prismatic or fixed joints only. Its own
         ``gravity`` is not used (``gravity`` below is).
@@ -171,7 +206,7 @@ class MobileManipulator:
         The arm's base frame in the chassis frame (default: at the chassis origin, same
         axes).
     mode : {"coupled", "thesis"}
-        The coupling (``"thesis"`` needs a :class:`Tricycle`).
+        The coupling.
     thesis : ThesisOptions
         The omissions of ``mode="thesis"`` (ignored in ``"coupled"``).
     gravity : float
@@ -184,7 +219,7 @@ class MobileManipulator:
     n_config : int
         nc, the number of platform configuration coordinates.
     n_quasi : int
-        k, the number of quasi-velocities (2).
+        k, the number of quasi-velocities (2, or 3 for :class:`Omnidirectional`).
     n_arm : int
         n, the arm's joints.
     n_state : int
@@ -196,8 +231,7 @@ class MobileManipulator:
     ------
     ValueError
         A platform or arm of another type, an arm with a joint other than revolute,
-        prismatic or fixed, an unknown mode, ``"thesis"`` on a differential drive, a
-        gravity that is not a finite number.
+        prismatic or fixed, an unknown mode, a gravity that is not a finite number.
 
     Examples
     --------
@@ -209,7 +243,7 @@ class MobileManipulator:
     (21, ('V', 'steering_rate', 'q1'))
     """
 
-    platform: Tricycle | DifferentialDrive
+    platform: Tricycle | DifferentialDrive | Omnidirectional | SynchronousDrive
     arm: Model
     mount: Mount = field(default_factory=Mount)
     mode: str = "coupled"
@@ -218,21 +252,16 @@ class MobileManipulator:
     name: str = "mobile_manipulator"
 
     def __post_init__(self):
-        if not isinstance(self.platform, (Tricycle, DifferentialDrive)):
+        if not isinstance(self.platform, PLATFORMS):
             raise ValueError(
-                f"platform: expected a Tricycle or DifferentialDrive, got "
-                f"{type(self.platform).__name__}"
+                "platform: expected one of "
+                f"{', '.join(c.__name__ for c in PLATFORMS)}, got {type(self.platform).__name__}"
             )
         if not isinstance(self.arm, Model):
             raise ValueError(f"arm: expected an eslabon Model, got {type(self.arm).__name__}")
         self.arm.require_one_dof_joints("a mobile manipulator's arm (seed 003)")
         if self.mode not in MODES:
             raise ValueError(f"mode: expected one of {MODES}, got {self.mode!r}")
-        if self.mode == "thesis" and not isinstance(self.platform, Tricycle):
-            raise ValueError(
-                "mode: 'thesis' is the seed's tricycle coupling; use 'coupled' "
-                f"for a {self.platform.kind} platform"
-            )
         object.__setattr__(self, "gravity", finite_number(self.gravity, "gravity"))
 
     # --- layout of the state y = [config, q, ν, q̇] --------------------------------------
@@ -336,7 +365,7 @@ class MobileManipulator:
             The coupling.
         **thesis_flags
             Fields of :class:`ThesisOptions`; when given they replace the current options
-            (the flags not named are then False), else the current options are kept.
+            (the fields not named take their defaults), else the current options are kept.
 
         Returns
         -------
@@ -346,7 +375,7 @@ class MobileManipulator:
         Raises
         ------
         ValueError
-            An unknown mode, or ``"thesis"`` on a differential drive.
+            An unknown mode or option value.
         TypeError
             An unknown flag.
         """
@@ -474,7 +503,7 @@ def _solve(D, rhs, what):
 
 
 def _inputs(mm, u, tau):
-    u = finite_array(u, "u", (mm.n_quasi,))
+    u = finite_array(u, "u", (len(mm.platform.input_names),))
     tau = finite_array(np.zeros(mm.n_arm) if tau is None else tau, "tau", (mm.n_arm,))
     return u, tau
 
@@ -482,23 +511,26 @@ def _inputs(mm, u, tau):
 def accelerations(mm, y, u, tau=None, *, locked: bool = False):
     """[ν̇; q̈] (k + n,) at state y under platform inputs ``u`` and arm torques ``tau``.
 
-    ``u``: tricycle [F, M], differential drive [τ_left, τ_right]. ``locked`` holds the
+    ``u``: the platform's inputs (``mm.platform.input_names``). ``locked`` holds the
     platform (ν̇ = 0; the arm then moves as on a fixed base carried at the platform's
     velocity).
 
     In ``mode="coupled"`` a solves D a = Q − φ (:func:`coupled_terms`, Cholesky). In
-    ``mode="thesis"`` (Araujo (2012), Steps 1–7): [V̇, β̈] from Martinenko's closed form
-    (3.29, corrected 3.30) with the platform's own masses, then q̈ = D⁻¹(τ − φ) over the
-    arm's joints on a base moving as ``mm.thesis`` says.
+    ``mode="thesis"`` (Araujo (2012), Steps 1–7): ν̇ of the platform alone
+    (:func:`thesis_platform_accelerations`: Martinenko's closed form (3.29, corrected
+    3.30) for the tricycle), then q̈ = D⁻¹(τ − φ) over the arm's joints on a base moving
+    as ``mm.thesis`` says.
 
     Parameters
     ----------
     mm : MobileManipulator
     y : array_like (n_state,)
         The state [config, q, ν, q̇].
-    u : array_like (k,)
+    u : array_like (k_u,)
         Platform inputs: tricycle [F [N] at the rear-axle midpoint along the chassis x,
-        M [N·m] steering torque], differential drive [τ_left, τ_right] [N·m].
+        M [N·m] steering torque], differential drive [τ_left, τ_right] [N·m],
+        omnidirectional one torque per wheel [N·m], synchronous drive [τ_drive,
+        τ_steer] [N·m].
     tau : array_like (n,), optional
         Arm joint torques [N·m, N] (zeros by default).
     locked : bool
@@ -507,8 +539,8 @@ def accelerations(mm, y, u, tau=None, *, locked: bool = False):
     Returns
     -------
     ndarray (k + n,)
-        [ν̇; q̈]: tricycle [V̇ m/s², β̈ rad/s²], differential drive [v̇ m/s², ω̇ rad/s²],
-        then q̈ [rad/s², m/s²].
+        [ν̇; q̈]: ν̇ in the order of ``mm.platform.quasi_names`` [m/s², rad/s²] (tricycle
+        [V̇, β̈]), then q̈ [rad/s², m/s²].
 
     Raises
     ------
@@ -528,9 +560,9 @@ def accelerations(mm, y, u, tau=None, *, locked: bool = False):
     >>> a = mb.accelerations(mm, y, [150.0, 0.3], [6, 50, 10, -0.1, -0.5, -0.1])
     >>> a.shape
     (8,)
-    >>> thesis = mm.with_mode("thesis")  # Martinenko: V̇ = F/m with the platform's m
+    >>> thesis = mm.with_mode("thesis")  # Martinenko: V̇ = F/m with his printed m
     >>> round(float(mb.accelerations(thesis, y, [150.0, 0.0])[0]), 6)
-    0.414365
+    0.40107
     """
     u, tau = _inputs(mm, u, tau)
     config, q, nu, qd = mm.split(y)
@@ -544,19 +576,62 @@ def accelerations(mm, y, u, tau=None, *, locked: bool = False):
     return _solve(D, Q - phi, "state")
 
 
+def thesis_platform_accelerations(mm, config, nu, u):
+    """ν̇ (k,) of the platform alone, as ``mode="thesis"`` has it (Araujo (2012), Step 2).
+
+    The tricycle by Martinenko's closed form (3.29, corrected 3.30) with the mass
+    constants ``mm.thesis.constants`` names; any other platform by its own Gibbs function
+    (its bodies only, no arm): D_p ν̇ = Q − φ_p.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    config : array_like (nc,)
+        The platform's configuration.
+    nu : array_like (k,)
+        Its quasi-velocities.
+    u : array_like (k_u,)
+        The platform's inputs (:meth:`generalized_forces` of the platform).
+
+    Returns
+    -------
+    ndarray (k,)
+        ν̇ [m/s², rad/s²].
+
+    Raises
+    ------
+    ValueError
+        A tricycle steering angle outside (−90°, 90°).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mode="thesis")
+    >>> config, _, nu, _ = mm.split(mm.state())
+    >>> round(float(mb.thesis_platform_accelerations(mm, config, nu, [150.0, 0.0])[0]), 6)
+    0.40107
+    """
+    pf = mm.platform
+    if isinstance(pf, Tricycle):
+        wheels = 2 if mm.thesis.constants == "martinenko" else None
+        k = martinenko.mass_constants(pf.params, wheels)
+        return martinenko.forward(k, config[3], nu[0], nu[1], u[0], u[1])
+    D, phi = platform_terms(mm, pf.motion(config, nu).bodies)
+    return _solve(D, pf.generalized_forces(config, nu, u) - phi, "platform")
+
+
 def _thesis_accelerations(mm, config, q, nu, qd, u, tau, locked):
-    """Steps 1–7: Martinenko for the platform, then the arm on the chassis's motion."""
+    """Steps 1–7: the platform alone, then the arm on the chassis's motion."""
     opts = mm.thesis
-    nu_dot = (
-        np.zeros(2)
-        if locked
-        else martinenko.forward(
-            martinenko.mass_constants(mm.platform.params), config[3], nu[0], nu[1], u[0], u[1]
-        )
-    )
+    nu_dot = np.zeros(mm.n_quasi) if locked else thesis_platform_accelerations(mm, config, nu, u)
     ch = mm.platform.chassis(config, nu)
-    if not opts.lateral_acceleration:  # (3.21): ÿ_R = 0 as printed
-        ch = ch._replace(origin=ch.origin._replace(accel0=np.zeros(3)))
+    if not opts.lateral_acceleration:  # (3.21): the frame's turning dropped, ÿ_R = 0
+        o = ch.origin
+        turning = ch.yaw_rate * _z_cross(o.velocity)
+        ch = ch._replace(origin=o._replace(accel0=o.accel0 - turning))
     mount = ch.point(mm.mount.translation)
     if opts.platform_acceleration:  # V̇ and θ̈ reach the arm's base
         ch = ch._replace(yaw_accel0=ch.yaw_accel0 + ch.d_yaw_accel @ nu_dot)
@@ -631,9 +706,9 @@ def state_derivative(mm, y, u, tau=None, *, locked: bool = False):
     mm : MobileManipulator
     y : array_like (n_state,)
         The state [config, q, ν, q̇].
-    u : array_like (k,)
-        Platform inputs (tricycle [F N, M N·m], differential drive [τ_left, τ_right]
-        N·m).
+    u : array_like (k_u,)
+        Platform inputs (``mm.platform.input_names``; tricycle [F N, M N·m], the others
+        wheel torques [N·m]).
     tau : array_like (n,), optional
         Arm joint torques [N·m, N] (zeros by default).
     locked : bool
@@ -756,9 +831,9 @@ def input_power(mm, y, u, tau=None) -> float:
     mm : MobileManipulator
     y : array_like (n_state,)
         The state [config, q, ν, q̇].
-    u : array_like (k,)
-        Platform inputs (tricycle [F N, M N·m], differential drive [τ_left, τ_right]
-        N·m).
+    u : array_like (k_u,)
+        Platform inputs (``mm.platform.input_names``; tricycle [F N, M N·m], the others
+        wheel torques [N·m]).
     tau : array_like (n,), optional
         Arm joint torques [N·m, N] (zeros by default).
 

@@ -32,6 +32,12 @@ m r²/2, diametral m r²/4):
 (n_F = 2 gives Martinenko's printed 3m_F, m_F(r_F²/2 + 3l_F²) and 3m_F b²). ``a`` — left
 undefined in the thesis — is the distance from the rear-axle midpoint to the chassis's
 centre of mass.
+
+The thesis calls its platform a tricycle but uses Martinenko's printed constants, those of
+a steered axle with two front wheels: ``mass_constants(p, front_wheels=2)``, the default
+of ``mode="thesis"``. ``mass_constants(p)`` counts the front wheels the parameters give
+(one, on the steering axis, for the assumed Seekur Jr.): eslabon's adaptation, the
+option ``ThesisOptions(constants="platform")`` and what ``mode="coupled"`` agrees with.
 """
 
 from __future__ import annotations
@@ -52,11 +58,38 @@ class MassConstants(NamedTuple):
     b: float
 
 
-def mass_constants(params) -> MassConstants:
+def mass_constants(params, front_wheels: int | None = None) -> MassConstants:
     """m, I₂, m₀ of a :class:`~eslabon.mobile.TricycleParams` (formulas in the module
-    docstring)."""
+    docstring).
+
+    Parameters
+    ----------
+    params : TricycleParams
+    front_wheels : {1, 2}, optional
+        n_F in the formulas; default ``params.front_wheels``. 2 gives Martinenko's printed
+        constants (Araujo (2012), below (3.28)) whatever the parameters' wheel count.
+
+    Returns
+    -------
+    MassConstants
+        m [kg], I₂ [kg·m²], m₀ [kg], b [m].
+
+    Raises
+    ------
+    ValueError
+        ``front_wheels`` not 1 or 2.
+
+    Examples
+    --------
+    >>> from eslabon import mobile as mb
+    >>> p = mb.TricycleParams.seekur_jr_assumed()  # one front wheel, 8 kg wheels
+    >>> mb.martinenko.mass_constants(p).m, mb.martinenko.mass_constants(p, 2).m
+    (362.0, 374.0)
+    """
     p = params
-    nF = p.front_wheels
+    nF = p.front_wheels if front_wheels is None else front_wheels
+    if nF not in (1, 2):
+        raise ValueError(f"front_wheels: expected 1 or 2, got {front_wheels!r}")
     m = 3 * p.rear_wheel_mass + 1.5 * nF * p.front_wheel_mass + p.chassis_mass + p.steering_mass
     I2 = p.steering_inertia + nF * p.front_wheel_mass * (
         p.front_wheel_radius**2 / 4 + 1.5 * p.front_half_track**2

@@ -210,14 +210,35 @@ def _yawing(name, mass, inertia, yaw_rate, yaw_accel0, d_yaw_accel, com: PointMo
     )
 
 
-def _wheel(name, mass, radius, heading, yaw_rate, yaw_accel0, d_yaw_accel, centre: PointMotion):
+def _wheel(
+    name,
+    mass,
+    radius,
+    heading,
+    yaw_rate,
+    yaw_accel0,
+    d_yaw_accel,
+    centre: PointMotion,
+    roller_angle=None,
+):
     """A disc rolling without slip or skid, heading ``heading`` (angle in the chassis
-    frame), its centre moving as ``centre``; returns the body and its spin rate ψ̇."""
+    frame), its centre moving as ``centre``; returns the body and its spin rate ψ̇.
+
+    With a ``roller_angle`` α the wheel carries massless rollers (omni wheel at α = 0,
+    mecanum at ±45°): only the velocity along the roller axis is tied to the spin,
+    r ψ̇ = v_c · w with w = e + tan α n, so r ψ̈ = r̈_c · w + γ̇ v_c · (z × w) (w turns with
+    the wheel's yaw γ; the last term vanishes for a plain wheel, whose v_c · n = 0)."""
     e = np.array([np.cos(heading), np.sin(heading), 0.0])
     n = _z_cross(e)
-    spin = centre.velocity @ e / radius
-    spin_accel0 = centre.accel0 @ e / radius
-    d_spin = e @ centre.d_accel / radius
+    if roller_angle is None:
+        spin = centre.velocity @ e / radius
+        spin_accel0 = centre.accel0 @ e / radius
+        d_spin = e @ centre.d_accel / radius
+    else:
+        w = e + np.tan(roller_angle) * n
+        spin = centre.velocity @ w / radius
+        spin_accel0 = (centre.accel0 @ w + yaw_rate * (centre.velocity @ _z_cross(w))) / radius
+        d_spin = w @ centre.d_accel / radius
     R = np.column_stack([e, n, Z])
     inertia = R @ np.diag([mass * radius**2 / 4, mass * radius**2 / 2, mass * radius**2 / 4]) @ R.T
     body = BodyMotion(
@@ -287,10 +308,13 @@ def _platform_motion(bodies, ch, theta, spins, steering_rate=None):
 def _supplied(p, name):
     value = getattr(p, name)
     if value is None:
+        cls = type(p).__name__
+        assumed = [a for a in dir(type(p)) if a.endswith("_assumed")]
         raise ValueError(
-            f"{type(p).__name__}.{name}: missing; seed 003 does not give it, so "
-            "it must be supplied (or start from the documented assumed set, "
-            f"{type(p).__name__}.seekur_jr_assumed())"
+            f"{cls}.{name}: missing; seed 003 does not give it, so it must be "
+            "supplied (or start from a documented assumed set, "
+            + " or ".join(f"{cls}.{a}()" for a in assumed)
+            + ")"
         )
     return finite_number(value, f"{type(p).__name__}.{name}")
 

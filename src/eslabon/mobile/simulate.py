@@ -325,7 +325,8 @@ def simulate(
     y0 = np.concatenate(
         [np.zeros(n) if x is None else finite_array(x, name, (n,)) for x, n, name in parts]
     )
-    u_of, tau_of = _law(u, model.n_quasi, "u"), _law(torque, model.n_arm, "torque")
+    n_u = len(model.platform.input_names)
+    u_of, tau_of = _law(u, n_u, "u"), _law(torque, model.n_arm, "torque")
     n_y = model.n_state
 
     def f(t, x):

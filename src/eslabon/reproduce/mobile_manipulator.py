@@ -136,7 +136,8 @@ def reproduce(out) -> tuple[dict, list]:
     params = mb.TricycleParams.seekur_jr_assumed()
     arm = puma560_araujo()
     mm = mb.MobileManipulator(mb.Tricycle(params), arm, mb.Mount.araujo_assumed(), mode="thesis")
-    mc = mb.martinenko.mass_constants(params)
+    mc = mb.martinenko.mass_constants(params, front_wheels=2)  # the thesis's: Martinenko's
+    mc_own = mb.martinenko.mass_constants(params)
     lines = [
         "Seed 003, Araujo (2012): PUMA 560 on a tricycle, Gibbs–Appell, load cases of Ch. III",
         (
@@ -146,8 +147,14 @@ def reproduce(out) -> tuple[dict, list]:
         (
             "Assumed, not in the thesis: the platform mass split (Seekur Jr. 350 kg as "
             f"{params.chassis_mass:g} kg chassis, 3 × {params.rear_wheel_mass:g} kg wheels, "
-            f"{params.steering_mass:g} kg steering body; docs/mobile.md), so m = {mc.m:g} kg, "
-            f"I2 = {mc.I2:g} kg·m², m0 = {mc.m0:.6g} kg;"
+            f"{params.steering_mass:g} kg steering body; docs/mobile.md); the thesis mode "
+            f"uses Martinenko's printed constants (a steered axle of two wheels, as the "
+            f"thesis does): m = {mc.m:g} kg, I2 = {mc.I2:g} kg·m², m0 = {mc.m0:.6g} kg;"
+        ),
+        (
+            f"  with the one front wheel the coupled mode has (ThesisOptions(constants="
+            f"'platform')): m = {mc_own.m:g} kg, I2 = {mc_own.I2:g} kg·m², "
+            f"m0 = {mc_own.m0:.6g} kg;"
         ),
         (
             "  the arm's mount Mount.araujo_assumed(): 0.30 m ahead of the rear axle, 0.50 m "
@@ -163,6 +170,7 @@ def reproduce(out) -> tuple[dict, list]:
             "rotation": mm.mount.rotation.tolist(),
         },
         "mass_constants": mc._asdict(),
+        "mass_constants_platform": mc_own._asdict(),
         "cases": {},
         "files": {},
     }
@@ -243,18 +251,18 @@ def reproduce(out) -> tuple[dict, list]:
     m_arm = float(arm.mass[1:].sum())
     dx = float(_arm_com(arm, co.q[-1])[0] - _arm_com(arm, co.q[0])[0])
     s_co = coords[2]["coupled"][0][-1, 0]
-    s_mom = (F / 2 - m_arm * dx) / (mc.m + m_arm)  # (m + m_arm) s + m_arm Δx_G = F t²/2
+    s_mom = (F / 2 - m_arm * dx) / (mc_own.m + m_arm)  # (m + m_arm) s + m_arm Δx_G = F t²/2
     data["cases"][2]["momentum"] = {
         "arm_mass": m_arm,
         "arm_com_dx": dx,
         "s_coupled": s_co,
         "s_from_momentum": s_mom,
-        "s_rigid_arm": F / 2 / (mc.m + m_arm),
+        "s_rigid_arm": F / 2 / (mc_own.m + m_arm),
     }
     lines.append(
         f"  case 2 coupled: s(1 s) = {s_co:.6f} m; (m + m_arm) s + m_arm Δx_G = F t²/2 "
         f"gives {s_mom:.6f} (the {m_arm:g} kg arm's centre of mass moves {dx:+.3f} m "
-        f"along the chassis; a rigid arm would give {F / 2 / (mc.m + m_arm):.6f})"
+        f"along the chassis; a rigid arm would give {F / 2 / (mc_own.m + m_arm):.6f})"
     )
 
     # thesis against coupled: what the one-way coupling leaves out, per coordinate
