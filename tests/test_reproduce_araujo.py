@@ -61,6 +61,14 @@ def test_reproduce_araujo(tmp_path, capsys):
     mom = summary["cases"]["2"]["momentum"]  # F t²/2 = Σ m Δx
     assert abs(mom["s_from_momentum"] - mom["s_coupled"]) < 1e-8
 
+    # control of platform and arm together ("Recomendaciones"): the LQR corrects the pose,
+    # computed torque the arm only, open loop neither
+    ctl = summary["control"]
+    assert ctl["TV-LQR"]["lateral"] < 0.1 * ctl["open loop"]["lateral"]
+    assert ctl["computed torque"]["arm"] < 1e-4 < 0.05 < ctl["computed torque"]["lateral"]
+    assert ctl["TV-LQR"]["arm"] < 1e-2 < ctl["open loop"]["arm"]
+    assert (tmp_path / "control.png").is_file()
+
     # case 2: no steering torque, so β stays exactly 0 in the thesis mode; the coupled arm
     # feels the platform's acceleration, so the arm trajectories differ
     header, rows = _csv(tmp_path / "case2_thesis.csv")

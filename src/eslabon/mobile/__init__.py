@@ -47,6 +47,7 @@ __all__ = [
     "SynchronousDrive",
     "SyncDriveParams",
 ]
+from . import control  # noqa: E402
 from .simulate import MobileTrajectory, simulate  # noqa: E402
 
-__all__ += ["MobileTrajectory", "simulate"]
+__all__ += ["MobileTrajectory", "simulate", "control"]

@@ -113,6 +113,29 @@ class MobileTrajectory:
     input_names: tuple
     mode: str
 
+    def state(self, i: int) -> np.ndarray:
+        """The state y = [config, q, ν, q̇] (n_state,) of sample ``i``.
+
+        Parameters
+        ----------
+        i : int
+            The sample's index (negative counts from the end).
+
+        Returns
+        -------
+        ndarray (n_state,)
+
+        Examples
+        --------
+        >>> import eslabon as es
+        >>> from eslabon import mobile as mb
+        >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+        >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"))
+        >>> mb.simulate(mm, 0.02, 0.01, u=[150.0, 0.3]).state(-1).shape
+        (21,)
+        """
+        return np.concatenate([self.config[i], self.q[i], self.nu[i], self.qd[i]])
+
     def columns(self) -> dict:
         """Every series by a column name (for CSV).
 
