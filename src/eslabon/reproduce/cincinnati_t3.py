@@ -170,16 +170,101 @@ def _least_condition(t3, out):
 #: ÿ = β̈ printed at t = 0.05 s and 0.45 s (Tables 5.4.1 and 5.6.2)
 PRINTED_BETA_DDOT = 1.95774
 
+#: the 21 knots t = 0, 0.05, …, 1 s of §4.4's β(t) spline (the program's XA, YA, AX, BX,
+#: CX are arrays of 21 read from its input file; its PERIOD calls SPLINE(21, 20, …))
+BETA_KNOTS = np.linspace(0.0, 1.0, 21)
+
+#: the candidate that reproduces the printed β̈ (and β, β̇) of Tables 5.4.1 and 5.6.2
+BETA_SPLINE_IDENTIFIED = "rates at the knots"
+
+#: each reading of §4.4's spline tried, with why it is a faithful one
+BETA_SPLINE_READINGS = {
+    "natural": "through the 21 cycloid values, β̈ = 0 at both ends",
+    "clamped": "through the 21 cycloid values, β̇ = 0 at both ends",
+    "rest": "through the 21 cycloid values, β̇ = β̈ = 0 at both ends (2 added breakpoints)",
+    "periodic β − t": "the listing's SPLINE returns C(1), 2B(1) at the last knot: periodic rate",
+    "rest, values at 0.05 and 0.95 s free": "all six §4.4 end conditions, 23 coefficients",
+    "0 → 1 → 0 over 2 s, periodic": "PERIOD's ξ = (t − XO)/(2·EX) with EX = T = 1 s",
+    BETA_SPLINE_IDENTIFIED: "the cycloid's β̇ at the 21 knots, β(0) = β̈(0) = 0",
+}
+
+
+def knot_rate_spline(t_knots, rates, start=0.0):
+    """The C² cubic spline s(t) whose rate at every knot is given, with s(t₀) = ``start``
+    and s̈(t₀) = 0.
+
+    On [t_k, t_k+1] (h_k = t_k+1 − t_k, d_k = s_k+1 − s_k, rates ṡ_k) the cubic with
+    these end values and rates has s̈(t_k⁺) = 6d_k/h_k² − (4ṡ_k + 2ṡ_k+1)/h_k and
+    s̈(t_k+1⁻) = −6d_k/h_k² + (2ṡ_k + 4ṡ_k+1)/h_k; s̈(t₀⁺) = 0 gives d₀ and continuity of
+    s̈ at each interior knot gives d_k from d_k−1. For the cycloid's rates at Rojas
+    Salgado (1987) §4.4's 21 knots this spline is β(t) of Tables 5.4.1 and 5.6.2.
+
+    Parameters
+    ----------
+    t_knots : array_like (N + 1,)
+        Strictly increasing finite times [s], N ≥ 1.
+    rates : array_like (N + 1,)
+        ṡ(t_k) [units of s per s].
+    start : float
+        s(t₀).
+
+    Returns
+    -------
+    scipy.interpolate.CubicHermiteSpline
+        ``spline(t, nu)`` gives s, ṡ, s̈ for nu = 0, 1, 2 inside [t₀, t_N].
+
+    Raises
+    ------
+    ValueError
+        Knots or rates not finite 1-D arrays of one length ≥ 2, or knots not strictly
+        increasing.
+    """
+    from scipy.interpolate import CubicHermiteSpline
+
+    t = np.asarray(t_knots, dtype=float)
+    v = np.asarray(rates, dtype=float)
+    if t.ndim != 1 or t.size < 2 or v.shape != t.shape:
+        raise ValueError(
+            f"t_knots, rates: expected 1-D arrays of one length ≥ 2, got {t.shape}, {v.shape}"
+        )
+    if not (np.isfinite(t).all() and np.isfinite(v).all() and np.isfinite(start)):
+        raise ValueError("t_knots, rates, start: expected finite numbers")
+    h = np.diff(t)
+    if np.any(h <= 0):
+        raise ValueError(f"t_knots: expected strictly increasing times, got {t.tolist()}")
+    d = np.empty_like(h)
+    d[0] = h[0] * (4 * v[0] + 2 * v[1]) / 6
+    for k in range(1, h.size):
+        left = -6 * d[k - 1] / h[k - 1] ** 2 + (2 * v[k - 1] + 4 * v[k]) / h[k - 1]
+        d[k] = h[k] ** 2 / 6 * (left + (4 * v[k] + 2 * v[k + 1]) / h[k])
+    return CubicHermiteSpline(t, start + np.concatenate(([0.0], np.cumsum(d))), v)
+
+
+def t3_beta_spline():
+    """β(t) [m] of the T3 task as Tables 5.4.1 and 5.6.2 print it (Rojas Salgado (1987),
+    §4.4): the C² cubic spline on the 21 knots t = 0, 0.05, …, 1 s taking the cycloid's
+    rate β̇ = 1 − cos 2πt at every knot, with β(0) = β̈(0) = 0. It also meets β(1) = 1 m
+    and β̇(1) = β̈(1) = 0, the six conditions §4.4 states, which no cubic spline through
+    the 21 cycloid values with breakpoints only there can (23 coefficients, 25
+    conditions). ``t3_beta_spline()(t, 2)`` is β̈ [m/s²]; it rounds to the printed
+    1.95774 at t = 0.05 and 0.45 s."""
+    return knot_rate_spline(BETA_KNOTS, 1.0 - np.cos(2 * np.pi * BETA_KNOTS), 0.0)
+
 
 def beta_spline_candidates() -> dict:
-    """β̈(0.05) and β̈(0.45) of cubic splines through the cycloid β(t) = t − sin 2πt / 2π
-    sampled at the 21 knots t = 0, 0.05, …, 1 the thesis's program reads (§4.4, arrays
-    XA, YA of size 21), for each end condition of :func:`eslabon.trajectory.spline_law`,
-    with knot values as given, rounded to the printed 5 decimals and rounded to single
-    precision; and the cycloid's own β̈."""
+    """β̈(0.05) and β̈(0.45) of each reading of §4.4's 21-knot β(t) spline tried
+    (:data:`BETA_SPLINE_READINGS`), and the cycloid's own β̈.
+
+    The knots are t = 0, 0.05, …, 1 s; the data are the cycloid β(t) = t − sin 2πt / 2π
+    (or its rate), which the printed β, β̇ of Tables 5.4.1 and 5.6.2 follow. For the end
+    conditions of :func:`eslabon.trajectory.spline_law` the knot values are also tried
+    rounded to the printed 5 decimals and to single precision (suffixed labels).
+    """
+    from scipy.interpolate import CubicSpline
+
     from ..trajectory import spline_law
 
-    t = np.linspace(0.0, 1.0, 21)
+    t = BETA_KNOTS
     beta = t - np.sin(2 * np.pi * t) / (2 * np.pi)
     at = np.array([0.05, 0.45])
     out = {"cycloid": (2 * np.pi * np.sin(2 * np.pi * at)).tolist()}
@@ -191,29 +276,65 @@ def beta_spline_candidates() -> dict:
     for label, values in knots.items():
         for ends in ("natural", "clamped", "rest"):
             out[f"{ends}{label}"] = spline_law(t, values, ends=ends)(at).s_ddot.tolist()
+    periodic = beta - t
+    periodic[-1] = periodic[0]
+    out["periodic β − t"] = CubicSpline(t, periodic, bc_type="periodic")(at, 2).tolist()
+    # rest to rest through the cycloid except at the 2nd and 20th knots, whose values
+    # make β̈(0) = β̈(1) = 0 on the clamped spline (linear in the values: a 2×2 solve)
+    free = [1, t.size - 2]
+    base = beta.copy()
+    base[free] = 0.0
+
+    def end_acc(y):
+        return CubicSpline(t, y, bc_type="clamped")([0.0, 1.0], 2)
+
+    columns = [end_acc(base + np.eye(t.size)[i]) - end_acc(base) for i in free]
+    base[free] = np.linalg.solve(np.array(columns).T, -end_acc(base))
+    key = "rest, values at 0.05 and 0.95 s free"
+    out[key] = CubicSpline(t, base, bc_type="clamped")(at, 2).tolist()
+    # PERIOD's ξ = (t − XO)/(2·EX) read as a 2 s period: out 0 → 1 and back
+    t2 = np.linspace(0.0, 2.0, 21)
+    there_back = np.where(t2 <= 1.0, t2, 2.0 - t2)
+    y2 = there_back - np.sin(2 * np.pi * there_back) / (2 * np.pi)
+    y2[-1] = y2[0]
+    out["0 → 1 → 0 over 2 s, periodic"] = CubicSpline(t2, y2, bc_type="periodic")(at, 2).tolist()
+    out[BETA_SPLINE_IDENTIFIED] = t3_beta_spline()(at, 2).tolist()
     return out
 
 
 def _beta_spline(out):
-    """The 21-knot β(t) spline of §4.4 sought among the usual end conditions; the
-    candidates' β̈ over [0, 0.5] s plotted with the printed value."""
+    """The 21-knot β(t) spline of §4.4 sought among faithful readings; the identified
+    spline's β̈ plotted with the printed points, and every candidate's miss."""
     candidates = beta_spline_candidates()
-    closest = min(
-        (k for k in candidates if k != "cycloid"),
-        key=lambda k: max(abs(x - PRINTED_BETA_DDOT) for x in candidates[k]),
-    )
+    misses = {k: max(abs(x - PRINTED_BETA_DDOT) for x in v) for k, v in candidates.items()}
+    closest = min((k for k in candidates if k != "cycloid"), key=misses.get)
+    at = np.array([0.05, 0.45])
+    spline = t3_beta_spline()
+    found = {
+        name: spline(at, nu).tolist() for nu, name in enumerate(("beta", "beta_dot", "beta_ddot"))
+    }
     lines = [
-        f"β(t) spline (§4.4): printed β̈(0.05) = β̈(0.45) = {PRINTED_BETA_DDOT}; 21-knot cubic "
-        "splines of the cycloid give (t = 0.05, 0.45):"
+        f"β(t) spline (§4.4): printed β̈(0.05) = β̈(0.45) = {PRINTED_BETA_DDOT} "
+        "(Tables 5.4.1, 5.6.2); 21-knot cubic splines (t = 0, 0.05, …, 1 s) give "
+        "(t = 0.05, 0.45):"
     ]
     for name, (a, b) in candidates.items():
-        lines.append(f"  {name:<40} {a:.5f} {b:.5f}")
-    miss = max(abs(x - PRINTED_BETA_DDOT) for x in candidates[closest])
+        why = BETA_SPLINE_READINGS.get(name.split(", knots")[0], "the exact law")
+        lines.append(f"  {name:<38} {a:.6f} {b:.6f}  {why}")
+    rest = float(np.abs([spline([0.0, 1.0], nu) for nu in (1, 2)]).max())
     lines.append(
-        f"  closest: {closest} ({miss:.1e} below the printed value at both times); "
-        "none reproduces it to its 5 decimals"
+        f"  identified: {BETA_SPLINE_IDENTIFIED} (β̈ {found['beta_ddot'][0]:.6f}, "
+        f"{found['beta_ddot'][1]:.6f}; β {found['beta'][0]:.5f}, {found['beta'][1]:.5f}; "
+        f"β̇ {found['beta_dot'][0]:.5f}, {found['beta_dot'][1]:.5f}, as printed); "
+        f"β(1) = {float(spline(1.0)):.5f}, |β̇|, |β̈| ≤ {rest:.0e} at both ends"
     )
-    data = {"candidates": candidates, "closest": closest, "closest_miss": miss}
+    data = {
+        "candidates": candidates,
+        "closest": closest,
+        "closest_miss": misses[closest],
+        "identified": BETA_SPLINE_IDENTIFIED,
+        "identified_at": {"t": at.tolist(), **found},
+    }
     try:
         import matplotlib
 
@@ -221,25 +342,26 @@ def _beta_spline(out):
         import matplotlib.pyplot as plt
     except ImportError:
         return data, lines, {}
-    from ..trajectory import spline_law
-
-    t = np.linspace(0.0, 1.0, 21)
-    beta = t - np.sin(2 * np.pi * t) / (2 * np.pi)
-    tt = np.linspace(0.0, 0.5, 501)
-    exact = 2 * np.pi * np.sin(2 * np.pi * tt)
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for ends, style in (("natural", "--"), ("clamped", ":"), ("rest", "-.")):
-        spline = spline_law(t, beta, ends=ends)(tt).s_ddot
-        ax.plot(tt, spline - exact, style, label=f"21-knot {ends} spline")
-    cyc = 2 * np.pi * np.sin(2 * np.pi * np.array([0.05, 0.45]))
-    ax.plot([0.05, 0.45], PRINTED_BETA_DDOT - cyc, "rs", label="printed (Tables 5.4.1, 5.6.2)")
-    ax.set(
-        xlabel="t [s]",
-        ylabel="β̈ − β̈ of the cycloid [m/s²]",
-        title="β(t) of the T3 task: 21-knot splines against the exact cycloid",
+    tt = np.linspace(0.0, 1.0, 1001)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    left.plot(tt, spline(tt, 2), "-", label=f"identified: {BETA_SPLINE_IDENTIFIED}")
+    left.plot(tt, 2 * np.pi * np.sin(2 * np.pi * tt), "--", label="cycloid")
+    left.plot(BETA_KNOTS, spline(BETA_KNOTS, 2), ".", color="C0")
+    left.plot(at, [PRINTED_BETA_DDOT] * 2, "rs", mfc="none", label="printed (5.4.1, 5.6.2)")
+    left.set(xlabel="t [s]", ylabel="β̈ [m/s²]", title="β̈ of the T3 task's 21-knot spline")
+    left.grid(True, alpha=0.3)
+    left.legend(fontsize=8)
+    names = [k for k in candidates if ", knots" not in k]
+    y = np.arange(len(names))
+    right.barh(y, [max(misses[k], 1e-8) for k in names], color="C1")
+    right.axvline(5e-6, color="r", lw=1, label="half a printed unit (5e-6)")
+    right.set_xscale("log")
+    right.set_yticks(y, names, fontsize=8)
+    right.set(
+        xlabel="max |β̈ − 1.95774| at t = 0.05, 0.45 s [m/s²]",
+        title="each reading tried against the printed value",
     )
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    right.legend(fontsize=8)
     fig.tight_layout()
     path = savefig_atomic(fig, out / "beta_spline.png", dpi=90)
     plt.close(fig)
