@@ -18,15 +18,16 @@ def run():
 
 def test_overview_and_gif_are_written(run, tmp_path):
     model, traj = run
-    png = plot_overview(traj, tmp_path / "o.png", model)
-    gif = animate_3d(model, traj, tmp_path / "a.gif", every=5)
+    png, gif = tmp_path / "o.png", tmp_path / "a.gif"
+    plot_overview(model, traj, path=png)
+    animate_3d(model, traj, path=gif, every=5)
     assert png.stat().st_size > 10_000 and gif.stat().st_size > 5_000
     from PIL import Image
 
     with Image.open(gif) as im:
         assert im.n_frames == 5  # samples 0, 5, 10, 15, 20
     with pytest.raises(ValueError, match="path: expected a .gif or .mp4"):
-        animate_3d(model, traj, tmp_path / "a.avi")
+        animate_3d(model, traj, path=tmp_path / "a.avi")
 
 
 def test_stick_figure_points_are_the_kinematics(run):
@@ -68,6 +69,10 @@ def test_demo_tour(tmp_path, capsys):
     index = (tmp_path / "index.html").read_text()
     for link in ("pendulum.html", "practica/pendulum.gif", "practica/pendulum_q.png"):
         assert f'href="{link}"' in index, link
+    # a thumbnail per viewer and per figure, and the report with printed-vs-computed values
+    assert '<img src="pendulum.png"' in index and (tmp_path / "pendulum.png").is_file()
+    assert '<img src="practica/pendulum_q.png"' in index
+    assert "printed" in index and "<pre>" in index
     main(["demo", "--out", str(tmp_path)])  # a rerun replaces its own outputs
     err = capsys.readouterr().err.splitlines()
     assert [line.split("] ", 1)[1] for line in err] == [

@@ -8,20 +8,19 @@ viewers. Each stage is printed as one line on stderr, terminal or not."""
 
 from __future__ import annotations
 
-import html
 import sys
 import time
 from pathlib import Path
 
 from .. import zoo
-from .._files import write_text_atomic
 from ..dynamics.crosscheck import crosscheck
 from ..reproduce import cincinnati_t3 as rojas
 from ..reproduce import mobile_manipulator as araujo
 from ..reproduce import newton_euler_examples as practica
 from ..reproduce import spatial_operators as jaramillo
 from ..sim import Trajectory
-from ..viz import write_viewer
+from ..viz import Viewer
+from .demo_page import write_index
 
 SHORT_CROSSCHECK = ("practica_6dof", "puma560", "panda")
 SEEDS = (
@@ -69,7 +68,7 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
         data[key], more = module.reproduce(out / key)
         lines += more + [""]
         files = dict(data[key].get("files", {}), summary=str(out / key / "summary.json"))
-        sections.append((title, files))
+        sections.append((title, files, more))
     data["crosscheck"] = {}
     lines.append(
         "crosscheck: every formulation on "
@@ -87,24 +86,24 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
             f"{len(report.checks) - len(ran)} not applicable)"
         )
         rows.append((name, verdict, len(ran)))
-    data["viewers"] = {}
+    data["viewers"], cards = {}, []
     for key, (model_name, traj, what) in views.items():
         stage(f"viewer {key}")
-        path = write_viewer(
-            zoo.load(model_name),
-            Trajectory.load(out / traj),
-            out / f"{key}.html",
-            title=f"{model_name}: {what}",
-        )
+        model, trajectory = zoo.load(model_name), Trajectory.load(out / traj)
+        title = f"{model_name}: {what}"
+        path = Viewer(model, trajectory, title=title).save(out / f"{key}.html")
+        cards.append((path, _thumbnail(model, trajectory, out / f"{key}.png"), model_name, what))
         data["viewers"][key] = str(path)
         lines.append(f"viewer: {path}")
     if full:
         stage("viewer mobile manipulator")
-        path = _mobile_viewer(out)
+        path, thumb = _mobile_viewer(out)
+        what = "load case 1 from V = 1 m/s, coupled (solid) and the thesis's model (ghost)"
+        cards.append((path, thumb, "seed 003: a PUMA 560 on the tricycle", what))
         data["viewers"]["mobile"] = str(path)
         lines.append(f"viewer: {path}")
     stage("index")
-    index = _index(out, sections, rows, data["viewers"])
+    index = write_index(out, cards, sections, rows)
     data["index"] = str(index)
     lines.append(
         f"index: {index}"
@@ -113,8 +112,41 @@ def run_demo(out, full: bool = False, say=_say) -> tuple[dict, list]:
     return data, lines
 
 
-def _mobile_viewer(out) -> Path:
-    """Seed 003's PUMA on the tricycle, load case 1 coupled, 1 s, in the HTML viewer."""
+def _thumbnail(model, traj, path):
+    """A still of the motion for the index: the stick figure at six times, darker as time
+    goes on, seen from the viewer's corner with "up" against gravity (matplotlib), or
+    None without the plotting extra."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return None
+    import numpy as np
+
+    from .._files import savefig_atomic
+    from ..viz import frame_origins
+
+    g = np.asarray(model.gravity, dtype=float)
+    up = -g / np.linalg.norm(g) if np.linalg.norm(g) > 0 else np.array([0.0, 0.0, 1.0])
+    side = np.cross(up, [1.0, 0.0, 0.0] if abs(up[0]) < 0.9 else [0.0, 1.0, 0.0])
+    side /= np.linalg.norm(side)
+    depth = np.cross(up, side)
+    idx = np.linspace(0, len(traj.t) - 1, 6).astype(int)
+    pts = frame_origins(model, traj.q[idx])  # (6, m, 3)
+    fig = Figure(figsize=(3.2, 2.4), dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+    for k, shape in enumerate(pts):
+        x, y = shape @ (side + 0.35 * depth), shape @ (up + 0.2 * depth)
+        shade = 0.75 - 0.6 * k / (len(pts) - 1)
+        ax.plot(x, y, "-o", color=(shade, shade, 0.35 + shade / 2), lw=2.5, ms=3)
+    ax.set_aspect("equal")
+    ax.margins(0.1)
+    ax.axis("off")
+    return savefig_atomic(fig, path, dpi=100)
+
+
+def _mobile_viewer(out):
+    """Seed 003's PUMA on the tricycle, load case 1 for 2 s from V = 1 m/s, coupled and in
+    the thesis's model, in one viewer; (page, thumbnail)."""
     from .. import mobile as mb
     from ..mobile.dae import tree_trajectory
 
@@ -123,39 +155,13 @@ def _mobile_viewer(out) -> Path:
         zoo.load("puma560_araujo"),
         mb.Mount.araujo_assumed(),
     )
-    run = mb.simulate(mm, 1.0, 0.02, torque=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1], u=[150.0, 0.3])
-    tree, traj = tree_trajectory(mm, run)
-    return write_viewer(
-        tree,
-        traj,
-        out / "mobile.html",
-        title="seed 003: PUMA 560 on the tricycle, load case 1, coupled (assumed platform masses)",
+    load = dict(torque=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1], u=[150.0, 0.3], nu0=[1.0, 0.0])
+    coupled = mb.simulate(mm, 2.0, 0.01, method="rk4", **load)
+    thesis = mb.simulate(mm.with_mode("thesis"), 2.0, 0.01, method="rk4", **load)
+    viewer = Viewer(
+        title="seed 003: PUMA 560 on the tricycle, load case 1 (assumed platform masses)"
     )
-
-
-def _link(out, path):
-    rel = Path(path).resolve().relative_to(out.resolve())
-    return f'<a href="{html.escape(str(rel))}">{html.escape(rel.name)}</a>'
-
-
-def _index(out, sections, rows, viewers) -> Path:
-    parts = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        "<title>eslabon demo</title></head><body><h1>eslabon demo</h1>",
-        "<h2>Viewers</h2><ul>",
-    ]
-    parts += [f"<li>{_link(out, p)}</li>" for p in viewers.values()]
-    parts.append("</ul>")
-    for title, files in sections:
-        parts.append(f"<h2>{html.escape(title)}</h2><ul>")
-        parts += [f"<li>{_link(out, p)}</li>" for p in files.values() if Path(p).exists()]
-        parts.append("</ul>")
-    parts.append(
-        "<h2>crosscheck</h2><table border='1' cellpadding='4'><tr><th>robot</th>"
-        "<th>verdict</th><th>comparisons</th></tr>"
-    )
-    parts += [f"<tr><td>{n}</td><td>{v}</td><td>{k}</td></tr>" for n, v, k in rows]
-    parts.append("</table></body></html>")
-    path = out / "index.html"
-    write_text_atomic(path, "\n".join(parts))
-    return path
+    viewer.add_mobile(mm, coupled).add_mobile(mm.with_mode("thesis"), thesis, opacity=0.35)
+    path = viewer.save(out / "mobile.html")
+    tree, traj = tree_trajectory(mm, coupled)
+    return path, _thumbnail(tree, traj, out / "mobile.png")

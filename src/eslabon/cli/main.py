@@ -258,9 +258,11 @@ def plot_cmd(
         raise UserError(f"--model: {m.name} has {m.nq} joints, the trajectory {traj.q.shape[1]}")
     if gif is not None and m is None:
         raise UserError("--gif: needs --model to draw the robot")
-    files = [str(plot_overview(traj, out, m))]
+    plot_overview(m, traj, path=out)
+    files = [str(out)]
     if gif is not None:
-        files.append(str(animate_3d(m, traj, gif)))
+        animate_3d(m, traj, path=gif)
+        files.append(str(gif))
     _emit({"files": files}, as_json, [f"wrote {f}" for f in files])
 
 

@@ -53,7 +53,7 @@ class OmniParams:
     wheels : array_like (n_w, 4)
         One row per wheel, n_w ≥ 3: [x, y, heading, roller_angle], the wheel centre in
         the chassis frame [m], its rolling direction's angle from the chassis x [rad], the
-        angle α of its rollers' axes from that direction [rad], |α| ≤ 80° (0: omni wheel,
+        angle α of its rollers' axes from that direction [rad], abs(α) ≤ 80° (0: omni wheel,
         ±π/4: mecanum).
     wheel_radius : float
         r [m], > 0.

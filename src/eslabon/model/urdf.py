@@ -130,6 +130,11 @@ class UrdfInfo:
     ee_rule : str
         Why: ``"ee: "`` followed by the rule of :func:`read_urdf` that chose it (a link
         named ``ee``, the link given as ``ee=``, the URDF's tool frame, or the last link).
+    visual_colors : dict
+        ``{link name: [r, g, b, a]}`` (each in [0, 1]) of the link's first visual with a
+        ``<material>`` colour, given in place or by a top-level material's name.
+    mesh_scales : dict
+        ``{(link name, mesh file name): (sx, sy, sz)}`` for each ``<mesh scale=...>``.
 
     Examples
     --------
@@ -162,6 +167,8 @@ class UrdfInfo:
     joint_names: list[str] = field(default_factory=list)
     ee: str = ""  # the link or frame the model's "ee" frame is, and why (read_urdf, ee=)
     ee_rule: str = ""
+    visual_colors: dict[str, list[float]] = field(default_factory=dict)
+    mesh_scales: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
 
     def dof_names(self, model: Model) -> list[str]:
         """The URDF joint name of each rate of v.
@@ -327,6 +334,48 @@ def _visuals(link: ET.Element, where: str) -> list[Visual]:
                     size[attr] = values.tolist()
                 out.append((shape.tag, size, T))
     return out
+
+
+def _visual_styles(
+    robot: ET.Element, links: dict[str, ET.Element], where: str
+) -> tuple[dict[str, list[float]], dict[tuple[str, str], tuple[float, ...]]]:
+    """({link: rgba} of each link's first coloured visual, {(link, mesh file): scale}).
+
+    A ``<material>`` gives its ``<color rgba>`` in place or by the name of a material
+    defined at the robot's top level; a colour that is not four numbers in [0, 1] is
+    ignored (it only paints the viewer)."""
+    named: dict[str, list[float]] = {}
+    for mat in robot.findall("material"):
+        rgba = _rgba(mat)
+        if mat.get("name") and rgba is not None:
+            named[mat.get("name", "")] = rgba
+    colors: dict[str, list[float]] = {}
+    scales: dict[tuple[str, str], tuple[float, ...]] = {}
+    for name, link in links.items():
+        for vis in link.findall("visual"):
+            style = vis.find("material")
+            if style is not None and name not in colors:
+                rgba = _rgba(style)
+                rgba = rgba if rgba is not None else named.get(style.get("name", ""))
+                if rgba is not None:
+                    colors[name] = rgba
+            for mesh in vis.iter("mesh"):
+                if mesh.get("scale") and mesh.get("filename"):
+                    values = _floats(mesh, "scale", 3, None, where)
+                    scales[(name, mesh.get("filename", ""))] = tuple(values.tolist())
+    return colors, scales
+
+
+def _rgba(material: ET.Element) -> list[float] | None:
+    color = material.find("color")
+    if color is None:
+        return None
+    try:
+        values = [float(v) for v in (color.get("rgba") or "").split()]
+    except ValueError:
+        return None
+    ok = len(values) == 4 and all(np.isfinite(v) and 0.0 <= v <= 1.0 for v in values)
+    return values if ok else None
 
 
 def _named(elements: Iterable[ET.Element], kind: str, where: str) -> dict[str, ET.Element]:
@@ -720,7 +769,8 @@ def read_urdf(
             )
             queue.append(child)
     ee_name, ee_rule = _end_effector(b, ee, where)
-    info = replace(info, ee=ee_name, ee_rule=ee_rule)
+    colors, scales = _visual_styles(robot, links, where)
+    info = replace(info, ee=ee_name, ee_rule=ee_rule, visual_colors=colors, mesh_scales=scales)
     model = b.build(
         gravity=gravity,
         name=name or robot.get("name") or "urdf",

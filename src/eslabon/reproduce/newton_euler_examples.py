@@ -155,10 +155,11 @@ def reproduce(out) -> tuple[dict, list]:
     try:
         from ..viz import animate_planar, plot_joint_history
 
-        files["plot_png"] = plot_joint_history(
-            traj, out / "pendulum_q.png", title="Seed 001 pendulum: joint angles"
-        )
-        files["animation_gif"] = animate_planar(pend, traj, out / "pendulum.gif")
+        png, gif = out / "pendulum_q.png", out / "pendulum.gif"
+        plot_joint_history(traj, path=png, title="Seed 001 pendulum: joint angles")
+        files["plot_png"] = png
+        animate_planar(pend, traj, path=gif)
+        files["animation_gif"] = gif
     except ValueError as exc:  # matplotlib missing: numbers and data files still written
         lines.append(f"  (no plot or animation: {exc})")
     data["files"] = {k: str(v) for k, v in files.items()}

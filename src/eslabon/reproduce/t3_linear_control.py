@@ -80,9 +80,9 @@ def joint_panel_files(traj, out, stem, title, lines, key=None, **options) -> dic
         from ..viz import plot_joint_panels
 
         for j in range(traj.q.shape[1]):
-            files[f"{key or stem}{j + 1}_png"] = plot_joint_panels(
-                traj, out / f"{stem}{j + 1}.png", j, title=title.format(j + 1), **options
-            )
+            path = out / f"{stem}{j + 1}.png"
+            plot_joint_panels(traj, j, path=path, title=title.format(j + 1), **options)
+            files[f"{key or stem}{j + 1}_png"] = path
     except ValueError as exc:  # matplotlib missing: the numbers and data are still written
         lines.append(f"  (no plots: {exc})")
     return files
@@ -306,19 +306,21 @@ def closed_loop(t3, path, out):
     try:
         from ..viz import plot_eigenvalues, plot_tracking_error
 
-        files["closed_loop_png"] = plot_tracking_error(
+        plot_tracking_error(
             t,
             run.error,
-            out / "closed_loop_error.png",
             reference=model,
+            path=out / "closed_loop_error.png",
             title="T3 tracking error under model assignment (dashed: assigned model)",
         )
-        files["eigenvalues_png"] = plot_eigenvalues(
+        files["closed_loop_png"] = out / "closed_loop_error.png"
+        plot_eigenvalues(
             lin.t,
             ev,
-            out / "open_loop_eigenvalues.png",
+            path=out / "open_loop_eigenvalues.png",
             title="T3 straight-line task: eigenvalues of A(t) frozen in time",
         )
+        files["eigenvalues_png"] = out / "open_loop_eigenvalues.png"
     except ValueError as exc:
         lines.append(f"  (no plots: {exc})")
     return {"max_deviation_fraction": deviation}, lines, files

@@ -106,6 +106,45 @@ class Trajectory:
                 np.savetxt(tmp, data, delimiter=",", header=header, comments="", fmt="%.17g")
         return path
 
+    def plot(self, quantity: str = "q", *, path=None, title: str | None = None):
+        """The joint histories of one quantity against time, one line per joint, as a
+        matplotlib figure (:func:`eslabon.viz.plot_joint_history`; needs the extra
+        ``eslabon[viz]``). In a notebook the cell shows it; ``path`` also writes it.
+
+        Parameters
+        ----------
+        quantity : {"q", "qd", "qdd", "tau"}
+            Positions (rad, m), rates (rad/s, m/s), accelerations (rad/s², m/s²) or
+            torques (N·m, N).
+        path : str or path-like, optional
+            An image file to write (``.png``, ``.svg``, ``.pdf`` …), atomically; its
+            folder must exist. By default nothing is written.
+        title : str, optional
+            The title; by default "<model name>: <quantity>".
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+            The figure, not registered with pyplot (nothing to close).
+
+        Raises
+        ------
+        ValueError
+            matplotlib is not installed; an unknown ``quantity``; with ``path``: its
+            folder does not exist, it is a folder, or a suffix matplotlib cannot write.
+
+        Examples
+        --------
+        >>> import eslabon as es
+        >>> traj = es.simulate(es.zoo.load("planar2"), 0.05, 0.01)
+        >>> fig = traj.plot("tau", title="torques")
+        >>> fig.axes[0].get_title(), len(fig.axes[0].lines)
+        ('torques', 2)
+        """
+        from ..viz.plots import plot_joint_history
+
+        return plot_joint_history(self, quantity, path=path, title=title)
+
     @classmethod
     def load(cls, path) -> "Trajectory":
         """Read a trajectory written by :meth:`save`. Anything else — a missing or extra

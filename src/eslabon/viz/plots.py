@@ -1,63 +1,93 @@
-"""Joint time histories and a planar stick-figure animation (seed 001 ``animacion3``)."""
+"""Joint time histories and a planar stick-figure animation (seed 001 ``animacion3``).
+
+Every plot returns a :class:`matplotlib.figure.Figure` built without pyplot, and every
+animation a :class:`matplotlib.animation.FuncAnimation`; either is written to a file
+only when ``path=`` is given (see :mod:`eslabon.viz` for the argument order)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._files import atomic_path, savefig_atomic
 
+if TYPE_CHECKING:
+    from matplotlib.animation import FuncAnimation
+    from matplotlib.figure import Figure
 
-def _pyplot():
+
+def _figure(**options) -> Figure:
+    """A new figure outside pyplot (nothing registered, no backend chosen)."""
     try:
-        import matplotlib
+        from matplotlib.figure import Figure
     except ImportError:
         raise ValueError("plotting needs matplotlib: pip install 'eslabon[viz]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return Figure(**options)
 
 
-def _save(plt, fig, path, dpi) -> Path:
-    """Lay out, write atomically (the folder must exist) and close a figure."""
-    fig.tight_layout()
-    try:
-        return savefig_atomic(fig, path, dpi=dpi)
-    finally:
-        plt.close(fig)
+def _finish(fig: Figure, path, dpi: int) -> Figure:
+    """Write ``fig`` atomically to ``path`` when given (the folder must exist); return it."""
+    if path is not None:
+        savefig_atomic(fig, path, dpi=dpi)
+    return fig
 
 
-def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None) -> Path:
-    """Save a PNG/SVG of ``traj.q`` (or qd, qdd, tau) against time, one line per joint.
+def _save_animation(anim, path, writer) -> None:
+    """Write ``anim`` atomically to ``path`` with ``writer`` (the folder must exist)."""
+    with atomic_path(Path(path)) as tmp:
+        anim.save(tmp, writer=writer)
 
-    The format comes from the suffix of ``path`` (any that matplotlib writes: ``.png``,
-    ``.svg``, ``.pdf`` …); matplotlib runs with its non-interactive Agg backend.
+
+def _no_file_in(usage: str, **slots) -> None:
+    """Refuse a file name in a data slot: the plots took the file second until the file
+    became the keyword ``path=`` (``plot_overview(traj, path, model)`` before)."""
+    for name, value in slots.items():
+        if isinstance(value, (str, os.PathLike)):
+            raise TypeError(
+                f"{name}: got the file name {os.fspath(value)!r}; the order is {usage}, "
+                "the file the keyword path=..."
+            )
+
+
+def plot_joint_history(traj, quantity: str = "q", *, path=None, title: str | None = None) -> Figure:
+    """``traj.q`` (or qd, qdd, tau) against time, one line per joint, as a figure; saved
+    to ``path`` (PNG, SVG, PDF …) when given.
+
+    The figure is not registered with pyplot: nothing accumulates in pyplot's figure list
+    and no backend is chosen. In Jupyter it shows as a cell's value.
 
     Parameters
     ----------
     traj : Trajectory
         A simulation's :class:`~eslabon.sim.Trajectory` (or anything with ``t`` (K,) and
         the chosen quantity (K, n); the default title needs ``model_name``).
-    path : str or path-like
-        The image file; its folder must exist; an existing file is replaced.
     quantity : {"q", "qd", "qdd", "tau"}
         What to plot: positions (rad, m), rates (rad/s, m/s), accelerations (rad/s²,
         m/s²) or torques (N·m, N).
+    path : str or path-like, optional
+        An image file to write (format from the suffix: any matplotlib writes, ``.png``,
+        ``.svg``, ``.pdf`` …); its folder must exist; an existing file is replaced. By
+        default nothing is written.
     title : str, optional
         The title; by default "<model name>: <quantity>".
 
     Returns
     -------
-    Path
-        ``path``, written atomically (a file of that name appears only when complete).
+    matplotlib.figure.Figure
+        The figure (one axes); when ``path`` is given it has been written there
+        atomically (a file of that name appears only when complete).
 
     Raises
     ------
     ValueError
-        matplotlib is not installed; the folder of ``path`` does not exist, or ``path``
-        is a folder; a suffix matplotlib cannot write; an unknown ``quantity``.
+        matplotlib is not installed; an unknown ``quantity``; with ``path``: its folder
+        does not exist, it is a folder, or a suffix matplotlib cannot write.
+    TypeError
+        A file name as ``traj`` or ``quantity`` (the order before the file became
+        ``path=``).
 
     Examples
     --------
@@ -67,12 +97,18 @@ def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
     >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> fig = viz.plot_joint_history(traj, "qd")  # in a notebook, the cell shows it
+    >>> [line.get_label() for line in fig.axes[0].lines]
+    ['qd1', 'qd2']
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = viz.plot_joint_history(traj, Path(folder) / "q.png")
-    ...     print(path.name, path.stat().st_size > 0)
-    q.png True
+    ...     fig = viz.plot_joint_history(traj, path=Path(folder) / "q.png")
+    ...     print((Path(folder) / "q.png").stat().st_size > 0)
+    True
     """
-    plt = _pyplot()
+    usage = "plot_joint_history(traj, quantity='q', *, path=None, title=None)"
+    _no_file_in(usage, traj=traj)
+    if isinstance(quantity, os.PathLike) or (isinstance(quantity, str) and "." in quantity):
+        _no_file_in(usage, quantity=quantity)
     labels = {
         "q": "joint position",
         "qd": "joint velocity",
@@ -82,7 +118,8 @@ def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None
     if quantity not in labels:
         raise ValueError(f"quantity: expected one of {tuple(labels)}, got {quantity!r}")
     data = getattr(traj, quantity)
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = _figure(figsize=(7, 4), layout="tight")
+    ax = fig.subplots()
     for j in range(data.shape[1]):
         ax.plot(traj.t, data[:, j], label=f"{quantity}{j + 1}")
     ax.set_xlabel("t [s]")
@@ -91,26 +128,28 @@ def plot_joint_history(traj, path, quantity: str = "q", title: str | None = None
     ax.set_title(title or f"{traj.model_name}: {labels[quantity]}")
     ax.grid(True)
     ax.legend()
-    return _save(plt, fig, path, dpi=110)
+    return _finish(fig, path, dpi=110)
 
 
 def plot_joint_panels(
-    traj, path, joint: int, title: str | None = None, *, compare=None, labels=None
-) -> Path:
-    """Save a PNG/SVG of one joint's q, q̇, q̈ and τ against time, four stacked panels
-    (the layout of seed 000's Figs. 4.4.3–4.4.8 and 5.4.2). ``joint`` counts from 0.
-    ``compare``: a second trajectory drawn on the same panels (e.g. a perturbed motion
-    beside the nominal one), with ``labels`` (two strings) for the legend.
+    traj, joint: int, *, path=None, title: str | None = None, compare=None, labels=None
+) -> Figure:
+    """One joint's q, q̇, q̈ and τ against time, four stacked panels (the layout of seed
+    000's Figs. 4.4.3–4.4.8 and 5.4.2), as a figure; saved to ``path`` when given.
+    ``joint`` counts from 0. ``compare``: a second trajectory drawn on the same panels
+    (e.g. a perturbed motion beside the nominal one), with ``labels`` (two strings) for
+    the legend.
 
     Parameters
     ----------
     traj : Trajectory
         A simulation's :class:`~eslabon.sim.Trajectory`: ``t`` (K,) (s), ``q``, ``qd``,
         ``qdd``, ``tau`` (K, n) (the default title needs ``model_name``).
-    path : str or path-like
-        The image file (format from the suffix); its folder must exist.
     joint : int
         The joint, 0..n−1.
+    path : str or path-like, optional
+        An image file to write (format from the suffix); its folder must exist. By
+        default nothing is written.
     title : str, optional
         The title; by default "<model name>: joint <joint + 1>".
     compare : Trajectory, optional
@@ -120,15 +159,19 @@ def plot_joint_panels(
 
     Returns
     -------
-    Path
-        ``path``, written atomically (a file of that name appears only when complete).
+    matplotlib.figure.Figure
+        The figure (four axes, top to bottom q, q̇, q̈, τ); when ``path`` is given it has
+        been written there atomically.
 
     Raises
     ------
     ValueError
-        matplotlib is not installed; the folder of ``path`` does not exist, or ``path``
-        is a folder; a suffix matplotlib cannot write; ``joint`` out of range; a
-        trajectory whose q and q̇ have different lengths (a quaternion joint).
+        matplotlib is not installed; ``joint`` out of range; a trajectory whose q and q̇
+        have different lengths (a quaternion joint); with ``path``: its folder does not
+        exist, it is a folder, or a suffix matplotlib cannot write.
+    TypeError
+        A file name as ``traj`` or ``joint`` (the order before the file became
+        ``path=``).
 
     Examples
     --------
@@ -138,12 +181,19 @@ def plot_joint_panels(
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
     >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> fig = viz.plot_joint_panels(traj, 0)
+    >>> [ax.get_ylabel() for ax in fig.axes]
+    ['θ [rad]', 'θ̇ [rad/s]', 'θ̈ [rad/s²]', 'τ [N·m]']
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = viz.plot_joint_panels(traj, Path(folder) / "joint1.svg", joint=0)
-    ...     print(path.name, path.stat().st_size > 0)
-    joint1.svg True
+    ...     fig = viz.plot_joint_panels(traj, 1, path=Path(folder) / "joint2.svg")
+    ...     print((Path(folder) / "joint2.svg").stat().st_size > 0)
+    True
     """
-    plt = _pyplot()
+    _no_file_in(
+        "plot_joint_panels(traj, joint, *, path=None, title=None, compare=None, labels=None)",
+        traj=traj,
+        joint=joint,
+    )
     n = traj.q.shape[1]
     if traj.qd.shape[1] != n:
         raise ValueError(
@@ -153,7 +203,8 @@ def plot_joint_panels(
     if int(joint) != joint or not 0 <= joint < n:
         raise ValueError(f"joint: expected an index in 0..{n - 1}, got {joint!r}")
     panels = (("q", "θ [rad]"), ("qd", "θ̇ [rad/s]"), ("qdd", "θ̈ [rad/s²]"), ("tau", "τ [N·m]"))
-    fig, axes = plt.subplots(4, 1, figsize=(6, 8), sharex=True)
+    fig = _figure(figsize=(6, 8), layout="tight")
+    axes = fig.subplots(4, 1, sharex=True)
     names = tuple(labels) if labels is not None else ("first", "second")
     for ax, (key, label) in zip(axes, panels):
         ax.plot(traj.t, getattr(traj, key)[:, joint], "o-", ms=3, label=names[0])
@@ -165,12 +216,13 @@ def plot_joint_panels(
         axes[0].legend()
     axes[-1].set_xlabel("t [s]")
     axes[0].set_title(title or f"{traj.model_name}: joint {joint + 1}")
-    return _save(plt, fig, path, dpi=100)
+    return _finish(fig, path, dpi=100)
 
 
-def plot_eigenvalues(t, eigenvalues, path, title: str | None = None) -> Path:
-    """Save the real and imaginary parts of frozen-time eigenvalues (T, k) against t (T,)
-    (seed 000 §5.6: the spectrum of A(t) along a trajectory).
+def plot_eigenvalues(t, eigenvalues, *, path=None, title: str | None = None) -> Figure:
+    """The real and imaginary parts of frozen-time eigenvalues (T, k) against t (T,)
+    (seed 000 §5.6: the spectrum of A(t) along a trajectory), as a figure; saved to
+    ``path`` when given.
 
     Two panels, Re λ (1/s) above Im λ (rad/s), one dot per eigenvalue and sample.
 
@@ -181,21 +233,26 @@ def plot_eigenvalues(t, eigenvalues, path, title: str | None = None) -> Path:
     eigenvalues : array_like (T, k)
         Eigenvalues at each sample, e.g. :func:`eslabon.control.frozen_eigenvalues` of a
         :func:`eslabon.control.linearize_along`'s ``A``.
-    path : str or path-like
-        The image file (format from the suffix); its folder must exist.
+    path : str or path-like, optional
+        An image file to write (format from the suffix); its folder must exist. By
+        default nothing is written.
     title : str, optional
         The title; by default "frozen-time eigenvalues".
 
     Returns
     -------
-    Path
-        ``path``, written atomically (a file of that name appears only when complete).
+    matplotlib.figure.Figure
+        The figure (two axes, Re λ above Im λ); when ``path`` is given it has been
+        written there atomically.
 
     Raises
     ------
     ValueError
-        matplotlib is not installed; the folder of ``path`` does not exist, or ``path``
-        is a folder; a suffix matplotlib cannot write.
+        matplotlib is not installed; with ``path``: its folder does not exist, it is a
+        folder, or a suffix matplotlib cannot write.
+    TypeError
+        A file name as ``t`` or ``eigenvalues`` (the order before the file became
+        ``path=``).
 
     Examples
     --------
@@ -207,14 +264,21 @@ def plot_eigenvalues(t, eigenvalues, path, title: str | None = None) -> Path:
     >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> lin = es.control.linearize_along(arm, traj)
     >>> ev = es.control.frozen_eigenvalues(lin.A)
+    >>> ev.shape
+    (21, 4)
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = viz.plot_eigenvalues(lin.t, ev, Path(folder) / "eigenvalues.png")
-    ...     print(ev.shape, path.name)
-    (21, 4) eigenvalues.png
+    ...     fig = viz.plot_eigenvalues(lin.t, ev, path=Path(folder) / "eigenvalues.png")
+    ...     print([ax.get_ylabel() for ax in fig.axes])
+    ['Re λ [1/s]', 'Im λ [rad/s]']
     """
-    plt = _pyplot()
+    _no_file_in(
+        "plot_eigenvalues(t, eigenvalues, *, path=None, title=None)",
+        t=t,
+        eigenvalues=eigenvalues,
+    )
     ev = np.asarray(eigenvalues)
-    fig, (ax_re, ax_im) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    fig = _figure(figsize=(7, 6), layout="tight")
+    ax_re, ax_im = fig.subplots(2, 1, sharex=True)
     for k in range(ev.shape[1]):
         ax_re.plot(t, ev[:, k].real, ".", ms=3, color="tab:blue")
         ax_im.plot(t, ev[:, k].imag, ".", ms=3, color="tab:red")
@@ -224,12 +288,13 @@ def plot_eigenvalues(t, eigenvalues, path, title: str | None = None) -> Path:
     for ax in (ax_re, ax_im):
         ax.grid(True)
     ax_re.set_title(title or "frozen-time eigenvalues")
-    return _save(plt, fig, path, dpi=100)
+    return _finish(fig, path, dpi=100)
 
 
-def plot_tracking_error(t, error, path, reference=None, title: str | None = None) -> Path:
-    """Save joint tracking errors (K, n) against t, with an optional reference (K, n)
-    drawn dashed (e.g. the assigned linear error model).
+def plot_tracking_error(t, error, *, reference=None, path=None, title: str | None = None) -> Figure:
+    """Joint tracking errors (K, n) against t, with an optional reference (K, n) drawn
+    dashed (e.g. the assigned linear error model), as a figure; saved to ``path`` when
+    given.
 
     Parameters
     ----------
@@ -238,23 +303,27 @@ def plot_tracking_error(t, error, path, reference=None, title: str | None = None
     error : array_like (K, n)
         Tracking errors q − q̄ (rad, m), e.g. :class:`eslabon.control.ClosedLoop`'s
         ``error``.
-    path : str or path-like
-        The image file (format from the suffix); its folder must exist.
     reference : array_like (K, n), optional
         A reference error to draw dashed in the same colour per joint.
+    path : str or path-like, optional
+        An image file to write (format from the suffix); its folder must exist. By
+        default nothing is written.
     title : str, optional
         The title; by default "tracking error" (with a note when ``reference`` is given).
 
     Returns
     -------
-    Path
-        ``path``, written atomically (a file of that name appears only when complete).
+    matplotlib.figure.Figure
+        The figure (one axes); when ``path`` is given it has been written there
+        atomically.
 
     Raises
     ------
     ValueError
-        matplotlib is not installed; the folder of ``path`` does not exist, or ``path``
-        is a folder; a suffix matplotlib cannot write.
+        matplotlib is not installed; with ``path``: its folder does not exist, it is a
+        folder, or a suffix matplotlib cannot write.
+    TypeError
+        A file name as ``t`` or ``error`` (the order before the file became ``path=``).
 
     Examples
     --------
@@ -264,14 +333,22 @@ def plot_tracking_error(t, error, path, reference=None, title: str | None = None
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
     >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> fig = viz.plot_tracking_error(traj.t, traj.q - traj.q[0], reference=0 * traj.q)
+    >>> len(fig.axes[0].lines)  # two errors, two dashed references
+    4
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = viz.plot_tracking_error(traj.t, traj.q - traj.q[0], Path(folder) / "e.png")
-    ...     print(path.name)
-    e.png
+    ...     fig = viz.plot_tracking_error(traj.t, traj.q, path=Path(folder) / "e.png")
+    ...     print((Path(folder) / "e.png").is_file())
+    True
     """
-    plt = _pyplot()
+    _no_file_in(
+        "plot_tracking_error(t, error, *, reference=None, path=None, title=None)",
+        t=t,
+        error=error,
+    )
     error = np.asarray(error)
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = _figure(figsize=(7, 4), layout="tight")
+    ax = fig.subplots()
     for j in range(error.shape[1]):
         (line,) = ax.plot(t, error[:, j], label=f"δq{j + 1}")
         if reference is not None:
@@ -283,10 +360,10 @@ def plot_tracking_error(t, error, path, reference=None, title: str | None = None
     )
     ax.grid(True)
     ax.legend(ncol=3, fontsize="small")
-    return _save(plt, fig, path, dpi=110)
+    return _finish(fig, path, dpi=110)
 
 
-def planar_polylines(model, q_samples, plane=(0, 1)) -> np.ndarray:
+def planar_polylines(model, q_samples, *, plane=(0, 1)) -> np.ndarray:
     """(K, nframes, 2) DH-frame origins dh0..dhN projected on ``plane`` (axis indices).
 
     Parameters
@@ -323,12 +400,21 @@ def planar_polylines(model, q_samples, plane=(0, 1)) -> np.ndarray:
 
 
 def animate_planar(
-    model, traj, path, every: int = 20, plane=(0, 1), fps: int = 25, limits=(-3.2, 3.2, -3.1, 1.0)
-) -> Path:
-    """Save a GIF of the stick figure through the DH origins (seed 001 ``animacion3``;
-    default axes [−3.2, 3.2, −3.1, 1] as the seed).
+    model,
+    traj,
+    *,
+    path=None,
+    every: int = 20,
+    plane=(0, 1),
+    fps: int = 25,
+    limits=(-3.2, 3.2, -3.1, 1.0),
+) -> FuncAnimation:
+    """The stick figure through the DH origins along ``traj`` as an animation (seed 001
+    ``animacion3``; default axes [−3.2, 3.2, −3.1, 1] as the seed); saved as a GIF to
+    ``path`` when given.
 
-    One frame per ``every`` samples, the time in the corner; written with Pillow.
+    One frame per ``every`` samples, the time in the corner. In a notebook,
+    ``IPython.display.HTML(anim.to_jshtml())`` plays it; ``path`` writes it with Pillow.
 
     Parameters
     ----------
@@ -336,9 +422,9 @@ def animate_planar(
         A model with frames named ``dh0`` … (built from a DH table, as the zoo's arms).
     traj : Trajectory
         Anything with ``t`` (K,) (s) and ``q`` (K, n) (rad, m).
-    path : str or path-like
-        The ``.gif`` file (Pillow takes the format from the suffix); its folder must
-        exist.
+    path : str or path-like, optional
+        A ``.gif`` file to write (Pillow takes the format from the suffix); its folder
+        must exist. By default nothing is written.
     every : int
         Keep every ``every``-th sample.
     plane : tuple of int
@@ -350,14 +436,19 @@ def animate_planar(
 
     Returns
     -------
-    Path
-        ``path``, written atomically (a file of that name appears only when complete).
+    matplotlib.animation.FuncAnimation
+        The animation (its figure is not registered with pyplot); when ``path`` is
+        given it has been written there atomically (a file of that name appears only
+        when complete).
 
     Raises
     ------
     ValueError
-        matplotlib is not installed; the folder of ``path`` does not exist, or ``path``
-        is a folder; a model without ``dh`` frames.
+        matplotlib is not installed; a model without ``dh`` frames; with ``path``: its
+        folder does not exist, or it is a folder.
+    TypeError
+        A file name as ``model`` or ``traj`` (the order before the file became
+        ``path=``).
 
     Examples
     --------
@@ -368,16 +459,23 @@ def animate_planar(
     >>> arm = es.zoo.load("planar2")
     >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = viz.animate_planar(arm, traj, Path(folder) / "fall.gif", every=20)
-    ...     print(path.name, path.stat().st_size > 0)
-    fall.gif True
+    ...     anim = viz.animate_planar(arm, traj, path=Path(folder) / "fall.gif", every=20)
+    ...     print((Path(folder) / "fall.gif").stat().st_size > 0)
+    True
+    >>> "<script" in anim.to_jshtml()  # the same frames, for a notebook
+    True
     """
-    plt = _pyplot()
+    _no_file_in(
+        "animate_planar(model, traj, *, path=None, every=20, plane=(0, 1), fps=25, limits=...)",
+        model=model,
+        traj=traj,
+    )
+    fig = _figure(figsize=(5, 3.5))
     from matplotlib.animation import FuncAnimation, PillowWriter
 
     idx = np.arange(0, len(traj.t), max(1, int(every)))
-    pts = planar_polylines(model, traj.q[idx], plane)
-    fig, ax = plt.subplots(figsize=(5, 3.5))
+    pts = planar_polylines(model, traj.q[idx], plane=plane)
+    ax = fig.subplots()
     ax.set_xlim(limits[0], limits[1])
     ax.set_ylim(limits[2], limits[3])
     ax.set_aspect("equal")
@@ -390,11 +488,7 @@ def animate_planar(
         label.set_text(f"t = {traj.t[idx[k]]:.3f} s")
         return line, label
 
-    anim = FuncAnimation(fig, draw, frames=len(idx), blit=True)
-    path = Path(path)
-    try:
-        with atomic_path(path) as tmp:
-            anim.save(tmp, writer=PillowWriter(fps=fps))
-    finally:
-        plt.close(fig)
-    return path
+    anim = FuncAnimation(fig, draw, frames=len(idx), interval=1000 / fps, blit=True)
+    if path is not None:
+        _save_animation(anim, path, PillowWriter(fps=fps))
+    return anim

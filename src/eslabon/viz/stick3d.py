@@ -1,47 +1,59 @@
 """A trajectory at a glance: every joint history with the energy, and a 3-D stick figure
-animated to GIF (or MP4 when ffmpeg is on the PATH). matplotlib only."""
+animated (to a notebook, a GIF, or an MP4 when ffmpeg is on the PATH). matplotlib only;
+figures are built without pyplot."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._files import atomic_path
-from .plots import _pyplot, _save
+from .plots import _figure, _finish, _no_file_in, _save_animation
+
+if TYPE_CHECKING:
+    from matplotlib.animation import FuncAnimation
+    from matplotlib.figure import Figure
 
 
-def plot_overview(traj, path, model=None, title: str | None = None) -> Path:
+def plot_overview(model, traj, *, path=None, title: str | None = None) -> Figure:
     """One figure: q, q̇, q̈ and τ per joint against time, and with ``model`` the kinetic,
-    potential and total energy (seed 001/000's joint plots, on one page).
+    potential and total energy (seed 001/000's joint plots, on one page); saved to
+    ``path`` when given.
 
     Stacked panels sharing the time axis, one line per joint; the energies come from
     :func:`eslabon.kinetic_energy` and :func:`eslabon.potential_energy`.
 
     Parameters
     ----------
+    model : Model or None
+        The robot of ``traj``; adds the energy panel (J). None: the four joint panels
+        only.
     traj : Trajectory
         A simulation's :class:`~eslabon.sim.Trajectory`: ``t`` (K,) (s), ``q``, ``qd``,
         ``qdd``, ``tau`` (K, n) and ``model_name``.
-    path : str or path-like
-        The image file (format from the suffix); its folder must exist.
-    model : Model, optional
-        The robot of ``traj``; adds the energy panel (J).
+    path : str or path-like, optional
+        An image file to write (format from the suffix); its folder must exist. By
+        default nothing is written.
     title : str, optional
         The title; by default the trajectory's model name.
 
     Returns
     -------
-    Path
-        ``path``, written atomically.
+    matplotlib.figure.Figure
+        The figure (four axes, five with ``model``); when ``path`` is given it has been
+        written there atomically.
 
     Raises
     ------
     ValueError
-        matplotlib is not installed; the folder of ``path`` does not exist, or ``path``
-        is a folder; a suffix matplotlib cannot write; a ``model`` that does not fit
-        ``traj``.
+        matplotlib is not installed; a ``model`` that does not fit ``traj``; with
+        ``path``: its folder does not exist, it is a folder, or a suffix matplotlib
+        cannot write.
+    TypeError
+        A file name as ``model`` or ``traj`` (the order before the file became
+        ``path=``).
 
     Examples
     --------
@@ -51,21 +63,23 @@ def plot_overview(traj, path, model=None, title: str | None = None) -> Path:
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
     >>> traj = es.simulate(arm, 0.2, 0.01)
+    >>> fig = viz.plot_overview(arm, traj)  # in a notebook, the cell shows it
+    >>> fig.axes[-1].get_ylabel()
+    'energy [J]'
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = viz.plot_overview(traj, Path(folder) / "overview.png", model=arm)
-    ...     print(path.name, path.stat().st_size > 0)
-    overview.png True
+    ...     fig = viz.plot_overview(None, traj, path=Path(folder) / "overview.png")
+    ...     print(len(fig.axes), (Path(folder) / "overview.png").stat().st_size > 0)
+    4 True
     """
-    plt = _pyplot()
+    _no_file_in("plot_overview(model, traj, *, path=None, title=None)", model=model, traj=traj)
     rows = [
         ("q", "q [rad | m]"),
         ("qd", "q̇ [rad/s | m/s]"),
         ("qdd", "q̈ [rad/s² | m/s²]"),
         ("tau", "τ [N·m | N]"),
     ]
-    fig, axes = plt.subplots(
-        len(rows) + (model is not None), 1, figsize=(8, 2.2 * (len(rows) + 1)), sharex=True
-    )
+    fig = _figure(figsize=(8, 2.2 * (len(rows) + 1)), layout="tight")
+    axes = fig.subplots(len(rows) + (model is not None), 1, sharex=True)
     for ax, (key, label) in zip(axes, rows):
         data = getattr(traj, key)
         for j in range(data.shape[1]):
@@ -86,7 +100,7 @@ def plot_overview(traj, path, model=None, title: str | None = None) -> Path:
         ax.grid(True)
     axes[-1].set_xlabel("t [s]")
     axes[0].set_title(title or f"{traj.model_name or 'trajectory'}")
-    return _save(plt, fig, path, dpi=100)
+    return _finish(fig, path, dpi=100)
 
 
 def frame_origins(model, q_samples) -> np.ndarray:
@@ -130,12 +144,14 @@ def frame_origins(model, q_samples) -> np.ndarray:
     return np.concatenate([bodies, ee], axis=1)
 
 
-def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
-    """Save a 3-D stick figure of the robot along ``traj`` (links from parent to child
-    body origin, the end effector last) as ``.gif`` (Pillow) or ``.mp4`` (ffmpeg).
+def animate_3d(model, traj, *, path=None, every: int = 10, fps: int = 25) -> FuncAnimation:
+    """A 3-D stick figure of the robot along ``traj`` (links from parent to child body
+    origin, the end effector last) as an animation; saved as ``.gif`` (Pillow) or
+    ``.mp4`` (ffmpeg) to ``path`` when given.
 
     The points are :func:`frame_origins`; the axes are equal, fitted to the whole
-    motion; the title shows the model's name and the time.
+    motion; the title shows the model's name and the time. In a notebook,
+    ``IPython.display.HTML(anim.to_jshtml())`` plays it.
 
     Parameters
     ----------
@@ -143,8 +159,9 @@ def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
         The robot, with an end-effector frame ``"ee"``.
     traj : Trajectory
         Anything with ``t`` (K,) (s) and ``q`` (K, nq) (rad, m).
-    path : str or path-like
-        A ``.gif`` or ``.mp4`` file; its folder must exist.
+    path : str or path-like, optional
+        A ``.gif`` or ``.mp4`` file to write; its folder must exist. By default nothing
+        is written.
     every : int
         Keep every ``every``-th sample.
     fps : int
@@ -152,14 +169,18 @@ def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
 
     Returns
     -------
-    Path
-        ``path``, written atomically.
+    matplotlib.animation.FuncAnimation
+        The animation (its figure is not registered with pyplot); when ``path`` is
+        given it has been written there atomically.
 
     Raises
     ------
     ValueError
-        matplotlib is not installed; a suffix other than ``.gif``, ``.mp4``; ``.mp4``
-        without ffmpeg on the PATH; the folder of ``path`` does not exist.
+        matplotlib is not installed; with ``path``: a suffix other than ``.gif``,
+        ``.mp4``, ``.mp4`` without ffmpeg on the PATH, or a folder that does not exist.
+    TypeError
+        A file name as ``model`` or ``traj`` (the order before the file became
+        ``path=``).
 
     Examples
     --------
@@ -170,18 +191,22 @@ def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
     >>> arm = es.zoo.load("planar2")
     >>> traj = es.simulate(arm, 0.2, 0.01)
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = viz.animate_3d(arm, traj, Path(folder) / "fall.gif", every=20)
-    ...     print(path.name, path.stat().st_size > 0)
-    fall.gif True
+    ...     anim = viz.animate_3d(arm, traj, path=Path(folder) / "fall.gif", every=20)
+    ...     print((Path(folder) / "fall.gif").stat().st_size > 0)
+    True
+    >>> "<script" in anim.to_jshtml()  # the same frames, for a notebook
+    True
     """
-    plt = _pyplot()
+    _no_file_in("animate_3d(model, traj, *, path=None, every=10, fps=25)", model=model, traj=traj)
+    fig = _figure(figsize=(5, 5))
     from matplotlib.animation import FFMpegWriter, FuncAnimation, PillowWriter
 
-    path = Path(path)
-    if path.suffix.lower() not in (".gif", ".mp4"):
-        raise ValueError(f"path: expected a .gif or .mp4 file name, got {str(path)!r}")
-    if path.suffix.lower() == ".mp4" and shutil.which("ffmpeg") is None:
-        raise ValueError("path: writing .mp4 needs ffmpeg on the PATH; write a .gif instead")
+    if path is not None:
+        path = Path(path)
+        if path.suffix.lower() not in (".gif", ".mp4"):
+            raise ValueError(f"path: expected a .gif or .mp4 file name, got {str(path)!r}")
+        if path.suffix.lower() == ".mp4" and shutil.which("ffmpeg") is None:
+            raise ValueError("path: writing .mp4 needs ffmpeg on the PATH; write a .gif instead")
     idx = np.arange(0, len(traj.t), max(1, int(every)))
     pts = frame_origins(model, traj.q[idx])
     ee_body = model.frame("ee").body
@@ -190,7 +215,6 @@ def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
     ]
     span = max(float(np.ptp(pts, axis=(0, 1)).max()), 1e-3)
     centre = pts.reshape(-1, 3).mean(axis=0)
-    fig = plt.figure(figsize=(5, 5))
     ax = fig.add_subplot(projection="3d")
     for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
         setter(c - span / 2, c + span / 2)
@@ -208,15 +232,8 @@ def animate_3d(model, traj, path, every: int = 10, fps: int = 25) -> Path:
         label.set_text(f"{model.name}  t = {traj.t[idx[k]]:.3f} s")
         return lines
 
-    anim = FuncAnimation(fig, draw, frames=len(idx))
-    try:
-        with atomic_path(path) as tmp:
-            anim.save(
-                tmp,
-                writer=PillowWriter(fps=fps)
-                if path.suffix.lower() == ".gif"
-                else FFMpegWriter(fps=fps),
-            )
-    finally:
-        plt.close(fig)
-    return path
+    anim = FuncAnimation(fig, draw, frames=len(idx), interval=1000 / fps)
+    if path is not None:
+        gif = path.suffix.lower() == ".gif"
+        _save_animation(anim, path, PillowWriter(fps=fps) if gif else FFMpegWriter(fps=fps))
+    return anim

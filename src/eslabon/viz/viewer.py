@@ -1,139 +1,352 @@
-"""A self-contained HTML viewer of a trajectory: the robot as a 3-D stick figure (drag to
-turn it), play / pause and a time scrubber, and the joint angles beside it with a cursor
-at the current time. One file, no network: the data and a small script are embedded.
+"""A self-contained HTML viewer of trajectories: the robots in 3-D (three.js, inlined, so
+the page works offline from a file and inside a notebook), playback in real time with a
+speed control, a time scrubber and frame stepping, and the joint curves beside it.
 
-The page exposes ``window.eslabonViewer`` (``frame``, ``setFrame(k)``, ``frames``,
-``pose()``: the drawn 2-D points) so that a browser test can drive it.
+:class:`Viewer` holds one or more robots, each with its trajectory (nominal and perturbed
+runs, thesis and coupled models…), draws their URDF visuals (meshes, boxes, cylinders,
+spheres, with their colours) or a generated geometry, a ground grid normal to the model's
+gravity, world axes, and for a mobile manipulator the platform's body, wheels and path.
+``Viewer.save(path)`` writes the page; in Jupyter the object shows itself
+(``_repr_html_``). :func:`write_viewer` is the one-call form.
+
+The page exposes ``window.eslabonViewer`` (``setTime``, ``time``, ``frame``, ``play``,
+``pause``, ``setSpeed``, ``clock``, ``meshCount``, ``up``, ``screenUp``) so that a
+browser test can drive it.
 """
 
 from __future__ import annotations
 
 import html
 import json
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from .._args import whole_number
 from .._files import write_text_atomic
-from .stick3d import frame_origins
+from . import scene
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
-<style>
-body { font-family: sans-serif; margin: 12px; }
-#wrap { display: flex; gap: 16px; flex-wrap: wrap; }
-canvas, svg { border: 1px solid #ccc; background: #fff; }
-#controls { margin: 8px 0; }
-#scrub { width: 480px; }
-</style></head><body>
-<h3>__TITLE__</h3>
-<div id="controls"><button id="play">play</button>
-<input id="scrub" type="range" min="0" max="0" value="0"> <span id="time"></span></div>
-<div id="wrap"><canvas id="robot" width="480" height="480"></canvas>
-<svg id="plot" width="480" height="480"></svg></div>
-<script>
-"use strict";
-const DATA = __DATA__;
-const canvas = document.getElementById("robot"), ctx = canvas.getContext("2d");
-const scrub = document.getElementById("scrub"), label = document.getElementById("time");
-const play = document.getElementById("play"), svg = document.getElementById("plot");
-scrub.max = DATA.t.length - 1;
-let frame = 0, azimuth = -0.6, elevation = 0.4, timer = null, drawn = [];
-function project(p) {
-  const c = Math.cos(azimuth), s = Math.sin(azimuth), ce = Math.cos(elevation), se = Math.sin(elevation);
-  const x = c * (p[0] - DATA.centre[0]) - s * (p[1] - DATA.centre[1]);
-  const y = s * (p[0] - DATA.centre[0]) + c * (p[1] - DATA.centre[1]);
-  const z = p[2] - DATA.centre[2];
-  const k = 0.8 * canvas.width / DATA.span;
-  return [canvas.width / 2 + k * x, canvas.height / 2 - k * (ce * z - se * y)];
-}
-function drawRobot() {
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
-  const pts = DATA.points[frame].map(project);
-  drawn = pts;
-  ctx.lineWidth = 4; ctx.strokeStyle = "#1f77b4"; ctx.fillStyle = "#d62728";
-  for (const [a, b] of DATA.segments) {
-    ctx.beginPath(); ctx.moveTo(pts[a][0], pts[a][1]); ctx.lineTo(pts[b][0], pts[b][1]); ctx.stroke();
-  }
-  for (const p of pts) { ctx.beginPath(); ctx.arc(p[0], p[1], 4, 0, 2 * Math.PI); ctx.fill(); }
-}
-const colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
-function plotX(t) { return 40 + (svg.width.baseVal.value - 50) * (t - DATA.t[0]) / Math.max(1e-12, DATA.t[DATA.t.length - 1] - DATA.t[0]); }
-function plotY(v) { return 20 + (svg.height.baseVal.value - 40) * (DATA.qmax - v) / Math.max(1e-12, DATA.qmax - DATA.qmin); }
-function drawPlot() {
-  const ns = "http://www.w3.org/2000/svg";
-  DATA.q[0].forEach((_, j) => {
-    const line = document.createElementNS(ns, "polyline");
-    line.setAttribute("points", DATA.t.map((t, k) => plotX(t) + "," + plotY(DATA.q[k][j])).join(" "));
-    line.setAttribute("fill", "none"); line.setAttribute("stroke", colors[j % colors.length]);
-    svg.appendChild(line);
-    const text = document.createElementNS(ns, "text");
-    text.setAttribute("x", 44 + 40 * j); text.setAttribute("y", 14);
-    text.setAttribute("fill", colors[j % colors.length]); text.textContent = "q" + (j + 1);
-    svg.appendChild(text);
-  });
-  const cursor = document.createElementNS(ns, "line");
-  cursor.setAttribute("id", "cursor"); cursor.setAttribute("stroke", "#000");
-  cursor.setAttribute("y1", 20); cursor.setAttribute("y2", svg.height.baseVal.value - 20);
-  svg.appendChild(cursor);
-}
-function setFrame(k) {
-  frame = Math.max(0, Math.min(DATA.t.length - 1, k | 0));
-  scrub.value = frame;
-  label.textContent = "t = " + DATA.t[frame].toFixed(3) + " s";
-  const x = plotX(DATA.t[frame]);
-  const cursor = document.getElementById("cursor");
-  cursor.setAttribute("x1", x); cursor.setAttribute("x2", x);
-  drawRobot();
-}
-scrub.addEventListener("input", () => setFrame(Number(scrub.value)));
-play.addEventListener("click", () => {
-  if (timer) { clearInterval(timer); timer = null; play.textContent = "play"; return; }
-  play.textContent = "pause";
-  timer = setInterval(() => setFrame(frame + 1 < DATA.t.length ? frame + 1 : 0), 1000 / 30);
-});
-let drag = null;
-canvas.addEventListener("mousedown", e => { drag = [e.clientX, e.clientY]; });
-window.addEventListener("mouseup", () => { drag = null; });
-canvas.addEventListener("mousemove", e => {
-  if (!drag) return;
-  azimuth += (e.clientX - drag[0]) * 0.01; elevation += (e.clientY - drag[1]) * 0.01;
-  drag = [e.clientX, e.clientY]; drawRobot();
-});
-drawPlot();
-setFrame(0);
-window.eslabonViewer = { setFrame, get frame() { return frame; }, frames: DATA.t.length,
-                         pose: () => drawn.map(p => p.slice()) };
-</script></body></html>
-"""
+#: curve colours (distinct; a second robot's curves are dashed)
+CURVE_COLORS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8c6d31", "#843c39", "#7b4173",
+    "#3182bd", "#e6550d", "#31a354", "#756bb1",
+)  # fmt: skip
+DASHES = ("", "6 3", "2 2", "8 3 2 3")
 
 
-def write_viewer(
-    model, traj, path, title: str | None = None, max_frames: int = 600, *, overwrite: bool = True
-) -> Path:
-    """Write the viewer of ``traj`` on ``model`` to ``path`` (.html); at most
-    ``max_frames`` samples are kept (evenly spaced). ``overwrite=False`` refuses an
-    existing file.
+def _asset(name: str) -> str:
+    base = resources.files("eslabon.viz")
+    folder = "vendor" if name.endswith(".min.js") or name.endswith(".txt") else "page"
+    return (base / folder / name).read_text(encoding="utf-8")
 
-    The page (one file, no network) draws the stick figure of :func:`frame_origins`, a
-    time scrubber and the joint positions; see this module's docstring. Needs only
-    numpy (no matplotlib).
+
+class Viewer:
+    """Robots and their trajectories in one scene (module docstring).
+
+    Parameters
+    ----------
+    model : Model, optional
+        A first robot (then ``traj`` is needed); more with :meth:`add`.
+    traj : Trajectory, optional
+        Its motion: ``t`` (K,) [s] and ``q`` (K, nq).
+    title : str, optional
+        The page's title.
+    max_frames : int
+        The most samples kept per trajectory (evenly spaced), ≥ 1.
+    autoplay : bool
+        Start playing when the page opens.
+    **options
+        For the first robot, as :meth:`add` takes them.
+
+    Attributes
+    ----------
+    robots : list of dict
+        What each :meth:`add` put in the scene.
+    report : list of str
+        The meshes read (triangles before and after decimation) and the page's size.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import eslabon as es
+    >>> from eslabon import viz
+    >>> arm = es.zoo.load("planar2")
+    >>> v = viz.Viewer(arm, es.simulate(arm, 0.2, 0.01), title="falling")
+    >>> v = v.add(arm, es.simulate(arm, 0.2, 0.01, q0=[0.1, 0.0]), name="perturbed")
+    >>> len(v.robots), "<iframe" in v._repr_html_()
+    (2, True)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     print(v.save(Path(folder) / "fall.html").name)
+    fall.html
+    """
+
+    def __init__(self, model=None, traj=None, *, title=None, max_frames=600, autoplay=True,
+                 **options):  # fmt: skip
+        self.title = title
+        self.max_frames = whole_number(max_frames, "max_frames", 1)
+        self.autoplay = bool(autoplay)
+        self.robots: list = []
+        self.meshes = scene.MeshTable(options.pop("max_faces", scene.MAX_FACES))
+        self.report: list = []
+        self.up = None
+        if model is not None:
+            self.add(model, traj, **options)
+
+    def add(self, model, traj, *, name=None, urdf=None, package_dirs=(), opacity=1.0,
+            parts=None, curve_names=None, hidden=(), path_body=None, floor=None) -> "Viewer":  # fmt: skip
+        """Put a robot and its trajectory in the scene.
+
+        Parameters
+        ----------
+        model : Model
+        traj : Trajectory
+            ``t`` (K,) [s], ``q`` (K, model.nq).
+        name : str, optional
+            The robot's label (default: the model's name).
+        urdf : str or path-like, optional
+            The URDF whose ``<visual>`` elements to draw; by default the one the model was
+            read from (``model.source``), else a generated geometry.
+        package_dirs : sequence of path-like
+            Folders holding the ``package://`` packages.
+        opacity : float
+            In (0, 1]: e.g. 0.4 for a ghost of the nominal run.
+        parts : list, optional
+            Visual parts per body (nb + 1 lists), overriding the URDF or generated ones.
+        curve_names : sequence of str, optional
+            One name per column of ``q``.
+        hidden : sequence of int
+            Columns of ``q`` whose curves start hidden (click the legend to show them).
+        path_body : int, optional
+            Draw the path of this body's origin on the ground.
+        floor : float, optional
+            The ground's height along "up" [m] (default: below the lowest body origin).
+
+        Returns
+        -------
+        Viewer
+            ``self``.
+
+        Raises
+        ------
+        ValueError
+            ``traj.q`` with another number of columns than ``model.nq``; a mesh file not
+            found or not readable; ``opacity`` outside (0, 1].
+        """
+        q = np.atleast_2d(np.asarray(traj.q, dtype=float))
+        if q.shape[1] != model.nq:
+            raise ValueError(
+                f"model: {model.name} has {model.nq} coordinates, the trajectory {q.shape[1]}"
+            )
+        if not 0.0 < float(opacity) <= 1.0:
+            raise ValueError(f"opacity: expected a number in (0, 1], got {opacity!r}")
+        t = np.asarray(traj.t, dtype=float)
+        idx = np.unique(np.linspace(0, len(t) - 1, min(len(t), self.max_frames)).astype(int))
+        if parts is None:
+            info, folder = scene.urdf_of(model) if urdf is None else _read_info(Path(urdf))
+            has_visuals = info is not None and any(info.visuals.values())
+            parts = (
+                scene.urdf_parts(model, info, folder, self.meshes, package_dirs)
+                if has_visuals
+                else scene.generated_parts(model, q[0])
+            )
+        positions, quats = scene.body_poses(model, q[idx])
+        names, units = scene.curves(model, curve_names)
+        g = np.asarray(model.gravity, dtype=float)
+        if self.up is None:
+            self.up = -g / np.linalg.norm(g) if np.linalg.norm(g) > 0 else np.array([0, 0, 1.0])
+        robot = {
+            "name": name or model.name,
+            "t": np.round(t[idx], 9).tolist(),
+            "parts": parts,
+            "positions": scene.b64(positions, "<f4"),
+            "quaternions": scene.b64(quats, "<f4"),
+            "opacity": float(opacity),
+            "color": CURVE_COLORS[len(self.robots) % len(CURVE_COLORS)],
+            "_points": positions.reshape(-1, 3),
+            "_start": positions[0],
+            "_floor": floor,
+            "_curves": (names, units, q[idx], set(int(h) for h in hidden)),
+        }
+        if path_body is not None:
+            path = positions[:, int(path_body)].copy()
+            if floor is not None:  # on the floor, just above it
+                up = self.up
+                path -= np.outer(path @ up - floor - 1e-3, up)
+            robot["path"] = scene.b64(path, "<f4")
+        self.robots.append(robot)
+        return self
+
+    def add_mobile(self, mm, run, *, name=None, opacity=1.0) -> "Viewer":
+        """Put a mobile manipulator's run in the scene: chassis, wheels turning and
+        steering, the arm, the path on the floor, and named curves (the wheel spins
+        hidden; click the legend to show them).
+
+        Parameters
+        ----------
+        mm : MobileManipulator
+        run : MobileTrajectory
+            From :func:`eslabon.mobile.simulate`.
+        name : str, optional
+            The label (default: the model's name and mode).
+        opacity : float
+            In (0, 1].
+
+        Returns
+        -------
+        Viewer
+            ``self``.
+
+        Examples
+        --------
+        >>> import eslabon as es
+        >>> from eslabon import mobile as mb, viz
+        >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+        >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount.araujo_assumed())
+        >>> run = mb.simulate(mm, 0.1, 0.01, u=[150.0, 0.3])
+        >>> len(viz.Viewer().add_mobile(mm, run).robots)
+        1
+        """
+        from .mobile_view import add_mobile
+
+        return add_mobile(self, mm, run, name=name, opacity=opacity)
+
+    def data(self) -> dict:
+        """What the page draws (JSON-ready): robots, meshes, curves, camera and ground.
+
+        Returns
+        -------
+        dict
+        """
+        if not self.robots:
+            raise ValueError("Viewer: no robot; add one with Viewer.add(model, traj)")
+        pts = np.vstack([r["_points"] for r in self.robots])
+        lo, hi = pts.min(0), pts.max(0)
+        extent = max(float((hi - lo).max()), 0.2)
+        up = self.up
+        floors = [r["_floor"] for r in self.robots if r["_floor"] is not None]
+        if floors:
+            level = min(floors)
+        else:  # under the start pose (a fixed base's links may swing below it later)
+            start = np.vstack([r["_start"] for r in self.robots])
+            level = min(float((start @ up).min()), 0.0) - 0.01 * extent
+        curves = []
+        for j, r in enumerate(self.robots):
+            names, units, values, hidden = r["_curves"]
+            for k, (n, u) in enumerate(zip(names, units)):
+                curves.append({
+                    "name": n,
+                    "unit": u, "t": r["t"], "values": np.round(values[:, k], 6).tolist(),
+                    "color": CURVE_COLORS[k % len(CURVE_COLORS)],
+                    "dash": DASHES[j % len(DASHES)],
+                    "visible": k not in hidden,
+                })  # fmt: skip
+        size = 2 * extent
+        robots = [
+            {**{k: v for k, v in r.items() if not k.startswith("_")}, "dash": DASHES[j % 4]}
+            for j, r in enumerate(self.robots)
+        ]
+        return {
+            "up": up.tolist(),
+            "extent": extent,
+            "centre": ((lo + hi) / 2).tolist(),
+            "grid": {"size": round(size, 3), "divisions": 20, "level": level},
+            "robots": robots,
+            "meshes": self.meshes.meshes,
+            "curves": curves,
+            "autoplay": self.autoplay,
+            "info": self._info(),
+        }
+
+    def _info(self) -> str:
+        lines = [f"{n}: {a} → {b} triangles" for n, a, b in self.meshes.report]
+        size = self.meshes.size()
+        self.report = lines + ([f"meshes embedded: {size / 1e6:.2f} MB"] if size else [])
+        return "; ".join(self.report)
+
+    def html(self) -> str:
+        """The page, one self-contained HTML document.
+
+        Returns
+        -------
+        str
+        """
+        title = html.escape(self.title or " / ".join(r["name"] for r in self.robots))
+        page = _asset("viewer.html")
+        data = json.dumps(self.data()).replace("</", "<\\/")
+        return (
+            page.replace("__TITLE__", title)
+            .replace("__THREE__", _asset("three-eslabon.min.js").replace("</script", "<\\/script"))
+            .replace("__DATA__", data)
+            .replace("__SCRIPT__", _asset("viewer.js"))
+        )
+
+    def save(self, path, *, overwrite: bool = True) -> Path:
+        """Write the page to ``path`` (.html).
+
+        Parameters
+        ----------
+        path : str or path-like
+            A ``.html`` or ``.htm`` file; its folder must exist.
+        overwrite : bool
+            Replace an existing file (default), or refuse it.
+
+        Returns
+        -------
+        Path
+            ``path``, written atomically.
+
+        Raises
+        ------
+        ValueError
+            Another suffix; the folder does not exist; with ``overwrite=False`` an
+            existing file (``OutputExistsError``, a ValueError).
+        """
+        path = Path(path)
+        if path.suffix.lower() not in (".html", ".htm"):
+            raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
+        return write_text_atomic(path, self.html(), overwrite=overwrite)
+
+    def _repr_html_(self) -> str:
+        """The page in an iframe, for Jupyter."""
+        doc = html.escape(self.html(), quote=True)
+        return (
+            f'<iframe srcdoc="{doc}" style="width: 100%; height: 600px; border: 0" '
+            'sandbox="allow-scripts"></iframe>'
+        )
+
+
+def _read_info(path: Path):
+    from ..model.urdf import read_urdf
+
+    if not path.is_file():
+        raise ValueError(f"urdf: no file {path}")
+    return read_urdf(path.read_text(encoding="utf-8"))[1], path.parent
+
+
+def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 600, *,
+                 overwrite: bool = True, **options) -> Path:  # fmt: skip
+    """Write the viewer of ``traj`` on ``model`` to ``path`` (.html): :class:`Viewer`
+    with one robot, saved.
 
     Parameters
     ----------
     model : Model
-        The robot, with an end-effector frame ``"ee"``.
+        The robot.
     traj : Trajectory
         Anything with ``t`` (K,) (s) and ``q`` (K, nq) (rad, m).
     path : str or path-like
         A ``.html`` or ``.htm`` file; its folder must exist.
     title : str, optional
-        The page's title (HTML-escaped); by default "<model name>: trajectory".
+        The page's title (HTML-escaped); by default the model's name.
     max_frames : int
         The most samples kept (≥ 1).
     overwrite : bool
         Replace an existing file (default), or refuse it.
+    **options
+        As :meth:`Viewer.add` takes them (``urdf``, ``package_dirs``, ``opacity``…).
 
     Returns
     -------
@@ -163,28 +376,5 @@ def write_viewer(
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
-    max_frames = whole_number(max_frames, "max_frames", 1)
-    if traj.q.shape[1] != model.nq:
-        raise ValueError(
-            f"model: {model.name} has {model.nq} joints, the trajectory {traj.q.shape[1]}"
-        )
-    idx = np.unique(np.linspace(0, len(traj.t) - 1, min(len(traj.t), max_frames)).astype(int))
-    pts = frame_origins(model, traj.q[idx])
-    ee_body = model.frame("ee").body
-    segments = [[int(model.parent[i]), i] for i in range(1, model.nb + 1)] + [
-        [ee_body, model.nb + 1]
-    ]
-    q = traj.q[idx]
-    data = {
-        "t": np.round(traj.t[idx], 9).tolist(),
-        "points": np.round(pts, 6).tolist(),
-        "segments": segments,
-        "q": np.round(q, 6).tolist(),
-        "qmin": float(q.min()),
-        "qmax": float(q.max()),
-        "centre": pts.reshape(-1, 3).mean(axis=0).tolist(),
-        "span": max(float(np.ptp(pts, axis=(0, 1)).max()), 1e-3),
-    }
-    name = html.escape(title or f"{model.name}: trajectory")
-    page = _PAGE.replace("__TITLE__", name).replace("__DATA__", json.dumps(data))
-    return write_text_atomic(path, page, overwrite=overwrite)
+    viewer = Viewer(title=title or f"{model.name}: trajectory", max_frames=max_frames)
+    return viewer.add(model, traj, **options).save(path, overwrite=overwrite)
