@@ -1,6 +1,7 @@
 """Time simulation of the forward dynamics."""
 
+from .rollout import Rollout, rollout
 from .simulate import METHODS, EnergyInjectionWarning, simulate
 from .trajectory import Trajectory
 
-__all__ = ["simulate", "Trajectory", "METHODS", "EnergyInjectionWarning"]
+__all__ = ["simulate", "rollout", "Rollout", "Trajectory", "METHODS", "EnergyInjectionWarning"]

@@ -150,4 +150,40 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
     return st, (last if st else -1)
 
 
+@njit(cache=True)
+def euler_loop(P, method, T, dt, Q, QD, QDD, extended):
+    """Semi-implicit (symplectic) Euler, as :func:`rk4_loop` takes its arguments: from
+    each sample, q̈ = FD(q, q̇, τ), then q̇⁺ = q̇ + h q̈ and q⁺ = q + h q̇⁺ (the rate
+    updated first, as MuJoCo's Euler does). Returns (status, failing step)."""
+    nb = int(P[H_NB])
+    n = int(P[H_NQ])
+    wa = np.empty((nb + 1, ABA_COLS))
+    ws = np.empty((nb + 1, WS_COLS))
+    cw = np.empty((nb + 1, CRBA_COLS))
+    H = np.empty((n, n))
+    zero = np.zeros(n)
+    unit = np.zeros(n)
+    col = np.empty(n)
+    a1 = np.empty(n)
+    h = dt
+    for k in range(Q.shape[0] - 1):
+        tau = T[k] if T.shape[0] > 1 else T[0]
+        q = Q[k]
+        v = QD[k]
+        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+        if st:
+            return st, k
+        for a in range(n):
+            QDD[k, a] = a1[a]
+            QD[k + 1, a] = v[a] + h * a1[a]
+            Q[k + 1, a] = q[a] + h * QD[k + 1, a]
+    last = Q.shape[0] - 1
+    tau = T[last] if T.shape[0] > 1 else T[0]
+    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+    for a in range(n):
+        QDD[last, a] = a1[a]
+    return st, (last if st else -1)
+
+
 subject("the RK4 simulation loop", rk4_loop)
+subject("the Euler simulation loop", euler_loop)

@@ -4,6 +4,8 @@
   (:func:`.rk4.rk4_step`, the one RK4 step). Unless the torque is a callable or
   ``fd_method`` a numpy reference formulation, the whole loop runs in one compiled call
   (:func:`.rk4.rk4_loop`); a callable is evaluated from Python at every stage.
+* ``"euler"``: semi-implicit Euler, q̇⁺ = q̇ + h q̈ then q⁺ = q + h q̇⁺, compiled as RK4
+  is (:func:`.rk4.euler_loop`); models without quaternion joints.
 * ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
   sampled on the same grid.
 
@@ -31,10 +33,10 @@ from ..dynamics.api import FORWARD_METHODS
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
 from .manifold import Chart
-from .rk4 import FD_CODES, rk4_loop, rk4_step
+from .rk4 import FD_CODES, euler_loop, rk4_loop, rk4_step
 from .trajectory import Trajectory
 
-METHODS = ("rk4", "dop853")
+METHODS = ("rk4", "euler", "dop853")
 MAX_HISTORY_BYTES = 8 * 2**30  # t, q, q̇, q̈, τ kept for every sample
 INJECTION_TOLERANCE = 0.01  # of the energy in motion (see the module docstring)
 
@@ -114,8 +116,10 @@ def simulate(
     torque : None, array_like (n,) or (K, n), or callable, optional
         Joint torques [N·m, N]: zero, a constant, one row per sample held over its step,
         or a callable ``torque(t, q, qd) -> (n,)`` (see the module docstring).
-    method : {"rk4", "dop853"}
-        Fixed-step RK4 or scipy's adaptive Dormand–Prince (``rtol``, ``atol``).
+    method : {"rk4", "euler", "dop853"}
+        Fixed-step RK4, fixed-step semi-implicit Euler (q̇⁺ = q̇ + h q̈, q⁺ = q + h q̇⁺;
+        first order, the method of many real-time simulators) or scipy's adaptive
+        Dormand–Prince (``rtol``, ``atol``).
     rtol, atol : float
         Tolerances of ``"dop853"``.
     fd_method : str, optional
@@ -192,6 +196,10 @@ def simulate(
         raise ValueError("q0: expected one initial state of shape (n,)")
     if not (np.all(np.isfinite(q0)) and np.all(np.isfinite(qd0))):
         raise ValueError("q0/qd0: expected finite values")
+    if manifold and method == "euler":
+        raise ValueError(
+            "method: 'euler' takes models without quaternion joints; use 'rk4' or 'dop853'"
+        )
     if manifold:
         check_configuration(model, q0, "q0")
         q0 = normalize(model, q0)
@@ -206,7 +214,7 @@ def simulate(
 
     def accel(tk, k, x, v):
         # the last finite state: the step's start for RK4, the stage itself for dop853
-        last = (t[k], q[k], qd[k]) if method == "rk4" else (tk, x, v)
+        last = (t[k], q[k], qd[k]) if method in ("rk4", "euler") else (tk, x, v)
         if not (np.isfinite(x).all() and np.isfinite(v).all()):
             _raise_divergence(model, *last, dt, method)
         tau = law(tk, k, x, v)
@@ -224,7 +232,7 @@ def simulate(
     if not callable(torque):
         T = table if table is not None else law(0.0, 0, q0, qd0).reshape(1, n)
     compiled = (
-        method == "rk4"
+        method in ("rk4", "euler")
         and wrenches is None
         and not callable(torque)
         and fd_method in FD_CODES
@@ -236,13 +244,18 @@ def simulate(
     elif compiled:
         qdd = np.empty((K, n))
         P, code = model.packed_dynamics, FD_CODES[fd_method]
-        status, step = rk4_loop(P, code, T, float(dt), q, qd, qdd, extended_of(P))
+        loop = rk4_loop if method == "rk4" else euler_loop
+        status, step = loop(P, code, T, float(dt), q, qd, qdd, extended_of(P))
         if status:
-            _raise_step_failure(model, status, step, t, q, qd, T)
+            _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif method == "rk4":
         for k in range(steps):
             y = rk4_step(rate, t[k], np.concatenate([q[k], qd[k]]), dt, k)
             q[k + 1], qd[k + 1] = y[:n], y[n:]
+    elif method == "euler":
+        for k in range(steps):
+            qd[k + 1] = qd[k] + dt * accel(t[k], k, q[k], qd[k])
+            q[k + 1] = q[k] + dt * qd[k + 1]
     else:
         from scipy.integrate import solve_ivp  # imported here: it costs ~0.5 s at start-up
 
@@ -330,15 +343,16 @@ def _raise_divergence(model, tk, x, v, dt, method):
         f"simulate: the motion diverged after t = {tk:.6g} s (the state stopped "
         f"being finite; last finite state {_state_text(x, v)}); the likely "
         f"cause is a step too large for the dynamics (dt = {dt:g} s with "
-        f"{method}): use a smaller dt" + (", or method='dop853'" if method == "rk4" else "")
+        f"{method}): use a smaller dt"
+        + (", or method='dop853'" if method in ("rk4", "euler") else "")
     )
 
 
-def _raise_step_failure(model, status, step, t, q, qd, T):
+def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
     """Explain why the compiled loop stopped at ``step``, as the Python loop would."""
     tau = T[step] if len(T) > 1 else T[0]
     forward_dynamics(model, q[step], qd[step], tau)  # raises for a bad start state
-    _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], "rk4")
+    _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], method)
 
 
 def _check_friction_energy(model, traj, zero_order_hold: bool):
