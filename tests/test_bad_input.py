@@ -121,7 +121,7 @@ def test_simulate_arguments():
     with pytest.raises(ValueError, match="^torque"):
         es.simulate(m, 0.01, 0.001, torque=np.zeros((3, 2)))
     with pytest.raises(ValueError, match="^method"):
-        es.simulate(m, 0.01, 0.001, method="euler")
+        es.simulate(m, 0.01, 0.001, method="midpoint")
     with pytest.raises(ValueError, match="^q0"):
         es.simulate(m, 0.01, 0.001, q0=[0.0])
 

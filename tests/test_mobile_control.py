@@ -115,8 +115,12 @@ def test_bad_weights_and_times_are_named(tricycle):
     n_w = len(u) + mm.n_arm
     with pytest.raises(ValueError, match=r"state_weight: expected shape"):
         control.TimeVaryingLQR.design(mm, ref, 0.05, np.ones(3), np.ones(n_w))
-    with pytest.raises(ValueError, match=r"input_weight: > 0"):
+    with pytest.raises(ValueError, match=r"input_weight: expected weights > 0, got 0.0"):
         control.TimeVaryingLQR.design(mm, ref, 0.05, np.ones(mm.n_state), np.zeros(n_w))
+    with pytest.raises(ValueError, match=r"final_weight: expected weights >= 0, got -1.0"):
+        control.TimeVaryingLQR.design(
+            mm, ref, 0.05, np.ones(mm.n_state), np.ones(n_w), -np.ones(mm.n_state)
+        )
     with pytest.raises(ValueError, match=r"period: the reference's samples"):
         control.TimeVaryingLQR.design(mm, ref, 0.033, np.ones(mm.n_state), np.ones(n_w))
     with pytest.raises(ValueError, match=r"t: 0.005 is not a sample"):

@@ -116,7 +116,7 @@ def test_body_gibbs_function_is_martinenkos(front, arm):
         y = _random_state(mm, rng)
         config, _, nu, _ = mm.split(y)
         bodies = mm.platform.motion(config, nu).bodies
-        D, phi = mb.manipulator.platform_terms(mm, bodies)
+        D, phi = mb.gibbs.platform_terms(mm, bodies)
         A, h = martinenko.equations(k, config[3], *nu)
         np.testing.assert_allclose(D, A, rtol=1e-12)
         np.testing.assert_allclose(phi, h, rtol=1e-10, atol=1e-12)

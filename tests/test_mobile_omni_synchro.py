@@ -52,9 +52,6 @@ def test_coupled_equals_the_lagrange_multiplier_dae_pointwise(name, arm):
     for _ in range(5):
         y = _random_state(mm, rng)
         config, q, nu, qd = mm.split(y)
-        if isinstance(plat, mb.SynchronousDrive):
-            config[2] = 0.0  # any heading, but constant: θ̇ = 0 in ν's map
-        y = mm.state(config, q, nu, qd)
         pm = plat.motion(config, nu)
         qq = np.concatenate([E @ config, q])
         vv = np.concatenate([E @ pm.rates, qd])
@@ -175,7 +172,7 @@ def test_bad_platform_parameters_name_the_field():
         mb.OmniParams.mecanum_assumed(wheels=[[0.2, 0.1, 0, 0], [0.2, -0.1, 0, 0], [-0.2, 0, 0, 0]])
     with pytest.raises(ValueError, match="roller angles must be within"):
         mb.OmniParams.mecanum_assumed(wheels=[[0.2, 0.1, 0, 1.5]] * 3)
-    with pytest.raises(ValueError, match="OmniParams.wheel_mass: missing.*mecanum_assumed"):
+    with pytest.raises(ValueError, match="OmniParams.wheel_mass: missing; it must be supplied"):
         mb.OmniParams(wheels=[[0, 1, 0, 0]] * 3, wheel_radius=0.1)
     with pytest.raises(ValueError, match="SyncDriveParams.wheels: expected an integer >= 2"):
         mb.SyncDriveParams.three_wheel_assumed(wheels=1)
@@ -199,8 +196,7 @@ def test_a_model_file_round_trips_and_runs_from_the_cli(name, tmp_path, capsys):
     mm = mb.MobileManipulator(plat, puma560_araujo(), mode="thesis")
     back = es.load_model(save_mobile(mm, tmp_path / "m.yaml"))
     assert type(back.platform) is type(plat) and back.mode == "thesis"
-    assert np.array_equal(np.asarray(back.platform.params.wheels), np.asarray(plat.params.wheels))
-    assert back.thesis == mm.thesis
+    assert back.platform == plat and back.thesis == mm.thesis
     u = "1,1,1,1" if name == "mecanum" else "0.5,0"
     out = tmp_path / "run.npz"
     code = main(["simulate", str(tmp_path / "m.yaml"), "--t-final", "0.01", "--dt", "0.005",

@@ -51,6 +51,21 @@ def test_shared_torques_and_other_fd_methods(puma):
     np.testing.assert_allclose(c.q, a.q, rtol=0, atol=1e-12)
 
 
+def test_as_many_runs_as_samples_asks_which_torque_is_meant(puma):
+    """N = K: a (N, n) torque could be per run or per sample; refused, and the 3-D forms
+    (N, 1, n) and (1, K, n) say which."""
+    q0, v0 = _states(puma, 11)
+    rows = np.random.default_rng(2).normal(size=(11, puma.nv))
+    with pytest.raises(ValueError, match=r"N = K = 11.*\(11, 1, 6\) or \(1, 11, 6\)"):
+        es.rollout(puma, q0, v0, 0.01, 0.001, torque=rows)
+    per_sample = es.rollout(puma, q0, v0, 0.01, 0.001, torque=rows[None])
+    one = es.simulate(puma, 0.01, 0.001, q0=q0[3], qd0=v0[3], torque=rows)
+    assert np.array_equal(per_sample.q[3], one.q)
+    per_run = es.rollout(puma, q0, v0, 0.01, 0.001, torque=rows[:, None])
+    one = es.simulate(puma, 0.01, 0.001, q0=q0[3], qd0=v0[3], torque=rows[3])
+    assert np.array_equal(per_run.q[3], one.q)
+
+
 def test_semi_implicit_euler_is_the_textbook_step(puma):
     """q̇⁺ = q̇ + h q̈(q, q̇), q⁺ = q + h q̇⁺, step by step against forward_dynamics."""
     q0, v0 = _states(puma, 2)
@@ -75,7 +90,7 @@ def test_bad_input_is_named(puma):
         es.rollout(puma, q0, v0, 0.01, 0.001, method="midpoint")
     with pytest.raises(ValueError, match="dt: expected a divisor"):
         es.rollout(puma, q0, v0, 0.01, 0.003)
-    with pytest.raises(ValueError, match="q0/qd0: expected finite"):
+    with pytest.raises(ValueError, match="q0, qd0: expected finite"):
         es.rollout(puma, np.full((3, 6), np.nan), v0, 0.01, 0.001)
     from eslabon.model.builder import ModelBuilder
 

@@ -161,7 +161,9 @@ def test_a_mobile_manipulator_and_two_runs(browser, tmp_path):
 def test_bad_input_is_named(tmp_path):
     model = es.zoo.load("planar2")
     traj = es.simulate(model, 0.1, 0.01)
-    with pytest.raises(ValueError, match="model: puma560 has 6 coordinates, the trajectory 2"):
+    with pytest.raises(
+        ValueError, match=r"traj.q: expected 6 columns \(model puma560.s coordinates\), got 2"
+    ):
         viz.Viewer(es.zoo.load("puma560"), traj)
     with pytest.raises(ValueError, match="opacity"):
         viz.Viewer(model, traj, opacity=0.0)

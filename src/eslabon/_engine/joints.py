@@ -64,6 +64,7 @@ from .layout import (
     AXIS,
     BY_POSE,
     FIXED,
+    FREE_FLYER,
     H_EXTENDED,
     H_NB,
     HEADER,
@@ -129,6 +130,31 @@ def rotates(joint_type) -> np.ndarray:
 def slides(joint_type) -> np.ndarray:
     """True where the joint translates its body (a prismatic joint)."""
     return np.asarray(joint_type) == PRISMATIC
+
+
+# units of each configuration coordinate, per joint type ("" for quaternion components)
+_Q_UNITS = {
+    FIXED: (),
+    REVOLUTE: ("rad",),
+    PRISMATIC: ("m",),
+    HELICAL: ("rad",),
+    UNIVERSAL: ("rad", "rad"),
+    PLANAR: ("m", "m", "rad"),
+    SPHERICAL: ("", "", "", ""),
+    FREE_FLYER: ("m", "m", "m", "", "", "", ""),
+}
+
+
+def coordinate_units(joint_type: int) -> tuple:
+    """The unit of each of the joint's configuration coordinates (q), e.g. ("m", "m",
+    "rad") for a planar joint; "" for a quaternion's components."""
+    return _Q_UNITS[int(joint_type)]
+
+
+def has_axis(joint_type: int) -> bool:
+    """Whether the joint moves about or along an axis (revolute, prismatic, helical,
+    universal): what a picture draws as the joint's axis."""
+    return int(joint_type) in (REVOLUTE, PRISMATIC, HELICAL, UNIVERSAL)
 
 
 def subspace(joint_type: int, axis, axis2=(0.0, 0.0, 0.0), pitch: float = 0.0) -> np.ndarray:

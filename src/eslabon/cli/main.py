@@ -165,7 +165,7 @@ def simulate(
         "omnidirectional one torque per wheel [N·m]; synchronous drive "
         "τ_drive, τ_steer [N·m]), separated by commas or spaces.",
     ),
-    method: str = typer.Option("rk4", "--method", help="rk4 or dop853."),
+    method: str = typer.Option("rk4", "--method", help="rk4, dop853, or euler (arms only)."),
     opt: Optional[List[str]] = OPT,
     force: bool = FORCE,
     as_json: bool = JSON,

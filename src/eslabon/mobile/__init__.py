@@ -2,26 +2,25 @@
 constraints as quasi-velocity maps, an arm on them by Gibbs–Appell in the thesis's
 one-way mode or fully coupled, and an independent Lagrange-multiplier check."""
 
-from . import martinenko, omnidirectional, sheth_uicker, synchronous
+from . import gibbs, martinenko, omnidirectional, sheth_uicker, synchronous
+from .differential import DiffDriveParams, DifferentialDrive
+from .energy import input_power, kinetic_energy, potential_energy
+from .gibbs import coupled_terms
 from .manipulator import (
     MODES,
     MobileManipulator,
     Mount,
-    ThesisOptions,
     accelerations,
-    coupled_terms,
-    input_power,
     inverse_dynamics,
-    kinetic_energy,
-    potential_energy,
     state_derivative,
-    thesis_platform_accelerations,
 )
 from .omnidirectional import Omnidirectional, OmniParams
-from .platforms import DiffDriveParams, DifferentialDrive, Tricycle, TricycleParams
+from .platforms import Tricycle, TricycleParams
 from .synchronous import SyncDriveParams, SynchronousDrive
+from .thesis import ThesisOptions, thesis_platform_accelerations
 
 __all__ = [
+    "gibbs",
     "martinenko",
     "omnidirectional",
     "sheth_uicker",

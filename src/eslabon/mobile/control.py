@@ -247,8 +247,11 @@ class TimeVaryingLQR:
             if final_weight is None
             else np.diag(finite_array(final_weight, "final_weight", (n_s,)))
         )
-        if np.any(np.diag(Q) < 0) or np.any(np.diag(Qf) < 0) or np.any(np.diag(R) <= 0):
-            raise ValueError("state_weight, final_weight: expected >= 0; input_weight: > 0")
+        for name, W in (("state_weight", Q), ("final_weight", Qf)):
+            if np.any(np.diag(W) < 0):
+                raise ValueError(f"{name}: expected weights >= 0, got {np.diag(W).min()}")
+        if np.any(np.diag(R) <= 0):
+            raise ValueError(f"input_weight: expected weights > 0, got {np.diag(R).min()}")
         period = finite_number(period, "period", positive=True)
         t = reference.t
         times = np.arange(0.0, t[-1] - 0.5 * period, period)

@@ -31,8 +31,9 @@ from scipy.integrate import solve_ivp
 from .._engine.layout import JOINT_NAMES
 from ..dynamics.api import bias_forces, mass_matrix
 from ..model.builder import ModelBuilder
+from .differential import DifferentialDrive
 from .omnidirectional import Omnidirectional
-from .platforms import DifferentialDrive, Tricycle
+from .platforms import Tricycle
 from .synchronous import SynchronousDrive
 
 

@@ -29,10 +29,12 @@ from .._files import write_text_atomic
 from .._yaml import dump_yaml
 from ..model.files import load_model, save_model
 from ..model.validate import as_float_array, as_int, check_rotation, short_repr
-from .manipulator import MODES, THESIS_CONSTANTS, MobileManipulator, Mount, ThesisOptions
+from .differential import DiffDriveParams, DifferentialDrive
+from .manipulator import MODES, MobileManipulator, Mount
 from .omnidirectional import Omnidirectional, OmniParams
-from .platforms import DiffDriveParams, DifferentialDrive, Tricycle, TricycleParams
+from .platforms import Tricycle, TricycleParams
 from .synchronous import SyncDriveParams, SynchronousDrive
+from .thesis import THESIS_CONSTANTS, ThesisOptions
 
 PLATFORMS = {
     "tricycle": (Tricycle, TricycleParams),
@@ -200,8 +202,8 @@ def mobile_to_mapping(mm: MobileManipulator, arm_file: str) -> dict:
     """The ``mobile`` section for ``mm`` (its arm saved separately as ``arm_file``)."""
     kind = mm.platform.kind
     params = asdict(mm.platform.params)
-    if isinstance(params.get("wheels"), np.ndarray):
-        params["wheels"] = params["wheels"].tolist()
+    if isinstance(params.get("wheels"), tuple):  # an omnidirectional platform's rows
+        params["wheels"] = [list(row) for row in params["wheels"]]
     return {
         "platform": {"type": kind, "params": params},
         "arm": arm_file,

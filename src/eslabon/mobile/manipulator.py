@@ -34,25 +34,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
 
 from .._args import finite_array, finite_number
-from ..dynamics.gibbs_appell import chain_terms
-from ..kinematics.forward import forward_kinematics
-from ..kinematics.kinematic_pass import BaseMotion, kinematic_pass
 from ..model.model import Model
 from ..model.validate import check_rotation
-from ..spatial.rotations import skew
-from . import martinenko
+from .differential import DifferentialDrive
+from .gibbs import _inputs, _solve, coupled_terms
 from .omnidirectional import Omnidirectional
-from .platforms import DifferentialDrive, Tricycle, Z, _z_cross
+from .platforms import Tricycle
 from .synchronous import SynchronousDrive
+from .thesis import ThesisOptions, _thesis_accelerations
 
 MODES = ("coupled", "thesis")
 #: the platforms a :class:`MobileManipulator` takes
 PLATFORMS = (Tricycle, DifferentialDrive, Omnidirectional, SynchronousDrive)
-#: the tricycle's mass constants in ``mode="thesis"`` (:class:`ThesisOptions`)
-THESIS_CONSTANTS = ("martinenko", "platform")
 
 
 @dataclass(frozen=True)
@@ -121,60 +116,6 @@ class Mount:
         [0.3, 0.0, 0.5]
         """
         return cls((0.3, 0.0, 0.5))
-
-
-@dataclass(frozen=True)
-class ThesisOptions:
-    """What the thesis's one-way coupling leaves out (the defaults are the thesis's).
-
-    Used by ``mode="thesis"`` only (Araujo (2012), Steps 1–7 of "Algoritmo para resolver
-    el problema dinámico inverso"); each flag restores one term the thesis omits.
-
-    Parameters
-    ----------
-    lateral_acceleration : bool
-        Include the chassis origin's acceleration from the frame's turning, θ̇ z × ṙ_O (the
-        tricycle's lateral V·θ̇, which the thesis's (3.21) and Step 6 drop by
-        differentiating the velocity's chassis-frame components), in the arm base's motion.
-    platform_acceleration : bool
-        Let the platform's accelerations (the tricycle's V̇ and θ̈ from Martinenko's
-        closed form) reach the arm's base; the thesis moves the base with the chassis's
-        velocity products only.
-    constants : {"martinenko", "platform"}
-        The tricycle's mass constants: ``"martinenko"`` (default) the ones Martinenko
-        prints and the thesis uses, those of a steered axle with two front wheels
-        (:func:`~eslabon.mobile.martinenko.mass_constants` with ``front_wheels=2``);
-        ``"platform"`` those of the platform's own front wheels (eslabon's one-wheel
-        adaptation for the assumed Seekur Jr., which ``mode="coupled"`` agrees with).
-        Other platforms have no closed form and use their own Gibbs function.
-
-    Raises
-    ------
-    ValueError
-        ``constants`` not one of the two, a flag not a bool.
-
-    Examples
-    --------
-    >>> from eslabon import mobile as mb
-    >>> mb.ThesisOptions(lateral_acceleration=True)
-    ThesisOptions(lateral_acceleration=True, platform_acceleration=False, constants='martinenko')
-    """
-
-    lateral_acceleration: bool = False
-    platform_acceleration: bool = False
-    constants: str = "martinenko"
-
-    def __post_init__(self):
-        for name in ("lateral_acceleration", "platform_acceleration"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(
-                    f"ThesisOptions.{name}: expected True or False, got {getattr(self, name)!r}"
-                )
-        if self.constants not in THESIS_CONSTANTS:
-            raise ValueError(
-                f"ThesisOptions.constants: expected one of {THESIS_CONSTANTS}, "
-                f"got {self.constants!r}"
-            )
 
 
 @dataclass(frozen=True)
@@ -390,124 +331,6 @@ class MobileManipulator:
         )
 
 
-def _arm_pass(mm, q, qd, chassis, mount_point, with_partials):
-    """The arm's q̈ = 0 pass from a base moving with the chassis, and the base partials
-    (everything in the arm's base frame; gravity enters as the base's a − g)."""
-    Rt = mm.mount.rotation.T
-    g_chassis = np.array([0.0, 0.0, -mm.gravity])
-    mount = BaseMotion(
-        angular_velocity=Rt @ (chassis.yaw_rate * Z),
-        angular_acceleration=Rt @ (chassis.yaw_accel0 * Z),
-        linear_velocity=Rt @ mount_point.velocity,
-        linear_acceleration=Rt @ (mount_point.accel0 - g_chassis),
-    )  # Luh
-    motion = kinematic_pass(mm.arm, q, qd, np.zeros_like(q), base=mount)
-    base_partials = None
-    if with_partials:
-        base_partials = (Rt @ np.outer(Z, chassis.d_yaw_accel), Rt @ mount_point.d_accel)
-    return chain_terms(mm.arm, motion, qd, np.zeros(3), base_partials)
-
-
-def platform_terms(mm, bodies):
-    """D (k, k) and φ (k,) of the platform's own bodies (2.25 summed over them).
-
-    Parameters
-    ----------
-    mm : MobileManipulator
-    bodies : list of BodyMotion
-        ``platform.motion(config, nu).bodies`` (chassis-frame vectors).
-
-    Returns
-    -------
-    D : ndarray (k, k)
-        Σ m J_aᵀ J_a + J_ωᵀ I J_ω over the bodies.
-    phi : ndarray (k,)
-        Velocity products and gravity (−g along the chassis z) [N, N·m].
-    """
-    k = mm.n_quasi
-    D = np.zeros((k, k))
-    phi = np.zeros(k)
-    g_chassis = np.array([0.0, 0.0, -mm.gravity])
-    for b in bodies:
-        Jw, Ja = b.d_omega_dot, b.d_com_accel
-        D += b.mass * Ja.T @ Ja + Jw.T @ b.inertia @ Jw
-        phi += b.mass * Ja.T @ (b.com_accel0 - g_chassis) + Jw.T @ (
-            b.inertia @ b.omega_dot0 + skew(b.omega) @ (b.inertia @ b.omega)
-        )
-    return D, phi
-
-
-def coupled_terms(mm, y):
-    """D (k+n, k+n), φ (k+n,) and the configuration rates of the coupled system at y.
-
-    The Gibbs–Appell terms of ``mode="coupled"`` (whatever ``mm.mode`` is): the Gibbs
-    function (Araujo (2012), (2.25)) summed over the platform's bodies and the arm's
-    links, in the unknowns a = [ν̇; q̈], gives D a + φ = [Q_platform; τ]. The arm's
-    partials start from the mount's (3.39–3.51). φ holds the velocity products, gravity
-    and, on the arm's rows, its joint friction; D holds the arm's armature.
-
-    Parameters
-    ----------
-    mm : MobileManipulator
-    y : array_like (n_state,)
-        The state [config, q, ν, q̇].
-
-    Returns
-    -------
-    D : ndarray (k + n, k + n)
-        Symmetric positive (semi)definite; rows and columns in the order of
-        ``mm.coordinate_names`` (kg for V, kg·m² for angles, mixed off the diagonal).
-    phi : ndarray (k + n,)
-        [N or N·m] per coordinate: the generalized forces at a = 0.
-    rates : ndarray (nc,)
-        q̇ = G ν of the configuration (ẋ, ẏ [m/s] in the floor frame, the angles' rates
-        [rad/s]).
-
-    Raises
-    ------
-    ValueError
-        ``y`` of the wrong length or not finite; a tricycle steering angle outside
-        (−90°, 90°).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import eslabon as es
-    >>> from eslabon import mobile as mb
-    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
-    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> D, phi, rates = mb.coupled_terms(mm, mm.state(nu=[1.0, 0.0]))
-    >>> D.shape, phi.shape, rates.shape, bool(np.allclose(D, D.T))
-    ((8, 8), (8,), (7,), True)
-    """
-    config, q, nu, qd = mm.split(y)
-    pm = mm.platform.motion(config, nu)
-    bodies, chassis, rates = pm.bodies, pm.chassis, pm.rates
-    D_p, phi_p = platform_terms(mm, bodies)
-    arm = _arm_pass(mm, q, qd, chassis, chassis.point(mm.mount.translation), True)
-    D, phi = arm.D.copy(), arm.phi.copy()
-    k = mm.n_quasi
-    D[:k, :k] += D_p
-    phi[:k] += phi_p
-    return D, phi, rates
-
-
-def _solve(D, rhs, what):
-    try:
-        return cho_solve(cho_factor(D), rhs)
-    except np.linalg.LinAlgError:
-        raise ValueError(
-            f"{what}: the Gibbs–Appell matrix D is not positive definite here "
-            "(a coordinate moves no mass)"
-        ) from None
-
-
-def _inputs(mm, u, tau):
-    u = finite_array(u, "u", (len(mm.platform.input_names),))
-    tau = finite_array(np.zeros(mm.n_arm) if tau is None else tau, "tau", (mm.n_arm,))
-    return u, tau
-
-
 def accelerations(mm, y, u, tau=None, *, locked: bool = False):
     """[ν̇; q̈] (k + n,) at state y under platform inputs ``u`` and arm torques ``tau``.
 
@@ -574,70 +397,6 @@ def accelerations(mm, y, u, tau=None, *, locked: bool = False):
     if locked:
         return np.concatenate([np.zeros(k), _solve(D[k:, k:], Q[k:] - phi[k:], "q")])
     return _solve(D, Q - phi, "state")
-
-
-def thesis_platform_accelerations(mm, config, nu, u):
-    """ν̇ (k,) of the platform alone, as ``mode="thesis"`` has it (Araujo (2012), Step 2).
-
-    The tricycle by Martinenko's closed form (3.29, corrected 3.30) with the mass
-    constants ``mm.thesis.constants`` names; any other platform by its own Gibbs function
-    (its bodies only, no arm): D_p ν̇ = Q − φ_p.
-
-    Parameters
-    ----------
-    mm : MobileManipulator
-    config : array_like (nc,)
-        The platform's configuration.
-    nu : array_like (k,)
-        Its quasi-velocities.
-    u : array_like (k_u,)
-        The platform's inputs (:meth:`generalized_forces` of the platform).
-
-    Returns
-    -------
-    ndarray (k,)
-        ν̇ [m/s², rad/s²].
-
-    Raises
-    ------
-    ValueError
-        A tricycle steering angle outside (−90°, 90°).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import eslabon as es
-    >>> from eslabon import mobile as mb
-    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
-    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mode="thesis")
-    >>> config, _, nu, _ = mm.split(mm.state())
-    >>> round(float(mb.thesis_platform_accelerations(mm, config, nu, [150.0, 0.0])[0]), 6)
-    0.40107
-    """
-    pf = mm.platform
-    if isinstance(pf, Tricycle):
-        wheels = 2 if mm.thesis.constants == "martinenko" else None
-        k = martinenko.mass_constants(pf.params, wheels)
-        return martinenko.forward(k, config[3], nu[0], nu[1], u[0], u[1])
-    D, phi = platform_terms(mm, pf.motion(config, nu).bodies)
-    return _solve(D, pf.generalized_forces(config, nu, u) - phi, "platform")
-
-
-def _thesis_accelerations(mm, config, q, nu, qd, u, tau, locked):
-    """Steps 1–7: the platform alone, then the arm on the chassis's motion."""
-    opts = mm.thesis
-    nu_dot = np.zeros(mm.n_quasi) if locked else thesis_platform_accelerations(mm, config, nu, u)
-    ch = mm.platform.chassis(config, nu)
-    if not opts.lateral_acceleration:  # (3.21): the frame's turning dropped, ÿ_R = 0
-        o = ch.origin
-        turning = ch.yaw_rate * _z_cross(o.velocity)
-        ch = ch._replace(origin=o._replace(accel0=o.accel0 - turning))
-    mount = ch.point(mm.mount.translation)
-    if opts.platform_acceleration:  # V̇ and θ̈ reach the arm's base
-        ch = ch._replace(yaw_accel0=ch.yaw_accel0 + ch.d_yaw_accel @ nu_dot)
-        mount = mount._replace(accel0=mount.accel0 + mount.d_accel @ nu_dot)
-    arm = _arm_pass(mm, q, qd, ch, mount, False)
-    return np.concatenate([nu_dot, _solve(arm.D, tau - arm.phi, "q")])
 
 
 def inverse_dynamics(mm, y, nu_dot, qdd):
@@ -739,126 +498,3 @@ def state_derivative(mm, y, u, tau=None, *, locked: bool = False):
     rates = mm.platform.motion(config, nu).rates
     acc = accelerations(mm, y, u, tau, locked=locked)
     return np.concatenate([rates, qd, acc])
-
-
-def kinetic_energy(mm, y) -> float:
-    """T = ½ [ν; q̇]ᵀ D [ν; q̇], the coupled system's kinetic energy.
-
-    Every velocity is linear in the quasi-velocities with the same partials as the
-    accelerations, so D of :func:`coupled_terms` is the kinetic-energy matrix. It is the
-    coupled system's energy whatever ``mm.mode`` is: every body (platform and arm) and
-    the arm's armature.
-
-    Parameters
-    ----------
-    mm : MobileManipulator
-    y : array_like (n_state,)
-        The state [config, q, ν, q̇].
-
-    Returns
-    -------
-    float
-        T [J].
-
-    Raises
-    ------
-    ValueError
-        ``y`` of the wrong length or not finite; a tricycle steering angle outside
-        (−90°, 90°).
-
-    Examples
-    --------
-    >>> import eslabon as es
-    >>> from eslabon import mobile as mb
-    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
-    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> round(float(mb.kinetic_energy(mm, mm.state(nu=[1.0, 0.0]))), 6)  # V = 1 m/s
-    199.762
-    """
-    _, _, nu, qd = mm.split(y)
-    D = coupled_terms(mm.with_mode("coupled"), y)[0]
-    v = np.concatenate([nu, qd])
-    return 0.5 * v @ D @ v
-
-
-def potential_energy(mm, y) -> float:
-    """Gravity's potential of the arm's links (the platform's bodies stay at their height).
-
-    V = g Σ m_i h_i over the arm's links, h_i the height of link i's centre of mass above
-    the chassis frame's origin (the platform's bodies add a constant, left out).
-
-    Parameters
-    ----------
-    mm : MobileManipulator
-    y : array_like (n_state,)
-        The state [config, q, ν, q̇] (only q is used).
-
-    Returns
-    -------
-    float
-        V [J].
-
-    Raises
-    ------
-    ValueError
-        ``y`` of the wrong length or not finite.
-
-    Examples
-    --------
-    >>> import eslabon as es
-    >>> from eslabon import mobile as mb
-    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
-    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> round(mb.potential_energy(mm, mm.state()), 6)
-    211.009595
-    """
-    _, q, _, _ = mm.split(y)
-    T = forward_kinematics(mm.arm, q)  # bodies in the arm's base
-    com_in_base = np.einsum("bij,bj->bi", T[:, :3, :3], mm.arm.com) + T[:, :3, 3]
-    heights = com_in_base @ mm.mount.rotation[2] + mm.mount.translation[2]
-    return float(mm.gravity * mm.arm.mass[1:] @ heights[1:])
-
-
-def input_power(mm, y, u, tau=None) -> float:
-    """Power of the inputs less the arm's joint friction: Q_platformᵀ ν + τᵀ q̇ − friction.
-
-    friction = Σ (viscous·q̇² + Coulomb·abs(q̇)) over the arm's joints (the model's
-    friction). Its integral is the work W of the work–energy balance T + V − W = const
-    (:class:`~eslabon.mobile.MobileTrajectory`).
-
-    Parameters
-    ----------
-    mm : MobileManipulator
-    y : array_like (n_state,)
-        The state [config, q, ν, q̇].
-    u : array_like (k_u,)
-        Platform inputs (``mm.platform.input_names``; tricycle [F N, M N·m], the others
-        wheel torques [N·m]).
-    tau : array_like (n,), optional
-        Arm joint torques [N·m, N] (zeros by default).
-
-    Returns
-    -------
-    float
-        Power [W].
-
-    Raises
-    ------
-    ValueError
-        An argument of the wrong length or not finite.
-
-    Examples
-    --------
-    >>> import eslabon as es
-    >>> from eslabon import mobile as mb
-    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
-    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> mb.input_power(mm, mm.state(nu=[1.0, 0.0]), [150.0, 0.3])  # F V
-    150.0
-    """
-    u, tau = _inputs(mm, u, tau)
-    config, _, nu, qd = mm.split(y)
-    a = mm.arm
-    dof = a.dof_bodies
-    friction = a.viscous[dof] * qd * qd + a.coulomb[dof] * np.abs(qd)
-    return float(mm.platform.generalized_forces(config, nu, u) @ nu + tau @ qd - friction.sum())

@@ -68,8 +68,9 @@ class OmniParams:
 
     Attributes
     ----------
-    wheels : ndarray (n_w, 4)
-        As given, as floats.
+    wheels : tuple of tuple
+        As given, as n_w rows of four floats (immutable, so that parameters compare and
+        hash as the other platforms' do).
 
     Raises
     ------
@@ -82,11 +83,11 @@ class OmniParams:
     --------
     >>> from eslabon import mobile as mb
     >>> p = mb.OmniParams.mecanum_assumed()
-    >>> p.wheels.shape, p.wheel_radius
-    ((4, 4), 0.1)
+    >>> len(p.wheels), p.wheels[0][3] == -p.wheels[1][3], p.wheel_radius
+    (4, True, 0.1)
     """
 
-    wheels: np.ndarray | None = None
+    wheels: tuple | None = None
     wheel_radius: float | None = None
     wheel_mass: float | None = None
     chassis_mass: float | None = None
@@ -113,7 +114,7 @@ class OmniParams:
                 "OmniParams.wheels: roller angles must be within ±80° (column 3, "
                 f"radians), got {np.degrees(wheels[:, 3]).round(3).tolist()}°"
             )
-        object.__setattr__(self, "wheels", wheels)
+        object.__setattr__(self, "wheels", tuple(tuple(float(x) for x in w) for w in wheels))
         if np.linalg.matrix_rank(spin_jacobian(self)) < 3:
             raise ValueError(
                 "OmniParams.wheels: these wheels cannot drive every planar direction "

@@ -21,13 +21,8 @@ from scipy.integrate import solve_ivp
 from .._args import finite_array, finite_number, whole_number
 from .._files import atomic_file
 from ..sim.rk4 import rk4_step
-from .manipulator import (
-    MobileManipulator,
-    accelerations,
-    input_power,
-    kinetic_energy,
-    potential_energy,
-)
+from .energy import input_power, kinetic_energy, potential_energy
+from .manipulator import MobileManipulator, accelerations
 
 METHODS = ("dop853", "rk45", "rk4")
 

@@ -1,6 +1,6 @@
 """Time simulation of the forward dynamics."""
 
-from .rollout import Rollout, rollout
+from .rollouts import Rollout, rollout
 from .simulate import METHODS, EnergyInjectionWarning, simulate
 from .trajectory import Trajectory
 

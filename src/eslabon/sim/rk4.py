@@ -90,6 +90,22 @@ def _accel(P, method, x, v, tau, wa, ws, cw, H, zero, unit, col, out, extended):
 
 
 @njit(cache=True)
+def _workspaces(P):
+    """The forward dynamics' workspaces for :func:`_accel` (every method's)."""
+    nb = int(P[H_NB])
+    n = int(P[H_NQ])
+    return (
+        np.empty((nb + 1, ABA_COLS)),
+        np.empty((nb + 1, WS_COLS)),
+        np.empty((nb + 1, CRBA_COLS)),
+        np.empty((n, n)),
+        np.zeros(n),
+        np.zeros(n),
+        np.empty(n),
+    )
+
+
+@njit(cache=True)
 def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
     """Fill rows 1..K-1 of Q, QD (row 0 holds the initial state) and every row of QDD
     (the first stage of each step is the acceleration at the sample). ``T`` is (K, n)
@@ -98,15 +114,8 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
 
     Each step is :func:`rk4_step` on y = [q; v], its stages written element by element
     (see the notes of :func:`rk4_step`)."""
-    nb = int(P[H_NB])
     n = int(P[H_NQ])
-    wa = np.empty((nb + 1, ABA_COLS))
-    ws = np.empty((nb + 1, WS_COLS))
-    cw = np.empty((nb + 1, CRBA_COLS))
-    H = np.empty((n, n))
-    zero = np.zeros(n)
-    unit = np.zeros(n)
-    col = np.empty(n)
+    wa, ws, cw, H, zero, unit, col = _workspaces(P)
     a1 = np.empty(n)
     a2 = np.empty(n)
     a3 = np.empty(n)
@@ -155,15 +164,8 @@ def euler_loop(P, method, T, dt, Q, QD, QDD, extended):
     """Semi-implicit (symplectic) Euler, as :func:`rk4_loop` takes its arguments: from
     each sample, q̈ = FD(q, q̇, τ), then q̇⁺ = q̇ + h q̈ and q⁺ = q + h q̇⁺ (the rate
     updated first, as MuJoCo's Euler does). Returns (status, failing step)."""
-    nb = int(P[H_NB])
     n = int(P[H_NQ])
-    wa = np.empty((nb + 1, ABA_COLS))
-    ws = np.empty((nb + 1, WS_COLS))
-    cw = np.empty((nb + 1, CRBA_COLS))
-    H = np.empty((n, n))
-    zero = np.zeros(n)
-    unit = np.zeros(n)
-    col = np.empty(n)
+    wa, ws, cw, H, zero, unit, col = _workspaces(P)
     a1 = np.empty(n)
     h = dt
     for k in range(Q.shape[0] - 1):

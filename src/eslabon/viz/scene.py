@@ -186,7 +186,7 @@ def characteristic_length(model, q) -> float:
 def generated_parts(model, q):
     """Parts per body for a model without visuals: capsules between joint origins, joint
     axes as cylinders, a pedestal at the world origin."""
-    from .._engine.layout import JOINT_NAMES
+    from .._engine.joints import has_axis, nq_of
 
     L = characteristic_length(model, q)
     r = 0.035 * L
@@ -204,11 +204,10 @@ def generated_parts(model, q):
             if np.linalg.norm(end) > 1e-9:
                 parts[i].append({"kind": "capsule", "from": [0.0] * 3, "to": end.tolist(),
                                  "radius": r, "color": color})  # fmt: skip
-        joint = JOINT_NAMES[int(model.joint_type[i])] if i else "fixed"
-        if joint in ("revolute", "prismatic", "helical", "universal"):
+        if i and has_axis(model.joint_type[i]):
             T = _along(np.asarray(model.axis[i], dtype=float))
             parts[i].append(_cylinder(T, 1.5 * r, 4.0 * r, JOINT_COLOR))
-        elif joint in ("spherical", "free_flyer", "planar") and i:
+        elif i and nq_of(model.joint_type[i]) > 1:  # a ball, a free flyer, a planar joint
             parts[i].append({"kind": "sphere", "radius": [1.6 * r], "color": JOINT_COLOR,
                              "T": np.eye(4).ravel().tolist()})  # fmt: skip
     return parts
@@ -243,18 +242,21 @@ def body_poses(model, q_samples):
 
 def curves(model, names=None):
     """Names and units of the configuration's columns (``q``)."""
-    from .._engine.joints import nq_of
-    from .._engine.layout import JOINT_NAMES
+    from .._engine.joints import coordinate_units
 
     labels, units = [], []
-    counts = nq_of(model.joint_type)
     for i in range(1, model.nb + 1):
-        kind = JOINT_NAMES[int(model.joint_type[i])]
-        nq = int(counts[i]) if model.q_index[i] >= 0 else 0
-        for k in range(nq):
+        if model.q_index[i] < 0:  # fixed and mimic joints have no coordinate of their own
+            continue
+        own = coordinate_units(model.joint_type[i])
+        for k, unit in enumerate(own):
             base = str(model.body_names[i])
-            labels.append(base if nq == 1 else f"{base}[{k}]")
-            units.append({"revolute": "rad", "prismatic": "m", "helical": "rad"}.get(kind, ""))
+            labels.append(base if len(own) == 1 else f"{base}[{k}]")
+            units.append(unit)
     if names is not None:
-        labels = list(names)
+        if len(names) != len(labels):
+            raise ValueError(
+                f"curve_names: expected {len(labels)} names (one per column of q), got {len(names)}"
+            )
+        labels = [str(n) for n in names]
     return labels, units

@@ -138,10 +138,15 @@ class Viewer:
         q = np.atleast_2d(np.asarray(traj.q, dtype=float))
         if q.shape[1] != model.nq:
             raise ValueError(
-                f"model: {model.name} has {model.nq} coordinates, the trajectory {q.shape[1]}"
+                f"traj.q: expected {model.nq} columns (model {model.name}'s coordinates), "
+                f"got {q.shape[1]}"
             )
         if not 0.0 < float(opacity) <= 1.0:
             raise ValueError(f"opacity: expected a number in (0, 1], got {opacity!r}")
+        if path_body is not None and not 0 <= int(path_body) <= model.nb:
+            raise ValueError(f"path_body: expected a body 0 … {model.nb}, got {path_body!r}")
+        if any(not 0 <= int(h) < model.nq for h in hidden):
+            raise ValueError(f"hidden: expected columns 0 … {model.nq - 1}, got {list(hidden)}")
         t = np.asarray(traj.t, dtype=float)
         idx = np.unique(np.linspace(0, len(t) - 1, min(len(t), self.max_frames)).astype(int))
         if parts is None:

@@ -39,10 +39,11 @@ class Rollout(NamedTuple):
 
     Attributes
     ----------
-    t : ndarray (K,)
-        Sample times [s].
-    q, qd, qdd : ndarray (N, K, n)
-        Per run and sample: joint positions [rad, m], rates [/s] and accelerations [/s²].
+    t : ndarray
+        Sample times [s], shape (K,).
+    q, qd, qdd : ndarray
+        Per run and sample: joint positions [rad, m], rates [/s] and accelerations [/s²],
+        each of shape (N, K, n).
     """
 
     t: np.ndarray
@@ -156,6 +157,14 @@ def _torques(torque, N, K, n):
         raise ValueError("torque: expected finite values")
     if T.shape == (n,):
         return T.reshape(1, 1, n)
+    if T.ndim == 2 and N == K and T.shape == (N, n):
+        raise ValueError(
+            f"torque: with as many runs as samples (N = K = {N}) an array ({N}, {n}) could "
+            f"be one constant per run or one row per sample; give ({N}, 1, {n}) or "
+            f"(1, {K}, {n})"
+        )
+    if T.shape in ((1, K, n), (N, 1, n), (1, 1, n)):
+        return np.ascontiguousarray(T)
     if T.shape == (N, n):
         return np.ascontiguousarray(T.reshape(N, 1, n))
     if T.shape == (K, n):
@@ -163,8 +172,9 @@ def _torques(torque, N, K, n):
     if T.shape == (N, K, n):
         return np.ascontiguousarray(T)
     raise ValueError(
-        f"torque: expected None or shape ({n},) (all runs, constant), ({N}, {n}) (per run), "
-        f"({K}, {n}) (all runs, one row per sample) or ({N}, {K}, {n}), got {T.shape}"
+        f"torque: expected None or shape ({n},) (all runs, constant), ({N}, {n}) or "
+        f"({N}, 1, {n}) (per run), ({K}, {n}) or (1, {K}, {n}) (all runs, one row per "
+        f"sample) or ({N}, {K}, {n}), got {T.shape}"
     )
 
 
@@ -190,7 +200,8 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     torque : array_like, optional
         Joint torques [N·m, N], held over each step: ``(n,)`` for every run and step,
         ``(N, n)`` one constant per run, ``(K, n)`` one row per sample for every run, or
-        ``(N, K, n)``; K = t_final/dt + 1. Default zero.
+        ``(N, K, n)``; K = t_final/dt + 1. When N = K a 2-D array is ambiguous and
+        refused: give ``(N, 1, n)`` or ``(1, K, n)``. Default zero.
     method : {"rk4", "euler"}
         Classical RK4, or semi-implicit (symplectic) Euler: q̇⁺ = q̇ + h q̈(q, q̇),
         q⁺ = q + h q̇⁺.
@@ -241,7 +252,7 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
             f"q0, qd0: expected two arrays of shape (N, {n}), got {Q0.shape} and {V0.shape}"
         )
     if not (np.all(np.isfinite(Q0)) and np.all(np.isfinite(V0))):
-        raise ValueError("q0/qd0: expected finite values")
+        raise ValueError("q0, qd0: expected finite values")
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
     steps = int(round(t_final / dt))
