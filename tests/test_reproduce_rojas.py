@@ -51,6 +51,8 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
     assert data["beta_spline"]["closest_miss"] < 1.2e-4  # §4.4's 21-knot spline, sought
     assert data["e2_task"]["converged"] and data["e2_task"]["samples"] == 121  # §3.6
     assert (tmp_path / "e2_task.png").stat().st_size > 10_000
+    rows = (tmp_path / "e2_task.csv").read_text().splitlines()
+    assert [float(x) for x in rows[1].split(",")][0] == 0.0  # plain numbers, no np.float64(…)
     least = data["least_condition"]  # (3.3.1.12)
     assert all(r["condition_least"] < r["condition_given"] for r in least)
     assert sum(r["least_converged"] and not r["given_converged"] for r in least) >= 1

@@ -82,7 +82,7 @@ def reproduce(t3, out: Path, plt) -> tuple[dict, list, dict]:
         )
         for i, t in enumerate(times):
             values = np.concatenate([sol.q[i], sol.qd[i], sol.qdd[i]])
-            fh.write(f"{t!r}," + ",".join(repr(float(x)) for x in values))
+            fh.write(f"{float(t)!r}," + ",".join(repr(float(x)) for x in values))
             fh.write(f",{int(sol.iterations[i])}\n")
     files = {"e2_task_csv": out / "e2_task.csv"}
     data = {
