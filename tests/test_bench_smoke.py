@@ -86,6 +86,60 @@ def test_quick_run_against_pin():
     assert checks and all(c["ok"] for c in checks), [c for c in checks if not c["ok"]]
     id_row = next(r for r in results["sections"]["per_call"]["rows"] if r["figure"].endswith(" ID"))
     assert id_row["pin"] is not None and id_row["ratio"] is not None
+    figures = {r["figure"]: r for s in results["sections"].values() for r in s["rows"]}
+    new_rows = {
+        "planar2 (2) FD derivatives": "≤ 0.6×pin",
+        "planar2 (2) linearize (A, B)": "≤ 0.7×pin",
+        "planar2 (2) M batch 64, 2 thr": "≤ 0.25×pin",
+        "planar2 (2) dID/dq,dqd batch 64, 2 thr": "≤ 0.25×pin",
+        "planar2 (2) FD derivatives batch 64, 2 thr": "≤ 0.25×pin",
+    }
+    for figure, target in new_rows.items():
+        r = figures[figure]
+        assert r["target"] == target and r["pin"] is not None and r["met"] is not None, r
+    whats = " | ".join(c["what"] for c in checks)
+    for part in ("FD derivatives: vs pin", "linearize (A, B): vs pin", "M batch 64, 2 thr: 3"):
+        assert part in whats
+
+
+def _perturbed(fn, factor=1.0 + 1e-6):
+    """``fn`` whose outputs (arrays, tuples of them, or a Linearization's A and B) are
+    scaled: what a wrong kernel would return."""
+
+    def wrong(*args, **kw):
+        out = fn(*args, **kw)
+        if hasattr(out, "A"):
+            return out._replace(A=out.A * factor, B=out.B * factor)
+        if isinstance(out, tuple):
+            return tuple(x * factor for x in out)
+        return out * factor
+
+    return wrong
+
+
+@pytest.mark.parametrize(
+    "section, name, figure",
+    [
+        ("per_call", "forward_dynamics_derivatives", "planar2 (2) FD derivatives"),
+        ("per_call", "control.linearize", "planar2 (2) linearize (A, B)"),
+        ("batch", "mass_matrix", "planar2 (2) M batch 64, 2 thr"),
+        ("batch", "forward_dynamics_derivatives", "planar2 (2) FD derivatives batch 64, 2 thr"),
+    ],
+)
+def test_a_wrong_output_fails_its_check(monkeypatch, section, name, figure):
+    """The checks compare eslabon's output with Pinocchio's: a slightly wrong one fails."""
+    pytest.importorskip("pinocchio")
+    import eslabon
+
+    owner, attr = (eslabon.control, "linearize") if "." in name else (eslabon, name)
+    monkeypatch.setattr(owner, attr, _perturbed(getattr(owner, attr)))
+    results = _small_run(against_pin=True, sections=(section,), mujoco=False)
+    sec = results["sections"][section]
+    bad = [c["what"] for c in sec["checks"] if not c["ok"]]
+    assert bad and all(w.startswith(figure + ":") for w in bad), bad
+    r = next(r for r in sec["rows"] if r["figure"] == figure)
+    assert r["met"] is False and r["note"] == "check FAILED"
+    assert results["ok"] is False
 
 
 def test_cli_rejects_unknown_library(capsys):

@@ -211,17 +211,21 @@ def test_bad_construction_is_refused():
     for key, value, match in [
         ("n_in", 0, "n_in"),
         ("out_ndims", (), "out_ndims"),
-        ("out_ndims", (3,), "out_ndims"),
+        ("out_ndims", (5,), "out_ndims"),
+        ("out_ndims", (1,) * 7, "out_ndims"),
         ("address", -1, "address"),
         ("stride", 0, "stride"),
         ("scratch_cols", -1, "scratch_cols"),
+        ("scratch_squares", -1, "scratch_squares"),
     ]:
         with pytest.raises(ValueError, match=match):
             make(**{**good, key: value})
-    with pytest.raises(ValueError, match="scratch_cols"):  # no slot left after 3 outputs
-        make(**{**good, "out_ndims": (2, 2, 2)})
+    with pytest.raises(ValueError, match="squares only with a workspace"):
+        make(**{**good, "scratch_cols": 0, "scratch_squares": 1})
     with pytest.raises(TypeError, match="general"):
         make(**{**good, "general": 3})
+    with pytest.raises(TypeError, match="result_type"):
+        make(**{**good, "result_type": 3})
     with pytest.raises(TypeError):
         make(**{**good, "model_type": "Model"})
 
@@ -297,3 +301,26 @@ def test_general_path_alone(model, name):
     bad[0] = np.where(np.arange(model.nq) == 1, np.nan, args[0])
     with pytest.raises(ValueError, match="q: expected finite values"):
         general(model, *bad)
+
+
+@needs_ext
+def test_wide_entries_return_their_named_tuple_and_match_the_general_path():
+    """linearize: six outputs of three shapes ((n, n), (2n, 2n), (2n, n)) through the
+    wide signature, handed to ``result_type`` (the Linearization named tuple), with
+    the scratch blocks after the workspace; equal to the general path."""
+    from eslabon.control import Linearization, linearize
+
+    model = MODELS["panda"]()
+    rng = np.random.default_rng(5)
+    q, qd, qdd = (rng.uniform(-1, 1, 7) for _ in range(3))
+    lean = linearize.__self__.fast(model, q, qd, qdd)
+    assert isinstance(lean, Linearization) and lean.t is None
+    shapes = [getattr(lean, f).shape for f in ("U", "V", "W", "A", "B", "M_inv")]
+    assert shapes == [(7, 7), (7, 7), (7, 7), (14, 14), (14, 7), (7, 7)]
+    general = linearize.__self__.general(model, q, qd, qdd)
+    for field in ("U", "V", "W", "A", "B", "M_inv"):
+        assert getattr(lean, field).tobytes() == getattr(general, field).tobytes(), field
+    dq, dv, Minv = es.forward_dynamics_derivatives.__self__.fast(model, q, qd, qdd)
+    ref = es.forward_dynamics_derivatives.__self__.general(model, q, qd, qdd)
+    for got, want in zip((dq, dv, Minv), ref):
+        assert got.tobytes() == want.tobytes()

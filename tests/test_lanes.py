@@ -94,6 +94,35 @@ def test_batches_equal_single_states_bit_for_bit(model, N):
     _batch_is_singles(model, es.forward_dynamics, q, qd, tau)
 
 
+@pytest.mark.parametrize("N", [1, WIDTH + 1, 2 * WIDTH + 3])
+def test_mass_matrix_and_derivative_batches_equal_single_states_bit_for_bit(model, N):
+    """Composite-body M, ∂τ/∂(q, q̇) and ∂q̈/∂(q, q̇, τ) on lanes (issue 27)."""
+    q, qd, qdd = _states(model, N, seed=2)
+    _batch_is_singles(model, es.mass_matrix, q)
+    if model.nq != model.nv:  # quaternion joints: the tangent-space general path
+        return
+    tau = es.bias_forces(model, q, qd) + 2.0 * qdd
+    for fn, args in (
+        (es.inverse_dynamics_derivatives, (q, qd, qdd)),
+        (es.forward_dynamics_derivatives, (q, qd, tau)),
+    ):
+        batch = fn(model, *args)
+        singles = [fn(model, *[a[s].copy() for a in args]) for s in range(N)]
+        for k, got in enumerate(batch):
+            want = np.stack([one[k] for one in singles])
+            _same_bits(got, want, f"{model.name} {fn.__name__}[{k}] N={N}")
+
+
+def test_a_nonfinite_lane_of_a_derivative_batch_names_the_input():
+    """A block with a NaN lane is run again state by state: the error names the field."""
+    model = MODELS["puma560"]()
+    q, qd, qdd = _states(model, 2 * WIDTH)
+    qd[WIDTH + 1, 2] = np.nan
+    for fn in (es.inverse_dynamics_derivatives, es.forward_dynamics_derivatives):
+        with pytest.raises(ValueError, match="qd"):
+            fn(model, q, qd, qdd)
+
+
 @pytest.mark.parametrize("nchunks", [1, 2, 3, 7])
 def test_chunking_does_not_change_a_bit(model, nchunks):
     N = 3 * WIDTH + 2

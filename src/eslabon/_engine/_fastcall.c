@@ -19,8 +19,12 @@
  *                      double *out0, double *out1, double *out2)
  *              (unused pointers are NULL) and it returns ENTRY_OK on success, anything
  *              else otherwise (a numba cfunc that raises returns 0, so 0 cannot mean ok).
+ *              An entry with 3 or more outputs has the wide signature
+ *              int64 f(double *P, double *a, double *b, double *c, double *out0, ...,
+ *                      double *out5, double *scratch)
  *   n_in       how many state arguments follow the model (1..3)
- *   out_ndims  a tuple with the rank of each output (1 -> (nv,), 2 -> (nv, nv)); 1..3
+ *   out_ndims  a tuple with the shape code of each output (1 -> (nv,), 2 -> (nv, nv),
+ *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv)); 1..6
  *   header, stride
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
  *              (every public function is a per-degree-of-freedom quantity, so it reads
@@ -37,9 +41,15 @@
  *              inner fields (parents, joint indices); anything else goes to general
  *   scratch_cols
  *              0, or the columns of the kernel's workspace: the entry then gets, after
- *              its outputs, a scratch buffer of (nb + 1) * scratch_cols + nv doubles (on
- *              the C stack up to SCRATCH_STACK, else from PyMem), so that it allocates
- *              nothing (an allocation cost 0.1-0.2 us per call of a 35-joint robot)
+ *              its outputs (the last pointer of the wide signature), a scratch buffer of
+ *              (nb + 1) * scratch_cols + nv + scratch_squares * nv * nv doubles (on the C
+ *              stack up to SCRATCH_STACK, else from PyMem), so that it allocates nothing
+ *              (an allocation cost 0.1-0.2 us per call of a 35-joint robot)
+ *   scratch_squares
+ *              how many (nv, nv) blocks the scratch buffer holds besides the workspace
+ *   result_type
+ *              None: the outputs are returned as they are (one array or a tuple);
+ *              else result_type(*outputs) is returned (a named tuple)
  *   owner_extended
  *              the object whose .address is the entry compiled for the extended joint
  *              set (eslabon/_engine/joints.py, "Two joint sets"), called for a model
@@ -63,12 +73,16 @@
 #include <structmember.h>
 
 #define MAX_IN 3
-#define MAX_OUT 3
+#define MAX_OUT 6
+#define NARROW_OUT 3         /* entries with fewer outputs have the 7-pointer signature */
 #define ENTRY_OK 0x5AFE      /* eslabon._engine.fastcall.ENTRY_OK */
 #define SCRATCH_STACK 4096   /* doubles of scratch on the C stack (32 KiB) */
 
 typedef long long (*kernel_fn)(const double *P, const double *a, const double *b,
                                const double *c, double *out0, double *out1, double *out2);
+typedef long long (*wide_fn)(const double *P, const double *a, const double *b,
+                             const double *c, double *out0, double *out1, double *out2,
+                             double *out3, double *out4, double *out5, double *scratch);
 
 typedef struct {
     PyObject_HEAD
@@ -80,6 +94,8 @@ typedef struct {
     Py_ssize_t header;
     Py_ssize_t stride;
     Py_ssize_t scratch_cols;  /* 0: the entry takes no scratch buffer */
+    Py_ssize_t scratch_squares;
+    PyObject *result_type;    /* Py_None: the outputs as they are */
     PyObject *owner;
     PyObject *owner_ext;  /* Py_None: extended models take the general path */
     PyObject *general;
@@ -172,32 +188,46 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
     if (fn == NULL)
         goto done;                       /* the exception propagates */
 
-    PyObject *out[MAX_OUT] = {NULL, NULL, NULL};
-    double *od[MAX_OUT] = {NULL, NULL, NULL};
-    npy_intp dims[2] = {nv, nv};
+    PyObject *out[MAX_OUT] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    double *od[MAX_OUT + 1] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     for (int k = 0; k < self->n_out; k++) {
-        out[k] = PyArray_SimpleNew(self->out_ndim[k], dims, NPY_DOUBLE);
+        int code = self->out_ndim[k];
+        npy_intp dims[2] = {code >= 3 ? 2 * nv : nv, code == 3 ? 2 * nv : nv};
+        out[k] = PyArray_SimpleNew(code == 1 ? 1 : 2, dims, NPY_DOUBLE);
         if (out[k] == NULL)
             goto drop;
         od[k] = (double *)PyArray_DATA((PyArrayObject *)out[k]);
     }
-    /* the entry's workspace, after its outputs (scratch_cols > 0 only for entries with
-     * fewer than MAX_OUT outputs) */
+    /* the entry's workspace, after its outputs (the wide signature's last pointer) */
+    int wide = self->n_out >= NARROW_OUT;
     double stack[SCRATCH_STACK];
     double *heap = NULL;
+    double *work = NULL;
     if (self->scratch_cols > 0) {
-        npy_intp size = (nb + 1) * self->scratch_cols + nv;
+        npy_intp size = (nb + 1) * self->scratch_cols + nv + self->scratch_squares * nv * nv;
         if (size <= SCRATCH_STACK)
-            od[self->n_out] = stack;
+            work = stack;
         else if ((heap = PyMem_Malloc((size_t)size * sizeof(double))) != NULL)
-            od[self->n_out] = heap;
+            work = heap;
         else
             goto drop;                   /* no memory: the general path */
+        if (!wide)
+            od[self->n_out] = work;
     }
-    long long status = fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]);
+    long long status = wide ? ((wide_fn)fn)(pd, in[0], in[1], in[2], od[0], od[1], od[2],
+                                            od[3], od[4], od[5], work)
+                            : fn(pd, in[0], in[1], in[2], od[0], od[1], od[2]);
     PyMem_Free(heap);
     if (status != ENTRY_OK)
         goto drop;                       /* a status: the general path explains it */
+    if (self->result_type != Py_None) {
+        result = PyObject_Vectorcall(self->result_type, out, self->n_out, NULL);
+        if (result == NULL)
+            goto drop;
+        for (int k = 0; k < self->n_out; k++)
+            Py_DECREF(out[k]);
+        goto done;
+    }
     if (self->n_out == 1) {
         result = out[0];
         goto done;
@@ -254,6 +284,7 @@ static int kernel_traverse(Kernel *self, visitproc visit, void *arg)
     Py_VISIT(self->owner_ext);
     Py_VISIT(self->general);
     Py_VISIT(self->model_type);
+    Py_VISIT(self->result_type);
     return 0;
 }
 
@@ -272,6 +303,7 @@ static void kernel_dealloc(Kernel *self)
     Py_CLEAR(self->owner);
     Py_CLEAR(self->owner_ext);
     Py_CLEAR(self->model_type);
+    Py_CLEAR(self->result_type);
     Py_CLEAR(self->name);       /* def points into these: released last */
     Py_CLEAR(self->doc);
     Py_CLEAR(self->modname);
@@ -324,16 +356,22 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
 {
     static char *names[] = {"address", "n_in", "out_ndims", "header", "stride", "owner",
                             "general", "name", "doc", "module", "model_type",
-                            "owner_extended", "scratch_cols", NULL};
+                            "owner_extended", "scratch_cols", "scratch_squares",
+                            "result_type", NULL};
     PyObject *address, *ndims, *owner, *general, *name, *doc, *modname, *model_type;
-    PyObject *owner_ext = Py_None;
+    PyObject *owner_ext = Py_None, *result_type = Py_None;
     int n_in;
-    Py_ssize_t header, stride, scratch_cols = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUUO!|On", names, &address,
+    Py_ssize_t header, stride, scratch_cols = 0, scratch_squares = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUUO!|OnnO", names, &address,
                                      &n_in, &PyTuple_Type, &ndims, &header, &stride, &owner,
                                      &general, &name, &doc, &modname, &PyType_Type,
-                                     &model_type, &owner_ext, &scratch_cols))
+                                     &model_type, &owner_ext, &scratch_cols,
+                                     &scratch_squares, &result_type))
         return NULL;
+    if (result_type != Py_None && !PyCallable_Check(result_type)) {
+        PyErr_SetString(PyExc_TypeError, "result_type: expected None or a callable");
+        return NULL;
+    }
     PyObject *zero = PyLong_FromLong(0);
     int negative = zero == NULL ? -1 : (PyLong_Check(address)
                                         ? PyObject_RichCompareBool(address, zero, Py_LT) : 1);
@@ -357,9 +395,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
                      n_out);
         return NULL;
     }
-    if (scratch_cols < 0 || (scratch_cols > 0 && n_out >= MAX_OUT)) {
-        PyErr_SetString(PyExc_ValueError, "scratch_cols: expected 0, or > 0 for an entry "
-                        "with fewer than 3 outputs");
+    if (scratch_cols < 0 || scratch_squares < 0 || (scratch_cols == 0 && scratch_squares > 0)) {
+        PyErr_SetString(PyExc_ValueError, "scratch_cols, scratch_squares: expected >= 0, "
+                        "and squares only with a workspace");
         return NULL;
     }
     if (header < 8 || stride < 1) {
@@ -370,12 +408,13 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "general: expected a callable");
         return NULL;
     }
-    int ranks[MAX_OUT] = {0, 0, 0};
+    int ranks[MAX_OUT] = {0, 0, 0, 0, 0, 0};
     for (Py_ssize_t k = 0; k < n_out; k++) {
         long r = PyLong_AsLong(PyTuple_GET_ITEM(ndims, k));
-        if (r != 1 && r != 2) {
+        if (r < 1 || r > 4) {
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "out_ndims: expected ranks 1 or 2, got %ld", r);
+                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..4, got %ld",
+                             r);
             return NULL;
         }
         ranks[k] = (int)r;
@@ -396,6 +435,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     self->header = header;
     self->stride = stride;
     self->scratch_cols = scratch_cols;
+    self->scratch_squares = scratch_squares;
+    Py_INCREF(result_type);
+    self->result_type = result_type;
     Py_INCREF(owner);
     self->owner = owner;
     Py_INCREF(owner_ext);
@@ -424,7 +466,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
 static PyMethodDef module_methods[] = {
     {"public", (PyCFunction)(void (*)(void))make_public, METH_VARARGS | METH_KEYWORDS,
      "public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module, "
-     "model_type, owner_extended=None, scratch_cols=0)"},
+     "model_type, owner_extended=None, scratch_cols=0, scratch_squares=0, "
+     "result_type=None)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -44,6 +44,8 @@ AVAILABLE = _fastcall is not None
 
 _PTR = types.CPointer(types.float64)
 SIGNATURE = types.int64(_PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR)
+# entries with three or more outputs: (P, a, b, c, out0 … out5, scratch)
+WIDE_SIGNATURE = types.int64(*([_PTR] * 11))
 
 
 # What an entry returns on success. A numba cfunc that raises (say MemoryError) only warns
@@ -92,12 +94,16 @@ def public(
     model_type: type,
     entry_extended=None,
     scratch_cols: int = 0,
+    scratch_squares: int = 0,
+    result_type=None,
 ):
     """The public function for ``general``, the Python general path of the same name.
 
     ``entry`` is the cfunc (signature :data:`SIGNATURE`, returning :func:`entry_status`)
-    reading ``n_in`` states and writing outputs of the ranks ``out_ranks`` (1: (nq,),
-    2: (nq, nq)), a :class:`~eslabon._engine.compile.LazyCFunc`: it is compiled on the first
+    reading ``n_in`` states and writing outputs of the shapes ``out_ranks`` (1: (nv,),
+    2: (nv, nv), 3: (2 nv, 2 nv), 4: (2 nv, nv)); with three or more outputs its
+    signature is :data:`WIDE_SIGNATURE`. ``entry`` is
+    a :class:`~eslabon._engine.compile.LazyCFunc`: it is compiled on the first
     call that takes the lean path, not here. Only instances of exactly ``model_type`` (the
     model class, whose packed array was validated when it was built) take the lean path;
     a model that needs the extended joint set (:mod:`eslabon._engine.joints`) takes it
@@ -106,8 +112,10 @@ def public(
     ``entry`` on plain (nq,) states and calls ``general`` with the same arguments
     otherwise (``f.__self__.general`` is ``general``, ``f.__self__.fast(model, ...)`` the
     lean path alone). ``scratch_cols`` > 0: the entry takes, after its outputs, a
-    scratch buffer of (nb + 1) · scratch_cols + nv doubles for its workspace, so that
-    it allocates nothing (:func:`scratch`). Without the extension: ``general`` itself.
+    scratch buffer of (nb + 1) · scratch_cols + nv + scratch_squares · nv² doubles for
+    its workspace, so that it allocates nothing (:func:`scratch`, :func:`squares`).
+    ``result_type``: None, or a callable the outputs are passed to (a named tuple).
+    Without the extension: ``general`` itself.
     """
     if _fastcall is None:
         return general
@@ -126,6 +134,8 @@ def public(
         model_type,
         entry_extended,
         scratch_cols,
+        scratch_squares,
+        result_type,
     )
 
 
@@ -138,3 +148,17 @@ def scratch(o, p, cols):
     zeros = buf[rows * cols :]
     zeros[:] = 0.0
     return buf[: rows * cols].reshape((rows, cols)), zeros
+
+
+@njit(cache=True, inline="always")
+def squares(o, p, cols, count):
+    """The scratch buffer of an entry with ``count`` (nv, nv) blocks after the vector
+    (``public``'s ``scratch_squares``) as (workspace (nb + 1, cols), zeros (nv,),
+    blocks (count, nv, nv))."""
+    rows, n = int(p[H_NB]) + 1, int(p[H_NV])
+    start = rows * cols + n
+    buf = carray(o, start + count * n * n)
+    zeros = buf[rows * cols : start]
+    zeros[:] = 0.0
+    blocks = buf[start:].reshape((count, n, n))
+    return buf[: rows * cols].reshape((rows, cols)), zeros, blocks

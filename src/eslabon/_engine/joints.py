@@ -500,4 +500,4 @@ def world_axis(j, R, pw, extended):
     if extended is not None:
         if j[0] == HELICAL:
             return s, add(cross(pw, s), scale(j[20], s))
-    return (0.0, 0.0, 0.0), s
+    return like((0.0, 0.0, 0.0), s[0]), s  # (zeros of s's type: float or lanes)

@@ -231,6 +231,12 @@ def all_finite(x):
     return math.isfinite(x)
 
 
+def sqrt(x):
+    """``math.sqrt(x)`` (NaN below 0: the callers test positivity first); per lane for
+    lanes. IEEE square root, correctly rounded: the same bits either way."""
+    return math.sqrt(x)
+
+
 def all_positive(x):
     """``x > 0`` (False for NaN); for lanes, whether every lane is."""
     return x > 0.0
@@ -583,12 +589,26 @@ def _every(bits, width, builder):
     return ok
 
 
+def _sqrt_intrinsic(module, width):
+    """LLVM's ``llvm.sqrt`` for a double (width None) or a ``<width x double>``."""
+    if width is None:
+        return module.declare_intrinsic("llvm.sqrt", [ir.DoubleType()])
+    ty = ir.VectorType(ir.DoubleType(), width)
+    fnty = ir.FunctionType(ty, [ty])
+    return cgutils.get_or_insert_function(module, fnty, f"llvm.sqrt.v{width}f64")
+
+
 # x − x is 0 for a finite x and NaN for inf or NaN
 _register_scalar(sign, lambda x: x if isinstance(x, Lanes) else types.float64, _sign_code)
 _register_scalar(
     all_finite,
     lambda x: types.boolean,
     lambda b, x, w: _every(b.fcmp_ordered("==", b.fsub(x, x), _const(w, 0.0)), w, b),
+)
+_register_scalar(
+    sqrt,
+    lambda x: x if isinstance(x, Lanes) else types.float64,
+    lambda b, x, w: b.call(_sqrt_intrinsic(b.module, w), [x]),
 )
 _register_scalar(
     all_positive,
@@ -655,3 +675,13 @@ def unpack(x, X, s0, hi):
     for j in range(min(WIDTH, hi - s0)):
         for k in range(X.shape[1]):
             X[s0 + j, k] = x[k, j]
+
+
+@njit(cache=True)
+def unpack_squares(x, X, s0, hi):
+    """The block ``x`` (n, m, WIDTH) back into states s0 … min(s0+WIDTH, hi)−1 of ``X``
+    (N, n, m)."""
+    for j in range(min(WIDTH, hi - s0)):
+        for a in range(X.shape[1]):
+            for b in range(X.shape[2]):
+                X[s0 + j, a, b] = x[a, b, j]

@@ -1,7 +1,8 @@
 """The work of one chunk of a sweep: every sample's model and nominal motion, its task
 run through the batch kernels (one inverse-dynamics or linearization call over the whole
-trajectory per sample; one compiled RK4 loop per open-loop simulation), and the metrics
-as columns. A sample that raises keeps its row, with the error and NaN metrics.
+trajectory per sample; the simulations of a chunk in one :func:`eslabon.rollout` per step
+size, the closed loop's PD law compiled), and the metrics as columns. A sample that
+raises keeps its row, with the error and NaN metrics.
 
 The nominal motion is rest to rest, q(t) = q₀ + s·(q₁ − q₀)·p(t/T) with the quintic
 p(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (s: ``trajectory_scale``, T: ``trajectory_duration``).
@@ -10,6 +11,7 @@ p(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (s: ``trajectory_scale``, T: ``trajectory_du
 from __future__ import annotations
 
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -117,79 +119,190 @@ def _stability(model, motion, t, kp, kd):
 
 
 MODEL_PARAMETERS = ("payload_mass", "payload_inertia", "payload_offset", "friction_scale")
+SIMULATION_TASKS = ("simulate", "closed_loop")
 
 
-def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
-    """Metrics (and time series) of one sample with parameters ``p``; ``models`` caches
-    the sample models of a chunk by their parameters (grids repeat them)."""
-    from ..dynamics.api import inverse_dynamics
-    from ..sim import simulate
-
+def _model_of(base, p, models):
+    """The sample's model, cached in ``models`` by its parameters (grids repeat them)."""
     key = tuple(p[k] for k in MODEL_PARAMETERS)
-    models = {} if models is None else models
     if key not in models:
         models[key] = sample_model(base, p)
-    model = models[key]
-    n = model.nq
+    return models[key]
+
+
+class _Sample(NamedTuple):
+    """What the metrics need of one sample: its model, its nominal motion and times (for
+    a simulation task, the step count and step too)."""
+
+    model: object
+    motion: QuinticMotion
+    steps: int
+    h: float
+    t: np.ndarray  # the sample times (steps + 1,)
+    nominal: tuple  # q, q̇, q̈ of the nominal at t
+    q0: np.ndarray  # the nominal start plus the initial error
+
+
+def _simulation(spec, base, p, models) -> _Sample:
+    """The sample of a simulation task: its model, nominal, steps and initial state."""
+    model = _model_of(base, p, models)
     motion = QuinticMotion(spec.start, spec.goal, p["trajectory_scale"], p["trajectory_duration"])
     T = p["trajectory_duration"]
-    kp, kd = p["kp"], p["kd"]
-    out = {}
-    if spec.task in ("inverse_dynamics", "linearize"):
-        t = np.linspace(0.0, T, spec.samples)
-        q, qd, qdd = motion(t)
-        tau = inverse_dynamics(model, q, qd, qdd)  # one batch call
-        _torque_metrics(spec, t, qd, tau, out)
-    else:
-        steps = max(1, int(np.ceil(T / spec.dt - 1e-9)))
-        h = T / steps
-        t = np.arange(steps + 1) * h
-        q_n, qd_n, qdd_n = motion(t)
-        e0 = np.full(n, p["initial_error"])
-        if spec.task == "simulate":  # the nominal model's feedforward, open loop
-            tau_ff = inverse_dynamics(base, q_n, qd_n, qdd_n)
-            traj = simulate(model, T, h, q0=q_n[0] + e0, qd0=qd_n[0], torque=tau_ff)
-        else:  # feedforward + PD on the error
+    steps = max(1, int(np.ceil(T / spec.dt - 1e-9)))
+    h = T / steps
+    t = np.arange(steps + 1) * h
+    nominal = motion(t)
+    q0 = nominal[0][0] + np.full(model.nq, p["initial_error"])
+    return _Sample(model, motion, steps, h, t, nominal, q0)
 
-            def law(tk, x, v):
-                qn, qdn, qddn = motion(tk)
-                return inverse_dynamics(base, qn, qdn, qddn) + kp * (qn - x) + kd * (qdn - v)
 
-            traj = simulate(model, T, h, q0=q_n[0] + e0, qd0=qd_n[0], torque=law)
-        q, qd, tau = traj.q, traj.qd, traj.tau
-        _torque_metrics(spec, t, qd, tau, out)
+def _metrics(spec, p, sim, q, qd, tau, out) -> dict:
+    """The metrics (and series) of a sample, from its motion (K, n) and torques: the one
+    tail of the per-sample and the batched paths, and of the other tasks (``q``, ``qd``
+    the nominal's there)."""
+    _torque_metrics(spec, sim.t, qd, tau, out)
+    if spec.task in SIMULATION_TASKS:
         if "tracking_error" in spec.metrics:
-            out["tracking_error"] = float(np.abs(q - q_n).max())
+            out["tracking_error"] = float(np.abs(q - sim.nominal[0]).max())
         if "final_state" in spec.metrics:
-            for j in range(n):
+            for j in range(q.shape[1]):
                 out[f"final_q_{j + 1}"] = q[-1, j]
                 out[f"final_qd_{j + 1}"] = qd[-1, j]
     if "stability" in spec.metrics:
+        T = p["trajectory_duration"]
         out["stability"] = _stability(
-            model, motion, np.linspace(0.0, T, min(spec.samples, 21)), kp, kd
+            sim.model, sim.motion, np.linspace(0.0, T, min(spec.samples, 21)), p["kp"], p["kd"]
         )
     if spec.time_series:
-        out["t_series"] = t.tolist()
+        out["t_series"] = sim.t.tolist()
         out["tau_series"] = tau.ravel().tolist()
         out["q_series"] = q.ravel().tolist()
     return out
 
 
+def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
+    """Metrics (and time series) of one sample with parameters ``p``, alone: the path of
+    a sample that the batched simulations (:func:`run_simulations`) could not finish, and
+    their reference. ``models`` caches the sample models of a chunk by their parameters."""
+    from ..dynamics.api import inverse_dynamics
+    from ..sim import simulate
+
+    models = {} if models is None else models
+    out = {}
+    if spec.task not in SIMULATION_TASKS:
+        model = _model_of(base, p, models)
+        T = p["trajectory_duration"]
+        motion = QuinticMotion(spec.start, spec.goal, p["trajectory_scale"], T)
+        t = np.linspace(0.0, T, spec.samples)
+        nominal = motion(t)
+        tau = inverse_dynamics(model, *nominal)  # one batch call
+        sim = _Sample(model, motion, len(t) - 1, 0.0, t, nominal, nominal[0][0])
+        return _metrics(spec, p, sim, nominal[0], nominal[1], tau, out)
+    sim = _simulation(spec, base, p, models)
+    q_n, qd_n, qdd_n = sim.nominal
+    T = p["trajectory_duration"]
+    if spec.task == "simulate":  # the nominal model's feedforward, open loop
+        tau_ff = inverse_dynamics(base, q_n, qd_n, qdd_n)
+        traj = simulate(sim.model, T, sim.h, q0=sim.q0, qd0=qd_n[0], torque=tau_ff)
+    else:  # feedforward + PD on the error
+        kp, kd, motion = p["kp"], p["kd"], sim.motion
+
+        def law(tk, x, v):
+            qn, qdn, qddn = motion(tk)
+            return inverse_dynamics(base, qn, qdn, qddn) + kp * (qn - x) + kd * (qdn - v)
+
+        traj = simulate(sim.model, T, sim.h, q0=sim.q0, qd0=qd_n[0], torque=law)
+    return _metrics(spec, p, sim, traj.q, traj.qd, traj.tau, out)
+
+
+def run_simulations(spec: SweepSpec, base, params, models) -> dict:
+    """{i: metrics} of the samples ``params[i]`` of a simulation task, run through
+    :func:`eslabon.rollout` in groups that share the step count and the step: each sample
+    with its own model; ``simulate`` with its feedforward table, ``closed_loop`` with the
+    compiled :class:`~eslabon.sim.laws.PD` law on the feedforward, both sampled at the
+    half steps (the stage times of RK4). A sample that fails anywhere is left out, for
+    :func:`run_sample` to run alone and report."""
+    from ..dynamics.api import inverse_dynamics
+    from ..sim.laws import PD
+    from ..sim.rollouts import rollout_with_failures
+    from ..sim.simulate import _check_friction_energy
+    from ..sim.trajectory import Trajectory
+
+    sims, groups = {}, {}
+    for i, p in enumerate(params):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", RuntimeWarning)
+                sim = _simulation(spec, base, p, models)
+                if spec.task == "simulate":
+                    drive = inverse_dynamics(base, *sim.nominal)
+                else:  # the nominal and its feedforward at t_k and t_k + h/2
+                    half = np.empty(2 * sim.steps + 1)
+                    half[0::2], half[1::2] = sim.t, sim.t[:-1] + sim.h / 2
+                    ref = sim.motion(half)
+                    drive = (ref[0], ref[1], inverse_dynamics(base, *ref))
+        except Exception:
+            continue
+        sims[i] = (sim, drive)
+        groups.setdefault((sim.steps, sim.h), []).append(i)
+    results = {}
+    for (steps, h), members in groups.items():
+        picked = [sims[i] for i in members]
+        q0 = np.array([sim.q0 for sim, _ in picked])
+        qd0 = np.array([sim.nominal[1][0] for sim, _ in picked])
+        if spec.task == "simulate":
+            torque = np.array([drive for _, drive in picked])
+        else:
+            gains = [np.array([[params[i][g]] * len(q0[0]) for i in members]) for g in ("kp", "kd")]
+            q_ref, qd_ref, tau_ff = (np.array([d[j] for _, d in picked]) for j in range(3))
+            torque = PD(gains[0], gains[1], q_ref, qd_ref, tau_ff)
+        try:
+            runs, failed = rollout_with_failures(
+                [sim.model for sim, _ in picked], q0, qd0, steps * h, h, torque=torque
+            )
+        except Exception:  # the whole group runs sample by sample
+            continue
+        for r, i in enumerate(members):
+            if failed[r]:
+                continue
+            sim, p = picked[r][0], params[i]
+            q, qd, tau = runs.q[r], runs.qd[r], runs.tau[r]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", RuntimeWarning)
+                    if np.any(sim.model.coulomb > 0):  # as simulate checks
+                        traj = Trajectory(t=sim.t, q=q, qd=qd, qdd=runs.qdd[r], tau=tau)
+                        _check_friction_energy(sim.model, traj, spec.task == "simulate")
+                    results[i] = _metrics(spec, p, sim, q, qd, tau, {})
+            except Exception:
+                continue
+    return results
+
+
 def run_chunk(spec: SweepSpec, first: int, end: int) -> dict:
     """Columns {name: list} of samples first..end−1 (``sample``, the varied parameters,
-    the metrics, ``error``: None or the failure's type and message)."""
+    the metrics, ``error``: None or the failure's type and message). The simulation tasks
+    run batched (:func:`run_simulations`); what that leaves out runs alone
+    (:func:`run_sample`)."""
     base = base_model(spec)
     table = spec.sample_table()
     cols = columns(spec, base.nq)
     rows = {k: [] for k in column_names(spec)}
     fixed = {"trajectory_duration": spec.duration, "kp": spec.kp, "kd": spec.kd, **DEFAULTS}
     models = {}
-    for s in range(first, end):
-        p = dict(fixed, **{k: float(table[k][s]) for k in spec.vary})
+    params = [dict(fixed, **{k: float(table[k][s]) for k in spec.vary}) for s in range(first, end)]
+    batched = {}
+    if spec.task in SIMULATION_TASKS:
+        batched = run_simulations(spec, base, params, models)
+    for i, s in enumerate(range(first, end)):
+        p = params[i]
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", RuntimeWarning)
-                result = run_sample(spec, base, p, models)
+            if i in batched:
+                result = batched[i]
+            else:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", RuntimeWarning)
+                    result = run_sample(spec, base, p, models)
             bad = [c for c in cols if not np.isfinite(result[c])]
             if bad:
                 raise FloatingPointError(f"the sample diverged: {', '.join(bad[:3])} not finite")

@@ -1,27 +1,41 @@
-"""Speed benchmark of eslabon, optionally side by side with Pinocchio (``eslabon bench``).
+"""Speed benchmark of eslabon, side by side with Pinocchio and MuJoCo (``eslabon bench``).
 
-One run measures, in one process, interleaving ours and Pinocchio's calls close in time:
+One run measures, in one process, interleaving ours, Pinocchio's and MuJoCo's calls close
+in time:
 
 a. per call (µs) on zoo ``puma560``, ``panda`` and ``space_manipulator`` (a free-flying
    base, nq = 13, nv = 12), and the quadruped ``solo12`` (nv = 18) and the humanoid ``g1``
    (nv = 35) of example-robot-data on a free-flyer root where that package is installed
    (the bench extra), at one seeded state: ``inverse_dynamics`` vs ``pin.rnea``,
    ``mass_matrix`` vs ``pin.crba``, ``forward_dynamics`` vs ``pin.aba``,
-   ``inverse_dynamics_derivatives`` vs ``pin.computeRNEADerivatives`` (fixed bases only);
-   every output is first checked against Pinocchio (max abs difference < 1e-8). Target
-   ratio ≤ 0.8 (≤ 0.6 for the floating base).
+   ``inverse_dynamics_derivatives`` vs ``pin.computeRNEADerivatives``,
+   ``forward_dynamics_derivatives`` and ``control.linearize`` vs
+   ``pin.computeABADerivatives`` (these three on fixed bases only); every output is first
+   checked against Pinocchio (max abs difference < 1e-8). Target ratio ≤ 0.8 (≤ 0.6 for
+   the floating base; FD derivatives ≤ 0.6, linearize ≤ 0.7). Beside ID, M and FD of a
+   fixed base, MuJoCo's ``mj_inverse``, ``mj_kinematics``+``mj_comPos``+``mj_crb``+
+   ``mj_fullM`` and ``mj_forward`` on its twin loaded from the URDF eslabon writes
+   (:mod:`.mujoco_twin`; checked against eslabon first, relative 1e-9).
 b. a batch of 10,000 random states (seed 7) on 2 threads: ``inverse_dynamics`` /
    ``forward_dynamics`` on (N, n) arrays vs ``pin.rneaInParallel`` / ``pin.abaInParallel``
-   (ModelPool, (n, N) column-major inputs). µs per state, target ratio ≤ 0.35 (≤ 0.3 for
-   the floating base).
+   (ModelPool, (n, N) column-major inputs), target ratio ≤ 0.35 (≤ 0.3 for the floating
+   base); ``mass_matrix`` and (fixed bases) ``inverse_dynamics_derivatives``,
+   ``forward_dynamics_derivatives`` vs a Python loop of ``pin.crba``,
+   ``computeRNEADerivatives``, ``computeABADerivatives``, target ratio ≤ 0.25. µs per state.
 c. scaling on ``zoo.random_chain(n, seed=0)``, n = 6 … 96: ID, FD, M per call and the
    log-log slope (targets ID, FD ≤ 1.1, M ≈ 2; judged on n ≥ 24).
 d. ``simulate(puma, 1.0, 1e-3, method="rk4")`` wall time, best of 5 (target ≤ 10 ms).
 e. start-up in a fresh interpreter: ``import eslabon`` + first ``inverse_dynamics`` with a
    warm numba cache (target ≤ 1.5 s) and with an empty one (``NUMBA_CACHE_DIR``).
+f. batch rollouts (``--only rollout``): 1,000 arms × 1 s at 1 kHz from random states,
+   RK4 and semi-implicit Euler, ``eslabon.rollout`` vs ``mujoco.rollout`` on 2 threads,
+   Puma 560 and Panda (target ratio ≤ 0.3 RK4, ≤ 1.0 Euler), checked by the largest
+   difference of the final positions (:mod:`.rollout`).
 
-Pinocchio is never a runtime dependency: it is imported only when asked for
-(``against_pin=True`` / ``--against pin``). Timings are never asserted anywhere.
+Neither Pinocchio nor MuJoCo is a runtime dependency: Pinocchio is imported only when
+asked for (``against_pin=True`` / ``--against pin``), MuJoCo whenever it imports (the
+bench extra; ``mujoco=False`` leaves it out) and otherwise its columns show "—" with a
+note. Timings are never asserted anywhere.
 
 >>> from eslabon import bench                                      # doctest: +SKIP
 >>> res = bench.run(quick=True)                                    # doctest: +SKIP
@@ -39,9 +53,13 @@ import traceback
 from .._files import check_output, write_text_atomic
 from . import sections as _sec
 from ._core import load_pin, log, machine_info, pin_available, settings
+from .batch import batch
+from .mujoco_twin import load_mujoco
+from .per_call import per_call
 from .report import print_results, render_markdown
+from .rollout import ROLLOUT_ROBOTS, rollout
 
-SECTIONS = ("per_call", "batch", "scaling", "simulate", "startup")
+SECTIONS = ("per_call", "batch", "scaling", "simulate", "startup", "rollout")
 ROBOTS = ("puma560", "panda", "space_manipulator", "erd:solo12", "erd:g1")
 CHAIN_SIZES = (6, 12, 24, 48, 96)
 LONG_CHAIN_SIZES = (96, 192, 384)  # the mass matrix's O(n²) regime
@@ -57,28 +75,39 @@ def run(
     long_chain_sizes=LONG_CHAIN_SIZES,
     batch_size: int | None = None,
     sections=SECTIONS,
+    mujoco: bool = True,
+    rollout_robots=ROLLOUT_ROBOTS,
+    overrides: dict | None = None,
 ) -> dict:
     """Run the benchmark; returns ``{"meta", "settings", "sections", "ok"}`` (JSON-able).
 
     ``robots``: zoo names (or Models) for the per-call and batch sections; ``sim_robot``: zoo
-    name for the simulation and start-up sections. Each section is
+    name for the simulation and start-up sections; ``rollout_robots``: zoo names for the
+    rollouts; ``mujoco``: time MuJoCo too where it imports; ``overrides``: fields of
+    :class:`._core.Settings` to change (e.g. ``{"rollout_arms": 200}``). Each section is
     ``{"title", "rows", "checks", "notes"}``; a row has ``figure, unit, ours, pin, ratio,
-    target, met`` (+ details such as ``ours_min``, ``pin_min``, the timed statements).
-    A section that raises is reported with ``"error"`` and the run goes on.
+    target, met`` (+ ``mujoco, ratio_mujoco`` where MuJoCo has the operation, None when it
+    is not installed; + details such as ``ours_min``, ``pin_min``, the timed statements).
+    A check has ``what, against ('pin' or 'mujoco'), max_abs_diff, tol, ok``. A section
+    that raises is reported with ``"error"`` and the run goes on.
     """
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"sections: unknown {sorted(unknown)}; expected some of {SECTIONS}")
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # for the start-up subprocesses
-    s = settings(quick, batch_size)
+    s = settings(quick, batch_size, **(overrides or {}))
     pc = load_pin() if against_pin else None
+    mj, mj_note = None, "MuJoCo columns show —: not asked for (mujoco=False)"
+    if mujoco and {"per_call", "rollout"} & set(sections):
+        mj, mj_note = load_mujoco()
     start = time.perf_counter()
     calls = {
-        "per_call": lambda: _sec.per_call(robots, pc, s),
-        "batch": lambda: _sec.batch(robots, pc, s),
+        "per_call": lambda: per_call(robots, pc, s, mj, mj_note),
+        "batch": lambda: batch(robots, pc, s),
         "scaling": lambda: _sec.scaling(chain_sizes, pc, s, m_sizes=long_chain_sizes),
         "simulate": lambda: _sec.simulation(sim_robot, pc, s),
         "startup": lambda: _sec.startup(sim_robot, pc, s),
+        "rollout": lambda: rollout(rollout_robots, s, mj, mj_note),
     }
     out = {}
     for name in SECTIONS:
@@ -98,6 +127,7 @@ def run(
             }
     meta = machine_info(pc[0] if pc else None)
     meta["to_pinocchio"] = pc[2] if pc else None
+    meta["mujoco"] = getattr(mj, "__version__", None)
     meta["wall_s"] = round(time.perf_counter() - start, 1)
     ok = all(c["ok"] for sec in out.values() for c in sec.get("checks", [])) and not any(
         sec.get("error") for sec in out.values()
@@ -158,7 +188,7 @@ def execute(
             log(f"wrote {path}")
     log(f"({results['meta']['wall_s']} s wall)")
     if not results["ok"]:
-        log("error: a check against Pinocchio failed or a section raised (see above)")
+        log("error: a check against Pinocchio or MuJoCo failed or a section raised (see above)")
         return 1
     return 0
 

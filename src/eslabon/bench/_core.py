@@ -33,9 +33,14 @@ class Settings:
     sim_runs: int = 5  # simulate() runs after a warm-up (best kept)
     cold_start: bool = True  # the start-up with an empty numba cache (slow: compiles)
     threads: int = 2
+    rollout_arms: int = 1_000  # batch rollouts against mujoco.rollout
+    rollout_seconds: float = 1.0
+    rollout_runs: int = 3  # whole-batch rollouts (median kept)
 
 
-def settings(quick: bool = False, batch_size: int | None = None) -> Settings:
+def settings(quick: bool = False, batch_size: int | None = None, **overrides) -> Settings:
+    """The settings of a full or ``quick`` run, with ``overrides`` of its fields; threads are
+    capped at numba's."""
     s = (
         Settings(
             quick=True,
@@ -45,12 +50,20 @@ def settings(quick: bool = False, batch_size: int | None = None) -> Settings:
             batch_runs=3,
             sim_runs=2,
             cold_start=False,
+            rollout_arms=50,
+            rollout_seconds=0.1,
+            rollout_runs=2,
         )
         if quick
         else Settings()
     )
-    threads = max(1, min(s.threads, numba.config.NUMBA_NUM_THREADS))
-    return Settings(**{**asdict(s), "threads": threads, "batch_size": batch_size or s.batch_size})
+    fields = {**asdict(s), "batch_size": batch_size or s.batch_size}
+    unknown = set(overrides) - set(fields)
+    if unknown:
+        raise ValueError(f"settings: unknown {sorted(unknown)}; expected some of {sorted(fields)}")
+    fields.update(overrides)
+    fields["threads"] = max(1, min(fields["threads"], numba.config.NUMBA_NUM_THREADS))
+    return Settings(**fields)
 
 
 def log(*args):
@@ -106,11 +119,15 @@ def judge(value, op: str, bound: float, tol: float = 0.0):
     raise ValueError(op)
 
 
+_NO_COLUMN = object()
+
+
 def row(
     figure: str,
     ours=None,
     pin=None,
     *,
+    mujoco=_NO_COLUMN,
     unit: str = "µs",
     target: str = "—",
     on: str | None = None,
@@ -120,11 +137,18 @@ def row(
     note: str | None = None,
     **extra,
 ) -> dict:
-    """One table row; ``met`` judges ``on`` ('ratio' or 'ours') against ``op bound``."""
+    """One table row; ``met`` judges ``on`` ('ratio', 'ratio_mujoco' or 'ours') against
+    ``op bound``. Passing ``mujoco`` (a time, or None when MuJoCo could not time it) gives
+    the row the keys ``mujoco`` and ``ratio_mujoco`` (ours / mujoco)."""
     ratio = ours / pin if ours is not None and pin not in (None, 0) else None
+    mj = {}
+    if mujoco is not _NO_COLUMN:
+        mj["mujoco"] = mujoco
+        mj["ratio_mujoco"] = ours / mujoco if ours is not None and mujoco not in (None, 0) else None
     met = None
     if on is not None and bound is not None:
-        met = judge(ratio if on == "ratio" else ours, op, bound, tol)
+        value = {"ratio": ratio, "ratio_mujoco": mj.get("ratio_mujoco")}.get(on, ours)
+        met = judge(value, op, bound, tol)
     out = {
         "figure": figure,
         "unit": unit,
@@ -133,6 +157,7 @@ def row(
         "ratio": ratio,
         "target": target,
         "met": met,
+        **mj,
     }
     if note:
         out["note"] = note
@@ -140,24 +165,82 @@ def row(
     return out
 
 
-def check(what: str, got, ref, tol: float = 1e-8, *, relative: bool = False) -> dict:
-    """Max abs difference (scaled by max(1, max|ref|) if ``relative``) against ``tol``."""
+def check(
+    what: str,
+    got,
+    ref,
+    tol: float = 1e-8,
+    *,
+    relative: bool = False,
+    against: str = "pin",
+    quiet: bool = False,
+) -> dict:
+    """Max abs difference (scaled by max(1, max|ref|) if ``relative``) against ``tol``;
+    ``against`` names the library of ``ref`` ('pin' or 'mujoco'). Logged unless ``quiet``."""
     got, ref = np.asarray(got, dtype=float), np.asarray(ref, dtype=float)
     if got.shape != ref.shape:
-        return {
+        out = {
             "what": what,
+            "against": against,
             "max_abs_diff": None,
             "tol": tol,
             "ok": False,
             "error": f"shape {got.shape} != {ref.shape}",
         }
+        log(f"check {what}: {out['error']} FAILED")
+        return out
     diff = float(np.max(np.abs(got - ref))) if got.size else 0.0
     if relative:
         diff /= max(1.0, float(np.max(np.abs(ref))) if ref.size else 1.0)
-    out = {"what": what, "max_abs_diff": diff, "tol": tol, "ok": bool(diff < tol)}
+    out = {"what": what, "against": against, "max_abs_diff": diff, "tol": tol}
+    out["ok"] = bool(diff < tol)
     if relative:
         out["relative"] = True
+    if not quiet:
+        log(
+            f"check {what}: max|diff|{'/max(1,|ref|)' if relative else ''} {diff:.2e} "
+            f"{'ok' if out['ok'] else 'FAILED'} (< {tol:g})"
+        )
     return out
+
+
+def failed(r: dict, ok: bool) -> dict:
+    """``r`` marked not met when the check of what it times failed."""
+    if not ok:
+        r["met"], r["note"] = False, "check FAILED"
+    return r
+
+
+def pair(res: dict, *, scale: float = 1.0) -> dict:
+    """Medians and mins of ours / pin / mujoco from a :func:`time_stmts` result, in µs per
+    ``scale``; ``mujoco`` only when it was timed."""
+    o, p, mj = res.get("ours"), res.get("pin"), res.get("mujoco")
+    f = lambda t, k: None if t is None else t[k] * 1e6 / scale
+    out = {
+        "ours": f(o, "median_s"),
+        "pin": f(p, "median_s"),
+        "ours_min": f(o, "min_s"),
+        "pin_min": f(p, "min_s"),
+        "ratio_min": (o["min_s"] / p["min_s"]) if o and p else None,
+        "stmt_ours": o and o["stmt"],
+        "stmt_pin": p and p["stmt"],
+    }
+    if mj is not None:
+        out.update(
+            mujoco=f(mj, "median_s"),
+            mujoco_min=f(mj, "min_s"),
+            ratio_mujoco_min=(o["min_s"] / mj["min_s"]) if o else None,
+            stmt_mujoco=mj["stmt"],
+        )
+    return out
+
+
+def details(p: dict, *timed) -> dict:
+    """The entries of a :func:`pair` result other than the ``timed`` figures."""
+    return {k: v for k, v in p.items() if k not in timed}
+
+
+STATE_SEED = 0  # the fixed state of the per-call and scaling sections
 
 
 # --- models ----------------------------------------------------------------------------
@@ -252,6 +335,33 @@ def load_pin():
     from ..interop.pinocchio import to_pinocchio
 
     return pin, to_pinocchio, "eslabon.interop.pinocchio"
+
+
+def sym(H):
+    """A symmetric matrix from its upper triangle (Pinocchio fills only that of M, M⁻¹)."""
+    H = np.asarray(H)
+    return np.triu(H) + np.triu(H, 1).T
+
+
+def pin_twin(pc, model, notes, label):
+    """(pin model, data) or (None, None) with a note when the model has no Pinocchio twin."""
+    if pc is None:
+        return None, None
+    pin, to_pinocchio, _ = pc
+    try:
+        pm = to_pinocchio(model)
+    except (ValueError, AssertionError) as exc:
+        notes.append(f"{label}: no Pinocchio model ({exc})")
+        return None, None
+    return pm, pm.createData()
+
+
+def pin_orders(model):
+    """(rates, coordinates) of ``model`` in the order of its Pinocchio twin: the identity
+    for a chain, depth-first for a tree (:func:`eslabon.interop.pinocchio.dof_order`)."""
+    from ..interop.pinocchio import configuration_order, dof_order
+
+    return dof_order(model), configuration_order(model)
 
 
 # --- machine ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The five measurements of ``eslabon bench``; each returns ``{"rows", "checks", "notes"}``."""
+"""Sections c–e of ``eslabon bench`` (scaling, simulation, start-up); each returns
+``{"title", "rows", "checks", "notes"}``. Sections a, b and f have modules of their own."""
 
 from __future__ import annotations
 
@@ -15,273 +16,21 @@ import numpy as np
 import eslabon as es
 
 from ._core import (
-    bench_robot,
+    STATE_SEED,
     check,
     log,
+    pair,
+    pin_twin,
     random_chain,
     random_states,
     rigid,
-    robot_states,
     row,
+    sym,
     time_stmts,
     zoo_model,
 )
 
-STATE_SEED = 0  # the fixed per-call state
-BATCH_SEED = 7  # the batch of random states
 SIM_DT, SIM_T = 1e-3, 1.0
-
-
-def _sym(H):
-    H = np.asarray(H)
-    return np.triu(H) + np.triu(H, 1).T
-
-
-def _pin_model(pc, model, notes, label):
-    """(pin model, data) or (None, None) with a note when the model has no Pinocchio twin."""
-    if pc is None:
-        return None, None
-    pin, to_pinocchio, _ = pc
-    try:
-        pm = to_pinocchio(model)
-    except (ValueError, AssertionError) as exc:
-        notes.append(f"{label}: no Pinocchio model ({exc})")
-        return None, None
-    return pm, pm.createData()
-
-
-def _pair(res, *, scale=1.0):
-    """Medians and mins of ours / pin from a time_stmts result, in µs per ``scale``."""
-    o, p = res.get("ours"), res.get("pin")
-    f = lambda t, k: None if t is None else t[k] * 1e6 / scale
-    return {
-        "ours": f(o, "median_s"),
-        "pin": f(p, "median_s"),
-        "ours_min": f(o, "min_s"),
-        "pin_min": f(p, "min_s"),
-        "ratio_min": (o["min_s"] / p["min_s"]) if o and p else None,
-        "stmt_ours": o and o["stmt"],
-        "stmt_pin": p and p["stmt"],
-    }
-
-
-def _pin_orders(model):
-    """(rates, coordinates) of ``model`` in the order of its Pinocchio twin: the identity
-    for a chain, depth-first for a tree (:func:`eslabon.interop.pinocchio.dof_order`)."""
-    from ..interop.pinocchio import configuration_order, dof_order
-
-    return dof_order(model), configuration_order(model)
-
-
-# --- a. per call -----------------------------------------------------------------------
-def per_call(robots, pc, s):
-    rows, checks, notes = [], [], []
-    dID = es.inverse_dynamics_derivatives
-    for spec in robots:
-        m, label = bench_robot(spec, notes)
-        if m is None:
-            continue
-        n = m.nv
-        q, qd, qdd = (np.ascontiguousarray(x) for x in robot_states(m, None, STATE_SEED))
-        bound = 0.6 if m.nq != n else 0.8  # a floating base: issue "General joints"
-        tau = es.inverse_dynamics(m, q, qd, qdd)
-        pm, data = _pin_model(pc, m, notes, label)
-        pin = pc[0] if pm is not None else None
-        glb = {
-            "m": m,
-            "q": q,
-            "qd": qd,
-            "qdd": qdd,
-            "tau": tau,
-            "pm": pm,
-            "data": data,
-            "inverse_dynamics": es.inverse_dynamics,
-            "mass_matrix": es.mass_matrix,
-            "forward_dynamics": es.forward_dynamics,
-            "inverse_dynamics_derivatives": dID,
-        }
-        if pin is not None:
-            vo, co = _pin_orders(m)  # a tree's rates in Pinocchio's depth-first order
-            glb.update(qp=q[co], qdp=qd[vo], qddp=qdd[vo], taup=tau[vo])
-            glb.update(
-                rnea=pin.rnea,
-                crba=pin.crba,
-                aba=pin.aba,
-                computeRNEADerivatives=pin.computeRNEADerivatives,
-            )
-        ops = [
-            ("ID", "inverse_dynamics(m, q, qd, qdd)", "rnea(pm, data, qp, qdp, qddp)"),
-            ("M", "mass_matrix(m, q)", "crba(pm, data, qp)"),
-            ("FD", "forward_dynamics(m, q, qd, tau)", "aba(pm, data, qp, qdp, taup)"),
-            (
-                "dID/dq,dqd",
-                "inverse_dynamics_derivatives(m, q, qd, qdd)",
-                "computeRNEADerivatives(pm, data, qp, qdp, qddp)",
-            ),
-        ]
-        for op, ours_stmt, pin_stmt in ops:
-            figure = f"{label} ({n}) {op}"
-            ok = True
-            if op.startswith("dID") and m.nq != n:
-                rows.append(row(figure, target="n/a", note="quaternion joints: not yet"))
-                continue
-            if ours_stmt:
-                got = eval(ours_stmt, glb)  # warm-up: compile or load the cache
-            if pin is not None:
-                ref = eval(pin_stmt, glb)
-                if ours_stmt:
-                    if op == "M":
-                        got = np.asarray(got)[np.ix_(vo, vo)]
-                        c = check(f"{figure}: mass_matrix vs crba", got, _sym(ref))
-                    elif op.startswith("dID"):
-                        c = check(
-                            f"{figure}: derivatives vs data.dtau_dq, dtau_dv",
-                            np.concatenate([np.asarray(got[0]), np.asarray(got[1])]),
-                            np.concatenate([data.dtau_dq, data.dtau_dv]),
-                        )
-                    else:
-                        got = np.asarray(got)[vo]
-                        c = check(f"{figure}: vs pin.{pin_stmt.split('(')[0]}", got, ref)
-                    checks.append(c)
-                    ok = c["ok"]
-                    log(
-                        f"check {c['what']}: max|diff| {c['max_abs_diff']:.2e} "
-                        f"{'ok' if ok else 'FAILED'} (< {c['tol']:g})"
-                    )
-            else:
-                pin_stmt = None
-            if not ours_stmt and not pin_stmt:
-                rows.append(row(figure, target="≤ 0.8×pin", note="n/a"))
-                continue
-            log(f"timing {figure}")
-            p = _pair(time_stmts({"ours": ours_stmt, "pin": pin_stmt}, glb, s))
-            r = row(
-                figure,
-                p["ours"],
-                p["pin"],
-                target=f"≤ {bound}×pin",
-                on="ratio",
-                bound=bound,
-                **{k: v for k, v in p.items() if k not in ("ours", "pin")},
-            )
-            if not ok:
-                r["met"], r["note"] = False, "check FAILED"
-            rows.append(r)
-    return {
-        "title": "a. per call, one state (µs per call)",
-        "rows": rows,
-        "checks": checks,
-        "notes": notes,
-    }
-
-
-# --- b. batch --------------------------------------------------------------------------
-def batch(robots, pc, s):
-    rows, checks, notes = [], [], []
-    N, k = s.batch_size, s.threads
-    previous = es.get_num_threads()
-    for spec in robots:
-        m, label = bench_robot(spec, notes)
-        if m is None:
-            continue
-        n = m.nv
-        Q, QD, QDD = (np.ascontiguousarray(x) for x in robot_states(m, N, BATCH_SEED))
-        bound = 0.3 if m.nq != n else 0.35  # a floating base: issue "General joints"
-        es.set_num_threads(k)
-        TAU = es.inverse_dynamics(m, Q, QD, QDD)
-        es.forward_dynamics(m, Q, QD, TAU)
-        pm, _ = _pin_model(pc, m, notes, label)
-        pin = pc[0] if pm is not None else None
-        glb = {
-            "m": m,
-            "Q": Q,
-            "QD": QD,
-            "QDD": QDD,
-            "TAU": TAU,
-            "k": k,
-            "inverse_dynamics": es.inverse_dynamics,
-            "forward_dynamics": es.forward_dynamics,
-        }
-        parallel = pin is not None and hasattr(pin, "rneaInParallel") and hasattr(pin, "ModelPool")
-        if pin is not None and not parallel:
-            notes.append("this pin has no rneaInParallel/ModelPool (built without OpenMP?)")
-        if parallel:
-            F = lambda X: np.asfortranarray(X.T)  # pin wants (n, N) column-major
-            vo, co = _pin_orders(m)  # a tree's rates in Pinocchio's depth-first order
-            glb.update(
-                pool=pin.ModelPool(pm, k),
-                QT=F(Q[:, co]),
-                QDT=F(QD[:, vo]),
-                QDDT=F(QDD[:, vo]),
-                TAUT=F(TAU[:, vo]),
-                OUTT=np.empty((n, N), order="F"),  # nv rows
-                rneaInParallel=pin.rneaInParallel,
-                abaInParallel=pin.abaInParallel,
-            )
-        ops = [
-            (
-                "ID",
-                "inverse_dynamics(m, Q, QD, QDD)",
-                "rneaInParallel(k, pool, QT, QDT, QDDT, OUTT)",
-                TAU,
-            ),
-            (
-                "FD",
-                "forward_dynamics(m, Q, QD, TAU)",
-                "abaInParallel(k, pool, QT, QDT, TAUT, OUTT)",
-                QDD,
-            ),
-        ]
-        for op, ours_stmt, pin_stmt, _ in ops:
-            figure = f"{label} ({n}) {op} batch {N:,}, {k} thr"
-            ok = True
-            got = eval(ours_stmt, glb)
-            if parallel:
-                eval(pin_stmt, glb)
-                c = check(
-                    f"{figure}: vs pin.{pin_stmt.split('(')[0]}",
-                    np.asarray(got)[:, vo],
-                    glb["OUTT"].T,
-                    relative=True,
-                )
-                checks.append(c)
-                ok = c["ok"]
-                log(
-                    f"check {c['what']}: max|diff|/max(1,|ref|) {c['max_abs_diff']:.2e} "
-                    f"{'ok' if ok else 'FAILED'} (< {c['tol']:g})"
-                )
-            log(f"timing {figure}")
-            res = time_stmts(
-                {"ours": ours_stmt, "pin": pin_stmt if parallel else None},
-                glb,
-                s,
-                number=1,
-                repeats=s.batch_runs,
-            )
-            p = _pair(res, scale=N)
-            r = row(
-                figure,
-                p["ours"],
-                p["pin"],
-                unit="µs/state",
-                target=f"≤ {bound}×pin",
-                on="ratio",
-                bound=bound,
-                threads=k,
-                batch=N,
-                **{k2: v for k2, v in p.items() if k2 not in ("ours", "pin")},
-            )
-            if not ok:
-                r["met"], r["note"] = False, "check FAILED"
-            rows.append(r)
-    es.set_num_threads(previous)
-    return {
-        "title": f"b. batch of {N:,} random states, {k} threads (µs per state; median "
-        f"of {s.batch_runs})",
-        "rows": rows,
-        "checks": checks,
-        "notes": notes,
-    }
 
 
 # --- c. scaling ------------------------------------------------------------------------
@@ -308,7 +57,7 @@ def _setup_chain(n, ops, pc, glb, checks, notes, sources):
     m = rigid(model)
     q, qd, qdd = (np.ascontiguousarray(x) for x in random_states(m.nq, None, STATE_SEED))
     tau = es.inverse_dynamics(m, q, qd, qdd)
-    pm, data = _pin_model(pc, m, notes, f"chain {n}")
+    pm, data = pin_twin(pc, m, notes, f"chain {n}")
     pin = pc[0] if pm is not None else None
     local = {"m": m, "q": q, "qd": qd, "qdd": qdd, "tau": tau, "pm": pm, "data": data}
     glb.update({f"{k}{n}": v for k, v in local.items()})
@@ -317,7 +66,13 @@ def _setup_chain(n, ops, pc, glb, checks, notes, sources):
         ok = True
         if pin is not None:
             got, ref = eval(ours_stmt, glb, local), eval(pin_stmt, glb, local)
-            c = check(f"chain {n} {op} vs pin", got, _sym(ref) if op == "M" else ref, relative=True)
+            c = check(
+                f"chain {n} {op} vs pin",
+                got,
+                sym(ref) if op == "M" else ref,
+                relative=True,
+                quiet=True,
+            )
             checks.append(c)
             ok = c["ok"]
             if not ok:
@@ -347,7 +102,7 @@ def _time_chains(sizes, ops, pc, s, rows, checks, notes, times, sources, tag="")
         flat[f"pin {op} {n}"] = pin_stmt
     res = time_stmts(flat, glb, s)
     for (op, n), (_, _, ok) in stmts.items():
-        p = _pair({"ours": res.get(f"ours {op} {n}"), "pin": res.get(f"pin {op} {n}")})
+        p = pair({"ours": res.get(f"ours {op} {n}"), "pin": res.get(f"pin {op} {n}")})
         times.setdefault(op + tag, []).append((n, p["ours"], p["pin"]))
         r = row(
             f"{op} n={n}{tag}",

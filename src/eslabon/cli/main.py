@@ -394,11 +394,14 @@ def bench(
     ),
     quick: bool = typer.Option(False, "--quick", help="Short repeats (CI smoke run)."),
     only: Optional[str] = typer.Option(
-        None, "--only", help="Sections, comma-separated: per_call,batch,scaling,simulate,startup."
+        None,
+        "--only",
+        help="Sections, comma-separated: per_call,batch,scaling,simulate,startup,rollout.",
     ),
     force: bool = FORCE,
 ):
-    """Speed benchmark: per call, batch, scaling, simulation, start-up (optionally vs pin)."""
+    """Speed benchmark: per call, batch, scaling, simulation, start-up, rollouts (vs pin,
+    MuJoCo)."""
     from .. import bench as harness
 
     try:

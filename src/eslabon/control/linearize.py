@@ -37,15 +37,17 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import explain_nonfinite, finite_number, vectors
+from .._engine import fastcall as _fast
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
-from ..dynamics import drivers as _d
+from ..dynamics import derivative_drivers as _d
 from ..dynamics import inverse_dynamics, mass_matrix
 from ..dynamics.api import _NOT_PD_MESSAGE, inverse_dynamics_derivatives
 from ..dynamics.tangent import tangent_drift
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import difference, integrate
+from ..model.model import Model
 
 METHODS = ("analytic", "central")
 
@@ -319,6 +321,21 @@ def linearize(
     if model.nq != model.nv:  # δq in the tangent space: ξ̇ = δv − ad(v̄) ξ
         A[..., : model.nv, : model.nv] = tangent_drift(model, qd)
     return Linearization(U, V, W, A, B, M_inv)
+
+
+# the public linearize: one state as float64 arrays runs the compiled entry straight from
+# C (eslabon._engine.fastcall), anything else the function above
+linearize = _fast.public(
+    linearize,
+    _d.linearize_entry,
+    3,
+    (2, 2, 2, 3, 4, 2),
+    Model,
+    _d.linearize_entry_extended,
+    _d.SCRATCH_COLS["linearize_entry"],
+    _d.SCRATCH_SQUARES["linearize_entry"],
+    Linearization,
+)
 
 
 def linearize_along(

@@ -17,6 +17,7 @@ from .._engine.lanes import WIDTH
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..model.configuration import check_configuration
 from ..model.model import Model
+from . import derivative_drivers as _dd
 from . import drivers as _d
 from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID
 from .wrenches import tip_wrench_array
@@ -419,7 +420,7 @@ def _tangent_id_derivatives(model, q, qd, qdd):
         dq_c, dv_c = np.empty((1, n, n)), np.empty((1, n, n))
         P = model.packed_dynamics
         S = slice(s, s + 1)
-        status = _d.id_derivatives_many(P, Q[S], QD[S], ac[None], dq_c, dv_c, 1, extended_of(P))
+        status = _dd.id_derivatives_many(P, Q[S], QD[S], ac[None], dq_c, dv_c, 1, extended_of(P))
         if status != OK:
             explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
         tau = inverse_dynamics(model, Q[s], QD[s], QDD[s])
@@ -499,9 +500,9 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     dv = np.empty(shape)
     if batched:
         chunks = chunk_count(len(q))
-        status = _d.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, extended_of(P))
+        status = _dd.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, extended_of(P))
     else:
-        status = _d.id_derivatives_call(P, qe, qde, qdde, dq, dv, extended_of(P))
+        status = _dd.id_derivatives_call(P, qe, qde, qdde, dq, dv, extended_of(P))
     if status != OK:
         explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
     if model.mimic is not None:  # q_e = G q + o: Gᵀ (∂τ_e/∂x_e) G
@@ -560,10 +561,12 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     if batched:
         N = len(q)
         dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
-        status = _d.fd_derivatives_many(P, q, qd, tau, dq, dv, Minv, chunk_count(N), extended_of(P))
+        status = _dd.fd_derivatives_many(
+            P, q, qd, tau, dq, dv, Minv, chunk_count(N), extended_of(P)
+        )
     else:
         dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-        status = _d.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended_of(P))
+        status = _dd.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended_of(P))
     if status == NOT_POSITIVE_DEFINITE:
         raise ValueError(_NOT_PD_MESSAGE)
     if status != OK:
@@ -571,12 +574,13 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     return dq, dv, Minv
 
 
-def _public(general, entry: str, n_in: int, out_ranks: tuple):
-    """The public function of ``general`` over the C entries ``entry`` and its twin for
-    the extended joint set (:mod:`eslabon._engine.fastcall`)."""
-    entries = getattr(_d, entry), getattr(_d, entry + "_extended")
-    cols = _d.SCRATCH_COLS.get(entry, 0)
-    return _fast.public(general, entries[0], n_in, out_ranks, Model, entries[1], cols)
+def _public(general, entry: str, n_in: int, out_ranks: tuple, drivers=_d):
+    """The public function of ``general`` over the C entries ``entry`` of the module
+    ``drivers`` and its twin for the extended joint set (:mod:`eslabon._engine.fastcall`)."""
+    entries = getattr(drivers, entry), getattr(drivers, entry + "_extended")
+    cols = drivers.SCRATCH_COLS.get(entry, 0)
+    squares = getattr(drivers, "SCRATCH_SQUARES", {}).get(entry, 0)
+    return _fast.public(general, entries[0], n_in, out_ranks, Model, entries[1], cols, squares)
 
 
 inverse_dynamics = _public(inverse_dynamics, "inverse_dynamics_entry", 3, (1,))
@@ -585,10 +589,10 @@ bias_forces = _public(bias_forces, "bias_forces_entry", 2, (1,))
 mass_matrix = _public(mass_matrix, "mass_matrix_entry", 1, (2,))
 forward_dynamics = _public(forward_dynamics, "forward_dynamics_entry", 3, (1,))
 inverse_dynamics_derivatives = _public(
-    inverse_dynamics_derivatives, "id_derivatives_entry", 3, (2, 2)
+    inverse_dynamics_derivatives, "id_derivatives_entry", 3, (2, 2), _dd
 )
 forward_dynamics_derivatives = _public(
-    forward_dynamics_derivatives, "fd_derivatives_entry", 3, (2, 2, 2)
+    forward_dynamics_derivatives, "fd_derivatives_entry", 3, (2, 2, 2), _dd
 )
 
 

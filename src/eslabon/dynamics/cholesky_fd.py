@@ -15,6 +15,7 @@ import math
 
 from numba import njit
 
+from .._engine.lanes import all_positive, g1, s1, sqrt
 from .._engine.layout import H_NV
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .rnea import rnea_into
@@ -56,6 +57,48 @@ def cholesky_solve(L, x, n):
         for k in range(i + 1, n):
             s -= L[k, i] * x[k]
         x[i] = s / L[i, i]
+
+
+@njit(cache=True)
+def spd_inverse(L, X, n):
+    """X ← H⁻¹ for a symmetric positive definite H given in ``L``'s lower triangle,
+    which the call overwrites (False if H is not positive definite). Generic over lanes
+    (:mod:`eslabon._engine.lanes`): (n, n) arrays for one state, (n, n, WIDTH) blocks
+    for a batch, False then if any lane's H is not positive definite.
+
+    H = L Lᵀ (Cholesky), then L⁻¹ by forward substitution and H⁻¹ = L⁻ᵀ L⁻¹. Each pivot
+    is inverted once and multiplied after (n divisions instead of n²: a division costs
+    several multiplications' latency, and the per-column solves it replaces spent most
+    of their time in them). On return ``L`` holds L's strict lower triangle, 1/L_jj on
+    its diagonal (which is also (L⁻¹)_jj) and (L⁻¹)ᵀ in its strict upper triangle; X is
+    written whole (symmetric)."""
+    for j in range(n):  # L, with 1/L_jj on the diagonal
+        s = g1(L, j, j)
+        for k in range(j):
+            s -= g1(L, j, k) * g1(L, j, k)
+        if not all_positive(s):
+            return False
+        r = 1.0 / sqrt(s)
+        s1(L, j, j, r)
+        for i in range(j + 1, n):
+            t = g1(L, i, j)
+            for k in range(j):
+                t -= g1(L, i, k) * g1(L, j, k)
+            s1(L, i, j, t * r)
+    for j in range(n):  # (L⁻¹)_ij for i > j, kept at L[j, i]
+        for i in range(j + 1, n):
+            t = g1(L, i, j) * g1(L, j, j)
+            for k in range(j + 1, i):
+                t += g1(L, i, k) * g1(L, j, k)
+            s1(L, j, i, -t * g1(L, i, i))
+    for a in range(n):  # (H⁻¹)_ab = Σ_{k ≥ a} (L⁻¹)_ka (L⁻¹)_kb, a ≥ b
+        for b in range(a + 1):
+            t = g1(L, a, a) * (g1(L, a, a) if a == b else g1(L, b, a))
+            for k in range(a + 1, n):
+                t += g1(L, a, k) * g1(L, b, k)
+            s1(X, a, b, t)
+            s1(X, b, a, t)
+    return True
 
 
 @njit(cache=True)

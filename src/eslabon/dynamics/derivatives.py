@@ -42,15 +42,16 @@ Inertias Y are kept as (m, h = m c, J = inertia about the world origin); Y [ω; 
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .._engine.joints import by_quaternion, joint, placement, world_axis
+from .._engine.lanes import all_finite, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
     AXIS,
     CFG,
     COM_SLIDE,
+    COULOMB,
     H_GRAVITY,
     H_NB,
     H_NV,
@@ -80,15 +81,15 @@ from .._engine.tuples import (
     s3,
     s9,
     scale,
-    skew9,
+    sign,
     sub,
     v3,
 )
 from ..kinematics.recursion import body_com, near_angles, quaternion_row_placement
-from .aba import aba_into
-from .cholesky_fd import cholesky_factor, cholesky_solve
-from .walker_orin import crba_into
+from .cholesky_fd import spd_inverse
 
+_I9 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+_Z3 = (0.0, 0.0, 0.0)
 # workspace columns, one row per body (world coordinates)
 _RW, _PW = 0, 9  # pose
 _SN, _SF = 12, 15  # joint axis S = [n; f]
@@ -121,6 +122,24 @@ def _inertia_apply(m, h, J, xn, xf):
     return add(mv(J, xn), cross(h, xf)), sub(scale(m, xf), cross(h, xn))
 
 
+@njit(cache=True, inline="always")
+def _inertia_rate(w, u, h, J):
+    """J̇ = [ω]× J − J [ω]× − ([u]×[h]× + [h]×[u]×) for a symmetric J, as X + Xᵀ − h uᵀ −
+    u hᵀ + 2 (u·h) 1 with X = [ω]× J (J [ω]× = −Xᵀ and [a]×[b]× = b aᵀ − (a·b) 1):
+    27 products for X instead of four 3×3 products."""
+    x0 = cross(w, (J[0], J[3], J[6]))  # X's columns
+    x1 = cross(w, (J[1], J[4], J[7]))
+    x2 = cross(w, (J[2], J[5], J[8]))
+    d = 2.0 * dot(u, h)
+    j00 = 2.0 * x0[0] - 2.0 * h[0] * u[0] + d
+    j11 = 2.0 * x1[1] - 2.0 * h[1] * u[1] + d
+    j22 = 2.0 * x2[2] - 2.0 * h[2] * u[2] + d
+    j01 = x1[0] + x0[1] - (h[0] * u[1] + u[0] * h[1])
+    j02 = x2[0] + x0[2] - (h[0] * u[2] + u[0] * h[2])
+    j12 = x2[1] + x1[2] - (h[1] * u[2] + u[1] * h[2])
+    return (j00, j01, j02, j01, j11, j12, j02, j12, j22)
+
+
 @njit(cache=True)
 def _b_apply(ws, i, xn, xf):
     """Bc_i x = Ẏc_i x + x ×* ℓc_i."""
@@ -138,12 +157,22 @@ def _dot6(an, af, bn, bf):
 def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
     """∂τ/∂q, ∂τ/∂q̇ and M for one state; status OK or NON_FINITE. ``extended``: the
     joint set (:mod:`eslabon._engine.joints`)."""
+    _motion_and_composites(P, q, qd, qdd, ws, extended)
+    _composite_axes(P, ws)
+    _column_vectors(P, ws)
+    return _pairs(P, ws, dq, dv, M, True)
+
+
+@njit(cache=True)
+def _motion_and_composites(P, q, qd, qdd, ws, extended):
+    """Outward pass (poses, S, v, a, α, β, inertias, their rates, momenta, forces) and
+    inward pass (their composite sums) into ``ws``."""
     nb = int(P[H_NB])
-    nq = int(P[H_NV])
-    for c in range(COLS):
-        ws[0, c] = 0.0
-    s9(ws, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
-    s3(ws, 0, _AF, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
+    z = zero_of(q)
+    Z3 = like(_Z3, z)
+    clear(ws, 0, 0, COLS)
+    s9(ws, 0, _RW, like(_I9, z))
+    s3(ws, 0, _AF, like((-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]), z))
     # outward pass: poses, S, v, a, inertias and their rates, momenta, forces
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
@@ -152,12 +181,14 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         k = int(P[o + VIDX])
         p = int(P[o])
         cq = int(P[o + CFG])
-        qi = q[cq] if cq >= 0 else 0.0
+        qi = z
+        if cq >= 0:
+            qi = at(q, cq)
         jnt = joint(P, o)
         qh = qi
         if extended is not None:
             if cq >= 0:
-                qh = q_given[cq]
+                qh = at(q_given, cq)
         E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
             if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
@@ -167,8 +198,8 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         pw = add(g3(ws, p, _PW), mv(Rp, r))
         vn, vf = g3(ws, p, _VN), g3(ws, p, _VF)
         an, af = g3(ws, p, _AN), g3(ws, p, _AF)
-        sn = (0.0, 0.0, 0.0)
-        sf = (0.0, 0.0, 0.0)
+        sn = Z3
+        sf = Z3
         if k >= 0:
             sn, sf = world_axis(jnt, R, pw, extended)
             # β, α of this joint (its parent's motion)
@@ -179,11 +210,12 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
             s3(ws, i, _BEF, bef)
             s3(ws, i, _ALN, sub(t1n, t2n))
             s3(ws, i, _ALF, sub(t1f, t2f))
-            vn = add(vn, scale(qd[k], sn))
-            vf = add(vf, scale(qd[k], sf))
+            qdk, qddk = at(qd, k), at(qdd, k)
+            vn = add(vn, scale(qdk, sn))
+            vf = add(vf, scale(qdk, sf))
             cn, cf = _mcross(vn, vf, sn, sf)
-            an = add(an, add(scale(qdd[k], sn), scale(qd[k], cn)))
-            af = add(af, add(scale(qdd[k], sf), scale(qd[k], cf)))
+            an = add(an, add(scale(qddk, sn), scale(qdk, cn)))
+            af = add(af, add(scale(qddk, sf), scale(qdk, cf)))
         # inertia about the world origin
         m = P[o + MASS]
         c = add(pw, mv(R, body_com(P, o, qi)))
@@ -194,10 +226,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         yan, yaf = _inertia_apply(m, h, J, an, af)
         xn, xf = _fcross(vn, vf, ln, lf)
         # Ẏ: ḣ = m u + ω × h,  J̇ = [ω]× J − J [ω]× − ([u]×[h]× + [h]×[u]×)
-        W = skew9(vn)
-        U = skew9(vf)
-        Hx = skew9(h)
-        dJ = msub(msub(mm(W, J), mm(J, W)), madd(mm(U, Hx), mm(Hx, U)))
+        dJ = _inertia_rate(vn, vf, h, J)
         s9(ws, i, _RW, R)
         s3(ws, i, _PW, pw)
         s3(ws, i, _SN, sn)
@@ -206,7 +235,7 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         s3(ws, i, _VF, vf)
         s3(ws, i, _AN, an)
         s3(ws, i, _AF, af)
-        ws[i, _YM] = m
+        s1(ws, i, _YM, m + z)
         s3(ws, i, _YH, h)
         s9(ws, i, _YJ, J)
         s3(ws, i, _DH, add(scale(m, vf), cross(vn, h)))
@@ -215,8 +244,8 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         s3(ws, i, _LF, lf)
         s3(ws, i, _FN, add(yan, xn))
         s3(ws, i, _FF, add(yaf, xf))
-        xn = (0.0, 0.0, 0.0)
-        xf = (0.0, 0.0, 0.0)
+        xn = Z3
+        xf = Z3
         if slide != 0.0 and k >= 0:
             # book mode: ∂Y a + v ×* ∂Y v for the COM moving by δc per unit q_k
             dc = scale(slide, mv(R, v3(P, o + AXIS)))
@@ -232,15 +261,20 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
     for i in range(nb, 0, -1):
         p = int(P[HEADER + i * STRIDE])
         if p > 0:
-            ws[p, _YM] += ws[i, _YM]
-            for c in range(_YH, _FF + 3):
-                ws[p, c] += ws[i, c]
-    # per joint: P, Q (as a descendant row) and α, β, u, w (as an ancestor column)
+            for c in range(_YM, _FF + 3):
+                s1(ws, p, c, g1(ws, p, c) + g1(ws, i, c))
+
+
+@njit(cache=True)
+def _composite_axes(P, ws):
+    """P_i = Yc_i S_i (M's columns: M_ij = S_jᵀ P_i for j ⪯ i) and Q_i = Bc_iᵀ S_i of
+    every joint."""
+    nb = int(P[H_NB])
     for i in range(1, nb + 1):
         o = HEADER + i * STRIDE
         if int(P[o + VIDX]) < 0:
             continue
-        m = ws[i, _YM]
+        m = g1(ws, i, _YM)
         h = g3(ws, i, _YH)
         J = g9(ws, i, _YJ)
         sn, sf = g3(ws, i, _SN), g3(ws, i, _SF)
@@ -251,6 +285,20 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         s3(ws, i, _PF, pf)
         s3(ws, i, _QN, sub(yn, cn))  # Bcᵀ S = Ẏc S − S ×* ℓc
         s3(ws, i, _QF, sub(yf, cf))
+
+
+@njit(cache=True)
+def _column_vectors(P, ws):
+    """u_j and w_j of every joint: its column's vectors for the rows of its ancestors."""
+    nb = int(P[H_NB])
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        if int(P[o + VIDX]) < 0:
+            continue
+        m = g1(ws, i, _YM)
+        h = g3(ws, i, _YH)
+        J = g9(ws, i, _YJ)
+        sn, sf = g3(ws, i, _SN), g3(ws, i, _SF)
         aln, alf = g3(ws, i, _ALN), g3(ws, i, _ALF)
         ben, bef = g3(ws, i, _BEN), g3(ws, i, _BEF)
         fn_, ff_ = _fcross(sn, sf, g3(ws, i, _FN), g3(ws, i, _FF))
@@ -262,13 +310,20 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
         bs_n, bs_f = _b_apply(ws, i, sn, sf)
         s3(ws, i, _WN, add(scale(2.0, yb_n), bs_n))
         s3(ws, i, _WF, add(scale(2.0, yb_f), bs_f))
-    for a in range(nq):
-        for b in range(nq):
-            dq[a, b] = 0.0
-            dv[a, b] = 0.0
-            M[a, b] = 0.0
+
+
+@njit(cache=True)
+def _pairs(P, ws, dq, dv, M, mass):
+    """∂τ/∂q, ∂τ/∂q̇ and (``mass``: when not already there) M from the joint vectors,
+    over every (descendant i, ancestor-or-self j) pair; armature and viscous friction on
+    the diagonals. Status OK or NON_FINITE."""
+    nb = int(P[H_NB])
+    dq[:] = 0.0
+    dv[:] = 0.0
+    if mass:
+        M[:] = 0.0
     # every (descendant i, ancestor-or-self j) pair
-    total = 0.0
+    total = zero_of(ws[0])
     for i in range(1, nb + 1):
         oi = HEADER + i * STRIDE
         ri = int(P[oi + VIDX])
@@ -287,101 +342,209 @@ def rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended):
                 sn, sf = g3(ws, b, _SN), g3(ws, b, _SF)
                 aln, alf = g3(ws, b, _ALN), g3(ws, b, _ALF)
                 ben, bef = g3(ws, b, _BEN), g3(ws, b, _BEF)
-                dq[ri, cj] = _dot6(pn, pf, aln, alf) + _dot6(qn, qf, ben, bef)
-                dv[ri, cj] = 2.0 * _dot6(pn, pf, ben, bef) + _dot6(qn, qf, sn, sf)
-                mij = _dot6(pn, pf, sn, sf)
-                M[ri, cj] = mij
-                M[cj, ri] = mij
+                dq_ij = _dot6(pn, pf, aln, alf) + _dot6(qn, qf, ben, bef)
+                dv_ij = 2.0 * _dot6(pn, pf, ben, bef) + _dot6(qn, qf, sn, sf)
+                s1(dq, ri, cj, dq_ij)
+                s1(dv, ri, cj, dv_ij)
+                if mass:
+                    mij = _dot6(pn, pf, sn, sf)
+                    s1(M, ri, cj, mij)
+                    s1(M, cj, ri, mij)
                 if b != i:
-                    dq[cj, ri] = _dot6(sn, sf, un, uf)
-                    dv[cj, ri] = _dot6(sn, sf, wn, wf)
-                dq[cj, ri] += _dot6(sn, sf, xn, xf)
-                total += dq[ri, cj] + dv[ri, cj] + dq[cj, ri] + dv[cj, ri]
+                    s1(dq, cj, ri, _dot6(sn, sf, un, uf))
+                    s1(dv, cj, ri, _dot6(sn, sf, wn, wf))
+                dq_ji = g1(dq, cj, ri) + _dot6(sn, sf, xn, xf)
+                s1(dq, cj, ri, dq_ji)
+                total += dq_ij + dv_ij + dq_ji + g1(dv, cj, ri)
             b = int(P[ob])
-        M[ri, ri] += P[oi + ARMATURE]
-        dv[ri, ri] += P[oi + VISCOUS]
-    return OK if np.isfinite(total) else NON_FINITE
+        if mass:
+            s1(M, ri, ri, g1(M, ri, ri) + P[oi + ARMATURE])
+        s1(dv, ri, ri, g1(dv, ri, ri) + P[oi + VISCOUS])
+    return OK if all_finite(total) else NON_FINITE
 
 
 @njit(cache=True)
-def fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, dq, dv, Minv, extended):
-    """∂q̈/∂q into dq, ∂q̈/∂q̇ into dv, M⁻¹ into Minv; ``ws`` and ``wa`` are the workspaces
-    of :func:`rnea_derivatives_into` and of :func:`eslabon.dynamics.aba.aba_into`. Status
-    (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
-    nq = int(P[H_NV])
-    st = aba_into(P, q, qd, tau, wa, qdd, extended)
-    if st != OK:
-        return st
-    M = np.empty((nq, nq))
-    if rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended) != OK:
-        return NON_FINITE
-    if not cholesky_factor(M, nq):
-        return NOT_POSITIVE_DEFINITE
-    col = np.empty(nq)
-    for j in range(nq):
-        _solve_column(M, _negated_column(col, dq, j, nq), nq, dq, 0, j)
-        _solve_column(M, _negated_column(col, dv, j, nq), nq, dv, 0, j)
-        _solve_column(M, _unit_column(col, j, nq), nq, Minv, 0, j)
+def _mass_pairs(P, ws, M):
+    """M_ij = S_jᵀ P_i (j ⪯ i, both ways; zero off the ancestor pairs) plus the armature
+    on the diagonal."""
+    nb = int(P[H_NB])
+    M[:] = 0.0
+    for i in range(1, nb + 1):
+        oi = HEADER + i * STRIDE
+        ri = int(P[oi + VIDX])
+        if ri < 0:
+            continue
+        pn, pf = g3(ws, i, _PN), g3(ws, i, _PF)
+        b = i
+        while b > 0:
+            ob = HEADER + b * STRIDE
+            cj = int(P[ob + VIDX])
+            if cj >= 0:
+                mij = _dot6(pn, pf, g3(ws, b, _SN), g3(ws, b, _SF))
+                s1(M, ri, cj, mij)
+                s1(M, cj, ri, mij)
+            b = int(P[ob])
+        s1(M, ri, ri, g1(M, ri, ri) + P[oi + ARMATURE])
+
+
+@njit(cache=True)
+def _bias_into(P, qd, ws, out):
+    """out ← τ at q̈ = 0: S_iᵀ F_i with the friction (the forces of ``ws`` at q̈ = 0)."""
+    nb = int(P[H_NB])
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        k = int(P[o + VIDX])
+        if k >= 0:
+            f = _dot6(g3(ws, i, _SN), g3(ws, i, _SF), g3(ws, i, _FN), g3(ws, i, _FF))
+            v = at(qd, k)
+            put(out, k, f + P[o + VISCOUS] * v + P[o + COULOMB] * sign(v))
+
+
+@njit(cache=True)
+def _add_accelerations(P, qdd, ws):
+    """Turn the motion of ``ws``, computed at q̈ = 0, into the one at ``qdd``: with
+    δa_i = δa_λ(i) + S_i q̈_i the change of every body's acceleration, α_i gains
+    δa_λ(i) × S_i and the composite force F_i gains Yc_i δa_λ(i) + Σ_{j ⪰ i} P_j q̈_j
+    (Σ_{k ⪰ i} Y_k δa_k regrouped by joint, P_j = Yc_j S_j). δa and the sums are kept in
+    the u and w columns, which :func:`_column_vectors` fills afterwards."""
+    nb = int(P[H_NB])
+    clear(ws, 0, _UN, _WF + 3)
+    Z3 = like(_Z3, zero_of(qdd))
+    for i in range(1, nb + 1):
+        o = HEADER + i * STRIDE
+        k = int(P[o + VIDX])
+        p = int(P[o])
+        dan, daf = g3(ws, p, _UN), g3(ws, p, _UF)
+        yn, yf = _inertia_apply(g1(ws, i, _YM), g3(ws, i, _YH), g9(ws, i, _YJ), dan, daf)
+        s3(ws, i, _FN, add(g3(ws, i, _FN), yn))
+        s3(ws, i, _FF, add(g3(ws, i, _FF), yf))
+        gn, gf = Z3, Z3
+        if k >= 0:
+            sn, sf = g3(ws, i, _SN), g3(ws, i, _SF)
+            tn, tf = _mcross(dan, daf, sn, sf)
+            s3(ws, i, _ALN, add(g3(ws, i, _ALN), tn))
+            s3(ws, i, _ALF, add(g3(ws, i, _ALF), tf))
+            qddk = at(qdd, k)
+            gn, gf = scale(qddk, g3(ws, i, _PN)), scale(qddk, g3(ws, i, _PF))
+            dan, daf = add(dan, scale(qddk, sn)), add(daf, scale(qddk, sf))
+        s3(ws, i, _UN, dan)
+        s3(ws, i, _UF, daf)
+        s3(ws, i, _WN, gn)
+        s3(ws, i, _WF, gf)
+    for i in range(nb, 0, -1):
+        s3(ws, i, _FN, add(g3(ws, i, _FN), g3(ws, i, _WN)))
+        s3(ws, i, _FF, add(g3(ws, i, _FF), g3(ws, i, _WF)))
+        p = int(P[HEADER + i * STRIDE])
+        if p > 0:
+            s3(ws, p, _WN, add(g3(ws, p, _WN), g3(ws, i, _WN)))
+            s3(ws, p, _WF, add(g3(ws, p, _WF), g3(ws, i, _WF)))
+
+
+@njit(cache=True)
+def _slides(P):
+    """Whether a body's COM slides with its own prismatic joint (seed 001 book mode)."""
+    for i in range(1, int(P[H_NB]) + 1):
+        if P[HEADER + i * STRIDE + COM_SLIDE] != 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _times_into(X, Y, out, n, sign_, row0, col0):
+    """out[row0 + a, col0 + b] ← sign_ · (X Y)[a, b] for (n, n) X, Y, four columns of a
+    row at a time (four independent sums in registers: 2–3× a plain triple loop, whose
+    stores the compiler cannot keep in registers for fear of aliasing)."""
+    for a in range(n):
+        b = 0
+        while b + 4 <= n:
+            x = g1(X, a, 0)
+            t0, t1, t2, t3 = (
+                x * g1(Y, 0, b),
+                x * g1(Y, 0, b + 1),
+                x * g1(Y, 0, b + 2),
+                x * g1(Y, 0, b + 3),
+            )
+            for c in range(1, n):
+                x = g1(X, a, c)
+                t0 += x * g1(Y, c, b)
+                t1 += x * g1(Y, c, b + 1)
+                t2 += x * g1(Y, c, b + 2)
+                t3 += x * g1(Y, c, b + 3)
+            s1(out, row0 + a, col0 + b, sign_ * t0)
+            s1(out, row0 + a, col0 + b + 1, sign_ * t1)
+            s1(out, row0 + a, col0 + b + 2, sign_ * t2)
+            s1(out, row0 + a, col0 + b + 3, sign_ * t3)
+            b += 4
+        while b < n:
+            t = g1(X, a, 0) * g1(Y, 0, b)
+            for c in range(1, n):
+                t += g1(X, a, c) * g1(Y, c, b)
+            s1(out, row0 + a, col0 + b, sign_ * t)
+            b += 1
+
+
+@njit(cache=True)
+def fd_derivatives_into(P, q, qd, tau, ws, qdd, W, V, L, dq, dv, Minv, extended):
+    """∂q̈/∂q into dq, ∂q̈/∂q̇ into dv, M⁻¹ into Minv and q̈ = FD(q, q̇, τ) into qdd, from
+    one derivative pass (``ws`` as for :func:`rnea_derivatives_into`; W, V, L scratch
+    (n, n)). Status (:mod:`eslabon._engine.status`): OK, NON_FINITE or
+    NOT_POSITIVE_DEFINITE.
+
+    The pass runs at q̈ = 0, which gives M (composite inertias) and the bias b = τ(q̈ = 0)
+    (the forces); q̈ = M⁻¹ (τ − b); :func:`_add_accelerations` then moves the pass's
+    accelerations and forces to that q̈ (both are affine in q̈), and the columns follow:
+    no separate forward dynamics. With M⁻¹ from :func:`spd_inverse`,
+    ∂q̈/∂x = −M⁻¹ ∂τ/∂x."""
+    n = int(P[H_NV])
+    qdd[:] = 0.0
+    _motion_and_composites(P, q, qd, qdd, ws, extended)
+    _composite_axes(P, ws)
+    _mass_pairs(P, ws, L)
+    if not spd_inverse(L, Minv, n):
+        return NOT_POSITIVE_DEFINITE if all_finite(g1(L, 0, 0)) else NON_FINITE
+    _bias_into(P, qd, ws, qdd)
+    for a in range(n):
+        s1(V, 0, a, at(tau, a) - at(qdd, a))
+    for a in range(n):
+        s = like(0.0, g1(V, 0, 0))
+        for b in range(n):
+            s += g1(Minv, a, b) * g1(V, 0, b)
+        put(qdd, a, s)
+    if _slides(P):  # the slide's own term moves with a: the whole pass again
+        if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, L, extended) != OK:
+            return NON_FINITE
+    else:
+        _add_accelerations(P, qdd, ws)
+        _column_vectors(P, ws)
+        if _pairs(P, ws, W, V, L, False) != OK:
+            return NON_FINITE
+    _times_into(Minv, W, dq, n, -1.0, 0, 0)
+    _times_into(Minv, V, dv, n, -1.0, 0, 0)
     return OK
 
 
-@njit(cache=True, inline="always")
-def _negated_column(col, X, j, n):
-    """col ← −X[:, j]; returns col."""
-    for a in range(n):
-        col[a] = -X[a, j]
-    return col
-
-
-@njit(cache=True, inline="always")
-def _unit_column(col, j, n):
-    """col ← e_j; returns col."""
-    for a in range(n):
-        col[a] = 0.0
-    col[j] = 1.0
-    return col
-
-
-@njit(cache=True, inline="always")
-def _solve_column(L, col, n, out, row0, j):
-    """out[row0 : row0 + n, j] ← (L Lᵀ)⁻¹ col (col is overwritten), L from
-    :func:`~eslabon.dynamics.cholesky_fd.cholesky_factor`."""
-    cholesky_solve(L, col, n)
-    for a in range(n):
-        out[row0 + a, j] = col[a]
-
-
 @njit(cache=True)
-def linearization_into(P, q, qd, qdd, ws, cw, W, V, M, L, col, Minv, A, B, extended):
+def linearization_into(P, q, qd, qdd, ws, W, V, M, L, Minv, A, B, extended):
     """The state-space linearization of the robot about (q, q̇, q̈) in one pass (Rojas
-    1987, (5.4.1) and (5.2.3–4)): W = ∂τ/∂q and V = ∂τ/∂q̇ by
-    :func:`rnea_derivatives_into`, U = M by the composite-body kernel that
-    :func:`eslabon.mass_matrix` runs (``cw`` its workspace: the same bits), then with
-    M = L Lᵀ (``L`` a scratch (n, n), ``col`` (n,))
+    1987, (5.4.1) and (5.2.3–4)): W = ∂τ/∂q, V = ∂τ/∂q̇ and U = M by
+    :func:`rnea_derivatives_into`, M⁻¹ by :func:`spd_inverse` (``L`` a scratch (n, n)),
+    and
 
-        A = [[0, 1], [−M⁻¹W, −M⁻¹V]],   B = [[0], [M⁻¹]],   Minv = M⁻¹.
+        A = [[0, 1], [−M⁻¹W, −M⁻¹V]],   B = [[0], [M⁻¹]].
 
     Status (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
     n = int(P[H_NV])
-    if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, L, extended) != OK:
+    if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, M, extended) != OK:
         return NON_FINITE
-    if crba_into(P, q, cw, M, extended) != OK:
-        return NON_FINITE
+    L[:] = M
+    if not spd_inverse(L, Minv, n):
+        return NOT_POSITIVE_DEFINITE
     for a in range(n):
         for b in range(n):
-            L[a, b] = M[a, b]
-    if not cholesky_factor(L, n):
-        return NOT_POSITIVE_DEFINITE
-    for a in range(2 * n):
-        for b in range(2 * n):
             A[a, b] = 0.0
-        for b in range(n):
+            A[a, n + b] = 1.0 if a == b else 0.0
             B[a, b] = 0.0
-    for j in range(n):
-        A[j, n + j] = 1.0
-        _solve_column(L, _negated_column(col, W, j, n), n, A, n, j)
-        _solve_column(L, _negated_column(col, V, j, n), n, A, n, n + j)
-        _solve_column(L, _unit_column(col, j, n), n, Minv, 0, j)
-        for a in range(n):
-            B[n + a, j] = Minv[a, j]
+            B[n + a, b] = Minv[a, b]
+    _times_into(Minv, W, A, n, -1.0, n, 0)
+    _times_into(Minv, V, A, n, -1.0, n, n)
     return OK

@@ -36,15 +36,14 @@ from .._engine.batch import run_batch
 from .._engine.compile import batch_kernel, lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
 from .._engine.joints import EXTENDED
-from .._engine.lanes import WIDTH, pack, unpack
+from .._engine.lanes import WIDTH, pack, unpack, unpack_squares
 from .._engine.layout import BY_POSE, CFG, H_NB, H_NQ, H_NV, HEADER, PLACE, STRIDE
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
-from . import aba, derivatives, walker_orin
+from . import aba, walker_orin
 from .aba import aba_into
 from .cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into  # noqa: F401 (api's method codes)
 from .coriolis import coriolis_into
-from .derivatives import fd_derivatives_into, linearization_into, rnea_derivatives_into
 from .energy import energy_into
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into
@@ -270,19 +269,30 @@ def mass_matrix_entry_extended(p, a, b, c, o0, o1, o2):
 
 @njit(cache=True)
 def crba_chunk(P, ins, outs, extra, lo, hi):
+    """The composite-body M on lanes (:func:`crba_into` compiled for (n, WIDTH) blocks);
+    a block that fails is run again state by state, which reports the failing state."""
     (Q,) = ins
     (H,) = outs
     (extended,) = extra
-    cw = np.empty((_rows(P), walker_orin.COLS))
+    n = int(P[H_NV])
+    cw = np.empty((_rows(P), walker_orin.COLS, WIDTH))
+    cw1 = np.empty((_rows(P), walker_orin.COLS))
+    q = np.empty((int(P[H_NQ]), WIDTH))
+    h = np.empty((n, n, WIDTH))
     status = OK
-    for s in range(lo, hi):
-        status = max(status, crba_into(P, Q[s], cw, H[s], extended))
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        if crba_into(P, q, cw, h, extended) == OK:
+            unpack_squares(h, H, s0, hi)
+        else:
+            for s in range(s0, min(s0 + WIDTH, hi)):
+                status = max(status, crba_into(P, Q[s], cw1, H[s], extended))
     return status
 
 
 @batch_kernel
 def crba_many(P, Q, H, nchunks, extended):
-    return run_batch(crba_chunk, P, (Q,), (H,), (extended,), nchunks, 1)
+    return run_batch(crba_chunk, P, (Q,), (H,), (extended,), nchunks, WIDTH)
 
 
 @njit(cache=True)
@@ -438,163 +448,6 @@ def fd_many(P, Q, QD, TAU, method, OUT, nchunks, extended):
     return run_batch(fd_chunk, P, (Q, QD, TAU), (OUT,), (method, extended), nchunks, 1)
 
 
-# --- analytic derivatives (:mod:`.derivatives`) -------------------------------------------
-
-
-@njit(cache=True)
-def id_derivatives_call(P, q, qd, qdd, dq, dv, extended):
-    nq = int(P[H_NV])
-    if not (_lengths_ok(P, q, qd, qdd, dq) and _square_ok(P, dq) and _square_ok(P, dv)):
-        return WRONG_SHAPE
-    if int(P[H_NQ]) != int(P[H_NV]):  # not for quaternion joints yet: the general path says
-        return NOT_UNIT
-    ws, M = np.empty((_rows(P), derivatives.COLS)), np.empty((nq, nq))
-    return rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended)
-
-
-@njit(cache=True, inline="always")
-def _id_derivatives_entry(p, a, b, c, o0, o1, extended):
-    """(q, q̇, q̈) -> (∂τ/∂q, ∂τ/∂q̇)."""
-    n = int(p[H_NV])
-    q = carray(a, int(p[H_NQ]))
-    qd, qdd, dq, dv = carray(b, n), carray(c, n), carray(o0, (n, n)), carray(o1, (n, n))
-    return entry_status(id_derivatives_call(packed_model(p), q, qd, qdd, dq, dv, extended))
-
-
-@lazy_cfunc(SIGNATURE, "inverse dynamics derivatives")
-def id_derivatives_entry(p, a, b, c, o0, o1, o2):
-    return _id_derivatives_entry(p, a, b, c, o0, o1, None)
-
-
-@lazy_cfunc(SIGNATURE, "inverse dynamics derivatives (helical and ball joints)")
-def id_derivatives_entry_extended(p, a, b, c, o0, o1, o2):
-    return _id_derivatives_entry(p, a, b, c, o0, o1, EXTENDED)
-
-
-@njit(cache=True)
-def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
-    Q, QD, QDD = ins
-    DQ, DV = outs
-    (extended,) = extra
-    nq = int(P[H_NV])
-    ws = np.empty((_rows(P), derivatives.COLS))
-    M = np.empty((nq, nq))
-    status = OK
-    for s in range(lo, hi):
-        q, qd, qdd = Q[s], QD[s], QDD[s]
-        st = rnea_derivatives_into(P, q, qd, qdd, ws, DQ[s], DV[s], M, extended)
-        status = max(status, st)
-    return status
-
-
-@batch_kernel
-def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks, extended):
-    return run_batch(id_derivatives_chunk, P, (Q, QD, QDD), (DQ, DV), (extended,), nchunks, 1)
-
-
-@njit(cache=True)
-def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended):
-    if not (
-        _lengths_ok(P, q, qd, tau, dq)
-        and _square_ok(P, dq)
-        and _square_ok(P, dv)
-        and _square_ok(P, Minv)
-    ):
-        return WRONG_SHAPE
-    if int(P[H_NQ]) != int(P[H_NV]):  # not for quaternion joints yet: the general path says
-        return NOT_UNIT
-    return fd_derivatives_into(
-        P,
-        q,
-        qd,
-        tau,
-        np.empty((_rows(P), derivatives.COLS)),
-        np.empty((_rows(P), aba.COLS)),
-        np.empty(int(P[H_NV])),
-        dq,
-        dv,
-        Minv,
-        extended,
-    )
-
-
-@njit(cache=True, inline="always")
-def _fd_derivatives_entry(p, a, b, c, o0, o1, o2, extended):
-    """(q, q̇, τ) -> (∂q̈/∂q, ∂q̈/∂q̇, M⁻¹)."""
-    n = int(p[H_NV])
-    q = carray(a, int(p[H_NQ]))
-    qd, tau = carray(b, n), carray(c, n)
-    dq, dv, Minv = carray(o0, (n, n)), carray(o1, (n, n)), carray(o2, (n, n))
-    return entry_status(fd_derivatives_call(packed_model(p), q, qd, tau, dq, dv, Minv, extended))
-
-
-@lazy_cfunc(SIGNATURE, "forward dynamics derivatives")
-def fd_derivatives_entry(p, a, b, c, o0, o1, o2):
-    return _fd_derivatives_entry(p, a, b, c, o0, o1, o2, None)
-
-
-@lazy_cfunc(SIGNATURE, "forward dynamics derivatives (helical and ball joints)")
-def fd_derivatives_entry_extended(p, a, b, c, o0, o1, o2):
-    return _fd_derivatives_entry(p, a, b, c, o0, o1, o2, EXTENDED)
-
-
-@njit(cache=True)
-def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
-    Q, QD, TAU = ins
-    DQ, DV, MINV = outs
-    (extended,) = extra
-    ws = np.empty((_rows(P), derivatives.COLS))
-    wa = np.empty((_rows(P), aba.COLS))
-    qdd = np.empty(int(P[H_NV]))
-    status = OK
-    for s in range(lo, hi):
-        q, qd, tau = Q[s], QD[s], TAU[s]
-        st = fd_derivatives_into(P, q, qd, tau, ws, wa, qdd, DQ[s], DV[s], MINV[s], extended)
-        status = max(status, st)
-    return status
-
-
-@batch_kernel
-def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks, extended):
-    outs = (DQ, DV, MINV)
-    return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), outs, (extended,), nchunks, 1)
-
-
-# --- linearization (:func:`.derivatives.linearization_into`) ------------------------------
-
-
-@njit(cache=True)
-def linearize_one(P, q, qd, qdd, W, V, M, Minv, A, B, extended):
-    n = int(P[H_NV])
-    ws, L, col = np.empty((_rows(P), derivatives.COLS)), np.empty((n, n)), np.empty(n)
-    cw = np.empty((_rows(P), walker_orin.COLS))
-    return linearization_into(P, q, qd, qdd, ws, cw, W, V, M, L, col, Minv, A, B, extended)
-
-
-@njit(cache=True)
-def linearize_chunk(P, ins, outs, extra, lo, hi):
-    Q, QD, QDD = ins
-    W, V, M, MINV, A, B = outs
-    (extended,) = extra
-    n = int(P[H_NV])
-    ws = np.empty((_rows(P), derivatives.COLS))
-    cw = np.empty((_rows(P), walker_orin.COLS))
-    L, col = np.empty((n, n)), np.empty(n)
-    status = OK
-    for s in range(lo, hi):
-        st = linearization_into(
-            P, Q[s], QD[s], QDD[s], ws, cw, W[s], V[s], M[s], L, col, MINV[s], A[s], B[s], extended
-        )
-        status = max(status, st)
-    return status
-
-
-@batch_kernel
-def linearize_many(P, Q, QD, QDD, W, V, M, MINV, A, B, nchunks, extended):
-    outs = (W, V, M, MINV, A, B)
-    return run_batch(linearize_chunk, P, (Q, QD, QDD), outs, (extended,), nchunks, 1)
-
-
 # --- Coriolis matrix and energies (:mod:`.coriolis`, :mod:`.energy`) ----------------------
 
 
@@ -648,9 +501,5 @@ subject("the mass matrix (Newton–Euler columns)", ne_columns_one, ne_columns_m
 subject("forward dynamics (articulated body)", aba_call)
 subject("forward dynamics (batch)", aba_many, aba_chunk)
 subject("forward dynamics (mass matrix and Cholesky)", fd_one, fd_many, fd_chunk)
-subject("inverse dynamics derivatives", id_derivatives_call)
-subject("inverse dynamics derivatives (batch)", id_derivatives_many, id_derivatives_chunk)
-subject("forward dynamics derivatives", fd_derivatives_call)
-subject("forward dynamics derivatives (batch)", fd_derivatives_many, fd_derivatives_chunk)
 subject("the Coriolis matrix", coriolis_one, coriolis_many, coriolis_chunk)
 subject("energies", energy_one, energy_many, energy_chunk)

@@ -29,6 +29,7 @@ import math
 from numba import njit
 
 from .._engine.joints import by_quaternion, floating_base, joint, placement, world_axis
+from .._engine.lanes import all_finite, at, g1, like, s1, zero_of
 from .._engine.layout import ARMATURE, CFG, H_NB, H_NV, HEADER, INERTIA, MASS, STRIDE, VIDX
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
@@ -59,6 +60,8 @@ from .rnea import rnea_into
 # (xx, xy, xz, yy, yz, zz), the layout of `_engine.tuples.sym6`: it is symmetric
 _RW, _PW, _SN, _SF, _M, _H, _J = 0, 9, 12, 15, 18, 19, 22
 COLS = 28
+_I9 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+_Z3, _Z6 = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @njit(inline="always")
@@ -66,10 +69,12 @@ def _floating_base_column(H, j, fn, ff):
     """H_kj for the six rates k = 0 … 5 of the floating base and a reaction F_j = (fn, ff)
     in the base's frame about its origin, where the rates' axes are [0; e] (linear) and
     [e; 0] (angular): the six entries are ff and fn. Returns their sum."""
-    total = 0.0
+    total = like(0.0, ff[0])
     for d in range(3):
-        H[d, j] = H[j, d] = ff[d]
-        H[3 + d, j] = H[j, 3 + d] = fn[d]
+        s1(H, d, j, ff[d])
+        s1(H, j, d, ff[d])
+        s1(H, 3 + d, j, fn[d])
+        s1(H, j, 3 + d, fn[d])
         total += ff[d] + fn[d]
     return total
 
@@ -79,7 +84,7 @@ def _floating_base_block(P, H, m, h, J):
     """The floating base's 6 × 6 block of H from the composite of the whole tree (m, h, J)
     in the base's frame about its origin: column by column, F = Yc S for each rate's axis
     S, then :func:`_floating_base_column`; plus the armature on the diagonal."""
-    total = 0.0
+    total = like(0.0, m)
     for d in range(6):
         e = (1.0 if d % 3 == 0 else 0.0, 1.0 if d % 3 == 1 else 0.0, 1.0 if d % 3 == 2 else 0.0)
         if d < 3:  # S = [0; e]
@@ -89,7 +94,7 @@ def _floating_base_block(P, H, m, h, J):
             fn = smv(J, e)
             ff = cross(e, h)
         total += _floating_base_column(H, d, fn, ff)
-        H[d, d] += P[HEADER + (1 + d) * STRIDE + ARMATURE]
+        s1(H, d, d, g1(H, d, d) + P[HEADER + (1 + d) * STRIDE + ARMATURE])
     return total
 
 
@@ -98,10 +103,11 @@ def crba_into(P, q, cw, H, extended):
     """Walker–Orin method 3 for one state; ``cw`` is an (nb+1, COLS) workspace;
     ``extended`` the joint set (:mod:`eslabon._engine.joints`)."""
     nb = int(P[H_NB])
-    s9(cw, 0, _RW, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
-    s3(cw, 0, _PW, (0.0, 0.0, 0.0))
-    Rp = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-    pp = (0.0, 0.0, 0.0)
+    z = zero_of(q)
+    Rp = like(_I9, z)
+    pp = like(_Z3, z)
+    s9(cw, 0, _RW, Rp)
+    s3(cw, 0, _PW, pp)
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
     base = floating_base(P, extended)  # in one step, on row 6
@@ -112,19 +118,21 @@ def crba_into(P, q, cw, H, extended):
         o = HEADER + i * STRIDE
         k = int(P[o + VIDX])
         cq = int(P[o + CFG])
-        qi = q[cq] if cq >= 0 else 0.0
+        qi = z
+        if cq >= 0:
+            qi = at(q, cq)
         jnt = joint(P, o)
         qh = qi
         if extended is not None:
             if cq >= 0:
-                qh = q_given[cq]
+                qh = at(q_given, cq)
         E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
             if base and i == 1:
                 # M does not depend on the base's pose (its rates are in its own
                 # frame): work in the base's frame, the base at the identity
-                E = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-                r = (0.0, 0.0, 0.0)
+                E = like(_I9, z)
+                r = like(_Z3, z)
                 i = 6
                 o = HEADER + i * STRIDE
                 k = -1  # the floating base's columns: below
@@ -148,20 +156,21 @@ def crba_into(P, q, cw, H, extended):
         J = sym6(inertia_about(rotate_sym(R, m9(P, o + INERTIA)), m, c))
         s9(cw, i, _RW, R)
         s3(cw, i, _PW, pw)
-        cw[i, _M] = m
+        s1(cw, i, _M, m + z)
         s3(cw, i, _H, scale(m, c))
         s6(cw, i, _J, J)
         Rp = R
         pp = pw
-    H[:, :] = 0.0  # (faster than a loop over the n² entries: no index wrap-around)
+    H[:] = 0.0  # (faster than a loop over the n² entries: no index wrap-around)
     # tip to root: body i's composite is complete once its children have been added (a
     # plain sum in world coordinates; along a chain the child's composite stays in
     # registers), then its column of H
-    total = 0.0
-    mc, hc, Jc = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    total = z
+    Z3, Z6 = like(_Z3, z), like(_Z6, z)
+    mc, hc, Jc = z, Z3, Z6
     for i in range(nb, 0, -1):
         o = HEADER + i * STRIDE
-        m = cw[i, _M] + mc
+        m = g1(cw, i, _M) + mc
         h = add(g3(cw, i, _H), hc)
         J = sadd(g6(cw, i, _J), Jc)
         j = int(P[o + VIDX])
@@ -186,22 +195,21 @@ def crba_into(P, q, cw, H, extended):
                 kb = int(P[ob + VIDX])
                 if kb >= 0:
                     val = dot(g3(cw, b, _SN), fn) + dot(g3(cw, b, _SF), ff)
-                    H[kb, j] = val
-                    H[j, kb] = val
+                    s1(H, kb, j, val)
+                    s1(H, j, kb, val)
                     total += val
                 b = int(P[ob])
-            H[j, j] += P[o + ARMATURE]
+            s1(H, j, j, g1(H, j, j) + P[o + ARMATURE])
         p = int(P[o])
         if p == i - 1:
             mc, hc, Jc = m, h, J
         else:
             if p > 0:  # a branch: add to the parent's row
-                cw[p, _M] += m
+                s1(cw, p, _M, g1(cw, p, _M) + m)
                 s3(cw, p, _H, add(g3(cw, p, _H), h))
-                for a in range(6):
-                    cw[p, _J + a] += J[a]
-            mc, hc, Jc = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    return OK if math.isfinite(total) else NON_FINITE
+                s6(cw, p, _J, sadd(g6(cw, p, _J), J))
+            mc, hc, Jc = z, Z3, Z6
+    return OK if all_finite(total) else NON_FINITE
 
 
 @njit(cache=True)

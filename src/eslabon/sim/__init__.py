@@ -1,7 +1,19 @@
-"""Time simulation of the forward dynamics."""
+"""Time simulation of the forward dynamics: one run (:func:`simulate`) or many at once
+(:func:`rollout`, with the compiled feedback laws :class:`PD` and :class:`ComputedTorque`)."""
 
-from .rollouts import Rollout, rollout
+from .laws import PD, ComputedTorque
+from .rollouts import Rollout, rollout, rollout_with_failures
 from .simulate import METHODS, EnergyInjectionWarning, simulate
 from .trajectory import Trajectory
 
-__all__ = ["simulate", "rollout", "Rollout", "Trajectory", "METHODS", "EnergyInjectionWarning"]
+__all__ = [
+    "simulate",
+    "rollout",
+    "rollout_with_failures",
+    "Rollout",
+    "PD",
+    "ComputedTorque",
+    "Trajectory",
+    "METHODS",
+    "EnergyInjectionWarning",
+]

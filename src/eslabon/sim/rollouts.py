@@ -1,17 +1,30 @@
-"""Many runs at once: N initial states, each with its torques, simulated in one parallel
-compiled call (what reinforcement learning, model-predictive control and Monte-Carlo
-studies need; MuJoCo's ``mujoco.rollout`` is the anchor).
+"""Many runs at once: N initial states, each with its torques or a feedback law and
+optionally its own model, simulated in one parallel compiled call (what reinforcement
+learning, model-predictive control, Monte-Carlo studies and parameter sweeps need;
+MuJoCo's ``mujoco.rollout`` is the anchor).
 
 Each run is the compiled fixed-step loop of :func:`eslabon.simulate` — classical RK4
 (:func:`.rk4.rk4_loop`) or semi-implicit Euler (:func:`.rk4.euler_loop`) — run on its own
 thread's share of the batch, so a rollout equals N separate ``simulate`` calls bit for
 bit (``tests/test_rollout.py``). The torque of each run is a constant or one row per step
-held over it (zero-order hold), given once for every run or per run.
+held over it (zero-order hold), given once for every run or per run; or a feedback law of
+:mod:`.laws` (:class:`~.laws.PD`, :class:`~.laws.ComputedTorque`) evaluated at every
+stage inside the loop, equal to ``simulate`` with the law as a Python callable
+(:meth:`~.laws.PD.as_torque`).
 
-RK4 with the articulated-body algorithm runs :data:`~eslabon._engine.lanes.WIDTH` arms in
-lock step (:func:`rk4_lanes`): the same stages on (n, WIDTH) blocks, the ABA compiled for
-lanes, each lane the one-arm loop's operations in its order, so still bit for bit. A
-block whose dynamics fail is run again arm by arm, which reports the failing arm.
+The runs may have models of their own: N models of one structure (the same joint tree,
+so the same packed layout) whose parameters differ — inertias, payload, friction,
+geometry, gravity. Their packed arrays are stacked once per distinct model.
+
+With the articulated-body algorithm, :data:`~eslabon._engine.lanes.WIDTH` arms of one
+model run in lock step (:func:`.rollout_kernels.lanes_block`): the same stages on
+(n, WIDTH) blocks, the ABA (and the Newton–Euler of computed torque) compiled for lanes,
+each lane the one-arm loop's operations in its order, so still bit for bit. Runs are
+grouped into blocks by model: the lanes kernel reads one packed model for the whole block
+(per-lane parameters would need the ABA kernel itself to read them per lane). A block of
+fewer arms costs about what a full one does, and a run whose model no other run shares
+takes the one-arm loop, so runs whose models all differ run at the one-arm loop's speed.
+A block whose dynamics fail is run again arm by arm, which reports the failing arm.
 """
 
 from __future__ import annotations
@@ -19,17 +32,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
 
 from .._args import finite_number, real_array
-from .._engine.compile import batch_kernel, subject
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
-from .._engine.layout import H_NB, H_NV
-from .._engine.status import OK
-from ..dynamics import aba
-from ..dynamics.aba import aba_into
-from .rk4 import FD_CODES, euler_loop, rk4_loop
+from .._engine.layout import H_EXTENDED, H_MIMIC, H_NB, H_NQ, H_NV, JOINT_NAMES
+from .laws import CT_LAW, NO_LAW, _Law
+from .rk4 import FD_CODES
+from .rollout_kernels import rollout_arms, rollout_lanes
 
 METHODS = ("rk4", "euler")
 
@@ -44,108 +54,104 @@ class Rollout(NamedTuple):
     q, qd, qdd : ndarray
         Per run and sample: joint positions [rad, m], rates [/s] and accelerations [/s²],
         each of shape (N, K, n).
+    tau : ndarray
+        The torques at each sample [N·m, N], (N, K, n): a feedback law's value at the
+        sample's state, or the given torques (then a read-only broadcast view).
     """
 
     t: np.ndarray
     q: np.ndarray
     qd: np.ndarray
     qdd: np.ndarray
+    tau: np.ndarray
 
 
-@batch_kernel
-def _rollout_many(P, code, euler, T, dt, Q, QD, QDD, extended, status, step):
-    """Run i = 0 … N−1 of the batch: the simulate loop on Q[i], QD[i], QDD[i] with the
-    torques T[i] (or T[0] for all); its status and failing step."""
-    for i in prange(Q.shape[0]):
-        Ti = T[i] if T.shape[0] > 1 else T[0]
-        if euler:
-            st, k = euler_loop(P, code, Ti, dt, Q[i], QD[i], QDD[i], extended)
-        else:
-            st, k = rk4_loop(P, code, Ti, dt, Q[i], QD[i], QDD[i], extended)
-        status[i] = st
-        step[i] = k
+_HEADER_FIELDS = {
+    H_NB: "number of packed rows",
+    H_NQ: "number of coordinates",
+    H_NV: "number of rates",
+    H_MIMIC: "mimic joints",
+    H_EXTENDED: "joint set (helical or ball joints)",
+}
 
 
-@njit(cache=True)
-def rk4_lanes(P, T, h, Q, QD, QDD, extended, s0, hi):
-    """RK4 with ABA for arms s0 … hi−1 (at most WIDTH) in lock step: the stages of
-    :func:`.rk4.rk4_loop` element by element on (n, WIDTH) blocks. Columns at or past
-    ``hi`` repeat arm hi − 1 and are dropped. Returns the block's status (not OK: rerun
-    its arms one at a time)."""
-    n = int(P[H_NV])
-    ws = np.empty((int(P[H_NB]) + 1, aba.COLS, WIDTH))
-    q = np.empty((n, WIDTH))
-    v = np.empty((n, WIDTH))
-    tau = np.empty((n, WIDTH))
-    x = np.empty((n, WIDTH))
-    y = np.empty((n, WIDTH))
-    a1 = np.empty((n, WIDTH))
-    a2 = np.empty((n, WIDTH))
-    a3 = np.empty((n, WIDTH))
-    a4 = np.empty((n, WIDTH))
-    K = Q.shape[1]
-    for k in range(K):
-        for j in range(WIDTH):
-            s = min(s0 + j, hi - 1)
-            row = T[s if T.shape[0] > 1 else 0, k if T.shape[1] > 1 else 0]
-            for a in range(n):
-                q[a, j] = Q[s, k, a]
-                v[a, j] = QD[s, k, a]
-                tau[a, j] = row[a]
-        st = aba_into(P, q, v, tau, ws, a1, extended)
-        if st != OK:
-            return st
-        for j in range(min(WIDTH, hi - s0)):
-            for a in range(n):
-                QDD[s0 + j, k, a] = a1[a, j]
-        if k == K - 1:
-            break
-        for a in range(n):
-            for j in range(WIDTH):
-                x[a, j] = q[a, j] + h / 2 * v[a, j]
-                y[a, j] = v[a, j] + h / 2 * a1[a, j]
-        st = aba_into(P, x, y, tau, ws, a2, extended)
-        for a in range(n):
-            for j in range(WIDTH):
-                v2 = v[a, j] + h / 2 * a1[a, j]
-                x[a, j] = q[a, j] + h / 2 * v2
-                y[a, j] = v[a, j] + h / 2 * a2[a, j]
-        st |= aba_into(P, x, y, tau, ws, a3, extended)
-        for a in range(n):
-            for j in range(WIDTH):
-                v3 = v[a, j] + h / 2 * a2[a, j]
-                x[a, j] = q[a, j] + h * v3
-                y[a, j] = v[a, j] + h * a3[a, j]
-        st |= aba_into(P, x, y, tau, ws, a4, extended)
-        if st != OK:
-            return st
-        for j in range(min(WIDTH, hi - s0)):
-            for a in range(n):
-                v2 = v[a, j] + h / 2 * a1[a, j]
-                v3 = v[a, j] + h / 2 * a2[a, j]
-                v4 = v[a, j] + h * a3[a, j]
-                Q[s0 + j, k + 1, a] = q[a, j] + h / 6 * (v[a, j] + 2 * v2 + 2 * v3 + v4)
-                QD[s0 + j, k + 1, a] = v[a, j] + h / 6 * (
-                    a1[a, j] + 2 * a2[a, j] + 2 * a3[a, j] + a4[a, j]
+def _structure_difference(m0, m):
+    """What in the joint tree of model m differs from m0's (the bodies, their parents
+    and joints, the packed layout the kernels read), or None."""
+    if m.nb != m0.nb:
+        return f"the number of bodies ({m.nb}, not {m0.nb})"
+    for i in range(1, m0.nb + 1):
+        if m.parent[i] != m0.parent[i]:
+            return f"the parent of body {i} ({m.parent[i]}, not {m0.parent[i]})"
+        if m.joint_type[i] != m0.joint_type[i]:
+            kinds = (JOINT_NAMES[int(x.joint_type[i])] for x in (m, m0))
+            return "the joint of body {} ({}, not {})".format(i, *kinds)
+    P0, P = m0.packed_dynamics, m.packed_dynamics
+    if len(P) != len(P0):
+        return f"the packed layout ({len(P)} numbers, not {len(P0)})"
+    for h, what in _HEADER_FIELDS.items():
+        if P[h] != P0[h]:
+            return f"the {what} ({P[h]:g}, not {P0[h]:g})"
+    return None
+
+
+def _check_compiled(m, field):
+    if m.nq != m.nv or m.mimic is not None:
+        raise ValueError(
+            f"{field}: {m.name} has quaternion or mimic joints; rollout runs the compiled "
+            "loop of revolute, prismatic, helical, universal and planar joints "
+            "(simulate each run instead)"
+        )
+
+
+def _models(model, N):
+    """(the model of each run, Ps (M, L) the distinct packed arrays, which (N,))."""
+    if hasattr(model, "packed_dynamics"):
+        _check_compiled(model, "model")
+        return [model] * N, np.array(model.packed_dynamics[None]), np.zeros(N, dtype=np.int64)
+    seq = list(model)
+    if len(seq) != N:
+        raise ValueError(
+            f"model: expected one Model or a sequence of N = {N} models (one per run), "
+            f"got {len(seq)}"
+        )
+    rows, index, which = [], {}, np.empty(N, dtype=np.int64)
+    seen = set()
+    for i, m in enumerate(seq):
+        if not hasattr(m, "packed_dynamics"):
+            raise ValueError(f"model: models[{i}] is not a Model, got {type(m).__name__}")
+        if id(m) not in seen:
+            seen.add(id(m))
+            _check_compiled(m, f"model: models[{i}]")
+            what = _structure_difference(seq[0], m)
+            if what is not None:
+                raise ValueError(
+                    f"model: models[{i}] ({m.name}) differs from models[0] ({seq[0].name}) "
+                    f"in {what}; the runs of one rollout share one joint tree and may "
+                    "differ only in parameters (inertia, friction, geometry, gravity)"
                 )
-    return OK
+        key = m.packed_dynamics.tobytes()
+        if key not in index:
+            index[key] = len(rows)
+            rows.append(m.packed_dynamics)
+        which[i] = index[key]
+    return seq, np.array(rows), which
 
 
-@batch_kernel
-def _rollout_lanes(P, T, dt, Q, QD, QDD, extended, status, step):
-    """RK4 with ABA over blocks of WIDTH arms (:func:`rk4_lanes`); a failed block's arms
-    rerun one at a time by :func:`.rk4.rk4_loop`, for their own status and step."""
-    N = Q.shape[0]
-    blocks = (N + WIDTH - 1) // WIDTH
-    for b in prange(blocks):
-        s0 = b * WIDTH
-        hi = min(N, s0 + WIDTH)
-        if rk4_lanes(P, T, dt, Q, QD, QDD, extended, s0, hi) != OK:
-            for i in range(s0, hi):
-                Ti = T[i] if T.shape[0] > 1 else T[0]
-                st, k = rk4_loop(P, 0, Ti, dt, Q[i], QD[i], QDD[i], extended)
-                status[i] = st
-                step[i] = k
+def _blocks(which, M):
+    """(runs, starts): the runs ordered by model and the bounds of the lanes blocks, at
+    most WIDTH runs each, every block of one model."""
+    N = len(which)
+    runs = np.argsort(which, kind="stable").astype(np.int64)
+    starts, pos = [0], 0
+    for count in np.bincount(which, minlength=M):
+        end = pos + int(count)
+        starts.extend(range(pos + WIDTH, end, WIDTH))
+        if end > pos:
+            starts.append(end)
+        pos = end
+    assert pos == N
+    return runs, np.array(starts, dtype=np.int64)
 
 
 def _torques(torque, N, K, n):
@@ -178,30 +184,158 @@ def _torques(torque, N, K, n):
     )
 
 
-def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: str = "rk4",
-            fd_method: str = "aba") -> Rollout:  # fmt: skip
-    """Simulate N runs of ``model`` at once, each from its own (q0, qd0) with its torques.
+def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
+    """Check the arguments and run; (Rollout, status, step, the model of each run, the
+    torque table of each run or None)."""
+    if method not in METHODS:
+        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    if fd_method not in FD_CODES:
+        raise ValueError(f"fd_method: expected one of {tuple(FD_CODES)}, got {fd_method!r}")
+    first = model
+    if not hasattr(model, "packed_dynamics"):  # one model per run
+        try:
+            model = list(model)
+        except TypeError:
+            model = []
+        if not model:
+            raise ValueError(
+                f"model: expected a Model or a sequence of models, got {type(first).__name__}"
+            )
+        first = model[0]
+        if not hasattr(first, "packed_dynamics"):
+            raise ValueError(f"model: models[0] is not a Model, got {type(first).__name__}")
+    _check_compiled(first, "model" if first is model else "model: models[0]")
+    n = first.nv
+    Q0 = real_array(q0, "q0")
+    V0 = real_array(qd0, "qd0")
+    if Q0.ndim != 2 or Q0.shape[1] != n or V0.shape != Q0.shape:
+        raise ValueError(
+            f"q0, qd0: expected two arrays of shape (N, {n}), got {Q0.shape} and {V0.shape}"
+        )
+    if not (np.all(np.isfinite(Q0)) and np.all(np.isfinite(V0))):
+        raise ValueError("q0, qd0: expected finite values")
+    N = Q0.shape[0]
+    seq, Ps, which = _models(model, N)
+    t_final = finite_number(t_final, "t_final", positive=True)
+    dt = finite_number(dt, "dt", positive=True)
+    steps = int(round(t_final / dt))
+    if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
+        raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
+    K = steps + 1
+    none = np.zeros((1, n))
+    if isinstance(torque, _Law):
+        law = torque.code
+        KP, KD, (R0, R1, R2) = torque.resolve(N, K, n)
+        T, TAU = np.zeros((1, 1, n)), np.empty((N, K, n))
+        Pcs = Ps
+        if law == CT_LAW and torque.model is not None:
+            _check_compiled(torque.model, "ComputedTorque.model")
+            what = _structure_difference(seq[0], torque.model)
+            if what is not None:
+                raise ValueError(
+                    f"ComputedTorque.model: {torque.model.name} differs from the runs' model "
+                    f"({seq[0].name}) in {what}"
+                )
+            Pcs = np.array(torque.model.packed_dynamics[None])
+    elif callable(torque):
+        raise ValueError(
+            "torque: a Python callable cannot run in the compiled loop; give an array, a "
+            "law of eslabon.sim.laws (PD, ComputedTorque), or simulate each run"
+        )
+    else:
+        law, T = NO_LAW, _torques(torque, N, K, n)
+        KP = KD = none
+        R0 = R1 = R2 = TAU = none[None]
+        Pcs = Ps
+    Q = np.empty((N, K, n))
+    QD = np.empty((N, K, n))
+    QDD = np.empty((N, K, n))
+    Q[:, 0], QD[:, 0] = Q0, V0
+    status = np.zeros(N, dtype=np.int64)
+    step = np.full(N, -1, dtype=np.int64)
+    extended = extended_of(Ps[0])
+    data = (T, KP, KD, R0, R1, R2)
+    arrays = (float(dt), Q, QD, QDD, TAU, extended)
+    if fd_method == "aba":
+        runs, starts = _blocks(which, len(Ps))
+        rollout_lanes(Ps, which, Pcs, method == "euler", law, data, *arrays, runs, starts, status,
+                      step)  # fmt: skip
+    else:
+        code = FD_CODES[fd_method]
+        rollout_arms(Ps, which, Pcs, code, method == "euler", law, data, *arrays, status, step)
+    tau = TAU if law != NO_LAW else np.broadcast_to(T, (N, K, n))
+    runs = Rollout(np.arange(K) * dt, Q, QD, QDD, tau)
+    return runs, status, step, seq, (T if law == NO_LAW else None)
 
-    Run i equals ``eslabon.simulate(model, t_final, dt, q0=q0[i], qd0=qd0[i],
-    torque=torque_i, method=method, fd_method=fd_method)`` bit for bit; the runs are
-    shared among the threads (:func:`eslabon.set_num_threads`).
+
+def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=None,
+                          method: str = "rk4", fd_method: str = "aba"):  # fmt: skip
+    """:func:`rollout` that marks the runs that fail instead of raising: for batches in
+    which one run may diverge (a parameter sweep) without costing the others.
 
     Parameters
     ----------
-    model : Model
+    model, q0, qd0, t_final, dt, torque, method, fd_method
+        As :func:`rollout`.
+
+    Returns
+    -------
+    runs : Rollout
+        As :func:`rollout`; the rows of a failed run past its failure are not defined.
+    failed : ndarray of bool
+        (N,): True for a run whose state or dynamics stopped being finite (or whose mass
+        matrix stopped being positive definite).
+
+    Raises
+    ------
+    ValueError
+        Bad arguments, as :func:`rollout`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.sim.rollouts import rollout_with_failures
+    >>> arm = es.zoo.load("planar2")
+    >>> qd0 = np.array([[0.0, 0.0], [1e200, 0.0]])
+    >>> runs, failed = rollout_with_failures(arm, np.zeros((2, 2)), qd0, 0.01, 0.001)
+    >>> failed.tolist()
+    [False, True]
+    """
+    runs, status, _, _, _ = _run(model, q0, qd0, t_final, dt, torque, method, fd_method)
+    return runs, status != 0
+
+
+def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: str = "rk4",
+            fd_method: str = "aba") -> Rollout:  # fmt: skip
+    """Simulate N runs at once, each from its own (q0, qd0) with its torques or under a
+    feedback law, of one model or each of its own.
+
+    Run i equals ``eslabon.simulate(model_i, t_final, dt, q0=q0[i], qd0=qd0[i],
+    torque=torque_i, method=method, fd_method=fd_method)`` bit for bit, where a law's
+    ``torque_i`` is ``law.as_torque(dt, i, model_i)``; the runs are shared among the
+    threads (:func:`eslabon.set_num_threads`).
+
+    Parameters
+    ----------
+    model : Model or sequence of Model
         A robot whose configuration is its rates (nq = nv: no quaternion joints) and
-        without mimic joints.
+        without mimic joints; or N such robots, one per run, of one structure (the same
+        joint tree) with their own parameters (masses, inertias, friction, geometry).
     q0, qd0 : array_like (N, n)
         Initial positions [rad, m] and rates [rad/s, m/s], one row per run.
     t_final : float
         Duration [s], > 0.
     dt : float
         The step and sample spacing [s], a divisor of ``t_final``.
-    torque : array_like, optional
+    torque : array_like or feedback law, optional
         Joint torques [N·m, N], held over each step: ``(n,)`` for every run and step,
         ``(N, n)`` one constant per run, ``(K, n)`` one row per sample for every run, or
         ``(N, K, n)``; K = t_final/dt + 1. When N = K a 2-D array is ambiguous and
-        refused: give ``(N, 1, n)`` or ``(1, K, n)``. Default zero.
+        refused: give ``(N, 1, n)`` or ``(1, K, n)``. Or a law of :mod:`eslabon.sim.laws`
+        (:class:`~eslabon.sim.laws.PD`, :class:`~eslabon.sim.laws.ComputedTorque`),
+        evaluated at every stage of the loop, its references sampled at the half steps
+        (2K − 1 rows). Default zero.
     method : {"rk4", "euler"}
         Classical RK4, or semi-implicit (symplectic) Euler: q̇⁺ = q̇ + h q̈(q, q̇),
         q⁺ = q + h q̇⁺.
@@ -211,15 +345,17 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     Returns
     -------
     Rollout
-        ``t`` (K,), ``q``, ``qd``, ``qdd`` (N, K, n).
+        ``t`` (K,), ``q``, ``qd``, ``qdd``, ``tau`` (N, K, n).
 
     Raises
     ------
     ValueError
         Initial states of other shapes or not finite; a torque of another shape or not
-        finite; a bad ``t_final``, ``dt``, ``method`` or ``fd_method``; a model with
-        quaternion or mimic joints; a run that diverges (naming the run, the time and
-        its last finite state).
+        finite, a Python callable, or a law whose gains or references do not fit
+        (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
+        ``fd_method``; a model with quaternion or mimic joints, or a sequence of models
+        that is not one per run or whose joint trees differ (saying where); a run that
+        diverges (naming the run, the time and its last finite state).
 
     Examples
     --------
@@ -233,59 +369,25 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     >>> one = es.simulate(arm, 0.5, 0.01, q0=q0[7])
     >>> bool(np.array_equal(runs.q[7], one.q))
     True
+
+    Four payloads, one run each:
+
+    >>> heavier = [arm.replace(mass=arm.mass * s) for s in (1.0, 1.5, 2.0, 3.0)]
+    >>> runs = es.rollout(heavier, q0[:4], np.zeros((4, 2)), 0.5, 0.01)
+    >>> one = es.simulate(heavier[2], 0.5, 0.01, q0=q0[2])
+    >>> bool(np.array_equal(runs.q[2], one.q))
+    True
     """
-    if method not in METHODS:
-        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
-    if fd_method not in FD_CODES:
-        raise ValueError(f"fd_method: expected one of {tuple(FD_CODES)}, got {fd_method!r}")
-    if model.nq != model.nv or model.mimic is not None:
-        raise ValueError(
-            f"model: {model.name} has quaternion or mimic joints; rollout runs the compiled "
-            "loop of revolute, prismatic, helical, universal and planar joints "
-            "(simulate each run instead)"
-        )
-    n = model.nv
-    Q0 = real_array(q0, "q0")
-    V0 = real_array(qd0, "qd0")
-    if Q0.ndim != 2 or Q0.shape[1] != n or V0.shape != Q0.shape:
-        raise ValueError(
-            f"q0, qd0: expected two arrays of shape (N, {n}), got {Q0.shape} and {V0.shape}"
-        )
-    if not (np.all(np.isfinite(Q0)) and np.all(np.isfinite(V0))):
-        raise ValueError("q0, qd0: expected finite values")
-    t_final = finite_number(t_final, "t_final", positive=True)
-    dt = finite_number(dt, "dt", positive=True)
-    steps = int(round(t_final / dt))
-    if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
-        raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
-    N, K = Q0.shape[0], steps + 1
-    T = _torques(torque, N, K, n)
-    Q = np.empty((N, K, n))
-    QD = np.empty((N, K, n))
-    QDD = np.empty((N, K, n))
-    Q[:, 0], QD[:, 0] = Q0, V0
-    status = np.zeros(N, dtype=np.int64)
-    step = np.full(N, -1, dtype=np.int64)
-    P = model.packed_dynamics
-    if method == "rk4" and fd_method == "aba":
-        _rollout_lanes(P, T, float(dt), Q, QD, QDD, extended_of(P), status, step)
-    else:
-        _rollout_many(
-            P, FD_CODES[fd_method], method == "euler", T, float(dt), Q, QD, QDD,
-            extended_of(P), status, step,
-        )  # fmt: skip
-    t = np.arange(K) * dt
+    runs, status, step, seq, T = _run(model, q0, qd0, t_final, dt, torque, method, fd_method)
     bad = np.flatnonzero(status)
     if len(bad):
         i = int(bad[0])
         from .simulate import _raise_step_failure
 
+        Ti = runs.tau[i] if T is None else T[min(i, len(T) - 1)]
         try:
-            Ti = T[min(i, len(T) - 1)]
-            _raise_step_failure(model, status[i], step[i], t, Q[i], QD[i], Ti, method)
+            _raise_step_failure(seq[i], status[i], step[i], runs.t, runs.q[i], runs.qd[i], Ti,
+                                method)  # fmt: skip
         except ValueError as exc:
             raise ValueError(f"run {i}: {exc}") from None
-    return Rollout(t, Q, QD, QDD)
-
-
-subject("batch rollouts", _rollout_lanes, _rollout_many, rk4_lanes)
+    return runs

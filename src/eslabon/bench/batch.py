@@ -1,0 +1,224 @@
+"""Section b of ``eslabon bench``: a batch of random states on the benchmark's threads.
+
+ID and FD against Pinocchio's parallel ``rneaInParallel`` / ``abaInParallel`` (a
+ModelPool); M and the ID and FD derivatives, which Pinocchio has no batch call for,
+against a Python loop of its single-state call. Each output is checked against Pinocchio's
+first (the whole batch for ID and FD, a few states for the others).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import eslabon as es
+
+from ._core import (
+    bench_robot,
+    check,
+    details,
+    failed,
+    log,
+    pair,
+    pin_orders,
+    pin_twin,
+    robot_states,
+    row,
+    sym,
+    time_stmts,
+)
+
+BATCH_SEED = 7  # the batch of random states
+LOOP_BOUND = 0.25  # target ratio against a Python loop of Pinocchio's call
+CHECKED_STATES = 3  # states of the batch checked against the looped Pinocchio call
+
+# (figure, ours, Pinocchio looped, fixed bases only, its outputs from data)
+LOOPED_OPS = [
+    ("M", "mass_matrix(m, Q)", "for a in QP: crba(pm, data, a)", False, None),
+    (
+        "dID/dq,dqd",
+        "inverse_dynamics_derivatives(m, Q, QD, QDD)",
+        "for a, b, c in zip(QP, QDP, QDDP): computeRNEADerivatives(pm, data, a, b, c)",
+        True,
+        lambda data: [data.dtau_dq, data.dtau_dv],
+    ),
+    (
+        "FD derivatives",
+        "forward_dynamics_derivatives(m, Q, QD, TAU)",
+        "for a, b, c in zip(QP, QDP, TAUP): computeABADerivatives(pm, data, a, b, c)",
+        True,
+        lambda data: [data.ddq_dq, data.ddq_dv, sym(data.Minv)],
+    ),
+]
+
+
+def _parallel_ops(glb, pin, pm, k, vo, co, notes):
+    """Put Pinocchio's parallel inputs into ``glb``; False when this pin has none."""
+    if not (hasattr(pin, "rneaInParallel") and hasattr(pin, "ModelPool")):
+        notes.append("this pin has no rneaInParallel/ModelPool (built without OpenMP?)")
+        return False
+    F = lambda X: np.asfortranarray(X.T)  # pin wants (n, N) column-major
+    Q, QD, QDD, TAU = (glb[x] for x in ("Q", "QD", "QDD", "TAU"))
+    glb.update(
+        pool=pin.ModelPool(pm, k),
+        QT=F(Q[:, co]),
+        QDT=F(QD[:, vo]),
+        QDDT=F(QDD[:, vo]),
+        TAUT=F(TAU[:, vo]),
+        OUTT=np.empty((QD.shape[1], Q.shape[0]), order="F"),  # nv rows
+        rneaInParallel=pin.rneaInParallel,
+        abaInParallel=pin.abaInParallel,
+    )
+    return True
+
+
+def _check_looped(figure, op, got, glb, vo, outputs):
+    """Ours on a few states of the batch against the single-state Pinocchio call."""
+    pin, pm, data = glb["pin"], glb["pm"], glb["data"]
+    N = glb["Q"].shape[0]
+    ix = np.ix_(vo, vo)
+    ours, ref = [], []
+    for i in np.linspace(0, N - 1, CHECKED_STATES).round().astype(int):
+        if op == "M":
+            ours.append(np.asarray(got)[i][ix])
+            ref.append(sym(pin.crba(pm, data, glb["QP"][i])))
+            continue
+        last = glb["TAUP"] if op == "FD derivatives" else glb["QDDP"]
+        call = pin.computeABADerivatives if op == "FD derivatives" else pin.computeRNEADerivatives
+        call(pm, data, glb["QP"][i], glb["QDP"][i], last[i])
+        ours += [np.asarray(g)[i][ix] for g in got]
+        ref += [np.array(x) for x in outputs(data)]  # copies: data is overwritten
+    return check(
+        f"{figure}: {CHECKED_STATES} states vs pin",
+        np.concatenate(ours),
+        np.concatenate(ref),
+        1e-8,
+        relative=True,
+    )
+
+
+def _time_row(figure, stmts, glb, s, N, k, bound, ok):
+    log(f"timing {figure}")
+    res = time_stmts(stmts, glb, s, number=1, repeats=s.batch_runs)
+    p = pair(res, scale=N)
+    r = row(
+        figure,
+        p["ours"],
+        p["pin"],
+        unit="µs/state",
+        target=f"≤ {bound}×pin",
+        on="ratio",
+        bound=bound,
+        threads=k,
+        batch=N,
+        **details(p, "ours", "pin"),
+    )
+    return failed(r, ok)
+
+
+def batch(robots, pc, s):
+    """Section b: ``{"title", "rows", "checks", "notes"}``."""
+    rows, checks, notes = [], [], []
+    N, k = s.batch_size, s.threads
+    previous = es.get_num_threads()
+    looped_floating = False
+    try:
+        es.set_num_threads(k)
+        for spec in robots:
+            m, label = bench_robot(spec, notes)
+            if m is None:
+                continue
+            n = m.nv
+            floating = m.nq != n
+            Q, QD, QDD = (np.ascontiguousarray(x) for x in robot_states(m, N, BATCH_SEED))
+            bound = 0.3 if floating else 0.35  # a floating base: issue "General joints"
+            TAU = es.inverse_dynamics(m, Q, QD, QDD)
+            es.forward_dynamics(m, Q, QD, TAU)
+            pm, data = pin_twin(pc, m, notes, label)
+            pin = pc[0] if pm is not None else None
+            glb = {
+                "m": m,
+                "Q": Q,
+                "QD": QD,
+                "QDD": QDD,
+                "TAU": TAU,
+                "k": k,
+                "inverse_dynamics": es.inverse_dynamics,
+                "forward_dynamics": es.forward_dynamics,
+                "mass_matrix": es.mass_matrix,
+                "inverse_dynamics_derivatives": es.inverse_dynamics_derivatives,
+                "forward_dynamics_derivatives": es.forward_dynamics_derivatives,
+            }
+            parallel = False
+            vo = None
+            if pin is not None:
+                vo, co = pin_orders(m)  # a tree's rates in Pinocchio's depth-first order
+                C = lambda X, order: np.ascontiguousarray(X[:, order])
+                glb.update(
+                    pin=pin,
+                    pm=pm,
+                    data=data,
+                    QP=C(Q, co),
+                    QDP=C(QD, vo),
+                    QDDP=C(QDD, vo),
+                    TAUP=C(TAU, vo),
+                    crba=pin.crba,
+                    computeRNEADerivatives=pin.computeRNEADerivatives,
+                    computeABADerivatives=pin.computeABADerivatives,
+                )
+                parallel = _parallel_ops(glb, pin, pm, k, vo, co, notes)
+            for op, ours_stmt, pin_stmt in (
+                (
+                    "ID",
+                    "inverse_dynamics(m, Q, QD, QDD)",
+                    "rneaInParallel(k, pool, QT, QDT, QDDT, OUTT)",
+                ),
+                (
+                    "FD",
+                    "forward_dynamics(m, Q, QD, TAU)",
+                    "abaInParallel(k, pool, QT, QDT, TAUT, OUTT)",
+                ),
+            ):
+                figure = f"{label} ({n}) {op} batch {N:,}, {k} thr"
+                ok = True
+                got = eval(ours_stmt, glb)
+                if parallel:
+                    eval(pin_stmt, glb)
+                    c = check(
+                        f"{figure}: vs pin.{pin_stmt.split('(')[0]}",
+                        np.asarray(got)[:, vo],
+                        glb["OUTT"].T,
+                        relative=True,
+                    )
+                    checks.append(c)
+                    ok = c["ok"]
+                stmts = {"ours": ours_stmt, "pin": pin_stmt if parallel else None}
+                rows.append(_time_row(figure, stmts, glb, s, N, k, bound, ok))
+            for op, ours_stmt, pin_stmt, fixed_only, outputs in LOOPED_OPS:
+                if fixed_only and floating:
+                    looped_floating = True
+                    continue
+                figure = f"{label} ({n}) {op} batch {N:,}, {k} thr"
+                ok = True
+                got = eval(ours_stmt, glb)
+                if pin is not None:
+                    c = _check_looped(figure, op, got, glb, vo, outputs)
+                    checks.append(c)
+                    ok = c["ok"]
+                stmts = {"ours": ours_stmt, "pin": pin_stmt if pin is not None else None}
+                rows.append(_time_row(figure, stmts, glb, s, N, k, LOOP_BOUND, ok))
+    finally:
+        es.set_num_threads(previous)
+    notes.append(
+        "ID, FD: pin.rneaInParallel / abaInParallel on the same threads; M, dID/dq,dqd and "
+        "FD derivatives: a Python loop of pin.crba / computeRNEADerivatives / "
+        f"computeABADerivatives (one thread), checked on {CHECKED_STATES} states"
+    )
+    if looped_floating:
+        notes.append("derivatives in batch: fixed bases only (as in section a)")
+    return {
+        "title": f"b. batch of {N:,} random states, {k} threads (µs per state; median "
+        f"of {s.batch_runs})",
+        "rows": rows,
+        "checks": checks,
+        "notes": notes,
+    }

@@ -1,0 +1,150 @@
+"""MuJoCo beside eslabon in the speed benchmark: the robot's twin and the calls timed.
+
+MuJoCo (``pip install mujoco``, in the bench extra) is never a runtime dependency: it is
+imported here only, and when it is missing the benchmark shows "—" in its columns with a
+note. The twin is the robot MuJoCo loads from the URDF eslabon writes
+(:func:`eslabon.model.urdf_export.to_urdf`; no collision geometry, so no contacts, and no
+joint limits, damping or armature), after :func:`mujoco_ready` has given every body the
+least mass and inertia MuJoCo's compiler accepts. Before any timing the twin's M,
+inverse and forward dynamics are checked against eslabon's on that same model.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import eslabon as es
+
+from ..model.urdf_export import to_urdf
+from ._core import check
+
+MIN_MASS = 1e-2  # kg: the least body mass given to the twin
+MIN_MOMENT = 1e-3  # kg·m²: the least principal moment of inertia
+
+
+def load_mujoco():
+    """(mujoco module, None), or (None, a note saying why MuJoCo is not used)."""
+    try:
+        import mujoco
+    except Exception as exc:  # not installed, or a broken install: a note, never an error
+        return None, (
+            f"MuJoCo columns show —: mujoco does not import ({type(exc).__name__}: {exc}); "
+            "pip install 'eslabon[bench]'"
+        )
+    return mujoco, None
+
+
+def mujoco_ready(model):
+    """``model`` with every moving body given at least :data:`MIN_MASS` and principal moments
+    of at least :data:`MIN_MOMENT` meeting A + B ≥ C, which MuJoCo's compiler requires (the
+    arithmetic of every algorithm is unchanged: only the numbers)."""
+    mass = model.mass.copy()
+    mass[1:] = np.maximum(mass[1:], MIN_MASS)
+    inertia = model.inertia.copy()
+    for i in range(1, len(inertia)):
+        w, V = np.linalg.eigh(inertia[i])
+        w = np.maximum(w, MIN_MOMENT)
+        short = w[2] - w[0] - w[1]
+        if short > 0:
+            w[:2] += short / 2 + 1e-6
+        inertia[i] = V @ np.diag(w) @ V.T
+    return model.replace(mass=mass, inertia=inertia)
+
+
+def mujoco_twin(mujoco, model):
+    """The MjModel of ``model`` (already :func:`mujoco_ready`), loaded from its URDF.
+
+    Raises
+    ------
+    ValueError
+        The model has quaternion joints (a free joint's rates differ from eslabon's in
+        frame and order: not compared), or MuJoCo reads a different number of joints.
+    """
+    if model.nq != model.nv:
+        raise ValueError(f"{model.name}: MuJoCo twin for fixed bases only (nq = nv)")
+    with tempfile.TemporaryDirectory(prefix="eslabon-bench-mujoco-") as folder:
+        path = Path(folder) / f"{model.name}.urdf"
+        to_urdf(model, path)
+        mj = mujoco.MjModel.from_xml_path(str(path))
+    if mj.nv != model.nv:
+        raise ValueError(f"{model.name}: MuJoCo reads {mj.nv} joints, eslabon has {model.nv}")
+    mj.opt.gravity[:] = model.gravity
+    return mj
+
+
+def _full_m(mujoco) -> str:
+    """The call filling the dense M from MuJoCo's sparse one (its signature changed in 3.3)."""
+    if "MjData" in (mujoco.mj_fullM.__doc__ or "").split("->")[0]:
+        return "mj_fullM(mj, dm, Mmj)"
+    return "mj_fullM(mj, Mmj, dm.qM)"
+
+
+def per_call_twin(mujoco, model, q, qd, qdd, label, checks, notes):
+    """The names and statements that time MuJoCo's ID, M and FD of ``model`` at one state.
+
+    Returns ``(glb, stmts, ok)``: the names the statements use, ``{"ID", "M", "FD": stmt}``
+    (empty when there is no twin, with a note) and ``{op: check passed}``. The checks (against
+    eslabon on the twin's numbers, relative 1e-9) go to ``checks``.
+    """
+    try:
+        ready = mujoco_ready(model)
+        mj = mujoco_twin(mujoco, ready)
+    except Exception as exc:  # no twin: a note, the other columns go on
+        notes.append(f"{label}: no MuJoCo twin ({exc})")
+        return {}, {}, {}
+    n = model.nv
+    tau = es.inverse_dynamics(ready, q, qd, qdd)
+    data = {op: mujoco.MjData(mj) for op in ("ID", "M", "FD")}
+    for d in data.values():
+        d.qpos[:], d.qvel[:] = q, qd
+    data["ID"].qacc[:] = qdd
+    data["FD"].qfrc_applied[:] = tau
+    glb = {
+        "mj": mj,
+        "di": data["ID"],
+        "dm": data["M"],
+        "dfd": data["FD"],
+        "Mmj": np.zeros((n, n)),
+        **{
+            f: getattr(mujoco, f)
+            for f in ("mj_inverse", "mj_forward", "mj_kinematics", "mj_comPos", "mj_crb")
+        },
+        "mj_fullM": mujoco.mj_fullM,
+    }
+    stmts = {
+        "ID": "mj_inverse(mj, di)",
+        "M": f"mj_kinematics(mj, dm); mj_comPos(mj, dm); mj_crb(mj, dm); {_full_m(mujoco)}",
+        "FD": "mj_forward(mj, dfd)",
+    }
+    refs = {
+        "ID": (lambda: data["ID"].qfrc_inverse, tau),
+        "M": (lambda: glb["Mmj"], es.mass_matrix(ready, q)),
+        "FD": (lambda: data["FD"].qacc, es.forward_dynamics(ready, q, qd, tau)),
+    }
+    ok = {}
+    for op, stmt in stmts.items():
+        exec(stmt, glb)
+        got, ours = refs[op]
+        c = check(
+            f"{label} ({n}) {op}: MuJoCo {stmt.split('(')[0]} vs eslabon",
+            np.array(got()),
+            ours,
+            1e-9,
+            relative=True,
+            against="mujoco",
+        )
+        checks.append(c)
+        ok[op] = c["ok"]
+    return glb, stmts, ok
+
+
+MUJOCO_NOTE = (
+    "MuJoCo: ID = mj_inverse with qacc set, M = mj_kinematics + mj_comPos + mj_crb + "
+    "mj_fullM, FD = mj_forward (the whole pipeline; no contacts, limits or damping); its "
+    f"twin is the robot loaded from the URDF eslabon writes, each body given ≥ {MIN_MASS:g} kg "
+    f"and principal moments ≥ {MIN_MOMENT:g} kg·m² meeting A + B ≥ C (MuJoCo requires it); "
+    "fixed bases only"
+)
