@@ -396,6 +396,36 @@ def test_fd_derivatives_nonfinite_q_names_q(index):
         es.forward_dynamics_derivatives(m, q, np.zeros(2), np.zeros(2))
 
 
+def test_fd_derivatives_refuse_a_nonfinite_torque_that_no_column_reads():
+    """A lone joint's ∂τ does not depend on q̈, so a NaN τ reaches no derivative: it is
+    refused by the check on q̈ itself (one state, a list, a batch)."""
+    m = es.zoo.load("jaramillo_pendulum")
+    z = np.zeros(m.nv)
+    for bad in (np.array([np.nan]), [np.inf]):
+        with pytest.raises(ValueError, match=r"^tau: expected finite"):
+            es.forward_dynamics_derivatives(m, z, z, bad)
+    Z = np.zeros((5, m.nv))
+    T = Z.copy()
+    T[3, 0] = np.nan
+    with pytest.raises(ValueError, match=r"^tau: expected finite"):
+        es.forward_dynamics_derivatives(m, Z, Z, T)
+
+
+def test_fd_derivatives_nonfinite_q_on_a_branch_names_q():
+    """A NaN angle on the second branch of a tree leaves M's first pivot finite: the
+    failing pivot says the state is not finite, not that M is singular."""
+    m = es.zoo.random_tree(2, "RRRR")
+    q = np.zeros(m.nq)
+    q[3] = np.nan
+    z = np.zeros(m.nv)
+    with pytest.raises(ValueError, match=r"^q: expected finite"):
+        es.forward_dynamics_derivatives(m, q, z, z)
+    Q = np.zeros((6, m.nq))
+    Q[4, 3] = np.nan
+    with pytest.raises(ValueError, match=r"^q: expected finite"):
+        es.forward_dynamics_derivatives(m, Q, np.zeros((6, m.nv)), np.zeros((6, m.nv)))
+
+
 # --- Pinocchio ---------------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ import math
 
 from numba import njit
 
-from .._engine.lanes import all_positive, g1, s1, sqrt
+from .._engine.lanes import all_finite, all_positive, g1, s1, sqrt
 from .._engine.layout import H_NV
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .rnea import rnea_into
@@ -62,9 +62,11 @@ def cholesky_solve(L, x, n):
 @njit(cache=True)
 def spd_inverse(L, X, n):
     """X ← H⁻¹ for a symmetric positive definite H given in ``L``'s lower triangle,
-    which the call overwrites (False if H is not positive definite). Generic over lanes
+    which the call overwrites. Status (:mod:`eslabon._engine.status`): OK;
+    NON_FINITE when a pivot is not finite (H holds a NaN or inf: its state is not
+    finite); NOT_POSITIVE_DEFINITE when a pivot is ≤ 0. Generic over lanes
     (:mod:`eslabon._engine.lanes`): (n, n) arrays for one state, (n, n, WIDTH) blocks
-    for a batch, False then if any lane's H is not positive definite.
+    for a batch, which fails if any lane does.
 
     H = L Lᵀ (Cholesky), then L⁻¹ by forward substitution and H⁻¹ = L⁻ᵀ L⁻¹. Each pivot
     is inverted once and multiplied after (n divisions instead of n²: a division costs
@@ -77,7 +79,7 @@ def spd_inverse(L, X, n):
         for k in range(j):
             s -= g1(L, j, k) * g1(L, j, k)
         if not all_positive(s):
-            return False
+            return NOT_POSITIVE_DEFINITE if all_finite(s) else NON_FINITE
         r = 1.0 / sqrt(s)
         s1(L, j, j, r)
         for i in range(j + 1, n):
@@ -98,7 +100,7 @@ def spd_inverse(L, X, n):
                 t += g1(L, a, k) * g1(L, b, k)
             s1(X, a, b, t)
             s1(X, b, a, t)
-    return True
+    return OK
 
 
 @njit(cache=True)

@@ -62,7 +62,7 @@ from .._engine.layout import (
     VIDX,
     VISCOUS,
 )
-from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
+from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
     add,
     cross,
@@ -402,7 +402,9 @@ def _bias_into(P, qd, ws, out):
 
 @njit(cache=True)
 def _add_accelerations(P, qdd, ws):
-    """Turn the motion of ``ws``, computed at q̈ = 0, into the one at ``qdd``: with
+    """Turn α and the composite forces of ``ws``, computed at q̈ = 0, into those at
+    ``qdd`` (the bodies' own accelerations a are left at q̈ = 0: nothing reads them
+    after the pass): with
     δa_i = δa_λ(i) + S_i q̈_i the change of every body's acceleration, α_i gains
     δa_λ(i) × S_i and the composite force F_i gains Yc_i δa_λ(i) + Σ_{j ⪰ i} P_j q̈_j
     (Σ_{k ⪰ i} Y_k δa_k regrouped by joint, P_j = Yc_j S_j). δa and the sums are kept in
@@ -491,8 +493,8 @@ def fd_derivatives_into(P, q, qd, tau, ws, qdd, W, V, L, dq, dv, Minv, extended)
     NOT_POSITIVE_DEFINITE.
 
     The pass runs at q̈ = 0, which gives M (composite inertias) and the bias b = τ(q̈ = 0)
-    (the forces); q̈ = M⁻¹ (τ − b); :func:`_add_accelerations` then moves the pass's
-    accelerations and forces to that q̈ (both are affine in q̈), and the columns follow:
+    (the forces); q̈ = M⁻¹ (τ − b); :func:`_add_accelerations` then moves the pass's α and
+    composite forces to that q̈ (both are affine in q̈), and the columns follow:
     no separate forward dynamics. With M⁻¹ from :func:`spd_inverse`,
     ∂q̈/∂x = −M⁻¹ ∂τ/∂x."""
     n = int(P[H_NV])
@@ -500,9 +502,11 @@ def fd_derivatives_into(P, q, qd, tau, ws, qdd, W, V, L, dq, dv, Minv, extended)
     _motion_and_composites(P, q, qd, qdd, ws, extended)
     _composite_axes(P, ws)
     _mass_pairs(P, ws, L)
-    if not spd_inverse(L, Minv, n):
-        return NOT_POSITIVE_DEFINITE if all_finite(g1(L, 0, 0)) else NON_FINITE
+    st = spd_inverse(L, Minv, n)
+    if st != OK:
+        return st
     _bias_into(P, qd, ws, qdd)
+    total = like(0.0, g1(L, 0, 0))
     for a in range(n):
         s1(V, 0, a, at(tau, a) - at(qdd, a))
     for a in range(n):
@@ -510,6 +514,9 @@ def fd_derivatives_into(P, q, qd, tau, ws, qdd, W, V, L, dq, dv, Minv, extended)
         for b in range(n):
             s += g1(Minv, a, b) * g1(V, 0, b)
         put(qdd, a, s)
+        total += s
+    if not all_finite(total):  # τ not finite (q̈ may not reach ∂τ: a lone joint's does not)
+        return NON_FINITE
     if _slides(P):  # the slide's own term moves with a: the whole pass again
         if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, L, extended) != OK:
             return NON_FINITE
@@ -537,8 +544,9 @@ def linearization_into(P, q, qd, qdd, ws, W, V, M, L, Minv, A, B, extended):
     if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, M, extended) != OK:
         return NON_FINITE
     L[:] = M
-    if not spd_inverse(L, Minv, n):
-        return NOT_POSITIVE_DEFINITE
+    st = spd_inverse(L, Minv, n)
+    if st != OK:
+        return st
     for a in range(n):
         for b in range(n):
             A[a, b] = 0.0
