@@ -18,7 +18,7 @@ import pytest
 import eslabon as es
 from eslabon._engine import fastcall
 from eslabon._engine.layout import HEADER, STRIDE
-from eslabon.dynamics import drivers
+from eslabon.dynamics import derivative_drivers, drivers
 
 needs_ext = pytest.mark.skipif(
     not fastcall.AVAILABLE, reason="eslabon._fastcall was not built (no C compiler)"
@@ -324,3 +324,13 @@ def test_wide_entries_return_their_named_tuple_and_match_the_general_path():
     ref = es.forward_dynamics_derivatives.__self__.general(model, q, qd, qdd)
     for got, want in zip((dq, dv, Minv), ref):
         assert got.tobytes() == want.tobytes()
+
+
+def test_an_entry_with_the_wrong_signature_for_its_outputs_is_refused():
+    """Three or more outputs need the wide C signature (C would call the pointer with
+    eleven arguments): a mismatch is an error when the public function is made."""
+    general = es.forward_dynamics_derivatives.__self__.general
+    with pytest.raises(ValueError, match="wide signature"):
+        fastcall.public(general, drivers.mass_matrix_entry, 3, (2, 2, 2), es.Model)
+    with pytest.raises(ValueError, match="7-pointer signature"):
+        fastcall.public(general, derivative_drivers.fd_derivatives_entry, 3, (2,), es.Model)

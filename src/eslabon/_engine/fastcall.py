@@ -117,6 +117,13 @@ def public(
     ``result_type``: None, or a callable the outputs are passed to (a named tuple).
     Without the extension: ``general`` itself.
     """
+    wide = len(out_ranks) >= 3
+    for e in (entry, entry_extended):  # a wrong signature would be undefined behaviour in C
+        if e is not None and (e.signature == WIDE_SIGNATURE) != wide:
+            raise ValueError(
+                f"{e.__name__}: an entry with {len(out_ranks)} outputs must have the "
+                f"{'wide' if wide else '7-pointer'} signature"
+            )
     if _fastcall is None:
         return general
     doc = f"{_text_signature(general)}\n--\n\n{inspect.cleandoc(general.__doc__ or '')}"

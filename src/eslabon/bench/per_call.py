@@ -119,7 +119,7 @@ def _check_pin(op, figure, got, ref, data, vo, compare):
     ix = np.ix_(vo, vo)
     if compare is not None:
         got, ref = compare(got, data, ix)
-        return check(f"{figure}: vs pin (derivatives, M⁻¹)", got, ref, relative=True)
+        return check(f"{figure}: vs pin (its outputs, relative)", got, ref, relative=True)
     if op == "M":
         return check(f"{figure}: mass_matrix vs crba", np.asarray(got)[ix], sym(ref))
     name = "rnea" if op == "ID" else "aba"
@@ -181,7 +181,7 @@ def per_call(robots, pc, s, mujoco=None, mujoco_note=None):
             )
             failed(r, ok)
             if op in mj_stmts and not mj_ok.get(op):
-                r["note"] = "MuJoCo check FAILED"
+                r["note"] = "; ".join(x for x in (r.get("note"), "MuJoCo check FAILED") if x)
             rows.append(r)
     if mujoco_note:
         notes.append(mujoco_note)

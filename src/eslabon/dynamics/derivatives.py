@@ -34,7 +34,11 @@ Forward dynamics q̈ = FD(q, q̇, τ): differentiating ID(q, q̇, FD(q, q̇, τ)
 
     ∂q̈/∂q = −M⁻¹ ∂τ/∂q,   ∂q̈/∂q̇ = −M⁻¹ ∂τ/∂q̇,   ∂q̈/∂τ = M⁻¹
 
-evaluated at q̈ = FD(q, q̇, τ) (Carpentier & Mansard eq. 26).
+evaluated at q̈ = FD(q, q̇, τ) (Carpentier & Mansard eq. 26). That q̈ comes from the same
+pass (:func:`fd_derivatives_into`): run at q̈ = 0 it gives M and the bias b = ID(q, q̇, 0),
+so q̈ = M⁻¹ (τ − b); every a_k, α_j and F_i is affine in q̈, and one more sweep adds
+the part of q̈ (a_k gains δa_k = Σ_{j ⪯ k} S_j q̈_j, so α_j gains δa_λ(j) × S_j and
+F_i gains Σ_{k ⪰ i} Y_k δa_k = Yc_i δa_λ(i) + Σ_{j ⪰ i} Yc_j S_j q̈_j).
 
 Inertias Y are kept as (m, h = m c, J = inertia about the world origin); Y [ω; u] =
 [J ω + h × u; m u − h × ω], and Ẏ has the same form with (0, ḣ, J̇).

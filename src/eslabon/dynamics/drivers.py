@@ -3,15 +3,17 @@
 The algorithm modules (:mod:`.rnea`, :mod:`.walker_orin`, :mod:`.aba`, :mod:`.cholesky_fd`,
 :mod:`.derivatives`, :mod:`.coriolis`, :mod:`.energy`) hold only their kernels
 (``*_into``: one state, or one block of lanes, into workspaces and outputs given by the
-caller) under their source equations. Every way of driving them lives here:
+caller) under their source equations. Every way of driving them lives here (those of
+the derivatives and the linearization in :mod:`.derivative_drivers`, built the same way):
 
 - ``*_one`` — one state from the general path (Python): allocates the workspace;
 - ``*_call`` — one state with its lengths checked: allocates, runs the kernel; its C
-  entry point ``*_entry`` (:mod:`eslabon._engine.fastcall`, one C signature for all)
-  runs it, inlined where the entry is its only caller;
+  entry point ``*_entry`` (:mod:`eslabon._engine.fastcall`: one C signature, a wide one
+  for three or more outputs) runs it, inlined where the entry is its only caller;
 - ``*_chunk`` and ``*_many`` — a batch (N, n): the chunk runs states ``lo … hi−1`` with
-  one workspace (lanes for Newton–Euler and ABA: :data:`~eslabon._engine.lanes.WIDTH`
-  states per instruction), and ``*_many`` is the one batch driver
+  one workspace (lanes for Newton–Euler, ABA, the composite-body M and the derivatives:
+  :data:`~eslabon._engine.lanes.WIDTH` states per instruction), and ``*_many`` is the one
+  batch driver
   (:func:`eslabon._engine.batch.run_batch`) around it. ``nchunks`` comes from
   :func:`eslabon._engine.batch.chunk_count`.
 
