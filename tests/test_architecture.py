@@ -215,6 +215,7 @@ def test_no_joint_type_branch_outside_the_dispatcher(package):
 _WORKSPACE_READERS = {
     "eslabon.kinematics.recursion",
     "eslabon.kinematics.drivers",
+    "eslabon.kinematics.frame_jacobian",
     "eslabon.kinematics.kinematic_pass",
     "eslabon.dynamics.rnea",
     "eslabon.dynamics.energy",

@@ -365,3 +365,72 @@ def test_lanes_refuse_arrays_they_cannot_read_as_vectors():
     ):
         with pytest.raises(TypingError, match="C-contiguous float64"):
             first(bad)
+
+
+@pytest.mark.parametrize("N", [1, WIDTH + 1, 2 * WIDTH + 3])
+def test_coriolis_and_energy_batches_equal_single_states_bit_for_bit(model, N):
+    """The Coriolis matrix and the kinetic and potential energies on lanes."""
+    q, qd, _ = _states(model, N, seed=4)
+    _batch_is_singles(model, es.kinetic_energy, q, qd)
+    _batch_is_singles(model, es.potential_energy, q)
+    if not model.has_moving_com:  # (C needs rigid links)
+        _batch_is_singles(model, es.coriolis_matrix, q, qd)
+
+
+def test_a_nonfinite_lane_of_a_coriolis_or_energy_batch_names_the_input():
+    """A block with a NaN lane is run again state by state: the error names the field and
+    the state, and the other blocks are untouched."""
+    model = MODELS["puma560"]()
+    q, qd, _ = _states(model, 2 * WIDTH + 1)
+    qd[WIDTH + 1, 2] = np.nan
+    for fn in (es.coriolis_matrix, es.kinetic_energy):
+        with pytest.raises(
+            ValueError, match=rf"qd: expected finite values, got nan at index \({WIDTH + 1}, 2\)"
+        ):
+            fn(model, q, qd)
+    # the status of a block with one non-finite lane is NON_FINITE, and its other states
+    # are those of single calls
+    P = model.packed_dynamics
+    C = np.empty((len(q), model.nv, model.nv))
+    assert _d.coriolis_many(P, q, qd, C, 1, extended_of(P)) == 1
+    out = np.empty((len(q), 2))
+    assert _d.energy_many(model.packed, q, qd, out, 1, extended_of(P)) == 1
+    for s in range(len(q)):
+        if s != WIDTH + 1:
+            _same_bits(C[s], es.coriolis_matrix(model, q[s], qd[s]), f"C state {s}")
+            _same_bits(out[s, 0], es.kinetic_energy(model, q[s], qd[s])[()], f"T state {s}")
+
+
+@pytest.mark.parametrize("N", [1, WIDTH + 1, 2 * WIDTH + 3])
+def test_kinematics_and_jacobian_batches_equal_single_states_bit_for_bit(model, N):
+    """The kinematic pass (poses, velocities, accelerations) and the frame Jacobians, in
+    world and local axes, on lanes (issue 27)."""
+    q, qd, qdd = _states(model, N, seed=5)
+    _batch_is_singles(model, es.forward_kinematics, q)
+    _batch_is_singles(model, es.kinematics.link_velocities, q, qd)
+    _batch_is_singles(model, es.kinematics.link_accelerations, q, qd, qdd)
+    for frame in [f.name for f in model.frames][-2:] + [model.body_names[-1]]:
+        for reference in ("world", "local"):
+
+            def jacobian(model, q, frame=frame, reference=reference):
+                return es.jacobian(model, q, frame, reference)
+
+            _batch_is_singles(model, jacobian, q)
+
+
+def test_a_jacobian_batch_equals_the_columns_of_its_definition():
+    """Each column of the compiled Jacobian is [z; z × (p_f − p_j)] (revolute) or [0; z]
+    (prismatic) of the world poses, as written out here with numpy, to round-off."""
+    model = MODELS["chain-RPRPR-friction"]()
+    q, _, _ = _states(model, 2 * WIDTH + 1, seed=6)
+    T = es.forward_kinematics(model, q)
+    ee = es.kinematics.frame_pose(model, q, "ee")
+    J = es.jacobian(model, q, "ee")
+    for k, kind in enumerate("RPRPR"):
+        i = k + 1  # body i is moved by joint i, about its axis in body i's own frame
+        z = T[:, i, :3, :3] @ model.axis[i]
+        if kind == "R":
+            want = np.concatenate([z, np.cross(z, ee[:, :3, 3] - T[:, i, :3, 3])], axis=1)
+        else:
+            want = np.concatenate([np.zeros_like(z), z], axis=1)
+        np.testing.assert_allclose(J[:, :, k], want, atol=1e-12, err_msg=f"column {k}")

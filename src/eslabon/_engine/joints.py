@@ -61,7 +61,6 @@ from numba import njit
 
 from .lanes import array_getter, at, like, zero_of
 from .layout import (
-    AXIS,
     BY_POSE,
     FIXED,
     FREE_FLYER,
@@ -76,7 +75,6 @@ from .layout import (
     JOINT_NV,
     JTYPE,
     PARENT,
-    PITCH,
     PLACE,
     PLANAR,
     PRISMATIC,
@@ -84,11 +82,9 @@ from .layout import (
     SPHERICAL,
     STRIDE,
     UNIVERSAL,
-    VIDX,
-    body_offset,
 )
 from .sincos import sincos_near
-from .tuples import add, cross, dot, mm, mrz, mtv, mv, rot_axis9, scale, smv
+from .tuples import add, cross, dot, mm, mrz, mtv, mv, rot_axis9, scale, smv, sub
 
 NAMES = JOINT_NAMES  # the codes themselves are part of the packed layout (.layout)
 EXTENDED = True  # the ``extended`` argument of kernels compiled for the extended joint set
@@ -203,22 +199,6 @@ def jacobian_column(joint_type: int, z, lever, pitch: float = 0.0) -> np.ndarray
         if joint_type == HELICAL:
             col[..., 3:] += pitch * z
     return col
-
-
-def add_jacobian_columns(P, R, p, row: int, point, J) -> None:
-    """Write into ``J`` (..., 6, nv) the Jacobian column of every rate that moves packed
-    row ``row``, at ``point`` (..., 3) (world): :func:`jacobian_column` of each row on the
-    way to the root, from the rows' world rotations ``R`` (..., rows, 3, 3) and origins
-    ``p`` (..., rows, 3)."""
-    while row > 0:
-        o = body_offset(row)
-        k = int(P[o + VIDX])
-        if k >= 0:
-            z = R[..., row, :, :] @ P[o + AXIS : o + AXIS + 3]
-            J[..., :, k] = jacobian_column(
-                int(P[o + JTYPE]), z, point - p[..., row, :], P[o + PITCH]
-            )
-        row = int(P[o + PARENT])
 
 
 # ---- compiled ---------------------------------------------------------------------------
@@ -484,6 +464,22 @@ def articulated_acceleration(j, x, aw, av, extended):
         if j[0] == HELICAL:
             return add(aw, scale(x, j[2:5])), add(av, scale(x * j[20], j[2:5]))
     return aw, add(av, scale(x, j[2:5]))
+
+
+@njit(inline="always")
+def point_axis(j, R, pw, point, extended):
+    """The joint's geometric Jacobian column at ``point`` (world) for a body at world
+    rotation ``R`` and origin ``pw``, s = R · axis: [s; s × (point − pw)] (revolute),
+    [0; s] (prismatic), [s; s × (point − pw) + h s] (helical of pitch h). Returns
+    (angular, linear) 3-tuples."""
+    s = mv(R, j[2:5])
+    if j[0] == PRISMATIC:
+        return like((0.0, 0.0, 0.0), s[0]), s
+    lin = cross(s, sub(point, pw))
+    if extended is not None:
+        if j[0] == HELICAL:
+            lin = add(lin, scale(j[20], s))
+    return s, lin
 
 
 @njit(inline="always")

@@ -11,7 +11,8 @@ the derivatives and the linearization in :mod:`.derivative_drivers`, built the s
   entry point ``*_entry`` (:mod:`eslabon._engine.fastcall`: one C signature, a wide one
   for three or more outputs) runs it, inlined where the entry is its only caller;
 - ``*_chunk`` and ``*_many`` — a batch (N, n): the chunk runs states ``lo … hi−1`` with
-  one workspace (lanes for Newton–Euler, ABA, the composite-body M and the derivatives:
+  one workspace (lanes for Newton–Euler, ABA, the composite-body M, the derivatives, the
+  Coriolis matrix and the energies:
   :data:`~eslabon._engine.lanes.WIDTH` states per instruction), and ``*_many`` is the one
   batch driver
   (:func:`eslabon._engine.batch.run_batch`) around it. ``nchunks`` comes from
@@ -42,7 +43,7 @@ from .._engine.lanes import WIDTH, pack, unpack, unpack_squares
 from .._engine.layout import BY_POSE, CFG, H_NB, H_NQ, H_NV, HEADER, PLACE, STRIDE
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
-from . import aba, walker_orin
+from . import aba, coriolis, walker_orin
 from .aba import aba_into
 from .cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into  # noqa: F401 (api's method codes)
 from .coriolis import coriolis_into
@@ -455,28 +456,38 @@ def fd_many(P, Q, QD, TAU, method, OUT, nchunks, extended):
 
 @njit(cache=True)
 def coriolis_one(P, q, qd, C, extended):
-    return coriolis_into(P, q, qd, np.empty((_rows(P), WS_COLS)), C, extended)
-
-
-@njit(inline="always")
-def _each_state(kernel, P, Q, QD, OUT, lo, hi, extended):
-    """``kernel(P, q, q̇, ws, out, extended)`` on states lo … hi−1 with one kinematic
-    workspace."""
-    ws = np.empty((_rows(P), WS_COLS))
-    status = OK
-    for s in range(lo, hi):
-        status = max(status, kernel(P, Q[s], QD[s], ws, OUT[s], extended))
-    return status
+    return coriolis_into(P, q, qd, np.empty((_rows(P), coriolis.COLS)), C, extended)
 
 
 @njit(cache=True)
 def coriolis_chunk(P, ins, outs, extra, lo, hi):
-    return _each_state(coriolis_into, P, ins[0], ins[1], outs[0], lo, hi, extra[0])
+    """The Coriolis matrix on lanes (:func:`coriolis_into` compiled for (n, WIDTH)
+    blocks); a block that fails is run again state by state, which reports the failing
+    state."""
+    Q, QD = ins
+    (C,) = outs
+    (extended,) = extra
+    n = int(P[H_NV])
+    ws = np.empty((_rows(P), coriolis.COLS, WIDTH))
+    ws1 = np.empty((_rows(P), coriolis.COLS))
+    q = np.empty((int(P[H_NQ]), WIDTH))
+    qd = np.empty((n, WIDTH))
+    c = np.empty((n, n, WIDTH))
+    status = OK
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        pack(QD, s0, hi, qd)
+        if coriolis_into(P, q, qd, ws, c, extended) == OK:
+            unpack_squares(c, C, s0, hi)
+        else:
+            for s in range(s0, min(s0 + WIDTH, hi)):
+                status = max(status, coriolis_into(P, Q[s], QD[s], ws1, C[s], extended))
+    return status
 
 
 @batch_kernel
 def coriolis_many(P, Q, QD, C, nchunks, extended):
-    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (extended,), nchunks, 1)
+    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (extended,), nchunks, WIDTH)
 
 
 @njit(cache=True)
@@ -486,12 +497,31 @@ def energy_one(P, q, qd, out, extended):
 
 @njit(cache=True)
 def energy_chunk(P, ins, outs, extra, lo, hi):
-    return _each_state(energy_into, P, ins[0], ins[1], outs[0], lo, hi, extra[0])
+    """The energies on lanes (:func:`energy_into` compiled for (n, WIDTH) blocks, (T, V)
+    into a (2, WIDTH) block); a block that fails is run again state by state."""
+    Q, QD = ins
+    (OUT,) = outs
+    (extended,) = extra
+    ws = np.empty((_rows(P), WS_COLS, WIDTH))
+    ws1 = np.empty((_rows(P), WS_COLS))
+    q = np.empty((int(P[H_NQ]), WIDTH))
+    qd = np.empty((int(P[H_NV]), WIDTH))
+    out = np.empty((2, WIDTH))
+    status = OK
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        pack(QD, s0, hi, qd)
+        if energy_into(P, q, qd, ws, out, extended) == OK:
+            unpack(out, OUT, s0, hi)
+        else:
+            for s in range(s0, min(s0 + WIDTH, hi)):
+                status = max(status, energy_into(P, Q[s], QD[s], ws1, OUT[s], extended))
+    return status
 
 
 @batch_kernel
 def energy_many(P, Q, QD, OUT, nchunks, extended):
-    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (extended,), nchunks, 1)
+    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (extended,), nchunks, WIDTH)
 
 
 subject("Newton–Euler dynamics", rnea_one)

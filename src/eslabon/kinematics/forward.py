@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import state_docs
-from .._engine.joints import add_jacobian_columns
-from .kinematic_pass import kinematic_pass, world_poses
+from .kinematic_pass import body_poses, frame_jacobian, kinematic_pass
 
 REFERENCES = ("world", "local")
 
@@ -58,7 +57,7 @@ def forward_kinematics(model, q):
     >>> T.shape, T[2, :3, 3].round(6).tolist()
     ((3, 4, 4), [1.0, 0.0, 0.0])
     """
-    return _homogeneous(*world_poses(model, q))
+    return body_poses(model, q)
 
 
 def _frame_pose(model, R, p, frame):
@@ -102,7 +101,8 @@ def frame_pose(model, q, frame: str = "ee"):
     >>> es.kinematics.frame_pose(arm, [0.0, 0.0], "dh1")[:3, 3].round(6).tolist()
     [1.0, 0.0, 0.0]
     """
-    R, p, _ = _frame_pose(model, *world_poses(model, q), frame)
+    T = body_poses(model, q)
+    R, p, _ = _frame_pose(model, T[..., :3, :3], T[..., :3, 3], frame)
     return _homogeneous(R, p)
 
 
@@ -169,7 +169,8 @@ def frame_poses(model, q) -> dict:
     >>> list(poses), poses["ee"][:3, 3].round(6).tolist()
     (['dh0', 'dh1', 'dh2', 'ee'], [1.8, 0.0, 0.0])
     """
-    R, p = world_poses(model, q)
+    T = body_poses(model, q)
+    R, p = T[..., :3, :3], T[..., :3, 3]
     return {fr.name: _homogeneous(*_frame_pose(model, R, p, fr.name)[:2]) for fr in model.frames}
 
 
@@ -222,20 +223,9 @@ def jacobian(model, q, frame: str = "ee", reference: str = "world"):
     ((6, 2), [1.0, 1.0], [1.8, 0.8])
     """
     _check_reference(reference)
-    R, p = world_poses(model, q, rows=True)
-    rows = model.body_row
-    fr = model.frame(frame)
-    b = int(rows[fr.body])
-    Rb, pb = R[..., b, :, :], p[..., b, :]
-    Rf, pf = Rb @ fr.rotation, pb + Rb @ fr.translation
-    J = np.zeros(p.shape[:-2] + (6, model.engine_nv))
-    add_jacobian_columns(model.packed, R, p, b, pf, J)
+    J = frame_jacobian(model, q, frame, reference == "local")
     if model.mimic is not None:  # a mimic joint's column adds to the one it copies
         J = J @ model.mimic.G
-    if reference == "local":
-        RfT = np.swapaxes(Rf, -1, -2)
-        J[..., :3, :] = RfT @ J[..., :3, :]
-        J[..., 3:, :] = RfT @ J[..., 3:, :]
     return J
 
 

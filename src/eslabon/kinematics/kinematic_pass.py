@@ -21,8 +21,18 @@ import numpy as np
 from .._args import explain_nonfinite, finite_array, require_finite, vectors
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
+from .._engine.lanes import WIDTH
 from ..model.configuration import check_configuration
-from .drivers import kinematics_many, kinematics_moving_base, kinematics_one, workspace
+from .drivers import (
+    jacobian_many,
+    jacobian_one,
+    kinematics_many,
+    kinematics_moving_base,
+    kinematics_one,
+    poses_many,
+    poses_one,
+    workspace,
+)
 from .recursion import WS_A, WS_C, WS_E, WS_PW, WS_R, WS_RW, WS_V, WS_W, WS_WD
 
 
@@ -228,13 +238,43 @@ def kinematic_pass(model, q, qd=None, qdd=None, *, base: BaseMotion | None = Non
     return KinematicPass.from_workspace(_run(model, q, qd, qdd, base))
 
 
-def world_poses(model, q, *, rows: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(W_R_i (..., nb+1, 3, 3), world origins (..., nb+1, 3)): the part of the pass the
-    pose and Jacobian functions need, without naming the rest (on a single call, building
-    the whole :class:`KinematicPass` costs more than the kernel). With ``rows``, those of
-    every packed row (``model.body_row`` says which are the bodies')."""
-    ws = _run(model, q, None, None, None, rows)
-    return ws[..., WS_RW : WS_RW + 9].reshape(ws.shape[:-1] + (3, 3)), ws[..., WS_PW : WS_PW + 3]
+def body_poses(model, q) -> np.ndarray:
+    """``W_T_i`` (..., nb+1, 4, 4), the homogeneous world pose of every body, from the
+    compiled pass (one state or a batch, on lanes); the part of the pass the pose
+    functions need, without naming the rest."""
+    q, zeros, _, batched = _states(model, q, None, None)
+    require_finite("kinematics", q=q)
+    P = model.packed
+    rows = np.ascontiguousarray(model.body_row, dtype=np.int64)
+    T = np.empty(q.shape[:-1] + (len(rows), 4, 4))
+    if batched:
+        poses_many(P, q, rows, T, chunk_count(len(q), WIDTH), extended_of(P))
+    else:
+        poses_one(P, q, zeros, rows, T, extended_of(P))
+    if not np.isfinite(T).all():
+        explain_nonfinite("kinematics", q=q)
+    return T
+
+
+def frame_jacobian(model, q, frame: str, local: bool) -> np.ndarray:
+    """The compiled Jacobian of ``frame`` (:mod:`.frame_jacobian`) at q (nq,) or (N, nq):
+    (6, engine_nv) or (N, 6, engine_nv), every joint's own column (mimic joints not yet
+    folded into the joints they copy)."""
+    q, zeros, _, batched = _states(model, q, None, None)
+    require_finite("kinematics", q=q)
+    P = model.packed
+    fr = model.frame(frame)
+    row = int(model.body_row[fr.body])
+    placed = np.concatenate([np.ravel(fr.rotation), np.ravel(fr.translation)]).astype(float)
+    J = np.empty(q.shape[:-1] + (6, model.engine_nv))
+    args = (row, placed, bool(local))
+    if batched:
+        jacobian_many(P, q, *args, J, chunk_count(len(q), WIDTH), extended_of(P))
+    else:
+        jacobian_one(P, q, zeros, *args, J, extended_of(P))
+    if not np.isfinite(J).all():
+        explain_nonfinite("kinematics", q=q)
+    return J
 
 
 def _run(model, q, qd, qdd, base, rows: bool = False) -> np.ndarray:
