@@ -10,6 +10,7 @@ import pytest
 
 import eslabon as es
 from eslabon.model import load_model, save_model
+from eslabon.model.validate import ImplausibleInertiaWarning
 
 
 @pytest.mark.parametrize("name", es.zoo.names())
@@ -34,6 +35,27 @@ def test_every_zoo_model_saves_and_reloads_exactly(name, tmp_path):
         atol=1e-12,
         rtol=0,
     )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: es.with_joint_friction(m, viscous=0.1, coulomb=[0.2] * 6, armature=0.3),
+        lambda m: es.with_payload(m, 1.5),
+        lambda m: m.replace(mass=m.mass * 1.25),
+        lambda m: m.replace(gravity=(0.0, 0.0, -1.62)),
+    ],
+    ids=["friction", "payload", "masses", "gravity"],
+)
+def test_a_dh_model_changed_after_it_was_built_saves_what_it_is(change, tmp_path):
+    """A DH model keeps its table after a change; the file must still hold the changed
+    model, not the table's (the table would silently drop the change)."""
+    model = change(es.zoo.load("puma560"))
+    with pytest.warns(ImplausibleInertiaWarning):  # the Puma's link 3, as in the zoo
+        back = load_model(save_model(model, tmp_path / "m.yaml"))
+    for field in ("mass", "com", "inertia", "viscous", "coulomb", "armature", "gravity"):
+        assert getattr(back, field).tobytes() == getattr(model, field).tobytes(), field
+    assert np.array_equal(back.packed, model.packed)
 
 
 def test_payload_tool_and_book_mode_survive(tmp_path):

@@ -20,8 +20,10 @@ payload: {mass: 3, inertia: [[0.05, 0, 0], [0, 0.05, 0], [0, 0, 0.05]]}
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -519,8 +521,10 @@ def save_model(model: Model, path: PathLike) -> Path:
     (below).
 
     YAML holds the DH table (with the payload and tool recovered from the model's bodies
-    and frames) when the model is exactly the table it was built from and has no mimic
-    joint, else the body list with every frame, and the name, source and gravity.
+    and frames) when that table rebuilds the model bit for bit and it has no mimic
+    joint, else the body list with every frame (so a DH model changed after it was
+    built, e.g. by :func:`~eslabon.model.variants.with_joint_friction`, keeps the
+    change), and the name, source and gravity.
     Floats are written with all their digits, so :func:`load_model` reads the same
     arrays back bit for bit (every zoo model). URDF (:func:`to_urdf`) keeps the bodies,
     joints and frames to about 1e-12 (rpy angles) but not the source; the gravity, which
@@ -575,9 +579,9 @@ def save_model(model: Model, path: PathLike) -> Path:
     if suffix not in (".yaml", ".yml"):
         raise ValueError(f"path: expected a .yaml, .yml or .urdf file name, got {str(path)!r}")
     data = {"eslabon": 1, "name": model.name, "source": model.source, "gravity": model.gravity}
-    if model.dh is not None and not model.has_mimic and _dh_reproduces(model):
-        data.update(convention=model.dh.convention, rows=[dict(r) for r in model.dh.rows])
-        data.update(_dh_extras(model))
+    table = _dh_form(model) if model.dh is not None and not model.has_mimic else None
+    if table is not None:
+        data.update(table)
     else:
         data["bodies"] = [_body_entry(model, i) for i in range(1, model.nb + 1)]
         data["frames"] = [
@@ -642,8 +646,54 @@ def _dh_extras(model: Model) -> dict[str, Any]:
     return out
 
 
-def _dh_reproduces(model: Model) -> bool:
-    """True when the model is exactly its DH table (plus payload and tool)."""
+def _dh_form(model: Model) -> dict[str, Any] | None:
+    """The DH table, payload and tool of the file, or None when they would not rebuild
+    ``model`` bit for bit: a model changed after it was built from its table
+    (:meth:`Model.replace`, :func:`~eslabon.model.variants.with_joint_friction`, a
+    payload merged into the last link, another name of a body) keeps the table for
+    display only, and is written as a body list instead."""
     assert model.dh is not None  # called for DH models only
     n = len(model.dh.rows)
-    return model.nb in (n, n + 1) and all(model.q_index[i] >= 0 for i in range(1, n + 1))
+    if not (model.nb in (n, n + 1) and all(model.q_index[i] >= 0 for i in range(1, n + 1))):
+        return None
+    table = {"convention": model.dh.convention, "rows": [dict(r) for r in model.dh.rows]}
+    table.update(_dh_extras(model))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (the model was warned of when it was built)
+            rebuilt = from_dh(
+                [dict(r) for r in table["rows"]],
+                table["convention"],
+                gravity=model.gravity,
+                payload=table.get("payload"),
+                tool=table.get("tool"),
+                name=model.name,
+                source=model.source,
+            )
+    except ValueError:
+        return None
+    return table if _same_model(rebuilt, model) else None
+
+
+def _same_model(a: Model, b: Model) -> bool:
+    """Every field of the two models equal to the last bit (frames included)."""
+    for f in dataclasses.fields(a):
+        if not f.init or f.name in ("dh", "source", "name"):
+            continue
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if f.name == "frames":
+            if len(x) != len(y) or any(
+                u.name != v.name
+                or u.body != v.body
+                or np.asarray(u.rotation).tobytes() != np.asarray(v.rotation).tobytes()
+                or np.asarray(u.translation).tobytes() != np.asarray(v.translation).tobytes()
+                for u, v in zip(x, y)
+            ):
+                return False
+        elif isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            x, y = np.asarray(x), np.asarray(y)
+            if x.shape != y.shape or x.tobytes() != y.tobytes():
+                return False
+        elif x != y:
+            return False
+    return True
