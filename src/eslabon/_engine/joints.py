@@ -48,7 +48,8 @@ Two families of helpers:
   :func:`articulated_velocity`, :func:`articulated_projection`,
   :func:`articulated_acceleration` and :func:`world_axis`, which take the +z shortcut
   (every DH joint) inside; each does the operations its kernel did before, in the same
-  order.
+  order. :func:`point_axis` (the frame Jacobian's column) computes R · axis for every
+  joint (for +z that is R's third column, the same bits).
 - **numpy** (model building and the reference formulations): :data:`NAMES`,
   :data:`CODES`, :func:`nq_of`, :func:`rotates`, :func:`slides`, :func:`subspace`,
   :func:`jacobian_column`.

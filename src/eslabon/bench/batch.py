@@ -12,6 +12,7 @@ import numpy as np
 
 import eslabon as es
 
+from ..interop.pinocchio import body_order
 from ._core import (
     bench_robot,
     check,
@@ -56,7 +57,7 @@ LOOPED_OPS = [
     ),
     (
         "Jacobian, last body",
-        "jacobian(m, Q, m.body_names[-1])",
+        "jacobian(m, Q, last_name)",
         "for a in QP: computeJointJacobians(pm, data, a); getJointJacobian(pm, data, last, LWA)",
         True,
     ),
@@ -86,10 +87,10 @@ def _reference(op, glb, i):
     return [np.vstack([J[3:], J[:3]])]  # Pinocchio's rows are [linear; angular]
 
 
-def _ours(op, got, i, vo):
+def _ours(op, got, i, vo, glb):
     """Our output(s) of ``op`` at state i in Pinocchio's order of rates."""
     if op == "FK":
-        return [np.asarray(got)[i, -1]]
+        return [np.asarray(got)[i, glb["last_body"]]]
     if op.startswith("Jacobian"):
         return [np.asarray(got)[i][:, vo]]
     got = [got] if op in ("M", "C") else got
@@ -121,7 +122,7 @@ def _check_looped(figure, op, got, glb, vo):
     N = glb["Q"].shape[0]
     ours, ref = [], []
     for i in np.linspace(0, N - 1, CHECKED_STATES).round().astype(int):
-        ours += [x.ravel() for x in _ours(op, got, i, vo)]
+        ours += [x.ravel() for x in _ours(op, got, i, vo, glb)]
         ref += [np.ravel(x) for x in _reference(op, glb, i)]
     return check(
         f"{figure}: {CHECKED_STATES} states vs pin",
@@ -171,8 +172,12 @@ def batch(robots, pc, s):
             es.forward_dynamics(m, Q, QD, TAU)
             pm, data = pin_twin(pc, m, notes, label)
             pin = pc[0] if pm is not None else None
+            # the body of Pinocchio's last joint: the last moving body its twin adds
+            last_body = int([i for i in body_order(m) if m.q_index[i] >= 0][-1])
             glb = {
                 "m": m,
+                "last_body": last_body,
+                "last_name": m.body_names[last_body],
                 "Q": Q,
                 "QD": QD,
                 "QDD": QDD,
@@ -258,11 +263,13 @@ def batch(robots, pc, s):
         "ID, FD: pin.rneaInParallel / abaInParallel on the same threads; M, dID/dq,dqd, "
         "FD derivatives, C, Jacobian and FK: a Python loop of pin.crba / "
         "computeRNEADerivatives / computeABADerivatives / computeCoriolisMatrix / "
-        "computeJointJacobians + getJointJacobian (LOCAL_WORLD_ALIGNED) / forwardKinematics "
-        f"(one thread), checked on {CHECKED_STATES} states; C, Jacobian, FK have no target"
+        "computeJointJacobians + getJointJacobian (LOCAL_WORLD_ALIGNED; all joints' columns, "
+        "where ours computes one body's) / forwardKinematics (one thread), checked on "
+        f"{CHECKED_STATES} states; the Jacobian and FK of the body of Pinocchio's last joint; "
+        "C, Jacobian, FK have no target"
     )
     if looped_floating:
-        notes.append("derivatives in batch: fixed bases only (as in section a)")
+        notes.append("derivatives, C, Jacobian and FK in batch: fixed bases only")
     return {
         "title": f"b. batch of {N:,} random states, {k} threads (µs per state; median "
         f"of {s.batch_runs})",

@@ -280,9 +280,10 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     (qe,) = _engine_arrays(model, q)
     if batched:
         H = np.empty((len(q), n, n))
-        (_d.ne_columns_many if method == "walker_orin_1" else _d.crba_many)(
-            P, qe, H, chunk_count(len(q)), extended_of(P)
-        )
+        if method == "walker_orin_1":  # one state per iteration
+            _d.ne_columns_many(P, qe, H, chunk_count(len(q)), extended_of(P))
+        else:  # lanes
+            _d.crba_many(P, qe, H, chunk_count(len(q), WIDTH), extended_of(P))
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
@@ -499,7 +500,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     dq = np.empty(shape)
     dv = np.empty(shape)
     if batched:
-        chunks = chunk_count(len(q))
+        chunks = chunk_count(len(q), WIDTH)
         status = _dd.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, extended_of(P))
     else:
         status = _dd.id_derivatives_call(P, qe, qde, qdde, dq, dv, extended_of(P))
@@ -562,7 +563,7 @@ def forward_dynamics_derivatives(model, q, qd, tau):
         N = len(q)
         dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
         status = _dd.fd_derivatives_many(
-            P, q, qd, tau, dq, dv, Minv, chunk_count(N), extended_of(P)
+            P, q, qd, tau, dq, dv, Minv, chunk_count(N, WIDTH), extended_of(P)
         )
     else:
         dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
@@ -641,7 +642,7 @@ def coriolis_matrix(model, q, qd):
     P = model.packed_dynamics
     if batched:
         C = np.empty((len(q), n, n))
-        _d.coriolis_many(P, qe, qde, C, chunk_count(len(q)), extended_of(P))
+        _d.coriolis_many(P, qe, qde, C, chunk_count(len(q), WIDTH), extended_of(P))
     else:
         C = np.empty((n, n))
         _d.coriolis_one(P, qe, qde, C, extended_of(P))
@@ -656,7 +657,7 @@ def _energy(model, q, qd):
     P = model.packed  # (folded, a body fixed to the world would leave V's constant)
     if batched:
         out = np.empty((len(q), 2))
-        _d.energy_many(P, qe, qde, out, chunk_count(len(q)), extended_of(P))
+        _d.energy_many(P, qe, qde, out, chunk_count(len(q), WIDTH), extended_of(P))
     else:
         out = np.empty(2)
         _d.energy_one(P, qe, qde, out, extended_of(P))

@@ -5,7 +5,7 @@ spatial form of the Christoffel construction). With J_b the 6×n world Jacobian 
 (columns S_k = the world motion axis of each ancestor joint), J̇_b columns V_k × S_k, M_b
 the body's 6×6 spatial inertia about the world origin and V_b its spatial velocity:
 
-    C = Σ_b J_bᵀ (M_b J̇_b + B_b) J_b,      B_b = ½ (V_b×* M_b − M_b V_b× + (M_b V_b)×̄)
+    C = Σ_b J_bᵀ (M_b J̇_b + B_b J_b),      B_b = ½ (V_b×* M_b − M_b V_b× + (M_b V_b)×̄)
 
 where h×̄ is the matrix with V×* h = (h×̄) V. Then C q̇ = Σ J_bᵀ(M_b J̇_b q̇ + V_b×* M_b V_b)
 and Ṁ − 2C = Σ (J̇ᵀMJ − JᵀMJ̇) − Jᵀ (M V)×̄ J, which is skew-symmetric.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import state_docs
-from .kinematic_pass import body_poses, frame_jacobian, kinematic_pass
+from .kinematic_pass import body_poses, compiled_jacobian, kinematic_pass
 
 REFERENCES = ("world", "local")
 
@@ -223,7 +223,7 @@ def jacobian(model, q, frame: str = "ee", reference: str = "world"):
     ((6, 2), [1.0, 1.0], [1.8, 0.8])
     """
     _check_reference(reference)
-    J = frame_jacobian(model, q, frame, reference == "local")
+    J = compiled_jacobian(model, q, frame, reference == "local")
     if model.mimic is not None:  # a mimic joint's column adds to the one it copies
         J = J @ model.mimic.G
     return J

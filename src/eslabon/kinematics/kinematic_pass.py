@@ -256,7 +256,7 @@ def body_poses(model, q) -> np.ndarray:
     return T
 
 
-def frame_jacobian(model, q, frame: str, local: bool) -> np.ndarray:
+def compiled_jacobian(model, q, frame: str, local: bool) -> np.ndarray:
     """The compiled Jacobian of ``frame`` (:mod:`.frame_jacobian`) at q (nq,) or (N, nq):
     (6, engine_nv) or (N, 6, engine_nv), every joint's own column (mimic joints not yet
     folded into the joints they copy)."""
@@ -277,7 +277,7 @@ def frame_jacobian(model, q, frame: str, local: bool) -> np.ndarray:
     return J
 
 
-def _run(model, q, qd, qdd, base, rows: bool = False) -> np.ndarray:
+def _run(model, q, qd, qdd, base) -> np.ndarray:
     """The checked workspace of the pass (see :func:`kinematic_pass`)."""
     q, qd, qdd, batched = _states(model, q, qd, qdd)
     require_finite("kinematics", q=q, qd=qd, qdd=qdd)
@@ -290,7 +290,7 @@ def _run(model, q, qd, qdd, base, rows: bool = False) -> np.ndarray:
         kinematics_moving_base(P, q, qd, qdd, ws, extended_of(P))
     elif batched:
         ws = workspace(P, len(q))
-        kinematics_many(P, q, qd, qdd, ws, chunk_count(len(q)), extended_of(P))
+        kinematics_many(P, q, qd, qdd, ws, chunk_count(len(q), WIDTH), extended_of(P))
     else:
         ws = workspace(P)
         kinematics_one(P, q, qd, qdd, ws, extended_of(P))
@@ -298,7 +298,7 @@ def _run(model, q, qd, qdd, base, rows: bool = False) -> np.ndarray:
     # rotation turns NaN), so the inputs are checked above, not only the poses here
     if not np.isfinite(ws[..., WS_RW : WS_PW + 3]).all():  # world rotation, then origin
         explain_nonfinite("kinematics", q=q, qd=qd, qdd=qdd)
-    return ws if rows else _body_rows(model, ws)
+    return _body_rows(model, ws)
 
 
 def _body_rows(model, ws: np.ndarray) -> np.ndarray:

@@ -656,7 +656,10 @@ def _dh_form(model: Model) -> dict[str, Any] | None:
     n = len(model.dh.rows)
     if not (model.nb in (n, n + 1) and all(model.q_index[i] >= 0 for i in range(1, n + 1))):
         return None
-    table = {"convention": model.dh.convention, "rows": [dict(r) for r in model.dh.rows]}
+    table: dict[str, Any] = {
+        "convention": model.dh.convention,
+        "rows": [dict(r) for r in model.dh.rows],
+    }
     table.update(_dh_extras(model))
     try:
         with warnings.catch_warnings():
