@@ -459,30 +459,38 @@ def coriolis_one(P, q, qd, C, extended):
     return coriolis_into(P, q, qd, np.empty((_rows(P), coriolis.COLS)), C, extended)
 
 
+@njit(inline="always")
+def _q_qd_blocks(kernel, unpack_block, P, ins, outs, ws, ws1, out, lo, hi, extended):
+    """``kernel(P, q, q̇, ws, out, extended)`` on lanes blocks of states lo … hi−1 of
+    ``ins`` = (Q, Q̇), each block's ``out`` written to ``outs[0]`` by ``unpack_block``; a
+    block that fails is run again state by state (with ``ws1``), which reports the
+    failing state."""
+    Q, QD = ins
+    (OUT,) = outs
+    q = np.empty((int(P[H_NQ]), WIDTH))
+    qd = np.empty((int(P[H_NV]), WIDTH))
+    status = OK
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        pack(QD, s0, hi, qd)
+        if kernel(P, q, qd, ws, out, extended) == OK:
+            unpack_block(out, OUT, s0, hi)
+        else:
+            for s in range(s0, min(s0 + WIDTH, hi)):
+                status = max(status, kernel(P, Q[s], QD[s], ws1, OUT[s], extended))
+    return status
+
+
 @njit(cache=True)
 def coriolis_chunk(P, ins, outs, extra, lo, hi):
     """The Coriolis matrix on lanes (:func:`coriolis_into` compiled for (n, WIDTH)
     blocks); a block that fails is run again state by state, which reports the failing
     state."""
-    Q, QD = ins
-    (C,) = outs
-    (extended,) = extra
     n = int(P[H_NV])
     ws = np.empty((_rows(P), coriolis.COLS, WIDTH))
     ws1 = np.empty((_rows(P), coriolis.COLS))
-    q = np.empty((int(P[H_NQ]), WIDTH))
-    qd = np.empty((n, WIDTH))
     c = np.empty((n, n, WIDTH))
-    status = OK
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        pack(QD, s0, hi, qd)
-        if coriolis_into(P, q, qd, ws, c, extended) == OK:
-            unpack_squares(c, C, s0, hi)
-        else:
-            for s in range(s0, min(s0 + WIDTH, hi)):
-                status = max(status, coriolis_into(P, Q[s], QD[s], ws1, C[s], extended))
-    return status
+    return _q_qd_blocks(coriolis_into, unpack_squares, P, ins, outs, ws, ws1, c, lo, hi, extra[0])
 
 
 @batch_kernel
@@ -499,24 +507,10 @@ def energy_one(P, q, qd, out, extended):
 def energy_chunk(P, ins, outs, extra, lo, hi):
     """The energies on lanes (:func:`energy_into` compiled for (n, WIDTH) blocks, (T, V)
     into a (2, WIDTH) block); a block that fails is run again state by state."""
-    Q, QD = ins
-    (OUT,) = outs
-    (extended,) = extra
     ws = np.empty((_rows(P), WS_COLS, WIDTH))
     ws1 = np.empty((_rows(P), WS_COLS))
-    q = np.empty((int(P[H_NQ]), WIDTH))
-    qd = np.empty((int(P[H_NV]), WIDTH))
     out = np.empty((2, WIDTH))
-    status = OK
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        pack(QD, s0, hi, qd)
-        if energy_into(P, q, qd, ws, out, extended) == OK:
-            unpack(out, OUT, s0, hi)
-        else:
-            for s in range(s0, min(s0 + WIDTH, hi)):
-                status = max(status, energy_into(P, Q[s], QD[s], ws1, OUT[s], extended))
-    return status
+    return _q_qd_blocks(energy_into, unpack, P, ins, outs, ws, ws1, out, lo, hi, extra[0])
 
 
 @batch_kernel
