@@ -61,8 +61,7 @@ def jacobian_one(P, q, qd, row, frame, local, J, extended):
     frame's Jacobian (:func:`frame_jacobian_into`) into ``J`` (6, nv)."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
     forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
-    frame_jacobian_into(P, ws, row, frame, local, J, extended)
-    return OK
+    return frame_jacobian_into(P, ws, row, frame, local, J, extended)
 
 
 @njit(cache=True)
@@ -76,12 +75,13 @@ def jacobian_chunk(P, ins, outs, extra, lo, hi):
     q = np.empty((int(P[H_NQ]), WIDTH))
     zero = np.zeros((nv, WIDTH))
     jac = np.empty((6, nv, WIDTH))
+    status = OK
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
         forward_pass(P, q, zero, zero, 0.0, ws, extended, poses=True)
-        frame_jacobian_into(P, ws, row, frame, local, jac, extended)
+        status = max(status, frame_jacobian_into(P, ws, row, frame, local, jac, extended))
         unpack_squares(jac, J, s0, hi)
-    return OK
+    return status
 
 
 @batch_kernel

@@ -21,8 +21,9 @@ from __future__ import annotations
 from numba import njit
 
 from .._engine.joints import joint, point_axis
-from .._engine.lanes import clear, g3, g9, s1
+from .._engine.lanes import all_finite, clear, g3, g9, like, s1
 from .._engine.layout import H_NV, HEADER, STRIDE, VIDX
+from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, m9, mm, mtv, mv, v3
 from .recursion import WS_PW, WS_RW
 
@@ -32,12 +33,14 @@ def frame_jacobian_into(P, ws, row, frame, local, J, extended):
     """J (6, nv) of the frame placed in packed row ``row`` at ``frame`` (12,): its
     rotation in the row's body (row-major, 9) then its origin (3); from the kinematic
     workspace ``ws`` of the same state; ``local`` True for the frame's own axes. Rows
-    [angular; linear]."""
+    [angular; linear]. Status OK, or NON_FINITE when the sum of the columns is not
+    finite (for lanes: in any lane)."""
     Rb = g9(ws, row, WS_RW)
     point = add(g3(ws, row, WS_PW), mv(Rb, v3(frame, 9)))
     Rf = mm(Rb, m9(frame, 0))
     for a in range(6):
         clear(J, a, 0, int(P[H_NV]))
+    total = like(0.0, Rb[0])
     r = row
     while r > 0:
         o = HEADER + r * STRIDE
@@ -50,4 +53,6 @@ def frame_jacobian_into(P, ws, row, frame, local, J, extended):
             for a in range(3):
                 s1(J, a, k, ang[a])
                 s1(J, 3 + a, k, lin[a])
+                total = total + ang[a] + lin[a]
         r = int(P[o])
+    return OK if all_finite(total) else NON_FINITE

@@ -13,8 +13,9 @@ mount of an arm on a mobile platform (seed 003, Araujo 2012, Ch. III).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, fields
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from .._args import explain_nonfinite, finite_array, require_finite, vectors
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
+from .._engine.status import OK
 from ..model.configuration import check_configuration
 from .drivers import (
     jacobian_many,
@@ -263,18 +265,35 @@ def compiled_jacobian(model, q, frame: str, local: bool) -> np.ndarray:
     q, zeros, _, batched = _states(model, q, None, None)
     require_finite("kinematics", q=q)
     P = model.packed
-    fr = model.frame(frame)
-    row = int(model.body_row[fr.body])
-    placed = np.concatenate([np.ravel(fr.rotation), np.ravel(fr.translation)]).astype(float)
+    row, placed = _frame_placement(model, frame)
     J = np.empty(q.shape[:-1] + (6, model.engine_nv))
     args = (row, placed, bool(local))
     if batched:
-        jacobian_many(P, q, *args, J, chunk_count(len(q), WIDTH), extended_of(P))
+        status = jacobian_many(P, q, *args, J, chunk_count(len(q), WIDTH), extended_of(P))
     else:
-        jacobian_one(P, q, zeros, *args, J, extended_of(P))
-    if not np.isfinite(J).all():
+        status = jacobian_one(P, q, zeros, *args, J, extended_of(P))
+    if status != OK and not np.isfinite(J).all():  # (status: the sum of J is finite)
         explain_nonfinite("kinematics", q=q)
     return J
+
+
+# model -> {frame name: (packed row of its body, its placement (12,))}: models are immutable
+_PLACEMENTS: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, np.ndarray]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _frame_placement(model, frame: str) -> tuple[int, np.ndarray]:
+    """The packed row of ``frame``'s body and the frame's placement on it, the rotation
+    (row-major, 9) then the origin (3), as :func:`.frame_jacobian.frame_jacobian_into`
+    reads them; kept per model."""
+    known = _PLACEMENTS.setdefault(model, {})
+    if frame not in known:
+        fr = model.frame(frame)  # (an unknown name raises here, naming the frames)
+        placed = np.concatenate([np.ravel(fr.rotation), np.ravel(fr.translation)])
+        placed = placed.astype(float)  # (kept writable: numba types read-only arrays apart)
+        known[frame] = (int(model.body_row[fr.body]), placed)
+    return known[frame]
 
 
 def _run(model, q, qd, qdd, base) -> np.ndarray:
