@@ -105,6 +105,37 @@ def _workspaces(P):
     )
 
 
+@njit(cache=True, inline="always")
+def rk4_stage2(q, v, a1, h):
+    """One coordinate of the second stage's state: y + h/2 k1 for y = [q; v], k1 = [v; a1]."""
+    return q + h / 2 * v, v + h / 2 * a1
+
+
+@njit(cache=True, inline="always")
+def rk4_stage3(q, v, a1, a2, h):
+    """The third stage's: y + h/2 k2, k2 = [v + h/2 a1; a2]."""
+    v2 = v + h / 2 * a1
+    return q + h / 2 * v2, v + h / 2 * a2
+
+
+@njit(cache=True, inline="always")
+def rk4_stage4(q, v, a2, a3, h):
+    """The fourth stage's: y + h k3, k3 = [v + h/2 a2; a3]."""
+    v3 = v + h / 2 * a2
+    return q + h * v3, v + h * a3
+
+
+@njit(cache=True, inline="always")
+def rk4_update(q, v, a1, a2, a3, a4, h):
+    """One coordinate of y + h/6 (k1 + 2 k2 + 2 k3 + k4): (q⁺, v⁺). Every RK4 loop of
+    eslabon (:func:`rk4_loop`, the rollouts' one-arm and lanes loops) steps through these
+    four functions, so their results agree bit for bit."""
+    v2 = v + h / 2 * a1
+    v3 = v + h / 2 * a2
+    v4 = v + h * a3
+    return q + h / 6 * (v + 2 * v2 + 2 * v3 + v4), v + h / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
+
+
 @njit(cache=True)
 def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
     """Fill rows 1..K-1 of Q, QD (row 0 holds the initial state) and every row of QDD
@@ -129,28 +160,19 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
         v = QD[k]
         st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
         for a in range(n):
-            x[a] = q[a] + h / 2 * v[a]
-            y[a] = v[a] + h / 2 * a1[a]
+            x[a], y[a] = rk4_stage2(q[a], v[a], a1[a], h)
         st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended)
         for a in range(n):
-            v2 = v[a] + h / 2 * a1[a]
-            x[a] = q[a] + h / 2 * v2
-            y[a] = v[a] + h / 2 * a2[a]
+            x[a], y[a] = rk4_stage3(q[a], v[a], a1[a], a2[a], h)
         st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended)
         for a in range(n):
-            v3 = v[a] + h / 2 * a2[a]
-            x[a] = q[a] + h * v3
-            y[a] = v[a] + h * a3[a]
+            x[a], y[a] = rk4_stage4(q[a], v[a], a2[a], a3[a], h)
         st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended)
         if st:
             return st, k
         for a in range(n):
             QDD[k, a] = a1[a]
-            v2 = v[a] + h / 2 * a1[a]
-            v3 = v[a] + h / 2 * a2[a]
-            v4 = v[a] + h * a3[a]
-            Q[k + 1, a] = q[a] + h / 6 * (v[a] + 2 * v2 + 2 * v3 + v4)
-            QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
+            Q[k + 1, a], QD[k + 1, a] = rk4_update(q[a], v[a], a1[a], a2[a], a3[a], a4[a], h)
     last = Q.shape[0] - 1
     tau = T[last] if T.shape[0] > 1 else T[0]
     st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended)

@@ -35,7 +35,16 @@ from ..dynamics import aba
 from ..dynamics.aba import aba_into
 from ..dynamics.rnea import rnea_into
 from .laws import CT_LAW, NO_LAW, PD_LAW
-from .rk4 import _accel, _workspaces, euler_loop, rk4_loop
+from .rk4 import (
+    _accel,
+    _workspaces,
+    euler_loop,
+    rk4_loop,
+    rk4_stage2,
+    rk4_stage3,
+    rk4_stage4,
+    rk4_update,
+)
 
 
 @njit(cache=True, inline="always")
@@ -102,20 +111,15 @@ def law_loop(P, Pc, method, euler, law, kp, kd, R0, R1, R2, dt, Q, QD, QDD, TAU,
             continue
         mid = _row(S, k, 1)
         for a in range(n):
-            x[a] = q[a] + h / 2 * v[a]
-            y[a] = v[a] + h / 2 * a1[a]
+            x[a], y[a] = rk4_stage2(q[a], v[a], a1[a], h)
         st |= law_torque(Pc, law, kp, kd, R0, R1, R2, mid, x, y, tau, wid, cmd, extended)
         st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended)
         for a in range(n):
-            v2 = v[a] + h / 2 * a1[a]
-            x[a] = q[a] + h / 2 * v2
-            y[a] = v[a] + h / 2 * a2[a]
+            x[a], y[a] = rk4_stage3(q[a], v[a], a1[a], a2[a], h)
         st |= law_torque(Pc, law, kp, kd, R0, R1, R2, mid, x, y, tau, wid, cmd, extended)
         st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended)
         for a in range(n):
-            v3 = v[a] + h / 2 * a2[a]
-            x[a] = q[a] + h * v3
-            y[a] = v[a] + h * a3[a]
+            x[a], y[a] = rk4_stage4(q[a], v[a], a2[a], a3[a], h)
         end = _row(S, k, 2)
         st |= law_torque(Pc, law, kp, kd, R0, R1, R2, end, x, y, tau, wid, cmd, extended)
         st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended)
@@ -123,11 +127,7 @@ def law_loop(P, Pc, method, euler, law, kp, kd, R0, R1, R2, dt, Q, QD, QDD, TAU,
             return st, k
         for a in range(n):
             QDD[k, a] = a1[a]
-            v2 = v[a] + h / 2 * a1[a]
-            v3 = v[a] + h / 2 * a2[a]
-            v4 = v[a] + h * a3[a]
-            Q[k + 1, a] = q[a] + h / 6 * (v[a] + 2 * v2 + 2 * v3 + v4)
-            QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
+            Q[k + 1, a], QD[k + 1, a] = rk4_update(q[a], v[a], a1[a], a2[a], a3[a], a4[a], h)
     return OK, -1
 
 
@@ -235,24 +235,19 @@ def lanes_block(P, Pc, euler, law, data, h, Q, QD, QDD, TAU, extended, runs, lo,
             continue
         for a in range(n):
             for j in range(WIDTH):
-                x[a, j] = q[a, j] + h / 2 * v[a, j]
-                y[a, j] = v[a, j] + h / 2 * a1[a, j]
+                x[a, j], y[a, j] = rk4_stage2(q[a, j], v[a, j], a1[a, j], h)
         if law != NO_LAW:
             st |= _lanes_torque(Pc, law, data, runs, lo, m, k, 1, x, y, tau, wid, cmd, extended)
         st |= aba_into(P, x, y, tau, ws, a2, extended)
         for a in range(n):
             for j in range(WIDTH):
-                v2 = v[a, j] + h / 2 * a1[a, j]
-                x[a, j] = q[a, j] + h / 2 * v2
-                y[a, j] = v[a, j] + h / 2 * a2[a, j]
+                x[a, j], y[a, j] = rk4_stage3(q[a, j], v[a, j], a1[a, j], a2[a, j], h)
         if law != NO_LAW:
             st |= _lanes_torque(Pc, law, data, runs, lo, m, k, 1, x, y, tau, wid, cmd, extended)
         st |= aba_into(P, x, y, tau, ws, a3, extended)
         for a in range(n):
             for j in range(WIDTH):
-                v3 = v[a, j] + h / 2 * a2[a, j]
-                x[a, j] = q[a, j] + h * v3
-                y[a, j] = v[a, j] + h * a3[a, j]
+                x[a, j], y[a, j] = rk4_stage4(q[a, j], v[a, j], a2[a, j], a3[a, j], h)
         if law != NO_LAW:
             st |= _lanes_torque(Pc, law, data, runs, lo, m, k, 2, x, y, tau, wid, cmd, extended)
         st |= aba_into(P, x, y, tau, ws, a4, extended)
@@ -261,12 +256,8 @@ def lanes_block(P, Pc, euler, law, data, h, Q, QD, QDD, TAU, extended, runs, lo,
         for j in range(m):
             s = runs[lo + j]
             for a in range(n):
-                v2 = v[a, j] + h / 2 * a1[a, j]
-                v3 = v[a, j] + h / 2 * a2[a, j]
-                v4 = v[a, j] + h * a3[a, j]
-                Q[s, k + 1, a] = q[a, j] + h / 6 * (v[a, j] + 2 * v2 + 2 * v3 + v4)
-                QD[s, k + 1, a] = v[a, j] + h / 6 * (
-                    a1[a, j] + 2 * a2[a, j] + 2 * a3[a, j] + a4[a, j]
+                Q[s, k + 1, a], QD[s, k + 1, a] = rk4_update(
+                    q[a, j], v[a, j], a1[a, j], a2[a, j], a3[a, j], a4[a, j], h
                 )
     return OK
 
