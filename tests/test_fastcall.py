@@ -45,6 +45,10 @@ MODELS = {
     # helical joints: the entries compiled for the extended joint set (the *_entry_extended
     # twins), on a tree with q of nv entries
     "tree-RHRPH": lambda: es.zoo.random_tree(2, "RHRPH"),
+    # quaternion joints (nq > nv): a free-flying base and a spherical joint, with friction
+    # and armature; the derivatives in the tangent space (dynamics.tangent)
+    "tree-SRRB": lambda: es.zoo.random_tree(5, "SRRB", friction=True),
+    "space_manipulator": lambda: es.zoo.load("space_manipulator"),
 }
 
 
@@ -54,8 +58,12 @@ def model(request):
 
 
 def _states(model, k, seed=1):
+    """q (nq: unit quaternions where the model has them), then k − 1 rates (nv)."""
     rng = np.random.default_rng(seed)
-    return [rng.uniform(-1.5, 1.5, model.nq) for _ in range(k)]
+    q = rng.uniform(-1.5, 1.5, model.nq)
+    if model.nq != model.nv:
+        q = es.random_configuration(model, rng)
+    return [q] + [rng.uniform(-1.5, 1.5, model.nv) for _ in range(k - 1)]
 
 
 def _outputs(x):
@@ -299,7 +307,8 @@ def test_general_path_alone(model, name):
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
     bad = list(args)
     bad[0] = np.where(np.arange(model.nq) == 1, np.nan, args[0])
-    with pytest.raises(ValueError, match="q: expected finite values"):
+    nonfinite = "q: (expected finite values|contains NaN or infinite values)"
+    with pytest.raises(ValueError, match=nonfinite):
         general(model, *bad)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from eslabon._engine import fastcall
 from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
 from eslabon.kinematics import horner
 
@@ -214,6 +215,30 @@ def test_a_quaternion_off_unit_length_is_refused_naming_the_joint():
     assert "normalize" in str(info.value)
     fixed = es.normalize(model, q)
     es.inverse_dynamics(model, fixed, np.zeros(model.nv), np.zeros(model.nv))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        es.inverse_dynamics_derivatives,
+        es.forward_dynamics_derivatives,
+        es.control.linearize,
+    ],
+)
+def test_the_compiled_derivatives_hand_an_off_unit_quaternion_to_the_general_path(fn):
+    """The derivatives and the linearization run compiled from C for quaternion joints;
+    a quaternion off unit length goes to the general path, whose error names the joint,
+    one state or a batch."""
+    model = _tree(0, "BRUHLSPRF")
+    q = es.neutral(model)
+    q[6] = 1.01  # the free flyer's w
+    v = np.zeros(model.nv)
+    if fastcall.AVAILABLE:
+        assert fn.__self__.fast(model, q, v, v) is None
+        assert fn.__self__.fast(model, es.normalize(model, q), v, v) is not None
+    for args in ((q, v, v), (np.stack([es.neutral(model), q]), np.stack([v, v]), np.stack([v, v]))):
+        with pytest.raises(ValueError, match="body1"):
+            fn(model, *args)
 
 
 def test_q_of_length_nv_is_refused_with_both_lengths():

@@ -10,18 +10,21 @@ a. per call (µs) on zoo ``puma560``, ``panda`` and ``space_manipulator`` (a fre
    ``mass_matrix`` vs ``pin.crba``, ``forward_dynamics`` vs ``pin.aba``,
    ``inverse_dynamics_derivatives`` vs ``pin.computeRNEADerivatives``,
    ``forward_dynamics_derivatives`` and ``control.linearize`` vs
-   ``pin.computeABADerivatives`` (these three on fixed bases only); every output is first
-   checked against Pinocchio (max abs difference < 1e-8). Target ratio ≤ 0.8 (≤ 0.6 for
-   the floating base; FD derivatives ≤ 0.6, linearize ≤ 0.7). Beside ID, M and FD of a
+   ``pin.computeABADerivatives``; every output is first checked against Pinocchio (max
+   abs difference < 1e-8; a floating base's derivatives in the tangent space, as
+   Pinocchio's, and A without its −ad(v̄) block). Target ratio ≤ 0.8 (≤ 0.6 for ID, M
+   and FD of a floating base; FD derivatives ≤ 0.6, linearize ≤ 0.7; the derivatives of
+   a floating base have no target). Beside ID, M and FD of a
    fixed base, MuJoCo's ``mj_inverse``, ``mj_kinematics``+``mj_comPos``+``mj_crb``+
    ``mj_fullM`` and ``mj_forward`` on its twin loaded from the URDF eslabon writes
    (:mod:`.mujoco_twin`; checked against eslabon first, relative 1e-9).
 b. a batch of 10,000 random states (seed 7) on 2 threads: ``inverse_dynamics`` /
    ``forward_dynamics`` on (N, n) arrays vs ``pin.rneaInParallel`` / ``pin.abaInParallel``
    (ModelPool, (n, N) column-major inputs), target ratio ≤ 0.35 (≤ 0.3 for the floating
-   base); ``mass_matrix`` and (fixed bases) ``inverse_dynamics_derivatives``,
+   base); ``mass_matrix``, ``inverse_dynamics_derivatives`` and
    ``forward_dynamics_derivatives`` vs a Python loop of ``pin.crba``,
-   ``computeRNEADerivatives``, ``computeABADerivatives``, target ratio ≤ 0.25. µs per state.
+   ``computeRNEADerivatives``, ``computeABADerivatives``, target ratio ≤ 0.25 on fixed
+   bases (none on a floating base). µs per state.
 c. scaling on ``zoo.random_chain(n, seed=0)``, n = 6 … 96: ID, FD, M per call and the
    log-log slope (targets ID, FD ≤ 1.1, M ≈ 2; judged on n ≥ 24).
 d. ``simulate(puma, 1.0, 1e-3, method="rk4")`` wall time, best of 5 (target ≤ 10 ms).

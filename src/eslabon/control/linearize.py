@@ -46,7 +46,7 @@ from ..dynamics import inverse_dynamics, mass_matrix
 from ..dynamics.api import _NOT_PD_MESSAGE, inverse_dynamics_derivatives
 from ..dynamics.tangent import tangent_drift
 from ..dynamics.wrenches import external_wrenches, wrench_torques
-from ..model.configuration import difference, integrate
+from ..model.configuration import check_configuration, difference, integrate
 from ..model.model import Model
 
 METHODS = ("analytic", "central")
@@ -310,7 +310,9 @@ def linearize(
             t = finite_number(t, "t")
         lin = linearize(model, q, qd, qdd, method=method, step=step)
         return _with_wrenches(model, lin, q, qd, checked, t, step)
-    if method == "analytic" and model.nq == model.nv and model.mimic is None and q.ndim <= 2:
+    if method == "analytic" and model.mimic is None and q.ndim <= 2:
+        if model.nq != model.nv:
+            check_configuration(model, q)  # unit quaternions, else the joint is named
         return _compiled(model, q, qd, qdd)
     U = mass_matrix(model, q)
     if method == "analytic":

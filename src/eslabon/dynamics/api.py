@@ -405,33 +405,6 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     return out
 
 
-def _tangent_id_derivatives(model, q, qd, qdd):
-    """(∂τ/∂q, ∂τ/∂v) of a model with quaternion joints, in the tangent space
-    (:mod:`.tangent`): the compiled kernel on the chain of rows at a + c(v), then the
-    chain rule, state by state."""
-    from . import tangent
-
-    model.require_no_mimic("inverse_dynamics_derivatives with a quaternion joint")
-    (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
-    Q, QD, QDD = (np.atleast_2d(x) for x in (q, qd, qdd))
-    n = model.nv
-    DQ, DV = np.empty((len(Q), n, n)), np.empty((len(Q), n, n))
-    for s in range(len(Q)):
-        ac = tangent.chain_acceleration(model, QD[s], QDD[s])
-        dq_c, dv_c = np.empty((1, n, n)), np.empty((1, n, n))
-        P = model.packed_dynamics
-        S = slice(s, s + 1)
-        status = _dd.id_derivatives_many(P, Q[S], QD[S], ac[None], dq_c, dv_c, 1, extended_of(P))
-        if status != OK:
-            explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
-        tau = inverse_dynamics(model, Q[s], QD[s], QDD[s])
-        M = mass_matrix(model, Q[s])
-        DQ[s], DV[s] = tangent.tangent_derivatives(
-            model, QD[s], QDD[s], tau, M, dq_c[0], dv_c[0], ac
-        )
-    return (DQ, DV) if batched else (DQ[0], DV[0])
-
-
 def _coupled_forward_dynamics(model, q, qd, tau, method):
     """q̈ of a model with mimic joints: M q̈ = τ − b with M = Gᵀ M_e G and b = Gᵀ b_e
     (:mod:`eslabon.model.mimic`), by Cholesky. The articulated-body recursion cannot
@@ -490,9 +463,9 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     >>> dq.shape, dv.shape
     ((2, 2), (2, 2))
     """
-    if model.nq != model.nv:
-        return _tangent_id_derivatives(model, q, qd, qdd)
-    (q, qd, qdd), batched = vectors(model.nv, q=q, qd=qd, qdd=qdd)
+    if model.nq != model.nv:  # the tangent space (.tangent): no mimic joint with it
+        model.require_no_mimic("inverse_dynamics_derivatives with a quaternion joint")
+    (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     n = model.engine_nv
     P = model.packed_dynamics
@@ -549,15 +522,15 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     >>> dq.shape, np.allclose(Minv, np.linalg.inv(es.mass_matrix(arm, q)))
     ((2, 2), True)
     """
-    if model.nq != model.nv or model.mimic is not None:
+    if model.mimic is not None:
         # from the inverse dynamics' derivatives at q̈ = FD: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
         (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
         qdd = forward_dynamics(model, q, qd, tau, method="walker_orin_3")
         dq, dv = inverse_dynamics_derivatives(model, q, qd, qdd)
         Minv = np.linalg.inv(mass_matrix(model, q))
         return -Minv @ dq, -Minv @ dv, Minv
-    n = model.nq
-    (q, qd, tau), batched = vectors(n, q=q, qd=qd, tau=tau)
+    n = model.nv
+    (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
     P = model.packed_dynamics
     if batched:
         N = len(q)

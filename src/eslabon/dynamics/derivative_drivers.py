@@ -15,15 +15,114 @@ from .._engine.fastcall import SIGNATURE, WIDE_SIGNATURE, entry_status, packed_m
 from .._engine.joints import EXTENDED
 from .._engine.lanes import WIDTH, pack, unpack_squares
 from .._engine.layout import H_NQ, H_NV
-from .._engine.status import NOT_UNIT, OK, WRONG_SHAPE
-from . import derivatives
-from .derivatives import fd_derivatives_into, linearization_into, rnea_derivatives_into
-from .drivers import _lengths_ok, _rows, _square_ok
+from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
+from ..kinematics.recursion import WS_COLS
+from . import aba, derivatives
+from .aba import aba_into
+from .cholesky_fd import spd_inverse
+from .derivatives import (
+    _times_into,
+    fd_derivatives_into,
+    linearization_into,
+    rnea_derivatives_into,
+    state_space_into,
+)
+from .drivers import _lengths_ok, _rows, _square_ok, _units_ok
+from .rnea import rnea_into
+from .tangent import (
+    TANGENT_WORK,
+    chain_acceleration_into,
+    drift_into,
+    tangent_derivatives_into,
+)
 
 # the workspace columns of the C entries' scratch, and its (n, n) blocks after the
 # workspace and the (n,) vector (eslabon._engine.fastcall.squares)
 SCRATCH_COLS = {"fd_derivatives_entry": derivatives.COLS, "linearize_entry": derivatives.COLS}
 SCRATCH_SQUARES = {"fd_derivatives_entry": 3, "linearize_entry": 1}
+
+
+# --- quaternion joints: the derivatives in the tangent space (:mod:`.tangent`) -----------
+
+
+@njit(cache=True, inline="always")
+def tangent_buffers(P):
+    """The workspaces of :func:`tangent_id_derivatives_into` for one state: the derivative
+    pass's, Newton–Euler's, a_c and τ (nv,), and the chain rule's scratch."""
+    n = int(P[H_NV])
+    return (
+        np.empty((_rows(P), derivatives.COLS)),
+        np.empty((_rows(P), WS_COLS)),
+        np.empty(n),
+        np.empty(n),
+        np.empty(TANGENT_WORK),
+    )
+
+
+@njit(cache=True, inline="always")
+def fd_buffers(P):
+    """The further workspaces of :func:`tangent_fd_derivatives_into`: the articulated-body
+    algorithm's, q̈ (nv,) and three (nv, nv) blocks."""
+    n = int(P[H_NV])
+    return (
+        np.empty((_rows(P), aba.COLS)),
+        np.empty(n),
+        np.empty((n, n)),
+        np.empty((n, n)),
+        np.empty((n, n)),
+    )
+
+
+@njit(cache=True)
+def tangent_id_derivatives_into(P, q, qd, qdd, dq, dv, M, buffers, extended):
+    """(∂τ/∂q, ∂τ/∂v) and M of one state of a model with spherical or free-flyer joints:
+    the derivative kernel on the chain of rows at a_c = a + c(v), then the chain rule
+    (:func:`.tangent.tangent_derivatives_into`); ``buffers`` from :func:`tangent_buffers`.
+    Status OK or NON_FINITE."""
+    ws, ws_ne, ac, tau, work = buffers
+    chain_acceleration_into(P, qd, qdd, ac)
+    if rnea_derivatives_into(P, q, qd, ac, ws, dq, dv, M, extended) != OK:
+        return NON_FINITE
+    if rnea_into(P, q, qd, qdd, 1.0, None, ws_ne, tau, extended) != OK:
+        return NON_FINITE
+    tangent_derivatives_into(P, qd, qdd, tau, M, dq, dv, ac, work)
+    return OK
+
+
+@njit(cache=True)
+def tangent_fd_derivatives_into(P, q, qd, tau, dq, dv, Minv, buffers, more, extended):
+    """(∂q̈/∂q, ∂q̈/∂v, M⁻¹) of one state of a model with spherical or free-flyer joints:
+    q̈ by the articulated-body algorithm, then ∂q̈/∂x = −M⁻¹ ∂τ/∂x at that q̈ (Carpentier
+    and Mansard (2018), eq. 26) with ∂τ/∂x in the tangent space; ``buffers`` from
+    :func:`tangent_buffers`, ``more`` from :func:`fd_buffers`. Status OK, NON_FINITE or
+    NOT_POSITIVE_DEFINITE."""
+    n = int(P[H_NV])
+    ws_aba, qdd, W, V, M = more
+    st = aba_into(P, q, qd, tau, ws_aba, qdd, extended)
+    if st != OK:
+        return st
+    st = tangent_id_derivatives_into(P, q, qd, qdd, W, V, M, buffers, extended)
+    if st != OK:
+        return st
+    st = spd_inverse(M, Minv, n)
+    if st != OK:
+        return st
+    _times_into(Minv, W, dq, n, -1.0, 0, 0)
+    _times_into(Minv, V, dv, n, -1.0, 0, 0)
+    return OK
+
+
+@njit(cache=True)
+def tangent_linearization_into(P, q, qd, qdd, W, V, M, L, Minv, A, B, buffers, extended):
+    """:func:`.derivatives.linearization_into` for a model with spherical or free-flyer
+    joints: W, V in the tangent space, and −ad(v̄) in A's upper-left block (the state's
+    motion on the manifold, :func:`.tangent.drift_into`)."""
+    if tangent_id_derivatives_into(P, q, qd, qdd, W, V, M, buffers, extended) != OK:
+        return NON_FINITE
+    st = state_space_into(W, V, M, L, Minv, A, B)
+    if st == OK:
+        drift_into(P, qd, A)
+    return st
 
 
 # --- analytic derivatives (:mod:`.derivatives`) -------------------------------------------
@@ -34,9 +133,14 @@ def id_derivatives_call(P, q, qd, qdd, dq, dv, extended):
     nq = int(P[H_NV])
     if not (_lengths_ok(P, q, qd, qdd, dq) and _square_ok(P, dq) and _square_ok(P, dv)):
         return WRONG_SHAPE
-    if int(P[H_NQ]) != int(P[H_NV]):  # not for quaternion joints yet: the general path says
-        return NOT_UNIT
-    ws, M = np.empty((_rows(P), derivatives.COLS)), np.empty((nq, nq))
+    M = np.empty((nq, nq))
+    if extended is not None:  # (quaternion joints are in the extended set only)
+        if int(P[H_NQ]) != int(P[H_NV]):
+            if not _units_ok(P, q, extended):  # the general path names the joint
+                return NOT_UNIT
+            buffers = tangent_buffers(P)
+            return tangent_id_derivatives_into(P, q, qd, qdd, dq, dv, M, buffers, extended)
+    ws = np.empty((_rows(P), derivatives.COLS))
     return rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended)
 
 
@@ -67,11 +171,20 @@ def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
     DQ, DV = outs
     (extended,) = extra
     n = int(P[H_NV])
+    status = OK
+    if extended is not None:
+        if int(P[H_NQ]) != n:  # quaternion joints: state by state (the tangent space)
+            M1, buffers = np.empty((n, n)), tangent_buffers(P)
+            for s in range(lo, hi):
+                st = tangent_id_derivatives_into(
+                    P, Q[s], QD[s], QDD[s], DQ[s], DV[s], M1, buffers, extended
+                )
+                status = max(status, st)
+            return status
     ws = np.empty((_rows(P), derivatives.COLS, WIDTH))
     ws1, M1 = np.empty((_rows(P), derivatives.COLS)), np.empty((n, n))
     q, qd, qdd = np.empty((int(P[H_NQ]), WIDTH)), np.empty((n, WIDTH)), np.empty((n, WIDTH))
     dq, dv, M = np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH))
-    status = OK
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
         pack(QD, s0, hi, qd)
@@ -100,8 +213,12 @@ def _fd_derivatives_checked(P, q, qd, tau, dq, dv, Minv, ws, qdd, W, V, L, exten
         and _square_ok(P, Minv)
     ):
         return WRONG_SHAPE
-    if int(P[H_NQ]) != int(P[H_NV]):  # not for quaternion joints yet: the general path says
-        return NOT_UNIT
+    if extended is not None:  # (quaternion joints are in the extended set only)
+        if int(P[H_NQ]) != int(P[H_NV]):
+            if not _units_ok(P, q, extended):  # the general path names the joint
+                return NOT_UNIT
+            buffers, more = tangent_buffers(P), fd_buffers(P)
+            return tangent_fd_derivatives_into(P, q, qd, tau, dq, dv, Minv, buffers, more, extended)
     return fd_derivatives_into(P, q, qd, tau, ws, qdd, W, V, L, dq, dv, Minv, extended)
 
 
@@ -158,6 +275,16 @@ def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
     DQ, DV, MINV = outs
     (extended,) = extra
     n = int(P[H_NV])
+    status = OK
+    if extended is not None:
+        if int(P[H_NQ]) != n:  # quaternion joints: state by state (the tangent space)
+            buffers, more = tangent_buffers(P), fd_buffers(P)
+            for s in range(lo, hi):
+                st = tangent_fd_derivatives_into(
+                    P, Q[s], QD[s], TAU[s], DQ[s], DV[s], MINV[s], buffers, more, extended
+                )
+                status = max(status, st)
+            return status
     ws = np.empty((_rows(P), derivatives.COLS, WIDTH))
     q, qd, tau = np.empty((int(P[H_NQ]), WIDTH)), np.empty((n, WIDTH)), np.empty((n, WIDTH))
     qdd = np.empty((n, WIDTH))
@@ -165,7 +292,6 @@ def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
     dq, dv, Minv = np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH))
     ws1, qdd1 = np.empty((_rows(P), derivatives.COLS)), np.empty(n)
     W1, V1, L1 = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-    status = OK
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
         pack(QD, s0, hi, qd)
@@ -208,6 +334,12 @@ def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks, extended):
 @njit(cache=True)
 def linearize_one(P, q, qd, qdd, W, V, M, Minv, A, B, extended):
     ws, L = np.empty((_rows(P), derivatives.COLS)), np.empty((int(P[H_NV]), int(P[H_NV])))
+    if extended is not None:  # (quaternion joints are in the extended set only)
+        if int(P[H_NQ]) != int(P[H_NV]):  # the tangent space
+            buffers = tangent_buffers(P)
+            return tangent_linearization_into(
+                P, q, qd, qdd, W, V, M, L, Minv, A, B, buffers, extended
+            )
     return linearization_into(P, q, qd, qdd, ws, W, V, M, L, Minv, A, B, extended)
 
 
@@ -217,13 +349,21 @@ def _linearize_entry(p, a, b, c, o0, o1, o2, o3, o4, o5, w, extended):
     :class:`eslabon.control.Linearization`; ``w`` the scratch (one (n, n) block)."""
     n = int(p[H_NV])
     P = packed_model(p)
-    if int(p[H_NQ]) != n:  # quaternion joints: the general path (tangent space)
-        return NOT_UNIT
-    q = carray(a, n)
+    q = carray(a, int(p[H_NQ]))
     qd, qdd = carray(b, n), carray(c, n)
     U, V, W = carray(o0, (n, n)), carray(o1, (n, n)), carray(o2, (n, n))
     A, B, Minv = carray(o3, (2 * n, 2 * n)), carray(o4, (2 * n, n)), carray(o5, (n, n))
     ws, _, blocks = squares(w, p, derivatives.COLS, 1)
+    if extended is not None:  # (quaternion joints are in the extended set only)
+        if int(p[H_NQ]) != n:  # the tangent space
+            if not _units_ok(P, q, extended):  # the general path names the joint
+                return NOT_UNIT
+            buffers = tangent_buffers(P)
+            return entry_status(
+                tangent_linearization_into(
+                    P, q, qd, qdd, W, V, U, blocks[0], Minv, A, B, buffers, extended
+                )
+            )
     return entry_status(
         linearization_into(P, q, qd, qdd, ws, W, V, U, blocks[0], Minv, A, B, extended)
     )
@@ -247,6 +387,27 @@ def linearize_chunk(P, ins, outs, extra, lo, hi):
     n = int(P[H_NV])
     ws, L = np.empty((_rows(P), derivatives.COLS)), np.empty((n, n))
     status = OK
+    if extended is not None:  # (quaternion joints are in the extended set only)
+        if int(P[H_NQ]) != n:  # the tangent space
+            buffers = tangent_buffers(P)
+            for s in range(lo, hi):
+                st = tangent_linearization_into(
+                    P,
+                    Q[s],
+                    QD[s],
+                    QDD[s],
+                    W[s],
+                    V[s],
+                    M[s],
+                    L,
+                    MINV[s],
+                    A[s],
+                    B[s],
+                    buffers,
+                    extended,
+                )
+                status = max(status, st)
+            return status
     for s in range(lo, hi):
         st = linearization_into(
             P, Q[s], QD[s], QDD[s], ws, W[s], V[s], M[s], L, MINV[s], A[s], B[s], extended

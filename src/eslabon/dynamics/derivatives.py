@@ -544,9 +544,17 @@ def linearization_into(P, q, qd, qdd, ws, W, V, M, L, Minv, A, B, extended):
         A = [[0, 1], [−M⁻¹W, −M⁻¹V]],   B = [[0], [M⁻¹]].
 
     Status (:mod:`eslabon._engine.status`): OK, NON_FINITE or NOT_POSITIVE_DEFINITE."""
-    n = int(P[H_NV])
     if rnea_derivatives_into(P, q, qd, qdd, ws, W, V, M, extended) != OK:
         return NON_FINITE
+    return state_space_into(W, V, M, L, Minv, A, B)
+
+
+@njit(cache=True)
+def state_space_into(W, V, M, L, Minv, A, B):
+    """M⁻¹ by :func:`spd_inverse` (``L`` a scratch (n, n)), A = [[0, 1], [−M⁻¹W, −M⁻¹V]]
+    and B = [[0], [M⁻¹]] from W = ∂τ/∂q, V = ∂τ/∂q̇ and M. Status OK, NON_FINITE or
+    NOT_POSITIVE_DEFINITE."""
+    n = M.shape[0]
     L[:] = M
     st = spd_inverse(L, Minv, n)
     if st != OK:

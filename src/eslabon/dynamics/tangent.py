@@ -22,13 +22,32 @@ For the rows about the body axes e_i (i = 1, 2, 3 in order), column i of E is
 ∂col_i/∂θ_k = −[e_k]× e_i (k > i), ∂²col_i/∂θ_k² = [e_k]×² e_i and
 ∂²col_i/∂θ_j∂θ_k = [e_k]×[e_j]× e_i (i < j < k); a free flyer's linear block R(θ)ᵀ has the
 same derivatives with every row i = 0 (the displacements come before the rotations).
+
+The chain rule is compiled (:func:`tangent_derivatives_into`, over the nonzero entries of
+E_k and E_jk only) and runs right after the derivative pass, in
+:mod:`.derivative_drivers`: for one state, from the C fast path and in batches. Per call
+it took 311 µs in numpy on the space manipulator and takes about 9 µs compiled
+(benchmarks/RESULTS.md has the figures against Pinocchio).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from .._engine.layout import FREE_FLYER, SPHERICAL
+from .._engine.layout import (
+    ARMATURE,
+    BY_POSE,
+    COULOMB,
+    FREE_FLYER,
+    H_NB,
+    HEADER,
+    PLACE,
+    SPHERICAL,
+    STRIDE,
+    VIDX,
+    VISCOUS,
+)
 
 _AXES = np.eye(3)
 
@@ -92,6 +111,24 @@ def _group(kind):
     return Ek, Ejk, 6
 
 
+def _nonzeros(T):
+    """The nonzero entries of the tensor T as rows (indices…, value): the compiled chain
+    rule visits only them (E_k and E_jk are mostly zeros)."""
+    idx = np.argwhere(T)
+    return np.ascontiguousarray(np.column_stack([idx, T[tuple(idx.T)]]), dtype=float)
+
+
+def _sparse(kind):
+    Ek, Ejk, n = _group(kind)
+    used = np.array([float(Ek[k].any()) for k in range(n)])
+    return _nonzeros(Ek), _nonzeros(Ejk), used
+
+
+_EK3, _EJK3, _USED3 = _sparse(SPHERICAL)
+_EK6, _EJK6, _USED6 = _sparse(FREE_FLYER)
+TANGENT_WORK = 6 * 36 + 4 * 6  # floats of scratch :func:`tangent_derivatives_into` takes
+
+
 def quaternion_groups(model):
     """(v index, kind) of every spherical and free-flyer joint."""
     return [
@@ -101,51 +138,147 @@ def quaternion_groups(model):
     ]
 
 
-def chain_acceleration(model, qd, qdd):
-    """a_c = a + c(v): the accelerations of the chain of rows for the joint's (v, a)."""
-    out = np.array(qdd, dtype=float)
-    for s, kind in quaternion_groups(model):
-        Ek, _, n = _group(kind)
-        v = qd[s : s + n]
-        out[s : s + n] -= np.einsum("jab,j,b->a", Ek, v, v)  # −Ė(0, v) v
-    return out
+@njit(cache=True, inline="always")
+def _tensors(place):
+    """(E_k, E_jk, k used, n) of the joint whose first packed row is placed as
+    ``place``: E_k's nonzero entries as rows (k, a, b, value), E_jk's as (j, k, a, b,
+    value), and whether E_k is not zero."""
+    if place == BY_POSE:
+        return _EK6, _EJK6, _USED6, 6
+    return _EK3, _EJK3, _USED3, 3
 
 
-def tangent_derivatives(model, qd, qdd, tau, M, dq_chain, dv_chain, a_chain):
-    """(∂τ/∂q, ∂τ/∂v) in the tangent space from the chain's derivatives (one state; the
-    module docstring). ``tau`` is τ(q, v, a), ``M`` the mass matrix, ``a_chain`` =
-    :func:`chain_acceleration`.
+@njit(cache=True)
+def chain_acceleration_into(P, qd, qdd, ac):
+    """a_c = a + c(v) into ``ac`` (nv,): the accelerations of the chain of rows for the
+    joints' (v, a); c(v) = −Ė(0, v) v on the rates of each quaternion joint."""
+    for a in range(qdd.shape[0]):
+        ac[a] = qdd[a]
+    for i in range(1, int(P[H_NB]) + 1):
+        o = HEADER + i * STRIDE
+        if P[o + PLACE] == 0.0:
+            continue
+        Ek, _, _, _ = _tensors(P[o + PLACE])
+        s = int(P[o + VIDX])
+        for e in range(Ek.shape[0]):  # Ė(0, v) v = Σ_j E_j v v_j
+            j, a, b = int(Ek[e, 0]), int(Ek[e, 1]), int(Ek[e, 2])
+            ac[s + a] -= Ek[e, 3] * qd[s + j] * qd[s + b]
+
+
+@njit(cache=True, inline="always")
+def _rate_terms(P, s, n, qd, qdd, bs, Js, taub, tau):
+    """For the rates s … s+n−1 of one joint: the viscous coefficient b into ``bs``, the
+    rotor inertia J into ``Js`` and τ without friction and rotor inertia,
+    τ − b v − μ sign(v) − J a, into ``taub``."""
+    for i in range(1, int(P[H_NB]) + 1):
+        o = HEADER + i * STRIDE
+        a = int(P[o + VIDX]) - s
+        if 0 <= a < n:
+            v = qd[s + a]
+            sgn = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
+            bs[a] = P[o + VISCOUS]
+            Js[a] = P[o + ARMATURE]
+            taub[a] = tau[s + a] - bs[a] * v - P[o + COULOMB] * sgn - Js[a] * qdd[s + a]
+
+
+@njit(cache=True)
+def tangent_derivatives_into(P, qd, qdd, tau, M, dq, dv, ac, work):
+    """(∂τ/∂q, ∂τ/∂v) in the tangent space, in place: ``dq``, ``dv`` hold the chain's
+    derivatives (the kernel's, at a_c = :func:`chain_acceleration_into`) and become the
+    joints' (the module docstring). ``tau`` is τ(q, v, a), ``M`` the mass matrix (both
+    with friction and rotor inertia), ``work`` a scratch of :data:`TANGENT_WORK` floats.
 
     Friction and rotor inertia act on the joint's own rates (b v + μ sign(v) + J a, the
     same on the chain's rows at θ = 0, but not along θ), so the chain rule runs on the
-    bodies' part alone (τ and M without them, ∂τ_C/∂θ̇ without b) and b is added back to
-    ∂τ/∂v; ∂τ/∂q gets nothing from them."""
-    rows = model.dof_bodies
-    b, J = model.viscous[rows], model.armature[rows]
-    tau = tau - b * qd - model.coulomb[rows] * np.sign(qd) - J * qdd
-    M = M - np.diag(J)
-    dv_chain = dv_chain - np.diag(b)
-    dq = np.array(dq_chain, dtype=float)
-    dv = np.array(dv_chain, dtype=float)
-    for s, kind in quaternion_groups(model):
-        Ek, Ejk, n = _group(kind)
-        g = slice(s, s + n)
-        v, ac = qd[g], a_chain[g]
-        Ed = np.einsum("jab,j->ab", Ek, v)  # Ė(0, v)
-        Ev = np.einsum("jab,b->ja", Ek, v)  # row j: E_j v
-        dv[:, g] += M[:, g] @ (-Ed - Ev.T)
+    bodies' part alone (τ and M without them, ∂τ_C/∂θ̇ without b); ∂τ/∂q gets nothing
+    from them. Each joint changes only its own columns, and reads the chain's ∂τ/∂θ̇ in
+    them before it changes them."""
+    nv = dq.shape[0]
+    Ed = work[0:36].reshape((6, 6))  # Ė(0, v)
+    Ev = work[36:72].reshape((6, 6))  # row k: E_k v
+    Qv = work[72:108].reshape((6, 6))  # row k: Q_k v
+    Ea = work[108:144].reshape((6, 6))  # row k: E_k a_c
+    Et = work[144:180].reshape((6, 6))  # row k: E_kᵀ τ
+    Dth = work[180:216].reshape((6, 6))  # row k: the chain's θ̈ moved along θ_k
+    taub, bs, Js = work[216:222], work[222:228], work[228:234]
+    for i in range(1, int(P[H_NB]) + 1):
+        o = HEADER + i * STRIDE
+        if P[o + PLACE] == 0.0:
+            continue
+        Ek, Ejk, used, n = _tensors(P[o + PLACE])
+        s = int(P[o + VIDX])
+        _rate_terms(P, s, n, qd, qdd, bs, Js, taub, tau)
+        Ed[:] = 0.0
+        Ev[:] = 0.0
+        Qv[:] = 0.0
+        Ea[:] = 0.0
+        Et[:] = 0.0
+        for e in range(Ek.shape[0]):
+            k, a, b, x = int(Ek[e, 0]), int(Ek[e, 1]), int(Ek[e, 2]), Ek[e, 3]
+            Ed[a, b] += x * qd[s + k]
+            Ev[k, a] += x * qd[s + b]
+            Ea[k, a] += x * ac[s + b]
+            Et[k, b] += x * taub[a]
+        for e in range(Ejk.shape[0]):
+            j, k, a, b = int(Ejk[e, 0]), int(Ejk[e, 1]), int(Ejk[e, 2]), int(Ejk[e, 3])
+            Qv[k, a] += Ejk[e, 4] * qd[s + j] * qd[s + b]
         for k in range(n):
-            if not Ek[k].any():
+            if used[k] == 0.0:
                 continue
-            Ekv = Ek[k] @ v
-            Qk = np.einsum("jab,j->ab", Ejk[:, k], v)
-            dtheta = -Ek[k] @ ac - Qk @ v
-            dtheta += np.einsum("jab,j,b->a", Ek, Ekv, v) + Ed @ Ekv
-            col = dq[:, s + k]
-            col[g] -= Ek[k].T @ tau[g]
-            col -= dv_chain[:, g] @ Ekv
-            col += M[:, g] @ dtheta
-    return dq, dv + np.diag(b)
+            for a in range(n):
+                t = -Ea[k, a] - Qv[k, a]
+                for b in range(n):
+                    t += Ed[a, b] * Ev[k, b] + Ev[k, b] * Ev[b, a]
+                Dth[k, a] = t
+            col = s + k
+            for a in range(n):
+                dq[s + a, col] -= Et[k, a]
+            for r in range(nv):
+                t = 0.0
+                for c in range(n):
+                    t += M[r, s + c] * Dth[k, c] - dv[r, s + c] * Ev[k, c]
+                if s <= r < s + n:  # the bodies' part alone on the joint's diagonal
+                    t += -Js[r - s] * Dth[k, r - s] + bs[r - s] * Ev[k, r - s]
+                dq[r, col] += t
+        G = Qv  # ∂c/∂v = −Ė(0, v) − [E_1 v … E_n v] (Qv is no longer needed)
+        for d in range(n):
+            for c in range(n):
+                G[d, c] = -Ed[d, c] - Ev[c, d]
+        for r in range(nv):
+            for c in range(n):
+                t = 0.0
+                for d in range(n):
+                    t += M[r, s + d] * G[d, c]
+                if s <= r < s + n:
+                    t -= Js[r - s] * G[r - s, c]
+                dv[r, s + c] += t
+
+
+@njit(cache=True)
+def drift_into(P, qd, A):
+    """A[:nv, :nv] += −ad(v) on the rates of each spherical and free-flyer joint
+    (:func:`tangent_drift`, compiled: the linearization's upper-left block)."""
+    for i in range(1, int(P[H_NB]) + 1):
+        o = HEADER + i * STRIDE
+        if P[o + PLACE] == 0.0:
+            continue
+        s = int(P[o + VIDX])
+        w = s + 3 if P[o + PLACE] == BY_POSE else s  # the angular rates
+        _minus_skew_into(A, s, s, qd, w)
+        if P[o + PLACE] == BY_POSE:
+            _minus_skew_into(A, s, s + 3, qd, s)
+            _minus_skew_into(A, s + 3, s + 3, qd, w)
+
+
+@njit(cache=True, inline="always")
+def _minus_skew_into(A, r, c, x, k):
+    """A[r:r+3, c:c+3] += −[x_k]× for the 3-vector x[k:k+3]."""
+    A[r, c + 1] += x[k + 2]
+    A[r, c + 2] -= x[k + 1]
+    A[r + 1, c] -= x[k + 2]
+    A[r + 1, c + 2] += x[k]
+    A[r + 2, c] += x[k + 1]
+    A[r + 2, c + 1] -= x[k]
 
 
 def tangent_drift(model, qd):
