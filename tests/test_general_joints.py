@@ -241,6 +241,31 @@ def test_the_compiled_derivatives_hand_an_off_unit_quaternion_to_the_general_pat
             fn(model, *args)
 
 
+@pytest.mark.parametrize("delta", [9.999998e-7, -9.999998e-7, 1.0000002e-6, -1.0000002e-6])
+def test_every_path_takes_the_same_quaternions(delta):
+    """One state from C, one state from Python and a batch accept the same quaternions:
+    norm within 1e-6 of 1 (refused beyond it, naming the joint)."""
+    model = es.zoo.load("space_manipulator")
+    q = es.neutral(model)
+    q[6] = 1.0 + delta  # the free flyer's w: the quaternion's norm is 1 + delta
+    v = np.zeros(model.nv)
+    calls = [
+        lambda q, v: es.inverse_dynamics(model, q, v, v),
+        lambda q, v: es.mass_matrix(model, q),
+        lambda q, v: es.forward_dynamics(model, q, v, v),
+        lambda q, v: es.inverse_dynamics_derivatives(model, q, v, v),
+        lambda q, v: es.forward_dynamics_derivatives(model, q, v, v),
+        lambda q, v: es.control.linearize(model, q, v, v),
+    ]
+    for call in calls:
+        for args in ((q, v), (q.tolist(), v), (np.stack([q, q]), np.stack([v, v]))):
+            if abs(delta) < 1e-6:
+                call(*args)
+            else:
+                with pytest.raises(ValueError, match="norm"):
+                    call(*args)
+
+
 def test_q_of_length_nv_is_refused_with_both_lengths():
     model = _tree(0, "BRUHLSPRF")
     v = np.zeros(model.nv)

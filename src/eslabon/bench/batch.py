@@ -268,7 +268,8 @@ def batch(robots, pc, s):
         "computeJointJacobians + getJointJacobian (LOCAL_WORLD_ALIGNED; all joints' columns, "
         "where ours computes one body's) / forwardKinematics (one thread), checked on "
         f"{CHECKED_STATES} states; the Jacobian and FK of the body of Pinocchio's last joint; "
-        "C, Jacobian, FK have no target"
+        "C, Jacobian, FK have no target, nor have M and the derivatives of a floating base "
+        "(issue 27 set ≤ 0.25× for fixed-base arms)"
     )
     if looped_floating:
         notes.append("C, Jacobian and FK in batch: fixed bases only")

@@ -1,8 +1,9 @@
 """Drivers of the analytic derivatives and the linearization (:mod:`.derivatives`): the
 per-call entries (C-level, :mod:`eslabon._engine.fastcall`), one-state calls and batch
-chunks (four states in lock step, :mod:`eslabon._engine.lanes`), as
-:mod:`eslabon.dynamics.drivers` does for Newton–Euler, the mass matrix and the
-articulated-body algorithm; its shape checks are shared."""
+chunks (four states in lock step, :mod:`eslabon._engine.lanes`; state by state for a
+model with spherical or free-flyer joints, whose derivatives are taken into the tangent
+space by :mod:`.tangent`), as :mod:`eslabon.dynamics.drivers` does for Newton–Euler, the
+mass matrix and the articulated-body algorithm; its shape checks are shared."""
 
 from __future__ import annotations
 
@@ -130,10 +131,10 @@ def tangent_linearization_into(P, q, qd, qdd, W, V, M, L, Minv, A, B, buffers, e
 
 @njit(cache=True)
 def id_derivatives_call(P, q, qd, qdd, dq, dv, extended):
-    nq = int(P[H_NV])
+    n = int(P[H_NV])
     if not (_lengths_ok(P, q, qd, qdd, dq) and _square_ok(P, dq) and _square_ok(P, dv)):
         return WRONG_SHAPE
-    M = np.empty((nq, nq))
+    M = np.empty((n, n))
     if extended is not None:  # (quaternion joints are in the extended set only)
         if int(P[H_NQ]) != int(P[H_NV]):
             if not _units_ok(P, q, extended):  # the general path names the joint
@@ -166,7 +167,8 @@ def id_derivatives_entry_extended(p, a, b, c, o0, o1, o2):
 @njit(cache=True)
 def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
     """:func:`rnea_derivatives_into` on lanes ((n, WIDTH) blocks); a block that fails is
-    run again state by state, which reports the failing state."""
+    run again state by state, which reports the failing state. Quaternion joints: state
+    by state (:func:`tangent_id_derivatives_into`)."""
     Q, QD, QDD = ins
     DQ, DV = outs
     (extended,) = extra
@@ -270,7 +272,8 @@ def fd_derivatives_entry_extended(p, a, b, c, o0, o1, o2, o3, o4, o5, w):
 @njit(cache=True)
 def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
     """:func:`fd_derivatives_into` on lanes ((n, WIDTH) blocks); a block that fails is
-    run again state by state, which reports the failing state."""
+    run again state by state, which reports the failing state. Quaternion joints: state
+    by state (:func:`tangent_fd_derivatives_into`)."""
     Q, QD, TAU = ins
     DQ, DV, MINV = outs
     (extended,) = extra
@@ -333,13 +336,14 @@ def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks, extended):
 
 @njit(cache=True)
 def linearize_one(P, q, qd, qdd, W, V, M, Minv, A, B, extended):
-    ws, L = np.empty((_rows(P), derivatives.COLS)), np.empty((int(P[H_NV]), int(P[H_NV])))
+    L = np.empty((int(P[H_NV]), int(P[H_NV])))
     if extended is not None:  # (quaternion joints are in the extended set only)
         if int(P[H_NQ]) != int(P[H_NV]):  # the tangent space
             buffers = tangent_buffers(P)
             return tangent_linearization_into(
                 P, q, qd, qdd, W, V, M, L, Minv, A, B, buffers, extended
             )
+    ws = np.empty((_rows(P), derivatives.COLS))
     return linearization_into(P, q, qd, qdd, ws, W, V, M, L, Minv, A, B, extended)
 
 

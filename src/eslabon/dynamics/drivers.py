@@ -69,7 +69,8 @@ def _lengths_ok(P, q, b, c, d):
 
 @njit(cache=True, inline="always")
 def _units_ok(P, q, extended):
-    """Every quaternion of q of unit length within 1e-6 (|‖x‖² − 1| ≤ 2e-6): the lean
+    """Every quaternion of q of unit length within 1e-6 (|‖x‖ − 1| ≤ 1e-6, computed as
+    the general path's check computes it, so that both accept the same states): the lean
     calls' check; the general path names the joint (model.configuration)."""
     if extended is None or int(P[H_NQ]) == int(P[H_NV]):
         return True
@@ -78,7 +79,7 @@ def _units_ok(P, q, extended):
         if P[o + PLACE] != 0.0:
             c = int(P[o + CFG]) + (3 if P[o + PLACE] == BY_POSE else 0)
             x = q[c] * q[c] + q[c + 1] * q[c + 1] + q[c + 2] * q[c + 2] + q[c + 3] * q[c + 3]
-            if not abs(x - 1.0) <= 2e-6:
+            if not abs(math.sqrt(x) - 1.0) <= 1e-6:
                 return False
     return True
 

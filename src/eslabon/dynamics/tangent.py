@@ -25,9 +25,8 @@ same derivatives with every row i = 0 (the displacements come before the rotatio
 
 The chain rule is compiled (:func:`tangent_derivatives_into`, over the nonzero entries of
 E_k and E_jk only) and runs right after the derivative pass, in
-:mod:`.derivative_drivers`: for one state, from the C fast path and in batches. Per call
-it took 311 µs in numpy on the space manipulator and takes about 9 µs compiled
-(benchmarks/RESULTS.md has the figures against Pinocchio).
+:mod:`.derivative_drivers`: for one state, from the C fast path and in batches (why:
+docs/performance.md, "Floating bases and fixed joints").
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._engine.lanes import sign
 from .._engine.layout import (
     ARMATURE,
     BY_POSE,
@@ -126,7 +126,7 @@ def _sparse(kind):
 
 _EK3, _EJK3, _USED3 = _sparse(SPHERICAL)
 _EK6, _EJK6, _USED6 = _sparse(FREE_FLYER)
-TANGENT_WORK = 6 * 36 + 4 * 6  # floats of scratch :func:`tangent_derivatives_into` takes
+TANGENT_WORK = 6 * 36 + 3 * 6  # floats of scratch :func:`tangent_derivatives_into` takes
 
 
 def quaternion_groups(model):
@@ -175,10 +175,9 @@ def _rate_terms(P, s, n, qd, qdd, bs, Js, taub, tau):
         a = int(P[o + VIDX]) - s
         if 0 <= a < n:
             v = qd[s + a]
-            sgn = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
             bs[a] = P[o + VISCOUS]
             Js[a] = P[o + ARMATURE]
-            taub[a] = tau[s + a] - bs[a] * v - P[o + COULOMB] * sgn - Js[a] * qdd[s + a]
+            taub[a] = tau[s + a] - bs[a] * v - P[o + COULOMB] * sign(v) - Js[a] * qdd[s + a]
 
 
 @njit(cache=True)
