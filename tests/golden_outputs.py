@@ -17,7 +17,11 @@ max(1, |x|)) for ∂q̈/∂q, 2.8e-14 for ∂q̈/∂q̇ and M⁻¹, 4.8e-16 for 
 none other (M, τ, q̈, kinematics, energies: 0 ulp); and again when the Coriolis matrix
 was computed entry by entry and the frame Jacobian compiled, both on lanes: 110 Coriolis
 entries moved, at most 3.1e-13 relative (to max(1, |x|)), and 66 Jacobian entries, at
-most 2.2e-16; none other.
+most 2.2e-16; none other; and again when the composite-body M was compiled with fused
+multiply-adds and the kernels' rows put in depth-first order: 241 of 2,194 entries
+moved, M and what is computed from it (the Walker–Orin 3 forward dynamics) at most
+1.4e-13 relative (to max(1, |x|)) for M and 5.2e-12 for q̈, and 4 batches of the
+Coriolis matrix of reordered trees at most 4.3e-16; none other.
 ``tests/test_golden_outputs.py`` recomputes it and compares bytes (0 ulp, signed zeros
 included). Only public API of that earlier release is used here.
 """

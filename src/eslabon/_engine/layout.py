@@ -60,7 +60,7 @@ H_MIMIC = 6  # 1.0 when a joint mimics another: the lean C path hands such model
 H_EXTENDED = 7  # 1.0 when a row is helical or placed by a quaternion: the kernels for the
 # extended joint set serve it (eslabon._engine.joints, "Two joint sets")
 
-STRIDE = 39
+STRIDE = 40
 PARENT = 0  # the parent's row
 # the joint's fields, contiguous: what joints.joint reads as one tuple
 JTYPE = 1  # FIXED, REVOLUTE, PRISMATIC or HELICAL: the motion of this row's one rate
@@ -81,6 +81,9 @@ VISCOUS = 35
 COULOMB = 36
 ARMATURE = 37
 COM_SLIDE = 38  # COM moves by COM_SLIDE * q along the axis (seed 001 book mode); 0 = rigid
+# the tree's
+FORK = 39  # 1.0 when a row after the next has this row as parent (mark_forks): a recursion
+# that keeps the parent's pose in registers along a chain stores this row's for later
 
 # PLACE codes
 BY_AXIS = 0  # rotation about / translation along the axis by q[CFG] (none when CFG < 0)
@@ -186,6 +189,22 @@ def pack(model):
         P[o + COM : o + COM + 3] = model.com[i]
         P[o + INERTIA : o + INERTIA + 9] = model.inertia[i].ravel()
         P[o + COM_SLIDE] = model.com_slide[i]
+    return mark_forks(P)
+
+
+def mark_forks(P):
+    """``P`` with the FORK field of every row set: 1.0 where a row other than the next
+    one is a child of it (a branch starts there), else 0.0. Along a chain a recursion
+    carries the parent's pose in registers; only at a fork does it need the pose again
+    later, from its workspace (the composite-body M stores no other pose: storing every
+    body's cost 8 % of a quadruped's M)."""
+    nb = int(P[H_NB])
+    for i in range(nb + 1):
+        P[HEADER + i * STRIDE + FORK] = 0.0
+    for i in range(1, nb + 1):
+        p = int(P[HEADER + i * STRIDE + PARENT])
+        if p != i - 1:
+            P[HEADER + p * STRIDE + FORK] = 1.0
     return P
 
 

@@ -31,6 +31,7 @@ packed model (:mod:`eslabon._engine.layout`).
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 from numba import carray, njit
@@ -53,6 +54,7 @@ from .walker_orin import crba_into, ne_columns_into
 
 # What a Newton–Euler call computes: τ = NE(q, q̇, q̈), the bias NE(q, q̇, 0) or g = NE(q, 0, 0).
 MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
+_LARGEST = sys.float_info.max  # |x| ≤ this: False for NaN and ±inf
 
 
 @njit(cache=True, inline="always")
@@ -82,6 +84,16 @@ def _units_ok(P, q, extended):
             if not abs(math.sqrt(x) - 1.0) <= 1e-6:
                 return False
     return True
+
+
+@njit(cache=True, inline="always")
+def _finite(x):
+    """Every value of the 1-D ``x`` finite: compares, which the compiler vectorises (a
+    running sum is one chain of additions: 50 ns for the 36 coordinates of a humanoid)."""
+    ok = True
+    for a in range(x.shape[0]):
+        ok &= abs(x[a]) <= _LARGEST
+    return ok
 
 
 @njit(cache=True, inline="always")
@@ -244,10 +256,7 @@ def crba_call(P, q, H, cw, extended):
         return WRONG_SHAPE
     if not _units_ok(P, q, extended):
         return NOT_UNIT
-    s = 0.0
-    for a in range(q.shape[0]):
-        s += q[a]
-    if not math.isfinite(s):  # M does not depend on every q (e.g. the first joint's)
+    if not _finite(q):  # M does not depend on every q (e.g. the first joint's)
         return NON_FINITE
     return crba_into(P, q, cw, H, extended)
 

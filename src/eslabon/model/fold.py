@@ -23,6 +23,7 @@ from .._engine.layout import (
     ROT,
     VIDX,
     body_offset,
+    mark_forks,
 )
 from ..spatial.spatial6 import combined_body
 
@@ -69,7 +70,40 @@ def fold_fixed(P: NDArray[np.float64]) -> NDArray[np.float64]:
             out.append(rows[i])
     F = np.concatenate(out)
     F[H_NB] = int(np.sum(kept)) - 1
-    return F
+    return mark_forks(F)
+
+
+def depth_first(P: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The packed model ``P`` with its rows in depth-first order (each row's subtree right
+    after it, children in their order in ``P``); ``P`` itself when they already are.
+
+    Why: the recursions keep the parent's pose and motion in registers while the next row
+    is its child, and read them back from their workspace at every other row. A URDF
+    numbers its bodies breadth first (:func:`eslabon.model.urdf.read_urdf`), so in a
+    quadruped no row followed its parent and every row took the slow way. The rates and
+    coordinates of every row stay where they were (VIDX, CFG): only the kernels' row
+    order changes, never a result's order (figures: docs/performance.md, "Rows in
+    depth-first order")."""
+    nb = int(P[H_NB])
+    children: list[list[int]] = [[] for _ in range(nb + 1)]
+    for i in range(1, nb + 1):
+        children[int(P[body_offset(i) + PARENT])].append(i)
+    order, stack = [], [0]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(reversed(children[i]))
+    if order == list(range(nb + 1)):
+        return P
+    new = np.empty(nb + 1, dtype=np.int64)
+    new[order] = np.arange(nb + 1)
+    out = [P[:HEADER].copy()]
+    for i in order:
+        r = P[body_offset(i) : body_offset(i + 1)].copy()
+        if i > 0:
+            r[PARENT] = new[int(r[PARENT])]
+        out.append(r)
+    return mark_forks(np.concatenate(out))
 
 
 def _merge_inertia(

@@ -21,7 +21,7 @@ import numpy as np
 from .._engine import layout as L
 from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
-from .fold import fold_fixed
+from .fold import depth_first, fold_fixed
 from .mimic import mimic_map
 from .reframe import axes_on_z
 from .validate import check_body_arrays, check_names_and_frames
@@ -194,9 +194,9 @@ class Model:
     mimic: Any = field(init=False, repr=False)
     body_row: np.ndarray = field(init=False, repr=False)
     packed: np.ndarray = field(init=False, repr=False)
-    # the same with fixed joints folded into their parents (model.fold.fold_fixed) and joint
-    # axes turned onto z (model.reframe.axes_on_z): what the kernels of
-    # per-degree-of-freedom results read
+    # the same with fixed joints folded into their parents (model.fold.fold_fixed), rows
+    # in depth-first order (model.fold.depth_first) and joint axes turned onto z
+    # (model.reframe.axes_on_z): what the kernels of per-degree-of-freedom results read
     packed_dynamics: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -230,7 +230,7 @@ class Model:
         packed = L.pack(self)
         packed.setflags(write=False)
         object.__setattr__(self, "packed", packed)
-        folded = axes_on_z(fold_fixed(packed))
+        folded = axes_on_z(depth_first(fold_fixed(packed)))
         folded.setflags(write=False)
         object.__setattr__(self, "packed_dynamics", folded)
 
