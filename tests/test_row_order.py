@@ -16,7 +16,9 @@ import pytest
 import eslabon as es
 from eslabon._engine import layout as L
 from eslabon._engine.joints import extended_of
+from eslabon._engine.lanes import WIDTH
 from eslabon.dynamics import drivers as _d
+from eslabon.dynamics import walker_orin
 from eslabon.model.fold import depth_first, fold_fixed
 
 TREES = ["RRRRRRRR", "RFPRRFPRR", "BRUHLSPRF", "FRRURRSRR"]
@@ -85,13 +87,33 @@ def test_results_do_not_depend_on_the_row_order(letters):
             assert np.abs(got[key] - ref[key]).max() <= 1e-12 * scale, (letters, key)
 
 
-def test_a_chain_fills_its_mass_matrix_without_zeroing():
+CHAINS = ["puma560", "space_manipulator", "chain-SULHB"]
+
+
+def _chain(name):
+    if name.startswith("chain-"):  # multi-DOF joints (chains of rows) in a chain
+        model = es.zoo.random_tree(43, name[6:], friction=False)
+        assert list(model.parent[1:]) == list(range(model.nb))  # (this seed: a chain)
+        return model
+    return es.zoo.load(name)
+
+
+@pytest.mark.parametrize("name", CHAINS)
+def test_a_chain_fills_its_mass_matrix_without_zeroing(name):
     """No fork: every entry of M is a pair of one joint and an ancestor, written by the
-    kernel; an output full of NaN before the call holds none after it."""
-    for model in (es.zoo.load("puma560"), es.zoo.load("space_manipulator")):
-        P = model.packed_dynamics
-        assert not _field(P, L.FORK).any()
-        q = np.asarray(es.random_configuration(model, np.random.default_rng(0)), dtype=float)
-        H = np.full((model.nv, model.nv), np.nan)
-        assert _d.crba_one(P, q, H, extended_of(P)) == 0
-        np.testing.assert_allclose(H, es.mass_matrix(model, q, method="walker_orin_1"), atol=1e-12)
+    kernel; an output full of NaN before the call holds none after it, for one state and
+    for a lanes block (which a batch reuses from block to block)."""
+    model = _chain(name)
+    P = model.packed_dynamics
+    assert not _field(P, L.FORK).any()
+    ext, n, rows = extended_of(P), model.nv, int(P[L.H_NB]) + 1
+    rng = np.random.default_rng(0)
+    Q = np.array([es.random_configuration(model, rng) for _ in range(WIDTH)], dtype=float)
+    reference = es.mass_matrix(model, Q, method="walker_orin_1")
+    H = np.full((n, n), np.nan)
+    assert _d.crba_one(P, Q[0], H, ext) == 0
+    np.testing.assert_allclose(H, reference[0], atol=1e-12)
+    block = np.full((n, n, WIDTH), np.nan)
+    cw = np.full((rows, walker_orin.COLS, WIDTH), np.nan)
+    assert walker_orin.crba_into(P, np.ascontiguousarray(Q.T), cw, block, ext) == 0
+    np.testing.assert_array_equal(np.moveaxis(block, 2, 0), es.mass_matrix(model, Q))

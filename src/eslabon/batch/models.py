@@ -24,9 +24,15 @@ import numpy as np
 
 
 def model_sha256(model) -> str:
-    """sha256 (hex) of a model's packed arrays and frames: equal numbers, equal hash."""
+    """sha256 (hex) of a model's packed arrays and frames: equal numbers, equal hash.
+    Fields the packing derives from others (``FORK``, from the parents) are left out, so
+    a data set started before they existed still resumes."""
+    from .._engine.layout import FORK, HEADER, STRIDE
+
+    P = np.ascontiguousarray(model.packed, dtype="<f8")
     h = hashlib.sha256()
-    h.update(np.ascontiguousarray(model.packed, dtype="<f8").tobytes())
+    h.update(P[:HEADER].tobytes())
+    h.update(np.delete(P[HEADER:].reshape(-1, STRIDE), FORK, axis=1).tobytes())
     if model.has_mimic:  # the coupling lives outside the packed array
         for key in ("mimic_joint", "mimic_multiplier", "mimic_offset"):
             h.update(np.ascontiguousarray(getattr(model, key), dtype="<f8").tobytes())

@@ -89,7 +89,8 @@ def _units_ok(P, q, extended):
 @njit(cache=True, inline="always")
 def _finite(x):
     """Every value of the 1-D ``x`` finite: compares, which the compiler vectorises (a
-    running sum is one chain of additions: 50 ns for the 36 coordinates of a humanoid)."""
+    running sum is one chain of additions: 78 ns for the 36 coordinates of the G1
+    humanoid, against 19 ns)."""
     ok = True
     for a in range(x.shape[0]):
         ok &= abs(x[a]) <= _LARGEST

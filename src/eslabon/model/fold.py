@@ -82,8 +82,8 @@ def depth_first(P: NDArray[np.float64]) -> NDArray[np.float64]:
     numbers its bodies breadth first (:func:`eslabon.model.urdf.read_urdf`), so in a
     quadruped no row followed its parent and every row took the slow way. The rates and
     coordinates of every row stay where they were (VIDX, CFG): only the kernels' row
-    order changes, never a result's order (figures: docs/performance.md, "Rows in
-    depth-first order")."""
+    order changes, never a result's order (figures: docs/performance.md, "The mass
+    matrix per call")."""
     nb = int(P[H_NB])
     children: list[list[int]] = [[] for _ in range(nb + 1)]
     for i in range(1, nb + 1):
