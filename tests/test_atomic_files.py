@@ -69,3 +69,15 @@ def test_no_overwrite_refuses_atomically_and_a_missing_folder_is_named(tmp_path)
     with pytest.raises(ValueError, match="the folder .* does not exist"):
         write_text_atomic(tmp_path / "no" / "x.txt", "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.txt"]
+
+
+def test_what_a_kill_between_link_and_rename_leaves_the_next_write_removes(tmp_path):
+    # atomic_file names its complete anonymous file for the instant before the rename over
+    # the target; a kill in that instant leaves this name (CI saw it once, on the viewer)
+    target = tmp_path / "view.html"
+    name = _files._temporary_name(target).name
+    m = _files._our_temporary(name)
+    assert m is not None and m["target"] == "view.html" and int(m["pid"]) == os.getpid()
+    left = _stale(tmp_path, "view.html")  # the same form, from a process now dead
+    write_text_atomic(target, "<html></html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["view.html"], left

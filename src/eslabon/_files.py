@@ -3,10 +3,13 @@
 Every file eslabon writes goes through this module:
 
 - :func:`atomic_file` opens an *anonymous* file in the target's folder (Linux ``O_TMPFILE``)
-  and gives it the target's name in one step once it is complete. A process killed while
-  writing leaves nothing behind: the kernel frees an anonymous file with its last
-  descriptor. Where the folder does not support anonymous files, a named temporary is
-  used instead (see below).
+  and gives it the target's name once it is complete. A process killed while writing
+  leaves nothing behind: the kernel frees an anonymous file with its last descriptor.
+  Replacing an existing file takes two steps (Linux cannot link a file over another
+  name): the complete file is linked under a temporary name of the form below, then
+  renamed over the target. A kill between those two calls leaves that complete
+  temporary, which the next write into the folder removes. Where the folder does not
+  support anonymous files, a named temporary is used throughout (see below).
 - :func:`atomic_path` is for writers that need a file *name* (an animation writer, a
   subprocess): a temporary named ``.<target>.eslabon-tmp-<host>-<pid>-<token><suffix>`` beside
   the target, renamed over it when complete and removed on failure. A temporary left by
@@ -255,7 +258,8 @@ def atomic_file(
 def atomic_path(path, *, overwrite: bool = True):
     """Yield a temporary file *name* beside ``path`` (same suffix) for writers that need
     one; it replaces ``path`` when the block ends without an error, and is removed
-    otherwise. Prefer :func:`atomic_file`, which leaves nothing even when killed."""
+    otherwise. Prefer :func:`atomic_file`, which shows a name only for the instant of the
+    rename."""
     path = _prepare(path, overwrite)
     tmp = _temporary_name(path)
     try:
