@@ -218,16 +218,23 @@ class NonFiniteResultError(ValueError):
     far out of scale)."""
 
 
+def nonfinite_message(name: str, arr: np.ndarray) -> str | None:
+    """``"<name>: expected finite values, got <value> at index <i>"`` for the first
+    non-finite entry of ``arr``, or None when every entry is finite."""
+    bad = ~np.isfinite(arr)
+    if not bad.any():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    at = idx[0] if len(idx) == 1 else idx
+    return f"{name}: expected finite values, got {arr[bad].flat[0]} at index {at}"
+
+
 def explain_nonfinite(what: str, **fields):
     """Raise a ValueError naming the first non-finite input, else the non-finite result."""
     for name, arr in fields.items():
-        bad = ~np.isfinite(arr)
-        if bad.any():
-            idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            idx = idx[0] if len(idx) == 1 else idx
-            raise ValueError(
-                f"{name}: expected finite values, got {arr[bad].flat[0]} at index {idx}"
-            )
+        message = nonfinite_message(name, arr)
+        if message is not None:
+            raise ValueError(message)
     raise NonFiniteResultError(
         f"{what}: the result is not finite (inputs are finite; check the model's scale)"
     )

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from eslabon._args import nonfinite_message
 from eslabon._engine.layout import (
     FIXED,
     FREE_FLYER,
@@ -304,7 +305,7 @@ class _Plan:
             got = f"{a.shape[-1]}" if a.ndim == 1 else f"rows of {a.shape[-1]}"
             raise ValueError(f"{field}: expected {n} numbers ({what}), got {got}")
         if not np.all(np.isfinite(a)):
-            raise ValueError(f"{field}: contains NaN or infinite values")
+            raise ValueError(nonfinite_message(field, a))
         return a
 
     def joint(self, i: int) -> str:
