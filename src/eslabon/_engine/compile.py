@@ -169,20 +169,35 @@ def batch_kernel(fn):
 _COMPILED_PACKAGES = ("_engine", "dynamics", "kinematics", "sim")
 
 
-def _code_hash() -> str:
-    """A hash of eslabon's version and of every source file of the packages that hold
-    compiled code: the name of the folder that eslabon's numba cache lives in."""
-    import hashlib
-
+def _compiled_sources() -> list:
+    """The source files of the packages that hold compiled code, in a fixed order."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    h = hashlib.sha256()
+    paths = []
     for package in _COMPILED_PACKAGES:
         folder = os.path.join(root, package)
-        for name in sorted(os.listdir(folder)):
-            if name.endswith(".py"):
-                h.update(name.encode())
-                with open(os.path.join(folder, name), "rb") as f:
-                    h.update(f.read())
+        paths += [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+    return paths
+
+
+def _sources_stamp(paths: list) -> tuple:
+    """Each file's name, size and modification time: when it changes, so may the hash."""
+    stamp = []
+    for path in paths:
+        st = os.stat(path)
+        stamp.append((path, st.st_size, st.st_mtime_ns))
+    return tuple(stamp)
+
+
+def _code_hash(paths: list | None = None) -> str:
+    """A hash of every source file of the packages that hold compiled code: the name of
+    the folder that eslabon's numba cache lives in."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for path in _compiled_sources() if paths is None else paths:
+        h.update(os.path.basename(path).encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:16]
 
 
@@ -192,14 +207,20 @@ def _cache_locator():
     file only, so a caller kept in the cache would keep the old code of a callee edited
     in another file (after an upgrade that kept ``__pycache__``, or a stale module path
     after a file moved); with every compiled source in the folder's name, a changed
-    eslabon compiles afresh instead. The folder is under NUMBA_CACHE_DIR when set, else
-    beside the sources, else in the user's cache directory (as numba's own locators)."""
+    eslabon compiles afresh instead. Kernel modules are imported lazily, so when a module
+    not seen before brings its kernels, the sources are looked at again (one ``stat`` per
+    file) and the hash is taken anew if any changed: a process that outlives an edit of
+    the sources does not store new code under the old name. The folder is under
+    NUMBA_CACHE_DIR when set, else beside the sources, else in the user's cache
+    directory (as numba's own locators)."""
     from numba.core import caching, config
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
     class EslabonCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
         code_hash = None
+        sources_stamp = None
+        modules_seen: set = set()
 
         def __init__(self, py_func, py_file, base):
             self._py_file = py_file
@@ -218,8 +239,12 @@ def _cache_locator():
             py_file = os.path.abspath(py_file)
             if not py_file.startswith(root + os.sep) or not os.path.exists(py_file):
                 return None
-            if cls.code_hash is None:
-                cls.code_hash = _code_hash()
+            if py_file not in cls.modules_seen:
+                cls.modules_seen.add(py_file)
+                paths = _compiled_sources()
+                stamp = _sources_stamp(paths)
+                if stamp != cls.sources_stamp:
+                    cls.code_hash, cls.sources_stamp = _code_hash(paths), stamp
             from numba.misc.appdirs import AppDirs
 
             bases = (
