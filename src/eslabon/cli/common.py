@@ -4,6 +4,7 @@ optional extras, and the one-line user error."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 from typing import List, Optional
@@ -18,6 +19,14 @@ OUTPUT_MARK = ".eslabon-output"  # in a folder that eslabon's own outputs fill
 
 class UserError(ValueError):
     """An error in the user's input, reported in one line."""
+
+
+def emit(data: dict, as_json: bool, lines: List[str]):
+    """Print a command's result: ``data`` as JSON with ``--json``, else ``lines``."""
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        typer.echo("\n".join(lines))
 
 
 # ---- options --------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""``eslabon`` command: info, id, fd, simulate, reproduce, bench.
+"""``eslabon`` command: info, id, fd, simulate, plot, view, crosscheck, linearize, bench,
+sweep, demo, warmup (and ``reproduce``, in :mod:`.reproduce_commands`).
 
 Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
 file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
@@ -6,7 +7,6 @@ file) print one line ``error: ...`` on stderr and exit with status 2, no traceba
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -24,6 +24,7 @@ from .common import (
     MODEL_ARG,
     OPT,
     UserError,
+    emit,
     output_file,
     output_folder,
     parse_configuration,
@@ -32,6 +33,7 @@ from .common import (
     resolve_model,
     vector_option,
 )
+from .reproduce_commands import reproduce_app
 
 __all__ = ["app", "main", "UserError", "parse_vector", "resolve_model"]
 
@@ -43,19 +45,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     help="Dynamics of articulated rigid bodies (eslabon).",
 )
-reproduce_app = typer.Typer(
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    help="Reproduce a source document's worked examples.",
-)
 app.add_typer(reproduce_app, name="reproduce")
-
-
-def _emit(data: dict, as_json: bool, lines: List[str]):
-    if as_json:
-        typer.echo(json.dumps(data, indent=2))
-    else:
-        typer.echo("\n".join(lines))
 
 
 def _fmt(v) -> str:
@@ -73,13 +63,13 @@ def info(
     if list_models or model is None:
         from .. import zoo
 
-        _emit({"models": list(zoo.names())}, as_json, list(zoo.names()))
+        emit({"models": list(zoo.names())}, as_json, list(zoo.names()))
         return
     from .tables import model_info
 
     chosen = [o.split("=", 1)[1].strip() for o in opt or [] if o.split("=", 1)[0].strip() == "ee"]
     data, lines = model_info(resolve_model(model, opt), chosen[-1] if chosen else None)
-    _emit(data, as_json, lines)
+    emit(data, as_json, lines)
 
 
 @app.command("id")
@@ -102,7 +92,7 @@ def inverse(
     lines = [f"model {m.name}  ({m.nv} DOF)", f"tau = {_fmt(tau)}"]
     if trace:
         lines.append(rnea_trace(m, x, v, a).table())
-    _emit(
+    emit(
         {
             "model": m.name,
             "q": x.tolist(),
@@ -132,7 +122,7 @@ def forward(
     x = parse_configuration(m, q, "--q")
     v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
     qdd = forward_dynamics(m, x, v, t, method=method)
-    _emit(
+    emit(
         {
             "model": m.name,
             "q": x.tolist(),
@@ -185,7 +175,7 @@ def simulate(
     torque = None if tau is None else parse_vector(tau, m.nv, "--tau")
     traj = run(m, t_final, dt, q0=x0, qd0=v0, torque=torque, method=method)
     traj.save(out, overwrite=force)
-    _emit(
+    emit(
         {"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
         as_json,
         [
@@ -211,7 +201,7 @@ def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, force, as_js
     )
     traj.save(out, overwrite=force)
     pose = traj.config[-1, :3]
-    _emit(
+    emit(
         {
             "model": mm.name,
             "mode": mm.mode,
@@ -263,7 +253,7 @@ def plot_cmd(
     if gif is not None:
         animate_3d(m, traj, path=gif)
         files.append(str(gif))
-    _emit({"files": files}, as_json, [f"wrote {f}" for f in files])
+    emit({"files": files}, as_json, [f"wrote {f}" for f in files])
 
 
 @app.command("view")
@@ -286,7 +276,7 @@ def view_cmd(
     if traj.q.shape[1] != m.nq:
         raise UserError(f"--model: {m.name} has {m.nq} joints, the trajectory {traj.q.shape[1]}")
     path = write_viewer(m, traj, out, overwrite=force)
-    _emit({"file": str(path)}, as_json, [f"wrote {path}"])
+    emit({"file": str(path)}, as_json, [f"wrote {path}"])
 
 
 @app.command("crosscheck")
@@ -313,7 +303,7 @@ def crosscheck_cmd(
         None if s is None else parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (qdd, "--qdd"))
     )
     report = crosscheck(m, x, v, a, seed=seed, rtol=rtol)
-    _emit(report.to_dict(), as_json, report.table().splitlines())
+    emit(report.to_dict(), as_json, report.table().splitlines())
     return 0 if report.ok else 1
 
 
@@ -378,7 +368,7 @@ def linearize_cmd(
             str(Kd),
             "closed-loop eigenvalues: " + ", ".join(f"{e.real:.6g}{e.imag:+.6g}j" for e in cl),
         ]
-    _emit(data, as_json, lines)
+    emit(data, as_json, lines)
 
 
 @app.command()
@@ -461,7 +451,7 @@ def sweep_cmd(
         if folder is None:
             raise UserError("DIR: `eslabon sweep report DIR` needs the sweep's folder")
         data, lines = summarize(folder)
-        _emit(data, as_json, lines)
+        emit(data, as_json, lines)
         return 0
     require_extra("sweep", "eslabon sweep", ("pyarrow", "pandas") if serial else None)
     from ..batch import load_spec, run_sweep
@@ -501,7 +491,7 @@ def sweep_cmd(
         f"{len(summary.get('rejected', []))}); this run: {summary['ok']} ok, "
         f"{summary['failed']} failed",
     )
-    _emit(data, as_json, lines)
+    emit(data, as_json, lines)
     return 0
 
 
@@ -524,7 +514,7 @@ def demo(
     from .demo import run_demo
 
     data, lines = run_demo(out, full=full)
-    _emit(data, as_json, lines)
+    emit(data, as_json, lines)
     return 0 if all(data["crosscheck"].values()) else 1
 
 
@@ -539,7 +529,7 @@ def warmup_cmd(
     from ..warmup import warmup
 
     data = warmup(jobs=jobs or None, log=lambda line: typer.echo(line, err=True))
-    _emit(
+    emit(
         data,
         as_json,
         [
@@ -548,65 +538,6 @@ def warmup_cmd(
             f"{data['jobs']} processes)"
         ],
     )
-
-
-def _reproduce(name: str, out: Path, force: bool, as_json: bool, needs_plots: bool = True):
-    if needs_plots:
-        require_extra("viz", f"eslabon reproduce {name}")
-    output_folder(out, force)
-    import importlib
-
-    from ..reproduce import MODULES
-
-    module = importlib.import_module(f"..reproduce.{MODULES[name]}", __package__)
-    data, lines = module.reproduce(out)
-    _emit(data, as_json, lines)
-
-
-@reproduce_app.command("practica")
-def reproduce_practica(
-    out: Path = typer.Option(Path("out/practica"), "--out"),
-    force: bool = FORCE,
-    as_json: bool = JSON,
-):
-    """Seed 001: Ejemplos 3.1–3.4 beside the printed values, the pendulum simulation,
-    its joint-angle plot (PNG) and animation (GIF)."""
-    _reproduce("practica", out, force, as_json)
-
-
-@reproduce_app.command("jaramillo")
-def reproduce_jaramillo(
-    out: Path = typer.Option(Path("out/jaramillo"), "--out"),
-    force: bool = FORCE,
-    as_json: bool = JSON,
-):
-    """Seeds 002/004: the pendulum, two-link and R-P-R reference cases (τ, M, ξ, q̈ by the
-    operator form and the constraint-force method) beside what the document's printed
-    formulas would give (Figure 7's sign, Figure 8's step 5)."""
-    _reproduce("jaramillo", out, force, as_json, needs_plots=False)
-
-
-@reproduce_app.command("araujo")
-def reproduce_araujo(
-    out: Path = typer.Option(Path("out/araujo"), "--out"), force: bool = FORCE, as_json: bool = JSON
-):
-    """Seed 003 (Araujo 2012): the PUMA 560 on the tricycle, load cases 1 and 2 for 1 s in
-    the thesis's one-way coupling and fully coupled; figures 3.4–3.9 (accelerations,
-    velocities, displacements of the 8 coordinates), the platform path, the thesis-vs-coupled
-    difference, CSV per run, and independently computed reference values checked (the
-    thesis prints no numbers)."""
-    _reproduce("araujo", out, force, as_json)
-
-
-@reproduce_app.command("rojas")
-def reproduce_rojas(
-    out: Path = typer.Option(Path("out/rojas"), "--out"), force: bool = FORCE, as_json: bool = JSON
-):
-    """Seed 000: Tables 5.4.1 and 5.6.2 of the Cincinnati T3 beside the printed values
-    (IK, rates, accelerations, gravity and total torques by Newton–Euler and Lagrange),
-    the 1 s straight-line task with per-joint plots, the 7R loop benchmark and the
-    operation counts."""
-    _reproduce("rojas", out, force, as_json)
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None):
