@@ -14,38 +14,36 @@ Conventions shared by the functions below:
   function says which).
 - Spatial vectors (Jaramillo Botero (1998), eq. (1.1)) are [angular; linear]: a velocity
   [w; v], a classical (not spatial) acceleration [ẇ; v̇], a force [N; f].
-- The functions of ``invariants`` and ``spatial6`` take one input or stacks
-  ((..., 3), (..., 3, 3), (..., 6), scalars (...)) whose leading axes broadcast, and raise
-  ValueError naming the argument for a wrong shape, NaN or inf, or an invalid rotation,
-  mass or inertia. ``rot_x``, ``rot_y``, ``rot_z``, ``is_rotation`` and ``homogeneous``
-  take one input and do not validate it; ``skew`` and ``rot_axis`` also take a stack of
-  vectors.
+- The functions of ``invariants``, ``euler_parameters``, ``euler_angles`` and ``spatial6``
+  take one input or stacks ((..., 3), (..., 3, 3), (..., 6), scalars (...)) whose
+  leading axes broadcast, and raise ValueError naming the argument for a wrong shape,
+  NaN or inf, or an invalid rotation, mass or inertia. ``rot_x``, ``rot_y``, ``rot_z``,
+  ``is_rotation`` and ``homogeneous`` take one input and do not validate it; ``skew`` and
+  ``rot_axis`` also take a stack of vectors.
 """
 
-from .invariants import (
-    Angles,
-    AxisAngle,
+from .euler_angles import Angles, rotation_from_xyz, rotation_from_zxz, xyz_angles, zxz_angles
+from .euler_parameters import (
     EulerParameters,
-    LinearInvariants,
     RodriguesParameters,
+    euler_parameters,
+    euler_parameters_from_invariants,
+    invariants_from_euler_parameters,
+    rodrigues_parameters,
+    rotation_from_euler_parameters,
+    rotation_from_rodrigues,
+)
+from .invariants import (
+    AxisAngle,
+    LinearInvariants,
     angular_velocity,
     as_rotation,
     axis_angle,
-    euler_parameters,
-    euler_parameters_from_invariants,
     invariant_rates,
-    invariants_from_euler_parameters,
     linear_invariants,
-    rodrigues_parameters,
     rotation_from_axis_angle,
-    rotation_from_euler_parameters,
     rotation_from_invariants,
-    rotation_from_rodrigues,
-    rotation_from_xyz,
-    rotation_from_zxz,
     vect,
-    xyz_angles,
-    zxz_angles,
 )
 from .rotations import homogeneous, is_rotation, rot_axis, rot_x, rot_y, rot_z, skew
 from .spatial6 import (
