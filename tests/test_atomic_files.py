@@ -3,6 +3,9 @@ replaces (issue "Nothing silently wrong")."""
 
 import os
 import stat
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +18,7 @@ from eslabon._files import (
 )
 
 HOST = _files._HOST
+SRC = str(Path(_files.__file__).resolve().parents[1])
 
 
 def _stale(folder, target, pid=999_999_999, token="0123456789ab", tail=None):
@@ -71,13 +75,31 @@ def test_no_overwrite_refuses_atomically_and_a_missing_folder_is_named(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.txt"]
 
 
-def test_what_a_kill_between_link_and_rename_leaves_the_next_write_removes(tmp_path):
-    # atomic_file names its complete anonymous file for the instant before the rename over
-    # the target; a kill in that instant leaves this name (CI saw it once, on the viewer)
+def _killed_at_rename(path, text):
+    """Write ``text`` to ``path`` in a child process that dies (os._exit) where
+    atomic_file would rename its complete file over ``path``; returns the exit status."""
+    code = (
+        "import os, sys\n"
+        "from eslabon._files import write_text_atomic\n"
+        "os.replace = lambda *a, **k: os._exit(7)\n"
+        f"write_text_atomic({str(path)!r}, {text!r})\n"
+    )
+    env = {**os.environ, "PYTHONPATH": SRC}
+    return subprocess.run([sys.executable, "-c", code], env=env, timeout=120).returncode
+
+
+def test_a_kill_at_the_rename_leaves_the_complete_file_and_a_later_write_removes_it(
+    tmp_path,
+):
     target = tmp_path / "view.html"
-    name = _files._temporary_name(target).name
-    m = _files._our_temporary(name)
-    assert m is not None and m["target"] == "view.html" and int(m["pid"]) == os.getpid()
-    left = _stale(tmp_path, "view.html")  # the same form, from a process now dead
-    write_text_atomic(target, "<html></html>")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["view.html"], left
+    assert _killed_at_rename(target, "new name: linked in one step") == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["view.html"]
+    assert target.read_text() == "new name: linked in one step"
+    assert _killed_at_rename(target, "two") == 7  # replacing: killed before the rename
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name != "view.html")
+    assert len(left) == 1 and _files._our_temporary(left[0])["target"] == "view.html"
+    assert (tmp_path / left[0]).read_text() == "two"  # complete
+    assert target.read_text() == "new name: linked in one step"  # untouched
+    write_text_atomic(target, "three")  # this process's first write into the folder
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["view.html"]
+    assert target.read_text() == "three"

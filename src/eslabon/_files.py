@@ -5,11 +5,12 @@ Every file eslabon writes goes through this module:
 - :func:`atomic_file` opens an *anonymous* file in the target's folder (Linux ``O_TMPFILE``)
   and gives it the target's name once it is complete. A process killed while writing
   leaves nothing behind: the kernel frees an anonymous file with its last descriptor.
-  Replacing an existing file takes two steps (Linux cannot link a file over another
-  name): the complete file is linked under a temporary name of the form below, then
-  renamed over the target. A kill between those two calls leaves that complete
-  temporary, which the next write into the folder removes. Where the folder does not
-  support anonymous files, a named temporary is used throughout (see below).
+  A new name is linked in one step. Replacing an existing file takes two (Linux cannot
+  link a file over another name): the complete file is linked under a temporary name of
+  the form below, then renamed over the target. A kill between those two calls leaves
+  that complete temporary, which a later process's first write into the folder removes.
+  Where the folder does not support anonymous files, a named temporary is used
+  throughout (see below).
 - :func:`atomic_path` is for writers that need a file *name* (an animation writer, a
   subprocess): a temporary named ``.<target>.eslabon-tmp-<host>-<pid>-<token><suffix>`` beside
   the target, renamed over it when complete and removed on failure. A temporary left by
@@ -145,12 +146,12 @@ def _link_anonymous(fd: int, target: Path, overwrite: bool):
     source = f"{_PROC_FD}/{fd}"
     dfd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        if not overwrite:
-            try:
-                os.link(source, target.name, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True)
-            except FileExistsError:
-                _refuse_existing(target)
+        try:  # a new name: one step, nothing can be left
+            os.link(source, target.name, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True)
             return
+        except FileExistsError:
+            if not overwrite:
+                _refuse_existing(target)
         tmp = _temporary_name(target).name  # visible only between these two calls
         os.link(source, tmp, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True)
         try:
@@ -226,8 +227,9 @@ def atomic_file(
     """Yield an open file that becomes ``path`` when the block ends without an error.
 
     ``mode`` is ``"wb"`` or ``"w"`` (text, UTF-8 unless ``encoding``; ``newline`` as for
-    :func:`open`). On an error (or a
-    kill) nothing is left and an existing ``path`` is untouched. ``overwrite=False``
+    :func:`open`). On an error or a kill an existing ``path`` is untouched and nothing is
+    left, except after a kill in the instant between naming the complete file and
+    renaming it over an existing ``path`` (see the module's docstring). ``overwrite=False``
     refuses an existing ``path`` (:class:`OutputExistsError`, a ValueError).
     """
     if mode not in ("wb", "w"):

@@ -170,21 +170,30 @@ _COMPILED_PACKAGES = ("_engine", "dynamics", "kinematics", "sim")
 
 
 def _compiled_sources() -> list:
-    """The source files of the packages that hold compiled code, in a fixed order."""
+    """The source files of the packages that hold compiled code, in a fixed order (an
+    editor's hidden files, such as a lock ``.#name.py``, are not sources)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     paths = []
     for package in _COMPILED_PACKAGES:
         folder = os.path.join(root, package)
-        paths += [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+        paths += [
+            os.path.join(folder, n)
+            for n in sorted(os.listdir(folder))
+            if n.endswith(".py") and not n.startswith(".")
+        ]
     return paths
 
 
 def _sources_stamp(paths: list) -> tuple:
-    """Each file's name, size and modification time: when it changes, so may the hash."""
+    """Each file's name, size and modification time (None for a file that cannot be
+    read now): when it changes, so may the code."""
     stamp = []
     for path in paths:
-        st = os.stat(path)
-        stamp.append((path, st.st_size, st.st_mtime_ns))
+        try:
+            st = os.stat(path)
+            stamp.append((path, st.st_size, st.st_mtime_ns))
+        except OSError:
+            stamp.append((path, None, None))
     return tuple(stamp)
 
 
@@ -196,9 +205,15 @@ def _code_hash(paths: list | None = None) -> str:
     h = hashlib.sha256()
     for path in _compiled_sources() if paths is None else paths:
         h.update(os.path.basename(path).encode())
-        with open(path, "rb") as f:
-            h.update(f.read())
+        try:
+            with open(path, "rb") as f:
+                h.update(f.read())
+        except OSError:  # gone or unreadable while being edited
+            h.update(b"\0unreadable")
     return h.hexdigest()[:16]
+
+
+_cache_lock = threading.Lock()
 
 
 def _cache_locator():
@@ -207,20 +222,27 @@ def _cache_locator():
     file only, so a caller kept in the cache would keep the old code of a callee edited
     in another file (after an upgrade that kept ``__pycache__``, or a stale module path
     after a file moved); with every compiled source in the folder's name, a changed
-    eslabon compiles afresh instead. Kernel modules are imported lazily, so when a module
-    not seen before brings its kernels, the sources are looked at again (one ``stat`` per
-    file) and the hash is taken anew if any changed: a process that outlives an edit of
-    the sources does not store new code under the old name. The folder is under
-    NUMBA_CACHE_DIR when set, else beside the sources, else in the user's cache
-    directory (as numba's own locators)."""
+    eslabon compiles afresh instead.
+
+    The hash is taken when the first module of kernels is imported. Kernel modules are
+    imported lazily, and a module imported after an edit of the sources would compile
+    the new code of its own file with the old code of modules imported before (numba
+    compiles what the process has imported): neither hash names that mixture. So each
+    module of kernels, when first imported, looks at the sources again (one ``stat`` per
+    file); if any changed since the hash was taken, that module's kernels are cached in
+    a folder of this process only, removed at exit, and one line on stderr says so. The
+    folder is under NUMBA_CACHE_DIR when set, else beside the sources, else in the
+    user's cache directory (as numba's own locators)."""
     from numba.core import caching, config
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
     class EslabonCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-        code_hash = None
-        sources_stamp = None
+        code_hash: str = ""
+        sources_stamp = None  # at the first look
         modules_seen: set = set()
+        modules_after_edit: set = set()  # first imported after the sources changed
+        private_base = None  # this process's folder for their kernels
 
         def __init__(self, py_func, py_file, base):
             self._py_file = py_file
@@ -235,26 +257,39 @@ def _cache_locator():
             return self._cache_path
 
         @classmethod
+        def _look(cls, py_file):
+            """Take the hash at the first module; mark a later module imported after
+            an edit of the sources."""
+            with _cache_lock:
+                if py_file in cls.modules_seen:
+                    return
+                paths = _compiled_sources()
+                stamp = _sources_stamp(paths)
+                if cls.sources_stamp is None:
+                    cls.code_hash, cls.sources_stamp = _code_hash(paths), stamp
+                elif stamp != cls.sources_stamp:
+                    cls.modules_after_edit.add(py_file)
+                    if cls.private_base is None:
+                        _private_cache(cls)
+                cls.modules_seen.add(py_file)
+
+        @classmethod
         def from_function(cls, py_func, py_file):
             py_file = os.path.abspath(py_file)
             if not py_file.startswith(root + os.sep) or not os.path.exists(py_file):
                 return None
-            if py_file not in cls.modules_seen:
-                cls.modules_seen.add(py_file)
-                paths = _compiled_sources()
-                stamp = _sources_stamp(paths)
-                if stamp != cls.sources_stamp:
-                    cls.code_hash, cls.sources_stamp = _code_hash(paths), stamp
+            cls._look(py_file)
             from numba.misc.appdirs import AppDirs
 
-            bases = (
-                [config.CACHE_DIR]
-                if config.CACHE_DIR
-                else [
+            if py_file in cls.modules_after_edit:
+                bases = [cls.private_base]
+            elif config.CACHE_DIR:
+                bases = [config.CACHE_DIR]
+            else:
+                bases = [
                     os.path.join(root, "__pycache__"),
                     AppDirs(appname="numba", appauthor=False).user_cache_dir,
                 ]
-            )
             for base in bases:
                 self = cls(py_func, py_file, base)
                 try:
@@ -265,6 +300,28 @@ def _cache_locator():
             return None
 
     return EslabonCacheLocator
+
+
+def _private_cache(locator) -> None:
+    """Give ``locator`` a folder of this process only, removed at exit, and say why."""
+    import atexit
+    import shutil
+    import tempfile
+
+    locator.private_base = tempfile.mkdtemp(prefix="eslabon-kernels-")
+    atexit.register(shutil.rmtree, locator.private_base, True)
+    stream = sys.stderr
+    if stream is not None:
+        try:
+            print(
+                "eslabon: its sources changed while this process ran; kernels of modules "
+                "imported from now on are not kept in the cache (restart Python to keep "
+                "them)",
+                file=stream,
+                flush=True,
+            )
+        except (OSError, ValueError):
+            pass
 
 
 def install():
