@@ -49,17 +49,33 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._engine.layout import JOINT_NAMES
 from ..conventions import STANDARD_GRAVITY
-from ..spatial import rot_x, rot_y, rot_z
 from .builder import ModelBuilder
+from .urdf_elements import (  # rpy_matrix importable from here
+    _at,
+    _floats,
+    _inertial,
+    _named,
+    _nonnegative,
+    _one,
+    _origin,
+    _visual_styles,
+    _visuals,
+    rpy_matrix,
+)
+from .urdf_end_effector import (  # noqa: F401 (importable from here)
+    TOOL_FRAMES,
+    _end_effector,
+    end_effector_rule,
+)
 from .urdf_export import _comment, matrix_rpy, to_urdf  # noqa: F401 (importable from here)
 from .urdf_xml import MAX_URDF_BYTES, parse_urdf_xml, urdf_source
 from .validate import short_repr
@@ -68,9 +84,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
     from .model import Model
+    from .urdf_elements import Visual
 
-    # one <visual> shape: (kind, {attribute: sizes} or the mesh file name, origin 4x4)
-    Visual = tuple[str, dict[str, list[float]] | str, NDArray[np.float64]]
     # child link -> (its parent joint's name, that <joint>, the parent link)
     ParentOf = dict[str, tuple[str, ET.Element, str]]
 
@@ -88,9 +103,6 @@ ROOT_JOINTS = ("free_flyer", "planar")
 """The joints ``read_urdf(..., root_joint=...)`` can hang the root link from the world on."""
 ROOT_JOINT_NAME = "root_joint"
 """The name of that joint in :attr:`UrdfInfo.joint_names` (Pinocchio's name for it)."""
-_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-_SHAPES = {"box": {"size": 3}, "cylinder": {"radius": 1, "length": 1}, "sphere": {"radius": 1}}
 
 
 @dataclass(frozen=True)
@@ -189,211 +201,6 @@ class UrdfInfo:
             fixed and mimic joints have none.
         """
         return [self.joint_names[b - 1] for b in model.dof_bodies]
-
-
-def _at(elem: ET.Element, where: str) -> str:
-    return f"{where}: <{elem.tag}> at line {elem.get('_line')}"
-
-
-def _one(elem: ET.Element | None, tag: str, where: str) -> ET.Element | None:
-    """The one ``<tag>`` child of ``elem`` (None if there is none); a second is refused."""
-    if elem is None:
-        return None
-    found = elem.findall(tag)
-    if len(found) > 1:
-        raise ValueError(
-            f"{_at(found[1], where)}: a second <{tag}> in the <{elem.tag}> at "
-            f"line {elem.get('_line')} (one is allowed)"
-        )
-    return found[0] if found else None
-
-
-def _floats(
-    elem: ET.Element | None, attr: str, n: int, default: ArrayLike | None, where: str
-) -> NDArray[np.float64]:
-    """``n`` finite decimal numbers from attribute ``attr`` (``default`` when it is absent;
-    a required attribute has default None)."""
-    raw = elem.get(attr) if elem is not None else None
-    if raw is None:
-        if default is None:  # a required attribute is only asked of an element present
-            raise ValueError(
-                f"{_at(cast(ET.Element, elem), where)}: {attr}: missing ({n} number"
-                f"{'s' if n > 1 else ''} expected)"
-            )
-        return np.array(default, dtype=float)
-    tokens = raw.split()
-    vals = np.array([float(t) for t in tokens if _NUMBER.fullmatch(t)])
-    if len(tokens) != n or len(vals) != n or not np.isfinite(vals).all():
-        raise ValueError(
-            f"{_at(cast(ET.Element, elem), where)}: {attr}: expected {n} finite number"
-            f"{'s' if n > 1 else ''}, got {raw!r}"
-        )
-    return vals
-
-
-def _nonnegative(elem: ET.Element | None, attr: str, where: str) -> float:
-    """An optional attribute holding one number >= 0 (0 when absent)."""
-    value = float(_floats(elem, attr, 1, (0.0,), where)[0])
-    if value < 0.0:  # read from the attribute, so elem is an element
-        raise ValueError(
-            f"{_at(cast(ET.Element, elem), where)}: {attr}: expected a number >= 0, got {value}"
-        )
-    return value + 0.0
-
-
-def rpy_matrix(rpy: Iterable[float]) -> NDArray[np.float64]:
-    """R = Rz(yaw) Ry(pitch) Rx(roll) for URDF's fixed-axis roll, pitch, yaw.
-
-    The rotation of an ``<origin rpy="roll pitch yaw">``: roll about x, then pitch about
-    the fixed y, then yaw about the fixed z. The inverse is
-    :func:`~eslabon.model.urdf_export.matrix_rpy`.
-
-    Parameters
-    ----------
-    rpy : iterable of float
-        Exactly three angles (roll, pitch, yaw) [rad].
-
-    Returns
-    -------
-    ndarray (3, 3)
-        The rotation matrix: the rotated frame's axes (columns) in the original axes.
-
-    Raises
-    ------
-    ValueError
-        When ``rpy`` does not hold exactly three values.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from eslabon.model.urdf import rpy_matrix
-    >>> (rpy_matrix([0.0, 0.0, np.pi / 2]) @ [1.0, 0.0, 0.0]).round(6).tolist()
-    [0.0, 1.0, 0.0]
-    """
-    r, p, y = rpy
-    return rot_z(y) @ rot_y(p) @ rot_x(r)
-
-
-def _origin(elem: ET.Element | None, where: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    o = _one(elem, "origin", where) if elem is not None else None
-    return (
-        rpy_matrix(_floats(o, "rpy", 3, (0, 0, 0), where)),
-        _floats(o, "xyz", 3, (0, 0, 0), where),
-    )
-
-
-def _inertial(
-    link: ET.Element, where: str
-) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
-    """(mass, COM, inertia about the COM in link axes); zeros without ``<inertial>``."""
-    inertial = _one(link, "inertial", where)
-    if inertial is None:
-        return 0.0, np.zeros(3), np.zeros((3, 3))
-    R, p = _origin(inertial, where)
-    parts = {tag: _one(inertial, tag, where) for tag in ("mass", "inertia")}
-    for tag, elem in parts.items():
-        if elem is None:
-            raise ValueError(
-                f"{_at(inertial, where)}: <{tag}> missing (an <inertial> needs "
-                "<mass value> and <inertia ixx ixy ixz iyy iyz izz>)"
-            )
-    mass = float(_floats(parts["mass"], "value", 1, None, where)[0])
-    v = {k: float(_floats(parts["inertia"], k, 1, None, where)[0]) for k in _INERTIA_ATTRS}
-    I = np.array(
-        [
-            [v["ixx"], v["ixy"], v["ixz"]],
-            [v["ixy"], v["iyy"], v["iyz"]],
-            [v["ixz"], v["iyz"], v["izz"]],
-        ]
-    )
-    return mass, p, R @ I @ R.T
-
-
-def _visuals(link: ET.Element, where: str) -> list[Visual]:
-    out: list[Visual] = []
-    for vis in link.findall("visual"):
-        R, p = _origin(vis, where)
-        T = np.eye(4)
-        T[:3, :3], T[:3, 3] = R, p
-        geom = _one(vis, "geometry", where)
-        for shape in list(geom) if geom is not None else []:
-            if shape.tag == "mesh":
-                filename = shape.get("filename")
-                if not filename:
-                    raise ValueError(f"{_at(shape, where)}: filename: missing")
-                out.append(("mesh", filename, T))
-            elif shape.tag in _SHAPES:
-                size: dict[str, list[float]] = {}
-                for attr, n in _SHAPES[shape.tag].items():
-                    values = _floats(shape, attr, n, None, where)
-                    if (values < 0).any():
-                        raise ValueError(
-                            f"{_at(shape, where)}: {attr}: expected sizes >= 0, "
-                            f"got {shape.get(attr)!r}"
-                        )
-                    size[attr] = values.tolist()
-                out.append((shape.tag, size, T))
-    return out
-
-
-def _visual_styles(
-    robot: ET.Element, links: dict[str, ET.Element], where: str
-) -> tuple[dict[str, list[float]], dict[tuple[str, str], tuple[float, ...]]]:
-    """({link: rgba} of each link's first coloured visual, {(link, mesh file): scale}).
-
-    A ``<material>`` gives its ``<color rgba>`` in place or by the name of a material
-    defined at the robot's top level; a colour that is not four numbers in [0, 1] is
-    ignored (it only paints the viewer)."""
-    named: dict[str, list[float]] = {}
-    for mat in robot.findall("material"):
-        rgba = _rgba(mat)
-        if mat.get("name") and rgba is not None:
-            named[mat.get("name", "")] = rgba
-    colors: dict[str, list[float]] = {}
-    scales: dict[tuple[str, str], tuple[float, ...]] = {}
-    for name, link in links.items():
-        for vis in link.findall("visual"):
-            style = vis.find("material")
-            if style is not None and name not in colors:
-                rgba = _rgba(style)
-                rgba = rgba if rgba is not None else named.get(style.get("name", ""))
-                if rgba is not None:
-                    colors[name] = rgba
-            for mesh in vis.iter("mesh"):
-                if mesh.get("scale") and mesh.get("filename"):
-                    values = _floats(mesh, "scale", 3, None, where)
-                    scales[(name, mesh.get("filename", ""))] = tuple(values.tolist())
-    return colors, scales
-
-
-def _rgba(material: ET.Element) -> list[float] | None:
-    color = material.find("color")
-    if color is None:
-        return None
-    try:
-        values = [float(v) for v in (color.get("rgba") or "").split()]
-    except ValueError:
-        return None
-    ok = len(values) == 4 and all(np.isfinite(v) and 0.0 <= v <= 1.0 for v in values)
-    return values if ok else None
-
-
-def _named(elements: Iterable[ET.Element], kind: str, where: str) -> dict[str, ET.Element]:
-    """{name: element} of the ``<link>`` or ``<joint>`` elements; each needs a name that no
-    other element of its kind has."""
-    named: dict[str, ET.Element] = {}
-    for elem in elements:
-        name = elem.get("name")
-        if not name:
-            raise ValueError(f"{_at(elem, where)}: name: missing")
-        if name in named:
-            raise ValueError(
-                f"{_at(elem, where)}: name {name!r} is already the name of the "
-                f"<{kind}> at line {named[name].get('_line')}; {kind} names must "
-                "differ"
-            )
-        named[name] = elem
-    return named
 
 
 def _loop_through(link: str, parent_of: ParentOf) -> list[str]:
@@ -778,118 +585,6 @@ def read_urdf(
         strict=strict,
     )
     return _with_mimics(model, info, parent_of, where), info
-
-
-# the names a URDF gives its tool frame, in the order read_urdf looks for them
-TOOL_FRAMES = ("tool0", "ee_link", "tool_frame", "end_effector", "tcp")
-"""The link names :func:`read_urdf` takes as the tool frame ``ee``, the first found wins."""
-
-
-def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str]:
-    """Name the frame ``"ee"`` (read_urdf's ``ee``): (the link or frame it is, the rule)."""
-    frames = {f.name: f for f in b._frames}
-    if "ee" in frames:  # a link of that name is the end effector already
-        if ee not in (None, "ee"):
-            raise ValueError(
-                f"ee: {where} has a link named 'ee', which is the end effector; got {ee!r}"
-            )
-        return "ee", "ee: the URDF's link 'ee'"
-    if ee is not None:
-        if not isinstance(ee, str) or ee not in frames:
-            raise ValueError(
-                f"ee: expected a link of {where}, one of {sorted(frames)}; got {short_repr(ee)}"
-            )
-        name, rule = ee, f"ee: link {ee!r} (chosen with ee=)"
-    else:
-        found = next((n for n in TOOL_FRAMES if n in frames), None)
-        if found is None:
-            last = b._bodies[-1]["name"] if b.nb else next(iter(frames), "world")
-            if not b.nb and last in frames:  # no moving body: ee where that link is
-                f = frames[last]
-                b.add_frame("ee", f.body, f.rotation, f.translation)
-            return last, (
-                f"ee: the last link {last!r} (the URDF has no tool frame: none of "
-                f"{', '.join(TOOL_FRAMES)}; choose one with ee=)"
-            )
-        name = found
-        rule = f"ee: {found!r}, the URDF's tool frame (the first of {', '.join(TOOL_FRAMES)})"
-    f = frames[name]
-    b.add_frame("ee", f.body, f.rotation, f.translation)
-    return name, rule
-
-
-def end_effector_rule(model: Model, chosen: str | None = None) -> str:
-    """Which frame of ``model`` its end effector ``"ee"`` is, and by which rule.
-
-    The rule of :func:`read_urdf` is read from the model itself (its frames): the tool
-    frame, the last link, or another link; ``chosen`` the link given as read_urdf's
-    ``ee``, if any. What ``eslabon info`` prints for a URDF model (line ``ee``).
-
-    The frames placed exactly where ``"ee"`` is are compared with :data:`TOOL_FRAMES` and
-    the last body's own frame; otherwise the first frame at that place is named, or, when
-    there is none, the body ``"ee"`` is fixed to.
-
-    Parameters
-    ----------
-    model : Model
-        A model, usually read by :func:`read_urdf`; it must have a frame ``"ee"``.
-    chosen : str, optional
-        The link given as ``ee=`` when the model was read; it is then named as chosen.
-
-    Returns
-    -------
-    str
-        The rule, e.g. ``"'tool0', the URDF's tool frame (...)"``,
-        ``"the last link 'wrist' (...)"`` or ``"link 'hand' (chosen with ee=)"``.
-
-    Raises
-    ------
-    ValueError
-        When the model has no frame ``"ee"`` (:meth:`Model.frame`).
-
-    Examples
-    --------
-    >>> from eslabon.model.urdf import end_effector_rule, read_urdf
-    >>> urdf = '''<robot name="arm">
-    ...   <link name="base"/>
-    ...   <link name="upper">
-    ...     <inertial><origin xyz="0.5 0 0"/><mass value="2"/>
-    ...       <inertia ixx="0" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.2"/></inertial>
-    ...   </link>
-    ...   <link name="tool0"/>
-    ...   <joint name="shoulder" type="revolute">
-    ...     <parent link="base"/><child link="upper"/><axis xyz="0 0 1"/>
-    ...     <limit lower="-2.5" upper="2.5"/>
-    ...   </joint>
-    ...   <joint name="flange" type="fixed">
-    ...     <parent link="upper"/><child link="tool0"/><origin xyz="1 0 0"/>
-    ...   </joint>
-    ... </robot>'''
-    >>> model, info = read_urdf(urdf)
-    >>> end_effector_rule(model)
-    "'tool0', the URDF's tool frame (the first of tool0, ee_link, tool_frame, end_effector, tcp)"
-    """
-    if chosen:
-        return f"link {chosen!r} (chosen with ee=)"
-    ee = model.frame("ee")
-    same = [
-        f.name
-        for f in model.frames
-        if f.name != "ee"
-        and f.body == ee.body
-        and np.array_equal(f.rotation, ee.rotation)
-        and np.array_equal(f.translation, ee.translation)
-    ]
-    tool = next((n for n in TOOL_FRAMES if n in same), None)
-    if tool is not None:
-        return f"{tool!r}, the URDF's tool frame (the first of {', '.join(TOOL_FRAMES)})"
-    name = model.body_names[ee.body]
-    if name in same and ee.body == model.nb:
-        return (
-            f"the last link {name!r} (no tool frame: none of {', '.join(TOOL_FRAMES)}; "
-            "choose one with ee=)"
-        )
-    return f"{same[0]!r}" if same else f"a frame of body {name!r}"
 
 
 def _with_mimics(model: Model, info: UrdfInfo, parent_of: ParentOf, where: str) -> Model:
