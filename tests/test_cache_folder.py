@@ -43,3 +43,43 @@ def test_hidden_files_are_not_sources():
     names = [os.path.basename(p) for p in compile_._compiled_sources()]
     assert names and not [n for n in names if n.startswith(".")]
     assert all(n.endswith(".py") for n in names)
+
+
+def test_warmup_counts_and_prune_removes_only_other_versions_folders(tmp_path, monkeypatch, capsys):
+    import json
+
+    from numba.core import config
+
+    from eslabon import warmup
+    from eslabon.cli.main import main
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(warmup, "GROUPS", {})  # compile nothing: only the cache folders
+    current = tmp_path / f"eslabon-{compile_._code_hash()}"
+    old = tmp_path / "eslabon-0123456789abcdef"
+    for folder in (current, old / "dynamics"):
+        folder.mkdir(parents=True)
+    (current / "kept.nbi").write_bytes(b"k" * 10)
+    (old / "dynamics" / "rnea.nbi").write_bytes(b"x" * 100)
+    (old / "rnea.nbc").write_bytes(b"y" * 28)
+    elsewhere = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "eslabon-fedcba9876543210").symlink_to(elsewhere)  # a link: not ours
+    (tmp_path / "eslabon-notahash").mkdir()  # not of the form
+    (tmp_path / "user.txt").write_text("a user's file")
+
+    main(["warmup", "--jobs", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["old_cache"] == {"folders": 1, "bytes": 128, "removed": False}
+    assert old.exists()
+
+    main(["warmup", "--jobs", "1", "--prune"])
+    out = capsys.readouterr().out
+    assert "1 cache folder of other versions of eslabon's sources (0 MiB): removed" in out
+    assert not old.exists()
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted(
+        [current.name, "eslabon-fedcba9876543210", "eslabon-notahash", "user.txt"]
+    )
+    assert (current / "kept.nbi").exists() and elsewhere.exists()
+    assert compile_.remove_old_cache_folders() == []

@@ -9,6 +9,11 @@ processes, one per core by default (numba compiles one function at a time per pr
 
 When to run it: after installing or upgrading eslabon (numba's cache is keyed by each
 source file's time stamp, so an upgrade starts cold), or in a container build.
+
+Each version of eslabon's compiled sources has its own cache folder
+(``eslabon-<hash>``, :func:`eslabon._engine.compile.cache_folders`), and the folders of
+earlier versions are not removed by themselves (40–60 MB each). Warming up says how many
+there are; ``prune=True`` (``eslabon warmup --prune``) removes them.
 """
 
 from __future__ import annotations
@@ -143,9 +148,11 @@ def _worker(name: str) -> tuple:
     return name, run_group(name)
 
 
-def warmup(jobs: int | None = None, log=None) -> dict:
+def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
     """Compile every group of kernels, ``jobs`` processes at once (default: one per core);
-    ``log(line)`` reports each group as it lands. Returns the timings."""
+    ``log(line)`` reports each group as it lands. With ``prune``, then remove the cache
+    folders of other versions of eslabon's sources. Returns the timings and, under
+    ``"old_cache"``, those folders' count, bytes and whether they were removed."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -171,9 +178,18 @@ def warmup(jobs: int | None = None, log=None) -> dict:
                 f"eslabon warmup [{k}/{len(GROUPS)}, {time.perf_counter() - t0:.0f} s] "
                 f"{name}: {GROUPS[name]} ({seconds:.1f} s)"
             )
+    wall = round(time.perf_counter() - t0, 2)
+    from ._engine.compile import cache_folders, remove_old_cache_folders
+
+    old = remove_old_cache_folders() if prune else [f for f in cache_folders() if not f["current"]]
     return {
         "tasks": cpu,
         "jobs": jobs,
-        "wall_s": round(time.perf_counter() - t0, 2),
+        "wall_s": wall,
         "cpu_s": round(sum(cpu.values()), 2),
+        "old_cache": {
+            "folders": len(old),
+            "bytes": sum(f["bytes"] for f in old),
+            "removed": bool(prune),
+        },
     }

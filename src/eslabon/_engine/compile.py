@@ -233,7 +233,7 @@ def _cache_locator():
     a folder of this process only, removed at exit, and one line on stderr says so. The
     folder is under NUMBA_CACHE_DIR when set, else beside the sources, else in the
     user's cache directory (as numba's own locators)."""
-    from numba.core import caching, config
+    from numba.core import caching
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -279,17 +279,7 @@ def _cache_locator():
             if not py_file.startswith(root + os.sep) or not os.path.exists(py_file):
                 return None
             cls._look(py_file)
-            from numba.misc.appdirs import AppDirs
-
-            if py_file in cls.modules_after_edit:
-                bases = [cls.private_base]
-            elif config.CACHE_DIR:
-                bases = [config.CACHE_DIR]
-            else:
-                bases = [
-                    os.path.join(root, "__pycache__"),
-                    AppDirs(appname="numba", appauthor=False).user_cache_dir,
-                ]
+            bases = [cls.private_base] if py_file in cls.modules_after_edit else cache_bases()
             for base in bases:
                 self = cls(py_func, py_file, base)
                 try:
@@ -300,6 +290,66 @@ def _cache_locator():
             return None
 
     return EslabonCacheLocator
+
+
+def cache_bases() -> list:
+    """The folders that eslabon's cache folders (``eslabon-<hash>``) live in, in the
+    order tried: NUMBA_CACHE_DIR when set; else ``__pycache__`` beside the sources, then
+    the user's cache directory (as numba's own locators)."""
+    from numba.core import config
+    from numba.misc.appdirs import AppDirs
+
+    if config.CACHE_DIR:
+        return [config.CACHE_DIR]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return [
+        os.path.join(root, "__pycache__"),
+        AppDirs(appname="numba", appauthor=False).user_cache_dir,
+    ]
+
+
+def cache_folders() -> list:
+    """Every cache folder of eslabon's kernels in :func:`cache_bases`: a list of dicts
+    ``{"path": str, "bytes": int, "current": bool}``, ``current`` for the folder of the
+    sources as they are now (:func:`_code_hash`). Only folders named exactly
+    ``eslabon-`` and 16 hexadecimal digits are listed, never a symbolic link."""
+    import re
+
+    current = "eslabon-" + _code_hash()
+    name = re.compile(r"^eslabon-[0-9a-f]{16}$")
+    found = []
+    for base in dict.fromkeys(cache_bases()):
+        try:
+            entries = sorted(os.scandir(base), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if not name.match(entry.name) or not entry.is_dir(follow_symlinks=False):
+                continue
+            size = 0
+            for folder, _, files in os.walk(entry.path):
+                for f in files:
+                    try:
+                        size += os.lstat(os.path.join(folder, f)).st_size
+                    except OSError:
+                        pass
+            found.append({"path": entry.path, "bytes": size, "current": entry.name == current})
+    return found
+
+
+def remove_old_cache_folders() -> list:
+    """Remove the cache folders of other versions of eslabon's sources (every folder of
+    :func:`cache_folders` but the current one); returns those removed. A process still
+    running such a version only compiles again what it saves next."""
+    import shutil
+
+    removed = []
+    for folder in cache_folders():
+        if not folder["current"]:
+            shutil.rmtree(folder["path"], ignore_errors=True)
+            if not os.path.exists(folder["path"]):
+                removed.append(folder)
+    return removed
 
 
 def _private_cache(locator) -> None:

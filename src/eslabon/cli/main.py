@@ -521,23 +521,33 @@ def demo(
 @app.command("warmup")
 def warmup_cmd(
     jobs: int = typer.Option(0, "--jobs", help="Processes compiling at once (0: one per core)."),
+    prune: bool = typer.Option(
+        False,
+        "--prune",
+        help="Then remove the cache folders of other versions of eslabon's sources.",
+    ),
     as_json: bool = JSON,
 ):
     """Compile every kernel for this machine now (numba caches them on disk), so that no
     later call waits for a compilation. Run it after installing or upgrading eslabon, or
-    in a container build. Progress on stderr."""
+    in a container build. Progress on stderr. Says how many cache folders of other
+    versions of eslabon remain (each 40-60 MB); --prune removes them."""
     from ..warmup import warmup
 
-    data = warmup(jobs=jobs or None, log=lambda line: typer.echo(line, err=True))
-    emit(
-        data,
-        as_json,
-        [
-            f"compiled {len(data['tasks'])} groups of kernels in "
-            f"{data['wall_s']:.1f} s ({data['cpu_s']:.1f} s of CPU, "
-            f"{data['jobs']} processes)"
-        ],
-    )
+    data = warmup(jobs=jobs or None, log=lambda line: typer.echo(line, err=True), prune=prune)
+    lines = [
+        f"compiled {len(data['tasks'])} groups of kernels in "
+        f"{data['wall_s']:.1f} s ({data['cpu_s']:.1f} s of CPU, "
+        f"{data['jobs']} processes)"
+    ]
+    old = data["old_cache"]
+    if old["folders"]:
+        lines.append(
+            f"{old['folders']} cache folder{'s' * (old['folders'] > 1)} of other versions of "
+            f"eslabon's sources ({old['bytes'] / 2**20:.0f} MiB): "
+            + ("removed" if old["removed"] else "`eslabon warmup --prune` removes them")
+        )
+    emit(data, as_json, lines)
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None):
