@@ -45,7 +45,12 @@ def test_hidden_files_are_not_sources():
     assert all(n.endswith(".py") for n in names)
 
 
-def test_warmup_counts_and_prune_removes_only_other_versions_folders(tmp_path, monkeypatch, capsys):
+def test_warmup_counts_and_prune_removes_only_this_installs_other_versions(
+    tmp_path, monkeypatch, capsys
+):
+    """A shared cache directory (NUMBA_CACHE_DIR): only folders marked as compiled from
+    these sources, of another hash, are counted and removed; another install's, an
+    unmarked one, a link, a name not of the form and a user's file stay."""
     import json
 
     from numba.core import config
@@ -55,31 +60,60 @@ def test_warmup_counts_and_prune_removes_only_other_versions_folders(tmp_path, m
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(warmup, "GROUPS", {})  # compile nothing: only the cache folders
+    mine = compile_._sources_root() + "\n"
     current = tmp_path / f"eslabon-{compile_._code_hash()}"
     old = tmp_path / "eslabon-0123456789abcdef"
-    for folder in (current, old / "dynamics"):
+    other_install = tmp_path / "eslabon-00000000000000aa"
+    unmarked = tmp_path / "eslabon-00000000000000bb"
+    for folder in (current, old / "dynamics", other_install, unmarked):
         folder.mkdir(parents=True)
-    (current / "kept.nbi").write_bytes(b"k" * 10)
+    (current / ".eslabon-sources").write_text(mine)
+    (old / ".eslabon-sources").write_text(mine)
+    (other_install / ".eslabon-sources").write_text("/another/venv/eslabon\n")
     (old / "dynamics" / "rnea.nbi").write_bytes(b"x" * 100)
-    (old / "rnea.nbc").write_bytes(b"y" * 28)
     elsewhere = tmp_path.parent / f"{tmp_path.name}-elsewhere"
     elsewhere.mkdir()
-    (tmp_path / "eslabon-fedcba9876543210").symlink_to(elsewhere)  # a link: not ours
+    (elsewhere / ".eslabon-sources").write_text(mine)
+    (tmp_path / "eslabon-fedcba9876543210").symlink_to(elsewhere)  # a link: never
     (tmp_path / "eslabon-notahash").mkdir()  # not of the form
     (tmp_path / "user.txt").write_text("a user's file")
+    size = 100 + len(mine.encode())
 
     main(["warmup", "--jobs", "1", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert data["old_cache"] == {"folders": 1, "bytes": 128, "removed": False}
+    assert data["old_cache"] == {"folders": 1, "bytes": size, "removed": 0, "not_removed": []}
+    main(["warmup", "--jobs", "1"])
+    assert "(0.0 MiB): `eslabon warmup --prune` removes it" in capsys.readouterr().out
     assert old.exists()
 
     main(["warmup", "--jobs", "1", "--prune"])
     out = capsys.readouterr().out
-    assert "1 cache folder of other versions of eslabon's sources (0 MiB): removed" in out
+    assert "1 cache folder of other versions of eslabon's sources (0.0 MiB): removed" in out
     assert not old.exists()
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == sorted(
-        [current.name, "eslabon-fedcba9876543210", "eslabon-notahash", "user.txt"]
+        [
+            current.name,
+            other_install.name,
+            unmarked.name,
+            "eslabon-fedcba9876543210",
+            "eslabon-notahash",
+            "user.txt",
+        ]
     )
-    assert (current / "kept.nbi").exists() and elsewhere.exists()
-    assert compile_.remove_old_cache_folders() == []
+    assert elsewhere.exists()
+    assert compile_.remove_old_cache_folders() == ([], [])
+
+
+def test_a_kernel_folder_is_marked_with_the_sources_it_came_from(tmp_path, monkeypatch):
+    from numba.core import config
+
+    from eslabon.dynamics import walker_orin
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    fn = walker_orin.crba_into.py_func
+    path = compile_._cache_locator().from_function(fn, fn.__code__.co_filename).get_cache_path()
+    marker = os.path.join(os.path.dirname(path), ".eslabon-sources")
+    with open(marker, encoding="utf-8") as f:
+        assert f.read().strip() == compile_._sources_root()
+    assert [f["ours"] and f["current"] for f in compile_.cache_folders()] == [True]

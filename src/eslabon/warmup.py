@@ -12,8 +12,9 @@ source file's time stamp, so an upgrade starts cold), or in a container build.
 
 Each version of eslabon's compiled sources has its own cache folder
 (``eslabon-<hash>``, :func:`eslabon._engine.compile.cache_folders`), and the folders of
-earlier versions are not removed by themselves (40–60 MB each). Warming up says how many
-there are; ``prune=True`` (``eslabon warmup --prune``) removes them.
+earlier versions are not removed by themselves (a full warm-up fills 40–60 MB). Warming
+up says how many this install left; ``prune=True`` (``eslabon warmup --prune``) removes
+them, never another install's folders in a shared cache directory.
 """
 
 from __future__ import annotations
@@ -150,9 +151,10 @@ def _worker(name: str) -> tuple:
 
 def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
     """Compile every group of kernels, ``jobs`` processes at once (default: one per core);
-    ``log(line)`` reports each group as it lands. With ``prune``, then remove the cache
-    folders of other versions of eslabon's sources. Returns the timings and, under
-    ``"old_cache"``, those folders' count, bytes and whether they were removed."""
+    ``log(line)`` reports each group as it lands. With ``prune``, then remove this
+    install's cache folders of other versions of its sources. Returns the timings and,
+    under ``"old_cache"``, those folders' count and bytes, how many were removed and the
+    paths of those that could not be."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -162,6 +164,9 @@ def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
         jobs = whole_number(jobs, "--jobs", 1)
     jobs = jobs or min(len(GROUPS), os.cpu_count() or 1)
     log = log or (lambda line: None)
+    from ._engine.compile import _code_hash, cache_folders, remove_old_cache_folders
+
+    started_with = "eslabon-" + _code_hash()  # the sources may change during a warm-up
     t0 = time.perf_counter()
     cpu = {}
     log(
@@ -179,17 +184,24 @@ def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
                 f"{name}: {GROUPS[name]} ({seconds:.1f} s)"
             )
     wall = round(time.perf_counter() - t0, 2)
-    from ._engine.compile import cache_folders, remove_old_cache_folders
-
-    old = remove_old_cache_folders() if prune else [f for f in cache_folders() if not f["current"]]
+    if prune:
+        old, failed = remove_old_cache_folders(keep=(started_with,))
+    else:
+        old = [
+            f
+            for f in cache_folders()
+            if f["ours"] and not f["current"] and not f["path"].endswith(started_with)
+        ]
+        failed = []
     return {
         "tasks": cpu,
         "jobs": jobs,
         "wall_s": wall,
         "cpu_s": round(sum(cpu.values()), 2),
         "old_cache": {
-            "folders": len(old),
-            "bytes": sum(f["bytes"] for f in old),
-            "removed": bool(prune),
+            "folders": len(old) + len(failed),
+            "bytes": sum(f["bytes"] for f in old + failed),
+            "removed": len(old) if prune else 0,
+            "not_removed": [f["path"] for f in failed],
         },
     }

@@ -284,9 +284,10 @@ def _cache_locator():
                 self = cls(py_func, py_file, base)
                 try:
                     self.ensure_cache_path()
-                    return self
                 except OSError:
                     continue
+                _mark_owner(os.path.join(base, "eslabon-" + cls.code_hash))
+                return self
             return None
 
     return EslabonCacheLocator
@@ -308,17 +309,47 @@ def cache_bases() -> list:
     ]
 
 
+_OWNER_FILE = ".eslabon-sources"  # in a cache folder: the sources it was compiled from
+_marked: set = set()
+
+
+def _sources_root() -> str:
+    return os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _mark_owner(folder: str) -> None:
+    """Write, once per process and folder, which sources a cache folder belongs to, so
+    that :func:`remove_old_cache_folders` of one install never removes another's folder
+    in a cache directory they share (NUMBA_CACHE_DIR, the user's cache directory)."""
+    if folder in _marked:
+        return
+    _marked.add(folder)
+    path = os.path.join(folder, _OWNER_FILE)
+    try:
+        if not os.path.exists(path):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(_sources_root() + "\n")
+    except OSError:  # a read-only cache is still a cache
+        pass
+
+
 def cache_folders() -> list:
     """Every cache folder of eslabon's kernels in :func:`cache_bases`: a list of dicts
-    ``{"path": str, "bytes": int, "current": bool}``, ``current`` for the folder of the
-    sources as they are now (:func:`_code_hash`). Only folders named exactly
-    ``eslabon-`` and 16 hexadecimal digits are listed, never a symbolic link."""
+    ``{"path": str, "bytes": int, "current": bool, "ours": bool}``.
+
+    ``current`` marks the folder of the sources as they are now (:func:`_code_hash`);
+    ``ours``, a folder of this install: in ``__pycache__`` beside these sources, or
+    marked as compiled from them (a cache directory may be shared by several installs).
+    Only folders named exactly ``eslabon-`` and 16 hexadecimal digits are listed, never a
+    symbolic link."""
     import re
 
     current = "eslabon-" + _code_hash()
+    root = _sources_root()
+    beside = os.path.realpath(os.path.join(root, "__pycache__"))
     name = re.compile(r"^eslabon-[0-9a-f]{16}$")
     found = []
-    for base in dict.fromkeys(cache_bases()):
+    for base in dict.fromkeys(os.path.realpath(b) for b in cache_bases()):
         try:
             entries = sorted(os.scandir(base), key=lambda e: e.name)
         except OSError:
@@ -326,30 +357,47 @@ def cache_folders() -> list:
         for entry in entries:
             if not name.match(entry.name) or not entry.is_dir(follow_symlinks=False):
                 continue
-            size = 0
+            size, owner = 0, None
             for folder, _, files in os.walk(entry.path):
                 for f in files:
                     try:
                         size += os.lstat(os.path.join(folder, f)).st_size
                     except OSError:
                         pass
-            found.append({"path": entry.path, "bytes": size, "current": entry.name == current})
+            try:
+                with open(os.path.join(entry.path, _OWNER_FILE), encoding="utf-8") as f:
+                    owner = f.read().strip()
+            except OSError:
+                pass
+            found.append(
+                {
+                    "path": entry.path,
+                    "bytes": size,
+                    "current": entry.name == current,
+                    "ours": base == beside or owner == root,
+                }
+            )
     return found
 
 
-def remove_old_cache_folders() -> list:
-    """Remove the cache folders of other versions of eslabon's sources (every folder of
-    :func:`cache_folders` but the current one); returns those removed. A process still
-    running such a version only compiles again what it saves next."""
+def remove_old_cache_folders(keep=()) -> tuple:
+    """Remove this install's cache folders of other versions of its sources: every folder
+    of :func:`cache_folders` that is ``ours``, not ``current`` and not named in ``keep``
+    (folder names, e.g. the hash a long warm-up started with). Returns (removed, failed),
+    lists of :func:`cache_folders` entries.
+
+    A process still running such a version re-creates its folder when it next saves a
+    kernel (and compiles again what it had not loaded); one saving at the very moment of
+    the removal can fail with FileNotFoundError. Run this when no older eslabon runs."""
     import shutil
 
-    removed = []
+    removed, failed = [], []
     for folder in cache_folders():
-        if not folder["current"]:
-            shutil.rmtree(folder["path"], ignore_errors=True)
-            if not os.path.exists(folder["path"]):
-                removed.append(folder)
-    return removed
+        if folder["current"] or not folder["ours"] or os.path.basename(folder["path"]) in keep:
+            continue
+        shutil.rmtree(folder["path"], ignore_errors=True)
+        (failed if os.path.exists(folder["path"]) else removed).append(folder)
+    return removed, failed
 
 
 def _private_cache(locator) -> None:

@@ -524,14 +524,14 @@ def warmup_cmd(
     prune: bool = typer.Option(
         False,
         "--prune",
-        help="Then remove the cache folders of other versions of eslabon's sources.",
+        help="Then remove this install's cache folders of other versions of its sources.",
     ),
     as_json: bool = JSON,
 ):
     """Compile every kernel for this machine now (numba caches them on disk), so that no
     later call waits for a compilation. Run it after installing or upgrading eslabon, or
-    in a container build. Progress on stderr. Says how many cache folders of other
-    versions of eslabon remain (each 40-60 MB); --prune removes them."""
+    in a container build. Progress on stderr. Says how many cache folders of earlier
+    versions this install left (up to 40-60 MB each); --prune removes them."""
     from ..warmup import warmup
 
     data = warmup(jobs=jobs or None, log=lambda line: typer.echo(line, err=True), prune=prune)
@@ -541,12 +541,21 @@ def warmup_cmd(
         f"{data['jobs']} processes)"
     ]
     old = data["old_cache"]
-    if old["folders"]:
-        lines.append(
-            f"{old['folders']} cache folder{'s' * (old['folders'] > 1)} of other versions of "
-            f"eslabon's sources ({old['bytes'] / 2**20:.0f} MiB): "
-            + ("removed" if old["removed"] else "`eslabon warmup --prune` removes them")
+    n = old["folders"]
+    if n:
+        what = (
+            f"{n} cache folder{'s' * (n > 1)} of other versions of eslabon's sources "
+            f"({old['bytes'] / 2**20:.1f} MiB)"
         )
+        if old["not_removed"]:
+            lines.append(
+                f"{what}: removed {old['removed']}, could not remove "
+                + ", ".join(old["not_removed"])
+            )
+        elif prune:
+            lines.append(f"{what}: removed")
+        else:
+            lines.append(f"{what}: `eslabon warmup --prune` removes {'them' if n > 1 else 'it'}")
     emit(data, as_json, lines)
 
 
