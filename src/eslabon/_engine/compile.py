@@ -167,15 +167,15 @@ def batch_kernel(fn):
 
 
 _COMPILED_PACKAGES = ("_engine", "dynamics", "kinematics", "sim")
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # src/eslabon
 
 
 def _compiled_sources() -> list:
     """The source files of the packages that hold compiled code, in a fixed order (an
     editor's hidden files, such as a lock ``.#name.py``, are not sources)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     paths = []
     for package in _COMPILED_PACKAGES:
-        folder = os.path.join(root, package)
+        folder = os.path.join(_PACKAGE_ROOT, package)
         paths += [
             os.path.join(folder, n)
             for n in sorted(os.listdir(folder))
@@ -235,7 +235,7 @@ def _cache_locator():
     user's cache directory (as numba's own locators)."""
     from numba.core import caching
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = _PACKAGE_ROOT
 
     class EslabonCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
         code_hash: str = ""
@@ -302,9 +302,8 @@ def cache_bases() -> list:
 
     if config.CACHE_DIR:
         return [config.CACHE_DIR]
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return [
-        os.path.join(root, "__pycache__"),
+        os.path.join(_PACKAGE_ROOT, "__pycache__"),
         AppDirs(appname="numba", appauthor=False).user_cache_dir,
     ]
 
@@ -314,7 +313,7 @@ _marked: set = set()
 
 
 def _sources_root() -> str:
-    return os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return os.path.realpath(_PACKAGE_ROOT)
 
 
 def _mark_owner(folder: str) -> None:
