@@ -20,17 +20,81 @@ from ..horner import point_derivatives
 from . import targets
 from .newton_gauss import accelerations, newton_gauss, rates
 
+#: a turn within this of a half turn (rad) has no axis sign the data decide: the sign of
+#: vect(R P₀ᵀ), of size sin φ, is then rounding noise (about 1e-16), so both ways round
+#: are considered (:func:`_turn`); 1e-6 leaves ten orders of magnitude above that noise
+HALF_TURN_BAND = 1e-6
+
+#: halvings of a continuation step that fails, at most (:func:`approach`)
+HALVINGS = 6
+
+#: the largest joint motion (rad or m) accepted between two poses of a continuation: a
+#: Newton solve near a singularity can converge to another branch of the inverse
+#: kinematics, whole turns or thousands of degrees away; the march follows one branch
+MAX_JOINT_STEP = np.pi / 2
+
+
+def _spurious_distance(phi, equations):
+    """Distance (rad) of absolute rotation angles ``phi`` from the spurious singularities
+    of the invariant equations (module docstring of ``newton_gauss``, §3.4): φ = π for
+    both systems, and φ = π/2 too for the square one (no trace row)."""
+    d = np.pi - phi
+    if equations == "square":
+        d = np.minimum(d, np.abs(phi - np.pi / 2))
+    return d
+
+
+def _turn(axis, angle, start, equations):
+    """(axis, angle) of the continuation's turn from ``start`` (3, 3).
+
+    Away from a half turn, the turn of :func:`axis_angle` (the short way round). Within
+    :data:`HALF_TURN_BAND` of a half turn both (e, φ) and (−e, 2π − φ) reach the target
+    exactly, and the sign of e comes from rounding: two machines, or two forward-kinematics
+    routines, may disagree on it. Then the way round whose intermediate orientations keep
+    furthest from the equations' spurious singularities (:func:`_spurious_distance`,
+    sampled at 65 points of the path) is taken; where both keep equally far (to 1e-9
+    rad), the one whose axis has its first component of magnitude above 1e-6 positive.
+    So the path does not depend on the last bits of ``R`` or of the start."""
+    if np.pi - angle >= HALF_TURN_BAND:
+        return axis, angle
+    fractions = np.linspace(0.0, 1.0, 65)[:, None, None]
+
+    def clearance(e, phi):
+        path = rotation_from_axis_angle(np.broadcast_to(e, (65, 3)), fractions[:, 0, 0] * phi)
+        absolute = axis_angle(path @ start).phi
+        return float(np.min(_spurious_distance(absolute, equations)))
+
+    short, long = clearance(axis, angle), clearance(-axis, 2 * np.pi - angle)
+    if abs(short - long) > 1e-9:
+        return (axis, angle) if short > long else (-axis, 2 * np.pi - angle)
+    lead = axis[np.argmax(np.abs(axis) > 1e-6)]
+    return (axis, angle) if lead > 0 else (-axis, 2 * np.pi - angle)
+
 
 def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
     """Solve for (R, p) from ``q0`` through ``steps`` intermediate poses. The result's
-    ``iterations`` counts all Newton steps; it stops at the first pose that fails.
+    ``iterations`` counts all Newton steps; it stops at a pose that fails even after
+    :data:`HALVINGS` halvings of its step.
 
     Continuation (Rojas Salgado 1987, §3.3.1, after 3.3.1.12): from the frame's pose
     (P₀, s₀) at ``q0``, pose k of ``steps`` turns P₀ about the fixed axis of R P₀ᵀ by the
     fraction k/steps of its angle and moves the point to (1 − k/steps) s₀ + (k/steps) p,
     so the last pose is the target. Each pose is solved by :func:`newton_gauss` from the
-    previous solution. A pose solved at a singular configuration does not stop the march
-    (check ``singular`` on the result).
+    previous solution. Two additions to the thesis's fixed march make its outcome
+    independent of rounding:
+
+    * a pose that does not converge, or converges after a joint moved by more than
+      :data:`MAX_JOINT_STEP` (onto another branch of the inverse kinematics), is retried
+      from the last solved pose through a pose half way to it, up to :data:`HALVINGS`
+      times (near the spurious singularity φ = π of the invariant equations, §3.4, Newton
+      converges slowly or wanders, and whether it converges within ``max_iter``, and
+      where, could turn on the last bits);
+    * a target a half turn from P₀ (to :data:`HALF_TURN_BAND`) is reached the way round
+      that keeps furthest from that singularity, not the way the rounding of the axis's
+      sign would pick (:func:`_turn`).
+
+    A pose solved at a singular configuration does not stop the march (check
+    ``singular`` on the result).
 
     Parameters
     ----------
@@ -45,7 +109,7 @@ def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
         Start, n = ``model.nq``: rad (revolute), m (prismatic).
     steps : int, optional
         Number of poses, the target included (default 10; 1 is a plain
-        :func:`newton_gauss`).
+        :func:`newton_gauss`, halvings aside).
     frame : str, optional
         The frame to place (default ``"ee"``).
     **options
@@ -56,8 +120,9 @@ def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
     -------
     IKResult
         The result of the last pose solved (the target's when ``converged``), with
-        ``iterations`` the total over the poses and ``message`` ``"approach: N poses, K
-        iterations"``, or naming the pose that failed and why.
+        ``iterations`` the total over the poses, failed tries included, and ``message``
+        ``"approach: N poses, K iterations"`` (``"N poses (H halvings), …"`` when steps
+        were halved), or naming the pose that failed and why.
 
     Raises
     ------
@@ -88,27 +153,51 @@ def approach(model, R, p, q0, *, steps: int = 10, frame: str = "ee", **options):
     q = targets.start(model, q0)
     if int(steps) != steps or steps < 1:
         raise ValueError(f"steps: expected a positive integer, got {steps!r}")
+    steps = int(steps)
     here = point_derivatives(model, q, frame)
     axis, angle = axis_angle(R @ here.rotation.T)
-    total = 0
-    for k in range(1, int(steps) + 1):
-        f = k / steps
+    axis, angle = _turn(axis, angle, here.rotation, options.get("equations", "redundant"))
+    # fractions of the way as whole numbers over `whole`, so halving is exact
+    whole = steps << HALVINGS
+    pending = [k << HALVINGS for k in range(1, steps + 1)]
+    reached, total, halvings = 0, 0, 0
+    while pending:
+        n = pending[0]
+        f = n / whole
         sol = newton_gauss(
             model,
-            rotation_from_axis_angle(axis, f * angle) @ here.rotation,
-            (1 - f) * here.position + f * p,
+            R if n == whole else rotation_from_axis_angle(axis, f * angle) @ here.rotation,
+            p if n == whole else (1 - f) * here.position + f * p,
             q,
             frame=frame,
             **options,
         )
         total += sol.iterations
-        if not sol.converged:
-            return dataclasses.replace(
-                sol, iterations=total, message=f"approach: pose {k} of {steps}: {sol.message}"
+        jump = float(np.max(np.abs(sol.q - q))) if sol.converged else 0.0
+        if sol.converged and jump <= MAX_JOINT_STEP:
+            q, reached = sol.q, n
+            pending.pop(0)
+            continue
+        if sol.converged:
+            sol = dataclasses.replace(
+                sol,
+                converged=False,
+                message=f"a joint moved {jump:.3g} (more than {MAX_JOINT_STEP:.3g}) "
+                "from the last pose solved: another branch",
             )
-        q = sol.q
+        if (n - reached) % 2 or n - reached == 1:
+            pose = -(-n * steps // whole)
+            return dataclasses.replace(
+                sol,
+                iterations=total,
+                message=f"approach: pose {pose} of {steps}, its step halved {halvings} "
+                f"times in all: {sol.message}",
+            )
+        pending.insert(0, reached + (n - reached) // 2)
+        halvings += 1
+    done = f"{steps} poses" + (f" ({halvings} halvings)" if halvings else "")
     return dataclasses.replace(
-        sol, iterations=total, message=f"approach: {steps} poses, {total} iterations"
+        sol, iterations=total, message=f"approach: {done}, {total} iterations"
     )
 
 
