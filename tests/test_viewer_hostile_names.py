@@ -7,7 +7,8 @@ an explicit title, ``eslabon view`` and the notebook's ``_repr_html_``; the chec
 a browser parse the page (the same elements and attributes as a plainly named page, the
 title and heading text equal to the name, the scene JSON reads back the same names). A
 handful of pages then open in headless Chromium (skipped when Chromium, ChromeDriver or
-selenium is missing): no hostile handler runs, the scene loads, the names show as text."""
+selenium is missing): no hostile handler runs, the scene loads, the names show as text.
+The demo's index page gets the same treatment."""
 
 import html
 import json
@@ -239,6 +240,31 @@ def test_viewer_js_sets_names_as_text_only():
     js = _asset("viewer.js")
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
         assert sink not in js, sink
+
+
+def test_the_demo_index_escapes_every_field(tmp_path, reference):
+    from eslabon.cli.demo_page import write_index
+
+    weird = HOSTILE["data_then_img"] + HOSTILE["quotes_amp"]
+    (tmp_path / "sub").mkdir()
+    page = tmp_path / "sub" / 'a"b<c>#?.html'
+    page.write_text("x")
+    csv = tmp_path / "sub" / "t's & <u>.csv"
+    csv.write_text("x")
+    path = write_index(
+        tmp_path,
+        [(page, None, weird, weird)],
+        [(weird, {weird: csv}, [weird, HOSTILE["end_script"]])],
+        [(weird, weird, 3)],
+    )
+    parsed = _Page(path.read_text(encoding="utf-8"))
+    tags = [tag for tag, _ in parsed.elements]
+    assert "script" not in tags and "img" not in tags
+    for tag, attrs in parsed.elements:
+        assert not any(a.startswith("on") for a, _ in attrs), (tag, attrs)
+    links = [dict(attrs)["href"] for tag, attrs in parsed.elements if tag == "a"]
+    assert links == ["sub/a%22b%3Cc%3E%23%3F.html", "sub/t%27s%20%26%20%3Cu%3E.csv"]
+    assert parsed.texts["title"] == ["eslabon demo"]
 
 
 # --- in a browser -----------------------------------------------------------------------
