@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from urllib.parse import quote
 
 from .._files import write_text_atomic
 
@@ -31,7 +32,10 @@ td, th { border: 1px solid #ccc; padding: 4px 10px; font-size: 13px; text-align:
 
 
 def _rel(out: Path, path) -> str:
-    return html.escape(Path(path).resolve().relative_to(out.resolve()).as_posix())
+    """A file under ``out`` as a relative URL, percent-encoded (a file name holding ``#``,
+    ``?``, quotes or ``<`` still links to itself) and escaped for an attribute."""
+    relative = Path(path).resolve().relative_to(out.resolve()).as_posix()
+    return html.escape(quote(relative), quote=True)
 
 
 def write_index(out, viewers, sections, rows) -> Path:
@@ -90,7 +94,7 @@ def write_index(out, viewers, sections, rows) -> Path:
         "<h2>Cross-check: every formulation on each robot</h2><table>"
         "<tr><th>robot</th><th>verdict</th><th>comparisons</th></tr>"
     )
-    parts += [f"<tr><td>{e(n)}</td><td>{e(v)}</td><td>{k}</td></tr>" for n, v, k in rows]
+    parts += [f"<tr><td>{e(n)}</td><td>{e(v)}</td><td>{e(str(k))}</td></tr>" for n, v, k in rows]
     parts.append("</table></body></html>")
     path = out / "index.html"
     write_text_atomic(path, "\n".join(parts))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -40,6 +41,47 @@ def _asset(name: str) -> str:
     base = resources.files("eslabon.viz")
     folder = "vendor" if name.endswith(".min.js") or name.endswith(".txt") else "page"
     return (base / folder / name).read_text(encoding="utf-8")
+
+
+#: a placeholder of the page's template: __TITLE__, __THREE__, __DATA__, __SCRIPT__
+_PLACEHOLDER = re.compile(r"__([A-Z]+)__")
+#: what JSON may hold that HTML reads inside a <script> element (or JavaScript as a line end)
+_JSON_IN_SCRIPT = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                   "\u2028": "\\u2028", "\u2029": "\\u2029"}  # fmt: skip
+
+
+def _fill_page(template: str, **values: str) -> str:
+    """``template`` with each ``__NAME__`` replaced by ``values["NAME"]``, in one pass: a
+    value is inserted as is and never scanned for placeholders (a robot named
+    ``__DATA__`` stays that text). Each value must already be escaped for where it goes.
+
+    Raises
+    ------
+    ValueError
+        A placeholder without a value, or a value without a placeholder.
+    """
+    found = set(_PLACEHOLDER.findall(template))
+    if found != set(values):
+        raise ValueError(
+            f"page template: placeholders {sorted(found)}, values for {sorted(values)}"
+        )
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def _script_json(value) -> str:
+    """``value`` as a JavaScript literal to put inside ``<script>``: JSON with ``<``, ``>``,
+    ``&``, U+2028 and U+2029 escaped as ``\\u003c`` etc., so that neither ``</script>`` nor
+    ``<!--`` can appear (those characters only occur inside JSON strings, where the escapes
+    read back the same)."""
+    text = json.dumps(value)
+    return re.sub("[<>&\u2028\u2029]", lambda m: _JSON_IN_SCRIPT[m.group()], text)
+
+
+def _inline_script(code: str) -> str:
+    """A shipped script made safe to inline in ``<script>``: the ``<`` of ``</script`` and of
+    ``<!--`` (any case) written ``\\x3c``, which a JavaScript string, template or regular
+    expression reads as ``<`` (the bundled scripts hold neither sequence today)."""
+    return re.sub(r"<(?=/script|!--)", lambda m: "\\x3c", code, flags=re.IGNORECASE)
 
 
 class Viewer:
@@ -274,18 +316,23 @@ class Viewer:
     def html(self) -> str:
         """The page, one self-contained HTML document.
 
+        Names (robots, links, bodies, the title) are text, never markup: the template is
+        filled in one pass, so a value is never read again for another placeholder; the
+        title is HTML-escaped; the scene is JSON with ``<``, ``>``, ``&``, U+2028 and
+        U+2029 written as ``\\uXXXX`` escapes, so no name can end or comment out its
+        ``<script>``; the page's script sets names with ``textContent``.
+
         Returns
         -------
         str
         """
-        title = html.escape(self.title or " / ".join(r["name"] for r in self.robots))
-        page = _asset("viewer.html")
-        data = json.dumps(self.data()).replace("</", "<\\/")
-        return (
-            page.replace("__TITLE__", title)
-            .replace("__THREE__", _asset("three-eslabon.min.js").replace("</script", "<\\/script"))
-            .replace("__DATA__", data)
-            .replace("__SCRIPT__", _asset("viewer.js"))
+        title = self.title or " / ".join(r["name"] for r in self.robots)
+        return _fill_page(
+            _asset("viewer.html"),
+            TITLE=html.escape(title, quote=True),
+            THREE=_inline_script(_asset("three-eslabon.min.js")),
+            DATA=_script_json(self.data()),
+            SCRIPT=_inline_script(_asset("viewer.js")),
         )
 
     def save(self, path, *, overwrite: bool = True) -> Path:
@@ -315,7 +362,9 @@ class Viewer:
         return write_text_atomic(path, self.html(), overwrite=overwrite)
 
     def _repr_html_(self) -> str:
-        """The page in an iframe, for Jupyter."""
+        """The page in a sandboxed iframe, for Jupyter: the whole page (:meth:`html`) is
+        the ``srcdoc`` attribute, every ``&``, ``<``, ``>`` and quote escaped, so the
+        frame reads back exactly that page."""
         doc = html.escape(self.html(), quote=True)
         return (
             f'<iframe srcdoc="{doc}" style="width: 100%; height: 600px; border: 0" '
