@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SOURCES := pyproject.toml setup.py src/eslabon/_engine/_fastcall.c
 
-.PHONY: demo test lint docs bench clean
+.PHONY: demo test test-cpu-variants lint docs bench clean
 
 $(BIN)/python:
 	@echo "==> creating $(VENV)"
@@ -28,9 +28,21 @@ demo: $(VENV)/.installed-demo
 	@echo "==> the short tour: eslabon demo --out out (eslabon demo --full: every source document)"
 	$(BIN)/eslabon demo --out out
 
+# The suite runs on every core (pytest-xdist; TEST_WORKERS=1 for one process), after one
+# warm-up has compiled the kernels that every worker would otherwise compile again.
+TEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	@echo "==> running the test suite"
-	$(BIN)/python -m pytest
+	@echo "==> compiling the kernels once for the whole run (eslabon warmup)"
+	$(BIN)/eslabon warmup
+	@echo "==> running the test suite ($(TEST_WORKERS) workers)"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+
+# The round-off-sensitive tests again with the kernels compiled for a generic x86-64 (no
+# FMA, no AVX) and numpy's BLAS and SIMD loops on another kernel set, so that a result
+# that depends on the CPU shows up on any machine (tests/cpu_variants.sh says which).
+test-cpu-variants: $(VENV)/.installed-test
+	@echo "==> the numerics tests under other CPU targets (tests/cpu_variants.sh)"
+	PYTHON=$(BIN)/python bash tests/cpu_variants.sh
 
 # style and types: ruff (lint, format) and mypy, configured in pyproject.toml
 lint: $(VENV)/.installed-test

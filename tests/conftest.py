@@ -50,3 +50,33 @@ def random_chain():
 def random_states():
     """``random_states(model, seed, count=5)`` -> (q, q̇, q̈), each (count, n)."""
     return make_random_states
+
+
+#: modules whose results hang on round-off: stored tables compared to a tolerance, Newton
+#: and continuation outcomes, bit-for-bit comparisons made within one run (batch against
+#: single states, the C path against the general one), the reproduced documents. They
+#: carry the `numerics` marker, and `make test-cpu-variants` runs them again with the
+#: kernels compiled for other CPU targets (tests/cpu_variants.sh).
+NUMERICS_MODULES = frozenset(
+    {
+        "test_golden_outputs",
+        "test_inverse_kinematics_t3",
+        "test_reproduce_rojas",
+        "test_reproduce_jaramillo",
+        "test_reproduce_araujo",
+        "test_lanes",
+        "test_fastcall",
+        "test_identities",
+        "test_seven_r_single_precision",
+        "test_control_linearization_t3",
+        "test_t3_torques",
+        "test_first_contact",
+        "test_sim_compiled",
+    }
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in NUMERICS_MODULES:
+            item.add_marker(pytest.mark.numerics)
