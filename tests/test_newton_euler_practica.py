@@ -244,3 +244,24 @@ def test_walker_orin_method_3_costs_fewer_operations_than_method_1():
         assert c1[n]["mul"] == n * ne[n]["mul"] and c1[n]["add"] == n * ne[n]["add"] + n * n
         ratios.append(c1[n]["mul"] / c3[n]["mul"])
     assert ratios[1] > ratios[0] > 2.0
+
+
+def test_summary_files_only_printed_values_as_printed(tmp_path):
+    """``eslabon reproduce practica``'s summary.json: what seed 001 prints (Ejemplo 3.1's
+    joint-2 load, Ejemplo 3.3's τ and acel, Ejemplo 3.4's acel) is filed under "printed";
+    the pendulum's q(1 s), which §3.4 does not print (``simula3`` is run, no table), under
+    "reference", and it meets eslabon's RK4 run to round-off."""
+    import json
+
+    from eslabon.reproduce.newton_euler_examples import reproduce
+
+    reproduce(tmp_path)
+    data = json.loads((tmp_path / "summary.json").read_text())
+    pendulum = data["pendulum_q_1s"]
+    assert "printed" not in pendulum and len(pendulum["reference"]) == 3
+    assert pendulum["max_abs_diff"] < 1e-9
+    np.testing.assert_allclose(data["ejemplo_3_3"]["tau"]["printed"], EJ33_TAU_PRINTED)
+    np.testing.assert_allclose(data["ejemplo_3_4"]["printed"], EJ34_QDD_PRINTED)
+    filed = {key for key, entry in data.items() if "printed" in entry}
+    filed |= {f"ejemplo_3_3.{k}" for k, v in data["ejemplo_3_3"].items() if "printed" in v}
+    assert filed == {"ejemplo_3_1", "ejemplo_3_4", "ejemplo_3_3.tau", "ejemplo_3_3.acel"}
