@@ -459,3 +459,38 @@ def test_simulate_takes_the_arguments_of_eslabon_simulate(arm):
     for name in ("q0", "qd0", "config0", "nu0"):
         with pytest.raises(ValueError, match=f"^{name}: expected shape"):
             mb.simulate(mm, 0.02, 0.01, method="rk4", **{name: [0.0]})
+
+
+@pytest.mark.parametrize("platform", ["differential_drive", "tricycle"])
+def test_thesis_mode_from_a_file_on_any_platform(tmp_path, platform, arm):
+    """A model file's ``mode: thesis`` is not for the tricycle only (docs/model-files.md):
+    on a differential drive too the platform moves alone (its own Gibbs function, the
+    tricycle by Martinenko's closed form with its own constants here), so its ν̇ is the
+    coupled model's with a massless arm (armature keeps D invertible), whatever the arm
+    does."""
+    path = tmp_path / "m.yaml"
+    thesis = "  thesis: {constants: platform}\n" if platform == "tricycle" else ""
+    path.write_text(
+        "eslabon: 1\nname: m\nmobile:\n"
+        f"  platform: {{type: {platform}, assumed: seekur_jr}}\n"
+        "  arm: puma560_araujo\n  mode: thesis\n" + thesis
+    )
+    mm = es.load_model(path)
+    assert isinstance(mm, mb.MobileManipulator) and mm.mode == "thesis"
+    light = mm.arm.replace(
+        mass=np.zeros(mm.arm.nb + 1),
+        inertia=np.zeros((mm.arm.nb + 1, 3, 3)),
+        armature=np.full(mm.arm.nq, 0.05),
+    )
+    alone = mb.MobileManipulator(mm.platform, light, mm.mount)
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        y = _random_state(mm, rng)
+        u = rng.normal(size=2) * 50
+        k = mm.n_quasi
+        nu_dot = mb.accelerations(mm, y, u, RUN1["tau"])[:k]
+        other = mb.accelerations(mm, y, u, np.zeros(6))[:k]
+        np.testing.assert_allclose(nu_dot, other, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            nu_dot, mb.accelerations(alone, y, u, np.zeros(6))[:k], atol=1e-9
+        )
