@@ -118,7 +118,7 @@ def test_the_rotational_term_is_the_faulty_one(at_045):
     """The thesis's W as written differs from the exact W by its rotational term's error
     alone, −A_iᵀI_i(A_ic) + A_iᵀI_i ∂Ȧ_i/∂θ θ̇ (5.3.17–18) against the exact inertial +
     gyroscopic parts; that error is (a) the derivative of the gyroscopic moment, dropped
-    ((5.3.12)–(5.3.14) cancel it), and (b) −(e_j × e_k)ᵀ I_i ω̇_i for k > j, from
+    at (5.3.13) (next test), and (b) −(e_j × e_k)ᵀ I_i ω̇_i for k > j, from
     ∂e_j/∂θ_k = e_k × e_j taken for every k in (5.3.10). Both vanish in column 1."""
     c = at_045
     rot_error = c.term_errors()["rotational"]
@@ -233,3 +233,40 @@ def test_bad_requests_are_named(make, args, match):
         args = (np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv))
     with pytest.raises(ValueError, match=match):
         chain_state(model, *args)
+
+
+def test_eq_5_3_13_drops_the_gyroscopic_term_unless_the_inertia_is_isotropic():
+    """Rojas (1987) (5.3.11)–(5.3.14): the derivative of the gyroscopic part of (5.3.9) is
+    (5.3.11), reduced by (5.3.12) and (5.3.13) to (5.3.14). (5.3.12) is Jacobi's identity
+    and holds for every inertia; (5.3.13),
+    [e_j × (e_k × ω_k)]ᵀ I ω_i + [(I(e_j × ω_i)) × e_k]ᵀ ω_i = (ω_i − ω_k)ᵀ[(I(e_j × ω_i)) × e_k],
+    holds for an isotropic I = λ1 and not for another: it is the step that drops W's
+    gyroscopic term. On the PUMA 560 with each link's inertia made isotropic (same trace)
+    the thesis's rotational term errs by the axis term alone."""
+    rng = np.random.default_rng(5)
+    for isotropic in (True, False):
+        misses = []
+        for _ in range(20):
+            ej, ek = (v / np.linalg.norm(v) for v in rng.normal(size=(2, 3)))
+            wi, wk = rng.normal(size=(2, 3))
+            B = rng.normal(size=(3, 3))
+            inertia = np.eye(3) * 2.5 if isotropic else B @ B.T + np.eye(3)
+            Iw = inertia @ wi
+            jacobi = np.cross(np.cross(ek, ej), wi) + np.cross(ej, np.cross(ek, wi))
+            jacobi += np.cross(np.cross(ej, wi), ek)
+            assert abs(jacobi @ Iw) < 1e-12  # (5.3.12), any inertia
+            turned = np.cross(inertia @ np.cross(ej, wi), ek)
+            lhs = np.cross(ej, np.cross(ek, wk)) @ Iw + turned @ wi
+            misses.append(abs(lhs - (wi - wk) @ turned))  # (5.3.13)
+        if isotropic:
+            assert max(misses) < 1e-12
+        else:
+            assert min(misses) > 1e-6
+    arm = es.zoo.load("puma560")
+    iso = np.trace(arm.inertia, axis1=1, axis2=2)[:, None, None] / 3 * np.eye(3)
+    q, qd, qdd = np.random.default_rng(3).uniform(-1.5, 1.5, (3, 6))
+    for model, dropped in ((arm.replace(inertia=iso), False), (arm, True)):
+        c = compare_terms(model, q, qd, qdd)
+        gyro = np.abs(c.exact_W["gyroscopic"]).max()
+        assert (gyro > 1e-3) if dropped else (gyro < FD)
+        assert np.abs(c.term_errors()["rotational"] - c.axis + c.exact_W["gyroscopic"]).max() < FD
