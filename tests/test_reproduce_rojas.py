@@ -34,7 +34,8 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
     t542 = data["table_5_4_2"]
     for key in ("V_dqd", "U_dqdd"):
         assert set(t542[key]["status"]) <= {"ok", "noise"}, key
-    assert set(t542["W_dq"]["status"][:3]) == {"WRONG"}
+    # W δθ with the printed δθ: the thesis's W is wrong in rows 1 and 5 only
+    assert t542["W_dq"]["status"] == ["WRONG", "ok", "ok", "ok", "WRONG", "ok"]
     assert t542["max_abs_residual"] < 0.05
     assert data["closed_loop"]["max_deviation_fraction"] < 0.05
     t563 = data["table_5_6_3"]

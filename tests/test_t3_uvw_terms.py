@@ -24,6 +24,7 @@ from eslabon.reproduce.t3_uvw_terms import (
 )
 from eslabon.zoo.rojas import INITIAL_THETA_DEG
 from eslabon.zoo.rojas_tables import PERTURBATION, TABLE_5_4_2, TABLE_5_6_3
+from rnea_oracle import rnea as oracle_rnea
 
 FD = 1e-5  # N·m per rad (rad/s, rad/s²): the central differences' round-off, above
 
@@ -34,10 +35,49 @@ def t3():
 
 
 @pytest.fixture(scope="module")
-def at_045(t3):
-    """Table 5.6.2's θ, θ̇, θ̈ (t = 0.45 s) and the term-by-term comparison there."""
+def state_045(t3):
+    """Table 5.6.2's θ, θ̇, θ̈ (t = 0.45 s), solved from its printed end-effector data."""
     q05 = table_state(t3, "5.4.1", np.radians(INITIAL_THETA_DEG))[0]
-    return compare_terms(t3, *table_state(t3, "5.6.2", q05))
+    return table_state(t3, "5.6.2", q05)
+
+
+@pytest.fixture(scope="module")
+def at_045(t3, state_045):
+    """The term-by-term comparison at t = 0.45 s."""
+    return compare_terms(t3, *state_045)
+
+
+def kp11_by_hand(model, q, qd):
+    """K_p₁₁ = U₁₁Ω² − W₁₁ (5.6.7), Ω = 1, as the thesis computes it, from quantities
+    found apart from eslabon.reproduce: U₁₁ from the plain-numpy Newton–Euler
+    (tests/rnea_oracle.py: τ(q, 0, e₁) − τ(q, 0, 0)); W₁₁ as written is 0 (column 1 of
+    every term of (5.3.17)–(5.3.18) holds e₁ × ω₁ or e₁ × e₁ or g × e₁); and the appendix's
+    DERAC adds, to W's acceleration term, Σ_i m_i (∂r_i/∂θ₁)ᵀ Σ_{a,b ≥ 2} θ̇_a θ̇_b
+    e_lo × (e₁ × ∂r_i/∂θ_hi) (lo, hi = min, max(a, b)): its first term, taken for k = 1 <
+    lo beside the whole third partial e₁ × ∂²r_i/∂θ_lo∂θ_hi. e_j from the world poses,
+    ∂r_i/∂θ_j by central differences (step 1e-6) of the centres of mass. Returns (U₁₁,
+    the DERAC term)."""
+    n = model.nq
+
+    def centres(q):
+        T = es.forward_kinematics(model, q)
+        return np.einsum("iab,ib->ia", T[1:, :3, :3], model.com[1:]) + T[1:, :3, 3]
+
+    T = es.forward_kinematics(model, q)
+    e = np.einsum("iab,ib->ia", T[1:, :3, :3], model.axis[1:])
+    dr = np.zeros((n, n, 3))
+    for j, d in enumerate(np.eye(n) * 1e-6):
+        dr[:, j] = (centres(q + d) - centres(q - d)) / 2e-6
+    derac = 0.0
+    for i in range(n):
+        for a in range(1, i + 1):
+            for b in range(1, i + 1):
+                lo, hi = min(a, b), max(a, b)
+                turn = np.cross(e[lo], np.cross(e[0], dr[i, hi]))
+                derac += model.mass[i + 1] * qd[a] * qd[b] * (dr[i, 0] @ turn)
+    z = np.zeros(n)
+    U11 = (oracle_rnea(model, q, z, np.eye(n)[0]) - oracle_rnea(model, q, z, z))[0]
+    return U11, derac
 
 
 def test_u_and_v_as_written_are_exact(at_045):
@@ -78,7 +118,7 @@ def test_the_rotational_term_is_the_faulty_one(at_045):
     """The thesis's W as written differs from the exact W by its rotational term's error
     alone, −A_iᵀI_i(A_ic) + A_iᵀI_i ∂Ȧ_i/∂θ θ̇ (5.3.17–18) against the exact inertial +
     gyroscopic parts; that error is (a) the derivative of the gyroscopic moment, dropped
-    ((5.3.12)–(5.3.14) cancel it), and (b) −(e_j × e_k)ᵀ I_i ω̇_i for k > j, from
+    at (5.3.13) (next test), and (b) −(e_j × e_k)ᵀ I_i ω̇_i for k > j, from
     ∂e_j/∂θ_k = e_k × e_j taken for every k in (5.3.10). Both vanish in column 1."""
     c = at_045
     rot_error = c.term_errors()["rotational"]
@@ -89,18 +129,24 @@ def test_the_rotational_term_is_the_faulty_one(at_045):
     assert np.abs(c.W[:, 0]).max() < 1e-9 * np.abs(c.W).max()
 
 
-def test_kp11_from_the_thesis_formula(at_045):
+def test_kp11_from_the_thesis_formula(t3, state_045, at_045):
     """Table 5.6.3 prints K_p₁₁ = 466.33. The §5.3 formula as written gives W₁₁ = 0 and
-    K_p₁₁ = U₁₁ = 335.36, the exact value: it does not reproduce the print. With the
-    appendix's DERAC third partials (double counted for k < lo) it gives 445.37."""
+    K_p₁₁ = U₁₁ (335.36), the exact value: it does not reproduce the print. With the
+    appendix's DERAC third partials (double counted for k < lo) it gives U₁₁ minus their
+    extra term (445.37), still not the print. Both against :func:`kp11_by_hand`: U₁₁ to
+    round-off, the DERAC term to the central differences' error (~1e-8 N·m measured)."""
     c = at_045
+    U11, derac = kp11_by_hand(t3, state_045[0], state_045[1])
     as_written = c.U[0, 0] - c.W[0, 0]
     exact = c.lin.U[0, 0] - c.lin.W[0, 0]
-    assert as_written == pytest.approx(335.362, abs=2e-3)
+    assert abs(c.W[0, 0]) < 1e-9 * np.abs(c.W).max()
+    assert as_written == pytest.approx(U11, abs=1e-9)
     assert as_written == pytest.approx(exact, abs=1e-9)
     assert TABLE_5_6_3["Kp"][0, 0] - as_written > 100
     with_derac = as_written - c.derac[0, 0]
-    assert with_derac == pytest.approx(445.37, abs=0.01)  # measured; printed 466.33
+    assert c.derac[0, 0] == pytest.approx(derac, abs=1e-6)
+    assert with_derac == pytest.approx(U11 - derac, abs=1e-6)
+    assert TABLE_5_6_3["Kp"][0, 0] - with_derac > 10  # printed 466.33: not reproduced
 
 
 def test_printed_w_columns_2_to_6_are_the_as_written_formula_with_derac(at_045):
@@ -139,11 +185,13 @@ def test_table_5_4_2_w_dtheta_is_the_thesis_formula(t3):
     assert status(c.W) == ["ok", "ok", "ok", "ok", "DIFF", "ok"]
 
 
-def test_report_names_the_term_and_the_figures(t3):
-    """The reproduce function's (data, lines): the K_p₁₁ figures and the faulty term."""
+def test_report_names_the_term_and_the_figures(t3, state_045):
+    """The reproduce function's (data, lines): the K_p₁₁ figures (printed, and by
+    :func:`kp11_by_hand`) and the faulty term."""
     data, lines = uvw_terms_report(t3, np.radians(INITIAL_THETA_DEG))
     text = "\n".join(lines)
-    assert "335.36" in text and "466.33" in text and "445.37" in text
+    U11, derac = kp11_by_hand(t3, state_045[0], state_045[1])
+    assert f"{U11:.2f}" in text and "466.33" in text and f"{U11 - derac:.2f}" in text
     assert "gyroscopic derivative" in text and "DERAC" in text
     kp = data["Kp11"]
     assert kp["thesis_as_written"] == pytest.approx(kp["exact"], abs=1e-9)
@@ -185,3 +233,40 @@ def test_bad_requests_are_named(make, args, match):
         args = (np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv))
     with pytest.raises(ValueError, match=match):
         chain_state(model, *args)
+
+
+def test_eq_5_3_13_drops_the_gyroscopic_term_unless_the_inertia_is_isotropic():
+    """Rojas (1987) (5.3.11)–(5.3.14): the derivative of the gyroscopic part of (5.3.9) is
+    (5.3.11), reduced by (5.3.12) and (5.3.13) to (5.3.14). (5.3.12) is Jacobi's identity
+    and holds for every inertia; (5.3.13),
+    [e_j × (e_k × ω_k)]ᵀ I ω_i + [(I(e_j × ω_i)) × e_k]ᵀ ω_i = (ω_i − ω_k)ᵀ[(I(e_j × ω_i)) × e_k],
+    holds for an isotropic I = λ1 and not for another: it is the step that drops W's
+    gyroscopic term. On the PUMA 560 with each link's inertia made isotropic (same trace)
+    the thesis's rotational term errs by the axis term alone."""
+    rng = np.random.default_rng(5)
+    for isotropic in (True, False):
+        misses = []
+        for _ in range(20):
+            ej, ek = (v / np.linalg.norm(v) for v in rng.normal(size=(2, 3)))
+            wi, wk = rng.normal(size=(2, 3))
+            B = rng.normal(size=(3, 3))
+            inertia = np.eye(3) * 2.5 if isotropic else B @ B.T + np.eye(3)
+            Iw = inertia @ wi
+            jacobi = np.cross(np.cross(ek, ej), wi) + np.cross(ej, np.cross(ek, wi))
+            jacobi += np.cross(np.cross(ej, wi), ek)
+            assert abs(jacobi @ Iw) < 1e-12  # (5.3.12), any inertia
+            turned = np.cross(inertia @ np.cross(ej, wi), ek)
+            lhs = np.cross(ej, np.cross(ek, wk)) @ Iw + turned @ wi
+            misses.append(abs(lhs - (wi - wk) @ turned))  # (5.3.13)
+        if isotropic:
+            assert max(misses) < 1e-12
+        else:
+            assert min(misses) > 1e-6
+    arm = es.zoo.load("puma560")
+    iso = np.trace(arm.inertia, axis1=1, axis2=2)[:, None, None] / 3 * np.eye(3)
+    q, qd, qdd = np.random.default_rng(3).uniform(-1.5, 1.5, (3, 6))
+    for model, dropped in ((arm.replace(inertia=iso), False), (arm, True)):
+        c = compare_terms(model, q, qd, qdd)
+        gyro = np.abs(c.exact_W["gyroscopic"]).max()
+        assert (gyro > 1e-3) if dropped else (gyro < FD)
+        assert np.abs(c.term_errors()["rotational"] - c.axis + c.exact_W["gyroscopic"]).max() < FD

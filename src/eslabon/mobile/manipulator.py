@@ -14,11 +14,13 @@ modes:
     velocity-product motion starts the q̈ = 0 pass, so the arm's mass and reactions act
     on the platform and the platform's V̇, θ̈ reach the arm.
 
-``"thesis"`` (tricycle only)
-    The thesis's one-way coupling (Steps 1–7): the platform by Martinenko's closed form
-    (:mod:`eslabon.mobile.martinenko`) with the platform's own masses; the arm by
-    q̈ = D⁻¹(τ − φ) with D over the arm joints alone and φ from a base that moves with the
-    chassis's velocity products only. Its omissions are flags of :class:`ThesisOptions`:
+``"thesis"`` (any platform)
+    The thesis's one-way coupling (Steps 1–7): the platform alone, the tricycle by
+    Martinenko's closed form (:mod:`eslabon.mobile.martinenko`) with the mass constants
+    that ``ThesisOptions.constants`` names (default: Martinenko's printed ones), any
+    other platform by its own Gibbs function; then the arm by q̈ = D⁻¹(τ − φ), with D
+    over the arm joints alone and φ from a base that moves with the chassis's velocity
+    products only. Its omissions are flags of :class:`ThesisOptions`:
     ``lateral_acceleration`` (the rear-axle midpoint's lateral acceleration V·θ̇, which
     (3.21) and Step 6 set to 0 because they differentiate the body-frame velocity (3.19);
     default False = as the thesis) and ``platform_acceleration`` (V̇, θ̈ reaching the arm;

@@ -46,14 +46,18 @@ Readings of the damaged OCR (marked "reconstructed" below):
 
 What the comparison finds at t = 0.45 s (:func:`uvw_terms_report`): U and V as written
 are exact. Of W's terms, gravity, lever and acceleration are exact; the rotational term is
-not: it has no derivative of the gyroscopic moment ω_i × I_i ω_i ((5.3.16)'s two
-gyroscopic terms, from (5.3.11)–(5.3.14), are equal and opposite, so (5.3.17)–(5.3.18)
-carry none), and (5.3.10) takes ∂e_j/∂θ_k = e_k × e_j for every k, which loses
-(e_j × e_k)ᵀ I_i ω̇_i for k > j. Both vanish in column 1 (e₁ × ω₁ = 0, e₁ × e₁ = 0), so the
-formula as written gives W₁₁ = 0 and K_p₁₁ = 335.36, not the printed 466.33. The
-appendix's doubled third partials, added to the acceleration term, account for the
-printed W in columns 2–6 to the printed digits and for 110.0 of the printed W₁₁ = −131.0;
-they give K_p₁₁ = 445.37. The rest of column 1 is not traced.
+not: it has no derivative of the gyroscopic moment ω_i × I_i ω_i, and (5.3.10) takes
+∂e_j/∂θ_k = e_k × e_j for every k, which loses (e_j × e_k)ᵀ I_i ω̇_i for k > j. The
+gyroscopic derivative is lost at (5.3.13): (5.3.11) is its exact form and (5.3.12) an
+identity (Jacobi's), but (5.3.13), [e_j × (e_k × ω_k)]ᵀ I_i ω_i + [(I_i(e_j × ω_i)) ×
+e_k]ᵀ ω_i = (ω_i − ω_k)ᵀ [(I_i(e_j × ω_i)) × e_k], holds only for an isotropic inertia
+I_i = λ1 (whose gyroscopic moment is zero anyway); with it (5.3.14) makes (5.3.16)'s two
+gyroscopic terms equal and opposite, so (5.3.17)–(5.3.18) carry none. Both errors vanish
+in column 1 (e₁ × ω₁ = 0, e₁ × e₁ = 0), so the formula as written gives W₁₁ = 0 and
+K_p₁₁ = 335.36, not the printed 466.33. The appendix's doubled third partials, added to
+the acceleration term, account for the printed W in columns 2–6 to the printed digits
+and for 110.0 of the printed W₁₁ = −131.0; they give K_p₁₁ = 445.37. The rest of column
+1 is not traced.
 """
 
 from __future__ import annotations
@@ -507,8 +511,9 @@ def uvw_terms_report(t3, q_initial) -> tuple[dict, list]:
         + ", ".join(f"{k} {data['W'][k]['max_error']:.3g}" for k in errors)
         + "  (rotational against the exact inertial + gyroscopic parts)",
         f"    rotational = exact − gyroscopic derivative (max {_max(c.exact_W['gyroscopic']):.4g}; "
-        f"(5.3.16)'s two gyroscopic terms cancel) + axis term −(e_j × e_k)ᵀI_iω̇_i, k > j (max "
-        f"{_max(c.axis):.4g}; (5.3.10) takes ∂e_j/∂θ_k = e_k × e_j for k > j); both 0 in "
+        "lost at (5.3.13), exact only for an isotropic I_i) + axis term "
+        f"−(e_j × e_k)ᵀI_iω̇_i, k > j (max {_max(c.axis):.4g}; (5.3.10) takes "
+        "∂e_j/∂θ_k = e_k × e_j for k > j); both 0 in "
         "column 1 (e₁ × ω₁ = 0)",
         f"    gravity −Σ m_i ∂²r_i/∂θ² g: column 1 max {_max(c.thesis_W['gravity'][:, 0]):.1e} "
         "(g ∥ e₁): no gravity term is non-zero for joint 1",

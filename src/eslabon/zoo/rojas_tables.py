@@ -46,10 +46,12 @@ PERTURBATION = dict(
 )
 PERTURBATION_Z_WAVE = 0.03
 
-#: Table 5.4.2: columns W δθ, V δθ̇, U δθ̈ and the residual δf*(lin) − δf(true). The thesis's
-#: W (5.3.18) is wrong in columns 1–4 (see WRONG_BLOCKS), so its W δθ column (and the
-#: residual) are not reproducible: the exact W δθ is (−0.00386, 0.26143, −0.33271, 3.3e−5,
-#: ~0, 0), where the table prints (−0.013344, 0.25991, −0.33223, 4.9e−5, ...).
+#: Table 5.4.2: columns W δθ, V δθ̇, U δθ̈ and the residual δf*(lin) − δf(true). W δθ is
+#: W times the printed δθ of Table 5.4.1 (the exact δθ differs from it in the 3rd digit of
+#: rows 2–4): with it the exact W gives rows 2–4 and 6 to 4 digits and misses rows 1 and 5,
+#: which carry the error of the thesis's W (5.3.18) (its formula as written, with the
+#: appendix's DERAC third partials, gives all six; eslabon.reproduce.t3_uvw_terms). The
+#: residual's rows 1 and 5 carry the same error.
 TABLE_5_4_2 = dict(
     W_dq=[-0.13344e-01, 0.25991e00, -0.33223e00, 0.49155e-04, -0.17651e-04, 0.13600e-05],
     V_dqd=[-0.57359e-02, 0.19906e-03, 0.11525e-03, 0.40250e-04, -0.51733e-05, 0.49760e-10],
@@ -106,7 +108,8 @@ TABLE_5_6_3 = {
 #: printed value against the right one and how it was checked:
 #:   (c) = U⁻¹ row 4 col 2: +.73613E−02 for −.73613E−02 (U⁻¹ is symmetric: row 2 col 4);
 #:   (c) row 4 col 6: −.23809E−01 for −.25809E−01 (row 6 col 4; the exact U⁻¹);
-#:   K_d row 4 col 2: .39400E+02 for 39.638 (the exact √2·U − V, Ψ = √2/2, Ω = 1);
+#:   K_d row 4 col 2: .39400E+02 for 39.64 (K_d = √2·U − V, Ψ = √2/2, Ω = 1, from the
+#:   printed (b) = U⁻¹V and (c) = U⁻¹ as (c)⁻¹(√2·1 − (b)): 39.639 ± 0.006, their rounding);
 #:   (b) = U⁻¹V row 3 col 2: −.78915 for +.78915 (the exact U⁻¹V);
 #:   (a) row 4 col 3: .51314E+02 for 31.314 (1 − U⁻¹K_p from the printed (c) and K_p).
 OCR_CELLS = {("c", 3, 1), ("c", 3, 5), ("Kd", 3, 1), ("b", 2, 1), ("a", 3, 2)}
