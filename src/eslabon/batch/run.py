@@ -314,10 +314,21 @@ def _move_aside(part: Path) -> Path:
     while os.path.lexists(target) or os.path.lexists(checksum_path(target)):
         n += 1
         target = folder / f"{part.stem}-{n}{part.suffix}"
-    part.rename(target)  # a rename moves a name, never what a link points to
     checksum = checksum_path(part)
-    if os.path.lexists(checksum):
-        checksum.rename(checksum_path(target))
+    # renames relative to the folders opened now: _rejected swapped for a link after
+    # the check above is not followed (O_NOFOLLOW), and a rename moves a name only
+    src = os.open(part.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        dst = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.rename(part.name, target.name, src_dir_fd=src, dst_dir_fd=dst)
+            if os.path.lexists(checksum):
+                name = checksum_path(target).name
+                os.rename(checksum.name, name, src_dir_fd=src, dst_dir_fd=dst)
+        finally:
+            os.close(dst)
+    finally:
+        os.close(src)
     return target
 
 
