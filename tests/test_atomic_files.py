@@ -103,3 +103,39 @@ def test_a_kill_at_the_rename_leaves_the_complete_file_and_a_later_write_removes
     write_text_atomic(target, "three")  # this process's first write into the folder
     assert sorted(p.name for p in tmp_path.iterdir()) == ["view.html"]
     assert target.read_text() == "three"
+
+
+def test_in_a_managed_folder_a_link_or_special_file_is_refused_by_name(tmp_path):
+    """``follow_symlinks=False`` (a folder eslabon manages) refuses a target that is a
+    link, a FIFO or a device instead of writing through it; :func:`read_regular` reads
+    only a regular file under its cap, without following a link or waiting on a FIFO."""
+    from eslabon._files import UnsafeFileError, managed_folder, read_regular
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's")
+    link = tmp_path / "report.json"
+    link.symlink_to(victim)
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    dev = tmp_path / "zero.json"
+    dev.symlink_to("/dev/zero")
+    sparse = tmp_path / "sparse.bin"
+    with open(sparse, "wb") as f:
+        f.truncate(8 * 2**30)
+    for path in (link, fifo, dev):
+        with pytest.raises(UnsafeFileError, match=rf"{path.name}: is a (symbolic link|FIFO)"):
+            write_text_atomic(path, "x", follow_symlinks=False)
+        with pytest.raises(UnsafeFileError, match=rf"{path.name}: is a .*not a regular file"):
+            read_regular(path, 1024)
+    with pytest.raises(UnsafeFileError, match=r"sparse.bin: 8589934592 bytes, more than"):
+        read_regular(sparse, 2**20, what="part")
+    assert victim.read_text() == "the victim's" and link.is_symlink()
+    (tmp_path / "mine.json").write_text("old")
+    write_text_atomic(tmp_path / "mine.json", "new", follow_symlinks=False)
+    assert read_regular(tmp_path / "mine.json", 16) == b"new"
+    with pytest.raises(FileNotFoundError):
+        read_regular(tmp_path / "none", 16)
+    (tmp_path / "folder").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    with pytest.raises(UnsafeFileError, match=r"folder: is a symbolic link, not a folder"):
+        managed_folder(tmp_path / "folder", create=True)
+    assert managed_folder(tmp_path / "real", create=True).is_dir()

@@ -21,7 +21,15 @@ Every file eslabon writes goes through this module:
 Both refuse a target whose folder does not exist (nothing is created on the user's
 behalf), and with ``overwrite=False`` refuse an existing target atomically (the new file
 is linked under the name only if the name is free). A file replaced keeps its
-permissions; a symlink is written through (the link stays, its target is replaced).
+permissions; a symlink the user named is written through (the link stays, its target is
+replaced).
+
+In a folder eslabon manages (a sweep's), nothing goes through a link: writers are called
+with ``follow_symlinks=False``, which refuses a target that is a link, a FIFO, a device
+or a socket (:class:`UnsafeFileError`, naming it; the final rename would replace the
+name itself, never what a link points to), :func:`read_regular` reads a file only when
+it is a regular file under its kind's cap (opened with ``O_NOFOLLOW | O_NONBLOCK``), and
+:func:`managed_folder` refuses a subfolder that is a link.
 """
 
 from __future__ import annotations
@@ -31,8 +39,26 @@ import os
 import re
 import secrets
 import socket
+import stat
 from contextlib import contextmanager
 from pathlib import Path
+
+from ._engine.safefiles import NotRegularFile as UnsafeFileError
+from ._engine.safefiles import check_regular, kind_of, read_regular
+
+__all__ = [
+    "OutputExistsError",
+    "UnsafeFileError",
+    "atomic_file",
+    "atomic_path",
+    "check_output",
+    "check_regular",
+    "managed_folder",
+    "read_regular",
+    "remove_stale_temporaries",
+    "savefig_atomic",
+    "write_text_atomic",
+]
 
 TEMPORARY_MARK = ".eslabon-tmp-"
 _HOST = re.sub(r"[^A-Za-z0-9_.]", "_", socket.gethostname())[:40] or "host"
@@ -125,6 +151,28 @@ def check_output(path, *, overwrite: bool = True, field: str = "path") -> Path:
     return path
 
 
+def managed_folder(path, *, create: bool = False) -> Path:
+    """``path``, a subfolder eslabon manages (``_rejected``), when it is a real folder
+    (created, with ``create``, if missing); a link or any other kind of file is refused
+    (:class:`UnsafeFileError` naming it)."""
+    path = Path(path)
+    if create:
+        try:
+            path.mkdir()
+        except FileExistsError:
+            pass
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    if not stat.S_ISDIR(st.st_mode):
+        raise UnsafeFileError(
+            f"{path}: is {kind_of(st.st_mode)}, not a folder "
+            "(eslabon never follows a link there); refused (remove or rename it)"
+        )
+    return path
+
+
 def _refuse_existing(path: Path):
     raise OutputExistsError(f"path: {str(path)!r} exists and overwrite=False (nothing was written)")
 
@@ -178,17 +226,17 @@ def _umask() -> int:
     return umask
 
 
-def _mode_for(target: Path) -> int:
+def _mode_for(target: Path, follow_symlinks: bool = True) -> int:
     """The permissions of the new file: those of the file it replaces, else the usual
     0o666 less the umask."""
     try:
-        return target.stat().st_mode & 0o7777
+        return target.stat(follow_symlinks=follow_symlinks).st_mode & 0o7777
     except OSError:
         return 0o666 & ~_umask()
 
 
-def _publish_named(tmp: Path, target: Path, overwrite: bool):
-    os.chmod(tmp, _mode_for(target))
+def _publish_named(tmp: Path, target: Path, overwrite: bool, follow_symlinks: bool = True):
+    os.chmod(tmp, _mode_for(target, follow_symlinks))
     if overwrite:
         os.replace(tmp, target)
         return
@@ -199,11 +247,14 @@ def _publish_named(tmp: Path, target: Path, overwrite: bool):
     os.unlink(tmp)
 
 
-def _prepare(path, overwrite: bool) -> Path:
-    """The file to write: a symlink's target (the link stays), checked; the folder's
-    stale temporaries are removed once per process."""
+def _prepare(path, overwrite: bool, follow_symlinks: bool = True) -> Path:
+    """The file to write: a symlink's target (the link stays), checked; without
+    ``follow_symlinks``, a name that is not a regular file is refused. The folder's stale
+    temporaries are removed once per process."""
     path = Path(path)
-    if overwrite and path.is_symlink():
+    if not follow_symlinks:
+        check_regular(path)
+    elif overwrite and path.is_symlink():
         path = Path(os.path.realpath(path))
     check_output(path, overwrite=True)
     if not overwrite and (path.exists() or path.is_symlink()):
@@ -223,6 +274,7 @@ def atomic_file(
     overwrite: bool = True,
     encoding: str | None = None,
     newline: str | None = None,
+    follow_symlinks: bool = True,
 ):
     """Yield an open file that becomes ``path`` when the block ends without an error.
 
@@ -231,14 +283,17 @@ def atomic_file(
     left, except after a kill in the instant between naming the complete file and
     renaming it over an existing ``path`` (see the module's docstring). ``overwrite=False``
     refuses an existing ``path`` (:class:`OutputExistsError`, a ValueError).
+    ``follow_symlinks=False`` (a folder eslabon manages) refuses a ``path`` that is a
+    link, a FIFO, a device or a socket (:class:`UnsafeFileError`) instead of writing
+    through it.
     """
     if mode not in ("wb", "w"):
         raise ValueError(f"mode: expected 'wb' or 'w', got {mode!r}")
-    path = _prepare(path, overwrite)
+    path = _prepare(path, overwrite, follow_symlinks)
     text = {"encoding": encoding or "utf-8", "newline": newline} if mode == "w" else {}
     fd = _anonymous(path.parent)
     if fd is None:
-        with atomic_path(path, overwrite=overwrite) as tmp:
+        with atomic_path(path, overwrite=overwrite, follow_symlinks=follow_symlinks) as tmp:
             with open(tmp, mode, **text) as f:
                 yield f
                 f.flush()
@@ -248,8 +303,9 @@ def atomic_file(
         with open(fd, mode, closefd=False, **text) as f:
             yield f
             f.flush()
-        if path.exists():  # keep the permissions of the file replaced
-            os.fchmod(fd, _mode_for(path))
+        if path.exists() or not follow_symlinks and os.path.lexists(path):
+            # keep the permissions of the file replaced
+            os.fchmod(fd, _mode_for(path, follow_symlinks))
         os.fsync(fd)
         _link_anonymous(fd, path, overwrite)
     finally:
@@ -257,34 +313,38 @@ def atomic_file(
 
 
 @contextmanager
-def atomic_path(path, *, overwrite: bool = True):
+def atomic_path(path, *, overwrite: bool = True, follow_symlinks: bool = True):
     """Yield a temporary file *name* beside ``path`` (same suffix) for writers that need
     one; it replaces ``path`` when the block ends without an error, and is removed
     otherwise. Prefer :func:`atomic_file`, which shows a name only for the instant of the
-    rename."""
-    path = _prepare(path, overwrite)
+    rename. ``follow_symlinks`` as for :func:`atomic_file`."""
+    path = _prepare(path, overwrite, follow_symlinks)
     tmp = _temporary_name(path)
     try:
         yield str(tmp)
         if not tmp.exists():
             raise OSError(f"{path}: the writer produced no file")
-        _publish_named(tmp, path, overwrite)
+        _publish_named(tmp, path, overwrite, follow_symlinks)
     finally:
         if tmp.exists():
             tmp.unlink()
 
 
-def write_text_atomic(path, text: str, *, overwrite: bool = True) -> Path:
+def write_text_atomic(
+    path, text: str, *, overwrite: bool = True, follow_symlinks: bool = True
+) -> Path:
     """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_file`; returns the path."""
-    with atomic_file(path, "w", overwrite=overwrite) as f:
+    with atomic_file(path, "w", overwrite=overwrite, follow_symlinks=follow_symlinks) as f:
         f.write(text)
     return Path(path)
 
 
-def savefig_atomic(fig, path, *, overwrite: bool = True, **kwargs) -> Path:
+def savefig_atomic(
+    fig, path, *, overwrite: bool = True, follow_symlinks: bool = True, **kwargs
+) -> Path:
     """``fig.savefig`` into ``path`` atomically (the format from the suffix)."""
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower() or None
-    with atomic_file(path, "wb", overwrite=overwrite) as f:
+    with atomic_file(path, "wb", overwrite=overwrite, follow_symlinks=follow_symlinks) as f:
         fig.savefig(f, format=fmt, **kwargs)
     return path

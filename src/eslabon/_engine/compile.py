@@ -23,6 +23,8 @@ import os
 import sys
 import threading
 
+from . import safefiles
+
 _SUBJECTS: dict = {}  # kernel qualname -> what the notice calls it
 _state = threading.local()
 _printed: set = set()
@@ -232,7 +234,15 @@ def _cache_locator():
     file); if any changed since the hash was taken, that module's kernels are cached in
     a folder of this process only, removed at exit, and one line on stderr says so. The
     folder is under NUMBA_CACHE_DIR when set, else beside the sources, else in the
-    user's cache directory (as numba's own locators)."""
+    user's cache directory (as numba's own locators).
+
+    numba reads a cache with pickle: whoever can write the folder can run code in the
+    process that loads it. A folder is used only when it and every folder from the cache
+    root down to it is this user's (or root's), not writable by group or others, and no
+    link (:func:`safefiles.chain_problem`); else the next one is tried (the user's cache
+    directory comes after NUMBA_CACHE_DIR), then a folder of this process only, and one
+    line on stderr says which folder was refused and why. Missing folders are created
+    0o700; entries are read and written through :func:`safefiles.guarded_cache_file`."""
     from numba.core import caching
 
     root = _PACKAGE_ROOT
@@ -243,10 +253,12 @@ def _cache_locator():
         modules_seen: set = set()
         modules_after_edit: set = set()  # first imported after the sources changed
         private_base = None  # this process's folder for their kernels
+        refused_base = None  # this process's folder when every cache folder is refused
 
         def __init__(self, py_func, py_file, base):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
+            self._base = base
             self._cache_path = os.path.join(
                 base,
                 "eslabon-" + EslabonCacheLocator.code_hash,
@@ -255,6 +267,13 @@ def _cache_locator():
 
         def get_cache_path(self):
             return self._cache_path
+
+        def ensure_cache_path(self):
+            """Create the missing folders private (0o700); check the folder is writable."""
+            import tempfile
+
+            safefiles.make_private(self._base, self._cache_path)
+            tempfile.TemporaryFile(dir=self._cache_path).close()
 
         @classmethod
         def _look(cls, py_file):
@@ -279,18 +298,49 @@ def _cache_locator():
             if not py_file.startswith(root + os.sep) or not os.path.exists(py_file):
                 return None
             cls._look(py_file)
-            bases = [cls.private_base] if py_file in cls.modules_after_edit else cache_bases()
-            for base in bases:
+            if py_file in cls.modules_after_edit:
+                bases = [cls.private_base]
+            else:
+                bases = list(dict.fromkeys(cache_bases() + [_user_cache_base()]))
+            refused = []
+            for base in bases + [None]:
+                if base is None:  # none of them: a folder of this process only
+                    base = _private_base(cls)
                 self = cls(py_func, py_file, base)
+                problem = safefiles.chain_problem(base, self._cache_path)
+                if problem is not None:
+                    refused.append(problem)
+                    continue
                 try:
                     self.ensure_cache_path()
                 except OSError:
                     continue
+                safefiles.trust(self._cache_path)
                 _mark_owner(os.path.join(base, "eslabon-" + cls.code_hash))
+                safefiles.say_refused(refused, base)
                 return self
             return None
 
     return EslabonCacheLocator
+
+
+def _user_cache_base() -> str:
+    """The user's cache directory for numba (where numba's own locator would cache)."""
+    from numba.misc.appdirs import AppDirs
+
+    return AppDirs(appname="numba", appauthor=False).user_cache_dir
+
+
+def _private_base(locator) -> str:
+    """A cache folder of this process only (0o700, removed at exit), made once."""
+    import atexit
+    import shutil
+    import tempfile
+
+    if locator.refused_base is None:
+        locator.refused_base = tempfile.mkdtemp(prefix="eslabon-kernels-")
+        atexit.register(shutil.rmtree, locator.refused_base, True)
+    return locator.refused_base
 
 
 def cache_bases() -> list:
@@ -324,12 +374,13 @@ def _mark_owner(folder: str) -> None:
         return
     _marked.add(folder)
     path = os.path.join(folder, _OWNER_FILE)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
-        if not os.path.exists(path):
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(_sources_root() + "\n")
-    except OSError:  # a read-only cache is still a cache
-        pass
+        fd = os.open(path, flags, 0o600)
+    except OSError:  # there already, or a read-only cache (still a cache)
+        return
+    with open(fd, "w", encoding="utf-8") as f:
+        f.write(_sources_root() + "\n")
 
 
 def cache_folders() -> list:
@@ -364,9 +415,9 @@ def cache_folders() -> list:
                     except OSError:
                         pass
             try:
-                with open(os.path.join(entry.path, _OWNER_FILE), encoding="utf-8") as f:
-                    owner = f.read().strip()
-            except OSError:
+                marker = os.path.join(entry.path, _OWNER_FILE)
+                owner = safefiles.read_regular(marker, 4096).decode("utf-8").strip()
+            except (OSError, ValueError):  # none, a link, a FIFO, not text: not marked
                 pass
             found.append(
                 {
@@ -434,6 +485,10 @@ def install():
         from numba.core import event as ev
 
         caching.CacheImpl._locator_classes.insert(0, _cache_locator())
+        # numba's Cache makes its IndexDataCacheFile by this module-level name
+        caching.IndexDataCacheFile = safefiles.guarded_cache_file(
+            caching.IndexDataCacheFile, caching._cache_log
+        )
 
         class _Dispatchers(ev.Listener):
             def on_start(self, event):

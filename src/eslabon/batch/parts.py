@@ -10,6 +10,12 @@ data-set readers (pyarrow and pandas skip ``_`` and ``.`` names).
 :func:`check_part` says what is wrong with a part, if anything: unreadable, another
 chunk's or another spec's, other columns, other rows or sample ids, no checksum, or bytes
 that differ from its checksum. Every byte of the file is covered by the checksum.
+
+Every file of the folder is read with :func:`eslabon._files.read_regular` and written
+with ``follow_symlinks=False``: a part, checksum or spec that is a symbolic link, a FIFO,
+a device or larger than its cap (:data:`MAX_PART_BYTES`, :data:`MAX_CHECKSUM_BYTES`,
+:data:`MAX_SPEC_BYTES`) is refused by name (:class:`~eslabon._files.UnsafeFileError`, a
+ValueError), never read, written through or moved aside.
 """
 
 from __future__ import annotations
@@ -22,11 +28,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import atomic_file
+from .._files import atomic_file, check_regular, read_regular
 from .spec import SweepSpec
 from .tasks import SERIES
 
 PART_NAME = re.compile(r"^part-(\d{5,})\.parquet$")
+MAX_PART_BYTES = 2 * 2**30
+"""Largest part read (2 GiB; a part is read whole, and a chunk is meant to be far smaller)."""
+MAX_CHECKSUM_BYTES = 1024
+"""Largest checksum file read (its one line is about 90 bytes)."""
+MAX_SPEC_BYTES = 128 * 2**20
+"""Largest ``_spec.json`` read (it carries the model's text: a URDF may have 50 MiB)."""
 _CHECKSUM_LINE = re.compile(r"^([0-9a-f]{64})  (\S+)\n?$")
 
 
@@ -91,9 +103,9 @@ def write_part(out, chunk: int, rows: dict, spec_dict: dict) -> Path:
     pq.write_table(table, buffer)
     data = buffer.getvalue()
     part = part_path(out, chunk)
-    with atomic_file(part) as fh:
+    with atomic_file(part, follow_symlinks=False) as fh:
         fh.write(data)
-    with atomic_file(checksum_path(part), "w") as fh:
+    with atomic_file(checksum_path(part), "w", follow_symlinks=False) as fh:
         fh.write(f"{hashlib.sha256(data).hexdigest()}  {part.name}\n")
     return part
 
@@ -117,7 +129,7 @@ def _recorded_checksum(part: Path):
     """(sha256 recorded for ``part``, problem): one of them is None."""
     path = checksum_path(part)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_CHECKSUM_BYTES, what="checksum file").decode("utf-8")
     except FileNotFoundError:
         return None, f"has no checksum file {path.name}"
     except (OSError, UnicodeDecodeError) as exc:
@@ -134,12 +146,14 @@ def check_part(part: Path, spec: SweepSpec, chunk: int, first: int, end: int, co
     """(table, problem) of the part of chunk ``chunk`` (samples ``first..end−1``, columns
     ``columns``): the table when the part is sound (problem None), else None and one
     clause saying what is wrong. The bytes are read once: the checksum and the table are
-    of the same bytes."""
+    of the same bytes. A part or checksum file that is a link, a special file or too
+    large raises :class:`~eslabon._files.UnsafeFileError` (nothing to move aside: the
+    folder needs a look)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        data = part.read_bytes()
+        data = read_regular(part, MAX_PART_BYTES, what="sweep part")
     except OSError as exc:
         return None, f"is unreadable ({exc.strerror or type(exc).__name__})"
     try:
@@ -187,3 +201,12 @@ def check_part(part: Path, spec: SweepSpec, chunk: int, first: int, end: int, co
     if found != recorded:
         return None, f"fails its checksum (sha256 {found[:12]}…, recorded {recorded[:12]}…)"
     return table, None
+
+
+def check_names(out, chunk: int) -> None:
+    """Refuse (:class:`~eslabon._files.UnsafeFileError`) a part or checksum name of
+    chunk ``chunk`` in ``out`` that exists and is not a regular file: before a part is
+    written there."""
+    part = part_path(out, chunk)
+    check_regular(part)
+    check_regular(checksum_path(part))

@@ -9,18 +9,22 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import savefig_atomic, write_text_atomic
+from .._files import check_regular, savefig_atomic, write_text_atomic
 from .parts import part_chunks, part_path
 from .run import read_sweep, stored_spec
 
 
 def summarize(out, *, plots: bool = True) -> tuple[dict, list]:
     """(data, lines) for the sweep in ``out``, every part checked (an unsound part is an
-    error naming it; missing chunks are listed); writes report.json (and envelope_*.png)."""
+    error naming it; missing chunks are listed); writes report.json (and envelope_*.png).
+    A report or plot name that is a link, a FIFO or a device is refused before anything
+    is written (never written through)."""
     out = Path(out)
     df = read_sweep(out, partial=True)
     spec = stored_spec(out)
     varied = list(spec.vary)
+    for name in ["report.json"] + [f"envelope_{p}.png" for p in varied] * plots:
+        check_regular(out / name)
     failed = df[df["error"].notna()]
     ok = df[df["error"].isna()]
     expected = len(spec.sample_table()["sample"])
@@ -84,7 +88,7 @@ def summarize(out, *, plots: bool = True) -> tuple[dict, list]:
         data["plots"] = [str(_plot(out, p, env, peaks)) for p, env in data["envelopes"].items()]
         lines += [f"plot: {p}" for p in data["plots"]]
     path = out / "report.json"
-    write_text_atomic(path, json.dumps(data, indent=2))
+    write_text_atomic(path, json.dumps(data, indent=2), follow_symlinks=False)
     lines.append(f"report: {path}")
     return data, lines
 
@@ -105,6 +109,6 @@ def _plot(out, param, env, peaks):
     ax.legend(fontsize="small", ncol=2)
     fig.tight_layout()
     path = out / f"envelope_{param}.png"
-    savefig_atomic(fig, path, dpi=110)
+    savefig_atomic(fig, path, dpi=110, follow_symlinks=False)
     plt.close(fig)
     return path

@@ -15,6 +15,10 @@ folder (and on ``resume`` the spec, the model hash and every part), then the sch
 A resume recomputes the missing chunks and the chunks whose part is unsound (moved
 aside, with a one-line warning); it refuses a changed spec or model. A start that fails
 leaves at most ``_spec.json``, and the same command with the same spec then runs.
+
+No file of the folder is read or written through a symbolic link, and none that is a
+FIFO, a device or larger than its cap is read (:mod:`eslabon.batch.parts`): such a name
+(``_rejected`` a link included) is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import re
 import warnings
 from concurrent.futures import CancelledError
@@ -30,8 +35,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._args import whole_number
-from .._files import OutputExistsError, remove_stale_temporaries, write_text_atomic
+from .._files import (
+    OutputExistsError,
+    check_regular,
+    managed_folder,
+    read_regular,
+    remove_stale_temporaries,
+    write_text_atomic,
+)
 from .parts import (
+    MAX_SPEC_BYTES,
+    check_names,
     check_part,
     checksum_path,
     differing_keys,
@@ -134,7 +148,9 @@ def stored_spec(out: Path) -> SweepSpec | None:
     Raises
     ------
     ValueError
-        A ``_spec.json`` that cannot be read as JSON or is not a spec of this eslabon.
+        A ``_spec.json`` that cannot be read as JSON or is not a spec of this eslabon;
+        one that is a symbolic link, a FIFO, a device or larger than
+        :data:`~eslabon.batch.parts.MAX_SPEC_BYTES` (refused by name, never read).
 
     Examples
     --------
@@ -145,11 +161,17 @@ def stored_spec(out: Path) -> SweepSpec | None:
     None
     """
     path = Path(out) / SPEC_FILE
-    if not path.exists():
+    if check_regular(path) is None:  # a link, a FIFO or a device is refused by name
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        raw = read_regular(path, MAX_SPEC_BYTES, what="sweep spec")  # refused by name
+    except OSError as exc:
+        raise ValueError(
+            f"{path}: not a readable sweep spec ({type(exc).__name__}); choose another folder"
+        ) from None
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
         raise ValueError(
             f"{path}: not a readable sweep spec ({type(exc).__name__}); choose another folder"
         ) from None
@@ -263,6 +285,10 @@ def plan_run(spec: SweepSpec, out, resume: bool) -> Plan:
         )
     chunks = spec.chunks()
     columns = column_names(spec)
+    if out.is_dir():  # nothing is read or written through a link or a special file
+        managed_folder(out / REJECTED)
+        for c in sorted(set(parts) | {c for c, _, _ in chunks}):
+            check_names(out, c)
     unsound = [
         (p, f"is not a chunk of this spec (it has {len(chunks)})", None)
         for c, p in sorted(parts.items())
@@ -281,17 +307,28 @@ def plan_run(spec: SweepSpec, out, resume: bool) -> Plan:
 
 
 def _move_aside(part: Path) -> Path:
-    """Move ``part`` (and its checksum file) into ``_rejected/`` under a free name."""
-    folder = part.parent / REJECTED
-    folder.mkdir(exist_ok=True)
+    """Move ``part`` (and its checksum file) into ``_rejected/`` under a free name; a
+    ``_rejected`` that is not a real folder (a link) is refused."""
+    folder = managed_folder(part.parent / REJECTED, create=True)
     target, n = folder / part.name, 1
-    while target.exists():
+    while os.path.lexists(target) or os.path.lexists(checksum_path(target)):
         n += 1
         target = folder / f"{part.stem}-{n}{part.suffix}"
-    part.rename(target)
     checksum = checksum_path(part)
-    if checksum.exists():
-        checksum.rename(checksum_path(target))
+    # renames relative to the folders opened now: _rejected swapped for a link after
+    # the check above is not followed (O_NOFOLLOW), and a rename moves a name only
+    src = os.open(part.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        dst = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.rename(part.name, target.name, src_dir_fd=src, dst_dir_fd=dst)
+            if os.path.lexists(checksum):
+                name = checksum_path(target).name
+                os.rename(checksum.name, name, src_dir_fd=src, dst_dir_fd=dst)
+        finally:
+            os.close(dst)
+    finally:
+        os.close(src)
     return target
 
 
@@ -690,6 +727,7 @@ def read_sweep(out, *, partial: bool = False):
         if c not in parts:
             missing.append(c)
             continue
+        check_names(out, c)
         table, problem = check_part(parts[c], spec, c, a, b, columns)
         if problem:
             raise ValueError(

@@ -1,0 +1,326 @@
+"""Files and folders eslabon reads in places others might write to.
+
+- :func:`read_regular` is the one way eslabon reads a file of a folder it manages (a
+  sweep's parts, checksums and spec; its numba cache entries): the name is checked with
+  ``lstat`` and opened without following a link (``O_NOFOLLOW``) and without waiting
+  (``O_NONBLOCK``: a FIFO opens at once and is then refused), and it must be a regular
+  file no larger than the cap of its kind. A link, a FIFO, a device, a socket or a folder
+  is refused by name (:class:`NotRegularFile`, a ValueError) before a byte is read.
+- :func:`folder_problem` says why a cache folder may not be loaded from: numba reads its
+  cache with pickle, so a folder someone else can write to (or a link to one) could run
+  their code in this process. Folders must be owned by this user (or root) and not
+  writable by group or others, from the cache root the user chose down.
+- :func:`guarded_cache_file` makes numba's cache file class treat an entry of eslabon's
+  folders that is not a sound regular file of this user — a link, a FIFO, a device, a
+  folder, a file too large, truncated or not a pickle — as a cache miss: the entry is
+  removed, the kernel compiles and its entry is written again (as a file only this user
+  can write). Other code's numba caches are left to numba.
+
+The engine imports nothing else of eslabon, so this lives here; :mod:`eslabon._files`
+re-exports :func:`read_regular` for the rest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import pickle
+import shutil
+import stat
+import sys
+import uuid
+
+MAX_INDEX_BYTES = 16 * 2**20
+"""Largest numba cache index read (an index maps signatures to data files: a few kB)."""
+MAX_DATA_BYTES = 1 * 2**30
+"""Largest numba cache data file read (a kernel's object code: at most a few MB)."""
+
+
+class NotRegularFile(ValueError):
+    """A name in a folder eslabon manages that is not a regular file it may read or
+    replace: a symbolic link, a FIFO, a device, a socket, a folder, a file larger than
+    its kind's cap, or (in a cache folder) a file of another user or writable by others."""
+
+
+def trusted_owners() -> set:
+    """The owners whose files and folders this process may load code from: itself, and
+    root (who can replace any file anyway)."""
+    return {os.geteuid(), 0}
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` is, as a phrase ("a FIFO", …)."""
+    for test, name in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "a regular file" if stat.S_ISREG(mode) else "not a file"
+
+
+def refuse_kind(path, mode: int):
+    """Raise :class:`NotRegularFile` naming ``path`` and what it is."""
+    what = kind_of(mode)
+    hint = " (eslabon never follows a link there)" if stat.S_ISLNK(mode) else ""
+    raise NotRegularFile(
+        f"{path}: is {what}, not a regular file{hint}; refused (remove or rename it)"
+    )
+
+
+def _refuse_size(path, size: int, max_bytes: int, what: str):
+    raise NotRegularFile(
+        f"{path}: {size} bytes, more than the {max_bytes} bytes a {what} may have; refused"
+    )
+
+
+def _refuse_owner(path, st):
+    if st.st_uid not in trusted_owners():
+        why = f"owned by another user (uid {st.st_uid})"
+    else:
+        why = f"writable by others (mode {stat.S_IMODE(st.st_mode):04o})"
+    raise NotRegularFile(f"{path}: is {why}; refused")
+
+
+def check_regular(path, *, missing_ok: bool = True):
+    """The ``lstat`` of ``path`` when it is a regular file; None when it does not exist
+    (and ``missing_ok``); :class:`NotRegularFile` for anything else (a link included)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise
+    if not stat.S_ISREG(st.st_mode):
+        refuse_kind(path, st.st_mode)
+    return st
+
+
+def read_regular(path, max_bytes: int, *, what: str = "file", private: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, at most ``max_bytes`` of them, read without
+    following a link or blocking on a FIFO; ``private`` also refuses a file owned by
+    another user or writable by group or others.
+
+    Raises FileNotFoundError when there is no such name; :class:`NotRegularFile` naming
+    the file when it is a link, a FIFO, a device, a socket, a folder, larger than
+    ``max_bytes`` (``what`` names its kind in the message) or, with ``private``, not
+    this user's alone; OSError when it cannot be read."""
+    st = check_regular(path, missing_ok=False)
+    if st.st_size > max_bytes:
+        _refuse_size(path, st.st_size, max_bytes, what)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # became a link after lstat
+            refuse_kind(path, stat.S_IFLNK)
+        raise
+    with open(fd, "rb") as f:
+        st = os.fstat(fd)  # what was opened, whatever the name is now
+        if not stat.S_ISREG(st.st_mode):
+            refuse_kind(path, st.st_mode)
+        if st.st_size > max_bytes:
+            _refuse_size(path, st.st_size, max_bytes, what)
+        if private and (st.st_uid not in trusted_owners() or st.st_mode & 0o022):
+            _refuse_owner(path, st)
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:  # grew after fstat
+        _refuse_size(path, len(data), max_bytes, what)
+    return data
+
+
+# --- cache folders -------------------------------------------------------------------
+
+
+def folder_problem(path, *, follow: bool = False):
+    """Why the folder ``path`` may not hold code this process loads (a phrase), or None:
+    a symbolic link (unless ``follow``: the root the user named), not a folder, owned by
+    another user than this one or root, writable by group or others. A missing folder
+    is no problem (it will be created private)."""
+    try:
+        st = os.stat(path) if follow else os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"unreadable ({exc.strerror})"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{kind_of(st.st_mode)}, not a folder"
+    if st.st_uid not in trusted_owners():
+        return f"owned by another user (uid {st.st_uid})"
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o022:
+        who = " and ".join(w for w, bit in (("group", 0o020), ("others", 0o002)) if mode & bit)
+        return f"writable by {who} (mode {mode:04o})"
+    return None
+
+
+def _chain(root: str, folder: str) -> list:
+    """``root`` and every folder from it down to ``folder`` (inside it)."""
+    chain = [root]
+    rel = os.path.relpath(folder, root)
+    if rel != os.curdir:
+        for part in rel.split(os.sep):
+            chain.append(os.path.join(chain[-1], part))
+    return chain
+
+
+def chain_problem(root: str, folder: str):
+    """(the first folder at fault, why) from the cache root ``root`` (followed if a link:
+    the user named it) down to ``folder``, or None when every one may hold code this
+    process loads."""
+    for k, path in enumerate(_chain(root, folder)):
+        problem = folder_problem(path, follow=k == 0)
+        if problem:
+            return path, problem
+    return None
+
+
+_said_refused: set = set()
+
+
+def say_refused(refused: list, chosen: str) -> None:
+    """One line on stderr per cache folder refused (once per process): which, why, and
+    where the kernels are cached instead. ``refused``: (folder, why) pairs."""
+    stream = sys.stderr
+    for folder, why in refused:
+        if folder in _said_refused or stream is None:
+            continue
+        _said_refused.add(folder)
+        try:
+            print(
+                f"eslabon: kernels are not loaded from the cache folder {folder}: it is "
+                f"{why}, so another user could plant code there; cached in {chosen} instead",
+                file=stream,
+                flush=True,
+            )
+        except (OSError, ValueError):  # stderr closed or a broken pipe
+            pass
+
+
+def make_private(root: str, folder: str) -> None:
+    """Create what is missing of ``root`` down to ``folder``, each new folder readable
+    and writable by this user only (0o700)."""
+    os.makedirs(root, mode=0o700, exist_ok=True)
+    for path in _chain(root, folder)[1:]:
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+
+
+# --- numba's cache files -------------------------------------------------------------
+
+_trusted_paths: set = set()  # cache folders whose chain was checked (eslabon's)
+
+
+def trust(folder: str) -> None:
+    """Load and save the entries of ``folder`` through the guarded file class."""
+    _trusted_paths.add(os.path.normpath(folder))
+
+
+def _discard(path: str) -> None:
+    """Remove a bad entry of one of this user's cache folders (a folder in its place
+    too), so that the entry written next takes its name; a failure is left to the save."""
+    try:
+        st = os.lstat(path)
+        if stat.S_ISDIR(st.st_mode):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
+def _read_entry(path: str, max_bytes: int):
+    """The bytes of a cache entry, or None (after removing it) when it is missing or not
+    a sound regular file of this user's."""
+    try:
+        return read_regular(path, max_bytes, what="numba cache entry", private=True)
+    except FileNotFoundError:
+        return None
+    except (NotRegularFile, OSError):
+        _discard(path)
+        return None
+
+
+def guarded_cache_file(base, log=lambda *args: None):
+    """A subclass of numba's ``IndexDataCacheFile`` (``base``) that reads and writes the
+    entries of eslabon's cache folders (:func:`trust`) as described in the module
+    docstring, and leaves any other folder to numba; ``log(message, *args)`` as numba's
+    ``_cache_log`` (NUMBA_DEBUG_CACHE)."""
+
+    class GuardedIndexDataCacheFile(base):
+        def _guarded(self) -> bool:
+            return os.path.normpath(self._cache_path) in _trusted_paths
+
+        def _load_index(self):
+            if not self._guarded():
+                return super()._load_index()
+            raw = _read_entry(self._index_path, MAX_INDEX_BYTES)
+            if raw is None:
+                return {}
+            try:
+                f = io.BytesIO(raw)
+                version = pickle.load(f)
+                if version != self._version:  # another numba's: left for it to rewrite
+                    return {}
+                stamp, overloads = pickle.loads(f.read())
+                if not isinstance(overloads, dict):
+                    raise TypeError("not an index")
+            except Exception:  # truncated, garbage, not numba's: a miss
+                log("[cache] index unsound, removed: %r", self._index_path)
+                _discard(self._index_path)
+                return {}
+            log("[cache] index loaded from %r", self._index_path)
+            return overloads if stamp == self._source_stamp else {}
+
+        def _load_data(self, name):
+            if not self._guarded():
+                return super()._load_data(name)
+            path = self._data_path(name)
+            raw = _read_entry(path, MAX_DATA_BYTES)
+            if raw is None:
+                raise FileNotFoundError(path)  # numba's load: a miss
+            try:
+                data = pickle.loads(raw)
+            except Exception:
+                log("[cache] data unsound, removed: %r", path)
+                _discard(path)
+                raise FileNotFoundError(path) from None
+            log("[cache] data loaded from %r", path)
+            return data
+
+        def save(self, key, data):
+            if not self._guarded():
+                return super().save(key, data)
+            try:
+                super().save(key, data)
+            except OSError:  # a cache that cannot be written: the kernel still runs
+                pass
+
+        @contextlib.contextmanager
+        def _open_for_write(self, filepath):
+            if not self._guarded():
+                with super()._open_for_write(filepath) as f:
+                    yield f
+                return
+            tmp = f"{filepath}.tmp.{uuid.uuid4().hex[:16]}"
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(tmp, flags, 0o600)
+            try:
+                with open(fd, "wb") as f:
+                    yield f
+                if os.path.isdir(filepath) and not os.path.islink(filepath):
+                    _discard(filepath)
+                os.replace(tmp, filepath)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+
+    return GuardedIndexDataCacheFile
