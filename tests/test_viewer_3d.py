@@ -205,8 +205,10 @@ def test_urdf_visuals_colours_scales_and_packages(tmp_path):
     assert [p["kind"] for p in parts[0]] == ["cylinder"] and parts[0][0]["color"] == "#0000ff"
     assert [p["kind"] for p in parts[1]] == ["mesh", "sphere"]
     assert parts[1][0]["color"] == "#ff0000"
-    xyz = np.frombuffer(base64.b64decode(data["meshes"][0]["positions"]), "<f4")
-    assert np.isclose(np.abs(xyz).max(), 0.05)  # 100 mm cube scaled to metres
+    xyz = np.frombuffer(base64.b64decode(data["meshes"][0]["positions"]), "<f4").reshape(-1, 3)
+    T = np.reshape(parts[1][0]["T"], (4, 4)).T  # the mesh is stored once, its scale in T
+    placed = xyz @ T[:3, :3].T + T[:3, 3]
+    assert np.isclose(np.abs(placed - T[:3, 3]).max(), 0.05)  # 100 mm cube scaled to metres
     with pytest.raises(ValueError, match="package 'my_robot' not found"):
         viz.Viewer(model, traj)
     bare = es.zoo.load("puma560")

@@ -47,6 +47,7 @@ Export: :func:`to_urdf` (:mod:`eslabon.model.urdf_export`, re-exported here).
 from __future__ import annotations
 
 import re
+import weakref
 import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Mapping
@@ -146,7 +147,11 @@ class UrdfInfo:
         ``{link name: [r, g, b, a]}`` (each in [0, 1]) of the link's first visual with a
         ``<material>`` colour, given in place or by a top-level material's name.
     mesh_scales : dict
-        ``{(link name, mesh file name): (sx, sy, sz)}`` for each ``<mesh scale=...>``.
+        ``{(link name, mesh file name): (sx, sy, sz)}`` for each ``<mesh scale=...>``
+        (the last one where a link uses a file twice).
+    visual_scales : dict
+        ``{link name: [(sx, sy, sz), ...]}``, the scale of each entry of
+        ``visuals[link]`` in order ((1, 1, 1) for a shape or a mesh without ``scale``).
 
     Examples
     --------
@@ -181,6 +186,7 @@ class UrdfInfo:
     ee_rule: str = ""
     visual_colors: dict[str, list[float]] = field(default_factory=dict)
     mesh_scales: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
+    visual_scales: dict[str, list[tuple[float, ...]]] = field(default_factory=dict)
 
     def dof_names(self, model: Model) -> list[str]:
         """The URDF joint name of each rate of v.
@@ -576,15 +582,41 @@ def read_urdf(
             )
             queue.append(child)
     ee_name, ee_rule = _end_effector(b, ee, where)
-    colors, scales = _visual_styles(robot, links, where)
-    info = replace(info, ee=ee_name, ee_rule=ee_rule, visual_colors=colors, mesh_scales=scales)
+    colors, scales, each = _visual_styles(robot, links, where)
+    info = replace(info, ee=ee_name, ee_rule=ee_rule, visual_colors=colors, mesh_scales=scales,
+                   visual_scales=each)  # fmt: skip
     model = b.build(
         gravity=gravity,
         name=name or robot.get("name") or "urdf",
         source=f"URDF {where}",
         strict=strict,
     )
-    return _with_mimics(model, info, parent_of, where), info
+    model = _with_mimics(model, info, parent_of, where)
+    if isinstance(text, bytes):  # read from a file, not given as text
+        _READ_FROM[model] = (info, Path(where).resolve())
+    return model, info
+
+
+#: the models :func:`read_urdf` built from a file in this process, with the file's
+#: visuals and path (what the viewer draws; a model's ``source`` text is only a label)
+_READ_FROM: weakref.WeakKeyDictionary[Model, tuple[UrdfInfo, Path]] = weakref.WeakKeyDictionary()
+
+
+def urdf_read_from(model: Model) -> tuple[UrdfInfo, Path] | None:
+    """(UrdfInfo, resolved path) of the URDF file ``model`` itself was read from by
+    :func:`read_urdf` (or :func:`from_urdf`, :func:`~eslabon.model.load_model`) in this
+    process, else None: a copy (``model.replace``), a model read from another file (a
+    YAML file whose ``source`` names a URDF) or from URDF text has none.
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    tuple or None
+    """
+    return _READ_FROM.get(model)
 
 
 def _with_mimics(model: Model, info: UrdfInfo, parent_of: ParentOf, where: str) -> Model:

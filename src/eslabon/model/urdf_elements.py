@@ -172,8 +172,14 @@ def _visuals(link: ET.Element, where: str) -> list[Visual]:
 
 def _visual_styles(
     robot: ET.Element, links: dict[str, ET.Element], where: str
-) -> tuple[dict[str, list[float]], dict[tuple[str, str], tuple[float, ...]]]:
-    """({link: rgba} of each link's first coloured visual, {(link, mesh file): scale}).
+) -> tuple[
+    dict[str, list[float]],
+    dict[tuple[str, str], tuple[float, ...]],
+    dict[str, list[tuple[float, ...]]],
+]:
+    """({link: rgba} of each link's first coloured visual, {(link, mesh file): scale},
+    {link: the scale of each of its visuals, in the order of :func:`_visuals`}): the
+    last one tells apart one mesh file used twice on a link at two scales.
 
     A ``<material>`` gives its ``<color rgba>`` in place or by the name of a material
     defined at the robot's top level; a colour that is not four numbers in [0, 1] is
@@ -185,6 +191,7 @@ def _visual_styles(
             named[mat.get("name", "")] = rgba
     colors: dict[str, list[float]] = {}
     scales: dict[tuple[str, str], tuple[float, ...]] = {}
+    each: dict[str, list[tuple[float, ...]]] = {}
     for name, link in links.items():
         for vis in link.findall("visual"):
             style = vis.find("material")
@@ -197,7 +204,13 @@ def _visual_styles(
                 if mesh.get("scale") and mesh.get("filename"):
                     values = _floats(mesh, "scale", 3, None, where)
                     scales[(name, mesh.get("filename", ""))] = tuple(values.tolist())
-    return colors, scales
+            geom = vis.find("geometry")
+            for shape in list(geom) if geom is not None else []:
+                if shape.tag == "mesh" or shape.tag in _SHAPES:
+                    one = shape.tag != "mesh" or not shape.get("scale")
+                    scale = (1.0, 1.0, 1.0) if one else _floats(shape, "scale", 3, None, where)
+                    each.setdefault(name, []).append(tuple(float(x) for x in scale))
+    return colors, scales, each
 
 
 def _rgba(material: ET.Element) -> list[float] | None:

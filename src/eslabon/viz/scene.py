@@ -2,12 +2,15 @@
 world poses along a trajectory, and the joint curves.
 
 Visual parts come from the robot's URDF where it has ``<visual>`` elements — boxes,
-cylinders (URDF's along z), spheres and meshes (STL, OBJ, Collada, read by trimesh), the
-mesh files found through ``package://`` and relative paths — with their ``<material>``
-colours; a model without visuals (DH models, the zoo) gets a generated geometry: a capsule
-from each body's origin to each child's joint origin (and to the ``ee`` frame), and each
-moving joint's axis as a short cylinder. Meshes with more than ``max_faces`` triangles are
-decimated (trimesh's quadric decimation) and the sizes are reported.
+cylinders (URDF's along z), spheres and meshes (STL, OBJ, Collada, self-contained glTF,
+read by trimesh from their bytes alone), the mesh files found through ``package://`` and
+relative paths and only inside the model (:func:`resolve_mesh`) — with their
+``<material>`` colours; a model without visuals (DH models, the zoo) gets a generated
+geometry: a capsule from each body's origin to each child's joint origin (and to the
+``ee`` frame), and each moving joint's axis as a short cylinder. Each mesh file is stored
+once, unscaled, a part's scale in its transform; meshes with more than ``max_faces``
+triangles are decimated, and a page holds at most ``max_triangles`` triangles and
+``max_bytes`` bytes of meshes (:class:`MeshTable`); the sizes are reported.
 
 Conventions: parts are placed by a 4 × 4 transform in their body's frame [m]; poses are
 body-to-world positions [m] and unit quaternions (x, y, z, w), as three.js takes them.
@@ -16,7 +19,10 @@ body-to-world positions [m] and unit quaternions (x, y, z, w), as three.js takes
 from __future__ import annotations
 
 import base64
+import io
+import json
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +31,20 @@ import numpy as np
 
 #: the most triangles kept per mesh (more are decimated)
 MAX_FACES = 12000
+#: the most triangles a page embeds, all its meshes together
+MAX_TRIANGLES = 600_000
+#: the most bytes of (base64) mesh data a page embeds
+MAX_BYTES = 40_000_000
+#: the largest mesh file read [bytes]
+MAX_FILE_BYTES = 32 * 2**20
+#: the most triangles a mesh file may unfold to when read (a Collada or glTF scene places
+#: its geometries many times over), before decimation
+MAX_READ_FACES = 2_000_000
+#: the mesh files read, by extension: trimesh's name of the format
+MESH_TYPES = {".stl": "stl", ".obj": "obj", ".dae": "dae", ".gltf": "gltf", ".glb": "glb"}
+#: the first bytes of archives and compressed streams (ZIP, gzip, bzip2, xz, zstd, 7z, RAR)
+COMPRESSED = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08", b"\x1f\x8b", b"BZh",
+              b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd", b"7z\xbc\xaf\x27\x1c", b"Rar!")  # fmt: skip
 #: the colours of generated links and of URDF visuals without a material
 PALETTE = ("#8da0cb", "#fc8d62", "#66c2a5", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494")
 JOINT_COLOR = "#404040"
@@ -35,39 +55,73 @@ def b64(array, dtype) -> str:
     return base64.b64encode(np.ascontiguousarray(array, dtype=dtype).tobytes()).decode()
 
 
+def _refuse(filename: str, rule: str) -> ValueError:
+    return ValueError(f"mesh {filename!r}: {rule}")
+
+
 @dataclass
 class MeshTable:
-    """Meshes used by a scene, each stored once: positions (V, 3) float32 and triangle
-    indices (F, 3) uint32, with what decimation removed."""
+    """Meshes used by a scene, each file stored once (unscaled: a part's scale is in its
+    transform): positions (V, 3) float32 and triangle indices (F, 3) uint32, with what
+    decimation removed, within the page's budget.
+
+    Parameters
+    ----------
+    max_faces : int
+        The most triangles kept per mesh (more are decimated).
+    max_triangles, max_bytes : int
+        The most triangles, and bytes of base64 text, all meshes of the page together.
+    max_file_bytes : int
+        The largest mesh file read.
+    """
 
     max_faces: int = MAX_FACES
+    max_triangles: int = MAX_TRIANGLES
+    max_bytes: int = MAX_BYTES
+    max_file_bytes: int = MAX_FILE_BYTES
     meshes: list = field(default_factory=list)
     index: dict = field(default_factory=dict)
     report: list = field(default_factory=list)
+    triangles: int = 0
 
-    def add(self, path: Path, scale) -> int:
-        key = (str(path), tuple(np.round(scale, 9)))
+    def add(self, path: Path, filename: str | None = None) -> int:
+        """The index of the mesh file ``path`` (resolved, as :func:`resolve_mesh` gives
+        it), read the first time; ``filename`` names it in messages.
+
+        Raises
+        ------
+        ValueError
+            The file is not a mesh of an accepted type (:func:`read_mesh`), or the page
+            would go over ``max_triangles`` or ``max_bytes``.
+        """
+        key = str(path)
         if key in self.index:
             return self.index[key]
-        try:
+        filename = filename or path.name
+        vertices, faces = read_mesh(path, filename, self.max_file_bytes)
+        before = len(faces)
+        vertices, faces = decimate(vertices, faces, self.max_faces)
+        if len(faces) < before:  # corners the decimation left apart merged (as trimesh does)
             import trimesh
-        except ImportError:
-            raise ValueError(
-                f"{path.name}: reading meshes needs trimesh (pip install 'eslabon[viz]')"
-            ) from None
-        try:
-            mesh = trimesh.load(str(path), force="mesh")
-        except Exception as exc:  # trimesh raises many kinds for a bad file
-            raise ValueError(f"{path}: not a mesh trimesh can read ({exc})") from None
-        faces = len(mesh.faces)
-        if faces > self.max_faces:
-            mesh = mesh.simplify_quadric_decimation(face_count=self.max_faces)
-        mesh.apply_scale(np.asarray(scale, dtype=float))
-        self.report.append((path.name, faces, len(mesh.faces)))
+
+            merged = trimesh.Trimesh(vertices, faces)
+            if len(merged.faces):
+                vertices, faces = merged.vertices, merged.faces
+        mesh = {"positions": b64(vertices, "<f4"), "indices": b64(faces, "<u4")}
+        triangles = self.triangles + len(faces)
+        if triangles > self.max_triangles:
+            raise _refuse(filename, f"the page's meshes would have {triangles} triangles, more "
+                          f"than max_triangles={self.max_triangles} (give a larger one, or a "
+                          "smaller max_faces)")  # fmt: skip
+        size = self.size() + len(mesh["positions"]) + len(mesh["indices"])
+        if size > self.max_bytes:
+            raise _refuse(filename, f"the page's meshes would take {size} bytes, more than "
+                          f"max_bytes={self.max_bytes} (give a larger one, or a smaller "
+                          "max_faces)")  # fmt: skip
+        self.triangles = triangles
+        self.report.append((path.name, before, len(faces)))
         self.index[key] = len(self.meshes)
-        self.meshes.append(
-            {"positions": b64(mesh.vertices, "<f4"), "indices": b64(mesh.faces, "<u4")}
-        )
+        self.meshes.append(mesh)
         return self.index[key]
 
     def size(self) -> int:
@@ -75,59 +129,247 @@ class MeshTable:
         return sum(len(m["positions"]) + len(m["indices"]) for m in self.meshes)
 
 
+def _open_regular(path: Path, filename: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``; opened without blocking (a
+    FIFO would wait for a writer) and checked again once open."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise _refuse(filename, f"cannot open {path} ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise _refuse(filename, f"{path} is not a regular file")
+        if info.st_size > max_bytes:
+            raise _refuse(filename, f"{path} has {info.st_size} bytes, more than "
+                          f"max_file_bytes={max_bytes}")  # fmt: skip
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise _refuse(filename, f"{path} has more than max_file_bytes={max_bytes} bytes")
+    return data
+
+
+def _check_content(data: bytes, kind: str, filename: str) -> None:
+    """Refuse archives, Collada with a DOCTYPE (entities), glTF naming other files."""
+    if data.startswith(COMPRESSED):
+        raise _refuse(filename, "an archive or compressed file (refused: only plain mesh "
+                      "files are read)")  # fmt: skip
+    if kind == "dae":
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\0" in data[:4096]:
+            raise _refuse(filename, "a Collada file not in UTF-8 (refused)")
+        lower = data.lower()
+        if b"<!doctype" in lower or b"<!entity" in lower:
+            raise _refuse(filename, "a Collada file with a <!DOCTYPE> or <!ENTITY> "
+                          "(refused: entities can read other files)")  # fmt: skip
+    elif kind in ("gltf", "glb"):
+        try:
+            if kind == "glb":
+                if data[:4] != b"glTF" or len(data) < 20 or data[16:20] != b"JSON":
+                    raise ValueError("no JSON chunk")
+                head = json.loads(data[20 : 20 + int.from_bytes(data[12:16], "little")])
+            else:
+                head = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            raise _refuse(filename, f"not a {kind} file") from None
+        for group in ("buffers", "images"):
+            for item in head.get(group, []) if isinstance(head, dict) else []:
+                uri = item.get("uri") if isinstance(item, dict) else None
+                if uri is not None and not str(uri).startswith("data:"):
+                    raise _refuse(filename, f"a glTF naming an external file {uri!r} "
+                                  "(refused: only self-contained glTF is read)")  # fmt: skip
+
+
+def read_mesh(path: Path, filename: str, max_file_bytes: int = MAX_FILE_BYTES):
+    """(vertices (V, 3) float64, faces (F, 3) int64) of a mesh file, read from its bytes
+    alone: nothing it names (OBJ materials, glTF buffers, Collada images) is opened.
+
+    Raises
+    ------
+    ValueError
+        Not a regular file; larger than ``max_file_bytes``; an archive; a Collada file
+        with a DOCTYPE; a glTF with an external buffer or image; not readable as its type,
+        or without triangles; unfolding to more than :data:`MAX_READ_FACES` triangles.
+    """
+    kind = MESH_TYPES.get(Path(filename).suffix.lower()) or MESH_TYPES.get(path.suffix.lower())
+    data = _open_regular(path, filename, max_file_bytes)
+    _check_content(data, kind, filename)
+    try:
+        import trimesh
+    except ImportError:
+        raise _refuse(filename, "reading meshes needs trimesh (pip install 'eslabon[viz]')")
+    try:  # no resolver: whatever the file names is not read
+        loaded = trimesh.load(io.BytesIO(data), file_type=kind, force="scene", resolver=None)
+    except Exception as exc:  # trimesh raises many kinds for a bad file
+        raise _refuse(filename, f"not a mesh trimesh can read ({type(exc).__name__}: {exc})"
+                      ) from None  # fmt: skip
+    placed = []
+    for node in loaded.graph.nodes_geometry:
+        T, name = loaded.graph[node]
+        geometry = loaded.geometry.get(name)
+        if isinstance(geometry, trimesh.Trimesh) and len(geometry.faces):
+            placed.append((np.asarray(T, dtype=float), geometry))
+    total = sum(len(g.faces) for _, g in placed)
+    if total > MAX_READ_FACES:
+        raise _refuse(filename, f"unfolds to {total} triangles, more than the "
+                      f"{MAX_READ_FACES} a mesh file may have")  # fmt: skip
+    if total == 0:
+        raise _refuse(filename, "no triangles (not a mesh)")
+    mesh = trimesh.util.concatenate([g.copy().apply_transform(T) for T, g in placed])
+    vertices, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces, dtype=np.int64)
+    if not np.isfinite(vertices).all():
+        raise _refuse(filename, "vertices that are not finite numbers")
+    return vertices, faces
+
+
+def decimate(vertices, faces, max_faces: int):
+    """At most ``max_faces`` triangles: quadric decimation (fast-simplification), and
+    where it stops short, only the largest triangles kept."""
+    if len(faces) <= max_faces:
+        return vertices, faces
+    try:
+        from fast_simplification import simplify
+    except ImportError:
+        simplify = None
+    for _ in range(3 if simplify else 0):
+        try:
+            v, f = simplify(np.asarray(vertices, dtype=np.float64),
+                            np.asarray(faces, dtype=np.int64), target_count=max_faces)  # fmt: skip
+        except Exception:  # a degenerate mesh: keep the largest triangles below
+            break
+        if len(f) == 0 or len(f) >= len(faces):
+            break
+        vertices, faces = v, f
+        if len(faces) <= max_faces:
+            break
+    if len(faces) <= max_faces:
+        return _compact(vertices, faces)
+    tri = np.asarray(vertices)[faces]
+    area = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+    return _compact(vertices, faces[np.sort(np.argsort(-area, kind="stable")[:max_faces])])
+
+
+def _compact(vertices, faces):
+    """Only the vertices the faces use."""
+    used, inverse = np.unique(np.asarray(faces), return_inverse=True)
+    return np.asarray(vertices)[used], inverse.reshape(-1, 3)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or path.is_relative_to(root)
+
+
+def model_root(urdf_dir: Path) -> Path:
+    """The folder a URDF's meshes may come from: the ROS package it sits in (the nearest
+    folder with a ``package.xml``, the URDF's own or up to three above it), else the
+    URDF's folder; resolved."""
+    here = Path(urdf_dir).resolve()
+    for folder in [here, *here.parents][:4]:
+        if (folder / "package.xml").is_file():
+            return folder
+    return here
+
+
 def package_dirs_default(urdf_dir: Path) -> list[Path]:
-    """Where ``package://name/...`` is looked for: ``ROS_PACKAGE_PATH``, the URDF's own
-    folders upwards, and ``share`` folders of the Python environment (cmeel, ament)."""
+    """Where ``package://name/...`` is looked for after ``package_dirs``:
+    ``ROS_PACKAGE_PATH`` and the ``share`` folders of the Python environment (cmeel,
+    ament). (The URDF's own package, and packages inside its folder, are found too:
+    :func:`resolve_mesh`.)"""
     dirs = [Path(p) for p in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if p]
-    dirs += list(urdf_dir.resolve().parents) + [urdf_dir.resolve()]
     for base in map(Path, sys.path):
         dirs += [base / "cmeel.prefix" / "share", base.parent / "share"]
     return dirs
 
 
 def resolve_mesh(filename: str, urdf_dir: Path, package_dirs=()) -> Path:
-    """The file a URDF ``<mesh filename=...>`` names: ``package://pkg/rest`` found as
-    ``<dir>/pkg/rest`` in ``package_dirs`` (then :func:`package_dirs_default`),
-    ``file://`` and absolute paths as they are, relative ones from the URDF's folder.
+    """The file a URDF ``<mesh filename=...>`` names, resolved (symlinks and ``..``), if
+    it is inside the model (docs/viewer.md, "Where meshes come from"):
+
+    - ``package://pkg/rest``: ``<dir>/pkg/rest`` for the first ``<dir>`` of
+      ``package_dirs``, then :func:`package_dirs_default`, that has a folder ``pkg``, or
+      the ROS package the URDF sits in when it is named ``pkg``, or a folder ``pkg``
+      inside the URDF's tree; the file must stay inside that ``<dir>/pkg``;
+    - ``file://`` and absolute paths, and relative ones from the URDF's folder: inside
+      :func:`model_root` or one of ``package_dirs``;
+    - a regular file with an extension of :data:`MESH_TYPES`.
 
     Raises
     ------
     ValueError
-        The file is not found (the places looked in are named).
+        Naming the mesh and the rule: another extension or URI scheme, outside the
+        model, not found (the places looked in are named), not a regular file.
     """
-    if filename.startswith("package://"):
-        rest = filename[len("package://") :]
-        tried = [Path(d) for d in package_dirs] + package_dirs_default(urdf_dir)
-        for d in tried:
-            if (d / rest).is_file():
-                return d / rest
-        pkg = rest.split("/", 1)[0]
-        raise ValueError(
-            f"mesh {filename!r}: package {pkg!r} not found; give package_dirs= or set "
-            "ROS_PACKAGE_PATH to the folder that holds it"
-        )
-    path = Path(filename[len("file://") :] if filename.startswith("file://") else filename)
+    if not isinstance(filename, str) or not filename.strip():
+        raise _refuse(str(filename), "an empty file name")
+    scheme = filename.split("://", 1)[0].lower() if "://" in filename else None
+    if scheme not in (None, "package", "file"):
+        raise _refuse(filename, f"{scheme}:// is not read (package://, file:// and paths are)")
+    suffix = Path(filename.split("://", 1)[-1]).suffix.lower()
+    if suffix not in MESH_TYPES:
+        raise _refuse(filename, f"{suffix or 'no extension'} is not a mesh type the viewer "
+                      "reads (STL, OBJ, Collada .dae, self-contained glTF .gltf/.glb)")  # fmt: skip
+    urdf_dir = Path(urdf_dir)
+    root = model_root(urdf_dir)
+    if scheme == "package":
+        return _regular(_resolve_package(filename, urdf_dir, root, package_dirs), filename)
+    path = Path(filename[len("file://") :] if scheme == "file" else filename)
     path = path if path.is_absolute() else urdf_dir / path
-    if not path.is_file():
-        raise ValueError(f"mesh {filename!r}: no file {path}")
+    if not os.path.lexists(path):
+        raise _refuse(filename, f"no file {path}")
+    real = path.resolve()
+    roots = [root] + [Path(d).resolve() for d in package_dirs]
+    if not any(_inside(real, r) for r in roots):
+        raise _refuse(filename, f"{real} is outside the model's folders "
+                      f"({', '.join(map(str, roots))}; give package_dirs= to add one)")  # fmt: skip
+    return _regular(real, filename)
+
+
+def _resolve_package(filename, urdf_dir, root, package_dirs) -> Path:
+    pkg, _, rest = filename[len("package://") :].partition("/")
+    if pkg in ("", ".", "..") or "\\" in pkg:
+        raise _refuse(filename, f"{pkg!r} is not a package name, so the file is outside "
+                      "any package")  # fmt: skip
+    candidates = [Path(d) / pkg for d in package_dirs]
+    candidates += [d / pkg for d in package_dirs_default(urdf_dir)]
+    if root.name == pkg:  # the ROS package the URDF sits in
+        candidates.append(root)
+    here = urdf_dir.resolve()
+    candidates += [d / pkg for d in [here, *here.parents] if _inside(d / pkg, root)]
+    for folder in candidates:
+        if not folder.is_dir():
+            continue
+        path = folder / rest
+        if not os.path.lexists(path):
+            continue
+        real, top = path.resolve(), folder.resolve()
+        if not _inside(real, top):
+            raise _refuse(filename, f"{real} is outside the package root {top}")
+        return real
+    raise _refuse(filename, f"package {pkg!r} not found (or without that file); give "
+                  "package_dirs= or set ROS_PACKAGE_PATH to the folder that holds it")  # fmt: skip
+
+
+def _regular(path: Path, filename: str) -> Path:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise _refuse(filename, f"cannot read {path} ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        raise _refuse(filename, f"{path} is not a regular file")
     return path
 
 
 def urdf_of(model):
-    """(UrdfInfo, folder) of the URDF a model was read from (``model.source`` starting
-    with ``"URDF "``, the file still there), else (None, None)."""
-    source = getattr(model, "source", "") or ""
-    if not source.startswith("URDF "):
-        return None, None
-    path = Path(source[5:].strip())
-    if not path.is_file():
-        return None, None
-    from ..model.urdf import read_urdf
+    """(UrdfInfo, folder) of the URDF file this very model was read from in this process
+    (:func:`eslabon.model.urdf.urdf_read_from`), else (None, None). A model's ``source``
+    text is not followed: a YAML file may name any URDF there."""
+    from ..model.urdf import urdf_read_from
 
-    try:
-        return read_urdf(path.read_text(encoding="utf-8"))[1], path.parent
-    except (OSError, ValueError):
+    found = urdf_read_from(model)
+    if found is None:
         return None, None
+    info, path = found
+    return info, path.parent
 
 
 def _placement(model, link):
@@ -151,11 +393,15 @@ def urdf_parts(model, info, urdf_dir, meshes: MeshTable, package_dirs=()):
         if placed is None:
             continue
         body, T_link = placed
-        for kind, size, T in visuals:
+        each = (getattr(info, "visual_scales", {}) or {}).get(link, [])
+        for k, (kind, size, T) in enumerate(visuals):
             part = {"T": (T_link @ T).T.ravel().tolist(), "color": _color(info, link, n)}
-            if kind == "mesh":
+            if kind == "mesh":  # stored once, unscaled; the scale is in the transform
                 path = resolve_mesh(size, urdf_dir, package_dirs)
-                part.update(kind="mesh", mesh=meshes.add(path, _scale(info, link, size)))
+                scale = each[k] if k < len(each) else _scale(info, link, size)
+                S = np.diag([*np.asarray(scale, dtype=float), 1.0])
+                part.update(kind="mesh", mesh=meshes.add(path, size),
+                            T=(T_link @ T @ S).T.ravel().tolist())  # fmt: skip
             else:
                 part.update(kind=kind, **{k: v for k, v in size.items()})
             parts[body].append(part)

@@ -99,6 +99,13 @@ class Viewer:
         The most samples kept per trajectory (evenly spaced), ≥ 1.
     autoplay : bool
         Start playing when the page opens.
+    max_faces : int
+        The most triangles kept per mesh (12,000; more are decimated).
+    max_triangles, max_bytes : int
+        The page's mesh budget, all meshes together: triangles (600,000) and bytes of
+        embedded data (40,000,000); a mesh beyond it is refused, naming the budget.
+    max_file_bytes : int
+        The largest mesh file read (32 MiB).
     **options
         For the first robot, as :meth:`add` takes them.
 
@@ -131,7 +138,7 @@ class Viewer:
         self.max_frames = whole_number(max_frames, "max_frames", 1)
         self.autoplay = bool(autoplay)
         self.robots: list = []
-        self.meshes = scene.MeshTable(options.pop("max_faces", scene.MAX_FACES))
+        self.meshes = scene.MeshTable(**_budget(options))
         self.report: list = []
         self.up = None
         if model is not None:
@@ -149,10 +156,13 @@ class Viewer:
         name : str, optional
             The robot's label (default: the model's name).
         urdf : str or path-like, optional
-            The URDF whose ``<visual>`` elements to draw; by default the one the model was
-            read from (``model.source``), else a generated geometry.
+            The URDF whose ``<visual>`` elements to draw; by default the file this model
+            object was read from in this process (``load_model``, ``from_urdf``), else a
+            generated geometry. A model's ``source`` text (a YAML file's ``source:``
+            line) is not followed.
         package_dirs : sequence of path-like
-            Folders holding the ``package://`` packages.
+            Folders holding the ``package://`` packages; meshes inside them are read
+            too. Meshes are read only from inside the model (docs/viewer.md).
         opacity : float
             In (0, 1]: e.g. 0.4 for a ghost of the nominal run.
         parts : list, optional
@@ -175,7 +185,8 @@ class Viewer:
         ------
         ValueError
             ``traj.q`` with another number of columns than ``model.nq``; a mesh file not
-            found or not readable; ``opacity`` outside (0, 1].
+            found, outside the model, of another type, not readable or over the budget;
+            ``opacity`` outside (0, 1].
         """
         q = np.atleast_2d(np.asarray(traj.q, dtype=float))
         if q.shape[1] != model.nq:
@@ -377,7 +388,15 @@ def _read_info(path: Path):
 
     if not path.is_file():
         raise ValueError(f"urdf: no file {path}")
-    return read_urdf(path.read_text(encoding="utf-8"))[1], path.parent
+    return read_urdf(path)[1], path.parent
+
+
+def _budget(options: dict) -> dict:
+    """The mesh budget taken out of ``options`` (``max_faces``, ``max_triangles``,
+    ``max_bytes``, ``max_file_bytes``), checked."""
+    defaults = {"max_faces": scene.MAX_FACES, "max_triangles": scene.MAX_TRIANGLES,
+                "max_bytes": scene.MAX_BYTES, "max_file_bytes": scene.MAX_FILE_BYTES}  # fmt: skip
+    return {k: whole_number(options.pop(k, v), k, 1) for k, v in defaults.items()}
 
 
 def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 600, *,
@@ -400,7 +419,8 @@ def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 
     overwrite : bool
         Replace an existing file (default), or refuse it.
     **options
-        As :meth:`Viewer.add` takes them (``urdf``, ``package_dirs``, ``opacity``…).
+        As :meth:`Viewer.add` takes them (``urdf``, ``package_dirs``, ``opacity``…), and
+        the mesh budget as :class:`Viewer` takes it (``max_faces``, ``max_triangles``…).
 
     Returns
     -------
@@ -430,5 +450,6 @@ def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"path: expected a .html file name, got {str(path)!r}")
-    viewer = Viewer(title=title or f"{model.name}: trajectory", max_frames=max_frames)
+    viewer = Viewer(title=title or f"{model.name}: trajectory", max_frames=max_frames,
+                    **_budget(options))  # fmt: skip
     return viewer.add(model, traj, **options).save(path, overwrite=overwrite)
