@@ -221,6 +221,15 @@ def check_history_bytes(need: float, field: str, what: str, hint: str) -> None:
         )
 
 
+def frozen_copy(x) -> np.ndarray:
+    """A read-only copy of ``x`` for a user's callable (a torque law, a wrench callback):
+    it can keep or read the state, and a write into it raises instead of silently
+    changing the integrator's own arrays."""
+    out = np.array(x, dtype=float, copy=True)
+    out.setflags(write=False)
+    return out
+
+
 def finite_array(x, field: str, shape: tuple | None = None) -> np.ndarray:
     """A float64 array of finite values (of ``shape`` when given), else a ValueError."""
     arr = real_array(x, field)

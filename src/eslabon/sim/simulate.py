@@ -31,6 +31,7 @@ from .._args import (
     NonFiniteResultError,
     check_history_bytes,
     finite_number,
+    frozen_copy,
     real_array,
     vector,
 )
@@ -60,8 +61,11 @@ def _torque_law(model, torque, K, n):
         return (lambda t, k, q, qd: zero), None
     if callable(torque):
 
-        def law(t, k, q, qd):
-            tau = real_array(torque(t, q, qd), f"torque (the callable's value at t = {t})")
+        def law(t, k, q, qd):  # read-only copies: the callable cannot edit the run
+            tau = real_array(
+                torque(t, frozen_copy(q), frozen_copy(qd)),
+                f"torque (the callable's value at t = {t})",
+            )
             if tau.shape != (n,) or not np.all(np.isfinite(tau)):
                 raise ValueError(
                     f"torque: the callable returned {tau!r} at t = {t}; expected {n} finite numbers"
