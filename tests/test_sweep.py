@@ -185,6 +185,70 @@ def test_malformed_specs_are_refused_before_work(tmp_path, over, message):
 
 
 @pytest.mark.parametrize(
+    "over, message",
+    [
+        (
+            {"vary": {"payload_mass": {"range": [0.0, 1.0]}},
+             "sampling": {"kind": "random", "n": 1e10}},
+            r"^sampling\.n: 1e\+10 samples, more than the 10000000",
+        ),
+        (
+            {"vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 1e12}}},
+            r"^vary\.payload_mass\.steps: expected at most 10000000 grid points",
+        ),
+        (
+            {"vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 10_000},
+                      "kp": {"range": [1.0, 2.0], "steps": 10_000}}},
+            r"^vary: 1e\+08 samples \(a grid of 10000 × 10000\)",
+        ),
+        (
+            {"task": "simulate", "dt": 1e-9},
+            r"^trajectory\.duration, dt: 0\.5 s every 1e-09 s is 5e\+08 samples.*8 GiB allowed",
+        ),
+        (
+            {"task": "simulate", "dt": 1e-7, "chunk_size": 1000,
+             "vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 1000}}},
+            r"^chunk_size: 1000 samples per chunk .*8 GiB allowed.*smaller chunk_size",
+        ),
+        (
+            {"task": "closed_loop", "controller": {"kp": 1.0}, "dt": 1e-3,
+             "vary": {"trajectory_duration": {"values": [0.5, 1e8]}}},
+            r"^trajectory\.duration, dt: 1e\+08 s every 0\.001 s",
+        ),
+        (
+            {"trajectory": dict(BASE["trajectory"], samples=1e10)},
+            r"^trajectory\.samples: 10000000000 points along the motion",
+        ),
+        (
+            {"time_series": True, "trajectory": dict(BASE["trajectory"], samples=100_000),
+             "vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 5000}}},
+            r"^time_series: 5000 samples of 1e\+05 times",
+        ),
+    ],
+)  # fmt: skip
+def test_oversized_specs_are_refused_naming_the_field(tmp_path, over, message):
+    """Sized before any work: samples × times × states × 8 bytes against simulate's
+    budget, and a cap on the sample count (issue "Unbounded sizes")."""
+    data = {"task": "inverse_dynamics"} | over
+    with pytest.raises(ValueError, match=message):
+        batch.load_spec(_spec(tmp_path, **data))
+
+
+def test_large_specs_within_the_bounds_are_accepted(tmp_path):
+    spec = batch.load_spec(
+        _spec(
+            tmp_path,
+            task="closed_loop",
+            controller={"kp": 100.0},
+            dt=1e-4,
+            vary={"payload_mass": {"range": [0.0, 1.0]}},
+            sampling={"kind": "random", "n": 10_000_000},
+        )
+    )
+    assert spec.sampling["n"] == 10_000_000
+
+
+@pytest.mark.parametrize(
     "address, message",
     [
         ("not an address", r"--scheduler: expected an address like"),
