@@ -362,9 +362,10 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         finite, a Python callable, or a law whose gains or references do not fit
         (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
         ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: 4·N·K·n·8 bytes, the
-        budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a model with quaternion or mimic joints, or a sequence of models
-        that is not one per run or whose joint trees differ (saying where); a run that
-        diverges (naming the run, the time and its last finite state).
+        budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a
+        model with quaternion or mimic joints, or a sequence of models that is not one
+        per run or whose joint trees differ (saying where); a run that diverges (naming
+        the run, the time and its last finite state).
 
     Examples
     --------
