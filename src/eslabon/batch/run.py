@@ -24,6 +24,8 @@ import hashlib
 import json
 import logging
 import re
+import signal
+import threading
 import warnings
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
@@ -52,6 +54,28 @@ _MODEL_KEYS = ("model_ref", "model_text", "model_sha256")
 
 class SweepNotice(UserWarning):
     """Something a sweep repaired on its own (a part moved aside and recomputed)."""
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a sweep: the message says how many chunks were written and
+    that ``--resume`` finishes it (a KeyboardInterrupt still, for callers that stop on
+    one)."""
+
+
+@contextlib.contextmanager
+def _children_ignore_sigint():
+    """Ignore SIGINT while the local cluster's worker processes start, so that they
+    inherit the ignored signal (an exec keeps it, and Python then installs no handler):
+    Ctrl-C in a terminal reaches the whole process group, and only this process should
+    act on it, closing the cluster, instead of every worker printing its traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> tuple:
@@ -373,13 +397,14 @@ def _client(scheduler, workers):
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            env=WORKER_ENV,
-        )
+        with _children_ignore_sigint():
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                env=WORKER_ENV,
+            )
         return Client(cluster), cluster
     if not _ADDRESS.match(str(scheduler)):
         raise ValueError(
@@ -497,6 +522,9 @@ def run_sweep(
     OSError
         The Dask scheduler went away, or a chunk's worker died three times (rerun with
         ``resume=True``).
+    SweepInterrupted
+        Ctrl-C (a KeyboardInterrupt): the cluster is closed, the parts written stay, and
+        the message says how many and to rerun with ``resume=True``.
     Exception
         A chunk task's own error, raised as it is.
 
@@ -544,26 +572,33 @@ def run_sweep(
         if on_chunk:
             on_chunk(chunk, ok, failed)
 
-    if serial:
-        done["rejected"] = start(plan, spec)
-        for c, a, b in plan.todo:
-            landed(write_chunk(spec_dict, c, a, b, str(out)))
-        return done
-    own = client is None
-    cluster = None
-    with _quiet_dask_logs():
-        if own:
-            client, cluster = _client(scheduler, workers)
-        try:
+    try:
+        if serial:
             done["rejected"] = start(plan, spec)
-            _run_on(client, spec, spec_dict, plan, landed, done)
-        finally:
+            for c, a, b in plan.todo:
+                landed(write_chunk(spec_dict, c, a, b, str(out)))
+            return done
+        own = client is None
+        cluster = None
+        with _quiet_dask_logs():
             if own:
-                with contextlib.suppress(Exception):
-                    client.close(timeout=5)
-                if cluster is not None:
+                client, cluster = _client(scheduler, workers)
+            try:
+                done["rejected"] = start(plan, spec)
+                _run_on(client, spec, spec_dict, plan, landed, done)
+            finally:
+                if own:
                     with contextlib.suppress(Exception):
-                        cluster.close(timeout=5)
+                        client.close(timeout=5)
+                    if cluster is not None:
+                        with contextlib.suppress(Exception):
+                            cluster.close(timeout=5)
+    except KeyboardInterrupt:  # parts are written atomically: the folder resumes
+        written = len(part_chunks(Path(out))) if Path(out).is_dir() else 0
+        raise SweepInterrupted(
+            f"sweep: interrupted with {written} of {total} chunks written in {out}; "
+            "rerun with --resume to finish"
+        ) from None
     return done
 
 

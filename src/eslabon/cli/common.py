@@ -21,6 +21,12 @@ class UserError(ValueError):
     """An error in the user's input, reported in one line."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a command that says what it left (one line, exit status 130). Not a
+    KeyboardInterrupt: the command framework would turn that into a bare exit 130 and
+    drop the message."""
+
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL, C1 (ESC is C0)
 
 

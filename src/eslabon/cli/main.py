@@ -23,6 +23,7 @@ from .common import (
     JSON,
     MODEL_ARG,
     OPT,
+    Interrupted,
     UserError,
     emit,
     output_file,
@@ -457,6 +458,7 @@ def sweep_cmd(
     require_extra("sweep", "eslabon sweep", ("pyarrow", "pandas") if serial else None)
     from ..batch import load_spec, run_sweep
     from ..batch.report import summarize
+    from ..batch.run import SweepInterrupted
 
     if folder is not None:
         raise UserError(f"unexpected argument {str(folder)!r}; did you mean --out?")
@@ -473,15 +475,18 @@ def sweep_cmd(
         def landed(chunk, ok, failed):
             progress.advance(task)
 
-        summary = run_sweep(
-            spec,
-            out,
-            scheduler=scheduler,
-            workers=workers,
-            resume=resume,
-            serial=serial,
-            on_chunk=landed,
-        )
+        try:
+            summary = run_sweep(
+                spec,
+                out,
+                scheduler=scheduler,
+                workers=workers,
+                resume=resume,
+                serial=serial,
+                on_chunk=landed,
+            )
+        except SweepInterrupted as exc:  # Ctrl-C: the parts written stay, --resume ends it
+            raise Interrupted(str(exc)) from None
         progress.update(task, completed=len(spec.chunks()))
     data, lines = summarize(out, plots=False)
     data["run"] = summary
@@ -577,9 +582,12 @@ def main(argv=None):
             sys.exit(0)
         typer.echo(f"error: {printable(message)}", err=True)
         sys.exit(2)
-    except (typer.Abort, KeyboardInterrupt):
+    except typer.Abort:
         typer.echo("error: aborted", err=True)
         sys.exit(1)
+    except (Interrupted, KeyboardInterrupt) as exc:  # Ctrl-C: one line, 128 + SIGINT
+        typer.echo(f"error: {printable(exc) or 'interrupted'}", err=True)
+        sys.exit(130)
     except (ValueError, OSError) as exc:
         typer.echo(f"error: {printable(exc)}", err=True)
         sys.exit(2)
@@ -592,6 +600,8 @@ def main(argv=None):
             err=True,
         )
         sys.exit(3)
+    if result == 130:  # a Ctrl-C inside a command: typer returns 130 without a word
+        typer.echo("error: interrupted", err=True)
     if isinstance(result, int) and result:
         sys.exit(result)
 
