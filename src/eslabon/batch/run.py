@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import re
 import signal
 import threading
@@ -62,20 +63,31 @@ class SweepInterrupted(KeyboardInterrupt):
     one)."""
 
 
+# the workers' own distributed log level, read from the environment when they start
+_WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"
+
+
 @contextlib.contextmanager
-def _children_ignore_sigint():
-    """Ignore SIGINT while the local cluster's worker processes start, so that they
-    inherit the ignored signal (an exec keeps it, and Python then installs no handler):
-    Ctrl-C in a terminal reaches the whole process group, and only this process should
-    act on it, closing the cluster, instead of every worker printing its traceback."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _quiet_workers_start():
+    """While the local cluster's worker processes start, ignore SIGINT and set their
+    distributed log level to critical, both inherited by the processes (an exec keeps an
+    ignored signal, and Python then installs no handler of its own). Ctrl-C in a terminal
+    reaches the whole process group: only this process acts on it, closing the cluster,
+    instead of every worker printing its traceback, or a warning for each task the close
+    cancels (chunk errors reach this process through the futures)."""
+    saved_env = os.environ.get(_WORKER_LOGGING)
+    os.environ[_WORKER_LOGGING] = "critical"
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        if main:
+            signal.signal(signal.SIGINT, old)
+        if saved_env is None:
+            os.environ.pop(_WORKER_LOGGING, None)
+        else:
+            os.environ[_WORKER_LOGGING] = saved_env
 
 
 def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> tuple:
@@ -397,7 +409,7 @@ def _client(scheduler, workers):
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
-        with _children_ignore_sigint():
+        with _quiet_workers_start():
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
