@@ -137,6 +137,59 @@ def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
     assert not [p for p in out.iterdir() if TEMPORARY_MARK in p.name]  # none left by the kill
 
 
+@pytest.mark.parametrize("serial, group", [(False, True), (True, True), (False, False)])
+def test_ctrl_c_is_one_line_and_leaves_a_resumable_folder(tmp_path, serial, group):
+    """SIGINT after the first part lands, to the whole process group (what Ctrl-C in a
+    terminal sends, the Dask workers included) or to the sweep's process alone: one line
+    on stderr, no traceback, exit 130, and --resume finishes the data set."""
+    spec_path = _spec(
+        tmp_path,
+        task="closed_loop",
+        controller={"kp": 200.0, "kd": 30.0},
+        dt=0.002,
+        vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
+        chunk_size=1,
+        metrics=["peak_torque"],
+    )
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "eslabon.cli.main", "sweep", str(spec_path), "--out", str(out)]
+    cmd += ["--serial"] if serial else ["--workers", "1"]
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    )
+    proc = subprocess.Popen(
+        cmd,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        # as from a terminal: a test runner started in the background ignores SIGINT
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.time() + 240
+        while time.time() < deadline and not list(out.glob("part-*.parquet")):
+            time.sleep(0.05)
+        (os.killpg if group else os.kill)(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    err = "\n".join(  # (a first run's notes of numba compiling on stderr aside)
+        line for line in err.decode().splitlines() if not line.startswith("eslabon: compiling")
+    )
+    written = len(list(out.glob("part-*.parquet")))
+    assert 1 <= written < 40, "the sweep was not interrupted mid-way"
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, (proc.returncode, err)
+    assert "--resume" in err and proc.returncode == 130, (proc.returncode, err)
+    assert main(["sweep", str(spec_path), "--out", str(out), "--resume", "--serial"]) in (0, None)
+    assert sorted(batch.read_sweep(out)["sample"]) == list(range(40))
+
+
 def test_a_failing_sample_is_kept_with_its_error(tmp_path):
     """kp = 1e12 makes the RK4 loop diverge: that sample carries its error, the others
     complete (on the 2-worker cluster)."""
@@ -182,6 +235,70 @@ def test_malformed_specs_are_refused_before_work(tmp_path, over, message):
     data = {"task": "inverse_dynamics"} | over
     with pytest.raises(ValueError, match=message):
         batch.load_spec(_spec(tmp_path, **data))
+
+
+@pytest.mark.parametrize(
+    "over, message",
+    [
+        (
+            {"vary": {"payload_mass": {"range": [0.0, 1.0]}},
+             "sampling": {"kind": "random", "n": 1e10}},
+            r"^sampling\.n: 1e\+10 samples, more than the 10000000",
+        ),
+        (
+            {"vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 1e12}}},
+            r"^vary\.payload_mass\.steps: expected at most 10000000 grid points",
+        ),
+        (
+            {"vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 10_000},
+                      "kp": {"range": [1.0, 2.0], "steps": 10_000}}},
+            r"^vary: 1e\+08 samples \(a grid of 10000 × 10000\)",
+        ),
+        (
+            {"task": "simulate", "dt": 1e-9},
+            r"^trajectory\.duration, dt: 0\.5 s every 1e-09 s is 5e\+08 samples.*8 GiB allowed",
+        ),
+        (
+            {"task": "simulate", "dt": 1e-7, "chunk_size": 1000,
+             "vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 1000}}},
+            r"^chunk_size: 1000 samples per chunk .*8 GiB allowed.*smaller chunk_size",
+        ),
+        (
+            {"task": "closed_loop", "controller": {"kp": 1.0}, "dt": 1e-3,
+             "vary": {"trajectory_duration": {"values": [0.5, 1e8]}}},
+            r"^trajectory\.duration, dt: 1e\+08 s every 0\.001 s",
+        ),
+        (
+            {"trajectory": dict(BASE["trajectory"], samples=1e10)},
+            r"^trajectory\.samples: 10000000000 points along the motion",
+        ),
+        (
+            {"time_series": True, "trajectory": dict(BASE["trajectory"], samples=100_000),
+             "vary": {"payload_mass": {"range": [0.0, 1.0], "steps": 5000}}},
+            r"^time_series: 5000 samples of 1e\+05 times",
+        ),
+    ],
+)  # fmt: skip
+def test_oversized_specs_are_refused_naming_the_field(tmp_path, over, message):
+    """Sized before any work: samples × times × states × 8 bytes against simulate's
+    budget, and a cap on the sample count (issue "Unbounded sizes")."""
+    data = {"task": "inverse_dynamics"} | over
+    with pytest.raises(ValueError, match=message):
+        batch.load_spec(_spec(tmp_path, **data))
+
+
+def test_large_specs_within_the_bounds_are_accepted(tmp_path):
+    spec = batch.load_spec(
+        _spec(
+            tmp_path,
+            task="closed_loop",
+            controller={"kp": 100.0},
+            dt=1e-4,
+            vary={"payload_mass": {"range": [0.0, 1.0]}},
+            sampling={"kind": "random", "n": 10_000_000},
+        )
+    )
+    assert spec.sampling["n"] == 10_000_000
 
 
 @pytest.mark.parametrize(

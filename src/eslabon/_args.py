@@ -203,6 +203,33 @@ def finite_number(x, field: str, positive: bool = False) -> float:
     return v
 
 
+# What one call may allocate for its histories (simulate's t, q, q̇, q̈, τ; a rollout's
+# (N, K, n) arrays; a sweep chunk's runs): refused above it, before any allocation, as a
+# ValueError naming the fields, rather than a MemoryError or the kernel's OOM killer.
+MAX_HISTORY_BYTES = 8 * 2**30
+
+
+def check_history_bytes(need: float, field: str, what: str, hint: str) -> None:
+    """Refuse histories of ``need`` bytes above :data:`MAX_HISTORY_BYTES`: a ValueError
+    ``"{field}: {what} would take … GiB, more than the 8 GiB allowed (… bytes); {hint}"``.
+
+    ``need`` is computed in floats by the caller (no overflow for absurd counts)."""
+    if need > MAX_HISTORY_BYTES:
+        raise ValueError(
+            f"{field}: {what} would take {need / 2**30:.3g} GiB, more than the "
+            f"{MAX_HISTORY_BYTES // 2**30} GiB allowed ({need:.4g} bytes); {hint}"
+        )
+
+
+def frozen_copy(x) -> np.ndarray:
+    """A read-only copy of ``x`` for a user's callable (a torque law, a wrench callback):
+    it can keep or read the state, and a write into it raises instead of silently
+    changing the integrator's own arrays."""
+    out = np.array(x, dtype=float, copy=True)
+    out.setflags(write=False)
+    return out
+
+
 def finite_array(x, field: str, shape: tuple | None = None) -> np.ndarray:
     """A float64 array of finite values (of ``shape`` when given), else a ValueError."""
     arr = real_array(x, field)

@@ -29,6 +29,8 @@ import json
 import logging
 import os
 import re
+import signal
+import threading
 import warnings
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
@@ -66,6 +68,39 @@ _MODEL_KEYS = ("model_ref", "model_text", "model_sha256")
 
 class SweepNotice(UserWarning):
     """Something a sweep repaired on its own (a part moved aside and recomputed)."""
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a sweep: the message says how many chunks were written and
+    that ``--resume`` finishes it (a KeyboardInterrupt still, for callers that stop on
+    one)."""
+
+
+# the workers' own distributed log level, read from the environment when they start
+_WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"
+
+
+@contextlib.contextmanager
+def _quiet_workers_start():
+    """While the local cluster's worker processes start, ignore SIGINT and set their
+    distributed log level to critical, both inherited by the processes (an exec keeps an
+    ignored signal, and Python then installs no handler of its own). Ctrl-C in a terminal
+    reaches the whole process group: only this process acts on it, closing the cluster,
+    instead of every worker printing its traceback, or a warning for each task the close
+    cancels (chunk errors reach this process through the futures)."""
+    saved_env = os.environ.get(_WORKER_LOGGING)
+    os.environ[_WORKER_LOGGING] = "critical"
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old)
+        if saved_env is None:
+            os.environ.pop(_WORKER_LOGGING, None)
+        else:
+            os.environ[_WORKER_LOGGING] = saved_env
 
 
 def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> tuple:
@@ -410,13 +445,14 @@ def _client(scheduler, workers):
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            env=WORKER_ENV,
-        )
+        with _quiet_workers_start():
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                env=WORKER_ENV,
+            )
         return Client(cluster), cluster
     if not _ADDRESS.match(str(scheduler)):
         raise ValueError(
@@ -534,6 +570,9 @@ def run_sweep(
     OSError
         The Dask scheduler went away, or a chunk's worker died three times (rerun with
         ``resume=True``).
+    SweepInterrupted
+        Ctrl-C (a KeyboardInterrupt): the cluster is closed, the parts written stay, and
+        the message says how many and to rerun with ``resume=True``.
     Exception
         A chunk task's own error, raised as it is.
 
@@ -581,26 +620,33 @@ def run_sweep(
         if on_chunk:
             on_chunk(chunk, ok, failed)
 
-    if serial:
-        done["rejected"] = start(plan, spec)
-        for c, a, b in plan.todo:
-            landed(write_chunk(spec_dict, c, a, b, str(out)))
-        return done
-    own = client is None
-    cluster = None
-    with _quiet_dask_logs():
-        if own:
-            client, cluster = _client(scheduler, workers)
-        try:
+    try:
+        if serial:
             done["rejected"] = start(plan, spec)
-            _run_on(client, spec, spec_dict, plan, landed, done)
-        finally:
+            for c, a, b in plan.todo:
+                landed(write_chunk(spec_dict, c, a, b, str(out)))
+            return done
+        own = client is None
+        cluster = None
+        with _quiet_dask_logs():
             if own:
-                with contextlib.suppress(Exception):
-                    client.close(timeout=5)
-                if cluster is not None:
+                client, cluster = _client(scheduler, workers)
+            try:
+                done["rejected"] = start(plan, spec)
+                _run_on(client, spec, spec_dict, plan, landed, done)
+            finally:
+                if own:
                     with contextlib.suppress(Exception):
-                        cluster.close(timeout=5)
+                        client.close(timeout=5)
+                    if cluster is not None:
+                        with contextlib.suppress(Exception):
+                            cluster.close(timeout=5)
+    except KeyboardInterrupt:  # parts are written atomically: the folder resumes
+        written = len(part_chunks(Path(out))) if Path(out).is_dir() else 0
+        raise SweepInterrupted(
+            f"sweep: interrupted with {written} of {total} chunks written in {out}; "
+            "rerun with --resume to finish"
+        ) from None
     return done
 
 

@@ -21,12 +21,30 @@ class UserError(ValueError):
     """An error in the user's input, reported in one line."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a command that says what it left (one line, exit status 130). Not a
+    KeyboardInterrupt: the command framework would turn that into a bare exit 130 and
+    drop the message."""
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL, C1 (ESC is C0)
+
+
+def printable(text: object, keep: str = "") -> str:
+    """``text`` safe to print to a terminal: every control character (C0, ESC, DEL, C1)
+    but those in ``keep`` is shown as ``\\xNN``, so a name from a model file cannot move
+    the cursor, retitle or clear the terminal, or fake a line; other unicode is kept."""
+    return _CONTROL.sub(lambda m: m[0] if m[0] in keep else f"\\x{ord(m[0]):02x}", str(text))
+
+
 def emit(data: dict, as_json: bool, lines: List[str]):
-    """Print a command's result: ``data`` as JSON with ``--json``, else ``lines``."""
+    """Print a command's result: ``data`` as JSON with ``--json`` (JSON escapes control
+    characters itself), else ``lines``, each :func:`printable` but for its line breaks
+    (names inside them are made printable where they are formatted)."""
     if as_json:
         typer.echo(json.dumps(data, indent=2))
     else:
-        typer.echo("\n".join(lines))
+        typer.echo("\n".join(printable(line, keep="\n") for line in lines))
 
 
 # ---- options --------------------------------------------------------------------------

@@ -23,12 +23,14 @@ from .common import (
     JSON,
     MODEL_ARG,
     OPT,
+    Interrupted,
     UserError,
     emit,
     output_file,
     output_folder,
     parse_configuration,
     parse_vector,
+    printable,
     require_extra,
     resolve_model,
     vector_option,
@@ -89,7 +91,7 @@ def inverse(
     x = parse_configuration(m, q, "--q")
     v, a = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (qdd, "--qdd")))
     tau = inverse_dynamics(m, x, v, a)
-    lines = [f"model {m.name}  ({m.nv} DOF)", f"tau = {_fmt(tau)}"]
+    lines = [f"model {printable(m.name)}  ({m.nv} DOF)", f"tau = {_fmt(tau)}"]
     if trace:
         lines.append(rnea_trace(m, x, v, a).table())
     emit(
@@ -131,7 +133,7 @@ def forward(
             "qdd": qdd.tolist(),
         },
         as_json,
-        [f"model {m.name}  ({m.nv} DOF)", f"qdd = {_fmt(qdd)}"],
+        [f"model {printable(m.name)}  ({m.nv} DOF)", f"qdd = {_fmt(qdd)}"],
     )
 
 
@@ -179,7 +181,7 @@ def simulate(
         {"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
         as_json,
         [
-            f"model {m.name}: {len(traj.t)} samples written to {out}",
+            f"model {printable(m.name)}: {len(traj.t)} samples written to {out}",
             f"q(t_final) = {_fmt(traj.q[-1])}",
         ],
     )
@@ -212,8 +214,8 @@ def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, force, as_js
         },
         as_json,
         [
-            f"model {mm.name} ({mm.platform.kind}, mode {mm.mode}): {len(traj.t)} samples "
-            f"written to {out}",
+            f"model {printable(mm.name)} ({mm.platform.kind}, mode {mm.mode}): "
+            f"{len(traj.t)} samples written to {out}",
             f"platform x, y, heading (t_final) = {_fmt(pose)}",
             f"q(t_final) = {_fmt(traj.q[-1])}",
         ],
@@ -347,7 +349,7 @@ def linearize_cmd(
         "eigenvalues": [[float(e.real), float(e.imag)] for e in ev],
     }
     np.set_printoptions(precision=5, linewidth=160, suppress=False)
-    lines = [f"model {m.name}  t = {t} s  (x = [q; q̇], δẋ = A δx + B δτ)"]
+    lines = [f"model {printable(m.name)}  t = {t} s  (x = [q; q̇], δẋ = A δx + B δτ)"]
     for key in ("U", "V", "W"):
         lines += [f"{key} =", str(getattr(lin, key))]
     lines.append("eigenvalues of A: " + ", ".join(f"{e.real:.6g}{e.imag:+.6g}j" for e in ev))
@@ -456,6 +458,7 @@ def sweep_cmd(
     require_extra("sweep", "eslabon sweep", ("pyarrow", "pandas") if serial else None)
     from ..batch import load_spec, run_sweep
     from ..batch.report import summarize
+    from ..batch.run import SweepInterrupted
 
     if folder is not None:
         raise UserError(f"unexpected argument {str(folder)!r}; did you mean --out?")
@@ -467,20 +470,23 @@ def sweep_cmd(
 
     console = Console(stderr=True)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task(f"sweep {spec.name}", total=len(spec.chunks()))
+        task = progress.add_task(f"sweep {printable(spec.name)}", total=len(spec.chunks()))
 
         def landed(chunk, ok, failed):
             progress.advance(task)
 
-        summary = run_sweep(
-            spec,
-            out,
-            scheduler=scheduler,
-            workers=workers,
-            resume=resume,
-            serial=serial,
-            on_chunk=landed,
-        )
+        try:
+            summary = run_sweep(
+                spec,
+                out,
+                scheduler=scheduler,
+                workers=workers,
+                resume=resume,
+                serial=serial,
+                on_chunk=landed,
+            )
+        except SweepInterrupted as exc:  # Ctrl-C: the parts written stay, --resume ends it
+            raise Interrupted(str(exc)) from None
         progress.update(task, completed=len(spec.chunks()))
     data, lines = summarize(out, plots=False)
     data["run"] = summary
@@ -560,7 +566,7 @@ def warmup_cmd(
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None):
-    print(f"warning: {message}", file=sys.stderr)
+    print(f"warning: {printable(message)}", file=sys.stderr)
 
 
 def main(argv=None):
@@ -574,23 +580,28 @@ def main(argv=None):
         message = exc.format_message()
         if not message:  # bare `eslabon`: the help was printed
             sys.exit(0)
-        typer.echo(f"error: {message}", err=True)
+        typer.echo(f"error: {printable(message)}", err=True)
         sys.exit(2)
-    except (typer.Abort, KeyboardInterrupt):
+    except typer.Abort:
         typer.echo("error: aborted", err=True)
         sys.exit(1)
+    except (Interrupted, KeyboardInterrupt) as exc:  # Ctrl-C: one line, 128 + SIGINT
+        typer.echo(f"error: {printable(exc) or 'interrupted'}", err=True)
+        sys.exit(130)
     except (ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {printable(exc)}", err=True)
         sys.exit(2)
     except Exception as exc:  # a bug: still one line (ESLABON_DEBUG=1 shows it)
         if os.environ.get("ESLABON_DEBUG"):
             raise
         typer.echo(
-            f"error: internal error ({type(exc).__name__}: {exc}); please report it "
+            f"error: internal error ({type(exc).__name__}: {printable(exc)}); please report it "
             "(ESLABON_DEBUG=1 shows the traceback)",
             err=True,
         )
         sys.exit(3)
+    if result == 130:  # a Ctrl-C inside a command: typer returns 130 without a word
+        typer.echo("error: interrupted", err=True)
     if isinstance(result, int) and result:
         sys.exit(result)
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..conventions import JOINT_TYPE_NAMES
 from ..model.validate import implausible_bodies
+from .common import printable
 
 _DH_COLUMNS = {
     "standard": ("theta", "d", "a", "alpha"),
@@ -91,4 +92,4 @@ def model_info(m, chosen_ee=None):
             f"inertia  {', '.join(odd)}: principal moments break the triangle "
             "inequality I1 + I2 >= I3 (no rigid body has them; kept as given)"
         )
-    return data, lines
+    return data, [printable(line) for line in lines]  # names from a file, one line each

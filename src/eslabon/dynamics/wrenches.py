@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from .._args import frozen_copy, real_array
+
 AXES = ("world", "local")
 
 
@@ -103,7 +105,7 @@ def external_wrenches(model, wrenches, field: str = "wrenches") -> tuple:
             raise ValueError(f"{where}.axes: expected one of {AXES}, got {w.axes!r}")
         model.frame(w.frame)  # names an unknown frame
         if not callable(w.value):
-            v = np.asarray(w.value, dtype=float)
+            v = real_array(w.value, f"{where}.value", "6 real numbers [moment; force]")
             if v.shape[-1:] != (6,) or not np.all(np.isfinite(v)):
                 raise ValueError(
                     f"{where}.value: expected 6 finite numbers [moment; force], got shape {v.shape}"
@@ -129,7 +131,10 @@ def wrench_torques(model, q, wrenches, t: float | None = None, qd=None) -> np.nd
                     f"wrenches[{k}].value: a callable needs the time and state of a "
                     "simulation (eslabon.simulate); forward_dynamics takes 6 numbers"
                 )
-            value = np.asarray(value(t, q, qd), dtype=float)
+            # read-only copies: the callable cannot edit the integrator's state
+            got = value(t, frozen_copy(q), None if qd is None else frozen_copy(qd))
+            field = f"wrenches[{k}].value (the callable's value at t = {t})"
+            value = real_array(got, field, "6 finite real numbers [moment; force]")
             if value.shape != (6,) or not np.all(np.isfinite(value)):
                 raise ValueError(
                     f"wrenches[{k}].value: the callable returned {value!r} at t = {t}; "

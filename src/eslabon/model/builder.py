@@ -10,9 +10,14 @@ from .._engine.layout import HELICAL, PRISMATIC, REVOLUTE, UNIVERSAL
 from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
 from .model import DHTable, Frame, Model
 from .validate import (
+    BODY_BOUNDS,
+    MAX_LENGTH,
+    MAX_MASS,
     as_float_array,
     as_int,
+    check_gravity,
     check_inertia,
+    check_magnitude,
     check_name,
     check_nonnegative,
     check_plausible,
@@ -22,6 +27,13 @@ from .validate import (
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
+
+
+def _length(value: ArrayLike, field: str) -> np.ndarray:
+    """A point or displacement [m]: 3 finite numbers within :data:`MAX_LENGTH`."""
+    p = as_float_array(value, (3,), field)
+    check_magnitude(p, MAX_LENGTH, field, "m")
+    return p
 
 
 class ModelBuilder:
@@ -219,15 +231,16 @@ class ModelBuilder:
             rotation=check_rotation(
                 np.eye(3) if rotation is None else rotation, f"{where}.rotation"
             ),
-            translation=as_float_array(translation, (3,), f"{where}.translation"),
-            mass=check_nonnegative(mass, f"{where}.mass"),
-            com=as_float_array(com, (3,), f"{where}.com"),
+            translation=_length(translation, f"{where}.translation"),
+            mass=check_nonnegative(mass, f"{where}.mass", MAX_MASS, "kg"),
+            com=_length(com, f"{where}.com"),
             inertia=check_inertia(
                 np.zeros((3, 3)) if inertia is None else inertia, f"{where}.inertia"
             ),
-            viscous=check_nonnegative(viscous, f"{where}.viscous"),
-            coulomb=check_nonnegative(coulomb, f"{where}.coulomb"),
-            armature=check_nonnegative(armature, f"{where}.armature"),
+            **{
+                key: check_nonnegative(value, f"{where}.{key}", bound, unit)
+                for (key, bound, unit), value in zip(BODY_BOUNDS, (viscous, coulomb, armature))
+            },
             com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
             name=name,
             axis2=as_float_array(axis2, (3,), f"{where}.axis2"),
@@ -372,7 +385,7 @@ class ModelBuilder:
             com_slide=np.array([x["com_slide"] for x in b]),
             axis2=np.array([x.get("axis2", np.zeros(3)) for x in b]),
             pitch=np.array([x.get("pitch", 0.0) for x in b]),
-            gravity=as_float_array(gravity, (3,), "gravity"),
+            gravity=check_gravity(gravity),
             body_names=tuple(x["name"] for x in b),
             frames=frames,
             dh=dh,

@@ -135,6 +135,36 @@ def as_float_array(
     return arr
 
 
+# Bounds on a model's magnitudes (docs/model-files.md, "Bounds on magnitudes"). Far
+# above any real robot (the heaviest cranes and mining machines are ~1e6 kg and ~100 m
+# long), yet low enough that what the dynamics multiply stays finite in float64 (largest
+# ~1.8e308) with a wide margin: a mass-matrix entry is at most ~ nb·(I + m·L²) ≤ nb·2e21
+# kg·m², a gravity torque ~ nb·m·|g|·L ≤ nb·1e18 N·m, the velocity terms ~ M·q̇² stay
+# finite for joint rates up to ~1e140 rad/s, and the articulated-body inertias, which
+# multiply two such numbers, stay near 1e45. Without a bound, mass 1e308 or gravity 1e300
+# loaded and every result was inf or NaN (or an overflow warning deep in a kernel).
+MAX_MASS = 1e9  # kg
+MAX_LENGTH = 1e6  # m: joint placements, centres of mass; a helical pitch in m/rad
+MAX_INERTIA = MAX_MASS * MAX_LENGTH**2  # 1e21 kg·m²: inertias, rotor armatures
+MAX_FRICTION = 1e15  # N·m·s/rad or N·s/m (viscous); N·m or N (Coulomb)
+MAX_GRAVITY = 1e3  # m/s², the length of g: about 100 g
+
+
+def check_magnitude(value: ArrayLike, bound: float, field: str, unit: str, norm=False) -> None:
+    """Refuse a (finite) ``value`` whose largest entry (its length with ``norm``) exceeds
+    ``bound``, naming ``field``, the bound and its unit."""
+    arr = np.asarray(value, dtype=np.float64)
+    size = float(np.max(np.abs(arr), initial=0.0))  # (no overflow in the norm below)
+    if norm and size <= bound:
+        size = float(np.linalg.norm(arr))
+    if size > bound:
+        what = "a length" if norm else "magnitudes"
+        raise ValueError(
+            f"{field}: expected {what} of at most {bound:g} {unit} (a bound no real robot "
+            f"reaches, see docs/model-files.md), got {size:.4g}"
+        )
+
+
 def as_int(value: object, field: str, want: str = "an integer", least: int | None = None) -> int:
     """``value`` as an int (a Python or numpy integer, not a bool or a float such as 0.7),
     at least ``least`` when given, or a ValueError naming ``field``."""
@@ -152,16 +182,21 @@ def check_name(value: object, field: str) -> str:
     return value
 
 
-def check_nonnegative(value: float, field: str) -> float:
+def check_nonnegative(
+    value: float, field: str, at_most: float | None = None, unit: str = ""
+) -> float:
     v = float(as_float_array(value, (), field, "a number >= 0"))
     if v < 0.0:
         raise ValueError(f"{field}: expected a number >= 0, got {v}")
+    if at_most is not None:
+        check_magnitude(v, at_most, field, unit)
     return v + 0.0  # -0.0 as 0.0
 
 
 def check_inertia(value: ArrayLike, field: str) -> NDArray[np.float64]:
     """A symmetric positive semi-definite 3×3 inertia (singular, rod-like inertias are legal)."""
     inertia = as_float_array(value, (3, 3), field)
+    check_magnitude(inertia, MAX_INERTIA, field, "kg·m²")
     scale = max(1.0, float(np.max(np.abs(inertia))))
     if not np.allclose(inertia, inertia.T, atol=1e-9 * scale, rtol=0.0):
         raise ValueError(f"{field}: expected a symmetric 3x3 matrix, got {inertia.tolist()}")
@@ -171,6 +206,14 @@ def check_inertia(value: ArrayLike, field: str) -> NDArray[np.float64]:
             f"{field}: expected a positive semi-definite inertia, got eigenvalues {eig.tolist()}"
         )
     return 0.5 * (inertia + inertia.T)
+
+
+# (field, bound, unit) of the joints' friction and rotor inertia
+BODY_BOUNDS = (
+    ("viscous", MAX_FRICTION, "N·m·s/rad or N·s/m"),
+    ("coulomb", MAX_FRICTION, "N·m or N"),
+    ("armature", MAX_INERTIA, "kg·m² or kg"),
+)
 
 
 def check_rotation(value: ArrayLike, field: str) -> NDArray[np.float64]:
@@ -222,6 +265,8 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     bad = np.flatnonzero((pitch != 0.0) & (jtype != HELICAL))
     if len(bad):
         raise ValueError(f"pitch[{bad[0]}]: only a helical joint has a pitch")
+    for i in np.flatnonzero(pitch):
+        check_magnitude(pitch[i], MAX_LENGTH, f"pitch[{i}]", "m/rad")
     out["pitch"] = pitch
     out.update(check_mimic_arrays(model, jtype))
     rot = as_float_array(model.tree_rotation, (n, 3, 3), "tree_rotation")
@@ -230,26 +275,36 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     out["tree_rotation"] = rot
     out["tree_translation"] = as_float_array(model.tree_translation, (n, 3), "tree_translation")
     mass = as_float_array(model.mass, (n,), "mass")
-    for i in range(n):
-        check_nonnegative(mass[i], f"mass[{i}] ({_name(model, i)})")
-    out["mass"] = mass
     out["com"] = as_float_array(model.com, (n, 3), "com")
+    for i in range(n):
+        where = f"[{i}] ({_name(model, i)})"
+        check_nonnegative(mass[i], f"mass{where}", MAX_MASS, "kg")
+        check_magnitude(out["tree_translation"][i], MAX_LENGTH, f"tree_translation{where}", "m")
+        check_magnitude(out["com"][i], MAX_LENGTH, f"com{where}", "m")
+    out["mass"] = mass
     inertia = as_float_array(model.inertia, (n, 3, 3), "inertia")
     for i in range(n):
         inertia[i] = check_inertia(inertia[i], f"inertia[{i}] ({_name(model, i)})")
     out["inertia"] = inertia
-    for key in ("viscous", "coulomb", "armature"):
+    for key, bound, unit in BODY_BOUNDS:
         arr = as_float_array(getattr(model, key), (n,), key)
         for i in range(n):
-            check_nonnegative(arr[i], f"{key}[{i}]")
+            check_nonnegative(arr[i], f"{key}[{i}]", bound, unit)
         out[key] = arr
     slide = as_float_array(model.com_slide, (n,), "com_slide")
     bad = np.flatnonzero((slide != 0.0) & (jtype != PRISMATIC))
     if len(bad):
         raise ValueError(f"com_slide[{bad[0]}]: only a prismatic joint can move its COM")
     out["com_slide"] = slide
-    out["gravity"] = as_float_array(model.gravity, (3,), "gravity")
+    out["gravity"] = check_gravity(model.gravity)
     return out
+
+
+def check_gravity(value: ArrayLike, field: str = "gravity") -> NDArray[np.float64]:
+    """Free-fall acceleration: 3 finite numbers, of length at most :data:`MAX_GRAVITY`."""
+    g = as_float_array(value, (3,), field)
+    check_magnitude(g, MAX_GRAVITY, field, "m/s²", norm=True)
+    return g
 
 
 def check_names_and_frames(model: ModelData) -> None:

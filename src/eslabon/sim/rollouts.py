@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._args import finite_number, real_array
+from .._args import check_history_bytes, finite_number, real_array
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
 from .._engine.layout import H_EXTENDED, H_MIMIC, H_NB, H_NQ, H_NV, JOINT_NAMES
@@ -222,6 +222,14 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
         raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
     K = steps + 1
+    # q, q̇, q̈ and τ (a law's values; or the given table, at most one more such array)
+    check_history_bytes(
+        4.0 * N * K * n * 8,
+        "q0, t_final, dt",
+        f"N = {N} runs of K = {K} samples of {n} rates, whose histories (q, q̇, q̈, τ: four "
+        f"arrays ({N}, {K}, {n}))",
+        "use fewer runs per call, a larger dt or a shorter t_final",
+    )
     none = np.zeros((1, n))
     if isinstance(torque, _Law):
         law = torque.code
@@ -353,9 +361,11 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         Initial states of other shapes or not finite; a torque of another shape or not
         finite, a Python callable, or a law whose gains or references do not fit
         (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
-        ``fd_method``; a model with quaternion or mimic joints, or a sequence of models
-        that is not one per run or whose joint trees differ (saying where); a run that
-        diverges (naming the run, the time and its last finite state).
+        ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: 4·N·K·n·8 bytes, the
+        budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a
+        model with quaternion or mimic joints, or a sequence of models that is not one
+        per run or whose joint trees differ (saying where); a run that diverges (naming
+        the run, the time and its last finite state).
 
     Examples
     --------

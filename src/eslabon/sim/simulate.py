@@ -26,7 +26,15 @@ import warnings
 
 import numpy as np
 
-from .._args import NonFiniteResultError, finite_number, real_array, vector
+from .._args import (
+    MAX_HISTORY_BYTES,  # noqa: F401  (re-exported: the budget of simulate and rollout)
+    NonFiniteResultError,
+    check_history_bytes,
+    finite_number,
+    frozen_copy,
+    real_array,
+    vector,
+)
 from .._engine.joints import extended_of
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
@@ -37,7 +45,6 @@ from .rk4 import FD_CODES, euler_loop, rk4_loop, rk4_step
 from .trajectory import Trajectory
 
 METHODS = ("rk4", "euler", "dop853")
-MAX_HISTORY_BYTES = 8 * 2**30  # t, q, q̇, q̈, τ kept for every sample
 INJECTION_TOLERANCE = 0.01  # of the energy in motion (see the module docstring)
 
 
@@ -54,8 +61,11 @@ def _torque_law(model, torque, K, n):
         return (lambda t, k, q, qd: zero), None
     if callable(torque):
 
-        def law(t, k, q, qd):
-            tau = real_array(torque(t, q, qd), f"torque (the callable's value at t = {t})")
+        def law(t, k, q, qd):  # read-only copies: the callable cannot edit the run
+            tau = real_array(
+                torque(t, frozen_copy(q), frozen_copy(qd)),
+                f"torque (the callable's value at t = {t})",
+            )
             if tau.shape != (n,) or not np.all(np.isfinite(tau)):
                 raise ValueError(
                     f"torque: the callable returned {tau!r} at t = {t}; expected {n} finite numbers"
@@ -176,14 +186,13 @@ def simulate(
         raise ValueError(f"fd_method: expected one of {FORWARD_METHODS}, got {fd_method!r}")
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
-    need = t_final / dt * (model.nq + 3 * model.nv + 1) * 8
-    if need > MAX_HISTORY_BYTES:
-        raise ValueError(
-            f"t_final, dt: {t_final:g} s every {dt:g} s is {t_final / dt:.3g} "
-            f"samples, whose histories (t, q, q̇, q̈, τ) would take "
-            f"{need / 2**30:.3g} GiB, more than the {MAX_HISTORY_BYTES // 2**30} "
-            "GiB allowed; use a larger dt or simulate in pieces"
-        )
+    check_history_bytes(
+        t_final / dt * (model.nq + 3 * model.nv + 1) * 8.0,
+        "t_final, dt",
+        f"{t_final:g} s every {dt:g} s is {t_final / dt:.3g} samples, whose histories "
+        "(t, q, q̇, q̈, τ)",
+        "use a larger dt or simulate in pieces",
+    )
     steps = int(round(t_final / dt))
     if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
         raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
