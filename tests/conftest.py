@@ -80,3 +80,25 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in NUMERICS_MODULES:
             item.add_marker(pytest.mark.numerics)
+
+
+@pytest.fixture(autouse=True)
+def _no_compile_notice():
+    """Silence the one-line compile notice in this process for each test: which test
+    compiles a kernel first depends on the order the workers take tests in, and its
+    notice would land in that test's captured stderr. Tests of the notice turn it on
+    themselves; subprocesses keep the environment's setting."""
+    from eslabon._engine.compile import compile_notice
+
+    compile_notice(False)
+    yield
+    compile_notice(_NOTICE_AT_START)
+
+
+def _notice_at_start() -> bool:
+    from eslabon._engine.compile import compile_notice
+
+    return compile_notice()
+
+
+_NOTICE_AT_START = _notice_at_start()

@@ -308,7 +308,10 @@ def test_large_specs_within_the_bounds_are_accepted(tmp_path):
         ("tcp://127.0.0.1:9", r"--scheduler: no Dask scheduler answers at tcp://127.0.0.1:9"),
     ],
 )
-def test_bad_scheduler_address_is_one_line_before_work(tmp_path, capsys, address, message):
+def test_bad_scheduler_address_is_one_line_before_work(
+    tmp_path, capsys, monkeypatch, address, message
+):
+    monkeypatch.setenv("ESLABON_SCHEDULER_TIMEOUT", "0.5")  # a refused port answers at once
     spec = _spec(tmp_path, task="inverse_dynamics")
     with pytest.raises(SystemExit) as exc:
         main(["sweep", str(spec), "--out", str(tmp_path / "o"), "--scheduler", address])
@@ -547,3 +550,12 @@ def test_batched_samples_that_fail_keep_their_own_errors(tmp_path):
     batched = run_simulations(spec, base_model(spec), _params(spec, 0, 8), {})
     assert sorted(batched) == [i for i, r in enumerate(alone) if not isinstance(r, str)]
     assert len(batched) >= 2
+
+
+def test_the_scheduler_timeout_can_be_set_and_ignores_nonsense(monkeypatch):
+    from eslabon.batch import run
+
+    for raw, expected in (("0.5", 0.5), ("12", 12.0), ("", 5.0), ("x", 5.0), ("-1", 5.0),
+                          ("inf", 5.0), ("nan", 5.0)):  # fmt: skip
+        monkeypatch.setenv("ESLABON_SCHEDULER_TIMEOUT", raw)
+        assert run._scheduler_timeout() == expected, raw

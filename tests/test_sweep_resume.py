@@ -393,7 +393,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_mistyped_scheduler_leaves_nothing_that_blocks_the_corrected_command(tmp_path, capsys):
+def test_a_mistyped_scheduler_leaves_nothing_that_blocks_the_corrected_command(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("ESLABON_SCHEDULER_TIMEOUT", "0.5")  # a refused port answers at once
     spec_path = _spec_file(tmp_path)
     out = tmp_path / "o"
     for address in ("tcp//127.0.0.1:8786", f"tcp://127.0.0.1:{_free_port()}"):

@@ -60,6 +60,9 @@ from .spec import SweepSpec
 from .tasks import column_names, run_chunk
 
 SPEC_FILE = "_spec.json"
+#: seconds to wait for ``--scheduler`` to answer before saying it does not; the
+#: environment variable ESLABON_SCHEDULER_TIMEOUT (seconds) changes it
+SCHEDULER_TIMEOUT = 5.0
 REJECTED = "_rejected"
 # one compiled thread per local worker process: the processes are the parallelism
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
@@ -439,6 +442,16 @@ def start(plan: Plan, spec: SweepSpec) -> list:
 _ADDRESS = re.compile(r"^(tcp|tls|inproc|ws|wss)://[^\s:/]+(:\d+)?$|^[^\s:/]+:\d+$")
 
 
+def _scheduler_timeout() -> float:
+    """:data:`SCHEDULER_TIMEOUT`, or ESLABON_SCHEDULER_TIMEOUT when it is a positive number."""
+    raw = os.environ.get("ESLABON_SCHEDULER_TIMEOUT", "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return SCHEDULER_TIMEOUT
+    return value if 0.0 < value < float("inf") else SCHEDULER_TIMEOUT
+
+
 def _client(scheduler, workers):
     """A Dask client: an embedded local cluster of ``workers`` processes, or the
     scheduler at ``scheduler`` (checked before any work: one clear error)."""
@@ -459,7 +472,7 @@ def _client(scheduler, workers):
             f"--scheduler: expected an address like tcp://host:8786, got {scheduler!r}"
         )
     try:
-        client = Client(scheduler, timeout="5s")
+        client = Client(scheduler, timeout=f"{_scheduler_timeout()}s")
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise ValueError(
             f"--scheduler: no Dask scheduler answers at {scheduler} "
