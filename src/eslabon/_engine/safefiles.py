@@ -102,10 +102,14 @@ def check_regular(path, *, missing_ok: bool = True):
     return st
 
 
-def read_regular(path, max_bytes: int, *, what: str = "file", private: bool = False) -> bytes:
+def read_regular(
+    path, max_bytes: int, *, what: str = "file", private: bool = False, expect=None
+) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes`` of them, read without
     following a link or blocking on a FIFO; ``private`` also refuses a file owned by
-    another user or writable by group or others.
+    another user or writable by group or others; ``expect``, a (st_dev, st_ino) pair taken
+    when the caller checked the path, refuses a file opened that is another (the path, or
+    a folder on it, was replaced since: ``O_NOFOLLOW`` guards only the last component).
 
     Raises FileNotFoundError when there is no such name; :class:`NotRegularFile` naming
     the file when it is a link, a FIFO, a device, a socket, a folder, larger than
@@ -128,6 +132,10 @@ def read_regular(path, max_bytes: int, *, what: str = "file", private: bool = Fa
             _refuse_size(path, st.st_size, max_bytes, what)
         if private and (st.st_uid not in trusted_owners() or st.st_mode & 0o022):
             _refuse_owner(path, st)
+        if expect is not None and (st.st_dev, st.st_ino) != tuple(expect):
+            raise NotRegularFile(
+                f"{path}: is not the file checked before opening (replaced since); refused"
+            )
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:  # grew after fstat
         _refuse_size(path, len(data), max_bytes, what)
