@@ -480,3 +480,233 @@ def test_the_ur5_of_example_robot_data(tmp_path):
     data = viewer.data()
     assert len(_mesh_parts(data)) == 7 and len(data["meshes"]) == 7
     assert sum(after for _, _, after in viewer.meshes.report) <= 7 * scene.MAX_FACES
+
+
+# --- review: package folders that are links, Collada bombs, swaps, textures, encodings ----
+
+
+@pytest.mark.parametrize("how", ["package-link", "meshes-link", "given-dir-link"])
+def test_a_package_folder_linking_out_is_refused(tmp_path, how):
+    """``package://pkg/...`` where the folder ``pkg`` is a link out of the folder it was
+    looked in: the file would be checked only against where the link points."""
+    outside = tmp_path / "outside"
+    _cube(outside / "sub" / "secret.stl")
+    robot = tmp_path / "m" / "urdf"
+    robot.mkdir(parents=True)
+    pkgs = tmp_path / "pkgs"
+    pkgs.mkdir()
+    name, folder = {
+        "package-link": ("evilpkg", robot / "evilpkg"),
+        "meshes-link": ("meshes", robot / "meshes"),
+        "given-dir-link": ("given", pkgs / "given"),
+    }[how]
+    folder.symlink_to(outside)
+    with pytest.raises(ValueError, match=rf"mesh 'package://{name}/sub/secret.stl': .*outside"):
+        scene.resolve_mesh(f"package://{name}/sub/secret.stl", robot, package_dirs=[pkgs])
+    urdf = _urdf(robot / "r.urdf", [f"package://{name}/sub/secret.stl"])
+    with pytest.raises(ValueError, match="outside"):
+        _data(urdf, package_dirs=[pkgs])
+
+
+def test_a_package_folder_linking_inside_its_folder_is_read(tmp_path):
+    robot = tmp_path / "robot"
+    _cube(robot / "real_meshes" / "a.stl")
+    (robot / "meshes").symlink_to(robot / "real_meshes")
+    path = scene.resolve_mesh("package://meshes/a.stl", robot)
+    assert path == (robot / "real_meshes" / "a.stl").resolve()
+
+
+def test_package_dirs_default_skips_relative_sys_path_entries(tmp_path, monkeypatch):
+    """``''`` in sys.path is the current folder: its ``../share`` is no package folder."""
+    work = tmp_path / "cwd" / "here"
+    _cube(work / "share" / "cwdpkg" / "x.stl")
+    _cube(work.parent / "share" / "cwdpkg" / "x.stl")
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(sys, "path", ["", "lib", *sys.path])
+    monkeypatch.setenv("ROS_PACKAGE_PATH", os.pathsep.join(["share", str(tmp_path / "ros")]))
+    dirs = scene.package_dirs_default(tmp_path / "robot")
+    assert dirs and all(d.is_absolute() for d in dirs)
+    assert tmp_path / "ros" in dirs
+    (tmp_path / "robot").mkdir()
+    with pytest.raises(ValueError, match="not found"):
+        scene.resolve_mesh("package://cwdpkg/x.stl", tmp_path / "robot")
+
+
+def _dae(geometries: dict, scene_nodes: str, library_nodes: str = "") -> str:
+    """A Collada file: ``geometries`` {id: (count attribute, triangles in <p>)}."""
+    geoms = "".join(
+        f'<geometry id="{gid}"><mesh><source id="{gid}s"><float_array id="{gid}a" count="9">'
+        '0 0 0 1 0 0 0 1 0</float_array><technique_common><accessor source="#a" count="3" '
+        'stride="3"><param name="X" type="float"/><param name="Y" type="float"/>'
+        '<param name="Z" type="float"/></accessor></technique_common></source>'
+        f'<vertices id="{gid}v"><input semantic="POSITION" source="#{gid}s"/></vertices>'
+        f'<triangles count="{count}"><input semantic="VERTEX" source="#{gid}v" offset="0"/>'
+        f"<p>{' '.join(['0 1 2'] * n)}</p></triangles></mesh></geometry>"
+        for gid, (count, n) in geometries.items()
+    )
+    lib = f"<library_nodes>{library_nodes}</library_nodes>" if library_nodes else ""
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">'
+        f"<asset><up_axis>Z_UP</up_axis></asset><library_geometries>{geoms}"
+        f"</library_geometries>{lib}<library_visual_scenes><visual_scene id='sc'>"
+        f"{scene_nodes}</visual_scene></library_visual_scenes>"
+        '<scene><instance_visual_scene url="#sc"/></scene></COLLADA>'
+    )
+
+
+def _no_trimesh_load(monkeypatch):
+    def load(*args, **kwargs):
+        raise AssertionError("trimesh read a file that should be refused before")
+
+    monkeypatch.setattr(trimesh, "load", load)
+
+
+def test_a_collada_bomb_is_refused_before_trimesh_reads_it(tmp_path, monkeypatch):
+    """100,000 triangles placed 40 times in a 0.6 MB file (trimesh copies each
+    placement: hundreds of MB): counted with expat, refused naming the count."""
+    inst = '<instance_geometry url="#g"/>' * 40
+    (tmp_path / "bomb.dae").write_text(_dae({"g": (100_000, 100_000)}, f"<node>{inst}</node>"))
+    _no_trimesh_load(monkeypatch)
+    with pytest.raises(ValueError, match=r"mesh 'bomb.dae': places 4000000 triangles"):
+        scene.read_mesh(tmp_path / "bomb.dae", "bomb.dae")
+
+
+def test_collada_placements_through_instance_node_multiply(tmp_path, monkeypatch):
+    """A library node placing the geometry 10 times, placed by 10 nodes, each placed by
+    a node placed 10 times over: 1,000 placements of 3,000 triangles."""
+    library = '<node id="leaf">' + '<instance_geometry url="#g"/>' * 10 + "</node>"
+    library += '<node id="mid">' + '<instance_node url="#leaf"/>' * 10 + "</node>"
+    top = '<node><node><instance_node url="#mid"/></node></node>'
+    data = _dae({"g": (3000, 3000)}, top * 10, library)
+    assert scene.collada_triangles(data.encode()) == 3_000_000
+    (tmp_path / "b.dae").write_text(data)
+    _no_trimesh_load(monkeypatch)
+    with pytest.raises(ValueError, match=r"mesh 'b.dae': places 3000000 triangles"):
+        scene.read_mesh(tmp_path / "b.dae", "b.dae")
+
+
+def test_collada_triangles_are_counted_from_the_indices_not_the_count(tmp_path):
+    """A ``count`` that lies does not hide triangles; a cycle of nodes is refused."""
+    data = _dae({"g": (1, 5000), "h": (7, 7)}, '<node><instance_geometry url="#g"/>'
+                '<instance_geometry url="#h"/><instance_geometry url="#h"/></node>')  # fmt: skip
+    assert scene.collada_triangles(data.encode()) == 5000 + 2 * 7
+    loop = (
+        '<node id="a"><instance_node url="#b"/></node><node id="b"><instance_node url="#a"/></node>'
+    )
+    cyclic = _dae({"g": (1, 1)}, '<node><instance_node url="#a"/></node>', loop)
+    with pytest.raises(ValueError, match="places itself"):
+        scene.collada_triangles(cyclic.encode(), "c.dae")
+
+
+def test_a_collada_file_placed_a_few_times_is_read(tmp_path):
+    (tmp_path / "m.dae").write_text(
+        _dae({"g": (1, 1)}, "<node>" + '<instance_geometry url="#g"/>' * 3 + "</node>")
+    )
+    vertices, faces = scene.read_mesh(tmp_path / "m.dae", "m.dae")
+    assert len(faces) == 3
+
+
+def test_a_file_swapped_after_its_path_was_checked_is_refused(tmp_path):
+    """O_NOFOLLOW guards the last component only: a folder on the way swapped for a link
+    after the check opens another file, which the identity check refuses."""
+    robot = tmp_path / "robot"
+    _cube(robot / "meshes" / "a.stl")
+    _cube(tmp_path / "outside" / "a.stl", 0.5)
+    path, identity = scene._resolve("meshes/a.stl", robot)
+    (robot / "meshes").rename(robot / "old")
+    (robot / "meshes").symlink_to(tmp_path / "outside")
+    with pytest.raises(ValueError, match=r"mesh 'meshes/a.stl': .*not the file checked"):
+        scene.MeshTable().add(path, "meshes/a.stl", identity)
+    (robot / "meshes").unlink()
+    (robot / "old").rename(robot / "meshes")
+    assert len(scene.read_mesh(path, "meshes/a.stl", identity=identity)[1]) == 12
+
+
+def test_meshes_are_read_through_the_one_safe_reader(tmp_path, monkeypatch):
+    import eslabon._files as files
+
+    calls = []
+    real = files.read_regular
+
+    def spy(path, max_bytes, **kw):
+        calls.append((path, max_bytes))
+        return real(path, max_bytes, **kw)
+
+    monkeypatch.setattr(files, "read_regular", spy)
+    _cube(tmp_path / "c.stl")
+    scene.read_mesh(tmp_path / "c.stl", "c.stl", 10_000)
+    assert calls == [(tmp_path / "c.stl", 10_000)]
+    assert not hasattr(scene, "_open_regular")
+
+
+def _png() -> bytes:
+    import zlib
+
+    def chunk(kind, body):
+        return (len(body).to_bytes(4, "big") + kind + body
+                + zlib.crc32(kind + body).to_bytes(4, "big"))  # fmt: skip
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", (1).to_bytes(4, "big") * 2 + b"\x08\x02\0\0\0")
+            + chunk(b"IDAT", zlib.compress(b"\0\xff\0\0")) + chunk(b"IEND", b""))  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["gltf", "glb"])
+def test_gltf_images_are_never_decoded(tmp_path, monkeypatch, kind):
+    """The viewer draws the URDF's colours: a glTF's textures (``data:`` images pass the
+    reference check) are dropped before trimesh reads the file, never decoded."""
+    from PIL import Image
+
+    opened = []
+    real = Image.open
+    monkeypatch.setattr(Image, "open", lambda *a, **k: opened.append(1) or real(*a, **k))
+    triangle = base64.b64encode(np.eye(3, dtype="<f4").tobytes()).decode()
+    head = json.loads(_gltf("data:application/octet-stream;base64," + triangle))
+    head["meshes"][0]["primitives"][0]["material"] = 0
+    head["materials"] = [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]
+    head["textures"] = [{"source": 0, "sampler": 0}]
+    head["samplers"] = [{}]
+    head["images"] = [{"uri": "data:image/png;base64," + base64.b64encode(_png()).decode()}]
+    if kind == "gltf":
+        (tmp_path / "m.gltf").write_text(json.dumps(head))
+    else:
+        text = json.dumps(head).encode()
+        text += b" " * (-len(text) % 4)
+        body = len(text).to_bytes(4, "little") + b"JSON" + text
+        glb = b"glTF" + (2).to_bytes(4, "little") + (12 + len(body)).to_bytes(4, "little")
+        (tmp_path / "m.glb").write_bytes(glb + body)
+    assert len(scene.read_mesh(tmp_path / f"m.{kind}", f"m.{kind}")[1]) == 1
+    assert opened == []
+
+
+@pytest.mark.parametrize("encoding", ["cp037", "utf-7", "utf-7-bom", "utf-32", "UTF-16BE"])
+def test_a_collada_file_in_another_encoding_is_refused(tmp_path, encoding):
+    """The DOCTYPE check is a byte search: only UTF-8 files, declared so or not at all,
+    are let through, so that no other encoding can hide a ``<!DOCTYPE``."""
+    secret = tmp_path / "numbers.txt"
+    secret.write_text("1 0 0 0 1 0 0 0 1")
+    doctype = f'<!DOCTYPE c [<!ENTITY xxe SYSTEM "file://{secret}">]>\n'
+    text = DAE.format(doctype=doctype, numbers="&xxe;")
+    name = encoding.split("-bom")[0]
+    text = text.replace('encoding="utf-8"', f'encoding="{name}"')
+    data = text.encode(name)
+    if name == "utf-7":  # Python writes "<" as itself; UTF-7 may write it "+ADw-"
+        data = data.replace(b"<!", b"+ADw-!")
+    if encoding == "utf-7-bom":
+        data = b"+/v8" + data
+    (tmp_path / "e.dae").write_bytes(data)
+    with pytest.raises(ValueError, match=r"mesh 'e.dae': .*(UTF-8|DOCTYPE)"):
+        scene.read_mesh(tmp_path / "e.dae", "e.dae")
+    if encoding == "utf-7":  # ASCII bytes: the byte search sees no "<!DOCTYPE"
+        assert b"<!doctype" not in data.lower() and b"\0" not in data
+        with pytest.raises(ValueError, match=r"encoding 'utf-7' \(refused: only UTF-8"):
+            scene.read_mesh(tmp_path / "e.dae", "e.dae")
+
+
+def test_a_utf8_collada_file_with_a_bom_or_an_upper_case_declaration_is_read(tmp_path):
+    text = DAE.format(doctype="", numbers="0 0 0 1 0 0 0 1 0")
+    (tmp_path / "a.dae").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    (tmp_path / "b.dae").write_text(text.replace('encoding="utf-8"', "encoding='UTF-8'"))
+    (tmp_path / "c.dae").write_text(text.replace(' encoding="utf-8"', ""))
+    for name in ("a.dae", "b.dae", "c.dae"):
+        assert len(scene.read_mesh(tmp_path / name, name)[1]) == 1

@@ -3,8 +3,8 @@ world poses along a trajectory, and the joint curves.
 
 Visual parts come from the robot's URDF where it has ``<visual>`` elements — boxes,
 cylinders (URDF's along z), spheres and meshes (STL, OBJ, Collada, self-contained glTF,
-read by trimesh from their bytes alone), the mesh files found through ``package://`` and
-relative paths and only inside the model (:func:`resolve_mesh`) — with their
+read by trimesh from their bytes alone: :mod:`.meshfile`), the mesh files found through
+``package://`` and relative paths and only inside the model (:func:`resolve_mesh`) — with their
 ``<material>`` colours; a model without visuals (DH models, the zoo) gets a generated
 geometry: a capsule from each body's origin to each child's joint origin (and to the
 ``ee`` frame), and each moving joint's axis as a short cylinder. Each mesh file is stored
@@ -19,8 +19,6 @@ body-to-world positions [m] and unit quaternions (x, y, z, w), as three.js takes
 from __future__ import annotations
 
 import base64
-import io
-import json
 import os
 import stat
 import sys
@@ -29,22 +27,22 @@ from pathlib import Path
 
 import numpy as np
 
+from .meshfile import (  # noqa: F401 (importable from here)
+    COMPRESSED,
+    MAX_FILE_BYTES,
+    MAX_READ_FACES,
+    MESH_TYPES,
+    collada_triangles,
+    read_mesh,
+)
+from .meshfile import refuse as _refuse
+
 #: the most triangles kept per mesh (more are decimated)
 MAX_FACES = 12000
 #: the most triangles a page embeds, all its meshes together
 MAX_TRIANGLES = 600_000
 #: the most bytes of (base64) mesh data a page embeds
 MAX_BYTES = 40_000_000
-#: the largest mesh file read [bytes]
-MAX_FILE_BYTES = 32 * 2**20
-#: the most triangles a mesh file may unfold to when read (a Collada or glTF scene places
-#: its geometries many times over), before decimation
-MAX_READ_FACES = 2_000_000
-#: the mesh files read, by extension: trimesh's name of the format
-MESH_TYPES = {".stl": "stl", ".obj": "obj", ".dae": "dae", ".gltf": "gltf", ".glb": "glb"}
-#: the first bytes of archives and compressed streams (ZIP, gzip, bzip2, xz, zstd, 7z, RAR)
-COMPRESSED = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08", b"\x1f\x8b", b"BZh",
-              b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd", b"7z\xbc\xaf\x27\x1c", b"Rar!")  # fmt: skip
 #: the colours of generated links and of URDF visuals without a material
 PALETTE = ("#8da0cb", "#fc8d62", "#66c2a5", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494")
 JOINT_COLOR = "#404040"
@@ -53,10 +51,6 @@ JOINT_COLOR = "#404040"
 def b64(array, dtype) -> str:
     """An array as base64 of its little-endian bytes (what the page decodes)."""
     return base64.b64encode(np.ascontiguousarray(array, dtype=dtype).tobytes()).decode()
-
-
-def _refuse(filename: str, rule: str) -> ValueError:
-    return ValueError(f"mesh {filename!r}: {rule}")
 
 
 @dataclass
@@ -84,9 +78,10 @@ class MeshTable:
     report: list = field(default_factory=list)
     triangles: int = 0
 
-    def add(self, path: Path, filename: str | None = None) -> int:
+    def add(self, path: Path, filename: str | None = None, identity=None) -> int:
         """The index of the mesh file ``path`` (resolved, as :func:`resolve_mesh` gives
-        it), read the first time; ``filename`` names it in messages.
+        it), read the first time; ``filename`` names it in messages; ``identity``
+        (st_dev, st_ino) is the file's when its path was checked (:func:`read_mesh`).
 
         Raises
         ------
@@ -98,7 +93,7 @@ class MeshTable:
         if key in self.index:
             return self.index[key]
         filename = filename or path.name
-        vertices, faces = read_mesh(path, filename, self.max_file_bytes)
+        vertices, faces = read_mesh(path, filename, self.max_file_bytes, identity)
         before = len(faces)
         vertices, faces = decimate(vertices, faces, self.max_faces)
         if len(faces) < before:  # corners the decimation left apart merged (as trimesh does)
@@ -127,99 +122,6 @@ class MeshTable:
     def size(self) -> int:
         """Bytes of base64 text the meshes take in the page."""
         return sum(len(m["positions"]) + len(m["indices"]) for m in self.meshes)
-
-
-def _open_regular(path: Path, filename: str, max_bytes: int) -> bytes:
-    """The bytes of a regular file of at most ``max_bytes``; opened without blocking (a
-    FIFO would wait for a writer) and checked again once open."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        raise _refuse(filename, f"cannot open {path} ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise _refuse(filename, f"{path} is not a regular file")
-        if info.st_size > max_bytes:
-            raise _refuse(filename, f"{path} has {info.st_size} bytes, more than "
-                          f"max_file_bytes={max_bytes}")  # fmt: skip
-        data = f.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise _refuse(filename, f"{path} has more than max_file_bytes={max_bytes} bytes")
-    return data
-
-
-def _check_content(data: bytes, kind: str, filename: str) -> None:
-    """Refuse archives, Collada with a DOCTYPE (entities), glTF naming other files."""
-    if data.startswith(COMPRESSED):
-        raise _refuse(filename, "an archive or compressed file (refused: only plain mesh "
-                      "files are read)")  # fmt: skip
-    if kind == "dae":
-        if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\0" in data[:4096]:
-            raise _refuse(filename, "a Collada file not in UTF-8 (refused)")
-        lower = data.lower()
-        if b"<!doctype" in lower or b"<!entity" in lower:
-            raise _refuse(filename, "a Collada file with a <!DOCTYPE> or <!ENTITY> "
-                          "(refused: entities can read other files)")  # fmt: skip
-    elif kind in ("gltf", "glb"):
-        try:
-            if kind == "glb":
-                if data[:4] != b"glTF" or len(data) < 20 or data[16:20] != b"JSON":
-                    raise ValueError("no JSON chunk")
-                head = json.loads(data[20 : 20 + int.from_bytes(data[12:16], "little")])
-            else:
-                head = json.loads(data)
-        except (ValueError, UnicodeDecodeError):
-            raise _refuse(filename, f"not a {kind} file") from None
-        for group in ("buffers", "images"):
-            for item in head.get(group, []) if isinstance(head, dict) else []:
-                uri = item.get("uri") if isinstance(item, dict) else None
-                if uri is not None and not str(uri).startswith("data:"):
-                    raise _refuse(filename, f"a glTF naming an external file {uri!r} "
-                                  "(refused: only self-contained glTF is read)")  # fmt: skip
-
-
-def read_mesh(path: Path, filename: str, max_file_bytes: int = MAX_FILE_BYTES):
-    """(vertices (V, 3) float64, faces (F, 3) int64) of a mesh file, read from its bytes
-    alone: nothing it names (OBJ materials, glTF buffers, Collada images) is opened.
-
-    Raises
-    ------
-    ValueError
-        Not a regular file; larger than ``max_file_bytes``; an archive; a Collada file
-        with a DOCTYPE; a glTF with an external buffer or image; not readable as its type,
-        or without triangles; unfolding to more than :data:`MAX_READ_FACES` triangles.
-    """
-    kind = MESH_TYPES.get(Path(filename).suffix.lower()) or MESH_TYPES.get(path.suffix.lower())
-    data = _open_regular(path, filename, max_file_bytes)
-    _check_content(data, kind, filename)
-    try:
-        import trimesh
-    except ImportError:
-        raise _refuse(filename, "reading meshes needs trimesh (pip install 'eslabon[viz]')")
-    try:  # no resolver: whatever the file names is not read
-        loaded = trimesh.load(io.BytesIO(data), file_type=kind, force="scene", resolver=None)
-    except Exception as exc:  # trimesh raises many kinds for a bad file
-        raise _refuse(filename, f"not a mesh trimesh can read ({type(exc).__name__}: {exc})"
-                      ) from None  # fmt: skip
-    placed = []
-    for node in loaded.graph.nodes_geometry:
-        T, name = loaded.graph[node]
-        geometry = loaded.geometry.get(name)
-        if isinstance(geometry, trimesh.Trimesh) and len(geometry.faces):
-            placed.append((np.asarray(T, dtype=float), geometry))
-    total = sum(len(g.faces) for _, g in placed)
-    if total > MAX_READ_FACES:
-        raise _refuse(filename, f"unfolds to {total} triangles, more than the "
-                      f"{MAX_READ_FACES} a mesh file may have")  # fmt: skip
-    if total == 0:
-        raise _refuse(filename, "no triangles (not a mesh)")
-    mesh = trimesh.util.concatenate([g.copy().apply_transform(T) for T, g in placed])
-    vertices, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces, dtype=np.int64)
-    if not np.isfinite(vertices).all():
-        raise _refuse(filename, "vertices that are not finite numbers")
-    return vertices, faces
 
 
 def decimate(vertices, faces, max_faces: int):
@@ -273,10 +175,12 @@ def model_root(urdf_dir: Path) -> Path:
 def package_dirs_default(urdf_dir: Path) -> list[Path]:
     """Where ``package://name/...`` is looked for after ``package_dirs``:
     ``ROS_PACKAGE_PATH`` and the ``share`` folders of the Python environment (cmeel,
-    ament). (The URDF's own package, and packages inside its folder, are found too:
-    :func:`resolve_mesh`.)"""
-    dirs = [Path(p) for p in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if p]
-    for base in map(Path, sys.path):
+    ament), absolute entries only (``''`` in ``sys.path``, the current folder, and other
+    relative ones are skipped). (The URDF's own package, and packages inside its folder,
+    are found too: :func:`resolve_mesh`.)"""
+    ros = os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep)
+    dirs = [Path(p) for p in ros if p and os.path.isabs(p)]
+    for base in map(Path, (p for p in sys.path if isinstance(p, str) and os.path.isabs(p))):
         dirs += [base / "cmeel.prefix" / "share", base.parent / "share"]
     return dirs
 
@@ -288,7 +192,8 @@ def resolve_mesh(filename: str, urdf_dir: Path, package_dirs=()) -> Path:
     - ``package://pkg/rest``: ``<dir>/pkg/rest`` for the first ``<dir>`` of
       ``package_dirs``, then :func:`package_dirs_default`, that has a folder ``pkg``, or
       the ROS package the URDF sits in when it is named ``pkg``, or a folder ``pkg``
-      inside the URDF's tree; the file must stay inside that ``<dir>/pkg``;
+      inside the URDF's tree; the folder ``pkg``, resolved, must stay inside the folder
+      it was looked for in (``<dir>``, or the model's root), and the file inside it;
     - ``file://`` and absolute paths, and relative ones from the URDF's folder: inside
       :func:`model_root` or one of ``package_dirs``;
     - a regular file with an extension of :data:`MESH_TYPES`.
@@ -299,6 +204,11 @@ def resolve_mesh(filename: str, urdf_dir: Path, package_dirs=()) -> Path:
         Naming the mesh and the rule: another extension or URI scheme, outside the
         model, not found (the places looked in are named), not a regular file.
     """
+    return _resolve(filename, urdf_dir, package_dirs)[0]
+
+
+def _resolve(filename: str, urdf_dir: Path, package_dirs=()):
+    """(:func:`resolve_mesh`'s path, its (st_dev, st_ino) when checked)."""
     if not isinstance(filename, str) or not filename.strip():
         raise _refuse(str(filename), "an empty file name")
     scheme = filename.split("://", 1)[0].lower() if "://" in filename else None
@@ -329,34 +239,47 @@ def _resolve_package(filename, urdf_dir, root, package_dirs) -> Path:
     if pkg in ("", ".", "..") or "\\" in pkg:
         raise _refuse(filename, f"{pkg!r} is not a package name, so the file is outside "
                       "any package")  # fmt: skip
-    candidates = [Path(d) / pkg for d in package_dirs]
-    candidates += [d / pkg for d in package_dirs_default(urdf_dir)]
+    # (the folder searched, the package folder in it): the package folder, resolved, must
+    # stay inside the folder searched (a link "pkg" pointing elsewhere is no package)
+    searched = [Path(d).resolve() for d in package_dirs]
+    searched += [d.resolve() for d in package_dirs_default(urdf_dir)]
+    candidates = [(d, d / pkg) for d in searched]
     if root.name == pkg:  # the ROS package the URDF sits in
-        candidates.append(root)
+        candidates.append((root, root))
     here = urdf_dir.resolve()
-    candidates += [d / pkg for d in [here, *here.parents] if _inside(d / pkg, root)]
-    for folder in candidates:
+    candidates += [(root, d / pkg) for d in [here, *here.parents] if _inside(d / pkg, root)]
+    escaped = None
+    for top, folder in candidates:
         if not folder.is_dir():
+            continue
+        folder = folder.resolve()
+        if not _inside(folder, top):
+            escaped = escaped or (f"the package folder {pkg!r} in {top} leads to "
+                                  f"{folder}, outside {top} (refused: a link out of the "
+                                  "folder searched)")  # fmt: skip
             continue
         path = folder / rest
         if not os.path.lexists(path):
             continue
-        real, top = path.resolve(), folder.resolve()
-        if not _inside(real, top):
-            raise _refuse(filename, f"{real} is outside the package root {top}")
+        real = path.resolve()
+        if not _inside(real, folder):
+            raise _refuse(filename, f"{real} is outside the package root {folder}")
         return real
+    if escaped:
+        raise _refuse(filename, escaped)
     raise _refuse(filename, f"package {pkg!r} not found (or without that file); give "
                   "package_dirs= or set ROS_PACKAGE_PATH to the folder that holds it")  # fmt: skip
 
 
-def _regular(path: Path, filename: str) -> Path:
+def _regular(path: Path, filename: str):
+    """(path, its (st_dev, st_ino)) when it is a regular file."""
     try:
-        mode = os.stat(path).st_mode
+        info = os.stat(path)
     except OSError as exc:
         raise _refuse(filename, f"cannot read {path} ({exc.strerror})") from None
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(info.st_mode):
         raise _refuse(filename, f"{path} is not a regular file")
-    return path
+    return path, (info.st_dev, info.st_ino)
 
 
 def urdf_of(model):
@@ -397,10 +320,10 @@ def urdf_parts(model, info, urdf_dir, meshes: MeshTable, package_dirs=()):
         for k, (kind, size, T) in enumerate(visuals):
             part = {"T": (T_link @ T).T.ravel().tolist(), "color": _color(info, link, n)}
             if kind == "mesh":  # stored once, unscaled; the scale is in the transform
-                path = resolve_mesh(size, urdf_dir, package_dirs)
+                path, identity = _resolve(size, urdf_dir, package_dirs)
                 scale = each[k] if k < len(each) else _scale(info, link, size)
                 S = np.diag([*np.asarray(scale, dtype=float), 1.0])
-                part.update(kind="mesh", mesh=meshes.add(path, size),
+                part.update(kind="mesh", mesh=meshes.add(path, size, identity),
                             T=(T_link @ T @ S).T.ravel().tolist())  # fmt: skip
             else:
                 part.update(kind=kind, **{k: v for k, v in size.items()})
