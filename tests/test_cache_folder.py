@@ -1,11 +1,11 @@
 """The folder of eslabon's numba cache is named by a hash of every compiled source
-(``_engine/compile.py``). A module of kernels imported after an edit of the sources
+(``_engine/cachedir.py``). A module of kernels imported after an edit of the sources
 compiles its new code with the old code of the modules imported before, which neither
 hash names: its kernels go to a folder of this process only."""
 
 import os
 
-from eslabon._engine import compile as compile_
+from eslabon._engine import cachedir as compile_
 
 
 def test_a_module_imported_after_an_edit_is_not_cached_under_either_hash(
@@ -21,7 +21,7 @@ def test_a_module_imported_after_an_edit_is_not_cached_under_either_hash(
     os.symlink(tmp_path / "gone.py", sources[2])  # a dangling link: stat and open fail
     monkeypatch.setattr(compile_, "_compiled_sources", lambda: [str(s) for s in sources])
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
-    locator = compile_._cache_locator()
+    locator = compile_.cache_locator()
 
     def path_of(kernel):
         fn = kernel.py_func
@@ -112,7 +112,7 @@ def test_a_kernel_folder_is_marked_with_the_sources_it_came_from(tmp_path, monke
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     fn = walker_orin.crba_into.py_func
-    path = compile_._cache_locator().from_function(fn, fn.__code__.co_filename).get_cache_path()
+    path = compile_.cache_locator().from_function(fn, fn.__code__.co_filename).get_cache_path()
     marker = os.path.join(os.path.dirname(path), ".eslabon-sources")
     with open(marker, encoding="utf-8") as f:
         assert f.read().strip() == compile_._sources_root()

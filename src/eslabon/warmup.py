@@ -11,7 +11,7 @@ When to run it: after installing or upgrading eslabon (numba's cache is keyed by
 source file's time stamp, so an upgrade starts cold), or in a container build.
 
 Each version of eslabon's compiled sources has its own cache folder
-(``eslabon-<hash>``, :func:`eslabon._engine.compile.cache_folders`), and the folders of
+(``eslabon-<hash>``, :func:`eslabon._engine.cachedir.cache_folders`), and the folders of
 earlier versions are not removed by themselves (a full warm-up fills 40–60 MB). Warming
 up says how many this install left; ``prune=True`` (``eslabon warmup --prune``) removes
 them, never another install's folders in a shared cache directory.
@@ -164,9 +164,15 @@ def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
         jobs = whole_number(jobs, "--jobs", 1)
     jobs = jobs or min(len(GROUPS), os.cpu_count() or 1)
     log = log or (lambda line: None)
-    from ._engine.compile import _code_hash, cache_folders, remove_old_cache_folders
+    from ._engine.cachedir import (
+        _code_hash,
+        cache_folders,
+        remove_old_cache_folders,
+        settle_for_workers,
+    )
 
     started_with = "eslabon-" + _code_hash()  # the sources may change during a warm-up
+    settle_for_workers()  # a refused cache folder said here, not by every worker
     t0 = time.perf_counter()
     cpu = {}
     log(

@@ -9,12 +9,17 @@
 - :func:`folder_problem` says why a cache folder may not be loaded from: numba reads its
   cache with pickle, so a folder someone else can write to (or a link to one) could run
   their code in this process. Folders must be owned by this user (or root) and not
-  writable by group or others, from the cache root the user chose down.
+  writable by group or others, from the cache root the user chose down; a folder of
+  this user's writable by its own group only (``umask 002``) is made private instead.
+  :func:`say_refused` says in one line per process (not again in the workers it
+  starts) which were refused.
 - :func:`guarded_cache_file` makes numba's cache file class treat an entry of eslabon's
   folders that is not a sound regular file of this user — a link, a FIFO, a device, a
-  folder, a file too large, truncated or not a pickle — as a cache miss: the entry is
-  removed, the kernel compiles and its entry is written again (as a file only this user
-  can write). Other code's numba caches are left to numba.
+  folder, a file too large, truncated, not a pickle, an index naming a file outside its
+  folder — as a cache miss: the entry is removed, the kernel compiles and its entry is
+  written again (as a file only this user can write); :func:`guard_rebuild` does the
+  same for an entry numba cannot rebuild a kernel from. Other code's numba caches are
+  left to numba.
 
 The engine imports nothing else of eslabon, so this lives here; :mod:`eslabon._files`
 re-exports :func:`read_regular` for the rest.
@@ -145,11 +150,42 @@ def read_regular(
 # --- cache folders -------------------------------------------------------------------
 
 
+def _tightenable(st) -> bool:
+    """Whether a folder of ``st`` is one eslabon may make private itself: this user's
+    own (not root's unless this is root), writable by its group only (not by others),
+    and its group this user's own group: a folder made with ``umask 002``, as Debian and
+    Ubuntu give users with a private group. A folder another group can write to was
+    shared on purpose, and is refused, not changed."""
+    mode = stat.S_IMODE(st.st_mode)
+    return st.st_uid == os.geteuid() and st.st_gid == os.getegid() and mode & 0o022 == 0o020
+
+
+def _tighten(path, st, follow: bool) -> bool:
+    """Remove group write from the folder ``path`` (``chmod g-w``, the rest of its mode
+    kept), through a descriptor of the folder that was checked; False when it cannot."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return False
+    try:
+        now = os.fstat(fd)
+        if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino) or not _tightenable(now):
+            return False
+        os.fchmod(fd, stat.S_IMODE(now.st_mode) & ~0o020)
+        return True
+    except OSError:  # a read-only file system, a folder of ours we may not change
+        return False
+    finally:
+        os.close(fd)
+
+
 def folder_problem(path, *, follow: bool = False):
     """Why the folder ``path`` may not hold code this process loads (a phrase), or None:
     a symbolic link (unless ``follow``: the root the user named), not a folder, owned by
     another user than this one or root, writable by group or others. A missing folder
-    is no problem (it will be created private)."""
+    is no problem (it will be created private). A folder of this user's writable by its
+    own group only (``umask 002``) is made private (``chmod g-w``) and is no problem."""
     try:
         st = os.stat(path) if follow else os.lstat(path)
     except FileNotFoundError:
@@ -162,6 +198,8 @@ def folder_problem(path, *, follow: bool = False):
         return f"owned by another user (uid {st.st_uid})"
     mode = stat.S_IMODE(st.st_mode)
     if mode & 0o022:
+        if _tightenable(st) and _tighten(path, st, follow):
+            return None
         who = " and ".join(w for w, bit in (("group", 0o020), ("others", 0o002)) if mode & bit)
         return f"writable by {who} (mode {mode:04o})"
     return None
@@ -188,26 +226,38 @@ def chain_problem(root: str, folder: str):
     return None
 
 
-_said_refused: set = set()
+SAID_ENV = "_ESLABON_CACHE_REFUSED"
+"""Set by the process that said which cache folders it refused, for the processes it
+starts (``eslabon warmup``'s workers, a local Dask cluster): one line, not one per
+worker, when they find the same."""
+_said = False
 
 
 def say_refused(refused: list, chosen: str) -> None:
-    """One line on stderr per cache folder refused (once per process): which, why, and
-    where the kernels are cached instead. ``refused``: (folder, why) pairs."""
+    """One line on stderr, once per process, on the cache folders refused: which, why,
+    and where the kernels are cached instead. ``refused``: (folder, why) pairs. Silent
+    when a parent process said the same (:data:`SAID_ENV`)."""
+    global _said
+    if not refused or _said:
+        return
+    _said = True
+    decision = os.pathsep.join([folder for folder, _ in refused] + [chosen])
+    if os.environ.get(SAID_ENV) == decision:
+        return
+    os.environ[SAID_ENV] = decision  # inherited by the processes started from now on
     stream = sys.stderr
-    for folder, why in refused:
-        if folder in _said_refused or stream is None:
-            continue
-        _said_refused.add(folder)
-        try:
-            print(
-                f"eslabon: kernels are not loaded from the cache folder {folder}: it is "
-                f"{why}, so another user could plant code there; cached in {chosen} instead",
-                file=stream,
-                flush=True,
-            )
-        except (OSError, ValueError):  # stderr closed or a broken pipe
-            pass
+    if stream is None:
+        return
+    why = "; nor from ".join(f"{folder}: it is {why}" for folder, why in refused)
+    try:
+        print(
+            f"eslabon: kernels are not loaded from the cache folder {why}, so another "
+            f"user could plant code there; cached in {chosen} instead",
+            file=stream,
+            flush=True,
+        )
+    except (OSError, ValueError):  # stderr closed or a broken pipe
+        pass
 
 
 def make_private(root: str, folder: str) -> None:
@@ -256,6 +306,37 @@ def _read_entry(path: str, max_bytes: int):
         return None
 
 
+def _entry_name(name) -> bool:
+    """Whether an index names a data file of its own folder (no path, no link out)."""
+    return isinstance(name, str) and name not in ("", ".", "..") and os.sep not in name
+
+
+def guard_rebuild(cache_class, log=lambda *args: None) -> None:
+    """Make numba's ``Cache`` (``cache_class``) treat a kernel of eslabon's cache folders
+    that fails to rebuild — an entry that unpickles but is not what numba wrote for this
+    kernel — as a miss: its data file is removed and the kernel compiles (and is saved)
+    again. numba rebuilds a loaded entry unguarded, so such an entry would end the
+    process. Other code's caches are left to numba."""
+    load = cache_class._load_overload
+    if getattr(load, "eslabon_guarded", False):
+        return
+
+    def _load_overload(self, sig, target_context):
+        file = self._cache_file
+        if not getattr(file, "_guarded", lambda: False)():
+            return load(self, sig, target_context)
+        try:
+            return load(self, sig, target_context)
+        except Exception as exc:
+            log("[cache] entry of %r not rebuilt (%s: %s)", self._name, type(exc).__name__, exc)
+            with contextlib.suppress(Exception):
+                file.discard(self._index_key(sig, target_context.codegen()))
+            return None
+
+    _load_overload.eslabon_guarded = True
+    cache_class._load_overload = _load_overload
+
+
 def guarded_cache_file(base, log=lambda *args: None):
     """A subclass of numba's ``IndexDataCacheFile`` (``base``) that reads and writes the
     entries of eslabon's cache folders (:func:`trust`) as described in the module
@@ -278,7 +359,7 @@ def guarded_cache_file(base, log=lambda *args: None):
                 if version != self._version:  # another numba's: left for it to rewrite
                     return {}
                 stamp, overloads = pickle.loads(f.read())
-                if not isinstance(overloads, dict):
+                if not isinstance(overloads, dict) or not all(map(_entry_name, overloads.values())):
                     raise TypeError("not an index")
             except Exception:  # truncated, garbage, not numba's: a miss
                 log("[cache] index unsound, removed: %r", self._index_path)
@@ -302,6 +383,13 @@ def guarded_cache_file(base, log=lambda *args: None):
                 raise FileNotFoundError(path) from None
             log("[cache] data loaded from %r", path)
             return data
+
+        def discard(self, key):
+            """Remove the data file of ``key`` (its kernel could not be rebuilt)."""
+            name = self._load_index().get(key)
+            if name is not None:
+                log("[cache] data unsound, removed: %r", self._data_path(name))
+                _discard(self._data_path(name))
 
         def save(self, key, data):
             if not self._guarded():

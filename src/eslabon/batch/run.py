@@ -458,6 +458,9 @@ def _client(scheduler, workers):
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
+        from .._engine.cachedir import settle_for_workers
+
+        settle_for_workers()  # a refused cache folder said here, not by every worker
         with _quiet_workers_start():
             cluster = LocalCluster(
                 n_workers=workers,
