@@ -553,9 +553,9 @@ def test_batched_samples_that_fail_keep_their_own_errors(tmp_path):
 
 
 def test_the_scheduler_timeout_can_be_set_and_ignores_nonsense(monkeypatch):
-    from eslabon.batch import run
+    from eslabon.batch import cluster
 
     for raw, expected in (("0.5", 0.5), ("12", 12.0), ("", 5.0), ("x", 5.0), ("-1", 5.0),
                           ("inf", 5.0), ("nan", 5.0)):  # fmt: skip
         monkeypatch.setenv("ESLABON_SCHEDULER_TIMEOUT", raw)
-        assert run._scheduler_timeout() == expected, raw
+        assert cluster._scheduler_timeout() == expected, raw
