@@ -1,6 +1,16 @@
 """The Dask side of a sweep: the embedded local cluster, a connection to an existing
 scheduler (checked before any work: one clear error), distributed's logs kept quiet, and
-Ctrl-C (:class:`SweepInterrupted`)."""
+Ctrl-C.
+
+Ctrl-C in a terminal sends SIGINT to the whole process group, the local cluster's worker
+processes included. Only the sweep's own process acts on it: it closes the cluster and
+says in one line what is written (:class:`SweepInterrupted`). The workers never see it:
+they start with SIGINT blocked, a signal mask inherited from the thread of this process
+that starts them (a mask passes to a new thread, through a fork and through an exec), so
+none prints a traceback, and a worker the nanny restarts later inherits it too. A Ctrl-C
+while the cluster starts (seconds) is held meanwhile and raised as soon as the cluster is
+up, so that it closes cleanly.
+"""
 
 from __future__ import annotations
 
@@ -33,25 +43,48 @@ class SweepInterrupted(KeyboardInterrupt):
 
 @contextlib.contextmanager
 def _quiet_workers_start():
-    """While the local cluster's worker processes start, ignore SIGINT and set their
-    distributed log level to critical, both inherited by the processes (an exec keeps an
-    ignored signal, and Python then installs no handler of its own). Ctrl-C in a terminal
-    reaches the whole process group: only this process acts on it, closing the cluster,
-    instead of every worker printing its traceback, or a warning for each task the close
-    cancels (chunk errors reach this process through the futures)."""
+    """While the local cluster starts: SIGINT blocked in this thread, and so in every
+    thread and worker process the start creates (they inherit the mask and keep it), and
+    the workers' distributed log level set to critical (read from the environment as they
+    start). Ctrl-C in a terminal reaches the whole process group: only this process acts
+    on it, instead of every worker printing its traceback, or a warning for each task the
+    close cancels (chunk errors reach this process through the futures).
+
+    In the main thread, a SIGINT that arrives meanwhile (kept pending by the mask, or
+    taken by a thread started earlier) is recorded instead of raised halfway through the
+    start, and raised again on the way out, with the caller's handler back in place: a
+    KeyboardInterrupt once the cluster is whole, which then closes cleanly."""
     saved_env = os.environ.get(_WORKER_LOGGING)
     os.environ[_WORKER_LOGGING] = "critical"
-    main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    caught: list = []
+    old_handler = None
+    if threading.current_thread() is threading.main_thread():
+        old_handler = signal.getsignal(signal.SIGINT)
+        if old_handler in (signal.SIG_IGN, None):  # ignored, or not set from Python
+            old_handler = None
+        else:
+            signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    blocks = hasattr(signal, "pthread_sigmask")  # POSIX
+    if blocks:
+        # multiprocessing's resource tracker, started with the first worker, unblocks
+        # SIGINT in the thread that starts it: started now, before the mask, it is not
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocks else None
     try:
         yield
     finally:
-        if main:
-            signal.signal(signal.SIGINT, old)
+        if old_mask is not None:  # a pending SIGINT is delivered now, and recorded
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        if old_handler is not None:
+            signal.signal(signal.SIGINT, old_handler)
         if saved_env is None:
             os.environ.pop(_WORKER_LOGGING, None)
         else:
             os.environ[_WORKER_LOGGING] = saved_env
+    if caught:  # the Ctrl-C of the start, to the caller's handler (a KeyboardInterrupt)
+        signal.raise_signal(signal.SIGINT)
 
 
 def _scheduler_timeout() -> float:
@@ -78,19 +111,26 @@ def disconnect(client, cluster=None) -> None:
 def connect(scheduler, workers):
     """A Dask client and the cluster to close with it: an embedded local cluster of
     ``workers`` processes, or the scheduler at ``scheduler`` (checked before any work:
-    one clear error; the cluster is then None)."""
+    one clear error; the cluster is then None). A Ctrl-C while the local cluster starts
+    raises KeyboardInterrupt once it is up, after closing it."""
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
-        with _quiet_workers_start():
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                env=WORKER_ENV,
-            )
-        return Client(cluster), cluster
+        client = cluster = None
+        try:
+            with _quiet_workers_start():
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    env=WORKER_ENV,
+                )
+                client = Client(cluster)
+        except BaseException:
+            disconnect(client, cluster)
+            raise
+        return client, cluster
     if not _ADDRESS.match(str(scheduler)):
         raise ValueError(
             f"--scheduler: expected an address like tcp://host:8786, got {scheduler!r}"
