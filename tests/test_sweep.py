@@ -190,6 +190,70 @@ def test_ctrl_c_is_one_line_and_leaves_a_resumable_folder(tmp_path, serial, grou
     assert sorted(batch.read_sweep(out)["sample"]) == list(range(40))
 
 
+def _children(pid: int) -> list:
+    """The processes whose parent is ``pid`` (Linux: read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_while_the_cluster_starts_is_not_lost(tmp_path):
+    """SIGINT to the process group as soon as the local cluster spawns its worker (the
+    cluster still starting, no chunk run): not lost, but one line, no traceback, exit
+    130, and a folder the same command then fills."""
+    spec_path = _spec(
+        tmp_path,
+        task="closed_loop",
+        controller={"kp": 200.0, "kd": 30.0},
+        dt=0.002,
+        vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
+        chunk_size=1,
+        metrics=["peak_torque"],
+    )
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "eslabon.cli.main", "sweep", str(spec_path), "--out", str(out)]
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    )
+    proc = subprocess.Popen(
+        cmd + ["--workers", "1"],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and proc.poll() is None and not _children(proc.pid):
+            time.sleep(0.01)
+        assert proc.poll() is None and not out.exists(), "the cluster was not starting"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    err = "\n".join(
+        line for line in err.decode().splitlines() if not line.startswith("eslabon: compiling")
+    )
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, (proc.returncode, err)
+    assert proc.returncode == 130 and "interrupted with 0 of 40 chunks" in err, err
+    assert not list(out.glob("part-*.parquet")) if out.exists() else True
+    assert main(["sweep", str(spec_path), "--out", str(out), "--serial"]) in (0, None)
+    assert sorted(batch.read_sweep(out)["sample"]) == list(range(40))
+
+
 def test_a_failing_sample_is_kept_with_its_error(tmp_path):
     """kp = 1e12 makes the RK4 loop diverge: that sample carries its error, the others
     complete (on the 2-worker cluster)."""
@@ -553,9 +617,9 @@ def test_batched_samples_that_fail_keep_their_own_errors(tmp_path):
 
 
 def test_the_scheduler_timeout_can_be_set_and_ignores_nonsense(monkeypatch):
-    from eslabon.batch import run
+    from eslabon.batch import cluster
 
     for raw, expected in (("0.5", 0.5), ("12", 12.0), ("", 5.0), ("x", 5.0), ("-1", 5.0),
                           ("inf", 5.0), ("nan", 5.0)):  # fmt: skip
         monkeypatch.setenv("ESLABON_SCHEDULER_TIMEOUT", raw)
-        assert run._scheduler_timeout() == expected, raw
+        assert cluster._scheduler_timeout() == expected, raw

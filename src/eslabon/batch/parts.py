@@ -42,6 +42,10 @@ MAX_SPEC_BYTES = 128 * 2**20
 _CHECKSUM_LINE = re.compile(r"^([0-9a-f]{64})  (\S+)\n?$")
 
 
+class SweepNotice(UserWarning):
+    """Something a sweep repaired on its own (a part moved aside and recomputed)."""
+
+
 def part_path(out, chunk: int) -> Path:
     """The part of chunk ``chunk`` in the folder ``out``."""
     return Path(out) / f"part-{chunk:05d}.parquet"

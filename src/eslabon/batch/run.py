@@ -1,56 +1,36 @@
 """Running a sweep by chunks: each chunk is one task (serially, on an embedded local Dask
 cluster, or on an existing Dask scheduler) that writes one Parquet part and its checksum
-(:mod:`eslabon.batch.parts`).
-
-Layout of the output folder::
-
-    DIR/_spec.json              the checked spec, model text and hash included
-    DIR/part-00000.parquet      one part per chunk; its metadata holds the spec, the
-                                versions and the chunk number
-    DIR/_part-00000.sha256      the part's checksum, written after it
-    DIR/_rejected/              parts a resume found unsound, moved aside
+(:mod:`eslabon.batch.parts`); reading the data set back, every part checked.
 
 Everything that can fail is checked before anything is written: the libraries, the
-folder (and on ``resume`` the spec, the model hash and every part), then the scheduler.
-A resume recomputes the missing chunks and the chunks whose part is unsound (moved
-aside, with a one-line warning); it refuses a changed spec or model. A start that fails
-leaves at most ``_spec.json``, and the same command with the same spec then runs.
-
-No file of the folder is read or written through a symbolic link, and none that is a
-FIFO, a device or larger than its cap is read (:mod:`eslabon.batch.parts`): such a name
-(``_rejected`` a link included) is refused before anything is written.
+folder (and on ``resume`` the spec, the model hash and every part:
+:mod:`eslabon.batch.folder`, which also gives the folder's layout), then the scheduler
+(:mod:`eslabon.batch.cluster`, which also says how Ctrl-C is handled). A resume
+recomputes the missing chunks and the chunks whose part is unsound (moved aside, with a
+one-line warning); it refuses a changed spec or model.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
-import logging
-import os
-import re
-import signal
-import threading
-import warnings
-from concurrent.futures import CancelledError
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._args import whole_number
-from .._files import (
-    OutputExistsError,
-    check_regular,
-    managed_folder,
-    read_regular,
-    remove_stale_temporaries,
-    write_text_atomic,
+from .cluster import (
+    SCHEDULER_TIMEOUT,
+    WORKER_ENV,
+    SweepInterrupted,
+    connect,
+    disconnect,
+    lost_errors,
+    quiet_dask_logs,
 )
+from .folder import REJECTED, SPEC_FILE, Plan, plan_run, start, stored_spec
 from .parts import (
-    MAX_SPEC_BYTES,
+    SweepNotice,
     check_names,
     check_part,
-    checksum_path,
-    differing_keys,
     one_line,
     part_chunks,
     part_path,
@@ -59,51 +39,22 @@ from .parts import (
 from .spec import SweepSpec
 from .tasks import column_names, run_chunk
 
-SPEC_FILE = "_spec.json"
-#: seconds to wait for ``--scheduler`` to answer before saying it does not; the
-#: environment variable ESLABON_SCHEDULER_TIMEOUT (seconds) changes it
-SCHEDULER_TIMEOUT = 5.0
-REJECTED = "_rejected"
-# one compiled thread per local worker process: the processes are the parallelism
-WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-_MODEL_KEYS = ("model_ref", "model_text", "model_sha256")
-
-
-class SweepNotice(UserWarning):
-    """Something a sweep repaired on its own (a part moved aside and recomputed)."""
-
-
-class SweepInterrupted(KeyboardInterrupt):
-    """Ctrl-C (SIGINT) stopped a sweep: the message says how many chunks were written and
-    that ``--resume`` finishes it (a KeyboardInterrupt still, for callers that stop on
-    one)."""
-
-
-# the workers' own distributed log level, read from the environment when they start
-_WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"
-
-
-@contextlib.contextmanager
-def _quiet_workers_start():
-    """While the local cluster's worker processes start, ignore SIGINT and set their
-    distributed log level to critical, both inherited by the processes (an exec keeps an
-    ignored signal, and Python then installs no handler of its own). Ctrl-C in a terminal
-    reaches the whole process group: only this process acts on it, closing the cluster,
-    instead of every worker printing its traceback, or a warning for each task the close
-    cancels (chunk errors reach this process through the futures)."""
-    saved_env = os.environ.get(_WORKER_LOGGING)
-    os.environ[_WORKER_LOGGING] = "critical"
-    main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        yield
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, old)
-        if saved_env is None:
-            os.environ.pop(_WORKER_LOGGING, None)
-        else:
-            os.environ[_WORKER_LOGGING] = saved_env
+# names that moved to the modules above, still importable from here
+__all__ = [
+    "REJECTED",
+    "SCHEDULER_TIMEOUT",
+    "SPEC_FILE",
+    "WORKER_ENV",
+    "Plan",
+    "SweepInterrupted",
+    "SweepNotice",
+    "plan_run",
+    "read_sweep",
+    "run_sweep",
+    "start",
+    "stored_spec",
+    "write_chunk",
+]
 
 
 def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> tuple:
@@ -138,7 +89,8 @@ def write_chunk(spec_dict: dict, chunk: int, first: int, end: int, out: str) -> 
     >>> import tempfile
     >>> from pathlib import Path
     >>> from eslabon.batch import parse_spec
-    >>> from eslabon.batch.run import plan_run, start, write_chunk
+    >>> from eslabon.batch.folder import plan_run, start
+    >>> from eslabon.batch.run import write_chunk
     >>> spec = parse_spec({
     ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
     ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
@@ -169,362 +121,6 @@ def _require(serial: bool):
             ) from None
 
 
-def stored_spec(out: Path) -> SweepSpec | None:
-    """The spec in ``out/_spec.json`` (None when there is none); a file that is not a
-    spec of this eslabon is refused.
-
-    Parameters
-    ----------
-    out : path-like
-        A sweep's folder.
-
-    Returns
-    -------
-    SweepSpec or None
-        The stored spec, or None when the folder holds no ``_spec.json``.
-
-    Raises
-    ------
-    ValueError
-        A ``_spec.json`` that cannot be read as JSON or is not a spec of this eslabon;
-        one that is a symbolic link, a FIFO, a device or larger than
-        :data:`~eslabon.batch.parts.MAX_SPEC_BYTES` (refused by name, never read).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from eslabon.batch.run import stored_spec
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     print(stored_spec(folder))
-    None
-    """
-    path = Path(out) / SPEC_FILE
-    if check_regular(path) is None:  # a link, a FIFO or a device is refused by name
-        return None
-    try:
-        raw = read_regular(path, MAX_SPEC_BYTES, what="sweep spec")  # refused by name
-    except OSError as exc:
-        raise ValueError(
-            f"{path}: not a readable sweep spec ({type(exc).__name__}); choose another folder"
-        ) from None
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise ValueError(
-            f"{path}: not a readable sweep spec ({type(exc).__name__}); choose another folder"
-        ) from None
-    return SweepSpec.from_dict(data, str(path))
-
-
-def _spec_change(old: SweepSpec, new: SweepSpec, out: Path) -> str:
-    """One clause saying how ``new`` differs from ``old`` (the spec ``out`` holds)."""
-    keys = differing_keys(old.to_dict(), new.to_dict())
-    if old.model_sha256 != new.model_sha256:
-        return (
-            f"the model changed since {out} was started (model {new.model_ref}: sha256 "
-            f"{new.model_sha256[:12]}… now, {old.model_sha256[:12]}… in {SPEC_FILE})"
-        )
-    if old.model_ref != new.model_ref:
-        return (
-            f"the spec names another model than the one {out} was started with "
-            f"({new.model_ref} now, {old.model_ref} in {SPEC_FILE}; the same numbers, "
-            f"sha256 {new.model_sha256[:12]}…)"
-        )
-    if any(k in _MODEL_KEYS for k in keys):
-        return (
-            f"the model file {new.model_ref} changed since {out} was started (its text; "
-            f"not its numbers, sha256 {new.model_sha256[:12]}…)"
-        )
-    return f"the spec differs from the one {out} was started with (in {', '.join(keys)})"
-
-
-@dataclass
-class Plan:
-    """What a run will do in its folder: write the spec, move unsound parts aside, run
-    the chunks in ``todo`` (index, first sample, end).
-
-    Attributes
-    ----------
-    out : Path
-        The sweep's folder.
-    write_spec : bool
-        Whether ``_spec.json`` is still to be written (a new sweep).
-    todo : list of tuple of int
-        The chunks to compute, ``(chunk, first, end)``.
-    unsound : list of tuple
-        ``(part path, problem, chunk or None)`` for each part to move aside.
-    """
-
-    out: Path
-    write_spec: bool
-    todo: list
-    unsound: list = field(default_factory=list)  # (part, problem, chunk or None)
-
-
-def plan_run(spec: SweepSpec, out, resume: bool) -> Plan:
-    """Check the output folder without changing it: refuse a folder that holds another
-    sweep, another spec or model, or (without ``resume``) any part; check every part.
-
-    Parameters
-    ----------
-    spec : SweepSpec
-        The sweep to run.
-    out : path-like
-        Its folder (need not exist yet).
-    resume : bool
-        Whether parts already written may be kept.
-
-    Returns
-    -------
-    Plan
-        What :func:`start` and the run will do.
-
-    Raises
-    ------
-    ValueError
-        ``out`` is a file; it holds parts but no spec, parts without ``resume``, or a
-        spec or model other than ``spec``'s (saying what changed).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from eslabon.batch import parse_spec
-    >>> from eslabon.batch.run import plan_run, start, write_chunk
-    >>> spec = parse_spec({
-    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
-    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
-    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
-    ... })
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     plan = plan_run(spec, Path(folder) / "sweep", resume=False)
-    >>> plan.write_spec, plan.todo, plan.unsound
-    (True, [(0, 0, 2), (1, 2, 3)], [])
-    """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out: {out} is a file, expected a folder")
-    parts = part_chunks(out) if out.is_dir() else {}
-    old = stored_spec(out) if out.is_dir() else None
-    if old is None and parts:
-        raise ValueError(
-            f"--out: {out} holds parts but no {SPEC_FILE}; it is not a sweep "
-            "this can resume (choose another folder)"
-        )
-    if parts and not resume:
-        raise ValueError(
-            f"--out: {out} already holds a sweep; pass --resume to finish it, "
-            "or choose another folder (nothing was overwritten)"
-        )
-    if old is not None and old.fingerprint() != spec.fingerprint():
-        hint = "" if parts else f" (no part written yet: remove {out / SPEC_FILE} to reuse it)"
-        raise ValueError(
-            f"{'--resume' if resume else '--out'}: {_spec_change(old, spec, out)}{hint}"
-        )
-    chunks = spec.chunks()
-    columns = column_names(spec)
-    if out.is_dir():  # nothing is read or written through a link or a special file
-        managed_folder(out / REJECTED)
-        for c in sorted(set(parts) | {c for c, _, _ in chunks}):
-            check_names(out, c)
-    unsound = [
-        (p, f"is not a chunk of this spec (it has {len(chunks)})", None)
-        for c, p in sorted(parts.items())
-        if c >= len(chunks)
-    ]
-    todo = []
-    for c, a, b in chunks:
-        if c not in parts:
-            todo.append((c, a, b))
-            continue
-        _, problem = check_part(parts[c], spec, c, a, b, columns)
-        if problem:
-            unsound.append((parts[c], problem, c))
-            todo.append((c, a, b))
-    return Plan(out, old is None, todo, unsound)
-
-
-def _move_aside(part: Path) -> Path:
-    """Move ``part`` (and its checksum file) into ``_rejected/`` under a free name; a
-    ``_rejected`` that is not a real folder (a link) is refused."""
-    folder = managed_folder(part.parent / REJECTED, create=True)
-    target, n = folder / part.name, 1
-    while os.path.lexists(target) or os.path.lexists(checksum_path(target)):
-        n += 1
-        target = folder / f"{part.stem}-{n}{part.suffix}"
-    checksum = checksum_path(part)
-    # renames relative to the folders opened now: _rejected swapped for a link after
-    # the check above is not followed (O_NOFOLLOW), and a rename moves a name only
-    src = os.open(part.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        dst = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        try:
-            os.rename(part.name, target.name, src_dir_fd=src, dst_dir_fd=dst)
-            if os.path.lexists(checksum):
-                name = checksum_path(target).name
-                os.rename(checksum.name, name, src_dir_fd=src, dst_dir_fd=dst)
-        finally:
-            os.close(dst)
-    finally:
-        os.close(src)
-    return target
-
-
-def start(plan: Plan, spec: SweepSpec) -> list:
-    """Make the folder a sweep of ``spec``: the spec file, stale temporaries of killed
-    writers removed (eslabon's only), unsound parts moved aside with a warning each;
-    returns the names moved aside.
-
-    Parameters
-    ----------
-    plan : Plan
-        From :func:`plan_run`.
-    spec : SweepSpec
-        The sweep.
-
-    Returns
-    -------
-    list of str
-        The file names of the parts moved to ``_rejected/``.
-
-    Raises
-    ------
-    ValueError
-        Another run wrote a different ``_spec.json`` in the folder meanwhile.
-
-    Warns
-    -----
-    SweepNotice
-        For each part moved aside.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from eslabon.batch import parse_spec
-    >>> from eslabon.batch.run import plan_run, start, write_chunk
-    >>> spec = parse_spec({
-    ...     "eslabon_sweep": 1, "model": "planar2", "task": "inverse_dynamics",
-    ...     "trajectory": {"goal": [1.0, -0.5], "duration": 0.5, "samples": 11},
-    ...     "vary": {"payload_mass": {"values": [0.0, 1.0, 2.0]}}, "chunk_size": 2,
-    ... })
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     out = Path(folder) / "sweep"
-    ...     moved = start(plan_run(spec, out, resume=False), spec)
-    ...     print(moved, [p.name for p in out.iterdir()])
-    [] ['_spec.json']
-    """
-    out = plan.out
-    out.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(out)
-    if plan.write_spec:
-        try:
-            write_text_atomic(out / SPEC_FILE, spec.fingerprint(), overwrite=False)
-        except OutputExistsError:  # another run started in this folder meanwhile
-            old = stored_spec(out)
-            if old is None:
-                raise ValueError(
-                    f"--out: {out / SPEC_FILE} came and went while this run started; run again"
-                ) from None
-            if old.fingerprint() != spec.fingerprint():
-                raise ValueError(f"--out: {_spec_change(old, spec, out)}") from None
-    moved = []
-    for part, problem, chunk in plan.unsound:
-        target = _move_aside(part)
-        moved.append(part.name)
-        redo = f"recomputing chunk {chunk}" if chunk is not None else "not part of this sweep"
-        warnings.warn(
-            f"sweep: {part} {problem}; moved to {target}, {redo}", SweepNotice, stacklevel=3
-        )
-    return moved
-
-
-_ADDRESS = re.compile(r"^(tcp|tls|inproc|ws|wss)://[^\s:/]+(:\d+)?$|^[^\s:/]+:\d+$")
-
-
-def _scheduler_timeout() -> float:
-    """:data:`SCHEDULER_TIMEOUT`, or ESLABON_SCHEDULER_TIMEOUT when it is a positive number."""
-    raw = os.environ.get("ESLABON_SCHEDULER_TIMEOUT", "")
-    try:
-        value = float(raw)
-    except ValueError:
-        return SCHEDULER_TIMEOUT
-    return value if 0.0 < value < float("inf") else SCHEDULER_TIMEOUT
-
-
-def _client(scheduler, workers):
-    """A Dask client: an embedded local cluster of ``workers`` processes, or the
-    scheduler at ``scheduler`` (checked before any work: one clear error)."""
-    from dask.distributed import Client, LocalCluster
-
-    if scheduler is None:
-        from .._engine.cachedir import settle_for_workers
-
-        settle_for_workers()  # a refused cache folder said here, not by every worker
-        with _quiet_workers_start():
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                env=WORKER_ENV,
-            )
-        return Client(cluster), cluster
-    if not _ADDRESS.match(str(scheduler)):
-        raise ValueError(
-            f"--scheduler: expected an address like tcp://host:8786, got {scheduler!r}"
-        )
-    try:
-        client = Client(scheduler, timeout=f"{_scheduler_timeout()}s")
-    except (OSError, TimeoutError, ValueError, TypeError) as exc:
-        raise ValueError(
-            f"--scheduler: no Dask scheduler answers at {scheduler} "
-            f"({one_line(exc)}); nothing was written"
-        ) from None
-    try:
-        idle = not client.scheduler_info().get("workers")
-    except (OSError, TimeoutError) as exc:
-        client.close()
-        raise ValueError(
-            f"--scheduler: the Dask scheduler at {scheduler} stopped answering "
-            f"({one_line(exc)}); nothing was written"
-        ) from None
-    if idle:
-        warnings.warn(
-            f"sweep: the Dask scheduler at {scheduler} has no workers yet; the chunks wait for one",
-            SweepNotice,
-            stacklevel=3,
-        )
-    return client, None
-
-
-@contextlib.contextmanager
-def _quiet_dask_logs():
-    """Keep distributed's and tornado's log records below CRITICAL off stderr while a
-    sweep runs: a lost scheduler is reported once, as one line, by :func:`run_sweep`."""
-    names = [
-        n
-        for n in list(logging.root.manager.loggerDict)
-        if n.split(".")[0] in ("distributed", "tornado")
-    ] + ["distributed", "tornado"]
-    saved = {n: logging.getLogger(n).level for n in names}
-    for n in names:
-        logging.getLogger(n).setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        for n, level in saved.items():
-            logging.getLogger(n).setLevel(level)
-
-
-def _lost_errors() -> tuple:
-    """The exception types that mean the connection to the Dask cluster is gone."""
-    from distributed.client import FutureCancelledError
-    from distributed.comm.core import CommClosedError
-
-    return (CommClosedError, OSError, TimeoutError, CancelledError, FutureCancelledError)
-
-
 def run_sweep(
     spec: SweepSpec,
     out,
@@ -547,7 +143,7 @@ def run_sweep(
     sweep's, a changed spec or model, parts without ``resume``, every part on
     ``resume``) and the scheduler. A sample whose task raises is recorded in the data
     set's ``error`` column and counted as failed; it does not stop the sweep. The layout
-    of the folder is in this module's docstring and docs/sweeps.md.
+    of the folder is in :mod:`eslabon.batch.folder` and docs/sweeps.md.
 
     Parameters
     ----------
@@ -643,20 +239,15 @@ def run_sweep(
                 landed(write_chunk(spec_dict, c, a, b, str(out)))
             return done
         own = client is None
-        cluster = None
-        with _quiet_dask_logs():
-            if own:
-                client, cluster = _client(scheduler, workers)
+        with quiet_dask_logs():
+            if own:  # a Ctrl-C while the local cluster starts is raised once it is up
+                client, cluster = connect(scheduler, workers)
             try:
                 done["rejected"] = start(plan, spec)
                 _run_on(client, spec, spec_dict, plan, landed, done)
             finally:
                 if own:
-                    with contextlib.suppress(Exception):
-                        client.close(timeout=5)
-                    if cluster is not None:
-                        with contextlib.suppress(Exception):
-                            cluster.close(timeout=5)
+                    disconnect(client, cluster)
     except KeyboardInterrupt:  # parts are written atomically: the folder resumes
         written = len(part_chunks(Path(out))) if Path(out).is_dir() else 0
         raise SweepInterrupted(
@@ -700,7 +291,7 @@ def _run_on(client, spec, spec_dict, plan, landed, done):
                 break
             landed(fut.result())
             finished += 1
-    except _lost_errors() as exc:
+    except lost_errors() as exc:
         raise OSError(
             f"sweep: the Dask scheduler at {address} went away after {finished} of "
             f"{done['chunks']} chunks ({one_line(exc, 80)}); rerun with --resume "

@@ -457,8 +457,8 @@ def sweep_cmd(
         return 0
     require_extra("sweep", "eslabon sweep", ("pyarrow", "pandas") if serial else None)
     from ..batch import load_spec, run_sweep
+    from ..batch.cluster import SweepInterrupted
     from ..batch.report import summarize
-    from ..batch.run import SweepInterrupted
 
     if folder is not None:
         raise UserError(f"unexpected argument {str(folder)!r}; did you mean --out?")

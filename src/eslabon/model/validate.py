@@ -185,6 +185,47 @@ def check_name(value: object, field: str) -> str:
 def check_nonnegative(
     value: float, field: str, at_most: float | None = None, unit: str = ""
 ) -> float:
+    """``value`` as a finite float ≥ 0 (−0.0 returned as 0.0), at most ``at_most`` when
+    given, or a ValueError naming ``field``: a mass, an inertia, a friction coefficient.
+
+    Parameters
+    ----------
+    value : float
+        The number to check (a Python or numpy number, or a 0-d array; not a bool, a
+        string or None).
+    field : str
+        The name of the field in the error messages (``"links[2].mass"``).
+    at_most : float, optional
+        An upper bound (a magnitude no real robot reaches, e.g. :data:`MAX_MASS`); none by
+        default.
+    unit : str
+        The unit of ``at_most`` in the error message (``"kg"``).
+
+    Returns
+    -------
+    float
+        ``value`` as a float, +0.0 for −0.0.
+
+    Raises
+    ------
+    ValueError
+        ``value`` is not a finite number, is negative, or exceeds ``at_most``; the
+        message names ``field``.
+
+    Examples
+    --------
+    >>> from eslabon.model.validate import MAX_MASS, check_nonnegative
+    >>> check_nonnegative(2, "mass"), check_nonnegative(-0.0, "mass")
+    (2.0, 0.0)
+    >>> check_nonnegative(-1.5, "links[0].mass")
+    Traceback (most recent call last):
+        ...
+    ValueError: links[0].mass: expected a number >= 0, got -1.5
+    >>> check_nonnegative(2e9, "links[0].mass", MAX_MASS, "kg")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: links[0].mass: expected magnitudes of at most 1e+09 kg ...
+    """
     v = float(as_float_array(value, (), field, "a number >= 0"))
     if v < 0.0:
         raise ValueError(f"{field}: expected a number >= 0, got {v}")
