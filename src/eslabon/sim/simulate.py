@@ -215,6 +215,8 @@ def simulate(
     def accel(tk, k, x, v):
         # the last finite state: the step's start for RK4, the stage itself for dop853
         last = (t[k], q[k], qd[k]) if method in ("rk4", "euler") else (tk, x, v)
+        if method == "euler" and k > 0 and not (np.isfinite(x).all() and np.isfinite(v).all()):
+            last = (t[k - 1], q[k - 1], qd[k - 1])  # Euler's x is q[k]: its update overflowed
         if not (np.isfinite(x).all() and np.isfinite(v).all()):
             _raise_divergence(model, *last, dt, method)
         tau = law(tk, k, x, v)
@@ -349,9 +351,18 @@ def _raise_divergence(model, tk, x, v, dt, method):
 
 
 def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
-    """Explain why the compiled loop stopped at ``step``, as the Python loop would."""
+    """Explain why the compiled loop stopped at ``step``, as the Python loop would: a
+    state whose dynamics fail otherwise (a mass matrix not positive definite) raises
+    forward dynamics' error, a non-finite result the divergence with the last finite
+    sample (Euler stops at the sample whose acceleration overflowed, RK4 at the start
+    of the step one of whose stages did)."""
+    while step > 0 and not (np.isfinite(q[step]).all() and np.isfinite(qd[step]).all()):
+        step -= 1  # an update overflowed: the sample before it is the last finite one
     tau = T[step] if len(T) > 1 else T[0]
-    forward_dynamics(model, q[step], qd[step], tau)  # raises for a bad start state
+    try:
+        forward_dynamics(model, q[step], qd[step], tau)  # raises for a bad state
+    except NonFiniteResultError:
+        pass
     _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], method)
 
 
