@@ -34,7 +34,7 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._args import whole_number
+from .._args import caller_stacklevel, whole_number
 from .._files import (
     OutputExistsError,
     check_regular,
@@ -396,7 +396,9 @@ def start(plan: Plan, spec: SweepSpec) -> list:
         moved.append(part.name)
         redo = f"recomputing chunk {chunk}" if chunk is not None else "not part of this sweep"
         warnings.warn(
-            f"sweep: {part} {problem}; moved to {target}, {redo}", SweepNotice, stacklevel=3
+            f"sweep: {part} {problem}; moved to {target}, {redo}",
+            SweepNotice,
+            stacklevel=caller_stacklevel(),
         )
     return moved
 
@@ -441,7 +443,7 @@ def _client(scheduler, workers):
         warnings.warn(
             f"sweep: the Dask scheduler at {scheduler} has no workers yet; the chunks wait for one",
             SweepNotice,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
     return client, None
 

@@ -360,6 +360,8 @@ def check_plausible(
     000 T3's and the classic Puma 560's tables do."""
     import warnings
 
+    from .._args import caller_stacklevel
+
     e = triangle_violation(inertia, mass)
     if e is None:
         return
@@ -369,4 +371,4 @@ def check_plausible(
     )
     if strict:
         raise ValueError(msg)
-    warnings.warn(msg, ImplausibleInertiaWarning, stacklevel=4)
+    warnings.warn(msg, ImplausibleInertiaWarning, stacklevel=caller_stacklevel())

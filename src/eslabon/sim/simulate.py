@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 
-from .._args import NonFiniteResultError, finite_number, real_array, vector
+from .._args import NonFiniteResultError, caller_stacklevel, finite_number, real_array, vector
 from .._engine.joints import extended_of
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
@@ -393,5 +393,5 @@ def _check_friction_energy(model, traj, zero_order_hold: bool):
             f"{traj.t[1] - traj.t[0]:g} s is too large for the friction's jump at q̇ = 0 "
             "(it overshoots q̇ = 0 and pushes): use a smaller dt",
             EnergyInjectionWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
