@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import textwrap
+import unicodedata
 
 import numpy as np
 
@@ -342,3 +343,22 @@ def _ours(frame) -> bool:
 def _importing(frame) -> bool:
     name = frame.f_code.co_filename
     return "importlib" in name and "_bootstrap" in name
+
+
+def display_width(text: str) -> int:
+    """The terminal columns ``text`` takes: a combining mark (the dot of ω̇, written ω
+    then U+0307) or a zero-width format character takes none, a wide (East Asian) one
+    two, any other one."""
+    width = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (:func:`display_width`),
+    on the right (``align="<"``) or the left (``">"``); longer text is left as it is."""
+    fill = " " * max(0, width - display_width(text))
+    return text + fill if align == "<" else fill + text
