@@ -463,11 +463,12 @@ def sweep_cmd(
         raise UserError("--out: required (the folder for the Parquet data set)")
     spec = load_spec(target)
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress
 
     console = Console(stderr=True)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task(f"sweep {spec.name}", total=len(spec.chunks()))
+        task = progress.add_task(escape(f"sweep {spec.name}"), total=len(spec.chunks()))
 
         def landed(chunk, ok, failed):
             progress.advance(task)
