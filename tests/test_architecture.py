@@ -234,3 +234,24 @@ def test_workspace_columns_stay_with_the_kernels():
         if re.search(r"\bWS_[A-Z]+", path.read_text(encoding="utf-8"))
     }
     assert readers <= _WORKSPACE_READERS
+
+
+def test_interop_bridges_load_on_attribute_access():
+    """``es.interop.pinocchio.to_pinocchio`` as the README writes it, after ``import
+    eslabon`` alone; importing eslabon (and eslabon.interop) loads no bridge nor
+    pinocchio."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, eslabon as es\n"
+        "es.interop\n"
+        "assert 'pinocchio' not in sys.modules and 'eslabon.interop.pinocchio' not in sys.modules\n"
+        "assert 'pinocchio' in dir(es.interop)\n"
+        "assert callable(es.interop.pinocchio.to_pinocchio)\n"
+        "assert 'pinocchio' not in sys.modules\n"
+        "try:\n    es.interop.mujoco\nexcept AttributeError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "module 'eslabon.interop' has no attribute 'mujoco'"

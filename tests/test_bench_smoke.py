@@ -158,3 +158,33 @@ def test_cli_pin_missing_is_one_line(capsys, monkeypatch):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not installed" in err[0]
+
+
+def test_printed_hints_keep_their_brackets():
+    """rich reads [bench] as markup: the MuJoCo hint printed "pip install 'eslabon'".
+    Every line print_results prints keeps its brackets (notes, header, figures)."""
+    import io
+
+    from rich.console import Console
+
+    from eslabon.bench.mujoco_twin import load_mujoco
+
+    meta = dict(eslabon="0", pin=None, mujoco=None, numba="0", numpy="0", python="3",
+                cpu="[cpu]", cores=2, usable_cores=2, platform="p", date="d",
+                OPENBLAS_NUM_THREADS="1")  # fmt: skip
+    settings = dict(repeats=1, min_repeat_s=0.1, quick=True)
+    row = dict(figure="ID [n=6]", unit="us", ours=1.0, pin=None, ratio=None, target="[x]",
+               met=None, note="a note")  # fmt: skip
+    hint = "MuJoCo columns show —: mujoco does not import; pip install 'eslabon[bench]'"
+    sec = dict(title="a [section]", rows=[row], checks=[], notes=[hint])
+    out = io.StringIO()
+    bench.print_results(
+        dict(meta=meta, settings=settings, sections={"a": sec}, ok=True),
+        Console(file=out, width=200),
+    )
+    text = out.getvalue()
+    wanted = ("pip install 'eslabon[bench]'", "[cpu]", "a [section]", "ID [n=6] [a note]", "[x]")
+    for kept in wanted:
+        assert kept in text, text
+    mj, note = load_mujoco()
+    assert note is None or note.endswith("pip install 'eslabon[bench]'")

@@ -128,13 +128,17 @@ def test_simulation_lengths_refused(kwargs, message):
     assert str(info.value).startswith(message)
 
 
-@pytest.mark.parametrize("how", ["compiled", "callable", "dop853"])
-def test_a_diverging_simulation_says_when_where_and_why(how):
+@pytest.mark.parametrize(
+    "how, method",
+    [("compiled", "rk4"), ("callable", "rk4"), ("compiled", "euler"), ("callable", "euler"),
+     ("dop853", "dop853")],
+)  # fmt: skip
+def test_a_diverging_simulation_says_when_where_and_why(how, method):
     model = es.zoo.load("planar2")
     kw = {
-        "compiled": {},
-        "callable": {"torque": lambda t, q, qd: np.zeros(2)},
-        "dop853": {"method": "dop853", "rtol": 1e-3, "atol": 1e-3},
+        "compiled": {"method": method},
+        "callable": {"torque": lambda t, q, qd: np.zeros(2), "method": method},
+        "dop853": {"method": method, "rtol": 1e-3, "atol": 1e-3},
     }[how]
     if how == "dop853":
         model = model.replace(gravity=(0.0, -1e200, 0.0))
@@ -146,7 +150,33 @@ def test_a_diverging_simulation_says_when_where_and_why(how):
         assert text.startswith("simulate: dop853 stopped ") or "diverged after t = " in text
     else:
         assert "the motion diverged after t = " in text and "last finite state q = [" in text
-        assert "a step too large for the dynamics (dt = 0.5 s with rk4): use a smaller dt" in text
+        assert f"too large for the dynamics (dt = 0.5 s with {method}): use a smaller dt" in text
+
+
+def test_euler_divergence_is_the_same_compiled_or_not():
+    """The compiled Euler loop reports the time and last finite state, as the Python loop
+    (it used to stop at forward dynamics' bare "the result is not finite")."""
+    model = es.zoo.load("planar2")
+    kw = dict(qd0=[50.0, 50.0], method="euler")
+    texts = []
+    for torque in (None, lambda t, q, qd: np.zeros(2)):
+        with pytest.raises(ValueError) as info:
+            es.simulate(model, 5.0, 0.5, torque=torque, **kw)
+        texts.append(str(info.value))
+    assert texts[0] == texts[1]
+    assert texts[0].startswith("simulate: the motion diverged after t = 4 s")
+
+
+@pytest.mark.parametrize("method", ["rk4", "euler"])
+def test_a_diverging_rollout_says_when_and_where(method):
+    """A run whose first stage overflows (its start finite) is a divergence too."""
+    model = es.zoo.load("planar2")
+    qd0 = np.array([[0.0, 0.0], [50.0, 50.0]])
+    with pytest.raises(ValueError) as info:
+        es.rollout(model, np.zeros((2, 2)), qd0, 5.0, 0.5, method=method)
+    text = str(info.value)
+    assert text.startswith("run 0: simulate: the motion diverged after t = ")
+    assert "last finite state q = [" in text and f"with {method})" in text
 
 
 def test_a_torque_callable_returning_complex_is_refused():

@@ -46,3 +46,23 @@ def test_bad_states_are_explained():
     massless = model.replace(mass=np.zeros(model.nb + 1), inertia=np.zeros((model.nb + 1, 3, 3)))
     with pytest.raises(ValueError, match="not positive definite"):
         linearize(massless, np.zeros(6), np.zeros(6), np.zeros(6))
+
+
+def test_a_floating_base_drifts_in_the_upper_left_block_as_documented():
+    """On a free flyer moving at v̄, A's upper-left block is −ad(v̄) (δq in the tangent
+    space), not 0; the docstring of linearize says so."""
+    from eslabon.dynamics.tangent import tangent_drift
+
+    b = es.model.ModelBuilder()
+    b.add_body(0, "free_flyer", mass=2.0, inertia=np.diag([0.1, 0.2, 0.3]), name="base")
+    b.add_body(1, "R", mass=1.0, com=(0.3, 0, 0), inertia=np.diag([0.01, 0.02, 0.02]))
+    model = b.build()
+    q = es.neutral(model)
+    qd = np.array([0.4, -0.2, 0.1, 0.5, -0.3, 0.7, 0.2])
+    lin = linearize(model, q, qd, np.zeros(model.nv))
+    D = lin.A[: model.nv, : model.nv]
+    assert np.abs(D[:6, :6]).max() > 0.1
+    assert np.array_equal(D, tangent_drift(model, qd))
+    assert np.array_equal(lin.A[: model.nv, model.nv :], np.eye(model.nv))
+    doc = " ".join(es.control.linearize.__doc__.split())
+    assert "``A`` = [[D, 1], [−U⁻¹W, −U⁻¹V]]" in doc and "D, A's upper-left block, is −ad(v̄)" in doc

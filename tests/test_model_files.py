@@ -287,3 +287,32 @@ def test_every_urdf_reader_takes_the_written_gravity(tmp_path):
     np.testing.assert_array_equal(from_urdf(path, gravity=[0, 0, -1.62]).gravity, [0, 0, -1.62])
     text = to_urdf(arm).replace("gravity [0.0, -9.81, 0.0]", "gravity [nan, 1, 2]")
     np.testing.assert_array_equal(from_urdf(text).gravity, [0.0, 0.0, -9.81])
+
+
+def _two_bodies(small):
+    b = es.model.ModelBuilder()
+    b.add_body(0, "R", mass=1.0, inertia=np.diag([0.1, 0.1, 0.1]), name="big")
+    b.add_body(1, "R", mass=1e-3, inertia=small, name="tip")
+    return b
+
+
+def test_a_negative_moment_within_the_tolerance_is_clipped_and_named():
+    """-1e-9 kg·m² beside a largest moment of 0.1 (1e-8 of it): rounding, clipped to 0;
+    -1e-6 (1e-5 of it) is a real negative inertia, refused naming the body, however
+    small; a whole Model replaced with one is settled the same way."""
+    from eslabon.model.validate import NegativeMomentWarning
+
+    near = np.diag([-1e-9, 2e-6, 2e-6])
+    with pytest.warns(
+        NegativeMomentWarning, match=r"body 2 \(tip\)\.inertia: principal moment -1e-09"
+    ):
+        model = _two_bodies(near).build(name="m")
+    assert np.linalg.eigvalsh(model.inertia[2]).min() == 0.0
+    assert np.allclose(model.inertia[2], np.diag([0.0, 2e-6, 2e-6]), rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match=r"^body 2\.inertia: expected a positive semi-definite"):
+        _two_bodies(np.diag([-1e-6, 2e-6, 2e-6])).build()
+    inertia = np.array(model.inertia)
+    inertia[2] = near
+    with pytest.warns(NegativeMomentWarning, match=r"inertia\[2\] \(tip\): principal moment"):
+        again = model.replace(inertia=inertia)
+    assert np.linalg.eigvalsh(again.inertia[2]).min() == 0.0

@@ -218,6 +218,27 @@ def test_rnea_trace_seed_quantities():
     assert "ω̇" in tr.table()
 
 
+def test_rnea_trace_columns_line_up_on_screen():
+    """ω̇ and v̇ are a letter and a combining dot (two characters, one column): every row of
+    the table, in ``eslabon id --trace`` too, ends in the header's column."""
+    import subprocess
+    import sys
+
+    from rich.cells import cell_len
+
+    m = es.zoo.load("planar2")
+    table = es.rnea_trace(m, [0.1, 0.2], [0.3, 0.4], [0.5, 0.6]).table()
+    rows = table.splitlines()[:-1]  # the last line is tau
+    assert any("ω̇" in r for r in rows) and {cell_len(r) for r in rows} == {cell_len(rows[0])}
+    out = subprocess.run(
+        [sys.executable, "-m", "eslabon", "id", "planar2", "--q", "0.1,0.2", "--qd", "0.3,0.4",
+         "--qdd", "0.5,0.6", "--trace"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    rows = [r for r in out.splitlines() if r.startswith(("body ", "link"))]
+    assert len(rows) == 17 and {cell_len(r) for r in rows} == {cell_len(rows[0])}
+
+
 def test_dh_frames_of_pendulum():
     """Tabla 3.2 (a = 1 m, d = 0, α = 0): at q = 0 the pendulum's DH origins are (0,0),
     (1,0), (2,0), (3,0)."""

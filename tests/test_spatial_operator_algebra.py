@@ -249,6 +249,47 @@ def test_crosscheck_on_every_zoo_model(name):
     assert "Gibbs-Appell D q̈ + φ (seed 003)" in [c.name for c in ran]
 
 
+def test_crosscheck_table_keeps_its_columns_with_skipped_methods():
+    """A skipped method's reason (long, possibly several lines) goes below the table as a
+    numbered note, its row saying ``skipped (k)``; the rows end in the header's column
+    on screen (θ̈, q̈ are a letter and a combining mark)."""
+    import dataclasses
+    import subprocess
+    import sys
+
+    b = es.model.ModelBuilder()
+    b.add_body(0, "free_flyer", mass=2.0, inertia=np.diag([0.1, 0.2, 0.3]))
+    b.add_body(1, "R", mass=1.0, com=(0.3, 0, 0), inertia=np.diag([0.01, 0.02, 0.02]))
+    report = es.crosscheck(b.build(name="ff"))
+    skipped = [c for c in report.checks if c.skipped]
+    assert len(skipped) >= 3
+    first = dataclasses.replace(skipped[0], skipped="a reason\nin two lines")
+    checks = tuple(first if c is skipped[0] else c for c in report.checks)
+    lines = dataclasses.replace(report, checks=checks).table().splitlines()
+    rows = lines[1 : 2 + len(checks)]
+    _same_columns(rows)
+    assert lines[2 + len(checks)] == "skipped:"
+    notes = lines[3 + len(checks) :]
+    assert len(notes) == len(skipped) and notes[0] == f"  (1) {first.name}: a reason in two lines"
+    for k, c in enumerate(skipped[1:], start=2):
+        assert notes[k - 1] == f"  ({k}) {c.name}: {c.skipped}"
+        assert sum(r.endswith(f"skipped ({k})") for r in rows) == 1
+    out = subprocess.run(
+        [sys.executable, "-m", "eslabon", "crosscheck", "planar2"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    lines = out.splitlines()
+    _same_columns(lines[1 : lines.index("skipped:") if "skipped:" in lines else None])
+
+
+def _same_columns(rows):
+    """Every row's status (after its last two spaces) starts in the header's column."""
+    from rich.cells import cell_len
+
+    start = {cell_len(r) - cell_len(r.rsplit("  ", 1)[1]) for r in rows}
+    assert start == {cell_len(rows[0]) - len("status")}, rows
+
+
 def test_crosscheck_detects_a_wrong_method(monkeypatch):
     """The crosscheck can fail: break one formulation and it says so (exit status 1)."""
     from eslabon.cli.main import main

@@ -551,3 +551,27 @@ def test_arm_urdfs_were_found():
     if _erd_root() is None:
         pytest.skip("example-robot-data is not installed")
     assert len(_arm_urdfs()) >= 5
+
+
+@pytest.mark.parametrize("name", ["tiago.urdf", "tiago_dual.urdf"])
+def test_tiago_antennas_rounding_is_clipped_and_named(name):
+    """TIAGo's antennas (1 mg placeholders) have a principal moment of -3.5e-8 kg·m²,
+    far below 1e-6 of the robot's largest moment: they load, each named in a warning,
+    the moment clipped to 0 (the model's inertias positive semi-definite), and the
+    dynamics are Pinocchio's (which keeps the file's tensor) to 1e-9."""
+    from eslabon.model.validate import NegativeMomentWarning
+
+    pin = pytest.importorskip("pinocchio")
+    root = _erd_root()
+    if root is None:
+        pytest.skip("example-robot-data is not installed")
+    path = root / "tiago_description" / "robots" / name
+    with pytest.warns(NegativeMomentWarning) as seen:
+        model, info = read_urdf(path, gravity=(0, 0, -9.81))
+    texts = [str(w.message) for w in seen if w.category is NegativeMomentWarning]
+    for side in ("left", "right"):
+        assert any(f"(base_antenna_{side}_link).inertia: principal moment -3.53e-08" in t
+                   for t in texts), texts  # fmt: skip
+    assert np.linalg.eigvalsh(model.inertia).min() >= -1e-20
+    pmodel = pin.buildModelFromXML(path.read_text())
+    _against_pinocchio(pin, pmodel, _frictionless(model), info.joint_names, 3, 2)

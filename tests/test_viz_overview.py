@@ -110,3 +110,43 @@ def test_full_demo_tour(tmp_path):
     ):
         assert f'href="{link}"' in index, link
     assert json.loads((tmp_path / "rojas" / "summary.json").read_text())["table_5_6_2"]
+
+
+INERTIAL = (
+    '<inertial><mass value="1"/>'
+    '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>'
+)
+HOPPER = f"""<robot name="hopper">
+  <link name="base">{INERTIAL}</link>
+  <link name="leg">{INERTIAL}</link>
+  <joint name="hip" type="revolute"><parent link="base"/><child link="leg"/>
+    <origin xyz="0 0 -0.1"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="10" velocity="10"/></joint>
+</robot>
+"""
+
+
+def test_cli_view_of_a_floating_base_trajectory_names_the_root_option(tmp_path, capsys):
+    """A free-flyer trajectory viewed with the URDF read without its root joint: one line
+    saying that the 7 more coordinates are a free-flyer root joint's and which option
+    adds it; with that option the viewer is written."""
+    from eslabon.cli.main import main
+
+    urdf = tmp_path / "hopper.urdf"
+    urdf.write_text(HOPPER)
+    model = es.load_model(urdf, root_joint="free_flyer")
+    traj = es.simulate(model, 0.02, 0.01)
+    path = traj.save(tmp_path / "t.npz")
+    out = tmp_path / "v.html"
+    with pytest.raises(SystemExit) as exc:
+        main(["view", str(path), "--model", str(urdf), "--out", str(out)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(
+        f"error: --model: hopper has {model.nq - 7} joints, the trajectory {model.nq}; its 7 "
+        "more coordinates are those of a free_flyer root joint: add --opt "
+        "root_joint=free_flyer to read the URDF with it"
+    ), err
+    main(["view", str(path), "--model", str(urdf), "--opt", "root_joint=free_flyer",
+          "--out", str(out)])  # fmt: skip
+    assert out.stat().st_size > 0

@@ -9,8 +9,11 @@ result) and then traced back to the offending field by :func:`explain_nonfinite`
 from __future__ import annotations
 
 import numbers
+import os
 import re
+import sys
 import textwrap
+import unicodedata
 
 import numpy as np
 
@@ -338,3 +341,51 @@ def get_num_threads() -> int:
     True
     """
     return _numba().get_num_threads()
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` of :func:`warnings.warn` that points at the first frame outside
+    the eslabon package, the user's line, however many of eslabon's functions lie
+    between: call it in the arguments of ``warnings.warn``
+    (``warnings.warn(msg, Category, stacklevel=caller_stacklevel())``).
+
+    Frames of the import machinery are not counted, as :func:`warnings.warn` skips them
+    (a warning raised while a module of eslabon is imported points at the import)."""
+    frame = sys._getframe(1)  # the frame that calls warnings.warn: stacklevel 1
+    level = 1
+    while frame.f_back is not None and (_ours(frame) or _importing(frame)):
+        frame = frame.f_back
+        if not _importing(frame):
+            level += 1
+    return level
+
+
+def _ours(frame) -> bool:
+    return frame.f_code.co_filename.startswith(_PACKAGE)
+
+
+def _importing(frame) -> bool:
+    name = frame.f_code.co_filename
+    return "importlib" in name and "_bootstrap" in name
+
+
+def display_width(text: str) -> int:
+    """The terminal columns ``text`` takes: a combining mark (the dot of ω̇, written ω
+    then U+0307) or a zero-width format character takes none, a wide (East Asian) one
+    two, any other one."""
+    width = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (:func:`display_width`),
+    on the right (``align="<"``) or the left (``">"``); longer text is left as it is."""
+    fill = " " * max(0, width - display_width(text))
+    return text + fill if align == "<" else fill + text

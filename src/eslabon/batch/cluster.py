@@ -23,6 +23,7 @@ import threading
 import warnings
 from concurrent.futures import CancelledError
 
+from .._args import caller_stacklevel
 from .parts import SweepNotice, one_line
 
 #: seconds to wait for ``--scheduler`` to answer before saying it does not; the
@@ -157,7 +158,7 @@ def connect(scheduler, workers):
         warnings.warn(
             f"sweep: the Dask scheduler at {scheduler} has no workers yet; the chunks wait for one",
             SweepNotice,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
     return client, None
 

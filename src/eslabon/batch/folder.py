@@ -29,6 +29,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._args import caller_stacklevel
 from .._files import (
     OutputExistsError,
     check_regular,
@@ -319,6 +320,8 @@ def start(plan: Plan, spec: SweepSpec) -> list:
         moved.append(part.name)
         redo = f"recomputing chunk {chunk}" if chunk is not None else "not part of this sweep"
         warnings.warn(
-            f"sweep: {part} {problem}; moved to {target}, {redo}", SweepNotice, stacklevel=3
+            f"sweep: {part} {problem}; moved to {target}, {redo}",
+            SweepNotice,
+            stacklevel=caller_stacklevel(),
         )
     return moved

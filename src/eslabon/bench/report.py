@@ -88,7 +88,8 @@ def header_lines(results: dict) -> list:
 
 
 def print_results(results: dict, console=None) -> None:
-    """Print one rich table per section."""
+    """Print one rich table per section. Every text is escaped: rich reads ``[...]`` as
+    markup, which ate the ``[bench]`` of ``pip install 'eslabon[bench]'``."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -98,13 +99,15 @@ def print_results(results: dict, console=None) -> None:
         if not console.is_terminal:  # a pipe or a file: do not wrap at 80 columns
             console = Console(width=120)
     for line in header_lines(results):
-        console.print(line, highlight=False)
+        console.print(escape(line), highlight=False)
     for sec in results["sections"].values():
-        table = Table(title=sec["title"], title_justify="left", show_lines=False)
+        table = Table(title=escape(sec["title"]), title_justify="left", show_lines=False)
         cols = columns(sec)
         for c in cols:
             table.add_column(
-                c, justify="left" if c in ("figure", "target") else "right", no_wrap=c != "figure"
+                escape(c),
+                justify="left" if c in ("figure", "target") else "right",
+                no_wrap=c != "figure",
             )
         for r in sec["rows"]:
             row = [escape(c) for c in cells(r, cols)]
@@ -119,7 +122,7 @@ def print_results(results: dict, console=None) -> None:
             + sec.get("notes", [])
         )
         for line in extra:
-            console.print(f"  {line}", style="dim", highlight=False)
+            console.print(f"  {escape(line)}", style="dim", highlight=False)
 
 
 def render_markdown(results: dict) -> str:

@@ -246,8 +246,8 @@ def plot_cmd(
 
     traj = Trajectory.load(trajectory)
     m = resolve_model(model, opt) if model is not None else None
-    if m is not None and traj.q.shape[1] != m.nq:
-        raise UserError(f"--model: {m.name} has {m.nq} joints, the trajectory {traj.q.shape[1]}")
+    if m is not None:
+        _check_joint_count(m, traj, model)
     if gif is not None and m is None:
         raise UserError("--gif: needs --model to draw the robot")
     plot_overview(m, traj, path=out)
@@ -256,6 +256,25 @@ def plot_cmd(
         animate_3d(m, traj, path=gif)
         files.append(str(gif))
     emit({"files": files}, as_json, [f"wrote {f}" for f in files])
+
+
+def _check_joint_count(m, traj, spec: str):
+    """Refuse a trajectory whose q does not fit the model; when the difference is the
+    coordinates of a root joint (a floating-base trajectory, the model read without its
+    root joint), say how to add it: ``--opt root_joint=...`` for a URDF."""
+    nq = traj.q.shape[1]
+    if nq == m.nq:
+        return
+    message = f"--model: {m.name} has {m.nq} joints, the trajectory {nq}"
+    root = {7: "free_flyer", 3: "planar"}.get(nq - m.nq)
+    if root is not None:
+        message += f"; its {nq - m.nq} more coordinates are those of a {root} root joint: " + (
+            f"add --opt root_joint={root} to read the URDF with it"
+            if str(spec).lower().endswith(".urdf")
+            else f"read the robot's URDF with --opt root_joint={root}, or give the "
+            f"model's first body the joint {root}"
+        )
+    raise UserError(message)
 
 
 @app.command("view")
@@ -275,8 +294,7 @@ def view_cmd(
 
     traj = Trajectory.load(trajectory)
     m = resolve_model(model, opt)
-    if traj.q.shape[1] != m.nq:
-        raise UserError(f"--model: {m.name} has {m.nq} joints, the trajectory {traj.q.shape[1]}")
+    _check_joint_count(m, traj, model)
     path = write_viewer(m, traj, out, overwrite=force)
     emit({"file": str(path)}, as_json, [f"wrote {path}"])
 
@@ -466,11 +484,12 @@ def sweep_cmd(
         raise UserError("--out: required (the folder for the Parquet data set)")
     spec = load_spec(target)
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress
 
     console = Console(stderr=True)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task(f"sweep {printable(spec.name)}", total=len(spec.chunks()))
+        task = progress.add_task(escape(f"sweep {printable(spec.name)}"), total=len(spec.chunks()))
 
         def landed(chunk, ok, failed):
             progress.advance(task)

@@ -264,9 +264,12 @@ def linearize(
     -------
     Linearization
         Named fields ``U`` = M(q) (n, n); ``V`` = ∂τ/∂q̇ and ``W`` = ∂τ/∂q (n, n);
-        ``A`` = [[0, 1], [−U⁻¹W, −U⁻¹V]] (2n, 2n); ``B`` = [[0], [U⁻¹]] (2n, n);
+        ``A`` = [[D, 1], [−U⁻¹W, −U⁻¹V]] (2n, 2n); ``B`` = [[0], [U⁻¹]] (2n, n);
         ``M_inv`` = U⁻¹ (n, n). With a batch every field has the leading axis N. For a
-        spherical or free-flyer joint δq lives in the tangent space (nv entries).
+        spherical or free-flyer joint δq lives in the tangent space (nv entries) and
+        moves with its frame: D, A's upper-left block, is −ad(v̄) over that joint's rates
+        (a floating base's included; :func:`eslabon.dynamics.tangent.tangent_drift`)
+        and zero over vector coordinates: D = 0 only without such joints.
 
     Raises
     ------

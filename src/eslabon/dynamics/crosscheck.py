@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._args import finite_number, vectors
+from .._args import finite_number, pad, vectors
 from .._engine.layout import JOINT_NV
 from ..model.configuration import check_configuration, integrate, normalize
 
@@ -120,25 +120,30 @@ class CrosscheckReport:
         str
             A title line (``all agree`` or ``DIFFERENCES``), a header, then per check its
             group, method, reference, largest absolute difference, relative difference,
-            tolerance and ``ok``, ``FAIL`` or ``skipped: <reason>``.
+            tolerance and ``ok``, ``FAIL`` or ``skipped (k)``; then, when any was
+            skipped, the numbered reasons below the table (``(k) <reason>``, each on one
+            line), so that a long reason does not break the columns. The columns are
+            aligned by display width (θ̈ is one column).
         """
         lines = [
             f"crosscheck {self.model}: {'all agree' if self.ok else 'DIFFERENCES'}",
             f"  {'group':<17} {'method':<36} {'vs':<14} {'max |diff|':>11} "
             f"{'relative':>10} {'tol':>8}  status",
         ]
+        notes = []
         for c in self.checks:
+            head = f"  {pad(c.group, 17)} {pad(c.name, 36)} {pad(c.reference, 14)} "
             if c.skipped:
-                lines.append(
-                    f"  {c.group:<17} {c.name:<36} {c.reference:<14} "
-                    f"{'':>11} {'':>10} {'':>8}  skipped: {c.skipped}"
-                )
+                notes.append(f"  ({len(notes) + 1}) {c.name}: {' '.join(c.skipped.split())}")
+                lines.append(head + f"{'':>11} {'':>10} {'':>8}  skipped ({len(notes)})")
                 continue
             rel = c.value / c.scale if c.scale else c.value
             lines.append(
-                f"  {c.group:<17} {c.name:<36} {c.reference:<14} {c.value:>11.3e} "
-                f"{rel:>10.2e} {c.tolerance:>8.0e}  {'ok' if c.ok else 'FAIL'}"
+                head + f"{c.value:>11.3e} {rel:>10.2e} {c.tolerance:>8.0e}  "
+                f"{'ok' if c.ok else 'FAIL'}"
             )
+        if notes:
+            lines += ["skipped:", *notes]
         return "\n".join(lines)
 
     def to_dict(self) -> dict:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._args import explain_nonfinite, vectors
+from .._args import explain_nonfinite, pad, vectors
 from .._engine.joints import extended_of
 from .._engine.status import OK
 from ..model.configuration import check_configuration
@@ -92,7 +92,9 @@ class RneaTrace:
         for b, (name, frame) in enumerate(zip(self.bodies, self.frames)):
             for key in QUANTITIES:
                 x, y, z = getattr(self, key)[b]
-                lines.append(f"{name:<10}{frame:<9}{LABELS[key]:<5}{x:>14.6g}{y:>14.6g}{z:>14.6g}")
+                # padded by display width: ω̇ is two characters (ω, a combining dot), one column
+                label = pad(name, 10) + pad(frame, 9) + pad(LABELS[key], 5)
+                lines.append(f"{label}{x:>14.6g}{y:>14.6g}{z:>14.6g}")
         lines.append("tau = " + np.array2string(self.tau, precision=6))
         return "\n".join(lines)
 

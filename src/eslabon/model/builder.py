@@ -16,13 +16,15 @@ from .validate import (
     as_float_array,
     as_int,
     check_gravity,
-    check_inertia,
     check_magnitude,
     check_name,
     check_nonnegative,
     check_plausible,
     check_rotation,
+    largest_moment,
+    settle_inertia,
     short_repr,
+    symmetric_inertia,
 )
 
 if TYPE_CHECKING:
@@ -234,15 +236,16 @@ class ModelBuilder:
             translation=_length(translation, f"{where}.translation"),
             mass=check_nonnegative(mass, f"{where}.mass", MAX_MASS, "kg"),
             com=_length(com, f"{where}.com"),
-            inertia=check_inertia(
+            inertia=symmetric_inertia(
                 np.zeros((3, 3)) if inertia is None else inertia, f"{where}.inertia"
-            ),
+            ),  # its moments: build() knows the model's scale (settle_inertia)
             **{
                 key: check_nonnegative(value, f"{where}.{key}", bound, unit)
                 for (key, bound, unit), value in zip(BODY_BOUNDS, (viscous, coulomb, armature))
             },
             com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
             name=name,
+            where=where,
             axis2=as_float_array(axis2, (3,), f"{where}.axis2"),
             pitch=float(as_float_array(pitch, (), f"{where}.pitch")),
         )
@@ -361,10 +364,13 @@ class ModelBuilder:
             Without ``strict``, for each body whose inertia no rigid body can have.
         """
         b = self._bodies
+        scale = largest_moment([x["inertia"] for x in b])
+        inertia = [b[0]["inertia"]]
         for i, body in enumerate(b[1:], start=1):
-            check_plausible(
-                body["inertia"], body["mass"], f"{name}: body {i} ({body['name']}).inertia", strict
-            )
+            what = f"{name}: body {i} ({body['name']}).inertia"
+            inertia.append(settle_inertia(body["inertia"], f"{body['where']}.inertia", scale, what))
+            if strict or inertia[i] is body["inertia"]:  # a clipped one was named already
+                check_plausible(inertia[i], body["mass"], what, strict)
         frames = tuple(self._frames)
         if not any(f.name == "ee" for f in frames):  # the last body's, or the body "ee"
             owner = next((i for i, x in enumerate(b) if i and x["name"] == "ee"), self.nb)
@@ -378,7 +384,7 @@ class ModelBuilder:
             tree_translation=np.array([x["translation"] for x in b]),
             mass=np.array([x["mass"] for x in b]),
             com=np.array([x["com"] for x in b]),
-            inertia=np.array([x["inertia"] for x in b]),
+            inertia=np.array(inertia),
             viscous=np.array([x["viscous"] for x in b]),
             coulomb=np.array([x["coulomb"] for x in b]),
             armature=np.array([x["armature"] for x in b]),

@@ -30,7 +30,13 @@ from ..conventions import DH_CONVENTIONS, STANDARD_GRAVITY
 from ..spatial import rot_x, rot_z
 from .builder import ModelBuilder
 from .model import DHTable, Model
-from .validate import as_float_array, check_inertia, check_nonnegative, check_rotation, short_repr
+from .validate import (
+    as_float_array,
+    check_nonnegative,
+    check_rotation,
+    short_repr,
+    symmetric_inertia,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -77,7 +83,7 @@ def _inertial(row: Mapping[str, Any], where: str) -> dict[str, Any]:
     return dict(
         mass=check_nonnegative(row.get("mass", 0.0), f"{where}.mass"),
         com=as_float_array(row.get("com", (0.0, 0.0, 0.0)), (3,), f"{where}.com"),
-        inertia=check_inertia(row.get("inertia", np.zeros((3, 3))), f"{where}.inertia"),
+        inertia=symmetric_inertia(row.get("inertia", np.zeros((3, 3))), f"{where}.inertia"),
         viscous=check_nonnegative(row.get("viscous", 0.0), f"{where}.viscous"),
         coulomb=check_nonnegative(row.get("coulomb", 0.0), f"{where}.coulomb"),
         armature=check_nonnegative(row.get("armature", 0.0), f"{where}.armature"),

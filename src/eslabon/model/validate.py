@@ -234,18 +234,24 @@ def check_nonnegative(
     return v + 0.0  # -0.0 as 0.0
 
 
-def check_inertia(value: ArrayLike, field: str) -> NDArray[np.float64]:
-    """A symmetric positive semi-definite 3×3 inertia (singular, rod-like inertias are legal)."""
+#: A principal moment below zero by at most this fraction of the model's largest principal
+#: moment is rounding in the file (a CAD export printing a few significant digits, a
+#: placeholder body of 1 mg): it is clipped to 0 with a :class:`NegativeMomentWarning`;
+#: a larger negative moment is refused. 1e-6 of the largest moment is below what a
+#: mass matrix assembled from these inertias resolves in any quantity eslabon checks
+#: (1e-9 relative agreement with Pinocchio needs the largest moments, not these), and far
+#: above the eigen-solver's rounding (1e-16 relative); docs/model-files.md.
+INERTIA_TOLERANCE = 1e-6
+
+
+def symmetric_inertia(value: ArrayLike, field: str) -> NDArray[np.float64]:
+    """A symmetric 3×3 matrix (symmetrized); its eigenvalues are checked by
+    :func:`settle_inertia` once the model's scale is known."""
     inertia = as_float_array(value, (3, 3), field)
     check_magnitude(inertia, MAX_INERTIA, field, "kg·m²")
     scale = max(1.0, float(np.max(np.abs(inertia))))
     if not np.allclose(inertia, inertia.T, atol=1e-9 * scale, rtol=0.0):
         raise ValueError(f"{field}: expected a symmetric 3x3 matrix, got {inertia.tolist()}")
-    eig = np.linalg.eigvalsh(0.5 * (inertia + inertia.T))
-    if eig.min() < -1e-9 * scale:
-        raise ValueError(
-            f"{field}: expected a positive semi-definite inertia, got eigenvalues {eig.tolist()}"
-        )
     return 0.5 * (inertia + inertia.T)
 
 
@@ -255,6 +261,54 @@ BODY_BOUNDS = (
     ("coulomb", MAX_FRICTION, "N·m or N"),
     ("armature", MAX_INERTIA, "kg·m² or kg"),
 )
+
+
+def largest_moment(inertias: ArrayLike) -> float:
+    """The largest principal moment of a stack of symmetric (…, 3, 3) inertias (0 for
+    none): the scale of :func:`settle_inertia`'s tolerance."""
+    arr = np.asarray(inertias, dtype=np.float64).reshape(-1, 3, 3)
+    return max(0.0, float(np.linalg.eigvalsh(arr).max())) if len(arr) else 0.0
+
+
+def settle_inertia(
+    inertia: NDArray[np.float64], field: str, scale: float = 0.0, body: str | None = None
+) -> NDArray[np.float64]:
+    """A symmetric inertia made positive semi-definite: a principal moment below zero by
+    at most :data:`INERTIA_TOLERANCE` × the largest principal moment (``scale``, the
+    model's; at least the body's own) is clipped to 0 with a
+    :class:`NegativeMomentWarning` naming ``body`` (default ``field``) and the moment;
+    below that a ValueError naming ``field``. Moments negative by rounding only
+    (1e-12 of the scale) are kept as they are, quietly."""
+    eig, vec = np.linalg.eigh(inertia)
+    ref = max(float(scale), float(eig[-1]), 0.0)
+    if eig[0] >= -1e-12 * ref:
+        return inertia
+    tol = INERTIA_TOLERANCE * ref
+    if eig[0] < -tol or ref == 0.0:
+        raise ValueError(
+            f"{field}: expected a positive semi-definite inertia, got eigenvalues "
+            f"{eig.tolist()} (negative beyond {tol:.3g} kg·m², {INERTIA_TOLERANCE:g} of the "
+            "model's largest principal moment)"
+        )
+    import warnings
+
+    from .._args import caller_stacklevel
+
+    warnings.warn(
+        f"{body or field}: principal moment {eig[0]:.3g} kg·m² is negative, within "
+        f"{INERTIA_TOLERANCE:g} of the model's largest principal moment ({ref:.3g} kg·m²): "
+        "taken as rounding and clipped to 0",
+        NegativeMomentWarning,
+        stacklevel=caller_stacklevel(),
+    )
+    clipped = (vec * np.maximum(eig, 0.0)) @ vec.T
+    return 0.5 * (clipped + clipped.T)
+
+
+def check_inertia(value: ArrayLike, field: str, scale: float = 0.0) -> NDArray[np.float64]:
+    """A symmetric positive semi-definite 3×3 inertia (singular, rod-like inertias are legal;
+    a negative moment within the tolerance of :func:`settle_inertia` is clipped to 0)."""
+    return settle_inertia(symmetric_inertia(value, field), field, scale)
 
 
 def check_rotation(value: ArrayLike, field: str) -> NDArray[np.float64]:
@@ -325,7 +379,11 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     out["mass"] = mass
     inertia = as_float_array(model.inertia, (n, 3, 3), "inertia")
     for i in range(n):
-        inertia[i] = check_inertia(inertia[i], f"inertia[{i}] ({_name(model, i)})")
+        inertia[i] = symmetric_inertia(inertia[i], f"inertia[{i}] ({_name(model, i)})")
+    scale = largest_moment(inertia)
+    for i in range(n):
+        field = f"inertia[{i}] ({_name(model, i)})"
+        inertia[i] = settle_inertia(inertia[i], field, scale, f"{model.name}: {field}")
     out["inertia"] = inertia
     for key, bound, unit in BODY_BOUNDS:
         arr = as_float_array(getattr(model, key), (n,), key)
@@ -427,6 +485,12 @@ class ImplausibleInertiaWarning(UserWarning):
     it: its principal moments break the triangle inequality I₁ + I₂ ≥ I₃."""
 
 
+class NegativeMomentWarning(ImplausibleInertiaWarning):
+    """A principal moment of a body's inertia is negative, but by no more than
+    :data:`INERTIA_TOLERANCE` of the model's largest principal moment (rounding in the
+    file): it is clipped to 0 and the body named."""
+
+
 def triangle_violation(inertia: NDArray[np.float64], mass: float) -> NDArray[np.float64] | None:
     """The sorted principal moments of a body's centroidal inertia when they break the
     triangle inequality I₁ + I₂ ≥ I₃ (no rigid body has them), else None. Massless
@@ -456,6 +520,8 @@ def check_plausible(
     000 T3's and the classic Puma 560's tables do."""
     import warnings
 
+    from .._args import caller_stacklevel
+
     e = triangle_violation(inertia, mass)
     if e is None:
         return
@@ -465,4 +531,4 @@ def check_plausible(
     )
     if strict:
         raise ValueError(msg)
-    warnings.warn(msg, ImplausibleInertiaWarning, stacklevel=4)
+    warnings.warn(msg, ImplausibleInertiaWarning, stacklevel=caller_stacklevel())

@@ -29,6 +29,7 @@ import numpy as np
 from .._args import (
     MAX_HISTORY_BYTES,  # noqa: F401  (re-exported: the budget of simulate and rollout)
     NonFiniteResultError,
+    caller_stacklevel,
     check_history_bytes,
     finite_number,
     frozen_copy,
@@ -224,6 +225,8 @@ def simulate(
     def accel(tk, k, x, v):
         # the last finite state: the step's start for RK4, the stage itself for dop853
         last = (t[k], q[k], qd[k]) if method in ("rk4", "euler") else (tk, x, v)
+        if method == "euler" and k > 0 and not (np.isfinite(x).all() and np.isfinite(v).all()):
+            last = (t[k - 1], q[k - 1], qd[k - 1])  # Euler's x is q[k]: its update overflowed
         if not (np.isfinite(x).all() and np.isfinite(v).all()):
             _raise_divergence(model, *last, dt, method)
         tau = law(tk, k, x, v)
@@ -358,9 +361,18 @@ def _raise_divergence(model, tk, x, v, dt, method):
 
 
 def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
-    """Explain why the compiled loop stopped at ``step``, as the Python loop would."""
+    """Explain why the compiled loop stopped at ``step``, as the Python loop would: a
+    state whose dynamics fail otherwise (a mass matrix not positive definite) raises
+    forward dynamics' error, a non-finite result the divergence with the last finite
+    sample (Euler stops at the sample whose acceleration overflowed, RK4 at the start
+    of the step one of whose stages did)."""
+    while step > 0 and not (np.isfinite(q[step]).all() and np.isfinite(qd[step]).all()):
+        step -= 1  # an update overflowed: the sample before it is the last finite one
     tau = T[step] if len(T) > 1 else T[0]
-    forward_dynamics(model, q[step], qd[step], tau)  # raises for a bad start state
+    try:
+        forward_dynamics(model, q[step], qd[step], tau)  # raises for a bad state
+    except NonFiniteResultError:
+        pass
     _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], method)
 
 
@@ -391,5 +403,5 @@ def _check_friction_energy(model, traj, zero_order_hold: bool):
             f"{traj.t[1] - traj.t[0]:g} s is too large for the friction's jump at q̇ = 0 "
             "(it overshoots q̇ = 0 and pushes): use a smaller dt",
             EnergyInjectionWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
