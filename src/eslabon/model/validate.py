@@ -150,7 +150,9 @@ MAX_FRICTION = 1e15  # N·m·s/rad or N·s/m (viscous); N·m or N (Coulomb)
 MAX_GRAVITY = 1e3  # m/s², the length of g: about 100 g
 
 
-def check_magnitude(value: ArrayLike, bound: float, field: str, unit: str, norm=False) -> None:
+def check_magnitude(
+    value: ArrayLike, bound: float, field: str, unit: str, norm: bool = False
+) -> None:
     """Refuse a (finite) ``value`` whose largest entry (its length with ``norm``) exceeds
     ``bound``, naming ``field``, the bound and its unit."""
     arr = np.asarray(value, dtype=np.float64)
@@ -360,7 +362,7 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     bad = np.flatnonzero((pitch != 0.0) & (jtype != HELICAL))
     if len(bad):
         raise ValueError(f"pitch[{bad[0]}]: only a helical joint has a pitch")
-    for i in np.flatnonzero(pitch):
+    for i in map(int, np.flatnonzero(pitch)):
         check_magnitude(pitch[i], MAX_LENGTH, f"pitch[{i}]", "m/rad")
     out["pitch"] = pitch
     out.update(check_mimic_arrays(model, jtype))
