@@ -7,6 +7,8 @@ Both are exposed as fixtures returning a function, so a test (or another fixture
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,35 @@ def _notice_at_start() -> bool:
 
 
 _NOTICE_AT_START = _notice_at_start()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium driven by Selenium, one per test module (the viewer's browser
+    tests); skipped where chromium and chromedriver are not installed (.ci/run installs
+    them as root)."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not (chromium and driver):
+        pytest.skip("chromium / chromedriver not installed")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--enable-unsafe-swiftshader",  # WebGL on the CPU (no GPU here)
+        "--use-angle=swiftshader",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,720",
+        f"--user-data-dir={tmp_path_factory.mktemp('chrome')}",
+    ):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver), options=opts)
+    yield d
+    d.quit()

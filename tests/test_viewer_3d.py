@@ -7,7 +7,6 @@ highlights its curve. Skipped when Chromium, ChromeDriver or selenium is missing
 (``.ci/run`` installs the Debian packages chromium and chromium-driver)."""
 
 import io
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -21,34 +20,6 @@ from eslabon import viz
 webdriver = pytest.importorskip("selenium.webdriver")
 pytest.importorskip("PIL")
 pytest.importorskip("trimesh")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not (chromium and driver):
-        pytest.skip("chromium / chromedriver not installed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--enable-unsafe-swiftshader",  # WebGL on the CPU (no GPU here)
-        "--use-angle=swiftshader",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1280,720",
-        f"--user-data-dir={tmp_path_factory.mktemp('chrome')}",
-    ):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver), options=opts)
-    yield d
-    d.quit()
 
 
 def _open(browser, page):

@@ -13,7 +13,6 @@ The demo's index page gets the same treatment."""
 import html
 import json
 import re
-import shutil
 import time
 import types
 from html.parser import HTMLParser
@@ -268,35 +267,6 @@ def test_the_demo_index_escapes_every_field(tmp_path, reference):
 
 
 # --- in a browser -----------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not (chromium and driver):
-        pytest.skip("chromium / chromedriver not installed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--enable-unsafe-swiftshader",
-        "--use-angle=swiftshader",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1280,720",
-        f"--user-data-dir={tmp_path_factory.mktemp('chrome')}",
-    ):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver), options=opts)
-    yield d
-    d.quit()
 
 
 STATE = """
