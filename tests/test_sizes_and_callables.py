@@ -296,3 +296,27 @@ def test_a_warning_naming_a_hostile_name_is_one_clean_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("warning: ") and err.count("\n") == 1, repr(err)
     assert not any(ord(c) < 32 and c != "\n" for c in err), repr(err)
+
+
+def test_a_mobile_control_law_gets_a_read_only_copy_of_the_state():
+    """The closed loop of a mobile manipulator hands its law the state y: a law that
+    writes into it would silently change the recorded run; now the write raises."""
+    from eslabon import mobile as mb
+
+    cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"))
+    ref = mb.simulate(mm, 0.02, 0.01, u=[150.0, 0.3])
+    law = mb.control.ComputedTorque(ref)
+    seen = []
+
+    def writer(mm_, t, y):
+        seen.append(y)
+        y[0] += 1.0
+        return law(mm_, t, y)
+
+    with pytest.raises(ValueError, match="read-only"):
+        mb.control.closed_loop(mm, writer, ref.state(0), reference=ref)
+    run = mb.control.closed_loop(
+        mm, lambda m_, t, y: (seen.append(y), law(m_, t, y))[1], ref.state(0), reference=ref
+    )
+    assert not seen[-1].flags.writeable and len(run.t) == len(ref.t)

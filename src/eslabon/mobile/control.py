@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import expm
 
-from .._args import finite_array, finite_number
+from .._args import finite_array, finite_number, frozen_copy
 from ..sim.rk4 import rk4_step
 from .manipulator import MobileManipulator, inverse_dynamics, state_derivative
 
@@ -359,7 +359,7 @@ def closed_loop(mm, law, y0, *, reference=None):
     t = ref.t
     Y, U, TAU = [y], [], []
     for i in range(len(t)):
-        u, tau = law(mm, t[i], y)
+        u, tau = law(mm, t[i], frozen_copy(y))  # a write into it raises, not drifts
         U.append(u)
         TAU.append(tau)
         if i + 1 < len(t):
