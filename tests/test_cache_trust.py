@@ -248,10 +248,10 @@ def test_every_cache_folder_refused_one_line_and_the_same_private_folder_each_ru
 
 PARENT = r"""
 import os, subprocess, sys
-from eslabon._engine import cachedir
+from eslabon._engine import cachedir, compile
 cachedir._PACKAGE_ROOT = sys.argv[1]
 cachedir._COMPILED_PACKAGES = ("k",)
-cachedir.settle_for_workers()  # as eslabon warmup and a local Dask cluster do
+compile.settle_for_workers()  # as eslabon warmup and a local Dask cluster do
 child = subprocess.run([sys.executable, "-c", os.environ["CHILD"], sys.argv[1]],
                        capture_output=True, text=True)
 print("child", child.returncode, child.stdout.splitlines()[-1])

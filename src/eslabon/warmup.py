@@ -24,7 +24,8 @@ import time
 
 # group -> what it compiles (the functions below are run in a worker process each)
 GROUPS = {  # longest first: two processes then finish close together
-    "floating bases": "every algorithm again for helical, spherical and free-flyer joints",
+    "floating-base derivatives": "the derivatives again for spherical and free-flyer joints",
+    "floating bases": "every other algorithm again for helical, spherical and free-flyer joints",
     "kinematics and energy": "poses, Jacobians, link motion, energies, Coriolis",
     "forward dynamics": "articulated body, mass matrix and Cholesky (one state, batches)",
     "derivatives": "analytic inverse and forward dynamics derivatives",
@@ -102,15 +103,18 @@ def run_group(name: str) -> float:
         )
         mb.simulate(mm, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
     elif name == "floating bases":  # the extended joint set (eslabon._engine.joints)
-        _extended_joints(es)
+        _extended_joints(es, derivatives=False)
+    elif name == "floating-base derivatives":
+        _extended_joints(es, derivatives=True)
     else:
         raise ValueError(f"group: expected one of {list(GROUPS)}, got {name!r}")
     return time.process_time() - t0
 
 
-def _extended_joints(es) -> None:
+def _extended_joints(es, derivatives: bool) -> None:
     """The calls of the other groups on a free-flying robot: the kernels compiled for
-    the extended joint set."""
+    the extended joint set; the derivatives (the longest to compile) or everything else,
+    so that two processes share the work."""
     import numpy as np
 
     model = es.zoo.load("space_manipulator")
@@ -118,6 +122,10 @@ def _extended_joints(es) -> None:
     Q = np.stack([es.random_configuration(model, rng) for _ in range(9)])
     V, A = (rng.uniform(-1, 1, (9, model.nv)) for _ in range(2))
     for q, v, a in ((Q[0], V[0], A[0]), (Q, V, A)):
+        if derivatives:
+            es.inverse_dynamics_derivatives(model, q, v, a)
+            es.forward_dynamics_derivatives(model, q, v, a)
+            continue
         es.inverse_dynamics(model, q, v, a)
         es.bias_forces(model, q, v)
         es.gravity_torques(model, q)
@@ -125,13 +133,13 @@ def _extended_joints(es) -> None:
             es.forward_dynamics(model, q, v, a, method=method)
         for method in ("walker_orin_3", "walker_orin_1"):
             es.mass_matrix(model, q, method=method)
-        es.inverse_dynamics_derivatives(model, q, v, a)
-        es.forward_dynamics_derivatives(model, q, v, a)
         es.forward_kinematics(model, q)
         es.jacobian(model, q)
         es.kinetic_energy(model, q, v)
         es.potential_energy(model, q)
         es.coriolis_matrix(model, q, v)
+    if derivatives:
+        return
     es.rnea_trace(model, Q[0], V[0], A[0])
     es.simulate(model, 0.002, 0.001, q0=Q[0], torque=np.zeros(model.nv))
     screw = es.zoo.random_tree(0, "RHR")  # the compiled RK4 loop (q of nv entries)
@@ -168,8 +176,8 @@ def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
         _code_hash,
         cache_folders,
         remove_old_cache_folders,
-        settle_for_workers,
     )
+    from ._engine.compile import settle_for_workers
 
     started_with = "eslabon-" + _code_hash()  # the sources may change during a warm-up
     settle_for_workers()  # a refused cache folder said here, not by every worker

@@ -180,23 +180,6 @@ def cache_locator():
 LOCATOR = None  # the locator class compile.install put first in numba's list
 
 
-def settle_for_workers() -> None:
-    """Choose the cache folder in this process before it starts workers (``eslabon
-    warmup``'s, a local Dask cluster's): a refused folder is then said once, here, and
-    the workers, finding the same, keep quiet (:data:`safefiles.SAID_ENV`)."""
-    from . import compile
-
-    compile.install()
-    sources = _compiled_sources()
-    if LOCATOR is None or not sources:
-        return
-    py_file = os.path.abspath(sources[0])  # as if its kernels loaded: not imported yet
-    seen = py_file in LOCATOR.modules_seen
-    LOCATOR.from_function(_code_hash, py_file)
-    if not seen:
-        LOCATOR.modules_seen.discard(py_file)
-
-
 def _user_cache_base() -> str:
     """The user's cache directory for numba (where numba's own locator would cache)."""
     from numba.misc.appdirs import AppDirs

@@ -295,3 +295,19 @@ def lazy_cfunc(signature, what: str):
         return LazyCFunc(fn, signature, what)
 
     return wrap
+
+
+def settle_for_workers() -> None:
+    """Choose the cache folder in this process before it starts workers (``eslabon
+    warmup``'s, a local Dask cluster's): a refused folder is then said once, here, and
+    the workers, finding the same, keep quiet (:data:`safefiles.SAID_ENV`)."""
+    install()
+    sources = cachedir._compiled_sources()
+    if cachedir.LOCATOR is None or not sources:
+        return
+    py_file = os.path.abspath(sources[0])  # as if its kernels loaded: not imported yet
+    seen = py_file in cachedir.LOCATOR.modules_seen
+    cachedir.LOCATOR.from_function(cachedir._code_hash, py_file)
+    if not seen:
+        cachedir.LOCATOR.modules_seen.discard(py_file)
+

@@ -117,7 +117,7 @@ def connect(scheduler, workers):
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
-        from .._engine.cachedir import settle_for_workers
+        from .._engine.compile import settle_for_workers
 
         settle_for_workers()  # a refused cache folder said here, not by every worker
         client = cluster = None
