@@ -310,4 +310,3 @@ def settle_for_workers() -> None:
     cachedir.LOCATOR.from_function(cachedir._code_hash, py_file)
     if not seen:
         cachedir.LOCATOR.modules_seen.discard(py_file)
-
