@@ -35,7 +35,7 @@ test: $(VENV)/.installed-test
 	@echo "==> compiling the kernels once for the whole run (eslabon warmup)"
 	$(BIN)/eslabon warmup
 	@echo "==> running the test suite ($(TEST_WORKERS) workers)"
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=20
 
 # The round-off-sensitive tests again with the kernels compiled for a generic x86-64 (no
 # FMA, no AVX) and numpy's BLAS and SIMD loops on another kernel set, so that a result
