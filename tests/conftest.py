@@ -79,10 +79,26 @@ NUMERICS_MODULES = frozenset(
 )
 
 
+#: tests over about 20 s on 2 cores (the durations `make test` prints): each does a whole
+#: job a user runs (a tour, a reproduction, the bench without MuJoCo, every CLI argument
+#: check); they stay in `make test` and CI, and `pytest -m "not slow"` leaves them out
+SLOW_TESTS = frozenset(
+    {
+        "tests/test_viz_overview.py::test_full_demo_tour",
+        "tests/test_bench_mujoco.py::test_mujoco_missing_shows_dashes_and_a_note",
+        "tests/test_reproduce_araujo.py::test_reproduce_araujo",
+        "tests/test_bad_input.py::test_control_sweep_viewer_and_mobile_arguments_are_checked",
+        "tests/test_reproduce_rojas.py::test_reproduce_rojas_writes_tables_task_and_benchmark",
+    }
+)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in NUMERICS_MODULES:
             item.add_marker(pytest.mark.numerics)
+        if item.nodeid.split("[", 1)[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)
