@@ -123,17 +123,6 @@ def _load_tbb():
                 continue
 
 
-#: GNU OpenMP's threads spin at the end of a parallel loop waiting for the others; on a
-#: machine where another process holds a core, the thread the OS descheduled keeps the
-#: spinning ones waiting for its time slice, and a batch of 10,000 mass matrices on 2
-#: threads took 14 ms against 1.3 ms on one (docs/performance.md, "Batches beside other
-#: work"). Passive waiting (threads sleep at once) keeps the 2-thread batch within a few
-#: per cent of the 1-thread one then, and costs nothing measurable on an idle machine. It
-#: is read when the OpenMP runtime loads (numba's first parallel call, after this module
-#: is imported); a value the user set is kept.
-OMP_WAIT_POLICY_DEFAULT = "PASSIVE"
-os.environ.setdefault("OMP_WAIT_POLICY", OMP_WAIT_POLICY_DEFAULT)
-
 _forked_from_openmp = False
 
 
