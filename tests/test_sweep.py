@@ -137,11 +137,9 @@ def test_a_killed_sweep_resumes_with_every_sample_once(tmp_path):
     assert not [p for p in out.iterdir() if TEMPORARY_MARK in p.name]  # none left by the kill
 
 
-@pytest.mark.parametrize("serial, group", [(False, True), (True, True), (False, False)])
-def test_ctrl_c_is_one_line_and_leaves_a_resumable_folder(tmp_path, serial, group):
-    """SIGINT after the first part lands, to the whole process group (what Ctrl-C in a
-    terminal sends, the Dask workers included) or to the sweep's process alone: one line
-    on stderr, no traceback, exit 130, and --resume finishes the data set."""
+def _interruptible_sweep(tmp_path):
+    """(spec path, output folder, command) of a sweep of 40 one-sample chunks, long
+    enough to be interrupted while it runs."""
     spec_path = _spec(
         tmp_path,
         task="closed_loop",
@@ -153,6 +151,15 @@ def test_ctrl_c_is_one_line_and_leaves_a_resumable_folder(tmp_path, serial, grou
     )
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "eslabon.cli.main", "sweep", str(spec_path), "--out", str(out)]
+    return spec_path, out, cmd
+
+
+@pytest.mark.parametrize("serial, group", [(False, True), (True, True), (False, False)])
+def test_ctrl_c_is_one_line_and_leaves_a_resumable_folder(tmp_path, serial, group):
+    """SIGINT after the first part lands, to the whole process group (what Ctrl-C in a
+    terminal sends, the Dask workers included) or to the sweep's process alone: one line
+    on stderr, no traceback, exit 130, and --resume finishes the data set."""
+    spec_path, out, cmd = _interruptible_sweep(tmp_path)
     cmd += ["--serial"] if serial else ["--workers", "1"]
     env = dict(
         os.environ,
@@ -208,17 +215,7 @@ def test_ctrl_c_while_the_cluster_starts_is_not_lost(tmp_path):
     """SIGINT to the process group as soon as the local cluster spawns its worker (the
     cluster still starting, no chunk run): not lost, but one line, no traceback, exit
     130, and a folder the same command then fills."""
-    spec_path = _spec(
-        tmp_path,
-        task="closed_loop",
-        controller={"kp": 200.0, "kd": 30.0},
-        dt=0.002,
-        vary={"payload_mass": {"range": [0.0, 2.0], "steps": 40}},
-        chunk_size=1,
-        metrics=["peak_torque"],
-    )
-    out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "eslabon.cli.main", "sweep", str(spec_path), "--out", str(out)]
+    spec_path, out, cmd = _interruptible_sweep(tmp_path)
     env = dict(
         os.environ,
         PYTHONPATH=os.pathsep.join(
