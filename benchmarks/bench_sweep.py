@@ -93,7 +93,7 @@ def main():
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
             env=WORKER_ENV,
         )
         client = Client(cluster)

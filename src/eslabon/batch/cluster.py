@@ -127,7 +127,7 @@ def connect(scheduler, workers):
                     n_workers=workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # any free port: never "8787 in use"
                     env=WORKER_ENV,
                 )
                 client = Client(cluster)
