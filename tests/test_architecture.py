@@ -221,6 +221,7 @@ _WORKSPACE_READERS = {
     "eslabon.dynamics.energy",
     "eslabon.dynamics.coriolis",
     "eslabon.dynamics.drivers",
+    "eslabon.dynamics.batch_drivers",
     "eslabon.dynamics.derivative_drivers",
     "eslabon.dynamics._opcount_probe",
     "eslabon.sim.rk4",

@@ -33,6 +33,7 @@ from eslabon._engine.lanes import (
     zero_of,
 )
 from eslabon._engine.sincos import sincos_near
+from eslabon.dynamics import batch_drivers as _b
 from eslabon.dynamics import drivers as _d
 from eslabon.model import ModelBuilder
 from test_aba import aba_tree
@@ -129,10 +130,10 @@ def test_chunking_does_not_change_a_bit(model, nchunks):
     P = model.packed_dynamics
     ref = np.stack([es.inverse_dynamics(model, q[s], qd[s], qdd[s]) for s in range(N)])
     tau = np.empty_like(qd)
-    assert _d.rnea_many(P, q, qd, qdd, 1.0, None, _d.MODE_ID, tau, nchunks, extended_of(P)) == 0
+    assert _b.rnea_many(P, q, qd, qdd, 1.0, None, _d.MODE_ID, tau, nchunks, extended_of(P)) == 0
     _same_bits(tau, ref, f"ID, {nchunks} chunks")
     qdd_back = np.empty_like(qd)
-    assert _d.aba_many(P, q, qd, ref, qdd_back, nchunks, extended_of(P)) == 0
+    assert _b.aba_many(P, q, qd, ref, qdd_back, nchunks, extended_of(P)) == 0
     ref_fd = np.stack([es.forward_dynamics(model, q[s], qd[s], ref[s]) for s in range(N)])
     _same_bits(qdd_back, ref_fd, f"FD, {nchunks} chunks")
     np.testing.assert_allclose(qdd_back, qdd, rtol=1e-9, atol=1e-9)
@@ -316,7 +317,7 @@ def test_batch_status_is_each_states_own():
     rng = np.random.default_rng(3)
     q, qd, tau = (rng.uniform(-1, 1, (N, model.nq)) for _ in range(3))
     out = np.empty_like(q)
-    assert _d.aba_many(P, q, qd, tau, out, 1, extended_of(P)) == 2
+    assert _b.aba_many(P, q, qd, tau, out, 1, extended_of(P)) == 2
     single = [
         _d.aba_call(P, q[s].copy(), qd[s].copy(), tau[s].copy(), np.empty(model.nq), None)
         for s in range(N)
@@ -327,7 +328,7 @@ def test_batch_status_is_each_states_own():
     q[1, 3] = np.nan
     st1 = _d.aba_call(P, q[1].copy(), qd[1].copy(), tau[1].copy(), np.empty(model.nq), None)
     assert st1 == 1
-    assert _d.aba_many(P, q, qd, tau, out, 1, extended_of(P)) == 2
+    assert _b.aba_many(P, q, qd, tau, out, 1, extended_of(P)) == 2
     for s in (1, 3):  # the NaN, then no NaN, in the same block
         q[1, 3] = np.nan if s == 1 else 0.0
         with pytest.raises(ValueError, match="a joint moves no mass"):
@@ -391,9 +392,9 @@ def test_a_nonfinite_lane_of_a_coriolis_or_energy_batch_names_the_input():
     # are those of single calls
     P = model.packed_dynamics
     C = np.empty((len(q), model.nv, model.nv))
-    assert _d.coriolis_many(P, q, qd, C, 1, extended_of(P)) == 1
+    assert _b.coriolis_many(P, q, qd, C, 1, extended_of(P)) == 1
     out = np.empty((len(q), 2))
-    assert _d.energy_many(model.packed, q, qd, out, 1, extended_of(P)) == 1
+    assert _b.energy_many(model.packed, q, qd, out, 1, extended_of(P)) == 1
     for s in range(len(q)):
         if s != WIDTH + 1:
             _same_bits(C[s], es.coriolis_matrix(model, q[s], qd[s]), f"C state {s}")

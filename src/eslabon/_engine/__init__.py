@@ -8,7 +8,9 @@
   accessors through which kernels reach joint values and workspaces;
   :mod:`.sincos`: the inline sine and cosine of joint angles.
 - :mod:`.status`: the status codes every kernel returns; :mod:`.batch`: the one batch
-  driver, a batch cut into chunks for the parallel loop.
+  driver, a batch cut into chunks for the parallel loop, each chunk a C entry called
+  through its address; :mod:`.argtypes`: a constant typed as Python passes it, so that
+  compiled callers share one specialization of a kernel.
 - :mod:`.compile`: compilation on first use and its one-line notice, batch kernels.
 - :mod:`.fastcall` (with the C extension ``_fastcall``): the single-call fast path.
 

@@ -60,6 +60,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .argtypes import as_argument
 from .lanes import array_getter, at, like, zero_of
 from .layout import (
     BY_POSE,
@@ -95,6 +96,15 @@ def extended_of(P):
     """The ``extended`` argument the kernels take for the packed model ``P``:
     :data:`EXTENDED` if a row is helical or placed by a quaternion, else None."""
     return EXTENDED if P[H_EXTENDED] != 0.0 else None
+
+
+@njit(inline="always")
+def extended_set():
+    """:data:`EXTENDED` for a compiled caller (a C entry of the extended set) to pass on:
+    typed ``bool`` as when the general path passes it from Python, not as the constant
+    ``Literal[bool](True)``, so that both paths share one compiled specialization of
+    every kernel below them instead of compiling each twice."""
+    return as_argument(EXTENDED)
 
 
 CODES = JOINT_CODES

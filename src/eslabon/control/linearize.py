@@ -41,6 +41,7 @@ from .._engine import fastcall as _fast
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
+from ..dynamics import derivative_batches as _db
 from ..dynamics import derivative_drivers as _d
 from ..dynamics import inverse_dynamics, mass_matrix
 from ..dynamics.api import _NOT_PD_MESSAGE, inverse_dynamics_derivatives
@@ -217,7 +218,7 @@ def _compiled(model, q, qd, qdd):
         status = _d.linearize_one(P, q, qd, qdd, W, V, U, M_inv, A, B, extended_of(P))
     else:
         chunks = chunk_count(len(q))
-        status = _d.linearize_many(P, q, qd, qdd, W, V, U, M_inv, A, B, chunks, extended_of(P))
+        status = _db.linearize_many(P, q, qd, qdd, W, V, U, M_inv, A, B, chunks, extended_of(P))
     if status == NOT_POSITIVE_DEFINITE:
         raise ValueError(_NOT_PD_MESSAGE)
     if status != OK:

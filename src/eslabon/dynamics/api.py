@@ -17,6 +17,8 @@ from .._engine.lanes import WIDTH
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..model.configuration import check_configuration
 from ..model.model import Model
+from . import batch_drivers as _b
+from . import derivative_batches as _db
 from . import derivative_drivers as _dd
 from . import drivers as _d
 from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID
@@ -68,7 +70,7 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     if batched:
         tau = np.empty((len(q), model.engine_nv))
         chunks = chunk_count(len(q), WIDTH)
-        status = _d.rnea_many(P, qe, qde, qdde, 1.0, fext, mode, tau, chunks, extended_of(P))
+        status = _b.rnea_many(P, qe, qde, qdde, 1.0, fext, mode, tau, chunks, extended_of(P))
     else:
         tau = np.empty(model.engine_nv)
         zero = np.zeros(model.engine_nv)
@@ -281,9 +283,9 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     if batched:
         H = np.empty((len(q), n, n))
         if method == "walker_orin_1":  # one state per iteration
-            _d.ne_columns_many(P, qe, H, chunk_count(len(q)), extended_of(P))
+            _b.ne_columns_many(P, qe, H, chunk_count(len(q)), extended_of(P))
         else:  # lanes
-            _d.crba_many(P, qe, H, chunk_count(len(q), WIDTH), extended_of(P))
+            _b.crba_many(P, qe, H, chunk_count(len(q), WIDTH), extended_of(P))
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
@@ -387,14 +389,14 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     out = np.empty_like(qd) if batched else np.empty(model.nv)
     if method == "aba":
         status = (
-            _d.aba_many(P, q, qd, tau, out, chunk_count(len(q), WIDTH), extended_of(P))
+            _b.aba_many(P, q, qd, tau, out, chunk_count(len(q), WIDTH), extended_of(P))
             if batched
-            else _d.aba_call(P, q, qd, tau, out, extended_of(P))
+            else _d.aba_one(P, q, qd, tau, out, extended_of(P))
         )
     else:
         code = _d.COMPOSITE if method == "walker_orin_3" else _d.NE_COLUMNS
         status = (
-            _d.fd_many(P, q, qd, tau, code, out, chunk_count(len(q)), extended_of(P))
+            _b.fd_many(P, q, qd, tau, code, out, chunk_count(len(q)), extended_of(P))
             if batched
             else _d.fd_one(P, q, qd, tau, code, out, extended_of(P))
         )
@@ -474,7 +476,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     dv = np.empty(shape)
     if batched:
         chunks = chunk_count(len(q), WIDTH)
-        status = _dd.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, extended_of(P))
+        status = _db.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, extended_of(P))
     else:
         status = _dd.id_derivatives_call(P, qe, qde, qdde, dq, dv, extended_of(P))
     if status != OK:
@@ -535,7 +537,7 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     if batched:
         N = len(q)
         dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
-        status = _dd.fd_derivatives_many(
+        status = _db.fd_derivatives_many(
             P, q, qd, tau, dq, dv, Minv, chunk_count(N, WIDTH), extended_of(P)
         )
     else:
@@ -615,7 +617,7 @@ def coriolis_matrix(model, q, qd):
     P = model.packed_dynamics
     if batched:
         C = np.empty((len(q), n, n))
-        _d.coriolis_many(P, qe, qde, C, chunk_count(len(q), WIDTH), extended_of(P))
+        _b.coriolis_many(P, qe, qde, C, chunk_count(len(q), WIDTH), extended_of(P))
     else:
         C = np.empty((n, n))
         _d.coriolis_one(P, qe, qde, C, extended_of(P))
@@ -630,7 +632,7 @@ def _energy(model, q, qd):
     P = model.packed  # (folded, a body fixed to the world would leave V's constant)
     if batched:
         out = np.empty((len(q), 2))
-        _d.energy_many(P, qe, qde, out, chunk_count(len(q), WIDTH), extended_of(P))
+        _b.energy_many(P, qe, qde, out, chunk_count(len(q), WIDTH), extended_of(P))
     else:
         out = np.empty(2)
         _d.energy_one(P, qe, qde, out, extended_of(P))

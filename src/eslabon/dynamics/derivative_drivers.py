@@ -1,21 +1,20 @@
-"""Drivers of the analytic derivatives and the linearization (:mod:`.derivatives`): the
-per-call entries (C-level, :mod:`eslabon._engine.fastcall`), one-state calls and batch
-chunks (four states in lock step, :mod:`eslabon._engine.lanes`; state by state for a
-model with spherical or free-flyer joints, whose derivatives are taken into the tangent
-space by :mod:`.tangent`), as :mod:`eslabon.dynamics.drivers` does for Newton–Euler, the
-mass matrix and the articulated-body algorithm; its shape checks are shared."""
+"""Drivers of the analytic derivatives and the linearization (:mod:`.derivatives`) for
+one state: the per-call entries (C-level, :mod:`eslabon._engine.fastcall`) and the
+one-state calls (a model with spherical or free-flyer joints has its derivatives taken
+into the tangent space by :mod:`.tangent`), as :mod:`eslabon.dynamics.drivers` does for
+Newton–Euler, the mass matrix and the articulated-body algorithm; its shape checks are
+shared. Their batches: :mod:`.derivative_batches`."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import carray, njit
 
-from .._engine.batch import run_batch
-from .._engine.compile import batch_kernel, lazy_cfunc, subject
+from .._engine.argtypes import as_argument
+from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, WIDE_SIGNATURE, entry_status, packed_model, squares
-from .._engine.joints import EXTENDED
-from .._engine.lanes import WIDTH, pack, unpack_squares
-from .._engine.layout import H_NQ, H_NV
+from .._engine.joints import extended_set
+from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
 from . import aba, derivatives
@@ -108,8 +107,9 @@ def tangent_fd_derivatives_into(P, q, qd, tau, dq, dv, Minv, buffers, more, exte
     st = spd_inverse(M, Minv, n)
     if st != OK:
         return st
-    _times_into(Minv, W, dq, n, -1.0, 0, 0)
-    _times_into(Minv, V, dv, n, -1.0, 0, 0)
+    top = as_argument(0)  # int64 as the other calls' offsets: one compiled _times_into
+    _times_into(Minv, W, dq, n, -1.0, top, top)
+    _times_into(Minv, V, dv, n, -1.0, top, top)
     return OK
 
 
@@ -161,53 +161,15 @@ def id_derivatives_entry(p, a, b, c, o0, o1, o2):
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics derivatives (helical and ball joints)")
 def id_derivatives_entry_extended(p, a, b, c, o0, o1, o2):
-    return _id_derivatives_entry(p, a, b, c, o0, o1, EXTENDED)
-
-
-@njit(cache=True)
-def id_derivatives_chunk(P, ins, outs, extra, lo, hi):
-    """:func:`rnea_derivatives_into` on lanes ((n, WIDTH) blocks); a block that fails is
-    run again state by state, which reports the failing state. Quaternion joints: state
-    by state (:func:`tangent_id_derivatives_into`)."""
-    Q, QD, QDD = ins
-    DQ, DV = outs
-    (extended,) = extra
-    n = int(P[H_NV])
-    status = OK
-    if extended is not None:
-        if int(P[H_NQ]) != n:  # quaternion joints: state by state (the tangent space)
-            M1, buffers = np.empty((n, n)), tangent_buffers(P)
-            for s in range(lo, hi):
-                st = tangent_id_derivatives_into(
-                    P, Q[s], QD[s], QDD[s], DQ[s], DV[s], M1, buffers, extended
-                )
-                status = max(status, st)
-            return status
-    ws = np.empty((_rows(P), derivatives.COLS, WIDTH))
-    ws1, M1 = np.empty((_rows(P), derivatives.COLS)), np.empty((n, n))
-    q, qd, qdd = np.empty((int(P[H_NQ]), WIDTH)), np.empty((n, WIDTH)), np.empty((n, WIDTH))
-    dq, dv, M = np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH))
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        pack(QD, s0, hi, qd)
-        pack(QDD, s0, hi, qdd)
-        if rnea_derivatives_into(P, q, qd, qdd, ws, dq, dv, M, extended) == OK:
-            unpack_squares(dq, DQ, s0, hi)
-            unpack_squares(dv, DV, s0, hi)
-        else:
-            for s in range(s0, min(s0 + WIDTH, hi)):
-                st = rnea_derivatives_into(P, Q[s], QD[s], QDD[s], ws1, DQ[s], DV[s], M1, extended)
-                status = max(status, st)
-    return status
-
-
-@batch_kernel
-def id_derivatives_many(P, Q, QD, QDD, DQ, DV, nchunks, extended):
-    return run_batch(id_derivatives_chunk, P, (Q, QD, QDD), (DQ, DV), (extended,), nchunks, WIDTH)
+    return _id_derivatives_entry(p, a, b, c, o0, o1, extended_set())
 
 
 @njit(cache=True, inline="always")
 def _fd_derivatives_checked(P, q, qd, tau, dq, dv, Minv, ws, qdd, W, V, L, extended):
+    """The forward dynamics derivatives of one state, its lengths checked, into the
+    workspaces given (``ws``, q̈ (nv,), W, V, L (nv, nv)): inlined into the C entry (a
+    call would pass its thirteen arrays field by field: 3–4 % of a 7-DOF call) and into
+    :func:`fd_derivatives_checked`."""
     if not (
         _lengths_ok(P, q, qd, tau, dq)
         and _square_ok(P, dq)
@@ -225,11 +187,17 @@ def _fd_derivatives_checked(P, q, qd, tau, dq, dv, Minv, ws, qdd, W, V, L, exten
 
 
 @njit(cache=True)
-def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended):
-    n = int(P[H_NV])
-    ws, qdd = np.empty((_rows(P), derivatives.COLS)), np.empty(n)
-    W, V, L = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
+def fd_derivatives_checked(P, q, qd, tau, dq, dv, Minv, ws, qdd, W, V, L, extended):
+    """:func:`_fd_derivatives_checked`, compiled for the general path."""
     return _fd_derivatives_checked(P, q, qd, tau, dq, dv, Minv, ws, qdd, W, V, L, extended)
+
+
+def fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended):
+    """The general path's call (Python): workspaces, then the compiled kernel."""
+    n = int(P[H_NV])
+    ws, qdd = np.empty((int(P[H_NB]) + 1, derivatives.COLS)), np.empty(n)
+    W, V, L = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
+    return fd_derivatives_checked(P, q, qd, tau, dq, dv, Minv, ws, qdd, W, V, L, extended)
 
 
 @njit(cache=True, inline="always")
@@ -266,85 +234,37 @@ def fd_derivatives_entry(p, a, b, c, o0, o1, o2, o3, o4, o5, w):
 
 @lazy_cfunc(WIDE_SIGNATURE, "forward dynamics derivatives (helical and ball joints)")
 def fd_derivatives_entry_extended(p, a, b, c, o0, o1, o2, o3, o4, o5, w):
-    return _fd_derivatives_entry(p, a, b, c, o0, o1, o2, w, EXTENDED)
-
-
-@njit(cache=True)
-def fd_derivatives_chunk(P, ins, outs, extra, lo, hi):
-    """:func:`fd_derivatives_into` on lanes ((n, WIDTH) blocks); a block that fails is
-    run again state by state, which reports the failing state. Quaternion joints: state
-    by state (:func:`tangent_fd_derivatives_into`)."""
-    Q, QD, TAU = ins
-    DQ, DV, MINV = outs
-    (extended,) = extra
-    n = int(P[H_NV])
-    status = OK
-    if extended is not None:
-        if int(P[H_NQ]) != n:  # quaternion joints: state by state (the tangent space)
-            buffers, more = tangent_buffers(P), fd_buffers(P)
-            for s in range(lo, hi):
-                st = tangent_fd_derivatives_into(
-                    P, Q[s], QD[s], TAU[s], DQ[s], DV[s], MINV[s], buffers, more, extended
-                )
-                status = max(status, st)
-            return status
-    ws = np.empty((_rows(P), derivatives.COLS, WIDTH))
-    q, qd, tau = np.empty((int(P[H_NQ]), WIDTH)), np.empty((n, WIDTH)), np.empty((n, WIDTH))
-    qdd = np.empty((n, WIDTH))
-    W, V, L = np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH))
-    dq, dv, Minv = np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH)), np.empty((n, n, WIDTH))
-    ws1, qdd1 = np.empty((_rows(P), derivatives.COLS)), np.empty(n)
-    W1, V1, L1 = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        pack(QD, s0, hi, qd)
-        pack(TAU, s0, hi, tau)
-        st = fd_derivatives_into(P, q, qd, tau, ws, qdd, W, V, L, dq, dv, Minv, extended)
-        if st == OK:
-            unpack_squares(dq, DQ, s0, hi)
-            unpack_squares(dv, DV, s0, hi)
-            unpack_squares(Minv, MINV, s0, hi)
-        else:
-            for s in range(s0, min(s0 + WIDTH, hi)):
-                st = fd_derivatives_into(
-                    P,
-                    Q[s],
-                    QD[s],
-                    TAU[s],
-                    ws1,
-                    qdd1,
-                    W1,
-                    V1,
-                    L1,
-                    DQ[s],
-                    DV[s],
-                    MINV[s],
-                    extended,
-                )
-                status = max(status, st)
-    return status
-
-
-@batch_kernel
-def fd_derivatives_many(P, Q, QD, TAU, DQ, DV, MINV, nchunks, extended):
-    outs = (DQ, DV, MINV)
-    return run_batch(fd_derivatives_chunk, P, (Q, QD, TAU), outs, (extended,), nchunks, WIDTH)
+    return _fd_derivatives_entry(p, a, b, c, o0, o1, o2, w, extended_set())
 
 
 # --- linearization (:func:`.derivatives.linearization_into`) ------------------------------
 
 
-@njit(cache=True)
-def linearize_one(P, q, qd, qdd, W, V, M, Minv, A, B, extended):
-    L = np.empty((int(P[H_NV]), int(P[H_NV])))
+@njit(cache=True, inline="always")
+def _linearize_checked(P, q, qd, qdd, W, V, M, L, Minv, A, B, ws, extended):
+    """The linearization of one state into the workspaces given (``ws``; L (nv, nv)),
+    in the tangent space for quaternion joints: inlined into the C entry (a call would
+    pass its eleven arrays field by field) and into :func:`linearize_checked`."""
     if extended is not None:  # (quaternion joints are in the extended set only)
         if int(P[H_NQ]) != int(P[H_NV]):  # the tangent space
             buffers = tangent_buffers(P)
             return tangent_linearization_into(
                 P, q, qd, qdd, W, V, M, L, Minv, A, B, buffers, extended
             )
-    ws = np.empty((_rows(P), derivatives.COLS))
     return linearization_into(P, q, qd, qdd, ws, W, V, M, L, Minv, A, B, extended)
+
+
+@njit(cache=True)
+def linearize_checked(P, q, qd, qdd, W, V, M, L, Minv, A, B, ws, extended):
+    """:func:`_linearize_checked`, compiled for the general path."""
+    return _linearize_checked(P, q, qd, qdd, W, V, M, L, Minv, A, B, ws, extended)
+
+
+def linearize_one(P, q, qd, qdd, W, V, M, Minv, A, B, extended):
+    """The general path's call (Python): workspaces, then the compiled kernel."""
+    L = np.empty((int(P[H_NV]), int(P[H_NV])))
+    ws = np.empty((int(P[H_NB]) + 1, derivatives.COLS))
+    return linearize_checked(P, q, qd, qdd, W, V, M, L, Minv, A, B, ws, extended)
 
 
 @njit(cache=True, inline="always")
@@ -359,17 +279,10 @@ def _linearize_entry(p, a, b, c, o0, o1, o2, o3, o4, o5, w, extended):
     A, B, Minv = carray(o3, (2 * n, 2 * n)), carray(o4, (2 * n, n)), carray(o5, (n, n))
     ws, _, blocks = squares(w, p, derivatives.COLS, 1)
     if extended is not None:  # (quaternion joints are in the extended set only)
-        if int(p[H_NQ]) != n:  # the tangent space
-            if not _units_ok(P, q, extended):  # the general path names the joint
-                return NOT_UNIT
-            buffers = tangent_buffers(P)
-            return entry_status(
-                tangent_linearization_into(
-                    P, q, qd, qdd, W, V, U, blocks[0], Minv, A, B, buffers, extended
-                )
-            )
+        if int(p[H_NQ]) != n and not _units_ok(P, q, extended):  # the general path
+            return NOT_UNIT  # names the joint
     return entry_status(
-        linearization_into(P, q, qd, qdd, ws, W, V, U, blocks[0], Minv, A, B, extended)
+        _linearize_checked(P, q, qd, qdd, W, V, U, blocks[0], Minv, A, B, ws, extended)
     )
 
 
@@ -380,54 +293,9 @@ def linearize_entry(p, a, b, c, o0, o1, o2, o3, o4, o5, w):
 
 @lazy_cfunc(WIDE_SIGNATURE, "linearization (helical and ball joints)")
 def linearize_entry_extended(p, a, b, c, o0, o1, o2, o3, o4, o5, w):
-    return _linearize_entry(p, a, b, c, o0, o1, o2, o3, o4, o5, w, EXTENDED)
-
-
-@njit(cache=True)
-def linearize_chunk(P, ins, outs, extra, lo, hi):
-    Q, QD, QDD = ins
-    W, V, M, MINV, A, B = outs
-    (extended,) = extra
-    n = int(P[H_NV])
-    ws, L = np.empty((_rows(P), derivatives.COLS)), np.empty((n, n))
-    status = OK
-    if extended is not None:  # (quaternion joints are in the extended set only)
-        if int(P[H_NQ]) != n:  # the tangent space
-            buffers = tangent_buffers(P)
-            for s in range(lo, hi):
-                st = tangent_linearization_into(
-                    P,
-                    Q[s],
-                    QD[s],
-                    QDD[s],
-                    W[s],
-                    V[s],
-                    M[s],
-                    L,
-                    MINV[s],
-                    A[s],
-                    B[s],
-                    buffers,
-                    extended,
-                )
-                status = max(status, st)
-            return status
-    for s in range(lo, hi):
-        st = linearization_into(
-            P, Q[s], QD[s], QDD[s], ws, W[s], V[s], M[s], L, MINV[s], A[s], B[s], extended
-        )
-        status = max(status, st)
-    return status
-
-
-@batch_kernel
-def linearize_many(P, Q, QD, QDD, W, V, M, MINV, A, B, nchunks, extended):
-    outs = (W, V, M, MINV, A, B)
-    return run_batch(linearize_chunk, P, (Q, QD, QDD), outs, (extended,), nchunks, 1)
+    return _linearize_entry(p, a, b, c, o0, o1, o2, o3, o4, o5, w, extended_set())
 
 
 subject("inverse dynamics derivatives", id_derivatives_call)
-subject("inverse dynamics derivatives (batch)", id_derivatives_many, id_derivatives_chunk)
-subject("forward dynamics derivatives", fd_derivatives_call)
-subject("forward dynamics derivatives (batch)", fd_derivatives_many, fd_derivatives_chunk)
-subject("the linearization", linearize_one, linearize_many, linearize_chunk)
+subject("forward dynamics derivatives", fd_derivatives_checked)
+subject("the linearization", linearize_checked)

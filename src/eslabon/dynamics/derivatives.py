@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .._engine.argtypes import as_argument
 from .._engine.joints import by_quaternion, joint, placement, world_axis
 from .._engine.lanes import all_finite, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
@@ -529,8 +530,9 @@ def fd_derivatives_into(P, q, qd, tau, ws, qdd, W, V, L, dq, dv, Minv, extended)
         _column_vectors(P, ws)
         if _pairs(P, ws, W, V, L, False) != OK:
             return NON_FINITE
-    _times_into(Minv, W, dq, n, -1.0, 0, 0)
-    _times_into(Minv, V, dv, n, -1.0, 0, 0)
+    top = as_argument(0)  # int64 as the other calls' offsets: one compiled _times_into
+    _times_into(Minv, W, dq, n, -1.0, top, top)
+    _times_into(Minv, V, dv, n, -1.0, top, top)
     return OK
 
 
@@ -565,6 +567,6 @@ def state_space_into(W, V, M, L, Minv, A, B):
             A[a, n + b] = 1.0 if a == b else 0.0
             B[a, b] = 0.0
             B[n + a, b] = Minv[a, b]
-    _times_into(Minv, W, A, n, -1.0, n, 0)
+    _times_into(Minv, W, A, n, -1.0, n, as_argument(0))
     _times_into(Minv, V, A, n, -1.0, n, n)
     return OK

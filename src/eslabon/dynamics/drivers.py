@@ -1,22 +1,18 @@
-"""How each compiled dynamics algorithm is called: one state, one lean call, a batch.
+"""How each compiled dynamics algorithm is called for one state: from Python, in one
+lean call.
 
 The algorithm modules (:mod:`.rnea`, :mod:`.walker_orin`, :mod:`.aba`, :mod:`.cholesky_fd`,
 :mod:`.derivatives`, :mod:`.coriolis`, :mod:`.energy`) hold only their kernels
 (``*_into``: one state, or one block of lanes, into workspaces and outputs given by the
-caller) under their source equations. Every way of driving them lives here (those of
-the derivatives and the linearization in :mod:`.derivative_drivers`, built the same way):
+caller) under their source equations. The ways of driving them for one state live here
+(those of the derivatives and the linearization in :mod:`.derivative_drivers`, built the
+same way); their batches in :mod:`.batch_drivers` and :mod:`.derivative_batches`:
 
-- ``*_one`` — one state from the general path (Python): allocates the workspace;
+- ``*_one`` — one state from the general path: Python, allocates the workspace and calls
+  the kernel, so that it shares the kernel's compiled code with the C entries;
 - ``*_call`` — one state with its lengths checked: allocates, runs the kernel; its C
   entry point ``*_entry`` (:mod:`eslabon._engine.fastcall`: one C signature, a wide one
-  for three or more outputs) runs it, inlined where the entry is its only caller;
-- ``*_chunk`` and ``*_many`` — a batch (N, n): the chunk runs states ``lo … hi−1`` with
-  one workspace (lanes for Newton–Euler, ABA, the composite-body M, the derivatives, the
-  Coriolis matrix and the energies:
-  :data:`~eslabon._engine.lanes.WIDTH` states per instruction), and ``*_many`` is the one
-  batch driver
-  (:func:`eslabon._engine.batch.run_batch`) around it. ``nchunks`` comes from
-  :func:`eslabon._engine.batch.chunk_count`.
+  for three or more outputs) runs it, inlined where the entry is its only caller.
 
 Every driver takes the joint set ``extended`` last (None or
 :data:`~eslabon._engine.joints.EXTENDED`: :func:`~eslabon._engine.joints.extended_of`
@@ -36,13 +32,11 @@ import sys
 import numpy as np
 from numba import carray, njit
 
-from .._engine.batch import run_batch
-from .._engine.compile import batch_kernel, lazy_cfunc, subject
+from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
-from .._engine.joints import EXTENDED
-from .._engine.lanes import WIDTH, pack, unpack, unpack_squares
+from .._engine.joints import extended_set
 from .._engine.layout import BY_POSE, CFG, H_NB, H_NQ, H_NV, HEADER, PLACE, STRIDE
-from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
+from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
 from . import aba, coriolis, walker_orin
 from .aba import aba_into
@@ -106,9 +100,18 @@ def _square_ok(P, A):
 # --- Newton–Euler: τ, bias, gravity (:mod:`.rnea`) ---------------------------------------
 
 
-@njit(cache=True)
+def workspace(P, cols: int) -> np.ndarray:
+    """An (nb + 1, cols) workspace for the packed model ``P`` (from Python)."""
+    return np.empty((int(P[H_NB]) + 1, cols))
+
+
+# The ``*_one`` functions of the general path are Python: they allocate the workspace and
+# call the kernel itself (``*_into``), the same compiled kernel the C entries and the
+# batches link, so that the general path compiles nothing of its own.
+
+
 def rnea_one(P, q, qd, qdd, gscale, fext, tau, extended):
-    return rnea_into(P, q, qd, qdd, gscale, fext, np.empty((_rows(P), WS_COLS)), tau, extended)
+    return rnea_into(P, q, qd, qdd, gscale, fext, workspace(P, WS_COLS), tau, extended)
 
 
 @njit(cache=True)
@@ -166,7 +169,7 @@ def inverse_dynamics_entry(p, a, b, c, o0, o1, o2):
 
 @lazy_cfunc(SIGNATURE, "inverse dynamics (helical and ball joints)")
 def inverse_dynamics_entry_extended(p, a, b, c, o0, o1, o2):
-    return _id_entry(p, a, b, c, o0, o1, EXTENDED)
+    return _id_entry(p, a, b, c, o0, o1, extended_set())
 
 
 @njit(cache=True, inline="always")
@@ -187,7 +190,7 @@ def bias_forces_entry(p, a, b, c, o0, o1, o2):
 
 @lazy_cfunc(SIGNATURE, "bias forces (helical and ball joints)")
 def bias_forces_entry_extended(p, a, b, c, o0, o1, o2):
-    return _bias_entry(p, a, b, o0, o1, EXTENDED)
+    return _bias_entry(p, a, b, o0, o1, extended_set())
 
 
 @njit(cache=True, inline="always")
@@ -206,49 +209,14 @@ def gravity_torques_entry(p, a, b, c, o0, o1, o2):
 
 @lazy_cfunc(SIGNATURE, "gravity torques (helical and ball joints)")
 def gravity_torques_entry_extended(p, a, b, c, o0, o1, o2):
-    return _gravity_entry(p, a, o0, o1, EXTENDED)
-
-
-@njit(cache=True)
-def rnea_chunk(P, ins, outs, extra, lo, hi):
-    """Newton–Euler on lanes: :data:`WIDTH` states per instruction, the same
-    :func:`rnea_into` compiled for (n, WIDTH) blocks."""
-    Q, QD, QDD = ins
-    (TAU,) = outs
-    gscale, fext, mode, extended = extra
-    nq = int(P[H_NV])
-    ws = np.empty((_rows(P), WS_COLS, WIDTH))
-    q = np.empty((int(P[H_NQ]), WIDTH))
-    qd = np.zeros((nq, WIDTH))  # stay zero unless packed (bias, gravity)
-    qdd = np.zeros((nq, WIDTH))
-    tau = np.empty((nq, WIDTH))
-    status = OK
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        if mode != MODE_GRAVITY:
-            pack(QD, s0, hi, qd)
-        if mode == MODE_ID:
-            pack(QDD, s0, hi, qdd)
-        if rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended) != OK:
-            status = NON_FINITE
-        unpack(tau, TAU, s0, hi)
-    return status
-
-
-@batch_kernel
-def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks, extended):
-    """Newton–Euler over a batch; ``mode`` MODE_ID, MODE_BIAS or MODE_GRAVITY says which
-    of QD, QDD are read (the others may be any (N, n) array)."""
-    extra = (gscale, fext, mode, extended)
-    return run_batch(rnea_chunk, P, (Q, QD, QDD), (TAU,), extra, nchunks, WIDTH)
+    return _gravity_entry(p, a, o0, o1, extended_set())
 
 
 # --- mass matrix: composite body and Newton–Euler columns (:mod:`.walker_orin`) ----------
 
 
-@njit(cache=True)
 def crba_one(P, q, H, extended):
-    return crba_into(P, q, np.empty((_rows(P), walker_orin.COLS)), H, extended)
+    return crba_into(P, q, workspace(P, walker_orin.COLS), H, extended)
 
 
 @njit(cache=True, inline="always")
@@ -278,63 +246,13 @@ def mass_matrix_entry(p, a, b, c, o0, o1, o2):
 
 @lazy_cfunc(SIGNATURE, "mass matrix (helical and ball joints)")
 def mass_matrix_entry_extended(p, a, b, c, o0, o1, o2):
-    return _mass_matrix_entry(p, a, o0, o1, EXTENDED)
+    return _mass_matrix_entry(p, a, o0, o1, extended_set())
 
 
-@njit(cache=True)
-def crba_chunk(P, ins, outs, extra, lo, hi):
-    """The composite-body M on lanes (:func:`crba_into` compiled for (n, WIDTH) blocks);
-    a block that fails is run again state by state, which reports the failing state."""
-    (Q,) = ins
-    (H,) = outs
-    (extended,) = extra
-    n = int(P[H_NV])
-    cw = np.empty((_rows(P), walker_orin.COLS, WIDTH))
-    cw1 = np.empty((_rows(P), walker_orin.COLS))
-    q = np.empty((int(P[H_NQ]), WIDTH))
-    h = np.empty((n, n, WIDTH))
-    status = OK
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        if crba_into(P, q, cw, h, extended) == OK:
-            unpack_squares(h, H, s0, hi)
-        else:
-            for s in range(s0, min(s0 + WIDTH, hi)):
-                status = max(status, crba_into(P, Q[s], cw1, H[s], extended))
-    return status
-
-
-@batch_kernel
-def crba_many(P, Q, H, nchunks, extended):
-    return run_batch(crba_chunk, P, (Q,), (H,), (extended,), nchunks, WIDTH)
-
-
-@njit(cache=True)
 def ne_columns_one(P, q, H, extended):
     nq = int(P[H_NV])
     z, unit, col = np.zeros(nq), np.zeros(nq), np.empty(nq)
-    return ne_columns_into(P, q, np.empty((_rows(P), WS_COLS)), z, unit, col, H, extended)
-
-
-@njit(cache=True)
-def ne_columns_chunk(P, ins, outs, extra, lo, hi):
-    (Q,) = ins
-    (H,) = outs
-    (extended,) = extra
-    nq = int(P[H_NV])
-    ws = np.empty((_rows(P), WS_COLS))
-    zero = np.zeros(nq)
-    unit = np.zeros(nq)
-    col = np.empty(nq)
-    status = OK
-    for s in range(lo, hi):
-        status = max(status, ne_columns_into(P, Q[s], ws, zero, unit, col, H[s], extended))
-    return status
-
-
-@batch_kernel
-def ne_columns_many(P, Q, H, nchunks, extended):
-    return run_batch(ne_columns_chunk, P, (Q,), (H,), (extended,), nchunks, 1)
+    return ne_columns_into(P, q, workspace(P, WS_COLS), z, unit, col, H, extended)
 
 
 # --- forward dynamics: articulated body (:mod:`.aba`), mass matrix and Cholesky ----------
@@ -354,6 +272,11 @@ def aba_call(P, q, qd, tau, qdd, extended):
     return _aba_checked(P, q, qd, tau, qdd, np.empty((_rows(P), aba.COLS)), extended)
 
 
+def aba_one(P, q, qd, tau, qdd, extended):
+    """q̈ of one state checked by the general path (lengths, unit quaternions)."""
+    return aba_into(P, q, qd, tau, workspace(P, aba.COLS), qdd, extended)
+
+
 @njit(cache=True, inline="always")
 def _fd_entry(p, a, b, c, o0, o1, extended):
     """(q, q̇, τ) -> q̈."""
@@ -371,7 +294,7 @@ def forward_dynamics_entry(p, a, b, c, o0, o1, o2):
 
 @lazy_cfunc(SIGNATURE, "forward dynamics (helical and ball joints)")
 def forward_dynamics_entry_extended(p, a, b, c, o0, o1, o2):
-    return _fd_entry(p, a, b, c, o0, o1, EXTENDED)
+    return _fd_entry(p, a, b, c, o0, o1, extended_set())
 
 
 # the workspace columns each entry's scratch buffer holds (fastcall.public's scratch_cols)
@@ -384,159 +307,30 @@ SCRATCH_COLS = {
 }
 
 
-@njit(cache=True)
-def aba_chunk(P, ins, outs, extra, lo, hi):
-    """ABA on lanes (:func:`aba_into` compiled for (n, WIDTH) blocks). A block that fails
-    is run again one state at a time, so the status is each state's own (a block stops at
-    its first failing joint, which may not be every state's)."""
-    Q, QD, TAU = ins
-    (QDD,) = outs
-    (extended,) = extra
-    nq = int(P[H_NV])
-    ws1 = np.empty((_rows(P), aba.COLS))
-    ws = np.empty((_rows(P), aba.COLS, WIDTH))
-    q = np.empty((int(P[H_NQ]), WIDTH))
-    qd = np.empty((nq, WIDTH))
-    tau = np.empty((nq, WIDTH))
-    qdd = np.empty((nq, WIDTH))
-    status = OK
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        pack(QD, s0, hi, qd)
-        pack(TAU, s0, hi, tau)
-        if aba_into(P, q, qd, tau, ws, qdd, extended) == OK:
-            unpack(qdd, QDD, s0, hi)
-        else:
-            for s in range(s0, min(s0 + WIDTH, hi)):
-                status = max(status, aba_into(P, Q[s], QD[s], TAU[s], ws1, QDD[s], extended))
-    return status
-
-
-@batch_kernel
-def aba_many(P, Q, QD, TAU, QDD, nchunks, extended):
-    return run_batch(aba_chunk, P, (Q, QD, TAU), (QDD,), (extended,), nchunks, WIDTH)
-
-
-@njit(cache=True)
 def fd_one(P, q, qd, tau, method, out, extended):
     nq = int(P[H_NV])
-    return fd_into(
-        P,
-        q,
-        qd,
-        tau,
-        method,
-        np.empty((_rows(P), WS_COLS)),
-        np.empty((_rows(P), walker_orin.COLS)),
-        np.empty((nq, nq)),
-        np.zeros(nq),
-        np.zeros(nq),
-        np.empty(nq),
-        out,
-        extended,
-    )
-
-
-@njit(cache=True)
-def fd_chunk(P, ins, outs, extra, lo, hi):
-    Q, QD, TAU = ins
-    (OUT,) = outs
-    method, extended = extra
-    nq = int(P[H_NV])
-    ws = np.empty((_rows(P), WS_COLS))
-    cw = np.empty((_rows(P), walker_orin.COLS))
-    H = np.empty((nq, nq))
-    zero = np.zeros(nq)
-    unit = np.zeros(nq)
-    col = np.empty(nq)
-    status = OK
-    for s in range(lo, hi):
-        q, qd, tau = Q[s], QD[s], TAU[s]
-        st = fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, OUT[s], extended)
-        status = max(status, st)
-    return status
-
-
-@batch_kernel
-def fd_many(P, Q, QD, TAU, method, OUT, nchunks, extended):
-    return run_batch(fd_chunk, P, (Q, QD, TAU), (OUT,), (method, extended), nchunks, 1)
+    ws, cw = workspace(P, WS_COLS), workspace(P, walker_orin.COLS)
+    H, zero, unit, col = np.empty((nq, nq)), np.zeros(nq), np.zeros(nq), np.empty(nq)
+    return fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out, extended)
 
 
 # --- Coriolis matrix and energies (:mod:`.coriolis`, :mod:`.energy`) ----------------------
 
 
-@njit(cache=True)
 def coriolis_one(P, q, qd, C, extended):
-    return coriolis_into(P, q, qd, np.empty((_rows(P), coriolis.COLS)), C, extended)
+    return coriolis_into(P, q, qd, workspace(P, coriolis.COLS), C, extended)
 
 
-@njit(inline="always")
-def _q_qd_blocks(kernel, unpack_block, P, ins, outs, ws, ws1, out, lo, hi, extended):
-    """``kernel(P, q, q̇, ws, out, extended)`` on lanes blocks of states lo … hi−1 of
-    ``ins`` = (Q, Q̇), each block's ``out`` written to ``outs[0]`` by ``unpack_block``; a
-    block that fails is run again state by state (with ``ws1``), which reports the
-    failing state."""
-    Q, QD = ins
-    (OUT,) = outs
-    q = np.empty((int(P[H_NQ]), WIDTH))
-    qd = np.empty((int(P[H_NV]), WIDTH))
-    status = OK
-    for s0 in range(lo, hi, WIDTH):
-        pack(Q, s0, hi, q)
-        pack(QD, s0, hi, qd)
-        if kernel(P, q, qd, ws, out, extended) == OK:
-            unpack_block(out, OUT, s0, hi)
-        else:
-            for s in range(s0, min(s0 + WIDTH, hi)):
-                status = max(status, kernel(P, Q[s], QD[s], ws1, OUT[s], extended))
-    return status
-
-
-@njit(cache=True)
-def coriolis_chunk(P, ins, outs, extra, lo, hi):
-    """The Coriolis matrix on lanes (:func:`coriolis_into` compiled for (n, WIDTH)
-    blocks); a block that fails is run again state by state, which reports the failing
-    state."""
-    n = int(P[H_NV])
-    ws = np.empty((_rows(P), coriolis.COLS, WIDTH))
-    ws1 = np.empty((_rows(P), coriolis.COLS))
-    c = np.empty((n, n, WIDTH))
-    return _q_qd_blocks(coriolis_into, unpack_squares, P, ins, outs, ws, ws1, c, lo, hi, extra[0])
-
-
-@batch_kernel
-def coriolis_many(P, Q, QD, C, nchunks, extended):
-    return run_batch(coriolis_chunk, P, (Q, QD), (C,), (extended,), nchunks, WIDTH)
-
-
-@njit(cache=True)
 def energy_one(P, q, qd, out, extended):
-    return energy_into(P, q, qd, np.empty((_rows(P), WS_COLS)), out, extended)
+    return energy_into(P, q, qd, workspace(P, WS_COLS), out, extended)
 
 
-@njit(cache=True)
-def energy_chunk(P, ins, outs, extra, lo, hi):
-    """The energies on lanes (:func:`energy_into` compiled for (n, WIDTH) blocks, (T, V)
-    into a (2, WIDTH) block); a block that fails is run again state by state."""
-    ws = np.empty((_rows(P), WS_COLS, WIDTH))
-    ws1 = np.empty((_rows(P), WS_COLS))
-    out = np.empty((2, WIDTH))
-    return _q_qd_blocks(energy_into, unpack, P, ins, outs, ws, ws1, out, lo, hi, extra[0])
-
-
-@batch_kernel
-def energy_many(P, Q, QD, OUT, nchunks, extended):
-    return run_batch(energy_chunk, P, (Q, QD), (OUT,), (extended,), nchunks, WIDTH)
-
-
-subject("Newton–Euler dynamics", rnea_one)
-subject("Newton–Euler dynamics (batch)", rnea_many, rnea_chunk)
+# what the compile notice calls each kernel the general path calls from Python
+subject("Newton–Euler dynamics", rnea_into)
 subject("the Newton–Euler trace", rnea_trace_one)
-subject("the mass matrix (composite body)", crba_one)
-subject("the mass matrix (batch)", crba_many, crba_chunk)
-subject("the mass matrix (Newton–Euler columns)", ne_columns_one, ne_columns_many, ne_columns_chunk)
-subject("forward dynamics (articulated body)", aba_call)
-subject("forward dynamics (batch)", aba_many, aba_chunk)
-subject("forward dynamics (mass matrix and Cholesky)", fd_one, fd_many, fd_chunk)
-subject("the Coriolis matrix", coriolis_one, coriolis_many, coriolis_chunk)
-subject("energies", energy_one, energy_many, energy_chunk)
+subject("the mass matrix (composite body)", crba_into)
+subject("the mass matrix (Newton–Euler columns)", ne_columns_into)
+subject("forward dynamics (articulated body)", aba_call, aba_into)
+subject("forward dynamics (mass matrix and Cholesky)", fd_into)
+subject("the Coriolis matrix", coriolis_into)
+subject("energies", energy_into)

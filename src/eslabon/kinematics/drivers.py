@@ -1,12 +1,16 @@
-"""Compiled drivers of the kinematic recursion for one state and for a batch."""
+"""Compiled drivers of the kinematic recursion for one state and for a batch (a chunk
+per quantity inside its pair of C entries, run by
+:func:`eslabon._engine.batch.run_chunks`, as in :mod:`eslabon.dynamics.batch_drivers`)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
-from .._engine.batch import run_batch
-from .._engine.compile import batch_kernel, subject
+from .._engine.batch import CHUNK_SIGNATURE, NO_EXTRA, run_chunks
+from .._engine.compile import lazy_cfunc, subject
+from .._engine.fastcall import packed_model
+from .._engine.joints import extended_set
 from .._engine.lanes import WIDTH, pack, unpack_squares
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.status import OK
@@ -26,14 +30,11 @@ def kinematics_moving_base(P, q, qd, qdd, ws, extended):
     forward_pass(P, q, qd, qdd, 0.0, ws, extended, poses=True, moving_base=True)
 
 
-@njit(cache=True)
-def kinematics_chunk(P, ins, outs, extra, lo, hi):
+@njit(inline="always")
+def kinematics_chunk(P, Q, QD, QDD, WS, lo, hi, extended):
     """The pass on lanes: :data:`~eslabon._engine.lanes.WIDTH` states per instruction,
     the same :func:`forward_pass` compiled for (n, WIDTH) blocks and a (rows, WS_COLS,
     WIDTH) workspace, each lane bit for bit the state's own pass."""
-    Q, QD, QDD = ins
-    (WS,) = outs
-    (extended,) = extra
     nv = int(P[H_NV])
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS, WIDTH))
     q = np.empty((int(P[H_NQ]), WIDTH))
@@ -48,11 +49,32 @@ def kinematics_chunk(P, ins, outs, extra, lo, hi):
     return OK
 
 
-@batch_kernel
+@njit(inline="always")
+def _kinematics_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended):
+    nq, nv, rows = int(p[H_NQ]), int(p[H_NV]), int(p[H_NB]) + 1
+    Q, QD, QDD = carray(i0, (n, nq)), carray(i1, (n, nv)), carray(i2, (n, nv))
+    WS = carray(o0, (n, rows, WS_COLS))
+    return kinematics_chunk(packed_model(p), Q, QD, QDD, WS, lo, hi, extended)
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "kinematics (batch)")
+def kinematics_chunk_entry(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _kinematics_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, None)
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "kinematics (batch; helical and ball joints)")
+def kinematics_chunk_entry_extended(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _kinematics_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended_set())
+
+
+KINEMATICS_CHUNKS = (kinematics_chunk_entry, kinematics_chunk_entry_extended)
+
+
 def kinematics_many(P, Q, QD, QDD, WS, nchunks, extended):
-    """The pass over a batch (:func:`eslabon._engine.batch.run_batch`); ``WS`` is
+    """The pass over a batch (:func:`eslabon._engine.batch.run_chunks`); ``WS`` is
     (N, nb+1, WS_COLS)."""
-    return run_batch(kinematics_chunk, P, (Q, QD, QDD), (WS,), (extended,), nchunks, WIDTH)
+    ins = (Q, QD, QDD)
+    return run_chunks(KINEMATICS_CHUNKS, P, ins, (WS,), NO_EXTRA, nchunks, WIDTH, extended)
 
 
 @njit(cache=True)
@@ -64,12 +86,9 @@ def jacobian_one(P, q, qd, row, frame, local, J, extended):
     return frame_jacobian_into(P, ws, row, frame, local, J, extended)
 
 
-@njit(cache=True)
-def jacobian_chunk(P, ins, outs, extra, lo, hi):
+@njit(inline="always")
+def jacobian_chunk(P, Q, row, frame, local, J, lo, hi, extended):
     """:func:`jacobian_one` on lanes, each lane bit for bit the state's own."""
-    (Q,) = ins
-    (J,) = outs
-    row, frame, local, extended = extra
     nv = int(P[H_NV])
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS, WIDTH))
     q = np.empty((int(P[H_NQ]), WIDTH))
@@ -84,11 +103,32 @@ def jacobian_chunk(P, ins, outs, extra, lo, hi):
     return status
 
 
-@batch_kernel
+@njit(inline="always")
+def _jacobian_chunk_entry(p, i0, i1, o0, x, lo, hi, n, extended):
+    """``i1`` the frame's placement (12,), ``x`` = (its packed row, local)."""
+    nv = int(p[H_NV])
+    Q, frame, J = carray(i0, (n, int(p[H_NQ]))), carray(i1, 12), carray(o0, (n, 6, nv))
+    P = packed_model(p)
+    return jacobian_chunk(P, Q, int(x[0]), frame, x[1] != 0.0, J, lo, hi, extended)
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "the frame Jacobian (batch)")
+def jacobian_chunk_entry(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _jacobian_chunk_entry(p, i0, i1, o0, x, lo, hi, n, None)
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "the frame Jacobian (batch; helical and ball joints)")
+def jacobian_chunk_entry_extended(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _jacobian_chunk_entry(p, i0, i1, o0, x, lo, hi, n, extended_set())
+
+
+JACOBIAN_CHUNKS = (jacobian_chunk_entry, jacobian_chunk_entry_extended)
+
+
 def jacobian_many(P, Q, row, frame, local, J, nchunks, extended):
     """The Jacobians of one frame over a batch; ``J`` is (N, 6, nv)."""
-    extra = (row, frame, local, extended)
-    return run_batch(jacobian_chunk, P, (Q,), (J,), extra, nchunks, WIDTH)
+    extra = np.array([row, 1.0 if local else 0.0])
+    return run_chunks(JACOBIAN_CHUNKS, P, (Q, frame), (J,), extra, nchunks, WIDTH, extended)
 
 
 @njit(cache=True)
@@ -108,12 +148,10 @@ def poses_one(P, q, qd, rows, T, extended):
     return OK
 
 
-@njit(cache=True)
-def poses_chunk(P, ins, outs, extra, lo, hi):
-    """:func:`poses_one` on lanes, each lane bit for bit the state's own."""
-    (Q,) = ins
-    (T,) = outs
-    rows, extended = extra
+@njit(inline="always")
+def poses_chunk(P, Q, rows, T, lo, hi, extended):
+    """:func:`poses_one` on lanes, each lane bit for bit the state's own; ``rows`` the
+    packed rows as float64."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS, WIDTH))
     q = np.empty((int(P[H_NQ]), WIDTH))
     zero = np.zeros((int(P[H_NV]), WIDTH))
@@ -123,7 +161,7 @@ def poses_chunk(P, ins, outs, extra, lo, hi):
         for j in range(min(WIDTH, hi - s0)):
             t = T[s0 + j]
             for b in range(rows.shape[0]):
-                r = rows[b]
+                r = int(rows[b])
                 for a in range(3):
                     for c in range(3):
                         t[b, a, c] = ws[r, WS_RW + 3 * a + c, j]
@@ -133,10 +171,37 @@ def poses_chunk(P, ins, outs, extra, lo, hi):
     return OK
 
 
-@batch_kernel
+@njit(inline="always")
+def _poses_chunk_entry(p, i0, i1, o0, x, lo, hi, n, extended):
+    """``i1`` the packed rows (float64), ``x`` = (their count,)."""
+    count = int(x[0])
+    Q, rows = carray(i0, (n, int(p[H_NQ]))), carray(i1, count)
+    T = carray(o0, (n, count, 4, 4))
+    return poses_chunk(packed_model(p), Q, rows, T, lo, hi, extended)
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "world poses (batch)")
+def poses_chunk_entry(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _poses_chunk_entry(p, i0, i1, o0, x, lo, hi, n, None)
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "world poses (batch; helical and ball joints)")
+def poses_chunk_entry_extended(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _poses_chunk_entry(p, i0, i1, o0, x, lo, hi, n, extended_set())
+
+
+POSES_CHUNKS = (poses_chunk_entry, poses_chunk_entry_extended)
+
+
 def poses_many(P, Q, rows, T, nchunks, extended):
-    """The world poses of the rows ``rows`` over a batch; ``T`` is (N, len(rows), 4, 4)."""
-    return run_batch(poses_chunk, P, (Q,), (T,), (rows, extended), nchunks, WIDTH)
+    """The world poses of the rows ``rows`` (float64) over a batch; ``T`` is
+    (N, len(rows), 4, 4)."""
+    extra = _COUNTS[len(rows)] if len(rows) < len(_COUNTS) else np.array([len(rows)], float)
+    ins = (Q, rows if rows.dtype == np.float64 else rows.astype(np.float64))
+    return run_chunks(POSES_CHUNKS, P, ins, (T,), extra, nchunks, WIDTH, extended)
+
+
+_COUNTS = [np.array([k], dtype=np.float64) for k in range(256)]  # the extra vector of poses
 
 
 def workspace(P, batch: int | None = None) -> np.ndarray:
@@ -144,6 +209,6 @@ def workspace(P, batch: int | None = None) -> np.ndarray:
     return np.empty((rows, WS_COLS) if batch is None else (batch, rows, WS_COLS))
 
 
-subject("kinematics", kinematics_one, kinematics_many, kinematics_chunk, kinematics_moving_base)
-subject("the frame Jacobian", jacobian_one, jacobian_many, jacobian_chunk)
-subject("world poses", poses_one, poses_many, poses_chunk)
+subject("kinematics", kinematics_one, kinematics_moving_base)
+subject("the frame Jacobian", jacobian_one)
+subject("world poses", poses_one)

@@ -247,12 +247,15 @@ def body_poses(model, q) -> np.ndarray:
     q, zeros, _, batched = _states(model, q, None, None)
     require_finite("kinematics", q=q)
     P = model.packed
-    rows = np.ascontiguousarray(model.body_row, dtype=np.int64)
-    T = np.empty(q.shape[:-1] + (len(rows), 4, 4))
+    rows = _ROWS.get(model)
+    if rows is None:  # the packed rows of the bodies: int64 for one state, float64 for a batch
+        body_row = np.ascontiguousarray(model.body_row, dtype=np.int64)
+        rows = _ROWS[model] = (body_row, body_row.astype(np.float64))
+    T = np.empty(q.shape[:-1] + (len(rows[0]), 4, 4))
     if batched:
-        poses_many(P, q, rows, T, chunk_count(len(q), WIDTH), extended_of(P))
+        poses_many(P, q, rows[1], T, chunk_count(len(q), WIDTH), extended_of(P))
     else:
-        poses_one(P, q, zeros, rows, T, extended_of(P))
+        poses_one(P, q, zeros, rows[0], T, extended_of(P))
     if not np.isfinite(T).all():
         explain_nonfinite("kinematics", q=q)
     return T
@@ -276,6 +279,9 @@ def compiled_jacobian(model, q, frame: str, local: bool) -> np.ndarray:
         explain_nonfinite("kinematics", q=q)
     return J
 
+
+# model -> the packed rows of its bodies, (int64, float64): models are immutable
+_ROWS: weakref.WeakKeyDictionary[Any, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
 
 # model -> {frame name: (packed row of its body, its placement (12,))}: models are immutable
 _PLACEMENTS: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, np.ndarray]]] = (
