@@ -29,11 +29,11 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/eslabon demo --out out
 
 # The suite runs on every core (pytest-xdist; TEST_WORKERS=1 for one process), after one
-# warm-up has compiled the kernels that every worker would otherwise compile again.
+# warm-up has compiled every kernel, which every worker would otherwise compile again.
 TEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	@echo "==> compiling the kernels once for the whole run (eslabon warmup)"
-	$(BIN)/eslabon warmup
+	@echo "==> compiling every kernel once for the whole run (eslabon warmup --all)"
+	$(BIN)/eslabon warmup --all
 	@echo "==> running the test suite ($(TEST_WORKERS) workers)"
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=20
 

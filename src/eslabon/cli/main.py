@@ -551,36 +551,30 @@ def warmup_cmd(
         "--prune",
         help="Then remove this install's cache folders of other versions of its sources.",
     ),
+    everything: bool = typer.Option(
+        False,
+        "--all",
+        help="Also the other batches, the trace and the tip wrench (what the tests use).",
+    ),
     as_json: bool = JSON,
 ):
-    """Compile every kernel for this machine now (numba caches them on disk), so that no
-    later call waits for a compilation. Run it after installing or upgrading eslabon, or
-    in a container build. Progress on stderr. Says how many cache folders of earlier
-    versions this install left (up to 40-60 MB each); --prune removes them."""
-    from ..warmup import warmup
+    """Compile the kernels of the calls each family of robots makes first, for this
+    machine, now (numba caches them on disk), so that those calls do not wait for a
+    compilation: ID, M, FD, their derivatives, the linearization, crosscheck, kinematics,
+    momentum, simulation and the batches of ID, M and FD, for arms and floating bases.
+    Run it after installing or upgrading eslabon, or in a container build. Progress on
+    stderr: each group compiled (with its wall and CPU seconds) or cached. Says how many
+    cache folders of earlier versions this install left (up to 40-60 MB each); --prune
+    removes them."""
+    from ..warmup import summary, warmup
 
-    data = warmup(jobs=jobs or None, log=lambda line: typer.echo(line, err=True), prune=prune)
-    lines = [
-        f"compiled {len(data['tasks'])} groups of kernels in "
-        f"{data['wall_s']:.1f} s ({data['cpu_s']:.1f} s of CPU, "
-        f"{data['jobs']} processes)"
-    ]
-    old = data["old_cache"]
-    n = old["folders"]
-    if n:
-        what = (
-            f"{n} cache folder{'s' * (n > 1)} of other versions of eslabon's sources "
-            f"({old['bytes'] / 2**20:.1f} MiB)"
-        )
-        if old["not_removed"]:
-            lines.append(
-                f"{what}: removed {old['removed']}, could not remove "
-                + ", ".join(old["not_removed"])
-            )
-        elif prune:
-            lines.append(f"{what}: removed")
-        else:
-            lines.append(f"{what}: `eslabon warmup --prune` removes {'them' if n > 1 else 'it'}")
+    data = warmup(
+        jobs=jobs or None,
+        log=lambda line: typer.echo(line, err=True),
+        prune=prune,
+        everything=everything,
+    )
+    lines = summary(data, prune)
     emit(data, as_json, lines)
 
 
