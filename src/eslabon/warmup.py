@@ -157,12 +157,28 @@ def _worker(name: str) -> tuple:
     return name, run_group(name)
 
 
+def _start_library() -> dict:
+    """Build the start-up library (:mod:`eslabon._engine.startlib`) in this process:
+    what :func:`eslabon._engine.startlib_build.build` returns, or ``{"reason": …}``."""
+    from ._engine.compile import compile_notice
+    from ._engine.startlib_build import NotBuilt, build
+
+    compile_notice(False)
+    try:
+        return build()
+    except NotBuilt as exc:
+        return {"reason": str(exc)}
+
+
 def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
     """Compile every group of kernels, ``jobs`` processes at once (default: one per core);
     ``log(line)`` reports each group as it lands. With ``prune``, then remove this
-    install's cache folders of other versions of its sources. Returns the timings and,
-    under ``"old_cache"``, those folders' count and bytes, how many were removed and the
-    paths of those that could not be."""
+    install's cache folders of other versions of its sources. Last, the C entries are
+    linked into the start-up library, so that a later process runs its first dynamics
+    without importing numba (:mod:`eslabon._engine.startlib`). Returns the timings;
+    under ``"start_library"``, the library's path, entries and build seconds, or the
+    ``"reason"`` it was not built; under ``"old_cache"``, those folders' count and
+    bytes, how many were removed and the paths of those that could not be."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -197,6 +213,15 @@ def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
                 f"eslabon warmup [{k}/{len(GROUPS)}, {time.perf_counter() - t0:.0f} s] "
                 f"{name}: {GROUPS[name]} ({seconds:.1f} s)"
             )
+        library = pool.submit(_start_library).result()  # after every group: in the cache
+    if "reason" in library:
+        log(f"eslabon warmup: no start-up library ({library['reason']}); processes start slower")
+    else:
+        log(
+            f"eslabon warmup: start-up library of {len(library['entries'])} entries "
+            f"({len(library['left_to_numba'])} left to numba's cache) in "
+            f"{library['seconds']:.1f} s: {library['path']}"
+        )
     wall = round(time.perf_counter() - t0, 2)
     if prune:
         old, failed = remove_old_cache_folders(keep=(started_with,))
@@ -212,6 +237,7 @@ def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
         "jobs": jobs,
         "wall_s": wall,
         "cpu_s": round(sum(cpu.values()), 2),
+        "start_library": library,
         "old_cache": {
             "folders": len(old) + len(failed),
             "bytes": sum(f["bytes"] for f in old + failed),

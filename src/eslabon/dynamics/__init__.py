@@ -15,8 +15,21 @@ from .api import (
     potential_energy,
     rnea_trace,
 )
-from .momentum import momentum
-from .trace import RneaTrace
+
+# imported on first use: they need the compiled kernels (and numba), the functions above
+# only when a call takes their general path (eslabon._engine.startlib)
+_LAZY = {"momentum": ".momentum", "RneaTrace": ".trace"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "inverse_dynamics",
