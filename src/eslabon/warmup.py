@@ -168,6 +168,8 @@ def _start_library() -> dict:
         return build()
     except NotBuilt as exc:
         return {"reason": str(exc)}
+    except OSError as exc:  # the cache folder cannot be written, the disk is full, …
+        return {"reason": f"{exc.filename or 'the cache folder'}: {exc.strerror or exc}"}
 
 
 def warmup(jobs: int | None = None, log=None, prune: bool = False) -> dict:
