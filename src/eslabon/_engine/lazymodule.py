@@ -38,3 +38,18 @@ class LazyModule(types.ModuleType):
 def lazy_module(name: str) -> LazyModule:
     """The module ``name`` (absolute), imported on first attribute access."""
     return LazyModule(name)
+
+
+def lazy_attributes(namespace: dict, attributes: dict):
+    """A module ``__getattr__`` (PEP 562) for the package whose globals are ``namespace``:
+    ``attributes`` maps a name to the relative module it is imported from on first use
+    (then kept in the package's globals)."""
+
+    def __getattr__(name: str):
+        if name in attributes:
+            value = getattr(importlib.import_module(attributes[name], namespace["__name__"]), name)
+            namespace[name] = value
+            return value
+        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+
+    return __getattr__

@@ -2,6 +2,9 @@
 coriolis, energy, momentum; the numpy formulations lagrange, soa, gibbs_appell; trace), the ways
 each compiled one is called (drivers) and the public functions (api)."""
 
+from typing import TYPE_CHECKING
+
+from .._engine.lazymodule import lazy_attributes
 from .api import (
     bias_forces,
     coriolis_matrix,
@@ -21,14 +24,11 @@ from .api import (
 _LAZY = {"momentum": ".momentum", "RneaTrace": ".trace"}
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
+__getattr__ = lazy_attributes(globals(), _LAZY)
 
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if TYPE_CHECKING:
+    from .momentum import momentum  # noqa: F401
+    from .trace import RneaTrace  # noqa: F401
 
 
 __all__ = [

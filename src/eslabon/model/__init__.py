@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING
 
+from .._engine.lazymodule import lazy_attributes
 from .builder import ModelBuilder
 from .dh import from_dh
 from .model import DHTable, Frame, Model
@@ -19,14 +20,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(globals(), _LAZY)
 
 
 if TYPE_CHECKING:
