@@ -18,16 +18,17 @@ from .api import (
     potential_energy,
     rnea_trace,
 )
+from .momentum import momentum
 
-# imported on first use: they need the compiled kernels (and numba), the functions above
-# only when a call takes their general path (eslabon._engine.startlib)
-_LAZY = {"momentum": ".momentum", "RneaTrace": ".trace"}
+# imported on first use: it needs the compiled kernels (and numba), the functions above
+# only when a call takes their general path (eslabon._engine.startlib). (Not a name a
+# submodule has: importing the submodule would set the package's attribute to it.)
+_LAZY = {"RneaTrace": ".trace"}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
 
 if TYPE_CHECKING:
-    from .momentum import momentum  # noqa: F401
     from .trace import RneaTrace  # noqa: F401
 
 
