@@ -13,11 +13,16 @@ Torque: None (zero), a constant (n,), an array (K, n) over the sample times t_k 
 held constant over each step (zero-order hold, as the seed holds τ over a step), or a
 callable ``(t, q, qd) -> tau`` evaluated wherever the integrator needs it.
 
-Coulomb friction μ sign(q̇) is discontinuous at q̇ = 0: a fixed step that is too large for
-μ makes it push instead of resist. Friction can only take energy out, so for a model
-with Coulomb friction the energy is checked after the run: when the kinetic plus
-potential energy exceeds its start plus the work of the applied torques (more than 1 % of
-the energy in motion), an :class:`EnergyInjectionWarning` says when and by how much.
+Coulomb friction μ sign(q̇) is discontinuous at q̇ = 0: a fixed step cannot follow it
+(a joint overshoots q̇ = 0 and chatters, moving for ever). Every integrator therefore
+decides Karnopp's stick–slip at the start of each step (:mod:`.stick_slip`: the stuck
+joints stopped and held with q̈ = 0 while their holding torque is within ±μ); the
+compiled loops do the same (:mod:`.stick_slip_loops`). Friction can only take energy
+out, so for a model with Coulomb friction the energy is checked after the run: when the
+kinetic plus potential energy exceeds its start plus the work of the applied torques and
+wrenches (more than 1 % of the energy in motion, a free flyer's rates left out of it),
+an :class:`EnergyInjectionWarning` says when and by how much; a joint whose rate reverses
+on two consecutive steps is named by a :class:`FrictionStepWarning`.
 """
 
 from __future__ import annotations
@@ -37,16 +42,24 @@ from .._args import (
     vector,
 )
 from .._engine.joints import extended_of
+from .._engine.layout import FREE_FLYER
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
 from .manifold import Chart
 from .rk4 import FD_CODES, euler_loop, rk4_loop, rk4_step
+from .stick_slip import StickSlip, coulomb_per_rate, without_coulomb
+from .stick_slip_loops import stick_slip_loop
 from .trajectory import Trajectory
 
 METHODS = ("rk4", "euler", "dop853")
 INJECTION_TOLERANCE = 0.01  # of the energy in motion (see the module docstring)
+
+
+class FrictionStepWarning(RuntimeWarning):
+    """A joint's rate reversed on two consecutive steps of a run with Coulomb friction:
+    the step is too large for the stick–slip of that joint (:mod:`.stick_slip`)."""
 
 
 class EnergyInjectionWarning(RuntimeWarning):
@@ -110,8 +123,9 @@ def simulate(
 
     ``"rk4"`` is classical fixed-step Runge–Kutta, as Práctica 3's ``walkerorinrunge3``
     (§3.4); a model whose q holds quaternions steps on charts of the configuration
-    space. For a model with Coulomb friction the energy is checked after the run (module
-    docstring).
+    space. Coulomb friction is integrated as stick–slip, decided per step; ``qd`` holds
+    the rates after the joints that stick were stopped, and the energy is checked after
+    the run (module docstring).
 
     Parameters
     ----------
@@ -164,8 +178,11 @@ def simulate(
     Warns
     -----
     EnergyInjectionWarning
-        With Coulomb friction and no wrenches: the energy grew beyond the applied
-        torques' work (the step is too large for the friction's jump at q̇ = 0).
+        With Coulomb friction: the energy grew beyond the applied torques' and wrenches'
+        work (the step is too large for the friction's jump at q̇ = 0).
+    FrictionStepWarning
+        With Coulomb friction: a joint's rate reversed on two consecutive steps (the
+        message names its body); use a smaller ``dt``.
 
     Examples
     --------
@@ -221,6 +238,17 @@ def simulate(
     q = np.empty((K, nq))
     qd = np.empty((K, n))
     q[0], qd[0] = q0, qd0
+    friction = None
+    if np.any(coulomb_per_rate(model) > 0):  # Karnopp's stick–slip, per step
+        free = without_coulomb(model)
+
+        def fd(x, v, rows):
+            r = len(rows)
+            return forward_dynamics(
+                free, np.repeat(x[None], r, 0), np.repeat(v[None], r, 0), rows, method=fd_method
+            )
+
+        friction = StickSlip(model, fd, dt)
 
     def accel(tk, k, x, v):
         # the last finite state: the step's start for RK4, the stage itself for dop853
@@ -229,13 +257,30 @@ def simulate(
             last = (t[k - 1], q[k - 1], qd[k - 1])  # Euler's x is q[k]: its update overflowed
         if not (np.isfinite(x).all() and np.isfinite(v).all()):
             _raise_divergence(model, *last, dt, method)
-        tau = law(tk, k, x, v)
-        if wrenches is not None:
-            tau = tau + wrench_torques(model, x, wrenches, tk, v)
+        tau = applied_at(tk, k, x, v)
         try:
+            if friction is not None:
+                return friction.accel(x, v, tau)
             return forward_dynamics(model, x, v, tau, method=fd_method)
         except NonFiniteResultError:
             _raise_divergence(model, *last, dt, method)
+
+    def applied_at(tk, k, x, v):
+        tau = law(tk, k, x, v)
+        if wrenches is not None:
+            tau = tau + wrench_torques(model, x, wrenches, tk, v)
+        return tau
+
+    def settle(k):
+        """Stick–slip at the start of step k (:mod:`.stick_slip`): stop the joints that
+        stick (qd[k] changed in place) and record q̈ there."""
+        if friction is None:
+            return
+        try:
+            friction.settle(q[k], qd[k], lambda v: applied_at(t[k], k, q[k], v))
+        except NonFiniteResultError:
+            _raise_divergence(model, t[k], q[k], qd[k], dt, method)
+        qdd[k] = accel(t[k], k, q[k], qd[k])
 
     def rate(tk, y, k):
         """ẏ = [q̇; q̈] at y = [q; q̇] (``k``: the step or sample the time falls in)."""
@@ -251,10 +296,18 @@ def simulate(
         and not manifold
         and model.mimic is None
     )
+    qdd = np.empty((K, n))
     if manifold:
-        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol)
+        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle)
+    elif compiled and friction is not None:
+        P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
+        F = coulomb_per_rate(model)
+        status, step = stick_slip_loop(
+            P0, code, T, float(dt), q, qd, qdd, extended_of(P0), F, method == "rk4"
+        )
+        if status:
+            _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif compiled:
-        qdd = np.empty((K, n))
         P, code = model.packed_dynamics, FD_CODES[fd_method]
         loop = rk4_loop if method == "rk4" else euler_loop
         status, step = loop(P, code, T, float(dt), q, qd, qdd, extended_of(P))
@@ -262,12 +315,16 @@ def simulate(
             _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif method == "rk4":
         for k in range(steps):
+            settle(k)
             y = rk4_step(rate, t[k], np.concatenate([q[k], qd[k]]), dt, k)
             q[k + 1], qd[k + 1] = y[:n], y[n:]
     elif method == "euler":
         for k in range(steps):
+            settle(k)
             qd[k + 1] = qd[k] + dt * accel(t[k], k, q[k], qd[k])
             q[k + 1] = q[k] + dt * qd[k + 1]
+    elif friction is not None:  # dop853 over each sample interval, the modes held
+        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, chart=False)
     else:
         from scipy.integrate import solve_ivp  # imported here: it costs ~0.5 s at start-up
 
@@ -296,28 +353,36 @@ def simulate(
         tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])
     else:
         tau = np.array(np.broadcast_to(T, (K, n)))
-    if not compiled:
-        applied = tau
-        if wrenches is not None and any(callable(w.value) for w in wrenches):
-            applied = tau + np.array(
-                [wrench_torques(model, q[k], wrenches, t[k], qd[k]) for k in range(K)]
-            )
-        elif wrenches is not None:  # constant wrenches: one batch over the samples
-            applied = tau + wrench_torques(model, q, wrenches)
+    if friction is not None and not compiled:
+        settle(K - 1)  # the last sample's q̈ (the others were recorded step by step)
+    wrench_tau = None
+    if wrenches is not None and any(callable(w.value) for w in wrenches):
+        wrench_tau = np.array(
+            [wrench_torques(model, q[k], wrenches, t[k], qd[k]) for k in range(K)]
+        )
+    elif wrenches is not None:  # constant wrenches: one batch over the samples
+        wrench_tau = wrench_torques(model, q, wrenches)
+    if friction is None and not compiled:
+        applied = tau if wrench_tau is None else tau + wrench_tau
         qdd = forward_dynamics(model, q, qd, applied, method=fd_method)
     traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
-    if np.any(model.coulomb > 0) and wrenches is None:  # (the wrenches' work is not counted)
-        _check_friction_energy(model, traj, zero_order_hold=not callable(torque))
+    if friction is not None:
+        _check_friction_energy(
+            model, traj, zero_order_hold=not callable(torque), wrench_tau=wrench_tau
+        )
     return traj
 
 
-def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol):
+def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, chart=True):
     """Fill q, q̇ for a model whose configuration holds quaternions: each step (each
     sample interval for dop853) integrates (c, v) on a chart around its first
-    configuration (:class:`.manifold.Chart`), then maps back to q."""
+    configuration (:class:`.manifold.Chart`), then maps back to q. ``settle(k)`` runs
+    first at each step (the stick–slip of Coulomb friction). ``chart=False``: the same
+    interval by interval for a model without quaternions (c = q)."""
     n = model.nv
     for k in range(len(t) - 1):
-        chart = Chart(model, q[k])
+        settle(k)
+        chart = Chart(model, q[k]) if chart else _Identity(q[k])
 
         def rate(tk, y, k=k, chart=chart):
             c, v = y[:n], y[n:]
@@ -342,6 +407,25 @@ def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol):
         if not np.isfinite(y).all():
             _raise_divergence(model, t[k], q[k], qd[k], dt, method)
         q[k + 1], qd[k + 1] = chart.finish(y[:n]), y[n:]
+
+
+class _Identity:
+    """The chart of a configuration space without quaternions: c = q."""
+
+    def __init__(self, q0):
+        self.q0 = q0
+
+    def start(self):
+        return self.q0.copy()
+
+    def configuration(self, c):
+        return c
+
+    def rate(self, c, x, v):
+        return v
+
+    def finish(self, c):
+        return c
 
 
 def _state_text(x, v) -> str:
@@ -376,14 +460,19 @@ def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
     _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], method)
 
 
-def _check_friction_energy(model, traj, zero_order_hold: bool):
-    """Warn when the energy grew beyond the applied torques' work (see the module
-    docstring). With a torque held over each step its work is exact, τ_k·(q_k+1 − q_k);
-    otherwise the trapezoid rule."""
+def _check_friction_energy(model, traj, zero_order_hold: bool, wrench_tau=None):
+    """Warn when the energy grew beyond the applied work (see the module docstring), and
+    name the joints whose rate reversed on two consecutive steps (the step cannot resolve
+    their friction). The joint torques' work is exact when held over each step,
+    τ_k·(q_k+1 − q_k), otherwise (and the wrenches', ``wrench_tau`` (K, n)) the trapezoid
+    rule. The energy in motion that sets the tolerance leaves out the rates of a free
+    flyer: a floating base in free fall trades tens of kJ between potential and kinetic
+    energy, which would hide the millijoules a chattering finger injects."""
     from ..dynamics import kinetic_energy, potential_energy
 
     T = kinetic_energy(model, traj.q, traj.qd)
-    E = T + potential_energy(model, traj.q)
+    V = potential_energy(model, traj.q)
+    E = T + V
     if model.nq != model.nv:  # the displacement of each step in the tangent space
         from ..model.configuration import difference
 
@@ -391,16 +480,40 @@ def _check_friction_energy(model, traj, zero_order_hold: bool):
     else:
         dq = np.diff(traj.q, axis=0)
     tau = traj.tau[:-1] if zero_order_hold else 0.5 * (traj.tau[:-1] + traj.tau[1:])
+    if wrench_tau is not None:
+        tau = tau + 0.5 * (wrench_tau[:-1] + wrench_tau[1:])
     work = np.concatenate([[0.0], np.cumsum(np.einsum("kj,kj->k", tau, dq))])
     excess = (E - E[0]) - work
-    in_motion = max(T.max(), np.abs(E - E[0]).max(), np.abs(work).max())
+    base = np.isin(model.dof_bodies, np.flatnonzero(model.joint_type == FREE_FLYER))
+    inner = kinetic_energy(model, traj.q, np.where(base, 0.0, traj.qd)) if base.any() else T
+    in_motion = max(inner.max(), np.abs(E - E[0]).max(), np.abs(work).max())
+    rounding = 1e-8 * max(T.max(), np.abs(V - V[0]).max(), 1e-4)
     k = int(np.argmax(excess))
-    if excess[k] > INJECTION_TOLERANCE * in_motion and excess[k] > 1e-12:
+    F = coulomb_per_rate(model)
+    flips = (traj.qd[:-1] * traj.qd[1:] < 0) & (F > 0)
+    chatter = flips[:-1] & flips[1:]
+    names = [
+        repr(model.body_names[model.dof_bodies[j]])
+        for j in np.argsort(-chatter.sum(axis=0))
+        if chatter[:, j].any()
+    ]
+    dt = traj.t[1] - traj.t[0]
+    if names:
         warnings.warn(
-            f"simulate: Coulomb friction injected energy: at t = {traj.t[k]:.6g} s the energy "
-            f"is {excess[k]:.4g} J above its start plus the applied torques' work (kinetic "
+            f"simulate: the step dt = {dt:g} s cannot resolve the Coulomb friction of the "
+            f"joint of {'body ' if len(names) == 1 else 'bodies '}{', '.join(names[:5])}: "
+            "its rate reversed on consecutive steps (first at t = "
+            f"{traj.t[int(np.argmax(chatter.any(axis=1)))]:.6g} s); use a smaller dt",
+            FrictionStepWarning,
+            stacklevel=3,
+        )
+    if excess[k] > INJECTION_TOLERANCE * in_motion and excess[k] > rounding:
+        which = f" (joint of body {names[0]})" if names else ""
+        warnings.warn(
+            f"simulate: Coulomb friction injected energy{which}: at t = {traj.t[k]:.6g} s "
+            f"the energy is {excess[k]:.4g} J above its start plus the applied work (kinetic "
             f"energy {T[0]:.4g} J at start, {T.max():.4g} J at most); the step dt = "
-            f"{traj.t[1] - traj.t[0]:g} s is too large for the friction's jump at q̇ = 0 "
+            f"{dt:g} s is too large for the friction's jump at q̇ = 0 "
             "(it overshoots q̇ = 0 and pushes): use a smaller dt",
             EnergyInjectionWarning,
             stacklevel=caller_stacklevel(),
