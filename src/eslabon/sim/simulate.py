@@ -17,24 +17,22 @@ Coulomb friction μ sign(q̇) is discontinuous at q̇ = 0: a fixed step cannot f
 (a joint overshoots q̇ = 0 and chatters, moving for ever). Every integrator therefore
 decides Karnopp's stick–slip at the start of each step (:mod:`.stick_slip`: the stuck
 joints stopped and held with q̈ = 0 while their holding torque is within ±μ); the
-compiled loops do the same (:mod:`.stick_slip_loops`). Friction can only take energy
-out, so for a model with Coulomb friction the energy is checked after the run: when the
-kinetic plus potential energy exceeds its start plus the work of the applied torques and
-wrenches (more than 1 % of the energy in motion, a free flyer's rates left out of it),
-an :class:`EnergyInjectionWarning` says when and by how much; a joint whose rate reverses
-on two consecutive steps is named by a :class:`FrictionStepWarning`.
+compiled loop does the same (:mod:`.stick_slip_loops`, also the loop of
+:func:`eslabon.rollout`'s frictional runs). Friction can only take energy out, so after
+every run of a model with Coulomb friction the energy is checked
+(:mod:`.friction_check`): an :class:`EnergyInjectionWarning` when the kinetic plus
+potential energy exceeds its start plus the work of the applied torques and wrenches,
+a :class:`FrictionStepWarning` naming a joint whose rate reverses on two consecutive
+steps.
 """
 
 from __future__ import annotations
-
-import warnings
 
 import numpy as np
 
 from .._args import (
     MAX_HISTORY_BYTES,  # noqa: F401  (re-exported: the budget of simulate and rollout)
     NonFiniteResultError,
-    caller_stacklevel,
     check_history_bytes,
     finite_number,
     frozen_copy,
@@ -42,11 +40,16 @@ from .._args import (
     vector,
 )
 from .._engine.joints import extended_of
-from .._engine.layout import FREE_FLYER
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
+from .friction_check import (  # noqa: F401  (the warnings: re-exported)
+    EnergyInjectionWarning,
+    FrictionStepWarning,
+    check_friction_energy,
+)
+from .laws import NO_LAW
 from .manifold import Chart
 from .rk4 import FD_CODES, euler_loop, rk4_loop, rk4_step
 from .stick_slip import StickSlip, coulomb_per_rate, without_coulomb
@@ -54,18 +57,12 @@ from .stick_slip_loops import stick_slip_loop
 from .trajectory import Trajectory
 
 METHODS = ("rk4", "euler", "dop853")
-INJECTION_TOLERANCE = 0.01  # of the energy in motion (see the module docstring)
 
 
-class FrictionStepWarning(RuntimeWarning):
-    """A joint's rate reversed on two consecutive steps of a run with Coulomb friction:
-    the step is too large for the stick–slip of that joint (:mod:`.stick_slip`)."""
-
-
-class EnergyInjectionWarning(RuntimeWarning):
-    """The simulated energy grew beyond what the applied torques supplied: the friction
-    model (Coulomb's sign(q̇)) pushed instead of resisting, because the step is too large
-    for it."""
+def no_law(n):
+    """The gains and references :func:`.stick_slip_loops.stick_slip_loop` takes with a
+    torque table (unused: zeros of the law's shapes)."""
+    return (np.zeros(n), np.zeros(n), np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n)))
 
 
 def _torque_law(model, torque, K, n):
@@ -242,13 +239,10 @@ def simulate(
     if np.any(coulomb_per_rate(model) > 0):  # Karnopp's stick–slip, per step
         free = without_coulomb(model)
 
-        def fd(x, v, rows):
-            r = len(rows)
-            return forward_dynamics(
-                free, np.repeat(x[None], r, 0), np.repeat(v[None], r, 0), rows, method=fd_method
-            )
+        def fd(x, v, tau):
+            return forward_dynamics(free, x, v, tau, method=fd_method)
 
-        friction = StickSlip(model, fd, dt)
+        friction = StickSlip(model, fd, dt, free)
 
     def accel(tk, k, x, v):
         # the last finite state: the step's start for RK4, the stage itself for dop853
@@ -303,8 +297,9 @@ def simulate(
         P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
         F = coulomb_per_rate(model)
         status, step = stick_slip_loop(
-            P0, code, T, float(dt), q, qd, qdd, extended_of(P0), F, method == "rk4"
-        )
+            P0, P0, code, method == "euler", NO_LAW, no_law(n), T, F, float(dt), q, qd, qdd,
+            np.zeros((1, n)), extended_of(P0),
+        )  # fmt: skip
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif compiled:
@@ -349,12 +344,12 @@ def simulate(
                 "model's scale, the torque and the tolerances"
             )
         q[:], qd[:] = sol.y[:n].T, sol.y[n:].T
+    if friction is not None and not compiled:
+        settle(K - 1)  # the last sample's stop and q̈ (the others were done step by step)
     if callable(torque):
         tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])
     else:
         tau = np.array(np.broadcast_to(T, (K, n)))
-    if friction is not None and not compiled:
-        settle(K - 1)  # the last sample's q̈ (the others were recorded step by step)
     wrench_tau = None
     if wrenches is not None and any(callable(w.value) for w in wrenches):
         wrench_tau = np.array(
@@ -367,9 +362,7 @@ def simulate(
         qdd = forward_dynamics(model, q, qd, applied, method=fd_method)
     traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
     if friction is not None:
-        _check_friction_energy(
-            model, traj, zero_order_hold=not callable(torque), wrench_tau=wrench_tau
-        )
+        check_friction_energy(model, traj, not callable(torque), wrench_tau)
     return traj
 
 
@@ -458,63 +451,3 @@ def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
     except NonFiniteResultError:
         pass
     _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], method)
-
-
-def _check_friction_energy(model, traj, zero_order_hold: bool, wrench_tau=None):
-    """Warn when the energy grew beyond the applied work (see the module docstring), and
-    name the joints whose rate reversed on two consecutive steps (the step cannot resolve
-    their friction). The joint torques' work is exact when held over each step,
-    τ_k·(q_k+1 − q_k), otherwise (and the wrenches', ``wrench_tau`` (K, n)) the trapezoid
-    rule. The energy in motion that sets the tolerance leaves out the rates of a free
-    flyer: a floating base in free fall trades tens of kJ between potential and kinetic
-    energy, which would hide the millijoules a chattering finger injects."""
-    from ..dynamics import kinetic_energy, potential_energy
-
-    T = kinetic_energy(model, traj.q, traj.qd)
-    V = potential_energy(model, traj.q)
-    E = T + V
-    if model.nq != model.nv:  # the displacement of each step in the tangent space
-        from ..model.configuration import difference
-
-        dq = difference(model, traj.q[:-1], traj.q[1:])
-    else:
-        dq = np.diff(traj.q, axis=0)
-    tau = traj.tau[:-1] if zero_order_hold else 0.5 * (traj.tau[:-1] + traj.tau[1:])
-    if wrench_tau is not None:
-        tau = tau + 0.5 * (wrench_tau[:-1] + wrench_tau[1:])
-    work = np.concatenate([[0.0], np.cumsum(np.einsum("kj,kj->k", tau, dq))])
-    excess = (E - E[0]) - work
-    base = np.isin(model.dof_bodies, np.flatnonzero(model.joint_type == FREE_FLYER))
-    inner = kinetic_energy(model, traj.q, np.where(base, 0.0, traj.qd)) if base.any() else T
-    in_motion = max(inner.max(), np.abs(E - E[0]).max(), np.abs(work).max())
-    rounding = 1e-8 * max(T.max(), np.abs(V - V[0]).max(), 1e-4)
-    k = int(np.argmax(excess))
-    F = coulomb_per_rate(model)
-    flips = (traj.qd[:-1] * traj.qd[1:] < 0) & (F > 0)
-    chatter = flips[:-1] & flips[1:]
-    names = [
-        repr(model.body_names[model.dof_bodies[j]])
-        for j in np.argsort(-chatter.sum(axis=0))
-        if chatter[:, j].any()
-    ]
-    dt = traj.t[1] - traj.t[0]
-    if names:
-        warnings.warn(
-            f"simulate: the step dt = {dt:g} s cannot resolve the Coulomb friction of the "
-            f"joint of {'body ' if len(names) == 1 else 'bodies '}{', '.join(names[:5])}: "
-            "its rate reversed on consecutive steps (first at t = "
-            f"{traj.t[int(np.argmax(chatter.any(axis=1)))]:.6g} s); use a smaller dt",
-            FrictionStepWarning,
-            stacklevel=3,
-        )
-    if excess[k] > INJECTION_TOLERANCE * in_motion and excess[k] > rounding:
-        which = f" (joint of body {names[0]})" if names else ""
-        warnings.warn(
-            f"simulate: Coulomb friction injected energy{which}: at t = {traj.t[k]:.6g} s "
-            f"the energy is {excess[k]:.4g} J above its start plus the applied work (kinetic "
-            f"energy {T[0]:.4g} J at start, {T.max():.4g} J at most); the step dt = "
-            f"{dt:g} s is too large for the friction's jump at q̇ = 0 "
-            "(it overshoots q̇ = 0 and pushes): use a smaller dt",
-            EnergyInjectionWarning,
-            stacklevel=caller_stacklevel(),
-        )
