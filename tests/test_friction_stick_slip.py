@@ -52,7 +52,7 @@ def _ramp_run(model, t_final, h, method, qd0=0.0):
     return traj.t, traj.q[:, 0], traj.qd[:, 0], traj.qdd[:, 0]
 
 
-RAMP_METHODS = METHODS
+RAMP_METHODS = METHODS + ("rollout-rk4", "rollout-euler")
 
 
 @pytest.mark.parametrize("method", RAMP_METHODS)
@@ -82,7 +82,7 @@ def test_block_on_a_ramp_slides_at_the_closed_form_deceleration(method):
     np.testing.assert_allclose(qd, -a * t, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("method", ("rk4", "dop853"))
+@pytest.mark.parametrize("method", ("rk4", "dop853", "rollout-rk4"))
 def test_block_launched_up_the_ramp_stops_where_the_closed_form_says(method):
     """tan 20° < μ = 0.5, launched up at v0 = 1 m/s: it decelerates at
     a = g(sin θ + μ cos θ), exactly until the step where it stops, then sticks for good
