@@ -105,3 +105,24 @@ def test_a_failing_frictional_run_is_marked_and_the_others_kept():
     runs, failed = rollout_with_failures(model, q0, v0, 0.01, 1e-3)
     assert failed.tolist() == [False, True, False]
     assert np.isfinite(runs.q[[0, 2]]).all()
+
+
+def test_the_mobile_manipulators_fixed_step_names_the_arms_frictional_joints():
+    """``mobile.simulate`` integrates the arm's Coulomb friction with the plain law (no
+    stick–slip on the platform-coupled dynamics): with the fixed RK4 step it says so,
+    naming the joints; the adaptive default does not warn."""
+    from eslabon import mobile as mb
+
+    cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    arm = es.zoo.load("puma560_araujo")
+    rough = arm.replace(coulomb=np.r_[0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0])
+    mm = mb.MobileManipulator(cart, rough, mb.Mount((0.3, 0, 0.5)))
+    with pytest.warns(FrictionStepWarning, match=r"^mobile.simulate: the arm's Coulomb friction "
+                      rf"\(joint of body {rough.body_names[2]!r}\)") as seen:  # fmt: skip
+        mb.simulate(mm, 0.02, 0.01, method="rk4")
+    assert seen[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FrictionStepWarning)
+        mb.simulate(mm, 0.02, 0.01)
+        mb.simulate(mb.MobileManipulator(cart, arm, mb.Mount((0.3, 0, 0.5))), 0.02, 0.01,
+                    method="rk4")  # fmt: skip
