@@ -256,7 +256,10 @@ class StickSlip:
         from ..dynamics import mass_matrix
 
         if self._at is None or not np.array_equal(self._at, x):
-            self.X[:] = np.linalg.inv(mass_matrix(self.free, x))
+            try:
+                self.X[:] = np.linalg.inv(mass_matrix(self.free, x))
+            except np.linalg.LinAlgError:
+                raise NonFiniteResultError("stick-slip: the mass matrix is singular") from None
             self._at = np.array(x, dtype=float)
 
     def settle(self, x, v, tau_of):
