@@ -68,4 +68,4 @@ bench: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) out build .pytest_cache
-	find src -name '*.nbi' -delete -o -name '*.nbc' -delete -o -name '_fastcall*.so' -delete
+	find src -name '*.nbi' -delete -o -name '*.nbc' -delete -o -name '_fastcall*.so' -delete -o -name 'entries-*.so' -delete

@@ -1,4 +1,4 @@
-"""The C entry points of :mod:`eslabon._engine.fastcall` (issue: Speed, "Lean calls").
+"""The C entry points of :mod:`eslabon._engine.entrypoints` (issue: Speed, "Lean calls").
 
 With the C extension each public per-call function is a builtin: float64 C-contiguous
 (nq,) states run the compiled kernel from C, anything else goes to the Python general path
@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon._engine import fastcall
+from eslabon._engine import entrypoints
 from eslabon._engine.layout import HEADER, STRIDE
 from eslabon.dynamics import derivative_drivers, drivers
 
 needs_ext = pytest.mark.skipif(
-    not fastcall.AVAILABLE, reason="eslabon._fastcall was not built (no C compiler)"
+    not entrypoints.AVAILABLE, reason="eslabon._fastcall was not built (no C compiler)"
 )
 
 # name: (public function, number of state arguments)
@@ -198,7 +198,7 @@ def test_results_are_fresh_arrays():
 
 @needs_ext
 def test_bad_construction_is_refused():
-    make = fastcall._fastcall.public
+    make = entrypoints._fastcall.public
     addr = drivers.inverse_dynamics_entry.address
     general = es.inverse_dynamics.__self__.general
     good = dict(
@@ -242,7 +242,7 @@ def test_bad_construction_is_refused():
 def test_an_entry_compiles_on_its_first_lean_call():
     """Address 0: the entry is resolved from ``owner.address`` on the first call that
     takes the lean path (a general-path call never asks for it)."""
-    make = fastcall._fastcall.public
+    make = entrypoints._fastcall.public
 
     class Owner:
         asked = 0
@@ -291,9 +291,9 @@ def test_an_entry_compiles_on_its_first_lean_call():
 
 
 def test_without_the_extension_the_general_path_is_public(monkeypatch):
-    general = es.inverse_dynamics.__self__.general if fastcall.AVAILABLE else es.inverse_dynamics
-    monkeypatch.setattr(fastcall, "_fastcall", None)
-    assert fastcall.public(general, drivers.inverse_dynamics_entry, 3, (1,), es.Model) is general
+    general = es.inverse_dynamics.__self__.general if entrypoints.AVAILABLE else es.inverse_dynamics
+    monkeypatch.setattr(entrypoints, "_fastcall", None)
+    assert entrypoints.public(general, drivers.inverse_dynamics_entry, 3, (1,), es.Model) is general
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
@@ -301,7 +301,7 @@ def test_general_path_alone(model, name):
     """The general path (all a machine without a C compiler has) gives the same numbers
     and the same field-naming errors."""
     public, k = ENTRIES[name]
-    general = public.__self__.general if fastcall.AVAILABLE else public
+    general = public.__self__.general if entrypoints.AVAILABLE else public
     args = _states(model, k, seed=4)
     for a, b in zip(_outputs(public(model, *args)), _outputs(general(model, *args)), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
@@ -340,6 +340,6 @@ def test_an_entry_with_the_wrong_signature_for_its_outputs_is_refused():
     eleven arguments): a mismatch is an error when the public function is made."""
     general = es.forward_dynamics_derivatives.__self__.general
     with pytest.raises(ValueError, match="wide signature"):
-        fastcall.public(general, drivers.mass_matrix_entry, 3, (2, 2, 2), es.Model)
+        entrypoints.public(general, drivers.mass_matrix_entry, 3, (2, 2, 2), es.Model)
     with pytest.raises(ValueError, match="7-pointer signature"):
-        fastcall.public(general, derivative_drivers.fd_derivatives_entry, 3, (2,), es.Model)
+        entrypoints.public(general, derivative_drivers.fd_derivatives_entry, 3, (2,), es.Model)

@@ -95,7 +95,8 @@ def test_the_notice_names_the_subject_once_and_can_be_silenced(capsys):
 
 def test_a_fast_entry_compiles_on_its_first_lean_call(tmp_path):
     """The C entry of inverse dynamics is not compiled at import nor by a general-path
-    call (lists); the first call with float64 arrays compiles (or loads) it."""
+    call (lists); the first call with float64 arrays compiles (or loads) it (without the
+    start-up library, which would serve it: tests/test_start_library.py)."""
     r = _python(
         "import numpy as np, eslabon as es\n"
         "from eslabon.dynamics import drivers\n"
@@ -105,6 +106,7 @@ def test_a_fast_entry_compiles_on_its_first_lean_call(tmp_path):
         "es.inverse_dynamics(m, *np.zeros((3, 2)))\n"
         "print(drivers.inverse_dynamics_entry.compiled)\n",
         Path(os.environ.get("NUMBA_CACHE_DIR", tmp_path / "cache")),
+        ESLABON_NO_START_LIBRARY="1",
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["False", "True"]

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon._engine import fastcall
+from eslabon._engine import entrypoints
 from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
 from eslabon.kinematics import horner
 
@@ -233,7 +233,7 @@ def test_the_compiled_derivatives_hand_an_off_unit_quaternion_to_the_general_pat
     q = es.neutral(model)
     q[6] = 1.01  # the free flyer's w
     v = np.zeros(model.nv)
-    if fastcall.AVAILABLE:
+    if entrypoints.AVAILABLE:
         assert fn.__self__.fast(model, q, v, v) is None
         assert fn.__self__.fast(model, es.normalize(model, q), v, v) is not None
     for args in ((q, v, v), (np.stack([es.neutral(model), q]), np.stack([v, v]), np.stack([v, v]))):

@@ -12,6 +12,11 @@ far angle in one lane, and a non-finite lane.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import njit
@@ -434,3 +439,81 @@ def test_a_jacobian_batch_equals_the_columns_of_its_definition():
         else:
             want = np.concatenate([np.zeros_like(z), z], axis=1)
         np.testing.assert_allclose(J[:, :, k], want, atol=1e-12, err_msg=f"column {k}")
+
+
+_HISTORY_SCRIPT = """
+import sys
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+import eslabon as es
+from eslabon.dynamics import walker_orin
+
+model = es.zoo.random_tree(0, "BRUHLSPRF", friction=False)  # every joint type, quaternions
+rng = np.random.default_rng(11)
+N = int(sys.argv[1])
+q = np.array([es.random_configuration(model, rng) for _ in range(N)])
+qd, qdd = rng.normal(size=(2, N, model.nv))
+es.mass_matrix(model, q[0])  # compiled first: crba_into's fastmath reached its callees
+tau = es.bias_forces(model, q, qd) + 2.0 * qdd
+
+def parts(x):
+    return [np.asarray(a) for a in (x if isinstance(x, tuple) else (x,))]
+
+# the batch of M last: compiled before the others, it gave the lanes fused helpers too
+for name, fn, args in (
+    ("ID", es.inverse_dynamics, (q, qd, qdd)),
+    ("FD", es.forward_dynamics, (q, qd, tau)),
+    ("C", es.coriolis_matrix, (q, qd)),
+    ("dID", es.inverse_dynamics_derivatives, (q, qd, qdd)),
+    ("dFD", es.forward_dynamics_derivatives, (q, qd, tau)),
+    ("M", es.mass_matrix, (q,)),
+):
+    batch = parts(fn(model, *args))
+    singles = [parts(fn(model, *[a[s].copy() for a in args])) for s in range(N)]
+    for k, got in enumerate(batch):
+        want = np.stack([one[k] for one in singles])
+        if got.tobytes() != want.tobytes():
+            print(f"{name}[{k}]: batch != single states, max diff "
+                  f"{np.abs(got - want).max():.3g}")
+
+# no numba function but crba_into was compiled with fused arithmetic
+kernels = {
+    id(fn): fn
+    for n, module in sorted(sys.modules.items())
+    if n.startswith("eslabon.")
+    for fn in vars(module).values()
+    if isinstance(fn, Dispatcher) and fn is not walker_orin.crba_into
+}
+for fn in kernels.values():
+    for sig, cres in fn.overloads.items():
+        if cres.target_context.fastmath:
+            print(f"{fn.py_func.__module__}.{fn.__name__}{sig}: fastmath "
+                  f"{cres.target_context.fastmath}")
+print("done")
+"""
+
+
+def test_lanes_equal_single_states_whatever_compiled_first(tmp_path):
+    """Compile history: numba compiles a called function with the fastmath of its first
+    caller, unless the function states its own, and keeps that code for later callers.
+    With the mass matrix (``fastmath={"contract"}``) compiled first in a fresh cache, the
+    one-state kernels of a model with a spherical joint took fused helpers and the lanes
+    did not (ID, FD, C, M differed in the last bits). In a fresh process and cache, in
+    that order, every batch must still equal its single states bit for bit, and no
+    function but crba_into may carry fastmath."""
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),  # everything compiles, in this order
+        "ESLABON_NO_START_LIBRARY": "1",  # nor loaded ready-made
+        "ESLABON_COMPILE_NOTICE": "0",
+        "PYTHONPATH": str(Path(es.__file__).resolve().parents[1]),
+    }
+    r = subprocess.run(
+        [sys.executable, "-c", _HISTORY_SCRIPT, str(WIDTH + 1)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "done\n", r.stdout

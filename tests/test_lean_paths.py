@@ -2,7 +2,7 @@
 ``eslabon.dynamics.derivatives``.
 
 A float64 C-contiguous (n,) state goes straight into a compiled call
-(``eslabon._engine.fastcall``); anything else must take the general path and give the
+(``eslabon._engine.entrypoints``); anything else must take the general path and give the
 same answer or a ValueError naming the field (issue: Core, "Bad input"; module docstring
 of ``eslabon._args``). For each public function and each argument:
 

@@ -56,11 +56,27 @@ def test_implausible_inertia_of_a_model_file_points_here(tmp_path):
     assert where == [(__file__, _line_of("lambda: es.load_model(path)"))]
 
 
-def test_energy_injection_of_simulate_points_here():
-    arm = es.zoo.load("planar2").replace(gravity=(0.0, 0.0, 0.0))
-    stiff = arm.replace(coulomb=np.array([0.0, 5000.0, 5000.0]))
+def test_friction_warnings_of_simulate_point_here():
+    """Both warnings of the check after a run with Coulomb friction. The step cannot
+    resolve a torque that flips beyond F_c every step (FrictionStepWarning); a callable
+    torque that is zero at every sample and 50 N·m between them does work the sampled
+    torques do not show, which the check reads as injected energy."""
+    from eslabon.sim import FrictionStepWarning
+
+    p = es.zoo.load("jaramillo_pendulum")
+    model = p.replace(coulomb=np.array([0.0, 1.0]), viscous=np.zeros(2), gravity=(0.0, 0.0, 0.0))
+    flips = 5.0 * (-1.0) ** np.arange(101)[:, None]
+    where = _caught(
+        FrictionStepWarning,
+        lambda: es.simulate(model, 0.1, 1e-3, qd0=[-2.5e-3], torque=flips),
+    )
+    assert where == [(__file__, _line_of("lambda: es.simulate(model, 0.1, 1e-3, qd0"))]
+
+    def between(t, q, qd):
+        return np.full(1, 50.0 * np.sin(np.pi * t / 1e-3) ** 2)
+
     where = _caught(
         EnergyInjectionWarning,
-        lambda: es.simulate(stiff, 1.0, 1e-3, q0=[0.3, 0.2], qd0=[1.0, -1.0]),
+        lambda: es.simulate(model, 0.1, 1e-3, qd0=[2.0], torque=between),
     )
-    assert where == [(__file__, _line_of("lambda: es.simulate(stiff"))]
+    assert where == [(__file__, _line_of("lambda: es.simulate(model, 0.1, 1e-3, qd0=[2"))]

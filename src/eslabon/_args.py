@@ -49,7 +49,7 @@ def state_docs(fn):
     """Decorator: ``fn`` with each line of its docstring that holds only ``$name``
     replaced by ``STATE_DOCS[name]``, indented as that line, so that ``help``,
     :func:`inspect.getdoc` and Sphinx read ordinary numpydoc text (a builtin made from
-    ``fn`` by :func:`eslabon._engine.fastcall.public` copies the filled text). No
+    ``fn`` by :func:`eslabon._engine.entrypoints.public` copies the filled text). No
     str.format: the braces of the docstrings stay as written."""
     if fn.__doc__:  # None under python -OO
 

@@ -37,288 +37,10 @@ from __future__ import annotations
 import os
 import time
 
-FIRST_USE, MORE = "first use", "more"
-_ARMS, _FLOATING = "arms: ", "floating bases: "
-# group -> (what it compiles; the groups it runs after, whose kernels it shares: it loads
-# them from the cache instead of compiling them again in another process; its CPU
-# seconds from empty on the reference machine; FIRST_USE, or MORE for ``--all`` only)
-GROUPS = {
-    _ARMS + "first calls": (
-        "ID, bias, gravity, M, FD, their derivatives and the linearization on arrays",
-        (),
-        21.0,
-        FIRST_USE,
-    ),
-    _ARMS + "other one-state calls": (
-        "lists, every method, crosscheck, kinematics, momentum, a mimic joint",
-        (_ARMS + "first calls",),
-        11.0,
-        FIRST_USE,
-    ),
-    _ARMS + "batches": (
-        "ID, bias, gravity, M, FD, energies, poses on (N, n) states",
-        (_ARMS + "first calls",),
-        6.5,
-        FIRST_USE,
-    ),
-    _ARMS + "simulation": (
-        "RK4 and Euler loops, a mobile manipulator",
-        (_ARMS + "other one-state calls", _ARMS + "batches"),
-        5.0,
-        FIRST_USE,
-    ),
-    _ARMS + "more batches": (
-        "derivatives, linearization, other methods, C, Jacobians, link motion",
-        (_ARMS + "batches", _ARMS + "other one-state calls"),
-        16.0,
-        MORE,
-    ),
-    _ARMS + "trace and tip wrench": (
-        "the Newton–Euler trace, inverse dynamics with a tip wrench",
-        (_ARMS + "other one-state calls",),
-        2.5,
-        MORE,
-    ),
-    _FLOATING + "first calls": (
-        "the same for free-flyer, spherical and helical joints",
-        (),
-        28.0,
-        FIRST_USE,
-    ),
-    _FLOATING + "other one-state calls": (
-        "the same",
-        (_FLOATING + "first calls",),
-        4.0,
-        FIRST_USE,
-    ),
-    _FLOATING + "batches": ("the same", (_FLOATING + "first calls",), 12.0, FIRST_USE),
-    _FLOATING + "simulation": (
-        "RK4 on charts (batches of FD and energies) and on a screw",
-        (_FLOATING + "other one-state calls", _FLOATING + "batches"),
-        4.0,
-        FIRST_USE,
-    ),
-    _FLOATING + "more batches": (
-        "the same",
-        (_FLOATING + "simulation",),
-        17.0,
-        MORE,
-    ),
-    _FLOATING + "trace and tip wrench": (
-        "the same",
-        (_FLOATING + "other one-state calls",),
-        3.0,
-        MORE,
-    ),
-}
+from .warmup_groups import FIRST_USE, GROUPS, MORE, run_group, selected  # noqa: F401
 
-
-def _states(model, batch: int = 0):
-    """q (a valid configuration), q̇, q̈: one state (nq,), (nv,) or a batch (batch, …)."""
-    import numpy as np
-
-    import eslabon as es
-
-    rng = np.random.default_rng(0)
-    if batch:
-        q = np.stack([es.random_configuration(model, rng) for _ in range(batch)])
-    else:
-        q = es.random_configuration(model, rng)
-    shape = (batch, model.nv) if batch else (model.nv,)
-    return q, rng.uniform(-1, 1, shape), rng.uniform(-1, 1, shape)
-
-
-def _first_calls(model) -> None:
-    """One state as float64 arrays: the lean C entries."""
-    import eslabon as es
-    from eslabon.control import linearize
-
-    q, v, a = _states(model)
-    es.inverse_dynamics(model, q, v, a)
-    es.bias_forces(model, q, v)
-    es.gravity_torques(model, q)
-    es.mass_matrix(model, q)
-    es.forward_dynamics(model, q, v, a)
-    es.inverse_dynamics_derivatives(model, q, v, a)
-    es.forward_dynamics_derivatives(model, q, v, a)
-    linearize(model, q, v, a)
-
-
-def _other_calls(model) -> None:
-    """One state through the general path: lists, every method; crosscheck (every
-    formulation it compares), kinematics, momentum."""
-    import eslabon as es
-    from eslabon.control import linearize
-
-    q, v, a = _states(model)
-    x, y, z = (list(map(float, w)) for w in (q, v, a))
-    es.inverse_dynamics(model, x, y, z)
-    es.bias_forces(model, x, y)
-    es.gravity_torques(model, x)
-    for method in ("walker_orin_3", "walker_orin_1"):
-        es.mass_matrix(model, q, method=method)
-    for method in ("aba", "walker_orin_3", "walker_orin_1"):
-        es.forward_dynamics(model, q, v, a, method=method)
-    es.inverse_dynamics_derivatives(model, x, y, z)
-    es.forward_dynamics_derivatives(model, x, y, z)
-    linearize(model, x, y, z)
-    es.crosscheck(model, q, v, a)  # every formulation, M's and FD's methods, C, energies
-    es.forward_kinematics(model, q)
-    es.end_effector_pose(model, q)
-    es.jacobian(model, q)
-    es.kinematics.link_velocities(model, q, v)
-    es.kinematics.link_accelerations(model, q, v, a)
-    es.momentum(model, q, v)
-    es.kinetic_energy(model, q, v)
-    es.potential_energy(model, q)
-    es.coriolis_matrix(model, q, v)
-
-
-def _mimic_calls() -> None:
-    """A model with a mimic joint: the coupled system, general paths over the kernels of
-    its joints (:mod:`eslabon.model.mimic`)."""
-    import numpy as np
-
-    import eslabon as es
-    from eslabon.control import linearize
-
-    tree = es.zoo.random_tree(3, "RRRPR", friction=False)
-    model = tree.replace(  # body 4's joint copies body 1's
-        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
-        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
-        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
-    )
-    q, v, a = _states(model)
-    es.inverse_dynamics(model, q, v, a)
-    es.mass_matrix(model, q)
-    es.forward_dynamics(model, q, v, a, method="walker_orin_3")
-    es.inverse_dynamics_derivatives(model, q, v, a)
-    es.forward_dynamics_derivatives(model, q, v, a)
-    linearize(model, q, v, a)
-    es.crosscheck(model, q, v, a)
-    es.momentum(model, q, v)
-    es.simulate(model, 0.002, 0.001, q0=q, fd_method="walker_orin_3")
-
-
-def _batches(model) -> None:
-    """The batches of Newton–Euler, the mass matrix and the articulated-body algorithm;
-    those of the energies and the world poses, which plotting and viewing a trajectory
-    make."""
-    import eslabon as es
-
-    Q, V, A = _states(model, 9)
-    es.inverse_dynamics(model, Q, V, A)
-    es.bias_forces(model, Q, V)
-    es.gravity_torques(model, Q)
-    es.mass_matrix(model, Q)
-    es.forward_dynamics(model, Q, V, A)
-    es.kinetic_energy(model, Q, V)
-    es.forward_kinematics(model, Q)
-
-
-def _more_batches(model) -> None:
-    """Every other batch call."""
-    import eslabon as es
-    from eslabon.control import linearize
-
-    Q, V, A = _states(model, 9)
-    es.mass_matrix(model, Q, method="walker_orin_1")
-    for method in ("walker_orin_3", "walker_orin_1"):
-        es.forward_dynamics(model, Q, V, A, method=method)
-    es.inverse_dynamics_derivatives(model, Q, V, A)
-    es.forward_dynamics_derivatives(model, Q, V, A)
-    linearize(model, Q, V, A)
-    es.jacobian(model, Q)
-    es.kinematics.link_velocities(model, Q, V)
-    es.momentum(model, Q, V)
-    es.coriolis_matrix(model, Q, V)
-
-
-def _simulation(model, family: str) -> None:
-    """The compiled RK4 (and Euler) loops with every forward-dynamics method."""
-    import numpy as np
-
-    import eslabon as es
-
-    q, _, tau = _states(model)
-    if family == "floating bases":
-        es.simulate(model, 0.002, 0.001, q0=q, torque=np.zeros(model.nv))  # on charts
-        model = es.zoo.random_tree(0, "RHR")  # a helical joint: the compiled loop
-        q, _, tau = _states(model)
-    for method in ("aba", "walker_orin_3", "walker_orin_1"):
-        es.simulate(model, 0.002, 0.001, q0=q, torque=tau, fd_method=method)
-        es.simulate(model, 0.002, 0.001, q0=q, torque=np.tile(tau, (3, 1)), fd_method=method)
-    es.simulate(model, 0.002, 0.001, q0=q, torque=tau, method="euler")
-    if family == "arms":
-        from . import mobile as mb
-
-        mm = mb.MobileManipulator(
-            mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),
-            es.zoo.load("puma560_araujo"),
-            mb.Mount.araujo_assumed(),
-        )
-        mb.simulate(mm, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
-
-
-def run_group(name: str) -> None:
-    """Make one group's calls in this process, compiling what is not in the cache.
-
-    Parameters
-    ----------
-    name : str
-        A group of :data:`GROUPS`.
-
-    Raises
-    ------
-    ValueError
-        An unknown group.
-    """
-    import numpy as np
-
-    import eslabon as es
-
-    if name not in GROUPS:
-        raise ValueError(f"group: expected one of {list(GROUPS)}, got {name!r}")
-    family, part = name.split(": ")
-    if family == "arms":
-        model = es.zoo.load("practica_4dof")  # revolute and prismatic joints
-    else:
-        model = es.zoo.load("space_manipulator")  # a free flyer and revolute joints
-    if part == "first calls":
-        _first_calls(model)
-        if family == "floating bases":
-            _first_calls(es.zoo.random_tree(0, "RHR"))  # a helical joint (nq = nv)
-    elif part == "other one-state calls":
-        _other_calls(model)
-        if family == "arms":
-            _mimic_calls()
-    elif part == "batches":
-        _batches(model)
-    elif part == "more batches":
-        _more_batches(model)
-    elif part == "simulation":
-        _simulation(model, family)
-    else:  # trace and tip wrench
-        q, v, a = _states(model)
-        es.rnea_trace(model, q, v, a)
-        es.inverse_dynamics(model, q, v, a, tip_wrench=np.ones(6))
-
-
-def selected(everything: bool = False) -> list:
-    """The groups a warm-up runs.
-
-    Parameters
-    ----------
-    everything : bool
-        All the groups (``eslabon warmup --all``), not only those of first use.
-
-    Returns
-    -------
-    list of str
-        Names of :data:`GROUPS`, in their order there.
-    """
-    return [n for n, g in GROUPS.items() if everything or g[3] == FIRST_USE]
-
+LIBRARY = "start-up library"  # linked once the groups ending so have ended
+LIBRARY_AFTER = ": first calls"
 
 def _start_worker() -> None:
     """Each worker: warnings and the compile notice off, eslabon imported once."""
@@ -329,6 +51,29 @@ def _start_worker() -> None:
 
     compile_notice(False)
     import eslabon  # noqa: F401
+
+
+def _start_library() -> dict:
+    """Build the start-up library (:mod:`eslabon._engine.startlib`) in this worker: what
+    :func:`eslabon._engine.startlib_build.build` returns, or ``{"reason": …}``."""
+    from ._engine.startlib_build import NotBuilt, build
+
+    try:
+        return build()
+    except NotBuilt as exc:
+        return {"reason": str(exc)}
+    except OSError as exc:  # the cache folder cannot be written, the disk is full, …
+        return {"reason": f"{exc.filename or 'the cache folder'}: {exc.strerror or exc}"}
+
+
+def _library_line(library: dict) -> str:
+    if "reason" in library:
+        return f"eslabon warmup: no start-up library ({library['reason']}); processes start slower"
+    return (
+        f"eslabon warmup: start-up library of {len(library['entries'])} entries "
+        f"({len(library['left_to_numba'])} left to numba's cache) in "
+        f"{library['seconds']:.1f} s: {library['path']}"
+    )
 
 
 _compilations = [0, False]  # compiler passes run in this process; listening yet
@@ -448,8 +193,10 @@ def warmup(
     Runs the groups of calls of :data:`GROUPS` — those of first use, or all of them — in
     ``jobs`` worker processes: a group starts once the groups it follows have ended, on
     the next free worker, the ready group with the longest chain of groups after it
-    first (:func:`order`). Then, with ``prune``, removes this install's cache folders of
-    other versions of its sources.
+    first (:func:`order`). Once the first calls of every family have ended, a worker
+    links the C entries into the start-up library (:mod:`eslabon._engine.startlib`), so
+    that a later process runs its first dynamics without importing numba. Then, with
+    ``prune``, removes this install's cache folders of other versions of its sources.
 
     Parameters
     ----------
@@ -457,7 +204,8 @@ def warmup(
         Worker processes, at least 1 (default: one per core, at most one per group).
     log : callable, optional
         ``log(line)`` is called with a line as the warm-up starts and as each group
-        lands (compiled, with its wall and CPU seconds, or cached).
+        lands (compiled, with its wall and CPU seconds, or cached), and when the start-up
+        library is built (or why it was not).
     prune : bool
         Then remove this install's cache folders of other versions of its sources.
     everything : bool
@@ -471,7 +219,9 @@ def warmup(
         needed was loaded from the cache); ``compiled``: how many groups compiled;
         ``jobs``: the worker processes; ``wall_s``: the warm-up's wall seconds;
         ``cpu_s``: the workers' CPU seconds, their start-up included (0.0 where the
-        platform does not say); ``old_cache``: the cache folders of other versions,
+        platform does not say); ``start_library``: the library's path, entries, those
+        left to numba's cache and build seconds, or the ``"reason"`` it was not built;
+        ``old_cache``: the cache folders of other versions,
         ``{"folders", "bytes", "removed", "not_removed"}`` (their count and bytes, how
         many were removed, the paths of those that could not be).
 
@@ -502,6 +252,7 @@ def warmup(
     settle_for_workers()  # a refused cache folder said here, not by every worker
     t0, cpu0 = time.perf_counter(), _children_cpu()
     tasks: dict = {}
+    library = None  # not started; {} while it is built; then what the build returned
     if names:
         log(
             f"eslabon warmup: {len(names)} groups of calls in {jobs} "
@@ -511,15 +262,29 @@ def warmup(
         ctx = multiprocessing.get_context("spawn")  # a fresh interpreter per worker
         with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start_worker) as pool:
             running: dict = {}
-            while len(tasks) < len(names):
+            # the C entries are compiled by the first calls: the library is linked as
+            # soon as those groups have ended, beside the groups still running
+            library_after = [n for n in names if n.endswith(LIBRARY_AFTER)]
+            while len(tasks) < len(names) or not library:
                 waiting = [n for n in names if n not in tasks and n not in running.values()]
                 for name in sorted(waiting, key=lambda n: -tails[n]):
                     if len(running) < jobs and _ready(name, list(tasks), names):
                         running[pool.submit(_worker, name)] = name
+                if (
+                    library is None
+                    and len(running) < jobs
+                    and all(n in tasks for n in library_after)
+                ):
+                    running[pool.submit(_start_library)] = LIBRARY
+                    library = {}
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     result = fut.result()
                     name = running.pop(fut)
+                    if name == LIBRARY:
+                        library = result
+                        log(_library_line(library))
+                        continue
                     del result["group"]
                     tasks[name] = result
                     log(
@@ -543,6 +308,7 @@ def warmup(
         "jobs": jobs,
         "wall_s": wall,
         "cpu_s": cpu,
+        "start_library": library or {"reason": "no groups were run"},
         "old_cache": {
             "folders": len(old) + len(failed),
             "bytes": sum(f["bytes"] for f in old + failed),

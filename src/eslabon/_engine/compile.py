@@ -141,10 +141,12 @@ def _after_fork_in_child():
 
 
 class BatchKernel:
-    """A parallel batch kernel (numba ``parallel=True``, called from Python only). In a
-    process forked after it ran on GNU OpenMP the same function runs serially, compiled
-    then (numba's cache does not tell a serial build from a parallel one), so
-    ``multiprocessing`` with ``fork`` works after a batch call."""
+    """A parallel batch kernel (numba ``parallel=True``, called from Python only). It runs
+    on the threads :func:`.contention.limit` allows now (fewer than the user's count
+    when other work holds the cores). In a process forked after it ran on GNU OpenMP the
+    same function runs serially, compiled then (numba's cache does not tell a serial
+    build from a parallel one), so ``multiprocessing`` with ``fork`` works after a batch
+    call."""
 
     def __init__(self, fn):
         import numba
@@ -156,7 +158,23 @@ class BatchKernel:
 
     def __call__(self, *args):
         if not _forked_from_openmp:
-            return self.parallel(*args)
+            import numba
+
+            from . import contention
+
+            requested = numba.get_num_threads()
+            threads = contention.limit(requested)
+            if threads == requested:
+                try:
+                    return self.parallel(*args)
+                finally:
+                    contention.batch_ended(threads)
+            numba.set_num_threads(threads)  # this thread's setting, put back below
+            try:
+                return self.parallel(*args)
+            finally:
+                numba.set_num_threads(requested)
+                contention.batch_ended(threads)
         if self._serial is None:
             import numba
 

@@ -223,9 +223,9 @@ def run_simulations(spec: SweepSpec, base, params, models) -> dict:
     half steps (the stage times of RK4). A sample that fails anywhere is left out, for
     :func:`run_sample` to run alone and report."""
     from ..dynamics.api import inverse_dynamics
+    from ..sim.friction_check import check_friction_energy
     from ..sim.laws import PD
     from ..sim.rollouts import rollout_with_failures
-    from ..sim.simulate import _check_friction_energy
     from ..sim.trajectory import Trajectory
 
     sims, groups = {}, {}
@@ -272,7 +272,7 @@ def run_simulations(spec: SweepSpec, base, params, models) -> dict:
                     warnings.simplefilter("error", RuntimeWarning)
                     if np.any(sim.model.coulomb > 0):  # as simulate checks
                         traj = Trajectory(t=sim.t, q=q, qd=qd, qdd=runs.qdd[r], tau=tau)
-                        _check_friction_energy(sim.model, traj, spec.task == "simulate")
+                        check_friction_energy(sim.model, traj, spec.task == "simulate")
                     results[i] = _metrics(spec, p, sim, q, qd, tau, {})
             except Exception:
                 continue

@@ -29,7 +29,8 @@ c. scaling on ``zoo.random_chain(n, seed=0)``, n = 6 … 96: ID, FD, M per call 
    log-log slope (targets ID, FD ≤ 1.1, M ≈ 2; judged on n ≥ 24).
 d. ``simulate(puma, 1.0, 1e-3, method="rk4")`` wall time, best of 5 (target ≤ 10 ms).
 e. start-up in a fresh interpreter: ``import eslabon`` + first ``inverse_dynamics`` with a
-   warm numba cache (target ≤ 1.5 s) and with an empty one (``NUMBA_CACHE_DIR``).
+   warm numba cache and the start-up library (target ≤ 0.2 s) and with an empty one
+   (``NUMBA_CACHE_DIR``).
 f. batch rollouts (``--only rollout``): 1,000 arms × 1 s at 1 kHz from random states,
    RK4 and semi-implicit Euler, ``eslabon.rollout`` vs ``mujoco.rollout`` on 2 threads,
    Puma 560 and Panda (target ratio ≤ 0.3 RK4, ≤ 1.0 Euler), checked by the largest

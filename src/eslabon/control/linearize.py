@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import explain_nonfinite, finite_number, vectors
-from .._engine import fastcall as _fast
+from .._engine import entrypoints as _entrypoints
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
@@ -331,15 +331,18 @@ def linearize(
 
 # the public linearize: one state as float64 arrays runs the compiled entry straight from
 # C (eslabon._engine.fastcall), anything else the function above
-linearize = _fast.public(
+_entry, _entry_extended, _cols, _squares = _entrypoints.entry_pair(
+    _d.__name__, "linearize_entry", wide=True
+)
+linearize = _entrypoints.public(
     linearize,
-    _d.linearize_entry,
+    _entry,
     3,
     (2, 2, 2, 3, 4, 2),
     Model,
-    _d.linearize_entry_extended,
-    _d.SCRATCH_COLS["linearize_entry"],
-    _d.SCRATCH_SQUARES["linearize_entry"],
+    _entry_extended,
+    _cols,
+    _squares,
     Linearization,
 )
 

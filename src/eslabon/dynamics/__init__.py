@@ -2,6 +2,9 @@
 coriolis, energy, momentum; the numpy formulations lagrange, soa, gibbs_appell; trace), the ways
 each compiled one is called (drivers) and the public functions (api)."""
 
+from typing import TYPE_CHECKING
+
+from .._engine.lazymodule import lazy_attributes
 from .api import (
     bias_forces,
     coriolis_matrix,
@@ -16,7 +19,18 @@ from .api import (
     rnea_trace,
 )
 from .momentum import momentum
-from .trace import RneaTrace
+
+# imported on first use: it needs the compiled kernels (and numba), the functions above
+# only when a call takes their general path (eslabon._engine.startlib). (Not a name a
+# submodule has: importing the submodule would set the package's attribute to it.)
+_LAZY = {"RneaTrace": ".trace"}
+
+
+__getattr__ = lazy_attributes(globals(), _LAZY)
+
+if TYPE_CHECKING:
+    from .trace import RneaTrace  # noqa: F401
+
 
 __all__ = [
     "inverse_dynamics",

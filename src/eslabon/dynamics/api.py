@@ -10,19 +10,21 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import explain_nonfinite, state_docs, vector, vectors
-from .._engine import fastcall as _fast
-from .._engine.batch import chunk_count
-from .._engine.joints import extended_of
-from .._engine.lanes import WIDTH
+from .._engine import entrypoints as _entrypoints
+from .._engine.lazymodule import lazy_module
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..model.configuration import check_configuration
 from ..model.model import Model
-from . import batch_drivers as _b
-from . import derivative_batches as _db
-from . import derivative_drivers as _dd
-from . import drivers as _d
-from .drivers import MODE_BIAS, MODE_GRAVITY, MODE_ID
 from .wrenches import tip_wrench_array
+
+# the kernels and numba: imported by the first call that takes a general path
+_d = lazy_module("eslabon.dynamics.drivers")
+_dd = lazy_module("eslabon.dynamics.derivative_drivers")
+_b = lazy_module("eslabon.dynamics.batch_drivers")
+_db = lazy_module("eslabon.dynamics.derivative_batches")
+_batch = lazy_module("eslabon._engine.batch")
+_joints = lazy_module("eslabon._engine.joints")
+_lanes = lazy_module("eslabon._engine.lanes")
 
 MASS_MATRIX_METHODS = (
     "walker_orin_3",
@@ -57,10 +59,10 @@ def _engine_arrays(model, q, *rates):
 
 def _rnea(model, q, qd, qdd, mode, fext, what):
     """The general path: converts and checks the inputs, runs one state or a batch."""
-    if mode == MODE_GRAVITY:
+    if mode == _d.MODE_GRAVITY:
         (q,), batched = _states(model, q=q)
         qd = qdd = np.zeros(q.shape[:-1] + (model.nv,))
-    elif mode == MODE_BIAS:
+    elif mode == _d.MODE_BIAS:
         (q, qd), batched = _states(model, q=q, qd=qd)
         qdd = qd
     else:
@@ -69,20 +71,22 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
     qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     if batched:
         tau = np.empty((len(q), model.engine_nv))
-        chunks = chunk_count(len(q), WIDTH)
-        status = _b.rnea_many(P, qe, qde, qdde, 1.0, fext, mode, tau, chunks, extended_of(P))
+        chunks = _batch.chunk_count(len(q), _lanes.WIDTH)
+        status = _b.rnea_many(
+            P, qe, qde, qdde, 1.0, fext, mode, tau, chunks, _joints.extended_of(P)
+        )
     else:
         tau = np.empty(model.engine_nv)
         zero = np.zeros(model.engine_nv)
         status = _d.rnea_one(
             P,
             qe,
-            zero if mode == MODE_GRAVITY else qde,
-            qdde if mode == MODE_ID else zero,
+            zero if mode == _d.MODE_GRAVITY else qde,
+            qdde if mode == _d.MODE_ID else zero,
             1.0,
             fext,
             tau,
-            extended_of(P),
+            _joints.extended_of(P),
         )
     if status != OK:
         fields = dict(q=q, qd=qd, qdd=qdd)
@@ -91,8 +95,9 @@ def _rnea(model, q, qd, qdd, mode, fext, what):
 
 
 # The functions below are the general paths. The public functions of the same names are
-# made from them at the end of this module by :func:`.fastcall.public`: a plain float64
-# (n,) state goes straight into one compiled call, anything else comes here.
+# made from them at the end of this module by :func:`eslabon._engine.entrypoints.public`:
+# a plain float64 (n,) state goes straight into one compiled call, anything else comes
+# here.
 
 
 _NOT_PD_MESSAGE = (
@@ -142,9 +147,9 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     (2,)
     """
     if tip_wrench is None:
-        return _rnea(model, q, qd, qdd, MODE_ID, None, "inverse_dynamics")
+        return _rnea(model, q, qd, qdd, _d.MODE_ID, None, "inverse_dynamics")
     fext = tip_wrench_array(model, tip_wrench)
-    return _rnea(model, q, qd, qdd, MODE_ID, fext, "inverse_dynamics")
+    return _rnea(model, q, qd, qdd, _d.MODE_ID, fext, "inverse_dynamics")
 
 
 @state_docs
@@ -176,7 +181,7 @@ def gravity_torques(model, q):
     >>> es.gravity_torques(arm, [0.0, 0.0]).round(4).tolist()
     [30.411, 5.886]
     """
-    return _rnea(model, q, None, None, MODE_GRAVITY, None, "gravity_torques")
+    return _rnea(model, q, None, None, _d.MODE_GRAVITY, None, "gravity_torques")
 
 
 @state_docs
@@ -213,7 +218,7 @@ def bias_forces(model, q, qd):
     >>> np.allclose(es.mass_matrix(arm, q) @ qdd + b, es.inverse_dynamics(arm, q, qd, qdd))
     True
     """
-    return _rnea(model, q, qd, None, MODE_BIAS, None, "bias_forces")
+    return _rnea(model, q, qd, None, _d.MODE_BIAS, None, "bias_forces")
 
 
 @state_docs
@@ -283,14 +288,14 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     if batched:
         H = np.empty((len(q), n, n))
         if method == "walker_orin_1":  # one state per iteration
-            _b.ne_columns_many(P, qe, H, chunk_count(len(q)), extended_of(P))
+            _b.ne_columns_many(P, qe, H, _batch.chunk_count(len(q)), _joints.extended_of(P))
         else:  # lanes
-            _b.crba_many(P, qe, H, chunk_count(len(q), WIDTH), extended_of(P))
+            _b.crba_many(P, qe, H, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P))
         ok = np.isfinite(H).all() and np.isfinite(q).all()
     else:
         H = np.empty((n, n))
         ok = (_d.ne_columns_one if method == "walker_orin_1" else _d.crba_one)(
-            P, qe, H, extended_of(P)
+            P, qe, H, _joints.extended_of(P)
         ) == OK and np.isfinite(q).all()
     if not ok:
         explain_nonfinite("mass_matrix", q=q)
@@ -389,16 +394,18 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     out = np.empty_like(qd) if batched else np.empty(model.nv)
     if method == "aba":
         status = (
-            _b.aba_many(P, q, qd, tau, out, chunk_count(len(q), WIDTH), extended_of(P))
+            _b.aba_many(
+                P, q, qd, tau, out, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P)
+            )
             if batched
-            else _d.aba_one(P, q, qd, tau, out, extended_of(P))
+            else _d.aba_one(P, q, qd, tau, out, _joints.extended_of(P))
         )
     else:
         code = _d.COMPOSITE if method == "walker_orin_3" else _d.NE_COLUMNS
         status = (
-            _b.fd_many(P, q, qd, tau, code, out, chunk_count(len(q)), extended_of(P))
+            _b.fd_many(P, q, qd, tau, code, out, _batch.chunk_count(len(q)), _joints.extended_of(P))
             if batched
-            else _d.fd_one(P, q, qd, tau, code, out, extended_of(P))
+            else _d.fd_one(P, q, qd, tau, code, out, _joints.extended_of(P))
         )
     if status == NOT_POSITIVE_DEFINITE:
         raise ValueError(_NOT_PD_MESSAGE)
@@ -475,10 +482,10 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     dq = np.empty(shape)
     dv = np.empty(shape)
     if batched:
-        chunks = chunk_count(len(q), WIDTH)
-        status = _db.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, extended_of(P))
+        chunks = _batch.chunk_count(len(q), _lanes.WIDTH)
+        status = _db.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, _joints.extended_of(P))
     else:
-        status = _dd.id_derivatives_call(P, qe, qde, qdde, dq, dv, extended_of(P))
+        status = _dd.id_derivatives_call(P, qe, qde, qdde, dq, dv, _joints.extended_of(P))
     if status != OK:
         explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
     if model.mimic is not None:  # q_e = G q + o: Gᵀ (∂τ_e/∂x_e) G
@@ -538,11 +545,11 @@ def forward_dynamics_derivatives(model, q, qd, tau):
         N = len(q)
         dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
         status = _db.fd_derivatives_many(
-            P, q, qd, tau, dq, dv, Minv, chunk_count(N, WIDTH), extended_of(P)
+            P, q, qd, tau, dq, dv, Minv, _batch.chunk_count(N, _lanes.WIDTH), _joints.extended_of(P)
         )
     else:
         dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-        status = _dd.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, extended_of(P))
+        status = _dd.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, _joints.extended_of(P))
     if status == NOT_POSITIVE_DEFINITE:
         raise ValueError(_NOT_PD_MESSAGE)
     if status != OK:
@@ -551,12 +558,13 @@ def forward_dynamics_derivatives(model, q, qd, tau):
 
 
 def _public(general, entry: str, n_in: int, out_ranks: tuple, drivers=_d):
-    """The public function of ``general`` over the C entries ``entry`` of the module
-    ``drivers`` and its twin for the extended joint set (:mod:`eslabon._engine.fastcall`)."""
-    entries = getattr(drivers, entry), getattr(drivers, entry + "_extended")
-    cols = drivers.SCRATCH_COLS.get(entry, 0)
-    squares = getattr(drivers, "SCRATCH_SQUARES", {}).get(entry, 0)
-    return _fast.public(general, entries[0], n_in, out_ranks, Model, entries[1], cols, squares)
+    """The public function of ``general`` over the C entry ``entry`` of the module
+    ``drivers`` and its twin for the extended joint set
+    (:mod:`eslabon._engine.entrypoints`; neither is compiled or imported here)."""
+    plain, extended, cols, squares = _entrypoints.entry_pair(
+        drivers.__name__, entry, wide=len(out_ranks) >= 3
+    )
+    return _entrypoints.public(general, plain, n_in, out_ranks, Model, extended, cols, squares)
 
 
 inverse_dynamics = _public(inverse_dynamics, "inverse_dynamics_entry", 3, (1,))
@@ -617,10 +625,12 @@ def coriolis_matrix(model, q, qd):
     P = model.packed_dynamics
     if batched:
         C = np.empty((len(q), n, n))
-        _b.coriolis_many(P, qe, qde, C, chunk_count(len(q), WIDTH), extended_of(P))
+        _b.coriolis_many(
+            P, qe, qde, C, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P)
+        )
     else:
         C = np.empty((n, n))
-        _d.coriolis_one(P, qe, qde, C, extended_of(P))
+        _d.coriolis_one(P, qe, qde, C, _joints.extended_of(P))
     if not np.isfinite(C).all():
         explain_nonfinite("coriolis_matrix", q=q, qd=qd)
     return C if model.mimic is None else model.mimic.matrix(C)
@@ -632,10 +642,12 @@ def _energy(model, q, qd):
     P = model.packed  # (folded, a body fixed to the world would leave V's constant)
     if batched:
         out = np.empty((len(q), 2))
-        _b.energy_many(P, qe, qde, out, chunk_count(len(q), WIDTH), extended_of(P))
+        _b.energy_many(
+            P, qe, qde, out, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P)
+        )
     else:
         out = np.empty(2)
-        _d.energy_one(P, qe, qde, out, extended_of(P))
+        _d.energy_one(P, qe, qde, out, _joints.extended_of(P))
     if not np.isfinite(out).all():
         explain_nonfinite("energy", q=q, qd=qd)
     return out

@@ -2,7 +2,7 @@
 
 api.py replaces ``inverse_dynamics``, ``gravity_torques``, ``bias_forces``, ``mass_matrix``,
 ``forward_dynamics`` and the two derivative functions by builtins made by
-:func:`eslabon._engine.fastcall.public`, which carry no annotations; this stub gives every
+:func:`eslabon._engine.entrypoints.public`, which carry no annotations; this stub gives every
 public function of api.py its signature. A state is (n,) or a batch (N, n) and results
 follow: (n,)/(N, n) vectors, (n, n)/(N, n, n) matrices. Keep it in step with api.py.
 """

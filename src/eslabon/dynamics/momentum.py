@@ -15,7 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import state_docs
-from ..kinematics.kinematic_pass import kinematic_pass
+from .._engine.lazymodule import lazy_module
+
+# the kinematic recursion (and numba): imported by the first call
+_kinematics = lazy_module("eslabon.kinematics.kinematic_pass")
 
 
 @state_docs
@@ -58,7 +61,7 @@ def momentum(model, q, qd) -> np.ndarray:
     >>> h.shape, bool(np.isclose(h[2], (es.mass_matrix(arm, q) @ qd)[0]))
     ((6,), True)
     """
-    motion = kinematic_pass(model, q, qd)
+    motion = _kinematics.kinematic_pass(model, q, qd)
     R = motion.world_rotation  # (..., nb+1, 3, 3)
     c_local = motion.com  # (..., nb+1, 3) in body axes
     w_local = motion.angular_velocity

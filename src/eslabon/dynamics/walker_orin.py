@@ -116,7 +116,10 @@ def crba_into(P, q, cw, H, extended):
 
     Compiled with products and sums fused (``fastmath={"contract"}``: a · b + c rounded
     once, no reordering): 9–11 % less time on every robot measured, the entries within
-    round-off of the unfused ones (docs/performance.md, "The mass matrix per call")."""
+    round-off of the unfused ones (docs/performance.md, "The mass matrix per call").
+    Every numba function it calls states ``fastmath=False``, or it is inlined: numba
+    would compile one that leaves it unset with these flags, for every later caller
+    (:mod:`eslabon.kinematics.recursion`, ``body_com``)."""
     nb = int(P[H_NB])
     z = zero_of(q)
     Rp = like(_I9, z)

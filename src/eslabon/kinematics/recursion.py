@@ -84,6 +84,14 @@ def near_angles(P, q, extended):
     return _near_angles_one(P, q, extended)
 
 
+# The numba functions here that the mass matrix calls state `fastmath=False`: numba
+# compiles a called function that leaves it unset with the fastmath of the caller being
+# compiled (CPUTargetOptions.finalize inherits it) and keeps that machine code, keyed by
+# argument types only, for every later caller. Unstated, they took crba_into's
+# `fastmath={"contract"}` when the mass matrix was compiled first, and every kernel of
+# one scalar type that calls them then rounded differently from the other
+# (docs/architecture.md, "Same answer on every machine"). An @overload is compiled once
+# per caller's flags: it needs nothing.
 @overload(near_angles)
 def _near_angles(P, q, extended):
     if q.ndim == 1:
@@ -91,7 +99,7 @@ def _near_angles(P, q, extended):
     return lambda P, q, extended: _near_angles_block(P, q, extended)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=False)
 def _near_angles_one(P, q, extended):
     # When every value of q is in reach (the usual case) the joints are not looked at one
     # by one (the G1 humanoid, 36 coordinates: 0.12 -> 0.07 µs). The far test is written
@@ -118,7 +126,7 @@ def _near_angles_one(P, q, extended):
     return near
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=False)
 def _near_angles_block(P, q, extended):
     """:func:`_near_angles_one` of every lane (column) of a block: the block itself, or a
     copy whose far revolute angles are reduced. When every value of the block is in
@@ -144,7 +152,7 @@ def _near_angles_block(P, q, extended):
     return near
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=False)
 def body_com(P, o, qi):
     """Centre of mass of the body at offset ``o`` in its own frame at joint value ``qi``
     (it slides with a prismatic joint in seed 001's book mode)."""
@@ -168,7 +176,7 @@ def quaternion_row(P, o, q, qd, k, c):
     return E, r, dwd, da
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=False)
 def quaternion_row_placement(P, o, q, c):
     """(E, r) of the row at offset ``o`` placed by the quaternion at ``q[c:]`` (called,
     not inlined: see :func:`quaternion_row`)."""

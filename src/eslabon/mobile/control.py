@@ -341,6 +341,12 @@ def closed_loop(mm, law, y0, *, reference=None):
     ValueError
         ``y0`` of the wrong length or not finite.
 
+    Warns
+    -----
+    FrictionStepWarning
+        The arm has Coulomb friction: the RK4 steps integrate it with the plain law
+        (:mod:`eslabon.mobile.simulate`), naming the joints.
+
     Examples
     --------
     >>> import numpy as np
@@ -354,8 +360,11 @@ def closed_loop(mm, law, y0, *, reference=None):
     >>> run.error.shape
     (6, 21)
     """
+    from .simulate import warn_plain_coulomb
+
     ref = law.reference if reference is None else reference
     y = finite_array(y0, "y0", (mm.n_state,)).copy()
+    warn_plain_coulomb(mm, "mobile.control.closed_loop")
     t = ref.t
     Y, U, TAU = [y], [], []
     for i in range(len(t)):

@@ -7,19 +7,28 @@ Inputs are constants or callables of time: ``u`` the platform's (tricycle [F, M]
 differential drive [τ_left, τ_right]) and ``torque`` the arm's. The input work
 W = ∫ (Qᵀν + τᵀq̇ − friction) dt is integrated with the state, so the work–energy
 balance T + V − W = const can be checked on the result.
+
+The arm's Coulomb friction is the plain law F_c sign(q̇) here: Karnopp's stick–slip,
+which :func:`eslabon.simulate` and :func:`eslabon.rollout` decide at every step
+(:mod:`eslabon.sim.stick_slip`), is not decided on the platform-coupled dynamics. The
+adaptive methods shrink their step at the jump; a fixed RK4 step cannot follow it (a
+joint that friction should hold chatters about q̇ = 0), so ``method="rk4"`` on an arm with
+Coulomb friction warns (:func:`warn_plain_coulomb`), naming the joints.
 """
 
 from __future__ import annotations
 
 import csv
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .._args import finite_array, finite_number, whole_number
+from .._args import caller_stacklevel, finite_array, finite_number, whole_number
 from .._files import atomic_file
+from ..sim.friction_check import FrictionStepWarning
 from ..sim.rk4 import rk4_step
 from .energy import input_power, kinetic_energy, potential_energy
 from .manipulator import MobileManipulator, accelerations
@@ -240,6 +249,25 @@ def _law(x, n, name):
     return lambda t: v
 
 
+def warn_plain_coulomb(mm, who: str) -> None:
+    """A :class:`~eslabon.sim.FrictionStepWarning` naming the arm's joints with Coulomb
+    friction, which a fixed-step loop of the mobile manipulator (``who``) integrates with
+    the plain law (the module docstring); nothing when the arm has none."""
+    coulomb = np.asarray(mm.arm.coulomb, float)
+    bodies = [repr(mm.arm.body_names[i]) for i in np.flatnonzero(coulomb > 0)]
+    if bodies:
+        which = f"{'body' if len(bodies) == 1 else 'bodies'} {', '.join(bodies[:5])}"
+        warnings.warn(
+            f"{who}: the arm's Coulomb friction (joint of {which}) is integrated with the "
+            "plain law F_c sign(q̇), which a fixed RK4 step cannot follow at q̇ = 0 "
+            "(stick–slip is decided per step by eslabon.simulate and eslabon.rollout, not on "
+            "the platform-coupled dynamics): a joint that friction should hold may chatter; "
+            "use method='dop853', or check the work–energy balance of the result",
+            FrictionStepWarning,
+            stacklevel=caller_stacklevel(),
+        )
+
+
 def simulate(
     model: MobileManipulator,
     t_final: float,
@@ -319,6 +347,12 @@ def simulate(
     RuntimeError
         The adaptive integrator failed (naming the time it stopped at).
 
+    Warns
+    -----
+    FrictionStepWarning
+        ``method="rk4"`` on an arm with Coulomb friction, which it integrates with the
+        plain law (the module docstring), naming the joints.
+
     Examples
     --------
     >>> import eslabon as es
@@ -365,6 +399,7 @@ def simulate(
         raise ValueError(f"dt: t_final = {t_final} is not a whole number of steps of {dt}")
     t = np.linspace(0.0, t_final, samples if samples is not None else steps + 1)
     if method == "rk4":
+        warn_plain_coulomb(model, "mobile.simulate")
         X = np.empty((steps + 1, len(x0)))
         X[0] = x0
         for i in range(steps):

@@ -1,11 +1,31 @@
 """Robot models: the frozen flat-array :class:`Model` and its front-ends."""
 
+from typing import TYPE_CHECKING
+
+from .._engine.lazymodule import lazy_attributes
 from .builder import ModelBuilder
 from .dh import from_dh
-from .files import load_model, save_model
 from .model import DHTable, Frame, Model
-from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf
 from .variants import with_joint_friction, with_payload
+
+# the file front-ends (YAML, URDF, XML, their file handling) are imported on first use:
+# a process that builds its robot in code, or from the zoo, does not pay for them
+_LAZY = {
+    "load_model": ".files",
+    "save_model": ".files",
+    "UrdfInfo": ".urdf",
+    "from_urdf": ".urdf",
+    "read_urdf": ".urdf",
+    "to_urdf": ".urdf",
+}
+
+
+__getattr__ = lazy_attributes(globals(), _LAZY)
+
+
+if TYPE_CHECKING:
+    from .files import load_model, save_model  # noqa: F401
+    from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
 __all__ = [
     "with_payload",

@@ -3,7 +3,7 @@
 
 from .laws import PD, ComputedTorque
 from .rollouts import Rollout, rollout, rollout_with_failures
-from .simulate import METHODS, EnergyInjectionWarning, simulate
+from .simulate import METHODS, EnergyInjectionWarning, FrictionStepWarning, simulate
 from .trajectory import Trajectory
 
 __all__ = [
@@ -16,4 +16,5 @@ __all__ = [
     "Trajectory",
     "METHODS",
     "EnergyInjectionWarning",
+    "FrictionStepWarning",
 ]

@@ -3,8 +3,10 @@
 The arguments every kernel here shares, for N runs of K samples and n joints:
 
 * ``Ps`` (M, L): the packed arrays of the runs' M distinct models, ``which`` (N,): the
-  model of each run; ``Pcs``: the controller models of :class:`.laws.ComputedTorque`
-  (``Ps`` itself when each run uses its own model; one row when all share one).
+  model of each run; ``P0s`` (M, L) the same models without Coulomb friction and ``Fs``
+  (M, n) each rate's Coulomb friction (:mod:`.stick_slip`); ``Pcs``: the controller
+  models of :class:`.laws.ComputedTorque` (``Ps`` itself when each run uses its own
+  model; one row when all share one).
 * ``law`` (:data:`.laws.NO_LAW`, ``PD_LAW``, ``CT_LAW``) and its ``data``, a tuple
   (T, KP, KD, R0, R1, R2): ``T`` (1 or N,
   1 or K, n) torques held over each step (no law), else the gains ``KP``, ``KD`` (1 or N,
@@ -19,7 +21,10 @@ One arm: a torque table runs the loops of :func:`eslabon.simulate`
 model in lock step (the articulated-body algorithm only): :func:`lanes_block`, the same
 operations on (n, WIDTH) blocks with the ABA and Newton–Euler kernels compiled for lanes,
 each lane in the one-arm order, so every path gives the same numbers bit for bit
-(``tests/test_rollout.py``).
+(``tests/test_rollout.py``). A run whose model has Coulomb friction runs the loop of
+``simulate`` for such a model, :func:`.stick_slip_loops.stick_slip_loop` (Karnopp's
+stick–slip per step, a table or a law), one arm at a time: so it too equals
+``simulate`` bit for bit (``tests/test_friction_rollout.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from .._engine.status import OK
 from ..dynamics import aba
 from ..dynamics.aba import aba_into
 from ..dynamics.rnea import rnea_into
+from .law_kernels import _row, law_torque
 from .laws import CT_LAW, NO_LAW, PD_LAW
 from .rk4 import (
     _accel,
@@ -45,30 +51,7 @@ from .rk4 import (
     rk4_stage4,
     rk4_update,
 )
-
-
-@njit(cache=True, inline="always")
-def _row(S, k, stage):
-    """The reference row of stage ``stage`` (0: t_k, 1: t_k + h/2, 2: t_k + h) of step k
-    among S samples (one: a constant)."""
-    return 2 * k + stage if S > 1 else 0
-
-
-@njit(cache=True)
-def law_torque(Pc, law, kp, kd, R0, R1, R2, j, x, v, tau, wid, cmd, extended):
-    """The law's τ at reference row j (of each reference, or its one row) and the state
-    (x, v), into ``tau``; status (Newton–Euler's for computed torque)."""
-    r0 = R0[j if R0.shape[0] > 1 else 0]
-    r1 = R1[j if R1.shape[0] > 1 else 0]
-    r2 = R2[j if R2.shape[0] > 1 else 0]
-    n = x.shape[0]
-    if law == PD_LAW:
-        for a in range(n):
-            tau[a] = r2[a] + kp[a] * (r0[a] - x[a]) + kd[a] * (r1[a] - v[a])
-        return OK
-    for a in range(n):
-        cmd[a] = r2[a] + kd[a] * (r1[a] - v[a]) + kp[a] * (r0[a] - x[a])
-    return rnea_into(Pc, x, v, cmd, 1.0, None, wid, tau, extended)
+from .stick_slip_loops import stick_slip_loop
 
 
 @njit(cache=True)
@@ -138,9 +121,18 @@ def _pick(A, i):
 
 
 @njit(cache=True)
-def one_arm(P, Pc, method, euler, law, data, dt, i, Q, QD, QDD, TAU, extended):
-    """Run i alone (its own loop); (status, failing step)."""
+def one_arm(P, friction, Pc, method, euler, law, data, dt, i, Q, QD, QDD, TAU, extended):
+    """Run i alone (its own loop); (status, failing step). ``friction`` = (P0, F): the
+    packed model without Coulomb friction and each rate's Coulomb friction; a run with
+    some F > 0 takes the stick–slip loop (:func:`.stick_slip_loops.stick_slip_loop`)."""
     T, KP, KD, R0, R1, R2 = data
+    P0, F = friction
+    if np.any(F > 0.0):
+        gains = (_pick(KP, i), _pick(KD, i), _pick(R0, i), _pick(R1, i), _pick(R2, i))
+        return stick_slip_loop(
+            P0, Pc, method, euler, law, gains, _pick(T, i), F, dt, Q[i], QD[i], QDD[i],
+            TAU[i] if law != NO_LAW else TAU[0], extended,
+        )  # fmt: skip
     if law == NO_LAW:
         if euler:
             return euler_loop(P, method, _pick(T, i), dt, Q[i], QD[i], QDD[i], extended)
@@ -263,13 +255,16 @@ def lanes_block(P, Pc, euler, law, data, h, Q, QD, QDD, TAU, extended, runs, lo,
 
 
 @batch_kernel
-def rollout_lanes(Ps, which, Pcs, euler, law, data, dt, Q, QD, QDD, TAU, extended, runs, starts,
-                  status, step):  # fmt: skip
+def rollout_lanes(Ps, which, P0s, Fs, Pcs, euler, law, data, dt, Q, QD, QDD, TAU, extended, runs,
+                  starts, status, step):  # fmt: skip
     """ABA over blocks: block b is the arms runs[starts[b] : starts[b + 1]], at most
     WIDTH, all of one model (:func:`lanes_block`); a failed block's arms rerun one at a
     time (:func:`one_arm`), for their own status and step, and a block of one arm runs
     :func:`one_arm` at once (on the PUMA 560, 6.3 µs per step as a block of one lane
-    against 4.3 µs alone, and 1.8 µs per arm in a full block)."""
+    against 4.3 µs alone, and 1.8 µs per arm in a full block). A model with Coulomb
+    friction (a row of ``Fs`` with some F > 0, ``P0s`` its packed model without it) has
+    its runs in blocks of one (:func:`.rollouts._blocks`): the stick–slip loop runs one
+    arm at a time."""
     for b in prange(starts.shape[0] - 1):
         lo = starts[b]
         hi = starts[b + 1]
@@ -281,20 +276,22 @@ def rollout_lanes(Ps, which, Pcs, euler, law, data, dt, Q, QD, QDD, TAU, extende
         ):  # (one arm alone runs its own loop: a lanes block of one is slower)
             for r in range(lo, hi):
                 i = runs[r]
-                st, k = one_arm(P, Pc, 0, euler, law, data, dt, i, Q, QD, QDD, TAU, extended)
+                st, k = one_arm(P, (P0s[m], Fs[m]), Pc, 0, euler, law, data, dt, i, Q, QD, QDD,
+                                TAU, extended)  # fmt: skip
                 status[i] = st
                 step[i] = k
 
 
 @batch_kernel
-def rollout_arms(Ps, which, Pcs, method, euler, law, data, dt, Q, QD, QDD, TAU, extended, status,
-                 step):  # fmt: skip
+def rollout_arms(Ps, which, P0s, Fs, Pcs, method, euler, law, data, dt, Q, QD, QDD, TAU, extended,
+                 status, step):  # fmt: skip
     """Each run alone (:func:`one_arm`), the runs shared among the threads; its status
     and failing step."""
     for i in prange(Q.shape[0]):
         m = which[i]
         Pc = Pcs[m] if Pcs.shape[0] > 1 else Pcs[0]
-        st, k = one_arm(Ps[m], Pc, method, euler, law, data, dt, i, Q, QD, QDD, TAU, extended)
+        st, k = one_arm(Ps[m], (P0s[m], Fs[m]), Pc, method, euler, law, data, dt, i, Q, QD, QDD,
+                        TAU, extended)  # fmt: skip
         status[i] = st
         step[i] = k
 

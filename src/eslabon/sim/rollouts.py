@@ -25,6 +25,13 @@ grouped into blocks by model: the lanes kernel reads one packed model for the wh
 fewer arms costs about what a full one does, and a run whose model no other run shares
 takes the one-arm loop, so runs whose models all differ run at the one-arm loop's speed.
 A block whose dynamics fail is run again arm by arm, which reports the failing arm.
+
+A run whose model has Coulomb friction takes the loop ``simulate`` takes for it
+(:func:`.stick_slip_loops.stick_slip_loop`: Karnopp's stick–slip decided per step,
+:mod:`.stick_slip`), one arm at a time, with a torque table or a law alike; so it equals
+``simulate`` bit for bit with a table, and to round-off with a law (``simulate`` runs
+:meth:`~.laws.PD.as_torque` in its Python loop). After the runs :func:`rollout` checks
+the energy of each frictional run, as ``simulate`` does (:mod:`.friction_check`).
 """
 
 from __future__ import annotations
@@ -37,9 +44,11 @@ from .._args import check_history_bytes, finite_number, real_array
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
 from .._engine.layout import H_EXTENDED, H_MIMIC, H_NB, H_NQ, H_NV, JOINT_NAMES
+from .friction_check import check_runs
 from .laws import CT_LAW, NO_LAW, _Law
 from .rk4 import FD_CODES
 from .rollout_kernels import rollout_arms, rollout_lanes
+from .stick_slip import coulomb_per_rate, without_coulomb
 
 METHODS = ("rk4", "euler")
 
@@ -105,17 +114,19 @@ def _check_compiled(m, field):
 
 
 def _models(model, N):
-    """(the model of each run, Ps (M, L) the distinct packed arrays, which (N,))."""
+    """(the model of each run, Ps (M, L) the distinct packed arrays, which (N,), models
+    (M,) the distinct models)."""
     if hasattr(model, "packed_dynamics"):
         _check_compiled(model, "model")
-        return [model] * N, np.array(model.packed_dynamics[None]), np.zeros(N, dtype=np.int64)
+        P = np.array(model.packed_dynamics[None])
+        return [model] * N, P, np.zeros(N, dtype=np.int64), [model]
     seq = list(model)
     if len(seq) != N:
         raise ValueError(
             f"model: expected one Model or a sequence of N = {N} models (one per run), "
             f"got {len(seq)}"
         )
-    rows, index, which = [], {}, np.empty(N, dtype=np.int64)
+    rows, index, which, distinct = [], {}, np.empty(N, dtype=np.int64), []
     seen = set()
     for i, m in enumerate(seq):
         if not hasattr(m, "packed_dynamics"):
@@ -134,19 +145,36 @@ def _models(model, N):
         if key not in index:
             index[key] = len(rows)
             rows.append(m.packed_dynamics)
+            distinct.append(m)
         which[i] = index[key]
-    return seq, np.array(rows), which
+    return seq, np.array(rows), which, distinct
 
 
-def _blocks(which, M):
+def _friction(distinct):
+    """(P0s (M, L), Fs (M, n)): each distinct model's packed array without Coulomb
+    friction and the Coulomb friction of each rate (:mod:`.stick_slip`); a model without
+    it keeps its own packed array (its runs take the plain loops)."""
+    Fs = np.array([coulomb_per_rate(m) for m in distinct])
+    P0s = np.array(
+        [
+            without_coulomb(m).packed_dynamics if np.any(F > 0) else m.packed_dynamics
+            for m, F in zip(distinct, Fs)
+        ]
+    )
+    return P0s, Fs
+
+
+def _blocks(which, M, alone=None):
     """(runs, starts): the runs ordered by model and the bounds of the lanes blocks, at
-    most WIDTH runs each, every block of one model."""
+    most WIDTH runs each, every block of one model; the runs of a model with ``alone[m]``
+    (Coulomb friction: the stick–slip loop runs one arm) in blocks of one."""
     N = len(which)
     runs = np.argsort(which, kind="stable").astype(np.int64)
     starts, pos = [0], 0
-    for count in np.bincount(which, minlength=M):
+    for m, count in enumerate(np.bincount(which, minlength=M)):
         end = pos + int(count)
-        starts.extend(range(pos + WIDTH, end, WIDTH))
+        width = 1 if alone is not None and alone[m] else WIDTH
+        starts.extend(range(pos + width, end, width))
         if end > pos:
             starts.append(end)
         pos = end
@@ -215,7 +243,8 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     if not (np.all(np.isfinite(Q0)) and np.all(np.isfinite(V0))):
         raise ValueError("q0, qd0: expected finite values")
     N = Q0.shape[0]
-    seq, Ps, which = _models(model, N)
+    seq, Ps, which, distinct = _models(model, N)
+    P0s, Fs = _friction(distinct)
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
     steps = int(round(t_final / dt))
@@ -265,12 +294,13 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     data = (T, KP, KD, R0, R1, R2)
     arrays = (float(dt), Q, QD, QDD, TAU, extended)
     if fd_method == "aba":
-        runs, starts = _blocks(which, len(Ps))
-        rollout_lanes(Ps, which, Pcs, method == "euler", law, data, *arrays, runs, starts, status,
-                      step)  # fmt: skip
+        runs, starts = _blocks(which, len(Ps), np.any(Fs > 0, axis=1))
+        rollout_lanes(Ps, which, P0s, Fs, Pcs, method == "euler", law, data, *arrays, runs,
+                      starts, status, step)  # fmt: skip
     else:
         code = FD_CODES[fd_method]
-        rollout_arms(Ps, which, Pcs, code, method == "euler", law, data, *arrays, status, step)
+        rollout_arms(Ps, which, P0s, Fs, Pcs, code, method == "euler", law, data, *arrays, status,
+                     step)  # fmt: skip
     tau = TAU if law != NO_LAW else np.broadcast_to(T, (N, K, n))
     runs = Rollout(np.arange(K) * dt, Q, QD, QDD, tau)
     return runs, status, step, seq, (T if law == NO_LAW else None)
@@ -293,6 +323,12 @@ def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=N
     failed : ndarray of bool
         (N,): True for a run whose state or dynamics stopped being finite (or whose mass
         matrix stopped being positive definite).
+
+    Notes
+    -----
+    Unlike :func:`rollout` it does not check the energy of runs with Coulomb friction:
+    the caller does, run by run, as the sweeps do
+    (:func:`eslabon.sim.friction_check.check_friction_energy`).
 
     Raises
     ------
@@ -322,7 +358,10 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     Run i equals ``eslabon.simulate(model_i, t_final, dt, q0=q0[i], qd0=qd0[i],
     torque=torque_i, method=method, fd_method=fd_method)`` bit for bit, where a law's
     ``torque_i`` is ``law.as_torque(dt, i, model_i)``; the runs are shared among the
-    threads (:func:`eslabon.set_num_threads`).
+    threads (:func:`eslabon.set_num_threads`). A model with Coulomb friction is
+    integrated as ``simulate`` integrates it, with stick–slip decided per step (the
+    module docstring; a law then agrees with ``simulate`` to round-off, not bit for
+    bit), and each such run's energy is checked after the runs.
 
     Parameters
     ----------
@@ -367,6 +406,12 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         per run or whose joint trees differ (saying where); a run that diverges (naming
         the run, the time and its last finite state).
 
+    Warns
+    -----
+    EnergyInjectionWarning, FrictionStepWarning
+        With Coulomb friction, as :func:`eslabon.simulate` (naming the first run
+        concerned and counting the others).
+
     Examples
     --------
     >>> import numpy as np
@@ -400,4 +445,5 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
                                 method)  # fmt: skip
         except ValueError as exc:
             raise ValueError(f"run {i}: {exc}") from None
+    check_runs(seq, runs.t, runs.q, runs.qd, runs.tau, zero_order_hold=T is not None)
     return runs

@@ -13,23 +13,26 @@ Torque: None (zero), a constant (n,), an array (K, n) over the sample times t_k 
 held constant over each step (zero-order hold, as the seed holds τ over a step), or a
 callable ``(t, q, qd) -> tau`` evaluated wherever the integrator needs it.
 
-Coulomb friction μ sign(q̇) is discontinuous at q̇ = 0: a fixed step that is too large for
-μ makes it push instead of resist. Friction can only take energy out, so for a model
-with Coulomb friction the energy is checked after the run: when the kinetic plus
-potential energy exceeds its start plus the work of the applied torques (more than 1 % of
-the energy in motion), an :class:`EnergyInjectionWarning` says when and by how much.
+Coulomb friction μ sign(q̇) is discontinuous at q̇ = 0: a fixed step cannot follow it
+(a joint overshoots q̇ = 0 and chatters, moving for ever). Every integrator therefore
+decides Karnopp's stick–slip at the start of each step (:mod:`.stick_slip`: the stuck
+joints stopped and held with q̈ = 0 while their holding torque is within ±μ); the
+compiled loop does the same (:mod:`.stick_slip_loops`, also the loop of
+:func:`eslabon.rollout`'s frictional runs). Friction can only take energy out, so after
+every run of a model with Coulomb friction the energy is checked
+(:mod:`.friction_check`): an :class:`EnergyInjectionWarning` when the kinetic plus
+potential energy exceeds its start plus the work of the applied torques and wrenches,
+a :class:`FrictionStepWarning` naming a joint whose rate reverses on two consecutive
+steps.
 """
 
 from __future__ import annotations
-
-import warnings
 
 import numpy as np
 
 from .._args import (
     MAX_HISTORY_BYTES,  # noqa: F401  (re-exported: the budget of simulate and rollout)
     NonFiniteResultError,
-    caller_stacklevel,
     check_history_bytes,
     finite_number,
     frozen_copy,
@@ -41,18 +44,25 @@ from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
+from .friction_check import (  # noqa: F401  (the warnings: re-exported)
+    EnergyInjectionWarning,
+    FrictionStepWarning,
+    check_friction_energy,
+)
+from .laws import NO_LAW
 from .manifold import Chart
 from .rk4 import FD_CODES, euler_loop, rk4_loop, rk4_step
+from .stick_slip import StickSlip, coulomb_per_rate, without_coulomb
+from .stick_slip_loops import stick_slip_loop
 from .trajectory import Trajectory
 
 METHODS = ("rk4", "euler", "dop853")
-INJECTION_TOLERANCE = 0.01  # of the energy in motion (see the module docstring)
 
 
-class EnergyInjectionWarning(RuntimeWarning):
-    """The simulated energy grew beyond what the applied torques supplied: the friction
-    model (Coulomb's sign(q̇)) pushed instead of resisting, because the step is too large
-    for it."""
+def no_law(n):
+    """The gains and references :func:`.stick_slip_loops.stick_slip_loop` takes with a
+    torque table (unused: zeros of the law's shapes)."""
+    return (np.zeros(n), np.zeros(n), np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n)))
 
 
 def _torque_law(model, torque, K, n):
@@ -110,8 +120,9 @@ def simulate(
 
     ``"rk4"`` is classical fixed-step Runge–Kutta, as Práctica 3's ``walkerorinrunge3``
     (§3.4); a model whose q holds quaternions steps on charts of the configuration
-    space. For a model with Coulomb friction the energy is checked after the run (module
-    docstring).
+    space. Coulomb friction is integrated as stick–slip, decided per step; ``qd`` holds
+    the rates after the joints that stick were stopped, and the energy is checked after
+    the run (module docstring).
 
     Parameters
     ----------
@@ -164,8 +175,11 @@ def simulate(
     Warns
     -----
     EnergyInjectionWarning
-        With Coulomb friction and no wrenches: the energy grew beyond the applied
-        torques' work (the step is too large for the friction's jump at q̇ = 0).
+        With Coulomb friction: the energy grew beyond the applied torques' and wrenches'
+        work (the step is too large for the friction's jump at q̇ = 0).
+    FrictionStepWarning
+        With Coulomb friction: a joint's rate reversed on two consecutive steps (the
+        message names its body); use a smaller ``dt``.
 
     Examples
     --------
@@ -221,6 +235,14 @@ def simulate(
     q = np.empty((K, nq))
     qd = np.empty((K, n))
     q[0], qd[0] = q0, qd0
+    friction = None
+    if np.any(coulomb_per_rate(model) > 0):  # Karnopp's stick–slip, per step
+        free = without_coulomb(model)
+
+        def fd(x, v, tau):
+            return forward_dynamics(free, x, v, tau, method=fd_method)
+
+        friction = StickSlip(model, fd, dt, free)
 
     def accel(tk, k, x, v):
         # the last finite state: the step's start for RK4, the stage itself for dop853
@@ -229,13 +251,30 @@ def simulate(
             last = (t[k - 1], q[k - 1], qd[k - 1])  # Euler's x is q[k]: its update overflowed
         if not (np.isfinite(x).all() and np.isfinite(v).all()):
             _raise_divergence(model, *last, dt, method)
-        tau = law(tk, k, x, v)
-        if wrenches is not None:
-            tau = tau + wrench_torques(model, x, wrenches, tk, v)
+        tau = applied_at(tk, k, x, v)
         try:
+            if friction is not None:
+                return friction.accel(x, v, tau)
             return forward_dynamics(model, x, v, tau, method=fd_method)
         except NonFiniteResultError:
             _raise_divergence(model, *last, dt, method)
+
+    def applied_at(tk, k, x, v):
+        tau = law(tk, k, x, v)
+        if wrenches is not None:
+            tau = tau + wrench_torques(model, x, wrenches, tk, v)
+        return tau
+
+    def settle(k):
+        """Stick–slip at the start of step k (:mod:`.stick_slip`): stop the joints that
+        stick (qd[k] changed in place) and record q̈ there."""
+        if friction is None:
+            return
+        try:
+            friction.settle(q[k], qd[k], lambda v: applied_at(t[k], k, q[k], v))
+        except NonFiniteResultError:
+            _raise_divergence(model, t[k], q[k], qd[k], dt, method)
+        qdd[k] = accel(t[k], k, q[k], qd[k])
 
     def rate(tk, y, k):
         """ẏ = [q̇; q̈] at y = [q; q̇] (``k``: the step or sample the time falls in)."""
@@ -251,10 +290,19 @@ def simulate(
         and not manifold
         and model.mimic is None
     )
+    qdd = np.empty((K, n))
     if manifold:
-        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol)
+        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle)
+    elif compiled and friction is not None:
+        P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
+        F = coulomb_per_rate(model)
+        status, step = stick_slip_loop(
+            P0, P0, code, method == "euler", NO_LAW, no_law(n), T, F, float(dt), q, qd, qdd,
+            np.zeros((1, n)), extended_of(P0),
+        )  # fmt: skip
+        if status:
+            _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif compiled:
-        qdd = np.empty((K, n))
         P, code = model.packed_dynamics, FD_CODES[fd_method]
         loop = rk4_loop if method == "rk4" else euler_loop
         status, step = loop(P, code, T, float(dt), q, qd, qdd, extended_of(P))
@@ -262,12 +310,16 @@ def simulate(
             _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif method == "rk4":
         for k in range(steps):
+            settle(k)
             y = rk4_step(rate, t[k], np.concatenate([q[k], qd[k]]), dt, k)
             q[k + 1], qd[k + 1] = y[:n], y[n:]
     elif method == "euler":
         for k in range(steps):
+            settle(k)
             qd[k + 1] = qd[k] + dt * accel(t[k], k, q[k], qd[k])
             q[k + 1] = q[k] + dt * qd[k + 1]
+    elif friction is not None:  # dop853 over each sample interval, the modes held
+        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, chart=False)
     else:
         from scipy.integrate import solve_ivp  # imported here: it costs ~0.5 s at start-up
 
@@ -292,32 +344,38 @@ def simulate(
                 "model's scale, the torque and the tolerances"
             )
         q[:], qd[:] = sol.y[:n].T, sol.y[n:].T
+    if friction is not None and not compiled:
+        settle(K - 1)  # the last sample's stop and q̈ (the others were done step by step)
     if callable(torque):
         tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])
     else:
         tau = np.array(np.broadcast_to(T, (K, n)))
-    if not compiled:
-        applied = tau
-        if wrenches is not None and any(callable(w.value) for w in wrenches):
-            applied = tau + np.array(
-                [wrench_torques(model, q[k], wrenches, t[k], qd[k]) for k in range(K)]
-            )
-        elif wrenches is not None:  # constant wrenches: one batch over the samples
-            applied = tau + wrench_torques(model, q, wrenches)
+    wrench_tau = None
+    if wrenches is not None and any(callable(w.value) for w in wrenches):
+        wrench_tau = np.array(
+            [wrench_torques(model, q[k], wrenches, t[k], qd[k]) for k in range(K)]
+        )
+    elif wrenches is not None:  # constant wrenches: one batch over the samples
+        wrench_tau = wrench_torques(model, q, wrenches)
+    if friction is None and not compiled:
+        applied = tau if wrench_tau is None else tau + wrench_tau
         qdd = forward_dynamics(model, q, qd, applied, method=fd_method)
     traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
-    if np.any(model.coulomb > 0) and wrenches is None:  # (the wrenches' work is not counted)
-        _check_friction_energy(model, traj, zero_order_hold=not callable(torque))
+    if friction is not None:
+        check_friction_energy(model, traj, not callable(torque), wrench_tau)
     return traj
 
 
-def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol):
+def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, chart=True):
     """Fill q, q̇ for a model whose configuration holds quaternions: each step (each
     sample interval for dop853) integrates (c, v) on a chart around its first
-    configuration (:class:`.manifold.Chart`), then maps back to q."""
+    configuration (:class:`.manifold.Chart`), then maps back to q. ``settle(k)`` runs
+    first at each step (the stick–slip of Coulomb friction). ``chart=False``: the same
+    interval by interval for a model without quaternions (c = q)."""
     n = model.nv
     for k in range(len(t) - 1):
-        chart = Chart(model, q[k])
+        settle(k)
+        chart = Chart(model, q[k]) if chart else _Identity(q[k])
 
         def rate(tk, y, k=k, chart=chart):
             c, v = y[:n], y[n:]
@@ -342,6 +400,25 @@ def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol):
         if not np.isfinite(y).all():
             _raise_divergence(model, t[k], q[k], qd[k], dt, method)
         q[k + 1], qd[k + 1] = chart.finish(y[:n]), y[n:]
+
+
+class _Identity:
+    """The chart of a configuration space without quaternions: c = q."""
+
+    def __init__(self, q0):
+        self.q0 = q0
+
+    def start(self):
+        return self.q0.copy()
+
+    def configuration(self, c):
+        return c
+
+    def rate(self, c, x, v):
+        return v
+
+    def finish(self, c):
+        return c
 
 
 def _state_text(x, v) -> str:
@@ -374,34 +451,3 @@ def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
     except NonFiniteResultError:
         pass
     _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], method)
-
-
-def _check_friction_energy(model, traj, zero_order_hold: bool):
-    """Warn when the energy grew beyond the applied torques' work (see the module
-    docstring). With a torque held over each step its work is exact, τ_k·(q_k+1 − q_k);
-    otherwise the trapezoid rule."""
-    from ..dynamics import kinetic_energy, potential_energy
-
-    T = kinetic_energy(model, traj.q, traj.qd)
-    E = T + potential_energy(model, traj.q)
-    if model.nq != model.nv:  # the displacement of each step in the tangent space
-        from ..model.configuration import difference
-
-        dq = difference(model, traj.q[:-1], traj.q[1:])
-    else:
-        dq = np.diff(traj.q, axis=0)
-    tau = traj.tau[:-1] if zero_order_hold else 0.5 * (traj.tau[:-1] + traj.tau[1:])
-    work = np.concatenate([[0.0], np.cumsum(np.einsum("kj,kj->k", tau, dq))])
-    excess = (E - E[0]) - work
-    in_motion = max(T.max(), np.abs(E - E[0]).max(), np.abs(work).max())
-    k = int(np.argmax(excess))
-    if excess[k] > INJECTION_TOLERANCE * in_motion and excess[k] > 1e-12:
-        warnings.warn(
-            f"simulate: Coulomb friction injected energy: at t = {traj.t[k]:.6g} s the energy "
-            f"is {excess[k]:.4g} J above its start plus the applied torques' work (kinetic "
-            f"energy {T[0]:.4g} J at start, {T.max():.4g} J at most); the step dt = "
-            f"{traj.t[1] - traj.t[0]:g} s is too large for the friction's jump at q̇ = 0 "
-            "(it overshoots q̇ = 0 and pushes): use a smaller dt",
-            EnergyInjectionWarning,
-            stacklevel=caller_stacklevel(),
-        )
