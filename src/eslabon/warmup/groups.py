@@ -30,7 +30,7 @@ GROUPS = {
         FIRST_USE,
     ),
     _ARMS + "simulation": (
-        "RK4 and Euler loops, a mobile manipulator",
+        "RK4 and Euler loops, Coulomb friction, a mobile manipulator",
         (_ARMS + "other one-state calls", _ARMS + "batches"),
         5.0,
         FIRST_USE,
@@ -61,7 +61,7 @@ GROUPS = {
     ),
     _FLOATING + "batches": ("the same", (_FLOATING + "first calls",), 12.0, FIRST_USE),
     _FLOATING + "simulation": (
-        "RK4 on charts (batches of FD and energies) and on a screw",
+        "RK4 on charts (batches of FD and energies), on a screw, with friction",
         (_FLOATING + "other one-state calls", _FLOATING + "batches"),
         4.0,
         FIRST_USE,
@@ -203,7 +203,8 @@ def _more_batches(model) -> None:
 
 
 def _simulation(model, family: str) -> None:
-    """The compiled RK4 (and Euler) loops with every forward-dynamics method."""
+    """The compiled RK4 (and Euler) loops with every forward-dynamics method, and with
+    Coulomb friction."""
     import numpy as np
 
     import eslabon as es
@@ -217,8 +218,10 @@ def _simulation(model, family: str) -> None:
         es.simulate(model, 0.002, 0.001, q0=q, torque=tau, fd_method=method)
         es.simulate(model, 0.002, 0.001, q0=q, torque=np.tile(tau, (3, 1)), fd_method=method)
     es.simulate(model, 0.002, 0.001, q0=q, torque=tau, method="euler")
+    # Coulomb friction (a URDF's friction="…"): the stick–slip loop, one per joint set
+    es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=q, torque=tau)
     if family == "arms":
-        from . import mobile as mb
+        from .. import mobile as mb
 
         mm = mb.MobileManipulator(
             mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()),

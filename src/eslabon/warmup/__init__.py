@@ -37,17 +37,18 @@ from __future__ import annotations
 import os
 import time
 
-from .warmup_groups import FIRST_USE, GROUPS, MORE, run_group, selected  # noqa: F401
+from .groups import FIRST_USE, GROUPS, MORE, run_group, selected  # noqa: F401
 
 LIBRARY = "start-up library"  # linked once the groups ending so have ended
 LIBRARY_AFTER = ": first calls"
+
 
 def _start_worker() -> None:
     """Each worker: warnings and the compile notice off, eslabon imported once."""
     import warnings
 
     warnings.simplefilter("ignore")
-    from ._engine.compile import compile_notice
+    from .._engine.compile import compile_notice
 
     compile_notice(False)
     import eslabon  # noqa: F401
@@ -56,7 +57,7 @@ def _start_worker() -> None:
 def _start_library() -> dict:
     """Build the start-up library (:mod:`eslabon._engine.startlib`) in this worker: what
     :func:`eslabon._engine.startlib_build.build` returns, or ``{"reason": …}``."""
-    from ._engine.startlib_build import NotBuilt, build
+    from .._engine.startlib_build import NotBuilt, build
 
     try:
         return build()
@@ -234,19 +235,19 @@ def warmup(
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     if jobs is not None:
-        from ._args import whole_number
+        from .._args import whole_number
 
         jobs = whole_number(jobs, "--jobs", 1)
     names = order(selected(everything))
     tails = _tails(names)  # among the groups ready, the longest chain after it first
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     log = log or (lambda line: None)
-    from ._engine.cachedir import (
+    from .._engine.cachedir import (
         _code_hash,
         cache_folders,
         remove_old_cache_folders,
     )
-    from ._engine.compile import settle_for_workers
+    from .._engine.compile import settle_for_workers
 
     started_with = "eslabon-" + _code_hash()  # the sources may change during a warm-up
     settle_for_workers()  # a refused cache folder said here, not by every worker
