@@ -48,7 +48,7 @@ def _limit():
 
 def _cli(*args, limit=True, timeout=60):
     """(exit status, non-blank stderr lines) of `eslabon ARGS` in a fresh process."""
-    code = "import sys; from eslabon.cli.main import main; main(sys.argv[1:])"
+    code = "import sys; from eslabon.cli.main import run; run(sys.argv[1:])"
     env = {**os.environ, "PYTHONPATH": SRC, "ESLABON_COMPILE_NOTICE": "0"}
     p = subprocess.run(
         [sys.executable, "-c", code, *map(str, args)],

@@ -1,5 +1,5 @@
 """``python -m eslabon``: the ``eslabon`` command (e.g. ``python -m eslabon warmup``)."""
 
-from .cli.main import main
+from .cli.main import run
 
-main()
+run()

@@ -619,5 +619,52 @@ def main(argv=None):
         sys.exit(result)
 
 
+def _end_process(code: int):
+    """End the process with ``code``.
+
+    Once pyarrow has run (sweeps write and read Parquet parts), the interpreter's own
+    exit can abort in Arrow's thread pools' C++ destructors, after the command has done
+    its work and printed its result ("terminate called without an active exception",
+    SIGABRT; apache/arrow issue 34314). So, with pyarrow loaded, the exit steps that
+    matter here are run — the non-daemon threads joined, the exit handlers (Dask's
+    cluster shutdown, temporary folders), the streams flushed — and the process ends
+    without the C++ destructors."""
+    if "pyarrow" not in sys.modules:
+        sys.exit(code)
+    import atexit
+    import threading
+
+    shutdown = getattr(threading, "_shutdown", None)  # what the interpreter's exit calls
+    if shutdown is not None:
+        shutdown()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            pass
+    os._exit(code)
+
+
+def _exit_code(exc: SystemExit) -> int:
+    """The status ``sys.exit`` would give: 0 for None, the int, 1 for a message."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or 0
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def run(argv=None):
+    """The ``eslabon`` command as a process (the console script, ``python -m eslabon``):
+    :func:`main`, then the process ends (:func:`_end_process`). Call :func:`main` to
+    run a command inside a Python process that goes on."""
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = _exit_code(exc)
+    _end_process(code)
+
+
 if __name__ == "__main__":
-    main()
+    run()
