@@ -442,8 +442,15 @@ def test_mimic_dynamics_are_the_coupled_systems():
         ) / (2 * h)
         assert np.abs(dq[:, k] - fq).max() < 1e-6
         assert np.abs(dv[:, k] - fv).max() < 1e-6
+    # the default takes the mimic joint (Walker–Orin 3); ABA, named, refuses it
+    tau = es.inverse_dynamics(coupled, q, qd, qdd)
+    qdd_default = es.forward_dynamics(coupled, q, qd, tau)
+    assert np.array_equal(
+        qdd_default, es.forward_dynamics(coupled, q, qd, tau, method="walker_orin_3")
+    )
+    assert _rel(qdd_default, qdd) < 1e-12
     with pytest.raises(ValueError, match="method='aba'.*mimic joint of body 'body3'"):
-        es.forward_dynamics(coupled, q, qd, qdd)
+        es.forward_dynamics(coupled, q, qd, qdd, method="aba")
 
 
 @pytest.mark.parametrize(

@@ -115,7 +115,11 @@ def forward(
     tau: str = vector_option("--tau", "Joint torques τ", "N·m or N"),
     opt: Optional[List[str]] = OPT,
     as_json: bool = JSON,
-    method: str = typer.Option("aba", "--method", help="aba, walker_orin_3 or walker_orin_1"),
+    method: Optional[str] = typer.Option(
+        None,
+        "--method",
+        help="aba, walker_orin_3 or walker_orin_1 (default: aba; walker_orin_3 with a mimic joint)",
+    ),
 ):
     """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
     from .. import forward_dynamics

@@ -303,7 +303,7 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
 
 
 @state_docs
-def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
+def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=None):
     """Joint accelerations under given torques: q̈ = M(q)⁻¹ (τ + Σ J_fᵀ w_f − b(q, q̇)).
 
     The inverse of :func:`inverse_dynamics`: ``forward_dynamics(model, q, qd,
@@ -315,9 +315,11 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     $q
     $qd
     $tau
-    method : str
-        How (Notes): ``"aba"`` (default), ``"walker_orin_3"``, ``"walker_orin_1"``,
-        ``"lagrange"``, ``"soa"`` or ``"gibbs_appell"``.
+    method : str, optional
+        How (Notes): ``"aba"``, ``"walker_orin_3"``, ``"walker_orin_1"``,
+        ``"lagrange"``, ``"soa"`` or ``"gibbs_appell"``. Default: ``"aba"``, or
+        ``"walker_orin_3"`` for a model with a mimic joint (which the articulated-body
+        recursion cannot take).
     wrenches : list of ExternalWrench, optional
         What the environment applies to the robot (Notes): ExternalWrench objects or
         ``(frame, value[, axes])`` tuples, or one ExternalWrench; constant values only (a
@@ -362,6 +364,8 @@ def forward_dynamics(model, q, qd, tau, *, method: str = "aba", wrenches=None):
     >>> es.forward_dynamics(arm, [0.1, 0.2], [0.0, 0.0], tau).round(12).tolist()
     [1.0, -1.0]
     """
+    if method is None:  # ABA; a mimic joint (which ABA cannot take): Walker-Orin 3
+        method = "walker_orin_3" if model.has_mimic else "aba"
     if method not in FORWARD_METHODS:
         raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
     if wrenches is not None:

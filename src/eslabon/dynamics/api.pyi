@@ -35,7 +35,7 @@ def forward_dynamics(
     qd: ArrayLike,
     tau: ArrayLike,
     *,
-    method: str = "aba",
+    method: str | None = None,
     wrenches: object = None,
 ) -> NDArray[np.float64]: ...
 def inverse_dynamics_derivatives(
