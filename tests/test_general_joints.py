@@ -534,3 +534,49 @@ def test_linearization_on_the_manifold_predicts_a_perturbed_motion():
                 worst = max(worst, np.abs((dxT / eps - dx) / T - lin.A @ dx).max())
         errors.append(worst)
     assert errors[1] < 0.35 * errors[0] and errors[1] < 1e-2, errors
+
+
+def test_derivatives_and_linearize_take_a_floating_base_with_a_mimic_joint():
+    """A free flyer and a mimic joint together (issue 42: PR2, TIAGo Pro, a full Talos):
+    ∂τ/∂q, ∂τ/∂q̇ and ∂q̈/∂q, ∂q̈/∂q̇ against central differences along q ⊕ ε e_j, and
+    the linearization built from them."""
+    from eslabon.control import linearize
+
+    free = es.zoo.load("space_manipulator")  # a free flyer and six revolute joints
+    joint = np.full(free.nb + 1, -1)
+    joint[5] = 3  # body 5's joint copies half of body 3's, plus 0.1 rad
+    mult, offset = np.ones(free.nb + 1), np.zeros(free.nb + 1)
+    mult[5], offset[5] = 0.5, 0.1
+    model = free.replace(mimic_joint=joint, mimic_multiplier=mult, mimic_offset=offset)
+    assert (model.nq, model.nv) == (12, 11)
+    rng = np.random.default_rng(3)
+    q = es.random_configuration(model, rng)
+    v, a = rng.uniform(-1, 1, (2, model.nv))
+    tau = es.inverse_dynamics(model, q, v, a)
+    dq, dv = es.inverse_dynamics_derivatives(model, q, v, a)
+    fdq, fdv, Minv = es.forward_dynamics_derivatives(model, q, v, tau)
+    h = 1e-6
+    for k in range(model.nv):
+        e = np.zeros(model.nv)
+        e[k] = h
+        plus, minus = es.integrate(model, q, e), es.integrate(model, q, -e)
+        cq = (es.inverse_dynamics(model, plus, v, a) - es.inverse_dynamics(model, minus, v, a)) / (
+            2 * h
+        )
+        cv = (es.inverse_dynamics(model, q, v + e, a) - es.inverse_dynamics(model, q, v - e, a)) / (
+            2 * h
+        )
+        gq = (
+            es.forward_dynamics(model, plus, v, tau) - es.forward_dynamics(model, minus, v, tau)
+        ) / (2 * h)
+        gv = (
+            es.forward_dynamics(model, q, v + e, tau) - es.forward_dynamics(model, q, v - e, tau)
+        ) / (2 * h)
+        assert np.abs(dq[:, k] - cq).max() < 1e-6 * max(1.0, np.abs(cq).max())
+        assert np.abs(dv[:, k] - cv).max() < 1e-6 * max(1.0, np.abs(cv).max())
+        assert np.abs(fdq[:, k] - gq).max() < 1e-6 * max(1.0, np.abs(gq).max())
+        assert np.abs(fdv[:, k] - gv).max() < 1e-6 * max(1.0, np.abs(gv).max())
+    lin = linearize(model, q, v, a)
+    np.testing.assert_array_equal(lin.W, dq)
+    np.testing.assert_array_equal(lin.V, dv)
+    assert _rel(lin.M_inv, Minv) < 1e-12

@@ -466,8 +466,6 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     Raises
     ------
     $state_errors
-    ValueError
-        A model with both a quaternion joint and a mimic joint.
 
     Examples
     --------
@@ -476,8 +474,6 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     >>> dq.shape, dv.shape
     ((2, 2), (2, 2))
     """
-    if model.nq != model.nv:  # the tangent space (.tangent): no mimic joint with it
-        model.require_no_mimic("inverse_dynamics_derivatives with a quaternion joint")
     (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
     n = model.engine_nv
