@@ -59,7 +59,7 @@ def test_warmup_counts_and_prune_removes_only_this_installs_other_versions(
     from eslabon.cli.main import main
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(warmup, "GROUPS", {})  # compile nothing: only the cache folders
+    monkeypatch.setattr(warmup.groups, "GROUPS", {})  # compile nothing: only the cache folders
     mine = compile_._sources_root() + "\n"
     current = tmp_path / f"eslabon-{compile_._code_hash()}"
     old = tmp_path / "eslabon-0123456789abcdef"

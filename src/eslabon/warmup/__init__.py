@@ -37,7 +37,8 @@ from __future__ import annotations
 import os
 import time
 
-from .groups import FIRST_USE, GROUPS, MORE, run_group, selected  # noqa: F401
+from . import groups
+from .groups import FIRST_USE, GROUPS, MORE, run_group, selected  # noqa: F401 (re-exported)
 
 LIBRARY = "start-up library"  # linked once the groups ending so have ended
 LIBRARY_AFTER = ": first calls"
@@ -102,7 +103,7 @@ def _worker(name: str) -> dict:
     _count_compilations()
     before = _compilations[0]
     t0, c0 = time.perf_counter(), time.process_time()
-    run_group(name)
+    groups.run_group(name)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
         "group": name,
@@ -149,8 +150,8 @@ def _tails(names) -> dict:
 
     def tail(n):
         if n not in tails:
-            after = [m for m in names if n in GROUPS[m][1]]
-            tails[n] = GROUPS[n][2] + max((tail(m) for m in after), default=0.0)
+            after = [m for m in names if n in groups.GROUPS[m][1]]
+            tails[n] = groups.GROUPS[n][2] + max((tail(m) for m in after), default=0.0)
         return tails[n]
 
     for n in names:
@@ -172,7 +173,7 @@ def order(names=None) -> list:
         ``names``, each after the groups it follows that are among them, the ready group
         with the longest chain of groups after it (in CPU seconds) first.
     """
-    names = list(GROUPS if names is None else names)
+    names = list(groups.GROUPS if names is None else names)
     tails = _tails(names)
     done: list = []
     while len(done) < len(names):
@@ -183,7 +184,7 @@ def order(names=None) -> list:
 
 def _ready(name: str, done, names) -> bool:
     """Every group ``name`` follows that is run (in ``names``) has ended (in ``done``)."""
-    return all(a in done for a in GROUPS[name][1] if a in names)
+    return all(a in done for a in groups.GROUPS[name][1] if a in names)
 
 
 def warmup(
@@ -238,7 +239,7 @@ def warmup(
         from .._args import whole_number
 
         jobs = whole_number(jobs, "--jobs", 1)
-    names = order(selected(everything))
+    names = order(groups.selected(everything))
     tails = _tails(names)  # among the groups ready, the longest chain after it first
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     log = log or (lambda line: None)
