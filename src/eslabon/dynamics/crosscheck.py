@@ -333,7 +333,7 @@ def crosscheck(
             FD,
             "ABA round trip to q̈",
             "given q̈",
-            lambda: api.forward_dynamics(model, q, qd, tau),
+            lambda: api.forward_dynamics(model, q, qd, tau, method="aba"),
             qdd,
             rtol,
         )
