@@ -91,6 +91,7 @@ SLOW_TESTS = frozenset(
         "tests/test_reproduce_rojas.py::test_reproduce_rojas_writes_tables_task_and_benchmark",
         "tests/test_warmup.py::test_first_use_after_the_warmup_compiles_nothing",
         "tests/test_lanes.py::test_lanes_equal_single_states_whatever_compiled_first",
+        "tests/test_lanes.py::test_the_other_lanes_width_equals_single_states_bit_for_bit",
     }
 )
 

@@ -49,8 +49,9 @@ def test_warmup_counts_and_prune_removes_only_this_installs_other_versions(
     tmp_path, monkeypatch, capsys
 ):
     """A shared cache directory (NUMBA_CACHE_DIR): only folders marked as compiled from
-    these sources, of another hash, are counted and removed; another install's, an
-    unmarked one, a link, a name not of the form and a user's file stay."""
+    these sources, of another hash, are counted and removed; the folder of these sources
+    at the other lanes width, another install's, an unmarked one, a link, a name not of
+    the form and a user's file stay."""
     import json
 
     from numba.core import config
@@ -62,12 +63,17 @@ def test_warmup_counts_and_prune_removes_only_this_installs_other_versions(
     monkeypatch.setattr(warmup.groups, "GROUPS", {})  # compile nothing: only the cache folders
     mine = compile_._sources_root() + "\n"
     current = tmp_path / f"eslabon-{compile_._code_hash()}"
+    from eslabon._engine.lanes import WIDTH
+
+    # the same sources at the other lanes width (ESLABON_LANES): current too, kept
+    other_width = tmp_path / f"eslabon-{compile_._code_hash(width=12 - WIDTH)}"
     old = tmp_path / "eslabon-0123456789abcdef"
     other_install = tmp_path / "eslabon-00000000000000aa"
     unmarked = tmp_path / "eslabon-00000000000000bb"
-    for folder in (current, old / "dynamics", other_install, unmarked):
+    for folder in (current, other_width, old / "dynamics", other_install, unmarked):
         folder.mkdir(parents=True)
     (current / ".eslabon-sources").write_text(mine)
+    (other_width / ".eslabon-sources").write_text(mine)
     (old / ".eslabon-sources").write_text(mine)
     (other_install / ".eslabon-sources").write_text("/another/venv/eslabon\n")
     (old / "dynamics" / "rnea.nbi").write_bytes(b"x" * 100)
@@ -94,6 +100,7 @@ def test_warmup_counts_and_prune_removes_only_this_installs_other_versions(
     assert left == sorted(
         [
             current.name,
+            other_width.name,
             other_install.name,
             unmarked.name,
             "eslabon-fedcba9876543210",

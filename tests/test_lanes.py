@@ -347,8 +347,7 @@ def test_nan_in_one_lane_names_the_input():
     for fn in (es.inverse_dynamics, es.forward_dynamics):
         with pytest.raises(
             ValueError,
-            match=r"q: expected finite values, got nan at index "
-            r"\(6, 3\)",
+            match=rf"q: expected finite values, got nan at index \({WIDTH + 2}, 3\)",
         ):
             fn(model, q, qd, qdd)
 
@@ -517,3 +516,113 @@ def test_lanes_equal_single_states_whatever_compiled_first(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout == "done\n", r.stdout
+
+
+_OTHER_WIDTH_SCRIPT = """
+import sys
+import numpy as np
+import eslabon as es
+from eslabon._engine import lanes
+from eslabon._engine.cachedir import _code_hash
+
+W = int(sys.argv[1])
+assert lanes.WIDTH == W, (lanes.WIDTH, W)
+print("cache", _code_hash())
+models = [es.zoo.load(n) for n in ("puma560", "panda", "space_manipulator")] + [
+    es.zoo.random_chain(5, 12, "modified", friction=True, joints="RPRPR", payload=True, tool=True),
+    es.zoo.random_tree(0, "BRUHLSPRF", friction=False),  # every joint type, quaternions
+]
+rng = np.random.default_rng(13)
+N = 2 * W + 3  # two full blocks and a padded one
+for model in models:
+    q = np.array([es.random_configuration(model, rng) for _ in range(N)])
+    qd, qdd = rng.uniform(-3.0, 3.0, (2, N, model.nv))
+    tau = es.bias_forces(model, q, qd) + 2.0 * qdd
+    calls = [
+        ("ID", es.inverse_dynamics, (q, qd, qdd)),
+        ("bias", es.bias_forces, (q, qd)),
+        ("gravity", es.gravity_torques, (q,)),
+        ("FD", es.forward_dynamics, (q, qd, tau)),
+        ("M", es.mass_matrix, (q,)),
+        ("dID", es.inverse_dynamics_derivatives, (q, qd, qdd)),
+        ("dFD", es.forward_dynamics_derivatives, (q, qd, tau)),
+        ("T", es.kinetic_energy, (q, qd)),
+        ("V", es.potential_energy, (q,)),
+        ("FK", es.forward_kinematics, (q,)),
+        ("velocities", es.kinematics.link_velocities, (q, qd)),
+        ("J", lambda m, q: es.jacobian(m, q, m.body_names[-1], "world"), (q,)),
+    ]
+    if not model.has_moving_com:
+        calls.append(("C", es.coriolis_matrix, (q, qd)))
+    for name, fn, args in calls:
+        batch = fn(model, *args)
+        batch = batch if isinstance(batch, tuple) else (batch,)
+        singles = [fn(model, *[a[s].copy() for a in args]) for s in range(N)]
+        singles = [one if isinstance(one, tuple) else (one,) for one in singles]
+        for k, got in enumerate(batch):
+            want = np.stack([np.asarray(one[k]) for one in singles])
+            if np.asarray(got).tobytes() != want.tobytes():
+                print(f"{model.name} {name}[{k}]: batch != single states")
+puma = models[0]  # rollouts: lanes blocks of runs against simulate, run by run
+q0, v0 = rng.uniform(-1.0, 1.0, (2, N, puma.nv))
+table = rng.normal(size=(N, 11, puma.nv)) * 20.0
+runs = es.rollout(puma, q0, v0, 0.01, 0.001, torque=table)
+for i in range(N):
+    one = es.simulate(puma, 0.01, 0.001, q0=q0[i], qd0=v0[i], torque=table[i])
+    if not (np.array_equal(runs.q[i], one.q) and np.array_equal(runs.qd[i], one.qd)):
+        print(f"rollout run {i} != simulate")
+print("done")
+"""
+
+
+def test_the_other_lanes_width_equals_single_states_bit_for_bit():
+    """Lanes of 4 and of 8 doubles (``ESLABON_LANES``, :mod:`eslabon._engine.lanewidth`):
+    the tests above run this process's width; a process of the other width (correct on any
+    CPU, fast only where it fits the vector unit) must give single states bit for bit too,
+    and keep its kernels in a cache folder of its own."""
+    from eslabon._engine.cachedir import _code_hash
+
+    other = 4 if WIDTH == 8 else 8
+    env = {
+        **os.environ,
+        "ESLABON_LANES": str(other),
+        "ESLABON_COMPILE_NOTICE": "0",
+        "PYTHONPATH": str(Path(es.__file__).resolve().parents[1]),
+    }
+    r = subprocess.run(
+        [sys.executable, "-c", _OTHER_WIDTH_SCRIPT, str(other)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"cache {_code_hash(width=other)}\ndone\n", r.stdout
+    assert _code_hash(width=other) != _code_hash()
+
+
+def test_the_lanes_width_follows_what_numba_compiles_for():
+    """8 lanes where numba's target has AVX-512F, 4 elsewhere (``NUMBA_CPU_NAME=generic``,
+    ``NUMBA_ENABLE_AVX=0``, features without it), ``ESLABON_LANES`` first."""
+    from eslabon._engine.lanewidth import choose
+
+    def has(x):
+        return lambda: x
+
+    assert choose({}, has(True)) == 8
+    assert choose({}, has(False)) == 4
+    assert choose({"NUMBA_CPU_NAME": "generic"}, has(True)) == 4
+    assert choose({"NUMBA_CPU_NAME": "skylake"}, has(True)) == 8  # with the host's features
+    assert choose({"NUMBA_ENABLE_AVX": "0"}, has(True)) == 4
+    assert choose({"NUMBA_CPU_FEATURES": "+avx2,+fma"}, has(True)) == 4
+    assert choose({"NUMBA_CPU_FEATURES": "+avx2,+avx512f"}, has(False)) == 8
+    assert choose({"NUMBA_CPU_FEATURES": "+avx512f,-avx512f"}, has(True)) == 4
+    assert choose({"ESLABON_LANES": "4"}, has(True)) == 4
+    assert choose({"ESLABON_LANES": "8", "NUMBA_CPU_NAME": "generic"}, has(False)) == 8
+
+
+def test_a_lanes_width_other_than_4_or_8_is_refused_aloud(capsys):
+    from eslabon._engine.lanewidth import choose
+
+    assert choose({"ESLABON_LANES": "16"}, lambda: False) == 4
+    assert "ESLABON_LANES='16' is not 4 or 8" in capsys.readouterr().err

@@ -130,14 +130,17 @@ def _payloads(model, scales):
     "method, fd_method", [("rk4", "aba"), ("euler", "aba"), ("rk4", "walker_orin_3")]
 )
 def test_each_run_with_its_own_model_is_simulate_bit_for_bit(puma, method, fd_method):
-    """Run i with models[i] equals simulate(models[i], ...): 9 runs of 4 models, one
-    model six times (a full lanes block and a part one), two once, one twice."""
-    scales = [1.0, 2.0, 1.0, 1.0, 3.0, 2.0, 1.0, 1.0, 1.5]
+    """Run i with models[i] equals simulate(models[i], ...): 4 models, one of them
+    WIDTH + 1 times (a full lanes block and a part one), two once, one twice."""
+    from eslabon._engine.lanes import WIDTH
+
+    scales = [1.0, 2.0, 1.0, 1.0, 3.0, 2.0, 1.0, 1.0, 1.5] + [1.0] * (WIDTH - 4)
+    N = len(scales)
     models = _payloads(puma, scales)
-    q0, v0 = _states(puma, 9)
-    table = np.random.default_rng(3).normal(size=(9, 21, 6)) * PUMA_DIAG * 5
+    q0, v0 = _states(puma, N)
+    table = np.random.default_rng(3).normal(size=(N, 21, 6)) * PUMA_DIAG * 5
     runs = es.rollout(models, q0, v0, 0.02, 0.001, torque=table, method=method, fd_method=fd_method)
-    for i in range(9):
+    for i in range(N):
         one = es.simulate(
             models[i],
             0.02,

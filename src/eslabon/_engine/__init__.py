@@ -4,8 +4,9 @@
 - :mod:`.joints`: the one joint dispatcher — placement, motion subspace, wrench
   projection and the velocity and acceleration terms of each joint type.
 - :mod:`.tuples`: 3-vector and 3×3 algebra on tuples (kept in registers), lowered by
-  :mod:`.tracing`; :mod:`.lanes`: 4 states' values in one SIMD vector and the generic
-  accessors through which kernels reach joint values and workspaces;
+  :mod:`.tracing`; :mod:`.lanes`: 4 or 8 states' values in one SIMD vector (the width
+  chosen per machine by :mod:`.lanewidth`) and the generic accessors through which
+  kernels reach joint values and workspaces;
   :mod:`.sincos`: the inline sine and cosine of joint angles.
 - :mod:`.status`: the status codes every kernel returns; :mod:`.batch`: the one batch
   driver, a batch cut into chunks for the parallel loop, each chunk a C entry called

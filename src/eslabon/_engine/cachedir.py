@@ -1,9 +1,10 @@
 """Where eslabon's numba kernels are cached, and which cache folders it trusts.
 
-Each version of the compiled sources has its own cache folder, ``eslabon-<hash>``
-(:func:`_code_hash`), under the first cache directory that may hold code this process
-loads (:func:`cache_bases`, then the user's cache directory, then eslabon's own folder
-there, then a folder of this process only): see :func:`cache_locator`. A folder of this
+Each version of the compiled sources, at each lanes width (:mod:`.lanewidth`), has its
+own cache folder, ``eslabon-<hash>`` (:func:`_code_hash`), under the first cache
+directory that may hold code this process loads (:func:`cache_bases`, then the user's
+cache directory, then eslabon's own folder there, then a folder of this process only):
+see :func:`cache_locator`. A folder of this
 user's made group-writable by ``umask 002`` is made private rather than refused
 (:func:`safefiles.folder_problem`). :func:`cache_folders` and
 :func:`remove_old_cache_folders` list and prune the folders of other versions.
@@ -48,12 +49,17 @@ def _sources_stamp(paths: list) -> tuple:
     return tuple(stamp)
 
 
-def _code_hash(paths: list | None = None) -> str:
-    """A hash of every source file of the packages that hold compiled code: the name of
-    the folder that eslabon's numba cache lives in."""
+def _code_hash(paths: list | None = None, width: int | None = None) -> str:
+    """A hash of every source file of the packages that hold compiled code, and of the
+    lanes width (this process's unless given, :mod:`.lanewidth`: the same sources
+    compile to other batch kernels at another width, and numba's cache index does not
+    tell them apart): the name of the folder that eslabon's numba cache lives in."""
     import hashlib
 
+    from . import lanewidth
+
     h = hashlib.sha256()
+    h.update(f"lanes {width or lanewidth.width()}\0".encode())
     for path in _compiled_sources() if paths is None else paths:
         h.update(os.path.basename(path).encode())
         try:
@@ -252,14 +258,17 @@ def cache_folders() -> list:
     """Every cache folder of eslabon's kernels in :func:`cache_bases`: a list of dicts
     ``{"path": str, "bytes": int, "current": bool, "ours": bool}``.
 
-    ``current`` marks the folder of the sources as they are now (:func:`_code_hash`);
+    ``current`` marks a folder of the sources as they are now (:func:`_code_hash`, at
+    either lanes width: a process with ``ESLABON_LANES`` set uses the other one);
     ``ours``, a folder of this install: in ``__pycache__`` beside these sources, or
     marked as compiled from them (a cache directory may be shared by several installs).
     Only folders named exactly ``eslabon-`` and 16 hexadecimal digits are listed, never a
     symbolic link."""
     import re
 
-    current = "eslabon-" + _code_hash()
+    from .lanewidth import WIDTHS
+
+    current = {"eslabon-" + _code_hash(width=w) for w in WIDTHS}
     root = _sources_root()
     beside = os.path.realpath(os.path.join(root, "__pycache__"))
     name = re.compile(r"^eslabon-[0-9a-f]{16}$")
@@ -288,7 +297,7 @@ def cache_folders() -> list:
                 {
                     "path": entry.path,
                     "bytes": size,
-                    "current": entry.name == current,
+                    "current": entry.name in current,
                     "ours": base == beside or owner == root,
                 }
             )

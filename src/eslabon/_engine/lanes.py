@@ -35,11 +35,14 @@ from numba.core.errors import TypingError
 from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 from numba.extending import lower_builtin, models, register_model, type_callable
 
+from . import lanewidth as _lanewidth
 from .compile import install as _install_compile_notice
 
 _install_compile_notice()  # before any eslabon kernel can compile (see eslabon._engine.compile)
 
-WIDTH = 4  # states per block: one AVX2 register of doubles
+# states per block: 8 (one 512-bit register of doubles) where numba targets AVX-512F,
+# else 4 (one AVX2 register); ESLABON_LANES=4|8 overrides (see eslabon._engine.lanewidth)
+WIDTH = _lanewidth.width()
 
 
 class Lanes(types.Type):

@@ -12,8 +12,9 @@ public functions (:mod:`.entrypoints`). numba is imported only when a call needs
 something the library does not hold (a batch, a keyword, a method).
 
 The library is named by what its machine code depends on, so a process never loads code
-made for another: the compiled sources (:func:`eslabon._engine.cachedir._code_hash`,
-also the name of the cache folder it lives in) and :func:`machine_key` (this CPU's model
+made for another: the compiled sources and the lanes width
+(:func:`eslabon._engine.cachedir._code_hash`, also the name of the cache folder it lives
+in) and :func:`machine_key` (this CPU's model
 and instruction-set flags, every ``NUMBA_*`` setting but the cache folder, numba's and
 Python's versions). It lives beside numba's cache entries and is trusted as they are: it
 and every folder from the cache root down to it must be this user's (or root's) and not

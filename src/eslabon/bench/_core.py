@@ -399,6 +399,7 @@ def _git_revision():
 
 def machine_info(pin=None) -> dict:
     from .. import __version__
+    from .._engine.lanewidth import width
 
     try:
         usable = len(os.sched_getaffinity(0))
@@ -410,6 +411,7 @@ def machine_info(pin=None) -> dict:
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "usable_cores": usable,
+        "lanes": width(),  # states per batch block (4, or 8 with AVX-512F)
         "python": platform.python_version(),
         "eslabon": __version__,
         "git": _git_revision(),

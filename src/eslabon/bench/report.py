@@ -78,7 +78,8 @@ def header_lines(results: dict) -> list:
     return [
         f"eslabon {m['eslabon']}{' (' + m['git'] + ')' if m.get('git') else ''} | {pin} | "
         f"{mj} | numba {m['numba']}, numpy {m['numpy']}, Python {m['python']}",
-        f"{m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable) | {m['platform']} | "
+        f"{m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable)"
+        f"{', batch lanes of ' + str(m['lanes']) if m.get('lanes') else ''} | {m['platform']} | "
         f"{m['date']}",
         f"timeit: {s['repeats']} repeats ≥ {s['min_repeat_s']:g} s, interleaved "
         f"ours/pin/mujoco, "
@@ -147,6 +148,7 @@ def render_markdown(results: dict) -> str:
         f"| pin (Pinocchio) | {m.get('pin') or 'not used'} |",
         f"| MuJoCo | {m.get('mujoco') or 'not used'} |",
         f"| OPENBLAS_NUM_THREADS | {m.get('OPENBLAS_NUM_THREADS')} |",
+        *([f"| batch lanes | {m['lanes']} states per block |"] if m.get("lanes") else []),
         "",
         f"Method: `timeit` statement strings, calls per repeat scaled so one repeat lasts "
         f"≥ {s['min_repeat_s']:g} s, {s['repeats']} repeats, ours, pin and MuJoCo interleaved "

@@ -3,7 +3,7 @@ built as :mod:`.batch_drivers` builds the other batches: a chunk per quantity, c
 inside its pair of C entries (:data:`~eslabon._engine.batch.CHUNK_SIGNATURE`), run over
 the batch by :func:`eslabon._engine.batch.run_chunks`.
 
-The derivatives run four states in lock step (:mod:`eslabon._engine.lanes`), the
+The derivatives run 4 or 8 states in lock step (:mod:`eslabon._engine.lanes`), the
 linearization one state at a time; a model with spherical or free-flyer joints runs
 state by state, its derivatives taken into the tangent space (:mod:`.tangent`). The
 chunks take the joint set ``extended`` as an argument of their own, so that for a model
