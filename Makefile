@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-SOURCES := pyproject.toml setup.py src/eslabon/_engine/_fastcall.c
+SOURCES := pyproject.toml setup.py src/eslabon/_engine/_fastcall.c src/eslabon/_engine/layout.h
 
 .PHONY: demo test test-cpu-variants lint docs bench clean
 

@@ -9,4 +9,5 @@ import numpy
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("eslabon._engine._fastcall", ["src/eslabon/_engine/_fastcall.c"],
-                             include_dirs=[numpy.get_include()], optional=True)])
+                             include_dirs=[numpy.get_include()],
+                             depends=["src/eslabon/_engine/layout.h"], optional=True)])

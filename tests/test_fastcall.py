@@ -223,6 +223,8 @@ def test_bad_construction_is_refused():
         ("out_ndims", (1,) * 7, "out_ndims"),
         ("address", -1, "address"),
         ("stride", 0, "stride"),
+        ("stride", STRIDE + 1, "stride"),  # not the layout the C entry was built for
+        ("header", HEADER - 1, "header"),
         ("scratch_cols", -1, "scratch_cols"),
         ("scratch_squares", -1, "scratch_squares"),
     ]:

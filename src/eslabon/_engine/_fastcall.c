@@ -29,7 +29,9 @@
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
  *              (every public function is a per-degree-of-freedom quantity, so it reads
  *              the packed model with fixed joints folded, eslabon/model/fold.py) must hold
- *              header + (nb + 1) * stride values with nb = P[0], nq = P[1], nv = P[5]
+ *              header + (nb + 1) * stride values with nb = P[H_NB], nq = P[H_NQ], nv =
+ *              P[H_NV]; both must be the layout this file was compiled with (layout.h,
+ *              generated from layout.py: ESLABON_HEADER, ESLABON_STRIDE)
  *   owner      kept alive as long as the function (the cfunc owning the machine code,
  *              or the object whose .address compiles it)
  *   general    the Python function with the same parameters: the general path
@@ -53,7 +55,7 @@
  *   owner_extended
  *              the object whose .address is the entry compiled for the extended joint
  *              set (eslabon/_engine/joints.py, "Two joint sets"), called for a model
- *              whose packed header says so (P[7] != 0); None: such models take the
+ *              whose packed header says so (P[H_EXTENDED] != 0); None: such models take the
  *              general path
  *
  * f(model, x1[, x2[, x3]]) with model.packed_dynamics a packed model, every x a float64, aligned,
@@ -71,6 +73,8 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <structmember.h>
+
+#include "layout.h" /* the packed header's offsets, generated from layout.py */
 
 #define MAX_IN 3
 #define MAX_OUT 6
@@ -164,10 +168,10 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
         goto done;
     const double *pd = (const double *)PyArray_DATA(P);
     /* rows nb, configuration size nq (q), tangent size nv (every other state, outputs) */
-    double nb_f = pd[0], nq_f = pd[1], nv_f = pd[5];
-    if (pd[6] != 0.0)
+    double nb_f = pd[ESLABON_H_NB], nq_f = pd[ESLABON_H_NQ], nv_f = pd[ESLABON_H_NV];
+    if (pd[ESLABON_H_MIMIC] != 0.0)
         goto done;                       /* mimic joints: the general path couples them */
-    int ext = pd[7] != 0.0;              /* helical or ball joints: the extended entry */
+    int ext = pd[ESLABON_H_EXTENDED] != 0.0; /* helical or ball joints: the extended entry */
     if (ext && self->owner_ext == Py_None)
         goto done;
     if (!(nb_f >= 0.0 && nb_f < 1e7 && nv_f >= 1.0 && nv_f <= nb_f && nq_f >= nv_f
@@ -406,8 +410,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
                         "and squares only with a workspace");
         return NULL;
     }
-    if (header < 8 || stride < 1) {
-        PyErr_SetString(PyExc_ValueError, "header, stride: expected header >= 8, stride >= 1");
+    if (header != ESLABON_HEADER || stride != ESLABON_STRIDE) {
+        PyErr_Format(PyExc_ValueError, "header, stride: expected %d, %d (layout.h)",
+                     ESLABON_HEADER, ESLABON_STRIDE);
         return NULL;
     }
     if (!PyCallable_Check(general)) {

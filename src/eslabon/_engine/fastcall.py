@@ -18,7 +18,8 @@ from __future__ import annotations
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
-from .layout import H_NB, H_NV, HEADER, STRIDE
+from .layout import H_NB, H_NV
+from .record import row_offset
 
 _PTR = types.CPointer(types.float64)
 SIGNATURE = types.int64(_PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR)
@@ -63,7 +64,7 @@ def packed_model(p):
     """The packed model array behind the pointer (its length is in its header), typed
     read-only like ``Model.packed``: every kernel is then compiled once for both the
     fast and the general path, not once per kind of array."""
-    return _read_only(carray(p, HEADER + (int(p[H_NB]) + 1) * STRIDE))
+    return _read_only(carray(p, row_offset(int(p[H_NB]) + 1)))  # rows 0 .. nb
 
 
 @njit(cache=True, inline="always")

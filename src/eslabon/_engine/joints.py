@@ -63,13 +63,24 @@ from numba import njit
 from .argtypes import as_argument
 from .lanes import array_getter, at, like, zero_of
 from .layout import (
+    BY_AXIS,
     BY_POSE,
     FIXED,
     FREE_FLYER,
     H_EXTENDED,
     H_NB,
-    HEADER,
     HELICAL,
+    J_AXIS,
+    J_AXIS_END,
+    J_CFG,
+    J_PITCH,
+    J_PLACE,
+    J_POS,
+    J_POS_END,
+    J_ROT,
+    J_ROT_END,
+    J_TYPE,
+    J_Z_AXIS,
     JOINT_CODES,
     JOINT_FIELDS,
     JOINT_NAMES,
@@ -82,9 +93,9 @@ from .layout import (
     PRISMATIC,
     REVOLUTE,
     SPHERICAL,
-    STRIDE,
     UNIVERSAL,
 )
+from .record import row_offset
 from .sincos import sincos_near
 from .tuples import add, cross, dot, mm, mrz, mtv, mv, rot_axis9, scale, smv, sub
 
@@ -214,16 +225,37 @@ def jacobian_column(joint_type: int, z, lever, pitch: float = 0.0) -> np.ndarray
 
 # ---- compiled ---------------------------------------------------------------------------
 # A kernel reads a body's joint once, ``j = joint(P, o)``: a tuple of its packed fields
-# (type, q index, axis, +z flag, placement at q = 0), then hands ``j`` to the helpers
+# (``j[J_TYPE]``, the axis ``joint_axis(j)``, … : the ``J_`` names of .layout),
+# then hands ``j`` to the helpers
 # below. The helpers take no array: an array handed to an inlined function costs a
 # reference-count round trip per call in compiled code.
 
 
 @array_getter(JOINT_FIELDS, shift=JTYPE)
 def joint(P, o):
-    """The joint of the body at offset ``o`` of the packed model ``P``: (type, q index,
-    axis (3), +z flag, rotation at q = 0 (9), origin (3)) as one tuple of floats."""
+    """The joint of the body at offset ``o`` of the packed model ``P``: its fields
+    ``JTYPE`` … ``PITCH`` as one tuple of floats, read by the ``J_`` names of
+    :mod:`.layout` (type, rate index, axis (3), +z flag, rotation at q = 0 (9), origin
+    (3), placement code, q index, pitch)."""
     return tuple(P[o + JTYPE : o + JTYPE + JOINT_FIELDS])
+
+
+@njit(inline="always")
+def joint_axis(j):
+    """The joint axis (3-tuple, joint = body frame) of the joint tuple ``j``."""
+    return j[J_AXIS:J_AXIS_END]
+
+
+@njit(inline="always")
+def rest_rotation(j):
+    """Rotation parent <- joint frame at q = 0 (9-tuple, row-major) of ``j``."""
+    return j[J_ROT:J_ROT_END]
+
+
+@njit(inline="always")
+def rest_origin(j):
+    """The joint frame's origin in the parent frame (3-tuple) of ``j``."""
+    return j[J_POS:J_POS_END]
 
 
 @njit(inline="always")  # per body in every recursion: no call
@@ -233,29 +265,29 @@ def placement(j, qi, extended, q_given):
     type of ``qi``; a row placed by a quaternion takes :func:`quaternion_placement`.
     ``q_given`` is the joint value before that reduction: a helical joint advances
     ``pitch · q_given`` along its axis (the reduced angle turns it the same way)."""
-    R = j[6:15]
-    p = j[15:18]
-    if j[19] < 0.0 or j[18] != 0.0:  # a fixed row, a row inside a multi-DOF joint, or
+    R = rest_rotation(j)
+    p = rest_origin(j)
+    if j[J_CFG] < 0.0 or j[J_PLACE] != BY_AXIS:  # a fixed row, a row inside a multi-DOF joint, or
         # one that a quaternion places (quaternion_placement)
         return like(R, qi), like(p, qi)
-    if j[0] == PRISMATIC:
-        return like(R, qi), add(p, mv(R, scale(qi, j[2:5])))
-    if j[0] == FIXED:
+    if j[J_TYPE] == PRISMATIC:
+        return like(R, qi), add(p, mv(R, scale(qi, joint_axis(j))))
+    if j[J_TYPE] == FIXED:
         return like(R, qi), like(p, qi)
     s, c = sincos_near(qi)  # revolute or helical (one call site: it is inlined)
-    if j[5] != 0.0 and j[0] == REVOLUTE:
+    if j[J_Z_AXIS] != 0.0 and j[J_TYPE] == REVOLUTE:
         return like(mrz(R, c, s), qi), like(p, qi)
-    E = like(mm(R, rot_axis9(j[2:5], c, s)), qi)
+    E = like(mm(R, rot_axis9(joint_axis(j), c, s)), qi)
     if extended is not None:
-        if j[0] == HELICAL:
-            return E, add(p, mv(R, scale(q_given * j[20], j[2:5])))
+        if j[J_TYPE] == HELICAL:
+            return E, add(p, mv(R, scale(q_given * j[J_PITCH], joint_axis(j))))
     return E, like(p, qi)
 
 
 @njit(inline="always")
 def by_quaternion(j):
     """True for the first row of a spherical or free-flyer joint (placed by a quaternion)."""
-    return j[18] != 0.0
+    return j[J_PLACE] != BY_AXIS
 
 
 @njit(inline="always")
@@ -263,7 +295,7 @@ def configuration(q, c, j):
     """The joint configuration that places a quaternion row ``j`` from ``q[c:]``, as
     (p_x, p_y, p_z, x, y, z, w) (p = 0 for a spherical joint). Takes the array: called
     for such rows only."""
-    if j[18] == BY_POSE:
+    if j[J_PLACE] == BY_POSE:
         return (
             at(q, c),
             at(q, c + 1),
@@ -294,15 +326,15 @@ def quaternion_placement(j, g):
         2.0 * (y * z + x * w),
         1.0 - 2.0 * (x * x + y * y),
     )
-    R = j[6:15]
-    return mm(R, Q), add(j[15:18], mv(R, (g[0], g[1], g[2])))
+    R = rest_rotation(j)
+    return mm(R, Q), add(rest_origin(j), mv(R, (g[0], g[1], g[2])))
 
 
 @njit(inline="always")
 def rates(qd, k, j):
     """The joint rates of a quaternion row ``j`` from ``qd[k:]`` as (u, ω): linear and
     angular velocity in body axes (u = 0 for a spherical joint)."""
-    if j[18] == BY_POSE:
+    if j[J_PLACE] == BY_POSE:
         return (at(qd, k), at(qd, k + 1), at(qd, k + 2)), (
             at(qd, k + 3),
             at(qd, k + 4),
@@ -336,7 +368,7 @@ def floating_base(P, extended):
     (figures: docs/performance.md)."""
     if extended is None or P[H_NB] < 6.0:
         return False
-    o = HEADER + STRIDE
+    o = row_offset(1)
     return P[o + PLACE] == BY_POSE and P[o + PARENT] == 0.0
 
 
@@ -361,8 +393,8 @@ def free_flyer_motion(E, r, w, wd, a, u, wj, ud, wdj):
 def is_angle(j, extended):
     """True if the row has a coordinate of its own that is an angle (revolute, helical)."""
     if extended is not None:
-        return j[19] >= 0.0 and (j[0] == REVOLUTE or j[0] == HELICAL)
-    return j[19] >= 0.0 and j[0] == REVOLUTE
+        return j[J_CFG] >= 0.0 and (j[J_TYPE] == REVOLUTE or j[J_TYPE] == HELICAL)
+    return j[J_CFG] >= 0.0 and j[J_TYPE] == REVOLUTE
 
 
 @njit(inline="always")
@@ -370,22 +402,22 @@ def outward_motion(j, qdi, qddi, w, wd, a, extended):
     """Add the joint's motion to the parent's carried into the body (seed 001 Tabla 3.1,
     (3.27)–(3.29)): ω += s q̇, ω̇ += s q̈ + ω × s q̇ (revolute); v̇ += s q̈ + 2 ω × s q̇
     (prismatic). Returns (ω, ω̇, v̇)."""
-    if j[0] == REVOLUTE and j[5] != 0.0:
+    if j[J_TYPE] == REVOLUTE and j[J_Z_AXIS] != 0.0:
         wd = (wd[0] + w[1] * qdi, wd[1] - w[0] * qdi, wd[2] + qddi)
         w = (w[0], w[1], w[2] + qdi)
-    elif j[0] == REVOLUTE:
-        s = scale(qdi, j[2:5])
-        wd = add(wd, add(scale(qddi, j[2:5]), cross(w, s)))
+    elif j[J_TYPE] == REVOLUTE:
+        s = scale(qdi, joint_axis(j))
+        wd = add(wd, add(scale(qddi, joint_axis(j)), cross(w, s)))
         w = add(w, s)
-    elif j[0] == PRISMATIC:
-        ax = j[2:5]
+    elif j[J_TYPE] == PRISMATIC:
+        ax = joint_axis(j)
         s = scale(qdi, ax)
         a = add(a, add(scale(qddi, ax), scale(2.0, cross(w, s))))
     elif extended is not None:
-        if j[0] == HELICAL:  # the revolute motion, and the prismatic one at h q̇, h q̈
-            ax = j[2:5]
+        if j[J_TYPE] == HELICAL:  # the revolute motion, and the prismatic one at h q̇, h q̈
+            ax = joint_axis(j)
             s = scale(qdi, ax)
-            a = add(a, scale(j[20], add(scale(qddi, ax), scale(2.0, cross(w, s)))))
+            a = add(a, scale(j[J_PITCH], add(scale(qddi, ax), scale(2.0, cross(w, s)))))
             wd = add(wd, add(scale(qddi, ax), cross(w, s)))
             w = add(w, s)
     return w, wd, a
@@ -395,11 +427,11 @@ def outward_motion(j, qdi, qddi, w, wd, a, extended):
 def origin_velocity(j, qdi, v, extended):
     """The body origin's velocity ``v`` (from the parent's motion) plus the joint's own
     linear rate s q̇ (prismatic)."""
-    if j[0] == PRISMATIC:
-        return add(v, scale(qdi, j[2:5]))
+    if j[J_TYPE] == PRISMATIC:
+        return add(v, scale(qdi, joint_axis(j)))
     if extended is not None:
-        if j[0] == HELICAL:
-            return add(v, scale(qdi * j[20], j[2:5]))
+        if j[J_TYPE] == HELICAL:
+            return add(v, scale(qdi * j[J_PITCH], joint_axis(j)))
     return v
 
 
@@ -407,14 +439,14 @@ def origin_velocity(j, qdi, v, extended):
 def project_wrench(j, f, n, extended):
     """Sᵀ [n; f]: the joint's share of the wrench the body transmits (seed 001 (3.33):
     sᵀ n for a revolute joint, sᵀ f for a prismatic one)."""
-    if j[0] == PRISMATIC:
-        return dot(j[2:5], f)
+    if j[J_TYPE] == PRISMATIC:
+        return dot(joint_axis(j), f)
     if extended is not None:
-        if j[0] == HELICAL:
-            return dot(j[2:5], add(n, scale(j[20], f)))
-    if j[5] != 0.0:
+        if j[J_TYPE] == HELICAL:
+            return dot(joint_axis(j), add(n, scale(j[J_PITCH], f)))
+    if j[J_Z_AXIS] != 0.0:
         return n[2]
-    return dot(j[2:5], n)
+    return dot(joint_axis(j), n)
 
 
 @njit(inline="always")
@@ -424,19 +456,19 @@ def articulated_velocity(j, qdk, w, v, zero3, extended):
     ``zero3`` the zero 3-tuple of the scalar type. Returns (w, v, cw, cv)."""
     cw = zero3
     cv = zero3
-    if j[0] == REVOLUTE:
-        sj = scale(qdk, j[2:5])
+    if j[J_TYPE] == REVOLUTE:
+        sj = scale(qdk, joint_axis(j))
         w = add(w, sj)
         cw = cross(w, sj)  # c = v × S q̇ for S = [s; 0]
         cv = cross(v, sj)
-    elif j[0] == PRISMATIC:
-        sj = scale(qdk, j[2:5])
+    elif j[J_TYPE] == PRISMATIC:
+        sj = scale(qdk, joint_axis(j))
         v = add(v, sj)
         cv = cross(w, sj)  # c = v × S q̇ for S = [0; s]
     elif extended is not None:
-        if j[0] == HELICAL:
-            sj = scale(qdk, j[2:5])
-            hj = scale(j[20], sj)
+        if j[J_TYPE] == HELICAL:
+            sj = scale(qdk, joint_axis(j))
+            hj = scale(j[J_PITCH], sj)
             w = add(w, sj)
             v = add(v, hj)
             cw = cross(w, sj)  # c = v × S q̇ for S = [s; h s]
@@ -449,15 +481,15 @@ def articulated_projection(j, A, B, C, pn, pf, extended):
     """Articulated-body algorithm, pass 2: U = I^A S as (un, uf), D = Sᵀ U and Sᵀ p^A, for
     the articulated inertia [[A, B], [Bᵀ, C]] (A, C symmetric 6-tuples, B a 9-tuple) and
     bias force p^A = (pn, pf). Returns (un, uf, D, Sᵀp)."""
-    if j[0] == REVOLUTE and j[5] != 0.0:  # S = [e_z; 0]
+    if j[J_TYPE] == REVOLUTE and j[J_Z_AXIS] != 0.0:  # S = [e_z; 0]
         return (A[2], A[4], A[5]), (B[6], B[7], B[8]), A[5], pn[2]
-    ax = j[2:5]
-    if j[0] == REVOLUTE:  # S = [s; 0]
+    ax = joint_axis(j)
+    if j[J_TYPE] == REVOLUTE:  # S = [s; 0]
         un = smv(A, ax)
         return un, mtv(B, ax), dot(ax, un), dot(ax, pn)
     if extended is not None:
-        if j[0] == HELICAL:  # S = [s; h s]
-            hx = scale(j[20], ax)
+        if j[J_TYPE] == HELICAL:  # S = [s; h s]
+            hx = scale(j[J_PITCH], ax)
             un = add(smv(A, ax), mv(B, hx))
             uf = add(mtv(B, ax), smv(C, hx))
             return un, uf, dot(ax, un) + dot(hx, uf), dot(ax, pn) + dot(hx, pf)
@@ -469,12 +501,12 @@ def articulated_projection(j, A, B, C, pn, pf, extended):
 def articulated_acceleration(j, x, aw, av, extended):
     """Articulated-body algorithm, pass 3: the body's acceleration plus S q̈ for the
     joint acceleration ``x``. Returns (aw, av)."""
-    if j[0] == REVOLUTE:
-        return add(aw, scale(x, j[2:5])), av
+    if j[J_TYPE] == REVOLUTE:
+        return add(aw, scale(x, joint_axis(j))), av
     if extended is not None:
-        if j[0] == HELICAL:
-            return add(aw, scale(x, j[2:5])), add(av, scale(x * j[20], j[2:5]))
-    return aw, add(av, scale(x, j[2:5]))
+        if j[J_TYPE] == HELICAL:
+            return add(aw, scale(x, joint_axis(j))), add(av, scale(x * j[J_PITCH], joint_axis(j)))
+    return aw, add(av, scale(x, joint_axis(j)))
 
 
 @njit(inline="always")
@@ -483,13 +515,13 @@ def point_axis(j, R, pw, point, extended):
     rotation ``R`` and origin ``pw``, s = R · axis: [s; s × (point − pw)] (revolute),
     [0; s] (prismatic), [s; s × (point − pw) + h s] (helical of pitch h). Returns
     (angular, linear) 3-tuples."""
-    s = mv(R, j[2:5])
-    if j[0] == PRISMATIC:
+    s = mv(R, joint_axis(j))
+    if j[J_TYPE] == PRISMATIC:
         return like((0.0, 0.0, 0.0), s[0]), s
     lin = cross(s, sub(point, pw))
     if extended is not None:
-        if j[0] == HELICAL:
-            lin = add(lin, scale(j[20], s))
+        if j[J_TYPE] == HELICAL:
+            lin = add(lin, scale(j[J_PITCH], s))
     return s, lin
 
 
@@ -498,13 +530,13 @@ def world_axis(j, R, pw, extended):
     """The joint's spatial axis in world coordinates (Plücker, about the world origin) for
     a body at world rotation ``R`` and origin ``pw``: S = [s; pw × s] (revolute) or [0; s]
     (prismatic), s = R · axis. Returns (sn, sf)."""
-    if j[5] != 0.0:
+    if j[J_Z_AXIS] != 0.0:
         s = (R[2], R[5], R[8])
     else:
-        s = mv(R, j[2:5])
-    if j[0] == REVOLUTE:
+        s = mv(R, joint_axis(j))
+    if j[J_TYPE] == REVOLUTE:
         return s, cross(pw, s)
     if extended is not None:
-        if j[0] == HELICAL:
-            return s, add(cross(pw, s), scale(j[20], s))
+        if j[J_TYPE] == HELICAL:
+            return s, add(cross(pw, s), scale(j[J_PITCH], s))
     return like((0.0, 0.0, 0.0), s[0]), s  # (zeros of s's type: float or lanes)

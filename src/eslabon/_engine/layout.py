@@ -1,9 +1,54 @@
 """Layout of the packed model array that every compiled kernel reads.
 
 The whole model travels into compiled code as one float64 array ``P`` (few arguments
-means little call overhead, see DESIGN §5). ``P[:HEADER]`` holds the header; body ``i``
-(0 = world, 1..nb) occupies ``P[HEADER + i*STRIDE : HEADER + (i+1)*STRIDE]``.
-Rotations are stored row-major.
+means little call overhead, see DESIGN §5). ``P[:HEADER]`` holds the header; row ``i``
+(0 = world, 1..nb) is a record of ``STRIDE`` values at ``P[body_offset(i) :
+body_offset(i + 1)]``, ``body_offset(i) = HEADER + i * STRIDE`` (in compiled code
+:func:`eslabon._engine.record.row_offset`). Rotations are stored row-major. Every offset below
+is a name; no kernel reads the array by number.
+
+The header (``P[h]``):
+
+=============  ====  ============================================================
+name           size  meaning
+=============  ====  ============================================================
+``H_NB``       1     number of rows nb (the world, row 0, excluded)
+``H_NQ``       1     configuration size nq (mimic joints' coordinates included)
+``H_GRAVITY``  3     gravity (world axes)
+``H_NV``       1     tangent size nv: rates, accelerations, torques
+``H_MIMIC``    1     1.0 when a joint mimics another (the lean C path declines)
+``H_EXTENDED`` 1     1.0 when a row is helical or placed by a quaternion
+=============  ====  ============================================================
+
+A row's record (``P[o + f]`` for the row at offset ``o``), one degree of freedom each:
+
+==============  ====  ==========================================================
+name            size  meaning
+==============  ====  ==========================================================
+``PARENT``      1     the parent's row (-1 for the world)
+``JTYPE``       1     FIXED, REVOLUTE, PRISMATIC or HELICAL: the row's motion
+``VIDX``        1     index of the row's rate in v (q̇, q̈, τ), -1 for none
+``AXIS``        3     joint axis in the joint (= body) frame
+``Z_AXIS``      1     1.0 when the axis is exactly +z (a shortcut of the kernels)
+``ROT``         9     rotation parent <- joint frame at q = 0, row-major
+``POS``         3     joint frame origin in the parent frame
+``PLACE``       1     BY_AXIS, BY_QUATERNION or BY_POSE: how q places the row
+``CFG``         1     index in q of what places the row, -1 for none
+``PITCH``       1     helical: translation along the axis per radian
+``MASS``        1     the body's mass (on its joint's last row)
+``COM``         3     centre of mass in the body frame at q = 0
+``INERTIA``     9     rotational inertia about the COM, body axes, row-major
+``VISCOUS``     1     viscous friction coefficient of the row's rate
+``COULOMB``     1     Coulomb friction of the row's rate
+``ARMATURE``    1     rotor inertia added to the row's diagonal of M
+``COM_SLIDE``   1     the COM moves by COM_SLIDE · q along the axis; 0 = rigid
+``FORK``        1     1.0 when a row after the next has this row as parent
+==============  ====  ==========================================================
+
+The joint fields ``JTYPE`` … ``PITCH`` are contiguous: :func:`eslabon._engine.joints.joint`
+reads them as one tuple ``j``, indexed by the ``J_`` names (``j[J_PLACE]``, the slice
+``j[J_AXIS:J_AXIS_END]``). The C entry reads the header through ``layout.h``, which
+``python -m eslabon._engine.layout --c-header`` writes from this module.
 """
 
 # joint type codes of the model (what each type is: eslabon._engine.joints). The packed
@@ -84,6 +129,18 @@ COM_SLIDE = 38  # COM moves by COM_SLIDE * q along the axis (seed 001 book mode)
 # the tree's
 FORK = 39  # 1.0 when a row after the next has this row as parent (mark_forks): a recursion
 # that keeps the parent's pose in registers along a chain stores this row's for later
+
+# the joint tuple ``j = joints.joint(P, o)`` = P[o + JTYPE : o + JTYPE + JOINT_FIELDS],
+# by position: ``j[J_TYPE]``, and the vectors as slices ``j[J_AXIS:J_AXIS_END]``
+J_TYPE = JTYPE - JTYPE  # the row's motion (FIXED, REVOLUTE, PRISMATIC, HELICAL)
+J_RATE = VIDX - JTYPE  # index of the row's rate in v, -1 for none
+J_AXIS, J_AXIS_END = AXIS - JTYPE, AXIS - JTYPE + 3  # the axis (3)
+J_Z_AXIS = Z_AXIS - JTYPE  # 1.0 when the axis is exactly +z
+J_ROT, J_ROT_END = ROT - JTYPE, ROT - JTYPE + 9  # rotation at q = 0 (9, row-major)
+J_POS, J_POS_END = POS - JTYPE, POS - JTYPE + 3  # origin in the parent frame (3)
+J_PLACE = PLACE - JTYPE  # BY_AXIS, BY_QUATERNION or BY_POSE
+J_CFG = CFG - JTYPE  # index in q of what places the row, -1 for none
+J_PITCH = PITCH - JTYPE  # helical: translation per radian
 
 # PLACE codes
 BY_AXIS = 0  # rotation about / translation along the axis by q[CFG] (none when CFG < 0)
@@ -200,11 +257,11 @@ def mark_forks(P):
     body's cost 8 % of a quadruped's M)."""
     nb = int(P[H_NB])
     for i in range(nb + 1):
-        P[HEADER + i * STRIDE + FORK] = 0.0
+        P[body_offset(i) + FORK] = 0.0
     for i in range(1, nb + 1):
-        p = int(P[HEADER + i * STRIDE + PARENT])
+        p = int(P[body_offset(i) + PARENT])
         if p != i - 1:
-            P[HEADER + p * STRIDE + FORK] = 1.0
+            P[body_offset(p) + FORK] = 1.0
     return P
 
 
@@ -220,3 +277,50 @@ def on_own_axis(P, o: int) -> bool:
         and P[o + VIDX] >= 0
         and P[o + JTYPE] in (REVOLUTE, PRISMATIC, HELICAL)
     )
+
+
+# ---- the C entry's view of the header ----------------------------------------------------
+# (eslabon/_engine/_fastcall.c includes layout.h; tests/test_layout_header.py checks that
+# the committed file is what c_header() writes now)
+
+C_HEADER_NAMES = ("HEADER", "STRIDE", "H_NB", "H_NQ", "H_GRAVITY", "H_NV", "H_MIMIC", "H_EXTENDED")
+
+
+def c_header() -> str:
+    """The text of ``layout.h``: the header offsets and sizes above as C macros
+    ``ESLABON_<NAME>``, for the C entry (``_fastcall.c``) to read the packed header by
+    name."""
+    lines = [
+        "/* The packed model's header offsets, for the C entry (_fastcall.c).",
+        " * Generated from eslabon/_engine/layout.py by",
+        " *     python -m eslabon._engine.layout --c-header",
+        " * Do not edit: a test checks that this file is what the generator writes. */",
+        "#ifndef ESLABON_LAYOUT_H",
+        "#define ESLABON_LAYOUT_H",
+        "",
+    ]
+    lines += [f"#define ESLABON_{name} {globals()[name]}" for name in C_HEADER_NAMES]
+    return "\n".join(lines + ["", "#endif /* ESLABON_LAYOUT_H */", ""])
+
+
+C_HEADER_PATH = __file__.rsplit(".", 1)[0] + ".h"  # layout.h beside this module
+
+
+def main(argv=None) -> int:
+    """``python -m eslabon._engine.layout --c-header [PATH]``: write :func:`c_header` to
+    PATH (default: ``layout.h`` beside this module)."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args or args[0] != "--c-header" or len(args) > 2:
+        print("usage: python -m eslabon._engine.layout --c-header [PATH]", file=sys.stderr)
+        return 2
+    path = args[1] if len(args) == 2 else C_HEADER_PATH
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(c_header())
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -48,17 +48,14 @@ from .._engine.joints import (
 from .._engine.lanes import all_finite, all_positive, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
-    CFG,
     COULOMB,
     H_GRAVITY,
     H_NB,
-    HEADER,
     INERTIA,
     MASS,
-    STRIDE,
-    VIDX,
     VISCOUS,
 )
+from .._engine.record import coordinate_index, next_row, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .._engine.tuples import (
     add,
@@ -161,7 +158,7 @@ def translate_blocks(A, B, C, r):
 @njit(inline="always")
 def _rate_force(P, o, qd, tau):
     """τ less the friction of the one-rate row at offset ``o``."""
-    k = int(P[o + VIDX])
+    k = rate_index(P, o)
     v = at(qd, k)
     return at(tau, k) - (P[o + VISCOUS] * v + P[o + COULOMB] * sign(v))
 
@@ -177,14 +174,19 @@ def _free_flyer_pass2(P, i, qd, tau, ws, A, B, C, pn, pf):
     x_ω = (A − G Bᵀ)⁻¹ (r_ω − G r_u), x_u = C⁻¹ (r_u − Bᵀ x_ω), G = B C⁻¹, each 3×3
     inverse by cofactors. Writes x into ``ws[i, _XN:_XN + 6]`` (q̈ of the six rows) and the
     body's acceleration (x_ω, a'_v + x_u) into its c columns."""
-    o = HEADER + (i - 5) * STRIDE
-    ul = (_rate_force(P, o, qd, tau), _rate_force(P, o + STRIDE, qd, tau))
-    ul = ul + (_rate_force(P, o + 2 * STRIDE, qd, tau),)
-    ua = (_rate_force(P, o + 3 * STRIDE, qd, tau), _rate_force(P, o + 4 * STRIDE, qd, tau))
-    ua = ua + (_rate_force(P, o + 5 * STRIDE, qd, tau),)
-    al = (P[o + ARMATURE], P[o + STRIDE + ARMATURE], P[o + 2 * STRIDE + ARMATURE])
-    aa = (P[o + 3 * STRIDE + ARMATURE], P[o + 4 * STRIDE + ARMATURE])
-    aa = aa + (P[o + 5 * STRIDE + ARMATURE],)
+    o1 = row_offset(i - 5)  # the six rows: linear rates o1..o3, angular rates o4..o6
+    o2 = next_row(o1)
+    o3 = next_row(o2)
+    o4 = next_row(o3)
+    o5 = next_row(o4)
+    o6 = next_row(o5)
+    ul = (_rate_force(P, o1, qd, tau), _rate_force(P, o2, qd, tau))
+    ul = ul + (_rate_force(P, o3, qd, tau),)
+    ua = (_rate_force(P, o4, qd, tau), _rate_force(P, o5, qd, tau))
+    ua = ua + (_rate_force(P, o6, qd, tau),)
+    al = (P[o1 + ARMATURE], P[o2 + ARMATURE], P[o3 + ARMATURE])
+    aa = (P[o4 + ARMATURE], P[o5 + ARMATURE])
+    aa = aa + (P[o6 + ARMATURE],)
     E = g9(ws, i, _E)
     av = mtv(E, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
     ru = sub(sub(ul, pf), smv(C, av))
@@ -228,9 +230,9 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         if extended is not None:
             if base and 1 < i < 7:
                 continue
-        o = HEADER + i * STRIDE
-        k = int(P[o + VIDX])
-        cq = int(P[o + CFG])
+        o = row_offset(i)
+        k = rate_index(P, o)
+        cq = coordinate_index(P, o)
         qi = z
         if cq >= 0:
             qi = at(q, cq)
@@ -248,11 +250,11 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
                 v, w = rates(qd, k, jnt)
                 cw = cv = Z3
                 row = 6
-                o = HEADER + row * STRIDE
+                o = row_offset(row)
             elif by_quaternion(jnt):  # out of line (recursion.quaternion_row)
                 E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         if not block:
-            p = int(P[o])
+            p = parent(P, o)
             tree = tree or p != i - 1
             wp = g3(ws, p, _W)
             qdk = at(qd, k) if k >= 0 else z
@@ -290,8 +292,8 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         if extended is not None:
             if base and i < 6:
                 break
-        o = HEADER + i * STRIDE
-        k = int(P[o + VIDX])
+        o = row_offset(i)
+        k = rate_index(P, o)
         m = P[o + MASS]
         h = g3(ws, i, _H)
         # I^A_i = I_i + what the children sent: A, B = m[c]× (+ children), C = m 1 (+ ...)
@@ -347,7 +349,7 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
             ui = u * inv
             pn = add(pn, add(add(smv(A, cw), mv(B, cv)), scale(ui, un)))
             pf = add(pf, add(add(mtv(B, cw), smv(C, cv)), scale(ui, uf)))
-        p = int(P[o])
+        p = parent(P, o)
         cA, cB, cC, cn, cf = Z6, Z9, Z6, Z3, Z3
         if p > 0:
             # I^A_p += X* I^a X,  p^A_p += X* p^a
@@ -375,17 +377,17 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
             first = 7
             for d in range(6):
                 x = g1(ws, 6, _XN + d)
-                put(qdd, int(P[HEADER + (1 + d) * STRIDE + VIDX]), x)
+                put(qdd, rate_index(P, row_offset(1 + d)), x)
                 total += x
     for i in range(first, nb + 1):
-        o = HEADER + i * STRIDE
-        p = int(P[o])
+        o = row_offset(i)
+        p = parent(P, o)
         E = g9(ws, i, _E)
         r = g3(ws, i, _R)
         awp = g3(ws, p, _CW)
         aw = add(mtv(E, awp), g3(ws, i, _CW))
         av = add(mtv(E, add(g3(ws, p, _CV), cross(awp, r))), g3(ws, i, _CV))
-        k = int(P[o + VIDX])
+        k = rate_index(P, o)
         if k >= 0:
             x = (g1(ws, i, _U) - dot(g3(ws, i, _UN), aw) - dot(g3(ws, i, _UF), av)) * g1(ws, i, _D)
             put(qdd, k, x)

@@ -42,13 +42,11 @@ from .._engine.layout import (
     BY_QUATERNION,
     H_NB,
     H_NV,
-    HEADER,
     INERTIA,
     MASS,
     PLACE,
-    STRIDE,
-    VIDX,
 )
+from .._engine.record import parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tracing import tuple_function
 from .._engine.tuples import add, cross, dot, m9, mv, rotate_s6, scale, smv, sub, sym6
@@ -109,14 +107,14 @@ def coriolis_into(P, q, qd, ws, C, extended):
         s6(ws, i, _V, (w[0], w[1], w[2], v[0], v[1], v[2]))
     group_end = 0  # the last row (the body) of the quaternion joint being walked
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
+        o = row_offset(i)
         row = i  # the row whose velocity turns the axis
         if extended is not None:
             if P[o + PLACE] != BY_AXIS:  # its axes turn with its body, the group's last row
                 group_end = i + (2 if P[o + PLACE] == BY_QUATERNION else 5)
             if i <= group_end:
                 row = group_end
-        if int(P[o + VIDX]) < 0:
+        if rate_index(P, o) < 0:
             continue
         V = g6(ws, row, _V)
         w = (V[0], V[1], V[2])
@@ -128,7 +126,7 @@ def coriolis_into(P, q, qd, ws, C, extended):
         s6(ws, i, _SD, (sd_ang[0], sd_ang[1], sd_ang[2], sd_lin[0], sd_lin[1], sd_lin[2]))
     C[:] = 0.0
     for b in range(1, nb + 1):
-        o = HEADER + b * STRIDE
+        o = row_offset(b)
         m = P[o + MASS]
         Rw = g9(ws, b, WS_RW)
         c = add(g3(ws, b, WS_PW), mv(Rw, g3(ws, b, WS_C)))
@@ -140,7 +138,7 @@ def coriolis_into(P, q, qd, ws, C, extended):
         # C_ac += S_aᵀ X_c for every pair (a, c) of joints on b's way to the root
         kc = b
         while kc > 0:
-            jc = int(P[HEADER + kc * STRIDE + VIDX])
+            jc = rate_index(P, row_offset(kc))
             if jc >= 0:
                 S = g6(ws, kc, _S)
                 Sd = g6(ws, kc, _SD)
@@ -159,13 +157,13 @@ def coriolis_into(P, q, qd, ws, C, extended):
                 )
                 ka = b
                 while ka > 0:
-                    ja = int(P[HEADER + ka * STRIDE + VIDX])
+                    ja = rate_index(P, row_offset(ka))
                     if ja >= 0:
                         sa = g6(ws, ka, _S)
                         val = dot((sa[0], sa[1], sa[2]), xn) + dot((sa[3], sa[4], sa[5]), xf)
                         s1(C, ja, jc, g1(C, ja, jc) + val)
-                    ka = int(P[HEADER + ka * STRIDE])
-            kc = int(P[HEADER + kc * STRIDE])
+                    ka = parent(P, row_offset(ka))
+            kc = parent(P, row_offset(kc))
     total = zero_of(qd)
     for a in range(nq):
         for k in range(nq):

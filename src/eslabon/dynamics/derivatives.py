@@ -54,19 +54,16 @@ from .._engine.lanes import all_finite, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
     AXIS,
-    CFG,
     COM_SLIDE,
     COULOMB,
     H_GRAVITY,
     H_NB,
     H_NV,
-    HEADER,
     INERTIA,
     MASS,
-    STRIDE,
-    VIDX,
     VISCOUS,
 )
+from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
     add,
@@ -182,10 +179,10 @@ def _motion_and_composites(P, q, qd, qdd, ws, extended):
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        k = int(P[o + VIDX])
-        p = int(P[o])
-        cq = int(P[o + CFG])
+        o = row_offset(i)
+        k = rate_index(P, o)
+        p = parent(P, o)
+        cq = coordinate_index(P, o)
         qi = z
         if cq >= 0:
             qi = at(q, cq)
@@ -264,7 +261,7 @@ def _motion_and_composites(P, q, qd, qdd, ws, extended):
         s3(ws, i, _XF, xf)
     # inward pass: composite inertia, rate, momentum and force
     for i in range(nb, 0, -1):
-        p = int(P[HEADER + i * STRIDE])
+        p = parent(P, row_offset(i))
         if p > 0:
             for c in range(_YM, _FF + 3):
                 s1(ws, p, c, g1(ws, p, c) + g1(ws, i, c))
@@ -276,8 +273,8 @@ def _composite_axes(P, ws):
     every joint."""
     nb = int(P[H_NB])
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        if int(P[o + VIDX]) < 0:
+        o = row_offset(i)
+        if rate_index(P, o) < 0:
             continue
         m = g1(ws, i, _YM)
         h = g3(ws, i, _YH)
@@ -297,8 +294,8 @@ def _column_vectors(P, ws):
     """u_j and w_j of every joint: its column's vectors for the rows of its ancestors."""
     nb = int(P[H_NB])
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        if int(P[o + VIDX]) < 0:
+        o = row_offset(i)
+        if rate_index(P, o) < 0:
             continue
         m = g1(ws, i, _YM)
         h = g3(ws, i, _YH)
@@ -330,8 +327,8 @@ def _pairs(P, ws, dq, dv, M, mass):
     # every (descendant i, ancestor-or-self j) pair
     total = zero_of(ws[0])
     for i in range(1, nb + 1):
-        oi = HEADER + i * STRIDE
-        ri = int(P[oi + VIDX])
+        oi = row_offset(i)
+        ri = rate_index(P, oi)
         if ri < 0:
             continue
         pn, pf = g3(ws, i, _PN), g3(ws, i, _PF)
@@ -341,8 +338,8 @@ def _pairs(P, ws, dq, dv, M, mass):
         xn, xf = g3(ws, i, _XN), g3(ws, i, _XF)
         b = i
         while b > 0:
-            ob = HEADER + b * STRIDE
-            cj = int(P[ob + VIDX])
+            ob = row_offset(b)
+            cj = rate_index(P, ob)
             if cj >= 0:
                 sn, sf = g3(ws, b, _SN), g3(ws, b, _SF)
                 aln, alf = g3(ws, b, _ALN), g3(ws, b, _ALF)
@@ -361,7 +358,7 @@ def _pairs(P, ws, dq, dv, M, mass):
                 dq_ji = g1(dq, cj, ri) + _dot6(sn, sf, xn, xf)
                 s1(dq, cj, ri, dq_ji)
                 total += dq_ij + dv_ij + dq_ji + g1(dv, cj, ri)
-            b = int(P[ob])
+            b = parent(P, ob)
         if mass:
             s1(M, ri, ri, g1(M, ri, ri) + P[oi + ARMATURE])
         s1(dv, ri, ri, g1(dv, ri, ri) + P[oi + VISCOUS])
@@ -375,20 +372,20 @@ def _mass_pairs(P, ws, M):
     nb = int(P[H_NB])
     M[:] = 0.0
     for i in range(1, nb + 1):
-        oi = HEADER + i * STRIDE
-        ri = int(P[oi + VIDX])
+        oi = row_offset(i)
+        ri = rate_index(P, oi)
         if ri < 0:
             continue
         pn, pf = g3(ws, i, _PN), g3(ws, i, _PF)
         b = i
         while b > 0:
-            ob = HEADER + b * STRIDE
-            cj = int(P[ob + VIDX])
+            ob = row_offset(b)
+            cj = rate_index(P, ob)
             if cj >= 0:
                 mij = _dot6(pn, pf, g3(ws, b, _SN), g3(ws, b, _SF))
                 s1(M, ri, cj, mij)
                 s1(M, cj, ri, mij)
-            b = int(P[ob])
+            b = parent(P, ob)
         s1(M, ri, ri, g1(M, ri, ri) + P[oi + ARMATURE])
 
 
@@ -397,8 +394,8 @@ def _bias_into(P, qd, ws, out):
     """out ← τ at q̈ = 0: S_iᵀ F_i with the friction (the forces of ``ws`` at q̈ = 0)."""
     nb = int(P[H_NB])
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        k = int(P[o + VIDX])
+        o = row_offset(i)
+        k = rate_index(P, o)
         if k >= 0:
             f = _dot6(g3(ws, i, _SN), g3(ws, i, _SF), g3(ws, i, _FN), g3(ws, i, _FF))
             v = at(qd, k)
@@ -418,9 +415,9 @@ def _add_accelerations(P, qdd, ws):
     clear(ws, 0, _UN, _WF + 3)
     Z3 = like(_Z3, zero_of(qdd))
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        k = int(P[o + VIDX])
-        p = int(P[o])
+        o = row_offset(i)
+        k = rate_index(P, o)
+        p = parent(P, o)
         dan, daf = g3(ws, p, _UN), g3(ws, p, _UF)
         yn, yf = _inertia_apply(g1(ws, i, _YM), g3(ws, i, _YH), g9(ws, i, _YJ), dan, daf)
         s3(ws, i, _FN, add(g3(ws, i, _FN), yn))
@@ -441,7 +438,7 @@ def _add_accelerations(P, qdd, ws):
     for i in range(nb, 0, -1):
         s3(ws, i, _FN, add(g3(ws, i, _FN), g3(ws, i, _WN)))
         s3(ws, i, _FF, add(g3(ws, i, _FF), g3(ws, i, _WF)))
-        p = int(P[HEADER + i * STRIDE])
+        p = parent(P, row_offset(i))
         if p > 0:
             s3(ws, p, _WN, add(g3(ws, p, _WN), g3(ws, i, _WN)))
             s3(ws, p, _WF, add(g3(ws, p, _WF), g3(ws, i, _WF)))
@@ -451,7 +448,7 @@ def _add_accelerations(P, qdd, ws):
 def _slides(P):
     """Whether a body's COM slides with its own prismatic joint (seed 001 book mode)."""
     for i in range(1, int(P[H_NB]) + 1):
-        if P[HEADER + i * STRIDE + COM_SLIDE] != 0.0:
+        if P[row_offset(i) + COM_SLIDE] != 0.0:
             return True
     return False
 

@@ -35,7 +35,8 @@ from numba import carray, njit
 from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
 from .._engine.joints import extended_set
-from .._engine.layout import BY_POSE, CFG, H_NB, H_NQ, H_NV, HEADER, PLACE, STRIDE
+from .._engine.layout import BY_AXIS, BY_POSE, H_NB, H_NQ, H_NV, PLACE
+from .._engine.record import coordinate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
 from . import aba, coriolis, walker_orin
@@ -71,9 +72,9 @@ def _units_ok(P, q, extended):
     if extended is None or int(P[H_NQ]) == int(P[H_NV]):
         return True
     for i in range(1, int(P[H_NB]) + 1):
-        o = HEADER + i * STRIDE
-        if P[o + PLACE] != 0.0:
-            c = int(P[o + CFG]) + (3 if P[o + PLACE] == BY_POSE else 0)
+        o = row_offset(i)
+        if P[o + PLACE] != BY_AXIS:
+            c = coordinate_index(P, o) + (3 if P[o + PLACE] == BY_POSE else 0)
             x = q[c] * q[c] + q[c + 1] * q[c + 1] + q[c + 2] * q[c + 2] + q[c + 3] * q[c + 3]
             if not abs(math.sqrt(x) - 1.0) <= 1e-6:
                 return False

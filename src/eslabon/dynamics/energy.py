@@ -13,7 +13,8 @@ from __future__ import annotations
 from numba import njit
 
 from .._engine.lanes import all_finite, at, g3, g9, put, zero_of
-from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, HEADER, INERTIA, MASS, STRIDE, VIDX
+from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, INERTIA, MASS
+from .._engine.record import rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, dot, m9, mv, v3
 from ..kinematics.recursion import WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
@@ -30,13 +31,13 @@ def energy_into(P, q, qd, ws, out, extended):
     T = zero_of(qd)
     V = zero_of(qd)
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
+        o = row_offset(i)
         m = P[o + MASS]
         w = g3(ws, i, WS_W)
         c = g3(ws, i, WS_C)
         vc = add(g3(ws, i, WS_V), cross(w, c))
         T += 0.5 * (m * dot(vc, vc) + dot(w, mv(m9(P, o + INERTIA), w)))
-        k = int(P[o + VIDX])
+        k = rate_index(P, o)
         if k >= 0:
             T += 0.5 * P[o + ARMATURE] * at(qd, k) * at(qd, k)
         pc = add(g3(ws, i, WS_PW), mv(g9(ws, i, WS_RW), c))

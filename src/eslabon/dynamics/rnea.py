@@ -26,7 +26,8 @@ from numba import njit
 
 from .._engine.joints import floating_base, joint, project_wrench
 from .._engine.lanes import all_finite, at, put, zero_of
-from .._engine.layout import ARMATURE, COULOMB, H_NB, HEADER, STRIDE, VIDX, VISCOUS
+from .._engine.layout import ARMATURE, COULOMB, H_NB, VISCOUS
+from .._engine.record import parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, g3, g9, mv, s3, sign, v3
 from ..kinematics.recursion import (
@@ -49,7 +50,7 @@ from ..kinematics.recursion import (
 def _rate_torque(P, o, qd, qdd, tau, t):
     """Put τ = t plus friction and rotor inertia for the one-rate row at offset ``o``;
     returns it."""
-    k = int(P[o + VIDX])
+    k = rate_index(P, o)
     v = at(qd, k)
     t = t + P[o + VISCOUS] * v + P[o + ARMATURE] * at(qdd, k) + P[o + COULOMB] * sign(v)
     put(tau, k, t)
@@ -78,7 +79,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
         if extended is not None:
             if base and i < 6:
                 break
-        o = HEADER + i * STRIDE
+        o = row_offset(i)
         # f_i, n_i: own inertial wrench, other children's (in ws) and the next body's
         f = add(f, g3(ws, i, WS_FJ))
         n = add(n, g3(ws, i, WS_NJ))
@@ -87,21 +88,21 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
             f = add(f, v3(fext[i], 3))
         s3(ws, i, WS_FJ, f)
         s3(ws, i, WS_NJ, n)
-        k = int(P[o + VIDX])
-        p = int(P[o])
+        k = rate_index(P, o)
+        p = parent(P, o)
         if extended is not None:  # (compiled for the extended joint set only)
             if base and i == 6:
                 # the floating base's six rows (rates: linear, then angular, in body
                 # axes) project (f, n) on themselves
                 p = 0
                 k = -1
-                o = HEADER + STRIDE
+                o = row_offset(1)
                 total += _rate_torque(P, o, qd, qdd, tau, f[0])
-                total += _rate_torque(P, o + STRIDE, qd, qdd, tau, f[1])
-                total += _rate_torque(P, o + 2 * STRIDE, qd, qdd, tau, f[2])
-                total += _rate_torque(P, o + 3 * STRIDE, qd, qdd, tau, n[0])
-                total += _rate_torque(P, o + 4 * STRIDE, qd, qdd, tau, n[1])
-                total += _rate_torque(P, o + 5 * STRIDE, qd, qdd, tau, n[2])
+                total += _rate_torque(P, row_offset(2), qd, qdd, tau, f[1])
+                total += _rate_torque(P, row_offset(3), qd, qdd, tau, f[2])
+                total += _rate_torque(P, row_offset(4), qd, qdd, tau, n[0])
+                total += _rate_torque(P, row_offset(5), qd, qdd, tau, n[1])
+                total += _rate_torque(P, row_offset(6), qd, qdd, tau, n[2])
         if k >= 0:
             # (3.33): project on the joint, add friction and rotor inertia
             t = project_wrench(joint(P, o), f, n, extended)

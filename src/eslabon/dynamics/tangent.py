@@ -37,17 +37,16 @@ from numba import njit
 from .._engine.lanes import sign
 from .._engine.layout import (
     ARMATURE,
+    BY_AXIS,
     BY_POSE,
     COULOMB,
     FREE_FLYER,
     H_NB,
-    HEADER,
     PLACE,
     SPHERICAL,
-    STRIDE,
-    VIDX,
     VISCOUS,
 )
+from .._engine.record import rate_index, row_offset
 
 _AXES = np.eye(3)
 
@@ -155,11 +154,11 @@ def chain_acceleration_into(P, qd, qdd, ac):
     for a in range(qdd.shape[0]):
         ac[a] = qdd[a]
     for i in range(1, int(P[H_NB]) + 1):
-        o = HEADER + i * STRIDE
-        if P[o + PLACE] == 0.0:
+        o = row_offset(i)
+        if P[o + PLACE] == BY_AXIS:
             continue
         Ek, _, _, _ = _tensors(P[o + PLACE])
-        s = int(P[o + VIDX])
+        s = rate_index(P, o)
         for e in range(Ek.shape[0]):  # Ė(0, v) v = Σ_j E_j v v_j
             j, a, b = int(Ek[e, 0]), int(Ek[e, 1]), int(Ek[e, 2])
             ac[s + a] -= Ek[e, 3] * qd[s + j] * qd[s + b]
@@ -171,8 +170,8 @@ def _rate_terms(P, s, n, qd, qdd, bs, Js, taub, tau):
     rotor inertia J into ``Js`` and τ without friction and rotor inertia,
     τ − b v − μ sign(v) − J a, into ``taub``."""
     for i in range(1, int(P[H_NB]) + 1):
-        o = HEADER + i * STRIDE
-        a = int(P[o + VIDX]) - s
+        o = row_offset(i)
+        a = rate_index(P, o) - s
         if 0 <= a < n:
             v = qd[s + a]
             bs[a] = P[o + VISCOUS]
@@ -201,11 +200,11 @@ def tangent_derivatives_into(P, qd, qdd, tau, M, dq, dv, ac, work):
     Dth = work[180:216].reshape((6, 6))  # row k: the chain's θ̈ moved along θ_k
     taub, bs, Js = work[216:222], work[222:228], work[228:234]
     for i in range(1, int(P[H_NB]) + 1):
-        o = HEADER + i * STRIDE
-        if P[o + PLACE] == 0.0:
+        o = row_offset(i)
+        if P[o + PLACE] == BY_AXIS:
             continue
         Ek, Ejk, used, n = _tensors(P[o + PLACE])
-        s = int(P[o + VIDX])
+        s = rate_index(P, o)
         _rate_terms(P, s, n, qd, qdd, bs, Js, taub, tau)
         Ed[:] = 0.0
         Ev[:] = 0.0
@@ -258,10 +257,10 @@ def drift_into(P, qd, A):
     """A[:nv, :nv] += −ad(v) on the rates of each spherical and free-flyer joint
     (:func:`tangent_drift`, compiled: the linearization's upper-left block)."""
     for i in range(1, int(P[H_NB]) + 1):
-        o = HEADER + i * STRIDE
-        if P[o + PLACE] == 0.0:
+        o = row_offset(i)
+        if P[o + PLACE] == BY_AXIS:
             continue
-        s = int(P[o + VIDX])
+        s = rate_index(P, o)
         w = s + 3 if P[o + PLACE] == BY_POSE else s  # the angular rates
         _minus_skew_into(A, s, s, qd, w)
         if P[o + PLACE] == BY_POSE:

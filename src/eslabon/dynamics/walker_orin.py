@@ -32,16 +32,13 @@ from .._engine.joints import by_quaternion, floating_base, joint, placement, wor
 from .._engine.lanes import all_finite, at, g1, like, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
-    CFG,
     FORK,
     H_NB,
     H_NV,
-    HEADER,
     INERTIA,
     MASS,
-    STRIDE,
-    VIDX,
 )
+from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
     add,
@@ -105,7 +102,7 @@ def _floating_base_block(P, H, m, h, J):
             fn = smv(J, e)
             ff = cross(e, h)
         total += _floating_base_column(H, d, fn, ff)
-        s1(H, d, d, g1(H, d, d) + P[HEADER + (1 + d) * STRIDE + ARMATURE])
+        s1(H, d, d, g1(H, d, d) + P[row_offset(1 + d) + ARMATURE])
     return total
 
 
@@ -129,14 +126,14 @@ def crba_into(P, q, cw, H, extended):
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
     base = floating_base(P, extended)  # in one step, on row 6
-    fork = P[HEADER + FORK] != 0.0  # a branch: some entries of H are no pair's (below)
+    fork = P[row_offset(0) + FORK] != 0.0  # a branch: some entries of H are no pair's (below)
     for i in range(1, nb + 1):
         if extended is not None:
             if base and 1 < i < 7:
                 continue
-        o = HEADER + i * STRIDE
-        k = int(P[o + VIDX])
-        cq = int(P[o + CFG])
+        o = row_offset(i)
+        k = rate_index(P, o)
+        cq = coordinate_index(P, o)
         qi = z
         if cq >= 0:
             qi = at(q, cq)
@@ -153,11 +150,11 @@ def crba_into(P, q, cw, H, extended):
                 E = like(_I9, z)
                 r = like(_Z3, z)
                 i = 6
-                o = HEADER + i * STRIDE
+                o = row_offset(i)
                 k = -1  # the floating base's columns: below
             elif by_quaternion(jnt):  # out of line (recursion.quaternion_row)
                 E, r = quaternion_row_placement(P, o, q, cq)
-        p = int(P[o])
+        p = parent(P, o)
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
             pp = g3(cw, p, _PW)
@@ -193,11 +190,11 @@ def crba_into(P, q, cw, H, extended):
     Z3, Z6 = like(_Z3, z), like(_Z6, z)
     mc, hc, Jc = z, Z3, Z6
     for i in range(nb, 0, -1):
-        o = HEADER + i * STRIDE
+        o = row_offset(i)
         m = g1(cw, i, _M) + mc
         h = add(g3(cw, i, _H), hc)
         J = sadd(g6(cw, i, _J), Jc)
-        j = int(P[o + VIDX])
+        j = rate_index(P, o)
         if extended is not None:  # (compiled for the extended joint set only)
             if base and i == 6:
                 total += _floating_base_block(P, H, m, h, J)
@@ -215,16 +212,16 @@ def crba_into(P, q, cw, H, extended):
                     if base and b == 6:  # the floating base's six entries at once
                         total += _floating_base_column(H, j, fn, ff)
                         break
-                ob = HEADER + b * STRIDE
-                kb = int(P[ob + VIDX])
+                ob = row_offset(b)
+                kb = rate_index(P, ob)
                 if kb >= 0:
                     val = dot(g3(cw, b, _SN), fn) + dot(g3(cw, b, _SF), ff)
                     s1(H, kb, j, val)
                     s1(H, j, kb, val)
                     total += val
-                b = int(P[ob])
+                b = parent(P, ob)
             s1(H, j, j, g1(H, j, j) + P[o + ARMATURE])
-        p = int(P[o])
+        p = parent(P, o)
         if p == i - 1:
             mc, hc, Jc = m, h, J
         else:

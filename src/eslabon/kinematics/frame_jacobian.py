@@ -22,7 +22,8 @@ from numba import njit
 
 from .._engine.joints import joint, point_axis
 from .._engine.lanes import all_finite, clear, g3, g9, like, s1
-from .._engine.layout import H_NV, HEADER, STRIDE, VIDX
+from .._engine.layout import H_NV
+from .._engine.record import parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, m9, mm, mtv, mv, v3
 from .recursion import WS_PW, WS_RW
@@ -43,8 +44,8 @@ def frame_jacobian_into(P, ws, row, frame, local, J, extended):
     total = like(0.0, Rb[0])
     r = row
     while r > 0:
-        o = HEADER + r * STRIDE
-        k = int(P[o + VIDX])
+        o = row_offset(r)
+        k = rate_index(P, o)
         if k >= 0:
             ang, lin = point_axis(joint(P, o), g9(ws, r, WS_RW), g3(ws, r, WS_PW), point, extended)
             if local:
@@ -54,5 +55,5 @@ def frame_jacobian_into(P, ws, row, frame, local, J, extended):
                 s1(J, a, k, ang[a])
                 s1(J, 3 + a, k, lin[a])
                 total = total + ang[a] + lin[a]
-        r = int(P[o])
+        r = parent(P, o)
     return OK if all_finite(total) else NON_FINITE

@@ -41,17 +41,14 @@ from .._engine.joints import (
 from .._engine.lanes import at, clear, like, zero_of
 from .._engine.layout import (
     AXIS,
-    CFG,
     COM,
     COM_SLIDE,
     H_GRAVITY,
     H_NB,
-    HEADER,
     INERTIA,
     MASS,
-    STRIDE,
-    VIDX,
 )
+from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.sincos import in_fast_range
 from .._engine.tuples import add, cross, g3, g9, m9, mm, mtv, mv, s3, s9, scale, v3
 
@@ -112,15 +109,15 @@ def _near_angles_one(P, q, extended):
     nb = int(P[H_NB])
     far = False
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        if is_angle(joint(P, o), extended) and not in_fast_range(q[int(P[o + CFG])]):
+        o = row_offset(i)
+        if is_angle(joint(P, o), extended) and not in_fast_range(q[coordinate_index(P, o)]):
             far = True
     if not far:
         return q
     near = q.copy()
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        k = int(P[o + CFG])
+        o = row_offset(i)
+        k = coordinate_index(P, o)
         if is_angle(joint(P, o), extended) and not in_fast_range(q[k]):
             near[k] = math.atan2(math.sin(q[k]), math.cos(q[k]))
     return near
@@ -142,8 +139,8 @@ def _near_angles_block(P, q, extended):
     near = q.copy()
     nb = int(P[H_NB])
     for i in range(1, nb + 1):
-        o = HEADER + i * STRIDE
-        k = int(P[o + CFG])
+        o = row_offset(i)
+        k = coordinate_index(P, o)
         if is_angle(joint(P, o), extended):
             for j in range(q.shape[1]):
                 x = q[k, j]
@@ -244,15 +241,15 @@ def forward_pass(
         if extended is not None:
             if base and 1 < i < 7:
                 continue
-        o = HEADER + i * STRIDE
-        k = int(P[o + VIDX])
+        o = row_offset(i)
+        k = rate_index(P, o)
         qi = z
         qdi = z
         qddi = z
         if k >= 0:
             qdi = at(qd, k)
             qddi = at(qdd, k)
-        cq = int(P[o + CFG])
+        cq = coordinate_index(P, o)
         if cq >= 0:
             qi = at(q, cq)
         jnt = joint(P, o)
@@ -273,10 +270,10 @@ def forward_pass(
                     E, r, g3(ws, 0, WS_W), g3(ws, 0, WS_WD), g3(ws, 0, WS_A), u, wj, ud, wdj
                 )
                 row = 6
-                o = HEADER + row * STRIDE
+                o = row_offset(row)
             elif by_quaternion(jnt):  # out of line: the loop stays as small as before
                 E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
-        p = int(P[o])
+        p = parent(P, o)
         wp = w
         if not block:
             if p != i - 1:
