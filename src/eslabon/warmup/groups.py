@@ -61,7 +61,7 @@ GROUPS = {
     ),
     _FLOATING + "batches": ("the same", (_FLOATING + "first calls",), 12.0, FIRST_USE),
     _FLOATING + "simulation": (
-        "RK4 on charts (batches of FD and energies), on a screw, with friction",
+        "RK4 on charts (batches of FD and energies), with friction, and on a screw",
         (_FLOATING + "other one-state calls", _FLOATING + "batches"),
         4.0,
         FIRST_USE,
@@ -212,15 +212,17 @@ def _simulation(model, family: str) -> None:
     q, _, tau = _states(model)
     if family == "floating bases":
         es.simulate(model, 0.002, 0.001, q0=q, torque=np.zeros(model.nv))  # on charts
+        # Coulomb friction (a Talos's URDF): stick–slip on charts, from cached kernels
+        es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=q, torque=np.zeros(model.nv))
         model = es.zoo.random_tree(0, "RHR")  # a helical joint: the compiled loop
         q, _, tau = _states(model)
     for method in ("aba", "walker_orin_3", "walker_orin_1"):
         es.simulate(model, 0.002, 0.001, q0=q, torque=tau, fd_method=method)
         es.simulate(model, 0.002, 0.001, q0=q, torque=np.tile(tau, (3, 1)), fd_method=method)
     es.simulate(model, 0.002, 0.001, q0=q, torque=tau, method="euler")
-    # Coulomb friction (a URDF's friction="…"): the stick–slip loop, one per joint set
-    es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=q, torque=tau)
     if family == "arms":
+        # Coulomb friction (a URDF's friction="…", the tutorial's): the stick–slip loop
+        es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=q, torque=tau)
         from .. import mobile as mb
 
         mm = mb.MobileManipulator(
