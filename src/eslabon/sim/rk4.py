@@ -106,6 +106,13 @@ def _workspaces(P):
 
 
 @njit(cache=True, inline="always")
+def rk4_buffers(n):
+    """The four stage accelerations and the two stage states (x, y) of a step: six (n,)
+    arrays."""
+    return np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+
+
+@njit(cache=True, inline="always")
 def rk4_stage2(q, v, a1, h):
     """One coordinate of the second stage's state: y + h/2 k1 for y = [q; v], k1 = [v; a1]."""
     return q + h / 2 * v, v + h / 2 * a1
@@ -147,12 +154,7 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
     (see the notes of :func:`rk4_step`)."""
     n = int(P[H_NQ])
     wa, ws, cw, H, zero, unit, col = _workspaces(P)
-    a1 = np.empty(n)
-    a2 = np.empty(n)
-    a3 = np.empty(n)
-    a4 = np.empty(n)
-    x = np.empty(n)
-    y = np.empty(n)
+    a1, a2, a3, a4, x, y = rk4_buffers(n)
     h = dt
     for k in range(Q.shape[0] - 1):
         tau = T[k] if T.shape[0] > 1 else T[0]

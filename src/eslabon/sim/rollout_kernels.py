@@ -45,6 +45,7 @@ from .rk4 import (
     _accel,
     _workspaces,
     euler_loop,
+    rk4_buffers,
     rk4_loop,
     rk4_stage2,
     rk4_stage3,
@@ -62,12 +63,7 @@ def law_loop(P, Pc, method, euler, law, kp, kd, R0, R1, R2, dt, Q, QD, QDD, TAU,
     n = int(P[H_NV])
     wa, ws, cw, H, zero, unit, col = _workspaces(P)
     wid = _workspaces(Pc)[1]  # Newton–Euler's, apart from the forward dynamics'
-    a1 = np.empty(n)
-    a2 = np.empty(n)
-    a3 = np.empty(n)
-    a4 = np.empty(n)
-    x = np.empty(n)
-    y = np.empty(n)
+    a1, a2, a3, a4, x, y = rk4_buffers(n)
     tau = np.empty(n)
     cmd = np.empty(n)
     S = max(R0.shape[0], R1.shape[0], R2.shape[0])

@@ -33,7 +33,15 @@ from ..dynamics.cholesky_fd import spd_inverse
 from ..dynamics.walker_orin import crba_into
 from .law_kernels import _row, law_torque
 from .laws import NO_LAW
-from .rk4 import _accel, _workspaces, rk4_stage2, rk4_stage3, rk4_stage4, rk4_update
+from .rk4 import (
+    _accel,
+    _workspaces,
+    rk4_buffers,
+    rk4_stage2,
+    rk4_stage3,
+    rk4_stage4,
+    rk4_update,
+)
 from .stick_slip import STUCK, candidates, constrain, effective_torque, release, stop
 
 
@@ -134,12 +142,7 @@ def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU
         (np.empty(n, np.int64), np.empty((n, n)), np.empty(n)),  # stick_slip.workspace
     )
     tau = state[4]
-    a1 = np.empty(n)
-    a2 = np.empty(n)
-    a3 = np.empty(n)
-    a4 = np.empty(n)
-    x = np.empty(n)
-    y = np.empty(n)
+    a1, a2, a3, a4, x, y = rk4_buffers(n)
     h = dt
     K = Q.shape[0]
     for k in range(K):
