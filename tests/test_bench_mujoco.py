@@ -129,3 +129,32 @@ def test_the_twin_meets_mujocos_inertia_rules():
     for inertia in ready.inertia[1:]:
         w = np.linalg.eigvalsh(inertia)
         assert w[0] >= mujoco_twin.MIN_MOMENT and w[0] + w[1] >= w[2]
+
+
+def test_floating_twin_state_gives_mujoco_our_forward_dynamics():
+    """The floating twin (the URDF's ``floating`` root read as a free joint) at the state
+    :func:`~eslabon.bench.mujoco_twin.twin_state` maps: MuJoCo's q̈ of the joints and
+    ω̇ of the base equal eslabon's; its linear q̈ is that of world-axes velocity."""
+    mujoco = pytest.importorskip("mujoco")
+    import numpy as np
+
+    import eslabon as es
+
+    tree = es.zoo.random_tree(3, "BRRPR", friction=False, armature_chance=0.0)
+    model = mujoco_twin.mujoco_ready(tree)
+    rotation, translation = model.tree_rotation.copy(), model.tree_translation.copy()
+    rotation[1], translation[1] = np.eye(3), 0.0  # the free joint on the world frame
+    model = model.replace(tree_rotation=rotation, tree_translation=translation)
+    mj = mujoco_twin.mujoco_twin(mujoco, model, floating=True)
+    rng = np.random.default_rng(0)
+    q = es.integrate(model, es.neutral(model), rng.uniform(-0.5, 0.5, model.nv))
+    v = rng.uniform(-0.5, 0.5, model.nv)
+    data = mujoco.MjData(mj)
+    data.qpos[:], data.qvel[:] = mujoco_twin.twin_state(model, q, v)
+    mujoco.mj_forward(mj, data)
+    ours = es.forward_dynamics(model, q, v, np.zeros(model.nv))
+    _, ours_mj = mujoco_twin.twin_state(model, q, ours)  # rotated like a velocity
+    scale = max(1.0, np.abs(ours).max())
+    assert np.abs(data.qacc[3:] - ours_mj[3:]).max() < 1e-9 * scale
+    with pytest.raises(ValueError, match="fixed bases only"):
+        mujoco_twin.mujoco_twin(mujoco, model)

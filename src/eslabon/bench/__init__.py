@@ -27,7 +27,10 @@ b. a batch of 10,000 random states (seed 7) on 2 threads: ``inverse_dynamics`` /
    bases (none on a floating base). µs per state.
 c. scaling on ``zoo.random_chain(n, seed=0)``, n = 6 … 96: ID, FD, M per call and the
    log-log slope (targets ID, FD ≤ 1.1, M ≈ 2; judged on n ≥ 24).
-d. ``simulate(puma, 1.0, 1e-3, method="rk4")`` wall time, best of 5 (target ≤ 10 ms).
+d. ``simulate(puma, 1.0, 1e-3, method="rk4")`` wall time, best of 5 (target ≤ 10 ms);
+   and ``simulate`` of ``solo12`` (a floating base, the compiled loop on charts) against
+   ``mujoco.rollout`` RK4 on 1 thread on its twin, 1 s at 1 kHz from a random state,
+   target ratio ≤ 0.3, checked by the largest difference of the last configuration.
 e. start-up in a fresh interpreter: ``import eslabon`` + first ``inverse_dynamics`` with a
    warm numba cache and the start-up library (target ≤ 0.2 s) and with an empty one
    (``NUMBA_CACHE_DIR``).
@@ -102,14 +105,14 @@ def run(
     s = settings(quick, batch_size, **(overrides or {}))
     pc = load_pin() if against_pin else None
     mj, mj_note = None, "MuJoCo columns show —: not asked for (mujoco=False)"
-    if mujoco and {"per_call", "rollout"} & set(sections):
+    if mujoco and {"per_call", "rollout", "simulate"} & set(sections):
         mj, mj_note = load_mujoco()
     start = time.perf_counter()
     calls = {
         "per_call": lambda: per_call(robots, pc, s, mj, mj_note),
         "batch": lambda: batch(robots, pc, s),
         "scaling": lambda: _sec.scaling(chain_sizes, pc, s, m_sizes=long_chain_sizes),
-        "simulate": lambda: _sec.simulation(sim_robot, pc, s),
+        "simulate": lambda: _sec.simulation(sim_robot, pc, s, mj, mj_note),
         "startup": lambda: _sec.startup(sim_robot, pc, s),
         "rollout": lambda: rollout(rollout_robots, s, mj, mj_note),
     }

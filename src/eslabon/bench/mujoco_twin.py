@@ -54,25 +54,50 @@ def mujoco_ready(model):
     return model.replace(mass=mass, inertia=inertia)
 
 
-def mujoco_twin(mujoco, model):
+def mujoco_twin(mujoco, model, floating=False):
     """The MjModel of ``model`` (already :func:`mujoco_ready`), loaded from its URDF.
+
+    With ``floating``, a model with quaternion joints too (MuJoCo reads the URDF's
+    ``floating`` root as a free joint): its states go through :func:`twin_state`.
 
     Raises
     ------
     ValueError
-        The model has quaternion joints (a free joint's rates differ from eslabon's in
-        frame and order: not compared), or MuJoCo reads a different number of joints.
+        The model has quaternion joints and not ``floating`` (a free joint's rates differ
+        from eslabon's in frame and order), or MuJoCo reads a different number of joints.
     """
-    if model.nq != model.nv:
+    if model.nq != model.nv and not floating:
         raise ValueError(f"{model.name}: MuJoCo twin for fixed bases only (nq = nv)")
     with tempfile.TemporaryDirectory(prefix="eslabon-bench-mujoco-") as folder:
         path = Path(folder) / f"{model.name}.urdf"
         to_urdf(model, path)
         mj = mujoco.MjModel.from_xml_path(str(path))
-    if mj.nv != model.nv:
+    if mj.nv != model.nv or mj.nq != model.nq:
         raise ValueError(f"{model.name}: MuJoCo reads {mj.nv} joints, eslabon has {model.nv}")
     mj.opt.gravity[:] = model.gravity
     return mj
+
+
+def twin_state(model, q, v):
+    """(qpos, qvel) of MuJoCo's twin for eslabon's (q, v), each (..., nq) / (..., nv).
+
+    MuJoCo orders the joints depth first, as Pinocchio does
+    (:func:`eslabon.interop.pinocchio.configuration_order`), writes a quaternion scalar
+    first (w, x, y, z) and a free joint's linear velocity in world axes (eslabon: body
+    axes u, so ṗ = R u); the angular rates are in body axes in both. A free joint's
+    frame is taken on its parent's (MuJoCo's free joint gives the body's world pose; a
+    URDF read with ``root_joint="free_flyer"`` places it so)."""
+    from ..interop.pinocchio import configuration_order, dof_order
+    from ..model.configuration import quaternion_to_rotation
+    from ..sim.manifold import chart_layout
+
+    qpos, qvel = np.array(q, dtype=float), np.array(v, dtype=float)
+    for tq, tv, rq, _ in chart_layout(model)[2]:
+        if tq >= 0:
+            R = quaternion_to_rotation(qpos[..., rq : rq + 4])
+            qvel[..., tv : tv + 3] = np.einsum("...ij,...j->...i", R, qvel[..., tv : tv + 3])
+        qpos[..., rq : rq + 4] = qpos[..., [rq + 3, rq, rq + 1, rq + 2]]
+    return qpos[..., configuration_order(model)], qvel[..., dof_order(model)]
 
 
 def _full_m(mujoco) -> str:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 
 import numpy as np
 
@@ -18,6 +19,7 @@ import eslabon as es
 from ._core import (
     STATE_SEED,
     check,
+    failed,
     log,
     pair,
     pin_twin,
@@ -29,8 +31,10 @@ from ._core import (
     time_stmts,
     zoo_model,
 )
+from .mujoco_twin import mujoco_ready, mujoco_twin, twin_state
 
 SIM_DT, SIM_T = 1e-3, 1.0
+FLOATING_SIM_ROBOT, FLOATING_SIM_SEED = "erd:solo12", 0
 
 
 # --- c. scaling ------------------------------------------------------------------------
@@ -178,7 +182,7 @@ def scaling(sizes, pc, s, large_from=24, m_sizes=()):
 
 
 # --- d. simulation ---------------------------------------------------------------------
-def simulation(robot, pc, s):
+def simulation(robot, pc, s, mj=None, mj_note=None):
     model, label, why = zoo_model(robot)
     notes = [why] if why else []
     figure = f"simulate {label} rk4, {SIM_T:g} s @ dt {SIM_DT * 1e3:g} ms"
@@ -206,7 +210,68 @@ def simulation(robot, pc, s):
         median_ms=float(np.median(walls)) * 1e3,
         runs_ms=[w * 1e3 for w in walls],
     )
-    return {"title": "d. simulation (ms wall, best)", "rows": [r], "checks": [], "notes": notes}
+    rows, checks = [r], []
+    if mj is not None or mj_note:
+        rows.append(_floating_simulation(FLOATING_SIM_ROBOT, mj, s, checks, notes))
+    if mj_note:
+        notes.append(mj_note)
+    return {"title": "d. simulation (ms wall)", "rows": rows, "checks": checks, "notes": notes}
+
+
+def _floating_simulation(robot, mujoco, s, checks, notes):
+    """One row: ``simulate`` of a floating base against ``mujoco.rollout`` (1 thread, RK4)
+    on its twin, from one state, checked by the largest difference of the last state."""
+    model, label, why = zoo_model(robot)
+    figure = f"simulate {label} rk4 (floating base), {SIM_T:g} s @ dt {SIM_DT * 1e3:g} ms"
+    if model is None:
+        notes.append(why)
+        return row(figure, None, unit="ms", target="≤ 0.3×mujoco", on="ratio_mujoco",
+                   bound=0.3, no_pin=True, mujoco=None)  # fmt: skip
+    model = mujoco_ready(rigid(model))
+    rng = np.random.default_rng(FLOATING_SIM_SEED)
+    q0 = es.integrate(model, es.neutral(model), rng.uniform(-0.3, 0.3, model.nv))
+    v0 = rng.uniform(-0.5, 0.5, model.nv)
+    steps = int(round(SIM_T / SIM_DT))
+    glb = {"simulate": es.simulate, "model": model, "q0": q0, "v0": v0, "T": SIM_T, "dt": SIM_DT}
+    ours_stmt = "simulate(model, T, dt, q0=q0, qd0=v0)"
+    ours = eval(ours_stmt, glb)
+    mj_stmt, ok = None, True
+    with ExitStack() as stack:
+        if mujoco is not None:
+            from mujoco import rollout as mj_rollout
+
+            mj = mujoco_twin(mujoco, model, floating=True)
+            mj.opt.timestep, mj.opt.integrator = SIM_DT, mujoco.mjtIntegrator.mjINT_RK4
+            data = mujoco.MjData(mj)
+            data.qpos[:], data.qvel[:] = twin_state(model, q0, v0)
+            full = mujoco.mjtState.mjSTATE_FULLPHYSICS
+            state0 = np.zeros((1, mujoco.mj_stateSize(mj, full)))
+            mujoco.mj_getState(mj, data, state0[0], full)
+            glb.update(mj=mj, datas=[data], state0=state0, steps=steps)
+            glb["pool"] = stack.enter_context(mj_rollout.Rollout(nthread=1))
+            mj_stmt = "pool.rollout(mj, datas, state0, nstep=steps)"
+            states, _ = eval(mj_stmt, glb)
+            qpos, _ = twin_state(model, ours.q[-1], ours.qd[-1])
+            c = check(
+                f"{figure}: q at {SIM_T:g} s vs mujoco.rollout",
+                qpos,
+                states[0, -1, 1 : 1 + mj.nq],  # time, then qpos
+                1e-6,
+                against="mujoco",
+            )
+            checks.append(c)
+            ok = c["ok"]
+        res = time_stmts({"ours": ours_stmt, "mujoco": mj_stmt}, glb, s, number=1,
+                         repeats=s.sim_runs)  # fmt: skip
+    p = pair(res, scale=1e3)
+    notes.append(
+        f"{label}: zero torque from a random state (seed {FLOATING_SIM_SEED}), no friction; "
+        "mujoco.rollout on 1 thread, RK4, on its twin (the URDF eslabon writes, the root a "
+        "free joint); median of the interleaved runs"
+    )
+    r = row(figure, p["ours"], None, mujoco=p.get("mujoco"), unit="ms",
+            target="≤ 0.3×mujoco", on="ratio_mujoco", bound=0.3, no_pin=True)  # fmt: skip
+    return failed(r, ok)
 
 
 # --- e. start-up -----------------------------------------------------------------------

@@ -565,7 +565,8 @@ def warmup_cmd(
     """Compile the kernels of the calls each family of robots makes first, for this
     machine, now (numba caches them on disk), so that those calls do not wait for a
     compilation: ID, M, FD, their derivatives, the linearization, crosscheck, kinematics,
-    momentum, simulation and the batches of ID, M and FD, for arms and floating bases.
+    momentum, simulation, and the batches of energies and poses (and of ID, M and FD for
+    arms), for arms and floating bases.
     Run it after installing or upgrading eslabon, or in a container build. Progress on
     stderr: each group compiled (with its wall and CPU seconds) or cached. Says how many
     cache folders of earlier versions this install left (up to 40-60 MB each); --prune

@@ -3,7 +3,9 @@
 * ``"rk4"``: classical fixed-step Runge–Kutta, as seed 001's ``walkerorinrunge3``
   (:func:`.rk4.rk4_step`, the one RK4 step). Unless the torque is a callable or
   ``fd_method`` a numpy reference formulation, the whole loop runs in one compiled call
-  (:func:`.rk4.rk4_loop`); a callable is evaluated from Python at every stage.
+  (:func:`.rk4.rk4_loop`; :func:`.chart_loop.chart_rk4_loop` on the charts of a model
+  with quaternion joints, :mod:`.manifold`); a callable is evaluated from Python at
+  every stage.
 * ``"euler"``: semi-implicit Euler, q̇⁺ = q̇ + h q̈ then q⁺ = q + h q̇⁺, compiled as RK4
   is (:func:`.rk4.euler_loop`); models without quaternion joints.
 * ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
@@ -44,13 +46,14 @@ from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
+from .chart_loop import chart_rk4_loop
 from .friction_check import (  # noqa: F401  (the warnings: re-exported)
     EnergyInjectionWarning,
     FrictionStepWarning,
     check_friction_energy,
 )
 from .laws import NO_LAW
-from .manifold import Chart
+from .manifold import Chart, chart_layout
 from .rk4 import FD_CODES, euler_loop, rk4_loop, rk4_step
 from .stick_slip import StickSlip, coulomb_per_rate, without_coulomb
 from .stick_slip_loops import stick_slip_loop
@@ -287,11 +290,17 @@ def simulate(
         and wrenches is None
         and not callable(torque)
         and fd_method in FD_CODES
-        and not manifold
+        and not (manifold and friction is not None)
         and model.mimic is None
     )
     qdd = np.empty((K, n))
-    if manifold:
+    if compiled and manifold:
+        P, code = model.packed_dynamics, FD_CODES[fd_method]
+        layout = chart_layout(model)
+        status, step = chart_rk4_loop(P, code, T, float(dt), q, qd, qdd, layout, extended_of(P))
+        if status:
+            _raise_step_failure(model, status, step, t, q, qd, T, method)
+    elif manifold:
         _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle)
     elif compiled and friction is not None:
         P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]

@@ -7,14 +7,15 @@ small built-in robot of the family, in each form that compiles something of its 
 inverse and forward dynamics, bias and gravity, the mass matrix, the derivatives and the
 linearization for one state, as arrays (the lean C entries) and as lists or with a
 method (the general path); :func:`eslabon.crosscheck` (every formulation it compares);
-the kinematics, the momentum, the Coriolis matrix and the energies; simulation; batches
-of inverse dynamics, the mass matrix and the forward dynamics. The families are the
-arms (revolute, prismatic, universal and planar joints; mimic joints) and the floating
-bases (free-flyer, spherical and helical joints: the kernels of the extended joint set,
-:mod:`eslabon._engine.joints`). ``everything=True`` (``eslabon warmup --all``) also
-compiles the other batches (derivatives, linearization, the other methods of M and FD,
-Coriolis, energies, kinematics), the Newton–Euler trace and the tip wrench: what the
-test suite uses.
+the kinematics, the momentum, the Coriolis matrix and the energies; simulation; the
+batches of the energies and the world poses (plotting and viewing a trajectory), and for
+arms those of inverse dynamics, the mass matrix and the forward dynamics. The families
+are the arms (revolute, prismatic, universal and planar joints; mimic joints) and the
+floating bases (free-flyer, spherical and helical joints: the kernels of the extended
+joint set, :mod:`eslabon._engine.joints`). ``everything=True`` (``eslabon warmup
+--all``) also compiles a floating base's batches of ID, M and FD, the other batches
+(derivatives, linearization, the other methods of M and FD, Coriolis, Jacobians), the
+Newton–Euler trace and the tip wrench: what the test suite uses.
 
 The groups of calls (:data:`GROUPS`) run in worker processes, a group once the group it
 follows has ended (whose kernels it shares: it loads them from the cache instead of

@@ -59,17 +59,23 @@ GROUPS = {
         4.0,
         FIRST_USE,
     ),
-    _FLOATING + "batches": ("the same", (_FLOATING + "first calls",), 12.0, FIRST_USE),
+    _FLOATING + "batches": (
+        "energies and poses on (N, nq) states (plotting and viewing a trajectory)",
+        (_FLOATING + "first calls",),
+        4.0,
+        FIRST_USE,
+    ),
     _FLOATING + "simulation": (
-        "RK4 on charts (batches of FD and energies), with friction, and on a screw",
+        "the compiled RK4 loop on charts; stick–slip friction on charts (batches of FD "
+        "and energies); a screw's loops",
         (_FLOATING + "other one-state calls", _FLOATING + "batches"),
         4.0,
         FIRST_USE,
     ),
     _FLOATING + "more batches": (
-        "the same",
+        "ID, bias, gravity, M, FD and the arms' other batches",
         (_FLOATING + "simulation",),
-        17.0,
+        31.0,
         MORE,
     ),
     _FLOATING + "trace and tip wrench": (
@@ -168,18 +174,19 @@ def _mimic_calls() -> None:
     es.simulate(model, 0.002, 0.001, q0=q, fd_method="walker_orin_3")
 
 
-def _batches(model) -> None:
-    """The batches of Newton–Euler, the mass matrix and the articulated-body algorithm;
-    those of the energies and the world poses, which plotting and viewing a trajectory
-    make."""
+def _batches(model, dynamics: bool = True) -> None:
+    """The batches of the energies and the world poses, which plotting and viewing a
+    trajectory make; with ``dynamics``, of Newton–Euler, the mass matrix and the
+    articulated-body algorithm too."""
     import eslabon as es
 
     Q, V, A = _states(model, 9)
-    es.inverse_dynamics(model, Q, V, A)
-    es.bias_forces(model, Q, V)
-    es.gravity_torques(model, Q)
-    es.mass_matrix(model, Q)
-    es.forward_dynamics(model, Q, V, A)
+    if dynamics:
+        es.inverse_dynamics(model, Q, V, A)
+        es.bias_forces(model, Q, V)
+        es.gravity_torques(model, Q)
+        es.mass_matrix(model, Q)
+        es.forward_dynamics(model, Q, V, A)
     es.kinetic_energy(model, Q, V)
     es.forward_kinematics(model, Q)
 
@@ -214,7 +221,7 @@ def _simulation(model, family: str) -> None:
         es.simulate(model, 0.002, 0.001, q0=q, torque=np.zeros(model.nv))  # on charts
         # Coulomb friction (a Talos's URDF): stick–slip on charts, from cached kernels
         es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=q, torque=np.zeros(model.nv))
-        model = es.zoo.random_tree(0, "RHR")  # a helical joint: the compiled loop
+        model = es.zoo.random_tree(0, "RHR", friction=False)  # a screw: the plain loops
         q, _, tau = _states(model)
     for method in ("aba", "walker_orin_3", "walker_orin_1"):
         es.simulate(model, 0.002, 0.001, q0=q, torque=tau, fd_method=method)
@@ -265,9 +272,11 @@ def run_group(name: str) -> None:
         _other_calls(model)
         if family == "arms":
             _mimic_calls()
-    elif part == "batches":
-        _batches(model)
+    elif part == "batches":  # a floating base's first batches are those of plots
+        _batches(model, dynamics=family == "arms")
     elif part == "more batches":
+        if family == "floating bases":
+            _batches(model)
         _more_batches(model)
     elif part == "simulation":
         _simulation(model, family)

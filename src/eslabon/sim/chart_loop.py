@@ -1,0 +1,88 @@
+"""The compiled RK4 loop of :func:`eslabon.simulate` for a model whose configuration
+holds quaternions (spherical and free-flyer joints): each step integrates the chart
+coordinates c and the rates v, ẏ = [ċ(c, v); q̈], around the step's first configuration
+(:mod:`.manifold`), then maps back to q with unit quaternions.
+
+With q_k the configuration at the step's start, c_k its coordinates (ξ = 0) and
+x(c) = chart(q_k, c), the stages are those of :func:`.rk4.rk4_step` on y = [c; v]::
+
+    a1 = FD(q_k, v),                       k1 = ċ(c_k, q_k, v)
+    c2 = c_k + h/2 k1,  v2 = v + h/2 a1,    a2 = FD(x(c2), v2),  k2 = ċ(c2, x(c2), v2)
+    c3 = c_k + h/2 k2,  v3 = v + h/2 a2,    a3 = FD(x(c3), v3),  k3 = ċ(c3, x(c3), v3)
+    c4 = c_k + h k3,    v4 = v + h a3,      a4 = FD(x(c4), v4),  k4 = ċ(c4, x(c4), v4)
+    q_k+1 = unit(x(c_k + h/6 (k1 + 2 k2 + 2 k3 + k4))),  v_k+1 = v + h/6 (a1 + 2 a2 + 2 a3 + a4)
+
+(x(c_k) = q_k exactly: exp(0) is the unit quaternion.) The operations are those of the
+Python step on :class:`.manifold.Chart`, element by element, so both give the same
+numbers (``tests/test_sim_charts.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .._engine.compile import subject
+from .._engine.status import NON_FINITE
+from .manifold import chart_configuration, chart_rate, chart_start, unit_quaternions
+from .rk4 import _accel, _workspaces, rk4_buffers
+
+
+@njit(cache=True)
+def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended):
+    """Fill rows 1..K-1 of Q (K, nq) and QD (K, nv) (row 0 holds the initial state) and
+    every row of QDD, as :func:`.rk4.rk4_loop` does for vector configurations;
+    ``layout`` = (vq, vv, parts) of :func:`.manifold.chart_layout`. Returns (status,
+    failing step): NON_FINITE also when a new configuration is not finite."""
+    n = QD.shape[1]
+    nq = Q.shape[1]
+    wa, ws, cw, H, zero, unit, col = _workspaces(P)
+    a1, a2, a3, a4, c, y = rk4_buffers(n)  # q̈ of each stage; a stage's (c, v)
+    c0, k1, k2, k3 = np.empty(n), np.empty(n), np.empty(n), np.empty(n)  # ċ of each stage
+    k4, x = np.empty(n), np.empty(nq)  # x: a stage's configuration
+    vq, vv, parts = layout
+    h = dt
+    for k in range(Q.shape[0] - 1):
+        tau = T[k] if T.shape[0] > 1 else T[0]
+        q = Q[k]
+        v = QD[k]
+        chart_start(q, vq, vv, parts, c0)
+        chart_rate(c0, q, v, parts, k1)
+        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+        for a in range(n):
+            c[a] = c0[a] + h / 2 * k1[a]
+            y[a] = v[a] + h / 2 * a1[a]
+        chart_configuration(q, c, vq, vv, parts, x)
+        chart_rate(c, x, y, parts, k2)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended)
+        for a in range(n):
+            c[a] = c0[a] + h / 2 * k2[a]
+            y[a] = v[a] + h / 2 * a2[a]
+        chart_configuration(q, c, vq, vv, parts, x)
+        chart_rate(c, x, y, parts, k3)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended)
+        for a in range(n):
+            c[a] = c0[a] + h * k3[a]
+            y[a] = v[a] + h * a3[a]
+        chart_configuration(q, c, vq, vv, parts, x)
+        chart_rate(c, x, y, parts, k4)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended)
+        if st:
+            return st, k
+        for a in range(n):
+            QDD[k, a] = a1[a]
+            c[a] = c0[a] + h / 6 * (k1[a] + 2 * k2[a] + 2 * k3[a] + k4[a])
+            QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
+        chart_configuration(q, c, vq, vv, parts, Q[k + 1])
+        unit_quaternions(Q[k + 1], parts)
+        if not (np.all(np.isfinite(Q[k + 1])) and np.all(np.isfinite(QD[k + 1]))):
+            return NON_FINITE, k
+    last = Q.shape[0] - 1
+    tau = T[last] if T.shape[0] > 1 else T[0]
+    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+    for a in range(n):
+        QDD[last, a] = a1[a]
+    return st, (last if st else -1)
+
+
+subject("the RK4 simulation loop on charts", chart_rk4_loop)
