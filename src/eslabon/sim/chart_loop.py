@@ -29,11 +29,12 @@ from .rk4 import _accel, _workspaces, rk4_buffers
 
 
 @njit(cache=True)
-def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended):
+def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None):
     """Fill rows 1..K-1 of Q (K, nq) and QD (K, nv) (row 0 holds the initial state) and
     every row of QDD, as :func:`.rk4.rk4_loop` does for vector configurations;
-    ``layout`` = (vq, vv, parts) of :func:`.manifold.chart_layout`. Returns (status,
-    failing step): NON_FINITE also when a new configuration is not finite."""
+    ``layout`` = (vq, vv, parts) of :func:`.manifold.chart_layout`, ``coupling`` as
+    :func:`.rk4.rk4_loop` takes it. Returns (status, failing step): NON_FINITE also when
+    a new configuration is not finite."""
     n = QD.shape[1]
     nq = Q.shape[1]
     wa, ws, cw, H, zero, unit, col = _workspaces(P)
@@ -48,25 +49,25 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended):
         v = QD[k]
         chart_start(q, vq, vv, parts, c0)
         chart_rate(c0, q, v, parts, k1)
-        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling)
         for a in range(n):
             c[a] = c0[a] + h / 2 * k1[a]
             y[a] = v[a] + h / 2 * a1[a]
         chart_configuration(q, c, vq, vv, parts, x)
         chart_rate(c, x, y, parts, k2)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended, coupling)
         for a in range(n):
             c[a] = c0[a] + h / 2 * k2[a]
             y[a] = v[a] + h / 2 * a2[a]
         chart_configuration(q, c, vq, vv, parts, x)
         chart_rate(c, x, y, parts, k3)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended, coupling)
         for a in range(n):
             c[a] = c0[a] + h * k3[a]
             y[a] = v[a] + h * a3[a]
         chart_configuration(q, c, vq, vv, parts, x)
         chart_rate(c, x, y, parts, k4)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended, coupling)
         if st:
             return st, k
         for a in range(n):
@@ -79,7 +80,9 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended):
             return NON_FINITE, k
     last = Q.shape[0] - 1
     tau = T[last] if T.shape[0] > 1 else T[0]
-    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+    st = _accel(
+        P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling
+    )
     for a in range(n):
         QDD[last, a] = a1[a]
     return st, (last if st else -1)

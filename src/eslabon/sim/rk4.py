@@ -36,6 +36,7 @@ from .._engine.layout import H_NB, H_NQ
 from ..dynamics.aba import COLS as ABA_COLS
 from ..dynamics.aba import aba_into
 from ..dynamics.cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into
+from ..dynamics.coupled_fd import coupled_fd_into
 from ..dynamics.walker_orin import COLS as CRBA_COLS
 from ..kinematics.recursion import WS_COLS
 
@@ -83,7 +84,14 @@ def rk4_step(rate, t, y, h, *args):
 
 
 @njit(cache=True)
-def _accel(P, method, x, v, tau, wa, ws, cw, H, zero, unit, col, out, extended):
+def _accel(P, method, x, v, tau, wa, ws, cw, H, zero, unit, col, out, extended, coupling):
+    """q̈ into ``out`` by ``method`` (:data:`FD_CODES`); with ``coupling``
+    (:func:`eslabon.dynamics.coupled_fd.coupling_arrays`; None without mimic joints), of
+    a model with mimic joints."""
+    if coupling is not None:
+        return coupled_fd_into(
+            P, x, v, tau, method, coupling, ws, cw, H, zero, unit, col, out, extended
+        )
     if method == 0:
         return aba_into(P, x, v, tau, wa, out, extended)
     return fd_into(P, x, v, tau, method, ws, cw, H, zero, unit, col, out, extended)
@@ -144,15 +152,17 @@ def rk4_update(q, v, a1, a2, a3, a4, h):
 
 
 @njit(cache=True)
-def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
+def rk4_loop(P, method, T, dt, Q, QD, QDD, extended, coupling=None):
     """Fill rows 1..K-1 of Q, QD (row 0 holds the initial state) and every row of QDD
     (the first stage of each step is the acceleration at the sample). ``T`` is (K, n)
     (one torque per step) or (1, n) (constant); ``extended`` the joint set
-    (:mod:`eslabon._engine.joints`). Returns (status, failing step).
+    (:mod:`eslabon._engine.joints`); ``coupling`` the mimic joints' map and workspaces
+    (:func:`eslabon.dynamics.coupled_fd.coupling_arrays`), or None. Returns (status,
+    failing step).
 
     Each step is :func:`rk4_step` on y = [q; v], its stages written element by element
     (see the notes of :func:`rk4_step`)."""
-    n = int(P[H_NQ])
+    n = QD.shape[1]
     wa, ws, cw, H, zero, unit, col = _workspaces(P)
     a1, a2, a3, a4, x, y = rk4_buffers(n)
     h = dt
@@ -160,16 +170,16 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
         tau = T[k] if T.shape[0] > 1 else T[0]
         q = Q[k]
         v = QD[k]
-        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling)
         for a in range(n):
             x[a], y[a] = rk4_stage2(q[a], v[a], a1[a], h)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended, coupling)
         for a in range(n):
             x[a], y[a] = rk4_stage3(q[a], v[a], a1[a], a2[a], h)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended, coupling)
         for a in range(n):
             x[a], y[a] = rk4_stage4(q[a], v[a], a2[a], a3[a], h)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended, coupling)
         if st:
             return st, k
         for a in range(n):
@@ -177,18 +187,20 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD, extended):
             Q[k + 1, a], QD[k + 1, a] = rk4_update(q[a], v[a], a1[a], a2[a], a3[a], a4[a], h)
     last = Q.shape[0] - 1
     tau = T[last] if T.shape[0] > 1 else T[0]
-    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+    st = _accel(
+        P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling
+    )
     for a in range(n):
         QDD[last, a] = a1[a]
     return st, (last if st else -1)
 
 
 @njit(cache=True)
-def euler_loop(P, method, T, dt, Q, QD, QDD, extended):
+def euler_loop(P, method, T, dt, Q, QD, QDD, extended, coupling=None):
     """Semi-implicit (symplectic) Euler, as :func:`rk4_loop` takes its arguments: from
     each sample, q̈ = FD(q, q̇, τ), then q̇⁺ = q̇ + h q̈ and q⁺ = q + h q̇⁺ (the rate
     updated first, as MuJoCo's Euler does). Returns (status, failing step)."""
-    n = int(P[H_NQ])
+    n = QD.shape[1]
     wa, ws, cw, H, zero, unit, col = _workspaces(P)
     a1 = np.empty(n)
     h = dt
@@ -196,7 +208,7 @@ def euler_loop(P, method, T, dt, Q, QD, QDD, extended):
         tau = T[k] if T.shape[0] > 1 else T[0]
         q = Q[k]
         v = QD[k]
-        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+        st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling)
         if st:
             return st, k
         for a in range(n):
@@ -205,7 +217,9 @@ def euler_loop(P, method, T, dt, Q, QD, QDD, extended):
             Q[k + 1, a] = q[a] + h * QD[k + 1, a]
     last = Q.shape[0] - 1
     tau = T[last] if T.shape[0] > 1 else T[0]
-    st = _accel(P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+    st = _accel(
+        P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling
+    )
     for a in range(n):
         QDD[last, a] = a1[a]
     return st, (last if st else -1)

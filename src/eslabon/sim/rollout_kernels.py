@@ -75,7 +75,7 @@ def law_loop(P, Pc, method, euler, law, kp, kd, R0, R1, R2, dt, Q, QD, QDD, TAU,
         st = law_torque(Pc, law, kp, kd, R0, R1, R2, _row(S, k, 0), q, v, tau, wid, cmd, extended)
         for a in range(n):
             TAU[k, a] = tau[a]
-        st |= _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended)
+        st |= _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended, None)
         if k == K - 1:
             for a in range(n):
                 QDD[k, a] = a1[a]
@@ -92,16 +92,16 @@ def law_loop(P, Pc, method, euler, law, kp, kd, R0, R1, R2, dt, Q, QD, QDD, TAU,
         for a in range(n):
             x[a], y[a] = rk4_stage2(q[a], v[a], a1[a], h)
         st |= law_torque(Pc, law, kp, kd, R0, R1, R2, mid, x, y, tau, wid, cmd, extended)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended, None)
         for a in range(n):
             x[a], y[a] = rk4_stage3(q[a], v[a], a1[a], a2[a], h)
         st |= law_torque(Pc, law, kp, kd, R0, R1, R2, mid, x, y, tau, wid, cmd, extended)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended, None)
         for a in range(n):
             x[a], y[a] = rk4_stage4(q[a], v[a], a2[a], a3[a], h)
         end = _row(S, k, 2)
         st |= law_torque(Pc, law, kp, kd, R0, R1, R2, end, x, y, tau, wid, cmd, extended)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended)
+        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended, None)
         if st:
             return st, k
         for a in range(n):

@@ -4,8 +4,9 @@
   (:func:`.rk4.rk4_step`, the one RK4 step). Unless the torque is a callable or
   ``fd_method`` a numpy reference formulation, the whole loop runs in one compiled call
   (:func:`.rk4.rk4_loop`; :func:`.chart_loop.chart_rk4_loop` on the charts of a model
-  with quaternion joints, :mod:`.manifold`); a callable is evaluated from Python at
-  every stage.
+  with quaternion joints, :mod:`.manifold`; a model with mimic joints through
+  :mod:`eslabon.dynamics.coupled_fd`); a callable is evaluated from Python at every
+  stage, and so is Coulomb friction on charts or with a mimic joint.
 * ``"euler"``: semi-implicit Euler, q̇⁺ = q̇ + h q̈ then q⁺ = q + h q̇⁺, compiled as RK4
   is (:func:`.rk4.euler_loop`); models without quaternion joints.
 * ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
@@ -44,6 +45,7 @@ from .._args import (
 from .._engine.joints import extended_of
 from ..dynamics import forward_dynamics
 from ..dynamics.api import FORWARD_METHODS
+from ..dynamics.coupled_fd import coupling_arrays
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
 from .chart_loop import chart_rk4_loop
@@ -291,13 +293,16 @@ def simulate(
         and not callable(torque)
         and fd_method in FD_CODES
         and not (manifold and friction is not None)
-        and model.mimic is None
+        and not (model.mimic is not None and (friction is not None or fd_method == "aba"))
     )
+    coupled = () if model.mimic is None else (coupling_arrays(model),)  # mimic joints
     qdd = np.empty((K, n))
     if compiled and manifold:
         P, code = model.packed_dynamics, FD_CODES[fd_method]
         layout = chart_layout(model)
-        status, step = chart_rk4_loop(P, code, T, float(dt), q, qd, qdd, layout, extended_of(P))
+        status, step = chart_rk4_loop(
+            P, code, T, float(dt), q, qd, qdd, layout, extended_of(P), *coupled
+        )
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif manifold:
@@ -314,7 +319,7 @@ def simulate(
     elif compiled:
         P, code = model.packed_dynamics, FD_CODES[fd_method]
         loop = rk4_loop if method == "rk4" else euler_loop
-        status, step = loop(P, code, T, float(dt), q, qd, qdd, extended_of(P))
+        status, step = loop(P, code, T, float(dt), q, qd, qdd, extended_of(P), *coupled)
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif method == "rk4":

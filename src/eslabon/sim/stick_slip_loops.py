@@ -90,14 +90,14 @@ def _start(P0, Pc, method, law, gains, T, F, h, k, q, v, state, wk, wid, out, ex
     if _any_stuck(mode):
         st |= _torque(Pc, law, gains, T, k, 0, q, v, tau, wid, cmd, extended)
         effective_torque(tau, v, F, mode, fixed, te)
-        st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended)
+        st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended, None)
         if st != OK:
             return st
         if not (release(out, X, F, mode, fixed, wsp) and stop(v, X, mode, wsp)):
             return NOT_POSITIVE_DEFINITE
     st |= _torque(Pc, law, gains, T, k, 0, q, v, tau, wid, cmd, extended)
     effective_torque(tau, v, F, mode, fixed, te)
-    st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended)
+    st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended, None)
     if st == OK and not constrain(out, X, mode, hold, wsp):
         st = NOT_POSITIVE_DEFINITE
     return st
@@ -111,7 +111,7 @@ def _stage(P0, Pc, method, law, gains, T, F, k, stage, x, y, state, wk, wid, out
     wa, ws, cw, H, zero, unit, col = wk
     st = _torque(Pc, law, gains, T, k, stage, x, y, tau, wid, cmd, extended)
     effective_torque(tau, y, F, mode, fixed, te)
-    st |= _accel(P0, method, x, y, te, wa, ws, cw, H, zero, unit, col, out, extended)
+    st |= _accel(P0, method, x, y, te, wa, ws, cw, H, zero, unit, col, out, extended, None)
     if st == OK and _any_stuck(mode):
         st = _inverse_mass(P0, x, wk, X, extended)
         if st == OK and not constrain(out, X, mode, hold, wsp):
