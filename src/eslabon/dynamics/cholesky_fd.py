@@ -113,6 +113,18 @@ def cholesky_solve_into(H, x, n):
 
 
 @njit(cache=True)
+def solve_status(H, x, n):
+    """x ← H⁻¹ x by Cholesky (H's lower triangle overwritten); status: OK,
+    NOT_POSITIVE_DEFINITE, or NON_FINITE for a result that is not finite."""
+    if not cholesky_solve_into(H, x, n):
+        return NOT_POSITIVE_DEFINITE
+    s = 0.0
+    for a in range(n):
+        s += x[a]
+    return OK if math.isfinite(s) else NON_FINITE
+
+
+@njit(cache=True)
 def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out, extended):
     """q̈ into ``out``; ``method`` 3 (composite) or 1 (NE columns). Status
     (:mod:`eslabon._engine.status`): OK, NON_FINITE, or NOT_POSITIVE_DEFINITE (H)."""
@@ -127,9 +139,4 @@ def fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out, extended):
         crba_into(P, q, cw, H, extended)
     else:
         ne_columns_into(P, q, ws, zero, unit, col, H, extended)
-    if not cholesky_solve_into(H, out, nq):
-        return NOT_POSITIVE_DEFINITE
-    s = 0.0
-    for a in range(nq):
-        s += out[a]
-    return OK if math.isfinite(s) else NON_FINITE
+    return solve_status(H, out, nq)

@@ -16,13 +16,11 @@ the same as :func:`eslabon.forward_dynamics` with ``method="walker_orin_3"`` (or
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
-from .cholesky_fd import COMPOSITE, cholesky_solve_into
+from .._engine.status import NON_FINITE, OK
+from .cholesky_fd import COMPOSITE, solve_status
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into
 
@@ -80,9 +78,4 @@ def coupled_fd_into(P, q, qd, tau, method, coupling, ws, cw, H, zero, unit, col,
                     for c in range(ne):
                         t += G[r, i] * H[r, c] * G[c, j]
             Hr[i, j] = t
-    if not cholesky_solve_into(Hr, out, n):
-        return NOT_POSITIVE_DEFINITE
-    s = 0.0
-    for a in range(n):
-        s += out[a]
-    return OK if math.isfinite(s) else NON_FINITE
+    return solve_status(Hr, out, n)

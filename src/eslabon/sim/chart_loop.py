@@ -25,7 +25,22 @@ from numba import njit
 from .._engine.compile import subject
 from .._engine.status import NON_FINITE
 from .manifold import chart_configuration, chart_rate, chart_start, unit_quaternions
-from .rk4 import _accel, _workspaces, rk4_buffers
+from .rk4 import _accel, _workspaces, last_sample, rk4_buffers
+
+
+@njit(cache=True, inline="always")
+def _stage(P, method, stage, hs, kp, ap, kd, out):
+    """One later stage: (c, v) = (c_k + hs k_prev, v + hs a_prev), its configuration x,
+    then ċ into ``kd`` and q̈ into ``out``; status."""
+    q, c0, v, layout, c, y, x, tau, wk, extended, coupling = stage
+    vq, vv, parts = layout
+    wa, ws, cw, H, zero, unit, col = wk
+    for a in range(len(v)):
+        c[a] = c0[a] + hs * kp[a]
+        y[a] = v[a] + hs * ap[a]
+    chart_configuration(q, c, vq, vv, parts, x)
+    chart_rate(c, x, y, parts, kd)
+    return _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, out, extended, coupling)
 
 
 @njit(cache=True)
@@ -37,7 +52,8 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None
     a new configuration is not finite."""
     n = QD.shape[1]
     nq = Q.shape[1]
-    wa, ws, cw, H, zero, unit, col = _workspaces(P)
+    wk = _workspaces(P)
+    wa, ws, cw, H, zero, unit, col = wk
     a1, a2, a3, a4, c, y = rk4_buffers(n)  # q̈ of each stage; a stage's (c, v)
     c0, k1, k2, k3 = np.empty(n), np.empty(n), np.empty(n), np.empty(n)  # ċ of each stage
     k4, x = np.empty(n), np.empty(nq)  # x: a stage's configuration
@@ -50,24 +66,10 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None
         chart_start(q, vq, vv, parts, c0)
         chart_rate(c0, q, v, parts, k1)
         st = _accel(P, method, q, v, tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling)
-        for a in range(n):
-            c[a] = c0[a] + h / 2 * k1[a]
-            y[a] = v[a] + h / 2 * a1[a]
-        chart_configuration(q, c, vq, vv, parts, x)
-        chart_rate(c, x, y, parts, k2)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a2, extended, coupling)
-        for a in range(n):
-            c[a] = c0[a] + h / 2 * k2[a]
-            y[a] = v[a] + h / 2 * a2[a]
-        chart_configuration(q, c, vq, vv, parts, x)
-        chart_rate(c, x, y, parts, k3)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a3, extended, coupling)
-        for a in range(n):
-            c[a] = c0[a] + h * k3[a]
-            y[a] = v[a] + h * a3[a]
-        chart_configuration(q, c, vq, vv, parts, x)
-        chart_rate(c, x, y, parts, k4)
-        st |= _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, a4, extended, coupling)
+        stage = (q, c0, v, layout, c, y, x, tau, wk, extended, coupling)
+        st |= _stage(P, method, stage, h / 2, k1, a1, k2, a2)
+        st |= _stage(P, method, stage, h / 2, k2, a2, k3, a3)
+        st |= _stage(P, method, stage, h, k3, a3, k4, a4)
         if st:
             return st, k
         for a in range(n):
@@ -78,14 +80,7 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None
         unit_quaternions(Q[k + 1], parts)
         if not (np.all(np.isfinite(Q[k + 1])) and np.all(np.isfinite(QD[k + 1]))):
             return NON_FINITE, k
-    last = Q.shape[0] - 1
-    tau = T[last] if T.shape[0] > 1 else T[0]
-    st = _accel(
-        P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling
-    )
-    for a in range(n):
-        QDD[last, a] = a1[a]
-    return st, (last if st else -1)
+    return last_sample(P, method, T, Q, QD, QDD, wk, a1, extended, coupling)
 
 
 subject("the RK4 simulation loop on charts", chart_rk4_loop)

@@ -114,6 +114,21 @@ def _workspaces(P):
 
 
 @njit(cache=True, inline="always")
+def last_sample(P, method, T, Q, QD, QDD, wk, a1, extended, coupling):
+    """q̈ at the last sample (under its torque row) into QDD's last row: the end of every
+    fixed-step loop. Returns (status, the last sample or −1)."""
+    wa, ws, cw, H, zero, unit, col = wk
+    last = Q.shape[0] - 1
+    tau = T[last] if T.shape[0] > 1 else T[0]
+    st = _accel(
+        P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling
+    )
+    for a in range(QD.shape[1]):
+        QDD[last, a] = a1[a]
+    return st, (last if st else -1)
+
+
+@njit(cache=True, inline="always")
 def rk4_buffers(n):
     """The four stage accelerations and the two stage states (x, y) of a step: six (n,)
     arrays."""
@@ -185,14 +200,8 @@ def rk4_loop(P, method, T, dt, Q, QD, QDD, extended, coupling=None):
         for a in range(n):
             QDD[k, a] = a1[a]
             Q[k + 1, a], QD[k + 1, a] = rk4_update(q[a], v[a], a1[a], a2[a], a3[a], a4[a], h)
-    last = Q.shape[0] - 1
-    tau = T[last] if T.shape[0] > 1 else T[0]
-    st = _accel(
-        P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling
-    )
-    for a in range(n):
-        QDD[last, a] = a1[a]
-    return st, (last if st else -1)
+    return last_sample(P, method, T, Q, QD, QDD, (wa, ws, cw, H, zero, unit, col), a1,
+                       extended, coupling)  # fmt: skip
 
 
 @njit(cache=True)
@@ -215,14 +224,8 @@ def euler_loop(P, method, T, dt, Q, QD, QDD, extended, coupling=None):
             QDD[k, a] = a1[a]
             QD[k + 1, a] = v[a] + h * a1[a]
             Q[k + 1, a] = q[a] + h * QD[k + 1, a]
-    last = Q.shape[0] - 1
-    tau = T[last] if T.shape[0] > 1 else T[0]
-    st = _accel(
-        P, method, Q[last], QD[last], tau, wa, ws, cw, H, zero, unit, col, a1, extended, coupling
-    )
-    for a in range(n):
-        QDD[last, a] = a1[a]
-    return st, (last if st else -1)
+    return last_sample(P, method, T, Q, QD, QDD, (wa, ws, cw, H, zero, unit, col), a1,
+                       extended, coupling)  # fmt: skip
 
 
 subject("the RK4 simulation loop", rk4_loop)
