@@ -64,12 +64,6 @@ from .trajectory import Trajectory
 METHODS = ("rk4", "euler", "dop853")
 
 
-def no_law(n):
-    """The gains and references :func:`.stick_slip_loops.stick_slip_loop` takes with a
-    torque table (unused: zeros of the law's shapes)."""
-    return (np.zeros(n), np.zeros(n), np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n)))
-
-
 def _torque_law(model, torque, K, n):
     """(law(t, k, q, qd) -> tau, table or None) from the user's torque argument."""
     if torque is None:
@@ -311,7 +305,7 @@ def simulate(
         P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
         F = coulomb_per_rate(model)
         status, step = stick_slip_loop(
-            P0, P0, code, method == "euler", NO_LAW, no_law(n), T, F, float(dt), q, qd, qdd,
+            P0, P0, code, method == "euler", NO_LAW, None, T, F, float(dt), q, qd, qdd,
             np.zeros((1, n)), extended_of(P0),
         )  # fmt: skip
         if status:

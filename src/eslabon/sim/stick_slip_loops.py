@@ -64,8 +64,9 @@ def _any_stuck(mode):
 @njit(cache=True, inline="always")
 def _torque(Pc, law, gains, T, k, stage, x, v, tau, wid, cmd, extended):
     """τ at stage ``stage`` (0: t_k, 1: t_k + h/2, 2: t_k + h) of step k: row k of the
-    table ``T`` (or its one row), or the law's value at (x, v); status."""
-    if law == NO_LAW:
+    table ``T`` (or its one row), or the law's value at (x, v); status. ``gains`` None
+    (a table only): numba leaves the law out of the compiled loop."""
+    if gains is None or law == NO_LAW:
         row = T[k] if T.shape[0] > 1 else T[0]
         for a in range(len(tau)):
             tau[a] = row[a]
@@ -123,7 +124,8 @@ def _stage(P0, Pc, method, law, gains, T, F, k, stage, x, y, state, wk, wid, out
 def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU, extended):
     """:func:`.rk4.rk4_loop` (or, with ``euler``, :func:`.rk4.euler_loop`) with the
     stick–slip of each step, under the torque table ``T`` ((K or 1, n), ``law`` NO_LAW)
-    or a compiled law (``gains`` = (kp, kd, R0, R1, R2) as
+    (``gains`` None: the loop is compiled without the laws' code, as :func:`eslabon.simulate`
+    runs it) or a compiled law (``gains`` = (kp, kd, R0, R1, R2) as
     :func:`.rollout_kernels.law_loop` takes them, ``Pc`` the controller's packed model,
     TAU[k] the law's torque at sample k). ``P0``: the packed model without Coulomb
     friction; ``F`` (n,): each rate's Coulomb friction. QD[k] receives the rates after
