@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 _SMALL = 1e-2  # below this angle the SE(3) coefficients use their Taylor series
-_TINY = 1e-4  # below this angle exp3 / log3 use theirs
+EXP3_SERIES = 1e-4  # below this angle exp3 / log3 use theirs
 
 
 # ---------------------------------------------------------------- quaternions (x, y, z, w)
@@ -104,7 +104,7 @@ def _qunit(q: Array) -> Array:
 def _exp3(phi: Array) -> Array:
     """Unit quaternion ``(..., 4)`` of the rotation vector ``phi`` ``(..., 3)``."""
     th = np.linalg.norm(phi, axis=-1, keepdims=True)
-    small = th < _TINY
+    small = th < EXP3_SERIES
     safe = np.where(small, 1.0, th)
     t2 = th * th
     k = np.where(small, 0.5 - t2 / 48.0 + t2 * t2 / 3840.0, np.sin(0.5 * th) / safe)
@@ -164,7 +164,7 @@ def _log3(q: Array) -> Array:
     q = np.where(q[..., 3:] < 0.0, -q, q)
     u, w = q[..., :3], q[..., 3:]
     s = np.linalg.norm(u, axis=-1, keepdims=True)
-    small = s <= _TINY * w
+    small = s <= EXP3_SERIES * w
     x = s / np.where(small, w, 1.0)
     x2 = x * x
     series = 2.0 / np.where(small, w, 1.0) * (1.0 - x2 / 3.0 + x2 * x2 / 5.0)
@@ -337,7 +337,7 @@ class _Plan:
 _PLANS: weakref.WeakKeyDictionary[Any, _Plan] = weakref.WeakKeyDictionary()
 
 
-def _plan(model: Any) -> _Plan:
+def joint_places(model: Any) -> _Plan:
     """The model's :class:`_Plan`, made once per model (a model is immutable)."""
     try:
         return _PLANS[model]
@@ -405,7 +405,7 @@ def integrate(model: Any, q: ArrayLike, v: ArrayLike, dt: float = 1.0) -> Array:
     >>> es.integrate(space, es.neutral(space), v)[3:7].round(6).tolist()
     [0.0, 0.0, 0.707107, 0.707107]
     """
-    p = _plan(model)
+    p = joint_places(model)
     q, v = p.vector(q, "q", False), p.vector(v, "v", True)
     if (
         isinstance(dt, (bool, np.bool_))
@@ -461,7 +461,7 @@ def difference(model: Any, q0: ArrayLike, q1: ArrayLike) -> Array:
     >>> es.difference(arm, [0.1, 0.2], [0.6, -0.3]).round(6).tolist()
     [0.5, -0.5]
     """
-    p = _plan(model)
+    p = joint_places(model)
     a, b = p.vector(q0, "q0", False), p.vector(q1, "q1", False)
     p.check_units(a, "q0", 1e-6)
     p.check_units(b, "q1", 1e-6)
@@ -500,7 +500,7 @@ def neutral(model: Any) -> Array:
     >>> es.neutral(es.zoo.load("space_manipulator"))[:8].tolist()
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
     """
-    p = _plan(model)
+    p = joint_places(model)
     q = np.zeros(p.nq)
     for _, k in p.quats:
         q[k + 3] = 1.0
@@ -536,7 +536,7 @@ def random_configuration(model: Any, rng: Any = None) -> Array:
     >>> q.shape, round(float(np.linalg.norm(q[3:7])), 12)
     ((13,), 1.0)
     """
-    p = _plan(model)
+    p = joint_places(model)
     rng = np.random.default_rng(rng)
     q = np.zeros(p.nq)
     q[p.angle] = rng.uniform(-np.pi, np.pi, len(p.angle))
@@ -585,7 +585,7 @@ def normalize(model: Any, q: ArrayLike) -> Array:
     >>> es.normalize(space, q)[3:7].tolist()
     [0.0, 0.0, 0.0, 1.0]
     """
-    p = _plan(model)
+    p = joint_places(model)
     return p.unit_quats(p.vector(q, "q", False), "q")
 
 
@@ -624,5 +624,5 @@ def check_configuration(model: Any, q: ArrayLike, field: str = "q", tol: float =
     q: the quaternion of the joint of body 'satellite' has norm 2, not 1 (tolerance 1e-06);
     call eslabon.normalize(model, q) first
     """
-    p = _plan(model)
+    p = joint_places(model)
     p.check_units(p.vector(q, field, False), field, tol)

@@ -19,6 +19,8 @@ numbers (``tests/test_sim_charts.py``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -49,7 +51,7 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None
     every row of QDD, as :func:`.rk4.rk4_loop` does for vector configurations;
     ``layout`` = (vq, vv, parts) of :func:`.manifold.chart_layout`, ``coupling`` as
     :func:`.rk4.rk4_loop` takes it. Returns (status, failing step): NON_FINITE also when
-    a new configuration is not finite."""
+    new chart coordinates or rates are not finite."""
     n = QD.shape[1]
     nq = Q.shape[1]
     wk = _workspaces(P)
@@ -72,14 +74,16 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None
         st |= _stage(P, method, stage, h, k3, a3, k4, a4)
         if st:
             return st, k
+        s = 0.0  # finite unless some coordinate or rate is not (a NaN or an overflow)
         for a in range(n):
             QDD[k, a] = a1[a]
             c[a] = c0[a] + h / 6 * (k1[a] + 2 * k2[a] + 2 * k3[a] + k4[a])
             QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
+            s += c[a] + QD[k + 1, a]
+        if not math.isfinite(s):  # before scaling: an infinite quaternion would become 0
+            return NON_FINITE, k
         chart_configuration(q, c, vq, vv, parts, Q[k + 1])
         unit_quaternions(Q[k + 1], parts)
-        if not (np.all(np.isfinite(Q[k + 1])) and np.all(np.isfinite(QD[k + 1]))):
-            return NON_FINITE, k
     return last_sample(P, method, T, Q, QD, QDD, wk, a1, extended, coupling)
 
 

@@ -27,10 +27,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._engine.joints import nq_of
-from .._engine.layout import FREE_FLYER, SPHERICAL
+from ..model.configuration import EXP3_SERIES, joint_places
 
-EXP_SERIES = 1e-4  # below this |ξ| the quaternion of exp(ξ) uses its series (as eslabon.integrate)
+EXP_SERIES = EXP3_SERIES  # below this |ξ| exp(ξ)'s quaternion uses its series (as integrate)
 JR_SERIES = 1e-3  # below this |ξ| the coefficient of J_r(ξ)⁻¹ uses its series
 
 
@@ -132,28 +131,14 @@ def unit_quaternions(x, parts):
 
 
 def chart_layout(model):
-    """(vq, vv, parts) of ``model`` for the functions above: the q and v indices of its
-    vector coordinates, and of each spherical or free-flyer joint (translation q index
-    or −1, its v index, quaternion q index, ξ's v index)."""
-    vq: list[int] = []
-    vv: list[int] = []
-    parts = []
-    for i in range(1, model.nb + 1):
-        kind = int(model.joint_type[i])
-        qi, vi = int(model.q_index[i]), int(model.v_index[i])
-        if kind == FREE_FLYER:
-            parts.append((qi, vi, qi + 3, vi + 3))
-        elif kind == SPHERICAL:
-            parts.append((-1, -1, qi, vi))
-        elif qi >= 0:
-            size = int(nq_of(kind))
-            vq.extend(range(qi, qi + size))
-            vv.extend(range(vi, vi + size))
-    return (
-        np.array(vq, dtype=np.int64),
-        np.array(vv, dtype=np.int64),
-        np.array(parts, dtype=np.int64).reshape(-1, 4),
-    )
+    """(vq, vv, parts) of ``model`` for the functions above, from where each kind of joint
+    sits in q and v (:func:`eslabon.model.configuration.joint_places`): the q and v
+    indices of its vector coordinates, and of each spherical or free-flyer joint
+    (translation q index or −1, its v index, quaternion q index, ξ's v index)."""
+    p = joint_places(model)
+    parts = [(-1, -1, q0, v0) for _, q0, v0 in p.sph]
+    parts += [(q0, v0, q0 + 3, v0 + 3) for _, q0, v0 in p.ff]
+    return p.eq, p.ev, np.array(parts, dtype=np.int64).reshape(-1, 4)
 
 
 class Chart:

@@ -381,9 +381,10 @@ def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, cha
     first at each step (the stick–slip of Coulomb friction). ``chart=False``: the same
     interval by interval for a model without quaternions (c = q)."""
     n = model.nv
+    layout = chart_layout(model) if chart else None  # once: each step's chart reuses it
     for k in range(len(t) - 1):
         settle(k)
-        chart = Chart(model, q[k]) if chart else _Identity(q[k])
+        chart = Chart(model, q[k], layout) if layout is not None else _Identity(q[k])
 
         def rate(tk, y, k=k, chart=chart):
             c, v = y[:n], y[n:]
