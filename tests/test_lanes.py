@@ -40,6 +40,7 @@ from eslabon._engine.lanes import (
 from eslabon._engine.sincos import sincos_near
 from eslabon.dynamics import batch_drivers as _b
 from eslabon.dynamics import drivers as _d
+from eslabon.dynamics.codes import MODE_ID
 from eslabon.model import ModelBuilder
 from test_aba import aba_tree
 
@@ -135,7 +136,7 @@ def test_chunking_does_not_change_a_bit(model, nchunks):
     P = model.packed_dynamics
     ref = np.stack([es.inverse_dynamics(model, q[s], qd[s], qdd[s]) for s in range(N)])
     tau = np.empty_like(qd)
-    assert _b.rnea_many(P, q, qd, qdd, 1.0, None, _d.MODE_ID, tau, nchunks, extended_of(P)) == 0
+    assert _b.rnea_many(P, q, qd, qdd, 1.0, None, MODE_ID, tau, nchunks, extended_of(P)) == 0
     _same_bits(tau, ref, f"ID, {nchunks} chunks")
     qdd_back = np.empty_like(qd)
     assert _b.aba_many(P, q, qd, ref, qdd_back, nchunks, extended_of(P)) == 0

@@ -37,18 +37,17 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import explain_nonfinite, finite_number, vectors
-from .._engine import entrypoints as _entrypoints
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..dynamics import derivative_batches as _db
 from ..dynamics import derivative_drivers as _d
 from ..dynamics import inverse_dynamics, mass_matrix
-from ..dynamics.api import _NOT_PD_MESSAGE, inverse_dynamics_derivatives
+from ..dynamics.api import inverse_dynamics_derivatives
+from ..dynamics.quantity import NOT_PD_MESSAGE, Quantity, public
 from ..dynamics.tangent import tangent_drift
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, difference, integrate
-from ..model.model import Model
 
 METHODS = ("analytic", "central")
 
@@ -220,7 +219,7 @@ def _compiled(model, q, qd, qdd):
         chunks = chunk_count(len(q))
         status = _db.linearize_many(P, q, qd, qdd, W, V, U, M_inv, A, B, chunks, extended_of(P))
     if status == NOT_POSITIVE_DEFINITE:
-        raise ValueError(_NOT_PD_MESSAGE)
+        raise ValueError(NOT_PD_MESSAGE)
     if status != OK:
         explain_nonfinite("linearize", q=q, qd=qd, qdd=qdd)
     return Linearization(U, V, W, A, B, M_inv)
@@ -331,20 +330,13 @@ def linearize(
 
 # the public linearize: one state as float64 arrays runs the compiled entry straight from
 # C (eslabon._engine.fastcall), anything else the function above
-_entry, _entry_extended, _cols, _squares = _entrypoints.entry_pair(
-    _d.__name__, "linearize_entry", wide=True
+LINEARIZE = Quantity(
+    "linearize",
+    ("q", "qd", "qdd"),
+    ("nn", "nn", "nn", "2n2n", "2nn", "nn"),  # U, V, W, A, B, M⁻¹
+    entry=_d.__name__ + ":linearize_entry",
 )
-linearize = _entrypoints.public(
-    linearize,
-    _entry,
-    3,
-    (2, 2, 2, 3, 4, 2),
-    Model,
-    _entry_extended,
-    _cols,
-    _squares,
-    Linearization,
-)
+linearize = public(LINEARIZE, linearize, Linearization)
 
 
 def linearize_along(

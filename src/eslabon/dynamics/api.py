@@ -7,24 +7,14 @@ Shapes: q (nq,) or (N, nq); qd, qdd, tau (n,) or (N, n); mass and Coriolis matri
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from .._args import explain_nonfinite, state_docs, vector, vectors
-from .._engine import entrypoints as _entrypoints
-from .._engine.lazymodule import lazy_module
-from .._engine.status import NOT_POSITIVE_DEFINITE, OK
-from ..model.configuration import check_configuration
-from ..model.model import Model
+from .._args import state_docs, vector
+from .codes import COMPOSITE, MODE_BIAS, MODE_GRAVITY, MODE_ID, NE_COLUMNS
+from .quantity import NOT_PD_MESSAGE, ZERO, Quantity, check_states, public, run
 from .wrenches import tip_wrench_array
-
-# the kernels and numba: imported by the first call that takes a general path
-_d = lazy_module("eslabon.dynamics.drivers")
-_dd = lazy_module("eslabon.dynamics.derivative_drivers")
-_b = lazy_module("eslabon.dynamics.batch_drivers")
-_db = lazy_module("eslabon.dynamics.derivative_batches")
-_batch = lazy_module("eslabon._engine.batch")
-_joints = lazy_module("eslabon._engine.joints")
-_lanes = lazy_module("eslabon._engine.lanes")
 
 MASS_MATRIX_METHODS = (
     "walker_orin_3",
@@ -36,74 +26,104 @@ MASS_MATRIX_METHODS = (
 )
 FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell")
 
+# --- the compiled quantities (eslabon.dynamics.quantity): each declared once -------------
+_D, _B = "eslabon.dynamics.drivers:", "eslabon.dynamics.batch_drivers:"
+_DD, _DB = "eslabon.dynamics.derivative_drivers:", "eslabon.dynamics.derivative_batches:"
 
-def _states(model, **fields):
-    """The state arguments checked: q of nq entries (unit quaternions where the model's
-    joints hold them), the others of nv; and whether they are a batch."""
-    values, batched = vectors(model.nv, nq=model.nq, **fields)
-    if model.nq != model.nv:
-        check_configuration(model, values[0])
-    return values, batched
-
-
-def _engine_arrays(model, q, *rates):
-    """The compiled kernels' arrays: with mimic joints, every joint's coordinate and rate
-    (:mod:`eslabon.model.mimic`); otherwise the arrays themselves."""
-    if model.mimic is None:
-        return (q, *rates)
-    return (
-        np.ascontiguousarray(model.mimic.configuration(q)),
-        *(np.ascontiguousarray(model.mimic.rates(r)) for r in rates),
-    )
-
-
-def _rnea(model, q, qd, qdd, mode, fext, what):
-    """The general path: converts and checks the inputs, runs one state or a batch."""
-    if mode == _d.MODE_GRAVITY:
-        (q,), batched = _states(model, q=q)
-        qd = qdd = np.zeros(q.shape[:-1] + (model.nv,))
-    elif mode == _d.MODE_BIAS:
-        (q, qd), batched = _states(model, q=q, qd=qd)
-        qdd = qd
-    else:
-        (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
-    P = model.packed if fext is not None else model.packed_dynamics  # fext: one per row
-    qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
-    if batched:
-        tau = np.empty((len(q), model.engine_nv))
-        chunks = _batch.chunk_count(len(q), _lanes.WIDTH)
-        status = _b.rnea_many(
-            P, qe, qde, qdde, 1.0, fext, mode, tau, chunks, _joints.extended_of(P)
-        )
-    else:
-        tau = np.empty(model.engine_nv)
-        zero = np.zeros(model.engine_nv)
-        status = _d.rnea_one(
-            P,
-            qe,
-            zero if mode == _d.MODE_GRAVITY else qde,
-            qdde if mode == _d.MODE_ID else zero,
-            1.0,
-            fext,
-            tau,
-            _joints.extended_of(P),
-        )
-    if status != OK:
-        fields = dict(q=q, qd=qd, qdd=qdd)
-        explain_nonfinite(what, **dict(list(fields.items())[: 3 - mode]))
-    return tau if model.mimic is None else model.mimic.forces(tau)
+INVERSE_DYNAMICS = Quantity(
+    "inverse_dynamics",
+    ("q", "qd", "qdd"),
+    ("n",),
+    _D + "rnea_one",
+    _B + "rnea_many",
+    mimic_out="forces",
+    entry=_D + "inverse_dynamics_entry",
+)
+_TIP_WRENCH = replace(INVERSE_DYNAMICS, packed="packed")  # a wrench per body: every body
+GRAVITY_TORQUES = replace(
+    INVERSE_DYNAMICS,
+    name="gravity_torques",
+    states=("q",),
+    kernel_states=("q", ZERO, ZERO),
+    entry=_D + "gravity_torques_entry",
+)
+BIAS_FORCES = replace(
+    INVERSE_DYNAMICS,
+    name="bias_forces",
+    states=("q", "qd"),
+    kernel_states=("q", "qd", ZERO),
+    entry=_D + "bias_forces_entry",
+)
+MASS_MATRIX = Quantity(
+    "mass_matrix",
+    ("q",),
+    ("nn",),
+    _D + "crba_one",
+    _B + "crba_many",
+    finite_q=True,
+    mimic_out="matrix",
+    entry=_D + "mass_matrix_entry",
+)
+_MASS_MATRIX_COLUMNS = replace(
+    MASS_MATRIX, one=_D + "ne_columns_one", many=_B + "ne_columns_many", lanes=False
+)
+FORWARD_DYNAMICS = Quantity(
+    "forward_dynamics",
+    ("q", "qd", "tau"),
+    ("n",),
+    _D + "aba_one",
+    _B + "aba_many",
+    entry=_D + "forward_dynamics_entry",
+)
+_FD_THROUGH_M = replace(FORWARD_DYNAMICS, one=_D + "fd_one", many=_B + "fd_many", lanes=False)
+INVERSE_DYNAMICS_DERIVATIVES = Quantity(
+    "inverse_dynamics_derivatives",
+    ("q", "qd", "qdd"),
+    ("nn", "nn"),
+    _DD + "id_derivatives_call",
+    _DB + "id_derivatives_many",
+    mimic_out="matrix",
+    entry=_DD + "id_derivatives_entry",
+)
+FORWARD_DYNAMICS_DERIVATIVES = Quantity(
+    "forward_dynamics_derivatives",
+    ("q", "qd", "tau"),
+    ("nn", "nn", "nn"),
+    _DD + "fd_derivatives_call",
+    _DB + "fd_derivatives_many",
+    entry=_DD + "fd_derivatives_entry",
+)
+CORIOLIS_MATRIX = Quantity(
+    "coriolis_matrix",
+    ("q", "qd"),
+    ("nn",),
+    _D + "coriolis_one",
+    _B + "coriolis_many",
+    check="outputs",
+    mimic_out="matrix",
+)
+ENERGIES = Quantity(  # (T, V); every body (a body fixed to the world would leave V's constant)
+    "energy", ("q", "qd"), ("2",), _D + "energy_one", _B + "energy_many", packed="packed",
+    check="outputs",
+)  # fmt: skip
+_POTENTIAL = replace(ENERGIES, states=("q",), kernel_states=("q", ZERO))
+QUANTITIES = (
+    INVERSE_DYNAMICS,
+    GRAVITY_TORQUES,
+    BIAS_FORCES,
+    MASS_MATRIX,
+    FORWARD_DYNAMICS,
+    INVERSE_DYNAMICS_DERIVATIVES,
+    FORWARD_DYNAMICS_DERIVATIVES,
+    CORIOLIS_MATRIX,
+    ENERGIES,
+)
 
 
 # The functions below are the general paths. The public functions of the same names are
 # made from them at the end of this module by :func:`eslabon._engine.entrypoints.public`:
 # a plain float64 (n,) state goes straight into one compiled call, anything else comes
 # here.
-
-
-_NOT_PD_MESSAGE = (
-    "q: the mass matrix is not positive definite at this configuration "
-    "(a joint moves no mass: give it mass, inertia or armature)"
-)
 
 
 @state_docs
@@ -146,10 +166,11 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     >>> es.inverse_dynamics(arm, [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]).shape
     (2,)
     """
-    if tip_wrench is None:
-        return _rnea(model, q, qd, qdd, _d.MODE_ID, None, "inverse_dynamics")
-    fext = tip_wrench_array(model, tip_wrench)
-    return _rnea(model, q, qd, qdd, _d.MODE_ID, fext, "inverse_dynamics")
+    record, fext = INVERSE_DYNAMICS, None
+    if tip_wrench is not None:
+        record, fext = _TIP_WRENCH, tip_wrench_array(model, tip_wrench)
+    fixed = (1.0, fext)  # gravity scale, the bodies' wrenches
+    return run(record, model, fixed_one=fixed, fixed_many=fixed + (MODE_ID,), q=q, qd=qd, qdd=qdd)
 
 
 @state_docs
@@ -181,7 +202,9 @@ def gravity_torques(model, q):
     >>> es.gravity_torques(arm, [0.0, 0.0]).round(4).tolist()
     [30.411, 5.886]
     """
-    return _rnea(model, q, None, None, _d.MODE_GRAVITY, None, "gravity_torques")
+    return run(
+        GRAVITY_TORQUES, model, fixed_one=(1.0, None), fixed_many=(1.0, None, MODE_GRAVITY), q=q
+    )
 
 
 @state_docs
@@ -218,7 +241,8 @@ def bias_forces(model, q, qd):
     >>> np.allclose(es.mass_matrix(arm, q) @ qdd + b, es.inverse_dynamics(arm, q, qd, qdd))
     True
     """
-    return _rnea(model, q, qd, None, _d.MODE_BIAS, None, "bias_forces")
+    fixed = (1.0, None)
+    return run(BIAS_FORCES, model, fixed_one=fixed, fixed_many=fixed + (MODE_BIAS,), q=q, qd=qd)
 
 
 @state_docs
@@ -273,7 +297,7 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
         soa.require_joints(model, f"mass_matrix(method={method!r})")
         if method == "soa_composite":
             return soa.composite_mass_matrix(model, q)
-        (q,), _ = _states(model, q=q)
+        (q,), _ = check_states(model, q=q)
         return soa.operator_terms(model, q, np.zeros(q.shape[:-1] + (model.nv,)))[0]
     if method == "lagrange":
         from . import lagrange
@@ -281,25 +305,7 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
         model.require_one_dof_joints(f"mass_matrix(method={method!r})")
         q, _ = vector(q, model.nq, "q")
         return lagrange.lagrange_terms(model, q, np.zeros_like(q)).mass_matrix
-    (q,), batched = _states(model, q=q)
-    n = model.engine_nv
-    P = model.packed_dynamics
-    (qe,) = _engine_arrays(model, q)
-    if batched:
-        H = np.empty((len(q), n, n))
-        if method == "walker_orin_1":  # one state per iteration
-            _b.ne_columns_many(P, qe, H, _batch.chunk_count(len(q)), _joints.extended_of(P))
-        else:  # lanes
-            _b.crba_many(P, qe, H, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P))
-        ok = np.isfinite(H).all() and np.isfinite(q).all()
-    else:
-        H = np.empty((n, n))
-        ok = (_d.ne_columns_one if method == "walker_orin_1" else _d.crba_one)(
-            P, qe, H, _joints.extended_of(P)
-        ) == OK and np.isfinite(q).all()
-    if not ok:
-        explain_nonfinite("mass_matrix", q=q)
-    return H if model.mimic is None else model.mimic.matrix(H)
+    return run(_MASS_MATRIX_COLUMNS if method == "walker_orin_1" else MASS_MATRIX, model, q=q)
 
 
 @state_docs
@@ -372,7 +378,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
         from .wrenches import external_wrenches, wrench_torques
 
         checked = external_wrenches(model, wrenches)
-        (q, qd, tau), _ = _states(model, q=q, qd=qd, tau=tau)
+        (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
         tau = tau + wrench_torques(model, q, checked)
     if method in ("gibbs_appell", "lagrange"):
         model.require_one_dof_joints(f"forward_dynamics(method={method!r})")
@@ -391,31 +397,12 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
         return soa.forward_dynamics(model, q, qd, tau)
     if method not in ("aba", "walker_orin_3", "walker_orin_1"):
         raise AssertionError(method)  # every listed method has a branch above
-    (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
     if model.mimic is not None:
         return _coupled_forward_dynamics(model, q, qd, tau, method)
-    P = model.packed_dynamics
-    out = np.empty_like(qd) if batched else np.empty(model.nv)
     if method == "aba":
-        status = (
-            _b.aba_many(
-                P, q, qd, tau, out, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P)
-            )
-            if batched
-            else _d.aba_one(P, q, qd, tau, out, _joints.extended_of(P))
-        )
-    else:
-        code = _d.COMPOSITE if method == "walker_orin_3" else _d.NE_COLUMNS
-        status = (
-            _b.fd_many(P, q, qd, tau, code, out, _batch.chunk_count(len(q)), _joints.extended_of(P))
-            if batched
-            else _d.fd_one(P, q, qd, tau, code, out, _joints.extended_of(P))
-        )
-    if status == NOT_POSITIVE_DEFINITE:
-        raise ValueError(_NOT_PD_MESSAGE)
-    if status != OK:
-        explain_nonfinite("forward_dynamics", q=q, qd=qd, tau=tau)
-    return out
+        return run(FORWARD_DYNAMICS, model, q=q, qd=qd, tau=tau)
+    code = (COMPOSITE if method == "walker_orin_3" else NE_COLUMNS,)
+    return run(_FD_THROUGH_M, model, fixed_one=code, fixed_many=code, q=q, qd=qd, tau=tau)
 
 
 def _coupled_forward_dynamics(model, q, qd, tau, method):
@@ -428,12 +415,13 @@ def _coupled_forward_dynamics(model, q, qd, tau, method):
             "forward_dynamics: the articulated-body algorithm (method='aba') cannot take "
             f"the mimic joint of body {model.body_names[i]!r}; use method='walker_orin_3'"
         )
+    (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
     M = mass_matrix(model, q, method="walker_orin_1" if method == "walker_orin_1" else "crba")
     rhs = tau - bias_forces(model, q, qd)
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
-        raise ValueError(_NOT_PD_MESSAGE) from None
+        raise ValueError(NOT_PD_MESSAGE) from None
     y = np.linalg.solve(L, rhs[..., None])
     return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
 
@@ -474,23 +462,8 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     >>> dq.shape, dv.shape
     ((2, 2), (2, 2))
     """
-    (q, qd, qdd), batched = _states(model, q=q, qd=qd, qdd=qdd)
-    qe, qde, qdde = _engine_arrays(model, q, qd, qdd)
-    n = model.engine_nv
-    P = model.packed_dynamics
-    shape = (len(q), n, n) if batched else (n, n)
-    dq = np.empty(shape)
-    dv = np.empty(shape)
-    if batched:
-        chunks = _batch.chunk_count(len(q), _lanes.WIDTH)
-        status = _db.id_derivatives_many(P, qe, qde, qdde, dq, dv, chunks, _joints.extended_of(P))
-    else:
-        status = _dd.id_derivatives_call(P, qe, qde, qdde, dq, dv, _joints.extended_of(P))
-    if status != OK:
-        explain_nonfinite("inverse_dynamics_derivatives", q=q, qd=qd, qdd=qdd)
-    if model.mimic is not None:  # q_e = G q + o: Gᵀ (∂τ_e/∂x_e) G
-        return model.mimic.matrix(dq), model.mimic.matrix(dv)
-    return dq, dv
+    # with mimic joints, q_e = G q + o: Gᵀ (∂τ_e/∂x_e) G
+    return run(INVERSE_DYNAMICS_DERIVATIVES, model, q=q, qd=qd, qdd=qdd)
 
 
 @state_docs
@@ -533,51 +506,21 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     """
     if model.mimic is not None:
         # from the inverse dynamics' derivatives at q̈ = FD: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
-        (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
+        (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
         qdd = forward_dynamics(model, q, qd, tau, method="walker_orin_3")
         dq, dv = inverse_dynamics_derivatives(model, q, qd, qdd)
         Minv = np.linalg.inv(mass_matrix(model, q))
         return -Minv @ dq, -Minv @ dv, Minv
-    n = model.nv
-    (q, qd, tau), batched = _states(model, q=q, qd=qd, tau=tau)
-    P = model.packed_dynamics
-    if batched:
-        N = len(q)
-        dq, dv, Minv = np.empty((N, n, n)), np.empty((N, n, n)), np.empty((N, n, n))
-        status = _db.fd_derivatives_many(
-            P, q, qd, tau, dq, dv, Minv, _batch.chunk_count(N, _lanes.WIDTH), _joints.extended_of(P)
-        )
-    else:
-        dq, dv, Minv = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-        status = _dd.fd_derivatives_call(P, q, qd, tau, dq, dv, Minv, _joints.extended_of(P))
-    if status == NOT_POSITIVE_DEFINITE:
-        raise ValueError(_NOT_PD_MESSAGE)
-    if status != OK:
-        explain_nonfinite("forward_dynamics_derivatives", q=q, qd=qd, tau=tau)
-    return dq, dv, Minv
+    return run(FORWARD_DYNAMICS_DERIVATIVES, model, q=q, qd=qd, tau=tau)
 
 
-def _public(general, entry: str, n_in: int, out_ranks: tuple, drivers=_d):
-    """The public function of ``general`` over the C entry ``entry`` of the module
-    ``drivers`` and its twin for the extended joint set
-    (:mod:`eslabon._engine.entrypoints`; neither is compiled or imported here)."""
-    plain, extended, cols, squares = _entrypoints.entry_pair(
-        drivers.__name__, entry, wide=len(out_ranks) >= 3
-    )
-    return _entrypoints.public(general, plain, n_in, out_ranks, Model, extended, cols, squares)
-
-
-inverse_dynamics = _public(inverse_dynamics, "inverse_dynamics_entry", 3, (1,))
-gravity_torques = _public(gravity_torques, "gravity_torques_entry", 1, (1,))
-bias_forces = _public(bias_forces, "bias_forces_entry", 2, (1,))
-mass_matrix = _public(mass_matrix, "mass_matrix_entry", 1, (2,))
-forward_dynamics = _public(forward_dynamics, "forward_dynamics_entry", 3, (1,))
-inverse_dynamics_derivatives = _public(
-    inverse_dynamics_derivatives, "id_derivatives_entry", 3, (2, 2), _dd
-)
-forward_dynamics_derivatives = _public(
-    forward_dynamics_derivatives, "fd_derivatives_entry", 3, (2, 2, 2), _dd
-)
+inverse_dynamics = public(INVERSE_DYNAMICS, inverse_dynamics)
+gravity_torques = public(GRAVITY_TORQUES, gravity_torques)
+bias_forces = public(BIAS_FORCES, bias_forces)
+mass_matrix = public(MASS_MATRIX, mass_matrix)
+forward_dynamics = public(FORWARD_DYNAMICS, forward_dynamics)
+inverse_dynamics_derivatives = public(INVERSE_DYNAMICS_DERIVATIVES, inverse_dynamics_derivatives)
+forward_dynamics_derivatives = public(FORWARD_DYNAMICS_DERIVATIVES, forward_dynamics_derivatives)
 
 
 @state_docs
@@ -619,38 +562,7 @@ def coriolis_matrix(model, q, qd):
     ((2, 2), True)
     """
     model.require_rigid_links("coriolis_matrix")
-    (q, qd), batched = _states(model, q=q, qd=qd)
-    qe, qde = _engine_arrays(model, q, qd)
-    n = model.engine_nv
-    P = model.packed_dynamics
-    if batched:
-        C = np.empty((len(q), n, n))
-        _b.coriolis_many(
-            P, qe, qde, C, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P)
-        )
-    else:
-        C = np.empty((n, n))
-        _d.coriolis_one(P, qe, qde, C, _joints.extended_of(P))
-    if not np.isfinite(C).all():
-        explain_nonfinite("coriolis_matrix", q=q, qd=qd)
-    return C if model.mimic is None else model.mimic.matrix(C)
-
-
-def _energy(model, q, qd):
-    (q, qd), batched = _states(model, q=q, qd=qd)
-    qe, qde = _engine_arrays(model, q, qd)
-    P = model.packed  # (folded, a body fixed to the world would leave V's constant)
-    if batched:
-        out = np.empty((len(q), 2))
-        _b.energy_many(
-            P, qe, qde, out, _batch.chunk_count(len(q), _lanes.WIDTH), _joints.extended_of(P)
-        )
-    else:
-        out = np.empty(2)
-        _d.energy_one(P, qe, qde, out, _joints.extended_of(P))
-    if not np.isfinite(out).all():
-        explain_nonfinite("energy", q=q, qd=qd)
-    return out
+    return run(CORIOLIS_MATRIX, model, q=q, qd=qd)
 
 
 @state_docs
@@ -687,7 +599,7 @@ def kinetic_energy(model, q, qd):
     >>> round(float(T), 6), bool(np.isclose(T, 0.5 * qd @ es.mass_matrix(arm, q) @ qd))
     (1.071863, True)
     """
-    return _energy(model, q, qd)[..., 0]
+    return run(ENERGIES, model, q=q, qd=qd)[..., 0]
 
 
 @state_docs
@@ -723,8 +635,7 @@ def potential_energy(model, q):
     >>> round(float(es.potential_energy(arm, [1.5707963267948966, 0.0])), 6)
     30.411
     """
-    (q,), _ = _states(model, q=q)
-    return _energy(model, q, np.zeros(q.shape[:-1] + (model.nv,)))[..., 1]
+    return run(_POTENTIAL, model, q=q)[..., 1]
 
 
 @state_docs

@@ -1,9 +1,9 @@
 """Signatures of :mod:`eslabon.dynamics.api` for type checkers.
 
-api.py replaces ``inverse_dynamics``, ``gravity_torques``, ``bias_forces``, ``mass_matrix``,
-``forward_dynamics`` and the two derivative functions by builtins made by
-:func:`eslabon._engine.entrypoints.public`, which carry no annotations; this stub gives every
-public function of api.py its signature. A state is (n,) or a batch (N, n) and results
+api.py declares each compiled quantity once, as a record (:class:`.quantity.Quantity`);
+the functions whose record names a C entry become builtins made by
+:func:`.quantity.public`, which carry no annotations; this stub gives every public
+function of api.py its signature. A state is (n,) or a batch (N, n) and results
 follow: (n,)/(N, n) vectors, (n, n)/(N, n, n) matrices. Keep it in step with api.py.
 """
 
@@ -11,10 +11,21 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..model.model import Model
+from .quantity import Quantity
 from .trace import RneaTrace
 
 MASS_MATRIX_METHODS: tuple[str, ...]
 FORWARD_METHODS: tuple[str, ...]
+INVERSE_DYNAMICS: Quantity
+GRAVITY_TORQUES: Quantity
+BIAS_FORCES: Quantity
+MASS_MATRIX: Quantity
+FORWARD_DYNAMICS: Quantity
+INVERSE_DYNAMICS_DERIVATIVES: Quantity
+FORWARD_DYNAMICS_DERIVATIVES: Quantity
+CORIOLIS_MATRIX: Quantity
+ENERGIES: Quantity
+QUANTITIES: tuple[Quantity, ...]
 
 def inverse_dynamics(
     model: Model,

@@ -31,9 +31,10 @@ from .._engine.status import NON_FINITE, OK
 from ..kinematics.recursion import WS_COLS
 from . import aba, coriolis, walker_orin
 from .aba import aba_into
-from .cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into
+from .cholesky_fd import fd_into
+from .codes import COMPOSITE, MODE_GRAVITY, MODE_ID, NE_COLUMNS
 from .coriolis import coriolis_into
-from .drivers import MODE_GRAVITY, MODE_ID, _rows
+from .drivers import _rows
 from .energy import energy_into
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into

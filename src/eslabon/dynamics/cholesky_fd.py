@@ -18,11 +18,9 @@ from numba import njit
 from .._engine.lanes import all_finite, all_positive, g1, s1, sqrt
 from .._engine.layout import H_NV
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
+from .codes import COMPOSITE
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into
-
-# the mass matrix of :func:`fd_into`: Walker–Orin method 3 (composite body) or 1 (columns)
-COMPOSITE, NE_COLUMNS = 3, 1
 
 
 @njit(cache=True)

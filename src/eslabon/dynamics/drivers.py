@@ -41,14 +41,12 @@ from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
 from . import aba, coriolis, walker_orin
 from .aba import aba_into
-from .cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into  # noqa: F401 (api's method codes)
+from .cholesky_fd import fd_into
 from .coriolis import coriolis_into
 from .energy import energy_into
 from .rnea import rnea_into
 from .walker_orin import crba_into, ne_columns_into
 
-# What a Newton–Euler call computes: τ = NE(q, q̇, q̈), the bias NE(q, q̇, 0) or g = NE(q, 0, 0).
-MODE_ID, MODE_BIAS, MODE_GRAVITY = 0, 1, 2
 _LARGEST = sys.float_info.max  # |x| ≤ this: False for NaN and ±inf
 
 

@@ -35,7 +35,8 @@ from .._engine.compile import subject
 from .._engine.layout import H_NB, H_NQ
 from ..dynamics.aba import COLS as ABA_COLS
 from ..dynamics.aba import aba_into
-from ..dynamics.cholesky_fd import COMPOSITE, NE_COLUMNS, fd_into
+from ..dynamics.cholesky_fd import fd_into
+from ..dynamics.codes import COMPOSITE, NE_COLUMNS
 from ..dynamics.coupled_fd import coupled_fd_into
 from ..dynamics.walker_orin import COLS as CRBA_COLS
 from ..kinematics.recursion import WS_COLS

@@ -1,0 +1,101 @@
+"""Each public compiled quantity is declared once (eslabon.dynamics.quantity): its record
+names its drivers, the public function comes from it, and a new quantity made of
+existing drivers is one record."""
+
+import inspect
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import eslabon as es
+from eslabon._engine import entrypoints
+from eslabon.dynamics import api
+from eslabon.dynamics.codes import MODE_BIAS
+from eslabon.dynamics.quantity import ZERO, Quantity, _driver, run
+
+
+def _parameters(path):
+    f = _driver(path)
+    return list(inspect.signature(getattr(f, "py_func", f)).parameters)
+
+
+@pytest.mark.parametrize("record", api.QUANTITIES, ids=lambda r: r.name)
+def test_drivers_take_the_records_arguments(record):
+    """driver(P, *kernel states, *fixed, *outputs, [chunks,] extended): the states and
+    outputs the record declares, in its order."""
+    states = len(record.kernel_states or record.states)
+    for path, tail in ((record.one, 1), (record.many, 2)):
+        names = _parameters(path)
+        assert names[0] == "P" and names[-1] == "extended", path
+        fixed = len(names) - 1 - states - len(record.outputs) - tail
+        assert fixed >= 0, path
+
+
+@pytest.mark.parametrize("record", [r for r in api.QUANTITIES if r.entry], ids=lambda r: r.name)
+def test_public_function_comes_from_its_record(record):
+    f = getattr(api, record.name)
+    assert getattr(es, record.name) is f
+    if entrypoints.AVAILABLE:
+        assert f.__self__.general.__name__ == record.name
+        assert f.__name__ == record.name
+
+
+def test_every_public_quantity_has_a_record():
+    names = {r.name for r in api.QUANTITIES}
+    assert names >= {n for n, v in vars(api).items() if inspect.isbuiltin(v)}
+
+
+def test_a_new_quantity_is_one_record():
+    """A scratch record over existing drivers (Newton–Euler at q̈ = 0 with the rates as
+    the accelerations' place-holder) runs the whole call sequence: one state, a batch and
+    a mimic model, equal to the public function bit for bit."""
+    scratch = Quantity(
+        "scratch_bias",
+        ("q", "qd"),
+        ("n",),
+        "eslabon.dynamics.drivers:rnea_one",
+        "eslabon.dynamics.batch_drivers:rnea_many",
+        kernel_states=("q", "qd", ZERO),
+        mimic_out="forces",
+    )
+    tree = es.zoo.random_tree(3, "RRRPR", friction=False)
+    mimic = tree.replace(
+        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
+        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
+        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
+    )
+    for model in (es.zoo.load("puma560"), mimic):
+        rng = np.random.default_rng(3)
+        q = rng.uniform(-1, 1, (7, model.nq))
+        qd = rng.uniform(-1, 1, (7, model.nv))
+        fixed = (1.0, None)
+        many = run(scratch, model, fixed_one=fixed, fixed_many=fixed + (MODE_BIAS,), q=q, qd=qd)
+        one = run(scratch, model, fixed_one=fixed, q=q[2], qd=qd[2])
+        assert np.array_equal(many, es.bias_forces(model, q, qd))
+        assert np.array_equal(one, es.bias_forces(model, q[2], qd[2]))
+        assert np.array_equal(many[2], one)
+
+
+def test_run_names_the_field():
+    arm = es.zoo.load("puma560")
+    q = np.zeros(arm.nq)
+    q[2] = np.nan
+    with pytest.raises(ValueError, match="q: expected finite values, got nan at index 2"):
+        run(api.MASS_MATRIX, arm, q=q)
+    with pytest.raises(ValueError, match=r"qd: expected shape \(6,\) or \(N, 6\), got \(5,\)"):
+        run(api.ENERGIES, arm, q=np.zeros(6), qd=np.zeros(5))
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("check", "sometimes", "check"),
+        ("mimic_out", "twice", "mimic_out"),
+        ("outputs", ("n", "nnn"), "outputs"),
+        ("kernel_states", ("q", "qdd"), "kernel_states"),
+    ],
+)
+def test_a_record_with_a_bad_field_is_refused(field, value, message):
+    with pytest.raises(ValueError, match=message):
+        replace(api.BIAS_FORCES, **{field: value})
