@@ -82,7 +82,7 @@ def test_semi_implicit_euler_is_the_textbook_step(puma):
 
 def test_bad_input_is_named(puma):
     q0, v0 = _states(puma, 3)
-    with pytest.raises(ValueError, match=r"q0, qd0: expected two arrays of shape \(N, 6\)"):
+    with pytest.raises(ValueError, match=r"q0, qd0: expected arrays of shapes \(N, 6\) and"):
         es.rollout(puma, q0[:, :5], v0, 0.01, 0.001)
     with pytest.raises(ValueError, match=r"torque: expected None or shape \(6,\)"):
         es.rollout(puma, q0, v0, 0.01, 0.001, torque=np.zeros((2, 6)))
@@ -96,8 +96,12 @@ def test_bad_input_is_named(puma):
 
     b = ModelBuilder()
     b.add_body(0, "free_flyer", mass=1.0, inertia=np.eye(3))
-    with pytest.raises(ValueError, match="quaternion or mimic joints"):
-        es.rollout(b.build(), np.zeros((1, 7)), np.zeros((1, 6)), 0.01, 0.001)
+    flyer, rest = b.build(), np.zeros((1, 6))
+    with pytest.raises(ValueError, match=r"q0 \(row 0\): the quaternion of .* has norm 0"):
+        es.rollout(flyer, np.zeros((1, 7)), rest, 0.01, 0.001)
+    law = PD(kp=np.ones(6), kd=np.ones(6), q_ref=np.zeros(6))
+    with pytest.raises(ValueError, match="torque: a feedback law .* quaternion or mimic joints"):
+        es.rollout(flyer, es.neutral(flyer)[None], rest, 0.01, 0.001, torque=law)
     with pytest.raises(ValueError, match=r"run 1: "):
         huge = np.zeros((3, 6))
         huge[1] = 1e200

@@ -36,7 +36,8 @@ e. start-up in a fresh interpreter: ``import eslabon`` + first ``inverse_dynamic
    (``NUMBA_CACHE_DIR``).
 f. batch rollouts (``--only rollout``): 1,000 arms × 1 s at 1 kHz from random states,
    RK4 and semi-implicit Euler, ``eslabon.rollout`` vs ``mujoco.rollout`` on 2 threads,
-   Puma 560 and Panda (target ratio ≤ 0.3 RK4, ≤ 1.0 Euler), checked by the largest
+   Puma 560 and Panda (target ratio ≤ 0.3 RK4, ≤ 1.0 Euler), and 100 runs of ``solo12``
+   (a floating base: RK4 on charts, target ratio ≤ 0.3), checked by the largest
    difference of the final positions (:mod:`.rollout`).
 
 Neither Pinocchio nor MuJoCo is a runtime dependency: Pinocchio is imported only when

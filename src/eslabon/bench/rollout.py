@@ -17,8 +17,8 @@ import numpy as np
 
 import eslabon as es
 
-from ._core import check, details, failed, log, pair, rigid, row, time_stmts
-from .mujoco_twin import MIN_MASS, MIN_MOMENT, mujoco_ready, mujoco_twin
+from ._core import check, details, failed, log, pair, rigid, row, time_stmts, zoo_model
+from .mujoco_twin import MIN_MASS, MIN_MOMENT, mujoco_ready, mujoco_twin, twin_state
 
 ROLLOUT_ROBOTS = ("puma560", "panda")
 ROLLOUT_SEED = 0
@@ -26,6 +26,8 @@ ROLLOUT_DT = 1e-3
 # (method, label, target ratio to MuJoCo, MuJoCo's integrator)
 METHODS = (("rk4", "RK4", 0.3, "mjINT_RK4"), ("euler", "semi-implicit Euler", 1.0, "mjINT_EULER"))
 Q_TOL = 1e-6  # rad: the largest |q_eslabon - q_mujoco| at the end accepted as the same run
+FLOATING_ROBOT = "erd:solo12"  # a floating base: RK4 on charts, one run per thread at a time
+FLOATING_SHARE = 10  # it runs rollout_arms / FLOATING_SHARE runs (each costs 3× an arm's)
 
 
 def initial_states(n: int, arms: int, seed: int = ROLLOUT_SEED):
@@ -103,6 +105,63 @@ def _method(model, name, method, mujoco, mj, s, checks):
     return failed(r, ok)
 
 
+def _floating(mujoco, s, checks, notes):
+    """One row: RK4 rollouts of a floating base (:data:`FLOATING_ROBOT`) by both engines
+    from random states near the neutral one, checked then timed."""
+    model, label, why = zoo_model(FLOATING_ROBOT)
+    N, T, k = max(2, s.rollout_arms // FLOATING_SHARE), s.rollout_seconds, s.threads
+    figure = f"{label} (floating base, {model.nv if model else '?'}) RK4, {N:,} runs × {T:g} s"
+    if model is None:
+        notes.append(why)
+        return row(figure, None, unit="ms", target="≤ 0.3×mujoco", on="ratio_mujoco",
+                   bound=0.3, no_pin=True, mujoco=None)  # fmt: skip
+    model = mujoco_ready(rigid(model))
+    rng = np.random.default_rng(ROLLOUT_SEED)
+    q0 = np.stack(
+        [es.integrate(model, es.neutral(model), rng.uniform(-0.3, 0.3, model.nv)) for _ in range(N)]
+    )
+    v0 = rng.uniform(-0.5, 0.5, (N, model.nv))
+    glb = {"rollout": es.rollout, "model": model, "q0": q0, "v0": v0, "T": T}
+    glb.update(dt=ROLLOUT_DT, steps=int(round(T / ROLLOUT_DT)))
+    ours_stmt = "rollout(model, q0, v0, T, dt)"
+    ours = eval(ours_stmt, glb)
+    mj_stmt, ok = None, True
+    with ExitStack() as stack:
+        if mujoco is not None:
+            from mujoco import rollout as mj_rollout
+
+            mj = mujoco_twin(mujoco, model, floating=True)
+            mj.opt.timestep, mj.opt.integrator = ROLLOUT_DT, mujoco.mjtIntegrator.mjINT_RK4
+            datas = [mujoco.MjData(mj) for _ in range(k)]
+            full = mujoco.mjtState.mjSTATE_FULLPHYSICS
+            state0 = np.zeros((N, mujoco.mj_stateSize(mj, full)))
+            for i in range(N):
+                datas[0].qpos[:], datas[0].qvel[:] = twin_state(model, q0[i], v0[i])
+                mujoco.mj_getState(mj, datas[0], state0[i], full)
+            glb.update(mj=mj, datas=datas, state0=state0)
+            glb["pool"] = stack.enter_context(mj_rollout.Rollout(nthread=k))
+            mj_stmt = "pool.rollout(mj, datas, state0, nstep=steps)"
+            states, _ = eval(mj_stmt, glb)
+            last = np.stack([twin_state(model, ours.q[i, -1], ours.qd[i, -1])[0] for i in range(N)])
+            c = check(f"{figure}: q at {T:g} s vs mujoco.rollout", last,
+                      states[:, -1, 1 : 1 + mj.nq], Q_TOL, against="mujoco")  # fmt: skip
+            checks.append(c)
+            ok = c["ok"]
+        log(f"timing {figure}")
+        res = time_stmts({"ours": ours_stmt, "mujoco": mj_stmt}, glb, s, number=1,
+                         repeats=s.rollout_runs)  # fmt: skip
+    p = pair(res, scale=1e3)
+    notes.append(
+        f"{label}: zero torque from q0 = neutral ⊕ U(-0.3, 0.3), q̇0 ~ U(-0.5, 0.5) (seed "
+        f"{ROLLOUT_SEED}); RK4 on charts against mujoco.rollout's RK4 on its twin (the root "
+        "a free joint)"
+    )
+    r = row(figure, p["ours"], None, mujoco=p.get("mujoco"), unit="ms", target="≤ 0.3×mujoco",
+            on="ratio_mujoco", bound=0.3, no_pin=True, arms=N, seconds=T, dt=ROLLOUT_DT,
+            threads=k)  # fmt: skip
+    return failed(r, ok)
+
+
 def rollout(robots, s, mujoco=None, mujoco_note=None):
     """Section f: ``{"title", "rows", "checks", "notes"}``; ``mujoco`` is the module or None
     (then ``mujoco_note`` says why and only eslabon is timed)."""
@@ -120,6 +179,7 @@ def rollout(robots, s, mujoco=None, mujoco_note=None):
                     notes.append(f"{name}: no MuJoCo twin ({exc})")
             for method, *_ in METHODS:
                 rows.append(_method(model, name, method, mujoco, mj, s, checks))
+        rows.append(_floating(mujoco, s, checks, notes))
     finally:
         es.set_num_threads(previous)
     if mujoco_note:

@@ -39,6 +39,7 @@ from .._engine.status import OK
 from ..dynamics import aba
 from ..dynamics.aba import aba_into
 from ..dynamics.rnea import rnea_into
+from .chart_loop import chart_rk4_loop
 from .law_kernels import _row, law_torque
 from .laws import CT_LAW, NO_LAW, PD_LAW
 from .rk4 import (
@@ -292,4 +293,46 @@ def rollout_arms(Ps, which, P0s, Fs, Pcs, method, euler, law, data, dt, Q, QD, Q
         step[i] = k
 
 
+@njit(cache=True)
+def general_run(P, method, euler, T, dt, Q, QD, QDD, layout, extended, coupling):
+    """One run of a model with quaternion or mimic joints through the loop
+    :func:`eslabon.simulate` takes for it: RK4 on charts (:func:`.chart_loop.
+    chart_rk4_loop`) when ``layout`` is given (q holds quaternions), else
+    :func:`.rk4.rk4_loop` or :func:`.rk4.euler_loop`; ``coupling`` the mimic map
+    (:func:`eslabon.dynamics.coupled_fd.coupling_arrays`) or None."""
+    if layout is not None:
+        return chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling)
+    if euler:
+        return euler_loop(P, method, T, dt, Q, QD, QDD, extended, coupling)
+    return rk4_loop(P, method, T, dt, Q, QD, QDD, extended, coupling)
+
+
+@njit(cache=True, inline="always")
+def _own_workspaces(coupling):
+    """The mimic map with workspaces of this run's own (the runs share the map itself)."""
+    q_from, q_scale, q_offset, G, qe, ve, be, M = coupling
+    w = (np.empty_like(qe), np.empty_like(ve), np.empty_like(be), np.empty_like(M))
+    return (q_from, q_scale, q_offset, G) + w
+
+
+@batch_kernel
+def rollout_general(Ps, which, method, euler, T, dt, Q, QD, QDD, layout, extended, coupling,
+                    status, step):  # fmt: skip
+    """Each run of a model with quaternion or mimic joints alone (:func:`general_run`,
+    torques held over each step, ``T`` (1 or N, 1 or K, nv)), the runs shared among the
+    threads; its status and failing step. ``Q`` (N, K, nq), ``QD``, ``QDD`` (N, K, nv)."""
+    for i in prange(Q.shape[0]):
+        P = Ps[which[i]]
+        Ti = T[i] if T.shape[0] > 1 else T[0]
+        if coupling is None:
+            st, k = general_run(P, method, euler, Ti, dt, Q[i], QD[i], QDD[i], layout, extended,
+                                None)  # fmt: skip
+        else:
+            st, k = general_run(P, method, euler, Ti, dt, Q[i], QD[i], QDD[i], layout, extended,
+                                _own_workspaces(coupling))  # fmt: skip
+        status[i] = st
+        step[i] = k
+
+
 subject("batch rollouts", rollout_lanes, rollout_arms)
+subject("batch rollouts (quaternion or mimic joints)", rollout_general)

@@ -32,6 +32,12 @@ A run whose model has Coulomb friction takes the loop ``simulate`` takes for it
 ``simulate`` bit for bit with a table, and to round-off with a law (``simulate`` runs
 :meth:`~.laws.PD.as_torque` in its Python loop). After the runs :func:`rollout` checks
 the energy of each frictional run, as ``simulate`` does (:mod:`.friction_check`).
+
+A model with quaternion joints (a free flyer, a ball joint) or mimic joints runs the loop
+``simulate`` takes for it, one run at a time (:func:`.rollout_kernels.rollout_general`):
+RK4 on charts (:mod:`.chart_loop`) when q holds quaternions, the coupled forward dynamics
+with mimic joints; its q has nq entries per sample. Such runs take torque tables, without
+Coulomb friction (``simulate`` steps those in Python); a law or friction is refused.
 """
 
 from __future__ import annotations
@@ -44,10 +50,13 @@ from .._args import check_history_bytes, finite_number, real_array
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
 from .._engine.layout import H_EXTENDED, H_MIMIC, H_NB, H_NQ, H_NV, JOINT_NAMES
+from ..dynamics.coupled_fd import coupling_arrays
+from ..model.configuration import check_configuration, normalize
 from .friction_check import check_runs
 from .laws import CT_LAW, NO_LAW, _Law
+from .manifold import chart_layout
 from .rk4 import FD_CODES
-from .rollout_kernels import rollout_arms, rollout_lanes
+from .rollout_kernels import rollout_arms, rollout_general, rollout_lanes
 from .stick_slip import coulomb_per_rate, without_coulomb
 
 METHODS = ("rk4", "euler")
@@ -104,20 +113,38 @@ def _structure_difference(m0, m):
     return None
 
 
-def _check_compiled(m, field):
-    if m.nq != m.nv or m.mimic is not None:
+def _check_general(m, models, torque, method, fd_method, field):
+    """Refuse what the loop of a model with quaternion or mimic joints does not run
+    (``models``: every run's; their mimic maps are not in the packed arrays)."""
+    if isinstance(torque, _Law):
         raise ValueError(
-            f"{field}: {m.name} has quaternion or mimic joints; rollout runs the compiled "
-            "loop of revolute, prismatic, helical, universal and planar joints "
-            "(simulate each run instead)"
+            f"torque: a feedback law runs in the compiled loop of models without quaternion "
+            f"or mimic joints, and {m.name} has them; give a torque table, or simulate each "
+            "run with the law's as_torque"
         )
+    if m.nq != m.nv and method == "euler":
+        raise ValueError("method: 'euler' takes models without quaternion joints; use 'rk4'")
+    if m.mimic is not None and fd_method == "aba":
+        raise ValueError(
+            "fd_method: the articulated-body algorithm cannot take the mimic joints of "
+            f"{m.name}; use 'walker_orin_3' (the default for such a model)"
+        )
+    for d in {id(d): d for d in models}.values():
+        if np.any(coulomb_per_rate(d) > 0):
+            raise ValueError(
+                f"{field}: {d.name} has Coulomb friction and quaternion or mimic joints; "
+                "rollout runs such models without it (simulate each run instead)"
+            )
+        if m.mimic is not None and not all(
+            np.array_equal(a, b) for a, b in zip(coupling_arrays(m)[:4], coupling_arrays(d)[:4])
+        ):
+            raise ValueError(f"model: {d.name} differs from {m.name} in its mimic joints")
 
 
 def _models(model, N):
     """(the model of each run, Ps (M, L) the distinct packed arrays, which (N,), models
     (M,) the distinct models)."""
     if hasattr(model, "packed_dynamics"):
-        _check_compiled(model, "model")
         P = np.array(model.packed_dynamics[None])
         return [model] * N, P, np.zeros(N, dtype=np.int64), [model]
     seq = list(model)
@@ -133,7 +160,6 @@ def _models(model, N):
             raise ValueError(f"model: models[{i}] is not a Model, got {type(m).__name__}")
         if id(m) not in seen:
             seen.add(id(m))
-            _check_compiled(m, f"model: models[{i}]")
             what = _structure_difference(seq[0], m)
             if what is not None:
                 raise ValueError(
@@ -217,8 +243,6 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     torque table of each run or None)."""
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
-    if fd_method not in FD_CODES:
-        raise ValueError(f"fd_method: expected one of {tuple(FD_CODES)}, got {fd_method!r}")
     first = model
     if not hasattr(model, "packed_dynamics"):  # one model per run
         try:
@@ -232,18 +256,28 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
         first = model[0]
         if not hasattr(first, "packed_dynamics"):
             raise ValueError(f"model: models[0] is not a Model, got {type(first).__name__}")
-    _check_compiled(first, "model" if first is model else "model: models[0]")
-    n = first.nv
+    if fd_method is None:  # ABA; a mimic joint (which ABA cannot take): Walker-Orin 3
+        fd_method = "walker_orin_3" if first.has_mimic else "aba"
+    if fd_method not in FD_CODES:
+        raise ValueError(f"fd_method: expected one of {tuple(FD_CODES)}, got {fd_method!r}")
+    n, nq = first.nv, first.nq
     Q0 = real_array(q0, "q0")
     V0 = real_array(qd0, "qd0")
-    if Q0.ndim != 2 or Q0.shape[1] != n or V0.shape != Q0.shape:
+    if Q0.ndim != 2 or Q0.shape[1] != nq or V0.shape != (len(Q0), n):
         raise ValueError(
-            f"q0, qd0: expected two arrays of shape (N, {n}), got {Q0.shape} and {V0.shape}"
+            f"q0, qd0: expected arrays of shapes (N, {nq}) and (N, {n}), got {Q0.shape} "
+            f"and {V0.shape}"
         )
     if not (np.all(np.isfinite(Q0)) and np.all(np.isfinite(V0))):
         raise ValueError("q0, qd0: expected finite values")
+    if nq != n:
+        check_configuration(first, Q0, "q0")  # unit quaternions, else the joint is named
+        Q0 = normalize(first, Q0)  # as simulate: to the last bit
     N = Q0.shape[0]
     seq, Ps, which, distinct = _models(model, N)
+    general = nq != n or first.mimic is not None  # quaternion or mimic joints
+    if general:
+        _check_general(first, seq, torque, method, fd_method, "model")
     P0s, Fs = _friction(distinct)
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
@@ -253,7 +287,7 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     K = steps + 1
     # q, q̇, q̈ and τ (a law's values; or the given table, at most one more such array)
     check_history_bytes(
-        4.0 * N * K * n * 8,
+        (3.0 * n + nq) * N * K * 8,
         "q0, t_final, dt",
         f"N = {N} runs of K = {K} samples of {n} rates, whose histories (q, q̇, q̈, τ: four "
         f"arrays ({N}, {K}, {n}))",
@@ -266,7 +300,6 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
         T, TAU = np.zeros((1, 1, n)), np.empty((N, K, n))
         Pcs = Ps
         if law == CT_LAW and torque.model is not None:
-            _check_compiled(torque.model, "ComputedTorque.model")
             what = _structure_difference(seq[0], torque.model)
             if what is not None:
                 raise ValueError(
@@ -284,7 +317,7 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
         KP = KD = none
         R0 = R1 = R2 = TAU = none[None]
         Pcs = Ps
-    Q = np.empty((N, K, n))
+    Q = np.empty((N, K, nq))
     QD = np.empty((N, K, n))
     QDD = np.empty((N, K, n))
     Q[:, 0], QD[:, 0] = Q0, V0
@@ -293,7 +326,12 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     extended = extended_of(Ps[0])
     data = (T, KP, KD, R0, R1, R2)
     arrays = (float(dt), Q, QD, QDD, TAU, extended)
-    if fd_method == "aba":
+    if general:
+        layout = chart_layout(first) if nq != n else None
+        coupling = coupling_arrays(first) if first.mimic is not None else None
+        rollout_general(Ps, which, FD_CODES[fd_method], method == "euler", T, float(dt), Q, QD,
+                        QDD, layout, extended, coupling, status, step)  # fmt: skip
+    elif fd_method == "aba":
         runs, starts = _blocks(which, len(Ps), np.any(Fs > 0, axis=1))
         rollout_lanes(Ps, which, P0s, Fs, Pcs, method == "euler", law, data, *arrays, runs,
                       starts, status, step)  # fmt: skip
@@ -307,7 +345,7 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
 
 
 def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=None,
-                          method: str = "rk4", fd_method: str = "aba"):  # fmt: skip
+                          method: str = "rk4", fd_method: str | None = None):  # fmt: skip
     """:func:`rollout` that marks the runs that fail instead of raising: for batches in
     which one run may diverge (a parameter sweep) without costing the others.
 
@@ -351,7 +389,7 @@ def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=N
 
 
 def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: str = "rk4",
-            fd_method: str = "aba") -> Rollout:  # fmt: skip
+            fd_method: str | None = None) -> Rollout:  # fmt: skip
     """Simulate N runs at once, each from its own (q0, qd0) with its torques or under a
     feedback law, of one model or each of its own.
 
@@ -366,11 +404,14 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     Parameters
     ----------
     model : Model or sequence of Model
-        A robot whose configuration is its rates (nq = nv: no quaternion joints) and
-        without mimic joints; or N such robots, one per run, of one structure (the same
-        joint tree) with their own parameters (masses, inertias, friction, geometry).
-    q0, qd0 : array_like (N, n)
-        Initial positions [rad, m] and rates [rad/s, m/s], one row per run.
+        A robot; or N robots, one per run, of one structure (the same joint tree) with
+        their own parameters (masses, inertias, friction, geometry). A robot with
+        quaternion joints (free flyer, spherical) or mimic joints takes torque tables and
+        no Coulomb friction (module docstring).
+    q0 : array_like (N, nq)
+        Initial configurations [rad, m; unit quaternions (x, y, z, w)], one row per run.
+    qd0 : array_like (N, n)
+        Initial rates [rad/s, m/s], one row per run.
     t_final : float
         Duration [s], > 0.
     dt : float
@@ -385,14 +426,15 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         (2K − 1 rows). Default zero.
     method : {"rk4", "euler"}
         Classical RK4, or semi-implicit (symplectic) Euler: q̇⁺ = q̇ + h q̈(q, q̇),
-        q⁺ = q + h q̇⁺.
-    fd_method : str
-        ``"aba"``, ``"walker_orin_3"`` or ``"walker_orin_1"``.
+        q⁺ = q + h q̇⁺ (RK4 only for quaternion joints, as :func:`eslabon.simulate`).
+    fd_method : str, optional
+        ``"aba"``, ``"walker_orin_3"`` or ``"walker_orin_1"``. Default: ``"aba"``, or
+        ``"walker_orin_3"`` for a model with a mimic joint.
 
     Returns
     -------
     Rollout
-        ``t`` (K,), ``q``, ``qd``, ``qdd``, ``tau`` (N, K, n).
+        ``t`` (K,), ``q`` (N, K, nq), ``qd``, ``qdd``, ``tau`` (N, K, n).
 
     Raises
     ------
@@ -402,9 +444,11 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
         ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: 4·N·K·n·8 bytes, the
         budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a
-        model with quaternion or mimic joints, or a sequence of models that is not one
-        per run or whose joint trees differ (saying where); a run that diverges (naming
-        the run, the time and its last finite state).
+        model with quaternion or mimic joints under a law, with Coulomb friction or
+        Euler's method (quaternions), a q0 row whose quaternion is not unit (naming the
+        joint); a sequence of models that is not one per run or whose joint trees or
+        mimic joints differ (saying where); a run that diverges (naming the run, the
+        time and its last finite state).
 
     Warns
     -----

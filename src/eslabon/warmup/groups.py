@@ -73,7 +73,7 @@ GROUPS = {
         FIRST_USE,
     ),
     _FLOATING + "more batches": (
-        "ID, bias, gravity, M, FD and the arms' other batches",
+        "ID, bias, gravity, M, FD, rollouts on charts and the arms' other batches",
         (_FLOATING + "simulation",),
         31.0,
         MORE,
@@ -277,6 +277,8 @@ def run_group(name: str) -> None:
     elif part == "more batches":
         if family == "floating bases":
             _batches(model)
+            Q, V, _ = _states(model, 2)
+            es.rollout(model, Q, V, 0.002, 0.001)  # runs on charts
         _more_batches(model)
     elif part == "simulation":
         _simulation(model, family)

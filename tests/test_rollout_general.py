@@ -1,0 +1,98 @@
+"""eslabon.rollout of models with quaternion or mimic joints: each run equals
+eslabon.simulate of it bit for bit (both computed here, in the same run), and what the
+compiled loop does not run is refused by name."""
+
+import numpy as np
+import pytest
+
+import eslabon as es
+from eslabon.sim.laws import PD
+
+
+def _mimic_tree():
+    tree = es.zoo.random_tree(3, "RRRPR", friction=False)
+    return tree.replace(  # body 4's joint copies body 1's
+        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
+        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
+        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
+    )
+
+
+def _starts(model, N, seed=0):
+    rng = np.random.default_rng(seed)
+    q0 = np.stack([es.random_configuration(model, rng) for _ in range(N)])
+    return q0, rng.uniform(-0.5, 0.5, (N, model.nv))
+
+
+@pytest.mark.parametrize("method", ["rk4", "euler"])
+def test_mimic_runs_equal_simulate(method):
+    model = _mimic_tree()
+    N, K = 5, 41
+    q0, qd0 = _starts(model, N)
+    T = np.random.default_rng(1).uniform(-1, 1, (N, K, model.nv))
+    runs = es.rollout(model, q0, qd0, 0.04, 0.001, torque=T, method=method)
+    assert runs.q.shape == (N, K, model.nq)
+    for i in range(N):
+        one = es.simulate(model, 0.04, 0.001, q0=q0[i], qd0=qd0[i], torque=T[i], method=method)
+        assert np.array_equal(runs.q[i], one.q)
+        assert np.array_equal(runs.qd[i], one.qd)
+        assert np.array_equal(runs.qdd[i], one.qdd)
+
+
+def test_free_flyer_runs_equal_simulate_and_keep_unit_quaternions():
+    model = es.zoo.load("space_manipulator")
+    N = 6
+    q0, qd0 = _starts(model, N)
+    tau = np.random.default_rng(2).uniform(-0.5, 0.5, (N, model.nv))
+    runs = es.rollout(model, q0, qd0, 0.05, 0.001, torque=tau)
+    assert runs.q.shape == (N, 51, model.nq) and runs.qd.shape == (N, 51, model.nv)
+    for i in range(N):
+        one = es.simulate(model, 0.05, 0.001, q0=q0[i], qd0=qd0[i], torque=tau[i])
+        assert np.array_equal(runs.q[i], one.q)
+        assert np.array_equal(runs.qdd[i], one.qdd)
+    quaternion = runs.q[..., 3:7]  # the free flyer's (x, y, z, w)
+    assert np.allclose(np.linalg.norm(quaternion, axis=-1), 1.0, atol=1e-14, rtol=0)
+
+
+def test_a_model_per_run_with_quaternion_joints():
+    base = es.zoo.load("space_manipulator")
+    models = [base.replace(mass=base.mass * s) for s in (1.0, 1.5, 1.0, 2.0)]
+    q0, qd0 = _starts(base, 4, seed=3)
+    runs = es.rollout(models, q0, qd0, 0.02, 0.001)
+    for i, m in enumerate(models):
+        one = es.simulate(m, 0.02, 0.001, q0=q0[i], qd0=qd0[i])
+        assert np.array_equal(runs.q[i], one.q)
+
+
+def test_what_the_general_loop_does_not_run_is_refused():
+    ff = es.zoo.load("space_manipulator")
+    q0, qd0 = _starts(ff, 2)
+    law = PD(kp=np.ones(ff.nv), kd=np.ones(ff.nv), q_ref=np.zeros(ff.nv))
+    with pytest.raises(ValueError, match="torque: a feedback law"):
+        es.rollout(ff, q0, qd0, 0.01, 0.001, torque=law)
+    with pytest.raises(ValueError, match="method: 'euler' takes models without quaternion"):
+        es.rollout(ff, q0, qd0, 0.01, 0.001, method="euler")
+    bad = q0.copy()
+    bad[1, 3:7] *= 1.1
+    with pytest.raises(ValueError, match="q0"):
+        es.rollout(ff, bad, qd0, 0.01, 0.001)
+    with pytest.raises(ValueError, match=rf"q0, qd0: expected arrays of shapes \(N, {ff.nq}\)"):
+        es.rollout(ff, q0[:, : ff.nv], qd0, 0.01, 0.001)
+    rough = es.with_joint_friction(ff, coulomb=0.1)
+    with pytest.raises(ValueError, match="Coulomb friction and quaternion or mimic joints"):
+        es.rollout(rough, q0, qd0, 0.01, 0.001)
+    mimic = _mimic_tree()
+    mq, mv = _starts(mimic, 2)
+    with pytest.raises(ValueError, match="fd_method: the articulated-body algorithm"):
+        es.rollout(mimic, mq, mv, 0.01, 0.001, fd_method="aba")
+    other = mimic.replace(mimic_multiplier=np.array([1, 1, 1, -0.5, 1, 1.0]))
+    with pytest.raises(ValueError, match="in its mimic joints"):
+        es.rollout([mimic, other], mq, mv, 0.01, 0.001)
+
+
+def test_a_diverging_run_is_named():
+    model = _mimic_tree()
+    q0, qd0 = _starts(model, 3)
+    qd0[2] = 1e200
+    with pytest.raises(ValueError, match="run 2: "):
+        es.rollout(model, q0, qd0, 0.01, 0.001)
