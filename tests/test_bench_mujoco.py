@@ -44,17 +44,21 @@ def test_mujoco_columns_checks_and_rollouts():
         assert r["stmt_mujoco"].startswith("mj_")
     mj_checks = [c for c in per_call["checks"] if c["against"] == "mujoco"]
     assert len(mj_checks) == 3 and all(c["ok"] and c["tol"] == 1e-9 for c in mj_checks)
-    # the rollout section: Puma 560 and Panda, RK4 and semi-implicit Euler
-    assert [r["figure"].split(" (")[0] for r in roll["rows"]] == ["puma560"] * 2 + ["panda"] * 2
+    # the rollout section: Puma 560 and Panda, RK4 and semi-implicit Euler; a Solo 12 RK4
+    names = [r["figure"].split(" (")[0] for r in roll["rows"]]
+    assert names == ["puma560"] * 2 + ["panda"] * 2 + ["solo12"]
     for r, bound in zip(roll["rows"], (0.3, 1.0, 0.3, 1.0)):
         assert r["target"] == f"≤ {bound}×mujoco" and r["arms"] == 6 and r["seconds"] == 0.02
         assert _positive(r["ours"]) and _positive(r["mujoco"]) and r["met"] in (True, False)
         assert r["ratio_mujoco"] == pytest.approx(r["ours"] / r["mujoco"])
         assert r["pin"] is None and r["max_abs_q_diff_rad"] < 1e-6
-    assert len(roll["checks"]) == 4 and all(c["against"] == "mujoco" for c in roll["checks"])
+    solo = roll["rows"][-1]
+    assert solo["arms"] == 2 and _positive(solo["ours"]) and _positive(solo["mujoco"])
+    assert len(roll["checks"]) == 5 and all(c["against"] == "mujoco" for c in roll["checks"])
+    assert roll["checks"][-1]["max_abs_diff"] < 1e-9  # the floating base: RK4 on charts
     md = bench.render_markdown(results)
     assert md.count(MJ_HEADER) == 2 and "| MuJoCo | " in md
-    assert "checks against MuJoCo: 4/4 passed" in md
+    assert "checks against MuJoCo: 5/5 passed" in md
     json.dumps(results, default=float)
 
 

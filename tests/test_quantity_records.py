@@ -20,16 +20,27 @@ def _parameters(path):
     return list(inspect.signature(getattr(f, "py_func", f)).parameters)
 
 
-@pytest.mark.parametrize("record", api.QUANTITIES, ids=lambda r: r.name)
-def test_drivers_take_the_records_arguments(record):
-    """driver(P, *kernel states, *fixed, *outputs, [chunks,] extended): the states and
-    outputs the record declares, in its order."""
+# what api.py passes each record's drivers after the states: (one state, batch)
+FIXED = {
+    "INVERSE_DYNAMICS": (2, 3),  # gravity scale, wrenches (, mode)
+    "_TIP_WRENCH": (2, 3),
+    "GRAVITY_TORQUES": (2, 3),
+    "BIAS_FORCES": (2, 3),
+    "_FD_THROUGH_M": (1, 1),  # how M is made
+}
+RECORDS = {k: v for k, v in vars(api).items() if isinstance(v, Quantity)}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS))
+def test_drivers_take_the_records_arguments(name):
+    """driver(P, *kernel states, *fixed, *outputs, [chunks,] extended): as many states,
+    fixed values and outputs as the record and api.py give, in that order."""
+    record = RECORDS[name]
     states = len(record.kernel_states or record.states)
-    for path, tail in ((record.one, 1), (record.many, 2)):
+    for path, tail, fixed in zip((record.one, record.many), (1, 2), FIXED.get(name, (0, 0))):
         names = _parameters(path)
         assert names[0] == "P" and names[-1] == "extended", path
-        fixed = len(names) - 1 - states - len(record.outputs) - tail
-        assert fixed >= 0, path
+        assert len(names) == 1 + states + fixed + len(record.outputs) + tail, path
 
 
 @pytest.mark.parametrize("record", [r for r in api.QUANTITIES if r.entry], ids=lambda r: r.name)
@@ -43,13 +54,32 @@ def test_public_function_comes_from_its_record(record):
 
 def test_every_public_quantity_has_a_record():
     names = {r.name for r in api.QUANTITIES}
+    public = {"inverse_dynamics", "gravity_torques", "bias_forces", "mass_matrix"}
+    public |= {"forward_dynamics", "coriolis_matrix", "energy"}
+    public |= {"inverse_dynamics_derivatives", "forward_dynamics_derivatives"}
+    assert names == public
     assert names >= {n for n, v in vars(api).items() if inspect.isbuiltin(v)}
 
 
+def test_a_record_that_does_not_take_mimic_joints_refuses_them():
+    with pytest.raises(ValueError, match="forward_dynamics: this record does not take mimic"):
+        run(api.FORWARD_DYNAMICS, _mimic(), q=np.zeros(6), qd=np.zeros(5), tau=np.zeros(5))
+
+
+def _mimic():
+    tree = es.zoo.random_tree(3, "RRRPR", friction=False)
+    return tree.replace(  # body 4's joint copies body 1's
+        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
+        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
+        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
+    )
+
+
 def test_a_new_quantity_is_one_record():
-    """A scratch record over existing drivers (Newton–Euler at q̈ = 0 with the rates as
-    the accelerations' place-holder) runs the whole call sequence: one state, a batch and
-    a mimic model, equal to the public function bit for bit."""
+    """A scratch record over existing drivers (Newton–Euler at q̈ = 0) runs the whole
+    call sequence: one state, a batch and a mimic model. On the Puma each state equals
+    the C entry of inverse dynamics at q̈ = 0 (no general path) bit for bit; on the
+    mimic model, τ = M q̈ + b checks it against the mass matrix."""
     scratch = Quantity(
         "scratch_bias",
         ("q", "qd"),
@@ -59,22 +89,23 @@ def test_a_new_quantity_is_one_record():
         kernel_states=("q", "qd", ZERO),
         mimic_out="forces",
     )
-    tree = es.zoo.random_tree(3, "RRRPR", friction=False)
-    mimic = tree.replace(
-        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
-        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
-        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
-    )
-    for model in (es.zoo.load("puma560"), mimic):
+    for model in (es.zoo.load("puma560"), _mimic()):
         rng = np.random.default_rng(3)
         q = rng.uniform(-1, 1, (7, model.nq))
         qd = rng.uniform(-1, 1, (7, model.nv))
         fixed = (1.0, None)
         many = run(scratch, model, fixed_one=fixed, fixed_many=fixed + (MODE_BIAS,), q=q, qd=qd)
         one = run(scratch, model, fixed_one=fixed, q=q[2], qd=qd[2])
-        assert np.array_equal(many, es.bias_forces(model, q, qd))
-        assert np.array_equal(one, es.bias_forces(model, q[2], qd[2]))
         assert np.array_equal(many[2], one)
+        if model.mimic is None:
+            for i in range(len(q)):
+                zero = np.zeros(model.nv)
+                assert np.array_equal(many[i], es.inverse_dynamics(model, q[i], qd[i], zero))
+        else:
+            qdd = np.linspace(-1, 1, model.nv)
+            tau = es.mass_matrix(model, q[2]) @ qdd + one
+            np.testing.assert_allclose(es.inverse_dynamics(model, q[2], qd[2], qdd), tau,
+                                       rtol=1e-12, atol=1e-12)  # fmt: skip
 
 
 def test_run_names_the_field():

@@ -7,6 +7,7 @@ import pytest
 
 import eslabon as es
 from eslabon.sim.laws import PD
+from eslabon.sim.rollouts import rollout_with_failures
 
 
 def _mimic_tree():
@@ -74,25 +75,33 @@ def test_what_the_general_loop_does_not_run_is_refused():
         es.rollout(ff, q0, qd0, 0.01, 0.001, method="euler")
     bad = q0.copy()
     bad[1, 3:7] *= 1.1
-    with pytest.raises(ValueError, match="q0"):
+    with pytest.raises(ValueError, match=r"q0 \(row 1\): the quaternion"):
         es.rollout(ff, bad, qd0, 0.01, 0.001)
     with pytest.raises(ValueError, match=rf"q0, qd0: expected arrays of shapes \(N, {ff.nq}\)"):
         es.rollout(ff, q0[:, : ff.nv], qd0, 0.01, 0.001)
     rough = es.with_joint_friction(ff, coulomb=0.1)
-    with pytest.raises(ValueError, match="Coulomb friction and quaternion or mimic joints"):
+    with pytest.raises(ValueError, match="Coulomb friction on a model with quaternion"):
         es.rollout(rough, q0, qd0, 0.01, 0.001)
     mimic = _mimic_tree()
     mq, mv = _starts(mimic, 2)
     with pytest.raises(ValueError, match="fd_method: the articulated-body algorithm"):
         es.rollout(mimic, mq, mv, 0.01, 0.001, fd_method="aba")
     other = mimic.replace(mimic_multiplier=np.array([1, 1, 1, -0.5, 1, 1.0]))
-    with pytest.raises(ValueError, match="in its mimic joints"):
+    with pytest.raises(ValueError, match=r"models\[1\] .*: its mimic joints differ"):
         es.rollout([mimic, other], mq, mv, 0.01, 0.001)
 
+    with pytest.raises(ValueError, match="torque: a Python callable"):
+        es.rollout(ff, q0, qd0, 0.01, 0.001, torque=lambda t, q, v: np.zeros(ff.nv))
 
-def test_a_diverging_run_is_named():
-    model = _mimic_tree()
+
+@pytest.mark.parametrize("name", ["mimic", "free flyer"])
+def test_a_diverging_run_is_named_or_marked(name):
+    model = _mimic_tree() if name == "mimic" else es.zoo.load("space_manipulator")
     q0, qd0 = _starts(model, 3)
     qd0[2] = 1e200
     with pytest.raises(ValueError, match="run 2: "):
         es.rollout(model, q0, qd0, 0.01, 0.001)
+    runs, failed = rollout_with_failures(model, q0, qd0, 0.01, 0.001)
+    assert failed.tolist() == [False, False, True]
+    one = es.simulate(model, 0.01, 0.001, q0=q0[1], qd0=qd0[1])
+    assert np.array_equal(runs.q[1], one.q)

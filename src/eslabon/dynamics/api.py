@@ -67,12 +67,13 @@ MASS_MATRIX = Quantity(
 _MASS_MATRIX_COLUMNS = replace(
     MASS_MATRIX, one=_D + "ne_columns_one", many=_B + "ne_columns_many", lanes=False
 )
-FORWARD_DYNAMICS = Quantity(
+FORWARD_DYNAMICS = Quantity(  # a mimic model: _coupled_forward_dynamics
     "forward_dynamics",
     ("q", "qd", "tau"),
     ("n",),
     _D + "aba_one",
     _B + "aba_many",
+    takes_mimic=False,
     entry=_D + "forward_dynamics_entry",
 )
 _FD_THROUGH_M = replace(FORWARD_DYNAMICS, one=_D + "fd_one", many=_B + "fd_many", lanes=False)
@@ -91,6 +92,7 @@ FORWARD_DYNAMICS_DERIVATIVES = Quantity(
     ("nn", "nn", "nn"),
     _DD + "fd_derivatives_call",
     _DB + "fd_derivatives_many",
+    takes_mimic=False,  # a mimic model: from the inverse dynamics' derivatives
     entry=_DD + "fd_derivatives_entry",
 )
 CORIOLIS_MATRIX = Quantity(
@@ -398,6 +400,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
     if method not in ("aba", "walker_orin_3", "walker_orin_1"):
         raise AssertionError(method)  # every listed method has a branch above
     if model.mimic is not None:
+        (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
         return _coupled_forward_dynamics(model, q, qd, tau, method)
     if method == "aba":
         return run(FORWARD_DYNAMICS, model, q=q, qd=qd, tau=tau)
@@ -415,7 +418,6 @@ def _coupled_forward_dynamics(model, q, qd, tau, method):
             "forward_dynamics: the articulated-body algorithm (method='aba') cannot take "
             f"the mimic joint of body {model.body_names[i]!r}; use method='walker_orin_3'"
         )
-    (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
     M = mass_matrix(model, q, method="walker_orin_1" if method == "walker_orin_1" else "crba")
     rhs = tau - bias_forces(model, q, qd)
     try:

@@ -327,8 +327,8 @@ FD_CHUNKS = (fd_chunk_entry, fd_chunk_entry_extended)
 
 
 def fd_many(P, Q, QD, TAU, method, OUT, nchunks, extended):
-    """q̈ by M and Cholesky over a batch (``method``: :data:`.cholesky_fd.COMPOSITE` or
-    :data:`.cholesky_fd.NE_COLUMNS`): OUT (N, n)."""
+    """q̈ by M and Cholesky over a batch (``method``: :data:`.codes.COMPOSITE` or
+    :data:`.codes.NE_COLUMNS`): OUT (N, n)."""
     extra = _FD_EXTRA.get(method)
     if extra is None:
         extra = np.array([method], dtype=np.float64)

@@ -89,7 +89,11 @@ class Quantity:
         first joint's angle).
     mimic_out : {None, "forces", "matrix"}
         How the outputs of every joint map back to the model's joints: generalized forces
-        (Gᵀ τ), matrices (Gᵀ X G), or not at all.
+        (Gᵀ τ), matrices (Gᵀ X G), or not at all (scalars).
+    takes_mimic : bool
+        Its kernels take a model with mimic joints, its rates mapped to every joint's
+        (False for forward dynamics: τ does not map that way, and the caller solves the
+        coupled system itself; :func:`run` then refuses such a model).
     entry : str or None
         ``"module:name"`` of the C entry of the lean path (its twin for the extended
         joint set is ``name + "_extended"``).
@@ -106,6 +110,7 @@ class Quantity:
     check: str = "status"
     finite_q: bool = False
     mimic_out: str | None = None
+    takes_mimic: bool = True
     entry: str | None = None
 
     def __post_init__(self):
@@ -154,6 +159,8 @@ def run(quantity: Quantity, model, *, fixed_one=(), fixed_many=(), **states):
     ``fixed_one`` and ``fixed_many``: what the one-state and the batch drivers take
     after the states (a gravity scale, a mode, a method code). Returns the output, or
     the tuple of them when there are several."""
+    if model.mimic is not None and not quantity.takes_mimic:
+        raise ValueError(f"{quantity.name}: this record does not take mimic joints")
     names = quantity.states
     values, batched = check_states(model, **{k: states[k] for k in names})
     checked = dict(zip(names, values))

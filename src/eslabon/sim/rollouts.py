@@ -69,9 +69,10 @@ class Rollout(NamedTuple):
     ----------
     t : ndarray
         Sample times [s], shape (K,).
-    q, qd, qdd : ndarray
-        Per run and sample: joint positions [rad, m], rates [/s] and accelerations [/s²],
-        each of shape (N, K, n).
+    q : ndarray
+        Per run and sample: the configuration [rad, m; unit quaternions], (N, K, nq).
+    qd, qdd : ndarray
+        Per run and sample: rates [/s] and accelerations [/s²], each (N, K, n).
     tau : ndarray
         The torques at each sample [N·m, N], (N, K, n): a feedback law's value at the
         sample's state, or the given torques (then a read-only broadcast view).
@@ -129,16 +130,27 @@ def _check_general(m, models, torque, method, fd_method, field):
             "fd_method: the articulated-body algorithm cannot take the mimic joints of "
             f"{m.name}; use 'walker_orin_3' (the default for such a model)"
         )
-    for d in {id(d): d for d in models}.values():
+    if callable(torque) and not isinstance(torque, _Law):
+        raise ValueError(
+            "torque: a Python callable cannot run in the compiled loop; give an array, or "
+            "simulate each run"
+        )
+    coupling = coupling_arrays(m)[:4] if m.mimic is not None else ()
+    seen = set()
+    for i, d in enumerate(models):
+        if id(d) in seen:
+            continue
+        seen.add(id(d))
+        where = field if len(models) == 1 else f"model: models[{i}] ({d.name})"
         if np.any(coulomb_per_rate(d) > 0):
             raise ValueError(
-                f"{field}: {d.name} has Coulomb friction and quaternion or mimic joints; "
+                f"{where}: Coulomb friction on a model with quaternion or mimic joints; "
                 "rollout runs such models without it (simulate each run instead)"
             )
-        if m.mimic is not None and not all(
-            np.array_equal(a, b) for a, b in zip(coupling_arrays(m)[:4], coupling_arrays(d)[:4])
+        if coupling and not all(
+            np.array_equal(a, b) for a, b in zip(coupling, coupling_arrays(d)[:4])
         ):
-            raise ValueError(f"model: {d.name} differs from {m.name} in its mimic joints")
+            raise ValueError(f"{where}: its mimic joints differ from those of models[0]")
 
 
 def _models(model, N):
@@ -243,6 +255,8 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     torque table of each run or None)."""
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    if fd_method is not None and fd_method not in FD_CODES:
+        raise ValueError(f"fd_method: expected one of {tuple(FD_CODES)}, got {fd_method!r}")
     first = model
     if not hasattr(model, "packed_dynamics"):  # one model per run
         try:
@@ -258,8 +272,6 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
             raise ValueError(f"model: models[0] is not a Model, got {type(first).__name__}")
     if fd_method is None:  # ABA; a mimic joint (which ABA cannot take): Walker-Orin 3
         fd_method = "walker_orin_3" if first.has_mimic else "aba"
-    if fd_method not in FD_CODES:
-        raise ValueError(f"fd_method: expected one of {tuple(FD_CODES)}, got {fd_method!r}")
     n, nq = first.nv, first.nq
     Q0 = real_array(q0, "q0")
     V0 = real_array(qd0, "qd0")
@@ -289,8 +301,8 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     check_history_bytes(
         (3.0 * n + nq) * N * K * 8,
         "q0, t_final, dt",
-        f"N = {N} runs of K = {K} samples of {n} rates, whose histories (q, q̇, q̈, τ: four "
-        f"arrays ({N}, {K}, {n}))",
+        f"N = {N} runs of K = {K} samples of {n} rates, whose histories (q ({N}, {K}, {nq}); "
+        f"q̇, q̈, τ: three arrays ({N}, {K}, {n}))",
         "use fewer runs per call, a larger dt or a shorter t_final",
     )
     none = np.zeros((1, n))
@@ -442,7 +454,7 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         Initial states of other shapes or not finite; a torque of another shape or not
         finite, a Python callable, or a law whose gains or references do not fit
         (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
-        ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: 4·N·K·n·8 bytes, the
+        ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: (nq + 3n)·N·K·8 bytes, the
         budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a
         model with quaternion or mimic joints under a law, with Coulomb friction or
         Euler's method (quaternions), a q0 row whose quaternion is not unit (naming the
