@@ -5,8 +5,9 @@
   ``fd_method`` a numpy reference formulation, the whole loop runs in one compiled call
   (:func:`.rk4.rk4_loop`; :func:`.chart_loop.chart_rk4_loop` on the charts of a model
   with quaternion joints, :mod:`.manifold`; a model with mimic joints through
-  :mod:`eslabon.dynamics.coupled_fd`); a callable is evaluated from Python at every
-  stage, and so is Coulomb friction on charts or with a mimic joint.
+  :mod:`eslabon.dynamics.coupled_fd`; Coulomb friction on charts by
+  :func:`.chart_stick_slip.chart_stick_slip_loop`); a callable is evaluated from Python
+  at every stage, and so is Coulomb friction with a mimic joint.
 * ``"euler"``: semi-implicit Euler, q̇⁺ = q̇ + h q̈ then q⁺ = q + h q̇⁺, compiled as RK4
   is (:func:`.rk4.euler_loop`); models without quaternion joints.
 * ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
@@ -49,6 +50,7 @@ from ..dynamics.coupled_fd import coupling_arrays
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
 from .chart_loop import chart_rk4_loop
+from .chart_stick_slip import chart_stick_slip_loop
 from .friction_check import (  # noqa: F401  (the warnings: re-exported)
     EnergyInjectionWarning,
     FrictionStepWarning,
@@ -286,12 +288,19 @@ def simulate(
         and wrenches is None
         and not callable(torque)
         and fd_method in FD_CODES
-        and not (manifold and friction is not None)
         and not (model.mimic is not None and (friction is not None or fd_method == "aba"))
     )
     coupled = () if model.mimic is None else (coupling_arrays(model),)  # mimic joints
     qdd = np.empty((K, n))
-    if compiled and manifold:
+    if compiled and manifold and friction is not None:
+        P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
+        F = coulomb_per_rate(model)
+        status, step = chart_stick_slip_loop(
+            P0, code, T, F, float(dt), q, qd, qdd, chart_layout(model), extended_of(P0)
+        )
+        if status:
+            _raise_step_failure(model, status, step, t, q, qd, T, method)
+    elif compiled and manifold:
         P, code = model.packed_dynamics, FD_CODES[fd_method]
         layout = chart_layout(model)
         status, step = chart_rk4_loop(

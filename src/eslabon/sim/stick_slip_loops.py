@@ -120,6 +120,22 @@ def _stage(P0, Pc, method, law, gains, T, F, k, stage, x, y, state, wk, wid, out
     return st
 
 
+@njit(cache=True, inline="always")
+def state_buffers(n):
+    """The stick–slip state of a loop over n rates, as :func:`_start` and :func:`_stage`
+    take it."""
+    return (
+        np.zeros((n, n)),  # X = M⁻¹
+        np.zeros(n, np.int64),  # each joint's mode
+        np.zeros(n),  # the slip torque of a released joint
+        np.zeros(n),  # the holding torques of the stuck joints
+        np.empty(n),  # τ
+        np.empty(n),  # τ less the Coulomb torques
+        np.empty(n),  # computed torque's commanded q̈
+        (np.empty(n, np.int64), np.empty((n, n)), np.empty(n)),  # stick_slip.workspace
+    )
+
+
 @njit(cache=True)
 def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU, extended):
     """:func:`.rk4.rk4_loop` (or, with ``euler``, :func:`.rk4.euler_loop`) with the
@@ -133,16 +149,7 @@ def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU
     n = int(P0[H_NQ])
     wk = _workspaces(P0)
     wid = _workspaces(Pc)[1]  # Newton–Euler's, for computed torque
-    state = (
-        np.zeros((n, n)),  # X = M⁻¹
-        np.zeros(n, np.int64),  # each joint's mode
-        np.zeros(n),  # the slip torque of a released joint
-        np.zeros(n),  # the holding torques of the stuck joints
-        np.empty(n),  # τ
-        np.empty(n),  # τ less the Coulomb torques
-        np.empty(n),  # computed torque's commanded q̈
-        (np.empty(n, np.int64), np.empty((n, n)), np.empty(n)),  # stick_slip.workspace
-    )
+    state = state_buffers(n)
     tau = state[4]
     a1, a2, a3, a4, x, y = rk4_buffers(n)
     h = dt

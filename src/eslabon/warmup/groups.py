@@ -66,14 +66,14 @@ GROUPS = {
         FIRST_USE,
     ),
     _FLOATING + "simulation": (
-        "the compiled RK4 loop on charts; stick–slip friction on charts (batches of FD "
-        "and energies); a screw's loops",
+        "the compiled RK4 loop on charts; a screw's loops",
         (_FLOATING + "other one-state calls", _FLOATING + "batches"),
         4.0,
         FIRST_USE,
     ),
     _FLOATING + "more batches": (
-        "ID, bias, gravity, M, FD, rollouts on charts and the arms' other batches",
+        "ID, bias, gravity, M, FD, rollouts and Coulomb friction on charts, the arms' other "
+        "batches",
         (_FLOATING + "simulation",),
         31.0,
         MORE,
@@ -219,8 +219,6 @@ def _simulation(model, family: str) -> None:
     q, _, tau = _states(model)
     if family == "floating bases":
         es.simulate(model, 0.002, 0.001, q0=q, torque=np.zeros(model.nv))  # on charts
-        # Coulomb friction (a Talos's URDF): stick–slip on charts, from cached kernels
-        es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=q, torque=np.zeros(model.nv))
         model = es.zoo.random_tree(0, "RHR", friction=False)  # a screw: the plain loops
         q, _, tau = _states(model)
     for method in ("aba", "walker_orin_3", "walker_orin_1"):
@@ -279,6 +277,8 @@ def run_group(name: str) -> None:
             _batches(model)
             Q, V, _ = _states(model, 2)
             es.rollout(model, Q, V, 0.002, 0.001)  # runs on charts
+            # Coulomb friction (a Go1's URDF): stick–slip on charts, about 5 CPU-s
+            es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=Q[0])
         _more_batches(model)
     elif part == "simulation":
         _simulation(model, family)
