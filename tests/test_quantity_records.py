@@ -13,6 +13,7 @@ from eslabon._engine import entrypoints
 from eslabon.dynamics import api
 from eslabon.dynamics.codes import MODE_BIAS
 from eslabon.dynamics.quantity import ZERO, Quantity, _driver, run
+from test_rollout_general import _mimic_tree
 
 
 def _parameters(path):
@@ -63,16 +64,7 @@ def test_every_public_quantity_has_a_record():
 
 def test_a_record_that_does_not_take_mimic_joints_refuses_them():
     with pytest.raises(ValueError, match="forward_dynamics: this record does not take mimic"):
-        run(api.FORWARD_DYNAMICS, _mimic(), q=np.zeros(6), qd=np.zeros(5), tau=np.zeros(5))
-
-
-def _mimic():
-    tree = es.zoo.random_tree(3, "RRRPR", friction=False)
-    return tree.replace(  # body 4's joint copies body 1's
-        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
-        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
-        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
-    )
+        run(api.FORWARD_DYNAMICS, _mimic_tree(), q=np.zeros(6), qd=np.zeros(5), tau=np.zeros(5))
 
 
 def test_a_new_quantity_is_one_record():
@@ -89,7 +81,7 @@ def test_a_new_quantity_is_one_record():
         kernel_states=("q", "qd", ZERO),
         mimic_out="forces",
     )
-    for model in (es.zoo.load("puma560"), _mimic()):
+    for model in (es.zoo.load("puma560"), _mimic_tree()):
         rng = np.random.default_rng(3)
         q = rng.uniform(-1, 1, (7, model.nq))
         qd = rng.uniform(-1, 1, (7, model.nv))

@@ -100,6 +100,22 @@ def twin_state(model, q, v):
     return qpos[..., configuration_order(model)], qvel[..., dof_order(model)]
 
 
+def floating_rk4_twin(mujoco, model, dt, q0, v0, threads):
+    """(mj, datas, state0) to time ``mujoco.rollout`` RK4 at step ``dt`` of the twin of a
+    floating-base ``model`` (the root a free joint) from eslabon's states (q0, v0), each
+    (N, nq) / (N, nv): the compiled twin, one MjData per thread, the N FULLPHYSICS
+    states."""
+    mj = mujoco_twin(mujoco, model, floating=True)
+    mj.opt.timestep, mj.opt.integrator = dt, mujoco.mjtIntegrator.mjINT_RK4
+    datas = [mujoco.MjData(mj) for _ in range(threads)]
+    full = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    state0 = np.zeros((len(q0), mujoco.mj_stateSize(mj, full)))
+    for i in range(len(q0)):
+        datas[0].qpos[:], datas[0].qvel[:] = twin_state(model, q0[i], v0[i])
+        mujoco.mj_getState(mj, datas[0], state0[i], full)
+    return mj, datas, state0
+
+
 def _full_m(mujoco) -> str:
     """The call filling the dense M from MuJoCo's sparse one (its signature changed in 3.3)."""
     if "MjData" in (mujoco.mj_fullM.__doc__ or "").split("->")[0]:

@@ -18,7 +18,14 @@ import numpy as np
 import eslabon as es
 
 from ._core import check, details, failed, log, pair, rigid, row, time_stmts, zoo_model
-from .mujoco_twin import MIN_MASS, MIN_MOMENT, mujoco_ready, mujoco_twin, twin_state
+from .mujoco_twin import (
+    MIN_MASS,
+    MIN_MOMENT,
+    floating_rk4_twin,
+    mujoco_ready,
+    mujoco_twin,
+    twin_state,
+)
 
 ROLLOUT_ROBOTS = ("puma560", "panda")
 ROLLOUT_SEED = 0
@@ -130,14 +137,7 @@ def _floating(mujoco, s, checks, notes):
         if mujoco is not None:
             from mujoco import rollout as mj_rollout
 
-            mj = mujoco_twin(mujoco, model, floating=True)
-            mj.opt.timestep, mj.opt.integrator = ROLLOUT_DT, mujoco.mjtIntegrator.mjINT_RK4
-            datas = [mujoco.MjData(mj) for _ in range(k)]
-            full = mujoco.mjtState.mjSTATE_FULLPHYSICS
-            state0 = np.zeros((N, mujoco.mj_stateSize(mj, full)))
-            for i in range(N):
-                datas[0].qpos[:], datas[0].qvel[:] = twin_state(model, q0[i], v0[i])
-                mujoco.mj_getState(mj, datas[0], state0[i], full)
+            mj, datas, state0 = floating_rk4_twin(mujoco, model, ROLLOUT_DT, q0, v0, k)
             glb.update(mj=mj, datas=datas, state0=state0)
             glb["pool"] = stack.enter_context(mj_rollout.Rollout(nthread=k))
             mj_stmt = "pool.rollout(mj, datas, state0, nstep=steps)"

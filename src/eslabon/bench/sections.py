@@ -31,7 +31,7 @@ from ._core import (
     time_stmts,
     zoo_model,
 )
-from .mujoco_twin import mujoco_ready, mujoco_twin, twin_state
+from .mujoco_twin import floating_rk4_twin, mujoco_ready, twin_state
 
 SIM_DT, SIM_T = 1e-3, 1.0
 FLOATING_SIM_ROBOT, FLOATING_SIM_SEED = "erd:solo12", 0
@@ -240,14 +240,8 @@ def _floating_simulation(robot, mujoco, s, checks, notes):
         if mujoco is not None:
             from mujoco import rollout as mj_rollout
 
-            mj = mujoco_twin(mujoco, model, floating=True)
-            mj.opt.timestep, mj.opt.integrator = SIM_DT, mujoco.mjtIntegrator.mjINT_RK4
-            data = mujoco.MjData(mj)
-            data.qpos[:], data.qvel[:] = twin_state(model, q0, v0)
-            full = mujoco.mjtState.mjSTATE_FULLPHYSICS
-            state0 = np.zeros((1, mujoco.mj_stateSize(mj, full)))
-            mujoco.mj_getState(mj, data, state0[0], full)
-            glb.update(mj=mj, datas=[data], state0=state0, steps=steps)
+            mj, datas, state0 = floating_rk4_twin(mujoco, model, SIM_DT, q0[None], v0[None], 1)
+            glb.update(mj=mj, datas=datas, state0=state0, steps=steps)
             glb["pool"] = stack.enter_context(mj_rollout.Rollout(nthread=1))
             mj_stmt = "pool.rollout(mj, datas, state0, nstep=steps)"
             states, _ = eval(mj_stmt, glb)

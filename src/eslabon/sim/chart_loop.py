@@ -45,6 +45,27 @@ def _stage(P, method, stage, hs, kp, ap, kd, out):
     return _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, out, extended, coupling)
 
 
+@njit(cache=True, inline="always")
+def chart_rk4_end(k, q, c0, v, ks, accels, h, c, Q, QD, QDD, layout):
+    """The end of step k: QDD[k] = a1, the new chart coordinates c and rates QD[k + 1]
+    from the stages' ċ ``ks`` and q̈ ``accels``, then Q[k + 1] = x(c) with unit
+    quaternions. False (Q[k + 1] left unset) when c or the rates are not finite."""
+    k1, k2, k3, k4 = ks
+    a1, a2, a3, a4 = accels
+    vq, vv, parts = layout
+    s = 0.0  # finite unless some coordinate or rate is not (a NaN or an overflow)
+    for a in range(len(v)):
+        QDD[k, a] = a1[a]
+        c[a] = c0[a] + h / 6 * (k1[a] + 2 * k2[a] + 2 * k3[a] + k4[a])
+        QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
+        s += c[a] + QD[k + 1, a]
+    if not math.isfinite(s):  # before scaling: an infinite quaternion would become 0
+        return False
+    chart_configuration(q, c, vq, vv, parts, Q[k + 1])
+    unit_quaternions(Q[k + 1], parts)
+    return True
+
+
 @njit(cache=True)
 def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None):
     """Fill rows 1..K-1 of Q (K, nq) and QD (K, nv) (row 0 holds the initial state) and
@@ -74,16 +95,9 @@ def chart_rk4_loop(P, method, T, dt, Q, QD, QDD, layout, extended, coupling=None
         st |= _stage(P, method, stage, h, k3, a3, k4, a4)
         if st:
             return st, k
-        s = 0.0  # finite unless some coordinate or rate is not (a NaN or an overflow)
-        for a in range(n):
-            QDD[k, a] = a1[a]
-            c[a] = c0[a] + h / 6 * (k1[a] + 2 * k2[a] + 2 * k3[a] + k4[a])
-            QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
-            s += c[a] + QD[k + 1, a]
-        if not math.isfinite(s):  # before scaling: an infinite quaternion would become 0
+        if not chart_rk4_end(k, q, c0, v, (k1, k2, k3, k4), (a1, a2, a3, a4), h, c, Q, QD, QDD,
+                             layout):  # fmt: skip
             return NON_FINITE, k
-        chart_configuration(q, c, vq, vv, parts, Q[k + 1])
-        unit_quaternions(Q[k + 1], parts)
     return last_sample(P, method, T, Q, QD, QDD, wk, a1, extended, coupling)
 
 

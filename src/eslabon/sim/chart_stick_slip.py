@@ -15,15 +15,14 @@ inverse of M, so the two agree to round-off (``tests/test_sim_chart_friction.py`
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
 from .._engine.compile import subject
 from .._engine.status import NON_FINITE, OK
+from .chart_loop import chart_rk4_end
 from .laws import NO_LAW
-from .manifold import chart_configuration, chart_rate, chart_start, unit_quaternions
+from .manifold import chart_configuration, chart_rate, chart_start
 from .rk4 import _workspaces, rk4_buffers
 from .stick_slip_loops import _stage as _held_stage
 from .stick_slip_loops import _start, state_buffers
@@ -80,16 +79,9 @@ def chart_stick_slip_loop(P0, method, T, F, dt, Q, QD, QDD, layout, extended):
         st |= _chart_stage(P0, method, T, F, k, 2, h, k3, a3, k4, a4, step, state, wk)
         if st:
             return st, k
-        s = 0.0  # finite unless some coordinate or rate is not (a NaN or an overflow)
-        for a in range(n):
-            QDD[k, a] = a1[a]
-            c[a] = c0[a] + h / 6 * (k1[a] + 2 * k2[a] + 2 * k3[a] + k4[a])
-            QD[k + 1, a] = v[a] + h / 6 * (a1[a] + 2 * a2[a] + 2 * a3[a] + a4[a])
-            s += c[a] + QD[k + 1, a]
-        if not math.isfinite(s):  # before scaling: an infinite quaternion would become 0
+        if not chart_rk4_end(k, q, c0, v, (k1, k2, k3, k4), (a1, a2, a3, a4), h, c, Q, QD, QDD,
+                             layout):  # fmt: skip
             return NON_FINITE, k
-        chart_configuration(q, c, vq, vv, parts, Q[k + 1])
-        unit_quaternions(Q[k + 1], parts)
     return OK, -1
 
 

@@ -40,6 +40,7 @@ from ..dynamics import aba
 from ..dynamics.aba import aba_into
 from ..dynamics.rnea import rnea_into
 from .chart_loop import chart_rk4_loop
+from .chart_stick_slip import chart_stick_slip_loop
 from .law_kernels import _row, law_torque
 from .laws import CT_LAW, NO_LAW, PD_LAW
 from .rk4 import (
@@ -315,21 +316,32 @@ def _own_workspaces(coupling):
     return (q_from, q_scale, q_offset, G) + w
 
 
+@njit(cache=True)
+def _general_one(P, P0, F, method, euler, T, dt, Q, QD, QDD, layout, extended, coupling):
+    """One run of :func:`rollout_general`: with mimic joints through their own workspaces;
+    with Coulomb friction (some F > 0, ``P0`` the model without it) on charts, the
+    stick–slip loop on charts; else :func:`general_run`."""
+    if coupling is not None:
+        return general_run(P, method, euler, T, dt, Q, QD, QDD, layout, extended,
+                           _own_workspaces(coupling))  # fmt: skip
+    if layout is not None:
+        for f in F:
+            if f > 0.0:
+                return chart_stick_slip_loop(P0, method, T, F, dt, Q, QD, QDD, layout, extended)
+    return general_run(P, method, euler, T, dt, Q, QD, QDD, layout, extended, None)
+
+
 @batch_kernel
-def rollout_general(Ps, which, method, euler, T, dt, Q, QD, QDD, layout, extended, coupling,
-                    status, step):  # fmt: skip
-    """Each run of a model with quaternion or mimic joints alone (:func:`general_run`,
+def rollout_general(Ps, which, P0s, Fs, method, euler, T, dt, Q, QD, QDD, layout, extended,
+                    coupling, status, step):  # fmt: skip
+    """Each run of a model with quaternion or mimic joints alone (:func:`_general_one`,
     torques held over each step, ``T`` (1 or N, 1 or K, nv)), the runs shared among the
     threads; its status and failing step. ``Q`` (N, K, nq), ``QD``, ``QDD`` (N, K, nv)."""
     for i in prange(Q.shape[0]):
-        P = Ps[which[i]]
+        m = which[i]
         Ti = T[i] if T.shape[0] > 1 else T[0]
-        if coupling is None:
-            st, k = general_run(P, method, euler, Ti, dt, Q[i], QD[i], QDD[i], layout, extended,
-                                None)  # fmt: skip
-        else:
-            st, k = general_run(P, method, euler, Ti, dt, Q[i], QD[i], QDD[i], layout, extended,
-                                _own_workspaces(coupling))  # fmt: skip
+        st, k = _general_one(Ps[m], P0s[m], Fs[m], method, euler, Ti, dt, Q[i], QD[i], QDD[i],
+                             layout, extended, coupling)  # fmt: skip
         status[i] = st
         step[i] = k
 

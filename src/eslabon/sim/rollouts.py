@@ -36,8 +36,10 @@ the energy of each frictional run, as ``simulate`` does (:mod:`.friction_check`)
 A model with quaternion joints (a free flyer, a ball joint) or mimic joints runs the loop
 ``simulate`` takes for it, one run at a time (:func:`.rollout_kernels.rollout_general`):
 RK4 on charts (:mod:`.chart_loop`) when q holds quaternions, the coupled forward dynamics
-with mimic joints; its q has nq entries per sample. Such runs take torque tables, without
-Coulomb friction (``simulate`` steps those in Python); a law or friction is refused.
+with mimic joints; its q has nq entries per sample. Such runs take torque tables;
+with Coulomb friction on charts, the stick–slip loop on charts (:mod:`.chart_stick_slip`).
+A law, or Coulomb friction with mimic joints (which ``simulate`` steps in Python), is
+refused.
 """
 
 from __future__ import annotations
@@ -142,10 +144,10 @@ def _check_general(m, models, torque, method, fd_method, field):
             continue
         seen.add(id(d))
         where = field if len(models) == 1 else f"model: models[{i}] ({d.name})"
-        if np.any(coulomb_per_rate(d) > 0):
+        if m.mimic is not None and np.any(coulomb_per_rate(d) > 0):
             raise ValueError(
-                f"{where}: Coulomb friction on a model with quaternion or mimic joints; "
-                "rollout runs such models without it (simulate each run instead)"
+                f"{where}: Coulomb friction on a model with mimic joints; rollout runs such "
+                "models without it (simulate each run instead)"
             )
         if coupling and not all(
             np.array_equal(a, b) for a, b in zip(coupling, coupling_arrays(d)[:4])
@@ -341,8 +343,8 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     if general:
         layout = chart_layout(first) if nq != n else None
         coupling = coupling_arrays(first) if first.mimic is not None else None
-        rollout_general(Ps, which, FD_CODES[fd_method], method == "euler", T, float(dt), Q, QD,
-                        QDD, layout, extended, coupling, status, step)  # fmt: skip
+        rollout_general(Ps, which, P0s, Fs, FD_CODES[fd_method], method == "euler", T, float(dt),
+                        Q, QD, QDD, layout, extended, coupling, status, step)  # fmt: skip
     elif fd_method == "aba":
         runs, starts = _blocks(which, len(Ps), np.any(Fs > 0, axis=1))
         rollout_lanes(Ps, which, P0s, Fs, Pcs, method == "euler", law, data, *arrays, runs,
@@ -418,8 +420,8 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     model : Model or sequence of Model
         A robot; or N robots, one per run, of one structure (the same joint tree) with
         their own parameters (masses, inertias, friction, geometry). A robot with
-        quaternion joints (free flyer, spherical) or mimic joints takes torque tables and
-        no Coulomb friction (module docstring).
+        quaternion joints (free flyer, spherical) or mimic joints takes torque tables, and
+        no Coulomb friction with mimic joints (module docstring).
     q0 : array_like (N, nq)
         Initial configurations [rad, m; unit quaternions (x, y, z, w)], one row per run.
     qd0 : array_like (N, n)
@@ -456,11 +458,11 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
         ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: (nq + 3n)·N·K·8 bytes, the
         budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a
-        model with quaternion or mimic joints under a law, with Coulomb friction or
-        Euler's method (quaternions), a q0 row whose quaternion is not unit (naming the
-        joint); a sequence of models that is not one per run or whose joint trees or
-        mimic joints differ (saying where); a run that diverges (naming the run, the
-        time and its last finite state).
+        model with quaternion or mimic joints under a law, with Euler's method
+        (quaternions) or with Coulomb friction and mimic joints; a q0 row whose
+        quaternion is not unit (naming the joint); a sequence of models that is not
+        one per run or whose joint trees or mimic joints differ (saying where); a run
+        that diverges (naming the run, the time and its last finite state).
 
     Warns
     -----
