@@ -21,24 +21,17 @@ def _parameters(path):
     return list(inspect.signature(getattr(f, "py_func", f)).parameters)
 
 
-# what api.py passes each record's drivers after the states: (one state, batch)
-FIXED = {
-    "INVERSE_DYNAMICS": (2, 3),  # gravity scale, wrenches (, mode)
-    "_TIP_WRENCH": (2, 3),
-    "GRAVITY_TORQUES": (2, 3),
-    "BIAS_FORCES": (2, 3),
-    "_FD_THROUGH_M": (1, 1),  # how M is made
-}
 RECORDS = {k: v for k, v in vars(api).items() if isinstance(v, Quantity)}
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))
 def test_drivers_take_the_records_arguments(name):
     """driver(P, *kernel states, *fixed, *outputs, [chunks,] extended): as many states,
-    fixed values and outputs as the record and api.py give, in that order."""
+    fixed values and outputs as the record gives, in that order."""
     record = RECORDS[name]
     states = len(record.kernel_states or record.states)
-    for path, tail, fixed in zip((record.one, record.many), (1, 2), FIXED.get(name, (0, 0))):
+    fixed_counts = (len(record.fixed_one), len(record.fixed_many))
+    for path, tail, fixed in zip((record.one, record.many), (1, 2), fixed_counts):
         names = _parameters(path)
         assert names[0] == "P" and names[-1] == "extended", path
         assert len(names) == 1 + states + fixed + len(record.outputs) + tail, path
@@ -56,9 +49,9 @@ def test_public_function_comes_from_its_record(record):
 def test_every_public_quantity_has_a_record():
     names = {r.name for r in api.QUANTITIES}
     public = {"inverse_dynamics", "gravity_torques", "bias_forces", "mass_matrix"}
-    public |= {"forward_dynamics", "coriolis_matrix", "energy"}
+    public |= {"forward_dynamics", "coriolis_matrix"}
     public |= {"inverse_dynamics_derivatives", "forward_dynamics_derivatives"}
-    assert names == public
+    assert names == public | {api.ENERGIES.name}  # (kinetic_energy, potential_energy)
     assert names >= {n for n, v in vars(api).items() if inspect.isbuiltin(v)}
 
 
@@ -79,15 +72,16 @@ def test_a_new_quantity_is_one_record():
         "eslabon.dynamics.drivers:rnea_one",
         "eslabon.dynamics.batch_drivers:rnea_many",
         kernel_states=("q", "qd", ZERO),
+        fixed_one=(1.0, None),
+        fixed_many=(1.0, None, MODE_BIAS),
         mimic_out="forces",
     )
     for model in (es.zoo.load("puma560"), _mimic_tree()):
         rng = np.random.default_rng(3)
         q = rng.uniform(-1, 1, (7, model.nq))
         qd = rng.uniform(-1, 1, (7, model.nv))
-        fixed = (1.0, None)
-        many = run(scratch, model, fixed_one=fixed, fixed_many=fixed + (MODE_BIAS,), q=q, qd=qd)
-        one = run(scratch, model, fixed_one=fixed, q=q[2], qd=qd[2])
+        many = run(scratch, model, q=q, qd=qd)
+        one = run(scratch, model, q=q[2], qd=qd[2])
         assert np.array_equal(many[2], one)
         if model.mimic is None:
             for i in range(len(q)):

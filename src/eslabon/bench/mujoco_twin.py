@@ -100,6 +100,21 @@ def twin_state(model, q, v):
     return qpos[..., configuration_order(model)], qvel[..., dof_order(model)]
 
 
+def floating_starts(model, runs: int, seed: int):
+    """The floating-base rows' starts, seeded: q0 (runs, nq) = neutral ⊕ U(-0.3, 0.3) and
+    v0 (runs, nv) ~ U(-0.5, 0.5) (all of q0 drawn first)."""
+    import eslabon as es
+
+    rng = np.random.default_rng(seed)
+    q0 = np.stack(
+        [
+            es.integrate(model, es.neutral(model), rng.uniform(-0.3, 0.3, model.nv))
+            for _ in range(runs)
+        ]
+    )
+    return q0, rng.uniform(-0.5, 0.5, (runs, model.nv))
+
+
 def floating_rk4_twin(mujoco, model, dt, q0, v0, threads):
     """(mj, datas, state0) to time ``mujoco.rollout`` RK4 at step ``dt`` of the twin of a
     floating-base ``model`` (the root a free joint) from eslabon's states (q0, v0), each

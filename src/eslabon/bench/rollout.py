@@ -22,6 +22,7 @@ from .mujoco_twin import (
     MIN_MASS,
     MIN_MOMENT,
     floating_rk4_twin,
+    floating_starts,
     mujoco_ready,
     mujoco_twin,
     twin_state,
@@ -123,11 +124,7 @@ def _floating(mujoco, s, checks, notes):
         return row(figure, None, unit="ms", target="≤ 0.3×mujoco", on="ratio_mujoco",
                    bound=0.3, no_pin=True, mujoco=None)  # fmt: skip
     model = mujoco_ready(rigid(model))
-    rng = np.random.default_rng(ROLLOUT_SEED)
-    q0 = np.stack(
-        [es.integrate(model, es.neutral(model), rng.uniform(-0.3, 0.3, model.nv)) for _ in range(N)]
-    )
-    v0 = rng.uniform(-0.5, 0.5, (N, model.nv))
+    q0, v0 = floating_starts(model, N, ROLLOUT_SEED)
     glb = {"rollout": es.rollout, "model": model, "q0": q0, "v0": v0, "T": T}
     glb.update(dt=ROLLOUT_DT, steps=int(round(T / ROLLOUT_DT)))
     ours_stmt = "rollout(model, q0, v0, T, dt)"

@@ -31,7 +31,7 @@ from ._core import (
     time_stmts,
     zoo_model,
 )
-from .mujoco_twin import floating_rk4_twin, mujoco_ready, twin_state
+from .mujoco_twin import floating_rk4_twin, floating_starts, mujoco_ready, twin_state
 
 SIM_DT, SIM_T = 1e-3, 1.0
 FLOATING_SIM_ROBOT, FLOATING_SIM_SEED = "erd:solo12", 0
@@ -228,9 +228,7 @@ def _floating_simulation(robot, mujoco, s, checks, notes):
         return row(figure, None, unit="ms", target="≤ 0.3×mujoco", on="ratio_mujoco",
                    bound=0.3, no_pin=True, mujoco=None)  # fmt: skip
     model = mujoco_ready(rigid(model))
-    rng = np.random.default_rng(FLOATING_SIM_SEED)
-    q0 = es.integrate(model, es.neutral(model), rng.uniform(-0.3, 0.3, model.nv))
-    v0 = rng.uniform(-0.5, 0.5, model.nv)
+    (q0,), (v0,) = floating_starts(model, 1, FLOATING_SIM_SEED)
     steps = int(round(SIM_T / SIM_DT))
     glb = {"simulate": es.simulate, "model": model, "q0": q0, "v0": v0, "T": SIM_T, "dt": SIM_DT}
     ours_stmt = "simulate(model, T, dt, q0=q0, qd0=v0)"

@@ -36,6 +36,8 @@ INVERSE_DYNAMICS = Quantity(
     ("n",),
     _D + "rnea_one",
     _B + "rnea_many",
+    fixed_one=(1.0, None),  # gravity scale, the bodies' wrenches
+    fixed_many=(1.0, None, MODE_ID),  # and what Newton–Euler computes
     mimic_out="forces",
     entry=_D + "inverse_dynamics_entry",
 )
@@ -45,6 +47,7 @@ GRAVITY_TORQUES = replace(
     name="gravity_torques",
     states=("q",),
     kernel_states=("q", ZERO, ZERO),
+    fixed_many=(1.0, None, MODE_GRAVITY),
     entry=_D + "gravity_torques_entry",
 )
 BIAS_FORCES = replace(
@@ -52,6 +55,7 @@ BIAS_FORCES = replace(
     name="bias_forces",
     states=("q", "qd"),
     kernel_states=("q", "qd", ZERO),
+    fixed_many=(1.0, None, MODE_BIAS),
     entry=_D + "bias_forces_entry",
 )
 MASS_MATRIX = Quantity(
@@ -76,7 +80,11 @@ FORWARD_DYNAMICS = Quantity(  # a mimic model: _coupled_forward_dynamics
     takes_mimic=False,
     entry=_D + "forward_dynamics_entry",
 )
-_FD_THROUGH_M = replace(FORWARD_DYNAMICS, one=_D + "fd_one", many=_B + "fd_many", lanes=False)
+_FD_COMPOSITE = replace(  # through M and Cholesky
+    FORWARD_DYNAMICS, one=_D + "fd_one", many=_B + "fd_many", lanes=False,
+    fixed_one=(COMPOSITE,), fixed_many=(COMPOSITE,),
+)  # fmt: skip
+_FD_COLUMNS = replace(_FD_COMPOSITE, fixed_one=(NE_COLUMNS,), fixed_many=(NE_COLUMNS,))
 INVERSE_DYNAMICS_DERIVATIVES = Quantity(
     "inverse_dynamics_derivatives",
     ("q", "qd", "qdd"),
@@ -168,11 +176,12 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     >>> es.inverse_dynamics(arm, [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]).shape
     (2,)
     """
-    record, fext = INVERSE_DYNAMICS, None
-    if tip_wrench is not None:
-        record, fext = _TIP_WRENCH, tip_wrench_array(model, tip_wrench)
-    fixed = (1.0, fext)  # gravity scale, the bodies' wrenches
-    return run(record, model, fixed_one=fixed, fixed_many=fixed + (MODE_ID,), q=q, qd=qd, qdd=qdd)
+    if tip_wrench is None:
+        return run(INVERSE_DYNAMICS, model, q=q, qd=qd, qdd=qdd)
+    fixed = (1.0, tip_wrench_array(model, tip_wrench))  # gravity scale, the bodies' wrenches
+    return run(
+        _TIP_WRENCH, model, fixed_one=fixed, fixed_many=fixed + (MODE_ID,), q=q, qd=qd, qdd=qdd
+    )
 
 
 @state_docs
@@ -204,9 +213,7 @@ def gravity_torques(model, q):
     >>> es.gravity_torques(arm, [0.0, 0.0]).round(4).tolist()
     [30.411, 5.886]
     """
-    return run(
-        GRAVITY_TORQUES, model, fixed_one=(1.0, None), fixed_many=(1.0, None, MODE_GRAVITY), q=q
-    )
+    return run(GRAVITY_TORQUES, model, q=q)
 
 
 @state_docs
@@ -243,8 +250,7 @@ def bias_forces(model, q, qd):
     >>> np.allclose(es.mass_matrix(arm, q) @ qdd + b, es.inverse_dynamics(arm, q, qd, qdd))
     True
     """
-    fixed = (1.0, None)
-    return run(BIAS_FORCES, model, fixed_one=fixed, fixed_many=fixed + (MODE_BIAS,), q=q, qd=qd)
+    return run(BIAS_FORCES, model, q=q, qd=qd)
 
 
 @state_docs
@@ -404,8 +410,8 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
         return _coupled_forward_dynamics(model, q, qd, tau, method)
     if method == "aba":
         return run(FORWARD_DYNAMICS, model, q=q, qd=qd, tau=tau)
-    code = (COMPOSITE if method == "walker_orin_3" else NE_COLUMNS,)
-    return run(_FD_THROUGH_M, model, fixed_one=code, fixed_many=code, q=q, qd=qd, tau=tau)
+    record = _FD_COMPOSITE if method == "walker_orin_3" else _FD_COLUMNS
+    return run(record, model, q=q, qd=qd, tau=tau)
 
 
 def _coupled_forward_dynamics(model, q, qd, tau, method):

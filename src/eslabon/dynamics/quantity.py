@@ -77,6 +77,9 @@ class Quantity:
     kernel_states : tuple of str, optional
         What the drivers read, in order: a name of ``states``, or :data:`ZERO` (a zero
         rate vector). Default: ``states``.
+    fixed_one, fixed_many : tuple
+        What the one-state and the batch drivers take after the states (a gravity scale,
+        a mode, a method code); :func:`run` may be given others for one call.
     lanes : bool
         The batch driver takes lanes blocks (its chunks hold whole blocks).
     packed : str
@@ -105,6 +108,8 @@ class Quantity:
     one: str | None = None
     many: str | None = None
     kernel_states: tuple | None = None
+    fixed_one: tuple = ()
+    fixed_many: tuple = ()
     lanes: bool = True
     packed: str = "packed_dynamics"
     check: str = "status"
@@ -153,11 +158,11 @@ def engine_arrays(model, q, *rates):
     )
 
 
-def run(quantity: Quantity, model, *, fixed_one=(), fixed_many=(), **states):
+def run(quantity: Quantity, model, *, fixed_one=None, fixed_many=None, **states):
     """Run ``quantity`` on the states given by name (:class:`Quantity`'s seven steps).
 
     ``fixed_one`` and ``fixed_many``: what the one-state and the batch drivers take
-    after the states (a gravity scale, a mode, a method code). Returns the output, or
+    after the states, when not the record's (a tip wrench's body wrenches). Returns the output, or
     the tuple of them when there are several."""
     if model.mimic is not None and not quantity.takes_mimic:
         raise ValueError(f"{quantity.name}: this record does not take mimic joints")
@@ -182,9 +187,11 @@ def run(quantity: Quantity, model, *, fixed_one=(), fixed_many=(), **states):
     if batched:
         unit = _lanes.WIDTH if quantity.lanes else 1
         chunks = _batch.chunk_count(len(q), unit)
-        status = _driver(quantity.many)(P, *ins, *fixed_many, *outs, chunks, extended)
+        fixed = quantity.fixed_many if fixed_many is None else fixed_many
+        status = _driver(quantity.many)(P, *ins, *fixed, *outs, chunks, extended)
     else:
-        status = _driver(quantity.one)(P, *ins, *fixed_one, *outs, extended)
+        fixed = quantity.fixed_one if fixed_one is None else fixed_one
+        status = _driver(quantity.one)(P, *ins, *fixed, *outs, extended)
     if quantity.check == "outputs":
         ok = all(np.isfinite(o).all() for o in outs)
     else:

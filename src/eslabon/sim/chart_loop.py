@@ -31,17 +31,23 @@ from .rk4 import _accel, _workspaces, last_sample, rk4_buffers
 
 
 @njit(cache=True, inline="always")
-def _stage(P, method, stage, hs, kp, ap, kd, out):
-    """One later stage: (c, v) = (c_k + hs k_prev, v + hs a_prev), its configuration x,
-    then ċ into ``kd`` and q̈ into ``out``; status."""
-    q, c0, v, layout, c, y, x, tau, wk, extended, coupling = stage
+def chart_advance(q, c0, v, layout, c, y, x, hs, kp, ap, kd):
+    """A later stage's state: (c, v) = (c_k + hs k_prev, v + hs a_prev) into (c, y), its
+    configuration x = chart(q, c) and ċ(c, x, v) into ``kd``."""
     vq, vv, parts = layout
-    wa, ws, cw, H, zero, unit, col = wk
     for a in range(len(v)):
         c[a] = c0[a] + hs * kp[a]
         y[a] = v[a] + hs * ap[a]
     chart_configuration(q, c, vq, vv, parts, x)
     chart_rate(c, x, y, parts, kd)
+
+
+@njit(cache=True, inline="always")
+def _stage(P, method, stage, hs, kp, ap, kd, out):
+    """One later stage (:func:`chart_advance`), then q̈ into ``out``; status."""
+    q, c0, v, layout, c, y, x, tau, wk, extended, coupling = stage
+    wa, ws, cw, H, zero, unit, col = wk
+    chart_advance(q, c0, v, layout, c, y, x, hs, kp, ap, kd)
     return _accel(P, method, x, y, tau, wa, ws, cw, H, zero, unit, col, out, extended, coupling)
 
 

@@ -20,9 +20,9 @@ from numba import njit
 
 from .._engine.compile import subject
 from .._engine.status import NON_FINITE, OK
-from .chart_loop import chart_rk4_end
+from .chart_loop import chart_advance, chart_rk4_end
 from .laws import NO_LAW
-from .manifold import chart_configuration, chart_rate, chart_start
+from .manifold import chart_rate, chart_start
 from .rk4 import _workspaces, rk4_buffers
 from .stick_slip_loops import _stage as _held_stage
 from .stick_slip_loops import _start, state_buffers
@@ -30,15 +30,10 @@ from .stick_slip_loops import _start, state_buffers
 
 @njit(cache=True, inline="always")
 def _chart_stage(P0, method, T, F, k, stage, hs, kp, ap, kd, out, step, state, wk):
-    """One later stage: (c, v) = (c_k + hs k_prev, v + hs a_prev), its configuration x,
-    ċ into ``kd`` and the held q̈ into ``out``; status."""
+    """One later stage (:func:`.chart_loop.chart_advance`), then the held q̈ into
+    ``out``; status."""
     q, c0, v, layout, c, y, x, extended = step
-    vq, vv, parts = layout
-    for a in range(len(v)):
-        c[a] = c0[a] + hs * kp[a]
-        y[a] = v[a] + hs * ap[a]
-    chart_configuration(q, c, vq, vv, parts, x)
-    chart_rate(c, x, y, parts, kd)
+    chart_advance(q, c0, v, layout, c, y, x, hs, kp, ap, kd)
     wid = wk[1]
     return _held_stage(P0, P0, method, NO_LAW, None, T, F, k, stage, x, y, state, wk, wid, out,
                        extended)  # fmt: skip

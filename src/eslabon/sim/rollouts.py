@@ -132,12 +132,6 @@ def _check_general(m, models, torque, method, fd_method, field):
             "fd_method: the articulated-body algorithm cannot take the mimic joints of "
             f"{m.name}; use 'walker_orin_3' (the default for such a model)"
         )
-    if callable(torque) and not isinstance(torque, _Law):
-        raise ValueError(
-            "torque: a Python callable cannot run in the compiled loop; give an array, or "
-            "simulate each run"
-        )
-    coupling = coupling_arrays(m)[:4] if m.mimic is not None else ()
     seen = set()
     for i, d in enumerate(models):
         if id(d) in seen:
@@ -149,8 +143,9 @@ def _check_general(m, models, torque, method, fd_method, field):
                 f"{where}: Coulomb friction on a model with mimic joints; rollout runs such "
                 "models without it (simulate each run instead)"
             )
-        if coupling and not all(
-            np.array_equal(a, b) for a, b in zip(coupling, coupling_arrays(d)[:4])
+        if m.mimic is not None and not all(
+            np.array_equal(getattr(m.mimic, f), getattr(d.mimic, f))
+            for f in ("q_from", "q_scale", "q_offset", "G")
         ):
             raise ValueError(f"{where}: its mimic joints differ from those of models[0]")
 
@@ -322,9 +317,10 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
                 )
             Pcs = np.array(torque.model.packed_dynamics[None])
     elif callable(torque):
+        law = "" if general else ", a law of eslabon.sim.laws (PD, ComputedTorque)"
         raise ValueError(
-            "torque: a Python callable cannot run in the compiled loop; give an array, a "
-            "law of eslabon.sim.laws (PD, ComputedTorque), or simulate each run"
+            f"torque: a Python callable cannot run in the compiled loop; give an array{law}, "
+            "or simulate each run"
         )
     else:
         law, T = NO_LAW, _torques(torque, N, K, n)
