@@ -46,7 +46,7 @@ MODELS = {
     # twins), on a tree with q of nv entries
     "tree-RHRPH": lambda: es.zoo.random_tree(2, "RHRPH"),
     # quaternion joints (nq > nv): a free-flying base and a spherical joint, with friction
-    # and armature; the derivatives in the tangent space (dynamics.tangent)
+    # and armature; the derivatives in the tangent space (_engine.joint_tangent)
     "tree-SRRB": lambda: es.zoo.random_tree(5, "SRRB", friction=True),
     "space_manipulator": lambda: es.zoo.load("space_manipulator"),
 }

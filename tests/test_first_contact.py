@@ -119,15 +119,15 @@ def test_an_arm_never_compiles_the_code_of_ball_and_screw_joints(tmp_path):
     r = _python(
         "import numpy as np, eslabon as es\n"
         "from eslabon.dynamics import drivers\n"
-        "from eslabon.kinematics import recursion\n"
+        "from eslabon._engine import joints\n"
         "m = es.zoo.load('puma560')\n"
         "q = np.full(6, 0.2)\n"
         "es.inverse_dynamics(m, q, q, q)\n"
         "es.mass_matrix(m, list(q))\n"
         "print(drivers.inverse_dynamics_entry.compiled,"
         " drivers.inverse_dynamics_entry_extended.compiled,"
-        " len(recursion.quaternion_row.signatures),"
-        " len(recursion.quaternion_row_placement.signatures))\n",
+        " len(joints.quaternion_row.signatures),"
+        " len(joints.quaternion_row_placement.signatures))\n",
         tmp_path / "cache",
     )
     assert r.returncode == 0, r.stderr

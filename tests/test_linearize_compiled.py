@@ -51,7 +51,7 @@ def test_bad_states_are_explained():
 def test_a_floating_base_drifts_in_the_upper_left_block_as_documented():
     """On a free flyer moving at v̄, A's upper-left block is −ad(v̄) (δq in the tangent
     space), not 0; the docstring of linearize says so."""
-    from eslabon.dynamics.tangent import tangent_drift
+    from eslabon._engine.joint_tangent import tangent_drift
 
     b = es.model.ModelBuilder()
     b.add_body(0, "free_flyer", mass=2.0, inertia=np.diag([0.1, 0.2, 0.3]), name="base")

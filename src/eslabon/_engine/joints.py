@@ -1,4 +1,4 @@
-"""The one joint dispatcher: everything that depends on a joint's type lives here.
+"""The joint dispatcher: what every kernel does with a joint lives here.
 
 The role of spatial_v2's ``jcalc`` and of Pinocchio's joint visitor. A joint of body ``i``
 moves it relative to its parent by its configuration ``q_i`` (``nq`` numbers) at the rate
@@ -39,25 +39,25 @@ when the argument is None, so an arm never compiles the code of the extended joi
 (figures: docs/performance.md, "Start-up and compilation"). The packed header says which
 set a model needs (:func:`extended_of`).
 
-Two families of helpers:
-
-- **compiled** (numba, inlined into the kernels, generic over the scalar type: float64
-  for one state, lanes for a batch block): a kernel reads a body's joint once,
-  ``j = joint(P, o)``, and hands it to :func:`placement`, :func:`is_angle`,
-  :func:`outward_motion`, :func:`origin_velocity`, :func:`project_wrench`,
-  :func:`articulated_velocity`, :func:`articulated_projection`,
-  :func:`articulated_acceleration` and :func:`world_axis`, which take the +z shortcut
-  (every DH joint) inside; each does the operations its kernel did before, in the same
-  order. :func:`point_axis` (the frame Jacobian's column) computes R · axis for every
-  joint (for +z that is R's third column, the same bits).
-- **numpy** (model building and the reference formulations): :data:`NAMES`,
-  :data:`CODES`, :func:`nq_of`, :func:`rotates`, :func:`slides`, :func:`subspace`,
-  :func:`jacobian_column`.
+The compiled helpers (numba, inlined into the kernels unless said, generic over the
+scalar type: float64 for one state, lanes for a batch block). A kernel reads a row's
+joint once, ``j = joint(P, o)``, and hands it to :func:`row_placement` (or
+:func:`row_placement_correction`, which also gives a quaternion row's velocity-product
+correction), :func:`outward_motion`, :func:`origin_velocity`, :func:`project_wrench`,
+:func:`articulated_velocity`, :func:`articulated_projection`,
+:func:`articulated_acceleration`, :func:`world_axis` and :func:`point_axis`, which take
+the +z shortcut (every DH joint) inside; :func:`angle_index`, :func:`joint_last_row`
+and :func:`unit_quaternions` answer what the loops around the kernels ask of a row. No
+kernel or driver outside this module branches on a joint's type or placement code
+(``tests/test_architecture.py``); the floating base, taken before and after the body
+loop, is :mod:`.floating_base`'s, and what each type is in numpy (sizes, S) is
+:mod:`.joint_types`'s.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import math
+
 from numba import njit
 
 from .argtypes import as_argument
@@ -65,8 +65,8 @@ from .lanes import array_getter, at, like, zero_of
 from .layout import (
     BY_AXIS,
     BY_POSE,
+    BY_QUATERNION,
     FIXED,
-    FREE_FLYER,
     H_EXTENDED,
     H_NB,
     HELICAL,
@@ -81,25 +81,16 @@ from .layout import (
     J_ROT_END,
     J_TYPE,
     J_Z_AXIS,
-    JOINT_CODES,
     JOINT_FIELDS,
-    JOINT_NAMES,
-    JOINT_NQ,
-    JOINT_NV,
     JTYPE,
-    PARENT,
     PLACE,
-    PLANAR,
     PRISMATIC,
     REVOLUTE,
-    SPHERICAL,
-    UNIVERSAL,
 )
-from .record import row_offset
+from .record import coordinate_index, row_offset
 from .sincos import sincos_near
 from .tuples import add, cross, dot, mm, mrz, mtv, mv, rot_axis9, scale, smv, sub
 
-NAMES = JOINT_NAMES  # the codes themselves are part of the packed layout (.layout)
 EXTENDED = True  # the ``extended`` argument of kernels compiled for the extended joint set
 
 
@@ -116,111 +107,6 @@ def extended_set():
     ``Literal[bool](True)``, so that both paths share one compiled specialization of
     every kernel below them instead of compiling each twice."""
     return as_argument(EXTENDED)
-
-
-CODES = JOINT_CODES
-ONE_DOF = (REVOLUTE, PRISMATIC)  # the types every formulation of eslabon takes
-
-
-# ---- numpy ------------------------------------------------------------------------------
-
-
-def _sizes(table, joint_type):
-    jt = np.asarray(joint_type)
-    return np.vectorize(table.__getitem__, otypes=[np.int64])(jt) if jt.ndim else table[int(jt)]
-
-
-def nq_of(joint_type) -> np.ndarray:
-    """Configuration size nq of each joint."""
-    return _sizes(JOINT_NQ, joint_type)
-
-
-def nv_of(joint_type) -> np.ndarray:
-    """Tangent size nv (rates, torques) of each joint."""
-    return _sizes(JOINT_NV, joint_type)
-
-
-def rotates(joint_type) -> np.ndarray:
-    """True where the joint's coordinate is an angle (a revolute joint)."""
-    return np.asarray(joint_type) == REVOLUTE
-
-
-def slides(joint_type) -> np.ndarray:
-    """True where the joint translates its body (a prismatic joint)."""
-    return np.asarray(joint_type) == PRISMATIC
-
-
-# units of each configuration coordinate, per joint type ("" for quaternion components)
-_Q_UNITS = {
-    FIXED: (),
-    REVOLUTE: ("rad",),
-    PRISMATIC: ("m",),
-    HELICAL: ("rad",),
-    UNIVERSAL: ("rad", "rad"),
-    PLANAR: ("m", "m", "rad"),
-    SPHERICAL: ("", "", "", ""),
-    FREE_FLYER: ("m", "m", "m", "", "", "", ""),
-}
-
-
-def coordinate_units(joint_type: int) -> tuple:
-    """The unit of each of the joint's configuration coordinates (q), e.g. ("m", "m",
-    "rad") for a planar joint; "" for a quaternion's components."""
-    return _Q_UNITS[int(joint_type)]
-
-
-def has_axis(joint_type: int) -> bool:
-    """Whether the joint moves about or along an axis (revolute, prismatic, helical,
-    universal): what a picture draws as the joint's axis."""
-    return int(joint_type) in (REVOLUTE, PRISMATIC, HELICAL, UNIVERSAL)
-
-
-def subspace(joint_type: int, axis, axis2=(0.0, 0.0, 0.0), pitch: float = 0.0) -> np.ndarray:
-    """The motion subspace S (6 × nv) of one joint in its body's coordinates,
-    [angular; linear] (for a universal joint at q₂ = 0: its first column turns with q₂)."""
-    jt = int(joint_type)
-    S = np.zeros((6, JOINT_NV[jt]))
-    if jt == REVOLUTE:
-        S[:3, 0] = axis
-    elif jt == PRISMATIC:
-        S[3:, 0] = axis
-    elif jt == HELICAL:
-        S[:3, 0] = axis
-        S[3:, 0] = pitch * np.asarray(axis, dtype=float)
-    elif jt == UNIVERSAL:
-        S[:3, 0] = axis
-        S[:3, 1] = axis2
-    elif jt == PLANAR:
-        S[3, 0] = S[4, 1] = S[2, 2] = 1.0
-    elif jt == SPHERICAL:
-        S[:3] = np.eye(3)
-    elif jt != FIXED:
-        S[3:, :3] = np.eye(3)
-        S[:3, 3:] = np.eye(3)
-    return S
-
-
-def constant_subspace(joint_type) -> bool:
-    """True where the joint's motion subspace S is constant in its body's axes: every type
-    but universal and planar, whose S turns with their own coordinates."""
-    return int(joint_type) not in (UNIVERSAL, PLANAR)
-
-
-def jacobian_column(joint_type: int, z, lever, pitch: float = 0.0) -> np.ndarray:
-    """The geometric Jacobian column (6,) [angular; linear] of one rate whose axis is ``z``
-    (world axes), at a point ``lever`` = point − a point of the axis: [z; z × lever]
-    (revolute), [0; z] (prismatic), [z; z × lever + pitch z] (helical); broadcasts over
-    leading axes."""
-    z = np.asarray(z, dtype=float)
-    col = np.zeros(z.shape[:-1] + (6,))
-    if joint_type == PRISMATIC:
-        col[..., 3:] = z
-    else:
-        col[..., :3] = z
-        col[..., 3:] = np.cross(z, lever)
-        if joint_type == HELICAL:
-            col[..., 3:] += pitch * z
-    return col
 
 
 # ---- compiled ---------------------------------------------------------------------------
@@ -282,12 +168,6 @@ def placement(j, qi, extended, q_given):
         if j[J_TYPE] == HELICAL:
             return E, add(p, mv(R, scale(q_given * j[J_PITCH], joint_axis(j))))
     return E, like(p, qi)
-
-
-@njit(inline="always")
-def by_quaternion(j):
-    """True for the first row of a spherical or free-flyer joint (placed by a quaternion)."""
-    return j[J_PLACE] != BY_AXIS
 
 
 @njit(inline="always")
@@ -360,48 +240,99 @@ def group_correction(u, w):
 
 
 @njit(inline="always")
-def floating_base(P, extended):
-    """True when the model's first joint is a free flyer on the world (packed rows 1 … 6,
-    its body on row 6): a floating base. Newton–Euler and the articulated-body
-    algorithm take it in one step, as Featherstone's floating-base algorithms do (*Rigid
-    Body Dynamics Algorithms*, 2008, ch. 9), instead of row by row
-    (figures: docs/performance.md)."""
-    if extended is None or P[H_NB] < 6.0:
-        return False
-    o = row_offset(1)
-    return P[o + PLACE] == BY_POSE and P[o + PARENT] == 0.0
-
-
-@njit(inline="always")
-def free_flyer_motion(E, r, w, wd, a, u, wj, ud, wdj):
-    """Newton–Euler's outward step over a whole free-flyer joint: the parent's motion
-    (ω, ω̇, v̇ of its origin, in its axes) carried to the body placed at (E, r), plus the
-    joint's rates (u, ω_J) and their derivatives (u̇, ω̇_J) in body axes:
-
-        ω = Eᵀω_p + ω_J,   ω̇ = Eᵀω̇_p + ω̇_J + (Eᵀω_p) × ω_J,
-        v̇ = Eᵀ(v̇_p + ω̇_p × r + ω_p × (ω_p × r)) + u̇ + ω_J × u + 2 (Eᵀω_p) × u,
-
-    what the joint's six rows give one after another with :func:`group_correction`."""
-    a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
-    w = mtv(E, w)
-    wd = add(add(mtv(E, wd), wdj), cross(w, wj))
-    a = add(add(a, ud), add(cross(wj, u), scale(2.0, cross(w, u))))
-    return add(w, wj), wd, a
-
-
-@njit(inline="always")
-def is_angle(j, extended):
-    """True if the row has a coordinate of its own that is an angle (revolute, helical)."""
+def angle_index(P, o, extended):
+    """The index in q of the row's coordinate if it is an angle (a revolute or helical
+    row's own coordinate), else −1: the coordinates ``near_angles`` may reduce."""
+    j = joint(P, o)
+    if j[J_CFG] < 0.0:
+        return -1
+    if j[J_TYPE] == REVOLUTE:
+        return int(j[J_CFG])
     if extended is not None:
-        return j[J_CFG] >= 0.0 and (j[J_TYPE] == REVOLUTE or j[J_TYPE] == HELICAL)
-    return j[J_CFG] >= 0.0 and j[J_TYPE] == REVOLUTE
+        if j[J_TYPE] == HELICAL:
+            return int(j[J_CFG])
+    return -1
+
+
+@njit(cache=True, fastmath=False)
+def quaternion_row_placement(P, o, q, c):
+    """(E, r) of the row at offset ``o`` placed by the quaternion at ``q[c:]``. A called
+    function, not inlined: the loops of models without quaternions stay as small as
+    before (inlined, this code made the Puma's inverse dynamics 7 % slower)."""
+    j = joint(P, o)
+    return quaternion_placement(j, configuration(q, c, j))
+
+
+@njit(cache=True)
+def quaternion_row(P, o, q, qd, k, c):
+    """:func:`quaternion_row_placement` and the row's velocity-product correction
+    (Δω̇, Δa) for the rates at ``qd[k:]`` (:func:`group_correction`); called, not
+    inlined."""
+    E, r = quaternion_row_placement(P, o, q, c)
+    u, wj = rates(qd, k, joint(P, o))
+    dwd, da = group_correction(u, wj)
+    return E, r, dwd, da
 
 
 @njit(inline="always")
-def outward_motion(j, qdi, qddi, w, wd, a, extended):
+def row_placement(P, o, j, qi, q, cq, extended, q_given):
+    """(E, r): rotation parent <- body and origin of the row ``j`` at offset ``o`` whose
+    coordinate is ``qi = q[cq]`` (:func:`placement`), or, for a row a quaternion places,
+    :func:`quaternion_row_placement` from ``q[cq:]``."""
+    E, r = placement(j, qi, extended, q_given)
+    if extended is not None:
+        if j[J_PLACE] != BY_AXIS:
+            E, r = quaternion_row_placement(P, o, q, cq)
+    return E, r
+
+
+@njit(inline="always")
+def row_placement_correction(P, o, j, qi, q, qd, k, cq, extended, q_given, dwd, da):
+    """:func:`row_placement` and the velocity-product correction (Δω̇, Δa) of a row a
+    quaternion places (:func:`group_correction`, for its rates at ``qd[k:]``); for
+    other rows (Δω̇, Δa) are returned as given: :func:`outward_motion` and
+    :func:`articulated_velocity` add them to quaternion rows only."""
+    E, r = placement(j, qi, extended, q_given)
+    if extended is not None:
+        if j[J_PLACE] != BY_AXIS:
+            E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+    return E, r, dwd, da
+
+
+@njit(inline="always")
+def joint_last_row(P, o, i, extended):
+    """The last packed row of the joint whose first row is ``i`` (offset ``o``) when
+    that row is placed by a quaternion: its body's row, whose axes its rates' axes turn
+    with (i + 2 for a spherical joint, i + 5 for a free flyer); ``i`` for any other row."""
+    if extended is not None:
+        if P[o + PLACE] == BY_QUATERNION:
+            return i + 2
+        if P[o + PLACE] == BY_POSE:
+            return i + 5
+    return i
+
+
+@njit(inline="always")
+def unit_quaternions(P, q, extended, tol):
+    """Every quaternion of ``q`` of unit length within ``tol`` (|‖x‖ − 1| ≤ tol)."""
+    if extended is None:
+        return True
+    for i in range(1, int(P[H_NB]) + 1):
+        o = row_offset(i)
+        if P[o + PLACE] != BY_AXIS:
+            c = coordinate_index(P, o) + (3 if P[o + PLACE] == BY_POSE else 0)
+            x = q[c] * q[c] + q[c + 1] * q[c + 1] + q[c + 2] * q[c + 2] + q[c + 3] * q[c + 3]
+            if not abs(math.sqrt(x) - 1.0) <= tol:
+                return False
+    return True
+
+
+@njit(inline="always")
+def outward_motion(j, qdi, qddi, w, wd, a, dwd, da, extended):
     """Add the joint's motion to the parent's carried into the body (seed 001 Tabla 3.1,
     (3.27)–(3.29)): ω += s q̇, ω̇ += s q̈ + ω × s q̇ (revolute); v̇ += s q̈ + 2 ω × s q̇
-    (prismatic). Returns (ω, ω̇, v̇)."""
+    (prismatic); a row a quaternion places adds its correction (Δω̇, Δa)
+    (:func:`row_placement_correction`). Returns (ω, ω̇, v̇)."""
     if j[J_TYPE] == REVOLUTE and j[J_Z_AXIS] != 0.0:
         wd = (wd[0] + w[1] * qdi, wd[1] - w[0] * qdi, wd[2] + qddi)
         w = (w[0], w[1], w[2] + qdi)
@@ -420,6 +351,10 @@ def outward_motion(j, qdi, qddi, w, wd, a, extended):
             a = add(a, scale(j[J_PITCH], add(scale(qddi, ax), scale(2.0, cross(w, s)))))
             wd = add(wd, add(scale(qddi, ax), cross(w, s)))
             w = add(w, s)
+    if extended is not None:
+        if j[J_PLACE] != BY_AXIS:
+            wd = add(wd, dwd)
+            a = add(a, da)
     return w, wd, a
 
 
@@ -450,9 +385,10 @@ def project_wrench(j, f, n, extended):
 
 
 @njit(inline="always")
-def articulated_velocity(j, qdk, w, v, zero3, extended):
+def articulated_velocity(j, qdk, w, v, zero3, dwd, da, extended):
     """Articulated-body algorithm, pass 1: the body's (ω, v) plus the joint's S q̇ (joint
-    rate ``qdk``), and the velocity-product acceleration c = v ×ᵐ S q̇ as (cw, cv);
+    rate ``qdk``), and the velocity-product acceleration c = v ×ᵐ S q̇ as (cw, cv), plus
+    a quaternion row's correction (Δω̇, Δa) (:func:`row_placement_correction`);
     ``zero3`` the zero 3-tuple of the scalar type. Returns (w, v, cw, cv)."""
     cw = zero3
     cv = zero3
@@ -473,6 +409,10 @@ def articulated_velocity(j, qdk, w, v, zero3, extended):
             v = add(v, hj)
             cw = cross(w, sj)  # c = v × S q̇ for S = [s; h s]
             cv = add(cross(v, sj), cross(w, hj))
+    if extended is not None:
+        if j[J_PLACE] != BY_AXIS:
+            cw = add(cw, dwd)
+            cv = add(cv, da)
     return w, v, cw, cv
 
 

@@ -51,6 +51,8 @@ reads them as one tuple ``j``, indexed by the ``J_`` names (``j[J_PLACE]``, the 
 ``python -m eslabon._engine.layout --c-header`` writes from this module.
 """
 
+from typing import Callable, NamedTuple
+
 # joint type codes of the model (what each type is: eslabon._engine.joints). The packed
 # rows hold only FIXED, REVOLUTE, PRISMATIC and HELICAL at JTYPE: a joint of more than one
 # degree of freedom is packed as a short chain of rows, one per degree of freedom.
@@ -62,41 +64,62 @@ UNIVERSAL = 4
 PLANAR = 5
 SPHERICAL = 6
 FREE_FLYER = 7
-JOINT_NAMES = {
-    FIXED: "fixed",
-    REVOLUTE: "revolute",
-    PRISMATIC: "prismatic",
-    HELICAL: "helical",
-    UNIVERSAL: "universal",
-    PLANAR: "planar",
-    SPHERICAL: "spherical",
-    FREE_FLYER: "free_flyer",
-}
-JOINT_CODES = {name: code for code, name in JOINT_NAMES.items()}
-# one letter per joint type, for one-line summaries (B: a floating Base)
-JOINT_LETTERS = {
-    FIXED: "F",
-    REVOLUTE: "R",
-    PRISMATIC: "P",
-    HELICAL: "H",
-    UNIVERSAL: "U",
-    PLANAR: "L",
-    SPHERICAL: "S",
-    FREE_FLYER: "B",
-}
-JOINT_CODES.update({"F": FIXED, "R": REVOLUTE, "P": PRISMATIC, "continuous": REVOLUTE})
-# configuration size nq and tangent size nv of each joint type
-JOINT_NQ = {
-    FIXED: 0,
-    REVOLUTE: 1,
-    PRISMATIC: 1,
-    HELICAL: 1,
-    UNIVERSAL: 2,
-    PLANAR: 3,
-    SPHERICAL: 4,
-    FREE_FLYER: 7,
-}
-JOINT_NV = {**JOINT_NQ, SPHERICAL: 3, FREE_FLYER: 6}
+
+
+class JointKind(NamedTuple):
+    """One joint type, as model building and the packed layout see it: everything a
+    joint made of the kernels' row motions (fixed, revolute, prismatic, helical rows)
+    needs, in one entry of :data:`JOINT_KINDS`.
+
+    ``code`` is its number in ``Model.joint_type``; ``name`` and ``letter`` name it;
+    ``nq`` and ``nv`` are its configuration and tangent sizes; ``rows(axis, axis2)``
+    its packed rows (:func:`joint_rows`); ``units`` the unit of each configuration
+    coordinate ("rad", "m", or "" for a quaternion's); ``axes`` how many of the body's
+    axes it takes (0, 1: ``axis``, 2: ``axis`` and ``axis2``); ``pitch`` whether it
+    takes one; ``constant_subspace`` whether its motion subspace S is constant in its
+    body's axes (the reference formulations need it)."""
+
+    code: int
+    name: str
+    letter: str
+    nq: int
+    nv: int
+    rows: Callable
+    units: tuple
+    axes: int = 0
+    pitch: bool = False
+    constant_subspace: bool = True
+
+
+JOINT_KINDS: dict = {}  # code -> JointKind, filled by register_joint_kind
+JOINT_NAMES: dict = {}  # code -> name
+JOINT_CODES: dict = {}  # name (and a few aliases) -> code
+JOINT_LETTERS: dict = {}  # code -> one letter, for one-line summaries (B: a floating Base)
+JOINT_NQ: dict = {}  # code -> configuration size nq
+JOINT_NV: dict = {}  # code -> tangent size nv
+
+
+def register_joint_kind(kind: JointKind) -> None:
+    """Add a joint type to every table above (``unregister_joint_kind`` takes it out):
+    the whole of what a new joint type made of the existing row motions needs
+    (docs/architecture.md, "A new joint type")."""
+    if kind.code in JOINT_KINDS or kind.name in JOINT_CODES:
+        raise ValueError(f"joint type {kind.code} ({kind.name}): already registered")
+    JOINT_KINDS[kind.code] = kind
+    JOINT_NAMES[kind.code] = kind.name
+    JOINT_CODES[kind.name] = kind.code
+    JOINT_LETTERS[kind.code] = kind.letter
+    JOINT_NQ[kind.code] = kind.nq
+    JOINT_NV[kind.code] = kind.nv
+
+
+def unregister_joint_kind(code: int) -> None:
+    """Take the joint type ``code`` out of every table (a test's scratch type)."""
+    kind = JOINT_KINDS.pop(code)
+    for table in (JOINT_NAMES, JOINT_LETTERS, JOINT_NQ, JOINT_NV):
+        del table[code]
+    del JOINT_CODES[kind.name]
+
 
 HEADER = 8
 H_NB, H_NQ, H_GRAVITY = 0, 1, 2  # gravity occupies 2..4; H_NB counts rows (world excluded)
@@ -166,31 +189,58 @@ def joint_rows(jtype: int, axis, axis2) -> list:
     about them after the pose placement. The body (mass, frames, children) is the last
     row. (The velocity-product terms of the chain are corrected on the first row so the
     rows together move as the one joint: ``joints.group_correction``.)"""
-    if jtype == FIXED:
-        return [(FIXED, (0.0, 0.0, 0.0), BY_AXIS, -1)]
-    if jtype in (REVOLUTE, PRISMATIC, HELICAL):
-        return [(jtype, tuple(axis), BY_AXIS, 0)]
-    if jtype == UNIVERSAL:
-        return [(REVOLUTE, tuple(axis), BY_AXIS, 0), (REVOLUTE, tuple(axis2), BY_AXIS, 1)]
-    if jtype == PLANAR:
-        return [
-            (PRISMATIC, _X, BY_AXIS, 0),
-            (PRISMATIC, _Y, BY_AXIS, 1),
-            (REVOLUTE, _Z, BY_AXIS, 2),
-        ]
-    if jtype == SPHERICAL:
-        return [
-            (REVOLUTE, _X, BY_QUATERNION, 0),
-            (REVOLUTE, _Y, BY_AXIS, -1),
+    kind = JOINT_KINDS.get(int(jtype))
+    if kind is None:
+        raise ValueError(f"joint type {jtype}: unknown")
+    return kind.rows(axis, axis2)
+
+
+for _kind in (
+    JointKind(FIXED, "fixed", "F", 0, 0, lambda a, b: [(FIXED, (0.0, 0.0, 0.0), BY_AXIS, -1)], ()),
+    JointKind(
+        REVOLUTE, "revolute", "R", 1, 1, lambda a, b: [(REVOLUTE, tuple(a), BY_AXIS, 0)],
+        ("rad",), axes=1,
+    ),
+    JointKind(
+        PRISMATIC, "prismatic", "P", 1, 1, lambda a, b: [(PRISMATIC, tuple(a), BY_AXIS, 0)],
+        ("m",), axes=1,
+    ),
+    JointKind(
+        HELICAL, "helical", "H", 1, 1, lambda a, b: [(HELICAL, tuple(a), BY_AXIS, 0)],
+        ("rad",), axes=1, pitch=True,
+    ),
+    JointKind(
+        UNIVERSAL, "universal", "U", 2, 2,
+        lambda a, b: [(REVOLUTE, tuple(a), BY_AXIS, 0), (REVOLUTE, tuple(b), BY_AXIS, 1)],
+        ("rad", "rad"), axes=2, constant_subspace=False,
+    ),
+    JointKind(
+        PLANAR, "planar", "L", 3, 3,
+        lambda a, b: [
+            (PRISMATIC, _X, BY_AXIS, 0), (PRISMATIC, _Y, BY_AXIS, 1), (REVOLUTE, _Z, BY_AXIS, 2)
+        ],
+        ("m", "m", "rad"), constant_subspace=False,
+    ),
+    JointKind(
+        SPHERICAL, "spherical", "S", 4, 3,
+        lambda a, b: [
+            (REVOLUTE, _X, BY_QUATERNION, 0), (REVOLUTE, _Y, BY_AXIS, -1),
             (REVOLUTE, _Z, BY_AXIS, -1),
-        ]
-    if jtype == FREE_FLYER:
-        return (
+        ],
+        ("", "", "", ""),
+    ),
+    JointKind(
+        FREE_FLYER, "free_flyer", "B", 7, 6,
+        lambda a, b: (
             [(PRISMATIC, _X, BY_POSE, 0)]
-            + [(PRISMATIC, a, BY_AXIS, -1) for a in (_Y, _Z)]
-            + [(REVOLUTE, a, BY_AXIS, -1) for a in (_X, _Y, _Z)]
-        )
-    raise ValueError(f"joint type {jtype}: unknown")
+            + [(PRISMATIC, e, BY_AXIS, -1) for e in (_Y, _Z)]
+            + [(REVOLUTE, e, BY_AXIS, -1) for e in (_X, _Y, _Z)]
+        ),
+        ("m", "m", "m", "", "", "", ""),
+    ),
+):  # fmt: skip
+    register_joint_kind(_kind)
+JOINT_CODES.update({"F": FIXED, "R": REVOLUTE, "P": PRISMATIC, "continuous": REVOLUTE})
 
 
 def body_rows(model) -> list:
@@ -217,7 +267,13 @@ def pack(model):
     P[H_NV] = model.engine_nv
     P[H_MIMIC] = float(model.mimic is not None)
     P[H_EXTENDED] = float(
-        any(int(t) in (HELICAL, SPHERICAL, FREE_FLYER) for t in model.joint_type[1:])
+        any(
+            motion == HELICAL or place != BY_AXIS
+            for i in range(1, model.nb + 1)
+            for motion, _, place, _ in joint_rows(
+                int(model.joint_type[i]), model.axis[i], model.axis2[i]
+            )
+        )
     )
     P[H_GRAVITY : H_GRAVITY + 3] = model.gravity
     P[body_offset(0) + ROT : body_offset(0) + ROT + 9] = _EYE

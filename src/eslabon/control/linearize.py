@@ -9,9 +9,9 @@ and for the state x = [θ; θ̇], δẋ = A(t) δx + B(t) δf* with
     A = [[0, 1], [−M⁻¹W, −M⁻¹V]],    B = [[0], [M⁻¹]]                         (5.2.3–4)
 
 With a spherical or free-flyer joint, δθ is the tangent-space perturbation (q = q̄ ⊕ δθ,
-:func:`eslabon.integrate`), W its derivative (:mod:`eslabon.dynamics.tangent`), and the
+:func:`eslabon.integrate`), W its derivative (:mod:`eslabon._engine.joint_tangent`), and the
 upper-left block of A is −ad(v̄) over the joint's rates (δθ moves with the frame it is
-taken in; :func:`eslabon.dynamics.tangent.tangent_drift`), zero elsewhere.
+taken in; :func:`eslabon._engine.joint_tangent.tangent_drift`), zero elsewhere.
 
 U, V, W are exact: V and W come from the analytic derivatives of Newton–Euler
 (:func:`eslabon.inverse_dynamics_derivatives`, friction included), not from the thesis's
@@ -38,6 +38,7 @@ import numpy as np
 
 from .._args import explain_nonfinite, finite_number, vectors
 from .._engine.batch import chunk_count
+from .._engine.joint_tangent import tangent_drift
 from .._engine.joints import extended_of
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..dynamics import derivative_batches as _db
@@ -45,7 +46,6 @@ from ..dynamics import derivative_drivers as _d
 from ..dynamics import inverse_dynamics, mass_matrix
 from ..dynamics.api import inverse_dynamics_derivatives
 from ..dynamics.quantity import NOT_PD_MESSAGE, Quantity, public
-from ..dynamics.tangent import tangent_drift
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, difference, integrate
 
@@ -268,7 +268,7 @@ def linearize(
         ``M_inv`` = U⁻¹ (n, n). With a batch every field has the leading axis N. For a
         spherical or free-flyer joint δq lives in the tangent space (nv entries) and
         moves with its frame: D, A's upper-left block, is −ad(v̄) over that joint's rates
-        (a floating base's included; :func:`eslabon.dynamics.tangent.tangent_drift`)
+        (a floating base's included; :func:`eslabon._engine.joint_tangent.tangent_drift`)
         and zero over vector coordinates: D = 0 only without such joints.
 
     Raises

@@ -35,15 +35,19 @@ from __future__ import annotations
 
 from numba import njit
 
+from .._engine.floating_base import (
+    BASE_BODY,
+    base_accelerations,
+    base_velocity,
+    first_loop_row,
+    put_base_rates,
+)
 from .._engine.joints import (
     articulated_acceleration,
     articulated_projection,
     articulated_velocity,
-    by_quaternion,
-    floating_base,
     joint,
-    placement,
-    rates,
+    row_placement_correction,
 )
 from .._engine.lanes import all_finite, all_positive, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
@@ -55,7 +59,7 @@ from .._engine.layout import (
     MASS,
     VISCOUS,
 )
-from .._engine.record import coordinate_index, next_row, parent, rate_index, row_offset
+from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .._engine.tuples import (
     add,
@@ -67,7 +71,6 @@ from .._engine.tuples import (
     inertia_about,
     m9,
     madd,
-    mm,
     mtv,
     mv,
     rank1_sub,
@@ -81,20 +84,10 @@ from .._engine.tuples import (
     sign,
     smv,
     srank1_sub,
-    sscale,
-    ssub,
     sub,
     sym6,
-    sym_cofactors,
-    sym_full,
-    sym_product,
 )
-from ..kinematics.recursion import (
-    body_com,
-    near_angles,
-    quaternion_row,
-    quaternion_row_placement,
-)
+from ..kinematics.recursion import body_com, near_angles
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (
@@ -156,58 +149,57 @@ def translate_blocks(A, B, C, r):
 
 
 @njit(inline="always")
-def _rate_force(P, o, qd, tau):
-    """τ less the friction of the one-rate row at offset ``o``."""
-    k = rate_index(P, o)
-    v = at(qd, k)
-    return at(tau, k) - (P[o + VISCOUS] * v + P[o + COULOMB] * sign(v))
+def _rigid_body(P, o, row, ws, E, r, w, v, cw, cv, qi):
+    """Pass 1's tail for body ``row``: its placement, velocity and c, its rigid inertia
+    about its origin (A, h = m c) and its bias force p^A = v ×* I v, into ``ws``."""
+    m = P[o + MASS]
+    com = body_com(P, o, qi)
+    A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
+    h = scale(m, com)
+    # p^A = v ×* (I v): momentum (A ω + h × v; m v − h × ω)
+    ln = add(smv(A, w), cross(h, v))
+    lf = sub(scale(m, v), cross(h, w))
+    s9(ws, row, _E, E)
+    s3(ws, row, _R, r)
+    s3(ws, row, _W, w)
+    s3(ws, row, _V, v)
+    s3(ws, row, _CW, cw)
+    s3(ws, row, _CV, cv)
+    s6(ws, row, _A, A)
+    s3(ws, row, _H, h)
+    s3(ws, row, _PN, add(cross(w, ln), cross(v, lf)))
+    s3(ws, row, _PF, cross(w, lf))
 
 
 @njit(inline="always")
-def _free_flyer_pass2(P, i, qd, tau, ws, A, B, C, pn, pf):
-    """Pass 2 and the solve of pass 3 for the free flyer on the world whose body is row
-    ``i``, from its articulated inertia [[A, B], [Bᵀ, C]] and bias force (pn, pf).
-
-    Its rates are (u, ω) in body axes, S = [0 1; 1 0], so D = Sᵀ I^A S + J_a =
-    [[C, Bᵀ], [B, A]] + J_a and Uᵀ a' = (C a'_v, B a'_v) for a' = (0, a'_v), the world's
-    −g in body axes. D [x_u; x_ω] = [r_u; r_ω] is solved by the Schur complement:
-    x_ω = (A − G Bᵀ)⁻¹ (r_ω − G r_u), x_u = C⁻¹ (r_u − Bᵀ x_ω), G = B C⁻¹, each 3×3
-    inverse by cofactors. Writes x into ``ws[i, _XN:_XN + 6]`` (q̈ of the six rows) and the
-    body's acceleration (x_ω, a'_v + x_u) into its c columns."""
-    o1 = row_offset(i - 5)  # the six rows: linear rates o1..o3, angular rates o4..o6
-    o2 = next_row(o1)
-    o3 = next_row(o2)
-    o4 = next_row(o3)
-    o5 = next_row(o4)
-    o6 = next_row(o5)
-    ul = (_rate_force(P, o1, qd, tau), _rate_force(P, o2, qd, tau))
-    ul = ul + (_rate_force(P, o3, qd, tau),)
-    ua = (_rate_force(P, o4, qd, tau), _rate_force(P, o5, qd, tau))
-    ua = ua + (_rate_force(P, o6, qd, tau),)
-    al = (P[o1 + ARMATURE], P[o2 + ARMATURE], P[o3 + ARMATURE])
-    aa = (P[o4 + ARMATURE], P[o5 + ARMATURE])
-    aa = aa + (P[o6 + ARMATURE],)
-    E = g9(ws, i, _E)
-    av = mtv(E, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
-    ru = sub(sub(ul, pf), smv(C, av))
-    rw = sub(sub(ua, pn), mv(B, av))
-    Cj = (C[0] + al[0], C[1], C[2], C[3] + al[1], C[4], C[5] + al[2])
-    Aj = (A[0] + aa[0], A[1], A[2], A[3] + aa[1], A[4], A[5] + aa[2])
-    cof, minors = sym_cofactors(Cj)  # each block's leading minors before its inverse
-    if not (all_positive(minors[0]) and all_positive(minors[1]) and all_positive(minors[2])):
-        return NOT_POSITIVE_DEFINITE if all_finite(minors[2]) else NON_FINITE
-    Ci = sscale(1.0 / minors[2], cof)
-    G = mm(B, sym_full(Ci))
-    cof2, minors2 = sym_cofactors(ssub(Aj, sym_product(G, B)))
-    if not (all_positive(minors2[0]) and all_positive(minors2[1]) and all_positive(minors2[2])):
-        return NOT_POSITIVE_DEFINITE if all_finite(minors2[2]) else NON_FINITE
-    xw = smv(sscale(1.0 / minors2[2], cof2), sub(rw, mv(G, ru)))
-    xu = smv(Ci, sub(ru, mtv(B, xw)))
-    s3(ws, i, _XN, xu)
-    s3(ws, i, _XN + 3, xw)
-    s3(ws, i, _CW, xw)
-    s3(ws, i, _CV, add(av, xu))
-    return OK
+def _articulated_inertia(P, o, ws, i, cA, cB, cC, cn, cf, tree):
+    """I^A_i and p^A_i of body ``i``: its rigid inertia (A, B = m[c]×, C = m 1) and bias
+    force plus what its children sent (the next body's in registers, the others in
+    ``ws`` when ``tree``). Returns (A, B, C, pn, pf)."""
+    m = P[o + MASS]
+    h = g3(ws, i, _H)
+    A = sadd(g6(ws, i, _A), cA)
+    B = (
+        cB[0],
+        cB[1] - h[2],
+        cB[2] + h[1],
+        cB[3] + h[2],
+        cB[4],
+        cB[5] - h[0],
+        cB[6] - h[1],
+        cB[7] + h[0],
+        cB[8],
+    )
+    C = (cC[0] + m, cC[1], cC[2], cC[3] + m, cC[4], cC[5] + m)
+    pn = add(g3(ws, i, _PN), cn)
+    pf = add(g3(ws, i, _PF), cf)
+    if tree:
+        A = sadd(A, g6(ws, i, _XA))
+        B = madd(B, g9(ws, i, _XB))
+        C = sadd(C, g6(ws, i, _XC))
+        pn = add(pn, g3(ws, i, _XN))
+        pf = add(pf, g3(ws, i, _XF))
+    return A, B, C, pn, pf
 
 
 @njit(cache=True)
@@ -225,11 +217,12 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
     tree = False
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
-    base = floating_base(P, extended)  # taken in one step, on row 6
-    for i in range(1, nb + 1):
-        if extended is not None:
-            if base and 1 < i < 7:
-                continue
+    first = first_loop_row(P, extended)  # 7 after a floating base, taken apart
+    # the floating base: v = S q̇ = (ω_J; u), c = 0 on the world
+    if extended is not None and first > 1:
+        E, r, w, v = base_velocity(P, q, qd)
+        _rigid_body(P, row_offset(BASE_BODY), BASE_BODY, ws, E, r, w, v, Z3, Z3, z)
+    for i in range(first, nb + 1):
         o = row_offset(i)
         k = rate_index(P, o)
         cq = coordinate_index(P, o)
@@ -241,91 +234,26 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r = placement(jnt, qi, extended, qh)
-        row = i  # the row written: the body's own, also for a free flyer in one step
-        block = base and i == 1
-        if extended is not None:
-            if block:  # v = S q̇ = (ω_J; u), c = 0 on the world
-                E, r = quaternion_row_placement(P, o, q, cq)
-                v, w = rates(qd, k, jnt)
-                cw = cv = Z3
-                row = 6
-                o = row_offset(row)
-            elif by_quaternion(jnt):  # out of line (recursion.quaternion_row)
-                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
-        if not block:
-            p = parent(P, o)
-            tree = tree or p != i - 1
-            wp = g3(ws, p, _W)
-            qdk = at(qd, k) if k >= 0 else z
-            w, v, cw, cv = articulated_velocity(
-                jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3, extended
-            )
-            if extended is not None:
-                if by_quaternion(jnt):
-                    cw = add(cw, dwd)
-                    cv = add(cv, da)
-        m = P[o + MASS]
-        com = body_com(P, o, qi)
-        A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
-        h = scale(m, com)
-        # p^A = v ×* (I v): momentum (A ω + h × v; m v − h × ω)
-        ln = add(smv(A, w), cross(h, v))
-        lf = sub(scale(m, v), cross(h, w))
-        s9(ws, row, _E, E)
-        s3(ws, row, _R, r)
-        s3(ws, row, _W, w)
-        s3(ws, row, _V, v)
-        s3(ws, row, _CW, cw)
-        s3(ws, row, _CV, cv)
-        s6(ws, row, _A, A)
-        s3(ws, row, _H, h)
-        s3(ws, row, _PN, add(cross(w, ln), cross(v, lf)))
-        s3(ws, row, _PF, cross(w, lf))
+        E, r, dwd, da = row_placement_correction(P, o, jnt, qi, q, qd, k, cq, extended, qh, dwd, da)
+        p = parent(P, o)
+        tree = tree or p != i - 1
+        wp = g3(ws, p, _W)
+        qdk = at(qd, k) if k >= 0 else z
+        w, v, cw, cv = articulated_velocity(
+            jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3, dwd, da, extended
+        )
+        _rigid_body(P, o, i, ws, E, r, w, v, cw, cv, qi)
     if tree:
         for i in range(1, nb + 1):
             clear(ws, i, _XA, COLS)
     # pass 2: articulated inertias and bias forces, tip to root; what body i + 1 sends to
     # its parent i rides in (cA, cB, cC, cn, cf)
     cA, cB, cC, cn, cf = Z6, Z9, Z6, Z3, Z3
-    for i in range(nb, 0, -1):
-        if extended is not None:
-            if base and i < 6:
-                break
+    for i in range(nb, first - 1, -1):
         o = row_offset(i)
         k = rate_index(P, o)
-        m = P[o + MASS]
-        h = g3(ws, i, _H)
-        # I^A_i = I_i + what the children sent: A, B = m[c]× (+ children), C = m 1 (+ ...)
-        A = sadd(g6(ws, i, _A), cA)
-        B = (
-            cB[0],
-            cB[1] - h[2],
-            cB[2] + h[1],
-            cB[3] + h[2],
-            cB[4],
-            cB[5] - h[0],
-            cB[6] - h[1],
-            cB[7] + h[0],
-            cB[8],
-        )
-        C = (cC[0] + m, cC[1], cC[2], cC[3] + m, cC[4], cC[5] + m)
-        pn = add(g3(ws, i, _PN), cn)
-        pf = add(g3(ws, i, _PF), cf)
-        if tree:
-            A = sadd(A, g6(ws, i, _XA))
-            B = madd(B, g9(ws, i, _XB))
-            C = sadd(C, g6(ws, i, _XC))
-            pn = add(pn, g3(ws, i, _XN))
-            pf = add(pf, g3(ws, i, _XF))
-        if extended is not None:  # (compiled for the extended joint set only)
-            if base and i == 6:
-                # the floating base (Featherstone 2008, ch. 9): nothing passes to the world; its
-                # accelerations solve D q̈ = u − Uᵀ a' with a' = (0, −Eᵀ g), D = Sᵀ I^A S
-                status = _free_flyer_pass2(P, i, qd, tau, ws, A, B, C, pn, pf)
-                if status != OK:
-                    return status
-                continue
+        # I^A_i = I_i + what the children sent
+        A, B, C, pn, pf = _articulated_inertia(P, o, ws, i, cA, cB, cC, cn, cf, tree)
         if k >= 0:
             # U = I^A S, D = Sᵀ U, u = τ − Sᵀ p^A (joints.articulated_projection)
             un, uf, D, sp = articulated_projection(joint(P, o), A, B, C, pn, pf, extended)
@@ -367,18 +295,28 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
                 s6(ws, p, _XC, sadd(g6(ws, p, _XC), C1))
                 s3(ws, p, _XN, add(g3(ws, p, _XN), npar))
                 s3(ws, p, _XF, add(g3(ws, p, _XF), fp))
+    if extended is not None and first > 1:
+        # the floating base (Featherstone 2008, ch. 9): nothing passes to the world; its
+        # accelerations solve D q̈ = u − Uᵀ a' with a' = (0, −Eᵀ g), D = Sᵀ I^A S
+        o = row_offset(BASE_BODY)
+        A, B, C, pn, pf = _articulated_inertia(P, o, ws, BASE_BODY, cA, cB, cC, cn, cf, tree)
+        E = g9(ws, BASE_BODY, _E)
+        status, xu, xw, aw, av = base_accelerations(P, qd, tau, E, A, B, C, pn, pf, Z3)
+        if status != OK:
+            return status
+        s3(ws, BASE_BODY, _XN, xu)
+        s3(ws, BASE_BODY, _XN + 3, xw)
+        s3(ws, BASE_BODY, _CW, aw)
+        s3(ws, BASE_BODY, _CV, av)
     # pass 3: accelerations, root to tip (a_0 = −g)
     s3(ws, 0, _CW, _Z3)
     s3(ws, 0, _CV, (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]))
     total = z
-    first = 1
-    if extended is not None:
-        if base:  # q̈ of the floating base, and its body's acceleration: pass 2
-            first = 7
-            for d in range(6):
-                x = g1(ws, 6, _XN + d)
-                put(qdd, rate_index(P, row_offset(1 + d)), x)
-                total += x
+    # q̈ of the floating base (its body's acceleration: above)
+    if extended is not None and first > 1:
+        xu = g3(ws, BASE_BODY, _XN)
+        xw = g3(ws, BASE_BODY, _XN + 3)
+        total = put_base_rates(P, qdd, xu, xw, total)
     for i in range(first, nb + 1):
         o = row_offset(i)
         p = parent(P, o)

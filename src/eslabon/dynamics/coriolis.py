@@ -35,16 +35,13 @@ from __future__ import annotations
 
 from numba import njit
 
-from .._engine.joints import joint, world_axis
+from .._engine.joints import joint, joint_last_row, world_axis
 from .._engine.lanes import all_finite, g1, g3, g6, g9, s1, s6, zero_of
 from .._engine.layout import (
-    BY_AXIS,
-    BY_QUATERNION,
     H_NB,
     H_NV,
     INERTIA,
     MASS,
-    PLACE,
 )
 from .._engine.record import parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
@@ -108,12 +105,10 @@ def coriolis_into(P, q, qd, ws, C, extended):
     group_end = 0  # the last row (the body) of the quaternion joint being walked
     for i in range(1, nb + 1):
         o = row_offset(i)
-        row = i  # the row whose velocity turns the axis
-        if extended is not None:
-            if P[o + PLACE] != BY_AXIS:  # its axes turn with its body, the group's last row
-                group_end = i + (2 if P[o + PLACE] == BY_QUATERNION else 5)
-            if i <= group_end:
-                row = group_end
+        # the row whose velocity turns the axis: a quaternion joint's axes turn with its
+        # body, the joint's last row
+        group_end = max(group_end, joint_last_row(P, o, i, extended))
+        row = max(i, group_end)
         if rate_index(P, o) < 0:
             continue
         V = g6(ws, row, _V)

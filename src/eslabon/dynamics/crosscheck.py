@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._args import finite_number, pad, vectors
-from .._engine.layout import JOINT_NV
+from .._engine.joint_types import nv_of
 from ..model.configuration import check_configuration, integrate, normalize
 
 GROUPS = ("inverse dynamics", "mass matrix", "forward dynamics", "identity")
@@ -436,7 +436,7 @@ def _joint_losses(model, qd):
     """Joint friction torques, the part of τ dissipated (T includes the rotors' ½ J_a q̇²)."""
     if model.mimic is not None:  # each joint's own friction, carried to the driving rates
         ve = model.mimic.rates(qd)
-        sizes = [JOINT_NV[int(t)] for t in model.joint_type]
+        sizes = nv_of(model.joint_type)
         rows = np.repeat(np.arange(model.nb + 1), sizes)  # every joint's rates, engine order
         losses = model.viscous[rows] * ve + model.coulomb[rows] * np.sign(ve)
         return model.mimic.forces(losses)

@@ -5,7 +5,8 @@ the batch by :func:`eslabon._engine.batch.run_chunks`.
 
 The derivatives run 4 or 8 states in lock step (:mod:`eslabon._engine.lanes`), the
 linearization one state at a time; a model with spherical or free-flyer joints runs
-state by state, its derivatives taken into the tangent space (:mod:`.tangent`). The
+state by state, its derivatives taken into the tangent space
+(:mod:`eslabon._engine.joint_tangent`). The
 chunks take the joint set ``extended`` as an argument of their own, so that for a model
 of the base joint set (None) numba drops the tangent-space code before compiling it.
 """

@@ -1,7 +1,8 @@
 """Drivers of the analytic derivatives and the linearization (:mod:`.derivatives`) for
 one state: the per-call entries (C-level, :mod:`eslabon._engine.fastcall`) and the
 one-state calls (a model with spherical or free-flyer joints has its derivatives taken
-into the tangent space by :mod:`.tangent`), as :mod:`eslabon.dynamics.drivers` does for
+into the tangent space by :mod:`eslabon._engine.joint_tangent`), as
+:mod:`eslabon.dynamics.drivers` does for
 Newton–Euler, the mass matrix and the articulated-body algorithm; its shape checks are
 shared. Their batches: :mod:`.derivative_batches`."""
 
@@ -13,6 +14,12 @@ from numba import carray, njit
 from .._engine.argtypes import as_argument
 from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, WIDE_SIGNATURE, entry_status, packed_model, squares
+from .._engine.joint_tangent import (
+    TANGENT_WORK,
+    chain_acceleration_into,
+    drift_into,
+    tangent_derivatives_into,
+)
 from .._engine.joints import extended_set
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
@@ -29,12 +36,6 @@ from .derivatives import (
 )
 from .drivers import _lengths_ok, _rows, _square_ok, _units_ok
 from .rnea import rnea_into
-from .tangent import (
-    TANGENT_WORK,
-    chain_acceleration_into,
-    drift_into,
-    tangent_derivatives_into,
-)
 
 # the workspace columns of the C entries' scratch, and its (n, n) blocks after the
 # workspace and the (n,) vector (eslabon._engine.fastcall.squares)
@@ -42,7 +43,7 @@ SCRATCH_COLS = {"fd_derivatives_entry": derivatives.COLS, "linearize_entry": der
 SCRATCH_SQUARES = {"fd_derivatives_entry": 3, "linearize_entry": 1}
 
 
-# --- quaternion joints: the derivatives in the tangent space (:mod:`.tangent`) -----------
+# --- quaternion joints: the derivatives in the tangent space (_engine.joint_tangent) ---
 
 
 @njit(cache=True, inline="always")
@@ -77,7 +78,8 @@ def fd_buffers(P):
 def tangent_id_derivatives_into(P, q, qd, qdd, dq, dv, M, buffers, extended):
     """(∂τ/∂q, ∂τ/∂v) and M of one state of a model with spherical or free-flyer joints:
     the derivative kernel on the chain of rows at a_c = a + c(v), then the chain rule
-    (:func:`.tangent.tangent_derivatives_into`); ``buffers`` from :func:`tangent_buffers`.
+    (:func:`eslabon._engine.joint_tangent.tangent_derivatives_into`); ``buffers`` from
+    :func:`tangent_buffers`.
     Status OK or NON_FINITE."""
     ws, ws_ne, ac, tau, work = buffers
     chain_acceleration_into(P, qd, qdd, ac)
@@ -117,7 +119,7 @@ def tangent_fd_derivatives_into(P, q, qd, tau, dq, dv, Minv, buffers, more, exte
 def tangent_linearization_into(P, q, qd, qdd, W, V, M, L, Minv, A, B, buffers, extended):
     """:func:`.derivatives.linearization_into` for a model with spherical or free-flyer
     joints: W, V in the tangent space, and −ad(v̄) in A's upper-left block (the state's
-    motion on the manifold, :func:`.tangent.drift_into`)."""
+    motion on the manifold, :func:`eslabon._engine.joint_tangent.drift_into`)."""
     if tangent_id_derivatives_into(P, q, qd, qdd, W, V, M, buffers, extended) != OK:
         return NON_FINITE
     st = state_space_into(W, V, M, L, Minv, A, B)

@@ -49,7 +49,7 @@ from __future__ import annotations
 from numba import njit
 
 from .._engine.argtypes import as_argument
-from .._engine.joints import by_quaternion, joint, placement, world_axis
+from .._engine.joints import joint, row_placement, world_axis
 from .._engine.lanes import all_finite, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
@@ -87,7 +87,7 @@ from .._engine.tuples import (
     sub,
     v3,
 )
-from ..kinematics.recursion import body_com, near_angles, quaternion_row_placement
+from ..kinematics.recursion import body_com, near_angles
 from .cholesky_fd import spd_inverse
 
 _I9 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
@@ -191,10 +191,7 @@ def _motion_and_composites(P, q, qd, qdd, ws, extended):
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r = placement(jnt, qi, extended, qh)
-        if extended is not None:
-            if by_quaternion(jnt):  # out of line (recursion.quaternion_row)
-                E, r = quaternion_row_placement(P, o, q, cq)
+        E, r = row_placement(P, o, jnt, qi, q, cq, extended, qh)
         Rp = g9(ws, p, _RW)
         R = mm(Rp, E)
         pw = add(g3(ws, p, _PW), mv(Rp, r))

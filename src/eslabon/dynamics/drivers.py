@@ -26,7 +26,6 @@ packed model (:mod:`eslabon._engine.layout`).
 
 from __future__ import annotations
 
-import math
 import sys
 
 import numpy as np
@@ -34,9 +33,8 @@ from numba import carray, njit
 
 from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
-from .._engine.joints import extended_set
-from .._engine.layout import BY_AXIS, BY_POSE, H_NB, H_NQ, H_NV, PLACE
-from .._engine.record import coordinate_index, row_offset
+from .._engine.joints import extended_set, unit_quaternions
+from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
 from ..kinematics.recursion import WS_COLS
 from . import aba, coriolis, walker_orin
@@ -69,14 +67,7 @@ def _units_ok(P, q, extended):
     calls' check; the general path names the joint (model.configuration)."""
     if extended is None or int(P[H_NQ]) == int(P[H_NV]):
         return True
-    for i in range(1, int(P[H_NB]) + 1):
-        o = row_offset(i)
-        if P[o + PLACE] != BY_AXIS:
-            c = coordinate_index(P, o) + (3 if P[o + PLACE] == BY_POSE else 0)
-            x = q[c] * q[c] + q[c + 1] * q[c + 1] + q[c + 2] * q[c + 2] + q[c + 3] * q[c + 3]
-            if not abs(math.sqrt(x) - 1.0) <= 1e-6:
-                return False
-    return True
+    return unit_quaternions(P, q, extended, 1e-6)
 
 
 @njit(cache=True, inline="always")

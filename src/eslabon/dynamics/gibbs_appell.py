@@ -35,7 +35,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
 from .._args import require_finite, vectors
-from .._engine.joints import subspace
+from .._engine.joint_types import subspace
 from ..kinematics.kinematic_pass import kinematic_pass
 from ..spatial.rotations import skew
 

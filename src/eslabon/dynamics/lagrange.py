@@ -31,7 +31,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
 from .._args import require_finite, vectors
-from .._engine.joints import rotates
+from .._engine.joint_types import rotates
 from ..kinematics.kinematic_pass import kinematic_pass
 
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._engine.joints import floating_base, joint, project_wrench
+from .._engine.floating_base import BASE_BODY, base_torques, first_loop_row
+from .._engine.joints import joint, project_wrench
 from .._engine.lanes import all_finite, at, put, zero_of
 from .._engine.layout import ARMATURE, COULOMB, H_NB, VISCOUS
 from .._engine.record import parent, rate_index, row_offset
@@ -47,14 +48,17 @@ from ..kinematics.recursion import (
 
 
 @njit(inline="always")
-def _rate_torque(P, o, qd, qdd, tau, t):
-    """Put τ = t plus friction and rotor inertia for the one-rate row at offset ``o``;
-    returns it."""
-    k = rate_index(P, o)
-    v = at(qd, k)
-    t = t + P[o + VISCOUS] * v + P[o + ARMATURE] * at(qdd, k) + P[o + COULOMB] * sign(v)
-    put(tau, k, t)
-    return t
+def _wrench(ws, i, f, n, fext):
+    """(f_i, n_i): body i's inertial wrench plus what its children sent (f, n in
+    registers from the next body, the others in ``ws``) and ``fext``; kept in ``ws``."""
+    f = add(f, g3(ws, i, WS_FJ))
+    n = add(n, g3(ws, i, WS_NJ))
+    if fext is not None:
+        n = add(n, v3(fext[i], 0))
+        f = add(f, v3(fext[i], 3))
+    s3(ws, i, WS_FJ, f)
+    s3(ws, i, WS_NJ, n)
+    return f, n
 
 
 @njit(cache=True)
@@ -72,37 +76,14 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
     total = z
     f = (z, z, z)  # what the next body (i + 1) sends when i is its parent
     n = (z, z, z)
-    base = False  # the floating base in one step (forward_pass, groups)
+    first = 1  # after a floating base taken in one step (forward_pass, groups): 7
     if trace is None:
-        base = floating_base(P, extended)
-    for i in range(nb, 0, -1):
-        if extended is not None:
-            if base and i < 6:
-                break
+        first = first_loop_row(P, extended)
+    for i in range(nb, first - 1, -1):
         o = row_offset(i)
         # f_i, n_i: own inertial wrench, other children's (in ws) and the next body's
-        f = add(f, g3(ws, i, WS_FJ))
-        n = add(n, g3(ws, i, WS_NJ))
-        if fext is not None:
-            n = add(n, v3(fext[i], 0))
-            f = add(f, v3(fext[i], 3))
-        s3(ws, i, WS_FJ, f)
-        s3(ws, i, WS_NJ, n)
+        f, n = _wrench(ws, i, f, n, fext)
         k = rate_index(P, o)
-        p = parent(P, o)
-        if extended is not None:  # (compiled for the extended joint set only)
-            if base and i == 6:
-                # the floating base's six rows (rates: linear, then angular, in body
-                # axes) project (f, n) on themselves
-                p = 0
-                k = -1
-                o = row_offset(1)
-                total += _rate_torque(P, o, qd, qdd, tau, f[0])
-                total += _rate_torque(P, row_offset(2), qd, qdd, tau, f[1])
-                total += _rate_torque(P, row_offset(3), qd, qdd, tau, f[2])
-                total += _rate_torque(P, row_offset(4), qd, qdd, tau, n[0])
-                total += _rate_torque(P, row_offset(5), qd, qdd, tau, n[1])
-                total += _rate_torque(P, row_offset(6), qd, qdd, tau, n[2])
         if k >= 0:
             # (3.33): project on the joint, add friction and rotor inertia
             t = project_wrench(joint(P, o), f, n, extended)
@@ -114,6 +95,7 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
         E = g9(ws, i, WS_E)
         Ef = mv(E, f)
         En = add(mv(E, n), cross(g3(ws, i, WS_R), Ef))
+        p = parent(P, o)
         if p == i - 1:
             f = Ef
             n = En
@@ -123,6 +105,10 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
                 s3(ws, p, WS_NJ, add(g3(ws, p, WS_NJ), En))
             f = (z, z, z)
             n = (z, z, z)
+    # the floating base, after the loop: its six rates project its wrench
+    if extended is not None and first > 1:
+        f, n = _wrench(ws, BASE_BODY, f, n, fext)
+        total = base_torques(P, f, n, qd, qdd, tau, total)
     return OK if all_finite(total) else NON_FINITE
 
 

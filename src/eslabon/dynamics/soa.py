@@ -70,8 +70,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import explain_nonfinite, require_finite, vectors
-from .._engine.joints import NAMES, constant_subspace, subspace
-from .._engine.layout import JOINT_NV
+from .._engine.joint_types import NAMES, constant_subspace, nv_of, subspace
 from ..kinematics.kinematic_pass import kinematic_pass
 from ..model.configuration import check_configuration
 from ..spatial.rotations import skew
@@ -197,7 +196,7 @@ def global_operators(model, q, qd, layout: str = "base_first") -> GlobalOperator
     d_dof = model.v_index[1:]
     cols = np.concatenate(
         [
-            np.arange(d_dof[i], d_dof[i] + JOINT_NV[int(model.joint_type[i + 1])])
+            np.arange(d_dof[i], d_dof[i] + nv_of(model.joint_type[i + 1]))
             for i in range(n - 1, -1, -1)
             if d_dof[i] >= 0
         ]

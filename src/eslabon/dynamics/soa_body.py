@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.joints import subspace
+from .._engine.joint_types import subspace
 from ..kinematics.kinematic_pass import kinematic_pass
 from ..spatial.rotations import skew
 from ..spatial.spatial6 import rotation_operator, translation_operator

@@ -28,7 +28,8 @@ import math
 
 from numba import njit
 
-from .._engine.joints import by_quaternion, floating_base, joint, placement, world_axis
+from .._engine.floating_base import BASE_BODY, base_block, base_column, first_loop_row
+from .._engine.joints import joint, row_placement, world_axis
 from .._engine.lanes import all_finite, at, g1, like, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
@@ -61,7 +62,7 @@ from .._engine.tuples import (
     sub,
     sym6,
 )
-from ..kinematics.recursion import body_com, near_angles, quaternion_row_placement
+from ..kinematics.recursion import body_com, near_angles
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
@@ -73,37 +74,31 @@ _Z3, _Z6 = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @njit(inline="always")
-def _floating_base_column(H, j, fn, ff):
-    """H_kj for the six rates k = 0 … 5 of the floating base and a reaction F_j = (fn, ff)
-    in the base's frame about its origin, where the rates' axes are [0; e] (linear) and
-    [e; 0] (angular): the six entries are ff and fn. Returns their sum."""
-    total = like(0.0, ff[0])
-    for d in range(3):
-        s1(H, d, j, ff[d])
-        s1(H, j, d, ff[d])
-        s1(H, 3 + d, j, fn[d])
-        s1(H, j, 3 + d, fn[d])
-        total += ff[d] + fn[d]
-    return total
-
-
-@njit(inline="always")
-def _floating_base_block(P, H, m, h, J):
-    """The floating base's 6 × 6 block of H from the composite of the whole tree (m, h, J)
-    in the base's frame about its origin: column by column, F = Yc S for each rate's axis
-    S, then :func:`_floating_base_column`; plus the armature on the diagonal."""
-    total = like(0.0, m)
-    for d in range(6):
-        e = (1.0 if d % 3 == 0 else 0.0, 1.0 if d % 3 == 1 else 0.0, 1.0 if d % 3 == 2 else 0.0)
-        if d < 3:  # S = [0; e]
-            fn = cross(h, e)
-            ff = scale(m, e)
-        else:  # S = [e; 0]
-            fn = smv(J, e)
-            ff = cross(e, h)
-        total += _floating_base_column(H, d, fn, ff)
-        s1(H, d, d, g1(H, d, d) + P[row_offset(1 + d) + ARMATURE])
-    return total
+def _composite_body(P, o, i, k, j, cw, E, r, Rp, pp, qi, z, extended):
+    """Pass 1's step for body ``i`` placed at (E, r) in its parent, whose world pose is
+    (Rp, pp): its world pose, its joint's world axis (rate index ``k`` ≥ 0), and its
+    mass, first moment and inertia about the world origin, into ``cw``. Returns (R, pw,
+    whether the body is a fork)."""
+    # world pose of body i (the parent's is still in registers along a chain)
+    pw = add(pp, mv(Rp, r))
+    R = mm(Rp, E)
+    if k >= 0:
+        # the joint's spatial axis S in world coordinates (joints.world_axis)
+        sn, sf = world_axis(j, R, pw, extended)
+        s3(cw, i, _SN, sn)
+        s3(cw, i, _SF, sf)
+    m = P[o + MASS]
+    c = add(pw, mv(R, body_com(P, o, qi)))
+    # J = R Ī Rᵀ + m(|c|²1 − c cᵀ): the body's inertia about the world origin
+    J = sym6(inertia_about(rotate_sym(R, m9(P, o + INERTIA)), m, c))
+    fork = P[o + FORK] != 0.0
+    if fork:  # (only a fork's pose is read again: stores cost time)
+        s9(cw, i, _RW, R)
+        s3(cw, i, _PW, pw)
+    s1(cw, i, _M, m + z)
+    s3(cw, i, _H, scale(m, c))
+    s6(cw, i, _J, J)
+    return R, pw, fork
 
 
 @njit(cache=True, fastmath={"contract"})
@@ -125,12 +120,18 @@ def crba_into(P, q, cw, H, extended):
     s3(cw, 0, _PW, pp)
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
-    base = floating_base(P, extended)  # in one step, on row 6
+    first = first_loop_row(P, extended)  # 7 after a floating base, taken apart
     fork = P[row_offset(0) + FORK] != 0.0  # a branch: some entries of H are no pair's (below)
-    for i in range(1, nb + 1):
-        if extended is not None:
-            if base and 1 < i < 7:
-                continue
+    if extended is not None and first > 1:
+        # M does not depend on the floating base's pose (its rates are in its own frame):
+        # work in the base's frame, its body at the identity
+        o = row_offset(BASE_BODY)
+        E, r = like(_I9, z), like(_Z3, z)
+        Rp, pp, f = _composite_body(
+            P, o, BASE_BODY, -1, joint(P, o), cw, E, r, Rp, pp, z, z, extended
+        )
+        fork = fork or f
+    for i in range(first, nb + 1):
         o = row_offset(i)
         k = rate_index(P, o)
         cq = coordinate_index(P, o)
@@ -142,43 +143,13 @@ def crba_into(P, q, cw, H, extended):
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r = placement(jnt, qi, extended, qh)
-        if extended is not None:
-            if base and i == 1:
-                # M does not depend on the base's pose (its rates are in its own
-                # frame): work in the base's frame, the base at the identity
-                E = like(_I9, z)
-                r = like(_Z3, z)
-                i = 6
-                o = row_offset(i)
-                k = -1  # the floating base's columns: below
-            elif by_quaternion(jnt):  # out of line (recursion.quaternion_row)
-                E, r = quaternion_row_placement(P, o, q, cq)
+        E, r = row_placement(P, o, jnt, qi, q, cq, extended, qh)
         p = parent(P, o)
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
             pp = g3(cw, p, _PW)
-        # world pose of body i (the parent's is still in registers along a chain)
-        pw = add(pp, mv(Rp, r))
-        R = mm(Rp, E)
-        if k >= 0:
-            # the joint's spatial axis S in world coordinates (joints.world_axis)
-            sn, sf = world_axis(jnt, R, pw, extended)
-            s3(cw, i, _SN, sn)
-            s3(cw, i, _SF, sf)
-        m = P[o + MASS]
-        c = add(pw, mv(R, body_com(P, o, qi)))
-        # J = R Ī Rᵀ + m(|c|²1 − c cᵀ): the body's inertia about the world origin
-        J = sym6(inertia_about(rotate_sym(R, m9(P, o + INERTIA)), m, c))
-        if P[o + FORK] != 0.0:  # (only a fork's pose is read again: stores cost time)
-            s9(cw, i, _RW, R)
-            s3(cw, i, _PW, pw)
-            fork = True
-        s1(cw, i, _M, m + z)
-        s3(cw, i, _H, scale(m, c))
-        s6(cw, i, _J, J)
-        Rp = R
-        pp = pw
+        Rp, pp, f = _composite_body(P, o, i, k, jnt, cw, E, r, Rp, pp, qi, z, extended)
+        fork = fork or f
     if fork:
         # entries of two rates on different branches stay 0; without a fork every pair of
         # rates is one joint and an ancestor, each written below
@@ -189,16 +160,12 @@ def crba_into(P, q, cw, H, extended):
     total = z
     Z3, Z6 = like(_Z3, z), like(_Z6, z)
     mc, hc, Jc = z, Z3, Z6
-    for i in range(nb, 0, -1):
+    for i in range(nb, first - 1, -1):
         o = row_offset(i)
         m = g1(cw, i, _M) + mc
         h = add(g3(cw, i, _H), hc)
         J = sadd(g6(cw, i, _J), Jc)
         j = rate_index(P, o)
-        if extended is not None:  # (compiled for the extended joint set only)
-            if base and i == 6:
-                total += _floating_base_block(P, H, m, h, J)
-                break
         if j >= 0:
             # (3.37)-(3.38): F_j = Yc_j S_j, the composite's reaction to q̈_j = 1
             sn = g3(cw, i, _SN)
@@ -207,11 +174,7 @@ def crba_into(P, q, cw, H, extended):
             ff = sub(scale(m, sf), cross(h, sn))
             # (3.40): project on joint j and every ancestor joint
             b = i
-            while b > 0:
-                if extended is not None:
-                    if base and b == 6:  # the floating base's six entries at once
-                        total += _floating_base_column(H, j, fn, ff)
-                        break
+            while b >= first:
                 ob = row_offset(b)
                 kb = rate_index(P, ob)
                 if kb >= 0:
@@ -220,6 +183,8 @@ def crba_into(P, q, cw, H, extended):
                     s1(H, j, kb, val)
                     total += val
                 b = parent(P, ob)
+            if extended is not None and b > 0:  # the floating base's six entries at once
+                total += base_column(H, j, fn, ff)
             s1(H, j, j, g1(H, j, j) + P[o + ARMATURE])
         p = parent(P, o)
         if p == i - 1:
@@ -230,6 +195,12 @@ def crba_into(P, q, cw, H, extended):
                 s3(cw, p, _H, add(g3(cw, p, _H), h))
                 s6(cw, p, _J, sadd(g6(cw, p, _J), J))
             mc, hc, Jc = z, Z3, Z6
+    # the floating base's block, from the composite of the whole tree
+    if extended is not None and first > 1:
+        m = g1(cw, BASE_BODY, _M) + mc
+        h = add(g3(cw, BASE_BODY, _H), hc)
+        J = sadd(g6(cw, BASE_BODY, _J), Jc)
+        total += base_block(P, H, m, h, J)
     return OK if all_finite(total) else NON_FINITE
 
 

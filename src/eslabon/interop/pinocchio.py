@@ -167,7 +167,7 @@ def dof_order(model) -> np.ndarray:
     >>> dof_order(es.zoo.random_tree(2, "RRRRR")).tolist()  # a tree
     [0, 1, 2, 4, 3]
     """
-    from .._engine.joints import nv_of
+    from .._engine.joint_types import nv_of
 
     return _order(model, model.v_index, nv_of)
 
@@ -201,7 +201,7 @@ def configuration_order(model) -> np.ndarray:
     >>> configuration_order(es.zoo.random_tree(2, "RRRRR")).tolist()
     [0, 1, 2, 4, 3]
     """
-    from .._engine.joints import nq_of
+    from .._engine.joint_types import nq_of
 
     return _order(model, model.q_index, nq_of)
 

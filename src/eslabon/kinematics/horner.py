@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import vector
-from .._engine.joints import jacobian_column, rotates
+from .._engine.joint_types import jacobian_column, rotates
 
 
 def chain(model, frame: str = "ee") -> tuple:

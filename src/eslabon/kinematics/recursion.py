@@ -24,19 +24,13 @@ import math
 from numba import njit
 from numba.extending import overload
 
+from .._engine.floating_base import BASE_BODY, base_motion, first_loop_row
 from .._engine.joints import (
-    by_quaternion,
-    configuration,
-    floating_base,
-    free_flyer_motion,
-    group_correction,
-    is_angle,
+    angle_index,
     joint,
     origin_velocity,
     outward_motion,
-    placement,
-    quaternion_placement,
-    rates,
+    row_placement_correction,
 )
 from .._engine.lanes import at, clear, like, zero_of
 from .._engine.layout import (
@@ -109,16 +103,15 @@ def _near_angles_one(P, q, extended):
     nb = int(P[H_NB])
     far = False
     for i in range(1, nb + 1):
-        o = row_offset(i)
-        if is_angle(joint(P, o), extended) and not in_fast_range(q[coordinate_index(P, o)]):
+        k = angle_index(P, row_offset(i), extended)
+        if k >= 0 and not in_fast_range(q[k]):
             far = True
     if not far:
         return q
     near = q.copy()
     for i in range(1, nb + 1):
-        o = row_offset(i)
-        k = coordinate_index(P, o)
-        if is_angle(joint(P, o), extended) and not in_fast_range(q[k]):
+        k = angle_index(P, row_offset(i), extended)
+        if k >= 0 and not in_fast_range(q[k]):
             near[k] = math.atan2(math.sin(q[k]), math.cos(q[k]))
     return near
 
@@ -139,9 +132,8 @@ def _near_angles_block(P, q, extended):
     near = q.copy()
     nb = int(P[H_NB])
     for i in range(1, nb + 1):
-        o = row_offset(i)
-        k = coordinate_index(P, o)
-        if is_angle(joint(P, o), extended):
+        k = angle_index(P, row_offset(i), extended)
+        if k >= 0:
             for j in range(q.shape[1]):
                 x = q[k, j]
                 if not in_fast_range(x):
@@ -160,25 +152,35 @@ def body_com(P, o, qi):
     return c
 
 
-@njit(cache=True)
-def quaternion_row(P, o, q, qd, k, c):
-    """The placement (E, r) of the row at offset ``o`` placed by the quaternion at
-    ``q[c:]``, and its velocity-product correction (Δω̇, Δa) for the rates at ``qd[k:]``
-    (:func:`eslabon._engine.joints.group_correction`). A called function, not inlined:
-    the recursions of models without quaternions keep their loops as small as before
-    (inlined, this code made the Puma's inverse dynamics 7 % slower)."""
-    E, r = quaternion_row_placement(P, o, q, c)
-    u, wj = rates(qd, k, joint(P, o))
-    dwd, da = group_correction(u, wj)
-    return E, r, dwd, da
-
-
-@njit(cache=True, fastmath=False)
-def quaternion_row_placement(P, o, q, c):
-    """(E, r) of the row at offset ``o`` placed by the quaternion at ``q[c:]`` (called,
-    not inlined: see :func:`quaternion_row`)."""
-    jnt = joint(P, o)
-    return quaternion_placement(jnt, configuration(q, c, jnt))
+@njit(inline="always")
+def _body_state(P, o, row, ws, E, r, w, wd, a, qi, j, qdi, p, wp, extended, forces, trace, poses):
+    """Write body ``row``'s E, r, ω, ω̇, v̇ and COM, and what the options ask for (the
+    tail of :func:`forward_pass`'s step, for the floating base's body and the loop's)."""
+    c = body_com(P, o, qi)
+    s9(ws, row, WS_E, E)
+    s3(ws, row, WS_R, r)
+    s3(ws, row, WS_W, w)
+    s3(ws, row, WS_WD, wd)
+    s3(ws, row, WS_A, a)
+    s3(ws, row, WS_C, c)
+    if forces is not None:
+        # (3.30): COM acceleration, inertial force and moment
+        I = m9(P, o + INERTIA)
+        ac = add(a, add(cross(wd, c), cross(w, cross(w, c))))
+        F = scale(P[o + MASS], ac)
+        N = add(mv(I, wd), cross(w, mv(I, w)))
+        if trace is not None:
+            s3(ws, row, WS_AC, ac)
+            s3(ws, row, WS_F, F)
+            s3(ws, row, WS_N, N)
+        s3(ws, row, WS_FJ, F)
+        s3(ws, row, WS_NJ, add(N, cross(c, F)))
+    if poses is not None:
+        Rp = g9(ws, p, WS_RW)
+        s9(ws, row, WS_RW, mm(Rp, E))
+        s3(ws, row, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
+        v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
+        s3(ws, row, WS_V, origin_velocity(j, qdi, v, extended))
 
 
 @njit(cache=True)
@@ -205,9 +207,9 @@ def forward_pass(
     - ``moving_base``: the base (row 0) moves: its ω, ω̇, v̇ and v are read from ``ws[0]``
       (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still added to v̇
       as −g·gscale.
-    - ``groups`` (with ``forces`` alone): a floating base (:func:`~eslabon._engine.joints.
-      floating_base`) is taken in one step (:func:`~eslabon._engine.joints.
-      free_flyer_motion`); of its six rows only its body's (row 6) is written.
+    - ``groups`` (with ``forces`` alone): a floating base is taken in one step before
+      the loop (:mod:`eslabon._engine.floating_base`); of its six rows only its body's
+      (row 6) is written.
 
     The parent's motion is kept in registers when the parent is the previous body (every
     serial chain). One state, or a lanes block with a 3-D ``ws``
@@ -234,13 +236,18 @@ def forward_pass(
         s3(ws, 0, WS_W, w)
         s3(ws, 0, WS_WD, wd)
         s3(ws, 0, WS_V, v0)
-    base = False  # with groups: the floating base in one step, written on row 6
+    first = 1
     if groups is not None:
-        base = floating_base(P, extended)
-    for i in range(1, nb + 1):
-        if extended is not None:
-            if base and 1 < i < 7:
-                continue
+        first = first_loop_row(P, extended)
+    # the floating base, before the loop: its body's row
+    if extended is not None and first > 1:
+        E, r, w, wd, a = base_motion(P, q, qd, qdd, w, wd, a)
+        o = row_offset(BASE_BODY)
+        _body_state(
+            P, o, BASE_BODY, ws, E, r, w, wd, a, z, joint(P, o), z, 0, w,
+            extended, forces, trace, poses,
+        )  # fmt: skip
+    for i in range(first, nb + 1):
         o = row_offset(i)
         k = rate_index(P, o)
         qi = z
@@ -257,59 +264,16 @@ def forward_pass(
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r = placement(jnt, qi, extended, qh)
-        row = i  # the row written: the body's own, also for a free flyer in one step
-        block = False
-        if extended is not None:
-            block = base and i == 1
-            if block:
-                E, r = quaternion_row_placement(P, o, q, cq)
-                u, wj = rates(qd, k, jnt)
-                ud, wdj = rates(qdd, k, jnt)
-                w, wd, a = free_flyer_motion(
-                    E, r, g3(ws, 0, WS_W), g3(ws, 0, WS_WD), g3(ws, 0, WS_A), u, wj, ud, wdj
-                )
-                row = 6
-                o = row_offset(row)
-            elif by_quaternion(jnt):  # out of line: the loop stays as small as before
-                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+        E, r, dwd, da = row_placement_correction(P, o, jnt, qi, q, qd, k, cq, extended, qh, dwd, da)
         p = parent(P, o)
+        if p != i - 1:
+            w = g3(ws, p, WS_W)
+            wd = g3(ws, p, WS_WD)
+            a = g3(ws, p, WS_A)
         wp = w
-        if not block:
-            if p != i - 1:
-                w = g3(ws, p, WS_W)
-                wd = g3(ws, p, WS_WD)
-                a = g3(ws, p, WS_A)
-            wp = w
-            # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
-            a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
-            w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, extended)
-            if extended is not None:
-                if by_quaternion(jnt):
-                    wd = add(wd, dwd)
-                    a = add(a, da)
-        c = body_com(P, o, qi)
-        s9(ws, row, WS_E, E)
-        s3(ws, row, WS_R, r)
-        s3(ws, row, WS_W, w)
-        s3(ws, row, WS_WD, wd)
-        s3(ws, row, WS_A, a)
-        s3(ws, row, WS_C, c)
-        if forces is not None:
-            # (3.30): COM acceleration, inertial force and moment
-            I = m9(P, o + INERTIA)
-            ac = add(a, add(cross(wd, c), cross(w, cross(w, c))))
-            F = scale(P[o + MASS], ac)
-            N = add(mv(I, wd), cross(w, mv(I, w)))
-            if trace is not None:
-                s3(ws, i, WS_AC, ac)
-                s3(ws, i, WS_F, F)
-                s3(ws, i, WS_N, N)
-            s3(ws, row, WS_FJ, F)
-            s3(ws, row, WS_NJ, add(N, cross(c, F)))
-        if poses is not None:
-            Rp = g9(ws, p, WS_RW)
-            s9(ws, i, WS_RW, mm(Rp, E))
-            s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
-            v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
-            s3(ws, i, WS_V, origin_velocity(jnt, qdi, v, extended))
+        # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
+        a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
+        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, dwd, da, extended)
+        _body_state(
+            P, o, i, ws, E, r, w, wd, a, qi, jnt, qdi, p, wp, extended, forces, trace, poses
+        )

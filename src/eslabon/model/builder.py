@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._engine.layout import HELICAL, PRISMATIC, REVOLUTE, UNIVERSAL
+from .._engine.layout import JOINT_KINDS
 from ..conventions import JOINT_TYPE_CODES, STANDARD_GRAVITY
 from .model import DHTable, Frame, Model
 from .validate import (
@@ -249,16 +249,14 @@ class ModelBuilder:
             axis2=as_float_array(axis2, (3,), f"{where}.axis2"),
             pitch=float(as_float_array(pitch, (), f"{where}.pitch")),
         )
-        if (
-            code in (REVOLUTE, PRISMATIC, HELICAL, UNIVERSAL)
-            and np.linalg.norm(body["axis"]) < 1e-12
-        ):
+        kind = JOINT_KINDS[code]
+        if kind.axes >= 1 and np.linalg.norm(body["axis"]) < 1e-12:
             raise ValueError(f"{where}.axis: expected a non-zero joint axis")
-        if code == UNIVERSAL and np.linalg.norm(body["axis2"]) < 1e-12:
-            raise ValueError(f"{where}.axis2: expected the universal joint's second axis")
-        if code != UNIVERSAL and np.any(body["axis2"]):
+        if kind.axes == 2 and np.linalg.norm(body["axis2"]) < 1e-12:
+            raise ValueError(f"{where}.axis2: expected the {kind.name} joint's second axis")
+        if kind.axes < 2 and np.any(body["axis2"]):
             raise ValueError(f"{where}.axis2: only a universal joint has a second axis")
-        if code != HELICAL and body["pitch"] != 0.0:
+        if not kind.pitch and body["pitch"] != 0.0:
             raise ValueError(f"{where}.pitch: only a helical joint has a pitch")
         self._bodies.append(body)
         return i

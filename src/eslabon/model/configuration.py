@@ -49,11 +49,10 @@ from eslabon._args import nonfinite_message
 from eslabon._engine.layout import (
     FIXED,
     FREE_FLYER,
+    JOINT_KINDS,
     JOINT_NAMES,
     JOINT_NQ,
     JOINT_NV,
-    PLANAR,
-    PRISMATIC,
     SPHERICAL,
 )
 
@@ -274,9 +273,9 @@ class _Plan:
             else:
                 eq += range(q0, q0 + n)
                 ev += range(v0, v0 + JOINT_NV[t])
-                lin = {PRISMATIC: n, PLANAR: 2}.get(t, 0)
-                self.linear += range(q0, q0 + lin)
-                self.angle += range(q0 + lin, q0 + n)
+                units = JOINT_KINDS[t].units
+                self.linear += [q0 + d for d in range(n) if units[d] == "m"]
+                self.angle += [q0 + d for d in range(n) if units[d] != "m"]
         self.eq, self.ev = np.array(eq, dtype=np.int64), np.array(ev, dtype=np.int64)
         self.sq = np.array([s[1] for s in self.sph], dtype=int).reshape(-1, 1) + np.arange(4)
         self.sv = np.array([s[2] for s in self.sph], dtype=int).reshape(-1, 1) + np.arange(3)

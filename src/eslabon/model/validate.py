@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._engine.layout import HELICAL, UNIVERSAL
-from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC, REVOLUTE
+from .._engine.layout import JOINT_KINDS
+from ..conventions import FIXED, JOINT_TYPE_NAMES, PRISMATIC
 from .mimic import check_mimic_arrays
 
 if TYPE_CHECKING:
@@ -348,8 +348,8 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     for i in range(1, n):
         name = JOINT_TYPE_NAMES[int(jtype[i])]
         for key, arr, needed in (
-            ("axis", axis, jtype[i] in (REVOLUTE, PRISMATIC, HELICAL, UNIVERSAL)),
-            ("axis2", axis2, jtype[i] == UNIVERSAL),
+            ("axis", axis, JOINT_KINDS[int(jtype[i])].axes >= 1),
+            ("axis2", axis2, JOINT_KINDS[int(jtype[i])].axes == 2),
         ):
             norm = np.linalg.norm(arr[i])
             if needed:
@@ -359,7 +359,8 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     out["axis"] = axis
     out["axis2"] = axis2
     pitch = as_float_array(np.zeros(n) if model.pitch is None else model.pitch, (n,), "pitch")
-    bad = np.flatnonzero((pitch != 0.0) & (jtype != HELICAL))
+    takes_pitch = np.array([JOINT_KINDS[int(t)].pitch for t in jtype])
+    bad = np.flatnonzero((pitch != 0.0) & ~takes_pitch)
     if len(bad):
         raise ValueError(f"pitch[{bad[0]}]: only a helical joint has a pitch")
     for i in map(int, np.flatnonzero(pitch)):

@@ -68,7 +68,7 @@ import numpy as np
 
 from .. import control as ctl
 from .._args import require_finite, vectors
-from .._engine.joints import rotates
+from .._engine.joint_types import rotates
 from ..kinematics.kinematic_pass import kinematic_pass
 from ..zoo.rojas_tables import PERTURBATION, TABLE_5_4_2, TABLE_5_6_3
 from .t3_linear_control import four_digit_status, table_state

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import caller_stacklevel
-from .._engine.layout import FREE_FLYER
+from .._engine.joint_types import free_flyers
 from .stick_slip import coulomb_per_rate
 
 INJECTION_TOLERANCE = 0.01  # of the energy in motion (module docstring)
@@ -109,7 +109,7 @@ def findings(model, t, q, qd, tau, zero_order_hold: bool, wrench_tau=None) -> Fi
         tau = tau + 0.5 * (wrench_tau[:-1] + wrench_tau[1:])
     work = np.concatenate([[0.0], np.cumsum(np.einsum("kj,kj->k", tau, dq))])
     excess = (E - E[0]) - work
-    base = np.isin(model.dof_bodies, np.flatnonzero(model.joint_type == FREE_FLYER))
+    base = np.isin(model.dof_bodies, np.flatnonzero(free_flyers(model.joint_type)))
     inner = kinetic_energy(model, q, np.where(base, 0.0, qd)) if base.any() else T
     in_motion = max(inner.max(), np.abs(E - E[0]).max(), np.abs(work).max())
     rounding = 1e-8 * max(T.max(), np.abs(V - V[0]).max(), 1e-4)

@@ -78,7 +78,7 @@ import numpy as np
 from numba import njit
 
 from .._args import NonFiniteResultError
-from .._engine.layout import JOINT_NV
+from .._engine.joint_types import nv_of
 from ..dynamics.cholesky_fd import cholesky_factor, cholesky_solve
 
 FREE, STUCK, SLIP = 0, 1, 2  # a joint's mode over one step
@@ -90,7 +90,7 @@ def coulomb_per_rate(model) -> np.ndarray:
     mimic joint that copies it (its torque Gᵀ τ_e is m F_c sign(m q̇) = |m| F_c sign(q̇))."""
     if model.mimic is None:
         return np.asarray(model.coulomb, float)[model.dof_bodies]
-    sizes = np.array([JOINT_NV[int(t)] for t in model.joint_type], dtype=np.int64)
+    sizes = nv_of(model.joint_type)
     engine = np.asarray(model.coulomb, float)[np.repeat(np.arange(model.nb + 1), sizes)]
     return engine @ np.abs(model.mimic.G)
 

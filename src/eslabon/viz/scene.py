@@ -355,7 +355,7 @@ def characteristic_length(model, q) -> float:
 def generated_parts(model, q):
     """Parts per body for a model without visuals: capsules between joint origins, joint
     axes as cylinders, a pedestal at the world origin."""
-    from .._engine.joints import has_axis, nq_of
+    from .._engine.joint_types import has_axis, nq_of
 
     L = characteristic_length(model, q)
     r = 0.035 * L
@@ -411,7 +411,7 @@ def body_poses(model, q_samples):
 
 def curves(model, names=None):
     """Names and units of the configuration's columns (``q``)."""
-    from .._engine.joints import coordinate_units
+    from .._engine.joint_types import coordinate_units
 
     labels, units = [], []
     for i in range(1, model.nb + 1):

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..._args import whole_number
-from ..._engine.joints import rotates
+from ..._engine.joint_types import rotates
 from . import targets
 from .newton_gauss import _rows, chain_joints, system
 

@@ -1,12 +1,12 @@
 """Derivatives along the tangent space of spherical and free-flyer joints.
 
-The compiled derivative kernel (:mod:`.derivatives`) differentiates the chain of rows a
-joint is packed as (:func:`eslabon._engine.layout.joint_rows`): for a spherical joint,
+The compiled derivative kernel (:mod:`eslabon.dynamics.derivatives`) differentiates the
+chain of rows a joint is packed as (:func:`.layout.joint_rows`): for a spherical joint,
 rotations θ₁, θ₂, θ₃ about the body's x, y, z axes after the quaternion, at θ = 0; for a
 free flyer, displacements t along those axes first. Its τ_C(θ, θ̇, θ̈) is the torque of
 that chain system, whose body velocity is V = E(θ) θ̇ with E(0) = 1: the same torque as
 the joint's, τ(q, v, a) = τ_C(0, v, a + c(v)) with c(v) = −Ė(0, v) v (the correction the
-kernels add, :func:`eslabon._engine.joints.group_correction`). Moving q along the
+kernels add, :func:`.joints.group_correction`). Moving q along the
 tangent direction k (q ⊕ ε e_k, :func:`eslabon.integrate`) is θ = ε e_k exactly, while
 v and a stay fixed, so θ̇ = E⁻¹ v and θ̈ = E⁻¹ (a − Ė θ̇) change with ε. The chain rule at
 ε = 0 gives, with E_k = ∂E/∂θ_k, Q_k = Σ_j (∂²E/∂θ_j ∂θ_k) v_j, M the mass matrix and
@@ -25,7 +25,7 @@ same derivatives with every row i = 0 (the displacements come before the rotatio
 
 The chain rule is compiled (:func:`tangent_derivatives_into`, over the nonzero entries of
 E_k and E_jk only) and runs right after the derivative pass, in
-:mod:`.derivative_drivers`: for one state, from the C fast path and in batches (why:
+:mod:`eslabon.dynamics.derivative_drivers`: for one state, from the C fast path and in batches (why:
 docs/performance.md, "Floating bases and fixed joints").
 """
 
@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._engine.lanes import sign
-from .._engine.layout import (
+from .lanes import sign
+from .layout import (
     ARMATURE,
     BY_AXIS,
     BY_POSE,
@@ -46,7 +46,7 @@ from .._engine.layout import (
     SPHERICAL,
     VISCOUS,
 )
-from .._engine.record import rate_index, row_offset
+from .record import rate_index, row_offset
 
 _AXES = np.eye(3)
 
