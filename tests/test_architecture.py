@@ -247,7 +247,7 @@ def test_no_joint_type_branch_outside_the_dispatcher(package):
 # the kinematic recursion's workspace columns: read by the compiled kernels, their drivers
 # and the one wrapper that names them (eslabon.kinematics.KinematicPass), by nothing else
 _WORKSPACE_READERS = {
-    "eslabon.kinematics.recursion",
+    "eslabon._engine.outward_pass",
     "eslabon.kinematics.drivers",
     "eslabon.kinematics.frame_jacobian",
     "eslabon.kinematics.kinematic_pass",

@@ -123,8 +123,8 @@ def _base(rng):
 def test_a_moving_base_is_the_preset_row_of_the_kernel(model, states):
     """``base=`` gives, bit for bit, the pass the moving-base driver computes from a
     workspace whose row 0 the caller preset (the mobile manipulator's former way)."""
+    from eslabon._engine.outward_pass import WS_A, WS_V, WS_W, WS_WD
     from eslabon.kinematics.drivers import kinematics_moving_base, workspace
-    from eslabon.kinematics.recursion import WS_A, WS_V, WS_W, WS_WD
 
     Q, QD, QDD = states(model, 6)
     q, qd, qdd = Q[0], QD[0], QDD[0]

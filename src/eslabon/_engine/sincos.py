@@ -20,7 +20,7 @@ k·P2 are exact for |k| < 2²⁰ (the third part keeps r accurate next to the ze
 and the quadrant k mod 4 picks (±sin r, ±cos r). tests/test_sincos.py measures the error
 against ``math`` (see there for the figures). Larger, infinite or NaN
 arguments are the caller's to handle (the recursions reduce them first with ``math``,
-:func:`eslabon.kinematics.recursion.near_angles`).
+:func:`eslabon._engine.outward_pass.near_angles`).
 """
 
 from __future__ import annotations

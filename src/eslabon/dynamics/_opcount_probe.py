@@ -210,8 +210,8 @@ def _reference_count(model, q, module, run):
     the outward kinematic pass it starts from (the compiled kernel's source on counting
     scalars), then its own numpy work on :class:`Counting` arrays, its Cholesky solve
     counted by :func:`_cholesky_counts`."""
-    from eslabon.kinematics import recursion
-    from eslabon.kinematics.recursion import WS_COLS
+    from eslabon._engine import outward_pass
+    from eslabon._engine.outward_pass import WS_COLS
 
     _count_trig_as_calls()
     n = model.nq
@@ -220,7 +220,7 @@ def _reference_count(model, q, module, run):
     for k in COUNT:
         COUNT[k] = 0
     ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
-    recursion.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0, ws, None, poses=True)
+    outward_pass.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0, ws, None)
     parts["kinematics"] = dict(COUNT)
     for k in NUMPY_COUNT:
         NUMPY_COUNT[k] = 0
@@ -265,8 +265,8 @@ def _soa_count(model, q):
     """Counts of the constraint-force forward dynamics (:mod:`.soa`): its kinematic pass
     and its step ➊ inverse dynamics (the compiled kernels' source on counting scalars) plus
     its numpy operator work (on :class:`Counting` arrays)."""
-    from eslabon.kinematics import recursion
-    from eslabon.kinematics.recursion import WS_COLS
+    from eslabon._engine import outward_pass
+    from eslabon._engine.outward_pass import WS_COLS
 
     from . import rnea, soa
 
@@ -277,7 +277,7 @@ def _soa_count(model, q):
     for k in COUNT:
         COUNT[k] = 0
     ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
-    recursion.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0, ws, None, poses=True)
+    outward_pass.forward_pass(P, qc, qc, _objects(np.zeros(n)), 0.0, ws, None)
     parts["kinematics"] = dict(COUNT)
     for k in COUNT:
         COUNT[k] = 0
@@ -349,7 +349,7 @@ def probe_state(n: int):
 def count(method: str, n: int) -> dict:
     """Operation counts and the kernel's result (τ, M's rows, or q̈ at τ = q) for an
     n-joint chain."""
-    from eslabon.kinematics.recursion import WS_COLS
+    from eslabon._engine.outward_pass import WS_COLS
 
     from . import aba, rnea, walker_orin
 

@@ -59,6 +59,7 @@ from .._engine.layout import (
     MASS,
     VISCOUS,
 )
+from .._engine.outward_pass import body_com, near_angles
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .._engine.tuples import (
@@ -87,7 +88,6 @@ from .._engine.tuples import (
     sub,
     sym6,
 )
-from ..kinematics.recursion import body_com, near_angles
 
 # workspace columns, one row per body
 _E, _R, _W, _V, _CW, _CV, _A, _H, _PN, _PF, _UN, _UF = (

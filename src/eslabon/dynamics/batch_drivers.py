@@ -27,8 +27,8 @@ from .._engine.fastcall import packed_model
 from .._engine.joints import extended_set
 from .._engine.lanes import WIDTH, pack, unpack, unpack_squares
 from .._engine.layout import H_NQ, H_NV
+from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, OK
-from ..kinematics.recursion import WS_COLS
 from . import aba, coriolis, walker_orin
 from .aba import aba_into
 from .cholesky_fd import fd_into

@@ -43,11 +43,11 @@ from .._engine.layout import (
     INERTIA,
     MASS,
 )
+from .._engine.outward_pass import WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from .._engine.record import parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tracing import tuple_function
 from .._engine.tuples import add, cross, dot, m9, mv, rotate_s6, scale, smv, sub, sym6
-from ..kinematics.recursion import WS_C, WS_COLS, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 
 # workspace columns after the kinematic ones (world coordinates, [angular; linear]):
 # each row's spatial velocity V, its joint's motion axis S and the rate Ṡ of that axis
@@ -95,7 +95,7 @@ def coriolis_into(P, q, qd, ws, C, extended):
     NON_FINITE (:mod:`eslabon._engine.status`; for lanes, NON_FINITE if any lane is)."""
     nb = int(P[H_NB])
     nq = int(P[H_NV])
-    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended)
     # world velocity V per row; world motion axis S and its rate V × S for every joint
     for i in range(1, nb + 1):
         Rw = g9(ws, i, WS_RW)

@@ -22,8 +22,8 @@ from .._engine.joint_tangent import (
 )
 from .._engine.joints import extended_set
 from .._engine.layout import H_NB, H_NQ, H_NV
+from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
-from ..kinematics.recursion import WS_COLS
 from . import aba, derivatives
 from .aba import aba_into
 from .cholesky_fd import spd_inverse

@@ -63,6 +63,7 @@ from .._engine.layout import (
     MASS,
     VISCOUS,
 )
+from .._engine.outward_pass import body_com, near_angles
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
@@ -87,7 +88,6 @@ from .._engine.tuples import (
     sub,
     v3,
 )
-from ..kinematics.recursion import body_com, near_angles
 from .cholesky_fd import spd_inverse
 
 _I9 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)

@@ -35,8 +35,8 @@ from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
 from .._engine.joints import extended_set, unit_quaternions
 from .._engine.layout import H_NB, H_NQ, H_NV
+from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
-from ..kinematics.recursion import WS_COLS
 from . import aba, coriolis, walker_orin
 from .aba import aba_into
 from .cholesky_fd import fd_into

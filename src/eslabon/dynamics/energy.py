@@ -14,10 +14,10 @@ from numba import njit
 
 from .._engine.lanes import all_finite, at, g3, g9, put, zero_of
 from .._engine.layout import ARMATURE, H_GRAVITY, H_NB, INERTIA, MASS
+from .._engine.outward_pass import WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 from .._engine.record import rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, cross, dot, m9, mv, v3
-from ..kinematics.recursion import WS_C, WS_PW, WS_RW, WS_V, WS_W, forward_pass
 
 
 @njit(cache=True)
@@ -25,7 +25,7 @@ def energy_into(P, q, qd, ws, out, extended):
     """out[0] = kinetic, out[1] = potential energy; ``ws`` the kinematic workspace;
     ``extended`` the joint set (:mod:`eslabon._engine.joints`). Status OK or NON_FINITE
     (:mod:`eslabon._engine.status`; for lanes, NON_FINITE if any lane is)."""
-    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended)
     nb = int(P[H_NB])
     g = v3(P, H_GRAVITY)
     T = zero_of(qd)

@@ -39,6 +39,7 @@ from .._engine.layout import (
     INERTIA,
     MASS,
 )
+from .._engine.outward_pass import body_com, near_angles
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import (
@@ -62,7 +63,6 @@ from .._engine.tuples import (
     sub,
     sym6,
 )
-from ..kinematics.recursion import body_com, near_angles
 from .rnea import rnea_into
 
 # composite workspace columns (world coordinates); J is kept as its 6 distinct entries
@@ -111,7 +111,7 @@ def crba_into(P, q, cw, H, extended):
     round-off of the unfused ones (docs/performance.md, "The mass matrix per call").
     Every numba function it calls states ``fastmath=False``, or it is inlined: numba
     would compile one that leaves it unset with these flags, for every later caller
-    (:mod:`eslabon.kinematics.recursion`, ``body_com``)."""
+    (:mod:`eslabon._engine.outward_pass`, ``body_com``)."""
     nb = int(P[H_NB])
     z = zero_of(q)
     Rp = like(_I9, z)

@@ -13,21 +13,21 @@ from .._engine.fastcall import packed_model
 from .._engine.joints import extended_set
 from .._engine.lanes import WIDTH, pack, unpack_squares
 from .._engine.layout import H_NB, H_NQ, H_NV
+from .._engine.outward_pass import WS_COLS, WS_PW, WS_RW, forward_pass
 from .._engine.status import OK
 from .frame_jacobian import frame_jacobian_into
-from .recursion import WS_COLS, WS_PW, WS_RW, forward_pass
 
 
 @njit(cache=True)
 def kinematics_one(P, q, qd, qdd, ws, extended):
-    forward_pass(P, q, qd, qdd, 0.0, ws, extended, poses=True)
+    forward_pass(P, q, qd, qdd, 0.0, ws, extended)
 
 
 @njit(cache=True)
 def kinematics_moving_base(P, q, qd, qdd, ws, extended):
     """As :func:`kinematics_one` for a base whose ω, ω̇, v̇ (gravity included) and v are
     preset in ``ws[0]`` (in the base frame)."""
-    forward_pass(P, q, qd, qdd, 0.0, ws, extended, poses=True, moving_base=True)
+    forward_pass(P, q, qd, qdd, 0.0, ws, extended, moving_base=True)
 
 
 @njit(inline="always")
@@ -44,7 +44,7 @@ def kinematics_chunk(P, Q, QD, QDD, WS, lo, hi, extended):
         pack(Q, s0, hi, q)
         pack(QD, s0, hi, qd)
         pack(QDD, s0, hi, qdd)
-        forward_pass(P, q, qd, qdd, 0.0, ws, extended, poses=True)
+        forward_pass(P, q, qd, qdd, 0.0, ws, extended)
         unpack_squares(ws, WS, s0, hi)
     return OK
 
@@ -82,7 +82,7 @@ def jacobian_one(P, q, qd, row, frame, local, J, extended):
     """The pass at ``q`` (``qd`` zeros, read as rates and accelerations), then the
     frame's Jacobian (:func:`frame_jacobian_into`) into ``J`` (6, nv)."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended)
     return frame_jacobian_into(P, ws, row, frame, local, J, extended)
 
 
@@ -97,7 +97,7 @@ def jacobian_chunk(P, Q, row, frame, local, J, lo, hi, extended):
     status = OK
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
-        forward_pass(P, q, zero, zero, 0.0, ws, extended, poses=True)
+        forward_pass(P, q, zero, zero, 0.0, ws, extended)
         status = max(status, frame_jacobian_into(P, ws, row, frame, local, jac, extended))
         unpack_squares(jac, J, s0, hi)
     return status
@@ -136,7 +136,7 @@ def poses_one(P, q, qd, rows, T, extended):
     """The pass at ``q`` (``qd`` zeros), then the world pose of packed row ``rows[b]`` as
     the homogeneous transform ``T[b]`` (4, 4), for every b."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses=True)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended)
     for b in range(rows.shape[0]):
         r = rows[b]
         for a in range(3):
@@ -157,7 +157,7 @@ def poses_chunk(P, Q, rows, T, lo, hi, extended):
     zero = np.zeros((int(P[H_NV]), WIDTH))
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
-        forward_pass(P, q, zero, zero, 0.0, ws, extended, poses=True)
+        forward_pass(P, q, zero, zero, 0.0, ws, extended)
         for j in range(min(WIDTH, hi - s0)):
             t = T[s0 + j]
             for b in range(rows.shape[0]):

@@ -11,7 +11,7 @@ For the rate of each joint row j on the path from the frame's body to the root, 
 
 and zero for every rate off that path. With ``local`` both blocks are expressed in the
 frame's own axes, W_R_fᵀ J. The poses are those of the kinematic pass
-(:func:`eslabon.kinematics.recursion.forward_pass`), read from its workspace.
+(:func:`eslabon._engine.outward_pass.forward_pass`), read from its workspace.
 Generic over lanes (:mod:`eslabon._engine.lanes`): ``ws`` (rows, WS_COLS[, WIDTH]) and
 ``J`` (6, nv[, WIDTH]).
 """
@@ -23,10 +23,10 @@ from numba import njit
 from .._engine.joints import joint, point_axis
 from .._engine.lanes import all_finite, clear, g3, g9, like, s1
 from .._engine.layout import H_NV
+from .._engine.outward_pass import WS_PW, WS_RW
 from .._engine.record import parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, OK
 from .._engine.tuples import add, m9, mm, mtv, mv, v3
-from .recursion import WS_PW, WS_RW
 
 
 @njit(cache=True)

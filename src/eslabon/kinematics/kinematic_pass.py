@@ -1,7 +1,7 @@
 """The outward kinematic pass by name: every body's pose, velocity and acceleration.
 
-:func:`kinematic_pass` runs the compiled recursion of :mod:`.recursion` (seed 001
-Tabla 3.1, eqs (3.27)–(3.29), Luh, Walker & Paul 1980) and returns its results as a
+:func:`kinematic_pass` runs the compiled outward pass of :mod:`eslabon._engine.outward_pass`
+(seed 001 Tabla 3.1, eqs (3.27)–(3.29), Luh, Walker & Paul 1980) and returns its results as a
 :class:`KinematicPass` of named, read-only arrays, for code written with numpy (the
 reference formulations of :mod:`eslabon.dynamics` and :mod:`eslabon.mobile`, the
 functions of :mod:`.forward`). This module is the one place outside the compiled
@@ -23,6 +23,7 @@ from .._args import explain_nonfinite, finite_array, require_finite, vectors
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
+from .._engine.outward_pass import WS_A, WS_C, WS_E, WS_PW, WS_R, WS_RW, WS_V, WS_W, WS_WD
 from .._engine.status import OK
 from ..model.configuration import check_configuration
 from .drivers import (
@@ -35,7 +36,6 @@ from .drivers import (
     poses_one,
     workspace,
 )
-from .recursion import WS_A, WS_C, WS_E, WS_PW, WS_R, WS_RW, WS_V, WS_W, WS_WD
 
 
 class BaseMotion(NamedTuple):
@@ -123,7 +123,7 @@ class KinematicPass:
         Parameters
         ----------
         ws : ndarray (nb+1, WS_COLS) or (N, nb+1, WS_COLS)
-            The compiled pass's workspace (:mod:`eslabon.kinematics.recursion`), one row
+            The compiled pass's workspace (:mod:`eslabon._engine.outward_pass`), one row
             per body; its columns hold E, r, the world pose, ω, ω̇, v, v̇ and the COM.
             The views share its memory; the views are made read-only, not ``ws``.
 

@@ -1,4 +1,4 @@
-"""The outward kinematic recursion shared by kinematics and Newton–Euler (compiled).
+"""The outward kinematic pass, and what every recursion shares (compiled).
 
 Seed 001 Tabla 3.1, eqs (3.27)–(3.29) (Luh, Walker & Paul 1980), written for a tree in
 body coordinates with an arbitrary joint axis ``s``:
@@ -8,11 +8,14 @@ body coordinates with an arbitrary joint axis ``s``:
     a_i  = Eᵀ (a_p + ω̇_p × r + ω_p × (ω_p × r)) [+ s q̈_i + 2 ω_i × s q̇_i  (P)]
 
 where (E, r) place body i in its parent p and a_0 = -g·gscale (gravity as a fictitious
-base acceleration, seed 001 §2.4). With ``poses`` it also accumulates world poses and
-the linear velocity of each body origin; with ``moving_base`` the base itself moves
-(ω_0, ω̇_0, a_0 − g·gscale, v_0 given), as the mount of an arm on a mobile platform.
-These options, like ``extended`` (:mod:`eslabon._engine.joints`, "Two joint sets"), are
-switches at compile time: None, or not given, drops their code before it is typed.
+base acceleration, seed 001 §2.4), with the world poses and the linear velocity of each
+body origin; with ``moving_base`` the base itself moves (ω_0, ω̇_0, a_0 − g·gscale, v_0
+given), as the mount of an arm on a mobile platform. That option, like ``extended``
+(:mod:`.joints`, "Two joint sets"), is a switch at compile time: None, or not given,
+drops its code before it is typed. The kinematics, the energies and the Coriolis matrix
+run this pass; Newton–Euler runs its own, with the body forces (3.30)
+(:mod:`eslabon.dynamics.rnea`), on the same workspace and with the same helpers:
+:func:`near_angles` (the reduction of far angles) and :func:`body_com`.
 
 Workspace ``ws`` has one row per body; its columns are named below.
 """
@@ -24,27 +27,24 @@ import math
 from numba import njit
 from numba.extending import overload
 
-from .._engine.floating_base import BASE_BODY, base_motion, first_loop_row
-from .._engine.joints import (
+from .joints import (
     angle_index,
     joint,
     origin_velocity,
     outward_motion,
     row_placement_correction,
 )
-from .._engine.lanes import at, clear, like, zero_of
-from .._engine.layout import (
+from .lanes import at, clear, like, zero_of
+from .layout import (
     AXIS,
     COM,
     COM_SLIDE,
     H_GRAVITY,
     H_NB,
-    INERTIA,
-    MASS,
 )
-from .._engine.record import coordinate_index, parent, rate_index, row_offset
-from .._engine.sincos import in_fast_range
-from .._engine.tuples import add, cross, g3, g9, m9, mm, mtv, mv, s3, s9, scale, v3
+from .record import coordinate_index, parent, rate_index, row_offset
+from .sincos import in_fast_range
+from .tuples import add, cross, g3, g9, mm, mtv, mv, s3, s9, scale, v3
 
 # workspace columns (per body, in that body's coordinates unless noted)
 WS_E = 0  # 9: rotation parent <- body at the current q
@@ -152,68 +152,15 @@ def body_com(P, o, qi):
     return c
 
 
-@njit(inline="always")
-def _body_state(P, o, row, ws, E, r, w, wd, a, qi, j, qdi, p, wp, extended, forces, trace, poses):
-    """Write body ``row``'s E, r, ω, ω̇, v̇ and COM, and what the options ask for (the
-    tail of :func:`forward_pass`'s step, for the floating base's body and the loop's)."""
-    c = body_com(P, o, qi)
-    s9(ws, row, WS_E, E)
-    s3(ws, row, WS_R, r)
-    s3(ws, row, WS_W, w)
-    s3(ws, row, WS_WD, wd)
-    s3(ws, row, WS_A, a)
-    s3(ws, row, WS_C, c)
-    if forces is not None:
-        # (3.30): COM acceleration, inertial force and moment
-        I = m9(P, o + INERTIA)
-        ac = add(a, add(cross(wd, c), cross(w, cross(w, c))))
-        F = scale(P[o + MASS], ac)
-        N = add(mv(I, wd), cross(w, mv(I, w)))
-        if trace is not None:
-            s3(ws, row, WS_AC, ac)
-            s3(ws, row, WS_F, F)
-            s3(ws, row, WS_N, N)
-        s3(ws, row, WS_FJ, F)
-        s3(ws, row, WS_NJ, add(N, cross(c, F)))
-    if poses is not None:
-        Rp = g9(ws, p, WS_RW)
-        s9(ws, row, WS_RW, mm(Rp, E))
-        s3(ws, row, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
-        v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
-        s3(ws, row, WS_V, origin_velocity(j, qdi, v, extended))
-
-
 @njit(cache=True)
-def forward_pass(
-    P,
-    q,
-    qd,
-    qdd,
-    gscale,
-    ws,
-    extended,
-    forces=None,
-    trace=None,
-    poses=None,
-    moving_base=None,
-    groups=None,
-):
-    """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇ and the COM, plus what the options ask
-    for, each given as True or left None:
-
-    - ``forces``: (3.30) f = F = m ā and n = N + c × F, the body's inertial wrench;
-      ``trace`` with it: also keep ā, F and N (:mod:`eslabon.dynamics.trace`);
-    - ``poses``: world poses and origin velocities (kinematics, energy, Coriolis);
-    - ``moving_base``: the base (row 0) moves: its ω, ω̇, v̇ and v are read from ``ws[0]``
-      (a mobile platform's mount, :mod:`eslabon.mobile`); gravity is still added to v̇
-      as −g·gscale.
-    - ``groups`` (with ``forces`` alone): a floating base is taken in one step before
-      the loop (:mod:`eslabon._engine.floating_base`); of its six rows only its body's
-      (row 6) is written.
+def forward_pass(P, q, qd, qdd, gscale, ws, extended, moving_base=None):
+    """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇, the COM, the world pose and the origin's
+    velocity of every body; with ``moving_base`` (True) the base (row 0) moves: its ω, ω̇,
+    v̇ and v are read from ``ws[0]`` (a mobile platform's mount, :mod:`eslabon.mobile`);
+    gravity is still added to v̇ as −g·gscale.
 
     The parent's motion is kept in registers when the parent is the previous body (every
-    serial chain). One state, or a lanes block with a 3-D ``ws``
-    (:mod:`eslabon._engine.lanes`)."""
+    serial chain). One state, or a lanes block with a 3-D ``ws`` (:mod:`.lanes`)."""
     nb = int(P[H_NB])
     z = zero_of(q)
     w = (z, z, z)
@@ -236,18 +183,7 @@ def forward_pass(
         s3(ws, 0, WS_W, w)
         s3(ws, 0, WS_WD, wd)
         s3(ws, 0, WS_V, v0)
-    first = 1
-    if groups is not None:
-        first = first_loop_row(P, extended)
-    # the floating base, before the loop: its body's row
-    if extended is not None and first > 1:
-        E, r, w, wd, a = base_motion(P, q, qd, qdd, w, wd, a)
-        o = row_offset(BASE_BODY)
-        _body_state(
-            P, o, BASE_BODY, ws, E, r, w, wd, a, z, joint(P, o), z, 0, w,
-            extended, forces, trace, poses,
-        )  # fmt: skip
-    for i in range(first, nb + 1):
+    for i in range(1, nb + 1):
         o = row_offset(i)
         k = rate_index(P, o)
         qi = z
@@ -274,6 +210,15 @@ def forward_pass(
         # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
         a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
         w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, dwd, da, extended)
-        _body_state(
-            P, o, i, ws, E, r, w, wd, a, qi, jnt, qdi, p, wp, extended, forces, trace, poses
-        )
+        s9(ws, i, WS_E, E)
+        s3(ws, i, WS_R, r)
+        s3(ws, i, WS_W, w)
+        s3(ws, i, WS_WD, wd)
+        s3(ws, i, WS_A, a)
+        s3(ws, i, WS_C, body_com(P, o, qi))
+        # world pose and origin velocity
+        Rp = g9(ws, p, WS_RW)
+        s9(ws, i, WS_RW, mm(Rp, E))
+        s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
+        v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
+        s3(ws, i, WS_V, origin_velocity(jnt, qdi, v, extended))
