@@ -3,8 +3,9 @@
 Every ``import`` and ``from … import`` of every module under ``src/eslabon`` (function-level
 ones included) is read with :mod:`ast`. The module graph must have no circle, every import
 across packages must go down the layer table below, the engine must import nothing else of
-eslabon, and no module outside the engine and the compiled kernels may branch on a joint
-type or read a kernel workspace by column.
+eslabon, no module outside the joint dispatcher and model building may branch on a joint
+type, and none outside the kernels and their drivers may read a kernel workspace by
+column.
 """
 
 from __future__ import annotations
@@ -172,26 +173,21 @@ _JOINT_BRANCH = re.compile(
     r"\b(JTYPE|Z_AXIS|PRISMATIC|REVOLUTE|FIXED|HELICAL|UNIVERSAL|PLANAR|SPHERICAL"
     r"|FREE_FLYER|PLACE|BY_AXIS|BY_QUATERNION|BY_POSE|JOINT_NV|JOINT_NQ|JOINT_CODES"
     r"|J_(TYPE|AXIS|AXIS_END|Z_AXIS|PLACE|CFG|PITCH|ROT|ROT_END|POS|POS_END))\b"
-    r"|\b(by_quaternion|is_angle|floating_base)\("
+    r"|\b(by_quaternion|is_angle|floating_base|joint_rows)\(|\bJOINT_KINDS\b"
+    r"|\bj\[\d+\]|\bP\[o \+ \d+\]|\brow_offset\([1-6]\)|\b[bp]\s*==\s*6\b"
     r"|\bi\s*(==|<|<=|>|>=)\s*[67]\b|\b1 < i < 7\b"
-    r"|joint_type\[[^\]]*\]\s*[!=<>]=?\s*\d"
+    r"|joint_type(\[[^\]]*\])?\s*[!=<>]=?\s*\d"
 )
 # modules that describe joints rather than run an algorithm over them: the dispatcher
 # (compiled and numpy halves, the quaternion joints' tangent maps, the floating base
-# taken before and after the body loop), the packed layout and model building
+# taken before and after the body loop), the packed layout, the Pinocchio bridge (model
+# building, the packages `model` and `conventions`, is not scanned)
 _DESCRIBE_JOINTS = {
     "eslabon._engine.joints",
     "eslabon._engine.joint_types",
     "eslabon._engine.joint_tangent",
     "eslabon._engine.floating_base",
     "eslabon._engine.layout",
-    "eslabon.conventions",
-    "eslabon.model",
-    "eslabon.model.model",
-    "eslabon.model.validate",
-    "eslabon.model.urdf",
-    "eslabon.model.builder",
-    "eslabon.model.dh",
     "eslabon.interop.pinocchio",
 }
 # lines the first engine step's pattern did not see, each a joint-kind branch
@@ -207,6 +203,12 @@ _MISSED_BEFORE = [
     "if is_angle(joint(P, o), extended):",
     "if j[J_PLACE] != BY_AXIS:",
     "np.flatnonzero(model.joint_type == FREE_FLYER)",
+    "if model.joint_type == 7:",
+    "o = row_offset(6)",
+    "if b == 6:",
+    "kind = JOINT_KINDS[int(t)]",
+    "t = j[18]",
+    "x = P[o + 19]",
 ]
 # lines that are not joint-kind branches
 _NOT_BRANCHES = [

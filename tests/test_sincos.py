@@ -1,5 +1,5 @@
 """The inline sine and cosine of the compiled recursions (``eslabon._engine.sincos``) and
-the far-angle path every recursion takes first (``kinematics.recursion.near_angles``).
+the far-angle path every recursion takes first (``_engine.outward_pass.near_angles``).
 
 The kernels no longer call libm per joint (issue 3, speed: a call in the recursion made it
 spill its registers). What must hold instead:

@@ -1,14 +1,16 @@
 """The floating base, taken before and after the body loop.
 
-A model whose first joint is a free flyer on the world has a floating base: packed rows
-1 … 5 are the joint's first five rates at the identity placement, row 6 its sixth rate
-and its body (:func:`.layout.joint_rows`). The recursive kernels do not walk those six
+A model whose first joint is a free flyer on the world, its rates the first six of v, has
+a floating base: packed row 1 is placed by the joint's pose and carries its first rate,
+rows 2 … 5 its next four rates at the identity placement, row 6 its sixth rate and its
+body (:func:`.layout.joint_rows`). The recursive kernels do not walk those six
 rows one rate at a time. As Featherstone's floating-base algorithms do (*Rigid Body
 Dynamics Algorithms*, 2008, ch. 9, and spatial_v2's ``FDfb``), they take the base before
 their body loop (its body's motion from the joint's six rates at once) and after it
 (its six forces, or its six accelerations from its 6 × 6 articulated inertia), and start
-the loop at :func:`first_loop_row`. The functions here return values; each kernel writes
-them into its own workspace and outputs.
+the loop at :func:`first_loop_row`. The functions here read no kernel's workspace: they
+return values, which each kernel writes into its own, or write the kernel's outputs at
+the base's rates (τ, q̈, the base's rows and columns of M).
 
 The base's rates are (u, ω): the linear and angular velocity of its body's origin in
 body axes, S = [0 1; 1 0] ([angular; linear] rows). Kernels that need no such step (the
@@ -30,6 +32,7 @@ from .layout import (
     H_NB,
     PARENT,
     PLACE,
+    VIDX,
     VISCOUS,
 )
 from .record import coordinate_index, next_row, rate_index, row_offset
@@ -56,12 +59,12 @@ BASE_BODY = 6  # the packed row of the floating base's body (its sixth rate)
 
 @njit(inline="always")
 def floating_base(P, extended):
-    """True when the model's first joint is a free flyer on the world (packed rows 1 … 6,
-    its body on row 6): a floating base."""
+    """True when the model's first joint is a free flyer on the world whose rates are the
+    first six of v (packed rows 1 … 6, its body on row 6): a floating base."""
     if extended is None or P[H_NB] < 6.0:
         return False
     o = row_offset(1)
-    return P[o + PLACE] == BY_POSE and P[o + PARENT] == 0.0
+    return P[o + PLACE] == BY_POSE and P[o + PARENT] == 0.0 and P[o + VIDX] == 0.0
 
 
 @njit(inline="always")
@@ -200,17 +203,18 @@ def put_base_rates(P, out, xu, xw, total):
 
 
 @njit(inline="always")
-def base_column(H, j, fn, ff):
-    """The mass matrix's entries H_kj for the six rates k = 0 … 5 of the base and a
-    composite's reaction F_j = (fn, ff) in the base's frame about its origin, where the
-    rates' axes are [0; e] (linear) and [e; 0] (angular): the six entries are ff and fn
-    (Walker & Orin's method 3 over the base's rates). Returns their sum."""
+def base_column(H, col, fn, ff):
+    """The mass matrix's entries H_k,col for the six rates k = 0 … 5 of the base and the
+    reaction F = (fn, ff) of column ``col``'s composite, in the base's frame about its
+    origin, where the rates' axes are [0; e] (linear) and [e; 0] (angular): the six
+    entries are ff and fn (Walker & Orin's method 3 over the base's rates). Returns their
+    sum."""
     total = like(0.0, ff[0])
     for d in range(3):
-        s1(H, d, j, ff[d])
-        s1(H, j, d, ff[d])
-        s1(H, 3 + d, j, fn[d])
-        s1(H, j, 3 + d, fn[d])
+        s1(H, d, col, ff[d])
+        s1(H, col, d, ff[d])
+        s1(H, 3 + d, col, fn[d])
+        s1(H, col, 3 + d, fn[d])
         total += ff[d] + fn[d]
     return total
 

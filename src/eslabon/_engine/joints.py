@@ -47,7 +47,7 @@ correction), :func:`outward_motion`, :func:`origin_velocity`, :func:`project_wre
 :func:`articulated_velocity`, :func:`articulated_projection`,
 :func:`articulated_acceleration`, :func:`world_axis` and :func:`point_axis`, which take
 the +z shortcut (every DH joint) inside; :func:`angle_index`, :func:`joint_last_row`
-and :func:`unit_quaternions` answer what the loops around the kernels ask of a row. No
+and :func:`quaternions_are_unit` answer what the loops around the kernels ask of a row. No
 kernel or driver outside this module branches on a joint's type or placement code
 (``tests/test_architecture.py``); the floating base, taken before and after the body
 loop, is :mod:`.floating_base`'s, and what each type is in numpy (sizes, S) is
@@ -147,7 +147,7 @@ def rest_origin(j):
 @njit(inline="always")  # per body in every recursion: no call
 def placement(j, qi, extended, q_given):
     """(E, r): rotation parent <- body and origin of body at joint value ``qi`` (a revolute
-    angle within the inline sine's range, see ``recursion.near_angles``), as the scalar
+    angle within the inline sine's range, see ``outward_pass.near_angles``), as the scalar
     type of ``qi``; a row placed by a quaternion takes :func:`quaternion_placement`.
     ``q_given`` is the joint value before that reduction: a helical joint advances
     ``pitch · q_given`` along its axis (the reduced angle turns it the same way)."""
@@ -313,7 +313,7 @@ def joint_last_row(P, o, i, extended):
 
 
 @njit(inline="always")
-def unit_quaternions(P, q, extended, tol):
+def quaternions_are_unit(P, q, extended, tol):
     """Every quaternion of ``q`` of unit length within ``tol`` (|‖x‖ − 1| ≤ tol)."""
     if extended is None:
         return True

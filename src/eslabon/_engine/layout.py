@@ -105,6 +105,14 @@ def register_joint_kind(kind: JointKind) -> None:
     (docs/architecture.md, "A new joint type")."""
     if kind.code in JOINT_KINDS or kind.name in JOINT_CODES:
         raise ValueError(f"joint type {kind.code} ({kind.name}): already registered")
+    if kind.letter in JOINT_LETTERS.values():
+        raise ValueError(f"joint type {kind.name}: the letter {kind.letter!r} is taken")
+    if len(kind.units) != kind.nq:
+        raise ValueError(f"joint type {kind.name}: {len(kind.units)} units for nq = {kind.nq}")
+    rows = kind.rows((0.0, 0.0, 1.0), (1.0, 0.0, 0.0))
+    moving = sum(motion != FIXED for motion, _, _, _ in rows)
+    if moving != kind.nv or not rows:
+        raise ValueError(f"joint type {kind.name}: {moving} moving rows for nv = {kind.nv}")
     JOINT_KINDS[kind.code] = kind
     JOINT_NAMES[kind.code] = kind.name
     JOINT_CODES[kind.name] = kind.code

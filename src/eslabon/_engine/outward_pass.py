@@ -47,6 +47,8 @@ from .sincos import in_fast_range
 from .tuples import add, cross, g3, g9, mm, mtv, mv, s3, s9, scale, v3
 
 # workspace columns (per body, in that body's coordinates unless noted)
+# (E … v̇: both passes; ā … n: Newton–Euler's alone; the COM, world pose and origin
+# velocity: the kinematic pass alone)
 WS_E = 0  # 9: rotation parent <- body at the current q
 WS_R = 9  # 3: body origin in the parent frame
 WS_W = 12  # 3: angular velocity ω
@@ -58,9 +60,9 @@ WS_N = 27  # 3: net moment about the COM (N)
 WS_FJ = 30  # 3: force on the body from its parent (f)
 WS_NJ = 33  # 3: moment on the body from its parent, about the body origin (n)
 WS_C = 36  # 3: COM position at the current q
-WS_RW = 39  # 9: world rotation of the body (full pass only)
-WS_PW = 48  # 3: world position of the body origin (full pass only)
-WS_V = 51  # 3: linear velocity of the origin (full pass only)
+WS_RW = 39  # 9: world rotation of the body
+WS_PW = 48  # 3: world position of the body origin
+WS_V = 51  # 3: linear velocity of the origin
 WS_COLS = 54
 
 

@@ -217,7 +217,9 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
     tree = False
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
-    first = first_loop_row(P, extended)  # 7 after a floating base, taken apart
+    first = 1  # 7 after a floating base, taken apart
+    if extended is not None:
+        first = first_loop_row(P, extended)
     # the floating base: v = S q̇ = (ω_J; u), c = 0 on the world
     if extended is not None and first > 1:
         E, r, w, v = base_velocity(P, q, qd)

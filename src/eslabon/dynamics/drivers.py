@@ -33,7 +33,7 @@ from numba import carray, njit
 
 from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
-from .._engine.joints import extended_set, unit_quaternions
+from .._engine.joints import extended_set, quaternions_are_unit
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
@@ -67,7 +67,7 @@ def _units_ok(P, q, extended):
     calls' check; the general path names the joint (model.configuration)."""
     if extended is None or int(P[H_NQ]) == int(P[H_NV]):
         return True
-    return unit_quaternions(P, q, extended, 1e-6)
+    return quaternions_are_unit(P, q, extended, 1e-6)
 
 
 @njit(cache=True, inline="always")

@@ -120,7 +120,9 @@ def crba_into(P, q, cw, H, extended):
     s3(cw, 0, _PW, pp)
     q_given = q  # (a helical joint advances with its whole angle: joints.placement)
     q = near_angles(P, q, extended)
-    first = first_loop_row(P, extended)  # 7 after a floating base, taken apart
+    first = 1  # 7 after a floating base, taken apart
+    if extended is not None:
+        first = first_loop_row(P, extended)
     fork = P[row_offset(0) + FORK] != 0.0  # a branch: some entries of H are no pair's (below)
     if extended is not None and first > 1:
         # M does not depend on the floating base's pose (its rates are in its own frame):

@@ -38,6 +38,9 @@ def _length(value: ArrayLike, field: str) -> np.ndarray:
     return p
 
 
+_BASIC = ("revolute", "prismatic", "fixed")  # named by their letters in the message
+
+
 class ModelBuilder:
     """Accumulates bodies and frames, then freezes them into a :class:`Model`.
 
@@ -214,10 +217,11 @@ class ModelBuilder:
             )
         code = JOINT_TYPE_CODES.get(joint) if isinstance(joint, str) else None
         if code is None:
+            names = [n for n in JOINT_TYPE_CODES if len(n) > 1 and n not in _BASIC]
+            others = ", ".join(sorted(names, key=lambda n: n != "continuous"))
             raise ValueError(
                 f"{where}.joint: expected 'R', 'P' or 'F' (revolute, prismatic, fixed) or "
-                "one of continuous, helical, universal, planar, spherical, free_flyer, "
-                f"got {short_repr(joint)}"
+                f"one of {others}, got {short_repr(joint)}"
             )
         name = f"body{i}" if name is None else check_name(name, f"{where}.name")
         for j, other in enumerate(self._bodies[1:], start=1):
@@ -255,9 +259,13 @@ class ModelBuilder:
         if kind.axes == 2 and np.linalg.norm(body["axis2"]) < 1e-12:
             raise ValueError(f"{where}.axis2: expected the {kind.name} joint's second axis")
         if kind.axes < 2 and np.any(body["axis2"]):
-            raise ValueError(f"{where}.axis2: only a universal joint has a second axis")
+            raise ValueError(
+                f"{where}.axis2: only a universal joint has a second axis (a {kind.name} joint)"
+            )
         if not kind.pitch and body["pitch"] != 0.0:
-            raise ValueError(f"{where}.pitch: only a helical joint has a pitch")
+            raise ValueError(
+                f"{where}.pitch: only a helical joint has a pitch (a {kind.name} joint)"
+            )
         self._bodies.append(body)
         return i
 
