@@ -41,17 +41,18 @@ set a model needs (:func:`extended_of`).
 
 The compiled helpers (numba, inlined into the kernels unless said, generic over the
 scalar type: float64 for one state, lanes for a batch block). A kernel reads a row's
-joint once, ``j = joint(P, o)``, and hands it to :func:`row_placement` (or
-:func:`row_placement_correction`, which also gives a quaternion row's velocity-product
-correction), :func:`outward_motion`, :func:`origin_velocity`, :func:`project_wrench`,
+joint once, ``j = joint(P, o)``, and hands it to :func:`placement`,
+:func:`outward_motion`, :func:`origin_velocity`, :func:`project_wrench`,
 :func:`articulated_velocity`, :func:`articulated_projection`,
 :func:`articulated_acceleration`, :func:`world_axis` and :func:`point_axis`, which take
-the +z shortcut (every DH joint) inside; :func:`angle_index`, :func:`joint_last_row`
-and :func:`quaternions_are_unit` answer what the loops around the kernels ask of a row. No
-kernel or driver outside this module branches on a joint's type or placement code
-(``tests/test_architecture.py``); the floating base, taken before and after the body
-loop, is :mod:`.floating_base`'s, and what each type is in numpy (sizes, S) is
-:mod:`.joint_types`'s.
+the +z shortcut (every DH joint) inside; a row a quaternion places (:func:`by_quaternion`,
+the one question a recursion asks of a row's kind) gets its placement and correction out
+of line, :func:`quaternion_row` or :func:`quaternion_row_placement`.
+:func:`angle_index`, :func:`joint_last_row` and :func:`quaternions_are_unit` answer what
+the loops around the kernels ask of a row. No kernel or driver outside this module
+branches on a joint's type or placement code otherwise (``tests/test_architecture.py``);
+the floating base, taken before and after the body loop, is :mod:`.floating_base`'s, and
+what each type is in numpy (sizes, S) is :mod:`.joint_types`'s.
 """
 
 from __future__ import annotations
@@ -275,28 +276,14 @@ def quaternion_row(P, o, q, qd, k, c):
 
 
 @njit(inline="always")
-def row_placement(P, o, j, qi, q, cq, extended, q_given):
-    """(E, r): rotation parent <- body and origin of the row ``j`` at offset ``o`` whose
-    coordinate is ``qi = q[cq]`` (:func:`placement`), or, for a row a quaternion places,
-    :func:`quaternion_row_placement` from ``q[cq:]``."""
-    E, r = placement(j, qi, extended, q_given)
-    if extended is not None:
-        if j[J_PLACE] != BY_AXIS:
-            E, r = quaternion_row_placement(P, o, q, cq)
-    return E, r
-
-
-@njit(inline="always")
-def row_placement_correction(P, o, j, qi, q, qd, k, cq, extended, q_given, dwd, da):
-    """:func:`row_placement` and the velocity-product correction (Δω̇, Δa) of a row a
-    quaternion places (:func:`group_correction`, for its rates at ``qd[k:]``); for
-    other rows (Δω̇, Δa) are returned as given: :func:`outward_motion` and
-    :func:`articulated_velocity` add them to quaternion rows only."""
-    E, r = placement(j, qi, extended, q_given)
-    if extended is not None:
-        if j[J_PLACE] != BY_AXIS:
-            E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
-    return E, r, dwd, da
+def by_quaternion(j):
+    """True for a row a quaternion places (the first row of a spherical or free-flyer
+    joint): the one question a recursion asks of a row's kind, to call
+    :func:`quaternion_row` or :func:`quaternion_row_placement` for it out of line. Not a
+    helper taking the arrays instead: an array handed to a function numba inlines costs a
+    reference-count round trip per row, and a call per row is not inlined by LLVM
+    (Newton–Euler of a Solo 12 14 % and 40 % slower, measured; docs/performance.md)."""
+    return j[J_PLACE] != BY_AXIS
 
 
 @njit(inline="always")
@@ -332,7 +319,7 @@ def outward_motion(j, qdi, qddi, w, wd, a, dwd, da, extended):
     """Add the joint's motion to the parent's carried into the body (seed 001 Tabla 3.1,
     (3.27)–(3.29)): ω += s q̇, ω̇ += s q̈ + ω × s q̇ (revolute); v̇ += s q̈ + 2 ω × s q̇
     (prismatic); a row a quaternion places adds its correction (Δω̇, Δa)
-    (:func:`row_placement_correction`). Returns (ω, ω̇, v̇)."""
+    (:func:`quaternion_row`). Returns (ω, ω̇, v̇)."""
     if j[J_TYPE] == REVOLUTE and j[J_Z_AXIS] != 0.0:
         wd = (wd[0] + w[1] * qdi, wd[1] - w[0] * qdi, wd[2] + qddi)
         w = (w[0], w[1], w[2] + qdi)
@@ -388,7 +375,7 @@ def project_wrench(j, f, n, extended):
 def articulated_velocity(j, qdk, w, v, zero3, dwd, da, extended):
     """Articulated-body algorithm, pass 1: the body's (ω, v) plus the joint's S q̇ (joint
     rate ``qdk``), and the velocity-product acceleration c = v ×ᵐ S q̇ as (cw, cv), plus
-    a quaternion row's correction (Δω̇, Δa) (:func:`row_placement_correction`);
+    a quaternion row's correction (Δω̇, Δa) (:func:`quaternion_row`);
     ``zero3`` the zero 3-tuple of the scalar type. Returns (w, v, cw, cv)."""
     cw = zero3
     cv = zero3

@@ -29,10 +29,12 @@ from numba.extending import overload
 
 from .joints import (
     angle_index,
+    by_quaternion,
     joint,
     origin_velocity,
     outward_motion,
-    row_placement_correction,
+    placement,
+    quaternion_row,
 )
 from .lanes import at, clear, like, zero_of
 from .layout import (
@@ -202,7 +204,10 @@ def forward_pass(P, q, qd, qdd, gscale, ws, extended, moving_base=None):
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r, dwd, da = row_placement_correction(P, o, jnt, qi, q, qd, k, cq, extended, qh, dwd, da)
+        E, r = placement(jnt, qi, extended, qh)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (joints.quaternion_row)
+                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = parent(P, o)
         if p != i - 1:
             w = g3(ws, p, WS_W)

@@ -46,8 +46,10 @@ from .._engine.joints import (
     articulated_acceleration,
     articulated_projection,
     articulated_velocity,
+    by_quaternion,
     joint,
-    row_placement_correction,
+    placement,
+    quaternion_row,
 )
 from .._engine.lanes import all_finite, all_positive, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
@@ -236,7 +238,10 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r, dwd, da = row_placement_correction(P, o, jnt, qi, q, qd, k, cq, extended, qh, dwd, da)
+        E, r = placement(jnt, qi, extended, qh)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (joints.quaternion_row)
+                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = parent(P, o)
         tree = tree or p != i - 1
         wp = g3(ws, p, _W)
@@ -244,7 +249,22 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         w, v, cw, cv = articulated_velocity(
             jnt, qdk, mtv(E, wp), mtv(E, add(g3(ws, p, _V), cross(wp, r))), Z3, dwd, da, extended
         )
-        _rigid_body(P, o, i, ws, E, r, w, v, cw, cv, qi)
+        m = P[o + MASS]
+        com = body_com(P, o, qi)
+        A = sym6(inertia_about(m9(P, o + INERTIA), m, com))
+        h = scale(m, com)
+        ln = add(smv(A, w), cross(h, v))
+        lf = sub(scale(m, v), cross(h, w))
+        s9(ws, i, _E, E)
+        s3(ws, i, _R, r)
+        s3(ws, i, _W, w)
+        s3(ws, i, _V, v)
+        s3(ws, i, _CW, cw)
+        s3(ws, i, _CV, cv)
+        s6(ws, i, _A, A)
+        s3(ws, i, _H, h)
+        s3(ws, i, _PN, add(cross(w, ln), cross(v, lf)))
+        s3(ws, i, _PF, cross(w, lf))
     if tree:
         for i in range(1, nb + 1):
             clear(ws, i, _XA, COLS)
@@ -255,7 +275,29 @@ def aba_into(P, q, qd, tau, ws, qdd, extended):
         o = row_offset(i)
         k = rate_index(P, o)
         # I^A_i = I_i + what the children sent
-        A, B, C, pn, pf = _articulated_inertia(P, o, ws, i, cA, cB, cC, cn, cf, tree)
+        m = P[o + MASS]
+        h = g3(ws, i, _H)
+        A = sadd(g6(ws, i, _A), cA)
+        B = (
+            cB[0],
+            cB[1] - h[2],
+            cB[2] + h[1],
+            cB[3] + h[2],
+            cB[4],
+            cB[5] - h[0],
+            cB[6] - h[1],
+            cB[7] + h[0],
+            cB[8],
+        )
+        C = (cC[0] + m, cC[1], cC[2], cC[3] + m, cC[4], cC[5] + m)
+        pn = add(g3(ws, i, _PN), cn)
+        pf = add(g3(ws, i, _PF), cf)
+        if tree:
+            A = sadd(A, g6(ws, i, _XA))
+            B = madd(B, g9(ws, i, _XB))
+            C = sadd(C, g6(ws, i, _XC))
+            pn = add(pn, g3(ws, i, _XN))
+            pf = add(pf, g3(ws, i, _XF))
         if k >= 0:
             # U = I^A S, D = Sᵀ U, u = τ − Sᵀ p^A (joints.articulated_projection)
             un, uf, D, sp = articulated_projection(joint(P, o), A, B, C, pn, pf, extended)

@@ -49,7 +49,13 @@ from __future__ import annotations
 from numba import njit
 
 from .._engine.argtypes import as_argument
-from .._engine.joints import joint, row_placement, world_axis
+from .._engine.joints import (
+    by_quaternion,
+    joint,
+    placement,
+    quaternion_row_placement,
+    world_axis,
+)
 from .._engine.lanes import all_finite, at, clear, g1, like, put, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
@@ -191,7 +197,10 @@ def _motion_and_composites(P, q, qd, qdd, ws, extended):
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r = row_placement(P, o, jnt, qi, q, cq, extended, qh)
+        E, r = placement(jnt, qi, extended, qh)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (joints.quaternion_row_placement)
+                E, r = quaternion_row_placement(P, o, q, cq)
         Rp = g9(ws, p, _RW)
         R = mm(Rp, E)
         pw = add(g3(ws, p, _PW), mv(Rp, r))

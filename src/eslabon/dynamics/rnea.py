@@ -30,7 +30,14 @@ import numpy as np
 from numba import njit
 
 from .._engine.floating_base import BASE_BODY, base_motion, base_torques, first_loop_row
-from .._engine.joints import joint, outward_motion, project_wrench, row_placement_correction
+from .._engine.joints import (
+    by_quaternion,
+    joint,
+    outward_motion,
+    placement,
+    project_wrench,
+    quaternion_row,
+)
 from .._engine.lanes import all_finite, at, clear, like, put, zero_of
 from .._engine.layout import ARMATURE, COULOMB, H_GRAVITY, H_NB, INERTIA, MASS, VISCOUS
 from .._engine.outward_pass import (
@@ -122,18 +129,44 @@ def rnea_into(P, q, qd, qdd, gscale, fext, ws, tau, extended, trace=None):
             qh = at(q_given, cq) if cq >= 0 else z
         qdi, qddi = (at(qd, k), at(qdd, k)) if k >= 0 else (z, z)
         jnt = joint(P, o)
-        E, r, dwd, da = row_placement_correction(P, o, jnt, qi, q, qd, k, cq, extended, qh, dwd, da)
+        E, r = placement(jnt, qi, extended, qh)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (joints.quaternion_row)
+                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = parent(P, o)
         if p != i - 1:
             w, wd, a = g3(ws, p, WS_W), g3(ws, p, WS_WD), g3(ws, p, WS_A)
         a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
         w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, dwd, da, extended)
-        _body_wrench(P, o, i, ws, E, r, w, wd, a, qi, trace)
+        # (3.30), written out as _body_wrench (an inlined helper given the arrays costs a
+        # reference-count round trip per row: docs/performance.md)
+        c = body_com(P, o, qi)
+        I = m9(P, o + INERTIA)
+        ac = add(a, add(cross(wd, c), cross(w, cross(w, c))))
+        F = scale(P[o + MASS], ac)
+        N = add(mv(I, wd), cross(w, mv(I, w)))
+        s9(ws, i, WS_E, E)
+        s3(ws, i, WS_R, r)
+        s3(ws, i, WS_W, w)
+        s3(ws, i, WS_WD, wd)
+        s3(ws, i, WS_A, a)
+        if trace is not None:
+            s3(ws, i, WS_AC, ac)
+            s3(ws, i, WS_F, F)
+            s3(ws, i, WS_N, N)
+        s3(ws, i, WS_FJ, F)
+        s3(ws, i, WS_NJ, add(N, cross(c, F)))
     total = z
     f = n = (z, z, z)  # what the next body (i + 1) sends when i is its parent
     for i in range(nb, first - 1, -1):  # (3.31)-(3.33), tips to base
         o = row_offset(i)
-        f, n = _child_wrench(ws, i, f, n, fext)
+        f = add(f, g3(ws, i, WS_FJ))  # (as _child_wrench, written out)
+        n = add(n, g3(ws, i, WS_NJ))
+        if fext is not None:
+            n = add(n, v3(fext[i], 0))
+            f = add(f, v3(fext[i], 3))
+        s3(ws, i, WS_FJ, f)
+        s3(ws, i, WS_NJ, n)
         k = rate_index(P, o)
         if k >= 0:  # project on the joint, add friction and rotor inertia
             t = project_wrench(joint(P, o), f, n, extended)

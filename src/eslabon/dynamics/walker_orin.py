@@ -29,7 +29,13 @@ import math
 from numba import njit
 
 from .._engine.floating_base import BASE_BODY, base_block, base_column, first_loop_row
-from .._engine.joints import joint, row_placement, world_axis
+from .._engine.joints import (
+    by_quaternion,
+    joint,
+    placement,
+    quaternion_row_placement,
+    world_axis,
+)
 from .._engine.lanes import all_finite, at, g1, like, s1, zero_of
 from .._engine.layout import (
     ARMATURE,
@@ -145,13 +151,34 @@ def crba_into(P, q, cw, H, extended):
         if extended is not None:
             if cq >= 0:
                 qh = at(q_given, cq)
-        E, r = row_placement(P, o, jnt, qi, q, cq, extended, qh)
+        E, r = placement(jnt, qi, extended, qh)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (joints.quaternion_row_placement)
+                E, r = quaternion_row_placement(P, o, q, cq)
         p = parent(P, o)
         if p != i - 1:  # a branch: the parent's pose from the workspace
             Rp = g9(cw, p, _RW)
             pp = g3(cw, p, _PW)
-        Rp, pp, f = _composite_body(P, o, i, k, jnt, cw, E, r, Rp, pp, qi, z, extended)
-        fork = fork or f
+        # as _composite_body, written out (an inlined helper given the arrays costs a
+        # reference-count round trip per row: docs/performance.md)
+        pw = add(pp, mv(Rp, r))
+        R = mm(Rp, E)
+        if k >= 0:
+            sn, sf = world_axis(jnt, R, pw, extended)
+            s3(cw, i, _SN, sn)
+            s3(cw, i, _SF, sf)
+        m = P[o + MASS]
+        c = add(pw, mv(R, body_com(P, o, qi)))
+        J = sym6(inertia_about(rotate_sym(R, m9(P, o + INERTIA)), m, c))
+        if P[o + FORK] != 0.0:
+            s9(cw, i, _RW, R)
+            s3(cw, i, _PW, pw)
+            fork = True
+        s1(cw, i, _M, m + z)
+        s3(cw, i, _H, scale(m, c))
+        s6(cw, i, _J, J)
+        Rp = R
+        pp = pw
     if fork:
         # entries of two rates on different branches stay 0; without a fork every pair of
         # rates is one joint and an ancestor, each written below
