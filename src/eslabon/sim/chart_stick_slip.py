@@ -29,24 +29,25 @@ from .stick_slip_loops import _start, state_buffers
 
 
 @njit(cache=True, inline="always")
-def _chart_stage(P0, method, T, F, k, stage, hs, kp, ap, kd, out, step, state, wk):
+def _chart_stage(P0, method, T, F, k, stage, hs, kp, ap, kd, out, step, state, wk, coupling):
     """One later stage (:func:`.chart_loop.chart_advance`), then the held q̈ into
     ``out``; status."""
     q, c0, v, layout, c, y, x, extended = step
     chart_advance(q, c0, v, layout, c, y, x, hs, kp, ap, kd)
     wid = wk[1]
     return _held_stage(P0, P0, method, NO_LAW, None, T, F, k, stage, x, y, state, wk, wid, out,
-                       extended)  # fmt: skip
+                       extended, coupling)  # fmt: skip
 
 
 @njit(cache=True)
-def chart_stick_slip_loop(P0, method, T, F, dt, Q, QD, QDD, layout, extended):
+def chart_stick_slip_loop(P0, method, T, F, dt, Q, QD, QDD, layout, extended, coupling):
     """Fill rows 1..K-1 of Q (K, nq) and QD (K, nv) (row 0 holds the initial state) and
     every row of QDD by RK4 on charts with Coulomb friction's stick–slip, under the torque
     table ``T`` ((K or 1, nv)); ``P0`` the packed model without Coulomb friction, ``F``
     (nv,) each rate's Coulomb friction, ``layout`` = (vq, vv, parts) of
-    :func:`.manifold.chart_layout`. QD[k] receives the rates after the stuck joints were
-    stopped. Returns (status, failing step)."""
+    :func:`.manifold.chart_layout`; ``coupling`` the mimic map
+    (:func:`eslabon.dynamics.coupled_fd.coupling_arrays`) or None. QD[k] receives the
+    rates after the stuck joints were stopped. Returns (status, failing step)."""
     n = QD.shape[1]
     nq = Q.shape[1]
     wk = _workspaces(P0)
@@ -61,7 +62,7 @@ def chart_stick_slip_loop(P0, method, T, F, dt, Q, QD, QDD, layout, extended):
         q = Q[k]
         v = QD[k]
         st = _start(P0, P0, method, NO_LAW, None, T, F, h, k, q, v, state, wk, wk[1], a1,
-                    extended)  # fmt: skip
+                    extended, coupling)  # fmt: skip
         if k == K - 1:
             for a in range(n):
                 QDD[k, a] = a1[a]
@@ -69,9 +70,12 @@ def chart_stick_slip_loop(P0, method, T, F, dt, Q, QD, QDD, layout, extended):
         chart_start(q, vq, vv, parts, c0)
         chart_rate(c0, q, v, parts, k1)
         step = (q, c0, v, layout, c, y, x, extended)
-        st |= _chart_stage(P0, method, T, F, k, 1, h / 2, k1, a1, k2, a2, step, state, wk)
-        st |= _chart_stage(P0, method, T, F, k, 1, h / 2, k2, a2, k3, a3, step, state, wk)
-        st |= _chart_stage(P0, method, T, F, k, 2, h, k3, a3, k4, a4, step, state, wk)
+        st |= _chart_stage(P0, method, T, F, k, 1, h / 2, k1, a1, k2, a2, step, state, wk,
+                           coupling)  # fmt: skip
+        st |= _chart_stage(P0, method, T, F, k, 1, h / 2, k2, a2, k3, a3, step, state, wk,
+                           coupling)  # fmt: skip
+        st |= _chart_stage(P0, method, T, F, k, 2, h, k3, a3, k4, a4, step, state, wk,
+                           coupling)  # fmt: skip
         if st:
             return st, k
         if not chart_rk4_end(k, q, c0, v, (k1, k2, k3, k4), (a1, a2, a3, a4), h, c, Q, QD, QDD,

@@ -129,7 +129,7 @@ def one_arm(P, friction, Pc, method, euler, law, data, dt, i, Q, QD, QDD, TAU, e
         gains = (_pick(KP, i), _pick(KD, i), _pick(R0, i), _pick(R1, i), _pick(R2, i))
         return stick_slip_loop(
             P0, Pc, method, euler, law, gains, _pick(T, i), F, dt, Q[i], QD[i], QDD[i],
-            TAU[i] if law != NO_LAW else TAU[0], extended,
+            TAU[i] if law != NO_LAW else TAU[0], extended, None,
         )  # fmt: skip
     if law == NO_LAW:
         if euler:
@@ -311,24 +311,30 @@ def general_run(P, method, euler, T, dt, Q, QD, QDD, layout, extended, coupling)
 @njit(cache=True, inline="always")
 def _own_workspaces(coupling):
     """The mimic map with workspaces of this run's own (the runs share the map itself)."""
-    q_from, q_scale, q_offset, G, qe, ve, be, M = coupling
+    q_from, q_scale, q_offset, G, starts, rows, qe, ve, be, M = coupling
     w = (np.empty_like(qe), np.empty_like(ve), np.empty_like(be), np.empty_like(M))
-    return (q_from, q_scale, q_offset, G) + w
+    return (q_from, q_scale, q_offset, G, starts, rows) + w
 
 
 @njit(cache=True)
 def _general_one(P, P0, F, method, euler, T, dt, Q, QD, QDD, layout, extended, coupling):
-    """One run of :func:`rollout_general`: with mimic joints through their own workspaces;
-    with Coulomb friction (some F > 0, ``P0`` the model without it) on charts, the
-    stick–slip loop on charts; else :func:`general_run`."""
+    """One run of :func:`rollout_general`: with mimic joints through workspaces of its
+    own; with Coulomb friction (some F > 0, ``P0`` the model without it), the stick–slip
+    loop (on charts when ``layout`` is given), as :func:`eslabon.simulate` runs it; else
+    :func:`general_run`."""
     if coupling is not None:
-        return general_run(P, method, euler, T, dt, Q, QD, QDD, layout, extended,
-                           _own_workspaces(coupling))  # fmt: skip
-    if layout is not None:
-        for f in F:
-            if f > 0.0:
-                return chart_stick_slip_loop(P0, method, T, F, dt, Q, QD, QDD, layout, extended)
-    return general_run(P, method, euler, T, dt, Q, QD, QDD, layout, extended, None)
+        coupling = _own_workspaces(coupling)
+    for f in F:
+        if f > 0.0:
+            if layout is not None:
+                return chart_stick_slip_loop(
+                    P0, method, T, F, dt, Q, QD, QDD, layout, extended, coupling
+                )
+            return stick_slip_loop(
+                P0, P0, method, euler, NO_LAW, None, T, F, dt, Q, QD, QDD,
+                np.zeros((1, QD.shape[1])), extended, coupling,
+            )  # fmt: skip
+    return general_run(P, method, euler, T, dt, Q, QD, QDD, layout, extended, coupling)
 
 
 @batch_kernel

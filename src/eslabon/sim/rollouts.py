@@ -37,9 +37,8 @@ A model with quaternion joints (a free flyer, a ball joint) or mimic joints runs
 ``simulate`` takes for it, one run at a time (:func:`.rollout_kernels.rollout_general`):
 RK4 on charts (:mod:`.chart_loop`) when q holds quaternions, the coupled forward dynamics
 with mimic joints; its q has nq entries per sample. Such runs take torque tables;
-with Coulomb friction on charts, the stick–slip loop on charts (:mod:`.chart_stick_slip`).
-A law, or Coulomb friction with mimic joints (which ``simulate`` steps in Python), is
-refused.
+with Coulomb friction, the stick–slip loop (on charts, :mod:`.chart_stick_slip`), with
+mimic joints too. A law is refused.
 """
 
 from __future__ import annotations
@@ -138,11 +137,6 @@ def _check_general(m, models, torque, method, fd_method, field):
             continue
         seen.add(id(d))
         where = field if len(models) == 1 else f"model: models[{i}] ({d.name})"
-        if m.mimic is not None and np.any(coulomb_per_rate(d) > 0):
-            raise ValueError(
-                f"{where}: Coulomb friction on a model with mimic joints; rollout runs such "
-                "models without it (simulate each run instead)"
-            )
         if m.mimic is not None and not all(
             np.array_equal(getattr(m.mimic, f), getattr(d.mimic, f))
             for f in ("q_from", "q_scale", "q_offset", "G")

@@ -6,8 +6,8 @@
   (:func:`.rk4.rk4_loop`; :func:`.chart_loop.chart_rk4_loop` on the charts of a model
   with quaternion joints, :mod:`.manifold`; a model with mimic joints through
   :mod:`eslabon.dynamics.coupled_fd`; Coulomb friction on charts by
-  :func:`.chart_stick_slip.chart_stick_slip_loop`); a callable is evaluated from Python
-  at every stage, and so is Coulomb friction with a mimic joint.
+  :func:`.chart_stick_slip.chart_stick_slip_loop`, with mimic joints too); a callable is
+  evaluated from Python at every stage.
 * ``"euler"``: semi-implicit Euler, q̇⁺ = q̇ + h q̈ then q⁺ = q + h q̇⁺, compiled as RK4
   is (:func:`.rk4.euler_loop`); models without quaternion joints.
 * ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
@@ -288,7 +288,7 @@ def simulate(
         and wrenches is None
         and not callable(torque)
         and fd_method in FD_CODES
-        and not (model.mimic is not None and (friction is not None or fd_method == "aba"))
+        and not (model.mimic is not None and fd_method == "aba")
     )
     coupled = () if model.mimic is None else (coupling_arrays(model),)  # mimic joints
     qdd = np.empty((K, n))
@@ -296,8 +296,9 @@ def simulate(
         P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
         F = coulomb_per_rate(model)
         status, step = chart_stick_slip_loop(
-            P0, code, T, F, float(dt), q, qd, qdd, chart_layout(model), extended_of(P0)
-        )
+            P0, code, T, F, float(dt), q, qd, qdd, chart_layout(model), extended_of(P0),
+            coupled[0] if coupled else None,
+        )  # fmt: skip
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T, method)
     elif compiled and manifold:
@@ -315,7 +316,7 @@ def simulate(
         F = coulomb_per_rate(model)
         status, step = stick_slip_loop(
             P0, P0, code, method == "euler", NO_LAW, None, T, F, float(dt), q, qd, qdd,
-            np.zeros((1, n)), extended_of(P0),
+            np.zeros((1, n)), extended_of(P0), coupled[0] if coupled else None,
         )  # fmt: skip
         if status:
             _raise_step_failure(model, status, step, t, q, qd, T, method)

@@ -27,9 +27,9 @@ import numpy as np
 from numba import njit
 
 from .._engine.compile import subject
-from .._engine.layout import H_NQ
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
 from ..dynamics.cholesky_fd import spd_inverse
+from ..dynamics.coupled_fd import coupled_mass_into
 from ..dynamics.walker_orin import crba_into
 from .law_kernels import _row, law_torque
 from .laws import NO_LAW
@@ -46,11 +46,16 @@ from .stick_slip import STUCK, candidates, constrain, effective_torque, release,
 
 
 @njit(cache=True, inline="always")
-def _inverse_mass(P0, x, wk, X, extended):
-    """X ← M(x)⁻¹ (composite-rigid-body mass matrix, Cholesky inverse); status."""
+def _inverse_mass(P0, x, wk, X, extended, coupling):
+    """X ← M(x)⁻¹ (composite-rigid-body mass matrix, Cholesky inverse); with
+    ``coupling`` (mimic joints), that of the independent coordinates, Gᵀ H_e G
+    (:func:`eslabon.dynamics.coupled_fd.coupled_mass_into`); status."""
     cw, H = wk[2], wk[3]
-    st = crba_into(P0, x, cw, H, extended)
-    return st | spd_inverse(H, X, X.shape[0])
+    if coupling is None:
+        st = crba_into(P0, x, cw, H, extended)
+        return st | spd_inverse(H, X, X.shape[0])
+    st, Hr = coupled_mass_into(P0, x, coupling, cw, H, extended)
+    return st | spd_inverse(Hr, X, X.shape[0])
 
 
 @njit(cache=True, inline="always")
@@ -78,12 +83,12 @@ def _torque(Pc, law, gains, T, k, stage, x, v, tau, wid, cmd, extended):
 
 
 @njit(cache=True, inline="always")
-def _start(P0, Pc, method, law, gains, T, F, h, k, q, v, state, wk, wid, out, extended):
+def _start(P0, Pc, method, law, gains, T, F, h, k, q, v, state, wk, wid, out, extended, coupling):
     """Steps 1–3 of :mod:`.stick_slip` at the start of step k (``v`` changed in place:
     the stuck joints stopped), then q̈ there with S held; the torque at the stopped state
     is left in ``state[4]``. Status."""
     X, mode, fixed, hold, tau, te, cmd, wsp = state
-    st = _inverse_mass(P0, q, wk, X, extended)
+    st = _inverse_mass(P0, q, wk, X, extended, coupling)
     if st != OK:
         return st
     wa, ws, cw, H, zero, unit, col = wk
@@ -91,30 +96,32 @@ def _start(P0, Pc, method, law, gains, T, F, h, k, q, v, state, wk, wid, out, ex
     if _any_stuck(mode):
         st |= _torque(Pc, law, gains, T, k, 0, q, v, tau, wid, cmd, extended)
         effective_torque(tau, v, F, mode, fixed, te)
-        st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended, None)
+        st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended, coupling)
         if st != OK:
             return st
         if not (release(out, X, F, mode, fixed, wsp) and stop(v, X, mode, wsp)):
             return NOT_POSITIVE_DEFINITE
     st |= _torque(Pc, law, gains, T, k, 0, q, v, tau, wid, cmd, extended)
     effective_torque(tau, v, F, mode, fixed, te)
-    st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended, None)
+    st |= _accel(P0, method, q, v, te, wa, ws, cw, H, zero, unit, col, out, extended, coupling)
     if st == OK and not constrain(out, X, mode, hold, wsp):
         st = NOT_POSITIVE_DEFINITE
     return st
 
 
 @njit(cache=True, inline="always")
-def _stage(P0, Pc, method, law, gains, T, F, k, stage, x, y, state, wk, wid, out, extended):
+def _stage(
+    P0, Pc, method, law, gains, T, F, k, stage, x, y, state, wk, wid, out, extended, coupling
+):
     """q̈ at a later stage of step k, the modes of its start held (the stuck joints by
     the constrained dynamics at the stage's configuration). Status."""
     X, mode, fixed, hold, tau, te, cmd, wsp = state
     wa, ws, cw, H, zero, unit, col = wk
     st = _torque(Pc, law, gains, T, k, stage, x, y, tau, wid, cmd, extended)
     effective_torque(tau, y, F, mode, fixed, te)
-    st |= _accel(P0, method, x, y, te, wa, ws, cw, H, zero, unit, col, out, extended, None)
+    st |= _accel(P0, method, x, y, te, wa, ws, cw, H, zero, unit, col, out, extended, coupling)
     if st == OK and _any_stuck(mode):
-        st = _inverse_mass(P0, x, wk, X, extended)
+        st = _inverse_mass(P0, x, wk, X, extended, coupling)
         if st == OK and not constrain(out, X, mode, hold, wsp):
             st = NOT_POSITIVE_DEFINITE
     return st
@@ -137,7 +144,9 @@ def state_buffers(n):
 
 
 @njit(cache=True)
-def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU, extended):
+def stick_slip_loop(
+    P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU, extended, coupling
+):
     """:func:`.rk4.rk4_loop` (or, with ``euler``, :func:`.rk4.euler_loop`) with the
     stick–slip of each step, under the torque table ``T`` ((K or 1, n), ``law`` NO_LAW)
     (``gains`` None: the loop is compiled without the laws' code, as :func:`eslabon.simulate`
@@ -146,7 +155,7 @@ def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU
     TAU[k] the law's torque at sample k). ``P0``: the packed model without Coulomb
     friction; ``F`` (n,): each rate's Coulomb friction. QD[k] receives the rates after
     the stuck joints were stopped. Returns (status, failing step)."""
-    n = int(P0[H_NQ])
+    n = QD.shape[1]
     wk = _workspaces(P0)
     wid = _workspaces(Pc)[1]  # Newton–Euler's, for computed torque
     state = state_buffers(n)
@@ -157,7 +166,8 @@ def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU
     for k in range(K):
         q = Q[k]
         v = QD[k]
-        st = _start(P0, Pc, method, law, gains, T, F, h, k, q, v, state, wk, wid, a1, extended)
+        st = _start(P0, Pc, method, law, gains, T, F, h, k, q, v, state, wk, wid, a1, extended,
+                    coupling)  # fmt: skip
         if law != NO_LAW:
             for a in range(n):
                 TAU[k, a] = tau[a]
@@ -169,15 +179,15 @@ def stick_slip_loop(P0, Pc, method, euler, law, gains, T, F, dt, Q, QD, QDD, TAU
             for a in range(n):
                 x[a], y[a] = rk4_stage2(q[a], v[a], a1[a], h)
             st |= _stage(P0, Pc, method, law, gains, T, F, k, 1, x, y, state, wk, wid, a2,
-                         extended)  # fmt: skip
+                         extended, coupling)  # fmt: skip
             for a in range(n):
                 x[a], y[a] = rk4_stage3(q[a], v[a], a1[a], a2[a], h)
             st |= _stage(P0, Pc, method, law, gains, T, F, k, 1, x, y, state, wk, wid, a3,
-                         extended)  # fmt: skip
+                         extended, coupling)  # fmt: skip
             for a in range(n):
                 x[a], y[a] = rk4_stage4(q[a], v[a], a2[a], a3[a], h)
             st |= _stage(P0, Pc, method, law, gains, T, F, k, 2, x, y, state, wk, wid, a4,
-                         extended)  # fmt: skip
+                         extended, coupling)  # fmt: skip
         if st:
             return st, k
         for a in range(n):
