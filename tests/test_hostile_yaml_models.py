@@ -475,7 +475,7 @@ BODY_CASES = {
     ),
     "pitch_on_revolute.yaml": (
         edit(BODIES, "joint: R,", "joint: R, pitch: 0.01,"),
-        "bodies[0].pitch: only a helical joint has a pitch",
+        "bodies[0].pitch: a revolute joint has no pitch (joints with one: helical)",
     ),
     "pitch_string.yaml": (
         edit(BODIES, "joint: R,", "joint: helical, pitch: '0.01',"),
@@ -483,7 +483,7 @@ BODY_CASES = {
     ),
     "axis2_on_prismatic.yaml": (
         edit(BODIES, "joint: P,", "joint: P, axis2: [0, 0, 1],"),
-        "bodies[1].axis2: only a universal joint has a second axis",
+        "bodies[1].axis2: a prismatic joint has no second axis (joints with one: universal)",
     ),
     "universal_without_axis2.yaml": (
         edit(BODIES, "joint: R,", "joint: universal,"),

@@ -185,11 +185,15 @@ def test_a_body_list_takes_every_joint_type(tmp_path):
         (", axis2: [0, 1, 0]", "", "bodies[2].axis2: expected the universal joint's second axis"),
         ("axis2: [0, 1, 0]", "axis2: [0, 1]", "bodies[2].axis2: expected shape (3,), got (2,)"),
         ("pitch: 0.01", "pitch: '0.01'", "bodies[3].pitch: expected a number, got '0.01'"),
-        ("joint: planar,", "joint: planar, pitch: 0.1,", "bodies[4].pitch: only a helical joint"),
+        (
+            "joint: planar,",
+            "joint: planar, pitch: 0.1,",
+            "bodies[4].pitch: a planar joint has no pitch (joints with one: helical)",
+        ),
         (
             "joint: helical,",
             "joint: helical, axis2: [0, 0, 1],",
-            "bodies[3].axis2: only a universal joint has a second axis",
+            "bodies[3].axis2: a helical joint has no second axis (joints with one: universal)",
         ),
         ("joint: spherical", "joint: ball", "bodies[1].joint: expected 'R', 'P' or 'F'"),
     ],

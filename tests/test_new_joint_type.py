@@ -102,6 +102,18 @@ def test_the_scratch_type_is_one_entry_in_every_table(cylindrical):
                                         np.column_stack([_AXIS, 0 * _AXIS])]))  # fmt: skip
 
 
+def test_messages_name_the_types_from_the_table(cylindrical):
+    """Which types take a pitch or a second axis is read from the table: the scratch
+    type is named as the joint that has none."""
+    b = ModelBuilder()
+    with pytest.raises(ValueError, match=r"a cylindrical joint has no pitch \(joints with one: "
+                                         r"helical\)"):  # fmt: skip
+        b.add_body(0, "cylindrical", axis=_AXIS, pitch=0.1, mass=1.0, inertia=_INERTIA)
+    with pytest.raises(ValueError, match=r"a cylindrical joint has no second axis \(joints "
+                                         r"with one: universal\)"):  # fmt: skip
+        b.add_body(0, "cylindrical", axis=_AXIS, axis2=_AXIS, mass=1.0, inertia=_INERTIA)
+
+
 def test_the_identity_web_holds_on_the_scratch_type(cylindrical):
     m = _arm("cylindrical")
     report = es.crosscheck(m, seed=3)

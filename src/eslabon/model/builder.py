@@ -21,6 +21,7 @@ from .validate import (
     check_nonnegative,
     check_plausible,
     check_rotation,
+    kinds_with,
     largest_moment,
     settle_inertia,
     short_repr,
@@ -260,11 +261,13 @@ class ModelBuilder:
             raise ValueError(f"{where}.axis2: expected the {kind.name} joint's second axis")
         if kind.axes < 2 and np.any(body["axis2"]):
             raise ValueError(
-                f"{where}.axis2: only a universal joint has a second axis (a {kind.name} joint)"
+                f"{where}.axis2: a {kind.name} joint has no second axis (joints with one: "
+                f"{kinds_with(lambda k: k.axes == 2)})"
             )
         if not kind.pitch and body["pitch"] != 0.0:
             raise ValueError(
-                f"{where}.pitch: only a helical joint has a pitch (a {kind.name} joint)"
+                f"{where}.pitch: a {kind.name} joint has no pitch (joints with one: "
+                f"{kinds_with(lambda k: k.pitch)})"
             )
         self._bodies.append(body)
         return i

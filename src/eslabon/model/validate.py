@@ -72,6 +72,13 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = 6
 _NUMERIC_KINDS = "iuf"  # numpy dtype kinds of real numbers (bool is "b")
 
 
+def kinds_with(has) -> str:
+    """The names of the joint types for which ``has(kind)`` is true, as "a, b or c" (for
+    messages that say which types take a field)."""
+    names = [k.name for k in JOINT_KINDS.values() if has(k)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def short_repr(value: object) -> str:
     """``repr(value)`` cut to a readable length (for error messages about file input)."""
     return _SHORT.repr(value)
@@ -362,7 +369,10 @@ def check_body_arrays(model: ModelData) -> dict[str, NDArray[Any]]:
     takes_pitch = np.array([JOINT_KINDS[int(t)].pitch for t in jtype])
     bad = np.flatnonzero((pitch != 0.0) & ~takes_pitch)
     if len(bad):
-        raise ValueError(f"pitch[{bad[0]}]: only a helical joint has a pitch")
+        raise ValueError(
+            f"pitch[{bad[0]}]: a {JOINT_KINDS[int(jtype[bad[0]])].name} joint has no pitch "
+            f"(joints with one: {kinds_with(lambda k: k.pitch)})"
+        )
     for i in map(int, np.flatnonzero(pitch)):
         check_magnitude(pitch[i], MAX_LENGTH, f"pitch[{i}]", "m/rad")
     out["pitch"] = pitch
