@@ -543,7 +543,7 @@ def test_zoo_dh_robots_through_to_urdf_against_pinocchio(name):
     pmodel = pin.buildModelFromXML(to_urdf(model))
     pmodel.gravity.linear = model.gravity
     assert (pmodel.nv, pmodel.njoints - 1) == (model.nv, len(model.joint_bodies))
-    names = [f"joint_{n}" for n in model.body_names[1:]]
+    names = list(model.joint_names[1:])  # to_urdf names the joints by joint_names
     _against_pinocchio(pin, pmodel, model, names, 11, 2)
 
 

@@ -1,14 +1,15 @@
 """Hostile names in the viewer's pages (security issue "a name runs script in a shared
-page"): a robot, link or body name holding a template token, ``</script>``, ``<!--``, an
-``<img onerror>``, quotes and ampersands, or U+2028/U+2029 is shown as literal text and
-never changes the page's structure. Every case is built from a model file (URDF robot
-name, URDF link name, a YAML body list, a YAML DH row), ``Viewer.add_mobile(name=…)``,
-an explicit title, ``eslabon view`` and the notebook's ``_repr_html_``; the checks without
-a browser parse the page (the same elements and attributes as a plainly named page, the
-title and heading text equal to the name, the scene JSON reads back the same names). A
-handful of pages then open in headless Chromium (skipped when Chromium, ChromeDriver or
-selenium is missing): no hostile handler runs, the scene loads, the names show as text.
-The demo's index page gets the same treatment."""
+page"): a robot, link, joint or body name holding a template token, ``</script>``,
+``<!--``, an ``<img onerror>``, quotes and ampersands, or U+2028/U+2029 is shown as
+literal text and never changes the page's structure. Every case is built from a model
+file (URDF robot name, URDF link and joint name, a YAML body list with joint names, a
+YAML DH row), ``Viewer.add_mobile(name=…)``, an explicit title, ``eslabon view`` and the
+notebook's ``_repr_html_``; the checks without a browser parse the page (the same
+elements and attributes as a plainly named page, the title and heading text equal to the
+name, the scene JSON reads back the same names). A handful of pages then open in
+headless Chromium (skipped when Chromium, ChromeDriver or selenium is missing): no
+hostile handler runs, the scene loads, the names show as text. The demo's index page
+gets the same treatment."""
 
 import html
 import json
@@ -53,14 +54,15 @@ def _urdf(robot, link):
     return (
         f'<robot name="{r}"><link name="base"/><link name="{ln}"><inertial><mass value="1"/>'
         '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>'
-        f'<joint name="j" type="revolute"><parent link="base"/><child link="{ln}"/>'
+        f'<joint name="{ln}" type="revolute"><parent link="base"/><child link="{ln}"/>'
         '<axis xyz="0 0 1"/></joint></robot>'
     )
 
 
 def _yaml_bodies(model_name, names):
     rows = "".join(
-        f"  - {{name: {json.dumps(n)}, parent: {i}, joint: R, axis: [0, 0, 1],"
+        f"  - {{name: {json.dumps(n)}, joint_name: {json.dumps(n)}, parent: {i}, joint: R,"
+        " axis: [0, 0, 1],"
         f" translation: [0, 0, 0.3], mass: 1.0}}\n"
         for i, n in enumerate(names)
     )
@@ -104,7 +106,7 @@ def _viewer(site, name, folder, mobile=None):
     if site == "yaml_dh_row":
         (folder / "m.yaml").write_text(_yaml_dh(name), encoding="utf-8")
         model = es.load_model(folder / "m.yaml")
-        return viz.Viewer(model, _traj(2), autoplay=False), "arm", ["arm"], name
+        return viz.Viewer(model, _traj(2), autoplay=False), "arm", ["arm"], None
     if site == "title":
         model = es.zoo.load("planar2")
         return viz.Viewer(model, _traj(2), title=name, autoplay=False), name, ["planar2"], None

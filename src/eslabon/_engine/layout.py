@@ -77,7 +77,10 @@ class JointKind(NamedTuple):
     coordinate ("rad", "m", or "" for a quaternion's); ``axes`` how many of the body's
     axes it takes (0, 1: ``axis``, 2: ``axis`` and ``axis2``); ``pitch`` whether it
     takes one; ``constant_subspace`` whether its motion subspace S is constant in its
-    body's axes (the reference formulations need it)."""
+    body's axes (the reference formulations need it); ``q_names`` and ``v_names`` the
+    suffixes that name its coordinates and rates after the joint's name
+    (``root_joint.qw``: :attr:`eslabon.Model.q_names`), empty for a joint of one
+    coordinate (named by the joint alone) and ``q1``, ``q2`` … (``v1`` …) by default."""
 
     code: int
     name: str
@@ -89,6 +92,8 @@ class JointKind(NamedTuple):
     axes: int = 0
     pitch: bool = False
     constant_subspace: bool = True
+    q_names: tuple = ()
+    v_names: tuple = ()
 
 
 JOINT_KINDS: dict = {}  # code -> JointKind, filled by register_joint_kind
@@ -109,6 +114,14 @@ def register_joint_kind(kind: JointKind) -> None:
         raise ValueError(f"joint type {kind.name}: the letter {kind.letter!r} is taken")
     if len(kind.units) != kind.nq:
         raise ValueError(f"joint type {kind.name}: {len(kind.units)} units for nq = {kind.nq}")
+    if kind.nq > 1 and not kind.q_names:
+        kind = kind._replace(q_names=tuple(f"q{k}" for k in range(1, kind.nq + 1)))
+    if kind.nv > 1 and not kind.v_names:
+        kind = kind._replace(v_names=tuple(f"v{k}" for k in range(1, kind.nv + 1)))
+    if len(kind.q_names) != (kind.nq if kind.nq > 1 else 0) or len(kind.v_names) != (
+        kind.nv if kind.nv > 1 else 0
+    ):
+        raise ValueError(f"joint type {kind.name}: q_names, v_names: one per coordinate")
     rows = kind.rows((0.0, 0.0, 1.0), (1.0, 0.0, 0.0))
     moving = sum(motion != FIXED for motion, _, _, _ in rows)
     if moving != kind.nv or not rows:
@@ -221,6 +234,7 @@ for _kind in (
         UNIVERSAL, "universal", "U", 2, 2,
         lambda a, b: [(REVOLUTE, tuple(a), BY_AXIS, 0), (REVOLUTE, tuple(b), BY_AXIS, 1)],
         ("rad", "rad"), axes=2, constant_subspace=False,
+        q_names=("q1", "q2"), v_names=("v1", "v2"),
     ),
     JointKind(
         PLANAR, "planar", "L", 3, 3,
@@ -228,6 +242,7 @@ for _kind in (
             (PRISMATIC, _X, BY_AXIS, 0), (PRISMATIC, _Y, BY_AXIS, 1), (REVOLUTE, _Z, BY_AXIS, 2)
         ],
         ("m", "m", "rad"), constant_subspace=False,
+        q_names=("x", "y", "theta"), v_names=("vx", "vy", "wz"),
     ),
     JointKind(
         SPHERICAL, "spherical", "S", 4, 3,
@@ -235,7 +250,7 @@ for _kind in (
             (REVOLUTE, _X, BY_QUATERNION, 0), (REVOLUTE, _Y, BY_AXIS, -1),
             (REVOLUTE, _Z, BY_AXIS, -1),
         ],
-        ("", "", "", ""),
+        ("", "", "", ""), q_names=("qx", "qy", "qz", "qw"), v_names=("wx", "wy", "wz"),
     ),
     JointKind(
         FREE_FLYER, "free_flyer", "B", 7, 6,
@@ -245,6 +260,8 @@ for _kind in (
             + [(REVOLUTE, e, BY_AXIS, -1) for e in (_X, _Y, _Z)]
         ),
         ("m", "m", "m", "", "", "", ""),
+        q_names=("x", "y", "z", "qx", "qy", "qz", "qw"),
+        v_names=("vx", "vy", "vz", "wx", "wy", "wz"),
     ),
 ):  # fmt: skip
     register_joint_kind(_kind)

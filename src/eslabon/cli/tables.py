@@ -26,6 +26,8 @@ def model_info(m, chosen_ee=None):
         "joint_types": list(m.joint_types),
         "gravity": m.gravity.tolist(),
         "source": m.source,
+        "joint_names": list(m.joint_names[1:]),
+        "q_names": list(m.q_names),
         "masses": {m.body_names[i]: float(m.mass[i]) for i in range(1, m.nb + 1)},
         "total_mass": float(m.mass.sum()),
     }
@@ -79,9 +81,12 @@ def model_info(m, chosen_ee=None):
     moving = len(m.joint_bodies)
     lines.append(f"bodies   {m.nb}: {moving} on moving joints, {m.nb - moving} on fixed ones")
     width = max([10] + [len(m.body_names[i]) for i in range(1, m.nb + 1)])
+    jwidth = max([10] + [len(m.joint_names[i]) for i in range(1, m.nb + 1)])
+    lines.append(f"  {'i':>2} {'body':<{width}} {'joint':<{jwidth}} type")
     for i in range(1, m.nb + 1):
         lines.append(
-            f"  {i:>2} {m.body_names[i]:<{width}} {JOINT_TYPE_NAMES[int(m.joint_type[i])]:<10}"
+            f"  {i:>2} {m.body_names[i]:<{width}} {m.joint_names[i]:<{jwidth}} "
+            f"{JOINT_TYPE_NAMES[int(m.joint_type[i])]:<10}"
             f" parent {m.parent[i]:>2}  mass {m.mass[i]:<8.5g} com {np.round(m.com[i], 6).tolist()}"
         )
     lines.append(f"total mass {m.mass.sum():.6g} kg")

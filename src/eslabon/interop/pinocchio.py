@@ -206,6 +206,73 @@ def configuration_order(model) -> np.ndarray:
     return _order(model, model.q_index, nq_of)
 
 
+def urdf_order(model) -> tuple[np.ndarray, np.ndarray]:
+    """Where Pinocchio's URDF reader puts eslabon's coordinates, for a model read from a
+    URDF: ``(q_order, v_order)`` with ``q_pin = q[q_order]``, ``v_pin = v[v_order]``,
+    ``tau[v_order] = tau_pin`` and ``M[np.ix_(v_order, v_order)] = M_pin``, for
+    ``pin.buildModel(urdf)`` (``root_joint`` given alike) of the same file. Needs only
+    numpy.
+
+    Both number the joints depth first; eslabon visits a link's children in the order of
+    their joints in the file (as MuJoCo does), Pinocchio in the order of their joints'
+    names (its URDF parser keeps them sorted by name), so the two orders are the same
+    exactly when, at every link, the joints' names are in file order. A free flyer's
+    coordinates are in the same order on both sides.
+
+    Parameters
+    ----------
+    model : Model
+        Its joints named as in the file (:attr:`eslabon.Model.joint_names`, as
+        :func:`eslabon.model.from_urdf` names them).
+
+    Returns
+    -------
+    tuple of ndarray of int64
+        ``q_order`` (nq,) and ``v_order`` (nv,).
+
+    Raises
+    ------
+    ValueError
+        A model with a mimic joint (Pinocchio's reader gives a mimic joint a coordinate of
+        its own unless told otherwise): take values by name instead,
+        :func:`eslabon.model.configuration_from_names`.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon.interop.pinocchio import urdf_order
+    >>> legs = es.model.ModelBuilder()
+    >>> hip_b = legs.add_body(0, "R", joint_name="b_hip")
+    >>> knee_b = legs.add_body(hip_b, "R", joint_name="b_knee")
+    >>> hip_a = legs.add_body(0, "R", joint_name="a_hip")
+    >>> q_order, v_order = urdf_order(legs.build())
+    >>> q_order.tolist()  # Pinocchio visits a_hip first: its name sorts first
+    [2, 0, 1]
+    """
+    model.require_no_mimic("urdf_order (Pinocchio's URDF order)")
+    from .._engine.joint_types import nq_of, nv_of
+
+    children: list[list[int]] = [[] for _ in range(model.nb + 1)]
+    for i in range(1, model.nb + 1):
+        children[int(model.parent[i])].append(i)
+    bodies, stack = [], [0]
+    while stack:
+        i = stack.pop()
+        if i:
+            bodies.append(i)
+        stack.extend(sorted(children[i], key=lambda c: model.joint_names[c], reverse=True))
+    orders = []
+    for index, size in ((model.q_index, nq_of), (model.v_index, nv_of)):
+        sizes = size(model.joint_type)
+        orders.append(
+            np.array(
+                [int(index[i]) + d for i in bodies for d in range(int(sizes[i]))],
+                dtype=np.int64,
+            )
+        )
+    return orders[0], orders[1]
+
+
 def to_pinocchio(model, *, armature: bool = True):
     """A ``pin.Model`` with the kinematics, inertias and gravity of an eslabon ``model``.
 

@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 from .._engine.lazymodule import lazy_attributes
 from .builder import ModelBuilder
+from .coordinate_names import configuration_from_names
 from .dh import from_dh
 from .model import DHTable, Frame, Model
 from .variants import with_joint_friction, with_payload
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
 __all__ = [
+    "configuration_from_names",
     "with_payload",
     "with_joint_friction",
     "Model",

@@ -97,6 +97,7 @@ class ModelBuilder:
                 armature=0.0,
                 com_slide=0.0,
                 name="world",
+                joint_name="universe",
             )
         ]
         self._frames: list[Frame] = []
@@ -131,6 +132,7 @@ class ModelBuilder:
         where: str | None = None,
         axis2: ArrayLike = (0.0, 0.0, 0.0),
         pitch: float = 0.0,
+        joint_name: str | None = None,
     ) -> int:
         """Add a body moved by a ``joint`` and return its index.
 
@@ -192,6 +194,9 @@ class ModelBuilder:
         pitch : float
             A helical joint's advance along ``axis`` per radian [m/rad]; 0 for any other
             joint.
+        joint_name : str, optional
+            The joint's name, different from every other joint's; default
+            ``"joint<i>"``. It names the joint's coordinates (:attr:`Model.q_names`).
 
         Returns
         -------
@@ -225,6 +230,16 @@ class ModelBuilder:
                 f"one of {others}, got {short_repr(joint)}"
             )
         name = f"body{i}" if name is None else check_name(name, f"{where}.name")
+        if joint_name is None:
+            joint_name = f"joint{i}"
+        else:
+            joint_name = check_name(joint_name, f"{where}.joint_name")
+        for j, other in enumerate(self._bodies[1:], start=1):
+            if other["joint_name"] == joint_name:
+                raise ValueError(
+                    f"{where}.joint_name: {joint_name!r} is already the name of body {j}'s "
+                    "joint; joints need different names"
+                )
         for j, other in enumerate(self._bodies[1:], start=1):
             if other["name"] == name:
                 raise ValueError(
@@ -250,6 +265,7 @@ class ModelBuilder:
             },
             com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
             name=name,
+            joint_name=joint_name,
             where=where,
             axis2=as_float_array(axis2, (3,), f"{where}.axis2"),
             pitch=float(as_float_array(pitch, (), f"{where}.pitch")),
@@ -402,6 +418,7 @@ class ModelBuilder:
             pitch=np.array([x.get("pitch", 0.0) for x in b]),
             gravity=check_gravity(gravity),
             body_names=tuple(x["name"] for x in b),
+            joint_names=tuple(x["joint_name"] for x in b),
             frames=frames,
             dh=dh,
             source=source,

@@ -43,6 +43,7 @@ _BODY_LIST_KEYS = {"bodies", "frames"}
 _KEYS = _COMMON_KEYS | _DH_TABLE_KEYS | _BODY_LIST_KEYS | {"mobile"}
 _BODY_KEYS = {
     "name",
+    "joint_name",
     "parent",
     "joint",
     "axis",
@@ -598,6 +599,7 @@ def _body_entry(model: Model, i: int) -> dict[str, Any]:
     kind = JOINT_TYPE_NAMES[int(model.joint_type[i])]
     entry: dict[str, Any] = {
         "name": model.body_names[i],
+        "joint_name": model.joint_names[i],
         "parent": int(model.parent[i]),
         "joint": _JOINT_LETTERS.get(kind, kind),
         "axis": model.axis[i],

@@ -78,10 +78,10 @@ def depth_first(P: NDArray[np.float64]) -> NDArray[np.float64]:
     after it, children in their order in ``P``); ``P`` itself when they already are.
 
     Why: the recursions keep the parent's pose and motion in registers while the next row
-    is its child, and read them back from their workspace at every other row. A URDF
-    numbers its bodies breadth first (:func:`eslabon.model.urdf.read_urdf`), so in the
-    Solo 12 quadruped 11 of 18 rows (every leg row but the first hip's) took the slow
-    way. The rates and
+    is its child, and read them back from their workspace at every other row. A model's
+    bodies need not be in that order (a body list, or a URDF read before the reader
+    numbered bodies depth first: in the Solo 12 quadruped 11 of 18 rows then took the
+    slow way). The rates and
     coordinates of every row stay where they were (VIDX, CFG): only the kernels' row
     order changes, never a result's order (figures: docs/performance.md, "The mass
     matrix per call")."""

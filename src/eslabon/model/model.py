@@ -21,6 +21,7 @@ import numpy as np
 from .._engine import layout as L
 from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
+from .coordinate_names import coordinate_names
 from .fold import depth_first, fold_fixed
 from .mimic import mimic_map
 from .reframe import axes_on_z
@@ -117,6 +118,10 @@ class Model:
         Free-fall acceleration in world coordinates [m/s²].
     body_names : tuple of str (nb+1,)
         ``"world"`` first; default ``body1`` … ``body<nb>``.
+    joint_names : tuple of str (nb+1,)
+        The name of body i's joint (a URDF joint's name), ``"universe"`` first (the
+        world has none: Pinocchio's name); default ``joint1`` … ``joint<nb>``. Its
+        coordinates are named after it: :attr:`q_names`, :attr:`v_names`.
     frames : tuple of Frame
         The named frames (``dh0`` … ``dhN``, ``ee``, URDF links): :meth:`frame`.
     dh : DHTable or None
@@ -174,6 +179,7 @@ class Model:
     com_slide: np.ndarray
     gravity: np.ndarray
     body_names: tuple = ()
+    joint_names: tuple = ()
     frames: tuple = ()
     dh: DHTable | None = None
     source: str = ""
@@ -216,12 +222,18 @@ class Model:
                 object.__setattr__(self, f"{prefix}{key}_index", index)
                 object.__setattr__(self, f"{prefix}n{key}", int(size.sum()))
         object.__setattr__(self, "mimic", mimic_map(self))
-        for key in ("body_names", "frames"):  # a list given is kept as a tuple
+        for key in ("body_names", "joint_names", "frames"):  # a list given is kept as a tuple
             if isinstance(getattr(self, key), list):
                 object.__setattr__(self, key, tuple(getattr(self, key)))
         if not self.body_names:
             object.__setattr__(
                 self, "body_names", tuple(["world"] + [f"body{i}" for i in range(1, self.nb + 1)])
+            )
+        if not self.joint_names:
+            object.__setattr__(
+                self,
+                "joint_names",
+                tuple(["universe"] + [f"joint{i}" for i in range(1, self.nb + 1)]),
             )
         check_names_and_frames(self)
         rows = np.array(L.body_rows(self), dtype=np.int64)
@@ -245,6 +257,19 @@ class Model:
         """Body index of each degree of freedom (each rate of v), shape (nv,)."""
         own = self.mimic_joint < 0
         return np.repeat(np.arange(self.nb + 1), _sizes(L.JOINT_NV, self.joint_type) * own)
+
+    @property
+    def q_names(self) -> tuple:
+        """The name of each coordinate of q, shape (nq,): the joint's name for a joint of
+        one coordinate, else the joint's name and the coordinate's (``root_joint.x`` …
+        ``root_joint.qw``, ``shoulder.q1``; :data:`eslabon._engine.layout.JOINT_KINDS`)."""
+        return coordinate_names(self, "q")
+
+    @property
+    def v_names(self) -> tuple:
+        """The name of each rate of v (and entry of τ), shape (nv,): as :attr:`q_names`
+        (``root_joint.vx`` … ``root_joint.wz``)."""
+        return coordinate_names(self, "v")
 
     @property
     def joint_types(self) -> tuple:
@@ -454,6 +479,7 @@ class Model:
                 "com_slide",
                 "gravity",
                 "body_names",
+                "joint_names",
                 "frames",
                 "dh",
                 "source",

@@ -342,6 +342,7 @@ def _add_root(
         inertia=inertia,
         name=root,
         where=f"{_at(link, where)} {root!r}",
+        joint_name=ROOT_JOINT_NAME,
     )
     b.add_frame(root, body)
     info.joint_names.append(ROOT_JOINT_NAME)
@@ -385,6 +386,7 @@ def _add_child(
         armature=_nonnegative(ext, "armature", where),
         name=child,
         where=f"{_at(link, where)} {child!r}",
+        joint_name=jname,
     )
     b.add_frame(child, body)
     info.joint_names.append(jname)
@@ -452,8 +454,11 @@ def read_urdf(
     The root link is the fixed world (body 0) unless ``root_joint`` is given; every
     other link is the body moved by its parent joint, its frame the joint frame, and
     also a named frame of the model, except a leaf link on a fixed joint with neither
-    mass nor inertia, which is a frame only. Bodies are numbered breadth first from the
-    root, children in the order of their joints in the file. The model also gets the
+    mass nor inertia, which is a frame only, and its joint is the body's, by name
+    (:attr:`Model.joint_names`). Bodies are numbered depth first from the root, children
+    in the order of their joints in the file, so each limb's joints are contiguous (as
+    MuJoCo numbers them; Pinocchio visits children in the order of their joints' names:
+    :func:`eslabon.interop.pinocchio.urdf_order`). The model also gets the
     end-effector frame ``"ee"`` (see ``ee``) and, as ``mimic_*``, the ``<mimic>``
     couplings. ``docs/model-files.md`` (section URDF) describes the format.
 
@@ -480,9 +485,11 @@ def read_urdf(
         ROS-Industrial arms put at the flange, and what Pinocchio and MoveIt users take as
         the tool), else its last link. The rule that applied is in
         :attr:`UrdfInfo.ee_rule` (``eslabon info`` prints it, recovered from the model's
-        frames by :func:`end_effector_rule`). The last link is the last body in the
-        reader's breadth-first order, at its frame's origin (a massless leaf link on a
-        fixed joint is a frame, not a body, and is passed over unless it is a tool frame).
+        frames by :func:`end_effector_rule`). The last link is the last body in
+        breadth-first order (children in the file's order: the end of the deepest
+        chain, whatever the bodies' depth-first numbering), at its frame's origin (a
+        massless leaf link on a fixed joint is a frame, not a body, and is passed over
+        unless it is a tool frame).
         A link named ``ee`` is the end effector itself, and then ``ee`` may only be None
         or ``"ee"``. The root link can be named only with ``root_joint`` (without it the
         root is the world, not a frame).
@@ -566,21 +573,20 @@ def read_urdf(
     body_of = {root: 0}
     if root_joint is not None:
         body_of[root] = _add_root(b, info, root, links[root], root_joint, parent_of, where)
-    queue = deque([root])
-    while queue:
-        lk = queue.popleft()
-        for child in children.get(lk, []):
-            body_of[child] = _add_child(
-                b,
-                info,
-                body_of[lk],
-                child,
-                links[child],
-                parent_of[child],
-                child not in children,
-                where,
-            )
-            queue.append(child)
+    stack = list(reversed(children.get(root, [])))  # depth first: each limb contiguous
+    while stack:
+        child = stack.pop()
+        body_of[child] = _add_child(
+            b,
+            info,
+            body_of[parent_of[child][2]],
+            child,
+            links[child],
+            parent_of[child],
+            child not in children,
+            where,
+        )
+        stack.extend(reversed(children.get(child, [])))
     ee_name, ee_rule = _end_effector(b, ee, where)
     colors, scales, each = _visual_styles(robot, links, where)
     info = replace(info, ee=ee_name, ee_rule=ee_rule, visual_colors=colors, mesh_scales=scales,

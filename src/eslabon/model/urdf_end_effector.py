@@ -19,6 +19,22 @@ TOOL_FRAMES = ("tool0", "ee_link", "tool_frame", "end_effector", "tcp")
 """The link names :func:`read_urdf` takes as the tool frame ``ee``, the first found wins."""
 
 
+def last_body(parent) -> int:
+    """The body a URDF's "last link" is: the last in breadth-first order, children in
+    index order (the file's), so the end of the deepest chain; 0 without bodies. Breadth
+    first rather than the bodies' depth-first numbering, so that a tree's default end
+    effector stays the link it was when the reader numbered bodies breadth first."""
+    children: list[list[int]] = [[] for _ in range(len(parent))]
+    for i in range(1, len(parent)):
+        children[int(parent[i])].append(i)
+    last, level = 0, [0]
+    while level:
+        level = [c for p in level for c in children[p]]
+        if level:
+            last = level[-1]
+    return last
+
+
 def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str]:
     """Name the frame ``"ee"`` (read_urdf's ``ee``): (the link or frame it is, the rule)."""
     frames = {f.name: f for f in b._frames}
@@ -37,8 +53,9 @@ def _end_effector(b: ModelBuilder, ee: str | None, where: str) -> tuple[str, str
     else:
         found = next((n for n in TOOL_FRAMES if n in frames), None)
         if found is None:
-            last = b._bodies[-1]["name"] if b.nb else next(iter(frames), "world")
-            if not b.nb and last in frames:  # no moving body: ee where that link is
+            parents = [x["parent"] for x in b._bodies]
+            last = b._bodies[last_body(parents)]["name"] if b.nb else next(iter(frames), "world")
+            if last in frames:  # ee where that link is (no body: the root link's frame)
                 f = frames[last]
                 b.add_frame("ee", f.body, f.rotation, f.translation)
             return last, (
@@ -118,7 +135,7 @@ def end_effector_rule(model: Model, chosen: str | None = None) -> str:
     if tool is not None:
         return f"{tool!r}, the URDF's tool frame (the first of {', '.join(TOOL_FRAMES)})"
     name = model.body_names[ee.body]
-    if name in same and ee.body == model.nb:
+    if name in same and ee.body == last_body(model.parent):
         return (
             f"the last link {name!r} (no tool frame: none of {', '.join(TOOL_FRAMES)}; "
             "choose one with ee=)"

@@ -210,8 +210,7 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
         root = f"world_{k}"
     body[0] = quoteattr(root)
     joint = {
-        i: _xml_name(f"joint_{model.body_names[i]}", f"body_names[{i}]")
-        for i in range(1, model.nb + 1)
+        i: _xml_name(model.joint_names[i], f"joint_names[{i}]") for i in range(1, model.nb + 1)
     }
     out = [
         '<?xml version="1.0"?>',

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
         @property
         def joint_type(self) -> np.ndarray: ...
         @property
+        def joint_names(self) -> tuple: ...
+        @property
         def axis(self) -> np.ndarray: ...
         @property
         def tree_rotation(self) -> np.ndarray: ...
@@ -442,6 +444,22 @@ def check_names_and_frames(model: ModelData) -> None:
             )
         if i:
             first.setdefault(name, i)
+    joints = model.joint_names
+    if not isinstance(joints, tuple) or len(joints) != n:
+        raise ValueError(
+            f"joint_names: expected a tuple of {n} names (the world's first), got "
+            f"{short_repr(joints)}"
+        )
+    seen: dict[str, int] = {}
+    for i, name in enumerate(joints):
+        check_name(name, f"joint_names[{i}]")
+        if i and name in seen:
+            raise ValueError(
+                f"joint_names[{i}]: {name!r} is already the name of body {seen[name]}'s "
+                "joint; joints need different names"
+            )
+        if i:
+            seen.setdefault(name, i)
     frames = model.frames
     for k, fr in enumerate(frames):
         check_name(getattr(fr, "name", None), f"frames[{k}].name")

@@ -410,18 +410,15 @@ def body_poses(model, q_samples):
 
 
 def curves(model, names=None):
-    """Names and units of the configuration's columns (``q``)."""
+    """Names and units of the configuration's columns (``q``): :attr:`Model.q_names`
+    (``FL_HAA``, ``root_joint.qw``) unless ``names`` are given."""
     from .._engine.joint_types import coordinate_units
 
-    labels, units = [], []
+    units = []
     for i in range(1, model.nb + 1):
-        if model.q_index[i] < 0:  # fixed and mimic joints have no coordinate of their own
-            continue
-        own = coordinate_units(model.joint_type[i])
-        for k, unit in enumerate(own):
-            base = str(model.body_names[i])
-            labels.append(base if len(own) == 1 else f"{base}[{k}]")
-            units.append(unit)
+        if model.q_index[i] >= 0:  # fixed and mimic joints have no coordinate of their own
+            units.extend(coordinate_units(model.joint_type[i]))
+    labels = list(model.q_names)
     if names is not None:
         if len(names) != len(labels):
             raise ValueError(
