@@ -240,3 +240,120 @@ def test_a_trees_default_end_effector_is_the_end_of_its_deepest_chain():
     assert model.body_names[1:] == ("a", "a2", "a3", "b")
     assert info.ee == "a3" and model.frame("ee").body == 3
     assert end_effector_rule(model).startswith("the last link 'a3'")
+
+
+def test_trajectory_files_and_plots_carry_the_names(tmp_path):
+    """simulate's trajectory names its columns; NPZ and CSV keep the names (CSV header
+    ``q:root_joint.qw``), and a numbered CSV header of earlier files still reads."""
+    from eslabon.sim import Trajectory
+
+    model = from_urdf(TREE_URDF, root_joint="free_flyer")
+    traj = es.simulate(model, 0.01, 0.005)
+    assert traj.q_names == model.q_names and traj.v_names == model.v_names
+    for suffix in ("npz", "csv"):
+        back = Trajectory.load(traj.save(tmp_path / f"t.{suffix}"))
+        assert back.q_names == model.q_names and back.v_names == model.v_names
+        assert np.array_equal(back.q, traj.q) and np.array_equal(back.tau, traj.tau)
+    header = (tmp_path / "t.csv").read_text().splitlines()[0].split(",")
+    assert header[:2] == ["t", "q:root_joint.x"] and "q:root_joint.qw" in header
+    assert "qd:root_joint.wz" in header and header[-1] == "tau:left_knee"
+    unnamed = Trajectory(traj.t, traj.q, traj.qd, traj.qdd, traj.tau)
+    old = Trajectory.load(unnamed.save(tmp_path / "old.csv"))
+    assert old.q_names == () and (tmp_path / "old.csv").read_text().startswith("t,q1,q2,")
+    odd = Trajectory(traj.t, traj.q, traj.qd, traj.qdd, traj.tau, "m",
+                     ("a,b",) + model.q_names[1:], model.v_names)  # fmt: skip
+    assert (odd.save(tmp_path / "odd.csv").read_text()).startswith("t,q1,")
+    fig = traj.plot("qd")
+    assert [line.get_label() for line in fig.axes[0].lines] == list(model.v_names)
+
+
+def test_edge_cases_of_names(tmp_path):
+    """Names a CSV header holds in UTF-8 (θ1) round trip, a name with a space at an end
+    falls back to numbered columns; coordinate names may not collide; a JointState's
+    mimic joints are accepted and left out, a bool is not a value; urdf_order refuses a
+    mimic model; to_urdf keeps a frame's fixed joint apart from a joint of that name."""
+    from eslabon.model import to_urdf
+    from eslabon.sim import Trajectory
+
+    b = ModelBuilder()
+    b.add_body(0, "R", mass=1.0, inertia=np.eye(3) * 0.01, joint_name="θ1")
+    b.add_body(1, "R", mass=1.0, inertia=np.eye(3) * 0.01, joint_name="frame_ee")
+    model = b.build()
+    traj = es.simulate(model, 0.01, 0.005)
+    back = Trajectory.load(traj.save(tmp_path / "t.csv"))
+    assert back.q_names == ("θ1", "frame_ee")
+    spaced = Trajectory(traj.t, traj.q, traj.qd, traj.qdd, traj.tau, "", ("a ", "b"), ("a ", "b"))
+    assert spaced.save(tmp_path / "s.csv").read_text(encoding="utf-8").startswith("t,q1,q2,")
+    again = from_urdf(to_urdf(model))
+    assert again.joint_names == model.joint_names and "frame_ee" not in again.body_names[1:]
+    u = ModelBuilder()
+    u.add_body(0, "universal", axis2=(0, 1, 0), mass=1.0, inertia=np.eye(3) * 0.01, joint_name="a")
+    u.add_body(1, "R", mass=1.0, inertia=np.eye(3) * 0.01, joint_name="a.q1")
+    with pytest.raises(ValueError, match=r"two coordinates would both be named 'a.q1'"):
+        u.build()
+    mimic = model.replace(
+        mimic_joint=np.array([-1, -1, 1]),
+        mimic_multiplier=np.array([1.0, 1.0, -1.0]),
+        mimic_offset=np.zeros(3),
+    )
+    q = configuration_from_names(mimic, {"θ1": 0.3, "frame_ee": -0.3})
+    assert q.tolist() == [0.3]
+    with pytest.raises(ValueError, match=r"values\['θ1'\]: expected a finite number, got True"):
+        configuration_from_names(mimic, {"θ1": True})
+    with pytest.raises(ValueError, match="urdf_order"):
+        urdf_order(mimic)
+
+
+def test_a_bad_joint_name_in_a_file_is_named(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "eslabon: 1\nname: m\nbodies:\n"
+        "  - {name: a, joint_name: j, parent: 0, joint: R, mass: 1}\n"
+        "  - {name: b, joint_name: j, parent: 1, joint: R, mass: 1}\n"
+    )
+    with pytest.raises(ValueError, match=r"bodies\[1\].joint_name: 'j' is already the name"):
+        load_model(path)
+    path.write_text(
+        "eslabon: 1\nname: m\nbodies:\n  - {name: a, joint_name: 3, parent: 0, joint: R}\n"
+    )
+    with pytest.raises(ValueError, match=r"bodies\[0\].joint_name: expected a non-empty string"):
+        load_model(path)
+
+
+def test_a_registered_type_gets_numbered_coordinate_names():
+    from eslabon._engine import layout
+
+    rows = layout.JOINT_KINDS[layout.UNIVERSAL].rows
+    kind = layout.JointKind(90, "twoaxis", "W", 2, 2, rows, ("rad", "rad"), axes=2)
+    layout.register_joint_kind(kind)
+    try:
+        assert layout.JOINT_KINDS[90].q_names == ("q1", "q2")
+        assert layout.JOINT_KINDS[90].v_names == ("v1", "v2")
+    finally:
+        layout.unregister_joint_kind(90)
+    with pytest.raises(ValueError, match="twoaxis: q_names, v_names: one per coordinate"):
+        layout.register_joint_kind(kind._replace(q_names=("only",)))
+    assert 90 not in layout.JOINT_KINDS
+
+
+def test_view_refuses_a_trajectory_whose_names_differ(tmp_path, capsys):
+    """A file saved with other coordinate names (another robot, or the breadth-first order
+    of earlier releases) is refused by name in one line, not played wrongly."""
+    from eslabon.cli.main import main
+    from eslabon.sim import Trajectory
+
+    urdf = tmp_path / "legs.urdf"
+    urdf.write_text(TREE_URDF)
+    model = from_urdf(TREE_URDF)
+    traj = es.simulate(model, 0.01, 0.005)
+    swapped = tuple(reversed(model.q_names))
+    Trajectory(traj.t, traj.q, traj.qd, traj.qdd, traj.tau, "legs", swapped, swapped).save(
+        tmp_path / "old.npz"
+    )
+    with pytest.raises(SystemExit) as done:
+        main(["view", str(tmp_path / "old.npz"), "--model", str(urdf),
+              "--out", str(tmp_path / "v.html")])  # fmt: skip
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "named otherwise than two_legs's (column 1: 'left_knee', the model's 'right_hip')" in err
+    assert err.count("\n") == 1 and not (tmp_path / "v.html").exists()

@@ -88,6 +88,24 @@ def test_mimic_runs_with_coulomb_friction_equal_simulate(method):
         assert np.array_equal(runs.qdd[i], one.qdd)
 
 
+def test_free_flyer_with_mimic_joints_and_coulomb_friction_runs_equal_simulate():
+    """The stick–slip loop on charts with the mimic map (a mimic tree, one of its
+    joints a free flyer)."""
+    tree = _mimic_tree()
+    joint_type = tree.joint_type.copy()
+    joint_type[2] = 7  # body 2 a free flyer (code of layout.FREE_FLYER)
+    model = es.with_joint_friction(tree.replace(joint_type=joint_type), coulomb=0.3)
+    assert model.has_mimic and model.nq == model.nv + 1
+    q0, qd0 = _starts(model, 3, seed=9)
+    qd0[:, 6:] *= 0.05
+    tau = np.random.default_rng(10).uniform(-1, 1, (3, model.nv))
+    runs = es.rollout(model, q0, qd0, 0.03, 0.001, torque=tau)
+    assert (runs.qd[..., 6:] == 0.0).any()
+    for i in range(3):
+        one = es.simulate(model, 0.03, 0.001, q0=q0[i], qd0=qd0[i], torque=tau[i])
+        assert np.array_equal(runs.q[i], one.q) and np.array_equal(runs.qdd[i], one.qdd)
+
+
 def test_free_flyer_with_coulomb_friction_runs_equal_simulate():
     """Joints that stick and slip: each run takes the stick–slip loop on charts, as
     simulate does, and equals it bit for bit; the energy check finds nothing."""

@@ -1,8 +1,9 @@
 """The kernels' rows in depth-first order, forks marked (``eslabon.model.fold.depth_first``,
 ``eslabon._engine.layout.mark_forks``).
 
-A URDF numbers its bodies breadth first; the recursions keep a parent's pose in registers
-only while the next row is its child. ``Model.packed_dynamics`` therefore lists every
+A model's bodies need not be in depth-first order (a body list in any order; a URDF was
+numbered breadth first until the reader changed); the recursions keep a parent's pose in
+registers only while the next row is its child. ``Model.packed_dynamics`` therefore lists every
 row's subtree right after it, and marks the rows a later, non-adjacent row hangs from.
 The order is internal: every per-degree-of-freedom result must be the same, to
 round-off, as on the rows in the model's own order.

@@ -70,3 +70,27 @@ def test_aba_named_still_refuses_a_mimic_joint():
     model = _mimic_tree()
     with pytest.raises(ValueError, match="mimic joint"):
         es.simulate(model, 0.01, 1e-3, fd_method="aba")
+
+
+@pytest.mark.parametrize("joints, source", [("RRRR", 1), ("BRRR", 2)])
+def test_the_coupled_mass_matrix_of_the_stick_slip_loops(joints, source):
+    """coupled_mass_into (G's nonzero entries only) equals Gᵀ H_e G in numpy and
+    eslabon.mass_matrix of the model, fixed and on a free flyer."""
+    from eslabon._engine.joints import extended_of
+    from eslabon._engine.layout import H_NB
+    from eslabon.dynamics.coupled_fd import coupled_mass_into, coupling_arrays
+    from eslabon.dynamics.walker_orin import COLS
+
+    model = _mimic_tree(joints, source=source)
+    P = model.packed_dynamics
+    coupling = coupling_arrays(model)
+    q = es.random_configuration(model, np.random.default_rng(4))
+    ne = coupling[3].shape[0]
+    H = np.empty((ne, ne))
+    st, Hr = coupled_mass_into(
+        P, q, coupling, np.empty((int(P[H_NB]) + 1, COLS)), H, extended_of(P)
+    )
+    G = coupling[3]
+    assert st == 0
+    np.testing.assert_allclose(Hr, G.T @ H @ G, rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(Hr, es.mass_matrix(model, q), rtol=1e-13, atol=1e-14)

@@ -254,7 +254,7 @@ def test_free_flyer_and_planar_joints_round_trip(seed):
     assert types["floating"].find("axis") is None
     assert types["planar"].find("axis").get("xyz") == "0.0 0.0 1.0"
     back = from_urdf(text, gravity=model.gravity)
-    # the reader numbers the bodies breadth first: match them by name
+    # the reader numbers the bodies depth first, in file order: match them by name
     i = [back.body_names.index(n) for n in model.body_names]
     check(back.joint_type[i], model.joint_type, 0.0)
     check(back.mass[i], model.mass, 0.0)

@@ -267,6 +267,14 @@ def _check_joint_count(m, traj, spec: str):
     coordinates of a root joint (a floating-base trajectory, the model read without its
     root joint), say how to add it: ``--opt root_joint=...`` for a URDF."""
     nq = traj.q.shape[1]
+    names = tuple(getattr(traj, "q_names", ()))
+    if nq == m.nq and names and names != m.q_names:  # same size, another order or robot
+        first = next(k for k in range(nq) if names[k] != m.q_names[k])
+        raise UserError(
+            f"--model: the trajectory's coordinates are named otherwise than {m.name}'s "
+            f"(column {first + 1}: {names[first]!r}, the model's {m.q_names[first]!r}): "
+            "another robot, or a file saved when URDF trees were numbered breadth first"
+        )
     if nq == m.nq:
         return
     message = f"--model: {m.name} has {m.nq} joints, the trajectory {nq}"

@@ -57,7 +57,8 @@ def configuration_from_names(
         Coordinate name (an entry of :attr:`~eslabon.Model.q_names`: a joint's name, or
         ``joint.suffix`` for a joint of several coordinates) → value [rad, m, or a
         quaternion's component]. A ROS ``JointState``: ``dict(zip(msg.name,
-        msg.position))``.
+        msg.position))``. A mimic joint's name is accepted and its value left out (the
+        joint follows the one it copies), as a ``JointState`` lists mimic joints too.
     q : array_like (nq,), optional
         The values of the coordinates ``values`` leaves out; default
         :func:`eslabon.neutral`.
@@ -94,14 +95,17 @@ def configuration_from_names(
     if out.shape != (model.nq,):
         raise ValueError(f"q: expected shape ({model.nq},), got {out.shape}")
     position = {name: k for k, name in enumerate(model.q_names)}
+    mimics = {model.joint_names[i] for i in range(1, model.nb + 1) if model.mimic_joint[i] >= 0}
     for name, value in values.items():
+        if name in mimics and name not in position:
+            continue
         if name not in position:
             raise ValueError(
                 f"values: {name!r} is not a coordinate of {model.name}; its coordinates "
                 f"are {list(model.q_names)}"
             )
         try:
-            x = float(value)
+            x = float("nan") if isinstance(value, (bool, np.bool_)) else float(value)
         except (TypeError, ValueError):
             x = float("nan")
         if not np.isfinite(x):

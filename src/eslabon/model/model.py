@@ -236,6 +236,15 @@ class Model:
                 tuple(["universe"] + [f"joint{i}" for i in range(1, self.nb + 1)]),
             )
         check_names_and_frames(self)
+        for names in (self.q_names, self.v_names):  # joint "a.q1" beside a universal "a"
+            seen: set = set()
+            for name in names:
+                if name in seen:
+                    raise ValueError(
+                        f"joint_names: two coordinates would both be named {name!r}; "
+                        "rename the joint whose name ends like another's coordinate"
+                    )
+                seen.add(name)
         rows = np.array(L.body_rows(self), dtype=np.int64)
         rows.setflags(write=False)
         object.__setattr__(self, "body_row", rows)  # each body's row in the packed array
@@ -260,15 +269,16 @@ class Model:
 
     @property
     def q_names(self) -> tuple:
-        """The name of each coordinate of q, shape (nq,): the joint's name for a joint of
-        one coordinate, else the joint's name and the coordinate's (``root_joint.x`` …
-        ``root_joint.qw``, ``shoulder.q1``; :data:`eslabon._engine.layout.JOINT_KINDS`)."""
+        """The name of each coordinate of q, shape (nq,). A joint of one coordinate names
+        it; the coordinates of a joint of several are named after the joint
+        (``root_joint.x`` … ``root_joint.qw``, ``shoulder.q1``; the suffixes are its
+        type's, :data:`eslabon._engine.layout.JOINT_KINDS`)."""
         return coordinate_names(self, "q")
 
     @property
     def v_names(self) -> tuple:
-        """The name of each rate of v (and entry of τ), shape (nv,): as :attr:`q_names`
-        (``root_joint.vx`` … ``root_joint.wz``)."""
+        """The name of each rate of v (and entry of τ), shape (nv,), named as
+        :attr:`q_names` are (``root_joint.vx`` … ``root_joint.wz``)."""
         return coordinate_names(self, "v")
 
     @property

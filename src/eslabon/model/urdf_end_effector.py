@@ -4,6 +4,7 @@ from a model."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,7 +20,7 @@ TOOL_FRAMES = ("tool0", "ee_link", "tool_frame", "end_effector", "tcp")
 """The link names :func:`read_urdf` takes as the tool frame ``ee``, the first found wins."""
 
 
-def last_body(parent) -> int:
+def last_body(parent: Sequence[int] | np.ndarray) -> int:
     """The body a URDF's "last link" is: the last in breadth-first order, children in
     index order (the file's), so the end of the deepest chain; 0 without bodies. Breadth
     first rather than the bodies' depth-first numbering, so that a tree's default end

@@ -156,12 +156,13 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     body or frame has that name). Joint types: see the module docstring.
 
     Body i's link carries the body's name and its inertial data (origin at the COM, axes
-    the body's); its joint is named ``joint_<body name>``, a frame's fixed joint
-    ``frame_<frame name>``, and rotations are written as rpy (:func:`matrix_rpy`). The
-    gravity, which URDF has no place for, is written in a comment that
-    :func:`~eslabon.model.from_urdf` reads back (other readers ignore it); the model's
-    ``source`` and DH table are not written. :func:`~eslabon.model.from_urdf` reads the
-    text back with the same bodies (numbered breadth first) and the same dynamics.
+    the body's); its joint is named by ``joint_names``, a frame's fixed joint
+    ``frame_<frame name>`` (``_1``, … after it if a joint has that name), and rotations
+    are written as rpy (:func:`matrix_rpy`). The gravity, which URDF has no place for,
+    is written in a comment that :func:`~eslabon.model.from_urdf` reads back (other
+    readers ignore it); the model's ``source`` and DH table are not written.
+    :func:`~eslabon.model.from_urdf` reads the text back with the same bodies (numbered
+    depth first) and the same dynamics.
 
     Parameters
     ----------
@@ -245,13 +246,19 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
             *_mimic_line(model, i, joint),
             "  </joint>",
         ]
+    taken_joints = set(model.joint_names[1:])
     for fr in model.frames:
         if fr.name in model.body_names[1:]:  # a body's own frame: that link already
             continue
         link = _xml_name(fr.name, f"frame {fr.name!r}")
+        fixed, k = f"frame_{fr.name}", 0
+        while fixed in taken_joints:  # a joint of the model has that name
+            k += 1
+            fixed = f"frame_{fr.name}_{k}"
+        taken_joints.add(fixed)
         out += [
             f"  <link name={link}/>",
-            f'  <joint name={_xml_name("frame_" + fr.name, f"frame {fr.name!r}")} type="fixed">',
+            f'  <joint name={_xml_name(fixed, f"frame {fr.name!r}")} type="fixed">',
             f"    <parent link={body[fr.body]}/>",
             f"    <child link={link}/>",
             f"    <origin xyz={_fmt(fr.translation)} rpy={_fmt(matrix_rpy(fr.rotation))}/>",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numbers
 import reprlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -74,7 +75,7 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = 6
 _NUMERIC_KINDS = "iuf"  # numpy dtype kinds of real numbers (bool is "b")
 
 
-def kinds_with(has) -> str:
+def kinds_with(has: Callable[[Any], bool]) -> str:
     """The names of the joint types for which ``has(kind)`` is true, as "a, b or c" (for
     messages that say which types take a field)."""
     names = [k.name for k in JOINT_KINDS.values() if has(k)]
@@ -450,16 +451,16 @@ def check_names_and_frames(model: ModelData) -> None:
             f"joint_names: expected a tuple of {n} names (the world's first), got "
             f"{short_repr(joints)}"
         )
-    seen: dict[str, int] = {}
+    joint_of: dict[str, int] = {}
     for i, name in enumerate(joints):
         check_name(name, f"joint_names[{i}]")
-        if i and name in seen:
+        if i and name in joint_of:
             raise ValueError(
-                f"joint_names[{i}]: {name!r} is already the name of body {seen[name]}'s "
+                f"joint_names[{i}]: {name!r} is already the name of body {joint_of[name]}'s "
                 "joint; joints need different names"
             )
         if i:
-            seen.setdefault(name, i)
+            joint_of.setdefault(name, i)
     frames = model.frames
     for k, fr in enumerate(frames):
         check_name(getattr(fr, "name", None), f"frames[{k}].name")

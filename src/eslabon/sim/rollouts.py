@@ -410,8 +410,8 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     model : Model or sequence of Model
         A robot; or N robots, one per run, of one structure (the same joint tree) with
         their own parameters (masses, inertias, friction, geometry). A robot with
-        quaternion joints (free flyer, spherical) or mimic joints takes torque tables, and
-        no Coulomb friction with mimic joints (module docstring).
+        quaternion joints (free flyer, spherical) or mimic joints takes torque tables
+        (module docstring).
     q0 : array_like (N, nq)
         Initial configurations [rad, m; unit quaternions (x, y, z, w)], one row per run.
     qd0 : array_like (N, n)
@@ -448,8 +448,8 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
         ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: (nq + 3n)·N·K·8 bytes, the
         budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a
-        model with quaternion or mimic joints under a law, with Euler's method
-        (quaternions) or with Coulomb friction and mimic joints; a q0 row whose
+        model with quaternion or mimic joints under a law, or with Euler's method
+        (quaternions); a q0 row whose
         quaternion is not unit (naming the joint); a sequence of models that is not
         one per run or whose joint trees or mimic joints differ (saying where); a run
         that diverges (naming the run, the time and its last finite state).

@@ -378,7 +378,10 @@ def simulate(
     if friction is None and not compiled:
         applied = tau if wrench_tau is None else tau + wrench_tau
         qdd = forward_dynamics(model, q, qd, applied, method=fd_method)
-    traj = Trajectory(t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name)
+    traj = Trajectory(
+        t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name, q_names=model.q_names,
+        v_names=model.v_names,
+    )  # fmt: skip
     if friction is not None:
         check_friction_energy(model, traj, not callable(torque), wrench_tau)
     return traj

@@ -222,8 +222,8 @@ def release(a_free, X, F, mode, fixed, wsp):
 
 class StickSlip:
     """The per-step stick–slip of the module docstring for the loops of
-    :func:`eslabon.simulate` that run in Python (any forward-dynamics method, mimic
-    joints, wrenches, callable torques, quaternion joints, DOP853).
+    :func:`eslabon.simulate` that run in Python (a numpy reference forward dynamics,
+    wrenches, callable torques, DOP853), on charts or not, mimic joints included.
 
     Parameters
     ----------

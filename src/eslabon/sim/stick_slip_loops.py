@@ -13,7 +13,9 @@ the torque less each joint's Coulomb torque for its mode
 
 then the stuck set S is held by q̈ ← q̈ − X_{:,S} (X_SS)⁻¹ q̈_S with X = M(q)⁻¹
 (:func:`.stick_slip.constrain`). X comes from the composite-rigid-body mass matrix
-(:func:`eslabon.dynamics.walker_orin.crba_into`, armature included) inverted by Cholesky
+(:func:`eslabon.dynamics.walker_orin.crba_into`, armature included; with mimic joints that
+of the independent coordinates, Gᵀ H_e G, :func:`eslabon.dynamics.coupled_fd.
+coupled_mass_into`) inverted by Cholesky
 (:func:`eslabon.dynamics.cholesky_fd.spd_inverse`): once at the start of each step (the
 band test needs (M⁻¹)_jj), and at a later stage only while some joint sticks. The
 stages are those of :func:`.rk4.rk4_loop` (:func:`.rk4.rk4_stage2` …

@@ -34,6 +34,10 @@ class Trajectory:
         Joint torques [N·m, N] applied at each sample (without the wrenches' share).
     model_name : str
         The simulated model's name (``""`` when read from CSV, which does not store it).
+    q_names, v_names : tuple of str
+        The names of q's columns and of the rates' (:attr:`eslabon.Model.q_names`,
+        ``v_names``), as :func:`eslabon.simulate` gives them; empty when unknown (a
+        trajectory built by hand, or a CSV file with a numbered header).
 
     Examples
     --------
@@ -51,6 +55,8 @@ class Trajectory:
     qdd: np.ndarray
     tau: np.ndarray
     model_name: str = ""
+    q_names: tuple = ()
+    v_names: tuple = ()
 
     def save(self, path, *, overwrite: bool = True) -> Path:
         """Write ``.npz`` or ``.csv`` (by extension), atomically: a failed or killed write
@@ -58,9 +64,12 @@ class Trajectory:
         ``overwrite=False`` refuses an existing file.
 
         NPZ holds the arrays ``t``, ``q``, ``qd``, ``qdd``, ``tau`` and ``model_name``
-        bit for bit; CSV one row per sample under the header
-        ``t,q1..q<nq>,qd1..qd<n>,qdd1..qdd<n>,tau1..tau<n>`` at 17 significant digits
-        (exact round trip), without the model's name.
+        bit for bit, and ``q_names``, ``v_names`` when known; CSV one row per sample at
+        17 significant digits (exact round trip), without the model's name, under the
+        header ``t,q:<q name>…,qd:<v name>…,qdd:<v name>…,tau:<v name>…`` (``q:FL_HAA``,
+        ``q:root_joint.qw``; UTF-8) when the names are known and hold no comma, quote or
+        line break and no space at either end, else
+        ``t,q1..q<nq>,qd1..qd<n>,qdd1..qdd<n>,tau1..tau<n>``.
 
         Parameters
         ----------
@@ -86,6 +95,12 @@ class Trajectory:
             raise ValueError(f"path: expected a .npz or .csv file name, got {str(path)!r}")
         with atomic_file(path, "wb", overwrite=overwrite) as tmp:
             if suffix == ".npz":
+                names = {}
+                if self.q_names and self.v_names:
+                    names = {
+                        "q_names": np.array(self.q_names, dtype=str),
+                        "v_names": np.array(self.v_names, dtype=str),
+                    }
                 np.savez(
                     tmp,
                     t=self.t,
@@ -94,16 +109,15 @@ class Trajectory:
                     qdd=self.qdd,
                     tau=self.tau,
                     model_name=np.array(self.model_name),
+                    **names,
                 )
             else:
-                nq, n = self.q.shape[1], self.qd.shape[1]  # nq > n: quaternions in q
-                header = ",".join(
-                    ["t"]
-                    + [f"q{j + 1}" for j in range(nq)]
-                    + [f"{k}{j + 1}" for k in ("qd", "qdd", "tau") for j in range(n)]
-                )
+                header = ",".join(["t"] + _csv_columns(self))
                 data = np.column_stack([self.t, self.q, self.qd, self.qdd, self.tau])
-                np.savetxt(tmp, data, delimiter=",", header=header, comments="", fmt="%.17g")
+                np.savetxt(
+                    tmp, data, delimiter=",", header=header, comments="", fmt="%.17g",
+                    encoding="utf-8",
+                )  # fmt: skip
         return path
 
     def plot(self, quantity: str = "q", *, path=None, title: str | None = None):
@@ -193,11 +207,44 @@ class Trajectory:
                 f"{MAX_FILE_BYTES // 2**20} MiB, the limit for a trajectory file"
             )
         fields = _read_npz(path) if suffix == ".npz" else _read_csv(path)
-        return cls(**_checked(fields, path))
+        return cls(**_checked_names(_checked(fields, path), path))
 
 
 MAX_FILE_BYTES = 2 * 2**30
 _ARRAYS = ("t", "q", "qd", "qdd", "tau")
+_NAMES = ("q_names", "v_names")
+_CSV_UNSAFE = re.compile(r'[,"\r\n\u2028\u2029]|^\s|\s$')  # a name a header cannot hold
+
+
+def _columns(nq: int, n: int, names=None) -> list[str]:
+    """The CSV header's columns after ``t``: by the names (q_names, v_names) given
+    (``q:FL_HAA``), else numbered (``q1``)."""
+    if names is not None:
+        qn, vn = names
+        return [f"q:{x}" for x in qn] + [f"{k}:{x}" for k in _ARRAYS[2:] for x in vn]
+    return [f"q{j + 1}" for j in range(nq)] + [f"{k}{j + 1}" for k in _ARRAYS[2:] for j in range(n)]
+
+
+def _csv_columns(traj) -> list[str]:
+    """:func:`_columns` of a trajectory: by name when it has names a header can hold."""
+    nq, n = traj.q.shape[1], traj.qd.shape[1]  # nq > n: quaternions in q
+    qn, vn = tuple(traj.q_names), tuple(traj.v_names)
+    if len(qn) == nq and len(vn) == n and not any(_CSV_UNSAFE.search(x) for x in qn + vn):
+        return _columns(nq, n, (qn, vn))
+    return _columns(nq, n)
+
+
+def _checked_names(fields: dict, path) -> dict:
+    """q_names (nq,) and v_names (nv,) as tuples of text, or both empty."""
+    out = dict(fields)
+    qn, vn = tuple(out.get("q_names", ())), tuple(out.get("v_names", ()))
+    if (qn or vn) and (len(qn) != out["q"].shape[1] or len(vn) != out["qd"].shape[1]):
+        raise ValueError(
+            f"{path}: q_names, v_names: expected {out['q'].shape[1]} and "
+            f"{out['qd'].shape[1]} names, got {len(qn)} and {len(vn)}"
+        )
+    out["q_names"], out["v_names"] = qn, vn
+    return out
 
 
 def _read_npz(path: Path) -> dict:
@@ -214,7 +261,7 @@ def _read_npz(path: Path) -> dict:
                     f"{path}: missing array(s) {missing}; a trajectory holds "
                     f"{list(_ARRAYS)} and model_name"
                 )
-            extra = sorted(names - set(_ARRAYS) - {"model_name"})
+            extra = sorted(names - set(_ARRAYS) - {"model_name"} - set(_NAMES))
             if extra:
                 raise ValueError(
                     f"{path}: unexpected array(s) {extra} (not a trajectory "
@@ -222,6 +269,12 @@ def _read_npz(path: Path) -> dict:
                 )
             out = {k: d[k] for k in _ARRAYS}
             name = d["model_name"] if "model_name" in names else np.array("")
+            for k in _NAMES:
+                if k in names:
+                    a = d[k]
+                    if a.ndim != 1 or a.dtype.kind != "U":
+                        raise ValueError(f"{path}: {k}: expected a list of names, got {a!r}")
+                    out[k] = tuple(str(x) for x in a)
     except (zipfile.BadZipFile, EOFError, OSError) as exc:
         raise ValueError(
             f"{path}: not a readable .npz file ({type(exc).__name__}: "
@@ -243,7 +296,7 @@ def _read_csv(path: Path) -> dict:
     try:
         with open(path, encoding="utf-8") as fh, warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "no data": said below
-            header = fh.readline().strip().split(",")
+            header = fh.readline().rstrip("\r\n").split(",")
             data = np.loadtxt(fh, delimiter=",", ndmin=2)
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not a text file") from None
@@ -252,17 +305,19 @@ def _read_csv(path: Path) -> dict:
             f"{path}: expected rows of numbers after the header ({str(exc).splitlines()[0]})"
         ) from None
     cols = len(header) - 1
-    nq = sum(1 for h in header if re.fullmatch(r"q[0-9]+", h))
+    named = len(header) > 1 and header[1].startswith("q:")
+    nq = sum(1 for h in header if (h.startswith("q:") if named else re.fullmatch(r"q[0-9]+", h)))
     n = (cols - nq) // 3
-    expected = (
-        ["t"]
-        + [f"q{j + 1}" for j in range(nq)]
-        + [f"{k}{j + 1}" for k in _ARRAYS[2:] for j in range(n)]
+    qn, vn = (
+        tuple(h[2:] for h in header[1 : 1 + nq]),
+        tuple(h[3:] for h in header[1 + nq : 1 + nq + n]),
     )
+    expected = ["t"] + _columns(nq, n, (qn, vn) if named else None)
     if cols < 4 or n < 1 or nq < n or header != expected:
         raise ValueError(
-            f"{path}: header: expected t,q1..qn,qd1..qdn,qdd1..qddn,"
-            f"tau1..taun, got {','.join(header)[:80]!r}"
+            f"{path}: header: expected t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun or "
+            f"t,q:<name>..,qd:<name>..,qdd:<name>..,tau:<name>.., got "
+            f"{','.join(header)[:80]!r}"
         )
     if data.size == 0:
         raise ValueError(f"{path}: no samples after the header")
@@ -275,6 +330,8 @@ def _read_csv(path: Path) -> dict:
         {k: data[:, 1 + nq + i * n : 1 + nq + (i + 1) * n] for i, k in enumerate(_ARRAYS[2:])}
     )
     out["model_name"] = ""
+    if named:
+        out["q_names"], out["v_names"] = qn, vn
     return out
 
 

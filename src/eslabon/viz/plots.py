@@ -98,8 +98,8 @@ def plot_joint_history(traj, quantity: str = "q", *, path=None, title: str | Non
     >>> arm = es.zoo.load("planar2")
     >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> fig = viz.plot_joint_history(traj, "qd")  # in a notebook, the cell shows it
-    >>> [line.get_label() for line in fig.axes[0].lines]
-    ['qd1', 'qd2']
+    >>> [line.get_label() for line in fig.axes[0].lines]  # the model's v_names
+    ['joint1', 'joint2']
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     fig = viz.plot_joint_history(traj, path=Path(folder) / "q.png")
     ...     print((Path(folder) / "q.png").stat().st_size > 0)
@@ -120,8 +120,10 @@ def plot_joint_history(traj, quantity: str = "q", *, path=None, title: str | Non
     data = getattr(traj, quantity)
     fig = _figure(figsize=(7, 4), layout="tight")
     ax = fig.subplots()
+    names = getattr(traj, "q_names" if quantity == "q" else "v_names", ())
     for j in range(data.shape[1]):
-        ax.plot(traj.t, data[:, j], label=f"{quantity}{j + 1}")
+        ax.plot(traj.t, data[:, j], label=names[j] if len(names) == data.shape[1] else
+                f"{quantity}{j + 1}")  # fmt: skip
     ax.set_xlabel("t [s]")
     units = {"q": "rad | m", "qd": "rad/s | m/s", "qdd": "rad/s² | m/s²", "tau": "N·m | N"}
     ax.set_ylabel(f"{labels[quantity]} [{units[quantity]}]")
