@@ -422,6 +422,29 @@ def check_gravity(value: ArrayLike, field: str = "gravity") -> NDArray[np.float6
     return g
 
 
+def _distinct_names(
+    names: Any, n: int, field: str, first: str, owner: str, plural: str
+) -> dict[str, int]:
+    """``names``: a tuple of n non-empty strings, entries 1.. all different (entry 0 is
+    the world's); {name: its first index}. ``owner`` says whose name an index is
+    ("body {i}"), ``plural`` what needs different names."""
+    if not isinstance(names, tuple) or len(names) != n:
+        raise ValueError(
+            f"{field}: expected a tuple of {n} names ({first}), got {short_repr(names)}"
+        )
+    index: dict[str, int] = {}
+    for i, name in enumerate(names):
+        check_name(name, f"{field}[{i}]")
+        if i and name in index:
+            raise ValueError(
+                f"{field}[{i}]: {name!r} is already the name of "
+                f"{owner.format(i=index[name])}; {plural} need different names"
+            )
+        if i:
+            index.setdefault(name, i)
+    return index
+
+
 def check_names_and_frames(model: ModelData) -> None:
     """Body names: one non-empty string per body, bodies 1..nb named differently. Frames:
     a name (each once), a body, a rotation and a translation. A frame may carry a body's
@@ -430,37 +453,10 @@ def check_names_and_frames(model: ModelData) -> None:
     each name once)."""
     n = len(model.parent)
     check_name(model.name, "name")
-    names = model.body_names
-    if not isinstance(names, tuple) or len(names) != n:
-        raise ValueError(
-            f"body_names: expected a tuple of {n} names (world first), got {short_repr(names)}"
-        )
-    first: dict[str, int] = {}
-    for i, name in enumerate(names):
-        check_name(name, f"body_names[{i}]")
-        if i and name in first:
-            raise ValueError(
-                f"body_names[{i}]: {name!r} is already the name of body "
-                f"{first[name]}; bodies need different names"
-            )
-        if i:
-            first.setdefault(name, i)
-    joints = model.joint_names
-    if not isinstance(joints, tuple) or len(joints) != n:
-        raise ValueError(
-            f"joint_names: expected a tuple of {n} names (the world's first), got "
-            f"{short_repr(joints)}"
-        )
-    joint_of: dict[str, int] = {}
-    for i, name in enumerate(joints):
-        check_name(name, f"joint_names[{i}]")
-        if i and name in joint_of:
-            raise ValueError(
-                f"joint_names[{i}]: {name!r} is already the name of body {joint_of[name]}'s "
-                "joint; joints need different names"
-            )
-        if i:
-            joint_of.setdefault(name, i)
+    first = _distinct_names(model.body_names, n, "body_names", "world first", "body {i}",
+                            "bodies")  # fmt: skip
+    _distinct_names(model.joint_names, n, "joint_names", "the world's first",
+                    "body {i}'s joint", "joints")  # fmt: skip
     frames = model.frames
     for k, fr in enumerate(frames):
         check_name(getattr(fr, "name", None), f"frames[{k}].name")
