@@ -357,3 +357,13 @@ def test_view_refuses_a_trajectory_whose_names_differ(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "named otherwise than two_legs's (column 1: 'left_knee', the model's 'right_hip')" in err
     assert err.count("\n") == 1 and not (tmp_path / "v.html").exists()
+
+
+def test_the_pinocchio_twin_names_its_joints_as_the_model():
+    pin = pytest.importorskip("pinocchio")
+    from eslabon.interop.pinocchio import body_order, to_pinocchio
+
+    model = from_urdf(TREE_URDF, root_joint="free_flyer")
+    twin = to_pinocchio(model)
+    assert isinstance(twin, pin.Model)
+    assert list(twin.names[1:]) == [model.joint_names[i] for i in body_order(model)]

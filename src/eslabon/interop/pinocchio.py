@@ -295,8 +295,8 @@ def to_pinocchio(model, *, armature: bool = True):
     Returns
     -------
     pinocchio.Model
-        With ``nq``, ``nv`` equal to ``model.nq``, ``model.nv``; joint frames named
-        ``joint_{i}_{body}`` and body frames ``body_{i}_{body}``; gravity
+        With ``nq``, ``nv`` equal to ``model.nq``, ``model.nv``; joints named as
+        ``model.joint_names`` and body frames ``body_{i}_{body}``; gravity
         (m/s², world axes) as ``model.gravity``'s linear part.
 
     Raises
@@ -349,7 +349,7 @@ def to_pinocchio(model, *, armature: bool = True):
                     float(model.pitch[i]),
                 ),
                 placement,
-                f"joint_{i}_{names[i]}",
+                model.joint_names[i],
             )
             previous_frame = pm.addJointFrame(joint, previous_frame)
             body_in_joint = pin.SE3.Identity()
