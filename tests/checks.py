@@ -1,8 +1,13 @@
-"""Comparison helper shared by the test modules."""
+"""Helpers shared by the test modules: a comparison, the zoo's one-DOF models, and where
+the example-robot-data package's robots are."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 import eslabon as es
 
@@ -30,3 +35,21 @@ def assert_printed(value, printed):
         else:
             unit = 10.0 ** (np.floor(np.log10(abs(p))) - 4)
             assert abs(x - p) <= unit, (x, p, unit)
+
+
+def example_robot_data_root() -> Path | None:
+    """The ``robots`` folder of the installed example-robot-data package, or None."""
+    for base in map(Path, sys.path):
+        root = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
+        if root.is_dir():
+            return root
+    return None
+
+
+def example_robot_data(relative: str) -> Path:
+    """The file ``relative`` of example-robot-data's ``robots`` folder; the test is
+    skipped when the package (or that file) is not installed."""
+    root = example_robot_data_root()
+    if root is None or not (root / relative).is_file():
+        pytest.skip(f"example-robot-data ({relative}) is not installed")
+    return root / relative

@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from checks import example_robot_data
 from eslabon.sim import EnergyInjectionWarning, FrictionStepWarning
 from eslabon.sim.friction_check import check_friction_energy
 from eslabon.sim.stick_slip import coulomb_per_rate
@@ -248,14 +249,8 @@ def test_a_free_falling_urdf_robot_keeps_its_joints_still(method):
 
 
 def _talos():
-    import sys
-    from pathlib import Path
-
-    for base in map(Path, sys.path):
-        path = base / "cmeel.prefix/share/example-robot-data/robots/talos_data/robots"
-        if (path / "talos_reduced.urdf").is_file():
-            return es.model.from_urdf(str(path / "talos_reduced.urdf"), root_joint="free_flyer")
-    pytest.skip("example-robot-data (the Talos URDF) is not installed")
+    path = example_robot_data("talos_data/robots/talos_reduced.urdf")
+    return es.model.from_urdf(str(path), root_joint="free_flyer")
 
 
 def test_the_talos_released_at_rest_keeps_its_joints_still():

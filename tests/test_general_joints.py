@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from checks import example_robot_data
 from eslabon._engine import entrypoints
 from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
 from eslabon.kinematics import horner
@@ -372,15 +373,7 @@ def test_momentum_agrees_with_pinocchio():
 
 
 # --- mimic joints -----------------------------------------------------------------------
-def _erd(relative):
-    import sys
-    from pathlib import Path
-
-    for base in map(Path, sys.path):
-        path = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots" / relative
-        if path.is_file():
-            return path
-    pytest.skip("example-robot-data is not installed")
+_erd = example_robot_data
 
 
 def test_a_gripper_with_a_mimic_finger_agrees_with_pinocchio():

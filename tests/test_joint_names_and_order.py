@@ -11,14 +11,13 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import eslabon as es
+from checks import example_robot_data_root
 from eslabon.interop.pinocchio import urdf_order
 from eslabon.model import ModelBuilder, configuration_from_names, from_urdf, load_model, save_model
 from eslabon.model.validate import ImplausibleInertiaWarning
@@ -128,12 +127,7 @@ def test_a_urdf_written_and_read_keeps_joint_names(tmp_path):
     assert back.joint_names == model.joint_names
 
 
-def _erd_root():
-    for base in map(Path, sys.path):
-        root = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
-        if root.is_dir():
-            return root
-    return None
+_erd_root = example_robot_data_root
 
 
 FLOATING = (

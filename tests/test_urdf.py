@@ -4,16 +4,14 @@ of the example-robot-data package.
 """
 
 import functools
-import sys
 import warnings
-from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import numpy as np
 import pytest
 
 import eslabon as es
-from checks import check
+from checks import check, example_robot_data_root
 from eslabon.model import from_urdf, read_urdf, save_model, to_urdf
 from eslabon.model.validate import ImplausibleInertiaWarning
 
@@ -299,12 +297,7 @@ def test_joints_urdf_has_not_are_refused_by_to_urdf(letter, kind):
 # --- Pinocchio as the oracle --------------------------------------------------------------
 
 
-def _erd_root():
-    for base in map(Path, sys.path):
-        root = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
-        if root.is_dir():
-            return root
-    return None
+_erd_root = example_robot_data_root
 
 
 ARMS = (

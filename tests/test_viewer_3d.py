@@ -7,14 +7,13 @@ highlights its curve. Skipped when Chromium, ChromeDriver or selenium is missing
 (``.ci/run`` installs the Debian packages chromium and chromium-driver)."""
 
 import io
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import eslabon as es
+from checks import example_robot_data
 from eslabon import viz
 
 webdriver = pytest.importorskip("selenium.webdriver")
@@ -40,12 +39,7 @@ def _view(browser):
     return np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
 
 
-def _erd(relative):
-    for base in map(Path, sys.path):
-        path = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots" / relative
-        if path.is_file():
-            return path
-    pytest.skip("example-robot-data is not installed")
+_erd = example_robot_data
 
 
 def test_a_urdf_arm_draws_its_meshes_and_moves(browser, tmp_path):
