@@ -64,7 +64,8 @@ def main(argv=None):
         for method in METHODS:
             rows[method].append(
                 best_time(
-                    lambda m=method: es.forward_dynamics(model, q, qd, tau, method=m), args.repeat
+                    lambda m=method: es.forward_dynamics(model, q, qd, tau, algorithm=m),
+                    args.repeat,
                 )
             )
         if pin:

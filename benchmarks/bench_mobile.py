@@ -113,10 +113,12 @@ def main(argv=None):
         t0 = time.perf_counter()
         mb.simulate(
             mm,
+            None,
+            None,
             1.0,
             1e-3 if method == "rk4" else 1e-2,
             torque=RUN1["tau"],
-            method=method,
+            integrator=method,
             u=RUN1["u"],
         )
         print(f"1 s of load case 1, {method:<7} {time.perf_counter() - t0:8.2f} s")

@@ -117,6 +117,18 @@ def _no_compile_notice():
     compile_notice(_NOTICE_AT_START)
 
 
+@pytest.fixture(autouse=True)
+def _old_names_warn_in_each_test():
+    """Each old spelling warns once per process (eslabon._deprecation); forget which
+    have warned before each test, so that a test that expects the warning sees it
+    whichever tests ran before it in its worker. An old spelling that a test does not
+    expect is an error (pyproject.toml, ``filterwarnings``)."""
+    from eslabon import _deprecation
+
+    _deprecation._WARNED.clear()
+    yield
+
+
 def _notice_at_start() -> bool:
     from eslabon._engine.compile import compile_notice
 

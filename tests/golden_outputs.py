@@ -148,19 +148,21 @@ def outputs(model, seed: int) -> dict:
         "id": es.inverse_dynamics(model, q, qd, qdd),
         "id_list": es.inverse_dynamics(model, list(q), list(qd), list(qdd)),
         "id_batch": es.inverse_dynamics(model, Q, QD, QDD),
-        "id_wrench": es.inverse_dynamics(model, q, qd, qdd, tip_wrench=rng.normal(size=6)),
+        "id_wrench": es.inverse_dynamics(
+            model, q, qd, qdd, wrenches=[es.ExternalWrench("ee", -rng.normal(size=6), "local")]
+        ),
         "bias": es.bias_forces(model, q, qd),
         "bias_batch": es.bias_forces(model, Q, QD),
         "gravity": es.gravity_torques(model, q),
         "gravity_batch": es.gravity_torques(model, Q),
         "m_wo3": es.mass_matrix(model, q),
-        "m_wo1": es.mass_matrix(model, q, method="walker_orin_1"),
+        "m_wo1": es.mass_matrix(model, q, algorithm="walker_orin_1"),
         "m_batch": es.mass_matrix(model, Q),
         "fd_aba": es.forward_dynamics(model, q, qd, tau),
-        "fd_wo3": es.forward_dynamics(model, q, qd, tau, method="walker_orin_3"),
-        "fd_wo1": es.forward_dynamics(model, q, qd, tau, method="walker_orin_1"),
+        "fd_wo3": es.forward_dynamics(model, q, qd, tau, algorithm="walker_orin_3"),
+        "fd_wo1": es.forward_dynamics(model, q, qd, tau, algorithm="walker_orin_1"),
         "fd_batch": es.forward_dynamics(model, Q, QD, TAU),
-        "fd_wo3_batch": es.forward_dynamics(model, Q, QD, TAU, method="walker_orin_3"),
+        "fd_wo3_batch": es.forward_dynamics(model, Q, QD, TAU, algorithm="walker_orin_3"),
         "ke": np.atleast_1d(es.kinetic_energy(model, q, qd)),
         "pe": np.atleast_1d(es.potential_energy(model, q)),
         "ke_batch": es.kinetic_energy(model, Q, QD),
@@ -179,7 +181,7 @@ def outputs(model, seed: int) -> dict:
     if not model.has_moving_com:
         out["coriolis"] = es.coriolis_matrix(model, q, qd)
         out["coriolis_batch"] = es.coriolis_matrix(model, Q, QD)
-    traj = es.simulate(model, 0.01, 0.001, q0=q, qd0=0.1 * qd, torque=0.1 * tau)
+    traj = es.simulate(model, q, 0.1 * qd, 0.01, 0.001, torque=0.1 * tau)
     out["sim_q"], out["sim_qd"], out["sim_qdd"] = traj.q, traj.qd, traj.qdd
     return {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
 

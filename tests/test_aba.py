@@ -90,18 +90,18 @@ def test_aba_is_the_default_method():
     m = es.zoo.load("puma560")
     q, qd, tau = np.full(6, 0.3), np.full(6, -0.2), np.linspace(-5, 5, 6)
     np.testing.assert_array_equal(
-        es.forward_dynamics(m, q, qd, tau), es.forward_dynamics(m, q, qd, tau, method="aba")
+        es.forward_dynamics(m, q, qd, tau), es.forward_dynamics(m, q, qd, tau, algorithm="aba")
     )
     assert es.dynamics.api.FORWARD_METHODS[0] == "aba"
     with pytest.raises(ValueError, match="^method: expected one of"):
-        es.forward_dynamics(m, q, qd, tau, method="featherstone")
+        es.forward_dynamics(m, q, qd, tau, algorithm="featherstone")
 
 
 @pytest.mark.parametrize("other", ["walker_orin_3", "walker_orin_1"])
 def test_aba_matches_walker_orin(model, states, other):
     for q, qd, tau in zip(*states):
-        aba = es.forward_dynamics(model, q, qd, tau, method="aba")
-        ref = es.forward_dynamics(model, q, qd, tau, method=other)
+        aba = es.forward_dynamics(model, q, qd, tau, algorithm="aba")
+        ref = es.forward_dynamics(model, q, qd, tau, algorithm=other)
         check(aba, ref, RTOL, what=f"aba vs {other}")
         assert np.max(np.abs(ref)) > 1e-3  # not a trivial comparison
 
@@ -135,7 +135,7 @@ def test_aba_gravity_only_hanging_pendulum():
     assert qdd[0] < -1.0
     check(
         qdd,
-        es.forward_dynamics(m, np.zeros(3), np.zeros(3), np.zeros(3), method="walker_orin_3"),
+        es.forward_dynamics(m, np.zeros(3), np.zeros(3), np.zeros(3), algorithm="walker_orin_3"),
         1e-12,
         what="horizontal pendulum",
     )
@@ -174,18 +174,18 @@ def test_joint_moving_no_mass_is_refused(joint, method):
     # the constraint-force method needs every body's inertia inverted: it names the body
     match = "singular 6×6 inertia" if method == "soa" else "positive definite"
     with pytest.raises(ValueError, match=match):
-        es.forward_dynamics(m, q, qd, tau, method=method)
+        es.forward_dynamics(m, q, qd, tau, algorithm=method)
     with pytest.raises(ValueError, match=match):
         es.forward_dynamics(
-            m, np.array([q] * 4), np.array([qd] * 4), np.array([tau] * 4), method=method
+            m, np.array([q] * 4), np.array([qd] * 4), np.array([tau] * 4), algorithm=method
         )
     # armature on that joint makes it legal again (the constraint-force method has none)
     fixed = m.replace(armature=[0.0, 0.0, 0.05])
     if method == "soa":
         with pytest.raises(ValueError, match="armature"):
-            es.forward_dynamics(fixed, q, qd, tau, method=method)
+            es.forward_dynamics(fixed, q, qd, tau, algorithm=method)
         return
-    qdd = es.forward_dynamics(fixed, q, qd, tau, method=method)
+    qdd = es.forward_dynamics(fixed, q, qd, tau, algorithm=method)
     check(es.inverse_dynamics(fixed, q, qd, qdd), tau, RTOL, what="with armature")
 
 

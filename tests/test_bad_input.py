@@ -104,7 +104,7 @@ def test_forward_dynamics_and_options():
     with pytest.raises(ValueError, match="^tau: expected finite"):
         es.forward_dynamics(m, np.zeros(2), np.zeros(2), [np.nan, 0])
     with pytest.raises(ValueError, match="^method: expected one of"):
-        es.mass_matrix(m, np.zeros(2), method="lagrange_typo")
+        es.mass_matrix(m, np.zeros(2), algorithm="lagrange_typo")
     with pytest.raises(ValueError, match="^reference"):
         es.jacobian(m, np.zeros(2), reference="body")
     with pytest.raises(ValueError, match="^frame: unknown frame"):
@@ -117,18 +117,18 @@ def test_forward_dynamics_and_options():
 def test_simulate_arguments():
     m = es.zoo.load("planar2")
     with pytest.raises(ValueError, match="^dt"):
-        es.simulate(m, 1.0, 0.3)
+        es.simulate(m, None, None, 1.0, 0.3)
     with pytest.raises(ValueError, match="^torque"):
-        es.simulate(m, 0.01, 0.001, torque=np.zeros((3, 2)))
+        es.simulate(m, None, None, 0.01, 0.001, torque=np.zeros((3, 2)))
     with pytest.raises(ValueError, match="^method"):
-        es.simulate(m, 0.01, 0.001, method="midpoint")
+        es.simulate(m, None, None, 0.01, 0.001, integrator="midpoint")
     with pytest.raises(ValueError, match="^q0"):
-        es.simulate(m, 0.01, 0.001, q0=[0.0])
+        es.simulate(m, [0.0], None, 0.01, 0.001)
 
 
 def test_trajectory_save_roundtrip_and_bad_suffix(tmp_path):
     m = es.zoo.load("planar2")
-    traj = es.simulate(m, 0.01, 0.001, torque=lambda t, q, qd: np.array([1.0, -1.0]))
+    traj = es.simulate(m, None, None, 0.01, 0.001, torque=lambda t, q, qd: np.array([1.0, -1.0]))
     for name in ("t.npz", "t.csv"):
         back = es.Trajectory.load(traj.save(tmp_path / name))
         np.testing.assert_array_equal(back.q, traj.q)
@@ -261,18 +261,18 @@ def test_control_sweep_viewer_and_mobile_arguments_are_checked():
     }
     with pytest.raises(ValueError, match="sampling.seed: expected >= 0"):
         parse_spec(spec)
-    sim = es.simulate(arm, 0.05, 0.01)
+    sim = es.simulate(arm, None, None, 0.05, 0.01)
     with tempfile.TemporaryDirectory() as folder:
         with pytest.raises(ValueError, match="max_frames: expected a whole number >= 1"):
             write_viewer(arm, sim, Path(folder) / "v.html", max_frames=0)
     cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount())
     with pytest.raises(ValueError, match="samples: expected a whole number >= 2"):
-        mb.simulate(mm, 0.02, 0.01, samples=0)
+        mb.simulate(mm, None, None, 0.02, 0.01, samples=0)
     with pytest.raises(ValueError, match="samples: the fixed-step 'rk4'"):
-        mb.simulate(mm, 0.02, 0.01, method="rk4", samples=3)
+        mb.simulate(mm, None, None, 0.02, 0.01, integrator="rk4", samples=3)
     with pytest.raises(ValueError, match="dt: t_final = 0.02 is not a whole number"):
-        mb.simulate(mm, 0.02, 0.003)
+        mb.simulate(mm, None, None, 0.02, 0.003)
 
 
 def test_thread_count_and_integration_step_are_checked():

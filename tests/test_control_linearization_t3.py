@@ -211,7 +211,7 @@ def test_uvw_and_state_space_against_central_differences(name):
         q, qd, qdd = rng.uniform(-1.5, 1.5, (3, model.nq))
         qd += 0.1 * np.sign(qd)  # keep away from Coulomb's kink
         lin = ctl.linearize(model, q, qd, qdd)
-        num = ctl.linearize(model, q, qd, qdd, method="central")
+        num = ctl.linearize(model, q, qd, qdd, derivatives="central")
         for key in ("W", "V"):
             check(
                 getattr(lin, key),
@@ -275,7 +275,7 @@ def test_closed_loop_follows_the_assigned_model(t3, nominal_task):
     nominal = ctl.Nominal.from_trajectory(nominal_task)
     law = ctl.model_assignment_law(t3, nominal, PSI, OMEGA)
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
-    run = ctl.simulate_closed_loop(t3, nominal, law, dt=2e-3, dq0=dq0)
+    run = ctl.simulate_closed_loop(t3, nominal, law, nominal(0.0)[0] + dq0, dt=2e-3)
     t = run.trajectory.t
     wd = OMEGA * np.sqrt(1 - PSI**2)
     model = np.exp(-PSI * OMEGA * t) * (np.cos(wd * t) + PSI / np.sqrt(1 - PSI**2) * np.sin(wd * t))
@@ -284,7 +284,11 @@ def test_closed_loop_follows_the_assigned_model(t3, nominal_task):
     assert abs(run.error[-1, 1] - expected[-1, 1]) < 0.05 * abs(expected[-1, 1])
     # without feedback the same initial error is not corrected in the same way
     free = ctl.simulate_closed_loop(
-        t3, nominal, lambda tt, q, qd: es.inverse_dynamics(t3, *nominal(tt)), dt=2e-3, dq0=dq0
+        t3,
+        nominal,
+        lambda tt, q, qd: es.inverse_dynamics(t3, *nominal(tt)),
+        nominal(0.0)[0] + dq0,
+        dt=2e-3,
     )
     assert np.abs(free.error - expected).max() > 0.2 * 1e-3
 
@@ -309,7 +313,7 @@ def test_pole_placement_scipy_and_sylvester(t3, at_045):
         [-1.0, -1.5, -2.0, -2.5, -3.0, -3.5, -4.0, -4.5, -1 + 1j, -1 - 1j, -2 + 0.5j, -2 - 0.5j]
     )
     for method in ("scipy", "sylvester"):
-        K = ctl.place_poles(lin.A, lin.B, poles, method=method)
+        K = ctl.place_poles(lin.A, lin.B, poles, backend=method)
         got = ctl.frozen_eigenvalues(ctl.closed_loop_matrix(lin, K))
         check(got.real, ctl.sort_eigenvalues(poles).real, 1e-8, what=method)
         check(np.sort(got.imag), np.sort(poles.imag), 1e-8, what=method)
@@ -350,7 +354,11 @@ def test_lqr_and_tvlqr(t3, at_045, nominal_task):
     nominal = ctl.Nominal.from_trajectory(nominal_task)
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
     run = ctl.simulate_closed_loop(
-        t3, nominal, ctl.gain_schedule_law(t3, nominal, gains.t, gains.K), dt=2e-3, dq0=dq0
+        t3,
+        nominal,
+        ctl.gain_schedule_law(t3, nominal, gains.t, gains.K),
+        nominal(0.0)[0] + dq0,
+        dt=2e-3,
     )
     assert np.abs(run.error[-1]).max() < 0.5e-3
     with pytest.raises(ValueError, match="lin: expected a linearization along"):
@@ -360,7 +368,7 @@ def test_lqr_and_tvlqr(t3, at_045, nominal_task):
 def test_to_statespace(t3, at_045):
     pytest.importorskip("control")
     lin = ctl.linearize(t3, *at_045)
-    sys = ctl.to_statespace(lin.A, lin.B)
+    sys = ctl.to_python_control(lin.A, lin.B)
     check(np.asarray(sys.A), lin.A, 0.0)
     assert sys.ninputs == 6 and sys.noutputs == 12
 
@@ -370,16 +378,21 @@ def test_computed_torque_and_pd_gravity(t3, nominal_task):
     nominal = ctl.Nominal.from_trajectory(nominal_task)
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
     ct = ctl.simulate_closed_loop(
-        t3, nominal, ctl.computed_torque_law(t3, nominal, 25.0, 10.0), dt=2e-3, dq0=dq0
+        t3,
+        nominal,
+        ctl.computed_torque_law(t3, nominal, 25.0, 10.0),
+        nominal(0.0)[0] + dq0,
+        dt=2e-3,
     )
     t = ct.trajectory.t  # ë + 10ė + 25e = 0: critically damped, ω = 5
     check(ct.error, ((1 + 5 * t) * np.exp(-5 * t))[:, None] * dq0, 1e-6, scale=1e-3)
     goal = np.radians(INITIAL_THETA_DEG)
     pd = es.simulate(
         t3,
+        goal + 0.01,
+        None,
         3.0,
         2e-3,
-        q0=goal + 0.01,
         torque=ctl.pd_gravity_law(t3, goal, np.full(6, 4000.0), np.full(6, 800.0)),
     )
     assert np.abs(pd.q[-1] - goal).max() < 1e-3
@@ -405,7 +418,9 @@ def test_computed_torque_and_pd_gravity(t3, nominal_task):
             "Q: expected a symmetric positive",
         ),
         (
-            lambda lin: ctl.linearize(es.zoo.load("planar2"), [0, 0], [0, 0], [0, 0], method="fd"),
+            lambda lin: ctl.linearize(
+                es.zoo.load("planar2"), [0, 0], [0, 0], [0, 0], derivatives="fd"
+            ),
             "method: expected one of",
         ),
     ],

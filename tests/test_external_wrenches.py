@@ -23,17 +23,18 @@ def _state(model, seed=0):
     "method", ["aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell"]
 )
 def test_inverse_and_forward_dynamics_round_trip_with_a_wrench(method):
-    """ID with the tip pushing on the world by w, then FD with the world pushing back."""
+    """ID and FD take the same wrenches (what the world applies): ID with the world
+    pushing on the tip, then FD under the same push, give the motion back."""
     model = es.zoo.load("panda").replace(armature=0.0)  # (the constraint-force method)
     q, qd, qdd = _state(model)
-    tau = es.inverse_dynamics(model, q, qd, qdd, tip_wrench=W)
+    tau = es.inverse_dynamics(model, q, qd, qdd, wrenches=[ExternalWrench("ee", -W, "local")])
     back = es.forward_dynamics(
-        model, q, qd, tau, method=method, wrenches=[ExternalWrench("ee", -W, "local")]
+        model, q, qd, tau, algorithm=method, wrenches=[ExternalWrench("ee", -W, "local")]
     )
     np.testing.assert_allclose(back, qdd, atol=1e-10)
     R = es.end_effector_pose(model, q)[:3, :3]
     world = ExternalWrench("ee", -np.concatenate([R @ W[:3], R @ W[3:]]))
-    back = es.forward_dynamics(model, q, qd, tau, method=method, wrenches=[world])
+    back = es.forward_dynamics(model, q, qd, tau, algorithm=method, wrenches=[world])
     np.testing.assert_allclose(back, qdd, atol=1e-10)
 
 
@@ -46,7 +47,9 @@ def test_the_generalized_force_is_the_newton_euler_pass_of_the_wrench():
     q, _, _ = _state(model, 1)
     J_w = wrench_torques(model, q, external_wrenches(model, [("ee", W, "local")]))
     z = np.zeros(model.nv)
-    ne = es.inverse_dynamics(model, q, z, z, tip_wrench=W) - es.gravity_torques(model, q)
+    # the Newton–Euler kernels take the wrench in their inward pass (rnea_trace)
+    pushed = es.rnea_trace(model, q, z, z, wrenches=[ExternalWrench("ee", -W, "local")])
+    ne = pushed.tau - es.gravity_torques(model, q)
     np.testing.assert_allclose(J_w, ne, atol=1e-12)
 
 
@@ -95,9 +98,8 @@ def test_a_free_flyer_gains_the_momentum_its_wrench_gives():
 
     for value, impulse in ((F, F[3:] * 0.2), (ramp, F[3:] * 0.2**2 / 2)):
         run = es.simulate(
-            model, 0.2, 0.002, torque=arm,
-            wrenches=[ExternalWrench("satellite", value)],
-        )  # fmt: skip
+            model, None, None, 0.2, 0.002, torque=arm, wrenches=[ExternalWrench("satellite", value)]
+        )
         h = es.momentum(model, run.q, run.qd)
         np.testing.assert_allclose(h[-1, 3:] - h[0, 3:], impulse, rtol=1e-8, atol=1e-9)
         assert run.tau.shape == (len(run.t), model.nv)  # the joint torques alone

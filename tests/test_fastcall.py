@@ -157,16 +157,16 @@ def test_keywords_and_errors_take_the_general_path():
     model = MODELS["puma560"]()
     q, qd, qdd = _states(model, 3)
     np.testing.assert_array_equal(
-        es.mass_matrix(model, q), es.mass_matrix(model, q, method="walker_orin_3")
+        es.mass_matrix(model, q), es.mass_matrix(model, q, algorithm="walker_orin_3")
     )
     np.testing.assert_allclose(
         es.forward_dynamics(model, q, qd, qdd),
-        es.forward_dynamics(model, q, qd, qdd, method="walker_orin_3"),
+        es.forward_dynamics(model, q, qd, qdd, algorithm="walker_orin_3"),
         rtol=1e-9,
         atol=1e-9,
     )
     with pytest.raises(ValueError, match="method"):
-        es.mass_matrix(model, q, method="nope")
+        es.mass_matrix(model, q, algorithm="nope")
     with pytest.raises(TypeError):
         es.mass_matrix(model, q, "walker_orin_3")  # method is keyword-only
     with pytest.raises(ValueError, match="qd: expected shape"):

@@ -217,7 +217,7 @@ def test_an_existing_output_is_refused_unless_forced(capsys, tmp_path):
 
 def test_the_default_viewer_file_is_not_clobbered(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    es.simulate(es.zoo.load("planar2"), 0.02, 0.01).save("t.npz")
+    es.simulate(es.zoo.load("planar2"), None, None, 0.02, 0.01).save("t.npz")
     Path("view.html").write_text("mine")
     code, _, err = _cli(capsys, "view", "t.npz", "--model", "planar2")
     assert code == 2 and "view.html' exists; pass --force" in err[0]
@@ -252,7 +252,7 @@ def test_a_missing_extra_is_named_before_any_work(capsys, tmp_path, monkeypatch)
         "find_spec",
         lambda name, *a: None if name in ("matplotlib", "dask") else real(name),
     )
-    es.simulate(es.zoo.load("planar2"), 0.02, 0.01).save(tmp_path / "t.npz")
+    es.simulate(es.zoo.load("planar2"), None, None, 0.02, 0.01).save(tmp_path / "t.npz")
     cases = [
         (
             ("plot", str(tmp_path / "t.npz"), "--out", str(tmp_path / "f.png")),

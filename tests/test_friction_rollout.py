@@ -42,11 +42,13 @@ def test_a_frictional_rollout_is_simulate_bit_for_bit(method, fd_method):
     table = 8 * np.sin(rng.uniform(5, 30, (9, 1, 6)) * t + rng.uniform(0, 6, (9, 1, 6)))
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        runs = es.rollout(models, q0, v0, 0.1, 1e-3, torque=table, method=method,
-                          fd_method=fd_method)  # fmt: skip
+        runs = es.rollout(
+            models, q0, v0, 0.1, 1e-3, torque=table, integrator=method, algorithm=fd_method
+        )
         for i, m in enumerate(models):
-            one = es.simulate(m, 0.1, 1e-3, q0=q0[i], qd0=v0[i], torque=table[i], method=method,
-                              fd_method=fd_method)  # fmt: skip
+            one = es.simulate(
+                m, q0[i], v0[i], 0.1, 1e-3, torque=table[i], integrator=method, algorithm=fd_method
+            )
             for a, b in zip(runs[1:4], (one.q, one.qd, one.qdd)):
                 assert np.array_equal(a[i], b), i
     assert np.sum(runs.qd[[0, 4]] == 0.0) > 500  # the stiff friction held joints
@@ -71,10 +73,17 @@ def test_a_frictional_rollout_under_a_law_is_simulate_to_round_off(method):
     for law in laws:
         with warnings.catch_warnings():
             warnings.simplefilter("error", RuntimeWarning)
-            runs = es.rollout(model, q0, v0, 0.1, 1e-3, torque=law, method=method)
+            runs = es.rollout(model, q0, v0, 0.1, 1e-3, torque=law, integrator=method)
         for i in range(N):
-            one = es.simulate(model, 0.1, 1e-3, q0=q0[i], qd0=v0[i], method=method,
-                              torque=law.as_torque(1e-3, i, model))  # fmt: skip
+            one = es.simulate(
+                model,
+                q0[i],
+                v0[i],
+                0.1,
+                1e-3,
+                integrator=method,
+                torque=law.as_torque(1e-3, i, model),
+            )
             np.testing.assert_allclose(runs.q[i], one.q, rtol=0, atol=1e-12)
             np.testing.assert_allclose(runs.qd[i], one.qd, rtol=0, atol=1e-10)
             np.testing.assert_allclose(runs.tau[i], one.tau, rtol=0, atol=1e-9)
@@ -119,10 +128,16 @@ def test_the_mobile_manipulators_fixed_step_names_the_arms_frictional_joints():
     mm = mb.MobileManipulator(cart, rough, mb.Mount((0.3, 0, 0.5)))
     with pytest.warns(FrictionStepWarning, match=r"^mobile.simulate: the arm's Coulomb friction "
                       rf"\(joint of body {rough.body_names[2]!r}\)") as seen:  # fmt: skip
-        mb.simulate(mm, 0.02, 0.01, method="rk4")
+        mb.simulate(mm, None, None, 0.02, 0.01, integrator="rk4")
     assert seen[0].filename == __file__
     with warnings.catch_warnings():
         warnings.simplefilter("error", FrictionStepWarning)
-        mb.simulate(mm, 0.02, 0.01)
-        mb.simulate(mb.MobileManipulator(cart, arm, mb.Mount((0.3, 0, 0.5))), 0.02, 0.01,
-                    method="rk4")  # fmt: skip
+        mb.simulate(mm, None, None, 0.02, 0.01)
+        mb.simulate(
+            mb.MobileManipulator(cart, arm, mb.Mount((0.3, 0, 0.5))),
+            None,
+            None,
+            0.02,
+            0.01,
+            integrator="rk4",
+        )

@@ -48,9 +48,9 @@ def _ramp_run(model, t_final, h, method, qd0=0.0):
     """(t, q, qd, qdd) of the block from q = 0.3: by ``simulate``, or by ``rollout``
     ("rollout-rk4", "rollout-euler")."""
     if method.startswith("rollout-"):
-        runs = es.rollout(model, [[0.3]], [[qd0]], t_final, h, method=method[8:])
+        runs = es.rollout(model, [[0.3]], [[qd0]], t_final, h, integrator=method[8:])
         return runs.t, runs.q[0, :, 0], runs.qd[0, :, 0], runs.qdd[0, :, 0]
-    traj = es.simulate(model, t_final, h, q0=[0.3], qd0=[qd0], method=method)
+    traj = es.simulate(model, [0.3], [qd0], t_final, h, integrator=method)
     return traj.t, traj.q[:, 0], traj.qd[:, 0], traj.qdd[:, 0]
 
 
@@ -140,7 +140,7 @@ def test_pendulum_sticks_where_friction_holds_it(method):
     model = _pendulum(1.2 * hold)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        traj = es.simulate(model, 1.0, 1e-3, q0=[0.5], method=method)
+        traj = es.simulate(model, [0.5], None, 1.0, 1e-3, integrator=method)
     assert np.all(traj.q == 0.5) and np.all(traj.qd == 0.0) and np.all(traj.qdd == 0.0)
 
 
@@ -152,8 +152,8 @@ def test_pendulum_slides_where_friction_cannot_hold_it(method):
     model = _pendulum(0.5 * hold)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        traj = es.simulate(model, 0.3, 1e-3, q0=[0.5], method=method)
-    free = es.simulate(_pendulum(0.0), 0.3, 1e-3, q0=[0.5], method=method)
+        traj = es.simulate(model, [0.5], None, 0.3, 1e-3, integrator=method)
+    free = es.simulate(_pendulum(0.0), [0.5], None, 0.3, 1e-3, integrator=method)
     assert traj.q[-1, 0] < 0.5 - 0.05  # it moved
     assert free.q[-1, 0] < traj.q[-1, 0]  # less than without friction
     E = _energy(model, traj)
@@ -171,7 +171,7 @@ def test_spinning_joint_stops_at_coulomb_deceleration_and_stays(method):
     inertia = float(es.mass_matrix(model, [0.0])[0, 0])
     stop = 2.0 * inertia / 1.0
     span = int(np.ceil(2 * stop / 1e-3)) * 1e-3
-    traj = es.simulate(model, span, 1e-3, q0=[0.0], qd0=[2.0], method=method)
+    traj = es.simulate(model, [0.0], [2.0], span, 1e-3, integrator=method)
     moving = traj.t < stop - 2e-3
     assert np.allclose(traj.qdd[moving, 0], -1.0 / inertia, rtol=1e-9)
     after = traj.t > stop + 2e-3
@@ -190,7 +190,7 @@ def test_floating_base_with_friction_released_at_rest_keeps_its_joints(method):
     q0[7:] = [0.4, -0.3, 0.2]
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        traj = es.simulate(model, 1.0, 1e-3, q0=q0, method=method)
+        traj = es.simulate(model, q0, None, 1.0, 1e-3, integrator=method)
     assert np.all(traj.q[:, 7:] == q0[7:])
     assert np.all(traj.qd[:, 6:] == 0.0)
 
@@ -238,12 +238,12 @@ def test_a_free_falling_urdf_robot_keeps_its_joints_still(method):
     q0[7:] = [0.7, -1.1, 0.02]
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        traj = es.simulate(model, 0.5, 1e-3, q0=q0, method=method)
+        traj = es.simulate(model, q0, None, 0.5, 1e-3, integrator=method)
         assert np.all(traj.q[:, 7:] == q0[7:]) and np.all(traj.qd[:, 6:] == 0.0)
         np.testing.assert_allclose(traj.q[:, 2], -G * traj.t**2 / 2, rtol=1e-9, atol=1e-12)
         qd0 = np.zeros(model.nv)
         qd0[3:6] = [0.05, -0.03, 0.08]  # the base's angular velocity [rad/s]
-        spun = es.simulate(model, 0.5, 1e-3, q0=q0, qd0=qd0, method=method)
+        spun = es.simulate(model, q0, qd0, 0.5, 1e-3, integrator=method)
     assert np.all(spun.q[:, 7:] == q0[7:]) and np.all(spun.qd[:, 6:] == 0.0)
     assert np.ptp(spun.q[:, 3:7], axis=0).max() > 1e-3  # the base turned
 
@@ -263,7 +263,7 @@ def test_the_talos_released_at_rest_keeps_its_joints_still():
     frictional = coulomb_per_rate(model) > 0
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        traj = es.simulate(model, 0.1, 1e-3)
+        traj = es.simulate(model, None, None, 0.1, 1e-3)
     drift = np.abs(traj.q[:, 7:] - traj.q[0, 7:]).max(axis=0)
     assert np.all(drift[frictional[6:]] == 0.0) and drift.max() < 1e-12
     assert np.all(traj.qd[:, frictional] == 0.0)
@@ -276,8 +276,8 @@ def test_the_compiled_loop_and_the_python_loop_agree_with_friction():
     model = es.zoo.random_chain(4, 2, "standard", friction=True)
     model = model.replace(coulomb=np.r_[0.0, np.full(model.nb, 2.0)])
     q0 = np.array([0.3, -0.5, 0.8, 0.2])
-    fast = es.simulate(model, 0.2, 1e-3, q0=q0)
-    slow = es.simulate(model, 0.2, 1e-3, q0=q0, torque=lambda t, q, qd: np.zeros(4))
+    fast = es.simulate(model, q0, None, 0.2, 1e-3)
+    slow = es.simulate(model, q0, None, 0.2, 1e-3, torque=lambda t, q, qd: np.zeros(4))
     assert np.allclose(fast.q, slow.q, rtol=0, atol=1e-10)
     assert np.allclose(fast.qdd, slow.qdd, rtol=0, atol=1e-7)
 
@@ -301,9 +301,9 @@ def test_the_compiled_loop_and_the_python_loop_agree_with_mimic_joints(root_join
     name = "stick_slip_loop" if root_joint is None else "chart_stick_slip_loop"
     compiled, ran = getattr(loops, name), []
     monkeypatch.setattr(loops, name, lambda *a: (ran.append(a[-1]), compiled(*a))[1])
-    fast = es.simulate(model, 0.2, 1e-3, q0=q0, torque=tau)
+    fast = es.simulate(model, q0, None, 0.2, 1e-3, torque=tau)
     assert ran and ran[0] is not None  # the compiled loop ran, with the mimic map
-    slow = es.simulate(model, 0.2, 1e-3, q0=q0, torque=lambda t, q, qd: tau)
+    slow = es.simulate(model, q0, None, 0.2, 1e-3, torque=lambda t, q, qd: tau)
     joints = fast.qd[:, -3:]
     assert (joints == 0.0).any() and (joints != 0.0).any()
     assert np.allclose(fast.q, slow.q, rtol=0, atol=1e-10)
@@ -317,7 +317,7 @@ def test_a_joint_whose_rate_reverses_every_step_is_named():
     model = _pendulum(1.0).replace(gravity=(0.0, 0.0, 0.0))
     table = 5.0 * (-1.0) ** np.arange(101)[:, None]
     with pytest.warns(FrictionStepWarning, match=r"cannot resolve the Coulomb friction of "):
-        es.simulate(model, 0.1, 1e-3, q0=[0.0], qd0=[-2.5e-3], torque=table)
+        es.simulate(model, [0.0], [-2.5e-3], 0.1, 1e-3, torque=table)
 
 
 def test_energy_check_sees_a_finger_beside_a_falling_base():
@@ -325,7 +325,7 @@ def test_energy_check_sees_a_finger_beside_a_falling_base():
     base falls (joules traded between potential and kinetic energy) is reported."""
     model = es.zoo.random_tree(1, "BRRR", friction=True)
     model = model.replace(coulomb=np.array([0.0, 0.0, 0.5, 0.3, 0.4]), viscous=np.zeros(5))
-    traj = es.simulate(model, 1.0, 1e-3)
+    traj = es.simulate(model, None, None, 1.0, 1e-3)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         check_friction_energy(model, traj, True)

@@ -100,9 +100,9 @@ def test_dynamics_agree_with_pinocchio(case):
         b[vo] = pin.nonLinearEffects(pm, pd, q[qo], qd[vo])
         assert _rel(es.bias_forces(model, q, qd), b) < RTOL
         for method in ("crba", "walker_orin_1"):
-            assert _rel(es.mass_matrix(model, q, method=method), M) < RTOL
+            assert _rel(es.mass_matrix(model, q, algorithm=method), M) < RTOL
         for method in ("aba", "walker_orin_3", "walker_orin_1"):
-            assert _rel(es.forward_dynamics(model, q, qd, tau, method=method), qdd) < 1e-8
+            assert _rel(es.forward_dynamics(model, q, qd, tau, algorithm=method), qdd) < 1e-8
         assert _rel(qdd_p, qdd[vo]) < 1e-8  # Pinocchio's ABA closes the loop
         kinetic = 0.5 * qd @ M @ qd  # rotors (armature) included, as Pinocchio's crba
         assert abs(es.kinetic_energy(model, q, qd) - kinetic) < RTOL * max(1.0, kinetic)
@@ -292,9 +292,12 @@ def test_q_of_length_nv_is_refused_with_both_lengths():
 @pytest.mark.parametrize(
     "call, what",
     [
-        (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="lagrange"), "'lagrange'"),
-        (lambda m, q, v: es.forward_dynamics(m, q, v, v, method="gibbs_appell"), "'gibbs_appell'"),
-        (lambda m, q, v: es.mass_matrix(m, q, method="lagrange"), "'lagrange'"),
+        (lambda m, q, v: es.forward_dynamics(m, q, v, v, algorithm="lagrange"), "'lagrange'"),
+        (
+            lambda m, q, v: es.forward_dynamics(m, q, v, v, algorithm="gibbs_appell"),
+            "'gibbs_appell'",
+        ),
+        (lambda m, q, v: es.mass_matrix(m, q, algorithm="lagrange"), "'lagrange'"),
         (lambda m, q, v: horner.forward_recursion(m, q), "Horner"),
     ],
 )
@@ -340,19 +343,19 @@ def test_a_free_flying_system_keeps_its_momentum_and_unit_quaternions():
     assert np.abs(np.linalg.norm(run.q[:, 3:7], axis=1) - 1.0).max() < 1e-12
     assert np.abs(run.q[-1, :7] - run.q[0, :7]).max() > 1e-3  # the arm moved the satellite
     # no torque at all: the energy is conserved too
-    free = es.simulate(model, 1.0, 0.005, q0=run.q[0], qd0=run.qd[0])
+    free = es.simulate(model, run.q[0], run.qd[0], 1.0, 0.005)
     energy = es.kinetic_energy(model, free.q, free.qd)
     assert np.abs(energy - energy[0]).max() < 1e-10 * energy[0]
 
 
 def test_rk4_on_the_manifold_converges_at_fourth_order():
-    model, ref = _space_run(t_final=0.4, dt=0.0005, method="dop853", rtol=1e-12, atol=1e-14)
+    model, ref = _space_run(t_final=0.4, dt=0.0005, integrator="dop853", rtol=1e-12, atol=1e-14)
     errors = []
     for dt in (0.02, 0.01):
         _, run = _space_run(t_final=0.4, dt=dt)
         errors.append(np.abs(es.difference(model, run.q[-1], ref.q[-1])).max())
     assert 12.0 < errors[0] / errors[1] < 20.0, errors  # 2⁴ = 16
-    _, adaptive = _space_run(t_final=0.4, dt=0.01, method="dop853")
+    _, adaptive = _space_run(t_final=0.4, dt=0.01, integrator="dop853")
     assert np.abs(es.difference(model, adaptive.q[-1], ref.q[-1])).max() < 1e-9
 
 
@@ -403,7 +406,7 @@ def test_a_gripper_with_a_mimic_finger_agrees_with_pinocchio():
         M = pin.crba(pm, pd, q[order])
         M = np.triu(M) + np.triu(M, 1).T
         assert _rel(es.mass_matrix(model, q)[np.ix_(order, order)], M) < RTOL
-        back = es.forward_dynamics(model, q, qd, tau, method="walker_orin_3")
+        back = es.forward_dynamics(model, q, qd, tau, algorithm="walker_orin_3")
         assert _rel(back, qdd) < 1e-8
         batch = es.inverse_dynamics(
             model, np.tile(q, (5, 1)), np.tile(qd, (5, 1)), np.tile(qdd, (5, 1))
@@ -452,11 +455,11 @@ def test_mimic_dynamics_are_the_coupled_systems():
     tau = es.inverse_dynamics(coupled, q, qd, qdd)
     qdd_default = es.forward_dynamics(coupled, q, qd, tau)
     assert np.array_equal(
-        qdd_default, es.forward_dynamics(coupled, q, qd, tau, method="walker_orin_3")
+        qdd_default, es.forward_dynamics(coupled, q, qd, tau, algorithm="walker_orin_3")
     )
     assert _rel(qdd_default, qdd) < 1e-12
     with pytest.raises(ValueError, match="method='aba'.*mimic joint of body 'body3'"):
-        es.forward_dynamics(coupled, q, qd, qdd, method="aba")
+        es.forward_dynamics(coupled, q, qd, qdd, algorithm="aba")
 
 
 @pytest.mark.parametrize(
@@ -518,9 +521,9 @@ def test_linearization_on_the_manifold_predicts_a_perturbed_motion():
         worst = 0.0
         for j in (3, 4, 5, 9):  # a satellite rotation and arm joints: positions, rates
             for dx in (np.eye(2 * n)[j], np.eye(2 * n)[n + j]):
-                nominal = es.simulate(model, T, T / 10, q0=q, qd0=v)
+                nominal = es.simulate(model, q, v, T, T / 10)
                 moved = es.simulate(
-                    model, T, T / 10, q0=es.integrate(model, q, eps * dx[:n]), qd0=v + eps * dx[n:]
+                    model, es.integrate(model, q, eps * dx[:n]), v + eps * dx[n:], T, T / 10
                 )
                 dxT = np.concatenate(
                     [

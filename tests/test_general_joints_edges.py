@@ -79,7 +79,7 @@ def test_crosscheck_takes_a_mimic_model():
 
 
 def test_simulate_picks_a_method_that_takes_mimic_joints():
-    run = es.simulate(_mimic_model(), 0.02, 0.01)
+    run = es.simulate(_mimic_model(), None, None, 0.02, 0.01)
     assert run.q.shape == (3, 4)
 
 
@@ -158,7 +158,7 @@ def test_a_massless_floating_base_is_not_positive_definite_not_a_crash(child):
         lambda: es.forward_dynamics(m, q, qd, tau),
         lambda: es.forward_dynamics(m, q[None], qd[None], tau[None]),
         lambda: es.forward_dynamics(m, np.tile(q, (5, 1)), np.zeros((5, m.nv)), np.ones((5, m.nv))),
-        lambda: es.simulate(m, 0.01, 0.005, torque=tau),
+        lambda: es.simulate(m, None, None, 0.01, 0.005, torque=tau),
     ):
         with pytest.raises(ValueError, match="not positive definite"):
             call()

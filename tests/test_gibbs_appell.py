@@ -50,7 +50,7 @@ def test_run_2_initial_accelerations(puma):
         scale=1.0,
     )
     check(
-        es.forward_dynamics(puma, z, z, z, method="gibbs_appell"),
+        es.forward_dynamics(puma, z, z, z, algorithm="gibbs_appell"),
         es.forward_dynamics(puma, z, z, z),
         1e-12,
     )

@@ -49,8 +49,8 @@ CALLS = [
     (lambda x: es.forward_kinematics(ARM, x), "q"),
     (lambda x: es.end_effector_pose(ARM, x), "q"),
     (lambda x: es.kinematics.link_velocities(ARM, Z, x), "qd"),
-    (lambda x: es.simulate(ARM, 0.01, 0.01, q0=x), "q0"),
-    (lambda x: es.simulate(ARM, 0.01, 0.01, torque=x), "torque"),
+    (lambda x: es.simulate(ARM, x, None, 0.01, 0.01), "q0"),
+    (lambda x: es.simulate(ARM, None, None, 0.01, 0.01, torque=x), "torque"),
 ]
 
 
@@ -147,7 +147,7 @@ def test_a_diverging_simulation_says_when_where_and_why(how, method):
         },
     }[how]
     with pytest.raises(ValueError) as info:
-        es.simulate(model, 5.0, 0.5, qd0=[50.0, 50.0], **kw)
+        es.simulate(model, None, [50.0, 50.0], 5.0, 0.5, **kw)
     text = str(info.value)
     assert text.startswith("simulate: ")
     if how == "dop853":
@@ -161,11 +161,11 @@ def test_euler_divergence_is_the_same_compiled_or_not():
     """The compiled Euler loop reports the time and last finite state, as the Python loop
     (it used to stop at forward dynamics' bare "the result is not finite")."""
     model = es.zoo.load("planar2")
-    kw = dict(qd0=[50.0, 50.0], method="euler")
+    kw = dict(qd0=[50.0, 50.0], integrator="euler")
     texts = []
     for torque in (None, lambda t, q, qd: np.zeros(2)):
         with pytest.raises(ValueError) as info:
-            es.simulate(model, 5.0, 0.5, torque=torque, **kw)
+            es.simulate(model, None, None, 5.0, 0.5, torque=torque, **kw)
         texts.append(str(info.value))
     assert texts[0] == texts[1]
     assert texts[0].startswith("simulate: the motion diverged after t = 4 s")
@@ -177,7 +177,7 @@ def test_a_diverging_rollout_says_when_and_where(method):
     model = es.zoo.load("planar2")
     qd0 = np.array([[0.0, 0.0], [50.0, 50.0]])
     with pytest.raises(ValueError) as info:
-        es.rollout(model, np.zeros((2, 2)), qd0, 5.0, 0.5, method=method)
+        es.rollout(model, np.zeros((2, 2)), qd0, 5.0, 0.5, integrator=method)
     text = str(info.value)
     assert text.startswith("run 0: simulate: the motion diverged after t = ")
     assert "last finite state q = [" in text and f"with {method})" in text
@@ -189,7 +189,7 @@ def test_a_torque_callable_returning_complex_is_refused():
         match=r"^torque \(the callable's value at t = 0.0\): "
         r"expected numbers, got complex values",
     ):
-        es.simulate(ARM, 0.02, 0.01, torque=lambda t, q, qd: np.full(N, 1j))
+        es.simulate(ARM, None, None, 0.02, 0.01, torque=lambda t, q, qd: np.full(N, 1j))
 
 
 def test_stiff_coulomb_friction_stops_the_arm_instead_of_injecting_energy():
@@ -202,14 +202,19 @@ def test_stiff_coulomb_friction_stops_the_arm_instead_of_injecting_energy():
     start = dict(q0=[0.3, 0.2], qd0=[1.0, -1.0])
     with warnings.catch_warnings():
         warnings.simplefilter("error", EnergyInjectionWarning)
-        traj = es.simulate(stiff, 1.0, 1e-3, **start)
+        traj = es.simulate(stiff, None, None, 1.0, 1e-3, **start)
         assert np.all(traj.qd[2:] == 0.0) and np.all(traj.q[2:] == traj.q[2])
         mild = arm.replace(coulomb=np.array([0.0, 50.0, 50.0]))
-        slow = es.simulate(mild, 1.0, 1e-3, **start)
+        slow = es.simulate(mild, None, None, 1.0, 1e-3, **start)
         assert np.all(np.diff(es.kinetic_energy(mild, slow.q, slow.qd)) <= 1e-12)
-        es.simulate(stiff, 0.05, 1e-5, **start)
+        es.simulate(stiff, None, None, 0.05, 1e-5, **start)
         es.simulate(
-            es.zoo.load("planar2").replace(coulomb=np.array([0.0, 5.0, 5.0])), 1.0, 1e-3, **start
+            es.zoo.load("planar2").replace(coulomb=np.array([0.0, 5.0, 5.0])),
+            None,
+            None,
+            1.0,
+            1e-3,
+            **start,
         )
 
 
@@ -217,7 +222,7 @@ def test_stiff_coulomb_friction_stops_the_arm_instead_of_injecting_energy():
 
 
 def _good():
-    return es.simulate(es.zoo.load("planar2"), 0.03, 0.01)
+    return es.simulate(es.zoo.load("planar2"), None, None, 0.03, 0.01)
 
 
 def _npz(path, **change):
@@ -366,15 +371,15 @@ CLI_CASES = [
         "dt: expected a divisor of t_final = 1.0, got 0.3",
     ),
     (
-        ["simulate", "planar2", "--method", "midpoint", "--out", "{tmp}/a.npz"],
-        "method: expected one of ('rk4', 'euler', 'dop853'), got 'midpoint'",
+        ["simulate", "planar2", "--integrator", "midpoint", "--out", "{tmp}/a.npz"],
+        "integrator: expected one of ('rk4', 'euler', 'dop853', 'rk45'), got 'midpoint'",
     ),
     (["simulate", "planar2", "--out", "{tmp}/a.txt"], "--out: expected a .npz, .csv file name"),
     (
         ["simulate", "planar2", "--u", "1,2", "--out", "{tmp}/a.npz"],
         "--u: platform inputs apply to mobile-manipulator models only",
     ),
-    (["fd", "planar2", "--method", "foo"], "method: expected one of ('aba'"),
+    (["fd", "planar2", "--algorithm", "foo"], "algorithm: expected one of ('aba'"),
     (["id", "planar2", "--q", "1e400,0"], "--q: expected finite numbers, got '1e400,0'"),
     (
         ["id", "practica_4dof", "--opt", "payload_mass=abc"],

@@ -170,14 +170,14 @@ def run_or_skip_refusal(fn):
 def test_inverse_then_forward_recovers_qdd(model, states, method):
     for q, qd, qdd in states_of(states):
         tau = es.inverse_dynamics(model, q, qd, qdd)
-        back = run_or_skip_refusal(lambda: es.forward_dynamics(model, q, qd, tau, method=method))
+        back = run_or_skip_refusal(lambda: es.forward_dynamics(model, q, qd, tau, algorithm=method))
         check(back, qdd, 1e-9, what=f"q̈ after ID→FD ({method})")
 
 
 def test_mass_matrix_methods_agree(model, states):
     for q, _, _ in states_of(states):
-        M3 = es.mass_matrix(model, q, method="walker_orin_3")
-        M1 = es.mass_matrix(model, q, method="walker_orin_1")
+        M3 = es.mass_matrix(model, q, algorithm="walker_orin_3")
+        M1 = es.mass_matrix(model, q, algorithm="walker_orin_1")
         check(M1, M3, 1e-12, what="walker_orin_1 vs walker_orin_3")
 
 
@@ -185,7 +185,7 @@ def test_mass_matrix_methods_agree(model, states):
 def test_mass_matrix_symmetric_positive_definite(model, states, method):
     # practica_6dof has massless links 3 and 5 and is still positive definite
     for q, _, _ in states_of(states):
-        M = run_or_skip_refusal(lambda: es.mass_matrix(model, q, method=method))
+        M = run_or_skip_refusal(lambda: es.mass_matrix(model, q, algorithm=method))
         scale = max(1.0, float(np.max(np.abs(M))))
         check(M, M.T, 1e-13, scale, what="M − Mᵀ")
         eig = np.linalg.eigvalsh(0.5 * (M + M.T))
@@ -366,6 +366,12 @@ def test_link_accelerations_match_velocity_differences(model, states):
         check(Al[:, 3:], np.einsum("bij,bj->bi", Rt, A[:, 3:]), 1e-13, what="local a")
 
 
+def _pushed(model, q, qd, qdd, w):
+    """τ of Newton–Euler's kernels (rnea_trace) with the tip pushing on the world by w
+    (local axes): the world applies −w."""
+    return es.rnea_trace(model, q, qd, qdd, wrenches=[es.ExternalWrench("ee", -w, "local")]).tau
+
+
 def test_tip_wrench_costs_local_jacobian_transpose(model, states, case):
     rng = np.random.default_rng(zlib.crc32(case.encode()) + 1)
     z = np.zeros(model.nq)
@@ -374,13 +380,9 @@ def test_tip_wrench_costs_local_jacobian_transpose(model, states, case):
         J = jacobian(model, q, "ee", "local")
         expected = J.T @ w
         scale = max(1.0, float(np.max(np.abs(J.T) @ np.abs(w))))
-        static = es.inverse_dynamics(model, q, z, z, tip_wrench=w) - es.inverse_dynamics(
-            model, q, z, z
-        )
+        static = _pushed(model, q, z, z, w) - es.inverse_dynamics(model, q, z, z)
         check(static, expected, 1e-10, scale, what="static τ(w) − τ(0) vs J_localᵀ w")
-        moving = es.inverse_dynamics(model, q, qd, qdd, tip_wrench=w) - es.inverse_dynamics(
-            model, q, qd, qdd
-        )
+        moving = _pushed(model, q, qd, qdd, w) - es.inverse_dynamics(model, q, qd, qdd)
         check(
             moving,
             expected,
@@ -398,16 +400,16 @@ def _batch_calls(model):
     calls = {
         "inverse_dynamics": lambda q, qd, qdd: es.inverse_dynamics(model, q, qd, qdd),
         "inverse_dynamics+wrench": lambda q, qd, qdd: es.inverse_dynamics(
-            model, q, qd, qdd, tip_wrench=w
+            model, q, qd, qdd, wrenches=[es.ExternalWrench("ee", -w, "local")]
         ),
         "forward_dynamics_3": lambda q, qd, qdd: es.forward_dynamics(
-            model, q, qd, qdd, method="walker_orin_3"
+            model, q, qd, qdd, algorithm="walker_orin_3"
         ),
         "forward_dynamics_1": lambda q, qd, qdd: es.forward_dynamics(
-            model, q, qd, qdd, method="walker_orin_1"
+            model, q, qd, qdd, algorithm="walker_orin_1"
         ),
-        "mass_matrix_3": lambda q, qd, qdd: es.mass_matrix(model, q, method="walker_orin_3"),
-        "mass_matrix_1": lambda q, qd, qdd: es.mass_matrix(model, q, method="walker_orin_1"),
+        "mass_matrix_3": lambda q, qd, qdd: es.mass_matrix(model, q, algorithm="walker_orin_3"),
+        "mass_matrix_1": lambda q, qd, qdd: es.mass_matrix(model, q, algorithm="walker_orin_1"),
         "gravity_torques": lambda q, qd, qdd: es.gravity_torques(model, q),
         "bias_forces": lambda q, qd, qdd: es.bias_forces(model, q, qd),
         "kinetic_energy": lambda q, qd, qdd: es.kinetic_energy(model, q, qd),
@@ -454,7 +456,7 @@ def test_frictionless_energy_is_conserved(name, q0, qd0):
     """With b_i = 0 energy is conserved: RK4 at dt = 1e-3 drifts by < 1e-6 J over 1 s."""
     model = es.zoo.load(name, friction=False)
     assert not np.any(model.viscous) and not np.any(model.coulomb)
-    traj = es.simulate(model, 1.0, 1e-3, q0=q0, qd0=qd0, method="rk4")
+    traj = es.simulate(model, q0, qd0, 1.0, 1e-3, integrator="rk4")
     E = total_energy(model, traj)
     assert np.max(np.abs(traj.q - traj.q[0])) > 0.3, "the robot should move"
     drift = float(np.max(np.abs(E - E[0])))
@@ -465,7 +467,7 @@ def test_frictionless_energy_is_conserved(name, q0, qd0):
 def test_frictionless_random_chain_conserves_energy(conv, random_chain, random_states):
     model = random_chain(7 + CONVENTIONS.index(conv), 4, conv, friction=False)
     q0, qd0, _ = random_states(model, 11, 1)
-    traj = es.simulate(model, 0.25, 1e-3, q0=q0[0], qd0=qd0[0], method="rk4")
+    traj = es.simulate(model, q0[0], qd0[0], 0.25, 1e-3, integrator="rk4")
     E = total_energy(model, traj)
     scale = max(1.0, float(np.max(es.kinetic_energy(model, traj.q, traj.qd))))
     check(E, np.full_like(E, E[0]), 1e-8, scale, what="total energy")
@@ -475,8 +477,8 @@ def test_frictionless_random_chain_conserves_energy(conv, random_chain, random_s
 def pendulum_runs():
     """``simula3(1, 0.001)``: from rest, τ = 0, friction as shipped, RK4 and DOP853."""
     model = es.zoo.load("practica_pendulum3")
-    rk4 = es.simulate(model, 1.0, 1e-3, method="rk4")
-    dop = es.simulate(model, 1.0, 1e-3, method="dop853", rtol=1e-12, atol=1e-12)
+    rk4 = es.simulate(model, None, None, 1.0, 1e-3, integrator="rk4")
+    dop = es.simulate(model, None, None, 1.0, 1e-3, integrator="dop853", rtol=1e-12, atol=1e-12)
     return model, rk4, dop
 
 
@@ -503,7 +505,7 @@ def test_pendulum_with_friction_loses_energy_monotonically():
     model = es.zoo.load("practica_pendulum3")
     b = model.viscous[model.dof_bodies]
     assert np.all(b > 0)
-    traj = es.simulate(model, 1.0, 1e-3, q0=[0.4, -0.3, 0.6], qd0=[0.5, -1.0, 0.8])
+    traj = es.simulate(model, [0.4, -0.3, 0.6], [0.5, -1.0, 0.8], 1.0, 1e-3)
     E = total_energy(model, traj)
     dE = np.diff(E)
     assert np.all(dE <= 1e-12 * np.max(np.abs(E))), f"energy rises by up to {dE.max():.3e} J"

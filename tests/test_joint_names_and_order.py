@@ -242,7 +242,7 @@ def test_trajectory_files_and_plots_carry_the_names(tmp_path):
     from eslabon.sim import Trajectory
 
     model = from_urdf(TREE_URDF, root_joint="free_flyer")
-    traj = es.simulate(model, 0.01, 0.005)
+    traj = es.simulate(model, None, None, 0.01, 0.005)
     assert traj.q_names == model.q_names and traj.v_names == model.v_names
     for suffix in ("npz", "csv"):
         back = Trajectory.load(traj.save(tmp_path / f"t.{suffix}"))
@@ -273,7 +273,7 @@ def test_edge_cases_of_names(tmp_path):
     b.add_body(0, "R", mass=1.0, inertia=np.eye(3) * 0.01, joint_name="θ1")
     b.add_body(1, "R", mass=1.0, inertia=np.eye(3) * 0.01, joint_name="frame_ee")
     model = b.build()
-    traj = es.simulate(model, 0.01, 0.005)
+    traj = es.simulate(model, None, None, 0.01, 0.005)
     back = Trajectory.load(traj.save(tmp_path / "t.csv"))
     assert back.q_names == ("θ1", "frame_ee")
     spaced = Trajectory(traj.t, traj.q, traj.qd, traj.qdd, traj.tau, "", ("a ", "b"), ("a ", "b"))
@@ -339,7 +339,7 @@ def test_view_refuses_a_trajectory_whose_names_differ(tmp_path, capsys):
     urdf = tmp_path / "legs.urdf"
     urdf.write_text(TREE_URDF)
     model = from_urdf(TREE_URDF)
-    traj = es.simulate(model, 0.01, 0.005)
+    traj = es.simulate(model, None, None, 0.01, 0.005)
     swapped = tuple(reversed(model.q_names))
     Trajectory(traj.t, traj.q, traj.qd, traj.qdd, traj.tau, "legs", swapped, swapped).save(
         tmp_path / "old.npz"

@@ -49,7 +49,7 @@ def test_quintic_with_end_rates():
 def test_trapezoidal_cruises_at_one_and_a_half_times_the_mean_rate():
     t = np.linspace(0.0, 3.0, 3001)
     q0, q1 = np.array([0.0, 2.0]), np.array([1.5, -1.0])
-    tr = es.joint_trajectory(q0, q1, t, method="trapezoidal")
+    tr = es.joint_trajectory(q0, q1, t, profile="trapezoidal")
     np.testing.assert_allclose(tr.q[[0, -1]], [q0, q1], atol=1e-14)
     np.testing.assert_allclose(tr.qd[[0, -1]], 0.0, atol=1e-14)
     np.testing.assert_allclose(tr.qd[1500], 1.5 * (q1 - q0) / 3.0, rtol=1e-12)

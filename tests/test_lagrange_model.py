@@ -61,7 +61,7 @@ def test_lagrange_on_random_chains_with_prismatic_joints_and_friction(n, seed):
     )
     tau = es.inverse_dynamics(model, q, qd, qdd)
     check(
-        es.forward_dynamics(model, q, qd, tau, method="lagrange"),
+        es.forward_dynamics(model, q, qd, tau, algorithm="lagrange"),
         qdd,
         1e-9,
         what="Cholesky forward dynamics",
@@ -124,7 +124,7 @@ def test_book_mode_model_is_refused():
     with pytest.raises(ValueError, match="model: the Lagrange model needs rigid links"):
         lagrange.lagrange_terms(book, np.zeros(4), np.zeros(4))
     with pytest.raises(ValueError, match="model: the Lagrange model needs rigid links"):
-        es.forward_dynamics(book, np.zeros(4), np.zeros(4), np.zeros(4), method="lagrange")
+        es.forward_dynamics(book, np.zeros(4), np.zeros(4), np.zeros(4), algorithm="lagrange")
 
 
 def test_bad_input_names_the_field():
@@ -136,7 +136,7 @@ def test_bad_input_names_the_field():
     with pytest.raises(ValueError, match="qdd: expected finite"):
         lagrange.inverse_dynamics(t3, np.zeros(6), np.zeros(6), np.full(6, np.nan))
     with pytest.raises(ValueError, match="tau: expected finite"):
-        es.forward_dynamics(t3, np.zeros(6), np.zeros(6), np.full(6, np.inf), method="lagrange")
+        es.forward_dynamics(t3, np.zeros(6), np.zeros(6), np.full(6, np.inf), algorithm="lagrange")
 
 
 def test_thesis_operation_counts():

@@ -28,10 +28,10 @@ FUNCTIONS = {
     "gravity_torques": (es.gravity_torques, ("q",)),
     "bias_forces": (es.bias_forces, ("q", "qd")),
     "mass_matrix": (es.mass_matrix, ("q",)),
-    "mass_matrix_wo1": (lambda m, q: es.mass_matrix(m, q, method="walker_orin_1"), ("q",)),
+    "mass_matrix_wo1": (lambda m, q: es.mass_matrix(m, q, algorithm="walker_orin_1"), ("q",)),
     "forward_dynamics": (es.forward_dynamics, ("q", "qd", "tau")),
     "forward_dynamics_wo3": (
-        lambda m, q, qd, tau: es.forward_dynamics(m, q, qd, tau, method="walker_orin_3"),
+        lambda m, q, qd, tau: es.forward_dynamics(m, q, qd, tau, algorithm="walker_orin_3"),
         ("q", "qd", "tau"),
     ),
     "inverse_dynamics_derivatives": (es.inverse_dynamics_derivatives, ("q", "qd", "qdd")),
@@ -202,7 +202,7 @@ def test_mass_matrix_nan_in_first_joint_is_refused(method):
     m = es.zoo.load("planar2")
     for q in (np.array([np.nan, 0.3]), np.array([[0.1, 0.2], [np.nan, 0.3]])):
         with pytest.raises(ValueError, match=r"^q: expected finite"):
-            es.mass_matrix(m, q, method=method)
+            es.mass_matrix(m, q, algorithm=method)
 
 
 def test_results_are_fresh_and_inputs_untouched(model, fn):

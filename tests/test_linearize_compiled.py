@@ -10,7 +10,7 @@ import pytest
 
 import eslabon as es
 from eslabon.control import linearize
-from eslabon.control.linearize import state_space
+from eslabon.control.linearize import state_matrices
 
 
 @pytest.mark.parametrize("name", ["puma560", "panda", "cincinnati_t3", "practica_4dof"])
@@ -21,7 +21,7 @@ def test_the_compiled_linearization_is_the_step_by_step_one(name):
     lin = linearize(model, q, qd, qdd)
     U = es.mass_matrix(model, q)
     W, V = es.inverse_dynamics_derivatives(model, q, qd, qdd)
-    A, B, M_inv = state_space(U, V, W)
+    A, B, M_inv = state_matrices(U, V, W)
     for got, want in (
         (lin.U, U),
         (lin.V, V),

@@ -21,7 +21,7 @@ def _system(kind):
     mm = mb.MobileManipulator(plat, arm, mb.Mount((0.3, 0.0, 0.5)))
     u = {"tricycle": [100.0, 0.0], "mecanum": [1.0, 1.2, 0.8, 1.0]}[kind]
     nu0 = {"tricycle": [1.0, 0.0], "mecanum": [0.5, 0.2, 0.1]}[kind]
-    ref = mb.simulate(mm, T, DT, method="rk4", u=u, torque=[5.0, 2.0], nu0=nu0)
+    ref = mb.simulate(mm, None, None, T, DT, integrator="rk4", u=u, torque=[5.0, 2.0], nu0=nu0)
     return mm, ref, np.array(u), np.array([5.0, 2.0])
 
 

@@ -202,8 +202,9 @@ def test_coupled_equals_lagrange_multiplier_dae_pointwise(plat, arm):
             + thd * (-vv[0] * np.sin(th) + vv[1] * np.cos(th))
         )
         assert acc[0] == pytest.approx(V_dot, abs=1e-10)
-        assert mb.kinetic_energy(mm, y) == pytest.approx(es.kinetic_energy(tree, qq, vv), rel=1e-12)
-        assert mb.potential_energy(mm, y) == pytest.approx(
+        kinetic = es.kinetic_energy(tree, qq, vv)
+        assert mb.coupled_kinetic_energy(mm, y) == pytest.approx(kinetic, rel=1e-12)
+        assert mb.arm_potential_energy(mm, y) == pytest.approx(
             es.potential_energy(tree, qq), rel=1e-12, abs=1e-9
         )
 
@@ -213,7 +214,7 @@ def test_coupled_run1_follows_the_dae_and_balances_work(arm):
     1e-6, and T + V − W stays constant to 1e-6 of the work done."""
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
     t = np.linspace(0, 1, 11)
-    tr = mb.simulate(mm, 1.0, samples=11, rtol=1e-11, atol=1e-12, **SIM1)
+    tr = mb.simulate(mm, None, None, 1.0, samples=11, rtol=1e-11, atol=1e-12, **SIM1)
     q_dae, _ = dae.simulate(mm, t, mm.state(), RUN1["u"], RUN1["tau"])
     np.testing.assert_allclose(np.hstack([tr.config, tr.q]), q_dae, atol=1e-6)
     balance = tr.energy - tr.energy[0] - tr.work
@@ -228,7 +229,7 @@ def test_diff_drive_follows_the_dae(arm):
         mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed()), arm, mb.Mount((0.2, 0.0, 0.4))
     )
     u, tau = [20.0, 35.0], [1.0, 20.0, 5.0, 0.0, 0.1, 0.0]
-    tr = mb.simulate(mm, 0.5, torque=tau, rtol=1e-11, atol=1e-12, u=u, samples=6)
+    tr = mb.simulate(mm, None, None, 0.5, torque=tau, rtol=1e-11, atol=1e-12, u=u, samples=6)
     q_dae, _ = dae.simulate(mm, tr.t, mm.state(), u, tau)
     np.testing.assert_allclose(np.hstack([tr.config, tr.q]), q_dae, atol=1e-6)
     assert tr.config[-1, 2] > 1e-3  # the right wheel pushes harder: turns left
@@ -245,11 +246,13 @@ def test_coupled_reduces_to_the_platform_when_the_arm_is_massless(arm):
         armature=np.full(arm.nq, 0.05),
     )
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), light)
-    a = mb.simulate(mm, 1.0, samples=6, **SIM1)
-    b = mb.simulate(mm.with_mode("thesis", constants="platform"), 1.0, samples=6, **SIM1)
+    a = mb.simulate(mm, None, None, 1.0, samples=6, **SIM1)
+    b = mb.simulate(
+        mm.with_mode("thesis", constants="platform"), None, None, 1.0, samples=6, **SIM1
+    )
     np.testing.assert_allclose(a.config, b.config, atol=1e-9)
     np.testing.assert_allclose(a.nu, b.nu, atol=1e-9)
-    printed = mb.simulate(mm.with_mode("thesis"), 1.0, samples=6, **SIM1)
+    printed = mb.simulate(mm.with_mode("thesis"), None, None, 1.0, samples=6, **SIM1)
     assert np.abs(printed.config[:, 0] - a.config[:, 0]).max() > 1e-3
 
 
@@ -257,8 +260,8 @@ def test_coupled_reduces_to_the_fixed_base_arm_when_the_platform_is_locked(arm):
     """Platform held (ν̇ = 0 from rest): the arm moves as :func:`eslabon.simulate` moves the
     fixed-base arm; D's arm block is the arm's mass matrix."""
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
-    tr = mb.simulate(mm, 1.0, samples=11, locked=True, **SIM1)
-    fixed = es.simulate(arm, 1.0, 0.1, torque=RUN1["tau"], method="dop853")
+    tr = mb.simulate(mm, None, None, 1.0, samples=11, locked=True, **SIM1)
+    fixed = es.simulate(arm, None, None, 1.0, 0.1, torque=RUN1["tau"], integrator="dop853")
     np.testing.assert_allclose(tr.q, fixed.q, atol=1e-8)
     y = mm.state(q=[0.1, 0.5, -0.3, 0.2, 0.4, -0.6], qd=[0.5, -0.2, 0.3, 1.0, -0.5, 0.2])
     D, phi, _ = mb.coupled_terms(mm, y)
@@ -276,7 +279,7 @@ def test_inverse_dynamics_round_trip(arm):
     y = _random_state(mm, rng)
     acc = mb.accelerations(mm, y, **RUN1)
     np.testing.assert_allclose(
-        mb.inverse_dynamics(mm, y, acc[:2], acc[2:]), np.r_[RUN1["u"], RUN1["tau"]], atol=1e-9
+        mb.input_forces(mm, y, acc[:2], acc[2:]), np.r_[RUN1["u"], RUN1["tau"]], atol=1e-9
     )
     D = mb.coupled_terms(mm, y)[0]
     np.testing.assert_allclose(D, D.T, atol=1e-12)
@@ -295,8 +298,8 @@ def test_thesis_mode_run2_is_the_fixed_base_arm(arm):
     β ≡ 0."""
     P = mb.TricycleParams.seekur_jr_assumed()
     mm = mb.MobileManipulator(mb.Tricycle(P), arm, mode="thesis")
-    tr = mb.simulate(mm, 1.0, samples=3, **SIM2)
-    fixed = es.simulate(arm, 1.0, 0.5, method="dop853")
+    tr = mb.simulate(mm, None, None, 1.0, samples=3, **SIM2)
+    fixed = es.simulate(arm, None, None, 1.0, 0.5, integrator="dop853")
     np.testing.assert_allclose(tr.q, fixed.q, atol=1e-8)
     np.testing.assert_allclose(tr.qd, fixed.qd, atol=1e-8)
     assert np.abs(tr.q[-1]).max() > 1.0  # the arm falls a long way: not a trivial match
@@ -345,7 +348,7 @@ def test_thesis_flags_change_what_they_name(arm):
     assert np.abs(both[2:] - lat[2:]).max() > 1e-3
     np.testing.assert_array_equal(base[:2], lat[:2])
     # arm torques from the coupled model at the thesis's accelerations, platform rows aside
-    tau_coupled = mb.inverse_dynamics(mm.with_mode("coupled"), y, both[:2], both[2:])[2:]
+    tau_coupled = mb.input_forces(mm.with_mode("coupled"), y, both[:2], both[2:])[2:]
     np.testing.assert_allclose(tau_coupled, RUN1["tau"], atol=1e-9)
 
 
@@ -376,7 +379,7 @@ def test_steering_at_ninety_degrees_is_an_error_not_nan(arm):
         with pytest.raises(ValueError, match=r"beta: the steering angle must be within"):
             mb.accelerations(mm, y, **RUN1)
         with pytest.raises(ValueError, match=r"beta: the steering angle"):
-            mb.simulate(mm, 0.1, config0=config, **SIM1)
+            mb.simulate(mm, None, None, 0.1, config0=config, **SIM1)
 
 
 def test_bad_states_and_options_are_named(arm):
@@ -397,7 +400,7 @@ def test_bad_states_and_options_are_named(arm):
     with pytest.raises(ValueError, match=r"mount\.rotation"):
         mb.Mount(rotation=np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"method: expected one of"):
-        mb.simulate(mm, 1.0, method="euler", **SIM1)
+        mb.simulate(mm, None, None, 1.0, integrator="euler", **SIM1)
 
 
 def test_a_simulation_that_steers_past_ninety_degrees_stops_with_the_reason(arm):
@@ -406,7 +409,9 @@ def test_a_simulation_that_steers_past_ninety_degrees_stops_with_the_reason(arm)
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
     for method in ("dop853", "rk4"):
         with pytest.raises(ValueError, match=r"beta: the steering angle must be within"):
-            mb.simulate(mm, 2.0, 0.01, torque=RUN1["tau"], method=method, u=[300.0, 3.0])
+            mb.simulate(
+                mm, None, None, 2.0, 0.01, torque=RUN1["tau"], integrator=method, u=[300.0, 3.0]
+            )
 
 
 def test_configuration_rates_and_accelerations_are_the_derivatives(arm):
@@ -424,6 +429,8 @@ def test_configuration_rates_and_accelerations_are_the_derivatives(arm):
         config0 = np.r_[0.0, 0.0, 0.4, 0.2, np.zeros(mm.n_config - 4)]
         tr = mb.simulate(
             mm,
+            None,
+            None,
             0.6,
             torque=RUN1["tau"],
             rtol=1e-12,
@@ -452,13 +459,13 @@ def test_simulate_takes_the_arguments_of_eslabon_simulate(arm):
     assert fixed[2].default == mobile[2].default == 1e-3
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
     q0, qd0 = [0.1, 0.5, -0.3, 0.2, 0.4, -0.6], [0.5, -0.2, 0.3, 1.0, -0.5, 0.2]
-    tr = mb.simulate(mm, 0.02, 0.01, q0=q0, qd0=qd0, method="rk4", **SIM1)
+    tr = mb.simulate(mm, q0, qd0, 0.02, 0.01, integrator="rk4", **SIM1)
     np.testing.assert_array_equal(tr.q[0], q0)
     np.testing.assert_array_equal(tr.qd[0], qd0)
     np.testing.assert_array_equal(tr.config[0], np.zeros(mm.n_config))
     for name in ("q0", "qd0", "config0", "nu0"):
         with pytest.raises(ValueError, match=f"^{name}: expected shape"):
-            mb.simulate(mm, 0.02, 0.01, method="rk4", **{name: [0.0]})
+            mb.simulate(mm, None, None, 0.02, 0.01, integrator="rk4", **{name: [0.0]})
 
 
 @pytest.mark.parametrize("platform", ["differential_drive", "tricycle"])

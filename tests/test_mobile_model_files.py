@@ -128,7 +128,7 @@ def test_cli_simulates_a_mobile_manipulator(tmp_path, capsys):
             "0.2",
             "--dt",
             "0.01",
-            "--method",
+            "--integrator",
             "dop853",
         ]
     ) in (0, None)

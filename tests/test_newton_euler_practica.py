@@ -151,7 +151,7 @@ def test_pendulum_mass_matrix_and_rest_acceleration():
     z = np.zeros(3)
     for method in ("walker_orin_3", "walker_orin_1"):
         np.testing.assert_allclose(
-            es.mass_matrix(m, z, method=method),
+            es.mass_matrix(m, z, algorithm=method),
             [[27, 14, 4], [14, 8, 2.5], [4, 2.5, 1]],
             atol=1e-12,
         )
@@ -175,7 +175,7 @@ def test_pendulum_rk4_simulation():
     steps: RK4's own error at h = 1e-3 is above 1e-9 in q and 1e-8 in q̇ (against dop853
     at 1e-12), so another integrator or step would not pass; dop853 agrees within 1e-6."""
     m = es.zoo.load("practica_pendulum3")
-    traj = es.simulate(m, 1.0, 1e-3)
+    traj = es.simulate(m, None, None, 1.0, 1e-3)
     assert traj.q.shape == (1001, 3) and np.all(traj.q[0] == 0)
     qdd, _, _ = pendulum_lagrangian()
     q, qd, h = np.zeros(3), np.zeros(3), 1e-3
@@ -187,7 +187,7 @@ def test_pendulum_rk4_simulation():
         q, qd = q + (v1 + 2 * v2 + 2 * v3 + v4) / 6, qd + (w1 + 2 * w2 + 2 * w3 + w4) / 6
         np.testing.assert_allclose(traj.q[k + 1], q, atol=1e-11, err_msg=f"step {k + 1}")
         np.testing.assert_allclose(traj.qd[k + 1], qd, atol=1e-11, err_msg=f"step {k + 1}")
-    tight = es.simulate(m, 1.0, 1e-3, method="dop853", rtol=1e-12, atol=1e-12)
+    tight = es.simulate(m, None, None, 1.0, 1e-3, integrator="dop853", rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(tight.q, traj.q, atol=1e-6)
 
 
@@ -195,7 +195,7 @@ def test_pendulum_gravity_direction_matters():
     """Under the arms' v̇0 = (0, 0, g) (the note after Tabla 3.1) the planar pendulum of §3.4
     stays at rest: gravity is along every joint axis."""
     m = es.zoo.load("practica_pendulum3").replace(gravity=(0, 0, -9.8))
-    traj = es.simulate(m, 0.1, 1e-3)
+    traj = es.simulate(m, None, None, 0.1, 1e-3)
     np.testing.assert_allclose(traj.q, 0, atol=1e-14)
 
 

@@ -239,11 +239,13 @@ def test_against_pinocchio(kind, arg, opts):
     _close(es.inverse_dynamics(model, q, qd, qdd), tau_ref, "inverse_dynamics (batch)")
     _close(es.mass_matrix(model, q), M_ref, "mass_matrix (batch)")
     _close(
-        es.mass_matrix(model, q, method="walker_orin_1"), M_ref, "mass_matrix walker_orin_1 (batch)"
+        es.mass_matrix(model, q, algorithm="walker_orin_1"),
+        M_ref,
+        "mass_matrix walker_orin_1 (batch)",
     )
     _close(es.forward_dynamics(model, q, qd, tau_ref), acc_ref, "forward_dynamics (batch)")
     _close(
-        es.forward_dynamics(model, q, qd, tau_ref, method="walker_orin_1"),
+        es.forward_dynamics(model, q, qd, tau_ref, algorithm="walker_orin_1"),
         acc_ref,
         "forward_dynamics walker_orin_1 (batch)",
     )

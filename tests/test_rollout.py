@@ -30,10 +30,10 @@ def test_each_run_is_simulate_bit_for_bit(puma, method):
     table = rng.normal(size=(N, K, puma.nv)) * 5
     es.set_num_threads(2)
     for torque, pick in ((per_run, lambda i: per_run[i]), (table, lambda i: table[i])):
-        runs = es.rollout(puma, q0, v0, 0.05, 0.001, torque=torque, method=method)
+        runs = es.rollout(puma, q0, v0, 0.05, 0.001, torque=torque, integrator=method)
         assert runs.q.shape == runs.qd.shape == runs.qdd.shape == (N, K, puma.nv)
         for i in range(N):
-            one = es.simulate(puma, 0.05, 0.001, q0=q0[i], qd0=v0[i], torque=pick(i), method=method)
+            one = es.simulate(puma, q0[i], v0[i], 0.05, 0.001, torque=pick(i), integrator=method)
             assert np.array_equal(runs.q[i], one.q) and np.array_equal(runs.qd[i], one.qd)
             assert np.array_equal(runs.qdd[i], one.qdd)
         assert np.array_equal(runs.t, one.t)
@@ -47,7 +47,7 @@ def test_shared_torques_and_other_fd_methods(puma):
     a = es.rollout(puma, q0, v0, 0.02, 0.001, torque=hold)
     b = es.rollout(puma, q0, v0, 0.02, 0.001, torque=np.tile(hold, (21, 1)))
     assert np.array_equal(a.q, b.q)
-    c = es.rollout(puma, q0, v0, 0.02, 0.001, torque=hold, fd_method="walker_orin_3")
+    c = es.rollout(puma, q0, v0, 0.02, 0.001, torque=hold, algorithm="walker_orin_3")
     np.testing.assert_allclose(c.q, a.q, rtol=0, atol=1e-12)
 
 
@@ -59,10 +59,10 @@ def test_as_many_runs_as_samples_asks_which_torque_is_meant(puma):
     with pytest.raises(ValueError, match=r"N = K = 11.*\(11, 1, 6\) or \(1, 11, 6\)"):
         es.rollout(puma, q0, v0, 0.01, 0.001, torque=rows)
     per_sample = es.rollout(puma, q0, v0, 0.01, 0.001, torque=rows[None])
-    one = es.simulate(puma, 0.01, 0.001, q0=q0[3], qd0=v0[3], torque=rows)
+    one = es.simulate(puma, q0[3], v0[3], 0.01, 0.001, torque=rows)
     assert np.array_equal(per_sample.q[3], one.q)
     per_run = es.rollout(puma, q0, v0, 0.01, 0.001, torque=rows[:, None])
-    one = es.simulate(puma, 0.01, 0.001, q0=q0[3], qd0=v0[3], torque=rows[3])
+    one = es.simulate(puma, q0[3], v0[3], 0.01, 0.001, torque=rows[3])
     assert np.array_equal(per_run.q[3], one.q)
 
 
@@ -70,7 +70,7 @@ def test_semi_implicit_euler_is_the_textbook_step(puma):
     """q̇⁺ = q̇ + h q̈(q, q̇), q⁺ = q + h q̇⁺, step by step against forward_dynamics."""
     q0, v0 = _states(puma, 2)
     h = 0.002
-    runs = es.rollout(puma, q0, v0, 0.01, h, method="euler")
+    runs = es.rollout(puma, q0, v0, 0.01, h, integrator="euler")
     q, v = q0[1].copy(), v0[1].copy()
     for k in range(5):
         a = es.forward_dynamics(puma, q, v, np.zeros(puma.nv))
@@ -87,7 +87,7 @@ def test_bad_input_is_named(puma):
     with pytest.raises(ValueError, match=r"torque: expected None or shape \(6,\)"):
         es.rollout(puma, q0, v0, 0.01, 0.001, torque=np.zeros((2, 6)))
     with pytest.raises(ValueError, match="method: expected one of"):
-        es.rollout(puma, q0, v0, 0.01, 0.001, method="midpoint")
+        es.rollout(puma, q0, v0, 0.01, 0.001, integrator="midpoint")
     with pytest.raises(ValueError, match="dt: expected a divisor"):
         es.rollout(puma, q0, v0, 0.01, 0.003)
     with pytest.raises(ValueError, match="q0, qd0: expected finite"):
@@ -143,21 +143,25 @@ def test_each_run_with_its_own_model_is_simulate_bit_for_bit(puma, method, fd_me
     models = _payloads(puma, scales)
     q0, v0 = _states(puma, N)
     table = np.random.default_rng(3).normal(size=(N, 21, 6)) * PUMA_DIAG * 5
-    runs = es.rollout(models, q0, v0, 0.02, 0.001, torque=table, method=method, fd_method=fd_method)
+    runs = es.rollout(
+        models, q0, v0, 0.02, 0.001, torque=table, integrator=method, algorithm=fd_method
+    )
     for i in range(N):
         one = es.simulate(
             models[i],
+            q0[i],
+            v0[i],
             0.02,
             0.001,
-            q0=q0[i],
-            qd0=v0[i],
             torque=table[i],
-            method=method,
-            fd_method=fd_method,
+            integrator=method,
+            algorithm=fd_method,
         )
         assert np.array_equal(runs.q[i], one.q) and np.array_equal(runs.qd[i], one.qd)
         assert np.array_equal(runs.qdd[i], one.qdd) and np.array_equal(runs.tau[i], one.tau)
-    other = es.rollout(puma, q0, v0, 0.02, 0.001, torque=table, method=method, fd_method=fd_method)
+    other = es.rollout(
+        puma, q0, v0, 0.02, 0.001, torque=table, integrator=method, algorithm=fd_method
+    )
     assert not np.array_equal(runs.q[1], other.q[1])  # the payload mattered
     assert np.array_equal(runs.q[0], other.q[0])
 
@@ -236,19 +240,19 @@ def test_a_compiled_law_is_simulate_with_its_python_law_bit_for_bit(
             0.02,
             0.001,
             torque=law,
-            method=method,
-            fd_method=fd_method,
+            integrator=method,
+            algorithm=fd_method,
         )
         for i in range(N):
             one = es.simulate(
                 models[i],
+                q0[i],
+                v0[i],
                 0.02,
                 0.001,
-                q0=q0[i],
-                qd0=v0[i],
-                method=method,
+                integrator=method,
                 torque=law.as_torque(0.001, i, models[i]),
-                fd_method=fd_method,
+                algorithm=fd_method,
             )
             for a, b in zip(runs[1:], (one.q, one.qd, one.qdd, one.tau)):
                 assert np.array_equal(a[i], b), (type(law).__name__, i)
@@ -264,8 +268,8 @@ def test_the_references_are_read_at_the_half_steps(puma):
     zero = PD(PUMA_DIAG * 100, PUMA_DIAG * 10, np.zeros(6))
     start = np.zeros((1, 6)), np.zeros((1, 6))
     for method, moved in (("rk4", True), ("euler", False)):
-        a = es.rollout(puma, *start, 0.01, 0.001, torque=law, method=method)
-        b = es.rollout(puma, *start, 0.01, 0.001, torque=zero, method=method)
+        a = es.rollout(puma, *start, 0.01, 0.001, torque=law, integrator=method)
+        b = es.rollout(puma, *start, 0.01, 0.001, torque=zero, integrator=method)
         assert np.array_equal(a.tau[:, 0], b.tau[:, 0])  # τ at t = 0: row 0
         assert (not np.array_equal(a.q, b.q)) == moved
         assert (not np.array_equal(a.tau, b.tau)) == moved
@@ -287,7 +291,7 @@ def test_computed_torque_with_an_exact_model_makes_the_error_linear(puma):
     off = ComputedTorque(kp, kd, q_star, model=heavy)
     runs = es.rollout(puma, (q_star - e0)[None], np.zeros((1, 6)), 0.5, 0.001, torque=off)
     assert np.abs(q_star - runs.q[0] - expected).max() > 1e-4
-    one = es.simulate(puma, 0.5, 0.001, q0=q_star - e0, torque=off.as_torque(0.001))
+    one = es.simulate(puma, q_star - e0, None, 0.5, 0.001, torque=off.as_torque(0.001))
     assert np.array_equal(runs.q[0], one.q)
 
 
@@ -335,7 +339,7 @@ def test_a_diverging_run_is_marked_and_the_others_kept(puma):
     runs, failed = rollout_with_failures(puma, q0, v0, 0.01, 0.001, torque=law)
     assert failed.tolist() == [False, False, True, False, False, False]
     for i in (0, 3, 5):
-        one = es.simulate(puma, 0.01, 0.001, q0=q0[i], qd0=v0[i], torque=law.as_torque(0.001, i))
+        one = es.simulate(puma, q0[i], v0[i], 0.01, 0.001, torque=law.as_torque(0.001, i))
         assert np.array_equal(runs.q[i], one.q) and np.array_equal(runs.tau[i], one.tau)
     with pytest.raises(ValueError, match=r"^run 2: "):
         es.rollout(puma, q0, v0, 0.01, 0.001, torque=law)

@@ -33,10 +33,10 @@ def test_mimic_runs_equal_simulate(method):
     N, K = 5, 41
     q0, qd0 = _starts(model, N)
     T = np.random.default_rng(1).uniform(-1, 1, (N, K, model.nv))
-    runs = es.rollout(model, q0, qd0, 0.04, 0.001, torque=T, method=method)
+    runs = es.rollout(model, q0, qd0, 0.04, 0.001, torque=T, integrator=method)
     assert runs.q.shape == (N, K, model.nq)
     for i in range(N):
-        one = es.simulate(model, 0.04, 0.001, q0=q0[i], qd0=qd0[i], torque=T[i], method=method)
+        one = es.simulate(model, q0[i], qd0[i], 0.04, 0.001, torque=T[i], integrator=method)
         assert np.array_equal(runs.q[i], one.q)
         assert np.array_equal(runs.qd[i], one.qd)
         assert np.array_equal(runs.qdd[i], one.qdd)
@@ -50,7 +50,7 @@ def test_free_flyer_runs_equal_simulate_and_keep_unit_quaternions():
     runs = es.rollout(model, q0, qd0, 0.05, 0.001, torque=tau)
     assert runs.q.shape == (N, 51, model.nq) and runs.qd.shape == (N, 51, model.nv)
     for i in range(N):
-        one = es.simulate(model, 0.05, 0.001, q0=q0[i], qd0=qd0[i], torque=tau[i])
+        one = es.simulate(model, q0[i], qd0[i], 0.05, 0.001, torque=tau[i])
         assert np.array_equal(runs.q[i], one.q)
         assert np.array_equal(runs.qdd[i], one.qdd)
     quaternion = runs.q[..., 3:7]  # the free flyer's (x, y, z, w)
@@ -63,7 +63,7 @@ def test_a_model_per_run_with_quaternion_joints():
     q0, qd0 = _starts(base, 4, seed=3)
     runs = es.rollout(models, q0, qd0, 0.02, 0.001)
     for i, m in enumerate(models):
-        one = es.simulate(m, 0.02, 0.001, q0=q0[i], qd0=qd0[i])
+        one = es.simulate(m, q0[i], qd0[i], 0.02, 0.001)
         assert np.array_equal(runs.q[i], one.q)
 
 
@@ -78,11 +78,11 @@ def test_mimic_runs_with_coulomb_friction_equal_simulate(method):
     T = np.random.default_rng(8).uniform(-1, 1, (N, model.nv))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        runs = es.rollout(model, q0, qd0, 0.05, 0.001, torque=T, method=method)
+        runs = es.rollout(model, q0, qd0, 0.05, 0.001, torque=T, integrator=method)
     still = runs.qd == 0.0
     assert still.any() and (~still).any()  # some joints stick, some slip
     for i in range(N):
-        one = es.simulate(model, 0.05, 0.001, q0=q0[i], qd0=qd0[i], torque=T[i], method=method)
+        one = es.simulate(model, q0[i], qd0[i], 0.05, 0.001, torque=T[i], integrator=method)
         assert np.array_equal(runs.q[i], one.q)
         assert np.array_equal(runs.qd[i], one.qd)
         assert np.array_equal(runs.qdd[i], one.qdd)
@@ -102,7 +102,7 @@ def test_free_flyer_with_mimic_joints_and_coulomb_friction_runs_equal_simulate()
     runs = es.rollout(model, q0, qd0, 0.03, 0.001, torque=tau)
     assert (runs.qd[..., 6:] == 0.0).any()
     for i in range(3):
-        one = es.simulate(model, 0.03, 0.001, q0=q0[i], qd0=qd0[i], torque=tau[i])
+        one = es.simulate(model, q0[i], qd0[i], 0.03, 0.001, torque=tau[i])
         assert np.array_equal(runs.q[i], one.q) and np.array_equal(runs.qdd[i], one.qdd)
 
 
@@ -119,7 +119,7 @@ def test_free_flyer_with_coulomb_friction_runs_equal_simulate():
     joints = runs.qd[..., 6:]
     assert (joints == 0).any() and (joints != 0).any()
     for i in range(4):
-        one = es.simulate(model, 0.05, 0.001, q0=q0[i], qd0=qd0[i], torque=tau[i])
+        one = es.simulate(model, q0[i], qd0[i], 0.05, 0.001, torque=tau[i])
         assert np.array_equal(runs.q[i], one.q) and np.array_equal(runs.qd[i], one.qd)
 
 
@@ -130,7 +130,7 @@ def test_what_the_general_loop_does_not_run_is_refused():
     with pytest.raises(ValueError, match="torque: a feedback law"):
         es.rollout(ff, q0, qd0, 0.01, 0.001, torque=law)
     with pytest.raises(ValueError, match="method: 'euler' takes models without quaternion"):
-        es.rollout(ff, q0, qd0, 0.01, 0.001, method="euler")
+        es.rollout(ff, q0, qd0, 0.01, 0.001, integrator="euler")
     bad = q0.copy()
     bad[1, 3:7] *= 1.1
     with pytest.raises(ValueError, match=r"q0 \(row 1\): the quaternion"):
@@ -139,8 +139,8 @@ def test_what_the_general_loop_does_not_run_is_refused():
         es.rollout(ff, q0[:, : ff.nv], qd0, 0.01, 0.001)
     mimic = _mimic_tree()
     mq, mv = _starts(mimic, 2)
-    with pytest.raises(ValueError, match="fd_method: the articulated-body algorithm"):
-        es.rollout(mimic, mq, mv, 0.01, 0.001, fd_method="aba")
+    with pytest.raises(ValueError, match="algorithm: the articulated-body algorithm"):
+        es.rollout(mimic, mq, mv, 0.01, 0.001, algorithm="aba")
     other = mimic.replace(mimic_multiplier=np.array([1, 1, 1, -0.5, 1, 1.0]))
     with pytest.raises(ValueError, match=r"models\[1\] .*: its mimic joints differ"):
         es.rollout([mimic, other], mq, mv, 0.01, 0.001)
@@ -158,5 +158,5 @@ def test_a_diverging_run_is_named_or_marked(name):
         es.rollout(model, q0, qd0, 0.01, 0.001)
     runs, failed = rollout_with_failures(model, q0, qd0, 0.01, 0.001)
     assert failed.tolist() == [False, False, True]
-    one = es.simulate(model, 0.01, 0.001, q0=q0[1], qd0=qd0[1])
+    one = es.simulate(model, q0[1], qd0[1], 0.01, 0.001)
     assert np.array_equal(runs.q[1], one.q)

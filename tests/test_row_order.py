@@ -110,7 +110,7 @@ def test_a_chain_fills_its_mass_matrix_without_zeroing(name):
     ext, n, rows = extended_of(P), model.nv, int(P[L.H_NB]) + 1
     rng = np.random.default_rng(0)
     Q = np.array([es.random_configuration(model, rng) for _ in range(WIDTH)], dtype=float)
-    reference = es.mass_matrix(model, Q, method="walker_orin_1")
+    reference = es.mass_matrix(model, Q, algorithm="walker_orin_1")
     H = np.full((n, n), np.nan)
     assert _d.crba_one(P, Q[0], H, ext) == 0
     np.testing.assert_allclose(H, reference[0], atol=1e-12)

@@ -31,9 +31,10 @@ def test_compiled_loop_on_charts_equals_the_python_loop(fd_method, monkeypatch):
     monkeypatch.setattr(module, "chart_stick_slip_loop", lambda *a: calls.append(1) or loop(*a))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # friction takes energy out: no energy warning
-        compiled = es.simulate(model, 0.2, 1e-3, q0=q0, qd0=v0, torque=tau, fd_method=fd_method)
-        python = es.simulate(model, 0.2, 1e-3, q0=q0, qd0=v0, fd_method=fd_method,
-                             torque=lambda t, q, v: tau)  # fmt: skip
+        compiled = es.simulate(model, q0, v0, 0.2, 1e-3, torque=tau, algorithm=fd_method)
+        python = es.simulate(
+            model, q0, v0, 0.2, 1e-3, algorithm=fd_method, torque=lambda t, q, v: tau
+        )
     assert calls == [1]  # the table ran compiled, the callable in Python
     joints = compiled.qd[:, 6:]
     assert (joints == 0).any() and (joints != 0).any()  # stuck and sliding samples
@@ -53,7 +54,7 @@ def test_a_stuck_joint_stays_still_to_the_bit():
     q0 = es.random_configuration(model, rng)
     v0 = np.zeros(model.nv)
     v0[:6] = rng.uniform(-0.5, 0.5, 6)  # the base moves, the joints start at rest
-    run = es.simulate(model, 0.1, 1e-3, q0=q0, qd0=v0)
+    run = es.simulate(model, q0, v0, 0.1, 1e-3)
     assert (run.qd[:, 6:] == 0).all() and (run.qdd[:, 6:] == 0).all()
     assert (run.q[:, 7:] == q0[7:]).all()
     assert np.abs(run.q[-1, :3] - q0[:3]).max() > 1e-3  # the base did move

@@ -61,8 +61,8 @@ def test_compiled_loop_on_charts_equals_the_python_loop(case, fd_method):
     K, dt = 201, 1e-3
     table = tau * (1.0 + 0.1 * np.sin(np.arange(K)))[:, None]
     for compiled, python in ((tau, lambda t, q, qd: tau.copy()), (table, Replay(table, dt))):
-        fast = es.simulate(model, 0.2, dt, q0=q0, qd0=qd0, torque=compiled, fd_method=fd_method)
-        slow = es.simulate(model, 0.2, dt, q0=q0, qd0=qd0, torque=python, fd_method=fd_method)
+        fast = es.simulate(model, q0, qd0, 0.2, dt, torque=compiled, algorithm=fd_method)
+        slow = es.simulate(model, q0, qd0, 0.2, dt, torque=python, algorithm=fd_method)
         for field in ("q", "qd", "qdd", "tau"):
             np.testing.assert_array_equal(getattr(fast, field), getattr(slow, field), field)
         assert np.abs(es.difference(model, fast.q[0], fast.q[-1])).max() > 1e-3  # it moved
@@ -72,7 +72,7 @@ def test_quaternions_stay_unit_and_momentum_is_kept():
     """No gravity acts on the space manipulator: its momentum is constant (to RK4's error);
     every quaternion leaves each step unit to the last ulp."""
     model, q0, qd0, tau = _space()
-    run = es.simulate(model, 1.0, 0.005, q0=q0, qd0=qd0, torque=tau)
+    run = es.simulate(model, q0, qd0, 1.0, 0.005, torque=tau)
     assert np.abs(np.linalg.norm(run.q[:, 3:7], axis=1) - 1.0).max() < 1e-15
     h = es.momentum(model, run.q, run.qd)
     scale = max(1.0, np.abs(h[0]).max())
@@ -81,11 +81,20 @@ def test_quaternions_stay_unit_and_momentum_is_kept():
 
 def test_the_loop_converges_at_fourth_order():
     model, q0, qd0, tau = _tree()
-    ref = es.simulate(model, 0.4, 0.4, q0=q0, qd0=qd0, torque=lambda t, q, qd: tau,
-                      method="dop853", rtol=1e-12, atol=1e-14)  # fmt: skip
+    ref = es.simulate(
+        model,
+        q0,
+        qd0,
+        0.4,
+        0.4,
+        torque=lambda t, q, qd: tau,
+        integrator="dop853",
+        rtol=1e-12,
+        atol=1e-14,
+    )
     errors = []
     for dt in (0.02, 0.01):
-        run = es.simulate(model, 0.4, dt, q0=q0, qd0=qd0, torque=tau)
+        run = es.simulate(model, q0, qd0, 0.4, dt, torque=tau)
         errors.append(np.abs(es.difference(model, run.q[-1], ref.q[-1])).max())
     assert 12.0 < errors[0] / errors[1] < 20.0, errors  # 2⁴ = 16
 
@@ -93,4 +102,4 @@ def test_the_loop_converges_at_fourth_order():
 def test_a_diverging_run_names_the_last_finite_state():
     model, q0, qd0, _ = _space()
     with pytest.raises(ValueError, match=r"diverged after t = .*last finite state q = \["):
-        es.simulate(model, 1.0, 0.1, q0=q0, qd0=qd0 * 1e4, torque=np.full(model.nv, 1e8))
+        es.simulate(model, q0, qd0 * 1e4, 1.0, 0.1, torque=np.full(model.nv, 1e8))

@@ -87,8 +87,8 @@ def test_compiled_loop_equals_python_loop(name, fd_method, kind):
         "constant": (const, lambda t, q, qd: const.copy()),
         "table": (table, Replay(table, DT)),
     }[kind]
-    fast = es.simulate(model, T_FINAL, DT, q0=q0, qd0=qd0, torque=compiled_arg, fd_method=fd_method)
-    slow = es.simulate(model, T_FINAL, DT, q0=q0, qd0=qd0, torque=python_arg, fd_method=fd_method)
+    fast = es.simulate(model, q0, qd0, T_FINAL, DT, torque=compiled_arg, algorithm=fd_method)
+    slow = es.simulate(model, q0, qd0, T_FINAL, DT, torque=python_arg, algorithm=fd_method)
     if kind == "table":
         assert python_arg.calls == 4 * (K - 1) + K
     assert fast.q.shape == (K, n)
@@ -102,7 +102,7 @@ def test_compiled_trajectory_is_self_consistent(name):
     model = es.zoo.load(name)
     q0, qd0 = _initial(model)
     _, table = _torques(model, q0)
-    tr = es.simulate(model, T_FINAL, DT, q0=q0, qd0=qd0, torque=table)
+    tr = es.simulate(model, q0, qd0, T_FINAL, DT, torque=table)
     np.testing.assert_array_equal(tr.tau, table)
     np.testing.assert_array_equal(tr.q[0], q0)
     np.testing.assert_array_equal(tr.qd[0], qd0)
@@ -125,7 +125,7 @@ def test_compiled_loop_is_one_rk4_step_by_hand():
     a4 = fd(q + h * (v + h / 2 * a2), v + h * a3)
     q1 = q + h / 6 * (v + 2 * (v + h / 2 * a1) + 2 * (v + h / 2 * a2) + (v + h * a3))
     v1 = v + h / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
-    tr = es.simulate(model, h, h, q0=q, qd0=v, torque=tau)
+    tr = es.simulate(model, q, v, h, h, torque=tau)
     np.testing.assert_allclose(tr.q[1], q1, rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(tr.qd[1], v1, rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(tr.qdd[0], a1, rtol=1e-14, atol=1e-14)
@@ -139,8 +139,8 @@ def test_reference_formulations_take_the_python_loop(fd_method):
     model = es.zoo.random_chain(4, seed=1)
     q0, qd0 = _initial(model)
     tau = es.gravity_torques(model, q0)
-    ref = es.simulate(model, 0.05, DT, q0=q0, qd0=qd0, torque=tau)
-    got = es.simulate(model, 0.05, DT, q0=q0, qd0=qd0, torque=tau, fd_method=fd_method)
+    ref = es.simulate(model, q0, qd0, 0.05, DT, torque=tau)
+    got = es.simulate(model, q0, qd0, 0.05, DT, torque=tau, algorithm=fd_method)
     for field in ("q", "qd", "qdd", "tau"):
         np.testing.assert_allclose(
             getattr(got, field),
@@ -155,7 +155,7 @@ def test_reference_formulations_take_the_python_loop(fd_method):
 
 
 def _drift(model, dt, fd_method):
-    tr = es.simulate(model, 1.0, dt, fd_method=fd_method)
+    tr = es.simulate(model, None, None, 1.0, dt, algorithm=fd_method)
     T = es.kinetic_energy(model, tr.q, tr.qd)
     E = T + es.potential_energy(model, tr.q)
     return float(np.max(np.abs(E - E[0]))) / float(np.max(T)), tr
@@ -189,8 +189,8 @@ def test_diverging_simulation_raises(fd_method, kind):
         "callable": lambda t, q, qd: np.zeros(3),
     }[kind]
     with pytest.raises(ValueError, match="diverged|not finite"):
-        es.simulate(model, 200.0, 0.5, q0=q0, qd0=qd0, torque=torque, fd_method=fd_method)
-    ok = es.simulate(model, 2.0, 0.1, q0=q0, qd0=qd0, fd_method=fd_method)
+        es.simulate(model, q0, qd0, 200.0, 0.5, torque=torque, algorithm=fd_method)
+    ok = es.simulate(model, q0, qd0, 2.0, 0.1, algorithm=fd_method)
     assert np.isfinite(ok.q).all() and np.isfinite(ok.qd).all() and np.isfinite(ok.qdd).all()
 
 
@@ -220,4 +220,4 @@ def test_compiled_loop_refuses_a_joint_moving_no_mass():
     model = es.from_dh(rows, "standard")
     for fd_method in FD_METHODS:
         with pytest.raises(ValueError, match="positive definite"):
-            es.simulate(model, 0.01, 0.001, torque=np.ones(2), fd_method=fd_method)
+            es.simulate(model, None, None, 0.01, 0.001, torque=np.ones(2), algorithm=fd_method)

@@ -44,10 +44,19 @@ def test_compiled_loop_with_a_mimic_joint_equals_the_python_loop(method, fd_meth
     rng = np.random.default_rng(0)
     q0, qd0 = rng.uniform(-1, 1, (2, model.nv))
     tau = 0.1 * rng.uniform(-1, 1, model.nv)
-    fast = es.simulate(model, 0.3, 1e-3, q0=q0, qd0=qd0, torque=tau, method=method,
-                       fd_method=fd_method)  # fmt: skip
-    slow = es.simulate(model, 0.3, 1e-3, q0=q0, qd0=qd0, torque=lambda t, q, qd: tau,
-                       method=method, fd_method=fd_method)  # fmt: skip
+    fast = es.simulate(
+        model, q0, qd0, 0.3, 1e-3, torque=tau, integrator=method, algorithm=fd_method
+    )
+    slow = es.simulate(
+        model,
+        q0,
+        qd0,
+        0.3,
+        1e-3,
+        torque=lambda t, q, qd: tau,
+        integrator=method,
+        algorithm=fd_method,
+    )
     _close(fast, slow, (method, fd_method))
     assert np.abs(fast.q[-1] - q0).max() > 1e-2  # it moved
     # each sample's q̈ is the public forward dynamics there
@@ -61,15 +70,15 @@ def test_a_floating_base_with_a_mimic_joint_takes_the_loop_on_charts():
     q0 = es.integrate(model, es.neutral(model), rng.uniform(-0.3, 0.3, model.nv))
     qd0 = rng.uniform(-0.3, 0.3, model.nv)
     tau = np.zeros(model.nv)
-    fast = es.simulate(model, 0.2, 1e-3, q0=q0, qd0=qd0, torque=tau)
-    slow = es.simulate(model, 0.2, 1e-3, q0=q0, qd0=qd0, torque=lambda t, q, qd: tau)
+    fast = es.simulate(model, q0, qd0, 0.2, 1e-3, torque=tau)
+    slow = es.simulate(model, q0, qd0, 0.2, 1e-3, torque=lambda t, q, qd: tau)
     _close(fast, slow, "floating")
 
 
 def test_aba_named_still_refuses_a_mimic_joint():
     model = _mimic_tree()
     with pytest.raises(ValueError, match="mimic joint"):
-        es.simulate(model, 0.01, 1e-3, fd_method="aba")
+        es.simulate(model, None, None, 0.01, 1e-3, algorithm="aba")
 
 
 @pytest.mark.parametrize("joints, source", [("RRRR", 1), ("BRRR", 2)])

@@ -61,7 +61,7 @@ def test_a_torque_law_that_writes_into_q_raises(method):
         return np.zeros(2)
 
     with pytest.raises(ValueError, match="read-only"):
-        es.simulate(ARM, 0.01, 1e-3, torque=law, method=method)
+        es.simulate(ARM, None, None, 0.01, 1e-3, torque=law, integrator=method)
 
 
 @pytest.mark.parametrize("method", ["rk4", "euler", "dop853"])
@@ -72,7 +72,7 @@ def test_a_wrench_callback_that_writes_into_qd_raises(method):
 
     w = es.ExternalWrench("ee", push)
     with pytest.raises(ValueError, match="read-only"):
-        es.simulate(ARM, 0.01, 1e-3, wrenches=[w], method=method)
+        es.simulate(ARM, None, None, 0.01, 1e-3, wrenches=[w], integrator=method)
 
 
 def test_states_kept_by_a_callable_are_not_the_integrators():
@@ -82,11 +82,13 @@ def test_states_kept_by_a_callable_are_not_the_integrators():
         seen.append((q, qd))
         return np.array([0.3, -0.1])
 
-    traj = es.simulate(ARM, 0.01, 1e-3, torque=law, method="euler")
+    traj = es.simulate(ARM, None, None, 0.01, 1e-3, torque=law, integrator="euler")
     assert np.array_equal(seen[0][0], traj.q[0]) and np.array_equal(seen[0][1], traj.qd[0])
     assert not any(np.shares_memory(q, traj.q) or np.shares_memory(v, traj.qd) for q, v in seen)
     # and reading the state changes nothing: the same run as the table of its torques
-    same = es.simulate(ARM, 0.01, 1e-3, torque=np.array([0.3, -0.1]), method="euler")
+    same = es.simulate(
+        ARM, None, None, 0.01, 1e-3, torque=np.array([0.3, -0.1]), integrator="euler"
+    )
     assert np.array_equal(traj.q, same.q)
 
 
@@ -109,7 +111,7 @@ def test_bad_wrench_values_are_refused_naming_the_field(value, needle):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # not one ComplexWarning per step
         with pytest.raises(ValueError) as info:
-            es.simulate(ARM, 0.01, 1e-3, wrenches=[w])
+            es.simulate(ARM, None, None, 0.01, 1e-3, wrenches=[w])
     text = str(info.value)
     assert text.startswith(needle) and "6" in text and "\n" not in text, text
 
@@ -119,7 +121,7 @@ def test_bad_wrench_values_are_refused_naming_the_field(value, needle):
 )
 def test_a_bad_torque_callable_value_is_refused_naming_the_field(value):
     with pytest.raises(ValueError, match=r"^torque"):
-        es.simulate(ARM, 0.01, 1e-3, torque=value)
+        es.simulate(ARM, None, None, 0.01, 1e-3, torque=value)
 
 
 # ---- magnitudes -----------------------------------------------------------------------
@@ -305,7 +307,7 @@ def test_a_mobile_control_law_gets_a_read_only_copy_of_the_state():
 
     cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"))
-    ref = mb.simulate(mm, 0.02, 0.01, u=[150.0, 0.3])
+    ref = mb.simulate(mm, None, None, 0.02, 0.01, u=[150.0, 0.3])
     law = mb.control.ComputedTorque(ref)
     seen = []
 

@@ -35,17 +35,17 @@ def test_every_forward_dynamics_agrees_on_random_chains(n):
         ref = es.forward_dynamics(model, q, qd, tau)
         for method in ("soa", "walker_orin_3", "lagrange"):
             check(
-                es.forward_dynamics(model, q, qd, tau, method=method),
+                es.forward_dynamics(model, q, qd, tau, algorithm=method),
                 ref,
                 1e-10,
                 scale=np.abs(ref).max(),
                 what=f"{method} n={n}",
             )
         M = es.mass_matrix(model, q)
-        check(es.mass_matrix(model, q, method="soa_composite"), M, 1e-12, scale=np.abs(M).max())
+        check(es.mass_matrix(model, q, algorithm="soa"), M, 1e-12, scale=np.abs(M).max())
         # "crba" is the compiled composite-rigid-body kernel itself: the same bytes
-        assert es.mass_matrix(model, q, method="crba").tobytes() == M.tobytes()
-        check(es.mass_matrix(model, q, method="operator"), M, 1e-12, scale=np.abs(M).max())
+        assert es.mass_matrix(model, q, algorithm="crba").tobytes() == M.tobytes()
+        check(es.mass_matrix(model, q, algorithm="soa_operator"), M, 1e-12, scale=np.abs(M).max())
 
 
 def test_case_b_rpr_chain():
@@ -96,7 +96,7 @@ def test_case_b_rpr_chain():
     tau = np.array([5.0, 30.0, -1.0])
     expected = [3.363500470499, 4.348180603309, -55.049277371652]
     check(soa.forward_dynamics(model, q, qd, tau), expected, 1e-9, scale=1.0)
-    check(es.forward_dynamics(model, q, qd, tau, method="soa"), expected, 1e-9, scale=1.0)
+    check(es.forward_dynamics(model, q, qd, tau, algorithm="soa"), expected, 1e-9, scale=1.0)
 
 
 def test_case_b_printed_step_5_sign_is_not_what_the_library_does():
@@ -209,7 +209,7 @@ def test_fixed_payload_and_batch():
     assert model.nb == 5
     Q, QD, TAU = np.random.default_rng(2).uniform(-1, 1, (3, 4, 4))
     check(
-        es.forward_dynamics(model, Q, QD, TAU, method="soa"),
+        es.forward_dynamics(model, Q, QD, TAU, algorithm="soa"),
         es.forward_dynamics(model, Q, QD, TAU),
         1e-10,
         scale=10.0,
@@ -236,7 +236,7 @@ def test_refusals_name_the_field():
     with pytest.raises(ValueError, match="sliding|slides"):
         soa.forward_dynamics(es.zoo.load("practica_4dof", book_com=True), *np.zeros((3, 4)))
     with pytest.raises(ValueError, match="method: expected one of"):
-        es.mass_matrix(es.zoo.load("planar2"), [0, 0], method="featherstone")
+        es.mass_matrix(es.zoo.load("planar2"), [0, 0], algorithm="featherstone")
 
 
 @pytest.mark.parametrize("name", ONE_DOF_ZOO)

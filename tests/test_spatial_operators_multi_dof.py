@@ -38,8 +38,8 @@ def test_every_operator_form_agrees_with_the_kernels(seed, letters):
         Mo, xi = soa.operator_terms(model, q, qd)  # (1.71), (1.72)
         assert _rel(Mo, M) < 1e-12
         assert _rel(xi, es.bias_forces(model, q, qd)) < 1e-12
-        assert _rel(es.mass_matrix(model, q, method="soa_composite"), M) < 1e-12
-        assert _rel(es.forward_dynamics(model, q, qd, tau, method="soa"), qdd) < 1e-10
+        assert _rel(es.mass_matrix(model, q, algorithm="soa"), M) < 1e-12
+        assert _rel(es.forward_dynamics(model, q, qd, tau, algorithm="soa"), qdd) < 1e-10
         blocks = soa.schur_blocks(model, q)  # (1.102)
         Minv = blocks.C - blocks.B.T @ np.linalg.solve(blocks.A, blocks.B)
         assert _rel(Minv, np.linalg.inv(M)) < 1e-10
@@ -77,11 +77,11 @@ def test_joints_whose_map_turns_with_them_are_refused_by_name(letters, kind):
     model = _chain(0, letters)
     q, v = es.neutral(model), np.zeros(model.nv)
     body = model.body_names[model.joint_types.index(kind) + 1]
-    pattern = rf"method='soa'\).*H_i is fixed.*'{body}' is {kind}"
+    pattern = rf"algorithm='soa'\).*H_i is fixed.*'{body}' is {kind}"
     with pytest.raises(ValueError, match=pattern):
-        es.forward_dynamics(model, q, v, v, method="soa")
-    with pytest.raises(ValueError, match=rf"method='soa_composite'\).*'{body}' is {kind}"):
-        es.mass_matrix(model, q, method="soa_composite")
+        es.forward_dynamics(model, q, v, v, algorithm="soa")
+    with pytest.raises(ValueError, match=rf"algorithm='soa'\).*'{body}' is {kind}"):
+        es.mass_matrix(model, q, algorithm="soa")
 
 
 def test_crosscheck_runs_the_operator_forms_on_a_floating_chain():

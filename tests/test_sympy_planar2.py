@@ -105,7 +105,10 @@ def test_mass_matrix_matches_lagrange(setup, method):
     model, (q, _, _), oracle = setup
     for k in range(len(q)):
         _close(
-            es.mass_matrix(model, q[k], method=method), oracle("M", q[k]), 1e-10, f"M at state {k}"
+            es.mass_matrix(model, q[k], algorithm=method),
+            oracle("M", q[k]),
+            1e-10,
+            f"M at state {k}",
         )
 
 

@@ -398,7 +398,7 @@ def _against_pinocchio(pin, pmodel, model, joint_names, seed, k):
         # with a mimic joint: the coupled system by Cholesky (ABA cannot take it), and
         # Pinocchio's rnea of our q̈ gives back τ (its aba is not asked to take mimics)
         method = "walker_orin_3" if model.has_mimic else "aba"
-        fd = es.forward_dynamics(model, q, qd, tau_all, method=method)[order]
+        fd = es.forward_dynamics(model, q, qd, tau_all, algorithm=method)[order]
         fd_scale = max(1.0, np.abs(qdd).max())
         rtol = max(1e-9, 1e-16 * np.linalg.cond(M))
         if not model.has_mimic:

@@ -44,7 +44,7 @@ _erd = example_robot_data
 
 def test_a_urdf_arm_draws_its_meshes_and_moves(browser, tmp_path):
     ur5 = es.load_model(_erd("ur_description/urdf/ur5_robot.urdf"))
-    traj = es.simulate(ur5, 1.0, 0.01, q0=[0, -1.0, 1.0, 0, 0.5, 0])
+    traj = es.simulate(ur5, [0, -1.0, 1.0, 0, 0.5, 0], None, 1.0, 0.01)
     viewer = viz.Viewer(ur5, traj, title="UR5", autoplay=False)
     page = viewer.save(tmp_path / "ur5.html")
     assert any("triangles" in line for line in viewer.report)
@@ -64,7 +64,9 @@ def test_up_follows_gravity(browser, tmp_path):
     PUMA's is +z."""
     for name, up in (("practica_pendulum3", [0, 1, 0]), ("puma560", [0, 0, 1])):
         model = es.zoo.load(name)
-        page = viz.Viewer(model, es.simulate(model, 0.2, 0.01)).save(tmp_path / f"{name}.html")
+        page = viz.Viewer(model, es.simulate(model, None, None, 0.2, 0.01)).save(
+            tmp_path / f"{name}.html"
+        )
         assert _open(browser, page) == []
         assert np.allclose(browser.execute_script("return window.eslabonViewer.up"), up)
         assert np.allclose(browser.execute_script("return window.eslabonViewer.cameraUp()"), up)
@@ -74,7 +76,7 @@ def test_up_follows_gravity(browser, tmp_path):
 
 def test_playback_is_real_time(browser, tmp_path):
     model = es.zoo.load("planar2")
-    traj = es.simulate(model, 30.0, 0.01)
+    traj = es.simulate(model, None, None, 30.0, 0.01)
     page = viz.Viewer(model, traj, autoplay=False).save(tmp_path / "long.html")
     assert _open(browser, page) == []
     browser.execute_script("window.eslabonViewer.setTime(0); window.eslabonViewer.play()")
@@ -98,8 +100,8 @@ def test_a_mobile_manipulator_and_two_runs(browser, tmp_path):
     cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount.araujo_assumed())
     load = dict(u=[150.0, 0.3], torque=[6, 50, 10, -0.1, -0.5, -0.1], nu0=[1.0, 0.0])
-    run = mb.simulate(mm, 1.0, 0.01, method="rk4", **load)
-    thesis = mb.simulate(mm.with_mode("thesis"), 1.0, 0.01, method="rk4", **load)
+    run = mb.simulate(mm, None, None, 1.0, 0.01, integrator="rk4", **load)
+    thesis = mb.simulate(mm.with_mode("thesis"), None, None, 1.0, 0.01, integrator="rk4", **load)
     viewer = viz.Viewer(autoplay=False).add_mobile(mm, run)
     viewer.add_mobile(mm.with_mode("thesis"), thesis, opacity=0.4)
     data = viewer.data()
@@ -125,7 +127,7 @@ def test_a_mobile_manipulator_and_two_runs(browser, tmp_path):
 
 def test_bad_input_is_named(tmp_path):
     model = es.zoo.load("planar2")
-    traj = es.simulate(model, 0.1, 0.01)
+    traj = es.simulate(model, None, None, 0.1, 0.01)
     with pytest.raises(
         ValueError, match=r"traj.q: expected 6 columns \(model puma560.s coordinates\), got 2"
     ):
@@ -164,7 +166,7 @@ def test_urdf_visuals_colours_scales_and_packages(tmp_path):
           <axis xyz="0 0 1"/></joint></robot>"""
     )
     model = es.load_model(urdf)
-    traj = es.simulate(model, 0.05, 0.01)
+    traj = es.simulate(model, None, None, 0.05, 0.01)
     data = viz.Viewer(model, traj, package_dirs=[tmp_path / "pkgs"]).data()
     parts = data["robots"][0]["parts"]
     assert [p["kind"] for p in parts[0]] == ["cylinder"] and parts[0][0]["color"] == "#0000ff"
@@ -179,7 +181,9 @@ def test_urdf_visuals_colours_scales_and_packages(tmp_path):
     bare = es.zoo.load("puma560")
     kinds = {
         p["kind"]
-        for ps in viz.Viewer(bare, es.simulate(bare, 0.02, 0.01)).data()["robots"][0]["parts"]
+        for ps in viz.Viewer(bare, es.simulate(bare, None, None, 0.02, 0.01)).data()["robots"][0][
+            "parts"
+        ]
         for p in ps
     }
     assert kinds == {"cylinder", "capsule"}

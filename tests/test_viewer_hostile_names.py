@@ -85,7 +85,7 @@ def mobile():
 
     cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     mm = mb.MobileManipulator(cart, es.zoo.load("planar2"), mb.Mount.araujo_assumed())
-    return mm, mb.simulate(mm, 0.05, 0.01, u=[150.0, 0.3])
+    return mm, mb.simulate(mm, None, None, 0.05, 0.01, u=[150.0, 0.3])
 
 
 def _viewer(site, name, folder, mobile=None):

@@ -31,7 +31,7 @@ SRC = str(Path(es.__file__).resolve().parents[1])
 def run():
     """planar2 falling from rest, 21 samples, and the frozen-time eigenvalues of A(t)."""
     arm = es.zoo.load("planar2")
-    traj = es.simulate(arm, 0.2, 0.01)
+    traj = es.simulate(arm, None, None, 0.2, 0.01)
     ev = es.control.frozen_eigenvalues(es.control.linearize_along(arm, traj).A)
     return arm, traj, ev
 

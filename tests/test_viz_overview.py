@@ -13,7 +13,7 @@ from eslabon.viz import animate_3d, frame_origins, plot_overview  # noqa: E402
 @pytest.fixture(scope="module")
 def run():
     model = es.zoo.load("puma560")
-    return model, es.simulate(model, 0.2, 0.01, q0=[0, 0.3, 0.2, 0, 0.4, 0])
+    return model, es.simulate(model, [0, 0.3, 0.2, 0, 0.4, 0], None, 0.2, 0.01)
 
 
 def test_overview_and_gif_are_written(run, tmp_path):
@@ -135,7 +135,7 @@ def test_cli_view_of_a_floating_base_trajectory_names_the_root_option(tmp_path, 
     urdf = tmp_path / "hopper.urdf"
     urdf.write_text(HOPPER)
     model = es.load_model(urdf, root_joint="free_flyer")
-    traj = es.simulate(model, 0.02, 0.01)
+    traj = es.simulate(model, None, None, 0.02, 0.01)
     path = traj.save(tmp_path / "t.npz")
     out = tmp_path / "v.html"
     with pytest.raises(SystemExit) as exc:

@@ -47,7 +47,7 @@ for model in (es.zoo.load("space_manipulator"), ball, mimic):
     v, a = rng.uniform(-1, 1, (2, model.nv))
     tau = es.inverse_dynamics(model, q, v, a)
     es.mass_matrix(model, q)
-    es.forward_dynamics(model, q, v, tau, method="walker_orin_3")
+    es.forward_dynamics(model, q, v, tau, algorithm="walker_orin_3")
     if model.mimic is None:
         es.forward_dynamics(model, q, v, tau)
     es.inverse_dynamics_derivatives(model, q, v, a)

@@ -68,7 +68,7 @@ def test_friction_warnings_of_simulate_point_here():
     flips = 5.0 * (-1.0) ** np.arange(101)[:, None]
     where = _caught(
         FrictionStepWarning,
-        lambda: es.simulate(model, 0.1, 1e-3, qd0=[-2.5e-3], torque=flips),
+        lambda: es.simulate(model, None, [-2.5e-3], 0.1, 1e-3, torque=flips),
     )
     assert where == [(__file__, _line_of("lambda: es.simulate(model, 0.1, 1e-3, qd0"))]
 
@@ -77,6 +77,6 @@ def test_friction_warnings_of_simulate_point_here():
 
     where = _caught(
         EnergyInjectionWarning,
-        lambda: es.simulate(model, 0.1, 1e-3, qd0=[2.0], torque=between),
+        lambda: es.simulate(model, None, [2.0], 0.1, 1e-3, torque=between),
     )
     assert where == [(__file__, _line_of("lambda: es.simulate(model, 0.1, 1e-3, qd0=[2"))]

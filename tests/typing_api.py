@@ -44,17 +44,18 @@ def main() -> None:
     q, qd, qdd = [0.1, 0.2, 0.3], np.array([0.3, -0.1, 0.2]), (0.0, 1.0, 0.5)
     batch = np.zeros((4, 3))
     assert_type(api.inverse_dynamics(model, q, qd, qdd), F64)
-    assert_type(api.inverse_dynamics(model, q, qd, qdd, tip_wrench=[0, 0, 0, 1, 0, 0]), F64)
-    assert_type(api.inverse_dynamics(model, batch, batch, batch, tip_wrench=None), F64)
+    push = [es.ExternalWrench("ee", [0, 0, 0, 1, 0, 0])]
+    assert_type(api.inverse_dynamics(model, q, qd, qdd, wrenches=push), F64)
+    assert_type(api.inverse_dynamics(model, batch, batch, batch, wrenches=None), F64)
     assert_type(api.gravity_torques(model, q), F64)
     assert_type(api.bias_forces(model, q, qd), F64)
     assert_type(api.mass_matrix(model, q), F64)
     for method in MASS_MATRIX_METHODS:
-        assert_type(api.mass_matrix(model, q, method=method), F64)
+        assert_type(api.mass_matrix(model, q, algorithm=method), F64)
     tau = api.inverse_dynamics(model, q, qd, qdd)
     assert_type(api.forward_dynamics(model, q, qd, tau), F64)
     for method in FORWARD_METHODS:
-        assert_type(api.forward_dynamics(model, q, qd, tau, method=method), F64)
+        assert_type(api.forward_dynamics(model, q, qd, tau, algorithm=method), F64)
     assert_type(api.inverse_dynamics_derivatives(model, q, qd, qdd), tuple[F64, F64])
     dq, dv, Minv = api.forward_dynamics_derivatives(model, q, qd, tau)
     assert_type((dq, dv, Minv), tuple[F64, F64, F64])
@@ -63,7 +64,7 @@ def main() -> None:
     assert_type(T, F64)
     assert_type(api.potential_energy(model, batch), F64)
     print(f"T = {float(T):.6g}")
-    assert_type(api.rnea_trace(model, q, qd, qdd, tip_wrench=np.zeros(6)), RneaTrace)
+    assert_type(api.rnea_trace(model, q, qd, qdd, wrenches=push), RneaTrace)
     # the same functions through the package and its lazy top level
     assert_type(es.dynamics.mass_matrix(model, q), F64)
     assert_type(es.inverse_dynamics(model, q=q, qd=qd, qdd=qdd), F64)
@@ -77,7 +78,7 @@ def refused(m: es.Model) -> None:
     api.forward_dynamics(m, [0.0], [0.0], [0.0], "aba")  # type: ignore[call-arg]
     api.inverse_dynamics(m, [0.0], [0.0])  # type: ignore[call-arg]
     api.gravity_torques(m, [0.0], tip_wrench=None)  # type: ignore[call-arg]
-    api.mass_matrix(m, [0.0], method=3)  # type: ignore[arg-type]
+    api.mass_matrix(m, [0.0], algorithm=3)  # type: ignore[arg-type]
     api.bias_forces(m, "q", object())  # type: ignore[arg-type]
     api.kinetic_energy(m, [0.0], [0.0]).upper()  # type: ignore[attr-defined]
     x: float = api.inverse_dynamics_derivatives(m, [0], [0], [0])  # type: ignore[assignment]

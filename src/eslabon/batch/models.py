@@ -48,7 +48,7 @@ def read_model_source(ref: str, base: Path) -> tuple:
     (``model_text`` None) or a model file relative to ``base`` (its absolute path and its
     text, read once; the file must not change while it is read)."""
     from .. import zoo
-    from ..model.files import load_model
+    from ..model.files import load_arm_model as load_model
 
     if ref in zoo.names():
         return ref, None, zoo.load(ref)
@@ -71,7 +71,7 @@ def build_model(model_ref: str, model_text: str | None):
     """The model from a zoo name, or from a model file's text (loaded from a private
     temporary copy under the file's own name, so its name and format are the file's)."""
     from .. import zoo
-    from ..model.files import load_model
+    from ..model.files import load_arm_model as load_model
 
     if model_text is None:
         return zoo.load(model_ref)

@@ -203,7 +203,7 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
     T = p["trajectory_duration"]
     if spec.task == "simulate":  # the nominal model's feedforward, open loop
         tau_ff = inverse_dynamics(base, q_n, qd_n, qdd_n)
-        traj = simulate(sim.model, T, sim.h, q0=sim.q0, qd0=qd_n[0], torque=tau_ff)
+        traj = simulate(sim.model, sim.q0, qd_n[0], T, sim.h, torque=tau_ff)
     else:  # feedforward + PD on the error
         kp, kd, motion = p["kp"], p["kd"], sim.motion
 
@@ -211,7 +211,7 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
             qn, qdn, qddn = motion(tk)
             return inverse_dynamics(base, qn, qdn, qddn) + kp * (qn - x) + kd * (qdn - v)
 
-        traj = simulate(sim.model, T, sim.h, q0=sim.q0, qd0=qd_n[0], torque=law)
+        traj = simulate(sim.model, sim.q0, qd_n[0], T, sim.h, torque=law)
     return _metrics(spec, p, sim, traj.q, traj.qd, traj.tau, out)
 
 

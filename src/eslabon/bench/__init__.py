@@ -27,7 +27,8 @@ b. a batch of 10,000 random states (seed 7) on 2 threads: ``inverse_dynamics`` /
    bases (none on a floating base). µs per state.
 c. scaling on ``zoo.random_chain(n, seed=0)``, n = 6 … 96: ID, FD, M per call and the
    log-log slope (targets ID, FD ≤ 1.1, M ≈ 2; judged on n ≥ 24).
-d. ``simulate(puma, 1.0, 1e-3, method="rk4")`` wall time, best of 5 (target ≤ 10 ms);
+d. ``simulate(puma, None, None, 1.0, 1e-3, integrator="rk4")`` wall time, best of 5
+   (target ≤ 10 ms);
    and ``simulate`` of ``solo12`` (a floating base, the compiled loop on charts) against
    ``mujoco.rollout`` RK4 on 1 thread on its twin, 1 s at 1 kHz from a random state,
    target ratio ≤ 0.3, checked by the largest difference of the last configuration.

@@ -66,8 +66,8 @@ def _method(model, name, method, mujoco, mj, s, checks):
     q0, v0 = initial_states(n, N)
     glb = {"rollout": es.rollout, "model": model, "q0": q0, "v0": v0, "T": T}
     glb.update(dt=ROLLOUT_DT, method=method, steps=int(round(T / ROLLOUT_DT)))
-    ours_stmt = "rollout(model, q0, v0, T, dt, method=method)"
-    es.rollout(model, q0[:8], v0[:8], 10 * ROLLOUT_DT, ROLLOUT_DT, method=method)  # compile
+    ours_stmt = "rollout(model, q0, v0, T, dt, integrator=method)"
+    es.rollout(model, q0[:8], v0[:8], 10 * ROLLOUT_DT, ROLLOUT_DT, integrator=method)  # compile
     ours = eval(ours_stmt, glb)
     mj_stmt, ok, extra = None, True, {}
     with ExitStack() as stack:

@@ -188,7 +188,7 @@ def simulation(robot, pc, s, mj=None, mj_note=None):
     figure = f"simulate {label} rk4, {SIM_T:g} s @ dt {SIM_DT * 1e3:g} ms"
     n = model.nq
     q0 = np.linspace(0.5, -0.3, n)
-    run = lambda: es.simulate(model, SIM_T, SIM_DT, q0=q0, method="rk4")
+    run = lambda: es.simulate(model, q0, None, SIM_T, SIM_DT, integrator="rk4")
     run()  # warm-up
     walls = []
     for _ in range(s.sim_runs):

@@ -156,8 +156,8 @@ def _mobile_viewer(out):
         mb.Mount.araujo_assumed(),
     )
     load = dict(torque=[6.0, 50.0, 10.0, -0.1, -0.5, -0.1], u=[150.0, 0.3], nu0=[1.0, 0.0])
-    coupled = mb.simulate(mm, 2.0, 0.01, method="rk4", **load)
-    thesis = mb.simulate(mm.with_mode("thesis"), 2.0, 0.01, method="rk4", **load)
+    coupled = mb.simulate(mm, None, None, 2.0, 0.01, integrator="rk4", **load)
+    thesis = mb.simulate(mm.with_mode("thesis"), None, None, 2.0, 0.01, integrator="rk4", **load)
     viewer = Viewer(
         title="seed 003: PUMA 560 on the tricycle, load case 1 (assumed platform masses)"
     )

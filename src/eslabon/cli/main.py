@@ -39,6 +39,9 @@ from .reproduce_commands import reproduce_app
 
 __all__ = ["app", "main", "UserError", "parse_vector", "resolve_model"]
 
+# the old name of --integrator (simulate) and --algorithm (fd): hidden, it warns
+OLD_METHOD = typer.Option(None, "--method", hidden=True)
+
 # rich_markup_mode=None: help texts are plain text, so "[s]" and "[rad]" stay visible
 app = typer.Typer(
     add_completion=False,
@@ -115,19 +118,22 @@ def forward(
     tau: str = vector_option("--tau", "Joint torques τ", "N·m or N"),
     opt: Optional[List[str]] = OPT,
     as_json: bool = JSON,
-    method: Optional[str] = typer.Option(
+    algorithm: Optional[str] = typer.Option(
         None,
-        "--method",
-        help="aba, walker_orin_3 or walker_orin_1 (default: aba; walker_orin_3 with a mimic joint)",
+        "--algorithm",
+        help="aba, crba, rnea_columns, lagrange, soa or gibbs_appell "
+        "(default: aba; crba with a mimic joint).",
     ),
+    method: Optional[str] = OLD_METHOD,
 ):
     """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
     from .. import forward_dynamics
 
+    algorithm = _renamed_option(method, "--method", algorithm, "--algorithm")
     m = resolve_model(model, opt)
     x = parse_configuration(m, q, "--q")
     v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
-    qdd = forward_dynamics(m, x, v, t, method=method)
+    qdd = forward_dynamics(m, x, v, t, algorithm=algorithm)
     emit(
         {
             "model": m.name,
@@ -161,7 +167,16 @@ def simulate(
         "omnidirectional one torque per wheel [N·m]; synchronous drive "
         "τ_drive, τ_steer [N·m]), separated by commas or spaces.",
     ),
-    method: str = typer.Option("rk4", "--method", help="rk4, dop853, or euler (arms only)."),
+    integrator: Optional[str] = typer.Option(
+        None,
+        "--integrator",
+        help="rk4, euler, dop853 or rk45 (default: rk4 for an arm, dop853 for a mobile "
+        "manipulator).",
+    ),
+    algorithm: Optional[str] = typer.Option(
+        None, "--algorithm", help="Arms: the forward-dynamics algorithm, as `eslabon fd`."
+    ),
+    method: Optional[str] = OLD_METHOD,
     opt: Optional[List[str]] = OPT,
     force: bool = FORCE,
     as_json: bool = JSON,
@@ -171,15 +186,21 @@ def simulate(
     the arm at q0 and takes the platform inputs --u."""
     from ..sim import simulate as run
 
+    integrator = _renamed_option(method, "--method", integrator, "--integrator")
     output_file(out, force, suffixes=(".npz", ".csv"))
     m = resolve_model(model, opt, mobile_ok=True)
     if not hasattr(m, "nq"):
-        return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, method, force, as_json)
+        if algorithm is not None:
+            raise UserError("--algorithm: a mobile manipulator's dynamics are Gibbs–Appell's")
+        integrator = integrator or "dop853"
+        return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, integrator, force, as_json)
     if u is not None:
         raise UserError("--u: platform inputs apply to mobile-manipulator models only")
     x0, v0 = parse_configuration(m, q0, "--q0"), parse_vector(qd0, m.nv, "--qd0")
     torque = None if tau is None else parse_vector(tau, m.nv, "--tau")
-    traj = run(m, t_final, dt, q0=x0, qd0=v0, torque=torque, method=method)
+    traj = run(
+        m, x0, v0, t_final, dt, torque=torque, integrator=integrator or "rk4", algorithm=algorithm
+    )
     traj.save(out, overwrite=force)
     emit(
         {"model": m.name, "out": str(out), "samples": len(traj.t), "q_final": traj.q[-1].tolist()},
@@ -191,18 +212,18 @@ def simulate(
     )
 
 
-def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, method, force, as_json):
+def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, integrator, force, as_json):
     from ..mobile import simulate as run_mobile
 
     n, k = mm.n_arm, len(mm.platform.input_names)
     traj = run_mobile(
         mm,
+        parse_vector(q0, n, "--q0"),
+        parse_vector(qd0, n, "--qd0"),
         t_final,
         dt,
-        q0=parse_vector(q0, n, "--q0"),
-        qd0=parse_vector(qd0, n, "--qd0"),
         torque=parse_vector(tau, n, "--tau"),
-        method=method,
+        integrator=integrator,
         u=parse_vector(u, k, "--u"),
     )
     traj.save(out, overwrite=force)
@@ -589,6 +610,17 @@ def warmup_cmd(
     )
     lines = summary(data, prune)
     emit(data, as_json, lines)
+
+
+def _renamed_option(old_value, old: str, value, new: str):
+    """The value of option ``new``, or of its deprecated name ``old`` with a one-line
+    warning on stderr."""
+    if old_value is None:
+        return value
+    if value is not None:
+        raise UserError(f"{old}: give {new} alone ({old} is its old name)")
+    print(f"warning: {old} is deprecated; use {new}", file=sys.stderr)
+    return old_value
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None):

@@ -2,7 +2,7 @@
 
 * :func:`linearize`, :func:`linearize_along`: U, V, W and A(t), B(t) (exact, batched);
   :func:`perturbation_check` (Table 5.4.2); :func:`frozen_eigenvalues`;
-  :func:`to_statespace` (python-control).
+  :func:`state_matrices` (A, B of U, V, W); :func:`to_python_control`.
 * :func:`model_assignment` (K_p = UΩ² − W, K_d = 2UΨΩ − V), :func:`place_poles` (scipy or
   the Sylvester form), :func:`lqr`, :func:`tvlqr` (backward Riccati ODE).
 * :class:`Nominal`, control laws (:func:`model_assignment_law`, :func:`gain_schedule_law`,
@@ -28,8 +28,8 @@ from .linearize import (
     linearize_along,
     perturbation_check,
     sort_eigenvalues,
-    state_space,
-    to_statespace,
+    state_matrices,
+    to_python_control,
 )
 from .tracking import (
     ClosedLoop,
@@ -50,8 +50,8 @@ __all__ = [
     "PerturbationCheck",
     "frozen_eigenvalues",
     "sort_eigenvalues",
-    "state_space",
-    "to_statespace",
+    "state_matrices",
+    "to_python_control",
     "model_assignment",
     "place_poles",
     "lqr",
@@ -69,3 +69,15 @@ __all__ = [
     "ClosedLoop",
     "simulate_closed_loop",
 ]
+
+# old names: ``state_space`` built the matrices, ``to_statespace`` python-control's object
+_RENAMED = {"state_space": "state_matrices", "to_statespace": "to_python_control"}
+
+
+def __getattr__(name: str):
+    if name in _RENAMED:
+        from .._deprecation import warn_renamed
+
+        warn_renamed(f"eslabon.control.{name}", f"eslabon.control.{_RENAMED[name]}")
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

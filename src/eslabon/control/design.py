@@ -22,6 +22,8 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.signal as sig
 
+from .._deprecation import renamed_keywords
+
 PLACEMENT_METHODS = ("scipy", "sylvester")
 
 
@@ -268,15 +270,16 @@ def controllable(A, B, tol: float = 1e-9) -> bool:
     return True
 
 
-def place_poles(A, B, poles, *, method: str = "scipy", G=None):
-    """K (m, n) with the eigenvalues of A − BK at ``poles`` (n,). ``method="sylvester"``
+@renamed_keywords(method="backend")
+def place_poles(A, B, poles, *, backend: str = "scipy", G=None):
+    """K (m, n) with the eigenvalues of A − BK at ``poles`` (n,). ``backend="sylvester"``
     solves A T − T Λ = −B G for T, with ``G`` (m, n); then (A + B G T⁻¹) T = T Λ, so the
     thesis's K = G T⁻¹ (feedback u = +Kx) is K = −G T⁻¹ in our u = −Kx; any G with (Λ, G) observable
     works, the default is a seeded random one (a rank-one G such as all ones makes T
     singular when m > 1).
 
-    ``method="scipy"`` is :func:`scipy.signal.place_poles` (Kautz–Tits, ``"YT"``);
-    ``method="sylvester"`` is the Sylvester-equation form Rojas (1987), §5.6, cites
+    ``backend="scipy"`` is :func:`scipy.signal.place_poles` (Kautz–Tits, ``"YT"``);
+    ``backend="sylvester"`` is the Sylvester-equation form Rojas (1987), §5.6, cites
     (Bhattacharyya & de Souza 1982), with Λ a real block-diagonal matrix holding the
     poles. The pair is checked with :func:`controllable` first.
 
@@ -289,7 +292,7 @@ def place_poles(A, B, poles, *, method: str = "scipy", G=None):
     poles : array_like (n,)
         The requested closed-loop eigenvalues (1/s), finite; complex ones in conjugate
         pairs.
-    method : {"scipy", "sylvester"}
+    backend : {"scipy", "sylvester"}
         The algorithm.
     G : array_like (m, n), optional
         The free parameter of ``"sylvester"``; a seeded random matrix by default.
@@ -303,7 +306,7 @@ def place_poles(A, B, poles, *, method: str = "scipy", G=None):
     Raises
     ------
     ValueError
-        An unknown method; ``A``, ``B`` of the wrong shapes or not finite; not n finite
+        An unknown ``backend``; ``A``, ``B`` of the wrong shapes or not finite; not n finite
         poles in conjugate pairs; an uncontrollable pair; ``G`` of the wrong shape or
         making T singular; what scipy's ``place_poles`` refuses (e.g. a pole repeated
         more often than the rank of B).
@@ -314,17 +317,17 @@ def place_poles(A, B, poles, *, method: str = "scipy", G=None):
     >>> A, B = np.array([[0.0, 1.0], [0.0, 0.0]]), np.array([[0.0], [1.0]])
     >>> np.round(es.control.place_poles(A, B, [-1.0, -2.0]), 6)
     array([[2., 3.]])
-    >>> np.round(es.control.place_poles(A, B, [-1.0, -2.0], method="sylvester"), 6)
+    >>> np.round(es.control.place_poles(A, B, [-1.0, -2.0], backend="sylvester"), 6)
     array([[2., 3.]])
     """
-    if method not in PLACEMENT_METHODS:
-        raise ValueError(f"method: expected one of {PLACEMENT_METHODS}, got {method!r}")
+    if backend not in PLACEMENT_METHODS:
+        raise ValueError(f"backend: expected one of {PLACEMENT_METHODS}, got {backend!r}")
     A, B = _pair(A, B)
     n, m = B.shape
     p = _poles(poles, n)
     if not controllable(A, B):
         raise ValueError("A, B: the pair is not controllable; its poles cannot all be placed")
-    if method == "scipy":
+    if backend == "scipy":
         return sig.place_poles(A, B, p, method="YT").gain_matrix
     G = (
         np.random.default_rng(0).standard_normal((m, n))

@@ -19,7 +19,7 @@ U, V, W are exact: V and W come from the analytic derivatives of Newton–Euler
 5.6.3 block (a) are wrong in columns 1–4 (joint 1 is vertical, parallel to gravity, so
 W's first column must be zero, and K_p₁₁ = 466.33 is printed where U₁₁ = 335.36); its V,
 K_d and blocks (b), (c) agree with ours to 4 digits.
-``method="central"`` builds the same matrices by central differences of the inverse
+``derivatives="central"`` builds the same matrices by central differences of the inverse
 dynamics, to check them.
 
 External wrenches (:class:`eslabon.ExternalWrench`, seed 001 §3.3 eq. 3.34, the Kᵀk of
@@ -37,6 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import explain_nonfinite, finite_number, vectors
+from .._deprecation import renamed_keywords
 from .._engine.batch import chunk_count
 from .._engine.joint_tangent import tangent_drift
 from .._engine.joints import extended_of
@@ -49,7 +50,7 @@ from ..dynamics.quantity import NOT_PD_MESSAGE, Quantity, public
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, difference, integrate
 
-METHODS = ("analytic", "central")
+DERIVATIVES = ("analytic", "central")  # the derivative schemes
 
 
 class Linearization(NamedTuple):
@@ -146,12 +147,12 @@ def _with_wrenches(model, lin, q, qd, wrenches, t, step):
     """``lin`` with the wrenches' generalized forces moved into V and W (module doc)."""
     dq, dqd = _wrench_derivatives(model, q, qd, wrenches, t, step)
     U, V, W = lin.U, lin.V - dqd, lin.W - dq
-    A, B, M_inv = state_space(U, V, W)
+    A, B, M_inv = state_matrices(U, V, W)
     A[..., : model.nv, : model.nv] = lin.A[..., : model.nv, : model.nv]  # the drift block
     return Linearization(U, V, W, A, B, M_inv, lin.t)
 
 
-def state_space(U, V, W):
+def state_matrices(U, V, W):
     """(A, B, M⁻¹) of (5.2.3–4) from U, V, W (…, n, n).
 
     Builds the state-space form of the linearized dynamics (Rojas 1987, §5.2, eqs
@@ -185,7 +186,7 @@ def state_space(U, V, W):
     Examples
     --------
     >>> import numpy as np, eslabon as es
-    >>> A, B, M_inv = es.control.state_space(np.array([[2.0]]), np.zeros((1, 1)),
+    >>> A, B, M_inv = es.control.state_matrices(np.array([[2.0]]), np.zeros((1, 1)),
     ...                                      np.array([[8.0]]))
     >>> A
     array([[ 0.,  1.],
@@ -225,13 +226,14 @@ def _compiled(model, q, qd, qdd):
     return Linearization(U, V, W, A, B, M_inv)
 
 
+@renamed_keywords(method="derivatives")
 def linearize(
     model,
     q,
     qd,
     qdd,
     *,
-    method: str = "analytic",
+    derivatives: str = "analytic",
     step: float = 1e-6,
     wrenches=None,
     t: float | None = None,
@@ -247,10 +249,12 @@ def linearize(
     qd, qdd : array_like (n,) or (N, n)
         Rates and accelerations about which to linearize; the nominal torque is
         τ̄ = ID(q, q̇, q̈), so A and B hold for τ = τ̄ + u.
-    method : {"analytic", "central"}
-        The analytic derivatives (default) or central differences of step ``step``.
+    derivatives : {"analytic", "central"}
+        The analytic derivatives (default) or central differences of step ``step``
+        (``method=`` is its old name).
     step : float
-        The central differences' step (``method="central"``, and the wrenches' term).
+        The central differences' step (``derivatives="central"``, and the wrenches'
+        term).
     wrenches : list of ExternalWrench, optional
         What the environment applies to the robot (:class:`eslabon.ExternalWrench`: a
         frame, [moment; force] in N·m and N, world or local axes, constant or a callable
@@ -274,7 +278,8 @@ def linearize(
     Raises
     ------
     ValueError
-        A state of the wrong length or not finite (naming the field), an unknown method;
+        A state of the wrong length or not finite (naming the field), an unknown
+        ``derivatives``;
         a wrench on an unknown frame or not 6 finite numbers; a callable wrench without
         ``t`` or with a batch of states.
 
@@ -296,8 +301,8 @@ def linearize(
     >>> bool(np.allclose(pushed.U, free.U)), bool(np.allclose(pushed.W, free.W))
     (True, False)
     """
-    if method not in METHODS:
-        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    if derivatives not in DERIVATIVES:
+        raise ValueError(f"derivatives: expected one of {DERIVATIVES}, got {derivatives!r}")
     (q, qd, qdd), _ = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)
     if wrenches is not None:
         checked = external_wrenches(model, wrenches)
@@ -311,18 +316,18 @@ def linearize(
             if t is None:
                 raise ValueError("t: a callable wrench needs the time (s) to evaluate it at")
             t = finite_number(t, "t")
-        lin = linearize(model, q, qd, qdd, method=method, step=step)
+        lin = linearize(model, q, qd, qdd, derivatives=derivatives, step=step)
         return _with_wrenches(model, lin, q, qd, checked, t, step)
-    if method == "analytic" and model.mimic is None and q.ndim <= 2:
+    if derivatives == "analytic" and model.mimic is None and q.ndim <= 2:
         if model.nq != model.nv:
             check_configuration(model, q)  # unit quaternions, else the joint is named
         return _compiled(model, q, qd, qdd)
     U = mass_matrix(model, q)
-    if method == "analytic":
+    if derivatives == "analytic":
         W, V = inverse_dynamics_derivatives(model, q, qd, qdd)
     else:
         V, W = _central(model, q, qd, qdd, finite_number(step, "step", positive=True))
-    A, B, M_inv = state_space(U, V, W)
+    A, B, M_inv = state_matrices(U, V, W)
     if model.nq != model.nv:  # δq in the tangent space: ξ̇ = δv − ad(v̄) ξ
         A[..., : model.nv, : model.nv] = tangent_drift(model, qd)
     return Linearization(U, V, W, A, B, M_inv)
@@ -339,8 +344,9 @@ LINEARIZE = Quantity(
 linearize = public(LINEARIZE, linearize, Linearization)
 
 
+@renamed_keywords(method="derivatives")
 def linearize_along(
-    model, trajectory, *, method: str = "analytic", step: float = 1e-6, wrenches=None
+    model, trajectory, *, derivatives: str = "analytic", step: float = 1e-6, wrenches=None
 ):
     """:class:`Linearization` (with ``t``) at every sample of ``trajectory`` (anything
     with ``t`` (T,) and ``q``, ``qd``, ``qdd`` (T, n): a simulation
@@ -359,10 +365,11 @@ def linearize_along(
         Anything with attributes ``t`` (T,) (s), ``q`` (T, nq) (rad or m; a quaternion
         (x, y, z, w) for a spherical or free-flyer joint) and ``qd``, ``qdd`` (T, n)
         (rad/s, m/s and rad/s², m/s²), e.g. :func:`eslabon.joint_trajectory`'s result.
-    method : {"analytic", "central"}
+    derivatives : {"analytic", "central"}
         As in :func:`linearize`.
     step : float
-        The central differences' step (``method="central"``, and the wrenches' term).
+        The central differences' step (``derivatives="central"``, and the wrenches'
+        term).
     wrenches : list of ExternalWrench, optional
         As in :func:`linearize`; a callable one is evaluated at each sample's time.
 
@@ -377,7 +384,7 @@ def linearize_along(
     ValueError
         A ``trajectory`` without ``t``, ``q``, ``qd`` and ``qdd``, with ``q`` not 2-D or
         ``t`` not of shape (T,); what :func:`linearize` refuses (a state of the wrong
-        length or not finite, an unknown method).
+        length or not finite, an unknown ``derivatives``).
 
     Examples
     --------
@@ -398,11 +405,13 @@ def linearize_along(
         raise ValueError(f"trajectory: expected t (T,) and q (T, n), got {t.shape} and {q.shape}")
     if wrenches is not None and any(callable(w.value) for w in external_wrenches(model, wrenches)):
         each = [
-            linearize(model, *x, method=method, step=step, wrenches=wrenches, t=tk)
+            linearize(model, *x, derivatives=derivatives, step=step, wrenches=wrenches, t=tk)
             for *x, tk in zip(q, qd, qdd, t)
         ]
         return Linearization(*(np.stack(f) for f in zip(*(e[:6] for e in each))), t)
-    return linearize(model, q, qd, qdd, method=method, step=step, wrenches=wrenches)._replace(t=t)
+    return linearize(
+        model, q, qd, qdd, derivatives=derivatives, step=step, wrenches=wrenches
+    )._replace(t=t)
 
 
 def sort_eigenvalues(ev):
@@ -562,7 +571,7 @@ def perturbation_check(model, nominal, perturbed) -> PerturbationCheck:
     return PerturbationCheck(*terms, predicted, actual, predicted - actual)
 
 
-def to_statespace(A, B):
+def to_python_control(A, B):
     """A python-control ``StateSpace`` with the full state as output (C = 1, D = 0).
 
     For the tools of python-control (step responses, Bode plots, …) on the linearized
@@ -594,7 +603,7 @@ def to_statespace(A, B):
     >>> arm = es.zoo.load("planar2")
     >>> lin = es.control.linearize(arm, [0.3, 0.2], [0.0, 0.0], [0.0, 0.0])
     >>> try:
-    ...     sys = es.control.to_statespace(lin.A, lin.B)
+    ...     sys = es.control.to_python_control(lin.A, lin.B)
     ... except ValueError:  # python-control is not installed
     ...     sys = None
     >>> sys is None or (sys.nstates, sys.ninputs, sys.noutputs) == (4, 2, 4)
@@ -603,7 +612,7 @@ def to_statespace(A, B):
     try:
         import control
     except ImportError:
-        raise ValueError("to_statespace needs python-control: pip install control") from None
+        raise ValueError("to_python_control needs python-control: pip install control") from None
     A = np.asarray(A, dtype=float)
     B = np.asarray(B, dtype=float)
     if A.ndim != 2 or B.ndim != 2 or A.shape[0] != A.shape[1] or B.shape[0] != A.shape[0]:

@@ -20,6 +20,7 @@ import numpy as np
 from scipy.interpolate import BPoly
 
 from .._args import finite_number
+from .._deprecation import renamed_keywords, warn_renamed
 from ..dynamics import bias_forces, gravity_torques, inverse_dynamics, mass_matrix
 from ..sim import simulate
 from .design import model_assignment, spd_matrix
@@ -400,19 +401,25 @@ class ClosedLoop(NamedTuple):
     error_rate: np.ndarray
 
 
+@renamed_keywords(method="integrator")
 def simulate_closed_loop(
     model,
     nominal: Nominal,
     law,
+    q0=None,
+    qd0=None,
+    t_final: float | None = None,
+    dt: float = 1e-3,
     *,
-    dt: float,
-    t_final=None,
+    integrator: str = "rk4",
     dq0=None,
     dqd0=None,
-    method: str = "rk4",
 ) -> ClosedLoop:
-    """Run a feedback ``law`` on the nonlinear robot from the nominal start plus an initial
-    error, and return the tracking error.
+    """Run a feedback ``law`` on the nonlinear robot from an initial state (the nominal
+    start by default) and return the tracking error.
+
+    After ``nominal`` and ``law``, the arguments are :func:`eslabon.simulate`'s, in its
+    order: ``q0, qd0, t_final, dt``, then ``integrator=``.
 
     Parameters
     ----------
@@ -424,14 +431,17 @@ def simulate_closed_loop(
         ``law(t, q, qd) -> τ`` (n,), e.g. :func:`computed_torque_law`,
         :func:`pd_gravity_law`, :func:`gain_schedule_law`. It runs in Python at every
         integrator stage (about 2–3 s per simulated second for 6 joints at dt = 1e-3).
-    dt : float
-        The integrator's step (s).
+    q0, qd0 : array_like (n,), optional
+        Initial state (rad, m; rad/s, m/s); the nominal's at t = 0 by default.
     t_final : float, optional
         End time (s); the nominal's last sample by default.
+    dt : float
+        The integrator's step (s).
+    integrator : str
+        :func:`eslabon.simulate`'s integrator (``"rk4"`` by default; ``method=`` is its
+        old name).
     dq0, dqd0 : array_like (n,), optional
-        Initial error on q and q̇ (zero by default).
-    method : str
-        :func:`eslabon.simulate`'s method ("rk4" by default).
+        Deprecated (they warn): the initial error, q0 = q̄(0) + dq0, qd0 = q̄̇(0) + dqd0.
 
     Returns
     -------
@@ -455,7 +465,9 @@ def simulate_closed_loop(
     >>> nominal = es.control.Nominal(*es.joint_trajectory([0.0, 0.0], [1.0, -0.5],
     ...                                                   np.linspace(0.0, 0.5, 6)))
     >>> law = es.control.computed_torque_law(arm, nominal, 100.0, 20.0)
-    >>> run = es.control.simulate_closed_loop(arm, nominal, law, dt=0.01, dq0=[0.05, 0.0])
+    >>> q0, qd0, _ = nominal(0.0)
+    >>> run = es.control.simulate_closed_loop(arm, nominal, law, q0 + [0.05, 0.0], qd0,
+    ...                                       dt=0.01)
     >>> round(float(run.error[0, 0]), 6), bool(abs(run.error[-1]).max() < 0.01)
     (0.05, True)
     """
@@ -463,12 +475,25 @@ def simulate_closed_loop(
     if nominal.t[0] != 0.0:
         raise ValueError("nominal: expected samples starting at t = 0")
     t_final = nominal.t[-1] if t_final is None else finite_number(t_final, "t_final", True)
-    q0, qd0, _ = nominal(0.0)
-    n = model.nq
-    dq0 = np.zeros(n) if dq0 is None else np.asarray(dq0, dtype=float)
-    dqd0 = np.zeros(n) if dqd0 is None else np.asarray(dqd0, dtype=float)
-    traj = simulate(model, t_final, dt, q0=q0 + dq0, qd0=qd0 + dqd0, torque=law, method=method)
+    start, start_rate, _ = nominal(0.0)
+    q0 = _initial(q0, dq0, start, "q0", "dq0")
+    qd0 = _initial(qd0, dqd0, start_rate, "qd0", "dqd0")
+    traj = simulate(model, q0, qd0, t_final, dt, torque=law, integrator=integrator)
     ref = [nominal(t) for t in traj.t]
     return ClosedLoop(
         traj, traj.q - np.array([r[0] for r in ref]), traj.qd - np.array([r[1] for r in ref])
     )
+
+
+def _initial(x0, error, nominal_start, field: str, old: str):
+    """The initial ``field``: given, the nominal start plus the deprecated ``old`` error,
+    or the nominal start."""
+    if error is None:
+        return nominal_start if x0 is None else x0
+    warn_renamed(
+        f"simulate_closed_loop({old}=e) (an error from the nominal start)",
+        f"simulate_closed_loop(model, nominal, law, {field}=nominal_start + e)",
+    )
+    if x0 is not None:
+        raise TypeError(f"simulate_closed_loop: give {field}= alone ({old}= is deprecated)")
+    return nominal_start + np.asarray(error, dtype=float)

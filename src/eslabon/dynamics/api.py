@@ -12,19 +12,15 @@ from dataclasses import replace
 import numpy as np
 
 from .._args import state_docs, vector
+from .._deprecation import renamed_keywords, warn_renamed
+from ..conventions import FORWARD_DYNAMICS_ALGORITHMS, MASS_MATRIX_ALGORITHMS, algorithm_name
 from .codes import COMPOSITE, MODE_BIAS, MODE_GRAVITY, MODE_ID, NE_COLUMNS
 from .quantity import NOT_PD_MESSAGE, ZERO, Quantity, check_states, public, run
 from .wrenches import tip_wrench_array
 
-MASS_MATRIX_METHODS = (
-    "walker_orin_3",
-    "walker_orin_1",
-    "crba",
-    "soa_composite",
-    "operator",
-    "lagrange",
-)
-FORWARD_METHODS = ("aba", "walker_orin_3", "walker_orin_1", "lagrange", "soa", "gibbs_appell")
+# the algorithm names each function takes (eslabon.conventions.ALGORITHMS)
+MASS_MATRIX_METHODS = MASS_MATRIX_ALGORITHMS
+FORWARD_METHODS = FORWARD_DYNAMICS_ALGORITHMS
 
 # --- the compiled quantities (eslabon.dynamics.quantity): each declared once -------------
 _D, _B = "eslabon.dynamics.drivers:", "eslabon.dynamics.batch_drivers:"
@@ -137,14 +133,14 @@ QUANTITIES = (
 
 
 @state_docs
-def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
-    """Joint torques for a motion: τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction (+ Jᵀ w).
+def inverse_dynamics(model, q, qd, qdd, *, wrenches=None, tip_wrench=None):
+    """Joint torques for a motion: τ = M(q) q̈ + C(q, q̇) q̇ + g(q) + friction − Σ J_fᵀ w_f.
 
     Recursive Newton–Euler (Práctica 3, Tabla 3.1, Luh's form). Friction is the model's
     viscous·q̇ + Coulomb·sign(q̇) (zero unless set: :func:`eslabon.with_joint_friction`).
     Armature (rotor inertia) adds J_a q̈ to its joint. Gravity is the model's ``gravity``,
     entering as Luh's fictitious base acceleration. One float64 (nq,) state without a
-    keyword takes a single compiled call; anything else (lists, batches, ``tip_wrench``)
+    keyword takes a single compiled call; anything else (lists, batches, ``wrenches``)
     is converted and checked first, then runs the same kernels.
 
     Parameters
@@ -153,10 +149,16 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     $q
     $qd
     $qdd
+    wrenches : list of ExternalWrench, optional
+        What the environment applies to the robot, as in :func:`forward_dynamics`
+        (:class:`~eslabon.dynamics.wrenches.ExternalWrench`: a frame, a constant
+        [moment; force], world or local axes): the torques then hold the motion with
+        those wrenches acting, τ − Σ J_fᵀ w_f.
     tip_wrench : array_like (6,), optional
-        [moment; force] the end effector ``ee`` exerts on the environment (N·m, N), in
-        the ee frame, moment about its origin (Práctica 3's f_{n+1}, n_{n+1}, eq. 3.34).
-        It adds J_eeᵀ w to τ, J_ee in the ee frame's axes.
+        Deprecated (it warns): the wrench the end effector ``ee`` exerts on the
+        environment, in its own axes (Práctica 3's f_{n+1}, n_{n+1}, eq. 3.34), the
+        opposite of an applied wrench: ``tip_wrench=w`` is
+        ``wrenches=[ExternalWrench("ee", -w, "local")]``.
 
     Returns
     -------
@@ -167,7 +169,8 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     ------
     $state_errors
     ValueError
-        A ``tip_wrench`` that is not 6 finite numbers.
+        A wrench that is not an ExternalWrench on a frame of the model with 6 finite
+        numbers (a callable value needs a simulation's time).
 
     Examples
     --------
@@ -176,11 +179,29 @@ def inverse_dynamics(model, q, qd, qdd, *, tip_wrench=None):
     >>> es.inverse_dynamics(arm, [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]).shape
     (2,)
     """
-    if tip_wrench is None:
+    if tip_wrench is not None:
+        warn_tip_wrench("inverse_dynamics")
+        if wrenches is not None:
+            raise TypeError("inverse_dynamics: give wrenches= alone (tip_wrench= is deprecated)")
+        fixed = (1.0, tip_wrench_array(model, tip_wrench))  # gravity scale, bodies' wrenches
+        return run(
+            _TIP_WRENCH, model, fixed_one=fixed, fixed_many=fixed + (MODE_ID,), q=q, qd=qd, qdd=qdd
+        )
+    if wrenches is None:
         return run(INVERSE_DYNAMICS, model, q=q, qd=qd, qdd=qdd)
-    fixed = (1.0, tip_wrench_array(model, tip_wrench))  # gravity scale, the bodies' wrenches
-    return run(
-        _TIP_WRENCH, model, fixed_one=fixed, fixed_many=fixed + (MODE_ID,), q=q, qd=qd, qdd=qdd
+    from .wrenches import external_wrenches, wrench_torques
+
+    checked = external_wrenches(model, wrenches)
+    (q, qd, qdd), _ = check_states(model, q=q, qd=qd, qdd=qdd)
+    return run(INVERSE_DYNAMICS, model, q=q, qd=qd, qdd=qdd) - wrench_torques(model, q, checked)
+
+
+def warn_tip_wrench(where: str) -> None:
+    """The deprecation of ``tip_wrench=``, with its sign stated."""
+    warn_renamed(
+        f"{where}(tip_wrench=w) (the wrench the end effector exerts on the world, in its own axes)",
+        f'{where}(wrenches=[ExternalWrench("ee", -w, "local")]) (what the world applies '
+        "to the robot)",
     )
 
 
@@ -253,29 +274,31 @@ def bias_forces(model, q, qd):
     return run(BIAS_FORCES, model, q=q, qd=qd)
 
 
+@renamed_keywords(method="algorithm")
 @state_docs
-def mass_matrix(model, q, *, method: str = "walker_orin_3"):
+def mass_matrix(model, q, *, algorithm: str = "crba"):
     """The joint-space mass (inertia) matrix M(q), symmetric positive definite.
 
     The M of τ = M(q) q̈ + C q̇ + g + friction, with the armature (rotor inertia) on the
-    diagonal. Every method gives the same matrix to rounding (:func:`eslabon.crosscheck`
-    compares them).
+    diagonal. Every algorithm gives the same matrix to rounding
+    (:func:`eslabon.crosscheck` compares them).
 
     Parameters
     ----------
     $model
     $q
-    method : str
-        How: ``"walker_orin_3"`` (default): the compiled composite-rigid-body kernel
-        (seed 001 eqs 3.37–3.40); ``"crba"``: the same kernel under its common name
-        (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §6.2);
-        ``"walker_orin_1"``: n Newton–Euler columns, compiled; ``"soa_composite"``: the
-        composite-body expansion of the spatial-operator form (seeds 002/004,
-        :func:`.soa.composite_mass_matrix`); ``"operator"``: Hᵀ ρ I ρᵀ H as dense
-        products (1.71); ``"lagrange"``: Σ mRᵀR + AᵀIA (seed 000, 4.3.12). The last three
-        are numpy reference formulations: the two operator forms take serial chains of
-        joints fixed in their body (no universal, planar or mimic joint), Lagrange only
-        revolute, prismatic and fixed joints.
+    algorithm : str
+        How (names: ``eslabon.conventions.ALGORITHMS``): ``"crba"`` (default): the
+        compiled composite-rigid-body kernel (Featherstone, *Rigid Body Dynamics
+        Algorithms* (2008), §6.2; Walker–Orin method 3, Práctica 3 eqs 3.37–3.40, whose
+        name ``"walker_orin_3"`` is an alias); ``"rnea_columns"``: n Newton–Euler
+        columns, compiled (alias ``"walker_orin_1"``); ``"soa"``: the composite-body
+        expansion of the spatial-operator form (Jaramillo Botero (1998),
+        :func:`.soa.composite_mass_matrix`); ``"soa_operator"``: Hᵀ ρ I ρᵀ H as dense
+        products (1.71); ``"lagrange"``: Σ mRᵀR + AᵀIA (Rojas (1987), 4.3.12). The last
+        three are numpy reference formulations: the two operator forms take serial chains
+        of joints fixed in their body (no universal, planar or mimic joint), Lagrange
+        only revolute, prismatic and fixed joints. ``method=`` is its old name.
 
     Returns
     -------
@@ -287,8 +310,8 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     ------
     $state_errors
     ValueError
-        An unknown ``method``; a method the model's joints or shape do not allow
-        (naming the joint).
+        An unknown ``algorithm``; one the model's joints or shape do not allow (naming
+        the joint).
 
     Examples
     --------
@@ -297,27 +320,27 @@ def mass_matrix(model, q, *, method: str = "walker_orin_3"):
     >>> M.shape, bool((M == M.T).all())
     ((6, 6), True)
     """
-    if method not in MASS_MATRIX_METHODS:
-        raise ValueError(f"method: expected one of {MASS_MATRIX_METHODS}, got {method!r}")
-    if method in ("soa_composite", "operator"):
+    algorithm = algorithm_name(algorithm, MASS_MATRIX_ALGORITHMS, "mass_matrix")
+    if algorithm in ("soa", "soa_operator"):
         from . import soa
 
-        soa.require_joints(model, f"mass_matrix(method={method!r})")
-        if method == "soa_composite":
+        soa.require_joints(model, f"mass_matrix(algorithm={algorithm!r})")
+        if algorithm == "soa":
             return soa.composite_mass_matrix(model, q)
         (q,), _ = check_states(model, q=q)
         return soa.operator_terms(model, q, np.zeros(q.shape[:-1] + (model.nv,)))[0]
-    if method == "lagrange":
+    if algorithm == "lagrange":
         from . import lagrange
 
-        model.require_one_dof_joints(f"mass_matrix(method={method!r})")
+        model.require_one_dof_joints(f"mass_matrix(algorithm={algorithm!r})")
         q, _ = vector(q, model.nq, "q")
         return lagrange.lagrange_terms(model, q, np.zeros_like(q)).mass_matrix
-    return run(_MASS_MATRIX_COLUMNS if method == "walker_orin_1" else MASS_MATRIX, model, q=q)
+    return run(_MASS_MATRIX_COLUMNS if algorithm == "rnea_columns" else MASS_MATRIX, model, q=q)
 
 
+@renamed_keywords(method="algorithm")
 @state_docs
-def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=None):
+def forward_dynamics(model, q, qd, tau, *, algorithm: str | None = None, wrenches=None):
     """Joint accelerations under given torques: q̈ = M(q)⁻¹ (τ + Σ J_fᵀ w_f − b(q, q̇)).
 
     The inverse of :func:`inverse_dynamics`: ``forward_dynamics(model, q, qd,
@@ -329,11 +352,12 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
     $q
     $qd
     $tau
-    method : str, optional
-        How (Notes): ``"aba"``, ``"walker_orin_3"``, ``"walker_orin_1"``,
-        ``"lagrange"``, ``"soa"`` or ``"gibbs_appell"``. Default: ``"aba"``, or
-        ``"walker_orin_3"`` for a model with a mimic joint (which the articulated-body
-        recursion cannot take).
+    algorithm : str, optional
+        How (Notes): ``"aba"``, ``"crba"``, ``"rnea_columns"``, ``"lagrange"``,
+        ``"soa"`` or ``"gibbs_appell"`` (``eslabon.conventions.ALGORITHMS``; aliases
+        ``"walker_orin_3"``, ``"walker_orin_1"``). Default: ``"aba"``, or ``"crba"`` for
+        a model with a mimic joint (which the articulated-body recursion cannot take).
+        ``method=`` is its old name.
     wrenches : list of ExternalWrench, optional
         What the environment applies to the robot (Notes): ExternalWrench objects or
         ``(frame, value[, axes])`` tuples, or one ExternalWrench; constant values only (a
@@ -348,7 +372,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
     ------
     $state_errors
     ValueError
-        An unknown ``method`` or one the model does not allow (``"aba"`` with a mimic
+        An unknown ``algorithm`` or one the model does not allow (``"aba"`` with a mimic
         joint; the numpy formulations with joints they do not take); a mass matrix that
         is not positive definite (a joint that moves no mass); a wrench that is not an
         :class:`~eslabon.dynamics.wrenches.ExternalWrench` on a frame of the model with
@@ -356,19 +380,20 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
 
     Notes
     -----
-    ``aba``: articulated-body algorithm, O(n) (:mod:`.aba`); ``walker_orin_3`` /
-    ``walker_orin_1``: the mass matrix by Walker–Orin method 3 or 1, then a Cholesky solve
-    (seed 001 eq. 3.36); ``lagrange``: the explicit I(θ), C(θ, θ̇), b(θ) of seed 000 (4.3.33)
-    and a Cholesky solve (:mod:`.lagrange`, numpy, O(n³)); ``soa``: the constraint-force
-    Macro Algoritmo of seeds 002/004 (:mod:`.soa`, numpy, O(n); serial chains whose bodies
-    all have invertible inertia, no armature); ``gibbs_appell``: D q̈ + φ = τ from the Gibbs
-    function of seed 003 (3.34–3.36, :mod:`.gibbs_appell`, numpy). All agree to rounding.
+    ``aba``: articulated-body algorithm, O(n) (:mod:`.aba`); ``crba`` / ``rnea_columns``:
+    the mass matrix by composite rigid bodies or by n Newton–Euler columns (Walker–Orin
+    methods 3 and 1), then a Cholesky solve (Práctica 3, eq. 3.36); ``lagrange``: the
+    explicit I(θ), C(θ, θ̇), b(θ) of Rojas (1987) (4.3.33) and a Cholesky solve
+    (:mod:`.lagrange`, numpy, O(n³)); ``soa``: the constraint-force Macro Algoritmo of
+    Jaramillo Botero (1998) (:mod:`.soa`, numpy, O(n); serial chains whose bodies all have
+    invertible inertia, no armature); ``gibbs_appell``: D q̈ + φ = τ from the Gibbs
+    function of Araujo (2012) (3.34–3.36, :mod:`.gibbs_appell`, numpy). All agree to
+    rounding.
 
     ``wrenches``: what the environment applies to the robot, a list of
     :class:`~eslabon.dynamics.wrenches.ExternalWrench` (frame, [moment; force], "world" or
     "local" axes); each adds its generalized force J_fᵀ w to τ, for every method
-    (:mod:`.wrenches`). A state's wrench is the opposite of the ``tip_wrench`` that
-    :func:`inverse_dynamics` takes (what the tip exerts on the world).
+    (:mod:`.wrenches`); :func:`inverse_dynamics` takes the same wrenches.
 
     Examples
     --------
@@ -378,10 +403,9 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
     >>> es.forward_dynamics(arm, [0.1, 0.2], [0.0, 0.0], tau).round(12).tolist()
     [1.0, -1.0]
     """
-    if method is None:  # ABA; a mimic joint (which ABA cannot take): Walker-Orin 3
-        method = "walker_orin_3" if model.has_mimic else "aba"
-    if method not in FORWARD_METHODS:
-        raise ValueError(f"method: expected one of {FORWARD_METHODS}, got {method!r}")
+    if algorithm is None:  # ABA; a mimic joint (which ABA cannot take): CRBA
+        algorithm = "crba" if model.has_mimic else "aba"
+    method = algorithm_name(algorithm, FORWARD_DYNAMICS_ALGORITHMS, "forward_dynamics")
     if wrenches is not None:
         from .wrenches import external_wrenches, wrench_torques
 
@@ -389,7 +413,7 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
         (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
         tau = tau + wrench_torques(model, q, checked)
     if method in ("gibbs_appell", "lagrange"):
-        model.require_one_dof_joints(f"forward_dynamics(method={method!r})")
+        model.require_one_dof_joints(f"forward_dynamics(algorithm={method!r})")
     if method == "gibbs_appell":
         from . import gibbs_appell
 
@@ -401,16 +425,16 @@ def forward_dynamics(model, q, qd, tau, *, method: str | None = None, wrenches=N
     if method == "soa":
         from . import soa
 
-        soa.require_joints(model, f"forward_dynamics(method={method!r})")
+        soa.require_joints(model, f"forward_dynamics(algorithm={method!r})")
         return soa.forward_dynamics(model, q, qd, tau)
-    if method not in ("aba", "walker_orin_3", "walker_orin_1"):
-        raise AssertionError(method)  # every listed method has a branch above
+    if method not in ("aba", "crba", "rnea_columns"):
+        raise AssertionError(method)  # every listed algorithm has a branch above
     if model.mimic is not None:
         (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
         return _coupled_forward_dynamics(model, q, qd, tau, method)
     if method == "aba":
         return run(FORWARD_DYNAMICS, model, q=q, qd=qd, tau=tau)
-    record = _FD_COMPOSITE if method == "walker_orin_3" else _FD_COLUMNS
+    record = _FD_COMPOSITE if method == "crba" else _FD_COLUMNS
     return run(record, model, q=q, qd=qd, tau=tau)
 
 
@@ -421,10 +445,10 @@ def _coupled_forward_dynamics(model, q, qd, tau, method):
     if method == "aba":
         i = int(np.flatnonzero(model.mimic_joint >= 0)[0])
         raise ValueError(
-            "forward_dynamics: the articulated-body algorithm (method='aba') cannot take "
-            f"the mimic joint of body {model.body_names[i]!r}; use method='walker_orin_3'"
+            "forward_dynamics: the articulated-body algorithm (algorithm='aba') cannot take "
+            f"the mimic joint of body {model.body_names[i]!r}; use algorithm='crba'"
         )
-    M = mass_matrix(model, q, method="walker_orin_1" if method == "walker_orin_1" else "crba")
+    M = mass_matrix(model, q, algorithm=method)
     rhs = tau - bias_forces(model, q, qd)
     try:
         L = np.linalg.cholesky(M)
@@ -443,7 +467,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd):
     Mansard, "Analytical derivatives of rigid body dynamics algorithms", RSS 2018): exact
     to rounding, no finite differences. Viscous friction adds its coefficient to
     ∂τ_i/∂q̇_i; Coulomb friction is taken as locally constant (zero derivative away from
-    q̇ = 0). No ``tip_wrench``.
+    q̇ = 0). No external wrenches.
 
     Parameters
     ----------
@@ -515,7 +539,7 @@ def forward_dynamics_derivatives(model, q, qd, tau):
     if model.mimic is not None:
         # from the inverse dynamics' derivatives at q̈ = FD: ∂q̈/∂x = −M⁻¹ ∂τ/∂x
         (q, qd, tau), _ = check_states(model, q=q, qd=qd, tau=tau)
-        qdd = forward_dynamics(model, q, qd, tau, method="walker_orin_3")
+        qdd = forward_dynamics(model, q, qd, tau, algorithm="crba")
         dq, dv = inverse_dynamics_derivatives(model, q, qd, qdd)
         Minv = np.linalg.inv(mass_matrix(model, q))
         return -Minv @ dq, -Minv @ dv, Minv
@@ -647,7 +671,7 @@ def potential_energy(model, q):
 
 
 @state_docs
-def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):
+def rnea_trace(model, q, qd, qdd, *, wrenches=None, tip_wrench=None):
     """Newton–Euler with every intermediate quantity (one state); see :mod:`.trace`.
 
     The quantities Práctica 3 (Tabla 3.1, eqs 3.27–3.33) asks to identify, link by link:
@@ -664,9 +688,12 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):
         One configuration (a batch is refused), units as in :func:`inverse_dynamics`.
     qd, qdd : array_like (n,)
         Joint rates (rad/s, m/s) and accelerations (rad/s², m/s²) of that state.
+    wrenches : list of ExternalWrench, optional
+        What the environment applies to the robot, constant values, as in
+        :func:`inverse_dynamics`; the forces f and moments n then include them.
     tip_wrench : array_like (6,), optional
-        [moment; force] the end effector ``ee`` exerts on the environment (N·m, N), in
-        the ee frame, moment about its origin, as in :func:`inverse_dynamics`.
+        Deprecated (it warns): the wrench ``ee`` exerts on the environment in its own
+        axes, ``wrenches=[ExternalWrench("ee", -w, "local")]``.
 
     Returns
     -------
@@ -677,7 +704,7 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):
     ------
     $state_errors
     ValueError
-        A batch of states; a ``tip_wrench`` that is not 6 finite numbers.
+        A batch of states; a bad wrench (as :func:`inverse_dynamics`).
 
     Examples
     --------
@@ -692,4 +719,6 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None):
     """
     from .trace import rnea_trace as _trace
 
-    return _trace(model, q, qd, qdd, tip_wrench=tip_wrench)
+    if tip_wrench is not None:
+        warn_tip_wrench("rnea_trace")
+    return _trace(model, q, qd, qdd, wrenches=wrenches, tip_wrench=tip_wrench)

@@ -33,12 +33,13 @@ def inverse_dynamics(
     qd: ArrayLike,
     qdd: ArrayLike,
     *,
+    wrenches: object = None,
     tip_wrench: ArrayLike | None = None,
 ) -> NDArray[np.float64]: ...
 def gravity_torques(model: Model, q: ArrayLike) -> NDArray[np.float64]: ...
 def bias_forces(model: Model, q: ArrayLike, qd: ArrayLike) -> NDArray[np.float64]: ...
 def mass_matrix(
-    model: Model, q: ArrayLike, *, method: str = "walker_orin_3"
+    model: Model, q: ArrayLike, *, algorithm: str = "crba"
 ) -> NDArray[np.float64]: ...
 def forward_dynamics(
     model: Model,
@@ -46,7 +47,7 @@ def forward_dynamics(
     qd: ArrayLike,
     tau: ArrayLike,
     *,
-    method: str | None = None,
+    algorithm: str | None = None,
     wrenches: object = None,
 ) -> NDArray[np.float64]: ...
 def inverse_dynamics_derivatives(
@@ -72,5 +73,6 @@ def rnea_trace(
     qd: ArrayLike,
     qdd: ArrayLike,
     *,
+    wrenches: object = None,
     tip_wrench: ArrayLike | None = None,
 ) -> RneaTrace: ...

@@ -10,8 +10,8 @@ Gᵀ H G q̈ = Gᵀ (τ_e − C), the term in ∂G/∂q vanishing for a linear �
     b_e = NE(q_e, v_e, 0),   H_e = composite-rigid-body mass matrix at q_e,
     (Gᵀ H_e G) q̈ = τ − Gᵀ b_e        (Cholesky)
 
-the same as :func:`eslabon.forward_dynamics` with ``method="walker_orin_3"`` (or
-``"walker_orin_1"``) on the model, which runs these steps in numpy.
+the same as :func:`eslabon.forward_dynamics` with ``algorithm="crba"`` (or
+``"rnea_columns"``) on the model, which runs these steps in numpy.
 """
 
 from __future__ import annotations

@@ -319,21 +319,21 @@ def crosscheck(
                 MM,
                 label,
                 "Walker-Orin 3",
-                lambda m=method: api.mass_matrix(model, q, method=m),
+                lambda m=method: api.mass_matrix(model, q, algorithm=m),
                 M,
                 rtol,
             )
         )
     # the reference: ABA, or (a mimic joint, which ABA cannot take) Walker-Orin 3
     acc = api.forward_dynamics(
-        model, q, qd, tau, method="walker_orin_3" if model.has_mimic else "aba"
+        model, q, qd, tau, algorithm="walker_orin_3" if model.has_mimic else "aba"
     )
     checks.append(
         _compare(
             FD,
             "ABA round trip to q̈",
             "given q̈",
-            lambda: api.forward_dynamics(model, q, qd, tau, method="aba"),
+            lambda: api.forward_dynamics(model, q, qd, tau, algorithm="aba"),
             qdd,
             rtol,
         )
@@ -350,7 +350,7 @@ def crosscheck(
                 FD,
                 label,
                 "ABA",
-                lambda m=method: api.forward_dynamics(model, q, qd, tau, method=m),
+                lambda m=method: api.forward_dynamics(model, q, qd, tau, algorithm=m),
                 acc,
                 rtol,
             )

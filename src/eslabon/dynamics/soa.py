@@ -319,9 +319,9 @@ def _inverse_inertias(d, regularization, model):
                     f"thin rod with no inertia about its own axis): the constraint-force "
                     f"method needs I⁻¹. "
                     + (
-                        "Give the body mass or use method='aba'"
+                        "Give the body mass or use algorithm='aba'"
                         if m <= 0.0
-                        else "Pass regularization=ε (e.g. 1e-7) or use method='aba'"
+                        else "Pass regularization=ε (e.g. 1e-7) or use algorithm='aba'"
                     )
                 )
             J = J + regularization * (1.0 + np.trace(J)) * np.eye(3)
@@ -440,7 +440,7 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
     if np.any(model.armature != 0.0):
         raise ValueError(
             "model: the constraint-force method has no rotor inertia (armature); "
-            "use method='aba' for this model"
+            "use algorithm='aba' for this model"
         )
     bias = step_one_bias(model, q, qd)  # ξ = NE(q, q̇, 0)
     if not np.isfinite(bias).all():

@@ -20,7 +20,7 @@ from .._engine.status import OK
 from ..model.configuration import check_configuration
 from .drivers import rnea_trace_one
 from .rnea import trace_workspace, traced_quantities
-from .wrenches import tip_wrench_array
+from .wrenches import body_wrench_array, external_wrenches, tip_wrench_array
 
 QUANTITIES = ("w", "wd", "vd", "ac", "F", "N", "f", "n")
 LABELS = {"w": "ω", "wd": "ω̇", "vd": "v̇", "ac": "ā", "F": "F", "N": "N", "f": "f", "n": "n"}
@@ -114,7 +114,7 @@ def _frame_for(model, i):
     return fr.name, fr.rotation, fr.translation, point
 
 
-def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
+def rnea_trace(model, q, qd, qdd, *, wrenches=None, tip_wrench=None) -> RneaTrace:
     """The :class:`RneaTrace` of one state: what :func:`eslabon.rnea_trace` runs and
     documents (arguments, units, errors)."""
     (q, qd, qdd), batched = vectors(model.nv, nq=model.nq, q=q, qd=qd, qdd=qdd)
@@ -123,6 +123,10 @@ def rnea_trace(model, q, qd, qdd, *, tip_wrench=None) -> RneaTrace:
     if model.nq != model.nv:
         check_configuration(model, q)
     fext = None if tip_wrench is None else tip_wrench_array(model, tip_wrench)
+    if wrenches is not None:
+        if fext is not None:
+            raise TypeError("rnea_trace: give wrenches= alone (tip_wrench= is deprecated)")
+        fext = body_wrench_array(model, q, external_wrenches(model, wrenches))
     ws = trace_workspace(int(model.body_row[-1]))
     P = model.packed
     qe, qde, qdde = q, qd, qdd

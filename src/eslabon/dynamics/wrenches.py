@@ -129,7 +129,8 @@ def wrench_torques(model, q, wrenches, t: float | None = None, qd=None) -> np.nd
             if t is None:
                 raise ValueError(
                     f"wrenches[{k}].value: a callable needs the time and state of a "
-                    "simulation (eslabon.simulate); forward_dynamics takes 6 numbers"
+                    "simulation (eslabon.simulate); forward and inverse dynamics take 6 "
+                    "numbers"
                 )
             # read-only copies: the callable cannot edit the integrator's state
             got = value(t, frozen_copy(q), None if qd is None else frozen_copy(qd))
@@ -143,3 +144,32 @@ def wrench_torques(model, q, wrenches, t: float | None = None, qd=None) -> np.nd
         J = jacobian(model, q, w.frame, reference=w.axes)
         tau += np.einsum("...ji,...j->...i", J, np.broadcast_to(value, q.shape[:-1] + (6,)))
     return tau
+
+
+def body_wrench_array(model, q, wrenches) -> np.ndarray:
+    """(rows, 6) wrenches, one per packed row, as the Newton–Euler kernels take them
+    (:func:`tip_wrench_array`: what each body exerts on the environment, body axes,
+    moment about its origin) from checked constant ``wrenches`` the environment applies
+    (:func:`external_wrenches`) at one configuration q (nq,)."""
+    from ..kinematics.forward import forward_kinematics
+
+    out = np.zeros((int(model.body_row[-1]) + 1, 6))
+    world_T = None
+    for k, w in enumerate(wrenches):
+        if callable(w.value):
+            raise ValueError(
+                f"wrenches[{k}].value: a callable needs the time and state of a simulation "
+                "(eslabon.simulate); give 6 numbers"
+            )
+        fr = model.frame(w.frame)
+        n_f, f_f = np.asarray(w.value[:3], float), np.asarray(w.value[3:], float)
+        if w.axes == "world":  # into the frame's axes at q
+            if world_T is None:
+                world_T = forward_kinematics(model, q)
+            R_wf = world_T[fr.body, :3, :3] @ fr.rotation
+            n_f, f_f = R_wf.T @ n_f, R_wf.T @ f_f
+        f_b = fr.rotation @ f_f
+        n_b = fr.rotation @ n_f + np.cross(fr.translation, f_b)
+        out[model.body_row[fr.body], :3] -= n_b  # exerted on the world: the opposite
+        out[model.body_row[fr.body], 3:] -= f_b
+    return out

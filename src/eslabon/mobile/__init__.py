@@ -4,14 +4,14 @@ one-way mode or fully coupled, and an independent Lagrange-multiplier check."""
 
 from . import gibbs, martinenko, omnidirectional, sheth_uicker, synchronous
 from .differential import DiffDriveParams, DifferentialDrive
-from .energy import input_power, kinetic_energy, potential_energy
+from .energy import arm_potential_energy, coupled_kinetic_energy, input_power
 from .gibbs import coupled_terms
 from .manipulator import (
     MODES,
     MobileManipulator,
     Mount,
     accelerations,
-    inverse_dynamics,
+    input_forces,
     state_derivative,
 )
 from .omnidirectional import Omnidirectional, OmniParams
@@ -32,9 +32,9 @@ __all__ = [
     "accelerations",
     "coupled_terms",
     "input_power",
-    "inverse_dynamics",
-    "kinetic_energy",
-    "potential_energy",
+    "input_forces",
+    "coupled_kinetic_energy",
+    "arm_potential_energy",
     "state_derivative",
     "thesis_platform_accelerations",
     "DiffDriveParams",
@@ -50,3 +50,19 @@ from . import control  # noqa: E402
 from .simulate import MobileTrajectory, simulate  # noqa: E402
 
 __all__ += ["MobileTrajectory", "simulate", "control"]
+
+# old names that reused the arm's (eslabon.inverse_dynamics, …) with another state
+_RENAMED = {
+    "inverse_dynamics": "input_forces",
+    "kinetic_energy": "coupled_kinetic_energy",
+    "potential_energy": "arm_potential_energy",
+}
+
+
+def __getattr__(name: str):
+    if name in _RENAMED:
+        from .._deprecation import warn_renamed
+
+        warn_renamed(f"eslabon.mobile.{name}", f"eslabon.mobile.{_RENAMED[name]}")
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,7 @@ Two laws on the coupled model (``mode="coupled"``), both tracking a reference ru
 
       ν̇_c = ν̇_r + K_ν (ν_r − ν),   q̈_c = q̈_r + K_d (q̇_r − q̇) + K_p (q_r − q)
 
-  go through the inverse dynamics D a_c + φ = [Q; τ] (:func:`~eslabon.mobile.inverse_dynamics`),
+  go through the inverse dynamics D a_c + φ = [Q; τ] (:func:`~eslabon.mobile.input_forces`),
   and the platform's inputs are the least-norm u with B_u u = Q (B_u = ∂Q/∂u: the identity
   for the tricycle, Jᵀ for an omnidirectional base with more wheels than 3). It tracks
   the arm and the platform's velocities; a nonholonomic platform's pose error is not
@@ -34,7 +34,7 @@ from scipy.linalg import expm
 
 from .._args import finite_array, finite_number, frozen_copy
 from ..sim.rk4 import rk4_step
-from .manipulator import MobileManipulator, inverse_dynamics, state_derivative
+from .manipulator import MobileManipulator, input_forces, state_derivative
 
 
 def input_matrix(mm: MobileManipulator, y) -> np.ndarray:
@@ -144,7 +144,7 @@ class ComputedTorque:
     >>> from eslabon import mobile as mb
     >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"))
-    >>> ref = mb.simulate(mm, 0.02, 0.01, u=[150.0, 0.3])
+    >>> ref = mb.simulate(mm, None, None, 0.02, 0.01, u=[150.0, 0.3])
     >>> law = mb.control.ComputedTorque(ref, kp=100.0, kd=20.0, k_nu=10.0)
     >>> [round(float(x), 6) for x in law(mm, 0.0, ref.state(0))[0]]  # on the reference
     [150.0, 0.3]
@@ -180,7 +180,7 @@ class ComputedTorque:
                 + np.asarray(self.kp) * (ref.q[i] - q),
             ]
         )  # fmt: skip
-        generalized = inverse_dynamics(mm, y, a[:k], a[k:])
+        generalized = input_forces(mm, y, a[:k], a[k:])
         u = np.linalg.lstsq(input_matrix(mm, y), generalized[:k], rcond=None)[0]
         return u, generalized[k:]
 
@@ -354,7 +354,7 @@ def closed_loop(mm, law, y0, *, reference=None):
     >>> from eslabon import mobile as mb
     >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"))
-    >>> ref = mb.simulate(mm, 0.05, 0.01, u=[150.0, 0.3])
+    >>> ref = mb.simulate(mm, None, None, 0.05, 0.01, u=[150.0, 0.3])
     >>> law = mb.control.ComputedTorque(ref)
     >>> run = mb.control.closed_loop(mm, law, ref.state(0) + 0.01)
     >>> run.error.shape

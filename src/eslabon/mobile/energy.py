@@ -10,7 +10,7 @@ from ..kinematics.forward import forward_kinematics
 from .gibbs import _inputs, coupled_terms
 
 
-def kinetic_energy(mm, y) -> float:
+def coupled_kinetic_energy(mm, y) -> float:
     """T = ½ [ν; q̇]ᵀ D [ν; q̇], the coupled system's kinetic energy.
 
     Every velocity is linear in the quasi-velocities with the same partials as the
@@ -41,7 +41,7 @@ def kinetic_energy(mm, y) -> float:
     >>> from eslabon import mobile as mb
     >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> round(float(mb.kinetic_energy(mm, mm.state(nu=[1.0, 0.0]))), 6)  # V = 1 m/s
+    >>> round(float(mb.coupled_kinetic_energy(mm, mm.state(nu=[1.0, 0.0]))), 6)  # V = 1 m/s
     199.762
     """
     _, _, nu, qd = mm.split(y)
@@ -50,7 +50,7 @@ def kinetic_energy(mm, y) -> float:
     return 0.5 * v @ D @ v
 
 
-def potential_energy(mm, y) -> float:
+def arm_potential_energy(mm, y) -> float:
     """Gravity's potential of the arm's links (the platform's bodies stay at their height).
 
     V = g Σ m_i h_i over the arm's links, h_i the height of link i's centre of mass above
@@ -78,7 +78,7 @@ def potential_energy(mm, y) -> float:
     >>> from eslabon import mobile as mb
     >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> round(mb.potential_energy(mm, mm.state()), 6)
+    >>> round(mb.arm_potential_energy(mm, mm.state()), 6)
     211.009595
     """
     _, q, _, _ = mm.split(y)

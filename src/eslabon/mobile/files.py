@@ -27,7 +27,7 @@ import numpy as np
 
 from .._files import write_text_atomic
 from .._yaml import dump_yaml
-from ..model.files import load_model, save_model
+from ..model.files import load_arm_model, save_model
 from ..model.validate import as_float_array, as_int, check_rotation, short_repr
 from .differential import DiffDriveParams, DifferentialDrive
 from .manipulator import MODES, MobileManipulator, Mount
@@ -131,7 +131,7 @@ def _arm(spec, path, where, strict):
             f"{where}: {spec!r} is neither a zoo model nor a model file (looked for {target})"
         )
     try:
-        return load_model(target, strict=strict)
+        return load_arm_model(target, strict=strict)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
 

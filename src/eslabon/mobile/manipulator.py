@@ -401,7 +401,7 @@ def accelerations(mm, y, u, tau=None, *, locked: bool = False):
     return _solve(D, Q - phi, "state")
 
 
-def inverse_dynamics(mm, y, nu_dot, qdd):
+def input_forces(mm, y, nu_dot, qdd):
     """[Q_platform; τ] (k + n,) that give the accelerations (coupled mode): D a + φ.
 
     Q_platform is in quasi-velocity form (tricycle: [F, M]). For a differential drive it
@@ -441,12 +441,12 @@ def inverse_dynamics(mm, y, nu_dot, qdd):
     >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
     >>> y, u, tau = mm.state(nu=[1.0, 0.0]), [150.0, 0.3], [6, 50, 10, -0.1, -0.5, -0.1]
     >>> a = mb.accelerations(mm, y, u, tau)
-    >>> bool(np.allclose(mb.inverse_dynamics(mm, y, a[:2], a[2:]), u + tau))
+    >>> bool(np.allclose(mb.input_forces(mm, y, a[:2], a[2:]), u + tau))
     True
     """
     if mm.mode != "coupled":
         raise ValueError(
-            "mode: inverse_dynamics is the coupled system's; the thesis's "
+            "mode: input_forces are the coupled system's; the thesis's "
             "one-way model has no single inverse"
         )
     D, phi, _ = coupled_terms(mm, y)

@@ -12,7 +12,7 @@ The arm's Coulomb friction is the plain law F_c sign(q̇) here: Karnopp's stick�
 which :func:`eslabon.simulate` and :func:`eslabon.rollout` decide at every step
 (:mod:`eslabon.sim.stick_slip`), is not decided on the platform-coupled dynamics. The
 adaptive methods shrink their step at the jump; a fixed RK4 step cannot follow it (a
-joint that friction should hold chatters about q̇ = 0), so ``method="rk4"`` on an arm with
+joint that friction should hold chatters about q̇ = 0), so ``integrator="rk4"`` on an arm with
 Coulomb friction warns (:func:`warn_plain_coulomb`), naming the joints.
 """
 
@@ -27,13 +27,15 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from .._args import caller_stacklevel, finite_array, finite_number, whole_number
+from .._deprecation import renamed_keywords, state_first
 from .._files import atomic_file
+from ..conventions import integrator_name
 from ..sim.friction_check import FrictionStepWarning
 from ..sim.rk4 import rk4_step
-from .energy import input_power, kinetic_energy, potential_energy
+from .energy import arm_potential_energy, coupled_kinetic_energy, input_power
 from .manipulator import MobileManipulator, accelerations
 
-METHODS = ("dop853", "rk45", "rk4")
+METHODS = ("dop853", "rk45", "rk4", "euler")  # the integrators (eslabon.conventions)
 
 
 @dataclass(frozen=True)
@@ -75,8 +77,8 @@ class MobileTrajectory:
     tau : ndarray
         Shape (K, n): arm joint torques [N·m, N].
     energy : ndarray
-        Shape (K,): T + V [J] (:func:`~eslabon.mobile.kinetic_energy` +
-        :func:`~eslabon.mobile.potential_energy`).
+        Shape (K,): T + V [J] (:func:`~eslabon.mobile.coupled_kinetic_energy` +
+        :func:`~eslabon.mobile.arm_potential_energy`).
     work : ndarray
         Shape (K,): W = ∫ (Qᵀν + τᵀq̇ − friction) dt from 0 [J], integrated with the
         state, so that ``energy − work`` stays constant (in ``mode="coupled"``).
@@ -92,7 +94,7 @@ class MobileTrajectory:
     >>> from eslabon import mobile as mb
     >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> traj = mb.simulate(mm, 0.02, 0.01, method="rk4", u=[150.0, 0.0])
+    >>> traj = mb.simulate(mm, None, None, 0.02, 0.01, integrator="rk4", u=[150.0, 0.0])
     >>> traj.t.tolist(), traj.config.shape, traj.q.shape
     ([0.0, 0.01, 0.02], (3, 7), (3, 6))
     >>> bool(np.allclose(traj.energy - traj.work, traj.energy[0]))  # T + V − W
@@ -135,7 +137,7 @@ class MobileTrajectory:
         >>> from eslabon import mobile as mb
         >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
         >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"))
-        >>> mb.simulate(mm, 0.02, 0.01, u=[150.0, 0.3]).state(-1).shape
+        >>> mb.simulate(mm, None, None, 0.02, 0.01, u=[150.0, 0.3]).state(-1).shape
         (21,)
         """
         return np.concatenate([self.config[i], self.q[i], self.nu[i], self.qd[i]])
@@ -206,7 +208,7 @@ class MobileTrajectory:
         >>> from eslabon import mobile as mb
         >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
         >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-        >>> traj = mb.simulate(mm, 0.01, 0.01, method="rk4")
+        >>> traj = mb.simulate(mm, None, None, 0.01, 0.01, integrator="rk4")
         >>> with tempfile.TemporaryDirectory() as tmp:
         ...     out = traj.save(os.path.join(tmp, "run.csv"))
         ...     header = out.read_text().splitlines()[0]
@@ -262,21 +264,23 @@ def warn_plain_coulomb(mm, who: str) -> None:
             "plain law F_c sign(q̇), which a fixed RK4 step cannot follow at q̇ = 0 "
             "(stick–slip is decided per step by eslabon.simulate and eslabon.rollout, not on "
             "the platform-coupled dynamics): a joint that friction should hold may chatter; "
-            "use method='dop853', or check the work–energy balance of the result",
+            "use integrator='dop853', or check the work–energy balance of the result",
             FrictionStepWarning,
             stacklevel=caller_stacklevel(),
         )
 
 
+@state_first
+@renamed_keywords(method="integrator")
 def simulate(
     model: MobileManipulator,
-    t_final: float,
-    dt: float = 1e-3,
-    *,
     q0=None,
     qd0=None,
+    t_final: float | None = None,
+    dt: float = 1e-3,
+    *,
     torque=None,
-    method: str = "dop853",
+    integrator: str = "dop853",
     rtol: float = 1e-10,
     atol: float = 1e-12,
     config0=None,
@@ -288,29 +292,32 @@ def simulate(
     """Simulate the mobile manipulator ``model`` for ``t_final`` seconds.
 
     The arguments :func:`eslabon.simulate` also takes come first, in its order and with
-    its names (model, t_final, dt, q0, qd0, torque, method, rtol, atol); the platform's
-    follow.
+    its names (model, q0, qd0, t_final, dt, torque, integrator, rtol, atol); the
+    platform's follow. The old order ``simulate(model, t_final, dt, q0=…)`` and
+    ``method=`` (the integrator) still work for one release, with a deprecation warning.
 
     Parameters
     ----------
     model : MobileManipulator
         The platform and the arm on it.
-    t_final : float
-        Duration [s].
-    dt : float
-        The step of ``"rk4"`` (a divisor of ``t_final``), and the sample spacing of the
-        adaptive methods unless ``samples`` is given [s].
     q0, qd0 : array_like (n,), optional
         The arm's initial joint positions [rad, m] and rates [rad/s, m/s] (zeros by
         default).
+    t_final : float
+        Duration [s] (required).
+    dt : float
+        The step of ``"rk4"`` and ``"euler"`` (a divisor of ``t_final``), and the sample
+        spacing of the adaptive integrators unless ``samples`` is given [s].
     torque : array_like (n,) or callable, optional
         The arm's joint torques [N·m, N]: a constant, or a callable ``torque(t) -> (n,)``
         (zeros by default).
-    method : {"dop853", "rk45", "rk4"}
-        scipy's adaptive Dormand–Prince (``rtol``, ``atol``) or fixed-step RK4
-        (:func:`eslabon.sim.rk4.rk4_step`).
+    integrator : {"dop853", "rk45", "rk4", "euler"}
+        scipy's adaptive Dormand–Prince of order 8 or 5 (``rtol``, ``atol``), fixed-step
+        RK4 (:func:`eslabon.sim.rk4.rk4_step`) or fixed-step semi-implicit Euler (the
+        rates ν, q̇ first, then the configuration with the new rates), the names
+        :func:`eslabon.simulate` takes.
     rtol, atol : float
-        Tolerances of the adaptive methods.
+        Tolerances of the adaptive integrators.
     config0 : array_like (nc,), optional
         The platform's initial configuration: x, y [m] in the floor (world) frame,
         heading [rad], (steering [rad]), wheel angles [rad] (zeros by default: at the
@@ -322,8 +329,8 @@ def simulate(
         The platform's inputs (tricycle [F N, M N·m], differential drive [τ_left,
         τ_right] N·m): a constant or a callable ``u(t) -> (k,)`` (zeros by default).
     samples : int, optional
-        Number of output samples (≥ 2) of the adaptive methods, instead of one every
-        ``dt``; refused with ``"rk4"``, which samples every step.
+        Number of output samples (≥ 2) of the adaptive integrators, instead of one every
+        ``dt``; refused with ``"rk4"`` and ``"euler"``, which sample every step.
     locked : bool
         Hold the platform's quasi-velocities constant (ν̇ = 0; still when ``nu0`` is
         zero).
@@ -337,11 +344,11 @@ def simulate(
     Raises
     ------
     ValueError
-        ``t_final`` or ``dt`` not a positive finite number; an unknown method; an initial
+        ``t_final`` or ``dt`` not a positive finite number; an unknown integrator; an initial
         state of the wrong length or not finite (naming it); ``u`` or ``torque`` of the
         wrong length or not finite (a callable's value is checked at each call); a
         ``dt`` that does not divide ``t_final`` (unless ``samples`` is given); ``samples``
-        not a whole number ≥ 2, or given with ``"rk4"``; and what
+        not a whole number ≥ 2, or given with a fixed step; and what
         :func:`~eslabon.mobile.accelerations` raises along the way (a tricycle steering
         angle reaching ±90°).
     RuntimeError
@@ -350,7 +357,8 @@ def simulate(
     Warns
     -----
     FrictionStepWarning
-        ``method="rk4"`` on an arm with Coulomb friction, which it integrates with the
+        A fixed step (``"rk4"``, ``"euler"``) on an arm with Coulomb friction, which it
+        integrates with the
         plain law (the module docstring), naming the joints.
 
     Examples
@@ -359,15 +367,17 @@ def simulate(
     >>> from eslabon import mobile as mb
     >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
     >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
-    >>> traj = mb.simulate(mm, 0.02, 0.01, method="rk4", u=[150.0, 0.3],
+    >>> traj = mb.simulate(mm, None, None, 0.02, 0.01, integrator="rk4", u=[150.0, 0.3],
     ...                    torque=[6, 50, 10, -0.1, -0.5, -0.1])
     >>> traj.nu.shape, traj.q.shape, traj.columns()["V"].shape
     ((3, 2), (3, 6), (3,))
     """
+    if t_final is None:
+        raise TypeError("simulate: t_final is required (simulate(model, q0, qd0, t_final, dt))")
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
-    if method not in METHODS:
-        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    integrator = integrator_name(integrator, METHODS)
+    fixed = integrator in ("rk4", "euler")
     parts = [
         (config0, model.n_config, "config0"),
         (q0, model.n_arm, "q0"),
@@ -392,21 +402,33 @@ def simulate(
     x0 = np.concatenate([y0, [0.0]])
     steps = int(round(t_final / dt))
     if samples is not None:
-        if method == "rk4":
-            raise ValueError("samples: the fixed-step 'rk4' samples every dt; leave samples out")
+        if fixed:
+            raise ValueError(
+                f"samples: the fixed-step {integrator!r} samples every dt; leave samples out"
+            )
         samples = whole_number(samples, "samples", 2)
     elif steps < 1 or abs(steps * dt - t_final) > 1e-9 * t_final:
         raise ValueError(f"dt: t_final = {t_final} is not a whole number of steps of {dt}")
     t = np.linspace(0.0, t_final, samples if samples is not None else steps + 1)
-    if method == "rk4":
+    if fixed:
         warn_plain_coulomb(model, "mobile.simulate")
         X = np.empty((steps + 1, len(x0)))
         X[0] = x0
+        n_pos = model.n_config + model.n_arm  # y = [config, q | ν, q̇], then the work
         for i in range(steps):
-            X[i + 1] = rk4_step(f, t[i], X[i], t[i + 1] - t[i])
+            h = t[i + 1] - t[i]
+            if integrator == "rk4":
+                X[i + 1] = rk4_step(f, t[i], X[i], h)
+                continue
+            d = f(t[i], X[i])  # semi-implicit Euler: the rates first, then positions
+            X[i + 1, n_pos:] = X[i, n_pos:] + h * d[n_pos:]
+            y_new = np.concatenate([X[i, :n_pos], X[i + 1, n_pos:n_y]])
+            _, _, nu, qd = model.split(y_new)  # the old configuration, the new rates
+            rates = model.platform.motion(X[i, : model.n_config], nu).rates
+            X[i + 1, :n_pos] = X[i, :n_pos] + h * np.concatenate([rates, qd])
     else:
         sol = solve_ivp(
-            f, (0.0, t_final), x0, method=method.upper(), t_eval=t, rtol=rtol, atol=atol
+            f, (0.0, t_final), x0, method=integrator.upper(), t_eval=t, rtol=rtol, atol=atol
         )
         if not sol.success:
             raise RuntimeError(
@@ -427,7 +449,9 @@ def _trajectory(mm, t, X, u_of, tau_of, locked):
     motions = [mm.platform.motion(*_cfg_nu(mm, x[:n_y])) for x in X]
     rates = np.array([pm.rates for pm in motions])
     config_accels = np.array([pm.accel0 + pm.G @ a[:k] for pm, a in zip(motions, acc)])
-    energy = np.array([kinetic_energy(mm, x[:n_y]) + potential_energy(mm, x[:n_y]) for x in X])
+    energy = np.array(
+        [coupled_kinetic_energy(mm, x[:n_y]) + arm_potential_energy(mm, x[:n_y]) for x in X]
+    )
     split = [mm.split(x[:n_y]) for x in X]
     return MobileTrajectory(
         t=t,

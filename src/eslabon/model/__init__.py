@@ -12,7 +12,7 @@ from .variants import with_joint_friction, with_payload
 # the file front-ends (YAML, URDF, XML, their file handling) are imported on first use:
 # a process that builds its robot in code, or from the zoo, does not pay for them
 _LAZY = {
-    "load_model": ".files",
+    "load_model": "eslabon.loader",  # one loader: arm or mobile-manipulator files
     "save_model": ".files",
     "UrdfInfo": ".urdf",
     "from_urdf": ".urdf",
@@ -25,7 +25,8 @@ __getattr__ = lazy_attributes(globals(), _LAZY)
 
 
 if TYPE_CHECKING:
-    from .files import load_model, save_model  # noqa: F401
+    from ..loader import load_model  # noqa: F401
+    from .files import save_model  # noqa: F401
     from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
 __all__ = [

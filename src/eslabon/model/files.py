@@ -79,7 +79,7 @@ _DH_LENGTHS = ("d", "a", "b")
 _DH_ANGLES = ("theta", "alpha")
 
 
-def load_model(
+def load_arm_model(
     path: PathLike,
     *,
     gravity: ArrayLike | None = None,
@@ -95,7 +95,8 @@ def load_model(
     ``root_joint`` ("free_flyer" or "planar", URDF only) hangs the URDF's root link from
     the world on that joint, and ``ee`` (URDF only) names the link that is the end
     effector (:func:`~eslabon.model.read_urdf`). A mobile-manipulator file (a ``mobile``
-    section) is refused: :func:`eslabon.load_model` reads files of either kind.
+    section) is refused: :func:`eslabon.load_model` (also ``eslabon.model.load_model``),
+    the public loader, reads files of either kind through this one.
 
     Anything wrong in the file raises a ValueError that names the file and the field (or
     the element and its line); see docs/model-files.md for what is checked. The
@@ -159,7 +160,7 @@ def load_model(
     >>> import tempfile
     >>> from pathlib import Path
     >>> import eslabon as es
-    >>> from eslabon.model import load_model
+    >>> from eslabon.model.files import load_arm_model as load_model
     >>> text = '''
     ... eslabon: 1
     ... name: slider
@@ -191,9 +192,9 @@ def read_model_file(
     root_joint: str | None = None,
     ee: str | None = None,
 ) -> Any:
-    """Read a model file as :func:`load_model` does, or hand its ``mobile`` section on.
+    """Read a model file as :func:`load_arm_model` does, or hand its ``mobile`` section on.
 
-    As :func:`load_model`, with ``read_mobile(section, path, name, strict=strict)``
+    As :func:`load_arm_model`, with ``read_mobile(section, path, name, strict=strict)``
     building the object of a file's ``mobile`` section once the file around it is checked
     (:func:`eslabon.load_model` gives :func:`eslabon.mobile.files.mobile_from_mapping`);
     without it such a file is refused. Its errors are named after the file too.
@@ -207,7 +208,7 @@ def read_model_file(
         The model file (``.yaml``, ``.yml`` or ``.urdf``).
     gravity : array_like (3,), optional
         Free-fall acceleration in world coordinates [m/s²], overriding the file's
-        (:func:`load_model`).
+        (:func:`load_arm_model`).
     strict : bool
         Refuse an implausible inertia instead of warning.
     read_mobile : callable, optional
@@ -215,9 +216,9 @@ def read_model_file(
         ``mobile`` section (the section's mapping, the file's ``pathlib.Path``, the file's
         ``name`` or its stem); its ValueErrors are prefixed with the path too.
     root_joint : {None, "free_flyer", "planar"}
-        URDF only, as in :func:`load_model`.
+        URDF only, as in :func:`load_arm_model`.
     ee : str, optional
-        URDF only, as in :func:`load_model`.
+        URDF only, as in :func:`load_arm_model`.
 
     Returns
     -------
@@ -702,3 +703,12 @@ def _same_model(a: Model, b: Model) -> bool:
         elif x != y:
             return False
     return True
+
+
+def __getattr__(name: str) -> Any:
+    if name == "load_model":  # the old name of load_arm_model in this module
+        from .._deprecation import warn_renamed
+
+        warn_renamed("eslabon.model.files.load_model", "eslabon.load_model (files of either kind)")
+        return load_arm_model
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

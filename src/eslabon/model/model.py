@@ -317,7 +317,7 @@ class Model:
         ----------
         what : str
             What takes only those joints, named in the message (e.g.
-            ``"forward_dynamics(method='lagrange')"``).
+            ``"forward_dynamics(algorithm='lagrange')"``).
 
         Raises
         ------

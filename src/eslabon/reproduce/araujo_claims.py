@@ -41,7 +41,9 @@ def compare(mm, F: float, M: float, coordinates) -> dict:
     velocity, acceleration), each (K, 8)."""
     runs = {
         mode: coordinates(
-            mb.simulate(mm.with_mode(mode), 1.0, samples=SAMPLES, u=[F, M], torque=ARM_TORQUE)
+            mb.simulate(
+                mm.with_mode(mode), None, None, 1.0, samples=SAMPLES, u=[F, M], torque=ARM_TORQUE
+            )
         )
         for mode in ("thesis", "coupled")
     }

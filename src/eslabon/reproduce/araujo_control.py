@@ -44,9 +44,16 @@ def runs(mm) -> dict:
     """The reference (a run of ``mm`` coupled) and the three closed-loop runs
     (:class:`~eslabon.mobile.control.ClosedLoopRun`)."""
     ref = mb.simulate(
-        mm.with_mode("coupled"), T_FINAL, DT, method="rk4", u=PLATFORM_INPUT,
-        torque=ARM_TORQUE, nu0=[START_SPEED, 0.0],
-    )  # fmt: skip
+        mm.with_mode("coupled"),
+        None,
+        None,
+        T_FINAL,
+        DT,
+        integrator="rk4",
+        u=PLATFORM_INPUT,
+        torque=ARM_TORQUE,
+        nu0=[START_SPEED, 0.0],
+    )
     mm = mm.with_mode("coupled")
     nc = mm.n_config
     y0 = ref.state(0)

@@ -66,7 +66,9 @@ def variations(base: mb.TricycleParams) -> dict:
 
 
 def _outputs(mm, coordinates, names) -> np.ndarray:
-    run = mb.simulate(mm, 1.0, samples=11, u=list(PLATFORM_INPUT), torque=list(ARM_TORQUE))
+    run = mb.simulate(
+        mm, None, None, 1.0, samples=11, u=list(PLATFORM_INPUT), torque=list(ARM_TORQUE)
+    )
     pos = coordinates(run)[0][-1]
     return np.array([pos[names.index(k)] for k in OUTPUTS])
 

@@ -177,7 +177,8 @@ def reproduce(out) -> tuple[dict, list]:
     # the four runs: each load case in the thesis's one-way coupling and fully coupled
     runs = {
         case: {
-            mode: mb.simulate(mm.with_mode(mode), 1.0, samples=SAMPLES, **loads) for mode in MODES
+            mode: mb.simulate(mm.with_mode(mode), None, None, 1.0, samples=SAMPLES, **loads)
+            for mode in MODES
         }
         for case, loads in CASES.items()
     }

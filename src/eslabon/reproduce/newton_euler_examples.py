@@ -144,7 +144,7 @@ def reproduce(out) -> tuple[dict, list]:
 
     # §3.4: the pendulum falls from rest for 1 s, RK4 at 1 ms
     pend = zoo.load("practica_pendulum3")
-    traj = simulate(pend, 1.0, 1e-3)
+    traj = simulate(pend, None, None, 1.0, 1e-3)
     lines.append("Práctica §3.4  3-link pendulum, simula3(1, 0.001): RK4, τ = 0, from rest")
     line, data["pendulum_q_1s"] = _row(
         "q(1 s)",

@@ -119,7 +119,7 @@ def _case(name, model, case):
         (
             "qdd",
             f"q̈ at τ = {tau.tolist()} (Figure 8)",
-            forward_dynamics(model, q, qd, tau, method="soa")
+            forward_dynamics(model, q, qd, tau, algorithm="soa")
             if name == "B"
             else forward_dynamics(model, q, qd, tau),
             printed_figure8_accelerations(model, q, qd, tau) if name == "B" else None,

@@ -295,7 +295,11 @@ def closed_loop(t3, path, out):
     nominal = ctl.Nominal.from_trajectory(path)
     dq0 = np.array([0.0, 1e-3, 1e-3, 1e-3, 0.0, 0.0])
     run = ctl.simulate_closed_loop(
-        t3, nominal, ctl.model_assignment_law(t3, nominal, PSI, OMEGA), dt=2e-3, dq0=dq0
+        t3,
+        nominal,
+        ctl.model_assignment_law(t3, nominal, PSI, OMEGA),
+        nominal(0.0)[0] + dq0,
+        dt=2e-3,
     )
     t = run.trajectory.t
     wd = OMEGA * np.sqrt(1 - PSI**2)

@@ -20,7 +20,7 @@ for operation:
 physics and is not reproduced).
 
 :func:`rk4_step` is the step of every loop that runs in Python: :func:`eslabon.simulate`
-with a callable torque and :func:`eslabon.mobile.simulate` with ``method="rk4"``.
+with a callable torque and :func:`eslabon.mobile.simulate` with ``integrator="rk4"``.
 :func:`rk4_loop` is the compiled loop of :func:`eslabon.simulate` for a torque held over
 each step (zero-order hold, as the seed's); it writes the same stages out element by
 element, so both loops give the same numbers (``tests/test_sim_compiled.py``).
@@ -41,7 +41,7 @@ from ..dynamics.codes import COMPOSITE, NE_COLUMNS
 from ..dynamics.coupled_fd import coupled_fd_into
 from ..dynamics.walker_orin import COLS as CRBA_COLS
 
-FD_CODES = {"aba": 0, "walker_orin_3": COMPOSITE, "walker_orin_1": NE_COLUMNS}
+FD_CODES = {"aba": 0, "crba": COMPOSITE, "rnea_columns": NE_COLUMNS}  # compiled algorithms
 
 
 def rk4_step(rate, t, y, h, *args):

@@ -48,9 +48,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import check_history_bytes, finite_number, real_array
+from .._deprecation import renamed_keywords
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
 from .._engine.layout import H_EXTENDED, H_MIMIC, H_NB, H_NQ, H_NV, JOINT_NAMES
+from ..conventions import algorithm_name, integrator_name
 from ..dynamics.coupled_fd import coupling_arrays
 from ..model.configuration import check_configuration, normalize
 from .friction_check import check_runs
@@ -60,7 +62,7 @@ from .rk4 import FD_CODES
 from .rollout_kernels import rollout_arms, rollout_general, rollout_lanes
 from .stick_slip import coulomb_per_rate, without_coulomb
 
-METHODS = ("rk4", "euler")
+METHODS = ("rk4", "euler")  # the integrators it compiles (eslabon.conventions)
 
 
 class Rollout(NamedTuple):
@@ -115,7 +117,7 @@ def _structure_difference(m0, m):
     return None
 
 
-def _check_general(m, models, torque, method, fd_method, field):
+def _check_general(m, models, torque, integrator, algorithm, field):
     """Refuse what the loop of a model with quaternion or mimic joints does not run
     (``models``: every run's; their mimic maps are not in the packed arrays)."""
     if isinstance(torque, _Law):
@@ -124,12 +126,12 @@ def _check_general(m, models, torque, method, fd_method, field):
             f"or mimic joints, and {m.name} has them; give a torque table, or simulate each "
             "run with the law's as_torque"
         )
-    if m.nq != m.nv and method == "euler":
-        raise ValueError("method: 'euler' takes models without quaternion joints; use 'rk4'")
-    if m.mimic is not None and fd_method == "aba":
+    if m.nq != m.nv and integrator == "euler":
+        raise ValueError("integrator: 'euler' takes models without quaternion joints; use 'rk4'")
+    if m.mimic is not None and algorithm == "aba":
         raise ValueError(
-            "fd_method: the articulated-body algorithm cannot take the mimic joints of "
-            f"{m.name}; use 'walker_orin_3' (the default for such a model)"
+            "algorithm: the articulated-body algorithm cannot take the mimic joints of "
+            f"{m.name}; use 'crba' (the default for such a model)"
         )
     seen = set()
     for i, d in enumerate(models):
@@ -241,13 +243,12 @@ def _torques(torque, N, K, n):
     )
 
 
-def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
+def _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm):
     """Check the arguments and run; (Rollout, status, step, the model of each run, the
     torque table of each run or None)."""
-    if method not in METHODS:
-        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
-    if fd_method is not None and fd_method not in FD_CODES:
-        raise ValueError(f"fd_method: expected one of {tuple(FD_CODES)}, got {fd_method!r}")
+    integrator = integrator_name(integrator, METHODS)
+    if algorithm is not None:
+        algorithm = algorithm_name(algorithm, tuple(FD_CODES), "rollout")
     first = model
     if not hasattr(model, "packed_dynamics"):  # one model per run
         try:
@@ -261,8 +262,8 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
         first = model[0]
         if not hasattr(first, "packed_dynamics"):
             raise ValueError(f"model: models[0] is not a Model, got {type(first).__name__}")
-    if fd_method is None:  # ABA; a mimic joint (which ABA cannot take): Walker-Orin 3
-        fd_method = "walker_orin_3" if first.has_mimic else "aba"
+    if algorithm is None:  # ABA; a mimic joint (which ABA cannot take): CRBA
+        algorithm = "crba" if first.has_mimic else "aba"
     n, nq = first.nv, first.nq
     Q0 = real_array(q0, "q0")
     V0 = real_array(qd0, "qd0")
@@ -280,7 +281,7 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     seq, Ps, which, distinct = _models(model, N)
     general = nq != n or first.mimic is not None  # quaternion or mimic joints
     if general:
-        _check_general(first, seq, torque, method, fd_method, "model")
+        _check_general(first, seq, torque, integrator, algorithm, "model")
     P0s, Fs = _friction(distinct)
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
@@ -333,29 +334,32 @@ def _run(model, q0, qd0, t_final, dt, torque, method, fd_method):
     if general:
         layout = chart_layout(first) if nq != n else None
         coupling = coupling_arrays(first) if first.mimic is not None else None
-        rollout_general(Ps, which, P0s, Fs, FD_CODES[fd_method], method == "euler", T, float(dt),
+        euler = integrator == "euler"
+        rollout_general(Ps, which, P0s, Fs, FD_CODES[algorithm], euler, T, float(dt),
                         Q, QD, QDD, layout, extended, coupling, status, step)  # fmt: skip
-    elif fd_method == "aba":
+    elif algorithm == "aba":
         runs, starts = _blocks(which, len(Ps), np.any(Fs > 0, axis=1))
-        rollout_lanes(Ps, which, P0s, Fs, Pcs, method == "euler", law, data, *arrays, runs,
+        rollout_lanes(Ps, which, P0s, Fs, Pcs, integrator == "euler", law, data, *arrays, runs,
                       starts, status, step)  # fmt: skip
     else:
-        code = FD_CODES[fd_method]
-        rollout_arms(Ps, which, P0s, Fs, Pcs, code, method == "euler", law, data, *arrays, status,
+        code = FD_CODES[algorithm]
+        euler = integrator == "euler"
+        rollout_arms(Ps, which, P0s, Fs, Pcs, code, euler, law, data, *arrays, status,
                      step)  # fmt: skip
     tau = TAU if law != NO_LAW else np.broadcast_to(T, (N, K, n))
     runs = Rollout(np.arange(K) * dt, Q, QD, QDD, tau)
     return runs, status, step, seq, (T if law == NO_LAW else None)
 
 
+@renamed_keywords(method="integrator", fd_method="algorithm")
 def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=None,
-                          method: str = "rk4", fd_method: str | None = None):  # fmt: skip
+                          integrator: str = "rk4", algorithm: str | None = None):  # fmt: skip
     """:func:`rollout` that marks the runs that fail instead of raising: for batches in
     which one run may diverge (a parameter sweep) without costing the others.
 
     Parameters
     ----------
-    model, q0, qd0, t_final, dt, torque, method, fd_method
+    model, q0, qd0, t_final, dt, torque, integrator, algorithm
         As :func:`rollout`.
 
     Returns
@@ -388,17 +392,18 @@ def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=N
     >>> failed.tolist()
     [False, True]
     """
-    runs, status, _, _, _ = _run(model, q0, qd0, t_final, dt, torque, method, fd_method)
+    runs, status, _, _, _ = _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     return runs, status != 0
 
 
-def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: str = "rk4",
-            fd_method: str | None = None) -> Rollout:  # fmt: skip
+@renamed_keywords(method="integrator", fd_method="algorithm")
+def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrator: str = "rk4",
+            algorithm: str | None = None) -> Rollout:  # fmt: skip
     """Simulate N runs at once, each from its own (q0, qd0) with its torques or under a
     feedback law, of one model or each of its own.
 
-    Run i equals ``eslabon.simulate(model_i, t_final, dt, q0=q0[i], qd0=qd0[i],
-    torque=torque_i, method=method, fd_method=fd_method)`` bit for bit, where a law's
+    Run i equals ``eslabon.simulate(model_i, q0[i], qd0[i], t_final, dt,
+    torque=torque_i, integrator=integrator, algorithm=algorithm)`` bit for bit, where a law's
     ``torque_i`` is ``law.as_torque(dt, i, model_i)``; the runs are shared among the
     threads (:func:`eslabon.set_num_threads`). A model with Coulomb friction is
     integrated as ``simulate`` integrates it, with stick–slip decided per step (the
@@ -428,12 +433,14 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         (:class:`~eslabon.sim.laws.PD`, :class:`~eslabon.sim.laws.ComputedTorque`),
         evaluated at every stage of the loop, its references sampled at the half steps
         (2K − 1 rows). Default zero.
-    method : {"rk4", "euler"}
+    integrator : {"rk4", "euler"}
         Classical RK4, or semi-implicit (symplectic) Euler: q̇⁺ = q̇ + h q̈(q, q̇),
         q⁺ = q + h q̇⁺ (RK4 only for quaternion joints, as :func:`eslabon.simulate`).
-    fd_method : str, optional
-        ``"aba"``, ``"walker_orin_3"`` or ``"walker_orin_1"``. Default: ``"aba"``, or
-        ``"walker_orin_3"`` for a model with a mimic joint.
+    algorithm : str, optional
+        ``"aba"``, ``"crba"`` or ``"rnea_columns"`` (aliases ``"walker_orin_3"``,
+        ``"walker_orin_1"``). Default: ``"aba"``, or ``"crba"`` for a model with a mimic
+        joint. ``method=`` and ``fd_method=`` are the old names of ``integrator=`` and
+        ``algorithm=`` (deprecated).
 
     Returns
     -------
@@ -445,10 +452,10 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     ValueError
         Initial states of other shapes or not finite; a torque of another shape or not
         finite, a Python callable, or a law whose gains or references do not fit
-        (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``method`` or
-        ``fd_method``; histories of more than 8 GiB (q, q̇, q̈, τ: (nq + 3n)·N·K·8 bytes, the
+        (naming the field, e.g. ``PD.q_ref``); a bad ``t_final``, ``dt``, ``integrator`` or
+        ``algorithm``; histories of more than 8 GiB (q, q̇, q̈, τ: (nq + 3n)·N·K·8 bytes, the
         budget of :func:`eslabon.simulate`; the message gives N, K and the bytes); a
-        model with quaternion or mimic joints under a law, or with Euler's method
+        model with quaternion or mimic joints under a law, or with Euler's integrator
         (quaternions); a q0 row whose
         quaternion is not unit (naming the joint); a sequence of models that is not
         one per run or whose joint trees or mimic joints differ (saying where); a run
@@ -469,7 +476,7 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
     >>> runs = es.rollout(arm, q0, np.zeros((100, 2)), 0.5, 0.01)
     >>> runs.q.shape
     (100, 51, 2)
-    >>> one = es.simulate(arm, 0.5, 0.01, q0=q0[7])
+    >>> one = es.simulate(arm, q0[7], None, 0.5, 0.01)
     >>> bool(np.array_equal(runs.q[7], one.q))
     True
 
@@ -477,11 +484,11 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
 
     >>> heavier = [arm.replace(mass=arm.mass * s) for s in (1.0, 1.5, 2.0, 3.0)]
     >>> runs = es.rollout(heavier, q0[:4], np.zeros((4, 2)), 0.5, 0.01)
-    >>> one = es.simulate(heavier[2], 0.5, 0.01, q0=q0[2])
+    >>> one = es.simulate(heavier[2], q0[2], None, 0.5, 0.01)
     >>> bool(np.array_equal(runs.q[2], one.q))
     True
     """
-    runs, status, step, seq, T = _run(model, q0, qd0, t_final, dt, torque, method, fd_method)
+    runs, status, step, seq, T = _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     bad = np.flatnonzero(status)
     if len(bad):
         i = int(bad[0])
@@ -490,7 +497,7 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, method: s
         Ti = runs.tau[i] if T is None else T[min(i, len(T) - 1)]
         try:
             _raise_step_failure(seq[i], status[i], step[i], runs.t, runs.q[i], runs.qd[i], Ti,
-                                method)  # fmt: skip
+                                integrator)  # fmt: skip
         except ValueError as exc:
             raise ValueError(f"run {i}: {exc}") from None
     check_runs(seq, runs.t, runs.q, runs.qd, runs.tau, zero_order_hold=T is not None)

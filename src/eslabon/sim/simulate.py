@@ -2,7 +2,7 @@
 
 * ``"rk4"``: classical fixed-step Runge–Kutta, as seed 001's ``walkerorinrunge3``
   (:func:`.rk4.rk4_step`, the one RK4 step). Unless the torque is a callable or
-  ``fd_method`` a numpy reference formulation, the whole loop runs in one compiled call
+  ``algorithm`` a numpy reference formulation, the whole loop runs in one compiled call
   (:func:`.rk4.rk4_loop`; :func:`.chart_loop.chart_rk4_loop` on the charts of a model
   with quaternion joints, :mod:`.manifold`; a model with mimic joints through
   :mod:`eslabon.dynamics.coupled_fd`; Coulomb friction on charts by
@@ -10,8 +10,8 @@
   evaluated from Python at every stage.
 * ``"euler"``: semi-implicit Euler, q̇⁺ = q̇ + h q̈ then q⁺ = q + h q̇⁺, compiled as RK4
   is (:func:`.rk4.euler_loop`); models without quaternion joints.
-* ``"dop853"``: scipy's adaptive 8th-order Dormand–Prince, ``rtol``/``atol`` as given,
-  sampled on the same grid.
+* ``"dop853"``, ``"rk45"``: scipy's adaptive Dormand–Prince of order 8 or 5,
+  ``rtol``/``atol`` as given, sampled on the same grid.
 
 Torque: None (zero), a constant (n,), an array (K, n) over the sample times t_k = k·dt
 held constant over each step (zero-order hold, as the seed holds τ over a step), or a
@@ -43,9 +43,10 @@ from .._args import (
     real_array,
     vector,
 )
+from .._deprecation import renamed_keywords, state_first
 from .._engine.joints import extended_of
+from ..conventions import FORWARD_DYNAMICS_ALGORITHMS, algorithm_name, integrator_name
 from ..dynamics import forward_dynamics
-from ..dynamics.api import FORWARD_METHODS
 from ..dynamics.coupled_fd import coupling_arrays
 from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
@@ -63,7 +64,7 @@ from .stick_slip import StickSlip, coulomb_per_rate, without_coulomb
 from .stick_slip_loops import stick_slip_loop
 from .trajectory import Trajectory
 
-METHODS = ("rk4", "euler", "dop853")
+METHODS = ("rk4", "euler", "dop853", "rk45")  # the integrators (eslabon.conventions)
 
 
 def _torque_law(model, torque, K, n):
@@ -100,24 +101,29 @@ def _torque_law(model, torque, K, n):
     )
 
 
+@state_first
+@renamed_keywords(method="integrator", fd_method="algorithm")
 def simulate(
     model,
-    t_final: float,
-    dt: float = 1e-3,
-    *,
     q0=None,
     qd0=None,
+    t_final: float | None = None,
+    dt: float = 1e-3,
+    *,
     torque=None,
-    method: str = "rk4",
+    integrator: str = "rk4",
+    algorithm: str | None = None,
     rtol: float = 1e-10,
     atol: float = 1e-12,
-    fd_method: str | None = None,
     wrenches=None,
 ) -> Trajectory:
     """Simulate ``model`` from (q0, qd0) to ``t_final`` with samples every ``dt``.
 
-    :func:`eslabon.mobile.simulate` takes the same arguments in the same order, then the
-    platform's.
+    :func:`eslabon.rollout`, :func:`eslabon.control.simulate_closed_loop` and
+    :func:`eslabon.mobile.simulate` take the same arguments in the same order
+    (``docs/conventions.md``, "Keywords"). The old order ``simulate(model, t_final, dt,
+    q0=…, qd0=…)`` and the old keywords ``method=`` (the integrator) and ``fd_method=``
+    (the algorithm) still work for one release, with a deprecation warning.
 
     ``"rk4"`` is classical fixed-step Runge–Kutta, as Práctica 3's ``walkerorinrunge3``
     (§3.4); a model whose q holds quaternions steps on charts of the configuration
@@ -129,27 +135,28 @@ def simulate(
     ----------
     model : Model
         The robot (:class:`eslabon.Model`).
+    q0, qd0 : array_like (nq,) and (n,), or None
+        Initial configuration (rad, m, unit quaternions; None: :func:`eslabon.neutral`)
+        and joint rates (rad/s, m/s; None: zeros).
     t_final : float
-        Duration [s], > 0.
+        Duration [s], > 0 (required).
     dt : float
-        The sample spacing, and the step of ``"rk4"``: a divisor of ``t_final`` [s].
-    q0, qd0 : array_like (nq,) and (n,), optional
-        Initial configuration (rad, m, unit quaternions; default :func:`eslabon.neutral`)
-        and joint rates (rad/s, m/s; default zeros).
+        The sample spacing, and the step of ``"rk4"`` and ``"euler"``: a divisor of
+        ``t_final`` [s].
     torque : None, array_like (n,) or (K, n), or callable, optional
         Joint torques [N·m, N]: zero, a constant, one row per sample held over its step,
         or a callable ``torque(t, q, qd) -> (n,)`` (see the module docstring).
-    method : {"rk4", "euler", "dop853"}
+    integrator : {"rk4", "euler", "dop853", "rk45"}
         Fixed-step RK4, fixed-step semi-implicit Euler (q̇⁺ = q̇ + h q̈, q⁺ = q + h q̇⁺;
-        first order, the method of many real-time simulators) or scipy's adaptive
-        Dormand–Prince (``rtol``, ``atol``).
-    rtol, atol : float
-        Tolerances of ``"dop853"``.
-    fd_method : str, optional
-        The forward-dynamics method, one of ``FORWARD_METHODS``; by default ``"aba"``, or
-        ``"walker_orin_3"`` for a model with a mimic joint. The compiled RK4 loop
-        runs ``"aba"``, ``"walker_orin_3"`` and ``"walker_orin_1"``; the numpy reference
+        first order, the integrator of many real-time simulators) or scipy's adaptive
+        Dormand–Prince 8(5,3) or 5(4) (``rtol``, ``atol``), sampled every ``dt``.
+    algorithm : str, optional
+        The forward-dynamics algorithm, as :func:`eslabon.forward_dynamics` takes it; by
+        default ``"aba"``, or ``"crba"`` for a model with a mimic joint. The compiled
+        loops run ``"aba"``, ``"crba"`` and ``"rnea_columns"``; the numpy reference
         formulations take the Python loop.
+    rtol, atol : float
+        Tolerances of ``"dop853"`` and ``"rk45"``.
     wrenches : list of ExternalWrench, optional
         Wrenches the environment applies (:class:`eslabon.ExternalWrench`: a frame, a
         constant [moment; force] or ``value(t, q, qd)``, world or local axes), added to
@@ -165,13 +172,13 @@ def simulate(
     Raises
     ------
     ValueError
-        An unknown ``method`` or ``fd_method``, or one the model does not allow; a
+        An unknown ``integrator`` or ``algorithm``, or one the model does not allow; a
         ``t_final`` or ``dt`` that is not a positive finite number, a ``dt`` that does not
         divide ``t_final``, or histories of more than 8 GiB; an initial state of the wrong
         length, not finite or with a non-unit quaternion; a torque of the wrong shape,
         not finite, or a callable that returns that; a bad wrench; a motion that
         diverges (the state stops being finite: the message gives the time and the last
-        finite state) or that ``"dop853"`` cannot follow.
+        finite state) or that ``"dop853"`` or ``"rk45"`` cannot follow.
 
     Warns
     -----
@@ -190,16 +197,16 @@ def simulate(
     >>> import eslabon as es
     >>> arm = es.zoo.load("planar2")
     >>> hold = es.gravity_torques(arm, [0.5, 0.0])
-    >>> traj = es.simulate(arm, 0.1, 0.01, q0=[0.5, 0.0], torque=hold)
+    >>> traj = es.simulate(arm, [0.5, 0.0], None, 0.1, 0.01, torque=hold)
     >>> traj.t.shape, traj.q.shape, bool(np.allclose(traj.q[-1], [0.5, 0.0]))
     ((11,), (11, 2), True)
     """
-    if method not in METHODS:
-        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
-    if fd_method is None:  # ABA; a mimic joint (which ABA cannot take): Walker-Orin 3
-        fd_method = "walker_orin_3" if model.has_mimic else "aba"
-    if fd_method not in FORWARD_METHODS:
-        raise ValueError(f"fd_method: expected one of {FORWARD_METHODS}, got {fd_method!r}")
+    integrator = integrator_name(integrator, METHODS)
+    if algorithm is None:  # ABA; a mimic joint (which ABA cannot take): CRBA
+        algorithm = "crba" if model.has_mimic else "aba"
+    algorithm = algorithm_name(algorithm, FORWARD_DYNAMICS_ALGORITHMS, "simulate")
+    if t_final is None:
+        raise TypeError("simulate: t_final is required (simulate(model, q0, qd0, t_final, dt))")
     t_final = finite_number(t_final, "t_final", positive=True)
     dt = finite_number(dt, "dt", positive=True)
     check_history_bytes(
@@ -221,9 +228,9 @@ def simulate(
         raise ValueError("q0: expected one initial state of shape (n,)")
     if not (np.all(np.isfinite(q0)) and np.all(np.isfinite(qd0))):
         raise ValueError("q0/qd0: expected finite values")
-    if manifold and method == "euler":
+    if manifold and integrator == "euler":
         raise ValueError(
-            "method: 'euler' takes models without quaternion joints; use 'rk4' or 'dop853'"
+            "integrator: 'euler' takes models without quaternion joints; use 'rk4' or 'dop853'"
         )
     if manifold:
         check_configuration(model, q0, "q0")
@@ -241,24 +248,24 @@ def simulate(
         free = without_coulomb(model)
 
         def fd(x, v, tau):
-            return forward_dynamics(free, x, v, tau, method=fd_method)
+            return forward_dynamics(free, x, v, tau, algorithm=algorithm)
 
         friction = StickSlip(model, fd, dt, free)
 
     def accel(tk, k, x, v):
         # the last finite state: the step's start for RK4, the stage itself for dop853
-        last = (t[k], q[k], qd[k]) if method in ("rk4", "euler") else (tk, x, v)
-        if method == "euler" and k > 0 and not (np.isfinite(x).all() and np.isfinite(v).all()):
+        last = (t[k], q[k], qd[k]) if integrator in ("rk4", "euler") else (tk, x, v)
+        if integrator == "euler" and k > 0 and not (np.isfinite(x).all() and np.isfinite(v).all()):
             last = (t[k - 1], q[k - 1], qd[k - 1])  # Euler's x is q[k]: its update overflowed
         if not (np.isfinite(x).all() and np.isfinite(v).all()):
-            _raise_divergence(model, *last, dt, method)
+            _raise_divergence(model, *last, dt, integrator)
         tau = applied_at(tk, k, x, v)
         try:
             if friction is not None:
                 return friction.accel(x, v, tau)
-            return forward_dynamics(model, x, v, tau, method=fd_method)
+            return forward_dynamics(model, x, v, tau, algorithm=algorithm)
         except NonFiniteResultError:
-            _raise_divergence(model, *last, dt, method)
+            _raise_divergence(model, *last, dt, integrator)
 
     def applied_at(tk, k, x, v):
         tau = law(tk, k, x, v)
@@ -274,7 +281,7 @@ def simulate(
         try:
             friction.settle(q[k], qd[k], lambda v: applied_at(t[k], k, q[k], v))
         except NonFiniteResultError:
-            _raise_divergence(model, t[k], q[k], qd[k], dt, method)
+            _raise_divergence(model, t[k], q[k], qd[k], dt, integrator)
         qdd[k] = accel(t[k], k, q[k], qd[k])
 
     def rate(tk, y, k):
@@ -284,60 +291,60 @@ def simulate(
     if not callable(torque):
         T = table if table is not None else law(0.0, 0, q0, qd0).reshape(1, n)
     compiled = (
-        method in ("rk4", "euler")
+        integrator in ("rk4", "euler")
         and wrenches is None
         and not callable(torque)
-        and fd_method in FD_CODES
-        and not (model.mimic is not None and fd_method == "aba")
+        and algorithm in FD_CODES
+        and not (model.mimic is not None and algorithm == "aba")
     )
     coupled = () if model.mimic is None else (coupling_arrays(model),)  # mimic joints
     qdd = np.empty((K, n))
     if compiled and manifold and friction is not None:
-        P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
+        P0, code = without_coulomb(model).packed_dynamics, FD_CODES[algorithm]
         F = coulomb_per_rate(model)
         status, step = chart_stick_slip_loop(
             P0, code, T, F, float(dt), q, qd, qdd, chart_layout(model), extended_of(P0),
             coupled[0] if coupled else None,
         )  # fmt: skip
         if status:
-            _raise_step_failure(model, status, step, t, q, qd, T, method)
+            _raise_step_failure(model, status, step, t, q, qd, T, integrator)
     elif compiled and manifold:
-        P, code = model.packed_dynamics, FD_CODES[fd_method]
+        P, code = model.packed_dynamics, FD_CODES[algorithm]
         layout = chart_layout(model)
         status, step = chart_rk4_loop(
             P, code, T, float(dt), q, qd, qdd, layout, extended_of(P), *coupled
         )
         if status:
-            _raise_step_failure(model, status, step, t, q, qd, T, method)
+            _raise_step_failure(model, status, step, t, q, qd, T, integrator)
     elif manifold:
-        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle)
+        _steps_on_charts(model, integrator, accel, t, q, qd, dt, rtol, atol, settle)
     elif compiled and friction is not None:
-        P0, code = without_coulomb(model).packed_dynamics, FD_CODES[fd_method]
+        P0, code = without_coulomb(model).packed_dynamics, FD_CODES[algorithm]
         F = coulomb_per_rate(model)
         status, step = stick_slip_loop(
-            P0, P0, code, method == "euler", NO_LAW, None, T, F, float(dt), q, qd, qdd,
+            P0, P0, code, integrator == "euler", NO_LAW, None, T, F, float(dt), q, qd, qdd,
             np.zeros((1, n)), extended_of(P0), coupled[0] if coupled else None,
         )  # fmt: skip
         if status:
-            _raise_step_failure(model, status, step, t, q, qd, T, method)
+            _raise_step_failure(model, status, step, t, q, qd, T, integrator)
     elif compiled:
-        P, code = model.packed_dynamics, FD_CODES[fd_method]
-        loop = rk4_loop if method == "rk4" else euler_loop
+        P, code = model.packed_dynamics, FD_CODES[algorithm]
+        loop = rk4_loop if integrator == "rk4" else euler_loop
         status, step = loop(P, code, T, float(dt), q, qd, qdd, extended_of(P), *coupled)
         if status:
-            _raise_step_failure(model, status, step, t, q, qd, T, method)
-    elif method == "rk4":
+            _raise_step_failure(model, status, step, t, q, qd, T, integrator)
+    elif integrator == "rk4":
         for k in range(steps):
             settle(k)
             y = rk4_step(rate, t[k], np.concatenate([q[k], qd[k]]), dt, k)
             q[k + 1], qd[k + 1] = y[:n], y[n:]
-    elif method == "euler":
+    elif integrator == "euler":
         for k in range(steps):
             settle(k)
             qd[k + 1] = qd[k] + dt * accel(t[k], k, q[k], qd[k])
             q[k + 1] = q[k] + dt * qd[k + 1]
-    elif friction is not None:  # dop853 over each sample interval, the modes held
-        _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, chart=False)
+    elif friction is not None:  # dop853/rk45 over each sample interval, the modes held
+        _steps_on_charts(model, integrator, accel, t, q, qd, dt, rtol, atol, settle, chart=False)
     else:
         from scipy.integrate import solve_ivp  # imported here: it costs ~0.5 s at start-up
 
@@ -349,7 +356,7 @@ def simulate(
                 rhs,
                 (0.0, t[-1]),
                 np.concatenate([q0, qd0]),
-                method="DOP853",
+                method=integrator.upper(),
                 t_eval=t,
                 rtol=rtol,
                 atol=atol,
@@ -357,7 +364,7 @@ def simulate(
         if not sol.success:
             reached = f"after t = {sol.t[-1]:.6g} s" if len(sol.t) else "before the first sample"
             raise ValueError(
-                f"simulate: dop853 stopped {reached} of {t[-1]:g} s "
+                f"simulate: {integrator} stopped {reached} of {t[-1]:g} s "
                 f"({sol.message}); the motion likely diverges there: check the "
                 "model's scale, the torque and the tolerances"
             )
@@ -377,7 +384,7 @@ def simulate(
         wrench_tau = wrench_torques(model, q, wrenches)
     if friction is None and not compiled:
         applied = tau if wrench_tau is None else tau + wrench_tau
-        qdd = forward_dynamics(model, q, qd, applied, method=fd_method)
+        qdd = forward_dynamics(model, q, qd, applied, algorithm=algorithm)
     traj = Trajectory(
         t=t, q=q, qd=qd, qdd=qdd, tau=tau, model_name=model.name, q_names=model.q_names,
         v_names=model.v_names,
@@ -387,7 +394,7 @@ def simulate(
     return traj
 
 
-def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, chart=True):
+def _steps_on_charts(model, integrator, accel, t, q, qd, dt, rtol, atol, settle, chart=True):
     """Fill q, q̇ for a model whose configuration holds quaternions: each step (each
     sample interval for dop853) integrates (c, v) on a chart around its first
     configuration (:class:`.manifold.Chart`), then maps back to q. ``settle(k)`` runs
@@ -405,22 +412,24 @@ def _steps_on_charts(model, method, accel, t, q, qd, dt, rtol, atol, settle, cha
             return np.concatenate([chart.rate(c, x, v), accel(tk, k, x, v)])
 
         y0 = np.concatenate([chart.start(), qd[k]])
-        if method == "rk4":
+        if integrator == "rk4":
             y = rk4_step(rate, t[k], y0, dt)
         else:
             from scipy.integrate import solve_ivp
 
             with np.errstate(all="ignore"):
-                sol = solve_ivp(rate, (t[k], t[k + 1]), y0, method="DOP853", rtol=rtol, atol=atol)
+                sol = solve_ivp(
+                    rate, (t[k], t[k + 1]), y0, method=integrator.upper(), rtol=rtol, atol=atol
+                )
             if not sol.success:
                 raise ValueError(
-                    f"simulate: dop853 stopped after t = {sol.t[-1]:.6g} s ({sol.message}); "
+                    f"simulate: {integrator} stopped after t = {sol.t[-1]:.6g} s ({sol.message}); "
                     "the motion likely diverges there: check the model's scale, the "
                     "torque and the tolerances"
                 )
             y = sol.y[:, -1]
         if not np.isfinite(y).all():
-            _raise_divergence(model, t[k], q[k], qd[k], dt, method)
+            _raise_divergence(model, t[k], q[k], qd[k], dt, integrator)
         q[k + 1], qd[k + 1] = chart.finish(y[:n]), y[n:]
 
 
@@ -448,18 +457,18 @@ def _state_text(x, v) -> str:
     return f"q = [{fmt(f'{a:.4g}' for a in x)}], q̇ = [{fmt(f'{a:.4g}' for a in v)}]"
 
 
-def _raise_divergence(model, tk, x, v, dt, method):
+def _raise_divergence(model, tk, x, v, dt, integrator):
     """The one message for a simulation whose state stopped being finite."""
     raise ValueError(
         f"simulate: the motion diverged after t = {tk:.6g} s (the state stopped "
         f"being finite; last finite state {_state_text(x, v)}); the likely "
         f"cause is a step too large for the dynamics (dt = {dt:g} s with "
-        f"{method}): use a smaller dt"
-        + (", or method='dop853'" if method in ("rk4", "euler") else "")
+        f"{integrator}): use a smaller dt"
+        + (", or integrator='dop853'" if integrator in ("rk4", "euler") else "")
     )
 
 
-def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
+def _raise_step_failure(model, status, step, t, q, qd, T, integrator="rk4"):
     """Explain why the compiled loop stopped at ``step``, as the Python loop would: a
     state whose dynamics fail otherwise (a mass matrix not positive definite) raises
     forward dynamics' error, a non-finite result the divergence with the last finite
@@ -472,4 +481,4 @@ def _raise_step_failure(model, status, step, t, q, qd, T, method="rk4"):
         forward_dynamics(model, q[step], qd[step], tau)  # raises for a bad state
     except NonFiniteResultError:
         pass
-    _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], method)
+    _raise_divergence(model, t[step], q[step], qd[step], t[1] - t[0], integrator)

@@ -42,7 +42,7 @@ class Trajectory:
     Examples
     --------
     >>> import eslabon as es
-    >>> traj = es.simulate(es.zoo.load("planar2"), 0.05, 0.01)
+    >>> traj = es.simulate(es.zoo.load("planar2"), None, None, 0.05, 0.01)
     >>> traj.model_name, traj.t.round(6).tolist()
     ('planar2', [0.0, 0.01, 0.02, 0.03, 0.04, 0.05])
     >>> traj.q.shape, traj.qd.shape, traj.qdd.shape, traj.tau.shape
@@ -150,7 +150,7 @@ class Trajectory:
         Examples
         --------
         >>> import eslabon as es
-        >>> traj = es.simulate(es.zoo.load("planar2"), 0.05, 0.01)
+        >>> traj = es.simulate(es.zoo.load("planar2"), None, None, 0.05, 0.01)
         >>> fig = traj.plot("tau", title="torques")
         >>> fig.axes[0].get_title(), len(fig.axes[0].lines)
         ('torques', 2)
@@ -188,7 +188,7 @@ class Trajectory:
         >>> from pathlib import Path
         >>> import numpy as np
         >>> import eslabon as es
-        >>> traj = es.simulate(es.zoo.load("planar2"), 0.05, 0.01)
+        >>> traj = es.simulate(es.zoo.load("planar2"), None, None, 0.05, 0.01)
         >>> with tempfile.TemporaryDirectory() as folder:
         ...     path = traj.save(Path(folder) / "run.csv")
         ...     back = es.Trajectory.load(path)

@@ -26,9 +26,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._deprecation import renamed_keywords
 from ..model.validate import as_float_array
 
-METHODS = ("quintic", "trapezoidal")
+PROFILES = ("quintic", "trapezoidal")  # the interpolation laws
 
 
 class JointTrajectory(NamedTuple):
@@ -63,7 +64,8 @@ class JointTrajectory(NamedTuple):
     qdd: np.ndarray
 
 
-def joint_trajectory(q0, q1, t, *, method: str = "quintic", qd0=None, qd1=None):
+@renamed_keywords(method="profile")
+def joint_trajectory(q0, q1, t, *, profile: str = "quintic", qd0=None, qd1=None):
     """A straight-line joint motion from ``q0`` to ``q1`` sampled at ``t``.
 
     Every joint follows the same time law over T = ``t[-1] − t[0]``, so the motion is a
@@ -86,7 +88,7 @@ def joint_trajectory(q0, q1, t, *, method: str = "quintic", qd0=None, qd1=None):
     t : array_like (T,)
         Strictly increasing sample times [s], at least two; the motion runs from ``t[0]``
         to ``t[-1]``. They need not be evenly spaced.
-    method : {"quintic", "trapezoidal"}
+    profile : {"quintic", "trapezoidal"}
         The time law (above).
     qd0, qd1 : array_like (n,), optional
         Start and end rates [rad/s, m/s] (quintic only; zero by default).
@@ -102,7 +104,7 @@ def joint_trajectory(q0, q1, t, *, method: str = "quintic", qd0=None, qd1=None):
     ValueError
         Naming the argument: ``q1``, ``qd0`` or ``qd1`` of another length than ``q0``,
         non-finite values, fewer than two times or times that do not increase, an unknown
-        method, end rates with the trapezoidal law.
+        ``profile``, end rates with the trapezoidal law.
 
     Examples
     --------
@@ -110,12 +112,12 @@ def joint_trajectory(q0, q1, t, *, method: str = "quintic", qd0=None, qd1=None):
     >>> traj = es.joint_trajectory([0.0, 0.0], [1.0, -0.5], np.linspace(0.0, 2.0, 5))
     >>> traj.q[2].tolist(), traj.qd[0].tolist()
     ([0.5, -0.25], [0.0, 0.0])
-    >>> trap = es.joint_trajectory(0.0, 1.0, [0.0, 1.0, 2.0, 3.0], method="trapezoidal")
+    >>> trap = es.joint_trajectory(0.0, 1.0, [0.0, 1.0, 2.0, 3.0], profile="trapezoidal")
     >>> trap.qd[:, 0].tolist()
     [0.0, 0.5, 0.5, 0.0]
     """
-    if method not in METHODS:
-        raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
+    if profile not in PROFILES:
+        raise ValueError(f"profile: expected one of {PROFILES}, got {profile!r}")
     q0 = [q0] if np.ndim(q0) == 0 else q0  # one joint
     a = as_float_array(q0, (max(np.size(q0), 1),), "q0", "a configuration (n,)")
     q1 = [q1] if np.ndim(q1) == 0 else q1
@@ -128,10 +130,10 @@ def joint_trajectory(q0, q1, t, *, method: str = "quintic", qd0=None, qd1=None):
     T = times[-1] - times[0]
     s = ((times - times[0]) / T)[:, None]
     d = b - a
-    if method == "trapezoidal":
+    if profile == "trapezoidal":
         if qd0 is not None or qd1 is not None:
             raise ValueError(
-                "qd0, qd1: end rates are for method='quintic'; the trapezoidal law starts "
+                "qd0, qd1: end rates are for profile='quintic'; the trapezoidal law starts "
                 "and ends at rest"
             )
         return JointTrajectory(times, *_trapezoidal(a, d, s, T))

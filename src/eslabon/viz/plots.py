@@ -96,7 +96,7 @@ def plot_joint_history(traj, quantity: str = "q", *, path=None, title: str | Non
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> fig = viz.plot_joint_history(traj, "qd")  # in a notebook, the cell shows it
     >>> [line.get_label() for line in fig.axes[0].lines]  # the model's v_names
     ['joint1', 'joint2']
@@ -182,7 +182,7 @@ def plot_joint_panels(
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> fig = viz.plot_joint_panels(traj, 0)
     >>> [ax.get_ylabel() for ax in fig.axes]
     ['θ [rad]', 'θ̇ [rad/s]', 'θ̈ [rad/s²]', 'τ [N·m]']
@@ -263,7 +263,7 @@ def plot_eigenvalues(t, eigenvalues, *, path=None, title: str | None = None) -> 
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> lin = es.control.linearize_along(arm, traj)
     >>> ev = es.control.frozen_eigenvalues(lin.A)
     >>> ev.shape
@@ -334,7 +334,7 @@ def plot_tracking_error(t, error, *, reference=None, path=None, title: str | Non
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> fig = viz.plot_tracking_error(traj.t, traj.q - traj.q[0], reference=0 * traj.q)
     >>> len(fig.axes[0].lines)  # two errors, two dashed references
     4
@@ -459,7 +459,7 @@ def animate_planar(
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)  # 21 samples of a fall from rest
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)  # 21 samples of a fall from rest
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     anim = viz.animate_planar(arm, traj, path=Path(folder) / "fall.gif", every=20)
     ...     print((Path(folder) / "fall.gif").stat().st_size > 0)

@@ -62,7 +62,7 @@ def plot_overview(model, traj, *, path=None, title: str | None = None) -> Figure
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)
     >>> fig = viz.plot_overview(arm, traj)  # in a notebook, the cell shows it
     >>> fig.axes[-1].get_ylabel()
     'energy [J]'
@@ -189,7 +189,7 @@ def animate_3d(model, traj, *, path=None, every: int = 10, fps: int = 25) -> Fun
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     anim = viz.animate_3d(arm, traj, path=Path(folder) / "fall.gif", every=20)
     ...     print((Path(folder) / "fall.gif").stat().st_size > 0)

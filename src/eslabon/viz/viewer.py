@@ -123,8 +123,8 @@ class Viewer:
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> v = viz.Viewer(arm, es.simulate(arm, 0.2, 0.01), title="falling")
-    >>> v = v.add(arm, es.simulate(arm, 0.2, 0.01, q0=[0.1, 0.0]), name="perturbed")
+    >>> v = viz.Viewer(arm, es.simulate(arm, None, None, 0.2, 0.01), title="falling")
+    >>> v = v.add(arm, es.simulate(arm, [0.1, 0.0], None, 0.2, 0.01), name="perturbed")
     >>> len(v.robots), "<iframe" in v._repr_html_()
     (2, True)
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -263,7 +263,7 @@ class Viewer:
         >>> from eslabon import mobile as mb, viz
         >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
         >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount.araujo_assumed())
-        >>> run = mb.simulate(mm, 0.1, 0.01, u=[150.0, 0.3])
+        >>> run = mb.simulate(mm, None, None, 0.1, 0.01, u=[150.0, 0.3])
         >>> len(viz.Viewer().add_mobile(mm, run).robots)
         1
         """
@@ -441,7 +441,7 @@ def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 
     >>> import eslabon as es
     >>> from eslabon import viz
     >>> arm = es.zoo.load("planar2")
-    >>> traj = es.simulate(arm, 0.2, 0.01)
+    >>> traj = es.simulate(arm, None, None, 0.2, 0.01)
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = viz.write_viewer(arm, traj, Path(folder) / "fall.html")
     ...     print(path.name, "eslabonViewer" in path.read_text(encoding="utf-8"))

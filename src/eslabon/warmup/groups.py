@@ -130,9 +130,9 @@ def _other_calls(model) -> None:
     es.bias_forces(model, x, y)
     es.gravity_torques(model, x)
     for method in ("walker_orin_3", "walker_orin_1"):
-        es.mass_matrix(model, q, method=method)
+        es.mass_matrix(model, q, algorithm=method)
     for method in ("aba", "walker_orin_3", "walker_orin_1"):
-        es.forward_dynamics(model, q, v, a, method=method)
+        es.forward_dynamics(model, q, v, a, algorithm=method)
     es.inverse_dynamics_derivatives(model, x, y, z)
     es.forward_dynamics_derivatives(model, x, y, z)
     linearize(model, x, y, z)
@@ -165,13 +165,13 @@ def _mimic_calls() -> None:
     q, v, a = _states(model)
     es.inverse_dynamics(model, q, v, a)
     es.mass_matrix(model, q)
-    es.forward_dynamics(model, q, v, a, method="walker_orin_3")
+    es.forward_dynamics(model, q, v, a, algorithm="walker_orin_3")
     es.inverse_dynamics_derivatives(model, q, v, a)
     es.forward_dynamics_derivatives(model, q, v, a)
     linearize(model, q, v, a)
     es.crosscheck(model, q, v, a)
     es.momentum(model, q, v)
-    es.simulate(model, 0.002, 0.001, q0=q, fd_method="walker_orin_3")
+    es.simulate(model, q, None, 0.002, 0.001, algorithm="walker_orin_3")
 
 
 def _batches(model, dynamics: bool = True) -> None:
@@ -197,9 +197,9 @@ def _more_batches(model) -> None:
     from eslabon.control import linearize
 
     Q, V, A = _states(model, 9)
-    es.mass_matrix(model, Q, method="walker_orin_1")
+    es.mass_matrix(model, Q, algorithm="walker_orin_1")
     for method in ("walker_orin_3", "walker_orin_1"):
-        es.forward_dynamics(model, Q, V, A, method=method)
+        es.forward_dynamics(model, Q, V, A, algorithm=method)
     es.inverse_dynamics_derivatives(model, Q, V, A)
     es.forward_dynamics_derivatives(model, Q, V, A)
     linearize(model, Q, V, A)
@@ -218,16 +218,16 @@ def _simulation(model, family: str) -> None:
 
     q, _, tau = _states(model)
     if family == "floating bases":
-        es.simulate(model, 0.002, 0.001, q0=q, torque=np.zeros(model.nv))  # on charts
+        es.simulate(model, q, None, 0.002, 0.001, torque=np.zeros(model.nv))  # on charts
         model = es.zoo.random_tree(0, "RHR", friction=False)  # a screw: the plain loops
         q, _, tau = _states(model)
     for method in ("aba", "walker_orin_3", "walker_orin_1"):
-        es.simulate(model, 0.002, 0.001, q0=q, torque=tau, fd_method=method)
-        es.simulate(model, 0.002, 0.001, q0=q, torque=np.tile(tau, (3, 1)), fd_method=method)
-    es.simulate(model, 0.002, 0.001, q0=q, torque=tau, method="euler")
+        es.simulate(model, q, None, 0.002, 0.001, torque=tau, algorithm=method)
+        es.simulate(model, q, None, 0.002, 0.001, torque=np.tile(tau, (3, 1)), algorithm=method)
+    es.simulate(model, q, None, 0.002, 0.001, torque=tau, integrator="euler")
     if family == "arms":
         # Coulomb friction (a URDF's friction="…", the tutorial's): the stick–slip loop
-        es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=q, torque=tau)
+        es.simulate(model.replace(coulomb=0.1), q, None, 0.002, 0.001, torque=tau)
         from .. import mobile as mb
 
         mm = mb.MobileManipulator(
@@ -235,7 +235,7 @@ def _simulation(model, family: str) -> None:
             es.zoo.load("puma560_araujo"),
             mb.Mount.araujo_assumed(),
         )
-        mb.simulate(mm, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
+        mb.simulate(mm, None, None, 0.02, 0.01, torque=np.zeros(6), u=[150.0, 0.3])
 
 
 def run_group(name: str) -> None:
@@ -278,14 +278,14 @@ def run_group(name: str) -> None:
             Q, V, _ = _states(model, 2)
             es.rollout(model, Q, V, 0.002, 0.001)  # runs on charts
             # Coulomb friction (a Go1's URDF): stick–slip on charts, about 5 CPU-s
-            es.simulate(model.replace(coulomb=0.1), 0.002, 0.001, q0=Q[0])
+            es.simulate(model.replace(coulomb=0.1), Q[0], None, 0.002, 0.001)
         _more_batches(model)
     elif part == "simulation":
         _simulation(model, family)
     else:  # trace and tip wrench
         q, v, a = _states(model)
         es.rnea_trace(model, q, v, a)
-        es.inverse_dynamics(model, q, v, a, tip_wrench=np.ones(6))
+        es.inverse_dynamics(model, q, v, a, wrenches=[("ee", np.ones(6))])
 
 
 def selected(everything: bool = False) -> list:
