@@ -47,7 +47,7 @@ def test_a_frictional_rollout_is_simulate_bit_for_bit(method, fd_method):
         for i, m in enumerate(models):
             one = es.simulate(m, 0.1, 1e-3, q0=q0[i], qd0=v0[i], torque=table[i], method=method,
                               fd_method=fd_method)  # fmt: skip
-            for a, b in zip(runs[1:4], (one.q, one.qd, one.qdd)):
+            for a, b in zip(runs[1:4], (one.q, one.qd, one.qdd), strict=True):
                 assert np.array_equal(a[i], b), i
     assert np.sum(runs.qd[[0, 4]] == 0.0) > 500  # the stiff friction held joints
 

@@ -165,12 +165,12 @@ def _count_einsum(args, out):
     subscripts, operands = args[0], args[1:]
     inputs = subscripts.split("->")[0].split(",")
     sizes = {}
-    for letters, operand in zip(inputs, operands):
+    for letters, operand in zip(inputs, operands, strict=True):
         shape = np.shape(operand)
         if "..." in letters:
             lead = len(shape) - (len(letters) - 3)
             letters = "".join(chr(0x100 + k) for k in range(lead)) + letters.replace("...", "")
-        sizes.update(zip(letters, shape))
+        sizes.update(zip(letters, shape, strict=True))
     terms = int(np.prod(list(sizes.values())))
     NUMPY_COUNT["mul"] += terms * (len(operands) - 1)
     NUMPY_COUNT["add"] += terms - np.size(out)

@@ -243,7 +243,7 @@ def operator_terms(model, q, qd):
     require_joints(model)
     (q, qd), batched = _states(model, q=q, qd=qd)
     if batched:
-        pairs = [operator_terms(model, a, b) for a, b in zip(q, qd)]
+        pairs = [operator_terms(model, a, b) for a, b in zip(q, qd, strict=True)]
         return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     ops = global_operators(model, q, qd)
     rH = ops.rho.T @ ops.H  # ρᵀ H; its transpose is Hᵀ ρ
@@ -433,7 +433,7 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
         return np.array(
             [
                 forward_dynamics(model, a, b, c, regularization=regularization)
-                for a, b, c in zip(q, qd, tau)
+                for a, b, c in zip(q, qd, tau, strict=True)
             ]
         )
     require_finite("forward_dynamics", q=q, qd=qd, tau=tau)

@@ -160,7 +160,7 @@ class Trajectory:
         return plot_joint_history(self, quantity, path=path, title=title)
 
     @classmethod
-    def load(cls, path) -> "Trajectory":
+    def load(cls, path) -> Trajectory:
         """Read a trajectory written by :meth:`save`. Anything else — a missing or extra
         array, a wrong header, ragged or non-numeric rows, shapes that disagree, times that
         do not increase, NaN or inf — is refused with a ValueError naming the file and
