@@ -212,6 +212,8 @@ def public(quantity: Quantity, general, result_type=None):
     takes) otherwise (:func:`eslabon._engine.entrypoints.public`)."""
     if general.__name__ != quantity.name:
         raise ValueError(f"{quantity.name}: the general path is named {general.__name__!r}")
+    if quantity.entry is None:
+        raise ValueError(f"{quantity.name}: the record names no C entry")
     module, name = quantity.entry.split(":")
     wide = len(quantity.outputs) >= 3
     plain, extended, cols, squares = _entrypoints.entry_pair(module, name, wide=wide)

@@ -405,7 +405,7 @@ def _block_cholesky_solve(diag, upper, S):
     z = [S[0]]
     for i in range(1, n):
         z.append(S[i] - L[i] @ z[i - 1])
-    x = [None] * n
+    x: list[np.ndarray | None] = [None] * n
     x[-1] = np.linalg.solve(D[-1], z[-1])
     for i in range(n - 2, -1, -1):
         x[i] = np.linalg.solve(D[i], z[i] - upper[i] @ x[i + 1])
