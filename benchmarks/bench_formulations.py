@@ -64,14 +64,17 @@ def main(argv=None):
         for method in METHODS:
             rows[method].append(
                 best_time(
-                    lambda m=method: es.forward_dynamics(model, q, qd, tau, algorithm=m),
+                    lambda m=method, model=model, q=q, qd=qd, tau=tau: es.forward_dynamics(
+                        model, q, qd, tau, algorithm=m
+                    ),
                     args.repeat,
                 )
             )
         if pin:
             pm = to_pinocchio(model)
             data = pm.createData()
-            rows["pin aba"].append(best_time(lambda: pin.aba(pm, data, q, qd, tau), args.repeat))
+            call = lambda pm=pm, data=data, q=q, qd=qd, tau=tau: pin.aba(pm, data, q, qd, tau)
+            rows["pin aba"].append(best_time(call, args.repeat))
     print(
         "forward dynamics of one state, random revolute chains (µs per call; slope = "
         "d log t / d log n between consecutive sizes)"

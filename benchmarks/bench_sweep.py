@@ -110,7 +110,8 @@ def main():
     Q, QD, QDD = (
         np.concatenate(x)
         for x in zip(
-            *[QuinticMotion(spec.start, spec.goal, s, 1.5)(t) for s in table["trajectory_scale"]]
+            *[QuinticMotion(spec.start, spec.goal, s, 1.5)(t) for s in table["trajectory_scale"]],
+            strict=True,
         )
     )
     es.inverse_dynamics(model, Q[:10], QD[:10], QDD[:10])

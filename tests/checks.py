@@ -29,7 +29,7 @@ def check(actual, expected, rtol, scale=None, what=""):
 def assert_printed(value, printed):
     """Match a table printed to 5 significant digits (seed 000): within one unit of the
     5th digit; entries printed at noise level (|x| < 1e-3) must be below 1e-3 too."""
-    for x, p in zip(value, printed):
+    for x, p in zip(value, printed, strict=True):
         if abs(p) < 1e-3:
             assert abs(x) < 1e-3, (x, p)
         else:

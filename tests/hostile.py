@@ -7,8 +7,8 @@ asserts."""
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from eslabon.model import load_model
 
@@ -37,8 +37,8 @@ class Same:
     """Accepted, and the same model as ``reference`` (a file text) bit for bit; ``check``
     asserts more about the loaded model."""
 
-    reference: Optional[str] = None
-    check: Optional[Callable] = None
+    reference: str | None = None
+    check: Callable | None = None
 
 
 def edit(base: str, old: str, new: str) -> str:
@@ -59,7 +59,7 @@ def same_model(a, b):
     assert a.packed.tobytes() == b.packed.tobytes()
     assert a.name == b.name and a.body_names == b.body_names
     assert [(f.name, f.body) for f in a.frames] == [(f.name, f.body) for f in b.frames]
-    for fa, fb in zip(a.frames, b.frames):
+    for fa, fb in zip(a.frames, b.frames, strict=True):
         assert fa.rotation.tobytes() == fb.rotation.tobytes()
         assert fa.translation.tobytes() == fb.translation.tobytes()
 

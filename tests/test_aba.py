@@ -99,7 +99,7 @@ def test_aba_is_the_default_method():
 
 @pytest.mark.parametrize("other", ["walker_orin_3", "walker_orin_1"])
 def test_aba_matches_walker_orin(model, states, other):
-    for q, qd, tau in zip(*states):
+    for q, qd, tau in zip(*states, strict=True):
         aba = es.forward_dynamics(model, q, qd, tau, algorithm="aba")
         ref = es.forward_dynamics(model, q, qd, tau, algorithm=other)
         check(aba, ref, RTOL, what=f"aba vs {other}")
@@ -107,7 +107,7 @@ def test_aba_matches_walker_orin(model, states, other):
 
 
 def test_inverse_dynamics_undoes_aba(model, states):
-    for q, qd, tau in zip(*states):
+    for q, qd, tau in zip(*states, strict=True):
         qdd = es.forward_dynamics(model, q, qd, tau)
         check(es.inverse_dynamics(model, q, qd, qdd), tau, RTOL, what="ID(FD(τ)) vs τ")
 
@@ -115,7 +115,7 @@ def test_inverse_dynamics_undoes_aba(model, states):
 def test_aba_batch_equals_single(model, states):
     q, qd, tau = states
     batch = es.forward_dynamics(model, q, qd, tau)
-    single = np.stack([es.forward_dynamics(model, *x) for x in zip(q, qd, tau)])
+    single = np.stack([es.forward_dynamics(model, *x) for x in zip(q, qd, tau, strict=True)])
     assert batch.shape == qd.shape
     np.testing.assert_allclose(batch, single, rtol=1e-14, atol=1e-14)
 

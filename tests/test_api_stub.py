@@ -39,11 +39,11 @@ def _stub_parameters(fn):
             else inspect.Parameter.POSITIONAL_OR_KEYWORD,
             d,
         )
-        for p, d in zip(positional, defaults)
+        for p, d in zip(positional, defaults, strict=True)
     ]
     out += [
         (p.arg, inspect.Parameter.KEYWORD_ONLY, empty if d is None else ast.literal_eval(d))
-        for p, d in zip(a.kwonlyargs, a.kw_defaults)
+        for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
     ]
     return out
 

@@ -197,7 +197,7 @@ def test_quaternion_to_rotation_matches_pinocchio():
     quats /= np.linalg.norm(quats, axis=1, keepdims=True)
     R = cfg.quaternion_to_rotation(quats)
     assert R.shape == (20, 3, 3)
-    for q, r in zip(quats, R):
+    for q, r in zip(quats, R, strict=True):
         x, y, z, w = q
         np.testing.assert_allclose(r, pin.Quaternion(w, x, y, z).matrix(), atol=1e-15)
 

@@ -53,7 +53,7 @@ def at_045(t3):
 
 def four_digits(value, printed):
     """Within one unit of the 4th significant digit; noise-level entries (< 1e-3) too."""
-    for x, p in zip(value, printed):
+    for x, p in zip(value, printed, strict=True):
         if abs(p) < 1e-3:
             assert abs(x) < 1e-3, (x, p)
         else:
@@ -178,9 +178,13 @@ def test_table_5_4_2_perturbation(t3):
     dq = np.asarray(perturbed[0]) - np.asarray(nominal[0])
     np.testing.assert_allclose(check.W_dq, lin.W @ dq, rtol=1e-12, atol=1e-15)
     printed = TABLE_5_4_2["W_dq"]
-    status = [four_digit_status(v, p, 0.0) for v, p in zip(lin.W @ PERTURBATION["dq"], printed)]
+    status = [
+        four_digit_status(v, p, 0.0)
+        for v, p in zip(lin.W @ PERTURBATION["dq"], printed, strict=True)
+    ]
     assert status == ["DIFF", "ok", "ok", "ok", "DIFF", "ok"]
-    assert [four_digit_status(v, p, 0.0) for v, p in zip(lin.W @ dq, printed)][1:3] == ["DIFF"] * 2
+    status = [four_digit_status(v, p, 0.0) for v, p in zip(lin.W @ dq, printed, strict=True)]
+    assert status[1:3] == ["DIFF"] * 2
 
 
 def test_table_5_4_2_report_marks_only_the_thesis_w_rows(t3):

@@ -123,7 +123,7 @@ def central(f, x, h=H_CENTRAL):
 
 
 def each(states):
-    return zip(*states)
+    return zip(*states, strict=True)
 
 
 # --- the oracle itself -------------------------------------------------------------------
@@ -184,13 +184,13 @@ def test_id_derivatives_match_central_differences(model, states):
     for q, qd, qdd in each(states):
         dq, dv = es.inverse_dynamics_derivatives(model, q, qd, qdd)
         Nq = central(
-            lambda Q: es.inverse_dynamics(
+            lambda Q, qd=qd, qdd=qdd: es.inverse_dynamics(
                 model, Q, np.broadcast_to(qd, Q.shape).copy(), np.broadcast_to(qdd, Q.shape).copy()
             ),
             q,
         )
         Nv = central(
-            lambda V: es.inverse_dynamics(
+            lambda V, q=q, qdd=qdd: es.inverse_dynamics(
                 model, np.broadcast_to(q, V.shape).copy(), V, np.broadcast_to(qdd, V.shape).copy()
             ),
             qd,
@@ -234,7 +234,7 @@ def test_friction_terms_of_the_derivatives(case, random_chain, random_states):
     coulomb = model.replace(viscous=np.zeros(model.nq), coulomb=mu)
     q, qd, qdd = random_states(model, 5, 3)
     qd[0, 0] = 0.0
-    for x in zip(q, qd, qdd):
+    for x in zip(q, qd, qdd, strict=True):
         dq0, dv0 = es.inverse_dynamics_derivatives(free, *x)
         dq1, dv1 = es.inverse_dynamics_derivatives(viscous, *x)
         dq2, dv2 = es.inverse_dynamics_derivatives(coulomb, *x)
@@ -266,16 +266,24 @@ def _tau(model, q, qd, seed):
     return b + rng.normal(size=model.nq) * max(1.0, float(np.max(np.abs(b))))
 
 
+def rep(x, X):
+    """``x`` broadcast to ``X``'s shape, a copy: a state held fixed over a batch of steps."""
+    return np.broadcast_to(x, X.shape).copy()
+
+
 def test_fd_derivatives_match_central_differences(model, states, case):
     for k, (q, qd, _) in enumerate(each(states)):
         tau = _tau(model, q, qd, zlib.crc32(case.encode()) + k)
         dq, dv, dtau = es.forward_dynamics_derivatives(model, q, qd, tau)
-        rep = lambda x, X: np.broadcast_to(x, X.shape).copy()  # noqa: E731
-        Nq = central(lambda Q: es.forward_dynamics(model, Q, rep(qd, Q), rep(tau, Q)), q)
-        Nv = central(lambda V: es.forward_dynamics(model, rep(q, V), V, rep(tau, V)), qd)
+        Nq = central(
+            lambda Q, qd=qd, tau=tau: es.forward_dynamics(model, Q, rep(qd, Q), rep(tau, Q)), q
+        )
+        Nv = central(
+            lambda V, q=q, tau=tau: es.forward_dynamics(model, rep(q, V), V, rep(tau, V)), qd
+        )
         # q̈ is linear in τ: a step of the size of τ has no truncation error, less rounding
         Nt = central(
-            lambda T: es.forward_dynamics(model, rep(q, T), rep(qd, T), T),
+            lambda T, q=q, qd=qd: es.forward_dynamics(model, rep(q, T), rep(qd, T), T),
             tau,
             h=1e-3 * max(1.0, float(np.max(np.abs(tau)))),
         )
@@ -333,13 +341,13 @@ def test_fd_derivatives_are_minus_minv_times_id_derivatives(model, states, case)
 def test_batch_equals_stacked_single_calls(model, case, random_states):
     q, qd, qdd = random_states(model, zlib.crc32(case.encode()) + 2, 9)
     dq, dv = es.inverse_dynamics_derivatives(model, q, qd, qdd)
-    single = [es.inverse_dynamics_derivatives(model, *x) for x in zip(q, qd, qdd)]
+    single = [es.inverse_dynamics_derivatives(model, *x) for x in zip(q, qd, qdd, strict=True)]
     assert dq.shape == dv.shape == (9, model.nq, model.nq)
     np.testing.assert_allclose(dq, np.stack([s[0] for s in single]), rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(dv, np.stack([s[1] for s in single]), rtol=1e-14, atol=1e-14)
-    tau = np.array([_tau(model, *x, k) for k, x in enumerate(zip(q, qd))])
+    tau = np.array([_tau(model, *x, k) for k, x in enumerate(zip(q, qd, strict=True))])
     batch = es.forward_dynamics_derivatives(model, q, qd, tau)
-    single = [es.forward_dynamics_derivatives(model, *x) for x in zip(q, qd, tau)]
+    single = [es.forward_dynamics_derivatives(model, *x) for x in zip(q, qd, tau, strict=True)]
     for j, name in enumerate(("∂q̈/∂q", "∂q̈/∂q̇", "∂q̈/∂τ")):
         assert batch[j].shape == (9, model.nq, model.nq)
         np.testing.assert_allclose(

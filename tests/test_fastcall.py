@@ -333,7 +333,7 @@ def test_wide_entries_return_their_named_tuple_and_match_the_general_path():
         assert getattr(lean, field).tobytes() == getattr(general, field).tobytes(), field
     dq, dv, Minv = es.forward_dynamics_derivatives.__self__.fast(model, q, qd, qdd)
     ref = es.forward_dynamics_derivatives.__self__.general(model, q, qd, qdd)
-    for got, want in zip((dq, dv, Minv), ref):
+    for got, want in zip((dq, dv, Minv), ref, strict=True):
         assert got.tobytes() == want.tobytes()
 
 

@@ -49,7 +49,7 @@ def test_a_frictional_rollout_is_simulate_bit_for_bit(method, fd_method):
             one = es.simulate(
                 m, q0[i], v0[i], 0.1, 1e-3, torque=table[i], integrator=method, algorithm=fd_method
             )
-            for a, b in zip(runs[1:4], (one.q, one.qd, one.qdd)):
+            for a, b in zip(runs[1:4], (one.q, one.qd, one.qdd), strict=True):
                 assert np.array_equal(a[i], b), i
     assert np.sum(runs.qd[[0, 4]] == 0.0) > 500  # the stiff friction held joints
 

@@ -162,7 +162,7 @@ def test_batches_equal_single_states(case):
     model, *_ = case
     rng = np.random.default_rng(11)
     states = [_state(model, rng) for _ in range(13)]  # not a multiple of the lanes width
-    Q, QD, QDD = (np.array(x) for x in zip(*states))
+    Q, QD, QDD = (np.array(x) for x in zip(*states, strict=True))
     tau = es.inverse_dynamics(model, Q, QD, QDD)
     qdd = es.forward_dynamics(model, Q, QD, tau)
     M = es.mass_matrix(model, Q)

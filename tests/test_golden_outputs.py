@@ -74,7 +74,9 @@ def test_outputs_agree_with_the_stored_table_to_round_off(k):
     for key, value in now.items():
         assert value.shape == stored[key].shape, key
         kappa = _condition(stored, key)
-        for i, (a, b) in enumerate(zip(_states(key, value), _states(key, stored[key]))):
+        for i, (a, b) in enumerate(
+            zip(_states(key, value), _states(key, stored[key]), strict=True)
+        ):
             if not b.size:
                 continue
             scale = max(1.0, float(np.max(np.abs(b))))

@@ -139,7 +139,7 @@ def friction(model, qd):
 
 def states_of(states):
     q, qd, qdd = states
-    return zip(q, qd, qdd)
+    return zip(q, qd, qdd, strict=True)
 
 
 # --- dynamics ----------------------------------------------------------------------------
@@ -170,7 +170,9 @@ def run_or_skip_refusal(fn):
 def test_inverse_then_forward_recovers_qdd(model, states, method):
     for q, qd, qdd in states_of(states):
         tau = es.inverse_dynamics(model, q, qd, qdd)
-        back = run_or_skip_refusal(lambda: es.forward_dynamics(model, q, qd, tau, algorithm=method))
+        back = run_or_skip_refusal(
+            lambda q=q, qd=qd, tau=tau: es.forward_dynamics(model, q, qd, tau, algorithm=method)
+        )
         check(back, qdd, 1e-9, what=f"q̈ after ID→FD ({method})")
 
 
@@ -185,7 +187,7 @@ def test_mass_matrix_methods_agree(model, states):
 def test_mass_matrix_symmetric_positive_definite(model, states, method):
     # practica_6dof has massless links 3 and 5 and is still positive definite
     for q, _, _ in states_of(states):
-        M = run_or_skip_refusal(lambda: es.mass_matrix(model, q, algorithm=method))
+        M = run_or_skip_refusal(lambda q=q: es.mass_matrix(model, q, algorithm=method))
         scale = max(1.0, float(np.max(np.abs(M))))
         check(M, M.T, 1e-13, scale, what="M − Mᵀ")
         eig = np.linalg.eigvalsh(0.5 * (M + M.T))
@@ -430,7 +432,7 @@ def test_batch_equals_per_state(model, case, random_states):
     q, qd, qdd = random_states(model, zlib.crc32(case.encode()) + 2, 9)
     for name, call in _batch_calls(model).items():
         batch = call(q, qd, qdd)
-        single = np.stack([call(*s) for s in zip(q, qd, qdd)])
+        single = np.stack([call(*s) for s in zip(q, qd, qdd, strict=True)])
         assert batch.shape == single.shape, name
         np.testing.assert_allclose(batch, single, rtol=1e-14, atol=1e-14, err_msg=name)
 

@@ -32,7 +32,7 @@ def t3():
 def significant(value, printed, digits=4, noise=1e-5):
     """Printed to 5 digits by a single-precision program: agree to ``digits`` significant
     digits; entries at noise level (|printed| < noise) must be at noise level too."""
-    for x, p in zip(value, printed):
+    for x, p in zip(value, printed, strict=True):
         if abs(p) < noise:
             assert abs(x) < noise, (x, p)
         else:

@@ -74,7 +74,7 @@ def _as_tuple(result):
 def _equal(got, expected, what, tol=0.0):
     got, expected = _as_tuple(got), _as_tuple(expected)
     assert len(got) == len(expected), what
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         assert type(g) is np.ndarray and g.dtype == np.float64, what
         assert g.shape == e.shape, f"{what}: shape {g.shape} != {e.shape}"
         if tol == 0.0:
@@ -216,14 +216,14 @@ def test_results_are_fresh_and_inputs_untouched(model, fn):
         for r in first:
             r[...] = 1e300
         second = _as_tuple(call(model, *inputs))
-        for r, k in zip(second, kept):
+        for r, k in zip(second, kept, strict=True):
             np.testing.assert_array_equal(r, k)
         for a in first:
             for b in second:
                 assert not np.shares_memory(a, b)
             for x in inputs:
                 assert not np.shares_memory(a, x)
-        for x, s in zip(inputs, saved):
+        for x, s in zip(inputs, saved, strict=True):
             np.testing.assert_array_equal(x, s)
         if len(second) > 1:
             assert not np.shares_memory(second[0], second[1])

@@ -135,7 +135,7 @@ def test_constant_steering_drives_a_circle():
     for beta in (0.2, -0.5, 1.0):
         R, V = b / np.tan(beta), 0.7
         period = 2 * np.pi * abs(R) / V
-        f = lambda t, c: plat.motion(c, np.array([V, 0.0]))[2]
+        f = lambda t, c, V=V: plat.motion(c, np.array([V, 0.0]))[2]
         c0 = np.array([0, 0, 0, beta, 0, 0, 0.0])
         sol = solve_ivp(
             f, (0, period), c0, method="DOP853", rtol=1e-12, atol=1e-12, dense_output=True

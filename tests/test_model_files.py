@@ -19,7 +19,7 @@ def test_every_zoo_model_saves_and_reloads_exactly(name, tmp_path):
     back = load_model(save_model(model, tmp_path / "m.yaml"))
     assert np.array_equal(back.packed, model.packed)  # bit for bit
     assert [f.name for f in back.frames] == [f.name for f in model.frames]
-    for fa, fb in zip(model.frames, back.frames):
+    for fa, fb in zip(model.frames, back.frames, strict=True):
         assert np.array_equal(fa.rotation, fb.rotation) and np.array_equal(
             fa.translation, fb.translation
         )

@@ -31,7 +31,7 @@ def test_drivers_take_the_records_arguments(name):
     record = RECORDS[name]
     states = len(record.kernel_states or record.states)
     fixed_counts = (len(record.fixed_one), len(record.fixed_many))
-    for path, tail, fixed in zip((record.one, record.many), (1, 2), fixed_counts):
+    for path, tail, fixed in zip((record.one, record.many), (1, 2), fixed_counts, strict=True):
         names = _parameters(path)
         assert names[0] == "P" and names[-1] == "extended", path
         assert len(names) == 1 + states + fixed + len(record.outputs) + tail, path

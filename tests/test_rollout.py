@@ -254,7 +254,7 @@ def test_a_compiled_law_is_simulate_with_its_python_law_bit_for_bit(
                 torque=law.as_torque(0.001, i, models[i]),
                 algorithm=fd_method,
             )
-            for a, b in zip(runs[1:], (one.q, one.qd, one.qdd, one.tau)):
+            for a, b in zip(runs[1:], (one.q, one.qd, one.qdd, one.tau), strict=True):
                 assert np.array_equal(a[i], b), (type(law).__name__, i)
 
 

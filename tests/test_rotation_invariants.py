@@ -84,7 +84,7 @@ def test_vect_definition_and_inverse_of_skew():
 
 
 def test_linear_invariants_are_e_sin_phi_and_cos_phi():
-    for a, phi in zip(AXES, np.linspace(0.1, 3.0, len(AXES))):
+    for a, phi in zip(AXES, np.linspace(0.1, 3.0, len(AXES)), strict=True):
         lam, lam0 = linear_invariants(rot_axis(a, phi))
         check(lam, a * np.sin(phi), 1e-15)
         assert abs(lam0 - np.cos(phi)) < 1e-15
@@ -116,14 +116,14 @@ def test_axis_angle_round_trip_and_against_rot_axis():
     check(np.abs(np.sum(e_pi * AXES, axis=-1)), np.ones(len(AXES)), 1e-14)
     largest = np.argmax(np.abs(e_pi), axis=-1)  # deterministic sign at φ = π
     assert np.all(np.take_along_axis(e_pi, largest[:, None], -1) > 0)
-    for a, phi in zip(AXES, (0.3, 1.0, 2.0, 3.1)):
+    for a, phi in zip(AXES, (0.3, 1.0, 2.0, 3.1), strict=False):  # the first axes only
         check(rotation_from_axis_angle(a, phi), rot_axis(a, phi), 1e-15)
 
 
 def test_invariants_round_trip_and_against_rot_axis():
     lam, lam0 = linear_invariants(REGULAR)
     check(rotation_from_invariants(lam, lam0), REGULAR, 1e-12)
-    for a, phi in zip(AXES, (0.2, 1.4, 2.5, 3.0)):
+    for a, phi in zip(AXES, (0.2, 1.4, 2.5, 3.0), strict=False):  # the first axes only
         check(rotation_from_invariants(a * np.sin(phi), np.cos(phi)), rot_axis(a, phi), 1e-15)
 
 
@@ -159,7 +159,7 @@ def test_euler_parameters_round_trip_and_thesis_relations():
     tr = np.trace(ALL, axis1=1, axis2=2)
     check(q0**2, (1.0 + tr) / 4.0, 1e-15)  # (2.4.6a)
     check(q**2, np.diagonal(ALL, axis1=1, axis2=2) / 2 - (tr[:, None] - 1) / 4, 1e-15)
-    for a, phi in zip(AXES, (0.4, 1.7, 2.9)):
+    for a, phi in zip(AXES, (0.4, 1.7, 2.9), strict=False):  # the first axes only
         q0, q = euler_parameters(rot_axis(a, phi))  # (2.4.4)
         assert abs(q0 - np.cos(phi / 2)) < 1e-15
         check(q, a * np.sin(phi / 2), 1e-15)
@@ -194,7 +194,7 @@ def test_rodrigues_round_trip_singular_at_pi_and_thesis_matrix():
     assert not np.any(singular[: -len(AT_PI)]) and np.all(singular[-len(AT_PI) :])
     assert np.all(np.isnan(p[singular])) and np.all(np.isfinite(p[~singular]))
     check(rotation_from_rodrigues(p[~singular]), ALL[~singular], 1e-12)
-    for a, phi in zip(AXES, (0.5, 2.0, 3.0)):
+    for a, phi in zip(AXES, (0.5, 2.0, 3.0), strict=False):  # the first axes only
         p = rodrigues_parameters(rot_axis(a, phi)).p
         check(p, a * np.tan(phi / 2), 1e-13)
         check(rotation_from_rodrigues(p), rot_axis(a, phi), 1e-15)
@@ -275,7 +275,7 @@ def test_angle_singularities_are_flagged_and_still_rebuild(theta2, get, build, e
 # ----------------------------------------------------------------------------- identities
 def test_vect_and_trace_identities_for_skew_times_matrix():
     """(3.3.1.14): vect(SP) = ½[tr(P)1 − P]vect(S); tr(SP) = −2 vect(S)·vect(P)."""
-    for v, P in zip(RNG.normal(size=(20, 3)), RNG.normal(size=(20, 3, 3))):
+    for v, P in zip(RNG.normal(size=(20, 3)), RNG.normal(size=(20, 3, 3)), strict=True):
         S = skew(v)
         check(vect(S @ P), 0.5 * (np.trace(P) * np.eye(3) - P) @ vect(S), 1e-14)
         assert abs(np.trace(S @ P) + 2 * vect(S) @ vect(P)) < 1e-13
@@ -316,7 +316,7 @@ def test_printed_reconstruction_coefficient_does_not_rebuild_r():
 def test_angular_velocity_and_invariant_rates_against_central_differences():
     """(3.3.2.1) ω = vect(ṘRᵀ); (3.3.2.6) λ̇ = ½[tr(R)1 − R]ω; λ̇0 = −λ·ω; φ̇ = eᵀω."""
     h = 1e-5
-    for a, R0 in zip(AXES[:5], RANDOM[:5]):
+    for a, R0 in zip(AXES[:5], RANDOM[:5], strict=True):
 
         def R(t, a=a, R0=R0):
             return rot_axis(a, 0.7 + 1.3 * t + 0.4 * t * t) @ R0

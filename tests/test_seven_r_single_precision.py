@@ -20,7 +20,9 @@ ERRORS = ("position", "rate", "acceleration")
 def runs():
     """The module's own run: ROUND_OFF_SAMPLES samples of the 10° cycloid, both systems."""
     t = np.linspace(0.0, 1.0, seven_r_loop.ROUND_OFF_SAMPLES)
-    exact = np.array([rojas.seven_r_exact(*x) for x in zip(*seven_r_loop.input_motion(t))])
+    exact = np.array(
+        [rojas.seven_r_exact(*x) for x in zip(*seven_r_loop.input_motion(t), strict=True)]
+    )
     return {eq: seven_r_single.round_off_errors(eq, t) for eq in ik.EQUATIONS}, exact
 
 
@@ -70,7 +72,7 @@ def test_the_same_equations_in_double_precision_are_at_double_round_off():
         np.testing.assert_allclose(J2, J, rtol=0, atol=1e-14)
     mine = seven_r_single.loop_data(np.radians(131.0), 0.7, -0.4, np.float64)
     R, p, w, _, w_dot, _ = rojas.seven_r_loop_motion(np.radians(131.0), 0.7, -0.4)
-    for a, b in zip(mine, (R, p, w, w_dot)):
+    for a, b in zip(mine, (R, p, w, w_dot), strict=True):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-15)
     t = np.linspace(0.0, 1.0, 21)
     for equations in ik.EQUATIONS:

@@ -265,7 +265,7 @@ def test_body_force_equals_newton_euler_1_54(seed):
 def test_body_force_stacks():
     rng = np.random.default_rng(5)
     bodies = [rand_body(rng) for _ in range(4)]
-    args = [np.array(x) for x in zip(*bodies)]
+    args = [np.array(x) for x in zip(*bodies, strict=True)]
     out = sp.body_force(*args)
     assert out.shape == (4, 6)
     for k, b in enumerate(bodies):

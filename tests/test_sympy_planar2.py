@@ -96,7 +96,7 @@ def test_inverse_dynamics_matches_lagrange(setup):
         ref = oracle("tau", q[k], qd[k], qdd[k])
         _close(es.inverse_dynamics(model, q[k], qd[k], qdd[k]), ref, 1e-10, f"τ at state {k}")
     # the same 20 states as one batch
-    ref = np.array([oracle("tau", *s) for s in zip(q, qd, qdd)])
+    ref = np.array([oracle("tau", *s) for s in zip(q, qd, qdd, strict=True)])
     _close(es.inverse_dynamics(model, q, qd, qdd), ref, 1e-10, "τ (batch)")
 
 

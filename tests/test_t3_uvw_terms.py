@@ -178,7 +178,7 @@ def test_table_5_4_2_w_dtheta_is_the_thesis_formula(t3):
     dq, printed = np.asarray(PERTURBATION["dq"]), TABLE_5_4_2["W_dq"]
 
     def status(W):
-        return [four_digit_status(v, p, 0.0) for v, p in zip(W @ dq, printed)]
+        return [four_digit_status(v, p, 0.0) for v, p in zip(W @ dq, printed, strict=True)]
 
     assert status(c.W + c.derac) == ["ok"] * 6
     assert status(c.lin.W) == ["DIFF", "ok", "ok", "ok", "DIFF", "ok"]

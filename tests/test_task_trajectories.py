@@ -170,7 +170,7 @@ def test_path_derivatives_match_finite_differences(path):
     assert d.shape == (5, 11, 3)
     h = 1e-3
     for k in range(1, 5):
-        fd = d5(lambda x: path.derivatives(x, k - 1)[k - 1], g, h)
+        fd = d5(lambda x, k=k: path.derivatives(x, k - 1)[k - 1], g, h)
         np.testing.assert_allclose(
             d[k], fd, rtol=0, atol=1e-8 * (1 + np.abs(d[k]).max()), err_msg=f"order {k}"
         )

@@ -158,7 +158,9 @@ def check_page(page, reference, title, robot_names, curve_name):
     """The structure, title, heading and scene data of one page."""
     parsed = _Page(page)
     if parsed.elements != reference:
-        k = next((i for i, (a, b) in enumerate(zip(parsed.elements, reference)) if a != b), None)
+        # the first element that differs; None when one list is a prefix of the other
+        pairs = zip(parsed.elements, reference, strict=False)
+        k = next((i for i, (a, b) in enumerate(pairs) if a != b), None)
         where = parsed.elements[k] if k is not None else f"{len(parsed.elements)} elements"
         pytest.fail(f"the page's elements differ from a plain page's at {str(where)[:160]}")
     assert parsed.texts["title"] == [title] and parsed.texts["h1"] == [title]

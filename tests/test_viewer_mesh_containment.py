@@ -96,7 +96,7 @@ def _urdf(path: Path, meshes, scales=None) -> Path:
         names = [names] if isinstance(names, str) else names
         s = (scales or [1.0] * len(meshes))[k]
         s = s if isinstance(s, (list, tuple)) else [s] * len(names)
-        visuals = "".join(VISUAL.format(f=f, s=v) for f, v in zip(names, s))
+        visuals = "".join(VISUAL.format(f=f, s=v) for f, v in zip(names, s, strict=True))
         links.append(LINK.format(name=f"l{k}", parent="base" if k == 0 else f"l{k - 1}",
                                  visuals=visuals))  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -83,7 +83,7 @@ def test_the_figures_draw_the_data(run):
         np.testing.assert_array_equal(line.get_ydata(), traj.qd[:, j])
     assert len(fig.axes[0].lines) == traj.qd.shape[1]
     panels = viz.plot_joint_panels(traj, 1).axes
-    for ax, key in zip(panels, ("q", "qd", "qdd", "tau")):
+    for ax, key in zip(panels, ("q", "qd", "qdd", "tau"), strict=True):
         np.testing.assert_array_equal(ax.lines[0].get_ydata(), getattr(traj, key)[:, 1])
     energy = viz.plot_overview(arm, traj).axes[-1]
     total = [line for line in energy.lines if line.get_label() == "total"]

@@ -3,6 +3,8 @@
 the sign-corrected wheel Jacobian against the transform chain it comes from, the
 composite least-squares Jacobian and slip residual, the tricycle's 3.18–3.21."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,18 @@ R_WHEEL, L_HALF, B = 0.2, 0.314, 0.9
 
 def _pose(T):
     return np.array([T[0, 3], T[1, 3], np.arctan2(T[1, 0], T[0, 0])])
+
+
+def _F_T_C(t, body, steer_rate, hinge, steer, contact):
+    """F→R→H→S→C at time ``t``: R moving at ``body`` (ẋ_R, ẏ_R, θ̇_R in R, at t = 0), the
+    steering angle ``steer`` turning at ``steer_rate``; ``hinge`` and ``contact`` (θ, x, y)."""
+    F_T_R = su.planar_transform(body[2] * t, body[0] * t, body[1] * t)  # R̄ = R at 0
+    return (
+        F_T_R
+        @ su.planar_transform(*hinge)
+        @ su.planar_transform(steer + steer_rate * t, 0, 0)
+        @ su.planar_transform(*contact)
+    )
 
 
 def test_wheel_jacobian_matches_the_transform_chain():
@@ -26,14 +40,14 @@ def test_wheel_jacobian_matches_the_transform_chain():
         body = rng.normal(size=3)  # ẋ_R, ẏ_R, θ̇_R (in R, at t = 0)
         steer_rate = rng.normal()
 
-        def F_T_C(t):
-            F_T_R = su.planar_transform(body[2] * t, body[0] * t, body[1] * t)  # R̄ = R at 0
-            return (
-                F_T_R
-                @ su.planar_transform(th_H, xh, yh)
-                @ su.planar_transform(th_S + steer_rate * t, 0, 0)
-                @ su.planar_transform(th_SC, xs, ys)
-            )
+        F_T_C = functools.partial(
+            _F_T_C,
+            body=body,
+            steer_rate=steer_rate,
+            hinge=(th_H, xh, yh),
+            steer=th_S,
+            contact=(th_SC, xs, ys),
+        )
 
         h = 1e-6
         dp = (_pose(F_T_C(h)) - _pose(F_T_C(-h))) / (2 * h)

@@ -322,7 +322,7 @@ def test_results_stay_finite_next_to_the_steering_limit():
             tricycle_body_acceleration(beta, 0.3, 1.0, 0.1, B, thesis=True),
         ]
         assert all(np.all(np.isfinite(v)) for v in values)
-        scale = max(np.abs(J @ q).max() for J, q in zip(Js, rates))
+        scale = max(np.abs(J @ q).max() for J, q in zip(Js, rates, strict=True))
         assert np.abs(result.residual).max() < 1e-9 * scale
 
 

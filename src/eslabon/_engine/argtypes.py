@@ -11,27 +11,36 @@ type; it generates no code.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar
+
 from numba import types
 from numba.extending import intrinsic
 
+_T = TypeVar("_T")
 
-@intrinsic
-def as_argument(typingctx, x):
-    """``x`` with the type it has when passed from Python (in compiled code only).
+if TYPE_CHECKING:  # the call compiled code makes: numba's @intrinsic supplies typingctx
 
-    Parameters
-    ----------
-    x : any numba value
-        A constant's literal type is made plain: ``Literal[int](0)`` -> ``int64``,
-        ``Literal[bool](True)`` -> ``bool``; any other type is kept.
+    def as_argument(x: _T) -> _T: ...
 
-    Returns
-    -------
-    the value of ``x``, typed ``types.unliteral`` of its type
-    """
-    plain = types.unliteral(x)
+else:
 
-    def codegen(context, builder, sig, args):
-        return context.cast(builder, args[0], sig.args[0], sig.return_type)
+    @intrinsic
+    def as_argument(typingctx, x):
+        """``x`` with the type it has when passed from Python (in compiled code only).
 
-    return plain(x), codegen
+        Parameters
+        ----------
+        x : any numba value
+            A constant's literal type is made plain: ``Literal[int](0)`` -> ``int64``,
+            ``Literal[bool](True)`` -> ``bool``; any other type is kept.
+
+        Returns
+        -------
+        the value of ``x``, typed ``types.unliteral`` of its type
+        """
+        plain = types.unliteral(x)
+
+        def codegen(context, builder, sig, args):
+            return context.cast(builder, args[0], sig.args[0], sig.return_type)
+
+        return plain(x), codegen

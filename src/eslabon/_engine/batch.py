@@ -134,7 +134,10 @@ def _call_chunk(typingctx, address, pointers, lo, hi, N):
             builder.inttoptr(builder.extract_value(args[1], k), double_ptr)
             for k in range(_POINTERS)
         ]
-        counts = [context.cast(builder, v, t, types.int64) for v, t in zip(args[2:], sig.args[2:])]
+        counts = [
+            context.cast(builder, v, t, types.int64)
+            for v, t in zip(args[2:], sig.args[2:], strict=True)
+        ]
         return builder.call(fn, ptrs + counts)
 
     return sig, codegen

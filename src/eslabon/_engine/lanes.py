@@ -354,7 +354,7 @@ def _register_set(fn, count):
             items = [(vty, v)]
         else:
             items = [(vty[j], builder.extract_value(v, j)) for j in range(count)]
-        for p, (ty, x) in zip(ptrs, items):
+        for p, (ty, x) in zip(ptrs, items, strict=True):
             y = _store_value(context, builder, ty, x, elem)
             builder.store(y, p, align=8) if elem is LANES else builder.store(y, p)
         return context.get_dummy_value()
@@ -643,7 +643,7 @@ def _lower_clear(context, builder, sig, args):
     wsty, ws = sig.args[0], args[0]
     if wsty.layout != "C":
         raise TypingError(f"clear: expected a C-contiguous workspace, got {wsty}")
-    i, lo, hi = (_intp(context, builder, t, v) for t, v in zip(sig.args[1:], args[1:]))
+    i, lo, hi = (_intp(context, builder, t, v) for t, v in zip(sig.args[1:], args[1:], strict=True))
     idx = [i, lo] + ([ir.Constant(ir.IntType(64), 0)] if wsty.ndim == 3 else [])
     first = _cell(context, builder, wsty, ws, idx)
     count = builder.sub(hi, lo)

@@ -51,7 +51,8 @@ reads them as one tuple ``j``, indexed by the ``J_`` names (``j[J_PLACE]``, the 
 ``python -m eslabon._engine.layout --c-header`` writes from this module.
 """
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 # joint type codes of the model (what each type is: eslabon._engine.joints). The packed
 # rows hold only FIXED, REVOLUTE, PRISMATIC and HELICAL at JTYPE: a joint of more than one

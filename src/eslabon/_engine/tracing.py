@@ -163,7 +163,7 @@ def _argument(context, builder, ty, value):
 def _lowered(result, ty, context, builder):
     if isinstance(ty, types.BaseTuple):
         return context.make_tuple(
-            builder, ty, [_lowered(r, t, context, builder) for r, t in zip(result, ty)]
+            builder, ty, [_lowered(r, t, context, builder) for r, t in zip(result, ty, strict=True)]
         )
     return (
         _value_of(result, context, builder)._as(ty)
@@ -193,7 +193,7 @@ def tuple_function(fn):
 
     @lower_builtin(fn, *([types.Any] * len(params)))
     def _lower(context, builder, sig, args):
-        values = [_argument(context, builder, t, v) for t, v in zip(sig.args, args)]
+        values = [_argument(context, builder, t, v) for t, v in zip(sig.args, args, strict=True)]
         return _lowered(fn(*values), sig.return_type, context, builder)
 
     return fn

@@ -174,7 +174,7 @@ class SweepSpec:
         return json.loads(json.dumps(asdict(self)))
 
     @classmethod
-    def from_dict(cls, d, where: str = "spec") -> "SweepSpec":
+    def from_dict(cls, d, where: str = "spec") -> SweepSpec:
         """The spec of :meth:`to_dict` (``where`` names the source in errors).
 
         Checks the set of keys and the list-valued fields only; the values are taken as

@@ -39,7 +39,7 @@ FLOATING_SIM_ROBOT, FLOATING_SIM_SEED = "erd:solo12", 0
 
 # --- c. scaling ------------------------------------------------------------------------
 def _slope(ns, ts):
-    pts = [(n, t) for n, t in zip(ns, ts) if t is not None]
+    pts = [(n, t) for n, t in zip(ns, ts, strict=True) if t is not None]
     if len(pts) < 2:
         return None
     x, y = np.log([p[0] for p in pts]), np.log([p[1] for p in pts])
@@ -124,8 +124,8 @@ def _time_chains(sizes, ops, pc, s, rows, checks, notes, times, sources, tag="")
 def _slope_row(label, pts, target, judged, kw):
     r = row(
         label,
-        _slope(*zip(*[t[:2] for t in pts])),
-        _slope(*zip(*[t[::2] for t in pts])),
+        _slope(*zip(*[t[:2] for t in pts], strict=True)),
+        _slope(*zip(*[t[::2] for t in pts], strict=True)),
         unit="slope",
         target=target if judged else "(overhead-flattened)",
         on="ours" if judged else None,

@@ -7,7 +7,6 @@ import importlib.util
 import json
 import re
 from pathlib import Path
-from typing import List, Optional
 
 import numpy as np
 import typer
@@ -37,7 +36,7 @@ def printable(text: object, keep: str = "") -> str:
     return _CONTROL.sub(lambda m: m[0] if m[0] in keep else f"\\x{ord(m[0]):02x}", str(text))
 
 
-def emit(data: dict, as_json: bool, lines: List[str]):
+def emit(data: dict, as_json: bool, lines: list[str]):
     """Print a command's result: ``data`` as JSON with ``--json`` (JSON escapes control
     characters itself), else ``lines``, each :func:`printable` but for its line breaks
     (names inside them are made printable where they are formatted)."""
@@ -92,7 +91,7 @@ def _parse_value(text: str):
         return text
 
 
-def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: bool = False):
+def resolve_model(spec: str, options: list[str] | None = None, mobile_ok: bool = False):
     """A zoo name or a model file path, with ``key=value`` options for zoo models. A mobile
     manipulator file is accepted only where ``mobile_ok``."""
     from .. import zoo
@@ -134,7 +133,7 @@ def resolve_model(spec: str, options: Optional[List[str]] = None, mobile_ok: boo
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
-def parse_configuration(m, text: Optional[str], field: str):
+def parse_configuration(m, text: str | None, field: str):
     """A configuration of ``m`` (nq numbers) from ``text``; unset, the neutral one (zeros,
     and unit quaternions (0, 0, 0, 1) where the model has them)."""
     if text is None:
@@ -144,7 +143,7 @@ def parse_configuration(m, text: Optional[str], field: str):
     return parse_vector(text, m.nq, field)
 
 
-def parse_vector(text: Optional[str], n: int, field: str, default_zero: bool = True):
+def parse_vector(text: str | None, n: int, field: str, default_zero: bool = True):
     """``n`` finite numbers from ``text``: separated by commas and/or spaces, optionally
     in one pair of brackets; anything else is refused saying why."""
     if text is None:

@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import numpy as np
 import typer
@@ -59,8 +58,8 @@ def _fmt(v) -> str:
 
 @app.command()
 def info(
-    model: Optional[str] = typer.Argument(None, help="Zoo name or model file."),
-    opt: Optional[List[str]] = OPT,
+    model: str | None = typer.Argument(None, help="Zoo name or model file."),
+    opt: list[str] | None = OPT,
     as_json: bool = JSON,
     list_models: bool = typer.Option(False, "--list", help="List the zoo models."),
 ):
@@ -83,7 +82,7 @@ def inverse(
     q: str = vector_option("--q", "Joint positions q", "rad or m"),
     qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
     qdd: str = vector_option("--qdd", "Joint accelerations q̈", "rad/s² or m/s²"),
-    opt: Optional[List[str]] = OPT,
+    opt: list[str] | None = OPT,
     as_json: bool = JSON,
     trace: bool = typer.Option(False, "--trace", help="Print every NE quantity."),
 ):
@@ -116,15 +115,15 @@ def forward(
     q: str = vector_option("--q", "Joint positions q", "rad or m"),
     qd: str = vector_option("--qd", "Joint velocities q̇", "rad/s or m/s"),
     tau: str = vector_option("--tau", "Joint torques τ", "N·m or N"),
-    opt: Optional[List[str]] = OPT,
+    opt: list[str] | None = OPT,
     as_json: bool = JSON,
-    algorithm: Optional[str] = typer.Option(
+    algorithm: str | None = typer.Option(
         None,
         "--algorithm",
         help="aba, crba, rnea_columns, lagrange, soa or gibbs_appell "
         "(default: aba; crba with a mimic joint).",
     ),
-    method: Optional[str] = OLD_METHOD,
+    method: str | None = OLD_METHOD,
 ):
     """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
     from .. import forward_dynamics
@@ -167,17 +166,17 @@ def simulate(
         "omnidirectional one torque per wheel [N·m]; synchronous drive "
         "τ_drive, τ_steer [N·m]), separated by commas or spaces.",
     ),
-    integrator: Optional[str] = typer.Option(
+    integrator: str | None = typer.Option(
         None,
         "--integrator",
         help="rk4, euler, dop853 or rk45 (default: rk4 for an arm, dop853 for a mobile "
         "manipulator).",
     ),
-    algorithm: Optional[str] = typer.Option(
+    algorithm: str | None = typer.Option(
         None, "--algorithm", help="Arms: the forward-dynamics algorithm, as `eslabon fd`."
     ),
-    method: Optional[str] = OLD_METHOD,
-    opt: Optional[List[str]] = OPT,
+    method: str | None = OLD_METHOD,
+    opt: list[str] | None = OPT,
     force: bool = FORCE,
     as_json: bool = JSON,
 ):
@@ -250,14 +249,14 @@ def _simulate_mobile(mm, t_final, dt, out, q0, qd0, tau, u, integrator, force, a
 @app.command("plot")
 def plot_cmd(
     trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
-    model: Optional[str] = typer.Option(
+    model: str | None = typer.Option(
         None, "--model", help="Zoo name or model file (adds energy, needed for --gif)."
     ),
     out: Path = typer.Option(..., "--out", help="Figure file (.png, .svg, .pdf)."),
-    gif: Optional[Path] = typer.Option(
+    gif: Path | None = typer.Option(
         None, "--gif", help="Also animate a 3-D stick figure (.gif, or .mp4 with ffmpeg)."
     ),
-    opt: Optional[List[str]] = OPT,
+    opt: list[str] | None = OPT,
     force: bool = FORCE,
     as_json: bool = JSON,
 ):
@@ -315,7 +314,7 @@ def view_cmd(
     trajectory: Path = typer.Argument(..., help="Trajectory file (.npz or .csv)."),
     model: str = typer.Option(..., "--model", help="Zoo name or model file."),
     out: Path = typer.Option(Path("view.html"), "--out", help="HTML file to write."),
-    opt: Optional[List[str]] = OPT,
+    opt: list[str] | None = OPT,
     force: bool = FORCE,
     as_json: bool = JSON,
 ):
@@ -342,7 +341,7 @@ def crosscheck_cmd(
     ),
     seed: int = typer.Option(0, "--seed", help="Seed for unset vectors."),
     rtol: float = typer.Option(1e-9, "--rtol", help="Relative tolerance."),
-    opt: Optional[List[str]] = OPT,
+    opt: list[str] | None = OPT,
     as_json: bool = JSON,
 ):
     """Every formulation at one state (inverse dynamics, mass matrix, forward dynamics)
@@ -369,11 +368,11 @@ def linearize_cmd(
         help="Trajectory file (.npz or .csv) with t, q, qd, qdd, as `simulate` writes.",
     ),
     t: float = typer.Option(..., "--t", help="Time to linearize at [s]."),
-    psi: Optional[float] = typer.Option(
+    psi: float | None = typer.Option(
         None, "--psi", help="Damping Ψ (scalar) for model-assignment gains."
     ),
-    omega: Optional[float] = typer.Option(None, "--omega", help="Natural frequency Ω [rad/s]."),
-    opt: Optional[List[str]] = OPT,
+    omega: float | None = typer.Option(None, "--omega", help="Natural frequency Ω [rad/s]."),
+    opt: list[str] | None = OPT,
     as_json: bool = JSON,
 ):
     """U, V, W and A(t), B(t) along a trajectory at time T (seed 000 §5.2–5.4), the frozen
@@ -426,17 +425,17 @@ def linearize_cmd(
 
 @app.command()
 def bench(
-    against: Optional[str] = typer.Option(
+    against: str | None = typer.Option(
         None, "--against", help="Also time this library side by side: pin (Pinocchio)."
     ),
-    json_path: Optional[Path] = typer.Option(
+    json_path: Path | None = typer.Option(
         None, "--json", help="Write all numbers and the machine info to this file."
     ),
-    markdown: Optional[Path] = typer.Option(
+    markdown: Path | None = typer.Option(
         None, "--markdown", help="Write the results as Markdown (benchmarks/RESULTS.md)."
     ),
     quick: bool = typer.Option(False, "--quick", help="Short repeats (CI smoke run)."),
-    only: Optional[str] = typer.Option(
+    only: str | None = typer.Option(
         None,
         "--only",
         help="Sections, comma-separated: per_call,batch,scaling,simulate,startup,rollout.",
@@ -478,9 +477,9 @@ def bench(
 @app.command("sweep")
 def sweep_cmd(
     target: str = typer.Argument(..., help="A sweep spec (YAML), or 'report'."),
-    folder: Optional[Path] = typer.Argument(None, help="With 'report': the sweep's output folder."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Output folder (Parquet parts)."),
-    scheduler: Optional[str] = typer.Option(
+    folder: Path | None = typer.Argument(None, help="With 'report': the sweep's output folder."),
+    out: Path | None = typer.Option(None, "--out", help="Output folder (Parquet parts)."),
+    scheduler: str | None = typer.Option(
         None, "--scheduler", help="Address of an existing Dask scheduler (tcp://host:port)."
     ),
     resume: bool = typer.Option(

@@ -406,9 +406,9 @@ def linearize_along(
     if wrenches is not None and any(callable(w.value) for w in external_wrenches(model, wrenches)):
         each = [
             linearize(model, *x, derivatives=derivatives, step=step, wrenches=wrenches, t=tk)
-            for *x, tk in zip(q, qd, qdd, t)
+            for *x, tk in zip(q, qd, qdd, t, strict=True)
         ]
-        return Linearization(*(np.stack(f) for f in zip(*(e[:6] for e in each))), t)
+        return Linearization(*(np.stack(f) for f in zip(*(e[:6] for e in each), strict=True)), t)
     return linearize(
         model, q, qd, qdd, derivatives=derivatives, step=step, wrenches=wrenches
     )._replace(t=t)

@@ -100,7 +100,7 @@ class Nominal:
         self._qdd = [p.derivative(2) for p in self._q]
 
     @classmethod
-    def from_trajectory(cls, trajectory) -> "Nominal":
+    def from_trajectory(cls, trajectory) -> Nominal:
         """From anything with t, q, qd, qdd (a Trajectory, an IK PathSolution).
 
         Parameters

@@ -70,7 +70,7 @@ def _counted_sincos(x):
 def _count_trig_as_calls():
     from eslabon._engine import joints
 
-    joints.sincos_near = _counted_sincos
+    joints.sincos_near = _counted_sincos  # type: ignore[assignment]  # a counting stand-in
 
 
 NUMPY_COUNT = {
@@ -164,13 +164,13 @@ def _count_einsum(args, out):
     entry are summed."""
     subscripts, operands = args[0], args[1:]
     inputs = subscripts.split("->")[0].split(",")
-    sizes = {}
-    for letters, operand in zip(inputs, operands):
+    sizes: dict[str, int] = {}
+    for letters, operand in zip(inputs, operands, strict=True):
         shape = np.shape(operand)
         if "..." in letters:
             lead = len(shape) - (len(letters) - 3)
             letters = "".join(chr(0x100 + k) for k in range(lead)) + letters.replace("...", "")
-        sizes.update(zip(letters, shape))
+        sizes.update(zip(letters, shape, strict=True))
     terms = int(np.prod(list(sizes.values())))
     NUMPY_COUNT["mul"] += terms * (len(operands) - 1)
     NUMPY_COUNT["add"] += terms - np.size(out)
@@ -309,7 +309,7 @@ def _soa_count(model, q):
             **{f.name: getattr(motion, f.name).view(Counting) for f in dataclasses.fields(motion)},
         )
 
-    soa.kinematic_pass = counted_pass
+    soa.kinematic_pass = counted_pass  # type: ignore[assignment]  # a counting stand-in
     soa.chain_data = lambda *a: soa.ChainData(*(counted(x) for x in real_data(*a)))
     soa.step_one_bias = lambda m, x, v: np.asarray(real_bias(m, x, v)).view(Counting)
     try:

@@ -130,7 +130,7 @@ class CrosscheckReport:
             f"  {'group':<17} {'method':<36} {'vs':<14} {'max |diff|':>11} "
             f"{'relative':>10} {'tol':>8}  status",
         ]
-        notes = []
+        notes: list[str] = []
         for c in self.checks:
             head = f"  {pad(c.group, 17)} {pad(c.name, 36)} {pad(c.reference, 14)} "
             if c.skipped:

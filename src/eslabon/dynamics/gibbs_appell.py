@@ -131,9 +131,9 @@ def gibbs_appell_terms(model, q, qd) -> GibbsAppellTerms:
 def _each(model, what, one, **fields):
     """Check the states (n,) or (N, n), then apply ``one`` to each."""
     values, batched = vectors(model.nq, **fields)
-    require_finite(what, **dict(zip(fields, values)))
+    require_finite(what, **dict(zip(fields, values, strict=True)))
     if batched:
-        return np.array([one(*x) for x in zip(*values)])
+        return np.array([one(*x) for x in zip(*values, strict=True)])
     return one(*values)
 
 

@@ -116,7 +116,7 @@ def newton_euler_luh(n: int) -> int:
     return 150 * _check_n(n) - 48
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _probe(method: str, sizes: tuple) -> dict:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run(

@@ -131,7 +131,7 @@ class Quantity:
                 raise ValueError(f"{self.name}: kernel_states: {name!r} is not a state")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _driver(path: str):
     """The function at ``"module:function"`` (imports the module, and numba, once)."""
     module, name = path.split(":")
@@ -168,10 +168,10 @@ def run(quantity: Quantity, model, *, fixed_one=None, fixed_many=None, **states)
         raise ValueError(f"{quantity.name}: this record does not take mimic joints")
     names = quantity.states
     values, batched = check_states(model, **{k: states[k] for k in names})
-    checked = dict(zip(names, values))
+    checked = dict(zip(names, values, strict=True))
     q = checked["q"]
     lead = q.shape[:-1]
-    mapped = dict(zip(names, engine_arrays(model, *values)))
+    mapped = dict(zip(names, engine_arrays(model, *values), strict=True))
     n = model.engine_nv
     zero = None
     ins = []
@@ -212,6 +212,8 @@ def public(quantity: Quantity, general, result_type=None):
     takes) otherwise (:func:`eslabon._engine.entrypoints.public`)."""
     if general.__name__ != quantity.name:
         raise ValueError(f"{quantity.name}: the general path is named {general.__name__!r}")
+    if quantity.entry is None:
+        raise ValueError(f"{quantity.name}: the record names no C entry")
     module, name = quantity.entry.split(":")
     wide = len(quantity.outputs) >= 3
     plain, extended, cols, squares = _entrypoints.entry_pair(module, name, wide=wide)

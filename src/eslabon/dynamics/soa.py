@@ -243,7 +243,7 @@ def operator_terms(model, q, qd):
     require_joints(model)
     (q, qd), batched = _states(model, q=q, qd=qd)
     if batched:
-        pairs = [operator_terms(model, a, b) for a, b in zip(q, qd)]
+        pairs = [operator_terms(model, a, b) for a, b in zip(q, qd, strict=True)]
         return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     ops = global_operators(model, q, qd)
     rH = ops.rho.T @ ops.H  # ρᵀ H; its transpose is Hᵀ ρ
@@ -405,7 +405,7 @@ def _block_cholesky_solve(diag, upper, S):
     z = [S[0]]
     for i in range(1, n):
         z.append(S[i] - L[i] @ z[i - 1])
-    x = [None] * n
+    x: list[np.ndarray | None] = [None] * n
     x[-1] = np.linalg.solve(D[-1], z[-1])
     for i in range(n - 2, -1, -1):
         x[i] = np.linalg.solve(D[i], z[i] - upper[i] @ x[i + 1])
@@ -433,7 +433,7 @@ def forward_dynamics(model, q, qd, tau, *, regularization: float = 0.0):
         return np.array(
             [
                 forward_dynamics(model, a, b, c, regularization=regularization)
-                for a, b, c in zip(q, qd, tau)
+                for a, b, c in zip(q, qd, tau, strict=True)
             ]
         )
     require_finite("forward_dynamics", q=q, qd=qd, tau=tau)

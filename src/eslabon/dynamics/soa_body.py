@@ -88,9 +88,10 @@ def inverse_dynamics(model, q, qd, qdd):
         raise ValueError("q: Figure 7 in body frames takes one state (nq,), not a batch")
     motion = kinematic_pass(model, q)  # the placements r_{i−1,i}, p_{i−1,i} only
     n = model.nb
-    V, Vd, H = np.zeros((n + 1, 6)), np.zeros((n + 1, 6)), [None] * (n + 1)
+    V, Vd = np.zeros((n + 1, 6)), np.zeros((n + 1, 6))
+    H = [np.zeros((6, 0))] * (n + 1)  # H_0: the base has no joint
     Vd[0, 3:] = -model.gravity  # V̇_0 = [0; −g], base frame
-    X = [None] * (n + 1)  # X_i = R_{i−1,i}ᵀ P̂(p_{i−1,i})ᵀ
+    X = [np.eye(6)] * (n + 1)  # X_i = R_{i−1,i}ᵀ P̂(p_{i−1,i})ᵀ (X_0 unused)
     for i in range(1, n + 1):
         r, p = motion.parent_rotation[i], motion.parent_translation[i]
         X[i] = rotation_operator(r).T @ translation_operator(p).T

@@ -89,7 +89,7 @@ class RneaTrace:
             quantity, x, y, z to 6 significant digits) and a last line ``tau = [...]``.
         """
         lines = [f"{'body':<10}{'frame':<9}{'qty':<5}{'x':>14}{'y':>14}{'z':>14}"]
-        for b, (name, frame) in enumerate(zip(self.bodies, self.frames)):
+        for b, (name, frame) in enumerate(zip(self.bodies, self.frames, strict=True)):
             for key in QUANTITIES:
                 x, y, z = getattr(self, key)[b]
                 # padded by display width: ω̇ is two characters (ω, a combining dot), one column

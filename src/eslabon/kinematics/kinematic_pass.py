@@ -169,7 +169,7 @@ def _states(model, q, qd, qdd):
     if qdd is not None:
         given["qdd"] = qdd
     values, batched = vectors(model.nv, nq=model.nq, **given)
-    checked = dict(zip(given, values))
+    checked = dict(zip(given, values, strict=True))
     if model.nq != model.nv:
         check_configuration(model, checked["q"])
     zeros = np.zeros(checked["q"].shape[:-1] + (model.nv,))  # read by the kernel only

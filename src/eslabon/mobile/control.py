@@ -372,7 +372,12 @@ def closed_loop(mm, law, y0, *, reference=None):
         U.append(u)
         TAU.append(tau)
         if i + 1 < len(t):
-            y = rk4_step(lambda _t, x: state_derivative(mm, x, u, tau), t[i], y, t[i + 1] - t[i])
+            y = rk4_step(
+                lambda _t, x, u=u, tau=tau: state_derivative(mm, x, u, tau),
+                t[i],
+                y,
+                t[i + 1] - t[i],
+            )
             Y.append(y)
     Y = np.array(Y)
     error = Y - np.array([ref.state(i) for i in range(len(t))])

@@ -73,7 +73,7 @@ class DiffDriveParams:
         )
 
     @classmethod
-    def seekur_jr_assumed(cls, **overrides) -> "DiffDriveParams":
+    def seekur_jr_assumed(cls, **overrides) -> DiffDriveParams:
         """An assumed differential-drive base of the same size (docs/mobile.md).
 
         Assumed values, not data from Araujo (2012): l = 0.314 m, r = 0.20 m, 8 kg per

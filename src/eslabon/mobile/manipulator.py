@@ -98,7 +98,7 @@ class Mount:
         object.__setattr__(self, "rotation", check_rotation(self.rotation, "mount.rotation"))
 
     @classmethod
-    def araujo_assumed(cls) -> "Mount":
+    def araujo_assumed(cls) -> Mount:
         """The PUMA's mount on the Seekur Jr. that ``reproduce araujo`` and the demo use.
 
         **Assumed**, not data from Araujo (2012), which gives no mount: the arm's base
@@ -299,7 +299,7 @@ class MobileManipulator:
         c = b + self.n_quasi
         return y[:a], y[a:b], y[b:c], y[c:]
 
-    def with_mode(self, mode: str, **thesis_flags) -> "MobileManipulator":
+    def with_mode(self, mode: str, **thesis_flags) -> MobileManipulator:
         """The same mobile manipulator in another coupling ``mode``.
 
         Parameters

@@ -122,7 +122,7 @@ class OmniParams:
             )
 
     @classmethod
-    def mecanum_assumed(cls, **overrides) -> "OmniParams":
+    def mecanum_assumed(cls, **overrides) -> OmniParams:
         """An assumed four-wheel mecanum base (not data from any source document).
 
         Wheels at (±0.25, ±0.20) m heading forward, rollers at ∓45° in the usual X
@@ -163,7 +163,7 @@ class OmniParams:
         return cls(**values)
 
     @classmethod
-    def three_wheel_assumed(cls, **overrides) -> "OmniParams":
+    def three_wheel_assumed(cls, **overrides) -> OmniParams:
         """An assumed three-omni-wheel base (not data from any source document).
 
         Omni wheels (α = 0) at 0.20 m from the centre at 90°, 210° and 330°, each rolling

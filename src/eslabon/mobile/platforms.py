@@ -273,7 +273,7 @@ def _chassis_and_axle(
         )
     ]
     spins = []
-    for name, side in zip(names, (1.0, -1.0)):
+    for name, side in zip(names, (1.0, -1.0), strict=True):
         body, spin = _wheel(
             name,
             wheel_mass,
@@ -297,7 +297,7 @@ def _platform_motion(bodies, ch, theta, spins, steering_rate=None):
     if steering_rate is not None:
         rates, accel0 = np.r_[rates, steering_rate], np.r_[accel0, 0.0]
         G = np.vstack([G, np.eye(k)[1]])
-    spin, spin0, d_spin = (np.array(x) for x in zip(*spins))
+    spin, spin0, d_spin = (np.array(x) for x in zip(*spins, strict=True))
     return PlatformMotion(
         bodies,
         ch,
@@ -447,7 +447,7 @@ class TricycleParams:
             )
 
     @classmethod
-    def seekur_jr_assumed(cls, **overrides) -> "TricycleParams":
+    def seekur_jr_assumed(cls, **overrides) -> TricycleParams:
         """The thesis's Seekur Jr. with the mass split seed 003 leaves out **assumed**.
 
         The thesis's Seekur Jr. (350 kg, b = 0.90 m, l = 0.314 m, r = 0.20 m) with the
@@ -634,7 +634,7 @@ class Tricycle:
         )
         sides = (0.0,) if p.front_wheels == 1 else (1.0, -1.0)
         names = ("front",) if p.front_wheels == 1 else ("front_left", "front_right")
-        for name, side in zip(names, sides):
+        for name, side in zip(names, sides, strict=True):
             d = side * p.front_half_track * np.array([-np.sin(beta), np.cos(beta), 0.0])
             zxd = _z_cross(d)
             centre = PointMotion(

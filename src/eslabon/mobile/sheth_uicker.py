@@ -72,7 +72,7 @@ def composite(jacobians, wheel_rates) -> CompositeResult:
     if len(jacobians) == 0 or len(jacobians) != len(wheel_rates):
         raise ValueError("wheel_rates: expected one rate vector per wheel Jacobian")
     each = []
-    for i, (J, qd) in enumerate(zip(jacobians, wheel_rates)):
+    for i, (J, qd) in enumerate(zip(jacobians, wheel_rates, strict=True)):
         J = finite_array(J, f"jacobians[{i}]")
         if J.ndim != 2 or J.shape[0] != 3:
             raise ValueError(f"jacobians[{i}]: expected shape (3, k), got {J.shape}")

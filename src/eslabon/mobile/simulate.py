@@ -227,7 +227,7 @@ class MobileTrajectory:
             with atomic_file(path, "w", overwrite=overwrite, newline="") as fh:
                 w = csv.writer(fh)
                 w.writerow(cols)
-                for row in zip(*cols.values()):
+                for row in zip(*cols.values(), strict=True):
                     w.writerow([repr(float(v)) for v in row])
         return path
 
@@ -444,11 +444,14 @@ def _trajectory(mm, t, X, u_of, tau_of, locked):
     U = np.array([u_of(tk) for tk in t])
     TAU = np.array([tau_of(tk) for tk in t])
     acc = np.array(
-        [accelerations(mm, x[:n_y], uu, tt, locked=locked) for x, uu, tt in zip(X, U, TAU)]
+        [
+            accelerations(mm, x[:n_y], uu, tt, locked=locked)
+            for x, uu, tt in zip(X, U, TAU, strict=True)
+        ]
     )
     motions = [mm.platform.motion(*_cfg_nu(mm, x[:n_y])) for x in X]
     rates = np.array([pm.rates for pm in motions])
-    config_accels = np.array([pm.accel0 + pm.G @ a[:k] for pm, a in zip(motions, acc)])
+    config_accels = np.array([pm.accel0 + pm.G @ a[:k] for pm, a in zip(motions, acc, strict=True)])
     energy = np.array(
         [coupled_kinetic_energy(mm, x[:n_y]) + arm_potential_energy(mm, x[:n_y]) for x in X]
     )

@@ -107,7 +107,7 @@ class SyncDriveParams:
             )
 
     @classmethod
-    def three_wheel_assumed(cls, **overrides) -> "SyncDriveParams":
+    def three_wheel_assumed(cls, **overrides) -> SyncDriveParams:
         """An assumed three-wheel synchronous drive (not data from any source document).
 
         Three wheels on a 0.20 m circle, r = 0.06 m, 1 kg each; a 2 kg turret

@@ -261,7 +261,9 @@ class ModelBuilder:
             ),  # its moments: build() knows the model's scale (settle_inertia)
             **{
                 key: check_nonnegative(value, f"{where}.{key}", bound, unit)
-                for (key, bound, unit), value in zip(BODY_BOUNDS, (viscous, coulomb, armature))
+                for (key, bound, unit), value in zip(
+                    BODY_BOUNDS, (viscous, coulomb, armature), strict=True
+                )
             },
             com_slide=float(as_float_array(com_slide, (), f"{where}.com_slide")),
             name=name,

@@ -172,7 +172,7 @@ def from_dh(
     b = ModelBuilder()
     b.add_frame("dh0", 0)
     prev_rot, prev_pos = np.eye(3), np.zeros(3)  # previous body -> DH frame i-1
-    for i, ((joint, dh), row) in enumerate(zip(parsed, rows)):
+    for i, ((joint, dh), row) in enumerate(zip(parsed, rows, strict=True)):
         where = f"rows[{i}]"
         inert = _inertial(row, where)
         if convention == "modified":

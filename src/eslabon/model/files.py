@@ -693,7 +693,7 @@ def _same_model(a: Model, b: Model) -> bool:
                 or u.body != v.body
                 or np.asarray(u.rotation).tobytes() != np.asarray(v.rotation).tobytes()
                 or np.asarray(u.translation).tobytes() != np.asarray(v.translation).tobytes()
-                for u, v in zip(x, y)
+                for u, v in zip(x, y, strict=True)
             ):
                 return False
         elif isinstance(x, np.ndarray) or isinstance(y, np.ndarray):

@@ -486,7 +486,7 @@ def check_names_and_frames(model: ModelData) -> None:
                 check_rotation(fr.rotation, f"frame {fr.name!r}.rotation")
                 as_float_array(fr.translation, (3,), f"frame {fr.name!r}.translation")
     seen = set()
-    for k, fr in enumerate(frames):
+    for fr in frames:
         if fr.name in seen:
             raise ValueError(f"frame {fr.name!r}: two frames have this name")
         seen.add(fr.name)

@@ -114,7 +114,7 @@ def reproduce(mm, out: Path, plt) -> tuple[dict, list, dict]:
         axes[1].plot(run.t, run.error[:, 2], label=name)
         axes[2].semilogy(run.t, np.abs(run.error[:, nc : nc + n]).max(1) + 1e-12, label=name)
     for ax, title in zip(
-        axes, ("lateral error [m]", "heading error [rad]", "max |arm error| [rad]")
+        axes, ("lateral error [m]", "heading error [rad]", "max |arm error| [rad]"), strict=True
     ):
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("t [s]")

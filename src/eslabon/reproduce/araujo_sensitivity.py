@@ -102,7 +102,7 @@ def reproduce(arm, out: Path, coordinates, names, plt) -> tuple[dict, list, dict
     }
     largest = {k: max(v, key=v.get) for k, v in spread.items()}
     summary = {
-        "reference": dict(zip(OUTPUTS, reference.tolist())),
+        "reference": dict(zip(OUTPUTS, reference.tolist(), strict=True)),
         "changes": {name: [d.tolist() for d in p] for name, p in table.items()},
         "largest": largest,
     }
@@ -123,7 +123,7 @@ def reproduce(arm, out: Path, coordinates, names, plt) -> tuple[dict, list, dict
     fig, axes = plt.subplots(1, len(OUTPUTS), figsize=(14, 4), sharey=True)
     order = sorted(table, key=lambda n: spread["q2"][n])
     y = np.arange(len(order))
-    for j, (ax, k) in enumerate(zip(axes, OUTPUTS)):
+    for j, (ax, k) in enumerate(zip(axes, OUTPUTS, strict=True)):
         low = np.array([table[n][0][j] for n in order])
         high = np.array([table[n][1][j] for n in order])
         ax.barh(y - 0.2, low, height=0.4, color="tab:blue", label="low value")

@@ -85,7 +85,7 @@ def _table(t3, name, q0):
         ("total_lagrange", "f* total (Lagrange)"),
     ):
         printed = row["total" if key == "total_lagrange" else key]
-        status = [cell_status(v, p, key) for v, p in zip(computed[key], printed)]
+        status = [cell_status(v, p, key) for v, p in zip(computed[key], printed, strict=True)]
         entry["columns"][key] = {
             "computed": computed[key].tolist(),
             "printed": printed,

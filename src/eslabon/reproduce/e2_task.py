@@ -71,7 +71,7 @@ def reproduce(t3, out: Path, plt) -> tuple[dict, list, dict]:
     the_task = task(t3)
     miss = max(
         float(np.abs(end_effector_pose(t3, q)[:3, 3] - the_task.at(t).p).max())
-        for t, q in zip(times, sol.q)
+        for t, q in zip(times, sol.q, strict=True)
     )
     converged = bool(np.all(sol.converged))
     with atomic_file(out / "e2_task.csv", "w") as fh:
@@ -109,7 +109,7 @@ def reproduce(t3, out: Path, plt) -> tuple[dict, list, dict]:
         for j in range(6)
     ]
     for r, (label, series, unit) in enumerate(rows):
-        for c, (values, suffix) in enumerate(zip(series, ("", "/s", "/s²"))):
+        for c, (values, suffix) in enumerate(zip(series, ("", "/s", "/s²"), strict=True)):
             axes[r, c].plot(times, values, lw=1)
             axes[r, c].set_ylabel(f"[{unit}{suffix}]", fontsize=8)
             axes[r, c].grid(True, alpha=0.3)

@@ -82,7 +82,7 @@ def _family(out, case, coords, t, plt):
         kind = 2 - k  # accelerations, velocities, displacements
         fig, axes = plt.subplots(4, 2, figsize=(10, 11), sharex=True)
         for j, ax in enumerate(axes.T.ravel()):
-            for mode, style in zip(MODES, ("-", "--")):
+            for mode, style in zip(MODES, ("-", "--"), strict=True):
                 ax.plot(t, coords[mode][kind][:, j], style, label=mode)
             unit = UNITS[j] + ("", "/s", "/s²")[kind]
             ax.set_title(f"{LABELS[j]} [{unit}]", fontsize=9)
@@ -318,7 +318,7 @@ def reproduce(out) -> tuple[dict, list]:
             data["files"][f.stem] = str(f)
     fig, ax = plt.subplots(figsize=(6, 4.5))
     for case in CASES:
-        for mode, style in zip(MODES, ("-", "--")):
+        for mode, style in zip(MODES, ("-", "--"), strict=True):
             r = runs[case][mode]
             ax.plot(r.config[:, 0], r.config[:, 1], style, label=f"case {case}, {mode}")
     ax.set(xlabel="x [m]", ylabel="y [m] (scale ≠ x)", title="rear-axle midpoint path, 0–1 s")

@@ -120,7 +120,7 @@ def round_off_errors(equations: str, t) -> dict:
     chain = rojas.seven_r_chain()
     q = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG[1:])
     out = {k: [] for k in ("position", "rate", "acceleration", "condition", "iterations")}
-    for th1, th1d, th1dd in zip(*input_motion(t)):
+    for th1, th1d, th1dd in zip(*input_motion(t), strict=True):
         R, p, w, p_dot, w_dot, p_ddot = rojas.seven_r_loop_motion(th1, th1d, th1dd)
         sol = ik.newton_gauss(chain, R, p, q, equations=equations, tol=ROUND_OFF_TOL)
         if not sol.converged:
@@ -167,7 +167,7 @@ def _lines(summary: dict) -> list:
         f"  {eq:<9} ({'7 × 6' if eq == 'redundant' else '6 × 6'})"
         + "".join(
             f"  {name} {summary[eq]['median_' + k]:.1e} ({summary[eq][k]:.1e})"
-            for name, k in zip(("θ₂", "θ̇₂", "θ̈₂"), _ERRORS)
+            for name, k in zip(("θ₂", "θ̇₂", "θ̈₂"), _ERRORS, strict=True)
         )
         + f"  κ₁ ≤ {summary[eq]['max_condition']:.0f}"
         for eq in ik.EQUATIONS
@@ -244,7 +244,7 @@ def round_off(out: Path) -> tuple[dict, list, dict]:
         (single, "redundant", "C2", "-", "single, 7 × 6 (with the trace equation)"),
         (single, "square", "C3", "--", "single, 6 × 6"),
     ]
-    for ax, key, title in zip(axes, _ERRORS, titles):
+    for ax, key, title in zip(axes, _ERRORS, titles, strict=True):
         for data, eq, color, style, label in curves:
             ax.semilogy(t, np.abs(data[eq][key]) + 1e-18, style, color=color, label=label, lw=1)
         ax.set_title(f"|error| of {title}", fontsize=9)

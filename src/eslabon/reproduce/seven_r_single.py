@@ -230,7 +230,9 @@ def round_off_errors(equations: str, t, dtype=DTYPE) -> dict:
     q = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG[1:]).astype(dtype)
     keys = ("position", "rate", "acceleration", "condition", "iterations", "residual")
     out = {k: [] for k in keys}
-    for th1, th1d, th1dd in zip(*(np.asarray(x).astype(dtype) for x in input_motion(t))):
+    for th1, th1d, th1dd in zip(
+        *(np.asarray(x).astype(dtype) for x in input_motion(t)), strict=True
+    ):
         R, p, w, w_dot = loop_data(th1, th1d, th1dd, dtype)
         sol = solve_position(q, R, p, equations)
         P = chain_kinematics(sol.q)[0]

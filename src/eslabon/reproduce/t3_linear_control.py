@@ -57,9 +57,9 @@ def table_state(t3, table, q0, z_wave=0.0):
 def _vector_rows(label, computed, printed, noise=1e-3, note="", thesis_wrong=False):
     """Rows of exact, printed and status; ``thesis_wrong`` (bool, or one per row) turns
     a "DIFF" into "WRONG" where the thesis's own value is known to be wrong."""
-    status = [four_digit_status(x, p, noise) for x, p in zip(computed, printed)]
+    status = [four_digit_status(x, p, noise) for x, p in zip(computed, printed, strict=True)]
     wrong = np.broadcast_to(np.asarray(thesis_wrong, dtype=bool), len(status))
-    status = ["WRONG" if s == "DIFF" and w else s for s, w in zip(status, wrong)]
+    status = ["WRONG" if s == "DIFF" and w else s for s, w in zip(status, wrong, strict=True)]
     lines = [
         f"  {label}{note}",
         "    exact    " + " ".join(f"{v:>12.5g}" for v in computed),
@@ -109,7 +109,7 @@ def perturbation_block(t3, q_initial):
         if key == "dq":  # a difference of single-precision angles: to about 1e-6 rad
             data[key]["status"] = [
                 "ok" if st == "DIFF" and abs(v - p_) <= 1.5e-6 else st
-                for st, v, p_ in zip(data[key]["status"], value, PERTURBATION[key])
+                for st, v, p_ in zip(data[key]["status"], value, PERTURBATION[key], strict=True)
             ]
             more[0] += (
                 " (the thesis's is a difference of single-precision angles near 1.6 rad:"

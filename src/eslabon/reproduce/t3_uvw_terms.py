@@ -567,7 +567,7 @@ def _table_5_4_2(t3, q_initial):
         ["  Table 5.4.2 (t = 0.05 s): W δθ with the printed δθ of Table 5.4.1, 4 digits"],
     )
     for key, value in rows.items():
-        status = [four_digit_status(v, p, 0.0) for v, p in zip(value, printed)]
+        status = [four_digit_status(v, p, 0.0) for v, p in zip(value, printed, strict=True)]
         data[key] = {"value": value.tolist(), "status": status}
         lines.append(f"    {key:<22}" + _fmt(value) + "   " + " ".join(status))
     lines.append(f"    {'printed':<22}" + _fmt(printed))

@@ -46,7 +46,8 @@ class _Law:
     rollout (:meth:`resolve`) and the Python law that reads the same samples."""
 
     code = NO_LAW
-    references = ()  # the names of the three references, in the kernel's order
+    references: tuple[str, ...] = ()  # the names of the three references, in the kernel's order
+    q_ref: np.ndarray  # the first reference, never None (set in __init__ with the others)
 
     def __init__(self, kp, kd, refs):
         name = type(self).__name__
@@ -112,7 +113,7 @@ class _Law:
         :meth:`resolve` gives the compiled loop."""
         name = type(self).__name__
         n = self.q_ref.shape[-1]
-        gains = []
+        gains: list[np.ndarray] = []
         for field in ("kp", "kd"):
             g = getattr(self, field)
             g = g[min(run, len(g) - 1)] if g.ndim == 2 else g
@@ -130,6 +131,11 @@ class _Law:
         if any(len(r) not in (1, S) or r.shape[1] != n for r in refs):
             raise ValueError(f"{name}: the references have different numbers of samples or joints")
         return gains[0], gains[1], refs, S
+
+    def _python_step(self, kp, kd, model):
+        """The law's arithmetic at one sample, ``step(r0, r1, r2, q, qd) -> tau``, as the
+        compiled loop does it (each law its own)."""
+        raise NotImplementedError
 
     def as_torque(self, dt, run=0, model=None):
         """The same law as a Python callable ``torque(t, q, qd)`` for

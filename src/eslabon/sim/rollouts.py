@@ -158,7 +158,9 @@ def _models(model, N):
             f"model: expected one Model or a sequence of N = {N} models (one per run), "
             f"got {len(seq)}"
         )
-    rows, index, which, distinct = [], {}, np.empty(N, dtype=np.int64), []
+    rows: list = []
+    index: dict = {}
+    which, distinct = np.empty(N, dtype=np.int64), []
     seen = set()
     for i, m in enumerate(seq):
         if not hasattr(m, "packed_dynamics"):
@@ -189,7 +191,7 @@ def _friction(distinct):
     P0s = np.array(
         [
             without_coulomb(m).packed_dynamics if np.any(F > 0) else m.packed_dynamics
-            for m, F in zip(distinct, Fs)
+            for m, F in zip(distinct, Fs, strict=True)
         ]
     )
     return P0s, Fs
@@ -303,18 +305,19 @@ def _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm):
         KP, KD, (R0, R1, R2) = torque.resolve(N, K, n)
         T, TAU = np.zeros((1, 1, n)), np.empty((N, K, n))
         Pcs = Ps
-        if law == CT_LAW and torque.model is not None:
-            what = _structure_difference(seq[0], torque.model)
+        control_model = getattr(torque, "model", None)  # ComputedTorque's
+        if law == CT_LAW and control_model is not None:
+            what = _structure_difference(seq[0], control_model)
             if what is not None:
                 raise ValueError(
-                    f"ComputedTorque.model: {torque.model.name} differs from the runs' model "
+                    f"ComputedTorque.model: {control_model.name} differs from the runs' model "
                     f"({seq[0].name}) in {what}"
                 )
-            Pcs = np.array(torque.model.packed_dynamics[None])
+            Pcs = np.array(control_model.packed_dynamics[None])
     elif callable(torque):
-        law = "" if general else ", a law of eslabon.sim.laws (PD, ComputedTorque)"
+        laws = "" if general else ", a law of eslabon.sim.laws (PD, ComputedTorque)"
         raise ValueError(
-            f"torque: a Python callable cannot run in the compiled loop; give an array{law}, "
+            f"torque: a Python callable cannot run in the compiled loop; give an array{laws}, "
             "or simulate each run"
         )
     else:

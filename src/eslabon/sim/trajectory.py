@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -109,7 +110,7 @@ class Trajectory:
                     qdd=self.qdd,
                     tau=self.tau,
                     model_name=np.array(self.model_name),
-                    **names,
+                    **names,  # type: ignore[arg-type]  # numpy's stub matches it to allow_pickle
                 )
             else:
                 header = ",".join(["t"] + _csv_columns(self))
@@ -160,7 +161,7 @@ class Trajectory:
         return plot_joint_history(self, quantity, path=path, title=title)
 
     @classmethod
-    def load(cls, path) -> "Trajectory":
+    def load(cls, path) -> Trajectory:
         """Read a trajectory written by :meth:`save`. Anything else — a missing or extra
         array, a wrong header, ragged or non-numeric rows, shapes that disagree, times that
         do not increase, NaN or inf — is refused with a ValueError naming the file and
@@ -325,7 +326,7 @@ def _read_csv(path: Path) -> dict:
         raise ValueError(
             f"{path}: expected {len(header)} columns as the header, got {data.shape[1]}"
         )
-    out = {"t": data[:, 0], "q": data[:, 1 : 1 + nq]}
+    out: dict[str, Any] = {"t": data[:, 0], "q": data[:, 1 : 1 + nq]}
     out.update(
         {k: data[:, 1 + nq + i * n : 1 + nq + (i + 1) * n] for i, k in enumerate(_ARRAYS[2:])}
     )
@@ -370,6 +371,6 @@ def _checked(fields: dict, path: Path) -> dict:
                 f"index {idx[0] if len(idx) == 1 else idx}"
             )
     if len(t) > 1 and not np.all(np.diff(t) > 0):
-        k = int(np.flatnonzero(np.diff(t) <= 0)[0])
-        raise ValueError(f"{path}: t: expected increasing times, got {t[k]} then {t[k + 1]}")
+        i = int(np.flatnonzero(np.diff(t) <= 0)[0])
+        raise ValueError(f"{path}: t: expected increasing times, got {t[i]} then {t[i + 1]}")
     return out

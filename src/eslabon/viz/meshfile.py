@@ -281,7 +281,9 @@ def read_mesh(path: Path, filename: str, max_file_bytes: int = MAX_FILE_BYTES, i
     try:
         import trimesh
     except ImportError:
-        raise refuse(filename, "reading meshes needs trimesh (pip install 'eslabon[viz]')")
+        raise refuse(
+            filename, "reading meshes needs trimesh (pip install 'eslabon[viz]')"
+        ) from None
     try:  # no resolver: whatever the file names is not read
         loaded = trimesh.load(io.BytesIO(data), file_type=kind, force="scene", resolver=None)
     except Exception as exc:  # trimesh raises many kinds for a bad file

@@ -208,7 +208,7 @@ def plot_joint_panels(
     fig = _figure(figsize=(6, 8), layout="tight")
     axes = fig.subplots(4, 1, sharex=True)
     names = tuple(labels) if labels is not None else ("first", "second")
-    for ax, (key, label) in zip(axes, panels):
+    for ax, (key, label) in zip(axes, panels, strict=True):
         ax.plot(traj.t, getattr(traj, key)[:, joint], "o-", ms=3, label=names[0])
         if compare is not None:
             ax.plot(compare.t, getattr(compare, key)[:, joint], "--", label=names[1])

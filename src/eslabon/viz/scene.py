@@ -335,7 +335,8 @@ def _color(info, link, n):
     colors = getattr(info, "visual_colors", {}) or {}
     rgba = colors.get(link)
     if rgba:
-        return "#%02x%02x%02x" % tuple(int(round(255 * min(max(c, 0.0), 1.0))) for c in rgba[:3])
+        r, g, b = (int(round(255 * min(max(c, 0.0), 1.0))) for c in rgba[:3])
+        return f"#{r:02x}{g:02x}{b:02x}"
     return PALETTE[n % len(PALETTE)]
 
 

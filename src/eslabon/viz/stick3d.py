@@ -80,7 +80,8 @@ def plot_overview(model, traj, *, path=None, title: str | None = None) -> Figure
     ]
     fig = _figure(figsize=(8, 2.2 * (len(rows) + 1)), layout="tight")
     axes = fig.subplots(len(rows) + (model is not None), 1, sharex=True)
-    for ax, (key, label) in zip(axes, rows):
+    # with a model, one more axis than rows: the energy panel below, drawn apart
+    for ax, (key, label) in zip(axes, rows, strict=False):
         data = getattr(traj, key)
         for j in range(data.shape[1]):
             ax.plot(traj.t, data[:, j], label=f"{j + 1}")
@@ -216,7 +217,7 @@ def animate_3d(model, traj, *, path=None, every: int = 10, fps: int = 25) -> Fun
     span = max(float(np.ptp(pts, axis=(0, 1)).max()), 1e-3)
     centre = pts.reshape(-1, 3).mean(axis=0)
     ax = fig.add_subplot(projection="3d")
-    for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
+    for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre, strict=True):
         setter(c - span / 2, c + span / 2)
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
@@ -225,7 +226,7 @@ def animate_3d(model, traj, *, path=None, every: int = 10, fps: int = 25) -> Fun
     label = ax.set_title("")
 
     def draw(k):
-        for line, (a, b) in zip(lines, segments):
+        for line, (a, b) in zip(lines, segments, strict=True):
             xyz = pts[k, [a, b]]
             line.set_data(xyz[:, 0], xyz[:, 1])
             line.set_3d_properties(xyz[:, 2])

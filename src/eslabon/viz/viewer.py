@@ -145,7 +145,7 @@ class Viewer:
             self.add(model, traj, **options)
 
     def add(self, model, traj, *, name=None, urdf=None, package_dirs=(), opacity=1.0,
-            parts=None, curve_names=None, hidden=(), path_body=None, floor=None) -> "Viewer":  # fmt: skip
+            parts=None, curve_names=None, hidden=(), path_body=None, floor=None) -> Viewer:  # fmt: skip
         """Put a robot and its trajectory in the scene.
 
         Parameters
@@ -237,7 +237,7 @@ class Viewer:
         self.robots.append(robot)
         return self
 
-    def add_mobile(self, mm, run, *, name=None, opacity=1.0) -> "Viewer":
+    def add_mobile(self, mm, run, *, name=None, opacity=1.0) -> Viewer:
         """Put a mobile manipulator's run in the scene: chassis, wheels turning and
         steering, the arm, the path on the floor, and named curves (the wheel spins
         hidden; click the legend to show them).
@@ -293,7 +293,7 @@ class Viewer:
         curves = []
         for j, r in enumerate(self.robots):
             names, units, values, hidden = r["_curves"]
-            for k, (n, u) in enumerate(zip(names, units)):
+            for k, (n, u) in enumerate(zip(names, units, strict=True)):
                 curves.append({
                     "name": n,
                     "unit": u, "t": r["t"], "values": np.round(values[:, k], 6).tolist(),

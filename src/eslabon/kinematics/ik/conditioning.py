@@ -165,7 +165,7 @@ def least_condition_start(
     given = log_condition(q0[free])
     revolute = np.array([rotates(model.joint_type[model.dof_bodies[k]]) for k in free])
     span = np.where(revolute, np.pi, 0.5)
-    bounds = list(zip(q0[free] - span, q0[free] + span))
+    bounds = list(zip(q0[free] - span, q0[free] + span, strict=True))
     best = minimize(
         log_condition,
         q0[free],

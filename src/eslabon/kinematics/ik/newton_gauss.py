@@ -446,6 +446,7 @@ def accelerations(model, solution: IKResult, qd, omega_dot, p_ddot, *, frame: st
     omega_dot = targets.point(omega_dot, "omega_dot")
     p_ddot = targets.point(p_ddot, "p_ddot")
     d = point_derivatives(model, solution.q, frame, hessian=True)
+    assert d.hessian is not None  # asked for
     # Ȧθ̇ = Σ_j θ̇_j ω_{j−1} × e_j (3.3.3.2), ω_{j−1} accumulated along the chain
     A = _angular_jacobian(d)
     a_dot_qd = np.zeros(3)

@@ -54,10 +54,10 @@ def _solution_frames(model, solution, frames):
 
 def _rigid(model, q0, frames):
     """True when the two frame points keep their distance whatever the joints do."""
-    dist = []
+    dist: list[float] = []
     for q in (q0, q0 + np.random.default_rng(0).uniform(-1.0, 1.0, model.nq)):
         h, s = (point_derivatives(model, q, f).position for f in frames)
-        dist.append(np.linalg.norm(h - s))
+        dist.append(float(np.linalg.norm(h - s)))
     return abs(dist[0] - dist[1]) <= 1e-12 * max(1.0, dist[0])
 
 
