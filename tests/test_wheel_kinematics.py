@@ -6,7 +6,7 @@ composite least-squares Jacobian and slip residual, the tricycle's 3.18–3.21."
 import numpy as np
 import pytest
 
-from eslabon.mobile import sheth_uicker as su
+from eslabon.mobile import wheel_kinematics as su
 
 R_WHEEL, L_HALF, B = 0.2, 0.314, 0.9
 

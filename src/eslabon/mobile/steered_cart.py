@@ -1,5 +1,6 @@
-"""Closed-form dynamics of the steered cart (seed 003, Araujo 2012, eqs 3.26–3.30, after
-Martinenko 2004), with the thesis's printing errors corrected.
+"""Closed-form dynamics of the steered cart: Araujo (2012) eqs 3.26–3.30, after Martinenko (2004).
+
+Seed 003's equations, with the thesis's printing errors corrected.
 
 Gibbs–Appell in the two quasi-velocities V (speed of the rear-axle midpoint) and β̇
 (steering rate) gives the Gibbs function (3.26, read with the quasi-accelerations where
@@ -83,7 +84,7 @@ def mass_constants(params, front_wheels: int | None = None) -> MassConstants:
     --------
     >>> from eslabon import mobile as mb
     >>> p = mb.TricycleParams.seekur_jr_assumed()  # one front wheel, 8 kg wheels
-    >>> mb.martinenko.mass_constants(p).m, mb.martinenko.mass_constants(p, 2).m
+    >>> mb.steered_cart.mass_constants(p).m, mb.steered_cart.mass_constants(p, 2).m
     (362.0, 374.0)
     """
     p = params

@@ -1,6 +1,9 @@
-"""Instrumented operation counts of the compiled kernels (run by :mod:`.opcount`).
+"""Operation counts of the compiled kernels, instrumented: for Rojas (1987) eqs 4.4.3–4, 4.5.2.
 
-Run as ``NUMBA_DISABLE_JIT=1 python -m eslabon.dynamics._opcount_probe METHOD N...``:
+:mod:`.opcount` runs it and sets its counts beside those Rojas Salgado (1987) §4.4–4.5
+and *Práctica 3* §3.3 state.
+
+Run as ``NUMBA_DISABLE_JIT=1 python -m eslabon.dynamics.opcount_instrumented METHOD N...``:
 with the JIT off the kernels are plain Python, so feeding them object arrays of
 :class:`Counted` numbers counts every floating-point operation the kernel source does —
 the very code that runs compiled, not a second transcription. Prints JSON
@@ -351,7 +354,7 @@ def count(method: str, n: int) -> dict:
     n-joint chain."""
     from eslabon._engine.outward_pass import WS_COLS
 
-    from . import aba, rnea, walker_orin
+    from . import aba, composite_rigid_body, rnea
 
     _count_trig_as_calls()
     model = chain_model(n)
@@ -364,14 +367,14 @@ def count(method: str, n: int) -> dict:
         ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
         rnea.rnea_into(P, q, q, q, Counted(1.0), None, ws, out, None)
     elif method == "walker_orin_3":
-        cw = _objects(np.zeros((model.nb + 1, walker_orin.COLS)))
+        cw = _objects(np.zeros((model.nb + 1, composite_rigid_body.COLS)))
         out = _objects(np.zeros((n, n)))
-        walker_orin.crba_into(P, q, cw, out, None)
+        composite_rigid_body.crba_into(P, q, cw, out, None)
     elif method == "walker_orin_1":  # n Newton–Euler columns at q̇ = 0, q̈ = e_j, g = 0
         ws = _objects(np.zeros((model.nb + 1, WS_COLS)))
         out = _objects(np.zeros((n, n)))
         zero, unit, col = (_objects(np.zeros(n)) for _ in range(3))
-        walker_orin.ne_columns_into(P, q, ws, zero, unit, col, out, None)
+        composite_rigid_body.ne_columns_into(P, q, ws, zero, unit, col, out, None)
     elif method == "aba":
         ws = _objects(np.zeros((model.nb + 1, aba.COLS)))
         aba.aba_into(P, q, q, q, ws, out, None)

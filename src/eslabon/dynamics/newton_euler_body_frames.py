@@ -1,6 +1,8 @@
-"""Figure 7 of seeds 002/004 (Jaramillo Botero 1998) as written: the Newton–Euler
-recursion in spatial notation with every quantity in its own body's frame and the
-rotation operators R carrying vectors from frame to frame.
+"""Newton–Euler in body frames: Jaramillo Botero (1998) Figure 7, (1.55)–(1.61), as written.
+
+Figure 7 of seeds 002/004: the Newton–Euler recursion in spatial notation with every
+quantity in its own body's frame and the rotation operators R carrying vectors from frame
+to frame.
 
 Notation: body i's frame sits at its joint point O_i; r_{i−1,i} is body i's rotation in
 its parent's frame (columns: i's axes in i−1's, x_{i−1} = r_{i−1,i} x_i) and p_{i−1,i}
@@ -75,10 +77,10 @@ def inverse_dynamics(model, q, qd, qdd):
     Examples
     --------
     >>> import numpy as np, eslabon as es
-    >>> from eslabon.dynamics import soa_body
+    >>> from eslabon.dynamics import newton_euler_body_frames
     >>> arm = es.zoo.load("puma560")
     >>> q, qd, qdd = np.full(6, 0.3), np.full(6, -0.2), np.full(6, 0.5)
-    >>> bool(np.allclose(soa_body.inverse_dynamics(arm, q, qd, qdd),
+    >>> bool(np.allclose(newton_euler_body_frames.inverse_dynamics(arm, q, qd, qdd),
     ...                  es.inverse_dynamics(arm, q, qd, qdd)))
     True
     """

@@ -1,7 +1,9 @@
-"""The thesis's one-way coupling (Araujo (2012), Steps 1–7 of "Algoritmo para resolver el
-problema dinámico inverso"): the platform alone — Martinenko's closed form for the
-tricycle (:mod:`.martinenko`), any other platform's own Gibbs function — then the arm on a
-base moving with the chassis. :class:`ThesisOptions` switches its omissions one at a
+"""One-way platform → arm coupling of a mobile manipulator: Araujo (2012), Ch. III, Steps 1–7.
+
+The thesis's one-way coupling (Steps 1–7 of "Algoritmo para resolver el problema dinámico
+inverso"): the platform alone — Martinenko's closed form for the tricycle
+(:mod:`.steered_cart`), any other platform's own Gibbs function — then the arm on a base
+moving with the chassis. :class:`ThesisOptions` switches its omissions one at a
 time; ``mode="thesis"`` of :class:`~eslabon.mobile.MobileManipulator` runs it."""
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import martinenko
+from . import steered_cart
 from .gibbs import _arm_pass, _solve, platform_terms
 from .platforms import Tricycle, _z_cross
 
@@ -38,7 +40,7 @@ class ThesisOptions:
     constants : {"martinenko", "platform"}
         The tricycle's mass constants: ``"martinenko"`` (default) the ones Martinenko
         prints and the thesis uses, those of a steered axle with two front wheels
-        (:func:`~eslabon.mobile.martinenko.mass_constants` with ``front_wheels=2``);
+        (:func:`~eslabon.mobile.steered_cart.mass_constants` with ``front_wheels=2``);
         ``"platform"`` those of the platform's own front wheels (eslabon's one-wheel
         adaptation for the assumed Seekur Jr., which ``mode="coupled"`` agrees with).
         Other platforms have no closed form and use their own Gibbs function.
@@ -113,8 +115,8 @@ def thesis_platform_accelerations(mm, config, nu, u):
     pf = mm.platform
     if isinstance(pf, Tricycle):
         wheels = 2 if mm.thesis.constants == "martinenko" else None
-        k = martinenko.mass_constants(pf.params, wheels)
-        return martinenko.forward(k, config[3], nu[0], nu[1], u[0], u[1])
+        k = steered_cart.mass_constants(pf.params, wheels)
+        return steered_cart.forward(k, config[3], nu[0], nu[1], u[0], u[1])
     D, phi = platform_terms(mm, pf.motion(config, nu).bodies)
     return _solve(D, pf.generalized_forces(config, nu, u) - phi, "platform")
 

@@ -1,4 +1,6 @@
-"""Forward dynamics by Walker & Orin method 3 (seed 001 eq. 3.36 and ``walkerorin4``):
+"""Forward dynamics q̈ = H⁻¹(τ − b) by a Cholesky solve: Práctica 3 §3.3, eq. 3.36 (Walker–Orin).
+
+Walker & Orin's method 3 as seed 001 writes it (eq. 3.36 and ``walkerorin4``):
 
     b = NE(q, q̇, q̈ = 0)          (Coriolis, centrifugal, gravity and friction)
     H = composite-rigid-body mass matrix
@@ -19,8 +21,8 @@ from .._engine.lanes import all_finite, all_positive, g1, s1, sqrt
 from .._engine.layout import H_NV
 from .._engine.status import NON_FINITE, NOT_POSITIVE_DEFINITE, OK
 from .codes import COMPOSITE
+from .composite_rigid_body import crba_into, ne_columns_into
 from .rnea import rnea_into
-from .walker_orin import crba_into, ne_columns_into
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""Joint-space mass matrix by Walker & Orin (1982), methods 3 and 1.
+"""Mass matrix H(q) by Walker & Orin (1982) methods 3 and 1: Práctica 3 §3.3, eqs 3.37–3.40.
 
 Method 3 (composite rigid body; seed 001 §3.3, eqs 3.37–3.40, whose printed text is garbled:
 read with the seed's listings ``h4``/``h6``, which compute them):

@@ -1,5 +1,6 @@
-"""Wheeled-platform kinematics in Sheth–Uicker notation, after Muir & Neuman (seed 003,
-Araujo 2012, Ch. III, "Cinemática de la plataforma móvil", eqs 3.4–3.21).
+"""Wheeled-platform kinematics in Sheth–Uicker notation: Araujo (2012) eqs 3.4–3.21.
+
+Seed 003, Ch. III, "Cinemática de la plataforma móvil", after Muir & Neuman.
 
 Frames: R on the robot (origin at the rear-axle midpoint, x forward), H_i at wheel i's
 steering joint, S_i turned by the steering angle, C_i at the wheel–floor contact (x along
@@ -36,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import finite_array, finite_number
-from .martinenko import _steering
+from .steered_cart import _steering
 
 
 def planar_transform(theta, x, y, z=0.0) -> np.ndarray:
