@@ -1,0 +1,20 @@
+"""The old name of :mod:`eslabon.dynamics.newton_euler_body_frames`, Newton–Euler in body frames.
+
+Importing it warns (DeprecationWarning) and gives that module's names; it goes in
+the next release. eslabon itself never imports it."""
+
+import warnings
+
+from . import newton_euler_body_frames as _new
+from .newton_euler_body_frames import *  # noqa: F403
+
+
+def __getattr__(name: str):
+    return getattr(_new, name)  # the private names too
+
+
+warnings.warn(
+    "eslabon.dynamics.soa_body is renamed eslabon.dynamics.newton_euler_body_frames; import that",
+    DeprecationWarning,
+    stacklevel=2,
+)

@@ -1,0 +1,20 @@
+"""The old name of :mod:`eslabon.mobile.one_way_coupling`, the one-way platform → arm coupling.
+
+Importing it warns (DeprecationWarning) and gives that module's names; it goes in
+the next release. eslabon itself never imports it."""
+
+import warnings
+
+from . import one_way_coupling as _new
+from .one_way_coupling import *  # noqa: F403
+
+
+def __getattr__(name: str):
+    return getattr(_new, name)  # the private names too
+
+
+warnings.warn(
+    "eslabon.mobile.thesis is renamed eslabon.mobile.one_way_coupling; import that",
+    DeprecationWarning,
+    stacklevel=2,
+)
