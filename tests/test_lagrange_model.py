@@ -100,6 +100,7 @@ def test_com_jacobians_are_derivatives_of_the_com_positions():
         check(R[:, :, j], (coms(q + dq) - coms(q - dq)) / (2 * h), 1e-8, what=f"column {j}")
 
 
+@pytest.mark.source("Rojas (1987)", "Table 5.4.1")
 def test_t3_tables_from_the_lagrange_model():
     """Table 5.4.1 (t = 0.05 s): the gravity b(θ) and total f* at the printed state."""
     t3 = es.zoo.load("cincinnati_t3")
@@ -139,6 +140,7 @@ def test_bad_input_names_the_field():
         es.forward_dynamics(t3, np.zeros(6), np.zeros(6), np.full(6, np.inf), method="lagrange")
 
 
+@pytest.mark.source("Rojas (1987)", "§4.4–4.5, (4.4.3)–(4.4.4), (4.5.2)")
 def test_thesis_operation_counts():
     """§4.4–4.5: 1896/1370 (model), 86/61 (Cholesky), 1217/921 (simulation) for n = 6."""
     assert opcount.lagrange_model(6) == (1896, 1370)

@@ -84,6 +84,7 @@ def test_martinenko_straight_ahead():
     )
 
 
+@pytest.mark.source("Araujo (2012)", "the mass constants below (3.28)")
 def test_mass_constants_two_front_wheels_are_martinenkos_printed_ones():
     """Below eq 3.28: m = 3m_E + 3m_F + m_C + m_B, I₂ = I_B + m_F(r_F²/2 + 3 l_F²),
     m₀ = b⁻²(I₂ + I_C + m_E r_E²/2 + m_C a² + m_B b² + 3 m_F b² + 3 m_E l_E²)."""

@@ -114,3 +114,20 @@ def test_the_first_docstring_line_cites_a_document_and_where(new):
     first = importlib.import_module(new).__doc__.splitlines()[0]
     assert any(d in first for d in DOCUMENTS), first
     assert any(w in first for w in ("§", "eq", "Figure", "Table", "Steps", "(1.")), first
+
+
+def test_every_source_marker_names_a_document():
+    tests = Path(__file__).parent
+    marked = 0
+    for path in tests.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "source"
+                and ast.unparse(node.func.value) == "pytest.mark"
+            ):
+                document, where = (ast.literal_eval(a) for a in node.args)
+                assert document in DOCUMENTS and where, f"{path.name}: {document!r}"
+                marked += 1
+    assert marked >= 10
