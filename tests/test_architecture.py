@@ -244,7 +244,7 @@ _ASKS_OUT_OF_LINE = {
     "eslabon._engine.outward_pass",
     "eslabon.dynamics.rnea",
     "eslabon.dynamics.aba",
-    "eslabon.dynamics.walker_orin",
+    "eslabon.dynamics.composite_rigid_body",
     "eslabon.dynamics.derivatives",
 }
 
@@ -287,7 +287,7 @@ _WORKSPACE_READERS = {
     "eslabon.dynamics.drivers",
     "eslabon.dynamics.batch_drivers",
     "eslabon.dynamics.derivative_drivers",
-    "eslabon.dynamics._opcount_probe",
+    "eslabon.dynamics.opcount_instrumented",
     "eslabon.sim.rk4",
 }
 

@@ -13,7 +13,7 @@ def test_a_module_imported_after_an_edit_is_not_cached_under_either_hash(
 ):
     from numba.core import config
 
-    from eslabon.dynamics import rnea, walker_orin
+    from eslabon.dynamics import composite_rigid_body, rnea
 
     sources = [tmp_path / "a.py", tmp_path / "b.py", tmp_path / ".#b.py"]
     for s in sources[:2]:
@@ -27,11 +27,11 @@ def test_a_module_imported_after_an_edit_is_not_cached_under_either_hash(
         fn = kernel.py_func
         return locator.from_function(fn, fn.__code__.co_filename).get_cache_path()
 
-    before = path_of(walker_orin.crba_into)  # the first module: the hash is taken
+    before = path_of(composite_rigid_body.crba_into)  # the first module: the hash is taken
     code_hash = compile_._code_hash([str(s) for s in sources])
     assert before == os.path.join(str(tmp_path / "cache"), f"eslabon-{code_hash}", "dynamics")
     sources[1].write_text("x = 2  # edited while the process runs\n")
-    assert path_of(walker_orin.ne_columns_into) == before  # its module was seen before
+    assert path_of(composite_rigid_body.ne_columns_into) == before  # its module was seen before
     assert capsys.readouterr().err == ""
     after = path_of(rnea.rnea_into)  # a module first imported after the edit
     assert after.startswith(locator.private_base) and not after.startswith(str(tmp_path))
@@ -115,10 +115,10 @@ def test_warmup_counts_and_prune_removes_only_this_installs_other_versions(
 def test_a_kernel_folder_is_marked_with_the_sources_it_came_from(tmp_path, monkeypatch):
     from numba.core import config
 
-    from eslabon.dynamics import walker_orin
+    from eslabon.dynamics import composite_rigid_body
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
-    fn = walker_orin.crba_into.py_func
+    fn = composite_rigid_body.crba_into.py_func
     path = compile_.cache_locator().from_function(fn, fn.__code__.co_filename).get_cache_path()
     marker = os.path.join(os.path.dirname(path), ".eslabon-sources")
     with open(marker, encoding="utf-8") as f:

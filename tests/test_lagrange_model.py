@@ -100,6 +100,7 @@ def test_com_jacobians_are_derivatives_of_the_com_positions():
         check(R[:, :, j], (coms(q + dq) - coms(q - dq)) / (2 * h), 1e-8, what=f"column {j}")
 
 
+@pytest.mark.source("Rojas (1987)", "Table 5.4.1")
 def test_t3_tables_from_the_lagrange_model():
     """Table 5.4.1 (t = 0.05 s): the gravity b(θ) and total f* at the printed state."""
     t3 = es.zoo.load("cincinnati_t3")
@@ -139,6 +140,7 @@ def test_bad_input_names_the_field():
         es.forward_dynamics(t3, np.zeros(6), np.zeros(6), np.full(6, np.inf), algorithm="lagrange")
 
 
+@pytest.mark.source("Rojas (1987)", "§4.4–4.5, (4.4.3)–(4.4.4), (4.5.2)")
 def test_thesis_operation_counts():
     """§4.4–4.5: 1896/1370 (model), 86/61 (Cholesky), 1217/921 (simulation) for n = 6."""
     assert opcount.lagrange_model(6) == (1896, 1370)
@@ -154,7 +156,7 @@ def test_thesis_operation_counts():
 def test_instrumented_counts_run_the_real_kernels():
     """Our RNEA costs a·n + b (linear, as Luh's 150n − 48), Walker–Orin 3 a quadratic;
     the counted run computes the same τ and M as the compiled kernels."""
-    from eslabon.dynamics._opcount_probe import chain_model, probe_state
+    from eslabon.dynamics.opcount_instrumented import chain_model, probe_state
 
     sizes = (1, 2, 3, 4, 6)
     ne = opcount.instrumented("rnea", sizes)
@@ -179,7 +181,7 @@ def test_instrumented_counts_run_the_real_kernels():
 def test_instrumented_counts_of_the_forward_dynamics_grow_linearly():
     """Seeds 002/004 issue: ABA and the constraint-force method cost a·n + b (exactly, as
     counted); the counted runs compute the library's q̈."""
-    from eslabon.dynamics._opcount_probe import chain_model, probe_state
+    from eslabon.dynamics.opcount_instrumented import chain_model, probe_state
 
     sizes = (1, 2, 3, 5)
     for method in ("aba", "soa"):
@@ -202,7 +204,7 @@ def test_counted_reference_formulations_are_cubic_and_cost_more():
     Lagrange q̈ but more than ABA's from n = 3 on (at n = 1, 2 the cubic terms are still
     small: 628 against 676 at n = 2); the counted runs compute the library's
     τ and q̈."""
-    from eslabon.dynamics._opcount_probe import chain_model, probe_state
+    from eslabon.dynamics.opcount_instrumented import chain_model, probe_state
 
     sizes = (1, 2, 3, 4, 5)
     counts = {m: opcount.instrumented(m, sizes) for m in opcount.INSTRUMENTED}

@@ -446,7 +446,7 @@ import sys
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 import eslabon as es
-from eslabon.dynamics import walker_orin
+from eslabon.dynamics import composite_rigid_body
 
 model = es.zoo.random_tree(0, "BRUHLSPRF", friction=False)  # every joint type, quaternions
 rng = np.random.default_rng(11)
@@ -482,7 +482,7 @@ kernels = {
     for n, module in sorted(sys.modules.items())
     if n.startswith("eslabon.")
     for fn in vars(module).values()
-    if isinstance(fn, Dispatcher) and fn is not walker_orin.crba_into
+    if isinstance(fn, Dispatcher) and fn is not composite_rigid_body.crba_into
 }
 for fn in kernels.values():
     for sig, cres in fn.overloads.items():

@@ -13,7 +13,7 @@ from scipy.integrate import solve_ivp
 
 import eslabon as es
 from eslabon import mobile as mb
-from eslabon.mobile import dae, martinenko
+from eslabon.mobile import dae, steered_cart
 from eslabon.zoo.araujo import puma560_araujo
 from rnea_oracle import rnea as oracle_rnea
 
@@ -53,15 +53,15 @@ def test_martinenko_closed_form_equals_the_two_by_two_solve():
     """Seed 003 eqs 3.27–3.30 (Martinenko): the closed forms (3.29 and the corrected 3.30)
     equal A⁻¹([F, M] − h); inverse(forward) returns (F, M); the printed 3.30 (μ₀ b for
     μ₀ b²) gives another β̈."""
-    k = martinenko.mass_constants(mb.TricycleParams.seekur_jr_assumed())
+    k = steered_cart.mass_constants(mb.TricycleParams.seekur_jr_assumed())
     rng = np.random.default_rng(3)
     for _ in range(20):
         beta, V, bd, F, M = rng.uniform(-1.3, 1.3), *rng.normal(size=2), *rng.normal(size=2) * 50
-        A, h = martinenko.equations(k, beta, V, bd)
-        acc = martinenko.forward(k, beta, V, bd, F, M)
+        A, h = steered_cart.equations(k, beta, V, bd)
+        acc = steered_cart.forward(k, beta, V, bd, F, M)
         np.testing.assert_allclose(acc, np.linalg.solve(A, [F, M] - h), rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(
-            martinenko.inverse(k, beta, V, bd, *acc), [F, M], rtol=1e-12, atol=1e-10
+            steered_cart.inverse(k, beta, V, bd, *acc), [F, M], rtol=1e-12, atol=1e-10
         )
     beta, V, bd, F, M = 0.4, 1.0, 0.5, 100.0, 2.0
     t, c = np.tan(beta), np.cos(beta)
@@ -73,24 +73,25 @@ def test_martinenko_closed_form_equals_the_two_by_two_solve():
         + k.b**2 * mu0 / (k.I2 * delta) * M
         - k.b * k.m / (c * c * delta_printed) * V * bd
     )
-    assert abs(printed - martinenko.forward(k, beta, V, bd, F, M)[1]) > 1e-3
+    assert abs(printed - steered_cart.forward(k, beta, V, bd, F, M)[1]) > 1e-3
 
 
 def test_martinenko_straight_ahead():
     """β = 0: V̇ = F/m and β̈ = M/I₂ (3.29–3.30 at β = 0)."""
-    k = martinenko.mass_constants(mb.TricycleParams.seekur_jr_assumed())
+    k = steered_cart.mass_constants(mb.TricycleParams.seekur_jr_assumed())
     np.testing.assert_allclose(
-        martinenko.forward(k, 0.0, 2.0, 0.0, 300.0, 0.3), [300.0 / k.m, 0.3 / k.I2], rtol=1e-14
+        steered_cart.forward(k, 0.0, 2.0, 0.0, 300.0, 0.3), [300.0 / k.m, 0.3 / k.I2], rtol=1e-14
     )
 
 
+@pytest.mark.source("Araujo (2012)", "the mass constants below (3.28)")
 def test_mass_constants_two_front_wheels_are_martinenkos_printed_ones():
     """Below eq 3.28: m = 3m_E + 3m_F + m_C + m_B, I₂ = I_B + m_F(r_F²/2 + 3 l_F²),
     m₀ = b⁻²(I₂ + I_C + m_E r_E²/2 + m_C a² + m_B b² + 3 m_F b² + 3 m_E l_E²)."""
     p = mb.TricycleParams.seekur_jr_assumed(
         front_wheels=2, front_half_track=0.3, front_wheel_radius=0.15
     )
-    k = martinenko.mass_constants(p)
+    k = steered_cart.mass_constants(p)
     mE, mF, mC, mB = p.rear_wheel_mass, p.front_wheel_mass, p.chassis_mass, p.steering_mass
     I2 = p.steering_inertia + mF * (0.15**2 / 2 + 3 * 0.3**2)
     b = p.wheelbase
@@ -112,14 +113,14 @@ def test_body_gibbs_function_is_martinenkos(front, arm):
     Martinenko's A(β) and h (3.27–3.28) exactly, for one or two steered wheels."""
     p = mb.TricycleParams.seekur_jr_assumed(front_wheels=front[0], front_half_track=front[1])
     mm = mb.MobileManipulator(mb.Tricycle(p), arm)
-    k = martinenko.mass_constants(p)
+    k = steered_cart.mass_constants(p)
     rng = np.random.default_rng(7)
     for _ in range(10):
         y = _random_state(mm, rng)
         config, _, nu, _ = mm.split(y)
         bodies = mm.platform.motion(config, nu).bodies
         D, phi = mb.gibbs.platform_terms(mm, bodies)
-        A, h = martinenko.equations(k, config[3], *nu)
+        A, h = steered_cart.equations(k, config[3], *nu)
         np.testing.assert_allclose(D, A, rtol=1e-12)
         np.testing.assert_allclose(phi, h, rtol=1e-10, atol=1e-12)
 
@@ -305,7 +306,7 @@ def test_thesis_mode_run2_is_the_fixed_base_arm(arm):
     assert np.abs(tr.q[-1]).max() > 1.0  # the arm falls a long way: not a trivial match
     for k in range(len(tr.t)):
         np.testing.assert_allclose(oracle_rnea(arm, tr.q[k], tr.qd[k], tr.qdd[k]), 0, atol=1e-9)
-    m = martinenko.mass_constants(P, front_wheels=2).m  # the printed constants, the default
+    m = steered_cart.mass_constants(P, front_wheels=2).m  # the printed constants, the default
     assert m == 3 * 8.0 + 3 * 8.0 + P.chassis_mass + P.steering_mass
     np.testing.assert_allclose(tr.nu_dot[:, 0], 300.0 / m, rtol=1e-12)
     np.testing.assert_allclose(tr.config[:, 0], 150.0 / m * tr.t**2, rtol=1e-9, atol=1e-12)

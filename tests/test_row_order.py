@@ -18,8 +18,8 @@ import eslabon as es
 from eslabon._engine import layout as L
 from eslabon._engine.joints import extended_of
 from eslabon._engine.lanes import WIDTH
+from eslabon.dynamics import composite_rigid_body
 from eslabon.dynamics import drivers as _d
-from eslabon.dynamics import walker_orin
 from eslabon.model.fold import depth_first, fold_fixed
 
 TREES = ["RRRRRRRR", "RFPRRFPRR", "BRUHLSPRF", "FRRURRSRR"]
@@ -115,6 +115,6 @@ def test_a_chain_fills_its_mass_matrix_without_zeroing(name):
     assert _d.crba_one(P, Q[0], H, ext) == 0
     np.testing.assert_allclose(H, reference[0], atol=1e-12)
     block = np.full((n, n, WIDTH), np.nan)
-    cw = np.full((rows, walker_orin.COLS, WIDTH), np.nan)
-    assert walker_orin.crba_into(P, np.ascontiguousarray(Q.T), cw, block, ext) == 0
+    cw = np.full((rows, composite_rigid_body.COLS, WIDTH), np.nan)
+    assert composite_rigid_body.crba_into(P, np.ascontiguousarray(Q.T), cw, block, ext) == 0
     np.testing.assert_array_equal(np.moveaxis(block, 2, 0), es.mass_matrix(model, Q))

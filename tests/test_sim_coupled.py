@@ -87,8 +87,8 @@ def test_the_coupled_mass_matrix_of_the_stick_slip_loops(joints, source):
     eslabon.mass_matrix of the model, fixed and on a free flyer."""
     from eslabon._engine.joints import extended_of
     from eslabon._engine.layout import H_NB
+    from eslabon.dynamics.composite_rigid_body import COLS
     from eslabon.dynamics.coupled_fd import coupled_mass_into, coupling_arrays
-    from eslabon.dynamics.walker_orin import COLS
 
     model = _mimic_tree(joints, source=source)
     P = model.packed_dynamics

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.dynamics import soa, soa_body
+from eslabon.dynamics import newton_euler_body_frames, soa
 
 
 def _state(model, seed):
@@ -25,7 +25,7 @@ def test_figure_7_in_body_frames_gives_the_newton_euler_torques(name):
     model = es.zoo.load(name)
     for seed in range(3):
         q, qd, qdd = _state(model, seed)
-        tau = soa_body.inverse_dynamics(model, q, qd, qdd)
+        tau = newton_euler_body_frames.inverse_dynamics(model, q, qd, qdd)
         ref = es.inverse_dynamics(model, q, qd, qdd)
         scale = np.abs(ref).max()
         np.testing.assert_allclose(tau, ref, atol=1e-12 * scale)
@@ -45,15 +45,17 @@ def test_figure_7_with_multi_dof_and_helical_joints_and_refusals(letters):
         q, qd, qdd = _state(model, seed)
         ref = es.inverse_dynamics(model, q, qd, qdd)
         np.testing.assert_allclose(
-            soa_body.inverse_dynamics(model, q, qd, qdd), ref, atol=1e-12 * np.abs(ref).max()
+            newton_euler_body_frames.inverse_dynamics(model, q, qd, qdd),
+            ref,
+            atol=1e-12 * np.abs(ref).max(),
         )
     with pytest.raises(ValueError, match="one state"):
-        soa_body.inverse_dynamics(
+        newton_euler_body_frames.inverse_dynamics(
             model, np.tile(q, (2, 1)), np.tile(qd, (2, 1)), np.tile(qdd, (2, 1))
         )
     tree = es.zoo.random_tree(0, "RRRRR")  # bodies 4 and 5 hang from body 1
     with pytest.raises(ValueError, match="serial chains"):
-        soa_body.inverse_dynamics(tree, *_state(tree, 0))
+        newton_euler_body_frames.inverse_dynamics(tree, *_state(tree, 0))
 
 
 @pytest.mark.parametrize("name", ["puma560", "space_manipulator"])

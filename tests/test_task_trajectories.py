@@ -46,6 +46,7 @@ def e2_task():
 # ---------------------------------------------------------------- time laws
 
 
+@pytest.mark.source("Rojas (1987)", "Tables 5.4.1 and 5.6.2")
 def test_cycloid_matches_thesis_tables():
     beta = tr.cycloid(1.0, 0.0, 1.0)
     s, sd, _ = beta(np.array([0.05, 0.45]))
@@ -317,6 +318,7 @@ def test_frenet_motion_broadcasts():
 # ---------------------------------------------------------------- tasks
 
 
+@pytest.mark.source("Rojas (1987)", "§4.4; Tables 5.4.1 and 5.6.2")
 def test_t3_task_matches_tables():
     task = tr.t3_straight_line_task()
     st = task.at(np.array([0.05, 0.45]))
@@ -443,7 +445,7 @@ def test_the_21_knot_beta_spline_through_the_cycloid_values_misses_the_printed_d
     within 1.1e-4 of the printed value (natural ends; 1.95763 at both times), 150 times
     closer than the cycloid, but no end condition or rounding of the knot values gives its
     five decimals; the spline taking the cycloid's rates at the knots does
-    (tests/test_t3_beta_spline.py)."""
+    (tests/test_path_parameter_spline.py)."""
     from eslabon.reproduce.cincinnati_t3 import (
         BETA_SPLINE_IDENTIFIED,
         PRINTED_BETA_DDOT,

@@ -8,7 +8,7 @@ import functools
 import numpy as np
 import pytest
 
-from eslabon.mobile import sheth_uicker as su
+from eslabon.mobile import wheel_kinematics as su
 
 R_WHEEL, L_HALF, B = 0.2, 0.314, 0.9
 

@@ -1,4 +1,4 @@
-"""Second, independent checks of eslabon.mobile.sheth_uicker: seed 003 (Araujo 2012)
+"""Second, independent checks of eslabon.mobile.wheel_kinematics: seed 003 (Araujo 2012)
 eqs 3.4–3.21 and Tables 3.2–3.3 (Ch. III, "Cinemática de la plataforma móvil"), with the
 thesis's misprints there: (3.13) lost its signs; (3.15) and Ω(A) print (A·Aᵀ)⁻¹ for
 (AᵀA)⁻¹; (3.18) prints the rear wheels' third rows [0, 0] for [0, 1]; the third entry
@@ -20,7 +20,7 @@ form:
 import numpy as np
 import pytest
 
-from eslabon.mobile.sheth_uicker import (
+from eslabon.mobile.wheel_kinematics import (
     composite,
     planar_transform,
     slip_residual_norm,

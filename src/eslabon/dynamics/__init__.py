@@ -1,6 +1,7 @@
-"""Dynamics: one module per algorithm (rnea, walker_orin, aba, cholesky_fd, derivatives,
-coriolis, energy, momentum; the numpy formulations lagrange, soa, gibbs_appell; trace), the ways
-each compiled one is called (drivers) and the public functions (api)."""
+"""Dynamics: one module per algorithm (rnea, composite_rigid_body, aba,
+cholesky_forward_dynamics, derivatives, coriolis, energy, momentum; the numpy formulations
+lagrange, soa, newton_euler_body_frames, gibbs_appell; trace), the ways each compiled one
+is called (drivers) and the public functions (api)."""
 
 from typing import TYPE_CHECKING
 

@@ -29,15 +29,15 @@ from .._engine.lanes import WIDTH, pack, unpack, unpack_squares
 from .._engine.layout import H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, OK
-from . import aba, coriolis, walker_orin
+from . import aba, composite_rigid_body, coriolis
 from .aba import aba_into
-from .cholesky_fd import fd_into
+from .cholesky_forward_dynamics import fd_into
 from .codes import COMPOSITE, MODE_GRAVITY, MODE_ID, NE_COLUMNS
+from .composite_rigid_body import crba_into, ne_columns_into
 from .coriolis import coriolis_into
 from .drivers import _rows
 from .energy import energy_into
 from .rnea import rnea_into
-from .walker_orin import crba_into, ne_columns_into
 
 
 @njit(inline="always")
@@ -141,14 +141,14 @@ def rnea_many(P, Q, QD, QDD, gscale, fext, mode, TAU, nchunks, extended):
 _RNEA_EXTRA = [np.array([1.0, mode], dtype=np.float64) for mode in range(3)]
 
 
-# --- mass matrix: composite body and Newton–Euler columns (:mod:`.walker_orin`) ----------
+# --- mass matrix: composite body and Newton–Euler columns (:mod:`.composite_rigid_body`) ----------
 
 
 @njit(inline="always")
 def crba_chunk(P, Q, H, lo, hi, extended):
     """The composite-body M on lanes (:func:`crba_into` compiled for (n, WIDTH) blocks)."""
     n = int(P[H_NV])
-    cw = np.empty((_rows(P), walker_orin.COLS, WIDTH))
+    cw = np.empty((_rows(P), composite_rigid_body.COLS, WIDTH))
     q = np.empty((int(P[H_NQ]), WIDTH))
     h = np.empty((n, n, WIDTH))
     status = OK
@@ -286,10 +286,10 @@ def aba_many(P, Q, QD, TAU, QDD, nchunks, extended):
 @njit(inline="always")
 def fd_chunk(P, Q, QD, TAU, method, OUT, lo, hi, extended):
     """q̈ by M (composite body or Newton–Euler columns, ``method``) and Cholesky, state by
-    state (:func:`.cholesky_fd.fd_into`)."""
+    state (:func:`.cholesky_forward_dynamics.fd_into`)."""
     nq = int(P[H_NV])
     ws = np.empty((_rows(P), WS_COLS))
-    cw = np.empty((_rows(P), walker_orin.COLS))
+    cw = np.empty((_rows(P), composite_rigid_body.COLS))
     H = np.empty((nq, nq))
     zero = np.zeros(nq)
     unit = np.zeros(nq)

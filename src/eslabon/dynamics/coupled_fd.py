@@ -20,9 +20,9 @@ import numpy as np
 from numba import njit
 
 from .._engine.status import NON_FINITE, OK
-from .cholesky_fd import COMPOSITE, solve_status
+from .cholesky_forward_dynamics import COMPOSITE, solve_status
+from .composite_rigid_body import crba_into, ne_columns_into
 from .rnea import rnea_into
-from .walker_orin import crba_into, ne_columns_into
 
 
 def coupling_arrays(model):

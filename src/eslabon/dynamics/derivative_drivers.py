@@ -26,7 +26,7 @@ from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from . import aba, derivatives
 from .aba import aba_into
-from .cholesky_fd import spd_inverse
+from .cholesky_forward_dynamics import spd_inverse
 from .derivatives import (
     _times_into,
     fd_derivatives_into,

@@ -94,7 +94,7 @@ from .._engine.tuples import (
     sub,
     v3,
 )
-from .cholesky_fd import spd_inverse
+from .cholesky_forward_dynamics import spd_inverse
 
 _I9 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 _Z3 = (0.0, 0.0, 0.0)

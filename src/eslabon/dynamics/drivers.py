@@ -1,8 +1,9 @@
 """How each compiled dynamics algorithm is called for one state: from Python, in one
 lean call.
 
-The algorithm modules (:mod:`.rnea`, :mod:`.walker_orin`, :mod:`.aba`, :mod:`.cholesky_fd`,
-:mod:`.derivatives`, :mod:`.coriolis`, :mod:`.energy`) hold only their kernels
+The algorithm modules (:mod:`.rnea`, :mod:`.composite_rigid_body`, :mod:`.aba`,
+:mod:`.cholesky_forward_dynamics`, :mod:`.derivatives`, :mod:`.coriolis`, :mod:`.energy`)
+hold only their kernels
 (``*_into``: one state, or one block of lanes, into workspaces and outputs given by the
 caller) under their source equations. The ways of driving them for one state live here
 (those of the derivatives and the linearization in :mod:`.derivative_drivers`, built the
@@ -37,13 +38,13 @@ from .._engine.joints import extended_set, quaternions_are_unit
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
-from . import aba, coriolis, walker_orin
+from . import aba, composite_rigid_body, coriolis
 from .aba import aba_into
-from .cholesky_fd import fd_into
+from .cholesky_forward_dynamics import fd_into
+from .composite_rigid_body import crba_into, ne_columns_into
 from .coriolis import coriolis_into
 from .energy import energy_into
 from .rnea import rnea_into
-from .walker_orin import crba_into, ne_columns_into
 
 _LARGEST = sys.float_info.max  # |x| ≤ this: False for NaN and ±inf
 
@@ -202,11 +203,11 @@ def gravity_torques_entry_extended(p, a, b, c, o0, o1, o2):
     return _gravity_entry(p, a, o0, o1, extended_set())
 
 
-# --- mass matrix: composite body and Newton–Euler columns (:mod:`.walker_orin`) ----------
+# --- mass matrix: composite body and Newton–Euler columns (:mod:`.composite_rigid_body`) ----------
 
 
 def crba_one(P, q, H, extended):
-    return crba_into(P, q, workspace(P, walker_orin.COLS), H, extended)
+    return crba_into(P, q, workspace(P, composite_rigid_body.COLS), H, extended)
 
 
 @njit(cache=True, inline="always")
@@ -225,7 +226,7 @@ def _mass_matrix_entry(p, a, o0, o1, extended):
     """q -> M."""
     n = int(p[H_NV])
     q = carray(a, int(p[H_NQ]))
-    cw, _ = scratch(o1, p, walker_orin.COLS)
+    cw, _ = scratch(o1, p, composite_rigid_body.COLS)
     return entry_status(crba_call(packed_model(p), q, carray(o0, (n, n)), cw, extended))
 
 
@@ -292,14 +293,14 @@ SCRATCH_COLS = {
     "inverse_dynamics_entry": WS_COLS,
     "bias_forces_entry": WS_COLS,
     "gravity_torques_entry": WS_COLS,
-    "mass_matrix_entry": walker_orin.COLS,
+    "mass_matrix_entry": composite_rigid_body.COLS,
     "forward_dynamics_entry": aba.COLS,
 }
 
 
 def fd_one(P, q, qd, tau, method, out, extended):
     nq = int(P[H_NV])
-    ws, cw = workspace(P, WS_COLS), workspace(P, walker_orin.COLS)
+    ws, cw = workspace(P, WS_COLS), workspace(P, composite_rigid_body.COLS)
     H, zero, unit, col = np.empty((nq, nq)), np.zeros(nq), np.zeros(nq), np.empty(nq)
     return fd_into(P, q, qd, tau, method, ws, cw, H, zero, unit, col, out, extended)
 

@@ -14,7 +14,7 @@ for n = 6), Hollerbach's recursive Lagrangian (2195 / 1719) and Walker–Orin (1
 
 :func:`instrumented` counts what *our* code does, by running the kernels' source with
 the JIT off on numbers that count their arithmetic, and the numpy reference formulations on
-arrays that count theirs (:mod:`._opcount_probe`). The counts are of the general code as
+arrays that count theirs (:mod:`.opcount_instrumented`). The counts are of the general code as
 written — joint axes and placements of any orientation, no structural zeros exploited,
 dense 6×6 blocks in the operator form — so they are upper bounds for a specialised
 program like the thesis's. On revolute chains: RNEA 137n + 3 multiplications, Walker–Orin
@@ -120,7 +120,7 @@ def newton_euler_luh(n: int) -> int:
 def _probe(method: str, sizes: tuple) -> dict:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run(
-        [sys.executable, "-m", "eslabon.dynamics._opcount_probe", method, *map(str, sizes)],
+        [sys.executable, "-m", "eslabon.dynamics.opcount_instrumented", method, *map(str, sizes)],
         env=env,
         capture_output=True,
         text=True,

@@ -2,7 +2,7 @@
 constraints as quasi-velocity maps, an arm on them by Gibbs–Appell in the thesis's
 one-way mode or fully coupled, and an independent Lagrange-multiplier check."""
 
-from . import gibbs, martinenko, omnidirectional, sheth_uicker, synchronous
+from . import gibbs, omnidirectional, steered_cart, synchronous, wheel_kinematics
 from .differential import DiffDriveParams, DifferentialDrive
 from .energy import arm_potential_energy, coupled_kinetic_energy, input_power
 from .gibbs import coupled_terms
@@ -15,16 +15,16 @@ from .manipulator import (
     state_derivative,
 )
 from .omnidirectional import Omnidirectional, OmniParams
+from .one_way_coupling import ThesisOptions, thesis_platform_accelerations
 from .platforms import Tricycle, TricycleParams
 from .synchronous import SyncDriveParams, SynchronousDrive
-from .thesis import ThesisOptions, thesis_platform_accelerations
 
 __all__ = [
     "gibbs",
-    "martinenko",
     "omnidirectional",
-    "sheth_uicker",
+    "steered_cart",
     "synchronous",
+    "wheel_kinematics",
     "MODES",
     "MobileManipulator",
     "Mount",
@@ -51,11 +51,16 @@ from .simulate import MobileTrajectory, simulate  # noqa: E402
 
 __all__ += ["MobileTrajectory", "simulate", "control"]
 
-# old names that reused the arm's (eslabon.inverse_dynamics, …) with another state
+# old names: functions of the whole state y that reused the arm's names
+# (eslabon.inverse_dynamics, …), and modules named after people and a thesis before they
+# were named by what they compute (an old module imported by its path warns there)
 _RENAMED = {
     "inverse_dynamics": "input_forces",
     "kinetic_energy": "coupled_kinetic_energy",
     "potential_energy": "arm_potential_energy",
+    "martinenko": "steered_cart",
+    "sheth_uicker": "wheel_kinematics",
+    "thesis": "one_way_coupling",
 }
 
 
@@ -64,5 +69,5 @@ def __getattr__(name: str):
         from .._deprecation import warn_renamed
 
         warn_renamed(f"eslabon.mobile.{name}", f"eslabon.mobile.{_RENAMED[name]}")
-        return globals()[_RENAMED[name]]
+        return globals()[_RENAMED[name]]  # each imported above
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

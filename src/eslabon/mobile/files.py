@@ -32,9 +32,9 @@ from ..model.validate import as_float_array, as_int, check_rotation, short_repr
 from .differential import DiffDriveParams, DifferentialDrive
 from .manipulator import MODES, MobileManipulator, Mount
 from .omnidirectional import Omnidirectional, OmniParams
+from .one_way_coupling import THESIS_CONSTANTS, ThesisOptions
 from .platforms import Tricycle, TricycleParams
 from .synchronous import SyncDriveParams, SynchronousDrive
-from .thesis import THESIS_CONSTANTS, ThesisOptions
 
 PLATFORMS = {
     "tricycle": (Tricycle, TricycleParams),

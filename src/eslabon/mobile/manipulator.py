@@ -16,7 +16,7 @@ modes:
 
 ``"thesis"`` (any platform)
     The thesis's one-way coupling (Steps 1–7): the platform alone, the tricycle by
-    Martinenko's closed form (:mod:`eslabon.mobile.martinenko`) with the mass constants
+    Martinenko's closed form (:mod:`eslabon.mobile.steered_cart`) with the mass constants
     that ``ThesisOptions.constants`` names (default: Martinenko's printed ones), any
     other platform by its own Gibbs function; then the arm by q̈ = D⁻¹(τ − φ), with D
     over the arm joints alone and φ from a base that moves with the chassis's velocity
@@ -43,9 +43,9 @@ from ..model.validate import check_rotation
 from .differential import DifferentialDrive
 from .gibbs import _inputs, _solve, coupled_terms
 from .omnidirectional import Omnidirectional
+from .one_way_coupling import ThesisOptions, _thesis_accelerations
 from .platforms import Tricycle
 from .synchronous import SynchronousDrive
-from .thesis import ThesisOptions, _thesis_accelerations
 
 MODES = ("coupled", "thesis")
 #: the platforms a :class:`MobileManipulator` takes

@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._args import finite_number
-from .martinenko import _steering
+from .steered_cart import _steering
 
 Z = np.array([0.0, 0.0, 1.0])
 

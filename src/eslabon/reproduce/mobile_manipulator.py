@@ -136,8 +136,8 @@ def reproduce(out) -> tuple[dict, list]:
     params = mb.TricycleParams.seekur_jr_assumed()
     arm = puma560_araujo()
     mm = mb.MobileManipulator(mb.Tricycle(params), arm, mb.Mount.araujo_assumed(), mode="thesis")
-    mc = mb.martinenko.mass_constants(params, front_wheels=2)  # the thesis's: Martinenko's
-    mc_own = mb.martinenko.mass_constants(params)
+    mc = mb.steered_cart.mass_constants(params, front_wheels=2)  # the thesis's: Martinenko's
+    mc_own = mb.steered_cart.mass_constants(params)
     lines = [
         "Seed 003, Araujo (2012): PUMA 560 on a tricycle, Gibbs–Appell, load cases of Ch. III",
         (

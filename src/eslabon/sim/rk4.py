@@ -36,10 +36,10 @@ from .._engine.layout import H_NB, H_NQ
 from .._engine.outward_pass import WS_COLS
 from ..dynamics.aba import COLS as ABA_COLS
 from ..dynamics.aba import aba_into
-from ..dynamics.cholesky_fd import fd_into
+from ..dynamics.cholesky_forward_dynamics import fd_into
 from ..dynamics.codes import COMPOSITE, NE_COLUMNS
+from ..dynamics.composite_rigid_body import COLS as CRBA_COLS
 from ..dynamics.coupled_fd import coupled_fd_into
-from ..dynamics.walker_orin import COLS as CRBA_COLS
 
 FD_CODES = {"aba": 0, "crba": COMPOSITE, "rnea_columns": NE_COLUMNS}  # compiled algorithms
 

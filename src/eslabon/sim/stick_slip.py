@@ -79,7 +79,7 @@ from numba import njit
 
 from .._args import NonFiniteResultError
 from .._engine.joint_types import nv_of
-from ..dynamics.cholesky_fd import cholesky_factor, cholesky_solve
+from ..dynamics.cholesky_forward_dynamics import cholesky_factor, cholesky_solve
 
 FREE, STUCK, SLIP = 0, 1, 2  # a joint's mode over one step
 RELEASE_SLACK = 1e-12  # a holding torque within F_c (1 + this) holds

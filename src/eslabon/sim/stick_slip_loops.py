@@ -13,11 +13,12 @@ the torque less each joint's Coulomb torque for its mode
 
 then the stuck set S is held by q̈ ← q̈ − X_{:,S} (X_SS)⁻¹ q̈_S with X = M(q)⁻¹
 (:func:`.stick_slip.constrain`). X comes from the composite-rigid-body mass matrix
-(:func:`eslabon.dynamics.walker_orin.crba_into`, armature included; with mimic joints that
-of the independent coordinates, Gᵀ H_e G, :func:`eslabon.dynamics.coupled_fd.
+(:func:`eslabon.dynamics.composite_rigid_body.crba_into`, armature included; with mimic
+joints that of the independent coordinates, Gᵀ H_e G, :func:`eslabon.dynamics.coupled_fd.
 coupled_mass_into`) inverted by Cholesky
-(:func:`eslabon.dynamics.cholesky_fd.spd_inverse`): once at the start of each step (the
-band test needs (M⁻¹)_jj), and at a later stage only while some joint sticks. The
+(:func:`eslabon.dynamics.cholesky_forward_dynamics.spd_inverse`): once at the start of
+each step (the band test needs (M⁻¹)_jj), and at a later stage only while some joint
+sticks. The
 stages are those of :func:`.rk4.rk4_loop` (:func:`.rk4.rk4_stage2` …
 :func:`.rk4.rk4_update`); a stuck joint has q̇ = 0 and q̈ = 0 at every stage, so its
 coordinate is carried over unchanged, to the bit.
@@ -30,9 +31,9 @@ from numba import njit
 
 from .._engine.compile import subject
 from .._engine.status import NOT_POSITIVE_DEFINITE, OK
-from ..dynamics.cholesky_fd import spd_inverse
+from ..dynamics.cholesky_forward_dynamics import spd_inverse
+from ..dynamics.composite_rigid_body import crba_into
 from ..dynamics.coupled_fd import coupled_mass_into
-from ..dynamics.walker_orin import crba_into
 from .law_kernels import _row, law_torque
 from .laws import NO_LAW
 from .rk4 import (

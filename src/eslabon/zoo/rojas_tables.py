@@ -144,7 +144,7 @@ TABLE_5_6_4 = np.array(
 
 #: the exact spectrum of A(t) at t = 0.45 s, from Table 5.6.2's θ, θ̇, θ̈ with the exact W;
 #: not printed in the thesis: an independent recomputation to 5 decimals, which
-#: :func:`eslabon.control.linearize` matches (tests/test_control_linearization_t3.py)
+#: :func:`eslabon.control.linearize` matches (tests/test_linearized_control.py)
 EXACT_EIGENVALUES_T045 = np.array(
     [
         4.02399,

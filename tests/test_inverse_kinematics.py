@@ -17,6 +17,8 @@ from eslabon.zoo import rojas
 from eslabon.zoo.rojas import INITIAL_THETA_DEG
 from eslabon.zoo.rojas_tables import JOINT_TABLES
 
+pytestmark = pytest.mark.source("Rojas (1987)", "§3.3–3.5; Tables 5.4.1 and 5.6.2")
+
 T3_R = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])
 X, Z = 1.33125, 1.79875
 

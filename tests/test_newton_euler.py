@@ -14,6 +14,8 @@ import sympy as sp
 import eslabon as es
 from rnea_oracle import rnea as oracle_rnea
 
+pytestmark = pytest.mark.source("Práctica 3", "Ejemplos 3.1–3.4; §3.4, Tabla 3.2")
+
 EJ33_Q = np.array([0.9355, 0.9169, 0.4103, 0.8936])
 EJ33_QD = np.array([0.0579, 0.3529, 0.8132, 0.0099])
 EJ33_QDD = np.array([0.1389, 0.2028, 0.1987, 0.6038])

@@ -26,6 +26,8 @@ from eslabon.zoo.rojas import INITIAL_THETA_DEG
 from eslabon.zoo.rojas_tables import PERTURBATION, TABLE_5_4_2, TABLE_5_6_3
 from rnea_oracle import rnea as oracle_rnea
 
+pytestmark = pytest.mark.source("Rojas (1987)", "§5.3; Tables 5.4.1, 5.4.2 and 5.6.3")
+
 FD = 1e-5  # N·m per rad (rad/s, rad/s²): the central differences' round-off, above
 
 

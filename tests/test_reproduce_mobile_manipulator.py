@@ -6,8 +6,11 @@ numbers and its plots are lost, only captions survive)."""
 import json
 
 import numpy as np
+import pytest
 
 from eslabon.cli.main import main
+
+pytestmark = pytest.mark.source("Araujo (2012)", "Ch. III, Ejemplo de aplicación")
 
 FAMILY = (
     ("3_4", 1, "accelerations"),

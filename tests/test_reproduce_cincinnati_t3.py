@@ -9,8 +9,11 @@ straight-line task, Figs. 4.4.3–4.4.8) and the operation counts of §4.4–4.5
 import json
 
 import numpy as np
+import pytest
 
 from eslabon.cli.main import main
+
+pytestmark = pytest.mark.source("Rojas (1987)", "Tables 5.4.1, 5.4.2, 5.6.2–5.6.4; §3.3.3")
 
 
 def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):

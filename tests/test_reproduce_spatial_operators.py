@@ -7,11 +7,14 @@ printed-formula values are shown beside, never produced by the library).
 import json
 
 import numpy as np
+import pytest
 
 import eslabon as es
 from eslabon.cli.main import main
 from eslabon.dynamics import soa
 from eslabon.reproduce.spatial_operators import CASE_A, CASE_B
+
+pytestmark = pytest.mark.source("Jaramillo Botero (1998)", "Example 1; Figures 7 and 8")
 
 
 def figure_7_printed_sign_planar():

@@ -13,6 +13,8 @@ import eslabon as es
 from checks import assert_printed
 from t3_task import solve_task
 
+pytestmark = pytest.mark.source("Rojas (1987)", "Tables 4.4.1, 5.4.1 and 5.6.2")
+
 
 @pytest.fixture(scope="module")
 def t3():

@@ -2,8 +2,11 @@
 Annex 1, (A.1)–(A.2)."""
 
 import numpy as np
+import pytest
 
 import eslabon as es
+
+pytestmark = pytest.mark.source("Araujo (2012)", "Annex 3, Tables A.4–A.7; (A.1)–(A.2)")
 
 
 def test_araujo_frames_and_coms_at_zero():

@@ -21,6 +21,8 @@ from eslabon.reproduce.cincinnati_t3 import (
 )
 from eslabon.zoo.rojas_tables import JOINT_TABLES
 
+pytestmark = pytest.mark.source("Rojas (1987)", "§4.4; Tables 5.4.1 and 5.6.2")
+
 
 @pytest.mark.parametrize("table", ["5.4.1", "5.6.2"])
 def test_identified_spline_gives_the_printed_y_ydot_yddot(table):

@@ -12,6 +12,8 @@ from eslabon.kinematics.ik.newton_gauss import system as general_system
 from eslabon.reproduce import seven_r_loop, seven_r_single
 from eslabon.zoo import rojas
 
+pytestmark = pytest.mark.source("Rojas (1987)", "§3.3.3, Figs. 3.3.3–3.3.5")
+
 EPS32 = float(np.finfo(np.float32).eps)
 ERRORS = ("position", "rate", "acceleration")
 

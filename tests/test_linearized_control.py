@@ -27,6 +27,8 @@ from eslabon.zoo.rojas_tables import (
 )
 from rnea_oracle import rnea as oracle_rnea
 
+pytestmark = pytest.mark.source("Rojas (1987)", "§5.2–5.6; Tables 5.4.2, 5.6.3 and 5.6.4")
+
 PSI, OMEGA = np.sqrt(2) / 2, 1.0
 
 
