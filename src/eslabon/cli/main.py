@@ -586,7 +586,7 @@ def warmup_cmd(
     everything: bool = typer.Option(
         False,
         "--all",
-        help="Also the other batches, the trace and the tip wrench (what the tests use).",
+        help="Also the other batches, the trace and the wrenches (what the tests use).",
     ),
     as_json: bool = JSON,
 ):

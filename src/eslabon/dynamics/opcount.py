@@ -44,6 +44,8 @@ import subprocess
 import sys
 from fractions import Fraction
 
+from .._deprecation import renamed_keywords
+
 #: counts quoted by the thesis for n = 6 (multiplications, additions)
 QUOTED_N6 = {
     "newton_euler (Luh-Walker-Paul)": (852, 730),
@@ -63,7 +65,7 @@ INSTRUMENTED = (
     "gibbs_appell",
 )
 
-#: what each counted method computes, for the table
+#: what each counted algorithm computes, for the table
 COMPUTES = {
     "rnea": "τ",
     "walker_orin_3": "M",
@@ -131,7 +133,8 @@ def _probe(method: str, sizes: tuple) -> dict:
     return {int(k): v for k, v in json.loads(done.stdout).items()}
 
 
-def instrumented(method: str, sizes=(1, 2, 3, 6)) -> dict:
+@renamed_keywords(method="algorithm")
+def instrumented(algorithm: str, sizes=(1, 2, 3, 6)) -> dict:
     """{n: {"mul", "add", "div", "sqrt", "trig"}} for our ``"rnea"`` (τ from q, q̇, q̈),
     ``"walker_orin_3"`` (M(q) by composite rigid bodies, our CRBA), ``"walker_orin_1"``
     (M(q) as n Newton–Euler columns at q̇ = 0, q̈ = e_j, no gravity), ``"aba"`` (q̈ by the
@@ -143,10 +146,10 @@ def instrumented(method: str, sizes=(1, 2, 3, 6)) -> dict:
     each with its kinematic pass (per part in ``"parts"``), on an n-joint revolute chain.
     Runs one subprocess
     (about a second); results are cached per process."""
-    if method not in INSTRUMENTED:
-        raise ValueError(f"method: expected one of {INSTRUMENTED}, got {method!r}")
+    if algorithm not in INSTRUMENTED:
+        raise ValueError(f"algorithm: expected one of {INSTRUMENTED}, got {algorithm!r}")
     sizes = tuple(sorted({_check_n(n) for n in sizes}))
-    return _probe(method, sizes)
+    return _probe(algorithm, sizes)
 
 
 def table(n: int = 6) -> list:

@@ -15,7 +15,7 @@ floating bases (free-flyer, spherical and helical joints: the kernels of the ext
 joint set, :mod:`eslabon._engine.joints`). ``everything=True`` (``eslabon warmup
 --all``) also compiles a floating base's batches of ID, M and FD, the other batches
 (derivatives, linearization, the other methods of M and FD, Coriolis, Jacobians), the
-Newton–Euler trace and the tip wrench: what the test suite uses.
+Newton–Euler trace and external wrenches: what the test suite uses.
 
 The groups of calls (:data:`GROUPS`) run in worker processes, a group once the group it
 follows has ended (whose kernels it shares: it loads them from the cache instead of

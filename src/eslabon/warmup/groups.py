@@ -41,8 +41,8 @@ GROUPS = {
         16.0,
         MORE,
     ),
-    _ARMS + "trace and tip wrench": (
-        "the Newton–Euler trace, inverse dynamics with a tip wrench",
+    _ARMS + "trace and wrenches": (
+        "the Newton–Euler trace, inverse dynamics with external wrenches",
         (_ARMS + "other one-state calls",),
         2.5,
         MORE,
@@ -78,7 +78,7 @@ GROUPS = {
         31.0,
         MORE,
     ),
-    _FLOATING + "trace and tip wrench": (
+    _FLOATING + "trace and wrenches": (
         "the same",
         (_FLOATING + "other one-state calls",),
         3.0,
@@ -282,9 +282,9 @@ def run_group(name: str) -> None:
         _more_batches(model)
     elif part == "simulation":
         _simulation(model, family)
-    else:  # trace and tip wrench
+    else:  # trace and wrenches
         q, v, a = _states(model)
-        es.rnea_trace(model, q, v, a)
+        es.rnea_trace(model, q, v, a, wrenches=[("ee", np.ones(6))])
         es.inverse_dynamics(model, q, v, a, wrenches=[("ee", np.ones(6))])
 
 
