@@ -93,7 +93,7 @@ def test_aba_is_the_default_method():
         es.forward_dynamics(m, q, qd, tau), es.forward_dynamics(m, q, qd, tau, algorithm="aba")
     )
     assert es.dynamics.api.FORWARD_METHODS[0] == "aba"
-    with pytest.raises(ValueError, match="^method: expected one of"):
+    with pytest.raises(ValueError, match="^algorithm: expected one of"):
         es.forward_dynamics(m, q, qd, tau, algorithm="featherstone")
 
 

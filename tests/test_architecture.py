@@ -21,7 +21,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "eslabon"
 # lowest first; a package may import only from its own layer's package or lower layers
 LAYERS = [
     {"_engine"},
-    {"conventions", "_yaml", "_files", "_args"},
+    {"conventions", "_yaml", "_files", "_args", "_deprecation"},
     {"spatial"},
     {"model"},
     {"zoo", "kinematics"},

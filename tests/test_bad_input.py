@@ -103,7 +103,7 @@ def test_forward_dynamics_and_options():
     m = es.zoo.load("planar2")
     with pytest.raises(ValueError, match="^tau: expected finite"):
         es.forward_dynamics(m, np.zeros(2), np.zeros(2), [np.nan, 0])
-    with pytest.raises(ValueError, match="^method: expected one of"):
+    with pytest.raises(ValueError, match="^algorithm: expected one of"):
         es.mass_matrix(m, np.zeros(2), algorithm="lagrange_typo")
     with pytest.raises(ValueError, match="^reference"):
         es.jacobian(m, np.zeros(2), reference="body")
@@ -120,7 +120,7 @@ def test_simulate_arguments():
         es.simulate(m, None, None, 1.0, 0.3)
     with pytest.raises(ValueError, match="^torque"):
         es.simulate(m, None, None, 0.01, 0.001, torque=np.zeros((3, 2)))
-    with pytest.raises(ValueError, match="^method"):
+    with pytest.raises(ValueError, match="^integrator"):
         es.simulate(m, None, None, 0.01, 0.001, integrator="midpoint")
     with pytest.raises(ValueError, match="^q0"):
         es.simulate(m, [0.0], None, 0.01, 0.001)
@@ -202,7 +202,7 @@ def test_model_file_roundtrip(tmp_path):
             }
         )
     )
-    m = es.model.load_model(path)
+    m = es.load_model(path)
     assert m.nq == 1 and m.dh.convention == "standard"
     res = _cli("info", str(path), "--json")
     assert res.returncode == 0 and '"dof": 1' in res.stdout

@@ -165,10 +165,10 @@ def test_keywords_and_errors_take_the_general_path():
         rtol=1e-9,
         atol=1e-9,
     )
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(ValueError, match="algorithm"):
         es.mass_matrix(model, q, algorithm="nope")
     with pytest.raises(TypeError):
-        es.mass_matrix(model, q, "walker_orin_3")  # method is keyword-only
+        es.mass_matrix(model, q, "walker_orin_3")  # algorithm is keyword-only
     with pytest.raises(ValueError, match="qd: expected shape"):
         es.inverse_dynamics(model, q, qd[:3], qdd)
     with pytest.raises(ValueError, match="qdd: expected finite values, got nan at index 4"):

@@ -299,4 +299,4 @@ def test_built_in_models_load_quietly_and_info_says_why(capsys, tmp_path):
         "[0, 0.086, 0], [0, 0, 0.0125]]}\n"
     )
     with pytest.warns(ImplausibleInertiaWarning, match="triangle inequality"):
-        es.model.load_model(path)
+        es.load_model(path)

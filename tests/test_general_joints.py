@@ -458,7 +458,7 @@ def test_mimic_dynamics_are_the_coupled_systems():
         qdd_default, es.forward_dynamics(coupled, q, qd, tau, algorithm="walker_orin_3")
     )
     assert _rel(qdd_default, qdd) < 1e-12
-    with pytest.raises(ValueError, match="method='aba'.*mimic joint of body 'body3'"):
+    with pytest.raises(ValueError, match="algorithm='aba'.*mimic joint of body 'body3'"):
         es.forward_dynamics(coupled, q, qd, qdd, algorithm="aba")
 
 

@@ -38,7 +38,7 @@ def test_yaml_holds_mimic_joints(tmp_path):
     model = _mimic_model()
     path = es.model.save_model(model, tmp_path / "m.yaml")
     assert "mimic:" in path.read_text()
-    back = es.model.load_model(path)
+    back = es.load_model(path)
     for key in ("mimic_joint", "mimic_multiplier", "mimic_offset"):
         np.testing.assert_array_equal(getattr(back, key), getattr(model, key))
     q = np.array([0.3, -0.2, 0.5, 0.1])
@@ -68,7 +68,7 @@ def test_bad_yaml_mimics_are_named(tmp_path, mimic, message):
     bad = tmp_path / "bad.yaml"
     bad.write_text("\n".join(lines) + "\n")
     with pytest.raises(ValueError, match=message):
-        es.model.load_model(bad)
+        es.load_model(bad)
 
 
 def test_crosscheck_takes_a_mimic_model():

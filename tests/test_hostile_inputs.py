@@ -136,12 +136,12 @@ def test_simulation_lengths_refused(kwargs, message):
 def test_a_diverging_simulation_says_when_where_and_why(how, method):
     model = es.zoo.load("planar2")
     kw = {
-        "compiled": {"method": method},
-        "callable": {"torque": lambda t, q, qd: np.zeros(2), "method": method},
+        "compiled": {"integrator": method},
+        "callable": {"torque": lambda t, q, qd: np.zeros(2), "integrator": method},
         # a torque of 1e300 N·m (no bound on torques): the rates overflow at once
         "dop853": {
             "torque": lambda t, q, qd: np.full(2, 1e300),
-            "method": method,
+            "integrator": method,
             "rtol": 1e-3,
             "atol": 1e-3,
         },
@@ -161,11 +161,10 @@ def test_euler_divergence_is_the_same_compiled_or_not():
     """The compiled Euler loop reports the time and last finite state, as the Python loop
     (it used to stop at forward dynamics' bare "the result is not finite")."""
     model = es.zoo.load("planar2")
-    kw = dict(qd0=[50.0, 50.0], integrator="euler")
     texts = []
     for torque in (None, lambda t, q, qd: np.zeros(2)):
         with pytest.raises(ValueError) as info:
-            es.simulate(model, None, None, 5.0, 0.5, torque=torque, **kw)
+            es.simulate(model, None, [50.0, 50.0], 5.0, 0.5, torque=torque, integrator="euler")
         texts.append(str(info.value))
     assert texts[0] == texts[1]
     assert texts[0].startswith("simulate: the motion diverged after t = 4 s")
@@ -199,22 +198,17 @@ def test_stiff_coulomb_friction_stops_the_arm_instead_of_injecting_energy():
     holds it, with no warning; moderate friction slows it, the energy only falling."""
     arm = es.zoo.load("planar2").replace(gravity=(0.0, 0.0, 0.0))
     stiff = arm.replace(coulomb=np.array([0.0, 5000.0, 5000.0]))
-    start = dict(q0=[0.3, 0.2], qd0=[1.0, -1.0])
+    start = ([0.3, 0.2], [1.0, -1.0])  # q0, qd0
     with warnings.catch_warnings():
         warnings.simplefilter("error", EnergyInjectionWarning)
-        traj = es.simulate(stiff, None, None, 1.0, 1e-3, **start)
+        traj = es.simulate(stiff, *start, 1.0, 1e-3)
         assert np.all(traj.qd[2:] == 0.0) and np.all(traj.q[2:] == traj.q[2])
         mild = arm.replace(coulomb=np.array([0.0, 50.0, 50.0]))
-        slow = es.simulate(mild, None, None, 1.0, 1e-3, **start)
+        slow = es.simulate(mild, *start, 1.0, 1e-3)
         assert np.all(np.diff(es.kinetic_energy(mild, slow.q, slow.qd)) <= 1e-12)
-        es.simulate(stiff, None, None, 0.05, 1e-5, **start)
+        es.simulate(stiff, *start, 0.05, 1e-5)
         es.simulate(
-            es.zoo.load("planar2").replace(coulomb=np.array([0.0, 5.0, 5.0])),
-            None,
-            None,
-            1.0,
-            1e-3,
-            **start,
+            es.zoo.load("planar2").replace(coulomb=np.array([0.0, 5.0, 5.0])), *start, 1.0, 1e-3
         )
 
 

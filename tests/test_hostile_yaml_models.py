@@ -7,7 +7,8 @@ line for a refusal, exit 0 for an acceptance, never a traceback."""
 import numpy as np
 import pytest
 
-from eslabon.model import load_model, save_model
+from eslabon import load_model
+from eslabon.model import save_model
 from hostile import Same, check_case, check_cli, check_real_cli, edit
 
 BIG_INT = "1" + "0" * 400  # 10**400: an integer no float holds

@@ -77,8 +77,8 @@ def test_a_quintic_through_inverse_and_forward_dynamics():
     [
         (([0, 0], [1, 1, 1], [0, 1]), {}, "q1: expected shape \\(2,\\), got \\(3,\\)"),
         (([0, 0], [1, 1], [0, 0]), {}, "t: expected at least two increasing"),
-        (([0, 0], [1, 1], [0, 1]), dict(method="cubic"), "method: expected one of"),
-        (([0, 0], [1, 1], [0, 1]), dict(method="trapezoidal", qd0=[1, 1]), "qd0, qd1"),
+        (([0, 0], [1, 1], [0, 1]), dict(profile="cubic"), "profile: expected one of"),
+        (([0, 0], [1, 1], [0, 1]), dict(profile="trapezoidal", qd0=[1, 1]), "qd0, qd1"),
         (([0, np.nan], [1, 1], [0, 1]), {}, "q0: expected finite"),
     ],
 )

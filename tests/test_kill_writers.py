@@ -107,7 +107,7 @@ def _version(name: str, path: Path) -> int:
         assert len(t.t) == (150_000 if name.endswith("npz") else 8_000)
         return int(k)
     if name in ("model_yaml", "urdf"):
-        m = es.model.load_model(path)
+        m = es.load_model(path)
         assert m.nq == 60
         return int(m.name[1:])
     if name == "figure_png":

@@ -427,7 +427,7 @@ def test_computed_torque_and_pd_gravity(t3, nominal_task):
             lambda lin: ctl.linearize(
                 es.zoo.load("planar2"), [0, 0], [0, 0], [0, 0], derivatives="fd"
             ),
-            "method: expected one of",
+            "derivatives: expected one of",
         ),
     ],
 )

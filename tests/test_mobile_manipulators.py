@@ -400,8 +400,8 @@ def test_bad_states_and_options_are_named(arm):
         mb.ThesisOptions(lateral_acceleration="no")
     with pytest.raises(ValueError, match=r"mount\.rotation"):
         mb.Mount(rotation=np.ones((3, 3)))
-    with pytest.raises(ValueError, match=r"method: expected one of"):
-        mb.simulate(mm, None, None, 1.0, integrator="euler", **SIM1)
+    with pytest.raises(ValueError, match=r"integrator: expected one of"):
+        mb.simulate(mm, None, None, 1.0, integrator="midpoint", **SIM1)
 
 
 def test_a_simulation_that_steers_past_ninety_degrees_stops_with_the_reason(arm):
@@ -452,12 +452,17 @@ def test_simulate_takes_the_arguments_of_eslabon_simulate(arm):
     """``mobile.simulate`` takes what :func:`eslabon.simulate` takes, in the same order and
     with the same names and kinds (the platform's arguments follow); ``q0``/``qd0`` are the
     arm's initial joints, as for the fixed-base arm."""
-    shared = ("model", "t_final", "dt", "q0", "qd0", "torque", "method", "rtol", "atol")
+    shared = ("model", "q0", "qd0", "t_final", "dt", "torque", "integrator")
     fixed = list(inspect.signature(es.simulate).parameters.values())[: len(shared)]
     mobile = list(inspect.signature(mb.simulate).parameters.values())[: len(shared)]
     assert tuple(p.name for p in fixed) == shared == tuple(p.name for p in mobile)
     assert [p.kind for p in fixed] == [p.kind for p in mobile]
-    assert fixed[2].default == mobile[2].default == 1e-3
+    assert fixed[4].default == mobile[4].default == 1e-3
+    for name in ("rtol", "atol"):
+        assert (
+            inspect.signature(es.simulate).parameters[name].default
+            == inspect.signature(mb.simulate).parameters[name].default
+        )
     mm = mb.MobileManipulator(mb.Tricycle(mb.TricycleParams.seekur_jr_assumed()), arm)
     q0, qd0 = [0.1, 0.5, -0.3, 0.2, 0.4, -0.6], [0.5, -0.2, 0.3, 1.0, -0.5, 0.2]
     tr = mb.simulate(mm, q0, qd0, 0.02, 0.01, integrator="rk4", **SIM1)

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.model import from_urdf, load_model
+from eslabon import load_model
+from eslabon.model import from_urdf
 from eslabon.model.validate import ImplausibleInertiaWarning
 
 ROW = (

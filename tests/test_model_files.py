@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.model import load_model, save_model
+from eslabon import load_model
+from eslabon.model import save_model
 from eslabon.model.validate import ImplausibleInertiaWarning
 
 
@@ -230,15 +231,21 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "seekur_puma.yaml"
 SOURCE = Path(es.__file__).resolve().parent
 
 
-def test_the_loader_reads_both_kinds_and_the_model_package_arms_only(tmp_path):
+def test_the_loader_reads_both_kinds_and_the_arm_loader_arms_only(tmp_path):
     """``eslabon.load_model`` gives an arm or a mobile manipulator; the model package's
-    own ``load_model`` refuses the mobile file, naming it."""
+    arm loader (its old public name ``eslabon.model.load_model`` warns) refuses the
+    mobile file, naming it."""
+    from eslabon._deprecation import EslabonDeprecationWarning
+    from eslabon.model.files import load_arm_model
+
     arm = save_model(es.zoo.load("planar2"), tmp_path / "arm.yaml")
-    assert es.load_model(arm).packed.tobytes() == load_model(arm).packed.tobytes()
+    assert es.load_model(arm).packed.tobytes() == load_arm_model(arm).packed.tobytes()
     mm = es.load_model(EXAMPLE)
     assert isinstance(mm, es.mobile.MobileManipulator)
     with pytest.raises(ValueError, match=f"{EXAMPLE}: is a mobile manipulator, not an arm"):
-        load_model(EXAMPLE)
+        load_arm_model(EXAMPLE)
+    with pytest.warns(EslabonDeprecationWarning, match="use eslabon.load_model"):
+        assert es.model.load_model is load_arm_model
 
 
 def _imported(path):

@@ -302,11 +302,15 @@ def test_closed_loop_starts_where_told_or_at_the_nominal():
 
 
 def test_one_load_model(tmp_path):
+    """One public loader: eslabon.load_model reads either kind; the arm-only loader's old
+    public name warns, and is gone from the model package's names."""
     import eslabon.model
 
-    assert eslabon.model.load_model is es.load_model
-    mm = eslabon.model.load_model(ROOT / "examples" / "seekur_puma.yaml")
+    mm = es.load_model(ROOT / "examples" / "seekur_puma.yaml")
     assert isinstance(mm, mb.MobileManipulator)
+    assert "load_model" not in eslabon.model.__all__
+    with pytest.warns(EslabonDeprecationWarning, match="arm files only.*use eslabon.load_model"):
+        eslabon.model.load_model
 
 
 def test_the_cli_takes_the_new_options_and_warns_on_the_old(tmp_path):

@@ -86,7 +86,7 @@ def test_bad_input_is_named(puma):
         es.rollout(puma, q0[:, :5], v0, 0.01, 0.001)
     with pytest.raises(ValueError, match=r"torque: expected None or shape \(6,\)"):
         es.rollout(puma, q0, v0, 0.01, 0.001, torque=np.zeros((2, 6)))
-    with pytest.raises(ValueError, match="method: expected one of"):
+    with pytest.raises(ValueError, match="integrator: expected one of"):
         es.rollout(puma, q0, v0, 0.01, 0.001, integrator="midpoint")
     with pytest.raises(ValueError, match="dt: expected a divisor"):
         es.rollout(puma, q0, v0, 0.01, 0.003)

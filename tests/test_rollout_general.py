@@ -129,7 +129,7 @@ def test_what_the_general_loop_does_not_run_is_refused():
     law = PD(kp=np.ones(ff.nv), kd=np.ones(ff.nv), q_ref=np.zeros(ff.nv))
     with pytest.raises(ValueError, match="torque: a feedback law"):
         es.rollout(ff, q0, qd0, 0.01, 0.001, torque=law)
-    with pytest.raises(ValueError, match="method: 'euler' takes models without quaternion"):
+    with pytest.raises(ValueError, match="integrator: 'euler' takes models without quaternion"):
         es.rollout(ff, q0, qd0, 0.01, 0.001, integrator="euler")
     bad = q0.copy()
     bad[1, 3:7] *= 1.1

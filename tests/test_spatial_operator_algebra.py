@@ -235,7 +235,7 @@ def test_refusals_name_the_field():
         soa.forward_dynamics(es.zoo.random_chain(3, 1, friction=True), *np.zeros((3, 3)))
     with pytest.raises(ValueError, match="sliding|slides"):
         soa.forward_dynamics(es.zoo.load("practica_4dof", book_com=True), *np.zeros((3, 4)))
-    with pytest.raises(ValueError, match="method: expected one of"):
+    with pytest.raises(ValueError, match="algorithm: expected one of"):
         es.mass_matrix(es.zoo.load("planar2"), [0, 0], algorithm="featherstone")
 
 

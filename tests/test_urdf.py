@@ -235,7 +235,7 @@ def test_load_model_takes_a_root_joint(tmp_path):
     path.write_text(BASE)
     model = es.load_model(path, root_joint="free_flyer")
     assert model.joint_types[:6] == ("free_flyer",) * 6 and model.body_names[1] == "base"
-    assert es.model.load_model(path, root_joint="planar").joint_types[0] == "planar"
+    assert es.load_model(path, root_joint="planar").joint_types[0] == "planar"
     assert es.load_model(path).nb == 2
     save_model(model, tmp_path / "m.yaml")
     with pytest.raises(ValueError, match=r"m\.yaml: root_joint: applies to URDF files only"):

@@ -70,7 +70,7 @@ def test_friction_warnings_of_simulate_point_here():
         FrictionStepWarning,
         lambda: es.simulate(model, None, [-2.5e-3], 0.1, 1e-3, torque=flips),
     )
-    assert where == [(__file__, _line_of("lambda: es.simulate(model, 0.1, 1e-3, qd0"))]
+    assert where == [(__file__, _line_of("lambda: es.simulate(model, None, [-2.5e-3]"))]
 
     def between(t, q, qd):
         return np.full(1, 50.0 * np.sin(np.pi * t / 1e-3) ** 2)
@@ -79,4 +79,4 @@ def test_friction_warnings_of_simulate_point_here():
         EnergyInjectionWarning,
         lambda: es.simulate(model, None, [2.0], 0.1, 1e-3, torque=between),
     )
-    assert where == [(__file__, _line_of("lambda: es.simulate(model, 0.1, 1e-3, qd0=[2"))]
+    assert where == [(__file__, _line_of("lambda: es.simulate(model, None, [2.0]"))]

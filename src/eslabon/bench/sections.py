@@ -231,7 +231,7 @@ def _floating_simulation(robot, mujoco, s, checks, notes):
     (q0,), (v0,) = floating_starts(model, 1, FLOATING_SIM_SEED)
     steps = int(round(SIM_T / SIM_DT))
     glb = {"simulate": es.simulate, "model": model, "q0": q0, "v0": v0, "T": SIM_T, "dt": SIM_DT}
-    ours_stmt = "simulate(model, T, dt, q0=q0, qd0=v0)"
+    ours_stmt = "simulate(model, q0, v0, T, dt)"
     ours = eval(ours_stmt, glb)
     mj_stmt, ok = None, True
     with ExitStack() as stack:

@@ -180,7 +180,7 @@ def inverse_dynamics(model, q, qd, qdd, *, wrenches=None, tip_wrench=None):
     (2,)
     """
     if tip_wrench is not None:
-        warn_tip_wrench("inverse_dynamics")
+        _warn_tip_wrench("inverse_dynamics")
         if wrenches is not None:
             raise TypeError("inverse_dynamics: give wrenches= alone (tip_wrench= is deprecated)")
         fixed = (1.0, tip_wrench_array(model, tip_wrench))  # gravity scale, bodies' wrenches
@@ -196,7 +196,7 @@ def inverse_dynamics(model, q, qd, qdd, *, wrenches=None, tip_wrench=None):
     return run(INVERSE_DYNAMICS, model, q=q, qd=qd, qdd=qdd) - wrench_torques(model, q, checked)
 
 
-def warn_tip_wrench(where: str) -> None:
+def _warn_tip_wrench(where: str) -> None:
     """The deprecation of ``tip_wrench=``, with its sign stated."""
     warn_renamed(
         f"{where}(tip_wrench=w) (the wrench the end effector exerts on the world, in its own axes)",
@@ -720,5 +720,5 @@ def rnea_trace(model, q, qd, qdd, *, wrenches=None, tip_wrench=None):
     from .trace import rnea_trace as _trace
 
     if tip_wrench is not None:
-        warn_tip_wrench("rnea_trace")
+        _warn_tip_wrench("rnea_trace")
     return _trace(model, q, qd, qdd, wrenches=wrenches, tip_wrench=tip_wrench)

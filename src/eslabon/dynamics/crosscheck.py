@@ -310,8 +310,8 @@ def crosscheck(
     ]
     for method, label in (
         ("walker_orin_1", "Walker-Orin 1 (NE columns)"),
-        ("soa_composite", "operator-form composite body"),
-        ("operator", "operator Hᵀ ρ I ρᵀ H"),
+        ("soa", "operator-form composite body"),
+        ("soa_operator", "operator Hᵀ ρ I ρᵀ H"),
         ("lagrange", "Lagrange Σ mRᵀR + AᵀIA"),
     ):
         checks.append(

@@ -12,7 +12,6 @@ from .variants import with_joint_friction, with_payload
 # the file front-ends (YAML, URDF, XML, their file handling) are imported on first use:
 # a process that builds its robot in code, or from the zoo, does not pay for them
 _LAZY = {
-    "load_model": "eslabon.loader",  # one loader: arm or mobile-manipulator files
     "save_model": ".files",
     "UrdfInfo": ".urdf",
     "from_urdf": ".urdf",
@@ -21,11 +20,23 @@ _LAZY = {
 }
 
 
-__getattr__ = lazy_attributes(globals(), _LAZY)
+_lazy_attribute = lazy_attributes(globals(), _LAZY)
+
+
+def __getattr__(name: str) -> object:
+    if name == "load_model":  # one load_model: eslabon.load_model reads either kind
+        from .._deprecation import warn_renamed
+        from .files import load_arm_model
+
+        warn_renamed(
+            "eslabon.model.load_model (arm files only)",
+            "eslabon.load_model (arm and mobile-manipulator files)",
+        )
+        return load_arm_model
+    return _lazy_attribute(name)
 
 
 if TYPE_CHECKING:
-    from ..loader import load_model  # noqa: F401
     from .files import save_model  # noqa: F401
     from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
@@ -38,7 +49,6 @@ __all__ = [
     "DHTable",
     "ModelBuilder",
     "from_dh",
-    "load_model",
     "save_model",
     "from_urdf",
     "read_urdf",

@@ -46,7 +46,7 @@ class ModelBuilder:
     """Accumulates bodies and frames, then freezes them into a :class:`Model`.
 
     The one path by which every front-end builds a model (:func:`~eslabon.model.from_dh`,
-    :func:`~eslabon.model.read_urdf`, the body lists of :func:`~eslabon.model.load_model`).
+    :func:`~eslabon.model.read_urdf`, the body lists of :func:`eslabon.load_model`).
     Body 0 is the fixed world; :meth:`add_body` appends bodies 1, 2, … in order, each on a
     joint from an earlier body, :meth:`add_frame` names frames fixed to a body, and
     :meth:`build` checks and freezes everything into an immutable :class:`Model`. Each

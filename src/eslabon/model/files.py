@@ -95,8 +95,8 @@ def load_arm_model(
     ``root_joint`` ("free_flyer" or "planar", URDF only) hangs the URDF's root link from
     the world on that joint, and ``ee`` (URDF only) names the link that is the end
     effector (:func:`~eslabon.model.read_urdf`). A mobile-manipulator file (a ``mobile``
-    section) is refused: :func:`eslabon.load_model` (also ``eslabon.model.load_model``),
-    the public loader, reads files of either kind through this one.
+    section) is refused: :func:`eslabon.load_model`, the public loader, reads files of
+    either kind through this one.
 
     Anything wrong in the file raises a ValueError that names the file and the field (or
     the element and its line); see docs/model-files.md for what is checked. The
@@ -229,7 +229,7 @@ def read_model_file(
     Raises
     ------
     ValueError
-        As :func:`load_model`, except that a file with a ``mobile`` section goes to
+        As :func:`load_arm_model`, except that a file with a ``mobile`` section goes to
         ``read_mobile``: it is refused when ``read_mobile`` is None, when it has a key
         other than ``eslabon``, ``name`` and ``mobile``, or when ``gravity`` is given.
 
@@ -519,7 +519,7 @@ def save_model(model: Model, path: PathLike) -> Path:
     """Write ``model`` to a ``.yaml`` / ``.yml`` or ``.urdf`` model file.
 
     YAML gets its DH table when it was built from one, else its bodies and frames;
-    :func:`load_model` reads it back exactly from YAML, and from URDF up to rounding
+    :func:`load_arm_model` reads it back exactly from YAML, and from URDF up to rounding
     (below).
 
     YAML holds the DH table (with the payload and tool recovered from the model's bodies
@@ -527,10 +527,10 @@ def save_model(model: Model, path: PathLike) -> Path:
     joint, else the body list with every frame (so a DH model changed after it was
     built, e.g. by :func:`~eslabon.model.variants.with_joint_friction`, keeps the
     change), and the name, source and gravity.
-    Floats are written with all their digits, so :func:`load_model` reads the same
+    Floats are written with all their digits, so :func:`load_arm_model` reads the same
     arrays back bit for bit (every zoo model). URDF (:func:`to_urdf`) keeps the bodies,
     joints and frames to about 1e-12 (rpy angles) but not the source; the gravity, which
-    URDF has no place for, goes into a comment that :func:`load_model` reads back (other
+    URDF has no place for, goes into a comment that :func:`load_arm_model` reads back (other
     readers take their own default). The file is written atomically (a complete file or
     none).
 
@@ -560,7 +560,8 @@ def save_model(model: Model, path: PathLike) -> Path:
     >>> from pathlib import Path
     >>> import numpy as np
     >>> import eslabon as es
-    >>> from eslabon.model import load_model, save_model
+    >>> from eslabon import load_model
+    >>> from eslabon.model import save_model
     >>> arm = es.zoo.load("planar2")
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = save_model(arm, Path(folder) / "planar2.yaml")

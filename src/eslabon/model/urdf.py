@@ -610,7 +610,7 @@ _READ_FROM: weakref.WeakKeyDictionary[Model, tuple[UrdfInfo, Path]] = weakref.We
 
 def urdf_read_from(model: Model) -> tuple[UrdfInfo, Path] | None:
     """(UrdfInfo, resolved path) of the URDF file ``model`` itself was read from by
-    :func:`read_urdf` (or :func:`from_urdf`, :func:`~eslabon.model.load_model`) in this
+    :func:`read_urdf` (or :func:`from_urdf`, :func:`eslabon.load_model`) in this
     process, else None: a copy (``model.replace``), a model read from another file (a
     YAML file whose ``source`` names a URDF) or from URDF text has none.
 
