@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from eslabon.model import load_model
+from eslabon.model.files import load_arm_model as load_model
 
 CLI_LOOP = """
 import contextlib, io, json, sys, traceback

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.model import from_urdf, load_model, read_urdf, save_model, to_urdf
+from eslabon.model import from_urdf, read_urdf, save_model, to_urdf
+from eslabon.model.files import load_arm_model as load_model
 from eslabon.model.urdf import _comment
 from hostile import Same, check_case, check_cli, check_real_cli, edit, same_model
 

@@ -18,8 +18,9 @@ import pytest
 
 import eslabon as es
 from checks import example_robot_data_root
+from eslabon import load_model
 from eslabon.interop.pinocchio import urdf_order
-from eslabon.model import ModelBuilder, configuration_from_names, from_urdf, load_model, save_model
+from eslabon.model import ModelBuilder, configuration_from_names, from_urdf, save_model
 from eslabon.model.validate import ImplausibleInertiaWarning
 
 TREE_URDF = """<robot name="two_legs">

@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from eslabon import load_model
 from eslabon.cli.main import main
-from eslabon.model import ModelBuilder, load_model
+from eslabon.model import ModelBuilder
 
 ARM = es.zoo.load("planar2")
 

@@ -24,14 +24,17 @@ pytest.importorskip("dask.distributed")
 pytest.importorskip("pyarrow")
 
 import eslabon as es  # noqa: E402
-from eslabon import batch  # noqa: E402
+from eslabon import (
+    batch,  # noqa: E402
+    load_model,  # noqa: E402
+)
 from eslabon.batch.models import cached_model, model_sha256  # noqa: E402
 from eslabon.batch.parts import checksum_path, part_path, write_part  # noqa: E402
 from eslabon.batch.report import summarize  # noqa: E402
 from eslabon.batch.run import REJECTED, SPEC_FILE  # noqa: E402
 from eslabon.batch.tasks import run_chunk  # noqa: E402
 from eslabon.cli.main import main  # noqa: E402
-from eslabon.model import load_model, save_model  # noqa: E402
+from eslabon.model import save_model  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 FAST = {
