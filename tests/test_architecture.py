@@ -21,7 +21,9 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "eslabon"
 # lowest first; a package may import only from its own layer's package or lower layers
 LAYERS = [
     {"_engine"},
-    {"conventions", "_yaml", "_files", "_args", "_deprecation"},
+    {"_args"},
+    {"_deprecation"},
+    {"conventions", "_yaml", "_files"},
     {"spatial"},
     {"model"},
     {"zoo", "kinematics"},
@@ -34,9 +36,9 @@ LAYERS = [
     {"__main__"},
 ]
 # eslabon/__init__.py, the public face: its names load lazily from any layer, and only the
-# layers above the algorithms (8 and up) use it instead of the modules themselves
+# layers above the algorithms (10 and up: interop, viz, …) use it instead of the modules
 FACE = "(root)"
-FACE_USERS = 8
+FACE_USERS = 10
 LAYER = {pkg: k for k, layer in enumerate(LAYERS) for pkg in layer}
 
 

@@ -471,7 +471,9 @@ def test_simulate_takes_the_arguments_of_eslabon_simulate(arm):
     np.testing.assert_array_equal(tr.config[0], np.zeros(mm.n_config))
     for name in ("q0", "qd0", "config0", "nu0"):
         with pytest.raises(ValueError, match=f"^{name}: expected shape"):
-            mb.simulate(mm, None, None, 0.02, 0.01, integrator="rk4", **{name: [0.0]})
+            kw = {name: [0.0]}
+            start = kw.pop("q0", None), kw.pop("qd0", None)
+            mb.simulate(mm, *start, 0.02, 0.01, integrator="rk4", **kw)
 
 
 @pytest.mark.parametrize("platform", ["differential_drive", "tricycle"])

@@ -95,7 +95,7 @@ def test_the_old_opcount_probe_still_runs_as_a_script():
     )
     assert done.returncode == 0, done.stderr
     assert '"1": {"mul"' in done.stdout
-    assert "renamed eslabon.dynamics.opcount_instrumented" in done.stderr
+    assert "use eslabon.dynamics.opcount_instrumented" in done.stderr
 
 
 # the names docs/sources.md cites each document by
