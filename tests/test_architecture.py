@@ -28,7 +28,7 @@ LAYERS = [
     {"model"},
     {"zoo", "kinematics"},
     {"dynamics", "trajectory"},
-    {"sim"},
+    {"sim", "constraints"},
     {"control", "mobile"},
     {"interop", "viz", "batch", "loader"},
     {"bench", "warmup", "reproduce"},

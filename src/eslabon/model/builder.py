@@ -101,6 +101,7 @@ class ModelBuilder:
             )
         ]
         self._frames: list[Frame] = []
+        self._constraints: list[Any] = []
 
     @property
     def nb(self) -> int:
@@ -339,6 +340,29 @@ class ModelBuilder:
         p = as_float_array(translation, (3,), f"{where}.translation")
         self._frames.append(Frame(name, body, R, p))
 
+    def add_constraint(self, constraint: Any) -> None:
+        """Close a loop or fix a contact: a :class:`~eslabon.constraints.LoopClosure` or
+        :class:`~eslabon.constraints.Contact` (:mod:`eslabon.constraints`).
+
+        Its frames are checked when the model is built (they may be added later).
+
+        Parameters
+        ----------
+        constraint : LoopClosure or Contact
+
+        Raises
+        ------
+        ValueError
+            Something other than a LoopClosure or Contact.
+        """
+        from .constraint_types import Contact, LoopClosure
+
+        if not isinstance(constraint, (LoopClosure, Contact)):
+            raise ValueError(
+                f"constraint: expected a LoopClosure or Contact, got {short_repr(constraint)}"
+            )
+        self._constraints.append(constraint)
+
     def build(
         self,
         *,
@@ -424,4 +448,5 @@ class ModelBuilder:
             frames=frames,
             dh=dh,
             source=source,
+            constraints=tuple(self._constraints),
         )

@@ -40,7 +40,7 @@ from .validate import as_float_array, check_name, short_repr
 _COMMON_KEYS = {"eslabon", "name", "gravity", "source"}
 _DH_TABLE_KEYS = {"convention", "rows", "payload", "tool", "units"}
 _BODY_LIST_KEYS = {"bodies", "frames"}
-_KEYS = _COMMON_KEYS | _DH_TABLE_KEYS | _BODY_LIST_KEYS | {"mobile"}
+_KEYS = _COMMON_KEYS | _DH_TABLE_KEYS | _BODY_LIST_KEYS | {"mobile", "constraints"}
 _BODY_KEYS = {
     "name",
     "joint_name",
@@ -337,7 +337,7 @@ def _from_yaml(
                 "DH tables; a body list is in SI units, its frames under "
                 "'frames')"
             )
-        return _from_bodies(data, gravity, name, source, strict)
+        return _with_constraints(_from_bodies(data, gravity, name, source, strict), data)
     if "frames" in data:
         raise ValueError(
             "frames: applies to body lists only (a DH table's frames are "
@@ -346,7 +346,7 @@ def _from_yaml(
     if "convention" not in data:
         raise ValueError("convention: missing (standard, modified or rojas)")
     rows, payload, tool = _to_si(data)
-    return from_dh(
+    model = from_dh(
         rows,
         data["convention"],
         gravity=gravity,
@@ -356,6 +356,16 @@ def _from_yaml(
         source=source,
         strict=strict,
     )
+    return _with_constraints(model, data)
+
+
+def _with_constraints(model: Model, data: dict[str, Any]) -> Model:
+    """The model with the file's ``constraints:`` section (closed loops, contacts)."""
+    if "constraints" not in data:
+        return model
+    from .constraint_types import constraints_from_entries
+
+    return model.replace(constraints=constraints_from_entries(data["constraints"]))
 
 
 def _units(data: dict[str, Any]) -> tuple[float, float]:
@@ -591,6 +601,10 @@ def save_model(model: Model, path: PathLike) -> Path:
             {"name": f.name, "body": f.body, "rotation": f.rotation, "translation": f.translation}
             for f in model.frames
         ]
+    if model.constraints:
+        from .constraint_types import constraints_to_entries
+
+        data["constraints"] = constraints_to_entries(model.constraints)
     return write_text_atomic(path, dump_yaml(_plain(data)))
 
 
@@ -683,9 +697,10 @@ def _dh_form(model: Model) -> dict[str, Any] | None:
 
 
 def _same_model(a: Model, b: Model) -> bool:
-    """Every field of the two models equal to the last bit (frames included)."""
+    """Every field of the two models equal to the last bit (frames included; the
+    constraints are written beside the DH table or body list, not compared)."""
     for f in dataclasses.fields(a):
-        if not f.init or f.name in ("dh", "source", "name"):
+        if not f.init or f.name in ("dh", "source", "name", "constraints"):
             continue
         x, y = getattr(a, f.name), getattr(b, f.name)
         if f.name == "frames":

@@ -21,6 +21,7 @@ import numpy as np
 from .._engine import layout as L
 from .._engine.layout import FIXED, PRISMATIC, REVOLUTE
 from .._engine.layout import JOINT_NAMES as JOINT_TYPE_NAMES
+from .constraint_types import checked_constraints
 from .coordinate_names import coordinate_names
 from .fold import depth_first, fold_fixed
 from .mimic import mimic_map
@@ -137,6 +138,10 @@ class Model:
     mimic_multiplier, mimic_offset : ndarray (nb+1,)
         A mimic joint's value is multiplier · (the copied joint's value) + offset [rad or
         m]; it adds no degree of freedom.
+    constraints : tuple of LoopClosure and Contact
+        Closed loops and contacts (:mod:`eslabon.constraints`), checked against the
+        frames; empty for a tree. The tree's dynamics (``eslabon.forward_dynamics``, …)
+        ignore them; :mod:`eslabon.constraints` applies them.
     q_index, v_index : ndarray of int (nb+1,)
         Where joint i's coordinates start in q and its rates in v; −1 for fixed and mimic
         joints.
@@ -188,6 +193,7 @@ class Model:
     mimic_joint: Any = None
     mimic_multiplier: Any = None
     mimic_offset: Any = None
+    constraints: tuple = ()
     q_index: np.ndarray = field(init=False)
     v_index: np.ndarray = field(init=False)
     nq: int = field(init=False)
@@ -236,6 +242,7 @@ class Model:
                 tuple(["universe"] + [f"joint{i}" for i in range(1, self.nb + 1)]),
             )
         check_names_and_frames(self)
+        object.__setattr__(self, "constraints", checked_constraints(self, self.constraints))
         for names in (self.q_names, self.v_names):  # joint "a.q1" beside a universal "a"
             seen: set = set()
             for name in names:
@@ -498,6 +505,7 @@ class Model:
                 "mimic_joint",
                 "mimic_multiplier",
                 "mimic_offset",
+                "constraints",
             )
         }
         for key in ("viscous", "coulomb", "armature"):

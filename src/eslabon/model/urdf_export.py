@@ -182,7 +182,8 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     ------
     ValueError
         A helical, universal or spherical joint (naming the body and the joint type), a
-        sliding COM (seed 001 book mode), or a name holding a character XML cannot hold;
+        sliding COM (seed 001 book mode), a closed loop or contact (URDF describes trees
+        only: save as YAML), or a name holding a character XML cannot hold;
         with ``path``, a folder that does not exist or a ``path`` that is a folder.
 
     Examples
@@ -202,6 +203,12 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     True
     """
     model.require_rigid_links("to_urdf (URDF links are rigid bodies)")
+    if model.constraints:
+        raise ValueError(
+            f"constraints: URDF describes trees only, and {model.name} has "
+            f"{len(model.constraints)} closed loop(s) or contact(s) "
+            f"({', '.join(c.name for c in model.constraints)}); save it as .yaml"
+        )
     kinds = _joint_kinds(model)
     body = {i: _xml_name(model.body_names[i], f"body_names[{i}]") for i in range(1, model.nb + 1)}
     taken = set(model.body_names[1:]) | {fr.name for fr in model.frames}

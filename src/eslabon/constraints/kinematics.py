@@ -1,0 +1,401 @@
+"""Kinematics of constrained systems: residual φ(q), Jacobian J(q), drift γ = −J̇ q̇, the
+rank of the rows, the split into dependent and independent coordinates, and assembly.
+
+For each constraint (:mod:`.types`) between frame A and frame B, with d = p_B − p_A and
+every vector in world axes (ω, v of a frame's origin; ω̇, a its classical acceleration):
+
+    φ_t = R_Aᵀ d,                  J_t = R_Aᵀ (J_vB − J_vA + [d]× J_ωA)
+    φ_r = log(R_Aᵀ R_B),           J_r = R_Aᵀ (J_ωB − J_ωA)
+    J̇ q̇ (t) = R_Aᵀ (a_B − a_A − ω̇_A × d − 2 ω_A × ḋ + ω_A × (ω_A × d))
+    J̇ q̇ (r) = R_Aᵀ (ω̇_B − ω̇_A − ω_A × ω_B)
+
+at q̈ = 0, so that φ̈ = J q̈ + J̇ q̇ = 0 reads J q̈ = γ with γ = −J̇ q̇ (Featherstone, *Rigid
+Body Dynamics Algorithms* (2008), §8.1–8.3; the drift term of Baumgarte's stabilization
+and of the Udwadia–Kalaba equation). The translation rows' J is the exact derivative of
+φ_t; the rotation rows' J is the relative angular velocity, the derivative of φ_r on the
+constraint manifold (φ_r = 0), where assembly puts the mechanism. Rows are those of the
+constraint's mask, in the order x, y, z, rx, ry, rz.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..kinematics.forward import forward_kinematics, jacobian, link_accelerations, link_velocities
+from ..model.configuration import check_configuration, integrate
+from ..model.constraint_types import checked, row_names
+
+
+def _skew(x):
+    return np.array([[0.0, -x[2], x[1]], [x[2], 0.0, -x[0]], [-x[1], x[0], 0.0]])
+
+
+def _log3(R):
+    """The rotation vector θ u of R (‖θ u‖ ≤ π), accurate near the identity."""
+    c = np.clip((np.trace(R) - 1.0) / 2.0, -1.0, 1.0)
+    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]]) / 2.0
+    s = np.linalg.norm(w)
+    theta = np.arctan2(s, c)
+    if s < 1e-12:  # θ ≈ 0 (θ ≈ π is far from an assembled mechanism; handled by w)
+        return w
+    return w * (theta / s)
+
+
+class _Frames:
+    """World pose, and optionally velocity and q̈ = 0 acceleration, of named frames at
+    one state."""
+
+    def __init__(self, model, q, qd=None):
+        self.model, self.q = model, q
+        self.T = forward_kinematics(model, q)
+        if qd is not None:
+            self.V = link_velocities(model, q, qd, reference="world")
+            self.A = link_accelerations(model, q, qd, np.zeros(model.nv), reference="world")
+
+    def pose(self, name):
+        fr = self.model.frame(name)
+        Rb, pb = self.T[fr.body, :3, :3], self.T[fr.body, :3, 3]
+        r = Rb @ fr.translation
+        return Rb @ fr.rotation, pb + r, fr.body, r
+
+    def motion(self, name):
+        """(R, p, ω, v, ω̇, a) of the frame's origin, world axes, at q̈ = 0."""
+        R, p, b, r = self.pose(name)
+        w, vb, wd, ab = self.V[b, :3], self.V[b, 3:], self.A[b, :3], self.A[b, 3:]
+        v = vb + np.cross(w, r)
+        a = ab + np.cross(wd, r) + np.cross(w, np.cross(w, r))
+        return R, p, w, v, wd, a
+
+
+def _state(model, q, qd=None):
+    q = np.asarray(q, dtype=float)
+    if q.shape != (model.nq,) or not np.all(np.isfinite(q)):
+        raise ValueError(f"q: expected {model.nq} finite numbers (one state), got shape {q.shape}")
+    if model.nq != model.nv:
+        check_configuration(model, q)
+    if qd is None:
+        return q, None
+    qd = np.asarray(qd, dtype=float)
+    if qd.shape != (model.nv,) or not np.all(np.isfinite(qd)):
+        raise ValueError(f"qd: expected {model.nv} finite numbers, got shape {qd.shape}")
+    return q, qd
+
+
+def constraint_residual(model, q, *, constraints=None) -> np.ndarray:
+    """φ(q) (m,): each constraint's rows, frame B's offset from A in A's axes [m] and its
+    rotation vector relative to A [rad]; zero on the constraint manifold.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,)
+        One configuration.
+    constraints : LoopClosure, Contact or a list of them, optional
+        By default the model's own (:attr:`eslabon.Model.constraints`).
+
+    Returns
+    -------
+    ndarray (m,)
+        The rows in the order of :func:`constraint_names`.
+    """
+    rows = checked(model, constraints)
+    q, _ = _state(model, q)
+    f = _Frames(model, q)
+    out = []
+    for r in rows:
+        Ra, pa = r.pose_a if r.frame_a is None else f.pose(r.frame_a)[:2]
+        Rb, pb = f.pose(r.frame_b)[:2]
+        full = np.concatenate([Ra.T @ (pb - pa), _log3(Ra.T @ Rb)])
+        out.append(full[r.mask])
+    return np.concatenate(out)
+
+
+def constraint_jacobian(model, q, *, constraints=None) -> np.ndarray:
+    """J(q) (m, nv): the rows' rates J q̇ (B's velocity relative to A in A's axes; its
+    columns along the rates v, tangent space for quaternion joints).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,)
+    constraints : LoopClosure, Contact or a list of them, optional
+        By default the model's own (:attr:`eslabon.Model.constraints`).
+
+    Returns
+    -------
+    ndarray (m, nv)
+    """
+    rows = checked(model, constraints)
+    q, _ = _state(model, q)
+    return _jacobian(model, rows, q, _Frames(model, q))
+
+
+def _frame_jacobian(model, q, name):
+    J = jacobian(model, q, name, reference="world")
+    return J[:3], J[3:]  # [angular; linear]
+
+
+def _jacobian(model, rows, q, f):
+    out = []
+    zero = np.zeros((3, model.nv))
+    for r in rows:
+        if r.frame_a is None:
+            (Ra, pa), (Jwa, Jva) = r.pose_a, (zero, zero)
+        else:
+            Ra, pa = f.pose(r.frame_a)[:2]
+            Jwa, Jva = _frame_jacobian(model, q, r.frame_a)
+        pb = f.pose(r.frame_b)[1]
+        Jwb, Jvb = _frame_jacobian(model, q, r.frame_b)
+        full = np.vstack([Ra.T @ (Jvb - Jva + _skew(pb - pa) @ Jwa), Ra.T @ (Jwb - Jwa)])
+        out.append(full[r.mask])
+    return np.vstack(out)
+
+
+def constraint_drift(model, q, qd, *, constraints=None) -> np.ndarray:
+    """γ = −J̇(q, q̇) q̇ (m,): the right side of the acceleration constraint J q̈ = γ.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,)
+    qd : array_like (nv,)
+    constraints : LoopClosure, Contact or a list of them, optional
+        By default the model's own (:attr:`eslabon.Model.constraints`).
+
+    Returns
+    -------
+    ndarray (m,)
+        m/s² (translation rows), rad/s² (rotation rows).
+    """
+    rows = checked(model, constraints)
+    q, qd = _state(model, q, qd)
+    return _drift(rows, _Frames(model, q, qd))
+
+
+def _drift(rows, f):
+    out = []
+    for r in rows:
+        if r.frame_a is None:
+            (Ra, pa), wa, va, wda, aa = r.pose_a, *(np.zeros(3),) * 4
+        else:
+            Ra, pa, wa, va, wda, aa = f.motion(r.frame_a)
+        _, pb, wb, vb, wdb, ab = f.motion(r.frame_b)
+        d, dd = pb - pa, vb - va
+        trans = ab - aa - np.cross(wda, d) - 2.0 * np.cross(wa, dd) + np.cross(wa, np.cross(wa, d))
+        rot = wdb - wda - np.cross(wa, wb)
+        out.append(-np.concatenate([Ra.T @ trans, Ra.T @ rot])[r.mask])
+    return np.concatenate(out)
+
+
+def constraint_names(model, *, constraints=None) -> tuple:
+    """The rows' names, ``"<constraint>.<axis>"``, in the order of φ, J, γ and λ."""
+    return row_names(checked(model, constraints))
+
+
+class RankReport(NamedTuple):
+    """What :func:`constraint_rank` finds: ``rank`` of J, the independent rows and the
+    redundant ones by name, the mobility nv − rank, and J's singular values."""
+
+    rank: int
+    independent: tuple
+    redundant: tuple
+    mobility: int
+    singular_values: np.ndarray
+
+
+def _rank(J, rtol: float = 1e-9):
+    s = np.linalg.svd(J, compute_uv=False)
+    if s.size == 0 or s[0] == 0.0:
+        return 0, s
+    return int(np.sum(s > rtol * s[0])), s
+
+
+def constraint_rank(model, q, *, constraints=None, rtol: float = 1e-9) -> RankReport:
+    """The rank of J(q) and which rows are redundant (a linear combination of those
+    before them: an over-constrained linkage, or a singular configuration).
+
+    Rows are taken in order and kept while they raise the rank (singular values above
+    ``rtol`` times the largest): the redundant ones carry no independent force, and the
+    forward dynamics give them the minimum-norm share. The mobility is nv − rank.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,)
+    constraints : LoopClosure, Contact or a list of them, optional
+        By default the model's own (:attr:`eslabon.Model.constraints`).
+    rtol : float
+        Relative tolerance on singular values.
+
+    Returns
+    -------
+    RankReport
+    """
+    names = constraint_names(model, constraints=constraints)
+    J = constraint_jacobian(model, q, constraints=constraints)
+    rank, s = _rank(J, rtol)
+    keep = _independent_rows(J, rtol)
+    return RankReport(
+        rank,
+        tuple(names[i] for i in keep),
+        tuple(n for i, n in enumerate(names) if i not in keep),
+        model.nv - rank,
+        s,
+    )
+
+
+def _independent_rows(J, rtol: float = 1e-9) -> list:
+    """Indices of rows kept in order while each raises the rank."""
+    scale = np.linalg.norm(J, 2) if J.size else 0.0
+    keep: list = []
+    basis = np.zeros((0, J.shape[1]))
+    for i, row in enumerate(J):
+        residual = row - basis.T @ (basis @ row) if len(basis) else row.copy()
+        if np.linalg.norm(residual) > rtol * max(scale, 1e-300):
+            basis = np.vstack([basis, residual / np.linalg.norm(residual)])
+            keep.append(i)
+    return keep
+
+
+class Partition(NamedTuple):
+    """Coordinate partitioning of the rates: v = N v_i. ``dependent`` and
+    ``independent`` index v (nv,); ``N`` (nv, n_i) maps independent rates to all."""
+
+    dependent: np.ndarray
+    independent: np.ndarray
+    N: np.ndarray
+
+
+def partition(model, q, *, constraints=None, independent=None, rtol: float = 1e-9) -> Partition:
+    """Split the rates into dependent and independent ones and give the map N with
+    v = N v_i (J N = 0): the Maggi / coordinate-partitioning form (Wehage and Haug (1982),
+    "Generalized coordinate partitioning for dimension reduction in analysis of
+    constrained dynamic systems", J. Mech. Des. 104; the null-space form of the sources'
+    Gibbs–Appell–Kane family).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,)
+    constraints : LoopClosure, Contact or a list of them, optional
+        By default the model's own (:attr:`eslabon.Model.constraints`).
+    independent : sequence of int, optional
+        The independent rates (indices into v), e.g. the actuated joints of a parallel
+        robot; by default chosen by QR with column pivoting of J (the best conditioned
+        dependent block).
+    rtol : float
+
+    Returns
+    -------
+    Partition
+
+    Raises
+    ------
+    ValueError
+        ``independent`` of the wrong count (nv − rank) or leaving a singular dependent
+        block (those coordinates cannot be independent at this configuration).
+    """
+    from scipy.linalg import qr
+
+    J = constraint_jacobian(model, q, constraints=constraints)
+    J = J[_independent_rows(J, rtol)]
+    m, nv = J.shape
+    if independent is None:
+        _, _, piv = qr(J, pivoting=True)
+        dependent = np.sort(piv[:m])
+    else:
+        ind = np.unique(np.asarray(independent, dtype=int))
+        if ind.size != nv - m or ind.min(initial=0) < 0 or ind.max(initial=0) >= nv:
+            raise ValueError(
+                f"independent: expected {nv - m} distinct rate indices in [0, {nv}) "
+                f"(nv − rank of the constraints), got {list(independent)}"
+            )
+        dependent = np.setdiff1d(np.arange(nv), ind)
+    ind = np.setdiff1d(np.arange(nv), dependent)
+    Jd, Ji = J[:, dependent], J[:, ind]
+    if m and _rank(Jd, rtol)[0] < m:
+        raise ValueError(
+            f"independent: with rates {ind.tolist()} independent the dependent block of J "
+            "is singular at this configuration; choose other independent coordinates"
+        )
+    N = np.zeros((nv, ind.size))
+    N[ind, np.arange(ind.size)] = 1.0
+    if m:
+        N[dependent] = -np.linalg.solve(Jd, Ji)
+    return Partition(dependent, ind, N)
+
+
+def assemble(model, q, *, constraints=None, fixed=(), tol: float = 1e-12, max_iter: int = 50):
+    """A configuration on the constraint manifold near ``q``: damped Newton on φ = 0
+    moving only the rates not in ``fixed`` (the position analysis of a closed chain:
+    give the actuated joints, find the rest).
+
+    Each step solves (J_fᵀ J_f + μ I) δ = −J_fᵀ φ over the free columns (Levenberg–
+    Marquardt: μ shrinks while the residual falls, grows when it does not) and moves
+    q ⊕ δ on the configuration space (:func:`eslabon.integrate`).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like (nq,)
+        The start: the fixed coordinates keep their values.
+    constraints : LoopClosure, Contact or a list of them, optional
+        By default the model's own (:attr:`eslabon.Model.constraints`).
+    fixed : sequence of int
+        Rate indices (v) held fixed, e.g. the actuated joints.
+    tol : float
+        ‖φ‖∞ to reach [m, rad].
+    max_iter : int
+
+    Returns
+    -------
+    ndarray (nq,)
+
+    Raises
+    ------
+    ValueError
+        No configuration within ``tol`` found from this start in ``max_iter`` steps
+        (the message gives the residual reached and its largest row by name): the
+        fixed coordinates put the mechanism out of reach, or the start is too far.
+    """
+    rows = checked(model, constraints)
+    q, _ = _state(model, q)
+    free = np.setdiff1d(np.arange(model.nv), np.asarray(fixed, dtype=int))
+    names = row_names(rows)
+    mu = 1e-6
+
+    def residual(x):
+        f = _Frames(model, x)
+        out = []
+        for r in rows:
+            Ra, pa = r.pose_a if r.frame_a is None else f.pose(r.frame_a)[:2]
+            Rb, pb = f.pose(r.frame_b)[:2]
+            out.append(np.concatenate([Ra.T @ (pb - pa), _log3(Ra.T @ Rb)])[r.mask])
+        return np.concatenate(out), f
+
+    phi, f = residual(q)
+    for _ in range(max_iter):
+        if np.max(np.abs(phi)) <= tol:
+            return q
+        J = _jacobian(model, rows, q, f)[:, free]
+        A = J.T @ J
+        g = J.T @ phi
+        while True:
+            step = np.zeros(model.nv)
+            step[free] = -np.linalg.solve(A + mu * np.eye(len(free)) * max(1.0, np.trace(A)), g)
+            trial = integrate(model, q, step, 1.0)
+            phi_t, f_t = residual(trial)
+            if np.linalg.norm(phi_t) < np.linalg.norm(phi) or mu > 1e6:
+                break
+            mu *= 10.0
+        q, phi, f, mu = trial, phi_t, f_t, max(mu / 10.0, 1e-12)
+    if np.max(np.abs(phi)) <= tol:
+        return q
+    worst = int(np.argmax(np.abs(phi)))
+    raise ValueError(
+        f"assemble: no configuration within {tol:g} found in {max_iter} steps: the "
+        f"residual is {np.max(np.abs(phi)):.3g} at row {names[worst]!r}; the fixed "
+        "coordinates may put the mechanism out of reach, or the start is too far"
+    )

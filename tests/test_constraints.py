@@ -1,0 +1,259 @@
+"""Closed loops and contacts (eslabon.constraints): the rows' Jacobian is φ's derivative,
+the drift γ is −J̇ q̇, assembly closes the loop, redundant rows are found by name, and the
+four forward-dynamics formulations agree with each other and with Lagrange's equation of
+the four-bar linkage in its one coordinate, derived from energies alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import eslabon as es
+from eslabon import constraints as ec
+from eslabon.model import ModelBuilder
+
+
+def four_bar(a=1.0, c=2.0, r=1.5, d=2.5):
+    """A crank (a), coupler (c) and rocker (r) on revolute joints about z, the rocker's
+    end pinned to the ground at (d, 0, 0); gravity along −y."""
+    b = ModelBuilder()
+
+    def rod(m, length):
+        return dict(
+            mass=m, com=(length / 2, 0, 0), inertia=np.diag([1e-3, 1, 1]) * m * length**2 / 12
+        )
+
+    crank = b.add_body(0, "R", name="crank", **rod(1.0, a))
+    coupler = b.add_body(crank, "R", translation=(a, 0, 0), name="coupler", **rod(2.0, c))
+    rocker = b.add_body(coupler, "R", translation=(c, 0, 0), name="rocker", **rod(1.5, r))
+    b.add_frame("rocker_end", rocker, translation=(r, 0, 0))
+    b.add_frame("ground_pivot", 0, translation=(d, 0, 0))
+    return b.build(gravity=(0.0, -9.81, 0.0), name="four_bar")
+
+
+PIN = ec.LoopClosure("loop", "ground_pivot", "rocker_end", "planar_pin")
+
+
+@pytest.fixture(scope="module")
+def bar():
+    return four_bar()
+
+
+def _assembled(model, crank):
+    return ec.assemble(model, [crank, -1.0, -1.5], constraints=PIN, fixed=[0])
+
+
+def test_assembly_closes_the_loop_keeping_the_fixed_coordinate(bar):
+    q = _assembled(bar, 1.2)
+    assert q[0] == 1.2
+    assert np.abs(ec.constraint_residual(bar, q, constraints=PIN)).max() < 1e-12
+    tip = es.kinematics.frame_pose(bar, q, "rocker_end")[:3, 3]
+    np.testing.assert_allclose(tip, [2.5, 0.0, 0.0], atol=1e-12)
+    with pytest.raises(ValueError, match="assemble: no configuration.*row 'far\\.x'"):
+        far = ec.LoopClosure("far", "ground_pivot", "rocker_end", "planar_pin")
+        ec.assemble(bar, [0.0, 0.0, 0.0], constraints=far, fixed=[0, 1, 2])
+
+
+def test_a_point_closure_of_a_planar_linkage_reports_its_redundant_row(bar):
+    q = _assembled(bar, 1.2)
+    planar = ec.constraint_rank(bar, q, constraints=PIN)
+    assert planar.rank == 2 and planar.redundant == () and planar.mobility == 1
+    point = ec.constraint_rank(
+        bar, q, constraints=ec.LoopClosure("loop", "ground_pivot", "rocker_end")
+    )
+    assert point.rank == 2 and point.redundant == ("loop.z",) and point.mobility == 1
+
+
+def test_a_stretched_arm_is_a_singular_configuration():
+    arm = es.zoo.load("planar2")
+    pin = ec.Contact("pin", "ee", "planar_pin", position=[2.0, 0.0, 0.0])
+    report = ec.constraint_rank(arm, [0.0, 0.0], constraints=pin)
+    assert report.rank == 1 and report.redundant == ("pin.x",)
+
+
+@pytest.mark.parametrize("crank", [0.3, 1.2, 2.5])
+def test_the_four_formulations_agree_with_lagranges_equation_in_one_coordinate(bar, crank):
+    """θ = the crank angle. With every coordinate a function of θ on the loop, T =
+    ½ m(θ) θ̇² and V(θ), so Lagrange's equation is m θ̈ + ½ m′ θ̇² + V′ = Q; m′ and V′ by
+    central differences of assembled configurations: no J̇, no multiplier."""
+    rng = np.random.default_rng(int(crank * 10))
+    tau = rng.uniform(-2, 2, 3)
+
+    def energies(theta):
+        q = _assembled(bar, theta)
+        N = ec.partition(bar, q, constraints=PIN, independent=[0]).N
+        m = (N.T @ es.mass_matrix(bar, q) @ N).item()
+        return q, N, m, float(es.potential_energy(bar, q))
+
+    q, N, m, _ = energies(crank)
+    h = 1e-5
+    (_, _, m_plus, V_plus), (_, _, m_minus, V_minus) = energies(crank + h), energies(crank - h)
+    dm, dV = (m_plus - m_minus) / (2 * h), (V_plus - V_minus) / (2 * h)
+    theta_dot = 0.8
+    qd = N[:, 0] * theta_dot
+    theta_ddot = (float(N[:, 0] @ tau) - 0.5 * dm * theta_dot**2 - dV) / m
+    results = {
+        alg: ec.constrained_forward_dynamics(bar, q, qd, tau, constraints=PIN, algorithm=alg)
+        for alg in ec.CONSTRAINED_ALGORITHMS
+    }
+    for alg, out in results.items():
+        assert out.qdd[0] == pytest.approx(theta_ddot, rel=1e-7, abs=1e-7), alg
+        np.testing.assert_allclose(out.qdd, results["kkt"].qdd, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(out.force, results["kkt"].force, rtol=0, atol=1e-9)
+        assert out.names == ("loop.x", "loop.y")
+    # λ is the force the ground exerts on the rocker's end: the joint torques and it
+    # balance the dynamics, M q̈ + b = τ + Jᵀ λ
+    out = results["kkt"]
+    J = ec.constraint_jacobian(bar, q, constraints=PIN)
+    lhs = es.mass_matrix(bar, q) @ out.qdd + es.bias_forces(bar, q, qd)
+    np.testing.assert_allclose(lhs, tau + J.T @ out.force, atol=1e-10)
+
+
+def test_redundant_rows_change_nothing_and_take_no_force(bar):
+    q = _assembled(bar, 1.2)
+    qd = ec.partition(bar, q, constraints=PIN).N @ [0.7]
+    point = ec.LoopClosure("loop", "ground_pivot", "rocker_end", "point")
+    for alg in ec.CONSTRAINED_ALGORITHMS:
+        a = ec.constrained_forward_dynamics(bar, q, qd, [0.5, 0, 0], constraints=PIN, algorithm=alg)
+        b = ec.constrained_forward_dynamics(
+            bar, q, qd, [0.5, 0, 0], constraints=point, algorithm=alg
+        )
+        np.testing.assert_allclose(b.qdd, a.qdd, atol=1e-10)
+        np.testing.assert_allclose(b.force, np.r_[a.force, 0.0], atol=1e-9)
+        assert b.redundant == ("loop.z",)
+
+
+def _tangent_difference(model, rows, q, h=1e-6):
+    """Central differences of φ along each rate direction (q ⊕ h e_j)."""
+    cols = []
+    for j in range(model.nv):
+        e = np.zeros(model.nv)
+        e[j] = h
+        plus = ec.constraint_residual(model, es.integrate(model, q, e), constraints=rows)
+        minus = ec.constraint_residual(model, es.integrate(model, q, -e), constraints=rows)
+        cols.append((plus - minus) / (2 * h))
+    return np.array(cols).T
+
+
+def test_the_jacobian_is_the_derivative_of_the_residual():
+    """Translation rows at any configuration; rotation rows on the manifold (φ = 0), on a
+    floating base with a weld and a tree loop."""
+    model = es.zoo.load("space_manipulator")
+    rng = np.random.default_rng(3)
+    q = es.random_configuration(model, rng)
+    pose = es.kinematics.frame_pose(model, q, "ee")
+    weld = ec.Contact("grip", "ee", "weld", position=pose[:3, 3], rotation=pose[:3, :3])
+    J = ec.constraint_jacobian(model, q, constraints=weld)
+    np.testing.assert_allclose(J, _tangent_difference(model, weld, q), atol=1e-8)
+    panda = es.zoo.load("panda")
+    qp = rng.uniform(-1, 1, panda.nv)
+    loop = ec.LoopClosure("loop", "link3", "ee", "point")
+    J = ec.constraint_jacobian(panda, qp, constraints=loop)
+    np.testing.assert_allclose(J, _tangent_difference(panda, loop, qp), atol=1e-8)
+
+
+@pytest.mark.parametrize("axes", ["weld", ("y", "rz"), "revolute"])
+def test_the_drift_is_minus_the_jacobians_rate(axes):
+    """γ = −J̇ q̇ against central differences of J(q(t)) q̇ along q(t) = q ⊕ t q̇ (a motion
+    with q̈ = 0), for a loop whose both frames move and for a contact."""
+    rng = np.random.default_rng(5)
+    for model, rows in (
+        (es.zoo.load("panda"), ec.LoopClosure("loop", "link3", "ee", axes)),
+        (es.zoo.load("space_manipulator"), ec.Contact("c", "ee", axes, position=[0.1, 0, 0])),
+    ):
+        q = es.random_configuration(model, rng)
+        v = rng.uniform(-1, 1, model.nv)
+        h = 1e-5
+        Jp = ec.constraint_jacobian(model, es.integrate(model, q, v * h), constraints=rows)
+        Jm = ec.constraint_jacobian(model, es.integrate(model, q, -v * h), constraints=rows)
+        np.testing.assert_allclose(
+            ec.constraint_drift(model, q, v, constraints=rows), -(Jp - Jm) @ v / (2 * h), atol=1e-7
+        )
+
+
+def test_bad_constraints_are_named(bar):
+    q = [0.0, 0.0, 0.0]
+    cases = [
+        (ec.LoopClosure("a", "nowhere", "rocker_end"), "constraints\\[0\\].frame_a"),
+        (ec.LoopClosure("a", "rocker_end", "rocker_end"), "the same frame"),
+        (ec.LoopClosure("a", "ground_pivot", "rocker_end", "hinge"), "axes: expected one of"),
+        (ec.LoopClosure("a", "ground_pivot", "rocker_end", ["x", "w"]), "axes: expected 1–6"),
+        (ec.Contact("c", "rocker_end", position=[0, 0]), "position: expected 3 finite"),
+        (ec.Contact("c", "rocker_end", rotation=-np.eye(3)), "rotation: expected a rotation"),
+        ([PIN, PIN], "constraints\\[1\\].name: expected a new"),
+        ("loop", "constraints\\[0\\]: expected a LoopClosure or Contact"),
+    ]
+    for rows, message in cases:
+        with pytest.raises(ValueError, match=message):
+            ec.constraint_residual(bar, q, constraints=rows)
+    with pytest.raises(ValueError, match="algorithm: expected one of"):
+        ec.constrained_forward_dynamics(bar, q, q, q, constraints=PIN, algorithm="lagrange")
+    with pytest.raises(ValueError, match="independent: expected 1 distinct"):
+        ec.partition(bar, _assembled(bar, 1.2), constraints=PIN, independent=[0, 1])
+
+
+def test_a_model_carries_its_constraints(bar):
+    """A model built with its loop uses it by default; a frame it names must exist."""
+    closed = bar.replace(constraints=[PIN])
+    assert closed.constraints == (ec.LoopClosure("loop", "ground_pivot", "rocker_end", ("x", "y")),)
+    q = ec.assemble(closed, [1.2, -1.0, -1.5], fixed=[0])
+    np.testing.assert_array_equal(q, _assembled(bar, 1.2))
+    assert ec.constraint_names(closed) == ("loop.x", "loop.y")
+    with pytest.raises(ValueError, match="the model has none"):
+        ec.constraint_jacobian(bar, q)
+    with pytest.raises(ValueError, match="constraints\\[0\\].frame_b: frame: unknown frame"):
+        bar.replace(constraints=[ec.LoopClosure("x", "ground_pivot", "nowhere")])
+
+
+def _closed_bar():
+    b = ModelBuilder()
+    for i, (parent, x) in enumerate([(0, 0.0), (1, 1.0), (2, 2.0)]):
+        b.add_body(parent, "R", translation=(x, 0, 0), mass=1.0, com=(0.5, 0, 0),
+                   inertia=np.diag([1e-3, 0.1, 0.1]), name=f"link{i + 1}")  # fmt: skip
+    b.add_frame("rocker_end", 3, translation=(1.5, 0, 0))
+    b.add_frame("ground_pivot", 0, translation=(2.5, 0, 0))
+    b.add_constraint(PIN)
+    b.add_constraint(ec.Contact("rest", "link1", ["z"], position=[0.0, 0.0, 0.0]))
+    return b.build(gravity=(0, -9.81, 0), name="closed_bar")
+
+
+def test_constraints_go_through_the_builder_yaml_and_info(tmp_path):
+    from eslabon.cli.main import main
+
+    model = _closed_bar()
+    assert [c.name for c in model.constraints] == ["loop", "rest"]
+    path = es.model.save_model(model, tmp_path / "bar.yaml")
+    assert "constraints:" in path.read_text()
+    back = es.load_model(path)
+    assert back.constraints == model.constraints
+    with pytest.raises(ValueError, match="constraints: URDF describes trees only.*loop, rest"):
+        es.model.to_urdf(model)
+    bad = "bad.yaml: constraints\\[0\\]: unknown key\\(s\\) \\['frame_c'\\]"
+    with pytest.raises(ValueError, match=bad):
+        text = path.read_text().replace("frame_a: ground_pivot", "frame_c: ground_pivot")
+        (tmp_path / "bad.yaml").write_text(text)
+        es.load_model(tmp_path / "bad.yaml")
+    assert main(["info", str(path), "--json"]) in (0, None)
+
+
+def test_info_lists_the_constraints(tmp_path, capsys):
+    from eslabon.cli.main import main
+
+    path = es.model.save_model(_closed_bar(), tmp_path / "bar.yaml")
+    assert main(["info", str(path)]) in (0, None)
+    out = capsys.readouterr().out
+    assert "loop     loop: rocker_end held in ground_pivot along x, y (2 rows)" in out
+    assert "contact  rest: link1 held at [0.0, 0.0, 0.0] m along z (1 rows)" in out
+    assert "3 constraint rows on 3 rates" in out
+
+
+def test_the_constraints_page_runs():
+    """docs/constraints.md's example runs as written."""
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "constraints.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, str(page), "exec"), {})
