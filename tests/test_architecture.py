@@ -28,7 +28,8 @@ LAYERS = [
     {"model"},
     {"zoo", "kinematics"},
     {"dynamics", "trajectory"},
-    {"sim", "constraints"},
+    {"sim"},
+    {"constraints"},
     {"control", "mobile"},
     {"interop", "viz", "batch", "loader"},
     {"bench", "warmup", "reproduce"},
@@ -36,9 +37,9 @@ LAYERS = [
     {"__main__"},
 ]
 # eslabon/__init__.py, the public face: its names load lazily from any layer, and only the
-# layers above the algorithms (10 and up: interop, viz, …) use it instead of the modules
+# layers above the algorithms (11 and up: interop, viz, …) use it instead of the modules
 FACE = "(root)"
-FACE_USERS = 10
+FACE_USERS = 11
 LAYER = {pkg: k for k, layer in enumerate(LAYERS) for pkg in layer}
 
 

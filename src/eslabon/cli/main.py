@@ -346,7 +346,8 @@ def crosscheck_cmd(
 ):
     """Every formulation at one state (inverse dynamics, mass matrix, forward dynamics)
     and the identities, in one table; exit status 1 when any difference exceeds its
-    tolerance. Unset vectors are drawn in [−1, 1] from --seed."""
+    tolerance. Unset vectors are drawn in [−1, 1] from --seed. A model with closed loops
+    or contacts adds the constrained table, at an assembled state drawn from --seed."""
     from ..dynamics.crosscheck import crosscheck
 
     m = resolve_model(model, opt)
@@ -355,8 +356,17 @@ def crosscheck_cmd(
         None if s is None else parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (qdd, "--qdd"))
     )
     report = crosscheck(m, x, v, a, seed=seed, rtol=rtol)
-    emit(report.to_dict(), as_json, report.table().splitlines())
-    return 0 if report.ok else 1
+    data, lines, ok = report.to_dict(), report.table().splitlines(), report.ok
+    if m.constraints:
+        from ..constraints.crosscheck import crosscheck as constrained
+
+        closed = constrained(m, seed=seed, rtol=rtol)
+        data["constrained"] = closed.to_dict()
+        lines += ["", "closed loops and contacts, at an assembled state:"]
+        lines += closed.table().splitlines()
+        ok = ok and closed.ok
+    emit(data, as_json, lines)
+    return 0 if ok else 1
 
 
 @app.command("linearize")

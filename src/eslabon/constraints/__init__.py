@@ -1,10 +1,15 @@
 """Closed loops and contacts: holonomic constraints between frames of a model and of
 the world, their kinematics (φ, J, γ, rank, coordinate partitioning, assembly) and the
 forward dynamics of the constrained system in four formulations that agree
-(:func:`constrained_forward_dynamics`). See ``docs/constraints.md``."""
+(:func:`constrained_forward_dynamics`), and its inverse dynamics: a parallel robot's
+actuator torques, a floating robot's joint torques and contact forces
+(:func:`constrained_inverse_dynamics`). See ``docs/constraints.md``."""
 
 from ..model.constraint_types import AXES, PRESETS, Contact, LoopClosure
+from .closure import ClosedState, close_state
+from .crosscheck import crosscheck
 from .dynamics import CONSTRAINED_ALGORITHMS, ConstrainedAccelerations, constrained_forward_dynamics
+from .inverse_dynamics import ConstrainedTorques, constrained_inverse_dynamics
 from .kinematics import (
     Partition,
     RankReport,
@@ -16,6 +21,7 @@ from .kinematics import (
     constraint_residual,
     partition,
 )
+from .simulate import ConstrainedRun, simulate_constrained
 
 __all__ = [
     "AXES",
@@ -31,7 +37,14 @@ __all__ = [
     "partition",
     "Partition",
     "assemble",
+    "close_state",
+    "ClosedState",
+    "constrained_inverse_dynamics",
+    "ConstrainedTorques",
     "constrained_forward_dynamics",
     "ConstrainedAccelerations",
     "CONSTRAINED_ALGORITHMS",
+    "simulate_constrained",
+    "crosscheck",
+    "ConstrainedRun",
 ]

@@ -40,6 +40,7 @@ from .kinematics import (
     _Frames,
     _independent_rows,
     _jacobian,
+    _residual,
     _state,
     partition,
 )
@@ -74,7 +75,7 @@ class ConstrainedAccelerations(NamedTuple):
 
 
 def constrained_forward_dynamics(
-    model, q, qd, tau, *, constraints=None, algorithm: str = "kkt"
+    model, q, qd, tau, *, constraints=None, algorithm: str = "kkt", stabilization=(0.0, 0.0)
 ) -> ConstrainedAccelerations:
     """q̈ and the constraint forces λ of a model under ``constraints`` (module docstring).
 
@@ -88,6 +89,10 @@ def constrained_forward_dynamics(
         satisfy them (:func:`assemble`), and ``qd`` their rates (J q̇ = 0): (1) holds the
         accelerations, not the positions.
     algorithm : {"kkt", "schur", "null_space", "udwadia_kalaba"}
+    stabilization : (float, float)
+        Baumgarte's (α, β) [1/s]: J q̈ = γ − 2α J q̇ − β² φ instead of γ, so that a
+        drift off the constraints decays (:mod:`.simulate`); (0, 0), the default, is
+        the exact constraint. λ then includes the stabilizing share.
 
     Returns
     -------
@@ -125,6 +130,11 @@ def constrained_forward_dynamics(
         raise ValueError(f"tau: expected {model.nv} finite numbers, got shape {tau.shape}")
     f = _Frames(model, q, qd)
     J, gamma = _jacobian(model, rows, q, f), _drift(rows, f)
+    alpha, beta = stabilization
+    if alpha:
+        gamma = gamma - 2.0 * alpha * (J @ qd)
+    if beta:
+        gamma = gamma - beta**2 * _residual(rows, f)
     names = row_names(rows)
     keep = _independent_rows(J)
     Jk, gk = J[keep], gamma[keep]

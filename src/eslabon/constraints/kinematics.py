@@ -102,7 +102,10 @@ def constraint_residual(model, q, *, constraints=None) -> np.ndarray:
     """
     rows = checked(model, constraints)
     q, _ = _state(model, q)
-    f = _Frames(model, q)
+    return _residual(rows, _Frames(model, q))
+
+
+def _residual(rows, f):
     out = []
     for r in rows:
         Ra, pa = r.pose_a if r.frame_a is None else f.pose(r.frame_a)[:2]
@@ -368,12 +371,7 @@ def assemble(model, q, *, constraints=None, fixed=(), tol: float = 1e-12, max_it
 
     def residual(x):
         f = _Frames(model, x)
-        out = []
-        for r in rows:
-            Ra, pa = r.pose_a if r.frame_a is None else f.pose(r.frame_a)[:2]
-            Rb, pb = f.pose(r.frame_b)[:2]
-            out.append(np.concatenate([Ra.T @ (pb - pa), _log3(Ra.T @ Rb)])[r.mask])
-        return np.concatenate(out), f
+        return _residual(rows, f), f
 
     phi, f = residual(q)
     for _ in range(max_iter):

@@ -14,6 +14,7 @@ joints and their constraint forces).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +27,7 @@ PRESETS = {
 }
 
 
-def _axes(axes, where: str) -> tuple:
+def _axes(axes: Any, where: str) -> tuple:
     """The rows of ``axes`` (a preset name or a sequence of AXES), in AXES order."""
     if isinstance(axes, str):
         if axes not in PRESETS:
@@ -113,7 +114,7 @@ class Row:
         return np.array([a in self.axes for a in AXES])
 
 
-def checked_constraints(model, constraints, field: str = "constraints") -> tuple:
+def checked_constraints(model: Any, constraints: Any, field: str = "constraints") -> tuple:
     """``constraints`` as a Model keeps them: a tuple of LoopClosure and Contact, each
     checked (:func:`checked`) with its axes as a tuple in AXES order and a contact's pose
     as plain numbers; empty for none."""
@@ -121,7 +122,7 @@ def checked_constraints(model, constraints, field: str = "constraints") -> tuple
         return ()
     rows = checked(model, constraints, field)
     items = [constraints] if isinstance(constraints, (LoopClosure, Contact)) else constraints
-    out = []
+    out: list[LoopClosure | Contact] = []
     for c, r in zip(items, rows, strict=True):
         if isinstance(c, LoopClosure):
             out.append(LoopClosure(c.name, c.frame_a, c.frame_b, r.axes))
@@ -132,7 +133,7 @@ def checked_constraints(model, constraints, field: str = "constraints") -> tuple
     return tuple(out)
 
 
-def checked(model, constraints, field: str = "constraints") -> tuple:
+def checked(model: Any, constraints: Any, field: str = "constraints") -> tuple:
     """The :class:`Row` sets of ``constraints`` (a LoopClosure or Contact, or a sequence
     of them), each frame the model's, names distinct; else a ValueError naming it. None
     takes the model's own (:attr:`eslabon.Model.constraints`)."""
@@ -184,7 +185,7 @@ def checked(model, constraints, field: str = "constraints") -> tuple:
     return tuple(out)
 
 
-def _frame(model, name, where: str) -> None:
+def _frame(model: Any, name: Any, where: str) -> None:
     if not isinstance(name, str):
         raise ValueError(f"{where}: expected a frame's name, got {name!r}")
     try:
@@ -193,7 +194,7 @@ def _frame(model, name, where: str) -> None:
         raise ValueError(f"{where}: {e}") from None
 
 
-def row_names(rows) -> tuple:
+def row_names(rows: Any) -> tuple:
     """``"<constraint>.<axis>"`` for every row, in order."""
     return tuple(f"{r.name}.{a}" for r in rows for a in r.axes)
 
@@ -202,14 +203,14 @@ _LOOP_KEYS = {"loop", "frame_a", "frame_b", "axes"}
 _CONTACT_KEYS = {"contact", "frame", "axes", "position", "rotation"}
 
 
-def constraints_from_entries(entries, field: str = "constraints") -> list:
+def constraints_from_entries(entries: Any, field: str = "constraints") -> list:
     """The ``constraints:`` section of a model file: a list of ``{loop: NAME, frame_a,
     frame_b, axes}`` and ``{contact: NAME, frame, axes, position, rotation}`` mappings
     (``axes`` a preset or a list; a contact's ``position`` [m] and ``rotation`` (3×3)
     in the world)."""
     if not isinstance(entries, list) or not entries:
         raise ValueError(f"{field}: expected a non-empty list of loop and contact entries")
-    out = []
+    out: list[LoopClosure | Contact] = []
     for k, e in enumerate(entries):
         where = f"{field}[{k}]"
         if not isinstance(e, dict) or ("loop" in e) == ("contact" in e):
@@ -235,7 +236,7 @@ def constraints_from_entries(entries, field: str = "constraints") -> list:
     return out
 
 
-def constraints_to_entries(constraints) -> list:
+def constraints_to_entries(constraints: Any) -> list:
     """The model's constraints as :func:`constraints_from_entries` reads them."""
     out: list = []
     for c in constraints:

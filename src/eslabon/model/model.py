@@ -155,9 +155,10 @@ class Model:
     -----
     Derived read-only properties: ``nb``, ``dof_bodies``, ``joint_types``,
     ``joint_letters``, ``joint_bodies``, ``has_mimic``, ``has_general_joints``,
-    ``has_moving_com``. The fields ``engine_nq``, ``engine_nv``, ``engine_q_index``,
-    ``engine_v_index`` count mimic joints too, as the compiled kernels see them; ``mimic``,
-    ``body_row``, ``packed`` and ``packed_dynamics`` are the kernels' internal data.
+    ``floating_base_rates``, ``has_moving_com``. The fields ``engine_nq``, ``engine_nv``,
+    ``engine_q_index``, ``engine_v_index`` count mimic joints too, as the compiled kernels
+    see them; ``mimic``, ``body_row``, ``packed`` and ``packed_dynamics`` are the kernels'
+    internal data.
 
     Examples
     --------
@@ -314,6 +315,17 @@ class Model:
     def has_general_joints(self) -> bool:
         """True when a joint is other than revolute, prismatic or fixed."""
         return bool(np.any(~np.isin(self.joint_type, (FIXED, REVOLUTE, PRISMATIC))))
+
+    @property
+    def floating_base_rates(self) -> tuple:
+        """The rate indices of free-flyer joints hanging from the world (a floating base:
+        no actuator drives them); empty for a fixed base."""
+        out: list[int] = []
+        for i in range(1, self.nb + 1):
+            if self.parent[i] == 0 and JOINT_TYPE_NAMES[int(self.joint_type[i])] == "free_flyer":
+                start = int(self.v_index[i])
+                out += range(start, start + 6) if start >= 0 else []
+        return tuple(out)
 
     def require_one_dof_joints(self, what: str) -> None:
         """Refuse a model with a joint other than revolute, prismatic or fixed, for
