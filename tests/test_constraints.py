@@ -366,3 +366,26 @@ def test_crosscheck_has_the_constrained_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "closed loops and contacts, at an assembled state:" in out
     assert "udwadia_kalaba q̈" in out
+
+
+def test_batches_equal_single_states(bar):
+    states = [
+        ec.close_state(bar, [c, -1.0, -1.5], [0], [c], [0.5 * c], [0.1], constraints=PIN)
+        for c in (0.8, 1.2, 1.6)
+    ]
+    Q, QD, QDD = (np.array([s[k] for s in states]) for k in range(3))
+    tau = np.tile([0.5, 0.0, 0.0], (3, 1))
+    fd = ec.constrained_forward_dynamics(bar, Q, QD, tau, constraints=PIN)
+    inv = ec.constrained_inverse_dynamics(bar, Q, QD, QDD, actuated=[0], constraints=PIN)
+    J = ec.constraint_jacobian(bar, Q, constraints=PIN)
+    assert fd.qdd.shape == (3, 3) and fd.force.shape == (3, 2) and J.shape == (3, 2, 3)
+    assert fd.forces()["loop.x"].shape == (3,)
+    for k in range(3):
+        one = ec.constrained_forward_dynamics(bar, Q[k], QD[k], tau[k], constraints=PIN)
+        assert one.qdd.tobytes() == fd.qdd[k].tobytes()
+        back = ec.constrained_inverse_dynamics(bar, Q[k], QD[k], QDD[k], actuated=[0],
+                                               constraints=PIN)  # fmt: skip
+        assert back.tau.tobytes() == inv.tau[k].tobytes()
+        assert J[k].tobytes() == ec.constraint_jacobian(bar, Q[k], constraints=PIN).tobytes()
+    with pytest.raises(ValueError, match="qd: a batch takes one row per state, 3 rows"):
+        ec.constrained_forward_dynamics(bar, Q, QD[:2], tau, constraints=PIN)

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..dynamics import bias_forces, forward_dynamics, mass_matrix
 from ..model.constraint_types import checked, row_names
+from .batch import batched
 from .kinematics import (
     _drift,
     _Frames,
@@ -70,10 +71,11 @@ class ConstrainedAccelerations(NamedTuple):
     redundant: tuple
 
     def forces(self) -> dict:
-        """{row name: λ}."""
-        return dict(zip(self.names, self.force.tolist(), strict=True))
+        """{row name: λ} (for a batch, λ of that row at each state, (N,))."""
+        return {name: self.force[..., k] for k, name in enumerate(self.names)}
 
 
+@batched(3)
 def constrained_forward_dynamics(
     model, q, qd, tau, *, constraints=None, algorithm: str = "kkt", stabilization=(0.0, 0.0)
 ) -> ConstrainedAccelerations:
@@ -82,8 +84,8 @@ def constrained_forward_dynamics(
     Parameters
     ----------
     model : Model
-    q : array_like (nq,)
-    qd, tau : array_like (nv,)
+    q : array_like (nq,) or (N, nq)
+    qd, tau : array_like (nv,) or (N, nv)
     constraints : LoopClosure, Contact or a list of them, optional
         By default the model's own (:attr:`eslabon.Model.constraints`). ``q`` should
         satisfy them (:func:`assemble`), and ``qd`` their rates (J q̇ = 0): (1) holds the

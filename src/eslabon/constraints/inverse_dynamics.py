@@ -32,6 +32,7 @@ import numpy as np
 
 from ..dynamics import bias_forces, mass_matrix
 from ..model.constraint_types import checked, row_names
+from .batch import batched
 from .kinematics import _drift, _Frames, _jacobian, _state
 
 
@@ -53,10 +54,11 @@ class ConstrainedTorques(NamedTuple):
     names: tuple
 
     def forces(self) -> dict:
-        """{row name: λ}."""
-        return dict(zip(self.names, self.force.tolist(), strict=True))
+        """{row name: λ} (for a batch, λ of that row at each state, (N,))."""
+        return {name: self.force[..., k] for k, name in enumerate(self.names)}
 
 
+@batched(3)
 def constrained_inverse_dynamics(
     model, q, qd, qdd, *, actuated=None, constraints=None, rtol: float = 1e-9
 ) -> ConstrainedTorques:
@@ -65,9 +67,9 @@ def constrained_inverse_dynamics(
     Parameters
     ----------
     model : Model
-    q : array_like (nq,)
+    q : array_like (nq,) or (N, nq)
         On the constraint manifold (:func:`assemble`, :func:`close_state`).
-    qd, qdd : array_like (nv,)
+    qd, qdd : array_like (nv,) or (N, nv)
         With J q̇ = 0 and J q̈ = γ (:func:`close_state` gives them from the independent
         coordinates).
     actuated : sequence of int, optional

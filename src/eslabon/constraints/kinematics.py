@@ -26,6 +26,7 @@ import numpy as np
 from ..kinematics.forward import forward_kinematics, jacobian, link_accelerations, link_velocities
 from ..model.configuration import check_configuration, integrate
 from ..model.constraint_types import checked, row_names
+from .batch import batched
 
 
 def _skew(x):
@@ -83,6 +84,7 @@ def _state(model, q, qd=None):
     return q, qd
 
 
+@batched(1)
 def constraint_residual(model, q, *, constraints=None) -> np.ndarray:
     """φ(q) (m,): each constraint's rows, frame B's offset from A in A's axes [m] and its
     rotation vector relative to A [rad]; zero on the constraint manifold.
@@ -90,8 +92,9 @@ def constraint_residual(model, q, *, constraints=None) -> np.ndarray:
     Parameters
     ----------
     model : Model
-    q : array_like (nq,)
-        One configuration.
+    q : array_like (nq,) or (N, nq)
+        One configuration, or a batch (a loop over the states, :mod:`.batch`; every
+        function of one state here takes batches so, its outputs stacked).
     constraints : LoopClosure, Contact or a list of them, optional
         By default the model's own (:attr:`eslabon.Model.constraints`).
 
@@ -115,6 +118,7 @@ def _residual(rows, f):
     return np.concatenate(out)
 
 
+@batched(1)
 def constraint_jacobian(model, q, *, constraints=None) -> np.ndarray:
     """J(q) (m, nv): the rows' rates J q̇ (B's velocity relative to A in A's axes; its
     columns along the rates v, tangent space for quaternion joints).
@@ -122,7 +126,7 @@ def constraint_jacobian(model, q, *, constraints=None) -> np.ndarray:
     Parameters
     ----------
     model : Model
-    q : array_like (nq,)
+    q : array_like (nq,) or (N, nq)
     constraints : LoopClosure, Contact or a list of them, optional
         By default the model's own (:attr:`eslabon.Model.constraints`).
 
@@ -156,14 +160,15 @@ def _jacobian(model, rows, q, f):
     return np.vstack(out)
 
 
+@batched(2)
 def constraint_drift(model, q, qd, *, constraints=None) -> np.ndarray:
     """γ = −J̇(q, q̇) q̇ (m,): the right side of the acceleration constraint J q̈ = γ.
 
     Parameters
     ----------
     model : Model
-    q : array_like (nq,)
-    qd : array_like (nv,)
+    q : array_like (nq,) or (N, nq)
+    qd : array_like (nv,) or (N, nv)
     constraints : LoopClosure, Contact or a list of them, optional
         By default the model's own (:attr:`eslabon.Model.constraints`).
 
