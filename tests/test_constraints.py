@@ -359,7 +359,7 @@ def test_crosscheck_has_the_constrained_table(tmp_path, capsys):
 
     report = ec.crosscheck(_closed_bar(), seed=2)
     assert report.ok, report.table()
-    assert len(report.checks) == 9
+    assert len(report.checks) == 11
     assert np.abs(ec.constraint_residual(_closed_bar(), report.q)).max() < 1e-12
     path = es.model.save_model(_closed_bar(), tmp_path / "bar.yaml")
     assert main(["crosscheck", str(path)]) in (0, None)

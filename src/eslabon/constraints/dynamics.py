@@ -1,4 +1,6 @@
-"""Forward dynamics of constrained systems, four formulations side by side.
+"""Forward dynamics of constrained systems, four formulations side by side (the
+multipliers by KKT or by a Schur complement, on the articulated-body algorithm or on
+Jaramillo's recursion; the null space; Udwadia–Kalaba).
 
 With the constraint forces λ entering as Jᵀ λ (:mod:`.kinematics`: J q̈ = γ),
 
@@ -21,6 +23,11 @@ rows are independent; redundant rows share the force of the rows they repeat).
   J N = 0 from coordinate partitioning (:func:`.kinematics.partition`) and
   Nᵀ M N z = Nᵀ (τ − b − M q̈_p), the multipliers eliminated (the Gibbs–Appell–Kane
   family of the sources: Araujo (2012) writes the platform in quasi-velocities so).
+* ``"soa"``: the same Schur complement on Jaramillo Botero (1998)'s constraint-force
+  Macro Algoritmo (:mod:`eslabon.dynamics.soa`): the loop rows' forces enter the chain as
+  external generalized forces, as the document writes external forces into step ➊
+  (eq. 1.78), and the recursion gives q̈₀ and each row's response; serial chains whose
+  bodies have invertible inertias and no armature, as the tree's form.
 * ``"udwadia_kalaba"``: Udwadia and Kalaba, "A new perspective on constrained motion",
   Proc. R. Soc. Lond. A 439 (1992): q̈ = a + M^{-1/2} (J M^{-1/2})⁺ (γ − J a) with
   a = M⁻¹(τ − b), any square root (here L⁻ᵀ of the Cholesky factor M = L Lᵀ); Gauss's
@@ -33,7 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..dynamics import bias_forces, forward_dynamics, mass_matrix
+from ..dynamics import bias_forces, forward_dynamics, gravity_torques, mass_matrix
 from ..model.constraint_types import checked, row_names
 from .batch import batched
 from .kinematics import (
@@ -46,7 +53,7 @@ from .kinematics import (
     partition,
 )
 
-CONSTRAINED_ALGORITHMS = ("kkt", "schur", "null_space", "udwadia_kalaba")
+CONSTRAINED_ALGORITHMS = ("kkt", "schur", "null_space", "udwadia_kalaba", "soa")
 
 
 class ConstrainedAccelerations(NamedTuple):
@@ -90,7 +97,7 @@ def constrained_forward_dynamics(
         By default the model's own (:attr:`eslabon.Model.constraints`). ``q`` should
         satisfy them (:func:`assemble`), and ``qd`` their rates (J q̇ = 0): (1) holds the
         accelerations, not the positions.
-    algorithm : {"kkt", "schur", "null_space", "udwadia_kalaba"}
+    algorithm : {"kkt", "schur", "null_space", "udwadia_kalaba", "soa"}
     stabilization : (float, float)
         Baumgarte's (α, β) [1/s]: J q̈ = γ − 2α J q̇ − β² φ instead of γ, so that a
         drift off the constraints decays (:mod:`.simulate`); (0, 0), the default, is
@@ -151,9 +158,10 @@ def constrained_forward_dynamics(
         m, n = Jk.shape
         K = np.block([[M, -Jk.T], [Jk, np.zeros((m, m))]])
         qdd = np.linalg.solve(K, np.concatenate([rhs, gk]))[:n]
-    elif algorithm == "schur":
-        a = forward_dynamics(model, q, qd, tau)
-        MJ = solve_M(Jk.T)
+    elif algorithm in ("schur", "soa"):
+        tree = "soa" if algorithm == "soa" else ("crba" if model.has_mimic else "aba")
+        a = forward_dynamics(model, q, qd, tau, algorithm=tree)
+        MJ = _unit_responses(model, q, Jk.T, tree)
         lam = np.linalg.solve(Jk @ MJ, gk - Jk @ a)
         qdd = a + MJ @ lam
     elif algorithm == "null_space":
@@ -176,3 +184,15 @@ def constrained_forward_dynamics(
     lam = np.linalg.lstsq(J.T, M @ qdd - rhs, rcond=None)[0]
     redundant = tuple(n for i, n in enumerate(names) if i not in keep)
     return ConstrainedAccelerations(qdd, lam, names, redundant)
+
+
+def _unit_responses(model, q, forces, algorithm: str) -> np.ndarray:
+    """M⁻¹ F (nv, k) for generalized forces F (nv, k), by the tree's forward dynamics
+    ``algorithm`` at rest with gravity held: FD(q, 0, g(q) + F e_j) = M⁻¹ F e_j (one
+    batched call; at rest friction is zero)."""
+    k = forces.shape[1]
+    if k == 0:
+        return np.zeros((model.nv, 0))
+    Q = np.tile(q, (k, 1))
+    tau = gravity_torques(model, q)[None, :] + forces.T
+    return forward_dynamics(model, Q, np.zeros((k, model.nv)), tau, algorithm=algorithm).T
