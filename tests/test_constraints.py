@@ -152,7 +152,7 @@ def test_the_jacobian_is_the_derivative_of_the_residual():
     np.testing.assert_allclose(J, _tangent_difference(panda, loop, qp), atol=1e-8)
 
 
-@pytest.mark.parametrize("axes", ["weld", ("y", "rz"), "revolute"])
+@pytest.mark.parametrize("axes", ["weld", ("y", "rx", "rz"), "revolute"])
 def test_the_drift_is_minus_the_jacobians_rate(axes):
     """γ = −J̇ q̇ against central differences of J(q(t)) q̇ along q(t) = q ⊕ t q̇ (a motion
     with q̈ = 0), for a loop whose both frames move and for a contact."""
@@ -389,3 +389,68 @@ def test_batches_equal_single_states(bar):
         assert J[k].tobytes() == ec.constraint_jacobian(bar, Q[k], constraints=PIN).tobytes()
     with pytest.raises(ValueError, match="qd: a batch takes one row per state, 3 rows"):
         ec.constrained_forward_dynamics(bar, Q, QD[:2], tau, constraints=PIN)
+
+
+def _hinged(theta):
+    """Panda with its end effector on a hinge about a world z axis turned θ from it."""
+    panda = es.zoo.load("panda")
+    q = np.linspace(-0.6, 0.7, panda.nv)
+    pose = es.kinematics.frame_pose(panda, q, "ee")
+    c, s = np.cos(theta), np.sin(theta)
+    turned = pose[:3, :3] @ np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    return panda, q, ec.Contact("h", "ee", "revolute", position=pose[:3, 3], rotation=turned)
+
+
+@pytest.mark.parametrize("theta", [0.0, 1.0, 2.8, 3.1])
+def test_a_hinges_rows_are_the_derivative_of_its_residual_at_any_angle(theta):
+    """On a hinge turned θ, the rotation rows' J is φ's derivative (no log map), and
+    assembly from a perturbed start converges."""
+    panda, q, hinge = _hinged(theta)
+    assert np.abs(ec.constraint_residual(panda, q, constraints=hinge)).max() < 1e-12
+    J = ec.constraint_jacobian(panda, q, constraints=hinge)
+    np.testing.assert_allclose(J, _tangent_difference(panda, hinge, q), atol=1e-8)
+    start = q + np.random.default_rng(1).normal(0, 0.05, panda.nq)
+    back = ec.assemble(panda, start, constraints=hinge)
+    assert np.abs(ec.constraint_residual(panda, back, constraints=hinge)).max() < 1e-12
+
+
+def test_a_weld_turned_half_a_turn_is_not_closed():
+    panda = es.zoo.load("panda")
+    q = np.linspace(-0.6, 0.7, panda.nv)
+    pose = es.kinematics.frame_pose(panda, q, "ee")
+    flipped = ec.Contact("w", "ee", "weld", position=pose[:3, 3],
+                         rotation=pose[:3, :3] @ np.diag([1.0, -1.0, -1.0]))  # fmt: skip
+    phi = ec.constraint_residual(panda, q, constraints=flipped)
+    assert np.linalg.norm(phi[3:]) == pytest.approx(np.pi, rel=1e-12)
+
+
+def test_bad_options_are_named(bar):
+    q = _assembled(bar, 1.2)
+    z = np.zeros(3)
+    cases = [
+        (lambda: ec.constraint_residual(bar, q, constraints=ec.LoopClosure(
+            "a", "ground_pivot", "rocker_end", ("x", "rz"))),
+         "one rotation row alone is not a holonomic"),
+        (lambda: ec.constrained_forward_dynamics(bar, q, z, z, constraints=PIN,
+                                                 stabilization=(np.nan, 0)), "stabilization"),
+        (lambda: ec.constrained_forward_dynamics(bar, q, z, z, constraints=PIN,
+                                                 stabilization=3.0), "stabilization: expected two"),
+        (lambda: ec.constrained_inverse_dynamics(bar, q, z, z, constraints=PIN, actuated=[0.7]),
+         "actuated: expected whole-number"),
+        (lambda: ec.constrained_inverse_dynamics(bar, q, z, z, constraints=PIN, actuated="a"),
+         "actuated: expected rate indices"),
+        (lambda: ec.assemble(bar, q, constraints=PIN, fixed=[7]), "fixed: expected distinct"),
+        (lambda: ec.assemble(bar, q, constraints=PIN, tol=-1.0), "tol: expected"),
+        (lambda: ec.constraint_rank(bar, q, constraints=PIN, rtol=np.nan), "rtol: expected"),
+        (lambda: ec.close_state(bar, q, [5], [1.0], constraints=PIN), "independent: expected"),
+        (lambda: ec.constraint_residual(
+            bar, q, constraints=ec.Contact("c", "rocker_end", position="abc")),
+         "position: expected 3 finite"),
+        (lambda: ec.simulate_constrained(bar, q, [np.nan, 0, 0], 0.1, constraints=PIN),
+         "qd0: expected 3 finite numbers"),
+        (lambda: ec.crosscheck(bar, [0.0, 0.0, 0.0], constraints=PIN),
+         "q: expected a configuration on the constraints"),
+    ]  # fmt: skip
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message):
+            call()

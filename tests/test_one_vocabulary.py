@@ -125,11 +125,13 @@ def test_a_script_with_the_old_names_warns_once_per_name_and_gives_the_same_numb
         "mass_matrix(algorithm='operator')",
         "inverse_dynamics(tip_wrench=w)",
         "rnea_trace(tip_wrench=w)",
-        "linearize(method=…)",
+        "control.linearize(method=…)",
         "joint_trajectory(method=…)",
-        "place_poles(method=…)",
-        "simulate_closed_loop(method=…)",
+        "control.place_poles(method=…)",
+        "control.simulate_closed_loop(method=…)",
         "simulate_closed_loop(dq0=e)",
+        "mobile.simulate(model, t_final, dt, q0=…, qd0=…)",
+        "mobile.simulate(method=…)",
         "eslabon.control.state_space",
         "eslabon.control.to_statespace",
         "eslabon.mobile.kinetic_energy",
@@ -139,7 +141,7 @@ def test_a_script_with_the_old_names_warns_once_per_name_and_gives_the_same_numb
     ]
     for old in expected:
         assert any(o.startswith(old) for o in olds), (old, olds)
-    assert len(olds) == len(expected), olds  # the mobile simulate's warnings are simulate's
+    assert len(olds) == len(expected), olds
     # each warning points at the user's own line, and names the new call
     assert all(str(script) in ln for ln in warnings), warnings
     assert all("; use " in ln for ln in warnings)

@@ -25,17 +25,24 @@ class EslabonDeprecationWarning(DeprecationWarning):
 _WARNED: set = set()
 
 
-def warn_renamed(old: str, new: str) -> None:
-    """Warn, once per process for each ``old``, that ``old`` is now spelled ``new``; the
-    warning points at the user's line."""
-    if old in _WARNED:
+def warn_renamed(old: str, new: str, key: str | None = None) -> None:
+    """Warn, once per process for each ``old`` (or ``key``, when two functions share a
+    name), that ``old`` is now spelled ``new``; the warning points at the user's line."""
+    if (key or old) in _WARNED:
         return
-    _WARNED.add(old)
+    _WARNED.add(key or old)
     warnings.warn(
         f"{old} is deprecated and will be removed in the next release; use {new}",
         EslabonDeprecationWarning,
         stacklevel=caller_stacklevel(),
     )
+
+
+def _public_name(func) -> str:
+    """How a user calls ``func``: ``mobile.simulate``, ``control.linearize``, or the
+    top-level name."""
+    package = func.__module__.split(".")[1] if func.__module__.count(".") else ""
+    return {"mobile": "mobile.", "control": "control."}.get(package, "") + func.__name__
 
 
 def renamed_keywords(**renames: str):
@@ -45,7 +52,7 @@ def renamed_keywords(**renames: str):
     the new names."""
 
     def decorate(func):
-        name = func.__name__
+        name = _public_name(func)
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
@@ -75,14 +82,15 @@ def state_first(func):
     q0=…, qd0=…)`` and are now ``(model, q0, qd0, t_final, dt)``: a call with a number
     as the second argument and no ``t_final=`` is the old order; it warns once and is
     rearranged."""
-    name = func.__name__
+    name = _public_name(func)
 
     @functools.wraps(func)
     def wrapper(model, *args, **kwargs):
         if 1 <= len(args) <= 2 and "t_final" not in kwargs and _is_duration(args[0]):
             warn_renamed(
-                f"{name}(model, t_final, dt, q0=…, qd0=…)",
+                f"{name}(model, t_final, dt, q0=…, qd0=…) (the number {args[0]!r} read as t_final)",
                 f"{name}(model, q0, qd0, t_final, dt)",
+                f"{name}(model, t_final, dt, …)",
             )
             kwargs["t_final"] = args[0]
             if len(args) == 2:

@@ -25,7 +25,8 @@ ALGORITHMS = {
     "crba": "composite rigid body (Walker & Orin 1982, method 3; Featherstone 2008, §6.2)",
     "rnea_columns": "n Newton–Euler columns at unit accelerations (Walker & Orin, method 1)",
     "lagrange": "explicit Euler–Lagrange terms I(θ), C(θ, θ̇), b(θ) (Rojas 1987, §4.3)",
-    "soa": "spatial operator algebra (Jaramillo Botero 1998): constraint-force recursion",
+    "soa": "spatial operators (Jaramillo Botero 1998): the constraint-force recursion (FD), "
+    "the composite-body expansion (M)",
     "soa_operator": "spatial operators as dense products Hᵀ ρ I ρᵀ H (Jaramillo 1998, 1.71)",
     "gibbs_appell": "Gibbs–Appell, D q̈ + φ = τ from the Gibbs function (Araujo 2012, 3.34–3.36)",
 }

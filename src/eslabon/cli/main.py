@@ -169,8 +169,7 @@ def simulate(
     integrator: str | None = typer.Option(
         None,
         "--integrator",
-        help="rk4, euler, dop853 or rk45 (default: rk4 for an arm, dop853 for a mobile "
-        "manipulator).",
+        help="rk4 (default), euler, dop853 or rk45.",
     ),
     algorithm: str | None = typer.Option(
         None, "--algorithm", help="Arms: the forward-dynamics algorithm, as `eslabon fd`."
@@ -191,7 +190,7 @@ def simulate(
     if not hasattr(m, "nq"):
         if algorithm is not None:
             raise UserError("--algorithm: a mobile manipulator's dynamics are Gibbs–Appell's")
-        integrator = integrator or "dop853"
+        integrator = integrator or "rk4"  # as before the option was renamed
         return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, integrator, force, as_json)
     if u is not None:
         raise UserError("--u: platform inputs apply to mobile-manipulator models only")

@@ -21,11 +21,21 @@ from typing import NamedTuple
 import numpy as np
 
 from ..model.constraint_types import checked
-from .kinematics import _drift, _Frames, _independent_rows, _jacobian, assemble
+from .kinematics import _drift, _Frames, _independent_rows, _indices, _jacobian, assemble
 
 
 class ClosedState(NamedTuple):
-    """A state of a closed chain: q (nq,), q̇ and q̈ (nv,)."""
+    """A state of a closed chain (what :func:`close_state` returns).
+
+    Attributes
+    ----------
+    q : ndarray (nq,)
+        On the constraint manifold.
+    qd : ndarray (nv,)
+        With J q̇ = 0.
+    qdd : ndarray (nv,)
+        With J q̈ = γ.
+    """
 
     q: np.ndarray
     qd: np.ndarray
@@ -64,9 +74,19 @@ def close_state(
         An independent coordinate that is not a vector coordinate, the wrong count, a
         configuration out of reach (:func:`.kinematics.assemble`), or a dependent block
         singular there.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> s = ec.close_state(arm, [0.5, 0.5], [0], [0.5], [1.0], constraints=rail)
+    >>> s.q.round(6).tolist(), s.qd.round(6).tolist()
+    ([0.5, 0.20853], [1.0, -2.444686])
     """
     rows = checked(model, constraints)
-    independent = np.asarray(independent, dtype=int)
+    independent = _indices(independent, model.nv, "independent")
     k = independent.size
     q = np.array(q_guess, dtype=float)
     if q.shape != (model.nq,):
@@ -90,6 +110,12 @@ def close_state(
             f"(nv − rank), got {k}"
         )
     Jd, Ji = J[:, dependent], J[:, independent]
+    if len(_independent_rows(Jd)) < Jd.shape[0]:
+        raise ValueError(
+            f"independent: with rates {independent.tolist()} independent the dependent "
+            "block of J is singular at this configuration; choose other independent "
+            "coordinates"
+        )
     qd = np.zeros(model.nv)
     qd[independent] = _vector(rates, k, "rates")
     qd[dependent] = np.linalg.solve(Jd, -Ji @ qd[independent])

@@ -30,8 +30,8 @@ rows are independent; redundant rows share the force of the rows they repeat).
   bodies have invertible inertias and no armature, as the tree's form.
 * ``"udwadia_kalaba"``: Udwadia and Kalaba, "A new perspective on constrained motion",
   Proc. R. Soc. Lond. A 439 (1992): q̈ = a + M^{-1/2} (J M^{-1/2})⁺ (γ − J a) with
-  a = M⁻¹(τ − b), any square root (here L⁻ᵀ of the Cholesky factor M = L Lᵀ); Gauss's
-  principle, valid for redundant rows as written.
+  a = M⁻¹(τ − b), where M^{-1/2} may be any factor G with G Gᵀ = M⁻¹ (here L⁻ᵀ of the
+  Cholesky factor M = L Lᵀ); Gauss's principle, valid for redundant rows as written.
 """
 
 from __future__ import annotations
@@ -78,7 +78,13 @@ class ConstrainedAccelerations(NamedTuple):
     redundant: tuple
 
     def forces(self) -> dict:
-        """{row name: λ} (for a batch, λ of that row at each state, (N,))."""
+        """The constraint forces by row name.
+
+        Returns
+        -------
+        dict
+            {row name: λ}: a number, or for a batch λ of that row at each state (N,).
+        """
         return {name: self.force[..., k] for k, name in enumerate(self.names)}
 
 
@@ -137,9 +143,9 @@ def constrained_forward_dynamics(
     tau = np.asarray(tau, dtype=float)
     if tau.shape != (model.nv,) or not np.all(np.isfinite(tau)):
         raise ValueError(f"tau: expected {model.nv} finite numbers, got shape {tau.shape}")
+    alpha, beta = stabilization_gains(stabilization)
     f = _Frames(model, q, qd)
     J, gamma = _jacobian(model, rows, q, f), _drift(rows, f)
-    alpha, beta = stabilization
     if alpha:
         gamma = gamma - 2.0 * alpha * (J @ qd)
     if beta:
@@ -175,7 +181,7 @@ def constrained_forward_dynamics(
     else:
         a = solve_M(rhs)
         G = np.linalg.inv(L).T  # G Gᵀ = M⁻¹
-        qdd = a + G @ (np.linalg.pinv(J @ G) @ (gamma - J @ a))
+        qdd = a + G @ (np.linalg.pinv(J @ G, rcond=1e-9) @ (gamma - J @ a))
     if np.max(np.abs(J @ qdd - gamma), initial=0.0) > 1e-8 * max(1.0, np.abs(gamma).max()):
         raise ValueError(
             "constraints: J q̈ = γ has no solution at this state (rows that contradict "
@@ -196,3 +202,14 @@ def _unit_responses(model, q, forces, algorithm: str) -> np.ndarray:
     Q = np.tile(q, (k, 1))
     tau = gravity_torques(model, q)[None, :] + forces.T
     return forward_dynamics(model, Q, np.zeros((k, model.nv)), tau, algorithm=algorithm).T
+
+
+def stabilization_gains(stabilization) -> tuple:
+    """Baumgarte's (α, β) ≥ 0 [1/s], checked; else a ValueError naming the field."""
+    try:
+        alpha, beta = (float(x) for x in stabilization)
+    except (TypeError, ValueError):
+        raise ValueError("stabilization: expected two numbers (α, β) [1/s]") from None
+    if not (np.isfinite(alpha) and np.isfinite(beta) and alpha >= 0 and beta >= 0):
+        raise ValueError(f"stabilization: expected (α, β) ≥ 0 and finite, got {stabilization}")
+    return alpha, beta

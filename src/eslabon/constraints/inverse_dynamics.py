@@ -30,10 +30,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._args import finite_number
 from ..dynamics import bias_forces, mass_matrix
 from ..model.constraint_types import checked, row_names
 from .batch import batched
-from .kinematics import _drift, _Frames, _jacobian, _state
+from .kinematics import _drift, _Frames, _independent_rows, _indices, _jacobian, _state
 
 
 class ConstrainedTorques(NamedTuple):
@@ -54,7 +55,13 @@ class ConstrainedTorques(NamedTuple):
     names: tuple
 
     def forces(self) -> dict:
-        """{row name: λ} (for a batch, λ of that row at each state, (N,))."""
+        """The constraint forces by row name.
+
+        Returns
+        -------
+        dict
+            {row name: λ}: a number, or for a batch λ of that row at each state (N,).
+        """
         return {name: self.force[..., k] for k, name in enumerate(self.names)}
 
 
@@ -73,8 +80,9 @@ def constrained_inverse_dynamics(
         With J q̇ = 0 and J q̈ = γ (:func:`close_state` gives them from the independent
         coordinates).
     actuated : sequence of int, optional
-        The actuated rates (indices into v); by default every rate of a joint other than
-        a free-flyer root (all of them for a fixed base).
+        The actuated rates (indices into v); by default every rate but a free-flyer
+        root's (:attr:`eslabon.Model.floating_base_rates`; all of them for a fixed base;
+        give them for a planar base, whose actuation the model does not say).
     constraints : LoopClosure, Contact or a list of them, optional
         By default the model's own.
     rtol : float
@@ -106,6 +114,7 @@ def constrained_inverse_dynamics(
     True
     """
     rows = checked(model, constraints)
+    rtol = finite_number(rtol, "rtol", positive=True)
     q, qd = _state(model, q, qd)
     qdd = np.asarray(qdd, dtype=float)
     if qdd.shape != (model.nv,) or not np.all(np.isfinite(qdd)):
@@ -125,9 +134,9 @@ def constrained_inverse_dynamics(
             )
     if actuated is None:
         actuated = _default_actuated(model)
-    actuated = np.unique(np.asarray(actuated, dtype=int))
-    if actuated.size == 0 or actuated.min() < 0 or actuated.max() >= model.nv:
-        raise ValueError(f"actuated: expected rate indices in [0, {model.nv}), got {actuated}")
+    actuated = _indices(actuated, model.nv, "actuated")
+    if actuated.size == 0:
+        raise ValueError("actuated: expected at least one actuated rate")
     h = mass_matrix(model, q) @ qdd + bias_forces(model, q, qd)
     N = _null_space(J, rtol)
     St = np.zeros((model.nv, actuated.size))
@@ -152,9 +161,10 @@ def _default_actuated(model) -> np.ndarray:
 
 
 def _null_space(J, rtol: float) -> np.ndarray:
-    """An orthonormal basis of J's null space (nv, nv − rank)."""
-    if J.size == 0:
+    """An orthonormal basis of J's null space (nv, nv − rank), the rank that of the rows
+    kept by :func:`.kinematics._independent_rows` (one test for every formulation)."""
+    keep = _independent_rows(J, rtol)
+    if not keep:
         return np.eye(J.shape[1])
-    _, s, Vt = np.linalg.svd(J)
-    rank = int(np.sum(s > rtol * s[0])) if s.size and s[0] > 0 else 0
-    return Vt[rank:].T
+    _, _, Vt = np.linalg.svd(J[keep])
+    return Vt[len(keep) :].T

@@ -5,16 +5,19 @@ For each constraint (:mod:`.types`) between frame A and frame B, with d = p_B �
 every vector in world axes (ω, v of a frame's origin; ω̇, a its classical acceleration):
 
     φ_t = R_Aᵀ d,                  J_t = R_Aᵀ (J_vB − J_vA + [d]× J_ωA)
-    φ_r = log(R_Aᵀ R_B),           J_r = R_Aᵀ (J_ωB − J_ωA)
+    φ_r (below),                   J_r = R_Aᵀ (J_ωB − J_ωA)
     J̇ q̇ (t) = R_Aᵀ (a_B − a_A − ω̇_A × d − 2 ω_A × ḋ + ω_A × (ω_A × d))
     J̇ q̇ (r) = R_Aᵀ (ω̇_B − ω̇_A − ω_A × ω_B)
 
 at q̈ = 0, so that φ̈ = J q̈ + J̇ q̇ = 0 reads J q̈ = γ with γ = −J̇ q̇ (Featherstone, *Rigid
 Body Dynamics Algorithms* (2008), §8.1–8.3; the drift term of Baumgarte's stabilization
 and of the Udwadia–Kalaba equation). The translation rows' J is the exact derivative of
-φ_t; the rotation rows' J is the relative angular velocity, the derivative of φ_r on the
-constraint manifold (φ_r = 0), where assembly puts the mechanism. Rows are those of the
-constraint's mask, in the order x, y, z, rx, ry, rz.
+φ_t. Rotation rows come three (a weld: φ_r = log(R_Aᵀ R_B), whose derivative at φ_r = 0
+is J_r), two (a hinge about the free axis a: B's axis a held on A's, φ_b = −R[c, a],
+φ_c = R[b, a] with R = R_Aᵀ R_B and a, b, c in cyclic order, whose derivative anywhere on
+the hinge is J_r) or none: one rotation row alone is not holonomic (two free axes turn
+about the third) and is refused. Rows are those of the constraint's mask, in the order
+x, y, z, rx, ry, rz.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._args import finite_number
 from ..kinematics.forward import forward_kinematics, jacobian, link_accelerations, link_velocities
 from ..model.configuration import check_configuration, integrate
 from ..model.constraint_types import checked, row_names
@@ -33,15 +37,38 @@ def _skew(x):
     return np.array([[0.0, -x[2], x[1]], [x[2], 0.0, -x[0]], [-x[1], x[0], 0.0]])
 
 
-def _log3(R):
-    """The rotation vector θ u of R (‖θ u‖ ≤ π), accurate near the identity."""
-    c = np.clip((np.trace(R) - 1.0) / 2.0, -1.0, 1.0)
-    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]]) / 2.0
-    s = np.linalg.norm(w)
-    theta = np.arctan2(s, c)
-    if s < 1e-12:  # θ ≈ 0 (θ ≈ π is far from an assembled mechanism; handled by w)
-        return w
-    return w * (theta / s)
+def _rotation_rows(R, mask):
+    """The rotation rows of φ for the relative rotation R = R_Aᵀ R_B and the row mask:
+    all three, the rotation vector log R (scipy: accurate near 0 and π); two rows (a
+    hinge about the free axis a, rows b, c in cyclic order a, b, c), B's axis a held on
+    A's, φ_b = −R[c, a], φ_c = R[b, a], whose rates on the hinge are exactly those rows
+    of the relative angular velocity in A's axes; none, nothing."""
+    rot = mask[3:]
+    if rot.all():
+        from scipy.spatial.transform import Rotation
+
+        return Rotation.from_matrix(R).as_rotvec()
+    out = np.zeros(3)
+    if rot.any():
+        a = int(np.flatnonzero(~rot)[0])
+        b, c = (a + 1) % 3, (a + 2) % 3
+        out[b], out[c] = -R[c, a], R[b, a]
+    return out
+
+
+def _indices(x, n: int, field: str) -> np.ndarray:
+    """Distinct whole-number rate indices in [0, n), sorted; else a ValueError naming
+    ``field``."""
+    try:
+        a = np.asarray(x, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected rate indices (whole numbers), got {x!r}") from None
+    if a.size and (not np.all(np.isfinite(a)) or np.any(a != np.round(a))):
+        raise ValueError(f"{field}: expected whole-number rate indices, got {x!r}")
+    idx = a.astype(int)
+    if idx.size and (idx.min() < 0 or idx.max() >= n or len(set(idx.tolist())) != idx.size):
+        raise ValueError(f"{field}: expected distinct rate indices in [0, {n}), got {x!r}")
+    return np.sort(idx)
 
 
 class _Frames:
@@ -102,6 +129,15 @@ def constraint_residual(model, q, *, constraints=None) -> np.ndarray:
     -------
     ndarray (m,)
         The rows in the order of :func:`constraint_names`.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> ec.constraint_residual(arm, [0.0, 0.0], constraints=rail)  # the tip at y = 0
+    array([-1.])
     """
     rows = checked(model, constraints)
     q, _ = _state(model, q)
@@ -113,7 +149,7 @@ def _residual(rows, f):
     for r in rows:
         Ra, pa = r.pose_a if r.frame_a is None else f.pose(r.frame_a)[:2]
         Rb, pb = f.pose(r.frame_b)[:2]
-        full = np.concatenate([Ra.T @ (pb - pa), _log3(Ra.T @ Rb)])
+        full = np.concatenate([Ra.T @ (pb - pa), _rotation_rows(Ra.T @ Rb, r.mask)])
         out.append(full[r.mask])
     return np.concatenate(out)
 
@@ -133,6 +169,15 @@ def constraint_jacobian(model, q, *, constraints=None) -> np.ndarray:
     Returns
     -------
     ndarray (m, nv)
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> ec.constraint_jacobian(arm, [0.0, 0.0], constraints=rail)
+    array([[1.8, 0.8]])
     """
     rows = checked(model, constraints)
     q, _ = _state(model, q)
@@ -176,6 +221,15 @@ def constraint_drift(model, q, qd, *, constraints=None) -> np.ndarray:
     -------
     ndarray (m,)
         m/s² (translation rows), rad/s² (rotation rows).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> ec.constraint_drift(arm, [0.5, 0.0], [1.0, 0.0], constraints=rail).round(6)
+    array([0.862966])
     """
     rows = checked(model, constraints)
     q, qd = _state(model, q, qd)
@@ -198,13 +252,43 @@ def _drift(rows, f):
 
 
 def constraint_names(model, *, constraints=None) -> tuple:
-    """The rows' names, ``"<constraint>.<axis>"``, in the order of φ, J, γ and λ."""
+    """The rows' names, ``"<constraint>.<axis>"``, in the order of φ, J, γ and λ.
+
+    Parameters
+    ----------
+    model : Model
+    constraints : LoopClosure, Contact or a list of them, optional
+        By default the model's own (:attr:`eslabon.Model.constraints`).
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> ec.constraint_names(arm, constraints=ec.Contact("rail", "ee", ["y"]))
+    ('rail.y',)
+    """
     return row_names(checked(model, constraints))
 
 
 class RankReport(NamedTuple):
-    """What :func:`constraint_rank` finds: ``rank`` of J, the independent rows and the
-    redundant ones by name, the mobility nv − rank, and J's singular values."""
+    """What :func:`constraint_rank` finds.
+
+    Attributes
+    ----------
+    rank : int
+        The rank of J (the number of independent rows).
+    independent, redundant : tuple of str
+        The rows kept in order while they raise the rank, and the others, by name.
+    mobility : int
+        nv − rank: the degrees of freedom left at this configuration.
+    singular_values : ndarray
+        J's singular values, largest first (for the record).
+    """
 
     rank: int
     independent: tuple
@@ -213,20 +297,15 @@ class RankReport(NamedTuple):
     singular_values: np.ndarray
 
 
-def _rank(J, rtol: float = 1e-9):
-    s = np.linalg.svd(J, compute_uv=False)
-    if s.size == 0 or s[0] == 0.0:
-        return 0, s
-    return int(np.sum(s > rtol * s[0])), s
-
-
 def constraint_rank(model, q, *, constraints=None, rtol: float = 1e-9) -> RankReport:
     """The rank of J(q) and which rows are redundant (a linear combination of those
     before them: an over-constrained linkage, or a singular configuration).
 
-    Rows are taken in order and kept while they raise the rank (singular values above
-    ``rtol`` times the largest): the redundant ones carry no independent force, and the
-    forward dynamics give them the minimum-norm share. The mobility is nv − rank.
+    Rows are taken in order and kept while they raise the rank: a row is redundant when
+    its part outside the rows kept before it is below ``rtol`` times ‖J‖₂ (one test for
+    the rank, the rows and every formulation; a state within that of a singular one is
+    read as singular). The redundant rows carry no independent force, and the forward
+    dynamics give them the minimum-norm share. The mobility is nv − rank.
 
     Parameters
     ----------
@@ -235,16 +314,27 @@ def constraint_rank(model, q, *, constraints=None, rtol: float = 1e-9) -> RankRe
     constraints : LoopClosure, Contact or a list of them, optional
         By default the model's own (:attr:`eslabon.Model.constraints`).
     rtol : float
-        Relative tolerance on singular values.
+        Relative tolerance, > 0.
 
     Returns
     -------
     RankReport
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> ec.constraint_names(arm, constraints=rail)
+    ('rail.y',)
     """
+    rtol = finite_number(rtol, "rtol", positive=True)
     names = constraint_names(model, constraints=constraints)
     J = constraint_jacobian(model, q, constraints=constraints)
-    rank, s = _rank(J, rtol)
     keep = _independent_rows(J, rtol)
+    rank = len(keep)
+    s = np.linalg.svd(J, compute_uv=False)
     return RankReport(
         rank,
         tuple(names[i] for i in keep),
@@ -260,7 +350,10 @@ def _independent_rows(J, rtol: float = 1e-9) -> list:
     keep: list = []
     basis = np.zeros((0, J.shape[1]))
     for i, row in enumerate(J):
-        residual = row - basis.T @ (basis @ row) if len(basis) else row.copy()
+        residual = row.copy()
+        for _ in range(2):  # Gram–Schmidt twice: the part outside the kept rows, to rounding
+            if len(basis):
+                residual = residual - basis.T @ (basis @ residual)
         if np.linalg.norm(residual) > rtol * max(scale, 1e-300):
             basis = np.vstack([basis, residual / np.linalg.norm(residual)])
             keep.append(i)
@@ -268,8 +361,15 @@ def _independent_rows(J, rtol: float = 1e-9) -> list:
 
 
 class Partition(NamedTuple):
-    """Coordinate partitioning of the rates: v = N v_i. ``dependent`` and
-    ``independent`` index v (nv,); ``N`` (nv, n_i) maps independent rates to all."""
+    """Coordinate partitioning of the rates: v = N v_i (what :func:`partition` returns).
+
+    Attributes
+    ----------
+    dependent, independent : ndarray of int
+        Indices into v (nv,).
+    N : ndarray (nv, n_i)
+        Maps independent rates to all (J N = 0).
+    """
 
     dependent: np.ndarray
     independent: np.ndarray
@@ -304,9 +404,21 @@ def partition(model, q, *, constraints=None, independent=None, rtol: float = 1e-
     ValueError
         ``independent`` of the wrong count (nv − rank) or leaving a singular dependent
         block (those coordinates cannot be independent at this configuration).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> q = ec.assemble(arm, [0.5, 0.5], constraints=rail, fixed=[0])
+    >>> part = ec.partition(arm, q, constraints=rail, independent=[0])
+    >>> part.dependent.tolist(), part.N.round(6).tolist()
+    ([1], [[1.0], [-2.444686]])
     """
     from scipy.linalg import qr
 
+    rtol = finite_number(rtol, "rtol", positive=True)
     J = constraint_jacobian(model, q, constraints=constraints)
     J = J[_independent_rows(J, rtol)]
     m, nv = J.shape
@@ -314,8 +426,8 @@ def partition(model, q, *, constraints=None, independent=None, rtol: float = 1e-
         _, _, piv = qr(J, pivoting=True)
         dependent = np.sort(piv[:m])
     else:
-        ind = np.unique(np.asarray(independent, dtype=int))
-        if ind.size != nv - m or ind.min(initial=0) < 0 or ind.max(initial=0) >= nv:
+        ind = _indices(independent, nv, "independent")
+        if ind.size != nv - m:
             raise ValueError(
                 f"independent: expected {nv - m} distinct rate indices in [0, {nv}) "
                 f"(nv − rank of the constraints), got {list(independent)}"
@@ -323,7 +435,7 @@ def partition(model, q, *, constraints=None, independent=None, rtol: float = 1e-
         dependent = np.setdiff1d(np.arange(nv), ind)
     ind = np.setdiff1d(np.arange(nv), dependent)
     Jd, Ji = J[:, dependent], J[:, ind]
-    if m and _rank(Jd, rtol)[0] < m:
+    if m and len(_independent_rows(Jd, rtol)) < m:
         raise ValueError(
             f"independent: with rates {ind.tolist()} independent the dependent block of J "
             "is singular at this configuration; choose other independent coordinates"
@@ -367,10 +479,21 @@ def assemble(model, q, *, constraints=None, fixed=(), tol: float = 1e-12, max_it
         No configuration within ``tol`` found from this start in ``max_iter`` steps
         (the message gives the residual reached and its largest row by name): the
         fixed coordinates put the mechanism out of reach, or the start is too far.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> q = ec.assemble(arm, [0.5, 0.5], constraints=rail, fixed=[0])
+    >>> q.round(6).tolist(), round(float(es.kinematics.frame_pose(arm, q, "ee")[1, 3]), 12)
+    ([0.5, 0.20853], 1.0)
     """
     rows = checked(model, constraints)
     q, _ = _state(model, q)
-    free = np.setdiff1d(np.arange(model.nv), np.asarray(fixed, dtype=int))
+    free = np.setdiff1d(np.arange(model.nv), _indices(fixed, model.nv, "fixed"))
+    tol = finite_number(tol, "tol", positive=True)
     names = row_names(rows)
     mu = 1e-6
 
@@ -393,6 +516,8 @@ def assemble(model, q, *, constraints=None, fixed=(), tol: float = 1e-12, max_it
             if np.linalg.norm(phi_t) < np.linalg.norm(phi) or mu > 1e6:
                 break
             mu *= 10.0
+        if np.linalg.norm(phi_t) >= np.linalg.norm(phi):  # no step helps: a local minimum
+            break
         q, phi, f, mu = trial, phi_t, f_t, max(mu / 10.0, 1e-12)
     if np.max(np.abs(phi)) <= tol:
         return q

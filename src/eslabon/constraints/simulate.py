@@ -29,7 +29,7 @@ from ..model.constraint_types import checked, row_names
 from ..sim.manifold import Chart, chart_layout
 from ..sim.rk4 import rk4_step
 from ..sim.trajectory import Trajectory
-from .dynamics import CONSTRAINED_ALGORITHMS, constrained_forward_dynamics
+from .dynamics import CONSTRAINED_ALGORITHMS, constrained_forward_dynamics, stabilization_gains
 from .kinematics import _Frames, _jacobian, constraint_residual
 
 
@@ -100,6 +100,17 @@ def simulate_constrained(
     ValueError
         A bad argument (naming it); a start off the constraints (‖φ‖ > 1e-8 or
         ‖J q̇‖ > 1e-8); what the forward dynamics refuse.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> arm = es.zoo.load("planar2")
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])  # tip on y = 1 m
+    >>> q = ec.assemble(arm, [0.5, 0.5], constraints=rail, fixed=[0])
+    >>> run = ec.simulate_constrained(arm, q, None, 0.5, 0.001, constraints=rail)
+    >>> run.trajectory.q.shape, bool(run.residual.max() < 1e-9)
+    ((501, 2), True)
     """
     rows = checked(model, constraints)
     if algorithm not in CONSTRAINED_ALGORITHMS:
@@ -109,17 +120,10 @@ def simulate_constrained(
     steps = int(round(t_final / dt))
     if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
         raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
-    try:
-        alpha, beta = (float(x) for x in stabilization)
-    except (TypeError, ValueError):
-        raise ValueError("stabilization: expected two numbers (α, β) [1/s]") from None
-    if not (np.isfinite(alpha) and np.isfinite(beta) and alpha >= 0 and beta >= 0):
-        raise ValueError(f"stabilization: expected (α, β) ≥ 0, got {stabilization}")
+    alpha, beta = stabilization_gains(stabilization)
     n, nq = model.nv, model.nq
-    q0 = np.array(q0, dtype=float)
-    qd0 = np.zeros(n) if qd0 is None else np.array(qd0, dtype=float)
-    if q0.shape != (nq,) or qd0.shape != (n,):
-        raise ValueError(f"q0, qd0: expected shapes ({nq},) and ({n},)")
+    q0 = _finite(q0, (nq,), "q0")
+    qd0 = np.zeros(n) if qd0 is None else _finite(qd0, (n,), "qd0")
     given = model.constraints if constraints is None else constraints
     phi0 = constraint_residual(model, q0, constraints=given)
     J0 = _jacobian(model, rows, q0, _Frames(model, q0))
@@ -132,9 +136,10 @@ def simulate_constrained(
     law = _torque(torque, n)
     names = row_names(rows)
 
-    def accel(t, q, v):
+    def accel(t, q, v, tau=None):
+        tau = law(t, q, v) if tau is None else tau
         return constrained_forward_dynamics(
-            model, q, v, law(t, q, v), constraints=given, algorithm=algorithm,
+            model, q, v, tau, constraints=given, algorithm=algorithm,
             stabilization=(alpha, beta),
         )  # fmt: skip
 
@@ -145,8 +150,9 @@ def simulate_constrained(
     Q[0], V[0] = q0, qd0
     layout = chart_layout(model) if nq != n else None
     for k in range(K):
-        out = accel(t[k], Q[k], V[k])
-        A[k], F[k], T[k] = out.qdd, out.force, law(t[k], Q[k], V[k])
+        T[k] = law(t[k], Q[k], V[k])  # once per sample: the τ applied is the τ recorded
+        out = accel(t[k], Q[k], V[k], T[k])
+        A[k], F[k] = out.qdd, out.force
         R[k] = np.abs(constraint_residual(model, Q[k], constraints=given)).max()
         if k == steps:
             break
@@ -186,3 +192,13 @@ def _torque(torque, n: int):
     if tau.shape != (n,) or not np.all(np.isfinite(tau)):
         raise ValueError(f"torque: expected None, a callable or {n} finite numbers")
     return lambda t, q, v: tau
+
+
+def _finite(x, shape: tuple, field: str) -> np.ndarray:
+    try:
+        a = np.array(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected {shape[0]} finite numbers, got {x!r}") from None
+    if a.shape != shape or not np.all(np.isfinite(a)):
+        raise ValueError(f"{field}: expected {shape[0]} finite numbers, got {x!r}")
+    return a

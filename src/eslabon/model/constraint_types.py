@@ -45,7 +45,14 @@ def _axes(axes: Any, where: str) -> tuple:
         raise ValueError(
             f"{where}.axes: expected 1–6 distinct names of {AXES}, got {tuple(given)!r}"
         )
-    return tuple(a for a in AXES if a in given)
+    rows = tuple(a for a in AXES if a in given)
+    if sum(a.startswith("r") for a in rows) == 1:
+        raise ValueError(
+            f"{where}.axes: one rotation row alone is not a holonomic constraint (two free "
+            "axes turn about the third); give two (a hinge about the third axis), three "
+            f"or none, got {rows!r}"
+        )
+    return rows
 
 
 @dataclass(frozen=True)
@@ -171,10 +178,16 @@ def checked(model: Any, constraints: Any, field: str = "constraints") -> tuple:
             out.append(Row(c.name, c.frame_a, None, c.frame_b, axes))
         else:
             _frame(model, c.frame, f"{where}.frame")
-            p = np.asarray(c.position, dtype=float)
+            try:
+                p = np.asarray(c.position, dtype=float)
+            except (TypeError, ValueError):
+                p = np.full(1, np.nan)
             if p.shape != (3,) or not np.all(np.isfinite(p)):
                 raise ValueError(f"{where}.position: expected 3 finite numbers, got {c.position}")
-            R = np.eye(3) if c.rotation is None else np.asarray(c.rotation, dtype=float)
+            try:
+                R = np.eye(3) if c.rotation is None else np.asarray(c.rotation, dtype=float)
+            except (TypeError, ValueError):
+                R = np.full(1, np.nan)
             if R.shape != (3, 3) or not np.allclose(R.T @ R, np.eye(3), atol=1e-9):
                 raise ValueError(f"{where}.rotation: expected a 3×3 rotation matrix")
             if not np.isclose(np.linalg.det(R), 1.0, atol=1e-9):

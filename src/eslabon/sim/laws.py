@@ -141,7 +141,7 @@ class _Law:
         """The same law as a Python callable ``torque(t, q, qd)`` for
         :func:`eslabon.simulate`: it reads the reference row j = round(2t/dt) (row 0 of a
         constant reference) and does the compiled loop's arithmetic in its order, so
-        ``simulate(model, t_final, dt, torque=law.as_torque(dt, i, model), …)`` equals
+        ``simulate(model, q0, qd0, t_final, dt, torque=law.as_torque(dt, i, model), …)`` equals
         run i of the rollout bit for bit.
 
         Parameters
