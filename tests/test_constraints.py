@@ -454,3 +454,73 @@ def test_bad_options_are_named(bar):
     for call, message in cases:
         with pytest.raises(ValueError, match=message):
             call()
+
+
+def _pinocchio_constraint_dynamics(pin, model, contacts, q, v, tau):
+    """q̈ (eslabon's order) and λ of Pinocchio's ``constraintDynamics`` for eslabon's
+    contacts on the Pinocchio twin: rigid contacts at the same points, world-aligned
+    axes, no proximal damping."""
+    from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
+
+    pm = to_pinocchio(model)
+    data = pm.createData()
+    models, datas = pin.StdVec_RigidConstraintModel(), pin.StdVec_RigidConstraintData()
+    for c in contacts:
+        fr = model.frame(c.frame)
+        frame = pm.frames[pm.getFrameId(f"body_{fr.body}_{model.body_names[fr.body]}")]
+        six = len(ec.PRESETS.get(c.axes, c.axes)) == 6
+        kind = pin.ContactType.CONTACT_6D if six else pin.ContactType.CONTACT_3D
+        placement = frame.placement * pin.SE3(fr.rotation, fr.translation)
+        models.append(pin.RigidConstraintModel(kind, pm, frame.parentJoint, placement,
+                                               pin.ReferenceFrame.LOCAL_WORLD_ALIGNED))  # fmt: skip
+        datas.append(models[len(models) - 1].createData())
+    pin.initConstraintDynamics(pm, data, models, datas)
+    cq, cv = configuration_order(model), dof_order(model)
+    a = pin.constraintDynamics(pm, data, q[cq], v[cv], tau[cv], models, datas,
+                               pin.ProximalSettings(1e-14, 0.0, 1))  # fmt: skip
+    qdd = np.empty(model.nv)
+    qdd[cv] = a
+    return qdd, np.array(data.lambda_c)
+
+
+def test_a_welded_arm_agrees_with_pinocchios_6d_contact():
+    """A PUMA 560 with its end effector welded (6-D contact, no motion left): q̈ and the
+    wrench equal Pinocchio's."""
+    pin = pytest.importorskip("pinocchio")
+    arm = es.zoo.load("puma560")
+    q = np.random.default_rng(1).uniform(-1, 1, 6)
+    weld = ec.Contact("w", "ee", "weld", position=es.kinematics.frame_pose(arm, q, "ee")[:3, 3])
+    tau, zero = np.random.default_rng(2).uniform(-1, 1, 6), np.zeros(6)
+    ours = ec.constrained_forward_dynamics(arm, q, zero, tau, constraints=weld)
+    qdd, lam = _pinocchio_constraint_dynamics(pin, arm, [weld], q, zero, tau)
+    np.testing.assert_allclose(ours.qdd, qdd, rtol=0, atol=1e-9 * max(1.0, np.abs(qdd).max()))
+    np.testing.assert_allclose(ours.force, lam, rtol=0, atol=1e-9 * np.abs(lam).max())
+
+
+@pytest.mark.parametrize("weld_one_foot", [False, True])
+def test_solo_on_its_feet_agrees_with_pinocchios_constraint_dynamics(weld_one_foot):
+    """Solo 12 at a random state on four point feet, or one 6-D foot and three points:
+    q̈ and the contact forces equal Pinocchio's ``constraintDynamics``; λ is what the
+    ground exerts on each foot, in the same sign and order (force, then moment)."""
+    pin = pytest.importorskip("pinocchio")
+    from checks import example_robot_data
+
+    solo = es.load_model(example_robot_data("solo_description/robots/solo12.urdf"),
+                         root_joint="free_flyer")  # fmt: skip
+    rng = np.random.default_rng(0)
+    q = es.random_configuration(solo, rng)
+    q[:3] = [0.0, 0.0, 0.3]
+    legs = ("FL", "FR", "HL", "HR")
+    feet = [
+        ec.Contact(f"{leg}_foot", f"{leg}_FOOT", "weld" if weld_one_foot and k == 0 else "point",
+                   position=es.kinematics.frame_pose(solo, q, f"{leg}_FOOT")[:3, 3])
+        for k, leg in enumerate(legs)
+    ]  # fmt: skip
+    N = ec.partition(solo, q, constraints=feet).N
+    v = N @ rng.uniform(-1, 1, N.shape[1])  # rates the feet allow
+    tau = rng.uniform(-1, 1, solo.nv)
+    ours = ec.constrained_forward_dynamics(solo, q, v, tau, constraints=feet)
+    qdd, lam = _pinocchio_constraint_dynamics(pin, solo, feet, q, v, tau)
+    scale = np.abs(ours.qdd).max()
+    np.testing.assert_allclose(ours.qdd, qdd, rtol=0, atol=1e-9 * scale)
+    np.testing.assert_allclose(ours.force, lam, rtol=0, atol=1e-9 * np.abs(ours.force).max())
