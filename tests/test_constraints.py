@@ -524,3 +524,32 @@ def test_solo_on_its_feet_agrees_with_pinocchios_constraint_dynamics(weld_one_fo
     scale = np.abs(ours.qdd).max()
     np.testing.assert_allclose(ours.qdd, qdd, rtol=0, atol=1e-9 * scale)
     np.testing.assert_allclose(ours.force, lam, rtol=0, atol=1e-9 * np.abs(ours.force).max())
+
+
+def test_an_impact_stops_or_reverses_the_approach_and_accounts_for_the_energy():
+    arm = es.zoo.load("planar2")
+    q, before = np.array([0.3, 0.6]), np.array([1.0, -2.0])
+    wall = ec.Contact("wall", "ee", ["x"], position=[1.5, 0.0, 0.0])
+    J = ec.constraint_jacobian(arm, q, constraints=wall)
+    M = es.mass_matrix(arm, q)
+    plastic = ec.impact(arm, q, before, constraints=wall)
+    assert abs(J @ plastic.qd).max() < 1e-12
+    np.testing.assert_allclose(M @ (plastic.qd - before), J.T @ plastic.impulse, atol=1e-12)
+    approach = J @ before
+    lost = 0.5 * approach @ np.linalg.solve(J @ np.linalg.solve(M, J.T), approach)
+    assert plastic.energy_lost == pytest.approx(lost, rel=1e-12)
+    elastic = ec.impact(arm, q, before, constraints=wall, restitution=1.0)
+    np.testing.assert_allclose(J @ elastic.qd, -approach, atol=1e-12)
+    assert abs(elastic.energy_lost) < 1e-12
+    np.testing.assert_allclose(elastic.impulse, 2 * plastic.impulse, rtol=1e-12)
+    with pytest.raises(ValueError, match="restitution: expected values in \\[0, 1\\]"):
+        ec.impact(arm, q, before, constraints=wall, restitution=1.5)
+
+
+def test_projection_holds_the_loop_at_any_step(bar):
+    s = ec.close_state(bar, [1.2, -1.0, -1.5], [0], [1.2], constraints=PIN)
+    run = ec.simulate_constrained(bar, s.q, None, 1.0, 0.01, constraints=PIN, projection=True)
+    assert run.residual.max() < 1e-11
+    assert np.abs(run.energy - run.energy[0]).max() < 1e-5 * np.abs(run.energy).max()
+    J = ec.constraint_jacobian(bar, run.trajectory.q, constraints=PIN)
+    assert np.abs(np.einsum("kij,kj->ki", J, run.trajectory.qd)).max() < 1e-11

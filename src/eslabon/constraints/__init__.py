@@ -9,6 +9,7 @@ from ..model.constraint_types import AXES, PRESETS, Contact, LoopClosure
 from .closure import ClosedState, close_state
 from .crosscheck import crosscheck
 from .dynamics import CONSTRAINED_ALGORITHMS, ConstrainedAccelerations, constrained_forward_dynamics
+from .impact import Impact, impact
 from .inverse_dynamics import ConstrainedTorques, constrained_inverse_dynamics
 from .kinematics import (
     Partition,
@@ -45,6 +46,8 @@ __all__ = [
     "ConstrainedAccelerations",
     "CONSTRAINED_ALGORITHMS",
     "simulate_constrained",
+    "impact",
+    "Impact",
     "crosscheck",
     "ConstrainedRun",
 ]
