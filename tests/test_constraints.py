@@ -553,3 +553,32 @@ def test_projection_holds_the_loop_at_any_step(bar):
     assert np.abs(run.energy - run.energy[0]).max() < 1e-5 * np.abs(run.energy).max()
     J = ec.constraint_jacobian(bar, run.trajectory.q, constraints=PIN)
     assert np.abs(np.einsum("kij,kj->ki", J, run.trajectory.qd)).max() < 1e-11
+
+
+def test_the_linearization_in_the_crank_angle_is_lagranges(bar):
+    """A, B of the four-bar in its crank angle θ against the derivatives of Lagrange's
+    θ̈ = (Nᵀτ − ½ m′ θ̇² − V′)/m built from energies: ∂θ̈/∂θ̇ = −m′θ̇/m, ∂θ̈/∂τ = Nᵀ/m,
+    ∂θ̈/∂θ by a central difference of that θ̈."""
+    tau = np.array([0.7, -0.2, 0.3])
+    h = 1e-5
+
+    def energy_terms(theta):
+        q = _assembled(bar, theta)
+        N = ec.partition(bar, q, constraints=PIN, independent=[0]).N[:, 0]
+        return q, N, (N @ es.mass_matrix(bar, q) @ N).item(), float(es.potential_energy(bar, q))
+
+    def lagrange(theta, rate):
+        _, N, m, _ = energy_terms(theta)
+        (_, _, mp, Vp), (_, _, mm, Vm) = energy_terms(theta + h), energy_terms(theta - h)
+        return (N @ tau - 0.5 * (mp - mm) / (2 * h) * rate**2 - (Vp - Vm) / (2 * h)) / m
+
+    theta, rate = 1.2, 0.8
+    q, N, m, _ = energy_terms(theta)
+    lin = ec.linearize_constrained(bar, q, N * rate, tau, independent=[0], constraints=PIN)
+    dm = (energy_terms(theta + h)[2] - energy_terms(theta - h)[2]) / (2 * h)
+    assert lin.A[0].tolist() == [0.0, 1.0]
+    assert lin.A[1, 1] == pytest.approx(-dm * rate / m, rel=1e-6)
+    np.testing.assert_allclose(lin.B[1], N / m, rtol=1e-6)
+    H = 1e-4
+    d_theta = (lagrange(theta + H, rate) - lagrange(theta - H, rate)) / (2 * H)
+    assert lin.A[1, 0] == pytest.approx(d_theta, rel=1e-5)

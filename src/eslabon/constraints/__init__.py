@@ -22,6 +22,7 @@ from .kinematics import (
     constraint_residual,
     partition,
 )
+from .linearize import ConstrainedLinearization, linearize_constrained
 from .simulate import ConstrainedRun, simulate_constrained
 
 __all__ = [
@@ -48,6 +49,8 @@ __all__ = [
     "simulate_constrained",
     "impact",
     "Impact",
+    "linearize_constrained",
+    "ConstrainedLinearization",
     "crosscheck",
     "ConstrainedRun",
 ]
