@@ -447,7 +447,7 @@ def test_bad_options_are_named(bar):
             bar, q, constraints=ec.Contact("c", "rocker_end", position="abc")),
          "position: expected 3 finite"),
         (lambda: ec.simulate_constrained(bar, q, [np.nan, 0, 0], 0.1, constraints=PIN),
-         "qd0: expected 3 finite numbers"),
+         "qd0: expected finite values, got nan"),
         (lambda: ec.crosscheck(bar, [0.0, 0.0, 0.0], constraints=PIN),
          "q: expected a configuration on the constraints"),
     ]  # fmt: skip

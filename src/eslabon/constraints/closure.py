@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._args import finite_array, real_array
 from ..model.constraint_types import checked
 from .kinematics import _drift, _Frames, _independent_rows, _indices, _jacobian, assemble
 
@@ -129,7 +130,4 @@ def close_state(
 def _vector(x, k: int, field: str) -> np.ndarray:
     if x is None:
         return np.zeros(k)
-    x = np.asarray(x, dtype=float).reshape(-1)
-    if x.shape != (k,) or not np.all(np.isfinite(x)):
-        raise ValueError(f"{field}: expected {k} finite numbers, got shape {x.shape}")
-    return x
+    return finite_array(np.reshape(real_array(x, field), -1), field, (k,))

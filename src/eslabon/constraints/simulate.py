@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._args import finite_number
+from .._args import finite_array, finite_number
 from ..dynamics import kinetic_energy, mass_matrix, potential_energy
 from ..model.constraint_types import checked, row_names
 from ..sim.manifold import Chart, chart_layout
@@ -133,8 +133,8 @@ def simulate_constrained(
         raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
     alpha, beta = stabilization_gains(stabilization)
     n, nq = model.nv, model.nq
-    q0 = _finite(q0, (nq,), "q0")
-    qd0 = np.zeros(n) if qd0 is None else _finite(qd0, (n,), "qd0")
+    q0 = finite_array(q0, "q0", (nq,)).copy()
+    qd0 = np.zeros(n) if qd0 is None else finite_array(qd0, "qd0", (n,)).copy()
     given = model.constraints if constraints is None else constraints
     phi0 = constraint_residual(model, q0, constraints=given)
     J0 = _jacobian(model, rows, q0, _Frames(model, q0))
@@ -216,13 +216,3 @@ def _torque(torque, n: int):
     if tau.shape != (n,) or not np.all(np.isfinite(tau)):
         raise ValueError(f"torque: expected None, a callable or {n} finite numbers")
     return lambda t, q, v: tau
-
-
-def _finite(x, shape: tuple, field: str) -> np.ndarray:
-    try:
-        a = np.array(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field}: expected {shape[0]} finite numbers, got {x!r}") from None
-    if a.shape != shape or not np.all(np.isfinite(a)):
-        raise ValueError(f"{field}: expected {shape[0]} finite numbers, got {x!r}")
-    return a
