@@ -3,7 +3,9 @@ the world, their kinematics (φ, J, γ, rank, coordinate partitioning, assembly)
 forward dynamics of the constrained system in four formulations that agree
 (:func:`constrained_forward_dynamics`), and its inverse dynamics: a parallel robot's
 actuator torques, a floating robot's joint torques and contact forces
-(:func:`constrained_inverse_dynamics`). See ``docs/constraints.md``."""
+(:func:`constrained_inverse_dynamics`). :func:`eslabon.simulate` and
+:func:`eslabon.rollout` integrate a model under its constraints. See
+``docs/constraints.md``."""
 
 from ..model.constraint_types import AXES, PRESETS, Contact, LoopClosure
 from .closure import ClosedState, close_state
@@ -23,7 +25,6 @@ from .kinematics import (
     partition,
 )
 from .linearize import ConstrainedLinearization, linearize_constrained
-from .simulate import ConstrainedRun, simulate_constrained
 
 __all__ = [
     "AXES",
@@ -46,11 +47,9 @@ __all__ = [
     "constrained_forward_dynamics",
     "ConstrainedAccelerations",
     "CONSTRAINED_ALGORITHMS",
-    "simulate_constrained",
     "impact",
     "Impact",
     "linearize_constrained",
     "ConstrainedLinearization",
     "crosscheck",
-    "ConstrainedRun",
 ]

@@ -2,7 +2,7 @@
 (:func:`rollout`, with the compiled feedback laws :class:`PD` and :class:`ComputedTorque`)."""
 
 from .laws import PD, ComputedTorque
-from .rollouts import Rollout, rollout, rollout_with_failures
+from .rollouts import ConstrainedRollout, Rollout, rollout, rollout_with_failures
 from .simulate import METHODS, EnergyInjectionWarning, FrictionStepWarning, simulate
 from .trajectory import Trajectory
 
@@ -11,6 +11,7 @@ __all__ = [
     "rollout",
     "rollout_with_failures",
     "Rollout",
+    "ConstrainedRollout",
     "PD",
     "ComputedTorque",
     "Trajectory",

@@ -88,6 +88,35 @@ class Rollout(NamedTuple):
     tau: np.ndarray
 
 
+class ConstrainedRollout(NamedTuple):
+    """The runs of :func:`rollout` for a model with constraints: :class:`Rollout`'s
+    fields, then what :class:`eslabon.Trajectory` records of a constrained run.
+
+    Attributes
+    ----------
+    t, q, qd, qdd, tau : ndarray
+        As :class:`Rollout`: (K,), (N, K, nq) and (N, K, n).
+    constraint_names : tuple of str
+        The rows, ``"<constraint>.<axis>"``.
+    constraint_force : ndarray
+        λ per run, sample and row [N, N·m], (N, K, m).
+    constraint_residual : ndarray
+        ‖φ‖∞ per run and sample [m, rad], (N, K).
+    energy : ndarray
+        T + V per run and sample [J], (N, K).
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    constraint_names: tuple
+    constraint_force: np.ndarray
+    constraint_residual: np.ndarray
+    energy: np.ndarray
+
+
 _HEADER_FIELDS = {
     H_NB: "number of packed rows",
     H_NQ: "number of coordinates",
@@ -401,7 +430,7 @@ def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=N
 
 @renamed_keywords(method="integrator", fd_method="algorithm")
 def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrator: str = "rk4",
-            algorithm: str | None = None) -> Rollout:  # fmt: skip
+            algorithm: str | None = None) -> Rollout | ConstrainedRollout:  # fmt: skip
     """Simulate N runs at once, each from its own (q0, qd0) with its torques or under a
     feedback law, of one model or each of its own.
 
@@ -412,6 +441,10 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
     integrated as ``simulate`` integrates it, with stick–slip decided per step (the
     module docstring; a law then agrees with ``simulate`` to round-off, not bit for
     bit), and each such run's energy is checked after the runs.
+
+    A model with constraints (:attr:`eslabon.Model.constraints`) runs each run by
+    :func:`eslabon.simulate` under its constraints, in turn (no compiled loop yet); it
+    takes torque arrays, not laws, and its integrators are ``simulate``'s.
 
     Parameters
     ----------
@@ -448,7 +481,9 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
     Returns
     -------
     Rollout
-        ``t`` (K,), ``q`` (N, K, nq), ``qd``, ``qdd``, ``tau`` (N, K, n).
+        ``t`` (K,), ``q`` (N, K, nq), ``qd``, ``qdd``, ``tau`` (N, K, n); for a model
+        with constraints a :class:`ConstrainedRollout`, with their forces, residuals and
+        energies too.
 
     Raises
     ------
@@ -491,6 +526,9 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
     >>> bool(np.array_equal(runs.q[2], one.q))
     True
     """
+    first = model if hasattr(model, "packed_dynamics") else None
+    if first is not None and first.constraints:
+        return _constrained_runs(first, q0, qd0, t_final, dt, torque, integrator, algorithm)
     runs, status, step, seq, T = _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     bad = np.flatnonzero(status)
     if len(bad):
@@ -505,3 +543,44 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
             raise ValueError(f"run {i}: {exc}") from None
     check_runs(seq, runs.t, runs.q, runs.qd, runs.tau, zero_order_hold=T is not None)
     return runs
+
+
+def _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm):
+    """The runs of a model with constraints: :func:`eslabon.simulate` run by run (the
+    constrained forward dynamics are numpy per state: no compiled loop yet)."""
+    from .simulate import simulate
+
+    if isinstance(torque, _Law):
+        raise ValueError(
+            "torque: a feedback law runs in the compiled loop, which does not take "
+            "constraints; give a torque array, or simulate each run with a callable"
+        )
+    Q0, V0 = real_array(q0, "q0"), real_array(qd0, "qd0")
+    n, nq = model.nv, model.nq
+    if Q0.ndim != 2 or Q0.shape[1] != nq or V0.shape != (len(Q0), n):
+        raise ValueError(
+            f"q0, qd0: expected arrays of shapes (N, {nq}) and (N, {n}), got {Q0.shape} "
+            f"and {V0.shape}"
+        )
+    t_final = finite_number(t_final, "t_final", positive=True)
+    dt = finite_number(dt, "dt", positive=True)
+    N, K = len(Q0), int(round(t_final / dt)) + 1
+    T = _torques(torque, N, K, n)
+    trajs = []
+    for i in range(N):
+        Ti = T[min(i, len(T) - 1)]
+        Ti = Ti[0] if len(Ti) == 1 else Ti
+        try:
+            trajs.append(simulate(model, Q0[i], V0[i], t_final, dt, torque=Ti,
+                                  integrator=integrator, algorithm=algorithm))  # fmt: skip
+        except ValueError as exc:
+            raise ValueError(f"run {i}: {exc}") from None
+
+    def stack(field):
+        return np.stack([getattr(tr, field) for tr in trajs])
+
+    return ConstrainedRollout(
+        trajs[0].t, stack("q"), stack("qd"), stack("qdd"), stack("tau"),
+        trajs[0].constraint_names, stack("constraint_force"), stack("constraint_residual"),
+        stack("energy"),
+    )  # fmt: skip

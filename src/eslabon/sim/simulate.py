@@ -52,6 +52,7 @@ from ..dynamics.wrenches import external_wrenches, wrench_torques
 from ..model.configuration import check_configuration, neutral, normalize
 from .chart_loop import chart_rk4_loop
 from .chart_stick_slip import chart_stick_slip_loop
+from .constrained import constrained_trajectory
 from .friction_check import (  # noqa: F401  (the warnings: re-exported)
     EnergyInjectionWarning,
     FrictionStepWarning,
@@ -116,6 +117,9 @@ def simulate(
     rtol: float = 1e-10,
     atol: float = 1e-12,
     wrenches=None,
+    constraints=None,
+    stabilization: tuple = (5.0, 5.0),
+    projection: bool = False,
 ) -> Trajectory:
     """Simulate ``model`` from (q0, qd0) to ``t_final`` with samples every ``dt``.
 
@@ -162,12 +166,29 @@ def simulate(
         constant [moment; force] or ``value(t, q, qd)``, world or local axes), added to
         the torques as J_fᵀ w (:mod:`eslabon.dynamics.wrenches`); the run takes the
         Python loop. ``tau`` in the result holds the joint torques alone.
+    constraints : LoopClosure, Contact or a list of them, optional
+        The loop closures and contacts the motion obeys (:mod:`eslabon.constraints`); by
+        default the model's own (:attr:`eslabon.Model.constraints`), ``[]`` for none (the
+        bare tree). With constraints, ``algorithm`` is one of
+        :data:`eslabon.constraints.CONSTRAINED_ALGORITHMS` (default ``"kkt"``), a
+        ``q0`` of None is the neutral configuration assembled onto φ = 0, the start
+        must satisfy φ = 0 and J q̇₀ = 0 (:func:`eslabon.constraints.close_state`), and
+        the run takes the Python loop (:mod:`.constrained`).
+    stabilization : (float, float)
+        With constraints: Baumgarte's (α, β) [1/s], J q̈ = γ − 2α J q̇ − β² φ; (0, 0)
+        for none. Keep α·dt and β·dt well below 1.
+    projection : bool
+        With constraints: after each sample interval, move q onto φ = 0 and q̇ onto
+        J q̇ = 0 (the M-orthogonal projection), holding the residual at the assembly's
+        tolerance whatever the step.
 
     Returns
     -------
     Trajectory
         K = round(t_final/dt) + 1 samples; ``qdd`` and ``tau`` are the accelerations and
         torques at each sample.
+        A constrained run also holds, per sample, the constraint forces by row name,
+        the residual ‖φ‖∞ and the energy T + V (:class:`Trajectory`).
 
     Raises
     ------
@@ -200,43 +221,39 @@ def simulate(
     >>> traj = es.simulate(arm, [0.5, 0.0], None, 0.1, 0.01, torque=hold)
     >>> traj.t.shape, traj.q.shape, bool(np.allclose(traj.q[-1], [0.5, 0.0]))
     ((11,), (11, 2), True)
+
+    Its tip held on the line y = 1 m by a contact, it slides down the line, the
+    constraint forces and the residual recorded:
+
+    >>> from eslabon import constraints as ec
+    >>> rail = ec.Contact("rail", "ee", ["y"], position=[0.0, 1.0, 0.0])
+    >>> q0 = ec.assemble(arm, [0.5, 0.5], constraints=rail, fixed=[0])
+    >>> run = es.simulate(arm, q0, None, 0.5, 0.001, constraints=rail)
+    >>> run.constraint_names, run.constraint_force.shape, bool(run.constraint_residual.max() < 1e-9)
+    (('rail.y',), (501, 1), True)
     """
     integrator = integrator_name(integrator, METHODS)
+    given = model.constraints if constraints is None else constraints
+    if t_final is None:
+        raise TypeError("simulate: t_final is required (simulate(model, q0, qd0, t_final, dt))")
+    t_final, dt, steps = _time_grid(model, t_final, dt)
+    n, nq = model.nv, model.nq
+    manifold = nq != n  # a quaternion in q: step on charts (:mod:`.manifold`)
+    q0, qd0 = _initial_state(model, q0, qd0, assembled=bool(given))
+    K = steps + 1
+    t = np.arange(K) * dt
+    if given:
+        return _simulate_constrained(
+            model, q0, qd0, t, torque, integrator, algorithm, rtol, atol, wrenches, given,
+            stabilization, projection,
+        )  # fmt: skip
     if algorithm is None:  # ABA; a mimic joint (which ABA cannot take): CRBA
         algorithm = "crba" if model.has_mimic else "aba"
     algorithm = algorithm_name(algorithm, FORWARD_DYNAMICS_ALGORITHMS, "simulate")
-    if t_final is None:
-        raise TypeError("simulate: t_final is required (simulate(model, q0, qd0, t_final, dt))")
-    t_final = finite_number(t_final, "t_final", positive=True)
-    dt = finite_number(dt, "dt", positive=True)
-    check_history_bytes(
-        t_final / dt * (model.nq + 3 * model.nv + 1) * 8.0,
-        "t_final, dt",
-        f"{t_final:g} s every {dt:g} s is {t_final / dt:.3g} samples, whose histories "
-        "(t, q, q̇, q̈, τ)",
-        "use a larger dt or simulate in pieces",
-    )
-    steps = int(round(t_final / dt))
-    if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
-        raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
-    n, nq = model.nv, model.nq
-    manifold = nq != n  # a quaternion in q: step on charts (:mod:`.manifold`)
-    note = f" (nq; the rates have nv = {n} entries)" if manifold else ""
-    q0 = neutral(model) if q0 is None else vector(q0, nq, "q0", note)[0].copy()
-    qd0 = np.zeros(n) if qd0 is None else vector(qd0, n, "qd0")[0].copy()
-    if q0.ndim != 1 or qd0.ndim != 1:
-        raise ValueError("q0: expected one initial state of shape (n,)")
-    if not (np.all(np.isfinite(q0)) and np.all(np.isfinite(qd0))):
-        raise ValueError("q0/qd0: expected finite values")
     if manifold and integrator == "euler":
         raise ValueError(
             "integrator: 'euler' takes models without quaternion joints; use 'rk4' or 'dop853'"
         )
-    if manifold:
-        check_configuration(model, q0, "q0")
-        q0 = normalize(model, q0)
-    K = steps + 1
-    t = np.arange(K) * dt
     law, table = _torque_law(model, torque, K, n)
     if wrenches is not None:
         wrenches = external_wrenches(model, wrenches)
@@ -392,6 +409,82 @@ def simulate(
     if friction is not None:
         check_friction_energy(model, traj, not callable(torque), wrench_tau)
     return traj
+
+
+def _time_grid(model, t_final, dt):
+    """(t_final, dt, steps) checked: positive finite numbers, dt a divisor of t_final,
+    histories within the memory budget."""
+    t_final = finite_number(t_final, "t_final", positive=True)
+    dt = finite_number(dt, "dt", positive=True)
+    check_history_bytes(
+        t_final / dt * (model.nq + 3 * model.nv + 1) * 8.0,
+        "t_final, dt",
+        f"{t_final:g} s every {dt:g} s is {t_final / dt:.3g} samples, whose histories "
+        "(t, q, q̇, q̈, τ)",
+        "use a larger dt or simulate in pieces",
+    )
+    steps = int(round(t_final / dt))
+    if steps < 1 or abs(steps * dt - t_final) > 1e-9 * max(1.0, t_final):
+        raise ValueError(f"dt: expected a divisor of t_final = {t_final}, got {dt}")
+    return t_final, dt, steps
+
+
+def _initial_state(model, q0, qd0, assembled=False):
+    """(q0, qd0) checked, copies; None: the neutral configuration (left None when
+    ``assembled``: the constrained run assembles it) and zero rates."""
+    n, nq = model.nv, model.nq
+    note = f" (nq; the rates have nv = {n} entries)" if nq != n else ""
+    if q0 is None and not assembled:
+        q0 = neutral(model)
+    elif q0 is not None:
+        q0 = vector(q0, nq, "q0", note)[0].copy()
+    qd0 = np.zeros(n) if qd0 is None else vector(qd0, n, "qd0")[0].copy()
+    if (q0 is not None and q0.ndim != 1) or qd0.ndim != 1:
+        raise ValueError("q0: expected one initial state of shape (n,)")
+    if not ((q0 is None or np.all(np.isfinite(q0))) and np.all(np.isfinite(qd0))):
+        raise ValueError("q0/qd0: expected finite values")
+    if q0 is not None and nq != n:
+        check_configuration(model, q0, "q0")
+        q0 = normalize(model, q0)
+    return q0, qd0
+
+
+def _simulate_constrained(model, q0, qd0, t, torque, integrator, algorithm, rtol, atol,
+                          wrenches, given, stabilization, projection):  # fmt: skip
+    """The run of a model under constraints (:mod:`.constrained`)."""
+    if np.any(coulomb_per_rate(model) > 0):
+        raise ValueError(
+            "model: Coulomb friction under constraints is not simulated (its stick–slip "
+            "and the constraint forces are one complementarity problem); remove it "
+            "(eslabon.with_joint_friction(model, coulomb=0)) or the constraints"
+        )
+    K, n = len(t), model.nv
+    law, table = _torque_law(model, torque, K, n)
+    if wrenches is not None:
+        wrenches = external_wrenches(model, wrenches)
+
+    def applied(tk, k, x, v):
+        tau = law(tk, k, x, v)
+        return tau if wrenches is None else tau + wrench_torques(model, x, wrenches, tk, v)
+
+    try:
+        with np.errstate(all="ignore"):  # a diverging run is reported below, once
+            fields = constrained_trajectory(
+                model, q0, qd0, t, integrator=integrator, applied=applied, constraints=given,
+                algorithm=algorithm, stabilization=stabilization, projection=projection,
+                rtol=rtol, atol=atol, steps_on_charts=_steps_on_charts,
+            )  # fmt: skip
+    except NonFiniteResultError:
+        raise ValueError(
+            f"simulate: the constrained motion diverged (the state stopped being finite) "
+            f"with {integrator} at dt = {t[1] - t[0]:g} s; the step is too large, or the "
+            "mechanism passes a singular configuration (eslabon.constraints.constraint_rank): "
+            "use a smaller dt or integrator='dop853'"
+        ) from None
+    q, qd = fields["q"], fields["qd"]
+    tau = np.array([law(t[k], k, q[k], qd[k]) for k in range(K)])
+    return Trajectory(t=t, tau=tau, model_name=model.name, q_names=model.q_names,
+                      v_names=model.v_names, **fields)  # fmt: skip
 
 
 def _steps_on_charts(model, integrator, accel, t, q, qd, dt, rtol, atol, settle, chart=True):

@@ -39,6 +39,18 @@ class Trajectory:
         The names of q's columns and of the rates' (:attr:`eslabon.Model.q_names`,
         ``v_names``), as :func:`eslabon.simulate` gives them; empty when unknown (a
         trajectory built by hand, or a CSV file with a numbered header).
+    constraint_names : tuple of str
+        A constrained run's rows, ``"<constraint>.<axis>"``
+        (:func:`eslabon.constraints.constraint_names`); empty for a tree.
+    constraint_force : ndarray ``(K, m)`` or None
+        λ of each row at each sample [N, N·m]: what frame A exerts on frame B (a contact:
+        the world on the robot) at B's origin, in A's axes.
+    constraint_residual : ndarray ``(K,)`` or None
+        ‖φ‖∞ at each sample [m, rad]: how far the integration strayed from the
+        constraints.
+    energy : ndarray ``(K,)`` or None
+        T + V at each sample [J] of a constrained run; the constraints do no work, so
+        without torques and friction it stays at its start up to the integrator's error.
 
     Examples
     --------
@@ -58,6 +70,10 @@ class Trajectory:
     model_name: str = ""
     q_names: tuple = ()
     v_names: tuple = ()
+    constraint_names: tuple = ()
+    constraint_force: np.ndarray | None = None
+    constraint_residual: np.ndarray | None = None
+    energy: np.ndarray | None = None
 
     def save(self, path, *, overwrite: bool = True) -> Path:
         """Write ``.npz`` or ``.csv`` (by extension), atomically: a failed or killed write
@@ -65,7 +81,9 @@ class Trajectory:
         ``overwrite=False`` refuses an existing file.
 
         NPZ holds the arrays ``t``, ``q``, ``qd``, ``qdd``, ``tau`` and ``model_name``
-        bit for bit, and ``q_names``, ``v_names`` when known; CSV one row per sample at
+        bit for bit, ``q_names``, ``v_names`` when known and a constrained run's
+        ``constraint_names``, ``constraint_force``, ``constraint_residual`` and
+        ``energy``; CSV (joint histories only) one row per sample at
         17 significant digits (exact round trip), without the model's name, under the
         header ``t,q:<q name>…,qd:<v name>…,qdd:<v name>…,tau:<v name>…`` (``q:FL_HAA``,
         ``q:root_joint.qw``; UTF-8) when the names are known and hold no comma, quote or
@@ -96,12 +114,19 @@ class Trajectory:
             raise ValueError(f"path: expected a .npz or .csv file name, got {str(path)!r}")
         with atomic_file(path, "wb", overwrite=overwrite) as tmp:
             if suffix == ".npz":
-                names = {}
+                names: dict[str, Any] = {}
                 if self.q_names and self.v_names:
                     names = {
                         "q_names": np.array(self.q_names, dtype=str),
                         "v_names": np.array(self.v_names, dtype=str),
                     }
+                if self.constraint_force is not None:
+                    names.update(
+                        constraint_names=np.array(self.constraint_names, dtype=str),
+                        constraint_force=self.constraint_force,
+                        constraint_residual=self.constraint_residual,
+                        energy=self.energy,
+                    )
                 np.savez(
                     tmp,
                     t=self.t,
@@ -110,7 +135,7 @@ class Trajectory:
                     qdd=self.qdd,
                     tau=self.tau,
                     model_name=np.array(self.model_name),
-                    **names,  # type: ignore[arg-type]  # numpy's stub matches it to allow_pickle
+                    **names,
                 )
             else:
                 header = ",".join(["t"] + _csv_columns(self))
@@ -214,6 +239,7 @@ class Trajectory:
 MAX_FILE_BYTES = 2 * 2**30
 _ARRAYS = ("t", "q", "qd", "qdd", "tau")
 _NAMES = ("q_names", "v_names")
+_CONSTRAINED = ("constraint_force", "constraint_residual", "energy")  # with constraint_names
 _CSV_UNSAFE = re.compile(r'[,"\r\n\u2028\u2029]|^\s|\s$')  # a name a header cannot hold
 
 
@@ -262,7 +288,8 @@ def _read_npz(path: Path) -> dict:
                     f"{path}: missing array(s) {missing}; a trajectory holds "
                     f"{list(_ARRAYS)} and model_name"
                 )
-            extra = sorted(names - set(_ARRAYS) - {"model_name"} - set(_NAMES))
+            known = set(_ARRAYS) | {"model_name", "constraint_names"} | set(_NAMES)
+            extra = sorted(names - known - set(_CONSTRAINED))
             if extra:
                 raise ValueError(
                     f"{path}: unexpected array(s) {extra} (not a trajectory "
@@ -270,7 +297,9 @@ def _read_npz(path: Path) -> dict:
                 )
             out = {k: d[k] for k in _ARRAYS}
             name = d["model_name"] if "model_name" in names else np.array("")
-            for k in _NAMES:
+            if "constraint_force" in names:
+                out.update({k: d[k] for k in _CONSTRAINED if k in names})
+            for k in _NAMES + ("constraint_names",):
                 if k in names:
                     a = d[k]
                     if a.ndim != 1 or a.dtype.kind != "U":
@@ -370,7 +399,25 @@ def _checked(fields: dict, path: Path) -> dict:
                 f"{path}: {k}: expected finite values, got {out[k][bad][0]} at "
                 f"index {idx[0] if len(idx) == 1 else idx}"
             )
+    if "constraint_force" in fields:
+        _check_constrained(out, path)
     if len(t) > 1 and not np.all(np.diff(t) > 0):
         i = int(np.flatnonzero(np.diff(t) <= 0)[0])
         raise ValueError(f"{path}: t: expected increasing times, got {t[i]} then {t[i + 1]}")
     return out
+
+
+def _check_constrained(out: dict, path) -> None:
+    """A constrained run's λ (K, m), residual (K,) and energy (K,), finite, and its m
+    row names."""
+    K = len(out["t"])
+    names = tuple(out.get("constraint_names", ()))
+    shapes = {"constraint_force": (K, len(names)), "constraint_residual": (K,), "energy": (K,)}
+    for k, shape in shapes.items():
+        if k not in out:
+            raise ValueError(f"{path}: {k}: missing beside constraint_force")
+        a = np.asarray(out[k])
+        if a.dtype.kind not in "fiu" or a.shape != shape or not np.all(np.isfinite(a)):
+            raise ValueError(f"{path}: {k}: expected finite numbers of shape {shape}")
+        out[k] = np.ascontiguousarray(a, dtype=np.float64)
+    out["constraint_names"] = names
