@@ -57,18 +57,24 @@ def model_info(m, chosen_ee=None):
             f"mimic    {m.body_names[i]} = {float(m.mimic_multiplier[i]):g} x "
             f"{m.body_names[k]} + {float(m.mimic_offset[i]):g}"
         )
-    for c in m.constraints:  # closed loops and contacts (eslabon.constraints)
+    rows = 0
+    for c in m.constraints:  # closed loops, contacts, rolling wheels (eslabon.constraints)
         if hasattr(c, "frame_a"):
             entry = {"loop": c.name, "frame_a": c.frame_a, "frame_b": c.frame_b}
             text = f"loop     {c.name}: {c.frame_b} held in {c.frame_a}"
+        elif hasattr(c, "wheel"):
+            axes = ("roll",) if c.rollers is not None else ("roll", "skid")
+            entry = {"wheel": c.name, "frame": c.wheel, "radius": c.radius}
+            text = f"wheel    {c.name}: {c.wheel} rolls (radius {c.radius:g} m)"
         else:
             entry = {"contact": c.name, "frame": c.frame, "position": list(c.position)}
             text = f"contact  {c.name}: {c.frame} held at {list(c.position)} m"
-        entry["axes"] = list(c.axes)
+        axes = axes if hasattr(c, "wheel") else c.axes
+        entry["axes"] = list(axes)
+        rows += len(axes)
         data.setdefault("constraints", []).append(entry)
-        lines.append(f"{text} along {', '.join(c.axes)} ({len(c.axes)} rows)")
+        lines.append(f"{text} along {', '.join(axes)} ({len(axes)} rows)")
     if m.constraints:
-        rows = sum(len(c.axes) for c in m.constraints)
         data["constraint_rows"] = rows
         lines.append(
             f"         {rows} constraint rows on {m.nv} rates: mobility {m.nv} − rank(J) "

@@ -7,7 +7,7 @@ actuator torques, a floating robot's joint torques and contact forces
 :func:`eslabon.rollout` integrate a model under its constraints. See
 ``docs/constraints.md``."""
 
-from ..model.constraint_types import AXES, PRESETS, Contact, LoopClosure
+from ..model.constraint_types import AXES, PRESETS, Contact, LoopClosure, RollingWheel
 from .closure import ClosedState, close_state
 from .crosscheck import crosscheck
 from .dynamics import CONSTRAINED_ALGORITHMS, ConstrainedAccelerations, constrained_forward_dynamics
@@ -31,6 +31,7 @@ __all__ = [
     "PRESETS",
     "LoopClosure",
     "Contact",
+    "RollingWheel",
     "constraint_residual",
     "constraint_jacobian",
     "constraint_drift",

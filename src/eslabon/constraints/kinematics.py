@@ -147,6 +147,9 @@ def constraint_residual(model, q, *, constraints=None) -> np.ndarray:
 def _residual(rows, f):
     out = []
     for r in rows:
+        if r.rolling is not None:  # a velocity-level row has no φ: zero
+            out.append(np.zeros(len(r.axes)))
+            continue
         Ra, pa = r.pose_a if r.frame_a is None else f.pose(r.frame_a)[:2]
         Rb, pb = f.pose(r.frame_b)[:2]
         full = np.concatenate([Ra.T @ (pb - pa), _rotation_rows(Ra.T @ Rb, r.mask)])
@@ -193,6 +196,9 @@ def _jacobian(model, rows, q, f):
     out = []
     zero = np.zeros((3, model.nv))
     for r in rows:
+        if r.rolling is not None:
+            out.append(_rolling_jacobian(model, r, q, f))
+            continue
         if r.frame_a is None:
             (Ra, pa), (Jwa, Jva) = r.pose_a, (zero, zero)
         else:
@@ -239,6 +245,9 @@ def constraint_drift(model, q, qd, *, constraints=None) -> np.ndarray:
 def _drift(rows, f):
     out = []
     for r in rows:
+        if r.rolling is not None:
+            out.append(_rolling_drift(r, f))
+            continue
         if r.frame_a is None:
             (Ra, pa), wa, va, wda, aa = r.pose_a, *(np.zeros(3),) * 4
         else:
@@ -249,6 +258,48 @@ def _drift(rows, f):
         rot = wdb - wda - np.cross(wa, wb)
         out.append(-np.concatenate([Ra.T @ trans, Ra.T @ rot])[r.mask])
     return np.concatenate(out)
+
+
+_UP = np.array([0.0, 0.0, 1.0])
+
+
+def _wheel_directions(r, R):
+    """(a, [u_k]): the wheel's unit spin axis in the world and its rows' directions,
+    e = a × z (rolling) and a (no skid), or e + tan α·a (rollers at α); refused when the
+    axis is not horizontal (the rows assume an upright wheel)."""
+    radius, axis, alpha = r.rolling
+    a = R @ axis
+    if abs(a[2]) > 1e-9:
+        raise ValueError(
+            f"{r.name}: the wheel's spin axis is not horizontal here (its z component is "
+            f"{a[2]:.3g}); a RollingWheel is an upright wheel on the xy plane"
+        )
+    e = np.cross(a, _UP)
+    return a, ([e + np.tan(alpha) * a] if alpha is not None else [e, a])
+
+
+def _rolling_jacobian(model, r, q, f):
+    """u_kᵀ (J_v − [ρ]× J_ω): the velocity along u_k of the wheel's material point at
+    the contact, ρ = −radius·z below the centre."""
+    R = f.pose(r.frame_b)[0]
+    _, directions = _wheel_directions(r, R)
+    Jw, Jv = _frame_jacobian(model, q, r.frame_b)
+    Jc = Jv - _skew(-r.rolling[0] * _UP) @ Jw
+    return np.array([u @ Jc for u in directions])
+
+
+def _rolling_drift(r, f):
+    """γ_k = −(u̇_kᵀ v_c + u_kᵀ (a + ω̇ × ρ)) at q̈ = 0 (ρ is constant in the world; the
+    axis turns with the wheel, ȧ = ω × a)."""
+    R, _, w, v, wd, acc = f.motion(r.frame_b)
+    a, directions = _wheel_directions(r, R)
+    rho = -r.rolling[0] * _UP
+    vc, ac = v + np.cross(w, rho), acc + np.cross(wd, rho)
+    a_dot = np.cross(w, a)
+    e_dot = np.cross(a_dot, _UP)
+    alpha = r.rolling[2]
+    rates = [e_dot + np.tan(alpha) * a_dot] if alpha is not None else [e_dot, a_dot]
+    return -np.array([ud @ vc + u @ ac for u, ud in zip(directions, rates, strict=True)])
 
 
 def constraint_names(model, *, constraints=None) -> tuple:
@@ -490,9 +541,11 @@ def assemble(model, q, *, constraints=None, fixed=(), tol: float = 1e-12, max_it
     >>> q.round(6).tolist(), round(float(es.kinematics.frame_pose(arm, q, "ee")[1, 3]), 12)
     ([0.5, 0.20853], 1.0)
     """
-    rows = checked(model, constraints)
+    rows = tuple(r for r in checked(model, constraints) if r.rolling is None)  # φ's rows
     q, _ = _state(model, q)
     free = np.setdiff1d(np.arange(model.nv), _indices(fixed, model.nv, "fixed"))
+    if not rows:
+        return q  # rolling wheels bound the rates only
     tol = finite_number(tol, "tol", positive=True)
     names = row_names(rows)
     mu = 1e-6

@@ -82,8 +82,9 @@ def _platform_part(mm) -> np.ndarray:
     return np.array([int(np.flatnonzero(E[:, j])[0]) for j in range(E.shape[1])])
 
 
-def tree_model(mm):
-    """The unconstrained tree (coordinates = the platform's config, then the arm's q)."""
+def tree_model(mm, *, with_arm: bool = True):
+    """The unconstrained tree (coordinates = the platform's config, then the arm's q);
+    ``with_arm=False``: the platform's bodies alone (the one-way coupling's Step 2)."""
     b = ModelBuilder()
     x = b.add_body(0, "P", axis=(1, 0, 0), name="x")
     y = b.add_body(x, "P", axis=(0, 1, 0), name="y")
@@ -152,6 +153,9 @@ def tree_model(mm):
             _wheel(b, fork, f"wheel_{i + 1}", p.wheel_mass, p.wheel_radius, (0, 0, 0))
     arm = mm.arm
     index = {0: ch}
+    if not with_arm:
+        return b.build(gravity=(0.0, 0.0, -mm.gravity), name=f"{mm.name}_platform",
+                       source="eslabon.mobile.dae: the platform's tree")  # fmt: skip
     Rm, tm = mm.mount.rotation, mm.mount.translation
     for i in range(1, arm.nb + 1):
         par = int(arm.parent[i])
@@ -176,6 +180,61 @@ def tree_model(mm):
         gravity=(0.0, 0.0, -mm.gravity),
         name=f"{mm.name}_tree",
         source="eslabon.mobile.dae: unconstrained tree",
+    )
+
+
+def rolling_constraints(mm) -> list:
+    """The platform's rolling constraints as :class:`~eslabon.constraints.RollingWheel`
+    rows on :func:`tree_model`'s wheels: every wheel of a tricycle or differential drive
+    rolls without slip or skid (the two rear wheels' skid rows repeat each other, as do
+    a steered axle's: the rank report names the repeats), an omnidirectional platform's
+    wheels roll along their rollers. The general constrained formulations
+    (:mod:`eslabon.constraints`) on the tree with these rows give the coupled model's
+    accelerations. A synchronous drive's belt (γ̇_k = γ̇) and its θ̇ = 0 tie joint
+    coordinates, not frames: it has no such set.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+        With a Tricycle, DifferentialDrive or Omnidirectional platform.
+
+    Returns
+    -------
+    list of RollingWheel
+
+    Raises
+    ------
+    ValueError
+        A synchronous drive.
+
+    Examples
+    --------
+    >>> from eslabon import mobile as mb
+    >>> from eslabon.mobile import dae
+    >>> from eslabon.zoo.araujo import puma560_araujo
+    >>> drive = mb.DifferentialDrive(mb.DiffDriveParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(drive, puma560_araujo(), mb.Mount((0.3, 0.0, 0.5)))
+    >>> [w.name for w in dae.rolling_constraints(mm)]
+    ['left', 'right']
+    """
+    from ..model.constraint_types import RollingWheel
+
+    pf, p = mm.platform, mm.platform.params
+    if isinstance(pf, Tricycle):
+        sides = ("front+0",) if p.front_wheels == 1 else ("front+1", "front-1")
+        return [RollingWheel(w, w, p.rear_wheel_radius) for w in ("rear_left", "rear_right")] + [
+            RollingWheel(w, w, p.front_wheel_radius) for w in sides
+        ]
+    if isinstance(pf, DifferentialDrive):
+        return [RollingWheel(w, w, p.wheel_radius) for w in ("left", "right")]
+    if isinstance(pf, Omnidirectional):
+        return [
+            RollingWheel(f"wheel_{i + 1}", f"wheel_{i + 1}", p.wheel_radius, rollers=float(alpha))
+            for i, (_, _, _, alpha) in enumerate(p.wheels)
+        ]
+    raise ValueError(
+        f"platform: a {type(pf).__name__}'s couplings tie joint coordinates, not frames; it "
+        "has no rolling-wheel set (use constraint_matrix)"
     )
 
 

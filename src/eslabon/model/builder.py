@@ -341,25 +341,27 @@ class ModelBuilder:
         self._frames.append(Frame(name, body, R, p))
 
     def add_constraint(self, constraint: Any) -> None:
-        """Close a loop or fix a contact: a :class:`~eslabon.constraints.LoopClosure` or
-        :class:`~eslabon.constraints.Contact` (:mod:`eslabon.constraints`).
+        """Close a loop, fix a contact or roll a wheel: a
+        :class:`~eslabon.constraints.LoopClosure`, :class:`~eslabon.constraints.Contact` or
+        :class:`~eslabon.constraints.RollingWheel` (:mod:`eslabon.constraints`).
 
         Its frames are checked when the model is built (they may be added later).
 
         Parameters
         ----------
-        constraint : LoopClosure or Contact
+        constraint : LoopClosure, Contact or RollingWheel
 
         Raises
         ------
         ValueError
-            Something other than a LoopClosure or Contact.
+            Something other than a LoopClosure, Contact or RollingWheel.
         """
-        from .constraint_types import Contact, LoopClosure
+        from .constraint_types import KINDS
 
-        if not isinstance(constraint, (LoopClosure, Contact)):
+        if not isinstance(constraint, KINDS):
             raise ValueError(
-                f"constraint: expected a LoopClosure or Contact, got {short_repr(constraint)}"
+                "constraint: expected a LoopClosure, Contact or RollingWheel, got "
+                f"{short_repr(constraint)}"
             )
         self._constraints.append(constraint)
 

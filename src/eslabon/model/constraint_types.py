@@ -1,5 +1,6 @@
-"""Holonomic constraints on a model: loop closures between two frames and contacts of a
-frame with the world, each a set of rows in the first frame's axes.
+"""Constraints on a model: loop closures between two frames and contacts of a frame with
+the world (holonomic, each a set of rows in the first frame's axes), and rolling wheels
+(velocity-level rows, not integrable: nonholonomic).
 
 A constraint says that frame B stays fixed in frame A along some of A's axes: the
 translation rows ``"x"``, ``"y"``, ``"z"`` hold B's origin on A's planes, the rotation
@@ -9,6 +10,14 @@ the five others, a planar linkage's pin ``("x", "y")``. A :class:`Contact` is th
 with B a pose fixed in the world. Each row has a name, ``"<constraint>.<axis>"``, which
 names its force λ (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §8.1: loop
 joints and their constraint forces).
+
+A :class:`RollingWheel` is an upright wheel rolling on the world's xy plane (z up)
+without slipping: the material point of the wheel at the contact has no velocity along
+the wheel's heading (row ``"roll"``) nor, for a standard wheel, along its axle (row
+``"skid"``); a wheel with free rollers at angle α (omnidirectional, mecanum) keeps only
+the rolling row along e + tan α·a. These are Pfaffian rows A(q) q̇ = 0 with no position
+residual φ (Neimark and Fufaev, *Dynamics of Nonholonomic Systems* (1972), ch. I: the
+rolling disc).
 """
 
 from __future__ import annotations
@@ -106,6 +115,41 @@ class Contact:
 
 
 @dataclass(frozen=True)
+class RollingWheel:
+    """An upright wheel rolling without slipping on the world's xy plane (z up): two
+    velocity rows (``"roll"``: no slip along the heading e = a × z; ``"skid"``: none
+    along the axle a), or one (``"roll"``, along e + tan α·a) for a wheel with free
+    rollers at angle α.
+
+    The wheel's frame has its origin at the wheel's centre; its spin axis must stay
+    horizontal (a wheel on a planar base), else the rows are refused at that state.
+
+    Parameters
+    ----------
+    name : str
+        Names the constraint and its rows (``"<name>.roll"``, ``"<name>.skid"``).
+    wheel : str
+        The wheel's frame or body (origin at its centre).
+    radius : float
+        The wheel's radius [m], > 0; the contact point is ``radius`` below the centre.
+    axis : array_like (3,)
+        The spin axis in the wheel's frame (non-zero; made unit). Default +y.
+    rollers : float, optional
+        The rollers' angle α [rad] of an omnidirectional (0) or mecanum (±π/4) wheel,
+        |α| < π/2; None (default) for a standard wheel.
+    """
+
+    name: str
+    wheel: str
+    radius: float
+    axis: tuple = (0.0, 1.0, 0.0)
+    rollers: float | None = None
+
+
+KINDS = (LoopClosure, Contact, RollingWheel)  # what a model's constraints may hold
+
+
+@dataclass(frozen=True)
 class Row:
     """One checked constraint, as the kinematics read it: frame A (a model frame, or the
     world pose ``pose_a`` when ``frame_a`` is None), frame B, and the row mask."""
@@ -115,6 +159,7 @@ class Row:
     pose_a: tuple | None  # (rotation (3, 3), position (3,)) of a contact's world pose
     frame_b: str
     axes: tuple
+    rolling: tuple | None = None  # a RollingWheel's (radius, unit axis (3,), α or None)
 
     @property
     def mask(self) -> np.ndarray:
@@ -128,11 +173,14 @@ def checked_constraints(model: Any, constraints: Any, field: str = "constraints"
     if constraints is None or (isinstance(constraints, (list, tuple)) and not constraints):
         return ()
     rows = checked(model, constraints, field)
-    items = [constraints] if isinstance(constraints, (LoopClosure, Contact)) else constraints
-    out: list[LoopClosure | Contact] = []
+    items = [constraints] if isinstance(constraints, KINDS) else constraints
+    out: list[LoopClosure | Contact | RollingWheel] = []
     for c, r in zip(items, rows, strict=True):
         if isinstance(c, LoopClosure):
             out.append(LoopClosure(c.name, c.frame_a, c.frame_b, r.axes))
+        elif isinstance(c, RollingWheel):
+            radius, axis, alpha = r.rolling
+            out.append(RollingWheel(c.name, c.wheel, radius, tuple(axis.tolist()), alpha))
         else:
             R, p = r.pose_a
             rotation = None if c.rotation is None else tuple(map(tuple, R.tolist()))
@@ -151,7 +199,7 @@ def checked(model: Any, constraints: Any, field: str = "constraints") -> tuple:
                 "constraints: the model has none; give constraints=[LoopClosure(...), "
                 "Contact(...)] or build the model with them"
             )
-    if isinstance(constraints, (LoopClosure, Contact)):
+    if isinstance(constraints, KINDS):
         constraints = [constraints]
     try:
         items = list(constraints)
@@ -164,11 +212,14 @@ def checked(model: Any, constraints: Any, field: str = "constraints") -> tuple:
     out, seen = [], set()
     for k, c in enumerate(items):
         where = f"{field}[{k}]"
-        if not isinstance(c, (LoopClosure, Contact)):
-            raise ValueError(f"{where}: expected a LoopClosure or Contact, got {c!r}")
+        if not isinstance(c, KINDS):
+            raise ValueError(f"{where}: expected a LoopClosure, Contact or RollingWheel, got {c!r}")
         if not isinstance(c.name, str) or not c.name or c.name in seen:
             raise ValueError(f"{where}.name: expected a new non-empty name, got {c.name!r}")
         seen.add(c.name)
+        if isinstance(c, RollingWheel):
+            out.append(_rolling_row(model, c, where))
+            continue
         axes = _axes(c.axes, where)
         if isinstance(c, LoopClosure):
             for end in ("frame_a", "frame_b"):
@@ -198,6 +249,36 @@ def checked(model: Any, constraints: Any, field: str = "constraints") -> tuple:
     return tuple(out)
 
 
+def _rolling_row(model: Any, c: RollingWheel, where: str) -> Row:
+    """The Row of a RollingWheel, its numbers checked."""
+    _frame(model, c.wheel, f"{where}.wheel")
+    try:
+        radius = float(c.radius)
+    except (TypeError, ValueError):
+        radius = float("nan")
+    if not (np.isfinite(radius) and radius > 0):
+        raise ValueError(f"{where}.radius: expected a positive number [m], got {c.radius!r}")
+    try:
+        axis = np.asarray(c.axis, dtype=float)
+    except (TypeError, ValueError):
+        axis = np.full(1, np.nan)
+    if axis.shape != (3,) or not np.all(np.isfinite(axis)) or np.linalg.norm(axis) < 1e-12:
+        raise ValueError(f"{where}.axis: expected 3 finite numbers, not all zero, got {c.axis}")
+    alpha = c.rollers
+    if alpha is not None:
+        try:
+            alpha = float(alpha)
+        except (TypeError, ValueError):
+            alpha = float("nan")
+        if not (np.isfinite(alpha) and abs(alpha) < np.pi / 2 - 1e-6):
+            raise ValueError(
+                f"{where}.rollers: expected an angle in (−π/2, π/2) [rad] or None, got "
+                f"{c.rollers!r}"
+            )
+    axes = ("roll",) if alpha is not None else ("roll", "skid")
+    return Row(c.name, None, None, c.wheel, axes, (radius, axis / np.linalg.norm(axis), alpha))
+
+
 def _frame(model: Any, name: Any, where: str) -> None:
     if not isinstance(name, str):
         raise ValueError(f"{where}: expected a frame's name, got {name!r}")
@@ -214,24 +295,27 @@ def row_names(rows: Any) -> tuple:
 
 _LOOP_KEYS = {"loop", "frame_a", "frame_b", "axes"}
 _CONTACT_KEYS = {"contact", "frame", "axes", "position", "rotation"}
+_WHEEL_KEYS = {"wheel", "frame", "radius", "axis", "rollers"}
 
 
 def constraints_from_entries(entries: Any, field: str = "constraints") -> list:
     """The ``constraints:`` section of a model file: a list of ``{loop: NAME, frame_a,
-    frame_b, axes}`` and ``{contact: NAME, frame, axes, position, rotation}`` mappings
-    (``axes`` a preset or a list; a contact's ``position`` [m] and ``rotation`` (3×3)
-    in the world)."""
+    frame_b, axes}``, ``{contact: NAME, frame, axes, position, rotation}`` and ``{wheel:
+    NAME, frame, radius, axis, rollers}`` mappings (``axes`` a preset or a list; a
+    contact's ``position`` [m] and ``rotation`` (3×3) in the world; a wheel as
+    :class:`RollingWheel`)."""
     if not isinstance(entries, list) or not entries:
         raise ValueError(f"{field}: expected a non-empty list of loop and contact entries")
-    out: list[LoopClosure | Contact] = []
+    out: list[LoopClosure | Contact | RollingWheel] = []
     for k, e in enumerate(entries):
         where = f"{field}[{k}]"
-        if not isinstance(e, dict) or ("loop" in e) == ("contact" in e):
+        if not isinstance(e, dict) or sum(k in e for k in ("loop", "contact", "wheel")) != 1:
             raise ValueError(
-                f"{where}: expected a mapping with either 'loop: NAME' (frame_a, frame_b, "
-                "axes) or 'contact: NAME' (frame, axes, position, rotation)"
+                f"{where}: expected a mapping with one of 'loop: NAME' (frame_a, frame_b, "
+                "axes), 'contact: NAME' (frame, axes, position, rotation) or 'wheel: NAME' "
+                "(frame, radius, axis, rollers)"
             )
-        keys = _LOOP_KEYS if "loop" in e else _CONTACT_KEYS
+        keys = _LOOP_KEYS if "loop" in e else _CONTACT_KEYS if "contact" in e else _WHEEL_KEYS
         unknown = sorted(set(e) - keys)
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {unknown}; expected {sorted(keys)}")
@@ -241,6 +325,12 @@ def constraints_from_entries(entries: Any, field: str = "constraints") -> list:
                 if key not in e:
                     raise ValueError(f"{where}.{key}: missing")
             out.append(LoopClosure(e["loop"], e["frame_a"], e["frame_b"], axes))
+        elif "wheel" in e:
+            for key in ("frame", "radius"):
+                if key not in e:
+                    raise ValueError(f"{where}.{key}: missing")
+            out.append(RollingWheel(e["wheel"], e["frame"], e["radius"],
+                                    e.get("axis", (0.0, 1.0, 0.0)), e.get("rollers")))  # fmt: skip
         else:
             if "frame" not in e:
                 raise ValueError(f"{where}.frame: missing")
@@ -256,6 +346,11 @@ def constraints_to_entries(constraints: Any) -> list:
         if isinstance(c, LoopClosure):
             out.append({"loop": c.name, "frame_a": c.frame_a, "frame_b": c.frame_b,
                         "axes": list(c.axes)})  # fmt: skip
+        elif isinstance(c, RollingWheel):
+            wheel = {"wheel": c.name, "frame": c.wheel, "radius": c.radius, "axis": list(c.axis)}
+            if c.rollers is not None:
+                wheel["rollers"] = c.rollers
+            out.append(wheel)
         else:
             entry = {"contact": c.name, "frame": c.frame, "axes": list(c.axes),
                      "position": list(c.position)}  # fmt: skip

@@ -138,10 +138,11 @@ class Model:
     mimic_multiplier, mimic_offset : ndarray (nb+1,)
         A mimic joint's value is multiplier · (the copied joint's value) + offset [rad or
         m]; it adds no degree of freedom.
-    constraints : tuple of LoopClosure and Contact
+    constraints : tuple of LoopClosure, Contact and RollingWheel
         Closed loops and contacts (:mod:`eslabon.constraints`), checked against the
         frames; empty for a tree. The tree's dynamics (``eslabon.forward_dynamics``, …)
-        ignore them; :mod:`eslabon.constraints` applies them.
+        ignore them; :mod:`eslabon.constraints` applies them, and
+        :func:`eslabon.simulate` and :func:`eslabon.rollout` integrate under them.
     q_index, v_index : ndarray of int (nb+1,)
         Where joint i's coordinates start in q and its rates in v; −1 for fixed and mimic
         joints.
