@@ -99,9 +99,12 @@ def andrews_squeezer():
     gravity the motion depends on nothing else: their directions here are a choice. Each
     body is a lamina (Ixx = Iyy = Izz/2, which a motion about z never uses).
 
-    Frames: ``E2``, ``E3``, ``E4``, ``E6`` (the point E on bodies 2, 3, 4, 6), ``D`` (the
-    spring's end on body 3) and ``C`` (its anchor in the world). The applied forces
-    (motor, spring) are :func:`applied_forces`; the initial state :func:`initial_state`.
+    Bodies ``body1`` … ``body7`` carry the benchmark's numbers (the tree adds body 5
+    before 4 and 7 before 6); joints are named ``beta``, ``Theta``, ``gamma``, ``delta``,
+    ``Phi``, ``epsilon``, ``Omega``. Frames: ``E2``, ``E3``, ``E4``, ``E6`` (the point E on
+    bodies 2, 3, 4, 6), ``D`` (the spring's end on body 3) and ``C`` (its anchor in the
+    world). The applied forces (motor, spring) are :func:`applied_forces`; the initial
+    state :func:`initial_state`.
     """
     p = PARAMETERS
     b = ModelBuilder()
