@@ -198,8 +198,26 @@ def _rotation(yaw, pitch, roll):
     return about(2, yaw) @ about(1, pitch) @ about(0, roll)
 
 
+def _free_flyer_state(chain, flyer, q, pose):
+    """The free-flyer Stewart platform's q for the chain model's q at ``pose`` (x, y, z
+    from home, yaw, pitch, roll): the position, the quaternion (x, y, z, w) of
+    R_z(yaw) R_y(pitch) R_x(roll) by Hamilton's product, and the legs' joints as they
+    are."""
+    quat = np.array([0.0, 0.0, 0.0, 1.0])
+    for axis, angle in ((2, pose[3]), (1, pose[4]), (0, pose[5])):
+        v, w = np.zeros(3), np.cos(angle / 2)
+        v[axis] = np.sin(angle / 2)
+        quat = np.r_[quat[3] * v + w * quat[:3] + np.cross(quat[:3], v), quat[3] * w - quat[:3] @ v]
+    out = np.r_[pose[:3], quat, q[6:]]
+    assert out.shape == (flyer.nq,) and chain.nq + 1 == flyer.nq
+    return out
+
+
+@pytest.mark.parametrize("free_flyer", [False, True])
 @pytest.mark.parametrize("seed", range(3))
-def test_the_massless_leg_stewart_platform_holds_its_weight_by_j_inverse_transpose(seed):
+def test_the_massless_leg_stewart_platform_holds_its_weight_by_j_inverse_transpose(
+    seed, free_flyer
+):
     """Massless legs (mass 0, so M is singular: the inverse dynamics projects on the
     allowed motions and never inverts M). The platform's twist (v, ω) at its centre c
     maps to the leg rates by J, rows (uₖᵀ, ((aₖ − c) × uₖ)ᵀ) with uₖ the unit leg
@@ -207,15 +225,21 @@ def test_the_massless_leg_stewart_platform_holds_its_weight_by_j_inverse_transpo
     Robots* (2006)); at rest the leg forces f balance the weight, Jᵀ f + W = 0 with W
     = (m g, (c_G − c) × m g), so f = −J⁻ᵀ W, here computed from the pose (our own
     rotation matrix of the yaw, pitch and roll) and the model's attachment points. The
-    constrained inverse dynamics with the six pistons actuated meets it to 1e-9 N."""
+    constrained inverse dynamics with the six pistons actuated meets it to 1e-9 N, with
+    the platform on its chain or on a free-flyer joint (the same pose, its quaternion
+    built here: the loops close there as they do on the chain)."""
     mass, com = 12.0, 0.15
-    robot = es.zoo.load(
-        "stewart", cylinder_mass=0.0, piston_mass=0.0, platform_mass=mass, platform_com=com
-    )
+    options = dict(cylinder_mass=0.0, piston_mass=0.0, platform_mass=mass, platform_com=com)
+    robot = es.zoo.load("stewart", **options)
     rng = np.random.default_rng(seed)
     pose = np.r_[rng.uniform(-0.1, 0.1, 3), rng.uniform(-0.2, 0.2, 3)]
     s = ec.close_state(robot, es.neutral(robot), list(range(6)), pose)
     assert np.abs(s.qd).max() == 0.0 and np.abs(s.qdd).max() < 1e-12
+    if free_flyer:
+        flyer = es.zoo.load("stewart", free_flyer=True, **options)
+        q = _free_flyer_state(robot, flyer, s.q, pose)
+        assert np.abs(ec.constraint_residual(flyer, q)).max() < 1e-12
+        robot, s = flyer, ec.ClosedState(q, s.qd, s.qdd)
     with pytest.raises(np.linalg.LinAlgError):
         np.linalg.cholesky(es.mass_matrix(robot, s.q))  # the legs have no mass
     out = ec.constrained_inverse_dynamics(robot, *s, actuated=list(range(18, 24)))
@@ -232,6 +256,27 @@ def test_the_massless_leg_stewart_platform_holds_its_weight_by_j_inverse_transpo
     W = np.r_[weight, np.cross(R @ [0.0, 0.0, com], weight)]
     np.testing.assert_allclose(out.tau[18:], -np.linalg.solve(J.T, W), rtol=0, atol=1e-9)
     assert np.all(out.tau[:18] == 0.0)
+
+
+def test_the_free_flying_stewart_platform_agrees_with_itself():
+    """The platform on a free-flyer joint (a quaternion, nq = 25): assembled near home
+    from a random start with the pistons held, mobility 6, and the formulations agree
+    with KKT to 1e-10 at random allowed rates (J q̇ = 0 through ``partition``)."""
+    robot = es.zoo.load("stewart", free_flyer=True)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        start = es.integrate(robot, es.neutral(robot), rng.uniform(-0.05, 0.05, robot.nv))
+        q = ec.assemble(robot, start, fixed=list(range(18, 24)))
+        assert np.abs(ec.constraint_residual(robot, q)).max() < 1e-12
+        assert ec.constraint_rank(robot, q).mobility == 6
+        N = ec.partition(robot, q).N
+        qd, tau = N @ rng.uniform(-1, 1, 6), rng.uniform(-1, 1, robot.nv)
+        ref = ec.constrained_forward_dynamics(robot, q, qd, tau, algorithm="kkt")
+        for alg in ("schur", "null_space", "udwadia_kalaba"):
+            out = ec.constrained_forward_dynamics(robot, q, qd, tau, algorithm=alg)
+            a, f = np.abs(ref.qdd).max(), np.abs(ref.force).max()
+            np.testing.assert_allclose(out.qdd, ref.qdd, rtol=0, atol=1e-10 * max(1.0, a))
+            np.testing.assert_allclose(out.force, ref.force, rtol=0, atol=1e-10 * max(1.0, f))
 
 
 def test_options_of_the_wrong_kind_or_out_of_reach_are_refused():

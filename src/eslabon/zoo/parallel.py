@@ -234,6 +234,7 @@ def stewart(
     piston_mass: float = 1.0,
     platform_mass: float = 10.0,
     platform_com: float = 0.0,
+    free_flyer: bool = False,
 ):
     """Gough–Stewart platform: six legs, each a universal joint on the base, an actuated
     prismatic joint and a ball joint on the platform; mobility 6.
@@ -248,13 +249,18 @@ def stewart(
     The model: the platform (body ``platform``, frame ``ee`` at its centre) hangs on a
     massless chain from the world: prismatic x, y, z, then revolute z, y, x (yaw, pitch,
     roll about its centre; rates 0–5, from home; the chain's only singularity is at
-    pitch ±π/2). Leg k (k = 0..5) is a ``cylinder{k}`` on a universal joint at the base
-    point (frame ``base{k}``; rates 6 + 2k, 7 + 2k; first axis across the leg, then the
-    one across both) and a ``piston{k}`` on the prismatic joint along the leg (rate
-    18 + k, the actuated joints; the leg's length is its home length plus q). The
-    piston's end (frame ``leg{k}_end``) is held at the platform's point (frame
-    ``attach{k}``) by the loop closure ``ball{k}`` (``point``: rows x, y, z in the
-    platform's axes). nv = 24, 18 rows of rank 18 away from singularities.
+    pitch ±π/2). With ``free_flyer`` it is a free body instead (q: its position from home
+    and its unit quaternion (x, y, z, w), rates 0–5 its (v, ω) in its own axes; nq = 25,
+    so every coordinate below sits one further in q than in v, and ``close_state``,
+    which takes nq = nv, gives way to ``assemble`` and ``partition``).
+
+    Leg k (k = 0..5) is a ``cylinder{k}`` on a universal joint at the base point (frame
+    ``base{k}``; rates 6 + 2k, 7 + 2k; first axis across the leg, then the one across
+    both) and a ``piston{k}`` on the prismatic joint along the leg (rate 18 + k, the
+    actuated joints; the leg's length is its home length plus q). The piston's end
+    (frame ``leg{k}_end``) is held at the platform's point (frame ``attach{k}``) by the
+    loop closure ``ball{k}`` (``point``: rows x, y, z in the platform's axes). nv = 24,
+    18 rows of rank 18 away from singularities.
 
     Attachment points: on circles of ``base_radius`` and ``platform_radius``, in pairs
     ``base_spread`` and ``platform_spread`` [rad] apart, the base's pairs centred at 0°,
@@ -278,11 +284,13 @@ def stewart(
         do not invert M apply, e.g. the inverse dynamics).
     platform_com : float
         The platform's COM above its centre [m].
+    free_flyer : bool
+        The platform on a free-flyer joint rather than the chain.
 
     Returns
     -------
     Model
-        nq = nv = 24, six LoopClosures of three rows.
+        nq = nv = 24 (nq = 25 with ``free_flyer``), six LoopClosures of three rows.
 
     Examples
     --------
@@ -298,29 +306,33 @@ def stewart(
     top = _stewart_points(platform_radius, platform_spread, platform=True)
     centre = np.array([0.0, 0.0, height])
     b = ModelBuilder()
-    chain = (
-        ("platform_x", "P", (1, 0, 0)),
-        ("platform_y", "P", (0, 1, 0)),
-        ("platform_z", "P", (0, 0, 1)),
-        ("platform_yaw", "R", (0, 0, 1)),
-        ("platform_pitch", "R", (0, 1, 0)),
-    )
-    parent = 0
-    for name, joint, axis in chain:
-        where = centre if name == "platform_z" else np.zeros(3)
-        parent = b.add_body(parent, joint, axis=axis, translation=where, name=name, joint_name=name)
     r = platform_radius
-    disc = np.diag([0.25, 0.25, 0.5]) * platform_mass * r**2
-    plat = b.add_body(
-        parent,
-        "R",
-        axis=(1, 0, 0),
-        name="platform",
-        joint_name="platform_roll",
+    inertial = dict(
         mass=float(platform_mass),
         com=(0.0, 0.0, platform_com),
-        inertia=disc,
+        inertia=np.diag([0.25, 0.25, 0.5]) * platform_mass * r**2,  # a uniform disc
     )
+    if free_flyer:
+        plat = b.add_body(
+            0, "free_flyer", translation=centre, name="platform", joint_name="platform", **inertial
+        )
+    else:
+        chain = (
+            ("platform_x", "P", (1, 0, 0)),
+            ("platform_y", "P", (0, 1, 0)),
+            ("platform_z", "P", (0, 0, 1)),
+            ("platform_yaw", "R", (0, 0, 1)),
+            ("platform_pitch", "R", (0, 1, 0)),
+        )
+        parent = 0
+        for name, joint, axis in chain:
+            where = centre if name == "platform_z" else np.zeros(3)
+            parent = b.add_body(
+                parent, joint, axis=axis, translation=where, name=name, joint_name=name
+            )
+        plat = b.add_body(
+            parent, "R", axis=(1, 0, 0), name="platform", joint_name="platform_roll", **inertial
+        )
     b.add_frame("ee", plat)
     lengths, cylinders = [], []
     for k in range(6):
