@@ -80,8 +80,8 @@ def test_the_formulations_agree_at_random_assembled_states(case):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_parallelogram_four_bar_is_a_pendulum(seed):
-    """Crank = rocker = a, coupler = ground = c (Uicker, Pennock and Shigley (2003),
-    ch. 1: a parallelogram linkage). On its open branch the coupler translates with the
+    """Crank = rocker = a, coupler = ground = c (Uicker, Pennock and Shigley (2011),
+    §1.9: a parallelogram linkage). On its open branch the coupler translates with the
     crank's tip and the rocker stays parallel to the crank, so with θ the crank's angle
     from the ground line, T = ½ (I₁ + I₃ + m_c a²) θ̇² and V = g sin θ (m₁ a/2 + m_c a +
     m₃ a/2) (uniform rods: I = m a²/3 about the pivot; the coupler's own inertia does

@@ -77,8 +77,9 @@ def four_bar(
 
     The mechanism is the four-bar of F. Grashof, *Theoretische Maschinenlehre*, vol. 2
     (1883), and of J. J. Uicker, G. R. Pennock and J. E. Shigley, *Theory of Machines and
-    Mechanisms* (Oxford University Press, 3rd ed. 2003), ch. 1 (Grashof's law) and ch.
-    3–4 (position and velocity analysis). The dimensions and masses are ours.
+    Mechanisms* (Oxford University Press, 4th ed. 2011), §1.9 (Grashof's law), ch. 2 (the
+    loop-closure equation, position analysis) and ch. 3 (velocity). The dimensions and
+    masses are ours.
 
     Geometry: the crank turns about the world origin O, the rocker about the ground
     pivot D = (``ground``, 0, 0) (frame ``ground_pivot``); the crank's tip A carries the
@@ -157,7 +158,7 @@ def four_bar(
     return b.build(
         gravity=GRAVITY,
         name="four_bar",
-        source="planar four-bar linkage (Grashof 1883; Uicker, Pennock & Shigley 2003, ch. 1)",
+        source="planar four-bar linkage (Grashof 1883; Uicker, Pennock & Shigley 2011, §1.9)",
     )
 
 
@@ -174,9 +175,9 @@ def slider_crank(
     slider on a prismatic joint along x, the rod's end pinned to the slider; mobility 1.
 
     The mechanism of an engine or a compressor: Uicker, Pennock and Shigley, *Theory of
-    Machines and Mechanisms* (3rd ed. 2003), ch. 1 and ch. 3 (its position analysis);
-    E. J. Haug, *Computer-Aided Kinematics and Dynamics of Mechanical Systems*, vol. 1
-    (Allyn and Bacon, 1989), whose slider-crank is a running example of constrained
+    Machines and Mechanisms* (4th ed. 2011), ch. 1 and ch. 2 (position analysis); E. J.
+    Haug, *Computer-Aided Kinematics and Dynamics of Mechanical Systems*, vol. 1 (Allyn
+    and Bacon, 1989), which treats it among its planar examples of constrained
     dynamics. The dimensions and masses are ours.
 
     Geometry: the crank turns about the world origin, its tip A carries the rod; the
@@ -254,7 +255,7 @@ def slider_crank(
     return b.build(
         gravity=GRAVITY,
         name="slider_crank",
-        source="slider-crank (Uicker, Pennock & Shigley 2003, ch. 3; Haug 1989)",
+        source="slider-crank (Uicker, Pennock & Shigley 2011, ch. 2; Haug 1989)",
     )
 
 
@@ -272,10 +273,10 @@ def five_bar(
     mobility 2.
 
     The "RR-RR-R" planar parallel manipulator (with the fixed base the fifth bar) of
-    J.-P. Merlet, *Parallel Robots* (Springer, 2nd ed. 2006), ch. 1 and §4 (its direct
-    and inverse kinematics), and of its singularity analysis by C. Gosselin and J.
-    Angeles, "Singularity analysis of closed-loop kinematic chains", IEEE Trans. Robotics
-    and Automation 6(3):281–290 (1990). The dimensions and masses are ours.
+    J.-P. Merlet, *Parallel Robots* (Springer, 2nd ed. 2006); the kinds of singularity of
+    such closed chains are those of C. Gosselin and J. Angeles, "Singularity analysis of
+    closed-loop kinematic chains", IEEE Trans. Robotics and Automation 6(3):281–290
+    (1990). The dimensions and masses are ours.
 
     Geometry: the base joints at (∓``base``/2, 0, 0) (bodies ``left_proximal``,
     ``right_proximal``, rates 0 and 1, the actuated joints), each carrying its distal

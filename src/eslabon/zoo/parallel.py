@@ -244,7 +244,7 @@ def stewart(
     Mech. Eng. (1956–57), his tyre-testing machine; D. Stewart, "A platform with six
     degrees of freedom", Proc. Inst. Mech. Eng. 180(1), no. 15, pp. 371–386 (1965). The
     6-6 geometry in pairs is the usual one (J.-P. Merlet, *Parallel Robots*, 2nd ed.
-    2006, ch. 1); the dimensions and masses are ours.
+    2006); the dimensions and masses are ours.
 
     The model: the platform (body ``platform``, frame ``ee`` at its centre) hangs on a
     massless chain from the world: prismatic x, y, z, then revolute z, y, x (yaw, pitch,
