@@ -91,10 +91,11 @@ def delta(
 
     Home (q = 0): every arm at ``arm_angle`` and the platform on the axis below the
     base. Links are uniform rods (arms pivoting at one end). With ``lumped`` each
-    forearm's mass is split as two point masses at its ends, the standard simplification
-    of Delta dynamics: half on the arm at the elbow, half at the forearm's far end
-    (which moves with the platform); the forearm then has inertia only through that far
-    point mass, off its joint's centre, so M stays positive definite.
+    forearm's mass is split as two point masses at its ends, a common simplification of
+    Delta dynamics (here in equal halves): one on the arm at the elbow, one at the
+    forearm's far end (which moves with the platform); the forearm then has inertia only
+    through that far point mass, off its joint's centre, so M stays positive definite and
+    the actuator torques have a closed form (tests/test_linkages.py).
 
     Parameters
     ----------
