@@ -31,7 +31,13 @@ def same_dynamics(a, b, seed=0, tol=1e-12):
         check(es.end_effector_pose(b, q), es.end_effector_pose(a, q), tol)
 
 
-@pytest.mark.parametrize("name", [n for n in es.zoo.names()])
+# URDF describes trees only: to_urdf refuses the zoo's closed-loop mechanisms (the test
+# after this one), whose round trip is YAML's (tests/test_model_files.py)
+TREE_ZOO = [n for n in es.zoo.names() if not es.zoo.load(n).constraints]
+CLOSED_ZOO = [n for n in es.zoo.names() if es.zoo.load(n).constraints]
+
+
+@pytest.mark.parametrize("name", TREE_ZOO)
 def test_zoo_model_exported_and_reimported_has_identical_dynamics(name, tmp_path):
     model = es.zoo.load(name)
     if model.constraints:
@@ -41,6 +47,17 @@ def test_zoo_model_exported_and_reimported_has_identical_dynamics(name, tmp_path
     assert {f.name for f in back.frames} >= {f.name for f in model.frames}
     same_dynamics(model, back)
     same_dynamics(model, from_urdf(tmp_path / "m.urdf", gravity=model.gravity))
+
+
+@pytest.mark.parametrize("name", CLOSED_ZOO)
+def test_to_urdf_refuses_a_zoo_mechanism_with_closed_loops(name, tmp_path):
+    """The tree would lose its loop closures, so export is refused, naming them."""
+    model = es.zoo.load(name)
+    loops = ", ".join(c.name for c in model.constraints)
+    message = f"constraints: URDF describes trees only, and {name} has .*\\({loops}\\)"
+    with pytest.raises(ValueError, match=message):
+        to_urdf(model, tmp_path / "m.urdf")
+    assert not (tmp_path / "m.urdf").exists()
 
 
 @pytest.mark.parametrize("convention", ["standard", "modified", "rojas"])
@@ -523,7 +540,7 @@ def test_planar_root_joint_against_pinocchio(name):
         check(es.mass_matrix(model, q)[np.ix_(order, order)], T.T @ M @ T, 1e-9, what="crba")
 
 
-@pytest.mark.parametrize("name", [n for n in es.zoo.names()])
+@pytest.mark.parametrize("name", TREE_ZOO)
 def test_zoo_dh_robots_through_to_urdf_against_pinocchio(name):
     """Issue 8: the zoo's robots, written by to_urdf and read by Pinocchio, give the same
     inverse dynamics, mass matrix and forward dynamics to 1e-9 (a free-flyer base is

@@ -10,7 +10,7 @@ seeded random tree (not registered models).
 
 from __future__ import annotations
 
-from . import andrews, araujo, arms, jaramillo, practica, rojas, simple, space
+from . import andrews, araujo, arms, jaramillo, linkages, parallel, practica, rojas, simple, space
 from .random_chain import random_chain
 from .random_tree import random_tree
 
@@ -27,6 +27,11 @@ _REGISTRY = {
     "jaramillo_rpr": jaramillo.jaramillo_rpr,
     "space_manipulator": space.space_manipulator,
     "andrews_squeezer": andrews.andrews_squeezer,
+    "four_bar": linkages.four_bar,
+    "slider_crank": linkages.slider_crank,
+    "five_bar": linkages.five_bar,
+    "delta": parallel.delta,
+    "stewart": parallel.stewart,
 }
 
 
