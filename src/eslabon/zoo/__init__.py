@@ -10,7 +10,19 @@ seeded random tree (not registered models).
 
 from __future__ import annotations
 
-from . import andrews, araujo, arms, jaramillo, linkages, parallel, practica, rojas, simple, space
+from . import (
+    andrews,
+    araujo,
+    arms,
+    jaramillo,
+    legged,
+    linkages,
+    parallel,
+    practica,
+    rojas,
+    simple,
+    space,
+)
 from .random_chain import random_chain
 from .random_tree import random_tree
 
@@ -32,6 +44,8 @@ _REGISTRY = {
     "five_bar": linkages.five_bar,
     "delta": parallel.delta,
     "stewart": parallel.stewart,
+    "quadruped": legged.quadruped,
+    "humanoid": legged.humanoid,
 }
 
 
