@@ -239,6 +239,7 @@ WINTER_LENGTHS = {  # × H
 }
 HUMANOID_CROUCH = 0.3  # the stance: hip pitch −α, knee 2α, ankle pitch −α [rad] (ours)
 LONG_AXIS = 0.1  # the moment about a segment's long axis, × the transverse one (ours)
+ARMATURE = 0.01  # each joint's rotor inertia [kg m²] (ours)
 
 
 def _segment(total: float, name: str, length: float, along: np.ndarray) -> dict:
@@ -281,8 +282,12 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
     Ours: the moment about a segment's long axis (Table 4.1 has none), a tenth of the
     transverse one; the foot's COM, a quarter of its length ahead of the ankle and half
     the ankle's height below it; the joints' layout (the hip's three axes and the
-    ankle's two meet at a point, on massless links between them); and the stance, a
-    slight crouch with the feet flat: hip pitch −0.3, knee 0.6, ankle pitch −0.3 rad.
+    ankle's two meet at a point, on massless links between them); a rotor inertia
+    (armature) of 0.01 kg m² on each joint, as a geared motor has, which also keeps the
+    mass matrix well conditioned where the hip's yaw and pitch axes line up (hip roll
+    ±π/2: the massless links between them would leave a motion without inertia); and
+    the stance, a slight crouch with the feet flat: hip pitch −0.3, knee 0.6, ankle
+    pitch −0.3 rad.
     That stance is q = 0 (the joint frames are turned by it; a joint angle here is
     measured from it), and the free flyer's frame is placed at the hips' standing
     height, 0.039 H + 0.491 H cos 0.3 above the ground, so the pelvis's position in q
@@ -347,17 +352,24 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
         yaw = b.add_body(
             pelvis,
             "R",
+            armature=ARMATURE,
             axis=z_axis,
             translation=(0.0, s * w["hip_width"] * H / 2, 0.0),
             name=f"{side}_hip_yaw_link",
             joint_name=f"{side}_hip_yaw",
         )
         roll = b.add_body(
-            yaw, "R", axis=x_axis, name=f"{side}_hip_roll_link", joint_name=f"{side}_hip_roll"
+            yaw,
+            "R",
+            armature=ARMATURE,
+            axis=x_axis,
+            name=f"{side}_hip_roll_link",
+            joint_name=f"{side}_hip_roll",
         )
         femur = b.add_body(
             roll,
             "R",
+            armature=ARMATURE,
             axis=y_axis,
             rotation=ry(-a),
             name=f"{side}_thigh",
@@ -367,6 +379,7 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
         tibia = b.add_body(
             femur,
             "R",
+            armature=ARMATURE,
             axis=y_axis,
             translation=(0.0, 0.0, -thigh),
             rotation=ry(2 * a),
@@ -377,6 +390,7 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
         pitch = b.add_body(
             tibia,
             "R",
+            armature=ARMATURE,
             axis=y_axis,
             translation=(0.0, 0.0, -shank),
             rotation=ry(-a),
@@ -386,7 +400,13 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
         foot = _segment(M, "foot", foot_length, forward)
         foot["com"] = (foot_length / 4, 0.0, -ankle / 2)
         sole = b.add_body(
-            pitch, "R", axis=x_axis, name=f"{side}_foot", joint_name=f"{side}_ankle_roll", **foot
+            pitch,
+            "R",
+            armature=ARMATURE,
+            axis=x_axis,
+            name=f"{side}_foot",
+            joint_name=f"{side}_ankle_roll",
+            **foot,
         )
         b.add_frame(f"{side}_sole", sole, translation=(0.0, 0.0, -ankle))
         feet[f"{side}_foot"] = (f"{side}_sole", "weld")
@@ -395,6 +415,7 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
         arm = b.add_body(
             pelvis,
             "R",
+            armature=ARMATURE,
             axis=y_axis,
             translation=(0.0, s * w["shoulder_width"] * H / 2, trunk),
             name=f"{side}_upper_arm",
@@ -404,6 +425,7 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
         b.add_body(
             arm,
             "R",
+            armature=ARMATURE,
             axis=y_axis,
             translation=(0.0, 0.0, -upper),
             name=f"{side}_forearm",
