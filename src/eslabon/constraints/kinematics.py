@@ -575,8 +575,15 @@ def assemble(model, q, *, constraints=None, fixed=(), tol: float = 1e-12, max_it
     if np.max(np.abs(phi)) <= tol:
         return q
     worst = int(np.argmax(np.abs(phi)))
+    moving = _jacobian(model, rows, q, f)[worst]
+    scale = max(1e-300, np.abs(moving).max())
+    joints = [model.v_names[j] for j in free if abs(moving[j]) > 1e-9 * scale]
+    involved = f"the free rates that move it: {', '.join(joints)}" if joints else (
+        "no free rate moves it"
+    )  # fmt: skip
     raise ValueError(
         f"assemble: no configuration within {tol:g} found in {max_iter} steps: the "
-        f"residual is {np.max(np.abs(phi)):.3g} at row {names[worst]!r}; the fixed "
-        "coordinates may put the mechanism out of reach, or the start is too far"
+        f"residual is {np.max(np.abs(phi)):.3g} at row {names[worst]!r} ({involved}); "
+        "the fixed coordinates may put the mechanism out of reach, or the start is too "
+        "far or at a singular configuration"
     )
