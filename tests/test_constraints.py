@@ -189,7 +189,7 @@ def test_bad_constraints_are_named(bar):
         (ec.Contact("c", "rocker_end", position=[0, 0]), "position: expected 3 finite"),
         (ec.Contact("c", "rocker_end", rotation=-np.eye(3)), "rotation: expected a rotation"),
         ([PIN, PIN], "constraints\\[1\\].name: expected a new"),
-        ("loop", "constraints\\[0\\]: expected a LoopClosure or Contact"),
+        ("loop", "constraints\\[0\\]: expected a LoopClosure, Contact or RollingWheel"),
     ]
     for rows, message in cases:
         with pytest.raises(ValueError, match=message):
