@@ -4,7 +4,8 @@ rolling wheels carries their marks (each loop's two frame origins per sample, eq
 run's residual and energy; a constraint's name is escaped like a robot's; a tree's page
 is what the template and viewer.js alone give, with no constraint data. ``eslabon
 simulate`` of a linkage keeps its constraints, ``eslabon view`` draws the saved run; in
-headless Chromium the marks sit where the data says (skipped without a browser)."""
+headless Chromium the marks sit where the data says and hostile constraint names show as
+text without running (skipped without a browser)."""
 
 import base64
 import json
@@ -234,4 +235,33 @@ def test_marks_in_a_browser(browser, tmp_path, four_bar_run):
     assert "loop pin" in key
     assert browser.execute_script(f"return {v}.constraintCurve()") == "residual ‖φ‖∞"
     assert browser.execute_script(f"return {v}.constraintCurve('energy T + V')") == "energy T + V"
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_hostile_constraint_names_in_a_browser(browser, tmp_path):
+    """A contact and a loop named with markup: no handler runs, the key shows the names
+    as text, no image is made."""
+    pwn = "window.__pwned=1"
+    names = [f"</script><script>{pwn}</script>", f"<img src=x onerror={pwn}>"]
+    arm = es.zoo.load("planar2")
+    model = arm.replace(constraints=(
+        ec.Contact(names[0], "ee", ["y"], position=[1.8, 0.0, 0.0]),
+        ec.LoopClosure(names[1], "dh0", "ee", ["x"]),
+    ))  # fmt: skip
+    traj = types.SimpleNamespace(t=np.array([0.0, 0.1]), q=np.zeros((2, 2)))
+    page = viz.Viewer(model, traj, autoplay=False, title=names[1]).save(tmp_path / "evil.html")
+    browser.get(page.as_uri())
+    for _ in range(100):
+        if browser.execute_script("return !!(window.eslabonViewer && window.eslabonViewer.ready)"):
+            break
+        time.sleep(0.05)
+    time.sleep(0.2)  # an onerror of a broken image would have run by now
+    assert browser.execute_script("return window.__pwned === undefined")
+    assert browser.execute_script("return document.images.length") == 0
+    rows = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#constraint-key > div'))"
+        ".map((e) => e.textContent)"
+    )
+    assert rows == [f"● loop {names[1]}", f"● contact {names[0]}"]
+    assert browser.execute_script("return window.eslabonViewer.constraintMarks") == 2
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
