@@ -154,7 +154,12 @@ def simulate(
     out: Path = typer.Option(
         ..., "--out", help="Result file: .npz or .csv (its folder must exist)."
     ),
-    q0: str = vector_option("--q0", "Initial joint positions", "rad or m"),
+    q0: str = vector_option(
+        "--q0",
+        "Initial joint positions",
+        "rad or m",
+        "the neutral configuration, assembled onto the model's constraints if any",
+    ),
     qd0: str = vector_option("--qd0", "Initial joint velocities", "rad/s or m/s"),
     tau: str = vector_option("--tau", "Constant joint torques", "N·m or N"),
     u: str = typer.Option(
@@ -179,9 +184,11 @@ def simulate(
     force: bool = FORCE,
     as_json: bool = JSON,
 ):
-    """Simulate from (q0, qd0) under a constant torque and save the trajectory. A mobile
-    manipulator file (YAML with a `mobile` section) starts at rest at the origin with
-    the arm at q0 and takes the platform inputs --u."""
+    """Simulate from (q0, qd0) under a constant torque and save the trajectory; a model
+    with constraints is simulated under them (the .npz keeps λ, the residual and the
+    energy, which `eslabon view` draws). A mobile manipulator file (YAML with a `mobile`
+    section) starts at rest at the origin with the arm at q0 and takes the platform
+    inputs --u."""
     from ..sim import simulate as run
 
     integrator = _renamed_option(method, "--method", integrator, "--integrator")
@@ -194,7 +201,9 @@ def simulate(
         return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, integrator, force, as_json)
     if u is not None:
         raise UserError("--u: platform inputs apply to mobile-manipulator models only")
-    x0, v0 = parse_configuration(m, q0, "--q0"), parse_vector(qd0, m.nv, "--qd0")
+    # unset on a model with constraints: None, which simulate assembles onto them
+    x0 = None if q0 is None and m.constraints else parse_configuration(m, q0, "--q0")
+    v0 = parse_vector(qd0, m.nv, "--qd0")
     torque = None if tau is None else parse_vector(tau, m.nv, "--tau")
     traj = run(
         m, x0, v0, t_final, dt, torque=torque, integrator=integrator or "rk4", algorithm=algorithm
