@@ -146,6 +146,11 @@ def test_rollout_runs_each_start_under_the_constraints(closed):
     np.testing.assert_array_equal(runs.q[1], one.q)
     np.testing.assert_array_equal(runs.constraint_force[1], one.constraint_force)
     assert runs.constraint_residual.shape == (2, 11) and runs.energy.shape == (2, 11)
+    heavier = closed.replace(mass=closed.mass * 2.0)  # one model per run, constraints kept
+    each = es.rollout([closed, heavier], Q0, np.zeros((2, 3)), 0.1, 0.01)
+    alone = es.simulate(heavier, Q0[1], None, 0.1, 0.01)
+    np.testing.assert_array_equal(each.q[1], alone.q)
+    np.testing.assert_array_equal(each.q[0], es.simulate(closed, Q0[0], None, 0.1, 0.01).q)
 
 
 def test_bad_constrained_runs_are_refused_by_name(closed, start):
