@@ -172,3 +172,25 @@ def test_bad_constrained_runs_are_refused_by_name(closed, start):
     for call, message in cases:
         with pytest.raises(ValueError, match=message):
             call()
+
+
+def test_the_command_line_fd_of_a_closed_chain_gives_its_forces(capsys):
+    """`eslabon fd four_bar`: the constrained accelerations at the assembled neutral
+    configuration and the loop's forces by name, equal to the library's; a --q off the
+    loop is one line and a non-zero exit."""
+    import json
+
+    from eslabon.cli.main import main
+
+    bar = es.zoo.load("four_bar")
+    assert main(["fd", "four_bar", "--json"]) in (0, None)
+    out = json.loads(capsys.readouterr().out)
+    ref = ec.constrained_forward_dynamics(bar, es.neutral(bar), np.zeros(3), np.zeros(3))
+    np.testing.assert_allclose(out["qdd"], ref.qdd, rtol=1e-12, atol=1e-12)
+    forces = {name: float(f) for name, f in ref.forces().items()}
+    assert out["constraint_forces"] == pytest.approx(forces, rel=1e-12)
+    with pytest.raises(SystemExit) as code:
+        main(["fd", "four_bar", "--q", "1 1 1"])
+    assert code.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--q: the configuration is off the constraints" in err

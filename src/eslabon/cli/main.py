@@ -125,11 +125,15 @@ def forward(
     ),
     method: str | None = OLD_METHOD,
 ):
-    """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
+    """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero); a model with
+    constraints: under them, with their forces (unset --q: the neutral configuration
+    assembled; --algorithm kkt, schur, null_space, udwadia_kalaba or soa)."""
     from .. import forward_dynamics
 
     algorithm = _renamed_option(method, "--method", algorithm, "--algorithm")
     m = resolve_model(model, opt)
+    if m.constraints:
+        return _constrained_forward(m, q, qd, tau, algorithm, as_json)
     x = parse_configuration(m, q, "--q")
     v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
     qdd = forward_dynamics(m, x, v, t, algorithm=algorithm)
@@ -144,6 +148,33 @@ def forward(
         as_json,
         [f"model {printable(m.name)}  ({m.nv} DOF)", f"qdd = {_fmt(qdd)}"],
     )
+
+
+def _constrained_forward(m, q, qd, tau, algorithm, as_json):
+    """``eslabon fd`` of a model with constraints: q̈ and λ by row name."""
+    from ..constraints import assemble, constrained_forward_dynamics, constraint_residual
+    from ..model.configuration import neutral
+
+    x = assemble(m, neutral(m)) if q is None else parse_configuration(m, q, "--q")
+    off = float(abs(constraint_residual(m, x)).max())
+    if off > 1e-8:
+        raise UserError(
+            f"--q: the configuration is off the constraints (‖φ‖ = {off:.3g}); give one on "
+            "them or leave --q unset (the neutral configuration, assembled)"
+        )
+    v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
+    out = constrained_forward_dynamics(m, x, v, t, algorithm=algorithm or "kkt")
+    forces = {name: float(f) for name, f in zip(out.names, out.force, strict=True)}
+    lines = [f"model {printable(m.name)}  ({m.nv} DOF, {len(out.names)} constraint rows)",
+             f"qdd = {_fmt(out.qdd)}"]  # fmt: skip
+    lines += [f"λ {printable(name)} = {f:.6g}" for name, f in forces.items()]
+    emit(
+        {"model": m.name, "q": x.tolist(), "qd": v.tolist(), "tau": t.tolist(),
+         "qdd": out.qdd.tolist(), "constraint_forces": forces,
+         "redundant_rows": list(out.redundant)},
+        as_json,
+        lines,
+    )  # fmt: skip
 
 
 @app.command()
