@@ -146,6 +146,11 @@ def test_rollout_runs_each_start_under_the_constraints(closed):
     np.testing.assert_array_equal(runs.q[1], one.q)
     np.testing.assert_array_equal(runs.constraint_force[1], one.constraint_force)
     assert runs.constraint_residual.shape == (2, 11) and runs.energy.shape == (2, 11)
+    heavier = closed.replace(mass=closed.mass * 2.0)  # one model per run, constraints kept
+    each = es.rollout([closed, heavier], Q0, np.zeros((2, 3)), 0.1, 0.01)
+    alone = es.simulate(heavier, Q0[1], None, 0.1, 0.01)
+    np.testing.assert_array_equal(each.q[1], alone.q)
+    np.testing.assert_array_equal(each.q[0], es.simulate(closed, Q0[0], None, 0.1, 0.01).q)
 
 
 def test_bad_constrained_runs_are_refused_by_name(closed, start):
@@ -167,3 +172,25 @@ def test_bad_constrained_runs_are_refused_by_name(closed, start):
     for call, message in cases:
         with pytest.raises(ValueError, match=message):
             call()
+
+
+def test_the_command_line_fd_of_a_closed_chain_gives_its_forces(capsys):
+    """`eslabon fd four_bar`: the constrained accelerations at the assembled neutral
+    configuration and the loop's forces by name, equal to the library's; a --q off the
+    loop is one line and a non-zero exit."""
+    import json
+
+    from eslabon.cli.main import main
+
+    bar = es.zoo.load("four_bar")
+    assert main(["fd", "four_bar", "--json"]) in (0, None)
+    out = json.loads(capsys.readouterr().out)
+    ref = ec.constrained_forward_dynamics(bar, es.neutral(bar), np.zeros(3), np.zeros(3))
+    np.testing.assert_allclose(out["qdd"], ref.qdd, rtol=1e-12, atol=1e-12)
+    forces = {name: float(f) for name, f in ref.forces().items()}
+    assert out["constraint_forces"] == pytest.approx(forces, rel=1e-12)
+    with pytest.raises(SystemExit) as code:
+        main(["fd", "four_bar", "--q", "1 1 1"])
+    assert code.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--q: the configuration is off the constraints" in err

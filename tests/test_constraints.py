@@ -5,6 +5,8 @@ the four-bar linkage in its one coordinate, derived from energies alone."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -49,9 +51,15 @@ def test_assembly_closes_the_loop_keeping_the_fixed_coordinate(bar):
     assert np.abs(ec.constraint_residual(bar, q, constraints=PIN)).max() < 1e-12
     tip = es.kinematics.frame_pose(bar, q, "rocker_end")[:3, 3]
     np.testing.assert_allclose(tip, [2.5, 0.0, 0.0], atol=1e-12)
-    with pytest.raises(ValueError, match="assemble: no configuration.*row 'far\\.x'"):
-        far = ec.LoopClosure("far", "ground_pivot", "rocker_end", "planar_pin")
+    far = ec.LoopClosure("far", "ground_pivot", "rocker_end", "planar_pin")
+    with pytest.raises(ValueError, match="assemble: no configuration.*row 'far\\.x' \\(no free"):
         ec.assemble(bar, [0.0, 0.0, 0.0], constraints=far, fixed=[0, 1, 2])
+    with pytest.raises(ValueError, match=re.escape("row 'far.x' (no free rate moves it)")):
+        ec.assemble(bar, [0.0, 0.0, 0.0], constraints=far, fixed=[0])  # stretched: singular
+    with pytest.raises(
+        ValueError, match=re.escape("(the free rates that move it: joint2, joint3)")
+    ):
+        ec.assemble(bar, [1.2, -1.0, -1.0], constraints=PIN, fixed=[0], max_iter=1)
 
 
 def test_a_point_closure_of_a_planar_linkage_reports_its_redundant_row(bar):
@@ -181,7 +189,7 @@ def test_bad_constraints_are_named(bar):
         (ec.Contact("c", "rocker_end", position=[0, 0]), "position: expected 3 finite"),
         (ec.Contact("c", "rocker_end", rotation=-np.eye(3)), "rotation: expected a rotation"),
         ([PIN, PIN], "constraints\\[1\\].name: expected a new"),
-        ("loop", "constraints\\[0\\]: expected a LoopClosure or Contact"),
+        ("loop", "constraints\\[0\\]: expected a LoopClosure, Contact or RollingWheel"),
     ]
     for rows, message in cases:
         with pytest.raises(ValueError, match=message):

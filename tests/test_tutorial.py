@@ -1,5 +1,5 @@
-"""docs/tutorial.md runs as written: its ```python blocks, in order, in one namespace,
-in a temporary folder (the files it writes land there)."""
+"""docs/tutorial.md and docs/parallel-robots.md run as written: their ```python blocks,
+in order, in one namespace, in a temporary folder (the files they write land there)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 TUTORIAL = Path(__file__).resolve().parents[1] / "docs" / "tutorial.md"
+PARALLEL = TUTORIAL.with_name("parallel-robots.md")
 
 
 def _blocks(text: str) -> list[str]:
@@ -22,3 +23,12 @@ def test_the_tutorial_runs(tmp_path, monkeypatch):
         exec(compile(code, f"docs/tutorial.md block {k}", "exec"), namespace)
     for name in ("my-arm.urdf", "fall.png", "fall.html"):
         assert (tmp_path / name).stat().st_size > 0, name
+
+
+def test_the_parallel_robot_tutorial_runs(tmp_path, monkeypatch):
+    blocks = _blocks(PARALLEL.read_text(encoding="utf-8"))
+    assert len(blocks) >= 7
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "tutorial"}
+    for k, code in enumerate(blocks, start=1):
+        exec(compile(code, f"docs/parallel-robots.md block {k}", "exec"), namespace)

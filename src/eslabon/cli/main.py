@@ -125,11 +125,15 @@ def forward(
     ),
     method: str | None = OLD_METHOD,
 ):
-    """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero)."""
+    """Forward dynamics q̈ = M⁻¹(τ − b) (unset vectors are zero); a model with
+    constraints: under them, with their forces (unset --q: the neutral configuration
+    assembled; --algorithm kkt, schur, null_space, udwadia_kalaba or soa)."""
     from .. import forward_dynamics
 
     algorithm = _renamed_option(method, "--method", algorithm, "--algorithm")
     m = resolve_model(model, opt)
+    if m.constraints:
+        return _constrained_forward(m, q, qd, tau, algorithm, as_json)
     x = parse_configuration(m, q, "--q")
     v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
     qdd = forward_dynamics(m, x, v, t, algorithm=algorithm)
@@ -146,6 +150,33 @@ def forward(
     )
 
 
+def _constrained_forward(m, q, qd, tau, algorithm, as_json):
+    """``eslabon fd`` of a model with constraints: q̈ and λ by row name."""
+    from ..constraints import assemble, constrained_forward_dynamics, constraint_residual
+    from ..model.configuration import neutral
+
+    x = assemble(m, neutral(m)) if q is None else parse_configuration(m, q, "--q")
+    off = float(abs(constraint_residual(m, x)).max())
+    if off > 1e-8:
+        raise UserError(
+            f"--q: the configuration is off the constraints (‖φ‖ = {off:.3g}); give one on "
+            "them or leave --q unset (the neutral configuration, assembled)"
+        )
+    v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
+    out = constrained_forward_dynamics(m, x, v, t, algorithm=algorithm or "kkt")
+    forces = {name: float(f) for name, f in zip(out.names, out.force, strict=True)}
+    lines = [f"model {printable(m.name)}  ({m.nv} DOF, {len(out.names)} constraint rows)",
+             f"qdd = {_fmt(out.qdd)}"]  # fmt: skip
+    lines += [f"λ {printable(name)} = {f:.6g}" for name, f in forces.items()]
+    emit(
+        {"model": m.name, "q": x.tolist(), "qd": v.tolist(), "tau": t.tolist(),
+         "qdd": out.qdd.tolist(), "constraint_forces": forces,
+         "redundant_rows": list(out.redundant)},
+        as_json,
+        lines,
+    )  # fmt: skip
+
+
 @app.command()
 def simulate(
     model: str = MODEL_ARG,
@@ -154,7 +185,12 @@ def simulate(
     out: Path = typer.Option(
         ..., "--out", help="Result file: .npz or .csv (its folder must exist)."
     ),
-    q0: str = vector_option("--q0", "Initial joint positions", "rad or m"),
+    q0: str = vector_option(
+        "--q0",
+        "Initial joint positions",
+        "rad or m",
+        "the neutral configuration, assembled onto the model's constraints if any",
+    ),
     qd0: str = vector_option("--qd0", "Initial joint velocities", "rad/s or m/s"),
     tau: str = vector_option("--tau", "Constant joint torques", "N·m or N"),
     u: str = typer.Option(
@@ -179,9 +215,11 @@ def simulate(
     force: bool = FORCE,
     as_json: bool = JSON,
 ):
-    """Simulate from (q0, qd0) under a constant torque and save the trajectory. A mobile
-    manipulator file (YAML with a `mobile` section) starts at rest at the origin with
-    the arm at q0 and takes the platform inputs --u."""
+    """Simulate from (q0, qd0) under a constant torque and save the trajectory; a model
+    with constraints is simulated under them (the .npz keeps λ, the residual and the
+    energy, which `eslabon view` draws). A mobile manipulator file (YAML with a `mobile`
+    section) starts at rest at the origin with the arm at q0 and takes the platform
+    inputs --u."""
     from ..sim import simulate as run
 
     integrator = _renamed_option(method, "--method", integrator, "--integrator")
@@ -194,7 +232,9 @@ def simulate(
         return _simulate_mobile(m, t_final, dt, out, q0, qd0, tau, u, integrator, force, as_json)
     if u is not None:
         raise UserError("--u: platform inputs apply to mobile-manipulator models only")
-    x0, v0 = parse_configuration(m, q0, "--q0"), parse_vector(qd0, m.nv, "--qd0")
+    # unset on a model with constraints: None, which simulate assembles onto them
+    x0 = None if q0 is None and m.constraints else parse_configuration(m, q0, "--q0")
+    v0 = parse_vector(qd0, m.nv, "--qd0")
     torque = None if tau is None else parse_vector(tau, m.nv, "--tau")
     traj = run(
         m, x0, v0, t_final, dt, torque=torque, integrator=integrator or "rk4", algorithm=algorithm

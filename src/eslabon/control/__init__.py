@@ -6,7 +6,8 @@
 * :func:`model_assignment` (K_p = UΩ² − W, K_d = 2UΨΩ − V), :func:`place_poles` (scipy or
   the Sylvester form), :func:`lqr`, :func:`tvlqr` (backward Riccati ODE).
 * :class:`Nominal`, control laws (:func:`model_assignment_law`, :func:`gain_schedule_law`,
-  :func:`computed_torque_law`, :func:`pd_gravity_law`) and :func:`simulate_closed_loop`.
+  :func:`computed_torque_law`, :func:`pd_gravity_law`) and :func:`simulate_closed_loop`;
+  :func:`parallel_computed_torque_law` for a closed chain (a parallel robot).
 
 See ``docs/control.md``.
 """
@@ -31,6 +32,7 @@ from .linearize import (
     state_matrices,
     to_python_control,
 )
+from .parallel import parallel_computed_torque_law
 from .tracking import (
     ClosedLoop,
     Nominal,
@@ -65,6 +67,7 @@ __all__ = [
     "model_assignment_law",
     "gain_schedule_law",
     "computed_torque_law",
+    "parallel_computed_torque_law",
     "pd_gravity_law",
     "ClosedLoop",
     "simulate_closed_loop",

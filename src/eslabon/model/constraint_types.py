@@ -136,7 +136,7 @@ class RollingWheel:
         The spin axis in the wheel's frame (non-zero; made unit). Default +y.
     rollers : float, optional
         The rollers' angle α [rad] of an omnidirectional (0) or mecanum (±π/4) wheel,
-        |α| < π/2; None (default) for a standard wheel.
+        ``|α| < π/2``; None (default) for a standard wheel.
     """
 
     name: str

@@ -526,9 +526,8 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
     >>> bool(np.array_equal(runs.q[2], one.q))
     True
     """
-    first = model if hasattr(model, "packed_dynamics") else None
-    if first is not None and first.constraints:
-        return _constrained_runs(first, q0, qd0, t_final, dt, torque, integrator, algorithm)
+    if _constrained(model):
+        return _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     runs, status, step, seq, T = _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     bad = np.flatnonzero(status)
     if len(bad):
@@ -545,9 +544,20 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
     return runs
 
 
+def _constrained(model) -> bool:
+    """Whether the model, or any model of a sequence, carries constraints."""
+    if hasattr(model, "packed_dynamics"):
+        return bool(model.constraints)
+    try:
+        return any(bool(getattr(m, "constraints", ())) for m in model)
+    except TypeError:
+        return False
+
+
 def _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm):
-    """The runs of a model with constraints: :func:`eslabon.simulate` run by run (the
-    constrained forward dynamics are numpy per state: no compiled loop yet)."""
+    """The runs of a model with constraints (or of one model per run): :func:`eslabon.
+    simulate` run by run (the constrained forward dynamics are numpy per state: no
+    compiled loop yet)."""
     from .simulate import simulate
 
     if isinstance(torque, _Law):
@@ -556,7 +566,10 @@ def _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm
             "constraints; give a torque array, or simulate each run with a callable"
         )
     Q0, V0 = real_array(q0, "q0"), real_array(qd0, "qd0")
-    n, nq = model.nv, model.nq
+    models = [model] * len(Q0) if hasattr(model, "packed_dynamics") else list(model)
+    if len(models) != len(Q0):
+        raise ValueError(f"model: expected one model per run ({len(Q0)}), got {len(models)}")
+    n, nq = models[0].nv, models[0].nq
     if Q0.ndim != 2 or Q0.shape[1] != nq or V0.shape != (len(Q0), n):
         raise ValueError(
             f"q0, qd0: expected arrays of shapes (N, {nq}) and (N, {n}), got {Q0.shape} "
@@ -571,7 +584,7 @@ def _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm
         Ti = T[min(i, len(T) - 1)]
         Ti = Ti[0] if len(Ti) == 1 else Ti
         try:
-            trajs.append(simulate(model, Q0[i], V0[i], t_final, dt, torque=Ti,
+            trajs.append(simulate(models[i], Q0[i], V0[i], t_final, dt, torque=Ti,
                                   integrator=integrator, algorithm=algorithm))  # fmt: skip
         except ValueError as exc:
             raise ValueError(f"run {i}: {exc}") from None

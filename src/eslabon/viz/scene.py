@@ -353,8 +353,9 @@ def characteristic_length(model, q) -> float:
     return max(float(np.ptp(pts, axis=0).max()), 0.1)
 
 
-def generated_parts(model, q):
-    """Parts per body for a model without visuals: capsules between joint origins, joint
+def generated_parts(model, q, frames=()):
+    """Parts per body for a model without visuals: capsules between joint origins (and to
+    the ``ee`` frame and the named ``frames``: a constrained model's loop frames), joint
     axes as cylinders, a pedestal at the world origin."""
     from .._engine.joint_types import has_axis, nq_of
 
@@ -368,6 +369,11 @@ def generated_parts(model, q):
     for fr in model.frames:
         if fr.name == "ee":
             ends[fr.body].append(np.asarray(fr.translation, dtype=float))
+    for name in frames:  # each once, not again where a joint or ee already ends
+        fr = model.frame(name)
+        end = np.asarray(fr.translation, dtype=float)
+        if not any(np.allclose(end, e, atol=1e-9) for e in ends[fr.body]):
+            ends[fr.body].append(end)
     for i in range(model.nb + 1):
         color = PALETTE[i % len(PALETTE)]
         for end in ends[i]:

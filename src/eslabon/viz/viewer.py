@@ -6,11 +6,15 @@ speed control, a time scrubber and frame stepping, and the joint curves beside i
 runs, thesis and coupled models…), draws their URDF visuals (meshes, boxes, cylinders,
 spheres, with their colours) or a generated geometry, a ground grid normal to the model's
 gravity, world axes, and for a mobile manipulator the platform's body, wheels and path.
+A model with constraints also gets its loop closures, contacts and rolling wheels'
+contact points marked, and a constrained run's residual and energy a panel of their own
+(:mod:`.constraint_marks`, ``page/constraints.js``); a tree's page is as it was.
 ``Viewer.save(path)`` writes the page; in Jupyter the object shows itself
 (``_repr_html_``). :func:`write_viewer` is the one-call form.
 
 The page exposes ``window.eslabonViewer`` (``setTime``, ``time``, ``frame``, ``play``,
-``pause``, ``setSpeed``, ``clock``, ``meshCount``, ``up``, ``screenUp``) so that a
+``pause``, ``setSpeed``, ``clock``, ``meshCount``, ``up``, ``screenUp``; with
+constraints ``constraintMarks``, ``markPositions``, ``constraintCurve``) so that a
 browser test can drive it.
 """
 
@@ -27,6 +31,7 @@ import numpy as np
 from .._args import whole_number
 from .._files import write_text_atomic
 from . import scene
+from .constraint_marks import constraint_curves, constraint_frames, constraint_marks
 
 #: curve colours (distinct; a second robot's curves are dashed)
 CURVE_COLORS = (
@@ -152,7 +157,9 @@ class Viewer:
         ----------
         model : Model
         traj : Trajectory
-            ``t`` (K,) [s], ``q`` (K, model.nq).
+            ``t`` (K,) [s], ``q`` (K, model.nq); a constrained run's
+            ``constraint_residual`` and ``energy`` (K,), when present, are plotted under
+            the joint curves.
         name : str, optional
             The robot's label (default: the model's name).
         urdf : str or path-like, optional
@@ -208,9 +215,11 @@ class Viewer:
             parts = (
                 scene.urdf_parts(model, info, folder, self.meshes, package_dirs)
                 if has_visuals
-                else scene.generated_parts(model, q[0])
+                else scene.generated_parts(model, q[0], constraint_frames(model))
             )
         positions, quats = scene.body_poses(model, q[idx])
+        marks = constraint_marks(model, q[idx])  # None for a tree
+        extra = constraint_curves(traj, idx)  # a constrained run's residual and energy
         names, units = scene.curves(model, curve_names)
         g = np.asarray(model.gravity, dtype=float)
         if self.up is None:
@@ -223,11 +232,15 @@ class Viewer:
             "quaternions": scene.b64(quats, "<f4"),
             "opacity": float(opacity),
             "color": CURVE_COLORS[len(self.robots) % len(CURVE_COLORS)],
-            "_points": positions.reshape(-1, 3),
+            "_points": np.vstack([positions.reshape(-1, 3), *_contact_points(marks)]),
             "_start": positions[0],
             "_floor": floor,
             "_curves": (names, units, q[idx], set(int(h) for h in hidden)),
         }
+        if marks is not None:
+            robot["constraints"] = marks
+        if extra:
+            robot["constraint_curves"] = {"t": robot["t"], "curves": extra}
         if path_body is not None:
             path = positions[:, int(path_body)].copy()
             if floor is not None:  # on the floor, just above it
@@ -343,8 +356,15 @@ class Viewer:
             TITLE=html.escape(title, quote=True),
             THREE=_inline_script(_asset("three-eslabon.min.js")),
             DATA=_script_json(self.data()),
-            SCRIPT=_inline_script(_asset("viewer.js")),
+            SCRIPT=_inline_script(_asset("viewer.js")) + self._constraint_script(),
         )
+
+    def _constraint_script(self) -> str:
+        """The script drawing constraints (page/constraints.js), for a scene with a
+        constrained model or run; nothing otherwise, so a tree's page stays as it was."""
+        if not any("constraints" in r or "constraint_curves" in r for r in self.robots):
+            return ""
+        return "\n" + _inline_script(_asset("constraints.js"))
 
     def save(self, path, *, overwrite: bool = True) -> Path:
         """Write the page to ``path`` (.html).
@@ -381,6 +401,13 @@ class Viewer:
             f'<iframe srcdoc="{doc}" style="width: 100%; height: 600px; border: 0" '
             'sandbox="allow-scripts"></iframe>'
         )
+
+
+def _contact_points(marks) -> list:
+    """The contacts' world points (within the view's extent), as (1, 3) arrays."""
+    if marks is None:
+        return []
+    return [np.reshape(c["position"], (1, 3)) for c in marks["contacts"]]
 
 
 def _read_info(path: Path):
