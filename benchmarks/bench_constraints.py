@@ -6,7 +6,7 @@
 - Solo 12 on four point feet and Talos (reduced) on two flat feet: one call of
   ``eslabon.constraints.constrained_forward_dynamics`` (KKT and Schur) against
   ``pinocchio.constraintDynamics`` with the same contacts (3-D / 6-D, world-aligned), and
-  a loop over 1,000 random states of each.
+  a loop over 50 random states of each.
 - The four-bar (``zoo.load("four_bar")``) simulated 10 s at 1 kHz with RK4 by
   ``eslabon.simulate`` against MuJoCo's RK4 with the loop closed by an equality
   ``connect`` constraint (a soft constraint: MuJoCo's default solref).

@@ -52,8 +52,9 @@ def test_the_energy_error_of_rk4_falls_as_the_fourth_power_of_the_step():
     released from rest for ten seconds, undamped, no stabilization (it would add its own
     error): halving RK4's step divides its energy error by about 2⁴ = 16 (measured 14.6
     from 0.02 to 0.01 s); the adaptive Dormand–Prince 8(5,3) at rtol 1e-10 holds it at
-    2.7e-9 J, far below both. (The default four-bar of the tests is a change-point
-    linkage, 1 + 2.5 = 2 + 1.5, which flattens: a poor long test.)"""
+    2.7e-9 J, far below both, and ‖φ‖ at 8.5e-11 m (bound 1e-8). (The default four-bar
+    of the tests is a change-point linkage, 1 + 2.5 = 2 + 1.5, which flattens: a poor long
+    test.)"""
     rocker = four_bar(a=1.0, c=2.5, r=2.0, d=2.2).replace(constraints=(PIN,))
     start = ec.close_state(rocker, [1.2, -1.0, -1.5], [0], [1.2]).q
     errors = [
@@ -194,3 +195,44 @@ def test_the_command_line_fd_of_a_closed_chain_gives_its_forces(capsys):
     assert code.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--q: the configuration is off the constraints" in err
+
+
+def test_the_command_line_id_and_the_refusals_of_a_closed_chain(capsys):
+    """`eslabon id quadruped`: the holding torques (base rows zero) and the feet's forces,
+    summing to the weight; rates that break the constraints, and `linearize` (which takes
+    trees), are one line each."""
+    import json
+
+    from eslabon.cli.main import main
+
+    robot = es.zoo.load("quadruped")
+    assert main(["id", "quadruped", "--json"]) in (0, None)
+    out = json.loads(capsys.readouterr().out)
+    assert out["tau"][:6] == [0.0] * 6
+    up = sum(f for name, f in out["constraint_forces"].items() if name.endswith(".z"))
+    assert up == pytest.approx(float(robot.mass.sum()) * 9.81, rel=1e-9)
+    for argv, message in (
+        (["fd", "four_bar", "--qd", "1 0 0"], "--qd: the rates break the constraints"),
+        (["linearize", "four_bar", "--trajectory", "x.npz", "--t", "0"],
+         "MODEL: four_bar has constraints; linearize takes trees"),
+    ):  # fmt: skip
+        with pytest.raises(SystemExit) as code:
+            main(argv)
+        assert code.value.code == 2
+        assert message in capsys.readouterr().err
+
+
+def test_paths_that_take_trees_only_refuse_a_closed_chain(closed, start, tmp_path):
+    """The compiled batch paths would run the bare tree: they say so instead."""
+    from eslabon.batch.models import read_model_source
+
+    with pytest.raises(ValueError, match="rollout_with_failures runs the compiled loops"):
+        es.sim.rollout_with_failures(closed, np.zeros((1, 3)), np.zeros((1, 3)), 0.1, 0.01)
+    with pytest.raises(ValueError, match="model: 'four_bar' has constraints"):
+        read_model_source("four_bar", tmp_path)
+    arm = es.zoo.load("planar2")  # a generator of models is read once, as before
+    runs = es.rollout((arm for _ in range(2)), np.zeros((2, 2)), np.zeros((2, 2)), 0.1, 0.01)
+    assert runs.q.shape == (2, 11, 2)
+    Q0 = np.tile(start, (2, 1))
+    with pytest.raises(ValueError, match="run 1's constraint rows"):
+        es.rollout([closed, closed.replace(constraints=())], Q0, np.zeros((2, 3)), 0.1, 0.01)

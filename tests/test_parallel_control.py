@@ -26,7 +26,7 @@ def _hold(values, t_final=1.0):
 @pytest.mark.parametrize(
     ("name", "independent", "actuated", "offset"),
     [
-        ("five_bar", [0, 1], None, [0.03, -0.02]),
+        ("five_bar", [0, 1], [0, 1], [0.03, -0.02]),
         ("delta", [3, 4, 5], [0, 1, 2], [0.01, -0.005, 0.008]),
     ],
 )
@@ -44,9 +44,8 @@ def test_the_error_decays_as_the_critically_damped_closed_form(name, independent
     expected = np.asarray(offset) * (1 + OMEGA * t) * np.exp(-OMEGA * t)
     error = run.q[:, independent] - goal
     assert np.abs(error - expected).max() < 1e-7
-    if actuated is not None:  # only the arms push
-        others = np.setdiff1d(np.arange(robot.nv), actuated)
-        assert np.all(run.tau[:, others] == 0.0)
+    others = np.setdiff1d(np.arange(robot.nv), actuated)  # only the actuators push
+    assert np.all(run.tau[:, others] == 0.0)
 
 
 def test_the_five_bar_follows_a_moving_reference():
@@ -54,7 +53,9 @@ def test_the_five_bar_follows_a_moving_reference():
     nominal = es.control.Nominal(
         *es.joint_trajectory([0.0, 0.0], [0.3, -0.2], np.linspace(0.0, 1.0, 11))
     )
-    law = es.control.parallel_computed_torque_law(robot, nominal, 400.0, 40.0, independent=[0, 1])
+    law = es.control.parallel_computed_torque_law(
+        robot, nominal, 400.0, 40.0, independent=[0, 1], actuated=[0, 1]
+    )
     start = ec.close_state(robot, es.neutral(robot), [0, 1], [0.0, 0.0]).q
     run = es.simulate(robot, start, None, 1.0, 0.01, torque=law, integrator="dop853",
                       rtol=1e-11, atol=1e-12)  # fmt: skip

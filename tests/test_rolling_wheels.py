@@ -168,6 +168,8 @@ def test_bad_wheels_are_refused_by_field():
     for wheel, message in cases:
         with pytest.raises(ValueError, match=message):
             ec.constraint_jacobian(arm, [0.0, 0.0], constraints=wheel)
+    with pytest.raises(ValueError, match="rolling wheels bound the rates, not the positions"):
+        ec.close_state(arm, [0.0, 0.0], [0], [0.1], constraints=ec.RollingWheel("w", "ee", 0.1))
     upright = ec.RollingWheel("w", "ee", 0.1, axis=(0, 0, 1))  # planar2 turns about z
     with pytest.raises(ValueError, match="w: the wheel's spin axis is not horizontal"):
         ec.constraint_jacobian(arm, [0.0, 0.0], constraints=upright)

@@ -51,7 +51,7 @@ def read_model_source(ref: str, base: Path) -> tuple:
     from ..model.files import load_arm_model as load_model
 
     if ref in zoo.names():
-        return ref, None, zoo.load(ref)
+        return ref, None, _tree_only(zoo.load(ref), ref)
     path = Path(ref) if Path(ref).is_absolute() else base / ref
     if not path.is_file():
         raise ValueError(f"model: {ref!r} is neither a zoo model nor a model file")
@@ -64,7 +64,18 @@ def read_model_source(ref: str, base: Path) -> tuple:
     model = load_model(path)
     if path.read_bytes() != before:
         raise ValueError(f"model: {str(path)!r} changed while it was read; run again")
-    return str(path), text, model
+    return str(path), text, _tree_only(model, ref)
+
+
+def _tree_only(model, ref: str):
+    """The model, refused when it carries constraints: a sweep's tasks (the compiled
+    rollouts, the tree's inverse dynamics) do not take them yet."""
+    if model.constraints:
+        raise ValueError(
+            f"model: {ref!r} has constraints (closed loops, contacts or wheels); sweeps run "
+            "trees only for now: loop over eslabon.simulate, which takes them"
+        )
+    return model
 
 
 def build_model(model_ref: str, model_text: str | None):

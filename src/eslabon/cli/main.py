@@ -86,10 +86,16 @@ def inverse(
     as_json: bool = JSON,
     trace: bool = typer.Option(False, "--trace", help="Print every NE quantity."),
 ):
-    """Inverse dynamics τ = NE(q, q̇, q̈) (unset vectors are zero)."""
+    """Inverse dynamics τ = NE(q, q̇, q̈) (unset vectors are zero); a model with
+    constraints: the actuators' torques and the constraint forces of that motion (unset
+    --q: the neutral configuration, assembled)."""
     from .. import inverse_dynamics, rnea_trace
 
     m = resolve_model(model, opt)
+    if m.constraints:
+        from .constrained import constrained_inverse
+
+        return constrained_inverse(m, q, qd, qdd, trace, as_json)
     x = parse_configuration(m, q, "--q")
     v, a = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (qdd, "--qdd")))
     tau = inverse_dynamics(m, x, v, a)
@@ -121,7 +127,8 @@ def forward(
         None,
         "--algorithm",
         help="aba, crba, rnea_columns, lagrange, soa or gibbs_appell "
-        "(default: aba; crba with a mimic joint).",
+        "(default: aba; crba with a mimic joint); a model with constraints: kkt, schur, "
+        "null_space, udwadia_kalaba or soa (default: kkt).",
     ),
     method: str | None = OLD_METHOD,
 ):
@@ -133,7 +140,9 @@ def forward(
     algorithm = _renamed_option(method, "--method", algorithm, "--algorithm")
     m = resolve_model(model, opt)
     if m.constraints:
-        return _constrained_forward(m, q, qd, tau, algorithm, as_json)
+        from .constrained import constrained_forward
+
+        return constrained_forward(m, q, qd, tau, algorithm, as_json)
     x = parse_configuration(m, q, "--q")
     v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
     qdd = forward_dynamics(m, x, v, t, algorithm=algorithm)
@@ -148,33 +157,6 @@ def forward(
         as_json,
         [f"model {printable(m.name)}  ({m.nv} DOF)", f"qdd = {_fmt(qdd)}"],
     )
-
-
-def _constrained_forward(m, q, qd, tau, algorithm, as_json):
-    """``eslabon fd`` of a model with constraints: q̈ and λ by row name."""
-    from ..constraints import assemble, constrained_forward_dynamics, constraint_residual
-    from ..model.configuration import neutral
-
-    x = assemble(m, neutral(m)) if q is None else parse_configuration(m, q, "--q")
-    off = float(abs(constraint_residual(m, x)).max())
-    if off > 1e-8:
-        raise UserError(
-            f"--q: the configuration is off the constraints (‖φ‖ = {off:.3g}); give one on "
-            "them or leave --q unset (the neutral configuration, assembled)"
-        )
-    v, t = (parse_vector(s, m.nv, f) for s, f in ((qd, "--qd"), (tau, "--tau")))
-    out = constrained_forward_dynamics(m, x, v, t, algorithm=algorithm or "kkt")
-    forces = {name: float(f) for name, f in zip(out.names, out.force, strict=True)}
-    lines = [f"model {printable(m.name)}  ({m.nv} DOF, {len(out.names)} constraint rows)",
-             f"qdd = {_fmt(out.qdd)}"]  # fmt: skip
-    lines += [f"λ {printable(name)} = {f:.6g}" for name, f in forces.items()]
-    emit(
-        {"model": m.name, "q": x.tolist(), "qd": v.tolist(), "tau": t.tolist(),
-         "qdd": out.qdd.tolist(), "constraint_forces": forces,
-         "redundant_rows": list(out.redundant)},
-        as_json,
-        lines,
-    )  # fmt: skip
 
 
 @app.command()
@@ -430,6 +412,11 @@ def linearize_cmd(
     from ..sim import Trajectory
 
     m = resolve_model(model, opt)
+    if m.constraints:
+        raise UserError(
+            f"MODEL: {printable(m.name)} has constraints; linearize takes trees (use "
+            "eslabon.constraints.linearize_constrained in the independent coordinates)"
+        )
     traj = Trajectory.load(trajectory)
     if traj.q.ndim != 2 or traj.q.shape[1] != m.nq:
         raise UserError(

@@ -87,6 +87,12 @@ def close_state(
     ([0.5, 0.20853], [1.0, -2.444686])
     """
     rows = checked(model, constraints)
+    if any(r.rolling is not None for r in rows):
+        raise ValueError(
+            "constraints: rolling wheels bound the rates, not the positions, so the "
+            "independent coordinates do not fix the rest; close_state takes loop closures "
+            "and contacts (assemble them, then give rates with J q̇ = 0)"
+        )
     independent = _indices(independent, model.nv, "independent")
     k = independent.size
     q = np.array(q_guess, dtype=float)

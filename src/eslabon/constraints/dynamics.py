@@ -106,7 +106,7 @@ def constrained_forward_dynamics(
     algorithm : {"kkt", "schur", "null_space", "udwadia_kalaba", "soa"}
     stabilization : (float, float)
         Baumgarte's (α, β) [1/s]: J q̈ = γ − 2α J q̇ − β² φ instead of γ, so that a
-        drift off the constraints decays (:mod:`.simulate`); (0, 0), the default, is
+        drift off the constraints decays (:mod:`eslabon.sim.constrained`); (0, 0), the default, is
         the exact constraint. λ then includes the stabilizing share.
 
     Returns

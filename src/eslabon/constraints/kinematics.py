@@ -1,8 +1,9 @@
 """Kinematics of constrained systems: residual φ(q), Jacobian J(q), drift γ = −J̇ q̇, the
 rank of the rows, the split into dependent and independent coordinates, and assembly.
 
-For each constraint (:mod:`.types`) between frame A and frame B, with d = p_B − p_A and
-every vector in world axes (ω, v of a frame's origin; ω̇, a its classical acceleration):
+For each constraint (:mod:`eslabon.model.constraint_types`) between frame A and frame B,
+with d = p_B − p_A and every vector in world axes (ω, v of a frame's origin; ω̇, a its
+classical acceleration):
 
     φ_t = R_Aᵀ d,                  J_t = R_Aᵀ (J_vB − J_vA + [d]× J_ωA)
     φ_r (below),                   J_r = R_Aᵀ (J_ωB − J_ωA)
@@ -553,9 +554,9 @@ def assemble(model, q, *, constraints=None, fixed=(), tol: float = 1e-12, max_it
     rows = tuple(r for r in checked(model, constraints) if r.rolling is None)  # φ's rows
     q, _ = _state(model, q)
     free = np.setdiff1d(np.arange(model.nv), _indices(fixed, model.nv, "fixed"))
+    tol = finite_number(tol, "tol", positive=True)
     if not rows:
         return q  # rolling wheels bound the rates only
-    tol = finite_number(tol, "tol", positive=True)
     names = row_names(rows)
     mu = 1e-6
 

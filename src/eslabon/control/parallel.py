@@ -48,15 +48,17 @@ def parallel_computed_torque_law(model, nominal, kp, kd, *, independent, actuate
     actuated : sequence of int, optional
         The actuated rates; by default every rate but a free flyer's
         (:func:`eslabon.constraints.constrained_inverse_dynamics`).
-    constraints : LoopClosure, Contact or a list of them, optional
+    constraints : LoopClosure, Contact, RollingWheel or a list of them, optional
         By default the model's own.
 
     Returns
     -------
     callable
         ``law(t, q, qd) -> tau`` (nv,) [N·m, N]: zero on the unactuated rates; what
-        :func:`eslabon.simulate` takes as ``torque``. It raises a ValueError for a t
-        outside the nominal or a state off the constraints.
+        :func:`eslabon.simulate` takes as ``torque``. The measured q is first moved onto
+        φ = 0 keeping θ (damped Newton: a run's drift is tiny) and q̇ onto J q̇ = 0 from θ̇.
+        It raises a ValueError for a t outside the nominal, or a q from which φ = 0
+        cannot be reached.
 
     Raises
     ------
@@ -74,7 +76,7 @@ def parallel_computed_torque_law(model, nominal, kp, kd, *, independent, actuate
     >>> nominal = es.control.Nominal(*es.joint_trajectory([0.0, 0.0], [0.2, -0.1],
     ...                                                   np.linspace(0.0, 1.0, 11)))
     >>> law = es.control.parallel_computed_torque_law(robot, nominal, 100.0, 20.0,
-    ...                                                independent=[0, 1])
+    ...                                                independent=[0, 1], actuated=[0, 1])
     >>> start = ec.close_state(robot, es.neutral(robot), [0, 1], [0.02, 0.0]).q
     >>> run = es.simulate(robot, start, None, 1.0, 0.01, torque=law)
     >>> bool(np.abs(run.q[-1, :2] - [0.2, -0.1]).max() < 1e-3)

@@ -83,8 +83,20 @@ def _platform_part(mm) -> np.ndarray:
 
 
 def tree_model(mm, *, with_arm: bool = True):
-    """The unconstrained tree (coordinates = the platform's config, then the arm's q);
-    ``with_arm=False``: the platform's bodies alone (the one-way coupling's Step 2)."""
+    """The unconstrained tree (coordinates = the platform's config, then the arm's q).
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    with_arm : bool
+        False: the platform's bodies alone (the one-way coupling's Step 2).
+
+    Returns
+    -------
+    Model
+        Prismatic x, y and revolute heading θ at the root, the platform's bodies, then
+        the arm at the mount (no constraints: :func:`rolling_constraints` gives them).
+    """
     b = ModelBuilder()
     x = b.add_body(0, "P", axis=(1, 0, 0), name="x")
     y = b.add_body(x, "P", axis=(0, 1, 0), name="y")

@@ -11,7 +11,7 @@ with B a pose fixed in the world. Each row has a name, ``"<constraint>.<axis>"``
 names its force λ (Featherstone, *Rigid Body Dynamics Algorithms* (2008), §8.1: loop
 joints and their constraint forces).
 
-A :class:`RollingWheel` is an upright wheel rolling on the world's xy plane (z up)
+A :class:`RollingWheel` is an upright wheel rolling on a horizontal ground (z up)
 without slipping: the material point of the wheel at the contact has no velocity along
 the wheel's heading (row ``"roll"``) nor, for a standard wheel, along its axle (row
 ``"skid"``); a wheel with free rollers at angle α (omnidirectional, mecanum) keeps only
@@ -116,13 +116,15 @@ class Contact:
 
 @dataclass(frozen=True)
 class RollingWheel:
-    """An upright wheel rolling without slipping on the world's xy plane (z up): two
+    """An upright wheel rolling without slipping on a horizontal ground (z up): two
     velocity rows (``"roll"``: no slip along the heading e = a × z; ``"skid"``: none
     along the axle a), or one (``"roll"``, along e + tan α·a) for a wheel with free
     rollers at angle α.
 
     The wheel's frame has its origin at the wheel's centre; its spin axis must stay
-    horizontal (a wheel on a planar base), else the rows are refused at that state.
+    horizontal (a wheel on a planar base), else the rows are refused at that state. The
+    contact point is ``radius`` below the centre; the ground's height is not checked
+    (the rows bound velocities only).
 
     Parameters
     ----------
@@ -305,7 +307,7 @@ def constraints_from_entries(entries: Any, field: str = "constraints") -> list:
     contact's ``position`` [m] and ``rotation`` (3×3) in the world; a wheel as
     :class:`RollingWheel`)."""
     if not isinstance(entries, list) or not entries:
-        raise ValueError(f"{field}: expected a non-empty list of loop and contact entries")
+        raise ValueError(f"{field}: expected a non-empty list of loop, contact and wheel entries")
     out: list[LoopClosure | Contact | RollingWheel] = []
     for k, e in enumerate(entries):
         where = f"{field}[{k}]"

@@ -206,7 +206,7 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None) -> str:
     if model.constraints:
         raise ValueError(
             f"constraints: URDF describes trees only, and {model.name} has "
-            f"{len(model.constraints)} closed loop(s) or contact(s) "
+            f"{len(model.constraints)} constraint(s): closed loops, contacts or wheels "
             f"({', '.join(c.name for c in model.constraints)}); save it as .yaml"
         )
     kinds = _joint_kinds(model)

@@ -1,4 +1,4 @@
-"""Simulation of a model with constraints (loop closures, contacts): what
+"""Simulation of a model with constraints (loop closures, contacts, rolling wheels): what
 :func:`eslabon.simulate` runs when the model carries ``constraints`` or is given them.
 
 Each step integrates the constrained forward dynamics
@@ -45,17 +45,45 @@ from ..constraints import (
 from ..constraints.dynamics import CONSTRAINED_ALGORITHMS, stabilization_gains
 from ..dynamics import kinetic_energy, mass_matrix, potential_energy
 from ..model.configuration import neutral
-from .trajectory import Trajectory
 
 
 def constrained_trajectory(model, q0, qd0, t, *, integrator, applied, constraints, algorithm,
                            stabilization, projection, rtol, atol, steps_on_charts):  # fmt: skip
-    """The :class:`Trajectory` of ``model`` under ``constraints`` (None: the model's own).
+    """The fields of the :class:`~eslabon.sim.Trajectory` of ``model`` under
+    ``constraints``, but t, τ and the joint names (:func:`eslabon.simulate` builds it).
 
-    ``q0`` None starts from :func:`eslabon.neutral` assembled onto φ = 0; ``applied(t,
-    k, q, qd)`` gives the generalized forces (the torques plus the wrenches' share),
-    (n,). ``steps_on_charts`` is :func:`.simulate._steps_on_charts` (passed in: that
-    module calls this one). Returns the fields of the trajectory but t, τ and the names.
+    Parameters
+    ----------
+    model : Model
+    q0 : ndarray (nq,) or None
+        None: :func:`eslabon.neutral` assembled onto φ = 0.
+    qd0 : ndarray (nv,) or None
+        None: at rest. The start must satisfy φ = 0 and J q̇ = 0.
+    t : ndarray (K,)
+        The sample times, evenly spaced from 0.
+    integrator : {"rk4", "euler", "dop853", "rk45"}
+    applied : callable
+        ``applied(t, k, q, qd) -> (nv,)``: the generalized forces (torques plus the
+        wrenches' share) at time t in sample interval k.
+    constraints : LoopClosure, Contact, RollingWheel, a list of them, or None
+        None: the model's own.
+    algorithm : str or None
+        One of :data:`eslabon.constraints.CONSTRAINED_ALGORITHMS`; None: ``"kkt"``.
+    stabilization : (float, float)
+        Baumgarte's (α, β) [1/s].
+    projection : bool
+        Project q and q̇ back onto the constraints after each sample interval.
+    rtol, atol : float
+        The adaptive integrators' tolerances.
+    steps_on_charts : callable
+        :func:`eslabon.sim.simulate._steps_on_charts` (passed in: that module calls this
+        one).
+
+    Returns
+    -------
+    dict
+        ``q``, ``qd``, ``qdd``, ``constraint_names``, ``constraint_force``,
+        ``constraint_residual`` and ``energy``.
     """
     given = model.constraints if constraints is None else constraints
     algorithm = "kkt" if algorithm is None else algorithm
@@ -144,4 +172,4 @@ def _project(model, given, q, v):
     return q, v - MJ @ np.linalg.solve(J @ MJ, J @ v)
 
 
-__all__ = ["constrained_trajectory", "Trajectory"]
+__all__ = ["constrained_trajectory"]

@@ -424,6 +424,12 @@ def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=N
     >>> failed.tolist()
     [False, True]
     """
+    model = _read_once(model)
+    if _constrained(model):
+        raise ValueError(
+            "model: rollout_with_failures runs the compiled loops, which do not take "
+            "constraints; use eslabon.rollout (run by run under the constraints)"
+        )
     runs, status, _, _, _ = _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     return runs, status != 0
 
@@ -526,6 +532,7 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
     >>> bool(np.array_equal(runs.q[2], one.q))
     True
     """
+    model = _read_once(model)
     if _constrained(model):
         return _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     runs, status, step, seq, T = _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
@@ -542,6 +549,17 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
             raise ValueError(f"run {i}: {exc}") from None
     check_runs(seq, runs.t, runs.q, runs.qd, runs.tau, zero_order_hold=T is not None)
     return runs
+
+
+def _read_once(model):
+    """A Model as it is; any other iterable (a generator of models) as a list, so that the
+    checks and the run read the same models."""
+    if hasattr(model, "packed_dynamics") or isinstance(model, (list, tuple)):
+        return model
+    try:
+        return list(model)
+    except TypeError:
+        return model  # not iterable: _run names it
 
 
 def _constrained(model) -> bool:
@@ -588,6 +606,13 @@ def _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm
                                   integrator=integrator, algorithm=algorithm))  # fmt: skip
         except ValueError as exc:
             raise ValueError(f"run {i}: {exc}") from None
+
+    for i, tr in enumerate(trajs):
+        if tr.constraint_names != trajs[0].constraint_names:
+            raise ValueError(
+                f"model: run {i}'s constraint rows {tr.constraint_names} differ from run 0's "
+                f"{trajs[0].constraint_names}; one rollout takes one constraint set"
+            )
 
     def stack(field):
         return np.stack([getattr(tr, field) for tr in trajs])

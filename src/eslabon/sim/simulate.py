@@ -166,14 +166,15 @@ def simulate(
         constant [moment; force] or ``value(t, q, qd)``, world or local axes), added to
         the torques as J_fᵀ w (:mod:`eslabon.dynamics.wrenches`); the run takes the
         Python loop. ``tau`` in the result holds the joint torques alone.
-    constraints : LoopClosure, Contact or a list of them, optional
-        The loop closures and contacts the motion obeys (:mod:`eslabon.constraints`); by
-        default the model's own (:attr:`eslabon.Model.constraints`), ``[]`` for none (the
-        bare tree). With constraints, ``algorithm`` is one of
-        :data:`eslabon.constraints.CONSTRAINED_ALGORITHMS` (default ``"kkt"``), a
-        ``q0`` of None is the neutral configuration assembled onto φ = 0, the start
-        must satisfy φ = 0 and J q̇₀ = 0 (:func:`eslabon.constraints.close_state`), and
-        the run takes the Python loop (:mod:`.constrained`).
+    constraints : LoopClosure, Contact, RollingWheel or a list of them, optional
+        The loop closures, contacts and rolling wheels the motion obeys
+        (:mod:`eslabon.constraints`); by default the model's own
+        (:attr:`eslabon.Model.constraints`), ``[]`` for none (the bare tree). With
+        constraints, ``algorithm`` is one of
+        :data:`eslabon.constraints.CONSTRAINED_ALGORITHMS` (default ``"kkt"``), a ``q0``
+        of None is the neutral configuration assembled onto φ = 0, the start must
+        satisfy φ = 0 and J q̇₀ = 0 (:func:`eslabon.constraints.close_state`), and the
+        run takes the Python loop (:mod:`.constrained`).
     stabilization : (float, float)
         With constraints: Baumgarte's (α, β) [1/s], J q̈ = γ − 2α J q̇ − β² φ; (0, 0)
         for none. Keep α·dt and β·dt well below 1.

@@ -44,7 +44,8 @@ class Trajectory:
         (:func:`eslabon.constraints.constraint_names`); empty for a tree.
     constraint_force : ndarray ``(K, m)`` or None
         λ of each row at each sample [N, N·m]: what frame A exerts on frame B (a contact:
-        the world on the robot) at B's origin, in A's axes.
+        the world on the robot) at B's origin, in A's axes; a rolling wheel's row, the
+        ground's force on the wheel at its contact point along the row's direction.
     constraint_residual : ndarray ``(K,)`` or None
         ‖φ‖∞ at each sample [m, rad]: how far the integration strayed from the
         constraints.

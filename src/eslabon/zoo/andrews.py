@@ -105,6 +105,22 @@ def andrews_squeezer():
     bodies 2, 3, 4, 6), ``D`` (the spring's end on body 3) and ``C`` (its anchor in the
     world). The applied forces (motor, spring) are :func:`applied_forces`; the initial
     state :func:`initial_state`.
+
+    Returns
+    -------
+    Model
+        The mechanism, its three loop closures on it, no gravity.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> from eslabon.zoo.andrews import initial_state
+    >>> model = es.zoo.load("andrews_squeezer")
+    >>> q0, qd0 = initial_state()
+    >>> closed = abs(ec.constraint_residual(model, q0)).max() < 1e-14
+    >>> model.nv, len(ec.constraint_names(model)), bool(closed)
+    (7, 6, True)
     """
     p = PARAMETERS
     b = ModelBuilder()

@@ -23,19 +23,19 @@ from ..model.constraint_types import LoopClosure
 GRAVITY = (0.0, -9.81, 0.0)
 
 
-def rz(angle: float) -> np.ndarray:
+def _rz(angle: float) -> np.ndarray:
     """The rotation by ``angle`` [rad] about z."""
     c, s = np.cos(angle), np.sin(angle)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
-def rod(mass: float, length: float) -> dict:
+def _rod(mass: float, length: float) -> dict:
     """A uniform slender rod along its body's x axis from the joint: mass, COM, inertia."""
     inertia = np.diag([1e-3, 1.0, 1.0]) * mass * length**2 / 12.0
     return dict(mass=float(mass), com=(length / 2.0, 0.0, 0.0), inertia=inertia)
 
 
-def circles(center_a, radius_a, center_b, radius_b, left: bool, what: str) -> np.ndarray:
+def _circles(center_a, radius_a, center_b, radius_b, left: bool, what: str) -> np.ndarray:
     """The intersection of two circles in the plane: of the two, the one on the left of
     the line from ``center_a`` to ``center_b`` (or on its right), else a ValueError."""
     a, b = np.asarray(center_a, float), np.asarray(center_b, float)
@@ -128,29 +128,29 @@ def four_bar(
     _positive("four_bar", crank=crank, coupler=coupler, rocker=rocker, ground=ground)
     A = crank * np.array([np.cos(crank_angle), np.sin(crank_angle)])
     D = np.array([ground, 0.0])
-    B = circles(A, coupler, D, rocker, left=True, what="four_bar crank_angle")
+    B = _circles(A, coupler, D, rocker, left=True, what="four_bar crank_angle")
     th_crank, th_coupler, th_rocker = float(crank_angle), _angle(B - A), _angle(D - B)
     b = ModelBuilder()
     c1 = b.add_body(
-        0, "R", rotation=rz(th_crank), name="crank", joint_name="crank", **rod(crank_mass, crank)
+        0, "R", rotation=_rz(th_crank), name="crank", joint_name="crank", **_rod(crank_mass, crank)
     )
     c2 = b.add_body(
         c1,
         "R",
         translation=(crank, 0, 0),
-        rotation=rz(th_coupler - th_crank),
+        rotation=_rz(th_coupler - th_crank),
         name="coupler",
         joint_name="coupler",
-        **rod(coupler_mass, coupler),
+        **_rod(coupler_mass, coupler),
     )
     c3 = b.add_body(
         c2,
         "R",
         translation=(coupler, 0, 0),
-        rotation=rz(th_rocker - th_coupler),
+        rotation=_rz(th_rocker - th_coupler),
         name="rocker",
         joint_name="rocker",
-        **rod(rocker_mass, rocker),
+        **_rod(rocker_mass, rocker),
     )
     b.add_frame("rocker_end", c3, translation=(rocker, 0, 0))
     b.add_frame("ground_pivot", 0, translation=(ground, 0, 0))
@@ -228,16 +228,21 @@ def slider_crank(
     side = 0.1
     b = ModelBuilder()
     c1 = b.add_body(
-        0, "R", rotation=rz(crank_angle), name="crank", joint_name="crank", **rod(crank_mass, crank)
+        0,
+        "R",
+        rotation=_rz(crank_angle),
+        name="crank",
+        joint_name="crank",
+        **_rod(crank_mass, crank),
     )
     c2 = b.add_body(
         c1,
         "R",
         translation=(crank, 0, 0),
-        rotation=rz(th_rod - crank_angle),
+        rotation=_rz(th_rod - crank_angle),
         name="rod",
         joint_name="rod",
-        **rod(rod_mass, rod_length),
+        **_rod(rod_mass, rod_length),
     )
     sl = b.add_body(
         0,
@@ -321,7 +326,7 @@ def five_bar(
     proximal_bodies, abs_angles = [], []
     for side, x, left in sides:
         A = np.array([x, 0.0])
-        E = circles(A, proximal, P, distal, left=left, what=f"five_bar home ({side})")
+        E = _circles(A, proximal, P, distal, left=left, what=f"five_bar home ({side})")
         th_p, th_d = _angle(E - A), _angle(P - E)
         abs_angles.append((th_p, th_d))
         proximal_bodies.append(
@@ -329,10 +334,10 @@ def five_bar(
                 0,
                 "R",
                 translation=(x, 0, 0),
-                rotation=rz(th_p),
+                rotation=_rz(th_p),
                 name=f"{side}_proximal",
                 joint_name=f"{side}_proximal",
-                **rod(proximal_mass, proximal),
+                **_rod(proximal_mass, proximal),
             )
         )
     for (side, _, _), body, (th_p, th_d) in zip(sides, proximal_bodies, abs_angles, strict=True):
@@ -340,10 +345,10 @@ def five_bar(
             body,
             "R",
             translation=(proximal, 0, 0),
-            rotation=rz(th_d - th_p),
+            rotation=_rz(th_d - th_p),
             name=f"{side}_distal",
             joint_name=f"{side}_distal",
-            **rod(distal_mass, distal),
+            **_rod(distal_mass, distal),
         )
         b.add_frame("ee" if side == "left" else "right_tip", d, translation=(distal, 0, 0))
     b.add_constraint(LoopClosure("pin", "ee", "right_tip", "planar_pin"))
