@@ -74,25 +74,12 @@ def _standing(model, feet, kind, rng):
 
 
 def _pinocchio(model, contacts):
+    """Pinocchio's own call on its twin, the arguments in its order (no reordering timed)."""
     import pinocchio as pin
 
-    from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
+    from eslabon.interop.pinocchio import configuration_order, constraint_dynamics_twin, dof_order
 
-    pm = to_pinocchio(model)
-    data = pm.createData()
-    models, datas = pin.StdVec_RigidConstraintModel(), pin.StdVec_RigidConstraintData()
-    for c in contacts:
-        fr = model.frame(c.frame)
-        frame = pm.frames[pm.getFrameId(f"body_{fr.body}_{model.body_names[fr.body]}")]
-        six = len(ec.PRESETS.get(c.axes, c.axes)) == 6
-        kind = pin.ContactType.CONTACT_6D if six else pin.ContactType.CONTACT_3D
-        placement = frame.placement * pin.SE3(fr.rotation, fr.translation)
-        models.append(pin.RigidConstraintModel(kind, pm, frame.parentJoint, placement,
-                                               pin.ReferenceFrame.LOCAL_WORLD_ALIGNED))  # fmt: skip
-        datas.append(models[len(models) - 1].createData())
-    pin.initConstraintDynamics(pm, data, models, datas)
-    settings = pin.ProximalSettings(1e-14, 0.0, 1)
-
+    pm, data, models, datas, settings = constraint_dynamics_twin(model, contacts).pinocchio
     cq, cv = configuration_order(model), dof_order(model)
 
     def call(q, v, tau):

@@ -438,29 +438,10 @@ def test_bad_options_are_named(bar):
 
 def _pinocchio_constraint_dynamics(pin, model, contacts, q, v, tau):
     """q̈ (eslabon's order) and λ of Pinocchio's ``constraintDynamics`` for eslabon's
-    contacts on the Pinocchio twin: rigid contacts at the same points, world-aligned
-    axes, no proximal damping."""
-    from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
+    contacts on the Pinocchio twin (eslabon.interop.pinocchio.constraint_dynamics_twin)."""
+    from eslabon.interop.pinocchio import constraint_dynamics_twin
 
-    pm = to_pinocchio(model)
-    data = pm.createData()
-    models, datas = pin.StdVec_RigidConstraintModel(), pin.StdVec_RigidConstraintData()
-    for c in contacts:
-        fr = model.frame(c.frame)
-        frame = pm.frames[pm.getFrameId(f"body_{fr.body}_{model.body_names[fr.body]}")]
-        six = len(ec.PRESETS.get(c.axes, c.axes)) == 6
-        kind = pin.ContactType.CONTACT_6D if six else pin.ContactType.CONTACT_3D
-        placement = frame.placement * pin.SE3(fr.rotation, fr.translation)
-        models.append(pin.RigidConstraintModel(kind, pm, frame.parentJoint, placement,
-                                               pin.ReferenceFrame.LOCAL_WORLD_ALIGNED))  # fmt: skip
-        datas.append(models[len(models) - 1].createData())
-    pin.initConstraintDynamics(pm, data, models, datas)
-    cq, cv = configuration_order(model), dof_order(model)
-    a = pin.constraintDynamics(pm, data, q[cq], v[cv], tau[cv], models, datas,
-                               pin.ProximalSettings(1e-14, 0.0, 1))  # fmt: skip
-    qdd = np.empty(model.nv)
-    qdd[cv] = a
-    return qdd, np.array(data.lambda_c)
+    return constraint_dynamics_twin(model, contacts)(q, v, tau)
 
 
 def test_a_welded_arm_agrees_with_pinocchios_6d_contact():

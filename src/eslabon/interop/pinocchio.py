@@ -372,4 +372,89 @@ def to_pinocchio(model, *, armature: bool = True):
     return pm
 
 
-__all__ = ["to_pinocchio", "dof_order", "configuration_order", "body_order"]
+def constraint_dynamics_twin(model, contacts=None):
+    """Pinocchio's ``constraintDynamics`` for eslabon's contacts, as an oracle: rigid 3-D
+    or 6-D contacts at the same frames of the Pinocchio twin (:func:`to_pinocchio`),
+    world-aligned axes, no proximal damping.
+
+    Parameters
+    ----------
+    model : Model
+    contacts : Contact or a list of them, optional
+        Point (3 rows) or weld (6 rows) contacts with the world's axes (no
+        ``rotation``); by default the model's own constraints.
+
+    Returns
+    -------
+    callable
+        ``dynamics(q, qd, tau) -> (qdd, lam)``, both in eslabon's orders: q̈ (nv,) and
+        the contact forces λ (the rows of :func:`eslabon.constraints.constraint_names`).
+        Its attribute ``pinocchio`` holds (model, data, constraint models, constraint
+        datas, proximal settings), for calling Pinocchio directly (a benchmark).
+
+    Raises
+    ------
+    ValueError
+        Pinocchio is not installed; a loop closure, a rolling wheel, a contact with other
+        axes than point or weld, or a rotated contact (Pinocchio's world-aligned rows
+        would not be eslabon's).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon import constraints as ec
+    >>> from eslabon.interop.pinocchio import constraint_dynamics_twin
+    >>> arm = es.zoo.load("puma560")
+    >>> q = np.full(6, 0.3)
+    >>> weld = ec.Contact("w", "ee", "weld", position=es.kinematics.frame_pose(arm, q, "ee")[:3, 3])
+    >>> qdd, lam = constraint_dynamics_twin(arm, [weld])(q, np.zeros(6), np.ones(6))
+    >>> ours = ec.constrained_forward_dynamics(arm, q, np.zeros(6), np.ones(6), constraints=weld)
+    >>> bool(np.allclose(lam, ours.force, atol=1e-8))
+    True
+    """
+    from ..model.constraint_types import AXES, PRESETS, Contact
+
+    pin = _import_pin()
+    contacts = model.constraints if contacts is None else contacts
+    contacts = [contacts] if isinstance(contacts, Contact) else list(contacts)
+    pm = to_pinocchio(model)
+    data = pm.createData()
+    models, datas = pin.StdVec_RigidConstraintModel(), pin.StdVec_RigidConstraintData()
+    for c in contacts:
+        axes = tuple(PRESETS.get(c.axes, c.axes)) if isinstance(c, Contact) else ()
+        if axes not in (PRESETS["point"], AXES) or (
+            c.rotation is not None and not np.allclose(c.rotation, np.eye(3))
+        ):
+            raise ValueError(
+                f"contacts: {getattr(c, 'name', c)!r}: the twin takes point or weld contacts "
+                "in the world's axes (Pinocchio's rigid 3-D/6-D contacts)"
+            )
+        fr = model.frame(c.frame)
+        frame = pm.frames[pm.getFrameId(f"body_{fr.body}_{model.body_names[fr.body]}")]
+        kind = pin.ContactType.CONTACT_6D if axes == AXES else pin.ContactType.CONTACT_3D
+        placement = frame.placement * pin.SE3(fr.rotation, fr.translation)
+        models.append(pin.RigidConstraintModel(kind, pm, frame.parentJoint, placement,
+                                               pin.ReferenceFrame.LOCAL_WORLD_ALIGNED))  # fmt: skip
+        datas.append(models[len(models) - 1].createData())
+    pin.initConstraintDynamics(pm, data, models, datas)
+    settings = pin.ProximalSettings(1e-14, 0.0, 1)
+    cq, cv = configuration_order(model), dof_order(model)
+
+    def dynamics(q, qd, tau):
+        q, qd, tau = (np.asarray(x, dtype=float) for x in (q, qd, tau))
+        a = pin.constraintDynamics(pm, data, q[cq], qd[cv], tau[cv], models, datas, settings)
+        qdd = np.empty(model.nv)
+        qdd[cv] = a
+        return qdd, np.array(data.lambda_c)
+
+    dynamics.pinocchio = (pm, data, models, datas, settings)  # type: ignore[attr-defined]
+    return dynamics
+
+
+__all__ = [
+    "to_pinocchio",
+    "dof_order",
+    "configuration_order",
+    "body_order",
+    "constraint_dynamics_twin",
+]
