@@ -21,13 +21,13 @@ from ..model.constraint_types import Contact
 GRAVITY = (0.0, 0.0, -9.81)
 
 
-def ry(angle: float) -> np.ndarray:
+def _ry(angle: float) -> np.ndarray:
     """The rotation by ``angle`` [rad] about y."""
     c, s = np.cos(angle), np.sin(angle)
     return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
 
 
-def home_pose(model, frame: str) -> tuple:
+def _home_pose(model, frame: str) -> tuple:
     """The world pose (rotation, position) of ``frame`` at q = 0, the product of the
     joint frames' placements from the world to its body (every joint is at its zero)."""
     fr = model.frame(frame)
@@ -48,7 +48,7 @@ def _standing(b: ModelBuilder, feet: dict, contacts: bool, build: dict):
     if not contacts:
         return model
     for name, (frame, axes) in feet.items():
-        R, p = home_pose(model, frame)
+        R, p = _home_pose(model, frame)
         flat = axes == "point" or np.allclose(R, np.eye(3), rtol=0.0, atol=1e-12)
         b.add_constraint(Contact(name, frame, axes, tuple(p.tolist()), None if flat else R))
     return b.build(**build)
@@ -183,7 +183,7 @@ def quadruped(contacts: bool = True):
             "R",
             axis=(0.0, 1.0, 0.0),
             translation=(0.0, side * SOLO_HFE_Y, 0.0),
-            rotation=ry(sign * hfe),
+            rotation=_ry(sign * hfe),
             name=f"{leg}_UPPER_LEG",
             joint_name=f"{leg}_HFE",
             **_link(SOLO_UPPER_LEG, side, side < 0),
@@ -193,7 +193,7 @@ def quadruped(contacts: bool = True):
             "R",
             axis=(0.0, 1.0, 0.0),
             translation=(0.0, side * knee_y, -upper),
-            rotation=ry(sign * kfe),
+            rotation=_ry(sign * kfe),
             name=f"{leg}_LOWER_LEG",
             joint_name=f"{leg}_KFE",
             **_link(SOLO_LOWER_LEG, side),
@@ -371,7 +371,7 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
             "R",
             armature=ARMATURE,
             axis=y_axis,
-            rotation=ry(-a),
+            rotation=_ry(-a),
             name=f"{side}_thigh",
             joint_name=f"{side}_hip_pitch",
             **_segment(M, "thigh", thigh, down),
@@ -382,7 +382,7 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
             armature=ARMATURE,
             axis=y_axis,
             translation=(0.0, 0.0, -thigh),
-            rotation=ry(2 * a),
+            rotation=_ry(2 * a),
             name=f"{side}_shank",
             joint_name=f"{side}_knee",
             **_segment(M, "leg", shank, down),
@@ -393,7 +393,7 @@ def humanoid(height: float = 1.2, mass: float = 30.0, contacts: bool = True):
             armature=ARMATURE,
             axis=y_axis,
             translation=(0.0, 0.0, -shank),
-            rotation=ry(-a),
+            rotation=_ry(-a),
             name=f"{side}_ankle_link",
             joint_name=f"{side}_ankle_pitch",
         )
