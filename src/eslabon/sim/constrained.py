@@ -32,6 +32,8 @@ formulations of :mod:`eslabon.constraints.dynamics`.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..constraints import (
@@ -172,4 +174,54 @@ def _project(model, given, q, v):
     return q, v - MJ @ np.linalg.solve(J @ MJ, J @ v)
 
 
-__all__ = ["constrained_trajectory"]
+class ConstrainedRollout(NamedTuple):
+    """The runs of :func:`rollout` for a model with constraints: :class:`Rollout`'s
+    fields, then what :class:`eslabon.Trajectory` records of a constrained run.
+
+    Attributes
+    ----------
+    t, q, qd, qdd, tau : ndarray
+        As :class:`Rollout`: (K,), (N, K, nq) and (N, K, n).
+    constraint_names : tuple of str
+        The rows, ``"<constraint>.<axis>"``.
+    constraint_force : ndarray
+        λ per run, sample and row [N, N·m], (N, K, m).
+    constraint_residual : ndarray
+        ‖φ‖∞ per run and sample [m, rad], (N, K).
+    energy : ndarray
+        T + V per run and sample [J], (N, K).
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    constraint_names: tuple
+    constraint_force: np.ndarray
+    constraint_residual: np.ndarray
+    energy: np.ndarray
+
+
+def _read_once(model):
+    """A Model as it is; any other iterable (a generator of models) as a list, so that the
+    checks and the run read the same models."""
+    if hasattr(model, "packed_dynamics") or isinstance(model, (list, tuple)):
+        return model
+    try:
+        return list(model)
+    except TypeError:
+        return model  # not iterable: _run names it
+
+
+def _is_constrained(model) -> bool:
+    """Whether the model, or any model of a sequence, carries constraints."""
+    if hasattr(model, "packed_dynamics"):
+        return bool(model.constraints)
+    try:
+        return any(bool(getattr(m, "constraints", ())) for m in model)
+    except TypeError:
+        return False
+
+
+__all__ = ["constrained_trajectory", "ConstrainedRollout"]

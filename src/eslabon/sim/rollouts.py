@@ -55,6 +55,7 @@ from .._engine.layout import H_EXTENDED, H_MIMIC, H_NB, H_NQ, H_NV, JOINT_NAMES
 from ..conventions import algorithm_name, integrator_name
 from ..dynamics.coupled_fd import coupling_arrays
 from ..model.configuration import check_configuration, normalize
+from .constrained import ConstrainedRollout, _is_constrained, _read_once
 from .friction_check import check_runs
 from .laws import CT_LAW, NO_LAW, _Law
 from .manifold import chart_layout
@@ -86,35 +87,6 @@ class Rollout(NamedTuple):
     qd: np.ndarray
     qdd: np.ndarray
     tau: np.ndarray
-
-
-class ConstrainedRollout(NamedTuple):
-    """The runs of :func:`rollout` for a model with constraints: :class:`Rollout`'s
-    fields, then what :class:`eslabon.Trajectory` records of a constrained run.
-
-    Attributes
-    ----------
-    t, q, qd, qdd, tau : ndarray
-        As :class:`Rollout`: (K,), (N, K, nq) and (N, K, n).
-    constraint_names : tuple of str
-        The rows, ``"<constraint>.<axis>"``.
-    constraint_force : ndarray
-        λ per run, sample and row [N, N·m], (N, K, m).
-    constraint_residual : ndarray
-        ‖φ‖∞ per run and sample [m, rad], (N, K).
-    energy : ndarray
-        T + V per run and sample [J], (N, K).
-    """
-
-    t: np.ndarray
-    q: np.ndarray
-    qd: np.ndarray
-    qdd: np.ndarray
-    tau: np.ndarray
-    constraint_names: tuple
-    constraint_force: np.ndarray
-    constraint_residual: np.ndarray
-    energy: np.ndarray
 
 
 _HEADER_FIELDS = {
@@ -425,7 +397,7 @@ def rollout_with_failures(model, q0, qd0, t_final: float, dt: float, *, torque=N
     [False, True]
     """
     model = _read_once(model)
-    if _constrained(model):
+    if _is_constrained(model):
         raise ValueError(
             "model: rollout_with_failures runs the compiled loops, which do not take "
             "constraints; use eslabon.rollout (run by run under the constraints)"
@@ -533,7 +505,7 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
     True
     """
     model = _read_once(model)
-    if _constrained(model):
+    if _is_constrained(model):
         return _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     runs, status, step, seq, T = _run(model, q0, qd0, t_final, dt, torque, integrator, algorithm)
     bad = np.flatnonzero(status)
@@ -549,27 +521,6 @@ def rollout(model, q0, qd0, t_final: float, dt: float, *, torque=None, integrato
             raise ValueError(f"run {i}: {exc}") from None
     check_runs(seq, runs.t, runs.q, runs.qd, runs.tau, zero_order_hold=T is not None)
     return runs
-
-
-def _read_once(model):
-    """A Model as it is; any other iterable (a generator of models) as a list, so that the
-    checks and the run read the same models."""
-    if hasattr(model, "packed_dynamics") or isinstance(model, (list, tuple)):
-        return model
-    try:
-        return list(model)
-    except TypeError:
-        return model  # not iterable: _run names it
-
-
-def _constrained(model) -> bool:
-    """Whether the model, or any model of a sequence, carries constraints."""
-    if hasattr(model, "packed_dynamics"):
-        return bool(model.constraints)
-    try:
-        return any(bool(getattr(m, "constraints", ())) for m in model)
-    except TypeError:
-        return False
 
 
 def _constrained_runs(model, q0, qd0, t_final, dt, torque, integrator, algorithm):
