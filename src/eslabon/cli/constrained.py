@@ -37,7 +37,7 @@ def _state(m, q, qd):
 
 
 def _forces(out) -> dict:
-    return {name: float(f) for name, f in zip(out.names, out.force, strict=True)}
+    return {name: float(f) for name, f in out.forces().items()}
 
 
 def constrained_forward(m, q, qd, tau, algorithm, as_json) -> None:

@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..dynamics import bias_forces, forward_dynamics, gravity_torques, mass_matrix
-from ..model.constraint_types import checked, row_names
+from ..model.constraint_types import checked, forces_by_name, row_names
 from .batch import batched
 from .kinematics import (
     _drift,
@@ -85,7 +85,7 @@ class ConstrainedAccelerations(NamedTuple):
         dict
             {row name: λ}: a number, or for a batch λ of that row at each state (N,).
         """
-        return {name: self.force[..., k] for k, name in enumerate(self.names)}
+        return forces_by_name(self.names, self.force)
 
 
 @batched(3)

@@ -32,9 +32,16 @@ import numpy as np
 
 from .._args import finite_number
 from ..dynamics import bias_forces, mass_matrix
-from ..model.constraint_types import checked, row_names
+from ..model.constraint_types import checked, forces_by_name, row_names
 from .batch import batched
-from .kinematics import _drift, _Frames, _independent_rows, _indices, _jacobian, _state
+from .kinematics import (
+    _drift,
+    _Frames,
+    _independent_rows,
+    _indices,
+    _jacobian,
+    _state,
+)
 
 
 class ConstrainedTorques(NamedTuple):
@@ -62,7 +69,7 @@ class ConstrainedTorques(NamedTuple):
         dict
             {row name: λ}: a number, or for a batch λ of that row at each state (N,).
         """
-        return {name: self.force[..., k] for k, name in enumerate(self.names)}
+        return forces_by_name(self.names, self.force)
 
 
 @batched(3)

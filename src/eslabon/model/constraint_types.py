@@ -190,10 +190,26 @@ def checked_constraints(model: Any, constraints: Any, field: str = "constraints"
     return tuple(out)
 
 
+class CheckedRows(tuple):
+    """The :class:`Row` sets :func:`checked` made for one model object: given back as
+    ``constraints`` with that same model, they are not checked again (a simulation
+    checks its constraint set once, not at every stage)."""
+
+    model: Any
+
+    def __new__(cls, rows: Any, model: Any) -> CheckedRows:
+        out = super().__new__(cls, rows)
+        out.model = model
+        return out
+
+
 def checked(model: Any, constraints: Any, field: str = "constraints") -> tuple:
     """The :class:`Row` sets of ``constraints`` (a LoopClosure or Contact, or a sequence
     of them), each frame the model's, names distinct; else a ValueError naming it. None
-    takes the model's own (:attr:`eslabon.Model.constraints`)."""
+    takes the model's own (:attr:`eslabon.Model.constraints`); the result of an earlier
+    call for this same model object is returned as it is."""
+    if isinstance(constraints, CheckedRows) and constraints.model is model:
+        return constraints
     if constraints is None:
         constraints = model.constraints
         if not constraints:
@@ -248,7 +264,7 @@ def checked(model: Any, constraints: Any, field: str = "constraints") -> tuple:
                     f"{where}.rotation: expected a rotation (det +1), not a reflection"
                 )
             out.append(Row(c.name, None, (R, p), c.frame, axes))
-    return tuple(out)
+    return CheckedRows(out, model)
 
 
 def _rolling_row(model: Any, c: RollingWheel, where: str) -> Row:
@@ -288,6 +304,12 @@ def _frame(model: Any, name: Any, where: str) -> None:
         model.frame(name)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
+
+
+def forces_by_name(names: tuple, force: Any) -> dict:
+    """{row name: λ of that row} (a number, or (N,) for a batch): what the results'
+    ``forces()`` give."""
+    return {name: force[..., k] for k, name in enumerate(names)}
 
 
 def row_names(rows: Any) -> tuple:

@@ -47,6 +47,7 @@ from ..constraints import (
 from ..constraints.dynamics import CONSTRAINED_ALGORITHMS, stabilization_gains
 from ..dynamics import kinetic_energy, mass_matrix, potential_energy
 from ..model.configuration import neutral
+from ..model.constraint_types import checked
 
 
 def constrained_trajectory(model, q0, qd0, t, *, integrator, applied, constraints, algorithm,
@@ -87,7 +88,7 @@ def constrained_trajectory(model, q0, qd0, t, *, integrator, applied, constraint
         ``q``, ``qd``, ``qdd``, ``constraint_names``, ``constraint_force``,
         ``constraint_residual`` and ``energy``.
     """
-    given = model.constraints if constraints is None else constraints
+    given = checked(model, constraints)  # once: every stage reuses the checked rows
     algorithm = "kkt" if algorithm is None else algorithm
     if algorithm not in CONSTRAINED_ALGORITHMS:
         raise ValueError(
