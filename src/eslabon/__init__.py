@@ -70,6 +70,7 @@ _SUBPACKAGES = (
     "batch",
     "viz",
     "interop",
+    "robots",
     "bench",
     "cli",
     "warmup",
@@ -78,6 +79,7 @@ _SUBPACKAGES = (
 __all__ = [
     "model",
     "zoo",
+    "robots",
     "kinematics",
     "constraints",
     "Model",
@@ -135,7 +137,7 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
-    from . import kinematics, model, zoo  # noqa: F401
+    from . import kinematics, model, robots, zoo  # noqa: F401
     from ._args import get_num_threads, set_num_threads  # noqa: F401
     from ._engine.compile import compile_notice  # noqa: F401
     from .dynamics import (  # noqa: F401

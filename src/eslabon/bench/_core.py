@@ -244,37 +244,19 @@ STATE_SEED = 0  # the fixed state of the per-call and scaling sections
 
 
 # --- models ----------------------------------------------------------------------------
-# floating-base robots of the example-robot-data package (installed with the bench and
-# test extras), read with a free-flyer root joint as Pinocchio's JointModelFreeFlyer
-ERD_ROBOTS = {
-    "solo12": "solo_description/robots/solo12.urdf",  # a 12-DOF quadruped
-    "g1": "g1_description/urdf/g1_29dof_rev_1_0.urdf",  # a 29-DOF humanoid
-}
-
-
-def erd_path(name: str) -> Path | None:
-    """The URDF of ``name`` (:data:`ERD_ROBOTS`) in an installed example-robot-data, or None."""
-    for base in map(Path, sys.path):
-        path = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots" / ERD_ROBOTS[name]
-        if path.is_file():
-            return path
-    return None
-
-
 def zoo_model(spec):
-    """(model, label, note) for a zoo name, ``"erd:<name>"`` (:data:`ERD_ROBOTS`; model None
-    and a note when example-robot-data is not installed) or a Model."""
+    """(model, label, note) for a zoo name, ``"erd:<name>"`` (a robot of
+    :mod:`eslabon.robots`, e.g. ``erd:solo12``; model None and a note when its package is
+    not installed) or a Model."""
     if not isinstance(spec, str):
         return spec, spec.name, None
     if spec.startswith("erd:"):
-        from ..model.urdf import read_urdf
+        from .. import robots
 
         name = spec[4:]
-        path = erd_path(name)
-        if path is None:
+        if name not in robots.available():
             return None, name, f"{name}: example-robot-data is not installed (bench extra)"
-        model, _ = read_urdf(path.read_text(), root_joint="free_flyer", gravity=(0, 0, -9.81))
-        return model, name, None
+        return robots.load(name), name, None
     return zoo.load(spec), spec, None
 
 

@@ -68,7 +68,9 @@ FORCE = typer.Option(
     "an existing file is refused, not overwritten).",
 )
 MODEL_ARG = typer.Argument(
-    ..., help="Zoo name (see `eslabon info --list`) or a model file (.yaml, .urdf)."
+    ...,
+    help="Zoo name (see `eslabon info --list`), a model file (.yaml, .urdf) or a robot by "
+    "name (robot:NAME, or NAME where no zoo model has it; see `eslabon info --robots`).",
 )
 OPT = typer.Option(
     None, "--opt", metavar="KEY=VALUE", help="Zoo model option, e.g. payload_mass=3 (repeatable)."
@@ -92,8 +94,10 @@ def _parse_value(text: str):
 
 
 def resolve_model(spec: str, options: list[str] | None = None, mobile_ok: bool = False):
-    """A zoo name or a model file path, with ``key=value`` options for zoo models. A mobile
-    manipulator file is accepted only where ``mobile_ok``."""
+    """A zoo name, a model file path or a robot by name (``robot:NAME``, or ``NAME`` where
+    no zoo model has it: :func:`eslabon.robots.load`), with ``key=value`` options for zoo
+    models (``ee`` for a URDF or a robot). A mobile manipulator file is accepted only
+    where ``mobile_ok``."""
     from .. import zoo
 
     opts = {}
@@ -125,8 +129,17 @@ def resolve_model(spec: str, options: list[str] | None = None, mobile_ok: bool =
                 "arm (eslabon simulate takes both)"
             )
         return loaded
+    from .. import robots
+
+    if spec.startswith("robot:") or spec in robots.names():
+        unknown = sorted(set(opts) - {"ee"})
+        if unknown:
+            raise UserError(f"--opt: {', '.join(unknown)}: a robot by name takes ee=LINK only")
+        ee = opts.get("ee")
+        return robots.load(spec.removeprefix("robot:"), ee=None if ee is None else str(ee))
     raise UserError(
-        f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) nor a model file"
+        f"MODEL: {spec!r} is neither a zoo model ({', '.join(zoo.names())}) nor a model file "
+        "nor a robot by name (robot:NAME; eslabon info --robots lists them)"
     )
 
 

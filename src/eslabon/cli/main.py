@@ -62,8 +62,19 @@ def info(
     opt: list[str] | None = OPT,
     as_json: bool = JSON,
     list_models: bool = typer.Option(False, "--list", help="List the zoo models."),
+    robots: bool = typer.Option(
+        False, "--robots", help="List the robots installed for eslabon.robots.load(name)."
+    ),
 ):
     """DH table with its convention, masses, degrees of freedom."""
+    if robots:
+        if model is not None or list_models:
+            raise UserError("--robots: lists the installed robots; give no MODEL nor --list")
+        from .robot_list import robot_listing
+
+        data, lines = robot_listing()
+        emit(data, as_json, lines)
+        return
     if list_models or model is None:
         from .. import zoo
 
