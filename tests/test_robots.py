@@ -265,6 +265,18 @@ def test_the_docs_example_runs():
     assert space["arm"].frame("ee").body == space["arm"].frame("tool0").body
 
 
+def test_the_benchmark_takes_its_floating_robots_from_here(monkeypatch):
+    from eslabon.bench._core import zoo_model
+
+    _installed("solo12")
+    model, label, note = zoo_model("erd:solo12")
+    assert (label, note, model.nq, model.nv) == ("solo12", None, 19, 18)
+    monkeypatch.setattr(robots, "available", lambda: ())
+    assert zoo_model("erd:g1") == (
+        None, "g1", "g1: example-robot-data is not installed (bench extra)"
+    )  # fmt: skip
+
+
 # --- command line -------------------------------------------------------------------------
 
 
