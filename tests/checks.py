@@ -3,13 +3,13 @@ the example-robot-data package's robots are."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import eslabon as es
+from eslabon.robots.sources import example_robot_data_root as example_robot_data_folder
 
 # the zoo models whose joints are all revolute, prismatic or fixed: what the formulations
 # of the source documents take (the others are tested in test_general_joints.py)
@@ -38,12 +38,9 @@ def assert_printed(value, printed):
 
 
 def example_robot_data_root() -> Path | None:
-    """The ``robots`` folder of the installed example-robot-data package, or None."""
-    for base in map(Path, sys.path):
-        root = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
-        if root.is_dir():
-            return root
-    return None
+    """The ``robots`` folder of the installed example-robot-data package, or None
+    (:func:`eslabon.robots.sources.example_robot_data_root`)."""
+    return example_robot_data_folder()
 
 
 def example_robot_data(relative: str) -> Path:

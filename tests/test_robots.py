@@ -305,6 +305,27 @@ def test_info_robots_lists_what_is_installed():
     assert [row["name"] for row in data["robots"]] == list(installed)
 
 
+def test_info_robots_without_the_package_names_the_install(monkeypatch):
+    from eslabon.cli.robot_list import robot_listing
+
+    erd = sources.SOURCES[sources.EXAMPLE_ROBOT_DATA]
+    monkeypatch.setitem(
+        sources.SOURCES, sources.EXAMPLE_ROBOT_DATA,
+        sources.Source(erd.package, erd.format, erd.readable, lambda: None),
+    )  # fmt: skip
+    monkeypatch.setattr(sources.importlib.util, "find_spec", lambda name: None)
+    data, lines = robot_listing()
+    assert data["robots"] == [] and data["not_installed"] == {
+        "example-robot-data": list(robots.names())
+    }
+    assert lines == [
+        f"not installed: {len(robots.names())} robots of example-robot-data (pip install "
+        "example-robot-data): " + ", ".join(robots.names()),
+        "MuJoCo Menagerie: not installed (pip install mujoco-menagerie); its MJCF models are "
+        "not read by name yet",
+    ]
+
+
 def test_the_cli_takes_a_robot_by_name():
     _installed("solo12")
     data = json.loads(_cli("info", "robot:solo12", "--json").stdout)
