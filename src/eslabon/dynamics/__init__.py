@@ -19,7 +19,7 @@ from .api import (
     potential_energy,
     rnea_trace,
 )
-from .momentum import momentum
+from .momentum import body_momenta, momentum
 
 # imported on first use: it needs the compiled kernels (and numba), the functions above
 # only when a call takes their general path (eslabon._engine.startlib). (Not a name a
@@ -45,6 +45,7 @@ __all__ = [
     "kinetic_energy",
     "potential_energy",
     "momentum",
+    "body_momenta",
     "inverse_dynamics_derivatives",
     "forward_dynamics_derivatives",
 ]
