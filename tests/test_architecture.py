@@ -32,6 +32,7 @@ LAYERS = [
     {"sim"},
     {"control", "mobile"},
     {"interop", "viz", "batch", "loader"},
+    {"practica"},
     {"bench", "warmup", "reproduce"},
     {"cli"},
     {"__main__"},
