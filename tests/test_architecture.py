@@ -32,7 +32,7 @@ LAYERS = [
     {"sim"},
     {"control", "mobile"},
     {"interop", "viz", "batch", "loader"},
-    {"robots"},
+    {"robots", "practica"},
     {"bench", "warmup", "reproduce"},
     {"cli"},
     {"__main__"},

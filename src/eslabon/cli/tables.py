@@ -76,10 +76,8 @@ def model_info(m, chosen_ee=None):
         lines.append(f"{text} along {', '.join(axes)} ({len(axes)} rows)")
     if m.constraints:
         data["constraint_rows"] = rows
-        lines.append(
-            f"         {rows} constraint rows on {m.nv} rates: mobility {m.nv} − rank(J) "
-            "at an assembled configuration (eslabon.constraints.constraint_rank)"
-        )
+        lines.append(f"         {rows} constraint rows on {m.nv} rates")
+        lines.extend(_mobility_lines(m, data))
     if m.dh is not None:
         cols = _DH_COLUMNS[m.dh.convention]
         data["dh"] = {
@@ -121,3 +119,37 @@ def model_info(m, chosen_ee=None):
             "inequality I1 + I2 >= I3 (no rigid body has them; kept as given)"
         )
     return data, [printable(line) for line in lines]  # names from a file, one line each
+
+
+def _mobility_lines(m, data) -> list:
+    """Rojas (1987) §2.3: the Grübler–Kutzbach count beside nv − rank J at the neutral
+    configuration assembled (eslabon.constraints.mobility)."""
+    from ..constraints import mobility
+
+    if np.any(np.asarray(m.mimic_joint) >= 0):
+        return ["mobility (no Grübler–Kutzbach count: the model has mimic joints)"]
+    try:
+        r = mobility(m)
+    except ValueError as exc:  # the neutral configuration does not assemble
+        return [f"mobility not computed: {exc}"]
+    count = sum(r.d - p.freedom for p in r.pairs)
+    data["mobility"] = {
+        "subgroup": r.subgroup,
+        "d": r.d,
+        "links": r.links,
+        "pairs": len(r.pairs),
+        "passive": r.passive,
+        "grubler_kutzbach": r.grubler_kutzbach,
+        "jacobian": r.jacobian_mobility,
+        "rank": r.rank,
+        "rows": r.rows,
+        "redundant_rows": list(r.redundant_rows),
+        "explanation": r.explanation,
+    }
+    return [
+        f"mobility Grübler–Kutzbach (Rojas 1987 §2.3) over {r.subgroup}: "
+        f"{r.d}·({r.links} − 1) − {count} − {r.passive} = {r.grubler_kutzbach}",
+        f"         constraint Jacobian at the neutral configuration assembled: {m.nv} − rank "
+        f"{r.rank} of {r.rows} rows = {r.jacobian_mobility}",
+        f"         {r.explanation}",
+    ]

@@ -25,6 +25,7 @@ from .kinematics import (
     partition,
 )
 from .linearize import ConstrainedLinearization, linearize_constrained
+from .mobility import Mobility, Pair, mobility
 
 __all__ = [
     "AXES",
@@ -53,4 +54,7 @@ __all__ = [
     "linearize_constrained",
     "ConstrainedLinearization",
     "crosscheck",
+    "mobility",
+    "Mobility",
+    "Pair",
 ]

@@ -19,17 +19,18 @@ from .api import (
     potential_energy,
     rnea_trace,
 )
-from .momentum import momentum
+from .momentum import body_momenta, momentum
 
 # imported on first use: it needs the compiled kernels (and numba), the functions above
 # only when a call takes their general path (eslabon._engine.startlib). (Not a name a
 # submodule has: importing the submodule would set the package's attribute to it.)
-_LAZY = {"RneaTrace": ".trace"}
+_LAZY = {"RneaTrace": ".trace", "gibbs_function": ".gibbs_appell"}
 
 
 __getattr__ = lazy_attributes(globals(), _LAZY)
 
 if TYPE_CHECKING:
+    from .gibbs_appell import gibbs_function  # noqa: F401
     from .trace import RneaTrace  # noqa: F401
 
 
@@ -45,6 +46,8 @@ __all__ = [
     "kinetic_energy",
     "potential_energy",
     "momentum",
+    "body_momenta",
+    "gibbs_function",
     "inverse_dynamics_derivatives",
     "forward_dynamics_derivatives",
 ]

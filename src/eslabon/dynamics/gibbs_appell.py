@@ -163,3 +163,64 @@ def forward_dynamics(model, q, qd, tau):
             ) from None
 
     return _each(model, "forward_dynamics", one, q=q, qd=qd, tau=tau)
+
+
+def gibbs_function(model, q, qd, qdd):
+    """The Gibbs function S(q, q̇, q̈) itself (Araujo 2012, eq. 2.25): a float for one state
+    (n,), (N,) for a batch (N, n).
+
+    S = Σᵢ ½ mᵢ r̈_Giᵀ r̈_Gi + ½ ω̇ᵢᵀ I_Gi ω̇ᵢ + ω̇ᵢᵀ (ωᵢ × I_Gi ωᵢ) + Σⱼ ½ Iₐⱼ q̈ⱼ², the
+    "acceleration energy" of the bodies with the terms free of q̈ that (2.25) drops kept,
+    gravity entering as the base's acceleration −g (as Luh's Newton–Euler and this
+    module's φ take it), and each rotor's ½ Iₐ q̈² (armature). It is quadratic in q̈,
+    S = ½ q̈ᵀ D q̈ + φ₀ᵀ q̈ + f (3.34), so its gradient ∂S/∂q̈ = D q̈ + φ₀ is the torque
+    the joints need without friction (Appell's equations, ∂S/∂q̈ = τ − τ_friction) and
+    its Hessian is the mass matrix D.
+
+    Parameters
+    ----------
+    model : Model
+        A chain or tree of rigid bodies on one-rate joints.
+    q, qd, qdd : array_like (n,) or (N, n)
+        Joint coordinates, rates and accelerations.
+
+    Returns
+    -------
+    float or numpy.ndarray (N,)
+        S [kg·m²/s⁴ = W/s].
+
+    Raises
+    ------
+    ValueError
+        A model with multi-rate joints or non-rigid links; states of the wrong length or
+        not finite.
+
+    Examples
+    --------
+    A point mass m at length l on a horizontal joint, no gravity, at rest: S = ½ m l² q̈².
+
+    >>> import eslabon as es
+    >>> from eslabon.dynamics import gibbs_function
+    >>> arm = es.zoo.load("planar2").replace(gravity=(0.0, 0.0, 0.0))
+    >>> S = gibbs_function(arm, [0.0, 0.0], [0.0, 0.0], [2.0, 0.0])
+    >>> M = es.mass_matrix(arm, [0.0, 0.0])
+    >>> bool(abs(S - 0.5 * M[0, 0] * 2.0**2) < 1e-12)
+    True
+    """
+    model.require_one_dof_joints("the Gibbs function (seed 003)")
+    _check_rigid(model)
+
+    def one(q, qd, qdd):
+        motion = kinematic_pass(model, q, qd, qdd)
+        R = motion.world_rotation[1:]
+        g = np.einsum("bji,j->bi", R, model.gravity)  # gravity in each body's axes
+        w, wd = motion.angular_velocity[1:], motion.angular_acceleration[1:]
+        c, m, I = model.com[1:], model.mass[1:], model.inertia[1:]
+        r_gg = motion.linear_acceleration[1:] + np.cross(wd, c) + np.cross(w, np.cross(w, c)) - g
+        Iw, Iwd = np.einsum("bij,bj->bi", I, w), np.einsum("bij,bj->bi", I, wd)
+        bodies = 0.5 * m * np.sum(r_gg * r_gg, -1) + 0.5 * np.sum(wd * Iwd, -1)
+        bodies = bodies + np.sum(wd * np.cross(w, Iw), -1)
+        rotors = 0.5 * model.armature[model.dof_bodies] @ (qdd * qdd)
+        return float(bodies.sum() + rotors)
+
+    return _each(model, "gibbs_function", one, q=q, qd=qd, qdd=qdd)

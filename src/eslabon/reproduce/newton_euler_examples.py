@@ -158,6 +158,17 @@ def reproduce(out) -> tuple[dict, list]:
         line + "   (reference: a port of the book's simula3/walkerorinrunge3 program, run"
         " independently; the seed prints no table)"
     )
+    # the same fall by the notes' own program, by its names (eslabon.practica): simula3's
+    # loop of walkerorinrunge3 steps, each rounded to 1e-13 as the listing does
+    from .. import practica
+
+    mat_q = practica.simula3(1.0, 1e-3)
+    diff = float(np.max(np.abs(mat_q.T - traj.q)))
+    lines.append(
+        f"  eslabon.practica.simula3(1, 0.001), the notes' program by its names:"
+        f" max |diff| {diff:.1e} rad from eslabon.simulate"
+    )
+    data["practica_simula3"] = {"q_1s": mat_q[:, -1].tolist(), "max_abs_diff": diff}
     files = {
         "trajectory_npz": traj.save(out / "pendulum.npz"),
         "trajectory_csv": traj.save(out / "pendulum.csv"),

@@ -45,6 +45,7 @@ from .invariants import (
     rotation_from_invariants,
     vect,
 )
+from .point_masses import PointMassMoments, point_mass_inertia
 from .rotations import homogeneous, is_rotation, rot_axis, rot_x, rot_y, rot_z, skew
 from .spatial6 import (
     body_force,
@@ -108,6 +109,8 @@ __all__ = [
     "combined_body",
     "parallel_axis",
     "cuboid_inertia",
+    "point_mass_inertia",
+    "PointMassMoments",
     "gyroscopic_force",
     "body_force",
     "power",

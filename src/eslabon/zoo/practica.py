@@ -123,7 +123,7 @@ def practica_6dof(payload_mass: float = 0.0, payload_inertia=0.0, friction: bool
     )
 
 
-def practica_pendulum3(friction: bool = True):
+def practica_pendulum3(friction: bool = True, payload_mass: float = 0.0, payload_inertia=0.0):
     """3-link planar pendulum of seed 001 §3.4 (``simula3``, ``walkerorinrunge3``).
 
     Standard DH: a = 1 m, d = 0, α = 0 for all three links; 3 kg slender rods with the
@@ -131,6 +131,8 @@ def practica_pendulum3(friction: bool = True):
     gravity (0, −9.8, 0): the book's ``r00vp0 = [0; g; 0]``, i.e. −y0 is down and the
     pendulum swings in the x0–y0 plane. Parameters from the book's ``h3.m``/``newtoneuler3.m``,
     which the práctica hands out; the seed itself (§3.4, Tabla 3.2) gives only the DH data.
+    A payload (``payload_mass``, ``payload_inertia``) is the book's link 4 at the last
+    frame, as ``newtoneuler3``'s ``m4``/``Iexter``; the práctica's runs carry none.
     """
     rows = _rows(
         "RRR",
@@ -142,4 +144,11 @@ def practica_pendulum3(friction: bool = True):
         [(0, 0.25, 0.25)] * 3,
         0.1 if friction else 0.0,
     )
-    return from_dh(rows, "standard", gravity=(0, -G, 0), name="practica_pendulum3", source=SOURCE)
+    return from_dh(
+        rows,
+        "standard",
+        gravity=(0, -G, 0),
+        payload=payload_dict(payload_mass, payload_inertia),
+        name="practica_pendulum3",
+        source=SOURCE,
+    )
