@@ -1,0 +1,478 @@
+"""MJCF front-end: MuJoCo's own compiler reads the file, eslabon reads what it compiled.
+
+``mujoco`` (``pip install 'eslabon[mjcf]'``) compiles the MJCF into an ``MjModel``, so
+defaults, ``<compiler>`` options (angles in degrees, ``eulerseq``, ``inertiafromgeom``
+with meshes, ``fusestatic``, ``balanceinertia`` …), ``ref`` and ``<include>`` mean what
+MuJoCo means. This module turns the compiled bodies, joints, inertias, sites,
+keyframes and equalities into one :class:`~eslabon.model.Model`
+(:mod:`eslabon.model.mjcf_tree`, :mod:`eslabon.model.mjcf_extras`).
+
+Coordinates (:class:`MjcfInfo` converts; ``docs/model-files.md``, section MJCF):
+
+==========  ===========================  =============================================
+joint       MuJoCo qpos / qvel           eslabon q / v
+==========  ===========================  =============================================
+hinge       angle; rate                  angle − qpos0 (``ref``); the same rate
+slide       displacement; rate           displacement − qpos0 (``ref``); the same rate
+ball        (w, x, y, z); ω body axes    (x, y, z, w); ω body axes
+free        (p, w, x, y, z);             (p, x, y, z, w);
+            (ṗ world axes, ω body axes)  (Rᵀ ṗ body axes, ω body axes)
+==========  ===========================  =============================================
+
+with R the body's rotation in the world. So v_mj = J(q) v with J = blockdiag(R, I) on a
+free joint and the identity elsewhere, and by virtual work τ = Jᵀ τ_mj, M = Jᵀ M_mj J,
+and the accelerations a_mj = J a + J̇ v, J̇ v = (R (ω × Rᵀṗ), 0) on a free joint. A joint
+equality makes a joint a mimic joint, which has no coordinate of its own: its qpos is
+filled from the coupling, and its qvel, qacc and generalized force enter through the
+coupling's multiplier.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .mjcf_extras import add_sites, equalities, not_represented, visuals
+from .mjcf_tree import FREE, HINGE, NV, SLIDE, build_tree, object_name, quat_matrix
+from .validate import short_repr
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from .model import Model
+
+MIN_MUJOCO = (3, 2)
+"""The oldest MuJoCo whose compiled model this reader knows."""
+
+
+class MjcfWarning(UserWarning):
+    """What an MJCF holds that the eslabon model does not represent (one warning per file,
+    listing every kind of element left out)."""
+
+
+def _mujoco() -> Any:
+    """The ``mujoco`` module, or a ValueError naming the extra to install."""
+    try:
+        import mujoco
+    except ImportError as exc:
+        raise ValueError(
+            "MJCF files are compiled by MuJoCo, which does not import here "
+            f"({exc}): pip install 'eslabon[mjcf]'"
+        ) from None
+    version = tuple(int(x) for x in mujoco.__version__.split(".")[:2] if x.isdigit())
+    if version < MIN_MUJOCO:
+        raise ValueError(
+            f"MJCF files need mujoco >= 3.2, found {mujoco.__version__}: "
+            "pip install -U 'eslabon[mjcf]'"
+        )
+    return mujoco
+
+
+def _one_line(message: str) -> str:
+    return "; ".join(line.strip() for line in str(message).splitlines() if line.strip())
+
+
+@dataclass(frozen=True)
+class MjcfInfo:
+    """What an MJCF holds beyond the dynamics model, and its coordinate maps.
+
+    Returned by :func:`read_mjcf` beside the :class:`Model`. The conversions take and
+    give arrays of shape (…, n): one state or a batch.
+
+    Attributes
+    ----------
+    name : str
+        The model's name (``<mujoco model=…>``, else the file's stem).
+    keyframes : dict
+        ``{key name: q}`` of each ``<key>`` (unnamed: ``key<k>``), q in eslabon's
+        coordinates (nq,): :meth:`q_from_qpos` of its qpos.
+    limits : dict
+        ``{joint name: (lower, upper)}`` of each limited hinge or slide, in eslabon's
+        coordinates (the range less qpos0) [rad or m]; the dynamics keep no limits.
+    site_frames : dict
+        ``{site name: frame name}``: each site is a named frame of the model (renamed
+        with ``_2``, … where a body or an earlier frame has its name).
+    not_represented : tuple of str
+        Each kind of element eslabon does not represent (listed by the one
+        :class:`MjcfWarning`).
+    joint_names : tuple of str
+        The eslabon joint name of each MuJoCo joint, in MuJoCo's order.
+    body_names : tuple of str
+        The eslabon body name of each MuJoCo body, in MuJoCo's order (``"world"`` first;
+        an unnamed body ``body<i>``); that body's frame is the MuJoCo body's.
+    visual : UrdfInfo
+        The geoms as visuals per body (what the viewer draws).
+    """
+
+    name: str
+    keyframes: dict[str, Any] = field(default_factory=dict)
+    limits: dict[str, tuple[float, float]] = field(default_factory=dict)
+    site_frames: dict[str, str] = field(default_factory=dict)
+    not_represented: tuple = ()
+    joint_names: tuple = ()
+    body_names: tuple = ()
+    visual: Any = None
+    # per MuJoCo joint: type, qpos and dof address, qpos0 (nq_mj,), and where its
+    # coordinates go in eslabon's q and v (-1 for a mimic joint), and its coupling
+    jnt_type: Any = field(default=None, repr=False)
+    qposadr: Any = field(default=None, repr=False)
+    dofadr: Any = field(default=None, repr=False)
+    qpos0: Any = field(default=None, repr=False)
+    q_index: Any = field(default=None, repr=False)
+    v_index: Any = field(default=None, repr=False)
+    mimic: dict = field(default_factory=dict, repr=False)  # joint: (copied joint, a1, a0)
+    nq: int = 0
+    nv: int = 0
+
+    @property
+    def nq_mujoco(self) -> int:
+        """Length of MuJoCo's qpos."""
+        return len(self.qpos0)
+
+    @property
+    def nv_mujoco(self) -> int:
+        """Length of MuJoCo's qvel."""
+        return sum(NV[int(t)] for t in self.jnt_type)
+
+    def _rotations(self, q: Any, j: int) -> Any:
+        a = int(self.q_index[j])
+        x, y, z, w = np.moveaxis(np.asarray(q)[..., a + 3 : a + 7], -1, 0)
+        return quat_matrix(np.stack([w, x, y, z], axis=-1))
+
+    def q_from_qpos(self, qpos: ArrayLike) -> NDArray[np.float64]:
+        """eslabon's q of MuJoCo's qpos (…, nq_mujoco) -> (…, nq) (module docstring)."""
+        qpos = _last(qpos, self.nq_mujoco, "qpos")
+        q = np.zeros(qpos.shape[:-1] + (self.nq,))
+        for j, kind in enumerate(self.jnt_type):
+            a, s = int(self.q_index[j]), int(self.qposadr[j])
+            if a < 0:
+                continue
+            if kind in (HINGE, SLIDE):
+                q[..., a] = qpos[..., s] - self.qpos0[s]
+            else:
+                k = 3 if kind == FREE else 0
+                q[..., a : a + k] = qpos[..., s : s + k]
+                q[..., a + k : a + k + 3] = qpos[..., s + k + 1 : s + k + 4]
+                q[..., a + k + 3] = qpos[..., s + k]
+        return q
+
+    def qpos_from_q(self, q: ArrayLike) -> NDArray[np.float64]:
+        """MuJoCo's qpos of eslabon's q (…, nq) -> (…, nq_mujoco); a mimic joint's from
+        its coupling."""
+        q = _last(q, self.nq, "q")
+        qpos = np.zeros(q.shape[:-1] + (self.nq_mujoco,))
+        for j, kind in enumerate(self.jnt_type):
+            a, s = int(self.q_index[j]), int(self.qposadr[j])
+            if a < 0:
+                target, a1, a0 = self.mimic[j]
+                t = int(self.q_index[target])
+                qpos[..., s] = self.qpos0[s] + a0 + a1 * q[..., t]
+            elif kind in (HINGE, SLIDE):
+                qpos[..., s] = q[..., a] + self.qpos0[s]
+            else:
+                k = 3 if kind == FREE else 0
+                qpos[..., s : s + k] = q[..., a : a + k]
+                qpos[..., s + k] = q[..., a + k + 3]
+                qpos[..., s + k + 1 : s + k + 4] = q[..., a + k : a + k + 3]
+        return qpos
+
+    def qvel_from_v(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
+        """MuJoCo's qvel J(q) v of eslabon's rates (…, nv) at q (…, nq) -> (…, nv_mujoco)."""
+        return self._rates(q, v, None)
+
+    def qacc_from_a(self, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> NDArray[np.float64]:
+        """MuJoCo's qacc J a + J̇ v of eslabon's accelerations a at (q, v) -> (…, nv_mujoco)."""
+        return self._rates(q, a, v)
+
+    def _rates(self, q: Any, v: Any, v_bias: Any) -> NDArray[np.float64]:
+        q, v = _last(q, self.nq, "q"), _last(v, self.nv, "v")
+        out = np.zeros(np.broadcast_shapes(q.shape[:-1], v.shape[:-1]) + (self.nv_mujoco,))
+        for j, kind in enumerate(self.jnt_type):
+            d, b = int(self.dofadr[j]), int(self.v_index[j])
+            if b < 0:
+                target, a1, _ = self.mimic[j]
+                out[..., d] = a1 * v[..., int(self.v_index[target])]
+                continue
+            out[..., d : d + NV[kind]] = v[..., b : b + NV[kind]]
+            if kind == FREE:
+                R = self._rotations(q, j)
+                lin = v[..., b : b + 3]
+                if v_bias is not None:  # J̇ v: R (ω × Rᵀṗ)
+                    vb = _last(v_bias, self.nv, "v")
+                    lin = lin + np.cross(vb[..., b + 3 : b + 6], vb[..., b : b + 3])
+                out[..., d : d + 3] = np.einsum("...ij,...j->...i", R, lin)
+        return out
+
+    def v_from_qvel(self, q: ArrayLike, qvel: ArrayLike) -> NDArray[np.float64]:
+        """eslabon's rates of MuJoCo's qvel (…, nv_mujoco) at q (…, nq) -> (…, nv); a
+        mimic joint's qvel is dropped (it follows its coupling)."""
+        q, qvel = _last(q, self.nq, "q"), _last(qvel, self.nv_mujoco, "qvel")
+        v = np.zeros(np.broadcast_shapes(q.shape[:-1], qvel.shape[:-1]) + (self.nv,))
+        for j, kind in enumerate(self.jnt_type):
+            d, b = int(self.dofadr[j]), int(self.v_index[j])
+            if b < 0:
+                continue
+            v[..., b : b + NV[kind]] = qvel[..., d : d + NV[kind]]
+            if kind == FREE:
+                R = self._rotations(q, j)
+                v[..., b : b + 3] = np.einsum("...ji,...j->...i", R, qvel[..., d : d + 3])
+        return v
+
+    def tau_from_qfrc(self, q: ArrayLike, qfrc: ArrayLike) -> NDArray[np.float64]:
+        """eslabon's generalized forces Jᵀ qfrc of MuJoCo's (…, nv_mujoco) at q -> (…, nv):
+        a free joint's force turned into body axes, a mimic joint's added to the joint it
+        copies times the multiplier."""
+        q, qfrc = _last(q, self.nq, "q"), _last(qfrc, self.nv_mujoco, "qfrc")
+        tau = np.zeros(np.broadcast_shapes(q.shape[:-1], qfrc.shape[:-1]) + (self.nv,))
+        for j, kind in enumerate(self.jnt_type):
+            d, b = int(self.dofadr[j]), int(self.v_index[j])
+            if b < 0:
+                target, a1, _ = self.mimic[j]
+                tau[..., int(self.v_index[target])] += a1 * qfrc[..., d]
+                continue
+            tau[..., b : b + NV[kind]] += qfrc[..., d : d + NV[kind]]
+            if kind == FREE:
+                R = self._rotations(q, j)
+                tau[..., b : b + 3] = np.einsum("...ji,...j->...i", R, qfrc[..., d : d + 3])
+        return tau
+
+
+def _last(x: Any, n: int, field_name: str) -> NDArray[np.float64]:
+    out = np.asarray(x, dtype=float)
+    if out.ndim == 0 or out.shape[-1] != n:
+        raise ValueError(
+            f"{field_name}: expected shape (..., {n}), got {short_repr(np.shape(x))}"
+        )
+    return out
+
+
+def _compile(source: str | Path, mujoco: Any) -> tuple[Any, Any, str, Path | None]:
+    """(MjSpec, MjModel, where, path or None) of a file path or MJCF text."""
+    text = isinstance(source, str) and source.lstrip().startswith("<")
+    path = None if text else Path(source)
+    where = "MJCF text" if path is None else str(path)
+    if path is not None and not path.is_file():
+        raise ValueError(f"{where}: no such MJCF file")
+    try:
+        spec = (
+            mujoco.MjSpec.from_string(source) if path is None else mujoco.MjSpec.from_file(str(path))
+        )
+        m = spec.compile()
+    except Exception as exc:  # MuJoCo raises ValueError with its own message
+        raise ValueError(f"{where}: MuJoCo refuses it: {_one_line(str(exc))}") from None
+    return spec, m, where, path
+
+
+def read_mjcf(
+    source: str | Path,
+    *,
+    gravity: ArrayLike | None = None,
+    name: str | None = None,
+    strict: bool = False,
+) -> tuple[Model, MjcfInfo]:
+    """Read an MJCF (MuJoCo XML) robot through MuJoCo's compiler.
+
+    Every MuJoCo body is a body of the model with the same frame and name; a joint with
+    an anchor offset, or a body with several joints, adds bodies named after its joints
+    (:mod:`eslabon.model.mjcf_tree`). Hinge, slide, ball and free joints are revolute,
+    prismatic, spherical and free-flyer joints; ``damping``, ``frictionloss`` and
+    ``armature`` are viscous, Coulomb friction and armature; sites are named frames;
+    ``connect`` and ``weld`` equalities are loop closures (``Model.constraints``) and
+    linear ``joint`` equalities mimic joints. Coordinates and their conversions: the
+    module docstring and :class:`MjcfInfo`.
+
+    Parameters
+    ----------
+    source : str or Path
+        An MJCF file path, or MJCF text (a string starting with ``<``).
+    gravity : array_like (3,), optional
+        Overrides the file's ``<option gravity>`` [m/s²] (zero where the file disables
+        gravity).
+    name : str, optional
+        The model's name (default the ``<mujoco model>`` name, else the file's stem).
+    strict : bool
+        Refuse an inertia no rigid body can have (otherwise a warning names the body).
+
+    Returns
+    -------
+    (Model, MjcfInfo)
+        The model and what it does not hold (keyframes, limits, visuals), with the maps
+        between MuJoCo's qpos, qvel, forces and eslabon's q, v, τ.
+
+    Raises
+    ------
+    ValueError
+        ``mujoco`` not installed (naming ``pip install 'eslabon[mjcf]'``); a file MuJoCo
+        refuses (its message, with the line); an element eslabon cannot represent,
+        named with the reason (a nonlinear, tendon or flex equality, a free joint below
+        another body, frictionloss on a free joint …).
+
+    Warns
+    -----
+    MjcfWarning
+        Once, listing every kind of element not represented (contacts, limits,
+        actuators, tendons, sensors, springs, gravity compensation …).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon.model.mjcf import read_mjcf
+    >>> xml = '''<mujoco model="pendulum"><worldbody><body name="link" pos="0 0 1">
+    ...   <joint name="hinge" axis="0 1 0" ref="90"/>
+    ...   <geom type="capsule" fromto="0 0 0 0 0 -1" size="0.05" mass="2"/>
+    ... </body></worldbody><keyframe><key name="out" qpos="0"/></keyframe></mujoco>'''
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     model, info = read_mjcf(xml)
+    >>> model.body_names, model.q_names
+    (('world', 'link'), ('hinge',))
+    >>> info.keyframes["out"].round(4).tolist()  # q = qpos − ref (90° in degrees)
+    [-1.5708]
+    """
+    mujoco = _mujoco()
+    spec, m, where, path = _compile(source, mujoco)
+    try:
+        return _read(mujoco, spec, m, where, path, gravity, name, strict)
+    except ValueError as exc:
+        message = str(exc)
+        raise ValueError(message if message.startswith(f"{where}:") else f"{where}: {message}")
+
+
+def _read(
+    mujoco: Any,
+    spec: Any,
+    m: Any,
+    where: str,
+    path: Path | None,
+    gravity: Any,
+    name: str | None,
+    strict: bool,
+) -> tuple[Model, MjcfInfo]:
+    from . import urdf
+    from .urdf import UrdfInfo
+
+    b, tree = build_tree(m, where)
+    sites = add_sites(m, b, tree)
+    mimics, loops, skipped = equalities(m, b, tree, sites, int(mujoco.mjtObj.mjOBJ_SITE))
+    for loop in loops:
+        b.add_constraint(loop)
+    if gravity is None:
+        off = m.opt.disableflags & int(mujoco.mjtDisableBit.mjDSBL_GRAVITY)
+        gravity = np.zeros(3) if off else np.array(m.opt.gravity, dtype=float)
+    model_name = name or spec.modelname or (path.stem if path else "mjcf")
+    model = b.build(gravity=gravity, name=model_name, source=f"MJCF {where}", strict=strict)
+    if mimics:
+        joint = np.full(model.nb + 1, -1, dtype=np.int64)
+        mult, off = np.ones(model.nb + 1), np.zeros(model.nb + 1)
+        for body, (target, a1, a0) in mimics.items():
+            joint[body], mult[body], off[body] = target, a1, a0
+        model = model.replace(mimic_joint=joint, mimic_multiplier=mult, mimic_offset=off)
+    info = _info(m, tree, model, model_name, mimics, sites)
+    items = not_represented(m, tree) + skipped
+    meshdir = spec.meshdir or ""
+    shapes, colors, scales = visuals(m, tree, path.parent if path else Path("."), meshdir)
+    visual = UrdfInfo(model_name, visuals=shapes, visual_colors=colors, visual_scales=scales)
+    info = _replace(info, not_represented=tuple(items), visual=visual)
+    if items:
+        warnings.warn(
+            f"{where}: not represented in the eslabon model: {'; '.join(items)}",
+            MjcfWarning,
+            stacklevel=3,
+        )
+    if path is not None:
+        urdf._READ_FROM[model] = (visual, path.resolve())  # the viewer draws the geoms
+    return model, info
+
+
+def _replace(info: MjcfInfo, **changes: Any) -> MjcfInfo:
+    from dataclasses import replace
+
+    return replace(info, **changes)
+
+
+def _info(
+    m: Any, tree: Any, model: Model, name: str, mimics: dict, sites: dict[str, str]
+) -> MjcfInfo:
+    njnt = int(m.njnt)
+    q_index = np.array([model.q_index[tree.joint_body[j]] for j in range(njnt)], dtype=int)
+    v_index = np.array([model.v_index[tree.joint_body[j]] for j in range(njnt)], dtype=int)
+    joint_of_body = {tree.joint_body[j]: j for j in range(njnt)}
+    mimic = {
+        joint_of_body[body]: (joint_of_body[target], a1, a0)
+        for body, (target, a1, a0) in mimics.items()
+    }
+    qpos0 = np.array(m.qpos0, dtype=float)
+    limits = {}
+    for j in range(njnt):
+        if m.jnt_limited[j] and int(m.jnt_type[j]) in (HINGE, SLIDE):
+            s = int(m.jnt_qposadr[j])
+            lo, hi = (float(x) - qpos0[s] for x in m.jnt_range[j])
+            limits[tree.joint_names[j]] = (lo, hi)
+    info = MjcfInfo(
+        name,
+        limits=limits,
+        site_frames=sites,
+        joint_names=tuple(tree.joint_names),
+        body_names=tuple(tree.body_names),
+        jnt_type=np.array(m.jnt_type, dtype=int),
+        qposadr=np.array(m.jnt_qposadr, dtype=int),
+        dofadr=np.array(m.jnt_dofadr, dtype=int),
+        qpos0=qpos0,
+        q_index=q_index,
+        v_index=v_index,
+        mimic=mimic,
+        nq=model.nq,
+        nv=model.nv,
+    )
+    keys = {}
+    for k in range(int(m.nkey)):
+        keys[object_name(m, "key", k) or f"key{k}"] = info.q_from_qpos(m.key_qpos[k])
+    return _replace(info, keyframes=keys)
+
+
+def from_mjcf(
+    source: str | Path,
+    *,
+    gravity: ArrayLike | None = None,
+    name: str | None = None,
+    strict: bool = False,
+) -> Model:
+    """A :class:`Model` from an MJCF file path or text: :func:`read_mjcf` without the
+    :class:`MjcfInfo`.
+
+    Parameters
+    ----------
+    source : str or Path
+        An MJCF file path, or MJCF text (a string starting with ``<``).
+    gravity : array_like (3,), optional
+        Overrides the file's gravity [m/s²].
+    name : str, optional
+        The model's name.
+    strict : bool
+        Refuse an inertia no rigid body can have.
+
+    Returns
+    -------
+    Model
+        The robot's model.
+
+    Raises
+    ------
+    ValueError
+        As :func:`read_mjcf`.
+
+    Warns
+    -----
+    MjcfWarning
+        As :func:`read_mjcf`.
+    """
+    return read_mjcf(source, gravity=gravity, name=name, strict=strict)[0]
+
+
+__all__ = ["read_mjcf", "from_mjcf", "MjcfInfo", "MjcfWarning"]
