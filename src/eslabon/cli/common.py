@@ -68,7 +68,7 @@ FORCE = typer.Option(
     "an existing file is refused, not overwritten).",
 )
 MODEL_ARG = typer.Argument(
-    ..., help="Zoo name (see `eslabon info --list`) or a model file (.yaml, .urdf)."
+    ..., help="Zoo name (see `eslabon info --list`) or a model file (.yaml, .urdf, MJCF .xml)."
 )
 OPT = typer.Option(
     None, "--opt", metavar="KEY=VALUE", help="Zoo model option, e.g. payload_mass=3 (repeatable)."
@@ -104,7 +104,7 @@ def resolve_model(spec: str, options: list[str] | None = None, mobile_ok: bool =
         opts[key.strip()] = _parse_value(value)
     if spec in zoo.names():
         return zoo.load(spec, **opts)
-    if Path(spec).suffix.lower() in (".yaml", ".yml", ".urdf") or Path(spec).exists():
+    if Path(spec).suffix.lower() in (".yaml", ".yml", ".urdf", ".xml") or Path(spec).exists():
         urdf = Path(spec).suffix.lower() == ".urdf"
         unknown = sorted(set(opts) - ({"ee", "root_joint"} if urdf else set()))
         if unknown and not urdf:

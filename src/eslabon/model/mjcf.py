@@ -38,6 +38,7 @@ import numpy as np
 
 from .mjcf_extras import add_sites, equalities, not_represented, visuals
 from .mjcf_tree import FREE, HINGE, NV, SLIDE, build_tree, object_name, quat_matrix
+from .urdf_end_effector import TOOL_FRAMES
 from .validate import short_repr
 
 if TYPE_CHECKING:
@@ -250,21 +251,21 @@ def _last(x: Any, n: int, field_name: str) -> NDArray[np.float64]:
     return out
 
 
-def _compile(source: str | Path, mujoco: Any) -> tuple[Any, Any, str, Path | None]:
-    """(MjSpec, MjModel, where, path or None) of a file path or MJCF text."""
+def _compile(source: str | Path, mujoco: Any) -> tuple[Any, str, Path | None]:
+    """(MjModel, where, path or None) of a file path or MJCF text."""
     text = isinstance(source, str) and source.lstrip().startswith("<")
     path = None if text else Path(source)
     where = "MJCF text" if path is None else str(path)
     if path is not None and not path.is_file():
         raise ValueError(f"{where}: no such MJCF file")
     try:
-        spec = (
-            mujoco.MjSpec.from_string(source) if path is None else mujoco.MjSpec.from_file(str(path))
-        )
-        m = spec.compile()
+        if path is None:
+            m = mujoco.MjModel.from_xml_string(str(source))
+        else:
+            m = mujoco.MjModel.from_xml_path(str(path))
     except Exception as exc:  # MuJoCo raises ValueError with its own message
         raise ValueError(f"{where}: MuJoCo refuses it: {_one_line(str(exc))}") from None
-    return spec, m, where, path
+    return m, where, path
 
 
 def read_mjcf(
@@ -336,9 +337,9 @@ def read_mjcf(
     [-1.5708]
     """
     mujoco = _mujoco()
-    spec, m, where, path = _compile(source, mujoco)
+    m, where, path = _compile(source, mujoco)
     try:
-        return _read(mujoco, spec, m, where, path, gravity, name, strict)
+        return _read(mujoco, m, where, path, gravity, name, strict)
     except ValueError as exc:
         message = str(exc)
         raise ValueError(message if message.startswith(f"{where}:") else f"{where}: {message}")
@@ -346,7 +347,6 @@ def read_mjcf(
 
 def _read(
     mujoco: Any,
-    spec: Any,
     m: Any,
     where: str,
     path: Path | None,
@@ -362,10 +362,14 @@ def _read(
     mimics, loops, skipped = equalities(m, b, tree, sites, int(mujoco.mjtObj.mjOBJ_SITE))
     for loop in loops:
         b.add_constraint(loop)
+    _tool_frame(b, tree)
     if gravity is None:
         off = m.opt.disableflags & int(mujoco.mjtDisableBit.mjDSBL_GRAVITY)
         gravity = np.zeros(3) if off else np.array(m.opt.gravity, dtype=float)
-    model_name = name or spec.modelname or (path.stem if path else "mjcf")
+    # MuJoCo's names buffer starts with the model's name ("MuJoCo Model" when not given)
+    given = bytes(m.names).split(b"\x00", 1)[0].decode("utf-8", errors="replace")
+    given = "" if given == "MuJoCo Model" else given
+    model_name = name or given or (path.stem if path else "mjcf")
     model = b.build(gravity=gravity, name=model_name, source=f"MJCF {where}", strict=strict)
     if mimics:
         joint = np.full(model.nb + 1, -1, dtype=np.int64)
@@ -375,8 +379,7 @@ def _read(
         model = model.replace(mimic_joint=joint, mimic_multiplier=mult, mimic_offset=off)
     info = _info(m, tree, model, model_name, mimics, sites)
     items = not_represented(m, tree) + skipped
-    meshdir = spec.meshdir or ""
-    shapes, colors, scales = visuals(m, tree, path.parent if path else Path("."), meshdir)
+    shapes, colors, scales = visuals(m, tree, path.parent if path else Path.cwd())
     visual = UrdfInfo(model_name, visuals=shapes, visual_colors=colors, visual_scales=scales)
     info = _replace(info, not_represented=tuple(items), visual=visual)
     if items:
@@ -388,6 +391,22 @@ def _read(
     if path is not None:
         urdf._READ_FROM[model] = (visual, path.resolve())  # the viewer draws the geoms
     return model, info
+
+
+def _tool_frame(b: Any, tree: Any) -> None:
+    """Name ``"ee"`` the first site or body of :data:`TOOL_FRAMES` the file has (as a
+    URDF's tool frame); without one, :meth:`ModelBuilder.build` puts it on the last body."""
+    if "ee" in tree.taken:  # a site or body named "ee" is the end effector itself
+        return
+    frames = {f.name: f for f in b._frames}
+    for name in TOOL_FRAMES:
+        if name in frames:
+            f = frames[name]
+            b.add_frame("ee", f.body, f.rotation, f.translation)
+            return
+        if name in tree.body_names:
+            b.add_frame("ee", tree.body_of[tree.body_names.index(name)])
+            return
 
 
 def _replace(info: MjcfInfo, **changes: Any) -> MjcfInfo:

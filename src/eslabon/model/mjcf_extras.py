@@ -123,7 +123,7 @@ def _mimic(
 
 
 def _listed(m: Any, kind: str, count: int, limit: int = 6) -> str:
-    names = [object_name(m, kind, i) or f"#{i}" for i in range(count)]
+    names = [object_name(m, kind, i) or "unnamed" for i in range(count)]
     shown = ", ".join(names[:limit]) + (", …" if count > limit else "")
     return f"{count} ({shown})"
 
@@ -169,7 +169,7 @@ def not_represented(m: Any, tree: TreeMap) -> list[str]:
     return out
 
 
-def visuals(m: Any, tree: TreeMap, folder: Path, meshdir: str) -> tuple[dict, dict, dict]:
+def visuals(m: Any, tree: TreeMap, folder: Path) -> tuple[dict, dict, dict]:
     """({body name: [(kind, size, 4×4)]}, {body name: rgba}, {body name: [scale]}) of the
     geoms the viewer draws, as :class:`UrdfInfo` holds a URDF's visuals: boxes, spheres,
     cylinders, capsules (a cylinder and two spheres), ellipsoids (a sphere of the largest
@@ -205,8 +205,12 @@ def visuals(m: Any, tree: TreeMap, folder: Path, meshdir: str) -> tuple[dict, di
                 continue
             offset = np.eye(4)
             offset[:3, :3], offset[:3, 3] = quat_matrix(m.mesh_quat[mesh]), m.mesh_pos[mesh]
-            path = Path(file) if Path(file).is_absolute() else Path(meshdir) / file
-            parts.append(("mesh", path.as_posix(), T @ np.linalg.inv(offset)))
+            path = Path(file).resolve()  # MuJoCo keeps the path it opened
+            try:
+                shown = path.relative_to(folder.resolve()).as_posix()
+            except ValueError:  # outside the model's folder: the viewer decides
+                shown = path.as_posix()
+            parts.append(("mesh", shown, T @ np.linalg.inv(offset)))
             scales[body].append(tuple(float(s) for s in m.mesh_scale[mesh]))
         for part in parts:
             shapes[body].append(part)
