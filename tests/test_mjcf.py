@@ -28,9 +28,7 @@ from eslabon.model.mjcf import MjcfWarning, read_mjcf  # noqa: E402
 DATA = Path(__file__).parent / "data" / "mjcf"
 TOL = 1e-10
 OFF = mujoco.mjtDisableBit
-RIGID_ONLY = (
-    OFF.mjDSBL_CONSTRAINT | OFF.mjDSBL_CONTACT | OFF.mjDSBL_SPRING | OFF.mjDSBL_ACTUATION
-)
+RIGID_ONLY = OFF.mjDSBL_CONSTRAINT | OFF.mjDSBL_CONTACT | OFF.mjDSBL_SPRING | OFF.mjDSBL_ACTUATION
 
 
 def _gym_files() -> list[str]:

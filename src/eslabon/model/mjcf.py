@@ -145,7 +145,19 @@ class MjcfInfo:
         return quat_matrix(np.stack([w, x, y, z], axis=-1))
 
     def q_from_qpos(self, qpos: ArrayLike) -> NDArray[np.float64]:
-        """eslabon's q of MuJoCo's qpos (…, nq_mujoco) -> (…, nq) (module docstring)."""
+        """eslabon's configuration of MuJoCo's qpos (module docstring's table).
+
+        Parameters
+        ----------
+        qpos : array_like (…, nq_mujoco)
+            MuJoCo's qpos: one state or a batch.
+
+        Returns
+        -------
+        ndarray (…, nq)
+            q: hinge and slide values less qpos0, quaternions scalar last, mimic joints
+            left out.
+        """
         qpos = _last(qpos, self.nq_mujoco, "qpos")
         q = np.zeros(qpos.shape[:-1] + (self.nq,))
         for j, kind in enumerate(self.jnt_type):
@@ -162,8 +174,18 @@ class MjcfInfo:
         return q
 
     def qpos_from_q(self, q: ArrayLike) -> NDArray[np.float64]:
-        """MuJoCo's qpos of eslabon's q (…, nq) -> (…, nq_mujoco); a mimic joint's from
-        its coupling."""
+        """MuJoCo's qpos of eslabon's configuration (the inverse of :meth:`q_from_qpos`).
+
+        Parameters
+        ----------
+        q : array_like (…, nq)
+            eslabon's configuration.
+
+        Returns
+        -------
+        ndarray (…, nq_mujoco)
+            qpos, a mimic joint's value from its coupling (qpos0 + a0 + a1 · q2).
+        """
         q = _last(q, self.nq, "q")
         qpos = np.zeros(q.shape[:-1] + (self.nq_mujoco,))
         for j, kind in enumerate(self.jnt_type):
@@ -182,11 +204,40 @@ class MjcfInfo:
         return qpos
 
     def qvel_from_v(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
-        """MuJoCo's qvel J(q) v of eslabon's rates (…, nv) at q (…, nq) -> (…, nv_mujoco)."""
+        """MuJoCo's qvel J(q) v of eslabon's rates.
+
+        Parameters
+        ----------
+        q : array_like (…, nq)
+            eslabon's configuration (a free joint's rotation R is read from it).
+        v : array_like (…, nv)
+            eslabon's rates.
+
+        Returns
+        -------
+        ndarray (…, nv_mujoco)
+            qvel: a free joint's linear rate R v turned into world axes, a mimic joint's
+            a1 times its joint's.
+        """
         return self._rates(q, v, None)
 
     def qacc_from_a(self, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> NDArray[np.float64]:
-        """MuJoCo's qacc J a + J̇ v of eslabon's accelerations a at (q, v) -> (…, nv_mujoco)."""
+        """MuJoCo's qacc J a + J̇ v of eslabon's accelerations.
+
+        Parameters
+        ----------
+        q : array_like (…, nq)
+            eslabon's configuration.
+        v : array_like (…, nv)
+            eslabon's rates (J̇ v = (R (ω × v_lin), 0) on a free joint).
+        a : array_like (…, nv)
+            eslabon's accelerations.
+
+        Returns
+        -------
+        ndarray (…, nv_mujoco)
+            qacc.
+        """
         return self._rates(q, a, v)
 
     def _rates(self, q: Any, v: Any, v_bias: Any) -> NDArray[np.float64]:
@@ -209,8 +260,21 @@ class MjcfInfo:
         return out
 
     def v_from_qvel(self, q: ArrayLike, qvel: ArrayLike) -> NDArray[np.float64]:
-        """eslabon's rates of MuJoCo's qvel (…, nv_mujoco) at q (…, nq) -> (…, nv); a
-        mimic joint's qvel is dropped (it follows its coupling)."""
+        """eslabon's rates of MuJoCo's qvel (the inverse of :meth:`qvel_from_v`).
+
+        Parameters
+        ----------
+        q : array_like (…, nq)
+            eslabon's configuration.
+        qvel : array_like (…, nv_mujoco)
+            MuJoCo's qvel.
+
+        Returns
+        -------
+        ndarray (…, nv)
+            v: a free joint's linear rate Rᵀ ṗ in body axes; a mimic joint's qvel is
+            dropped (it follows its coupling).
+        """
         q, qvel = _last(q, self.nq, "q"), _last(qvel, self.nv_mujoco, "qvel")
         v = np.zeros(np.broadcast_shapes(q.shape[:-1], qvel.shape[:-1]) + (self.nv,))
         for j, kind in enumerate(self.jnt_type):
@@ -224,9 +288,21 @@ class MjcfInfo:
         return v
 
     def tau_from_qfrc(self, q: ArrayLike, qfrc: ArrayLike) -> NDArray[np.float64]:
-        """eslabon's generalized forces Jᵀ qfrc of MuJoCo's (…, nv_mujoco) at q -> (…, nv):
-        a free joint's force turned into body axes, a mimic joint's added to the joint it
-        copies times the multiplier."""
+        """eslabon's generalized forces Jᵀ qfrc of MuJoCo's (virtual work).
+
+        Parameters
+        ----------
+        q : array_like (…, nq)
+            eslabon's configuration.
+        qfrc : array_like (…, nv_mujoco)
+            A MuJoCo generalized force (``qfrc_inverse``, ``qfrc_bias``, …).
+
+        Returns
+        -------
+        ndarray (…, nv)
+            τ: a free joint's force turned into body axes, a mimic joint's added to the
+            joint it copies times the multiplier.
+        """
         q, qfrc = _last(q, self.nq, "q"), _last(qfrc, self.nv_mujoco, "qfrc")
         tau = np.zeros(np.broadcast_shapes(q.shape[:-1], qfrc.shape[:-1]) + (self.nv,))
         for j, kind in enumerate(self.jnt_type):
@@ -245,9 +321,7 @@ class MjcfInfo:
 def _last(x: Any, n: int, field_name: str) -> NDArray[np.float64]:
     out = np.asarray(x, dtype=float)
     if out.ndim == 0 or out.shape[-1] != n:
-        raise ValueError(
-            f"{field_name}: expected shape (..., {n}), got {short_repr(np.shape(x))}"
-        )
+        raise ValueError(f"{field_name}: expected shape (..., {n}), got {short_repr(np.shape(x))}")
     return out
 
 
@@ -342,7 +416,9 @@ def read_mjcf(
         return _read(mujoco, m, where, path, gravity, name, strict)
     except ValueError as exc:
         message = str(exc)
-        raise ValueError(message if message.startswith(f"{where}:") else f"{where}: {message}")
+        if message.startswith(f"{where}:"):
+            raise
+        raise ValueError(f"{where}: {message}") from None
 
 
 def _read(
@@ -490,6 +566,19 @@ def from_mjcf(
     -----
     MjcfWarning
         As :func:`read_mjcf`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import eslabon as es
+    >>> from eslabon.model import from_mjcf
+    >>> xml = '''<mujoco><worldbody><body name="cart"><joint type="slide" axis="1 0 0"/>
+    ...   <geom type="box" size="0.1 0.1 0.1" mass="3"/></body></worldbody></mujoco>'''
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # contacts are not represented
+    ...     cart = from_mjcf(xml)
+    >>> es.inverse_dynamics(cart, [0.0], [0.0], [2.0]).tolist()
+    [6.0]
     """
     return read_mjcf(source, gravity=gravity, name=name, strict=strict)[0]
 
