@@ -42,7 +42,7 @@ def _gym_files() -> list[str]:
     return sorted(glob.glob(str(folder / "*.xml")))
 
 
-OWN = [str(DATA / "features.xml"), str(DATA / "pair.xml"), str(DATA / "loops.xml")]
+OWN = [str(DATA / name) for name in ("features.xml", "pair.xml", "loops.xml", "gripper.xml")]
 GYM = _gym_files()
 
 
@@ -180,6 +180,24 @@ def test_features_are_read():
     m = mujoco.MjModel.from_xml_path(str(DATA / "features.xml"))
     assert home[model.q_names.index("hip_x")] == m.key_qpos[0][7] - m.qpos0[7]
     np.testing.assert_array_equal(info.qpos_from_q(home)[:-1], m.key_qpos[0][:-1])
+
+
+@pytest.mark.parametrize("name", ["features.xml", "gripper.xml"])
+def test_mimic_joints_hold_mujocos_equality(name):
+    """A joint equality (features.xml) and a fixed tendon's equality (gripper.xml) become
+    mimic joints: at every eslabon configuration MuJoCo's equality row is zero."""
+    path = DATA / name
+    model, info = _read(path)
+    assert model.has_mimic
+    m = mujoco.MjModel.from_xml_path(str(path))
+    m.opt.disableflags |= OFF.mjDSBL_CONTACT | OFF.mjDSBL_LIMIT
+    d = mujoco.MjData(m)
+    rng = np.random.default_rng(8)
+    for _ in range(3):
+        d.qpos[:] = info.qpos_from_q(es.random_configuration(model, rng))
+        mujoco.mj_forward(m, d)
+        rows = d.efc_type[: d.nefc] == mujoco.mjtConstraint.mjCNSTR_EQUALITY
+        assert rows.sum() == 1 and abs(d.efc_pos[: d.nefc][rows][0]) < TOL
 
 
 def test_mjcf_and_urdf_of_one_arm():

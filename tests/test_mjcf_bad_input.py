@@ -40,12 +40,15 @@ UNREPRESENTABLE = {
         HINGES.format(ta="hinge", tb="slide", eq='<joint name="e" joint1="jb" joint2="ja"/>'),
         r"equality joint 'e': couples a slide joint 'jb' to a hinge joint 'ja'",
     ),
-    "tendon_equality": (
-        """<mujoco><worldbody><body name="a"><joint name="j" type="slide"/>
-        <geom size="0.1"/></body></worldbody>
-        <tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon>
+    "tendon_of_three": (
+        """<mujoco><worldbody><body name="a"><joint name="j1"/><geom size="0.1"/>
+        <body name="b"><joint name="j2"/><geom size="0.1"/>
+        <body name="c"><joint name="j3"/><geom size="0.1"/></body></body></body></worldbody>
+        <tendon><fixed name="t"><joint joint="j1" coef="1"/><joint joint="j2" coef="1"/>
+        <joint joint="j3" coef="1"/></fixed></tendon>
         <equality><tendon name="e" tendon1="t"/></equality></mujoco>""",
-        r"equality tendon 'e': eslabon holds connect, weld and linear joint equalities only",
+        r"equality tendon 'e': holds a fixed tendon of 3 joints; eslabon represents a tendon "
+        r"equality only as a mimic joint",
     ),
     "free_frictionloss": (
         """<mujoco><worldbody><body name="a"><joint name="f" type="free" frictionloss="1"/>

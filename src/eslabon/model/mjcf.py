@@ -455,6 +455,8 @@ def _read(
         model = model.replace(mimic_joint=joint, mimic_multiplier=mult, mimic_offset=off)
     info = _info(m, tree, model, model_name, mimics, sites)
     items = not_represented(m, tree) + skipped
+    if loops or mimics:
+        items.append("equality softness (solref, solimp: eslabon's equalities hold exactly)")
     shapes, colors, scales = visuals(m, tree, path.parent if path else Path.cwd())
     visual = UrdfInfo(model_name, visuals=shapes, visual_colors=colors, visual_scales=scales)
     info = _replace(info, not_represented=tuple(items), visual=visual)

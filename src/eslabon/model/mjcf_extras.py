@@ -8,8 +8,9 @@ what eslabon does not represent.
   1's frame moved by (``eq_data[3:6]``, ``eq_data[6:10]``), a ``"weld"``; both with sites
   instead of bodies hold the two sites' frames together. A ``joint`` equality
   q₁ − q₁⁰ = a₀ + a₁ (q₂ − q₂⁰) (linear ``polycoef``) is a mimic joint (eslabon's
-  coordinates are q − qpos0: :mod:`eslabon.model.mjcf`). MuJoCo's equalities are soft
-  (``solref``, ``solimp``); eslabon's hold exactly.
+  coordinates are q − qpos0: :mod:`eslabon.model.mjcf`), and so is a ``tendon`` equality
+  L − L⁰ = a₀ on a fixed tendon c₁ q₁ + c₂ q₂ of two hinges or two slides. MuJoCo's
+  equalities are soft (``solref``, ``solimp``); eslabon's hold exactly.
 - Geoms go to the viewer as the visuals a URDF's links have (:class:`UrdfInfo`).
 """
 
@@ -23,7 +24,8 @@ import numpy as np
 from .mjcf_tree import HINGE, JOINT_KIND, SLIDE, TreeMap, object_name, quat_matrix, unique
 
 # mujoco.mjtEq and mjtObj values used here
-EQ_CONNECT, EQ_WELD, EQ_JOINT = 0, 1, 2
+EQ_CONNECT, EQ_WELD, EQ_JOINT, EQ_TENDON = 0, 1, 2, 3
+WRAP_JOINT = 1  # mujoco.mjtWrap.mjWRAP_JOINT: a fixed tendon's joint
 EQ_KIND = {0: "connect", 1: "weld", 2: "joint", 3: "tendon", 4: "flex"}
 # mujoco.mjtGeom
 G_PLANE, G_HFIELD, G_SPHERE, G_CAPSULE, G_ELLIPSOID, G_CYLINDER, G_BOX, G_MESH = range(8)
@@ -68,10 +70,11 @@ def equalities(
         kind = int(m.eq_type[e])
         name = object_name(m, "eq", e) or f"equality{e}"
         label = f"equality {EQ_KIND.get(kind, str(kind))} {name!r}"
-        if kind not in (EQ_CONNECT, EQ_WELD, EQ_JOINT):
+        if kind not in (EQ_CONNECT, EQ_WELD, EQ_JOINT, EQ_TENDON):
             raise ValueError(
-                f"{label}: eslabon holds connect, weld and linear joint equalities only "
-                "(a tendon or flex equality couples what its model does not have)"
+                f"{label}: eslabon holds connect, weld, linear joint equalities and fixed "
+                "tendons of two joints only (a flex equality couples what its model does "
+                "not have)"
             )
         if not bool(m.eq_active0[e]):
             skipped.append(f"{label} (inactive at the start)")
@@ -79,6 +82,9 @@ def equalities(
         o1, o2, data = int(m.eq_obj1id[e]), int(m.eq_obj2id[e]), np.asarray(m.eq_data[e])
         if kind == EQ_JOINT:
             mimics.update(_mimic(m, tree, label, o1, o2, data))
+            continue
+        if kind == EQ_TENDON:
+            mimics.update(_tendon_mimic(m, tree, label, o1, o2, data))
             continue
         if int(m.eq_objtype[e]) == site_obj:
             names = [site_frames[object_name(m, "site", s) or f"site{s}"] for s in (o1, o2)]
@@ -120,6 +126,42 @@ def _mimic(
             "hinge to a hinge or a slide to a slide"
         )
     return {tree.joint_body[j1]: (tree.joint_body[j2], float(data[1]), float(data[0]))}
+
+
+def _tendon_mimic(
+    m: Any, tree: TreeMap, label: str, t1: int, t2: int, data: Any
+) -> dict[int, tuple[int, float, float]]:
+    """A tendon equality without tendon2 on a fixed tendon c₁ q₁ + c₂ q₂ of two hinges or
+    two slides: L − L⁰ = a₀, i.e. (eslabon's q = qpos − qpos0) c₁ q₁ + c₂ q₂ = a₀, so the
+    later joint mimics the earlier one: q₂ = −(c₁/c₂) q₁ + a₀/c₂."""
+    adr, num = int(m.tendon_adr[t1]), int(m.tendon_num[t1])
+    joints = [int(j) for j in m.wrap_objid[adr : adr + num]]
+    fixed = bool(np.all(m.wrap_type[adr : adr + num] == WRAP_JOINT))
+    kinds = {int(m.jnt_type[j]) for j in joints} if fixed else set()
+    coef = np.asarray(m.wrap_prm[adr : adr + num], dtype=float)
+    if t2 >= 0 or not fixed or num != 2 or len(kinds) != 1 or kinds - {HINGE, SLIDE}:
+        what = (
+            "couples two tendons" if t2 >= 0
+            else "is on a spatial tendon" if not fixed
+            else f"holds a fixed tendon of {num} joints" if num != 2
+            else "holds a tendon of a hinge and a slide (or of ball joints)"
+        )  # fmt: skip
+        raise ValueError(
+            f"{label}: {what}; eslabon represents a tendon equality only as a mimic joint: "
+            "a fixed tendon of two hinges or two slides, without tendon2"
+        )
+    if joints[0] == joints[1] or np.any(coef == 0.0):
+        raise ValueError(f"{label}: its tendon's coefficients {coef.tolist()} couple no pair")
+    first, second = sorted(range(2), key=lambda k: joints[k])
+    multiplier = -coef[first] / coef[second]
+    offset = float(data[0]) / coef[second]
+    return {
+        tree.joint_body[joints[second]]: (
+            tree.joint_body[joints[first]],
+            float(multiplier),
+            float(offset),
+        )
+    }
 
 
 def _listed(m: Any, kind: str, count: int, limit: int = 6) -> str:
@@ -164,8 +206,6 @@ def not_represented(m: Any, tree: TreeMap) -> list[str]:
     for count, what in ((m.nflex, "flexes"), (m.nskin, "skins"), (m.nplugin, "plugins")):
         if count:
             out.append(f"{int(count)} {what}")
-    if m.neq:
-        out.append("equality softness (solref, solimp: eslabon's constraints hold exactly)")
     return out
 
 
