@@ -278,3 +278,26 @@ def test_geoms_reach_the_viewer():
     assert kinds == {"box", "cylinder", "sphere", "mesh"}  # the plane is not drawn
     arm2 = model.body_names.index("arm2")
     assert [p["kind"] for p in parts[arm2]] == ["mesh"]
+
+
+def test_meshes_the_viewer_cannot_read_are_boxes(tmp_path):
+    """A mesh given inline (or in MuJoCo's .msh format) is drawn as its geom's bounding
+    box; a tendon held only by an equality is not listed as left out."""
+    path = tmp_path / "inline.xml"
+    path.write_text(
+        """<mujoco><asset><mesh name="tet" vertex="0 0 0  0.2 0 0  0 0.1 0  0 0 0.3"/>
+        </asset><worldbody><body name="b"><joint type="slide"/>
+        <geom type="mesh" mesh="tet"/></body></worldbody></mujoco>""",
+        encoding="utf-8",
+    )
+    from eslabon.viz import scene
+
+    model, info = _read(path)
+    parts = scene.urdf_parts(model, info.visual, tmp_path, scene.MeshTable())
+    m = mujoco.MjModel.from_xml_path(str(path))
+    (box,) = parts[1]
+    assert box["kind"] == "box"
+    np.testing.assert_allclose(box["size"], 2 * m.geom_aabb[0][3:], rtol=0, atol=1e-15)
+    with pytest.warns(MjcfWarning) as caught:
+        read_mjcf(DATA / "gripper.xml")
+    assert "tendons" not in str(caught[0].message)

@@ -26,6 +26,10 @@ from .mjcf_tree import HINGE, JOINT_KIND, SLIDE, TreeMap, object_name, quat_matr
 # mujoco.mjtEq and mjtObj values used here
 EQ_CONNECT, EQ_WELD, EQ_JOINT, EQ_TENDON = 0, 1, 2, 3
 WRAP_JOINT = 1  # mujoco.mjtWrap.mjWRAP_JOINT: a fixed tendon's joint
+TRN_TENDON = 3  # mujoco.mjtTrn.mjTRN_TENDON: an actuator on a tendon
+#: the mesh files the viewer reads (eslabon.viz.meshfile.MESH_TYPES); others are drawn
+#: as their geom's bounding box
+VIEWER_MESHES = (".stl", ".obj", ".dae", ".gltf", ".glb")
 EQ_KIND = {0: "connect", 1: "weld", 2: "joint", 3: "tendon", 4: "flex"}
 # mujoco.mjtGeom
 G_PLANE, G_HFIELD, G_SPHERE, G_CAPSULE, G_ELLIPSOID, G_CYLINDER, G_BOX, G_MESH = range(8)
@@ -164,6 +168,20 @@ def _tendon_mimic(
     }
 
 
+def _only_coupling(m: Any, t: int) -> bool:
+    """True when tendon ``t`` does nothing but what a tendon equality read as a mimic joint
+    holds: a fixed tendon without stiffness, damping, friction, armature, limits or an
+    actuator, named by an active tendon equality."""
+    held = any(
+        int(m.eq_type[e]) == EQ_TENDON and bool(m.eq_active0[e]) and int(m.eq_obj1id[e]) == t
+        for e in range(int(m.neq))
+    )
+    forces = [m.tendon_stiffness[t], m.tendon_damping[t], m.tendon_frictionloss[t]]
+    forces.append(getattr(m, "tendon_armature", np.zeros(int(m.ntendon)))[t])
+    driven = np.any((m.actuator_trntype == TRN_TENDON) & (m.actuator_trnid[:, 0] == t))
+    return held and not np.any(forces) and not m.tendon_limited[t] and not driven
+
+
 def _listed(m: Any, kind: str, count: int, limit: int = 6) -> str:
     names = [object_name(m, kind, i) or "unnamed" for i in range(count)]
     shown = ", ".join(names[:limit]) + (", …" if count > limit else "")
@@ -185,8 +203,10 @@ def not_represented(m: Any, tree: TreeMap) -> list[str]:
         out.append(f"joint limits of {len(limited)} joints (kept in MjcfInfo.limits)")
     if m.nu:
         out.append(f"actuators {_listed(m, 'actuator', int(m.nu))}: give the torques yourself")
-    if m.ntendon:
-        out.append(f"tendons {_listed(m, 'tendon', int(m.ntendon))}")
+    acting = [t for t in range(int(m.ntendon)) if not _only_coupling(m, t)]
+    if acting:
+        names = [object_name(m, "tendon", t) or "unnamed" for t in acting]
+        out.append(f"tendons {len(names)} ({', '.join(names[:6])}{', …' * (len(names) > 6)})")
     if m.nsensor:
         out.append(f"sensors {_listed(m, 'sensor', int(m.nsensor))}")
     springs = [tree.joint_names[j] for j in range(int(m.njnt)) if m.jnt_stiffness[j] != 0.0]
@@ -213,9 +233,10 @@ def visuals(m: Any, tree: TreeMap, folder: Path) -> tuple[dict, dict, dict]:
     """({body name: [(kind, size, 4×4)]}, {body name: rgba}, {body name: [scale]}) of the
     geoms the viewer draws, as :class:`UrdfInfo` holds a URDF's visuals: boxes, spheres,
     cylinders, capsules (a cylinder and two spheres), ellipsoids (a sphere of the largest
-    semi-axis) and meshes from files (placed where MuJoCo placed its compiled copy:
-    ``mesh_pos``, ``mesh_quat``, ``mesh_scale``). Planes, height fields and meshes given
-    inline are not drawn. When some geoms can neither collide nor be collided with
+    semi-axis) and meshes from STL, OBJ, Collada or glTF files (placed where MuJoCo placed
+    its compiled copy: ``mesh_pos``, ``mesh_quat``, ``mesh_scale``); a mesh given inline or
+    in MuJoCo's ``.msh`` format as its geom's bounding box. Planes and height fields are
+    not drawn. When some geoms can neither collide nor be collided with
     (``contype = conaffinity = 0``: visual geoms), only those are drawn."""
     shapes: dict[str, list] = {name: [] for name in tree.body_names}
     scales: dict[str, list] = {name: [] for name in tree.body_names}
@@ -241,26 +262,35 @@ def visuals(m: Any, tree: TreeMap, folder: Path) -> tuple[dict, dict, dict]:
         elif kind == G_MESH:
             mesh = int(m.geom_dataid[g])
             file = _mesh_file(m, mesh)
-            if not file:
-                continue
-            offset = np.eye(4)
-            offset[:3, :3], offset[:3, 3] = quat_matrix(m.mesh_quat[mesh]), m.mesh_pos[mesh]
-            path = Path(file).resolve()  # MuJoCo keeps the path it opened
-            try:
-                shown = path.relative_to(folder.resolve()).as_posix()
-            except ValueError:  # outside the model's folder: the viewer decides
-                shown = path.as_posix()
-            parts.append(("mesh", shown, T @ np.linalg.inv(offset)))
-            scales[body].append(tuple(float(s) for s in m.mesh_scale[mesh]))
+            if Path(file).suffix.lower() in VIEWER_MESHES:
+                parts += _mesh_part(m, mesh, file, T, folder)
+            else:  # inline vertices, or MuJoCo's .msh: the geom's bounding box
+                box = T.copy()  # (geom_aabb: centre and half sizes in the geom frame)
+                box[:3, 3] = T[:3, :3] @ m.geom_aabb[g][:3] + T[:3, 3]
+                parts.append(("box", {"size": (2 * m.geom_aabb[g][3:]).tolist()}, box))
         for part in parts:
             shapes[body].append(part)
-            if part[0] != "mesh":
-                scales[body].append((1.0, 1.0, 1.0))
+            mesh_scale = m.mesh_scale[int(m.geom_dataid[g])] if part[0] == "mesh" else (1, 1, 1)
+            scales[body].append(tuple(float(x) for x in mesh_scale))
         if parts and body not in colors:
             mat = int(m.geom_matid[g])
             rgba = m.mat_rgba[mat] if mat >= 0 else m.geom_rgba[g]
             colors[body] = [float(c) for c in rgba]
     return shapes, colors, scales
+
+
+def _mesh_part(m: Any, mesh: int, file: str, T: Any, folder: Path) -> list:
+    """The mesh file as a visual, placed where MuJoCo placed its compiled copy: the
+    compiled vertices are the file's, scaled, less ``mesh_pos``, turned by ``mesh_quat``
+    inverse, so the file's frame is the geom's times that offset inverted."""
+    offset = np.eye(4)
+    offset[:3, :3], offset[:3, 3] = quat_matrix(m.mesh_quat[mesh]), m.mesh_pos[mesh]
+    path = Path(file).resolve()  # MuJoCo keeps the path it opened
+    try:
+        shown = path.relative_to(folder.resolve()).as_posix()
+    except ValueError:  # outside the model's folder: the viewer decides
+        shown = path.as_posix()
+    return [("mesh", shown, T @ np.linalg.inv(offset))]
 
 
 def _mesh_file(m: Any, mesh: int) -> str:
