@@ -27,6 +27,7 @@ from eslabon.model.mjcf import MjcfWarning, read_mjcf  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "mjcf"
 TOL = 1e-10
+SITE = mujoco.mjtObj.mjOBJ_SITE
 OFF = mujoco.mjtDisableBit
 RIGID_ONLY = OFF.mjDSBL_CONSTRAINT | OFF.mjDSBL_CONTACT | OFF.mjDSBL_SPRING | OFF.mjDSBL_ACTUATION
 
@@ -53,7 +54,9 @@ def _read(path):
 
 
 def _rel(a, b) -> float:
-    return float(np.abs(np.asarray(a) - b).max() / max(1.0, np.abs(b).max()))
+    """The largest difference relative to b's largest entry (0 when both are zero)."""
+    gap = float(np.abs(np.asarray(a) - b).max())
+    return gap / float(np.abs(b).max()) if gap else 0.0
 
 
 def _twin(path, damping: bool):
@@ -95,6 +98,11 @@ def test_dynamics_equal_mujoco(path):
             mujoco.mj_jac(m, d, jacp, jacr, d.xpos[body], body)
             J_es = es.jacobian(rigid, q, info.body_names[body], "world")
             assert _rel(J_es, np.vstack([jacr, jacp]) @ J) < TOL, info.body_names[body]
+        for site, frame in info.site_frames.items():
+            jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
+            mujoco.mj_jacSite(m, d, jacp, jacr, mujoco.mj_name2id(m, SITE, site))
+            J_es = es.jacobian(rigid, q, frame, "world")
+            assert _rel(J_es, np.vstack([jacr, jacp]) @ J) < TOL, site
 
 
 DAMPED = OWN[:2] + [g for g in GYM if Path(g).name in ("ant.xml", "humanoid.xml")]
@@ -132,7 +140,7 @@ def test_frames_are_mujocos(path):
         assert np.abs(T[:3, :3] - d.xmat[body].reshape(3, 3)).max() < TOL
     for site, frame in info.site_frames.items():
         T = es.kinematics.frame_pose(model, q, frame)
-        s = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SITE, site)
+        s = mujoco.mj_name2id(m, SITE, site)
         assert np.abs(T[:3, 3] - d.site_xpos[s]).max() < TOL
         assert np.abs(T[:3, :3] - d.site_xmat[s].reshape(3, 3)).max() < TOL
 
