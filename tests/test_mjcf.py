@@ -309,3 +309,17 @@ def test_meshes_the_viewer_cannot_read_are_boxes(tmp_path):
     with pytest.warns(MjcfWarning) as caught:
         read_mjcf(DATA / "gripper.xml")
     assert "tendons" not in str(caught[0].message)
+
+
+def test_disabled_flags_are_honoured():
+    """<option><flag gravity|damper|frictionloss="disable"/> leaves those out of the model."""
+    body = """<worldbody><body name="b"><joint name="j" damping="2" frictionloss="1"/>
+      <geom size="0.1"/></body></worldbody>"""
+    flags = '<option><flag gravity="disable" damper="disable" frictionloss="disable"/></option>'
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MjcfWarning)
+        model = es.model.from_mjcf(f"<mujoco>{flags}{body}</mujoco>")
+        plain = es.model.from_mjcf(f"<mujoco>{body}</mujoco>")
+    np.testing.assert_array_equal(model.gravity, 0.0)
+    assert model.viscous[1] == 0.0 and model.coulomb[1] == 0.0
+    assert plain.viscous[1] == 2.0 and plain.coulomb[1] == 1.0 and plain.gravity[2] == -9.81

@@ -65,7 +65,7 @@ def equalities(
     """({mimic body: (copied body, multiplier, offset)}, [LoopClosure], [equalities not
     applied, described]) of ``m``'s equalities; frames they need are added to ``b``. An
     equality eslabon cannot hold is refused naming it (module docstring)."""
-    from ..constraints import LoopClosure
+    from .constraint_types import LoopClosure
 
     mimics: dict[int, tuple[int, float, float]] = {}
     loops: list[Any] = []
