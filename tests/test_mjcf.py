@@ -227,6 +227,38 @@ def test_mjcf_and_urdf_of_one_arm():
             assert _rel(es.jacobian(mjcf, q, frame), es.jacobian(urdf, q, frame)) < TOL
 
 
+ARM_URDFS = [
+    "ur_description/urdf/ur5_robot.urdf",
+    "panda_description/urdf/panda.urdf",
+    "kinova_description/robots/kinova.urdf",
+    "z1_description/urdf/z1.urdf",
+    "xarm_description/urdf/xarm7.urdf",
+]
+
+
+@pytest.mark.parametrize("relative", ARM_URDFS, ids=lambda r: Path(r).stem)
+def test_known_arms_compiled_by_mujoco_as_their_urdf(relative):
+    """example-robot-data's arms: MuJoCo compiles the URDF itself (its visuals and
+    collision meshes removed, whose package:// paths it cannot open; static links fused,
+    the Panda's finger <mimic> an equality), and the model read from that compiled model
+    has the dynamics of eslabon's own URDF reading, the coordinates named alike."""
+    import re
+
+    from checks import example_robot_data
+
+    text = example_robot_data(relative).read_text(encoding="utf-8")
+    text = re.sub(r"<(visual|collision)\b.*?</\1>", "", text, flags=re.S)
+    urdf = es.model.from_urdf(text)
+    mjcf, _ = _read(text)
+    assert mjcf.q_names == urdf.q_names
+    rng = np.random.default_rng(6)
+    for _ in range(3):
+        q, v, a = rng.uniform(-1.0, 1.0, size=(3, urdf.nq))
+        assert _rel(es.mass_matrix(mjcf, q), es.mass_matrix(urdf, q)) < TOL
+        tau = es.inverse_dynamics(urdf, q, v, a)
+        assert _rel(es.inverse_dynamics(mjcf, q, v, a), tau) < TOL
+
+
 def test_loop_closures_as_mujocos_equalities():
     """connect and weld (by bodies and by sites) are loop closures whose residuals match
     MuJoCo's equality rows: the same point gap (eslabon's in frame A's axes, MuJoCo's in
