@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MjcfInfo:
     """What an MJCF holds beyond the dynamics model, and its coordinate maps.
 
