@@ -151,3 +151,17 @@ def test_warning_lists_each_kind_once():
     text = str(ours[0].message)
     assert "contacts (2 colliding geoms" in text
     assert "joint limits of 1 joints" in text and "actuators 1 (m)" in text
+    assert "armature" not in text
+
+
+@pytest.mark.skipif(
+    not hasattr(pytest.importorskip("mujoco").MjModel, "actuator_armature"),
+    reason="actuator armature is MuJoCo 4's",
+)
+def test_actuator_armature_is_named():
+    """MuJoCo 4 adds an actuator's armature to its M: named in the warning."""
+    with pytest.warns(MjcfWarning, match="actuator armature"):
+        read_mjcf(
+            """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/></body>
+            </worldbody><actuator><motor joint="j" armature="0.3"/></actuator></mujoco>"""
+        )

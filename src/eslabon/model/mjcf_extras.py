@@ -203,6 +203,9 @@ def not_represented(m: Any, tree: TreeMap) -> list[str]:
         out.append(f"joint limits of {len(limited)} joints (kept in MjcfInfo.limits)")
     if m.nu:
         out.append(f"actuators {_listed(m, 'actuator', int(m.nu))}: give the torques yourself")
+    for what in ("actuator_armature", "tendon_armature"):  # MuJoCo adds these to its M
+        if np.any(np.asarray(getattr(m, what, 0.0)) != 0.0):
+            out.append(f"{what.replace('_', ' ')} (MuJoCo adds it to its mass matrix)")
     acting = [t for t in range(int(m.ntendon)) if not _only_coupling(m, t)]
     if acting:
         names = [object_name(m, "tendon", t) or "unnamed" for t in acting]
