@@ -355,3 +355,24 @@ def test_disabled_flags_are_honoured():
     np.testing.assert_array_equal(model.gravity, 0.0)
     assert model.viscous[1] == 0.0 and model.coulomb[1] == 0.0
     assert plain.viscous[1] == 2.0 and plain.coulomb[1] == 1.0 and plain.gravity[2] == -9.81
+
+
+def test_visual_geoms_only_when_the_file_has_them(tmp_path):
+    """The Menagerie's pattern: visual geoms (contype = conaffinity = 0) beside collision
+    ones; only the visual ones are drawn, in their material's colour."""
+    path = tmp_path / "classes.xml"
+    path.write_text(
+        """<mujoco><asset><material name="red" rgba="1 0 0 1"/></asset>
+        <default><default class="visual"><geom contype="0" conaffinity="0" group="2"/>
+        </default><default class="collision"><geom group="3"/></default></default>
+        <worldbody><body name="link"><joint/>
+        <geom class="visual" type="box" size="0.1 0.2 0.3" material="red"/>
+        <geom class="collision" type="sphere" size="0.3"/></body></worldbody></mujoco>""",
+        encoding="utf-8",
+    )
+    from eslabon.viz import scene
+
+    model, info = _read(path)
+    (part,) = scene.urdf_parts(model, info.visual, tmp_path, scene.MeshTable())[1]
+    assert part["kind"] == "box" and part["size"] == [0.2, 0.4, 0.6]
+    assert part["color"] == "#ff0000"
