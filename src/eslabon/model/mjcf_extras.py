@@ -69,6 +69,7 @@ def equalities(
 
     mimics: dict[int, tuple[int, float, float]] = {}
     loops: list[Any] = []
+    loop_names: set[str] = set()
     skipped: list[str] = []
     for e in range(int(m.neq)):
         kind = int(m.eq_type[e])
@@ -103,7 +104,7 @@ def equalities(
                 _eq_frame(b, tree, f"{name}.b", o2, None, data[0:3]),
             ]
         axes = "point" if kind == EQ_CONNECT else "weld"
-        loops.append(LoopClosure(unique(name, set()), names[0], names[1], axes))
+        loops.append(LoopClosure(unique(name, loop_names), names[0], names[1], axes))
     return mimics, loops, skipped
 
 
