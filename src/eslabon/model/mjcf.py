@@ -184,7 +184,7 @@ def _read(
     from . import urdf
     from .urdf import UrdfInfo
 
-    b, tree = build_tree(m, where)
+    b, tree = build_tree(m)
     sites = add_sites(m, b, tree)
     mimics, loops, skipped = equalities(m, b, tree, sites, int(mujoco.mjtObj.mjOBJ_SITE))
     for loop in loops:

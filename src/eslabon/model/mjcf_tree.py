@@ -100,10 +100,10 @@ def _per_joint(m: Any, j: int, values: Array, what: str, jname: str) -> float:
     return float(chunk[0])
 
 
-def build_tree(m: Any, where: str) -> tuple[ModelBuilder, TreeMap]:
+def build_tree(m: Any) -> tuple[ModelBuilder, TreeMap]:
     """A :class:`ModelBuilder` holding the bodies of compiled model ``m`` (module
-    docstring), and the :class:`TreeMap` of where each MuJoCo body and joint went.
-    ``where`` (the file) prefixes no message: the caller adds it."""
+    docstring), and the :class:`TreeMap` of where each MuJoCo body and joint went. A
+    ValueError names the joint it cannot read; the caller prefixes the file."""
     b = ModelBuilder()
     tree = TreeMap(body_of=[0], body_names=["world"], taken={"world"})
     tree.joint_body = [-1] * int(m.njnt)
