@@ -43,7 +43,10 @@ def _gym_files() -> list[str]:
     return sorted(glob.glob(str(folder / "*.xml")))
 
 
-OWN = [str(DATA / name) for name in ("features.xml", "pair.xml", "loops.xml", "gripper.xml")]
+OWN = [
+    str(DATA / name)
+    for name in ("features.xml", "pair.xml", "loops.xml", "gripper.xml", "floating.xml")
+]
 GYM = _gym_files()
 
 
@@ -208,22 +211,33 @@ def test_mimic_joints_hold_mujocos_equality(name):
         assert rows.sum() == 1 and abs(d.efc_pos[: d.nefc][rows][0]) < TOL
 
 
-def test_mjcf_and_urdf_of_one_arm():
+@pytest.mark.parametrize(
+    "stem, options, frames",
+    [
+        ("pair", {}, ("tool0", "ee", "payload")),
+        ("floating", {"root_joint": "free_flyer"}, ("foot", "arm", "torso")),
+    ],
+)
+def test_mjcf_and_urdf_of_one_robot(stem, options, frames):
     """pair.xml and pair.urdf describe one arm (origins, rotated inertias, a fixed
-    payload, a tool frame, damping, Coulomb friction, armature): the same dynamics."""
-    urdf = es.load_model(DATA / "pair.urdf")
+    payload, a tool frame, damping, Coulomb friction, armature); floating.xml and
+    floating.urdf one floating robot (MJCF's free joint, the URDF read with
+    root_joint="free_flyer"). Each pair has the same dynamics in the same coordinates:
+    the free joint's q and v are eslabon's free flyer's, no map between them."""
+    urdf = es.load_model(DATA / f"{stem}.urdf", **options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MjcfWarning)
-        mjcf = es.load_model(DATA / "pair.xml")
-    assert mjcf.q_names == urdf.q_names == ("shoulder", "elbow", "extend")
+        mjcf = es.load_model(DATA / f"{stem}.xml")
+    assert mjcf.q_names == urdf.q_names
     rng = np.random.default_rng(2)
     for _ in range(3):
-        q, v, a = rng.normal(size=(3, 3))
+        q = es.random_configuration(urdf, rng)
+        v, a = rng.normal(size=(2, urdf.nv))
         assert _rel(es.mass_matrix(mjcf, q), es.mass_matrix(urdf, q)) < TOL
         assert _rel(es.bias_forces(mjcf, q, v), es.bias_forces(urdf, q, v)) < TOL
         tau = es.inverse_dynamics(urdf, q, v, a)
         assert _rel(es.inverse_dynamics(mjcf, q, v, a), tau) < TOL
-        for frame in ("tool0", "ee", "payload"):
+        for frame in frames:
             assert _rel(es.jacobian(mjcf, q, frame), es.jacobian(urdf, q, frame)) < TOL
 
 
