@@ -32,8 +32,9 @@ def load_model(
     Parameters
     ----------
     path : str or path-like
-        A ``.yaml`` / ``.yml`` file (a DH table, a body list, or a ``mobile`` section) or a
-        ``.urdf`` file.
+        A ``.yaml`` / ``.yml`` file (a DH table, a body list, or a ``mobile`` section), a
+        ``.urdf`` file, or an MJCF ``.xml`` file (compiled by MuJoCo: ``pip install
+        'eslabon[mjcf]'``; :func:`eslabon.model.mjcf.read_mjcf`).
     gravity : array_like, (3,), optional
         Overrides the file's gravity [m/s²] (URDF has none: the physical default
         (0, 0, −9.81) applies). Refused for a mobile manipulator, whose gravity is set in
@@ -60,8 +61,8 @@ def load_model(
     ValueError
         Anything wrong in the file, naming the file and the field (or the element and
         its line); see ``docs/model-files.md`` for what is checked. Also a missing file,
-        an extension other than ``.yaml``, ``.yml`` or ``.urdf``, and an option the file's
-        kind does not take.
+        an extension other than ``.yaml``, ``.yml``, ``.urdf`` or ``.xml``, and an option
+        the file's kind does not take.
 
     Examples
     --------

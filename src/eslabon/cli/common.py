@@ -69,8 +69,8 @@ FORCE = typer.Option(
 )
 MODEL_ARG = typer.Argument(
     ...,
-    help="Zoo name (see `eslabon info --list`), a model file (.yaml, .urdf) or a robot by "
-    "name (robot:NAME, or NAME where no zoo model has it; see `eslabon info --robots`).",
+    help="Zoo name (see `eslabon info --list`), a model file (.yaml, .urdf, MJCF .xml) or a "
+    "robot by name (robot:NAME, or NAME where no zoo model has it; see `eslabon info --robots`).",
 )
 OPT = typer.Option(
     None, "--opt", metavar="KEY=VALUE", help="Zoo model option, e.g. payload_mass=3 (repeatable)."
@@ -108,7 +108,7 @@ def resolve_model(spec: str, options: list[str] | None = None, mobile_ok: bool =
         opts[key.strip()] = _parse_value(value)
     if spec in zoo.names():
         return zoo.load(spec, **opts)
-    if Path(spec).suffix.lower() in (".yaml", ".yml", ".urdf") or Path(spec).exists():
+    if Path(spec).suffix.lower() in (".yaml", ".yml", ".urdf", ".xml") or Path(spec).exists():
         urdf = Path(spec).suffix.lower() == ".urdf"
         unknown = sorted(set(opts) - ({"ee", "root_joint"} if urdf else set()))
         if unknown and not urdf:

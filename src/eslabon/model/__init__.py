@@ -9,7 +9,7 @@ from .dh import from_dh
 from .model import DHTable, Frame, Model
 from .variants import with_joint_friction, with_payload
 
-# the file front-ends (YAML, URDF, XML, their file handling) are imported on first use:
+# the file front-ends (YAML, URDF, MJCF, XML, their file handling) are imported on first use:
 # a process that builds its robot in code, or from the zoo, does not pay for them
 _LAZY = {
     "save_model": ".files",
@@ -17,6 +17,10 @@ _LAZY = {
     "from_urdf": ".urdf",
     "read_urdf": ".urdf",
     "to_urdf": ".urdf",
+    "read_mjcf": ".mjcf",
+    "from_mjcf": ".mjcf",
+    "MjcfInfo": ".mjcf",
+    "MjcfWarning": ".mjcf",
 }
 
 
@@ -38,6 +42,7 @@ def __getattr__(name: str) -> object:
 
 if TYPE_CHECKING:
     from .files import save_model  # noqa: F401
+    from .mjcf import MjcfInfo, MjcfWarning, from_mjcf, read_mjcf  # noqa: F401
     from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
 __all__ = [
@@ -54,4 +59,8 @@ __all__ = [
     "read_urdf",
     "to_urdf",
     "UrdfInfo",
+    "read_mjcf",
+    "from_mjcf",
+    "MjcfInfo",
+    "MjcfWarning",
 ]

@@ -87,7 +87,8 @@ def load_arm_model(
     root_joint: str | None = None,
     ee: str | None = None,
 ) -> Model:
-    """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list) or ``.urdf``.
+    """Load an arm model file: ``.yaml`` / ``.yml`` (a DH table or a body list), ``.urdf``
+    or ``.xml`` (MJCF, through MuJoCo's compiler: :func:`~eslabon.model.mjcf.read_mjcf`).
 
     ``gravity`` overrides the file's (URDF has none: the physical default (0, 0, −9.81)
     applies, or the gravity :func:`to_urdf` wrote in its comment). ``strict`` refuses an
@@ -107,8 +108,8 @@ def load_arm_model(
     Parameters
     ----------
     path : str or path-like
-        The model file: ``.yaml`` or ``.yml`` (``eslabon: 1``, a DH table or a body list)
-        or ``.urdf``.
+        The model file: ``.yaml`` or ``.yml`` (``eslabon: 1``, a DH table or a body list),
+        ``.urdf`` or ``.xml`` (MJCF; needs ``pip install 'eslabon[mjcf]'``).
     gravity : array_like (3,), optional
         Free-fall acceleration in world coordinates [m/s²], overriding the file's. By
         default a YAML file's ``gravity`` key, else (0, 0, −9.81); a URDF, which has none,
@@ -140,8 +141,8 @@ def load_arm_model(
     Raises
     ------
     ValueError
-        A missing file; an extension other than ``.yaml``, ``.yml`` or ``.urdf``; ``ee``
-        or ``root_joint`` given for a YAML file, or a ``root_joint`` other than None,
+        A missing file; an extension other than ``.yaml``, ``.yml``, ``.urdf`` or ``.xml``;
+        ``ee`` or ``root_joint`` given for a YAML or MJCF file, or a ``root_joint`` other than None,
         ``"free_flyer"`` and ``"planar"``; a file with a ``mobile`` section; anything
         wrong in the file, the message starting with the path and naming the field
         (``rows[0].mass: expected a number >= 0, …``) or the URDF element and its line;
@@ -205,7 +206,7 @@ def read_model_file(
     Parameters
     ----------
     path : str or path-like
-        The model file (``.yaml``, ``.yml`` or ``.urdf``).
+        The model file (``.yaml``, ``.yml``, ``.urdf`` or ``.xml``).
     gravity : array_like (3,), optional
         Free-fall acceleration in world coordinates [m/s²], overriding the file's
         (:func:`load_arm_model`).
@@ -249,9 +250,21 @@ def read_model_file(
     if not path.is_file():
         raise ValueError(f"path: no such model file {str(path)!r}")
     suffix = path.suffix.lower()
-    if suffix not in (".yaml", ".yml", ".urdf"):
-        raise ValueError(f"path: expected a .yaml, .yml or .urdf model file, got {str(path)!r}")
+    if suffix not in (".yaml", ".yml", ".urdf", ".xml"):
+        raise ValueError(
+            f"path: expected a .yaml, .yml, .urdf or .xml (MJCF) model file, got {str(path)!r}"
+        )
     try:
+        if suffix == ".xml":
+            for key, value in (("ee", ee), ("root_joint", root_joint)):
+                if value is not None:
+                    raise ValueError(
+                        f"{key}: applies to URDF files only (an MJCF names its sites and "
+                        f"gives its root body's joint itself), got {short_repr(value)}"
+                    )
+            from .mjcf import from_mjcf
+
+            return from_mjcf(path, gravity=gravity, strict=strict)
         if suffix == ".urdf":
             from .urdf import from_urdf
 
