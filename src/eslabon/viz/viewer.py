@@ -246,8 +246,10 @@ class Viewer:
             "_curves": (names, units, q[idx], set(int(h) for h in hidden)),
         }
         if follow is not None and follow is not False:
-            spans = np.ptp(positions[:, 1:], axis=1).max(axis=1) if model.nb > 1 else [0.0]
-            robot["_follow"] = {"body": int(follow), "extent": max(float(np.max(spans)), 0.2)}
+            # the view's size: 1.5 × the widest span of the body origins in one frame (the
+            # meshes reach past the origins: a leg's foot past its calf joint)
+            span = float(np.ptp(positions[:, 1:], axis=1).max())
+            robot["_follow"] = {"body": int(follow), "extent": max(1.5 * span, 0.2)}
         if marks is not None:
             robot["constraints"] = marks
         if extra:
