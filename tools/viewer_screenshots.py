@@ -58,7 +58,9 @@ def main(folder="docs/img", **options):
     ur5 = es.load_model(robots / "ur_description/urdf/ur5_robot.urdf")
     fall = es.simulate(ur5, None, None, 1.0, 0.01)
     with tempfile.TemporaryDirectory() as tmp:
-        page = viz.Viewer(ur5, fall, title="UR5", autoplay=False, **options).save(Path(tmp) / "ur5.html")
+        page = viz.Viewer(ur5, fall, title="UR5", autoplay=False, **options).save(
+            Path(tmp) / "ur5.html"
+        )
         driver = _browser(1240, 577)
         try:
             _shot(driver, page, 0.5, Path(folder) / "viewer_ur5.png")

@@ -9,8 +9,9 @@ read by trimesh from their bytes alone: :mod:`.meshfile`), the mesh files found 
 geometry: a capsule from each body's origin to each child's joint origin (and to the
 ``ee`` frame), and each moving joint's axis as a short cylinder. Each mesh file is stored
 once, unscaled, a part's scale in its transform; meshes with more than ``max_faces``
-triangles are decimated, and a page holds at most ``max_triangles`` triangles and
-``max_bytes`` bytes of meshes (:class:`MeshTable`); the sizes are reported.
+triangles are decimated where their silhouettes stay (:func:`decimate`), and a page
+holds at most ``max_triangles`` triangles and ``max_bytes`` bytes of meshes
+(:class:`MeshTable`); the sizes are reported.
 
 Conventions: parts are placed by a 4 × 4 transform in their body's frame [m]; poses are
 body-to-world positions [m] and unit quaternions (x, y, z, w), as three.js takes them.
@@ -37,12 +38,13 @@ from .meshfile import (  # noqa: F401 (importable from here)
 )
 from .meshfile import refuse as _refuse
 
-#: the most triangles kept per mesh (more are decimated)
+#: the triangles a larger mesh is decimated to (where its silhouettes stay: decimate)
 MAX_FACES = 12000
 #: the least agreement of a decimated mesh's silhouettes with the original's (else a
 #: finer decimation, or none)
 MIN_SILHOUETTE = 0.95
-#: decimations tried per mesh (to max_faces, twice, four times as many), before keeping it whole
+#: decimations tried per mesh (to max_faces, twice, four times as many) before keeping
+#: it whole
 ATTEMPTS = 3
 #: the most triangles a page embeds, all its meshes together
 MAX_TRIANGLES = 600_000
@@ -62,12 +64,14 @@ def b64(array, dtype) -> str:
 class MeshTable:
     """Meshes used by a scene, each file stored once (unscaled: a part's scale is in its
     transform): positions (V, 3) float32 and triangle indices (F, 3) uint32, with what
-    decimation removed, within the page's budget.
+    decimation removed (:attr:`report`: name, triangles before, after; :attr:`agreement`:
+    the silhouettes' agreement), within the page's budget.
 
     Parameters
     ----------
     max_faces : int
-        The most triangles kept per mesh (more are decimated).
+        The triangles a larger mesh is decimated to, where its silhouettes stay
+        (:func:`decimate`).
     max_triangles, max_bytes : int
         The most triangles, and bytes of base64 text, all meshes of the page together.
     max_file_bytes : int

@@ -3,7 +3,7 @@
 cube — rasterised on the same square grid of pixels, and their agreement in each,
 the intersection over union (Jaccard index) of the covered pixels,
 
-    agreement = min over the directions of |S_original ∩ S_decimated| / |S_original ∪ S_decimated|,
+    agreement = min over directions of #(S_original ∩ S_decimated) / #(S_original ∪ S_decimated),
 
 1 for the same shadows, 0 for disjoint ones. A part lost (the UR5's forearm, a Go1's
 calf) or triangles dropped from a surface (holes) shows as pixels of the original's

@@ -12,8 +12,12 @@ contact points marked, and a constrained run's residual and energy a panel of th
 ``Viewer.save(path)`` writes the page; in Jupyter the object shows itself
 (``_repr_html_``). :func:`write_viewer` is the one-call form.
 
+The 3-D view fills the window beside the plots and follows its size; the camera follows
+a floating base (a "follow" box); the legend is in columns and scrolls.
+
 The page exposes ``window.eslabonViewer`` (``setTime``, ``time``, ``frame``, ``play``,
-``pause``, ``setSpeed``, ``clock``, ``meshCount``, ``up``, ``screenUp``; with
+``pause``, ``setSpeed``, ``clock``, ``meshCount``, ``up``, ``screenUp``,
+``canvasSize``, ``viewSize``, ``following``, ``setFollow``, ``baseOnScreen``; with
 constraints ``constraintMarks``, ``markPositions``, ``constraintCurve``) so that a
 browser test can drive it.
 """
