@@ -43,9 +43,6 @@ MAX_FACES = 12000
 #: the least agreement of a decimated mesh's silhouettes with the original's (else a
 #: finer decimation, or none)
 MIN_SILHOUETTE = 0.95
-#: decimations tried per mesh (to max_faces, twice, four times as many) before keeping
-#: it whole
-ATTEMPTS = 3
 #: the most triangles a page embeds, all its meshes together
 MAX_TRIANGLES = 600_000
 #: the most bytes of (base64) mesh data a page embeds
@@ -152,9 +149,8 @@ def decimate(vertices, faces, max_faces: int, min_silhouette: float = MIN_SILHOU
     shape, else more, else all.
 
     A mesh of at most ``max_faces`` triangles is kept whole (agreement 1). Above, it is
-    decimated to ``max_faces`` triangles, then to twice and four times as many
-    (:data:`ATTEMPTS`), and the first result whose silhouettes from seven directions
-    agree with the original's to at least ``min_silhouette`` (intersection over union,
+    decimated to ``max_faces`` triangles, then to twice as many, four times…, and the
+    first result whose silhouettes from seven directions agree with the original's to at least ``min_silhouette`` (intersection over union,
     :class:`.silhouette.Silhouettes`) is kept; where none does, or fast-simplification
     is not installed, the mesh is kept whole. So a decimated mesh never loses a part or
     opens a hole the silhouettes would show; it may keep more than ``max_faces``
@@ -172,9 +168,7 @@ def decimate(vertices, faces, max_faces: int, min_silhouette: float = MIN_SILHOU
 
     reference = Silhouettes(vertices, faces)
     target = max(int(max_faces), 1)
-    for _ in range(ATTEMPTS):
-        if target >= len(faces):
-            break
+    while target < len(faces):  # at most log2(F / max_faces) tries, each smaller than F
         try:
             v, f = simplify(vertices, faces, target_count=target)
         except Exception:  # a degenerate mesh: kept whole
