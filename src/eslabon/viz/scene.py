@@ -150,7 +150,8 @@ def decimate(vertices, faces, max_faces: int, min_silhouette: float = MIN_SILHOU
 
     A mesh of at most ``max_faces`` triangles is kept whole (agreement 1). Above, it is
     decimated to ``max_faces`` triangles, then to twice as many, four times…, and the
-    first result whose silhouettes from seven directions agree with the original's to at least ``min_silhouette`` (intersection over union,
+    first result whose silhouettes from seven directions agree with the original's to
+    at least ``min_silhouette`` (intersection over union,
     :class:`.silhouette.Silhouettes`) is kept; where none does, or fast-simplification
     is not installed, the mesh is kept whole. So a decimated mesh never loses a part or
     opens a hole the silhouettes would show; it may keep more than ``max_faces``
