@@ -283,7 +283,8 @@ return {
   canvas: document.querySelectorAll('#view canvas').length,
   parts: v ? v.partCount : 0,
   frames: v ? v.frames : 0,
-  legend: Array.from(document.querySelectorAll('#plot text')).map((e) => e.textContent),
+  legend: Array.from(document.querySelectorAll('#plot text, #legend .label'))
+    .map((e) => e.textContent),
   images: document.images.length,
 };
 """

@@ -9,8 +9,9 @@ read by trimesh from their bytes alone: :mod:`.meshfile`), the mesh files found 
 geometry: a capsule from each body's origin to each child's joint origin (and to the
 ``ee`` frame), and each moving joint's axis as a short cylinder. Each mesh file is stored
 once, unscaled, a part's scale in its transform; meshes with more than ``max_faces``
-triangles are decimated, and a page holds at most ``max_triangles`` triangles and
-``max_bytes`` bytes of meshes (:class:`MeshTable`); the sizes are reported.
+triangles are decimated where their silhouettes stay (:func:`decimate`), and a page
+holds at most ``max_triangles`` triangles and ``max_bytes`` bytes of meshes
+(:class:`MeshTable`); the sizes are reported.
 
 Conventions: parts are placed by a 4 × 4 transform in their body's frame [m]; poses are
 body-to-world positions [m] and unit quaternions (x, y, z, w), as three.js takes them.
@@ -37,8 +38,11 @@ from .meshfile import (  # noqa: F401 (importable from here)
 )
 from .meshfile import refuse as _refuse
 
-#: the most triangles kept per mesh (more are decimated)
+#: the triangles a larger mesh is decimated to (where its silhouettes stay: decimate)
 MAX_FACES = 12000
+#: the least agreement of a decimated mesh's silhouettes with the original's (else a
+#: finer decimation, or none)
+MIN_SILHOUETTE = 0.95
 #: the most triangles a page embeds, all its meshes together
 MAX_TRIANGLES = 600_000
 #: the most bytes of (base64) mesh data a page embeds
@@ -57,16 +61,21 @@ def b64(array, dtype) -> str:
 class MeshTable:
     """Meshes used by a scene, each file stored once (unscaled: a part's scale is in its
     transform): positions (V, 3) float32 and triangle indices (F, 3) uint32, with what
-    decimation removed, within the page's budget.
+    decimation removed (:attr:`report`: name, triangles before, after; :attr:`agreement`:
+    the silhouettes' agreement), within the page's budget.
 
     Parameters
     ----------
     max_faces : int
-        The most triangles kept per mesh (more are decimated).
+        The triangles a larger mesh is decimated to, where its silhouettes stay
+        (:func:`decimate`).
     max_triangles, max_bytes : int
         The most triangles, and bytes of base64 text, all meshes of the page together.
     max_file_bytes : int
         The largest mesh file read.
+    min_silhouette : float
+        The least agreement of a decimated mesh's silhouettes with the original's
+        (:func:`decimate`).
     """
 
     max_faces: int = MAX_FACES
@@ -76,7 +85,9 @@ class MeshTable:
     meshes: list = field(default_factory=list)
     index: dict = field(default_factory=dict)
     report: list = field(default_factory=list)
+    agreement: list = field(default_factory=list)
     triangles: int = 0
+    min_silhouette: float = MIN_SILHOUETTE
 
     def add(self, path: Path, filename: str | None = None, identity=None) -> int:
         """The index of the mesh file ``path`` (resolved, as :func:`resolve_mesh` gives
@@ -95,13 +106,8 @@ class MeshTable:
         filename = filename or path.name
         vertices, faces = read_mesh(path, filename, self.max_file_bytes, identity)
         before = len(faces)
-        vertices, faces = decimate(vertices, faces, self.max_faces)
-        if len(faces) < before:  # corners the decimation left apart merged (as trimesh does)
-            import trimesh
-
-            merged = trimesh.Trimesh(vertices, faces)
-            if len(merged.faces):
-                vertices, faces = merged.vertices, merged.faces
+        vertices, faces, agreement = decimate(vertices, faces, self.max_faces,
+                                              self.min_silhouette)  # fmt: skip
         mesh = {"positions": b64(vertices, "<f4"), "indices": b64(faces, "<u4")}
         triangles = self.triangles + len(faces)
         if triangles > self.max_triangles:
@@ -115,6 +121,7 @@ class MeshTable:
                           "max_faces)")  # fmt: skip
         self.triangles = triangles
         self.report.append((path.name, before, len(faces)))
+        self.agreement.append(agreement)
         self.index[key] = len(self.meshes)
         self.meshes.append(mesh)
         return self.index[key]
@@ -124,31 +131,56 @@ class MeshTable:
         return sum(len(m["positions"]) + len(m["indices"]) for m in self.meshes)
 
 
-def decimate(vertices, faces, max_faces: int):
-    """At most ``max_faces`` triangles: quadric decimation (fast-simplification), and
-    where it stops short, only the largest triangles kept."""
+def weld(vertices, faces):
+    """The mesh with its coincident corners merged into one vertex (trimesh's merge, to
+    1e-8 of the mesh's units): a Collada or STL file gives each triangle corners of its
+    own, and a decimator sees such a mesh as loose triangles, each collapsed alone."""
+    import trimesh
+
+    welded = trimesh.Trimesh(np.asarray(vertices, dtype=float), np.asarray(faces))
+    if not len(welded.faces):
+        return np.asarray(vertices, dtype=float), np.asarray(faces, dtype=np.int64)
+    return np.asarray(welded.vertices, dtype=float), np.asarray(welded.faces, dtype=np.int64)
+
+
+def decimate(vertices, faces, max_faces: int, min_silhouette: float = MIN_SILHOUETTE):
+    """(vertices, faces, agreement): the mesh, its corners welded (:func:`weld`), with
+    about ``max_faces`` triangles where quadric decimation (fast-simplification) keeps its
+    shape, else more, else all.
+
+    A mesh of at most ``max_faces`` triangles is kept whole (agreement 1). Above, it is
+    decimated to ``max_faces`` triangles, then to twice as many, four times…, and the
+    first result whose silhouettes from seven directions agree with the original's to
+    at least ``min_silhouette`` (intersection over union,
+    :class:`.silhouette.Silhouettes`) is kept; where none does, or fast-simplification
+    is not installed, the mesh is kept whole. So a decimated mesh never loses a part or
+    opens a hole the silhouettes would show; it may keep more than ``max_faces``
+    triangles (quadric decimation stops short on some meshes), and the page's budget
+    (:class:`MeshTable`) bounds the whole.
+    """
+    vertices, faces = weld(vertices, faces)
     if len(faces) <= max_faces:
-        return vertices, faces
+        return vertices, faces, 1.0
     try:
         from fast_simplification import simplify
     except ImportError:
-        simplify = None
-    for _ in range(3 if simplify else 0):
+        return vertices, faces, 1.0
+    from .silhouette import Silhouettes
+
+    reference = Silhouettes(vertices, faces)
+    target = max(int(max_faces), 1)
+    while target < len(faces):  # at most log2(F / max_faces) tries, each smaller than F
         try:
-            v, f = simplify(np.asarray(vertices, dtype=np.float64),
-                            np.asarray(faces, dtype=np.int64), target_count=max_faces)  # fmt: skip
-        except Exception:  # a degenerate mesh: keep the largest triangles below
+            v, f = simplify(vertices, faces, target_count=target)
+        except Exception:  # a degenerate mesh: kept whole
             break
-        if len(f) == 0 or len(f) >= len(faces):
-            break
-        vertices, faces = v, f
-        if len(faces) <= max_faces:
-            break
-    if len(faces) <= max_faces:
-        return _compact(vertices, faces)
-    tri = np.asarray(vertices)[faces]
-    area = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
-    return _compact(vertices, faces[np.sort(np.argsort(-area, kind="stable")[:max_faces])])
+        if 0 < len(f) < len(faces):
+            v, f = _compact(v, f)
+            agreement = reference.agreement(v, f)
+            if agreement >= min_silhouette:
+                return v, f, agreement
+        target *= 2
+    return vertices, faces, 1.0
 
 
 def _compact(vertices, faces):

@@ -12,8 +12,12 @@ contact points marked, and a constrained run's residual and energy a panel of th
 ``Viewer.save(path)`` writes the page; in Jupyter the object shows itself
 (``_repr_html_``). :func:`write_viewer` is the one-call form.
 
+The 3-D view fills the window beside the plots and follows its size; the camera follows
+a floating base (a "follow" box); the legend is in columns and scrolls.
+
 The page exposes ``window.eslabonViewer`` (``setTime``, ``time``, ``frame``, ``play``,
-``pause``, ``setSpeed``, ``clock``, ``meshCount``, ``up``, ``screenUp``; with
+``pause``, ``setSpeed``, ``clock``, ``meshCount``, ``up``, ``screenUp``,
+``canvasSize``, ``viewSize``, ``following``, ``setFollow``, ``baseOnScreen``; with
 constraints ``constraintMarks``, ``markPositions``, ``constraintCurve``) so that a
 browser test can drive it.
 """
@@ -150,7 +154,8 @@ class Viewer:
             self.add(model, traj, **options)
 
     def add(self, model, traj, *, name=None, urdf=None, package_dirs=(), opacity=1.0,
-            parts=None, curve_names=None, hidden=(), path_body=None, floor=None) -> Viewer:  # fmt: skip
+            parts=None, curve_names=None, hidden=(), path_body=None, floor=None,
+            follow=None) -> Viewer:  # fmt: skip
         """Put a robot and its trajectory in the scene.
 
         Parameters
@@ -182,6 +187,10 @@ class Viewer:
             Draw the path of this body's origin on the ground.
         floor : float, optional
             The ground's height along "up" [m] (default: below the lowest body origin).
+        follow : int or bool, optional
+            The body the camera follows (the page's "follow" box, ticked): by default
+            the floating base, the body of a free-flyer joint on the world, if the model
+            has one; ``False`` for none. The first robot added with one is followed.
 
         Returns
         -------
@@ -205,6 +214,9 @@ class Viewer:
             raise ValueError(f"opacity: expected a number in (0, 1], got {opacity!r}")
         if path_body is not None and not 0 <= int(path_body) <= model.nb:
             raise ValueError(f"path_body: expected a body 0 … {model.nb}, got {path_body!r}")
+        follow = _followed_body(model) if follow is None or follow is True else follow
+        if follow is not False and follow is not None and not 1 <= int(follow) <= model.nb:
+            raise ValueError(f"follow: expected a body 1 … {model.nb} or False, got {follow!r}")
         if any(not 0 <= int(h) < model.nq for h in hidden):
             raise ValueError(f"hidden: expected columns 0 … {model.nq - 1}, got {list(hidden)}")
         t = np.asarray(traj.t, dtype=float)
@@ -237,6 +249,11 @@ class Viewer:
             "_floor": floor,
             "_curves": (names, units, q[idx], set(int(h) for h in hidden)),
         }
+        if follow is not None and follow is not False:
+            # the view's size: 1.5 × the widest span of the body origins in one frame (the
+            # meshes reach past the origins: a leg's foot past its calf joint)
+            span = float(np.ptp(positions[:, 1:], axis=1).max())
+            robot["_follow"] = {"body": int(follow), "extent": max(1.5 * span, 0.2)}
         if marks is not None:
             robot["constraints"] = marks
         if extra:
@@ -315,6 +332,8 @@ class Viewer:
                     "visible": k not in hidden,
                 })  # fmt: skip
         size = 2 * extent
+        followed = [{"robot": j, "on": True, **r["_follow"]}
+                    for j, r in enumerate(self.robots) if "_follow" in r]  # fmt: skip
         robots = [
             {**{k: v for k, v in r.items() if not k.startswith("_")}, "dash": DASHES[j % 4]}
             for j, r in enumerate(self.robots)
@@ -329,6 +348,7 @@ class Viewer:
             "curves": curves,
             "autoplay": self.autoplay,
             "info": self._info(),
+            **({"follow": followed[0]} if followed else {}),
         }
 
     def _info(self) -> str:
@@ -403,6 +423,16 @@ class Viewer:
         )
 
 
+def _followed_body(model):
+    """The floating base: the first body whose joint is a free flyer on the world, else
+    None."""
+    from .._engine.joint_types import free_flyers
+
+    on_world = np.flatnonzero((np.asarray(model.parent) == 0) & free_flyers(model.joint_type))
+    on_world = on_world[on_world > 0]
+    return int(on_world[0]) if len(on_world) else None
+
+
 def _contact_points(marks) -> list:
     """The contacts' world points (within the view's extent), as (1, 3) arrays."""
     if marks is None:
@@ -420,10 +450,18 @@ def _read_info(path: Path):
 
 def _budget(options: dict) -> dict:
     """The mesh budget taken out of ``options`` (``max_faces``, ``max_triangles``,
-    ``max_bytes``, ``max_file_bytes``), checked."""
+    ``max_bytes``, ``max_file_bytes``, ``min_silhouette``), checked."""
     defaults = {"max_faces": scene.MAX_FACES, "max_triangles": scene.MAX_TRIANGLES,
                 "max_bytes": scene.MAX_BYTES, "max_file_bytes": scene.MAX_FILE_BYTES}  # fmt: skip
-    return {k: whole_number(options.pop(k, v), k, 1) for k, v in defaults.items()}
+    budget = {k: whole_number(options.pop(k, v), k, 1) for k, v in defaults.items()}
+    agreement = options.pop("min_silhouette", scene.MIN_SILHOUETTE)
+    try:
+        budget["min_silhouette"] = float(agreement)
+    except (TypeError, ValueError):
+        budget["min_silhouette"] = float("nan")
+    if not 0.0 <= budget["min_silhouette"] <= 1.0:
+        raise ValueError(f"min_silhouette: expected a number in [0, 1], got {agreement!r}")
+    return budget
 
 
 def write_viewer(model, traj, path, title: str | None = None, max_frames: int = 600, *,

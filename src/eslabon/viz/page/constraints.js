@@ -104,8 +104,9 @@ const constraintPlot = (() => {
   svg.id = "constraint-plot";
   svg.setAttribute("width", Wp);
   svg.setAttribute("height", Hp);
+  svg.setAttribute("viewBox", `0 0 ${Wp} ${Hp}`);
   Object.assign(svg.style, { border: "1px solid #ccc", background: "#fff" });
-  document.getElementById("main").appendChild(svg);
+  (document.getElementById("side") || document.getElementById("main")).appendChild(svg);
   const el = (name, attrs, parent) => {
     const e = document.createElementNS(ns, name);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);

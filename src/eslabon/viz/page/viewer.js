@@ -7,7 +7,9 @@ function decode(text, Type) {
   return new Type(bytes.buffer);
 }
 const view = document.getElementById("view");
-const W = view.clientWidth, H = view.clientHeight;
+// the canvas fills #view, which fills the window beside the plots (page CSS), and
+// follows its size (fit, on every resize of #view)
+let W = Math.max(view.clientWidth, 1), H = Math.max(view.clientHeight, 1);
 const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
 renderer.setPixelRatio(window.devicePixelRatio || 1);
 renderer.setSize(W, H);
@@ -93,19 +95,50 @@ function pose(rb, k) {
     g.quaternion.set(rb.quat[4 * j], rb.quat[4 * j + 1], rb.quat[4 * j + 2], rb.quat[4 * j + 3]);
   });
 }
-// camera: look at the motion's centre from a corner, "up" kept up
+// camera: look at the motion's centre from a corner, "up" kept up; with "follow" (a
+// floating base, DATA.follow), at the base and moved with it, the orbit kept
 const centre = new THREE.Vector3(...DATA.centre);
 const controls = new THREE.OrbitControls(camera, renderer.domElement);
+const follow = DATA.follow ? { rb: null, body: DATA.follow.body, extent: DATA.follow.extent,
+                               on: !!DATA.follow.on, at: new THREE.Vector3() } : null;
+function followed() {  // the followed body's position now
+  const rb = follow.rb, j = rb.frame * rb.nb1 + follow.body;
+  return new THREE.Vector3(rb.pos[3 * j], rb.pos[3 * j + 1], rb.pos[3 * j + 2]);
+}
+function track() {  // move the camera and its target by the base's move since last time
+  if (!follow || !follow.rb) return;
+  const now = followed();
+  if (follow.on) {
+    const shift = now.clone().sub(follow.at);
+    camera.position.add(shift);
+    controls.target.add(shift);
+    sun.position.add(shift);
+  }
+  follow.at.copy(now);
+}
 function resetView() {
+  const onBase = follow && follow.rb && follow.on;
+  const look = onBase ? followed() : centre, size = onBase ? follow.extent : DATA.extent;
   const side = new THREE.Vector3(1, -1.4, 0.8);
   side.sub(up.clone().multiplyScalar(side.dot(up))).normalize();
-  camera.position.copy(centre).add(side.multiplyScalar(1.75 * DATA.extent))
-    .add(up.clone().multiplyScalar(0.7 * DATA.extent));
-  controls.target.copy(centre);
+  camera.position.copy(look).add(side.multiplyScalar(1.75 * size))
+    .add(up.clone().multiplyScalar(0.7 * size));
+  controls.target.copy(look);
   controls.update();
-  sun.position.copy(camera.position).add(up.clone().multiplyScalar(DATA.extent));
+  sun.position.copy(camera.position).add(up.clone().multiplyScalar(size));
+  if (follow && follow.rb) follow.at.copy(followed());
 }
-resetView();
+function fit() {  // the canvas takes #view's size
+  const w = Math.max(view.clientWidth, 1), h = Math.max(view.clientHeight, 1);
+  if (w === W && h === H) return;
+  W = w; H = h;
+  renderer.setSize(W, H);
+  camera.aspect = W / H;
+  camera.updateProjectionMatrix();
+  renderer.render(scene, camera);
+}
+if (window.ResizeObserver) new ResizeObserver(fit).observe(view);
+window.addEventListener("resize", fit);
 // --- playback: simulation time runs at `speed` × wall time ---
 let simTime = t0, playing = false, speed = 1, lastWall = null, played = 0;
 const scrub = document.getElementById("scrub"), label = document.getElementById("time");
@@ -113,6 +146,7 @@ const playButton = document.getElementById("play");
 function setTime(t) {
   simTime = Math.min(Math.max(t, t0), t1);
   for (const rb of robots) pose(rb, frameAt(simTime, rb.r.t));
+  track();
   scrub.value = Math.round(1000 * (simTime - t0) / Math.max(t1 - t0, 1e-12));
   label.textContent = "t = " + simTime.toFixed(3) + " s";
   plot.cursor(simTime);
@@ -142,18 +176,13 @@ function loop(now) {
   renderer.render(scene, camera);
   requestAnimationFrame(loop);
 }
-// --- joint plot: axes with units, legend, hover highlights, click hides ---
+// --- joint plot: axes with units; legend (HTML, scrolls, in columns), hover
+// highlights, click hides ---
 const plot = (() => {
   const svg = document.getElementById("plot"), ns = "http://www.w3.org/2000/svg";
-  const Wp = svg.width.baseVal.value, L = 58, R = 12, T = 14;
-  const legendNames = [...new Set(DATA.curves.map((c) => c.name + (c.unit ? " [" + c.unit + "]" : "")))];
-  const longest = Math.max(...legendNames.map((n) => n.length));
-  const cols = Math.max(1, Math.floor((Wp - L) / (6.3 * longest + 30)));
-  const colW = (Wp - L) / cols;
-  const robotRow = DATA.robots.length > 1 ? 1 : 0;
-  const legendRows = Math.ceil(legendNames.length / cols) + robotRow, B = 52 + 16 * legendRows;
-  const Hp = 400 + 16 * legendRows;
-  svg.setAttribute("height", Hp);
+  const legend = document.getElementById("legend");
+  const Wp = 560, Hp = 380, L = 58, R = 12, T = 14, B = 46;
+  svg.setAttribute("viewBox", `0 0 ${Wp} ${Hp}`);
   const el = (name, attrs, parent) => {
     const e = document.createElementNS(ns, name);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -195,28 +224,31 @@ const plot = (() => {
     return el("polyline", { points: pts, fill: "none", stroke: c.color, "stroke-width": 1.6,
                             "stroke-dasharray": c.dash || "", display: c.visible ? "" : "none" });
   });
-  // one legend entry per coordinate (shared by the robots, which differ by dash)
+  // the legend: one entry per coordinate (shared by the robots, which differ by dash), a
+  // grid of columns as wide as the panel allows, scrolling past a third of the window;
+  // a name too long for its column ends in "…" and shows whole on hover (title)
+  function legendItem(label, color, dash, cls) {
+    const item = document.createElement("div");
+    item.className = cls;
+    const swatch = el("svg", { width: 24, height: 8 }, item);
+    el("line", { x1: 0, x2: 24, y1: 4, y2: 4, stroke: color, "stroke-width": dash ? 2 : 3,
+                 "stroke-dasharray": dash || "" }, swatch);
+    const text = document.createElement("span");
+    text.className = "label";
+    text.textContent = label;
+    item.appendChild(text);
+    item.setAttribute("title", label);
+    legend.appendChild(item);
+    return item;
+  }
   const entry = {};
   const items = DATA.curves.map((c) => {
     const label = c.name + (c.unit ? " [" + c.unit + "]" : "");
-    if (entry[label]) return entry[label];
-    const j = Object.keys(entry).length;
-    const g = el("g", { class: "legend-item" + (c.visible ? "" : " off"),
-                        transform: `translate(${L + colW * (j % cols)}, ${Hp - B + 48 + 16 * Math.floor(j / cols)})` });
-    el("line", { x1: 0, x2: 18, y1: -4, y2: -4, stroke: c.color, "stroke-width": 3 }, g);
-    el("text", { x: 22, y: 0, "font-size": 11 }, g).textContent = label;
-    entry[label] = g;
-    return g;
+    if (!entry[label]) entry[label] = legendItem(label, c.color, "", "legend-item" + (c.visible ? "" : " off"));
+    return entry[label];
   });
-  if (robotRow) {
-    let x = L;
-    DATA.robots.forEach((r) => {
-      const g = el("g", { transform: `translate(${x}, ${Hp - 8})` });
-      x += 6.5 * r.name.length + 48;
-      el("line", { x1: 0, x2: 24, y1: -4, y2: -4, stroke: "#444", "stroke-width": 2,
-                   "stroke-dasharray": r.dash || "" }, g);
-      el("text", { x: 28, y: 0, "font-size": 11 }, g).textContent = r.name;
-    });
+  if (DATA.robots.length > 1) {  // the key of the dashes
+    DATA.robots.forEach((r) => legendItem(r.name, "#444", r.dash, "legend-item legend-robot"));
   }
   function highlight(j) {
     lines.forEach((l, i) => {
@@ -245,7 +277,7 @@ const plot = (() => {
         DATA.curves[i].visible = visible;
         lines[i].setAttribute("display", visible ? "" : "none");
       }
-      item.setAttribute("class", "legend-item" + (visible ? "" : " off"));
+      item.className = "legend-item" + (visible ? "" : " off");
     });
   }
   const cursorLine = el("line", { x1: 0, x2: 0, y1: T, y2: Hp - B, stroke: "#000" });
@@ -260,6 +292,20 @@ document.getElementById("back").addEventListener("click", () => step(-1));
 document.getElementById("fwd").addEventListener("click", () => step(1));
 document.getElementById("speed").addEventListener("change", (e) => { speed = Number(e.target.value); });
 document.getElementById("reset").addEventListener("click", resetView);
+const followBox = document.getElementById("follow");
+function setFollow(on) {
+  if (!follow) return;
+  follow.on = !!on;
+  followBox.checked = follow.on;
+  if (follow.on) resetView();
+  renderer.render(scene, camera);
+}
+if (follow) {
+  follow.rb = robots[DATA.follow.robot];
+  document.getElementById("follow-label").hidden = false;
+  followBox.checked = follow.on;
+  followBox.addEventListener("change", () => setFollow(followBox.checked));
+}
 window.addEventListener("keydown", (e) => {
   if (e.key === " ") { setPlaying(!playing); e.preventDefault(); }
   else if (e.key === "ArrowRight") step(1);
@@ -267,6 +313,7 @@ window.addEventListener("keydown", (e) => {
 });
 document.getElementById("info").textContent = DATA.info;
 setTime(t0);
+resetView();
 setPlaying(DATA.autoplay);
 requestAnimationFrame(loop);
 window.eslabonViewer = {
@@ -280,5 +327,14 @@ window.eslabonViewer = {
   screenUp: () => {  // where "up" points on the screen (pixels, y down), from the centre
     const a = centre.clone().project(camera), b = centre.clone().add(up).project(camera);
     return [(b.x - a.x) * W / 2, -(b.y - a.y) * H / 2];
+  },
+  canvasSize: () => [renderer.domElement.clientWidth, renderer.domElement.clientHeight],
+  viewSize: () => [view.clientWidth, view.clientHeight],
+  following: () => !!(follow && follow.on),
+  setFollow,
+  baseOnScreen: () => {  // the followed body on the screen (pixels from the top left)
+    if (!follow) return null;
+    const p = followed().project(camera);
+    return [(p.x + 1) * W / 2, (1 - p.y) * H / 2];
   },
 };
