@@ -717,3 +717,19 @@ def test_a_utf8_collada_file_with_a_bom_or_an_upper_case_declaration_is_read(tmp
     (tmp_path / "c.dae").write_text(text.replace(' encoding="utf-8"', ""))
     for name in ("a.dae", "b.dae", "c.dae"):
         assert len(scene.read_mesh(tmp_path / name, name)[1]) == 1
+
+
+def test_a_package_uri_with_an_empty_host_is_the_same_package(tmp_path):
+    """``package:///pkg/a.stl`` (Talos' full URDF of example-robot-data writes it so) is
+    ``package://pkg/a.stl``, as Pinocchio reads it; a second empty segment stays no
+    package, and the package folder's containment still holds."""
+    pkgs = tmp_path / "pkgs"
+    _cube(pkgs / "pkg" / "a.stl")
+    robot = tmp_path / "robot"
+    robot.mkdir()
+    three = scene.resolve_mesh("package:///pkg/a.stl", robot, package_dirs=[pkgs])
+    assert three == scene.resolve_mesh("package://pkg/a.stl", robot, package_dirs=[pkgs])
+    with pytest.raises(ValueError, match="not a package name"):
+        scene.resolve_mesh("package:////pkg/a.stl", robot, package_dirs=[pkgs])
+    with pytest.raises(ValueError, match="not a package name"):
+        scene.resolve_mesh("package:///../pkg/a.stl", robot, package_dirs=[pkgs])

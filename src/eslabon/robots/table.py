@@ -92,10 +92,7 @@ _UNITREE, _ODRI, _PAL, _UR = (
 )
 _ALLEGRO, _ANYBOTICS, _IIT, _LAAS = "Wonik Robotics", "ANYbotics", "IIT", "LAAS-CNRS"
 _UR_URDF = "ur_description/urdf/"
-_TALOS_FULL = (
-    "the grippers' finger joints move, each a mimic of its motor; the viewer refuses the "
-    "file's mesh names (package:///, an empty package name)"
-)
+_TALOS_FULL = "the grippers' finger joints move, each a mimic of its motor"
 
 _ENTRIES = (
     # arms

@@ -221,7 +221,8 @@ def resolve_mesh(filename: str, urdf_dir: Path, package_dirs=()) -> Path:
     """The file a URDF ``<mesh filename=...>`` names, resolved (symlinks and ``..``), if
     it is inside the model (docs/viewer.md, "Where meshes come from"):
 
-    - ``package://pkg/rest``: ``<dir>/pkg/rest`` for the first ``<dir>`` of
+    - ``package://pkg/rest`` (also written ``package:///pkg/rest``): ``<dir>/pkg/rest``
+      for the first ``<dir>`` of
       ``package_dirs``, then :func:`package_dirs_default`, that has a folder ``pkg``, or
       the ROS package the URDF sits in when it is named ``pkg``, or a folder ``pkg``
       inside the URDF's tree; the folder ``pkg``, resolved, must stay inside the folder
@@ -267,7 +268,11 @@ def _resolve(filename: str, urdf_dir: Path, package_dirs=()):
 
 
 def _resolve_package(filename, urdf_dir, root, package_dirs) -> Path:
-    pkg, _, rest = filename[len("package://") :].partition("/")
+    name = filename[len("package://") :]
+    # package:///pkg/rest (an empty host, as some URDFs write it) is package://pkg/rest,
+    # as Pinocchio reads it; one slash only, so package:////... stays refused
+    name = name[1:] if name.startswith("/") else name
+    pkg, _, rest = name.partition("/")
     if pkg in ("", ".", "..") or "\\" in pkg:
         raise _refuse(filename, f"{pkg!r} is not a package name, so the file is outside "
                       "any package")  # fmt: skip
