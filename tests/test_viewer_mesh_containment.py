@@ -733,3 +733,28 @@ def test_a_package_uri_with_an_empty_host_is_the_same_package(tmp_path):
         scene.resolve_mesh("package:////pkg/a.stl", robot, package_dirs=[pkgs])
     with pytest.raises(ValueError, match="not a package name"):
         scene.resolve_mesh("package:///../pkg/a.stl", robot, package_dirs=[pkgs])
+
+
+def test_an_mjcf_mesh_outside_the_models_folder_is_refused(tmp_path):
+    """MuJoCo reads an MJCF's meshes wherever ``meshdir`` points; the viewer holds them to
+    the model's folder as it holds a URDF's."""
+    pytest.importorskip("mujoco")
+    _cube(tmp_path / "outside" / "secret.stl")
+    model_dir = tmp_path / "model"
+    model_dir.mkdir()
+    _cube(model_dir / "inside.stl")
+    xml = """<mujoco><compiler meshdir="{dir}"/>
+      <asset><mesh name="m" file="{file}"/></asset>
+      <worldbody><body name="b"><joint type="hinge"/>
+        <geom type="mesh" mesh="m" mass="1"/></body></worldbody></mujoco>"""
+    inside = model_dir / "inside.xml"
+    inside.write_text(xml.format(dir=".", file="inside.stl"), encoding="utf-8")
+    outside = model_dir / "outside.xml"
+    outside.write_text(xml.format(dir="../outside", file="secret.stl"), encoding="utf-8")
+    with pytest.warns(UserWarning):  # the MJCF elements eslabon does not represent
+        ok = es.load_model(inside)
+    assert len(viz.Viewer(ok, _traj(ok)).data()["meshes"]) == 1
+    with pytest.warns(UserWarning):
+        bad = es.load_model(outside)
+    with pytest.raises(ValueError, match="outside"):
+        viz.Viewer(bad, _traj(bad)).data()
