@@ -11,10 +11,8 @@ from eslabon import constraints as ec
 from eslabon.constraints.mobility import _subgroup
 from eslabon.model import ModelBuilder
 
-SOURCE = "Rojas (1987)"
 
-
-@pytest.mark.source(SOURCE, "§2.3, the generalized Grübler–Kutzbach formula")
+@pytest.mark.source("Rojas (1987)", "§2.3, the generalized Grübler–Kutzbach formula")
 @pytest.mark.parametrize(
     "name, d, expected",
     [
@@ -45,7 +43,7 @@ def test_a_tree_counts_its_joints_and_contacts_count_as_pairs_with_the_ground():
     assert sum(p.kind == "contact" for p in dog.pairs) == 4
 
 
-@pytest.mark.source(SOURCE, "§2.3: exceptional and paradoxical chains (Bennett 1903)")
+@pytest.mark.source("Rojas (1987)", "§2.3: exceptional and paradoxical chains (Bennett 1903)")
 def test_bennetts_linkage_moves_where_the_count_says_it_cannot():
     bennett = es.zoo.load("bennett")
     m = ec.mobility(bennett)
@@ -79,7 +77,7 @@ def _rssr():
     return b.build(name="rssr")
 
 
-@pytest.mark.source(SOURCE, "§2.3: the RSSR's passive freedom, m = 1")
+@pytest.mark.source("Rojas (1987)", "§2.3: the RSSR's passive freedom, m = 1")
 def test_the_rssr_coupler_spin_is_the_passive_freedom():
     model = _rssr()
     assert np.abs(ec.constraint_residual(model, es.neutral(model))).max() < 1e-14

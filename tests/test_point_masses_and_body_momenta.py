@@ -9,10 +9,8 @@ import pytest
 import eslabon as es
 from eslabon.spatial import cuboid_inertia, parallel_axis, point_mass_inertia, skew
 
-SOURCE = "Jaramillo Botero (1998)"
 
-
-@pytest.mark.source(SOURCE, "(1.11)-(1.12) against Example 1's cuboid (1.19)")
+@pytest.mark.source("Jaramillo Botero (1998)", "(1.11)-(1.12) against Example 1's cuboid (1.19)")
 def test_particles_filling_a_cuboid_tend_to_its_tensor_about_the_corner():
     # Example 1: x in [0, c], y in [0, b], z in [0, a]; the midpoint rule on a k^3 grid
     # has error O(1/k^2) in each moment
@@ -63,7 +61,9 @@ def _com_and_rotation(model, q):
     return p.world_position + np.einsum("bij,bj->bi", p.world_rotation, p.com), p.world_rotation
 
 
-@pytest.mark.source(SOURCE, "(1.39): L = I_cm V_cm, against the motion by central differences")
+@pytest.mark.source(
+    "Jaramillo Botero (1998)", "(1.39): L = I_cm V_cm, against the motion by central differences"
+)
 @pytest.mark.parametrize("name", ["puma560", "space_manipulator", "practica_4dof"])
 def test_body_momenta_are_inertia_times_the_centres_motion(name):
     model = es.zoo.load(name)

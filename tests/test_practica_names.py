@@ -17,8 +17,6 @@ import pytest
 import eslabon as es
 from eslabon import practica as p
 
-SEED = "seed 001 (Práctica 3 Dinámica de Robots)"
-
 
 def _book_newton_euler(kinds, theta, d, a, alfa, masses, inertias, b, qp, qpp, g, m_ext, I_ext):
     """The notes' newtoneulerN listing, for any chain: forward eqs 3.27–3.30 from v̇₀ =
@@ -109,7 +107,7 @@ def _six(q, qp, qpp, g, m7, I7):
     )
 
 
-@pytest.mark.source(SEED, "Tabla 3.1, eqs 3.27-3.33; Ejemplos 3.1 and 3.2 listings")
+@pytest.mark.source("Práctica 3", "Tabla 3.1, eqs 3.27-3.33; Ejemplos 3.1 and 3.2 listings")
 @pytest.mark.parametrize("n", [4, 6])
 def test_the_equation_helpers_chained_as_the_listings_give_the_library(n):
     rng = np.random.default_rng(7 + n)
@@ -126,7 +124,7 @@ def test_the_equation_helpers_chained_as_the_listings_give_the_library(n):
         np.testing.assert_allclose(got, expected, rtol=1e-11, atol=1e-11 * np.abs(expected).max())
 
 
-@pytest.mark.source(SEED, "Ejemplo 3.3, the printed tau = newtoneuler4(...) session")
+@pytest.mark.source("Práctica 3", "Ejemplo 3.3, the printed tau = newtoneuler4(...) session")
 def test_newtoneuler4_reproduces_the_printed_session_of_ejemplo_3_3():
     q, qp, qpp = (
         [0.9355, 0.9169, 0.4103, 0.8936],
@@ -139,7 +137,7 @@ def test_newtoneuler4_reproduces_the_printed_session_of_ejemplo_3_3():
     np.testing.assert_allclose(p.walkerorin4(q, qp, tau, 3, 0.05), qpp, atol=1e-9)
 
 
-@pytest.mark.source(SEED, "Ejemplo 3.1, the 156 N that joint 2 holds at rest")
+@pytest.mark.source("Práctica 3", "Ejemplo 3.1, the 156 N that joint 2 holds at rest")
 def test_newtoneuler4_at_rest_holds_the_weight_on_joint_2():
     tau = p.newtoneuler4(np.zeros(4), np.zeros(4), np.zeros(4), 9.8, 3, 0.05)
     assert tau[1] == pytest.approx((5 + 5 + 3 + 3) * 9.8, rel=1e-12)
@@ -173,7 +171,7 @@ def test_denavit_chains_to_the_models_dh_frames():
     np.testing.assert_allclose(T, es.kinematics.frame_pose(arm, q, "dh6"), atol=1e-13)
 
 
-@pytest.mark.source(SEED, "§3.4, simula3 and walkerorinrunge3 (RK4 at 1 ms, from rest)")
+@pytest.mark.source("Práctica 3", "§3.4, simula3 and walkerorinrunge3 (RK4 at 1 ms, from rest)")
 def test_simula3_is_the_library_simulation_at_the_same_step():
     mat_q = p.simula3(0.2, 0.001)
     assert mat_q.shape == (3, 201)
