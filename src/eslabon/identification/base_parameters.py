@@ -17,10 +17,12 @@ before it, so column j is dependent when |R_jj| is zero; the standard parameters
 are the first independent ones in the order of π (bodies from the base out), so a
 regrouped parameter collects the later (outer) bodies' ones, as in Khalil & Dombre,
 *Modeling, Identification and Control of Robots*, 2002, §9.3. The decision never rests
-on round-off: a column counts as dependent when |R_jj| ≤ 1e-8, and the result is refused
-(ValueError naming the parameter) unless every kept column has |R_jj| ≥ 1e-5 and every
-dropped one ≤ 1e-10, three decades either side, far from both the round-off (~1e-14) and
-the geometry of real robots (≥ 1e-3 for the zoo's). K is solved by least squares and its
+on round-off: a column whose norm is below 1e-13 of the largest never acts (unidentifiable),
+one above 1e-8 acts, and one in between is refused; a column counts as dependent when
+|R_jj| ≤ 1e-8, and the result is refused (ValueError naming the parameter) unless every
+kept column has |R_jj| ≥ 1e-5 and every dropped one ≤ 1e-10, decades either side, far
+from both the round-off (~1e-15) and the geometry of real robots (|R_jj| ≥ 0.3 for every
+kept column of the zoo's models). K is solved by least squares and its
 entries below 1e-9 (scaled by the column norms) are exact zeros of the structure.
 """
 
@@ -38,6 +40,8 @@ from .regressor import joint_torque_regressor
 DEPENDENT_BELOW = 1e-8  # |R_jj| of a dependent column (columns of unit norm)
 KEPT_ABOVE = 1e-5  # every independent column must stand at least this far out
 DROPPED_BELOW = 1e-10  # and every dependent one this close to the span
+ZERO_COLUMN = 1e-13  # a column this small (relative to the largest) never acts
+ACTING_COLUMN = 1e-8  # and one acts only when at least this large
 ZERO_COEFFICIENT = 1e-9  # |K_ij| · ‖W_b,i‖ / ‖W_d,j‖ below this is a structural zero
 
 
@@ -138,7 +142,8 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
     Raises
     ------
     ValueError
-        When a column's |R_jj| lies between 1e-10 and 1e-5 (neither clearly independent
+        When a column's norm lies between 1e-13 and 1e-8 of the largest, or its |R_jj|
+        between 1e-10 and 1e-5 (neither clearly independent
         nor clearly dependent; naming the parameter), or when W_d = W_b K does not hold
         to 1e-9.
 
@@ -164,8 +169,17 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
     qdd = rng.standard_normal((samples, nv))
     W = joint_torque_regressor(model, q, qd, qdd)[..., columns].reshape(samples * nv, -1)
     norms = np.linalg.norm(W, axis=0)
-    scale = np.max(norms)
-    nonzero = norms > 1e-12 * scale
+    relative = norms / max(float(np.max(norms)), np.finfo(float).tiny)
+    faint = (relative > ZERO_COLUMN) & (relative < ACTING_COLUMN)
+    if faint.any():
+        j = int(np.flatnonzero(faint)[0])
+        raise ValueError(
+            f"model: parameter {names[columns[j]]} is neither clearly acting nor clearly "
+            f"idle (its column is {relative[j]:.2e} of the largest, between {ZERO_COLUMN:g} "
+            f"and {ACTING_COLUMN:g}): a near-singular geometry; the base parameters would "
+            "hang on round-off"
+        )
+    nonzero = relative >= ACTING_COLUMN
     ratios = np.zeros(len(columns))
     if nonzero.any():
         Wn = W[:, nonzero] / norms[nonzero]
