@@ -12,16 +12,16 @@ and W_d = W_b K, so that
 Numerically (Gautier 1990, §3): W (S·nv × p) is built from S random states (q from
 :func:`eslabon.random_configuration`, q̇, q̈ standard normal; seed fixed, S documented
 below), its columns scaled to unit norm, and factored W = Q R **without pivoting**, in
-the order of π. |R_jj| is then the distance of column j from the span of the columns
-before it, so column j is dependent when |R_jj| is zero; the standard parameters kept
+the order of π. abs(R_jj) is then the distance of column j from the span of the columns
+before it, so column j is dependent when abs(R_jj) is zero; the standard parameters kept
 are the first independent ones in the order of π (bodies from the base out), so a
 regrouped parameter collects the later (outer) bodies' ones, as in Khalil & Dombre,
 *Modeling, Identification and Control of Robots*, 2002, §9.3. The decision never rests
 on round-off: a column whose norm is below 1e-13 of the largest never acts (unidentifiable),
 one above 1e-8 acts, and one in between is refused; a column counts as dependent when
-|R_jj| ≤ 1e-8, and the result is refused (ValueError naming the parameter) unless every
-kept column has |R_jj| ≥ 1e-5 and every dropped one ≤ 1e-10, decades either side, far
-from both the round-off (~1e-15) and the geometry of real robots (|R_jj| ≥ 0.3 for every
+abs(R_jj) ≤ 1e-8, and the result is refused (ValueError naming the parameter) unless every
+kept column has abs(R_jj) ≥ 1e-5 and every dropped one ≤ 1e-10, decades either side, far
+from both the round-off (~1e-15) and the geometry of real robots (abs(R_jj) ≥ 0.3 for every
 kept column of the zoo's models). K is solved by least squares and its
 entries below 1e-9 (scaled by the column norms) are exact zeros of the structure.
 """
@@ -37,7 +37,7 @@ from ..model.configuration import random_configuration
 from .parameters import parameter_count, parameter_names
 from .regressor import joint_torque_regressor
 
-DEPENDENT_BELOW = 1e-8  # |R_jj| of a dependent column (columns of unit norm)
+DEPENDENT_BELOW = 1e-8  # abs(R_jj) of a dependent column (columns of unit norm)
 KEPT_ABOVE = 1e-5  # every independent column must stand at least this far out
 DROPPED_BELOW = 1e-10  # and every dependent one this close to the span
 ZERO_COLUMN = 1e-13  # a column this small (relative to the largest) never acts
@@ -67,7 +67,7 @@ class BaseParameters:
         Each base parameter written out, e.g. ``link2.Izz + link3.Iyy + 0.1866·link3.m``
         (coefficients to 4 significant digits; the exact ones are in ``K``).
     ratios : ndarray ``(p,)``
-        |R_jj| of each column scaled to unit norm (0 for a zero column).
+        abs(R_jj) of each column scaled to unit norm (0 for a zero column).
     samples : int
         The number of random states stacked.
     """
@@ -142,7 +142,7 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
     Raises
     ------
     ValueError
-        When a column's norm lies between 1e-13 and 1e-8 of the largest, or its |R_jj|
+        When a column's norm lies between 1e-13 and 1e-8 of the largest, or its abs(R_jj)
         between 1e-10 and 1e-5 (neither clearly independent
         nor clearly dependent; naming the parameter), or when W_d = W_b K does not hold
         to 1e-9.
@@ -190,7 +190,7 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
         j = int(np.flatnonzero(unclear)[0])
         raise ValueError(
             f"model: parameter {names[columns[j]]} is neither clearly independent nor "
-            f"clearly regrouped (|R_jj| = {ratios[j]:.2e}, between {DROPPED_BELOW:g} and "
+            f"clearly regrouped (abs(R_jj) = {ratios[j]:.2e}, between {DROPPED_BELOW:g} and "
             f"{KEPT_ABOVE:g}): a near-singular geometry; the base parameters would hang on "
             "round-off"
         )
