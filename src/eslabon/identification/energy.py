@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.joint_types import nv_of
 from ..kinematics.kinematic_pass import kinematic_pass
-from .parameters import friction_bodies, parameter_count
+from .parameters import joint_columns, parameter_count
 from .regressor import _check_model, _engine_states
 
 
@@ -73,10 +72,10 @@ def kinetic_energy_regressor(model, q, qd) -> np.ndarray:
     )
     h = np.zeros(q.shape[:-1] + (parameter_count(model),))
     h[..., : 10 * nb] = rows.reshape(q.shape[:-1] + (10 * nb,))
-    rate_body = np.repeat(np.arange(nb + 1), nv_of(model.joint_type))
-    for k, b in enumerate(friction_bodies(model)):
-        rates = rate_body == b
-        h[..., 10 * nb + 3 * k + 2] = 0.5 * np.sum(qde[..., rates] ** 2, axis=-1)
+    jc = joint_columns(model)
+    squares = 0.5 * qde[..., jc.rates] ** 2
+    for k, col in enumerate(jc.columns):  # a joint of several rates sums them
+        h[..., col + 2] += squares[..., k]
     return h
 
 

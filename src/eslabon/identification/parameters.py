@@ -26,6 +26,9 @@ bodies into their parent (:mod:`eslabon.model.fold`); π does not.
 
 from __future__ import annotations
 
+import weakref
+from typing import NamedTuple
+
 import numpy as np
 
 from .._engine.joint_types import nv_of
@@ -39,7 +42,35 @@ _INERTIA_ENTRIES = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
 def friction_bodies(model) -> np.ndarray:
     """Bodies whose joint has friction and armature columns: every joint that is not
     fixed, mimic joints included, in body order (shape (number of such joints,))."""
-    return np.flatnonzero(nv_of(model.joint_type) > 0)
+    return joint_columns(model)[0]
+
+
+class JointColumns(NamedTuple):
+    """Where each moving joint's columns act: ``bodies`` (k,) the joints' bodies;
+    ``rates`` (r,) every engine rate (each joint's own coordinates, mimic joints
+    included) of those joints and ``columns`` (r,) the fv column of π each rate's joint
+    has (fc and Ia follow it)."""
+
+    bodies: np.ndarray
+    rates: np.ndarray
+    columns: np.ndarray
+
+
+_JOINT_COLUMNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def joint_columns(model) -> JointColumns:
+    """The :class:`JointColumns` of a model, kept per model (models are immutable)."""
+    found = _JOINT_COLUMNS.get(model)
+    if found is None:
+        sizes = nv_of(model.joint_type)
+        bodies = np.flatnonzero(sizes > 0)
+        rate_body = np.repeat(np.arange(model.nb + 1), sizes)  # engine rate -> its body
+        slot = np.full(model.nb + 1, -1)
+        slot[bodies] = 10 * model.nb + 3 * np.arange(len(bodies))
+        rates = np.flatnonzero(slot[rate_body] >= 0)
+        found = _JOINT_COLUMNS[model] = JointColumns(bodies, rates, slot[rate_body[rates]])
+    return found
 
 
 def parameter_count(model) -> int:

@@ -31,12 +31,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine.batch import chunk_count
-from .._engine.joint_types import nv_of
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
 from ..kinematics.drivers import jacobian_many, jacobian_one
 from ..kinematics.kinematic_pass import kinematic_pass
-from .parameters import friction_bodies, parameter_count
+from .parameters import joint_columns, parameter_count
 
 _BODY_ORIGIN = np.array([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
 
@@ -174,13 +173,10 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     Y = np.zeros(lead + (model.engine_nv, parameter_count(model)))
     body_cols = np.einsum("...bkj,...bkp->...jbp", J[..., 1:, :, :], A[..., 1:, :, :])
     Y[..., : 10 * nb] = body_cols.reshape(lead + (model.engine_nv, 10 * nb))
-    rate_body = np.repeat(np.arange(nb + 1), nv_of(model.joint_type))  # engine rate -> body
-    for k, b in enumerate(friction_bodies(model)):
-        rates = np.flatnonzero(rate_body == b)
-        col = 10 * nb + 3 * k
-        Y[..., rates, col] = qde[..., rates]
-        Y[..., rates, col + 1] = np.sign(qde[..., rates])
-        Y[..., rates, col + 2] = qdde[..., rates]
+    jc = joint_columns(model)
+    Y[..., jc.rates, jc.columns] = qde[..., jc.rates]
+    Y[..., jc.rates, jc.columns + 1] = np.sign(qde[..., jc.rates])
+    Y[..., jc.rates, jc.columns + 2] = qdde[..., jc.rates]
     if model.mimic is not None:  # τ = Gᵀ τ_e
         Y = np.einsum("ej,...ep->...jp", model.mimic.G, Y)
     return Y
