@@ -46,6 +46,10 @@ def _models():
     yield from ((n, es.zoo.load(n)) for n in TREE_MODELS)
     yield from ((f"random_tree {t}", es.zoo.random_tree(7, t)) for t in TREES)
     yield "mimic", _mimic_tree()
+    try:  # a URDF robot on a free flyer, with fixed feet (example-robot-data)
+        yield "solo12", es.robots.load("solo12")
+    except (ImportError, FileNotFoundError, ValueError):
+        pass
 
 
 MODELS = dict(_models())
@@ -156,7 +160,11 @@ def _pin_columns(model):
     return body_order(model), [0, 1, 2, 3, 4, 5, 7, 6, 8, 9]
 
 
-PIN_MODELS = ("puma560", "panda", "random_tree BRRSRPRU", "random_tree RHULSPRFR")
+PIN_MODELS = tuple(
+    n
+    for n in ("puma560", "panda", "random_tree BRRSRPRU", "random_tree RHULSPRFR", "solo12")
+    if n in MODELS
+)
 
 
 @pytest.mark.parametrize("name", PIN_MODELS)

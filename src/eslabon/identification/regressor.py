@@ -171,7 +171,8 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     nb = model.nb
     lead = q.shape[:-1]
     Y = np.zeros(lead + (model.engine_nv, parameter_count(model)))
-    body_cols = np.einsum("...bkj,...bkp->...jbp", J[..., 1:, :, :], A[..., 1:, :, :])
+    body_cols = np.swapaxes(J[..., 1:, :, :], -1, -2) @ A[..., 1:, :, :]  # (…, nb, nv, 10)
+    body_cols = np.swapaxes(body_cols, -3, -2)  # (…, nv, nb, 10)
     Y[..., : 10 * nb] = body_cols.reshape(lead + (model.engine_nv, 10 * nb))
     jc = joint_columns(model)
     Y[..., jc.rates, jc.columns] = qde[..., jc.rates]
