@@ -103,3 +103,23 @@ def test_an_ambiguous_rank_is_refused():
     tilted = model.replace(axis=axis)
     with pytest.raises(ValueError, match="neither clearly"):
         base_parameters(tilted, joint_terms=False)
+
+
+def test_puma_regroupings_carry_the_dh_lengths_exactly():
+    """The Puma 560's first moments along x regroup the outer links' masses with the DH
+    link lengths as coefficients (a2 into link2.mx, a3 into link3.mx), to round-off:
+    the map is exact, not fitted."""
+    model = es.zoo.load("puma560")
+    rows = model.dh.rows
+    base = base_parameters(model, joint_terms=False)
+    names = base.names
+    dependent = base.dependent.tolist()
+    for link, outer, length in (
+        (2, (3, 4, 5, 6), rows[1]["a"]),
+        (3, (4, 5, 6), rows[2]["a"]),
+    ):
+        k = base.independent.tolist().index(names.index(f"link{link}.mx"))
+        for o in outer:
+            j = dependent.index(names.index(f"link{o}.m"))
+            assert base.K[k, j] == pytest.approx(length, rel=1e-12)
+    assert base.expressions[k].startswith(f"link3.mx + {rows[2]['a']:.4g}·link4.m")
