@@ -88,11 +88,33 @@ class BaseParameters:
         return len(self.independent)
 
     def regressor(self, Y) -> np.ndarray:
-        """The base regressor W_b (…, nv, r) of a regressor Y (…, nv, p): τ = W_b β."""
+        """The base regressor W_b of a regressor Y: τ = W_b β.
+
+        Parameters
+        ----------
+        Y : array_like (…, nv, p)
+            A joint-torque (or static) regressor of the same model and columns.
+
+        Returns
+        -------
+        ndarray (…, nv, r)
+            Its columns of the kept parameters, ``independent``.
+        """
         return np.asarray(Y)[..., self.independent]
 
     def values(self, pi) -> np.ndarray:
-        """β (r,) of standard parameters π (p,)."""
+        """The base parameters β of standard parameters π.
+
+        Parameters
+        ----------
+        pi : array_like (p,)
+            Standard parameters (:func:`eslabon.identification.parameters`).
+
+        Returns
+        -------
+        ndarray (r,)
+            β = ``map`` @ π = π_b + K π_d.
+        """
         return self.map @ np.asarray(pi, dtype=float)
 
     def __str__(self) -> str:

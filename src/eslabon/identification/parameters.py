@@ -74,7 +74,25 @@ def joint_columns(model) -> JointColumns:
 
 
 def parameter_count(model) -> int:
-    """p, the length of π: 10 per body plus 3 per moving joint."""
+    """p, the length of π: 10 per body plus 3 per moving joint.
+
+    Parameters
+    ----------
+    model : Model
+        Any model.
+
+    Returns
+    -------
+    int
+        10 nb + 3 × (number of joints that are not fixed, mimic joints included).
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon.identification import parameter_count
+    >>> parameter_count(es.zoo.load("puma560"))
+    78
+    """
     return 10 * model.nb + 3 * len(friction_bodies(model))
 
 
