@@ -21,12 +21,13 @@ def _stack(model, seed, n=40):
     return q, qd, qdd
 
 
-@pytest.mark.source("Khalil & Dombre (2002)", "§9.3: 36 base inertial parameters of the PUMA 560")
-@pytest.mark.source("Gaz et al. (2019)", "RA-L 4(4): 43 base dynamic coefficients of the Panda")
 @pytest.mark.parametrize(("name", "published"), [("puma560", 36), ("panda", 43)])
 def test_base_parameter_counts_are_the_published_ones_and_the_rank(name, published):
-    """Fixed base, gravity on, inertial parameters only; the count is also the rank of a
-    stack of regressors at other random states, by SVD."""
+    """Fixed base, gravity on, inertial parameters only: 36 for the PUMA 560 (Khalil &
+    Dombre, *Modeling, Identification and Control of Robots*, 2002, §9.3), 43 for the
+    Panda (Gaz, Cognetti, Oliva, Robuffo Giordano & De Luca 2019, "Dynamic identification
+    of the Franka Emika Panda robot…", RA-L 4(4)); the count is also the rank of a stack
+    of regressors at other random states, by SVD."""
     model = es.zoo.load(name)
     base = base_parameters(model, joint_terms=False)
     assert base.count == published
