@@ -79,7 +79,9 @@ def test_y_pi_is_inverse_dynamics(name):
     assert _rel(Ys @ pi, es.gravity_torques(model, q)) < 1e-12
 
 
-@pytest.mark.parametrize("name", ["puma560", "random_tree BRRSRPRU", "mimic"])
+@pytest.mark.parametrize(
+    "name", ["puma560", "random_tree BRRSRPRU", "random_tree RFPRRFPRR", "mimic"]
+)
 def test_round_trip_and_non_physical_parameters(name):
     """with_parameters ∘ parameters is the identity; Y is linear in π, so Y (π1 + π2) =
     Y π1 + Y π2 for a non-physical π2, and Y π of a random physical π is the inverse
@@ -110,6 +112,23 @@ def test_round_trip_and_non_physical_parameters(name):
     tau1 = es.inverse_dynamics(with_parameters(model, pi1), q, qd, qdd)
     assert _rel(Y @ pi1, tau1) < 1e-12
     assert _rel(Y @ (pi1 + pi2), Y @ pi1 + Y @ pi2) < 1e-14
+
+
+def test_the_base_rows_are_the_floating_base_regressor():
+    """On a free flyer, the base's six rows give the wrench the base joint exerts: zero
+    for a free motion (q̈ from forward dynamics with no force on the base), for every π
+    of the same kinematics only through Y π, so the rows alone identify what a floating
+    robot's motion shows."""
+    model = MODELS["random_tree BRRSRPRU"]
+    assert model.joint_letters[0] == "B"
+    rng = np.random.default_rng(9)
+    q, qd, _ = _state(model, rng)
+    tau = np.concatenate([np.zeros(6), rng.uniform(-1, 1, model.nv - 6)])
+    qdd = es.forward_dynamics(model, q, qd, tau)
+    Y = joint_torque_regressor(model, q, qd, qdd)
+    pi = parameters(model)
+    assert np.abs(Y[:6] @ pi).max() < 1e-9 * max(1.0, np.abs(Y[:6]).max() * np.abs(pi).max())
+    assert _rel(Y[6:] @ pi, tau[6:]) < 1e-9
 
 
 def test_with_parameters_refuses_bad_input():
