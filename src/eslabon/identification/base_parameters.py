@@ -16,14 +16,19 @@ the order of π. abs(R_jj) is then the distance of column j from the span of the
 before it, so column j is dependent when abs(R_jj) is zero; the standard parameters kept
 are the first independent ones in the order of π (bodies from the base out), so a
 regrouped parameter collects the later (outer) bodies' ones, as in Khalil & Dombre,
-*Modeling, Identification and Control of Robots*, 2002, §9.3. The decision never rests
-on round-off: a column whose norm is below 1e-13 of the largest never acts (unidentifiable),
-one above 1e-8 acts, and one in between is refused; a column counts as dependent when
-abs(R_jj) ≤ 1e-8, and the result is refused (ValueError naming the parameter) unless every
-kept column has abs(R_jj) ≥ 1e-5 and every dropped one ≤ 1e-10, decades either side, far
-from both the round-off (~1e-15) and the geometry of real robots (abs(R_jj) ≥ 0.3 for every
-kept column of the zoo's models). K is solved by least squares and its
-entries below 1e-9 (scaled by the column norms) are exact zeros of the structure.
+*Modeling, Identification and Control of Robots*, 2002, §9.3.
+
+The decision never rests on round-off; each test has a gap of decades between its two
+answers, far from both the round-off (~1e-15) and the geometry of real robots, and a
+value inside a gap is refused (ValueError naming the parameter):
+
+- a column whose norm is below 1e-13 of the largest never acts (unidentifiable), one
+  above 1e-8 acts;
+- a column is dependent when abs(R_jj) ≤ 1e-10 and independent when abs(R_jj) ≥ 1e-5
+  (the zoo's models: every kept column above 0.3, every dropped one below 2e-15);
+- K is solved by least squares; an entry scaled by the column norms,
+  abs(K_ij) · ‖W_b,i‖ / ‖W_d,j‖, below 1e-9 is an exact zero of the structure, one
+  above 1e-6 a term.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ DROPPED_BELOW = 1e-10  # and every dependent one this close to the span
 ZERO_COLUMN = 1e-13  # a column this small (relative to the largest) never acts
 ACTING_COLUMN = 1e-8  # and one acts only when at least this large
 ZERO_COEFFICIENT = 1e-9  # |K_ij| · ‖W_b,i‖ / ‖W_d,j‖ below this is a structural zero
+CLEAR_COEFFICIENT = 1e-6  # and above this a term; in between is refused
 
 
 @dataclass(frozen=True)
@@ -164,10 +170,10 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
     Raises
     ------
     ValueError
-        When a column's norm lies between 1e-13 and 1e-8 of the largest, or its abs(R_jj)
-        between 1e-10 and 1e-5 (neither clearly independent
-        nor clearly dependent; naming the parameter), or when W_d = W_b K does not hold
-        to 1e-9.
+        When a column's norm lies between 1e-13 and 1e-8 of the largest, its abs(R_jj)
+        between 1e-10 and 1e-5, or a scaled coefficient of K between 1e-9 and 1e-6
+        (neither clearly one thing nor the other; naming the parameter), or when
+        W_d = W_b K does not hold to 1e-9.
 
     Examples
     --------
@@ -224,6 +230,14 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
     if residual.size and np.max(residual / norms[regrouped]) > 1e-9:
         raise ValueError("model: the regrouped columns are not combinations of the kept ones")
     contribution = np.abs(K) * norms[kept][:, None] / norms[regrouped][None, :]
+    faint_terms = (contribution > ZERO_COEFFICIENT) & (contribution < CLEAR_COEFFICIENT)
+    if faint_terms.any():
+        k, j = (int(x[0]) for x in np.nonzero(faint_terms))
+        raise ValueError(
+            f"model: the coefficient of {names[columns[regrouped][j]]} in the base parameter "
+            f"of {names[columns[kept][k]]} is neither clearly zero nor clearly not "
+            f"({contribution[k, j]:.2e} scaled): a near-singular geometry"
+        )
     K = np.where(contribution < ZERO_COEFFICIENT, 0.0, K)
     independent, dependent = columns[kept], columns[regrouped]
     mapping = np.zeros((len(independent), p))
