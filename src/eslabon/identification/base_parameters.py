@@ -124,7 +124,12 @@ class BaseParameters:
         return self.map @ np.asarray(pi, dtype=float)
 
     def __str__(self) -> str:
-        lines = [f"{self.count} base parameters of {len(self.names)} standard ones:"]
+        total = self.count + len(self.unidentifiable) + len(self.dependent)
+        lines = [
+            f"{self.count} base parameters of {total} standard ones "
+            f"({len(self.unidentifiable)} never act on τ, {len(self.dependent)} regrouped "
+            "into others):"
+        ]
         lines += [f"  β{k + 1} = {e}" for k, e in enumerate(self.expressions)]
         return "\n".join(lines)
 
