@@ -30,7 +30,7 @@ LAYERS = [
     {"dynamics", "trajectory"},
     {"constraints"},
     {"sim"},
-    {"control", "mobile"},
+    {"control", "mobile", "identification"},
     {"interop", "viz", "batch", "loader"},
     {"robots", "practica"},
     {"bench", "warmup", "reproduce"},

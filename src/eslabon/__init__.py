@@ -66,6 +66,7 @@ _SUBPACKAGES = (
     "spatial",
     "control",
     "mobile",
+    "identification",
     "practica",
     "trajectory",
     "batch",

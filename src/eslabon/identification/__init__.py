@@ -1,0 +1,21 @@
+"""Identification of a robot's parameters: the standard parameters π and their names,
+the joint-torque, static and energy regressors, and the base parameters
+(docs/identification.md)."""
+
+from .base_parameters import BaseParameters, base_parameters
+from .energy import kinetic_energy_regressor, potential_energy_regressor
+from .parameters import parameter_count, parameter_names, parameters, with_parameters
+from .regressor import joint_torque_regressor, static_regressor
+
+__all__ = [
+    "BaseParameters",
+    "base_parameters",
+    "joint_torque_regressor",
+    "kinetic_energy_regressor",
+    "parameter_count",
+    "parameter_names",
+    "parameters",
+    "potential_energy_regressor",
+    "static_regressor",
+    "with_parameters",
+]

@@ -1,0 +1,224 @@
+"""The joint-torque, static and energy regressors of eslabon.identification: τ = Y π
+against inverse dynamics, linearity on non-physical π, and Pinocchio's regressors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import eslabon as es
+from eslabon.identification import (
+    joint_torque_regressor,
+    kinetic_energy_regressor,
+    parameter_count,
+    parameter_names,
+    parameters,
+    potential_energy_regressor,
+    static_regressor,
+    with_parameters,
+)
+
+TREE_MODELS = tuple(n for n in es.zoo.names() if not es.zoo.load(n).constraints)
+TREES = ("RFPRRFPRR", "BRRSRPRU", "RHULSPRFR", "BSFUHLRP", "SSFRR")
+
+
+def _rel(a, b):
+    return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
+
+
+def _state(model, rng, n=None):
+    if n is None:
+        return es.random_configuration(model, rng), *rng.uniform(-1, 1, (2, model.nv))
+    q = np.stack([es.random_configuration(model, rng) for _ in range(n)])
+    return q, *rng.uniform(-1, 1, (2, n, model.nv))
+
+
+def _mimic_tree():
+    base = es.zoo.random_tree(3, "RRRPR", friction=True)
+    return base.replace(
+        mimic_joint=np.array([-1, -1, -1, 1, -1, -1]),
+        mimic_multiplier=np.array([1, 1, 1, -0.7, 1, 1.0]),
+        mimic_offset=np.array([0, 0, 0, 0.2, 0, 0.0]),
+    )
+
+
+def _models():
+    yield from ((n, es.zoo.load(n)) for n in TREE_MODELS)
+    yield from ((f"random_tree {t}", es.zoo.random_tree(7, t)) for t in TREES)
+    yield "mimic", _mimic_tree()
+    try:  # a URDF robot on a free flyer, with fixed feet (example-robot-data)
+        yield "solo12", es.robots.load("solo12")
+    except (ImportError, FileNotFoundError, ValueError):
+        pass
+
+
+MODELS = dict(_models())
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_y_pi_is_inverse_dynamics(name):
+    """Y π = τ (friction, armature, gravity, mimic joints) to 1e-12, one state and a batch."""
+    model = MODELS[name]
+    if model.has_moving_com:
+        with pytest.raises(ValueError, match="slides"):
+            joint_torque_regressor(model, *_state(model, np.random.default_rng(0)))
+        return
+    rng = np.random.default_rng(4)
+    pi = parameters(model)
+    assert pi.shape == (parameter_count(model),) == (len(parameter_names(model)),)
+    for _ in range(3):
+        q, qd, qdd = _state(model, rng)
+        tau = es.inverse_dynamics(model, q, qd, qdd)
+        assert _rel(joint_torque_regressor(model, q, qd, qdd) @ pi, tau) < 1e-12
+    q, qd, qdd = _state(model, rng, 4)
+    Y = joint_torque_regressor(model, q, qd, qdd)
+    assert Y.shape == (4, model.nv, len(pi))
+    assert _rel(Y @ pi, es.inverse_dynamics(model, q, qd, qdd)) < 1e-12
+    assert _rel(Y[2], joint_torque_regressor(model, q[2], qd[2], qdd[2])) < 1e-14
+    Ys = static_regressor(model, q)
+    assert _rel(Ys @ pi, es.gravity_torques(model, q)) < 1e-12
+
+
+@pytest.mark.parametrize(
+    "name", ["puma560", "random_tree BRRSRPRU", "random_tree RFPRRFPRR", "mimic"]
+)
+def test_round_trip_and_non_physical_parameters(name):
+    """with_parameters ∘ parameters is the identity; Y is linear in π, so Y (π1 + π2) =
+    Y π1 + Y π2 for a non-physical π2, and Y π of a random physical π is the inverse
+    dynamics of with_parameters(model, π)."""
+    model = MODELS[name]
+    rng = np.random.default_rng(5)
+    pi = parameters(model)
+    again = parameters(with_parameters(model, pi))
+    assert np.max(np.abs(again - pi)) <= 1e-14 * np.max(np.abs(pi))
+    back = with_parameters(model, pi)
+    np.testing.assert_allclose(back.mass, model.mass, rtol=1e-15)
+    np.testing.assert_allclose(back.com, model.com, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(back.inertia, model.inertia, rtol=1e-12, atol=1e-14)
+    # another physical model of the same kinematics: masses, COMs, inertias, friction
+    other = es.zoo.random_tree(11, "R" * model.nb)  # only its inertial data is used
+    physical = model.replace(
+        mass=np.concatenate([[0.0], rng.uniform(0.5, 3.0, model.nb)]),
+        com=np.concatenate([np.zeros((1, 3)), rng.uniform(-0.2, 0.2, (model.nb, 3))]),
+        inertia=other.inertia,
+        viscous=rng.uniform(0, 0.5, model.nb + 1) * (model.joint_type != 0),
+        coulomb=rng.uniform(0, 0.5, model.nb + 1) * (model.joint_type != 0),
+        armature=rng.uniform(0, 0.1, model.nb + 1) * (model.joint_type != 0),
+    )
+    pi1 = parameters(physical)
+    pi2 = rng.standard_normal(len(pi1))  # no rigid body has these
+    q, qd, qdd = _state(model, rng)
+    Y = joint_torque_regressor(model, q, qd, qdd)
+    tau1 = es.inverse_dynamics(with_parameters(model, pi1), q, qd, qdd)
+    assert _rel(Y @ pi1, tau1) < 1e-12
+    assert _rel(Y @ (pi1 + pi2), Y @ pi1 + Y @ pi2) < 1e-14
+
+
+def test_the_base_rows_are_the_floating_base_regressor():
+    """On a free flyer, the base's six rows give the wrench the base joint exerts: zero
+    for a free motion (q̈ from forward dynamics with no force on the base), for every π
+    of the same kinematics only through Y π, so the rows alone identify what a floating
+    robot's motion shows."""
+    model = MODELS["random_tree BRRSRPRU"]
+    assert model.joint_letters[0] == "B"
+    rng = np.random.default_rng(9)
+    q, qd, _ = _state(model, rng)
+    tau = np.concatenate([np.zeros(6), rng.uniform(-1, 1, model.nv - 6)])
+    qdd = es.forward_dynamics(model, q, qd, tau)
+    Y = joint_torque_regressor(model, q, qd, qdd)
+    pi = parameters(model)
+    assert np.abs(Y[:6] @ pi).max() < 1e-9 * max(1.0, np.abs(Y[:6]).max() * np.abs(pi).max())
+    assert _rel(Y[6:] @ pi, tau[6:]) < 1e-9
+
+
+def test_with_parameters_refuses_bad_input():
+    model = MODELS["planar2"]
+    pi = parameters(model)
+    with pytest.raises(ValueError, match="shape"):
+        with_parameters(model, pi[:-1])
+    bad = pi.copy()
+    bad[0] = -1.0
+    with pytest.raises(ValueError, match=r"link1\.m .* negative"):
+        with_parameters(model, bad)
+    bad[0] = 0.0
+    with pytest.raises(ValueError, match="zero mass"):
+        with_parameters(model, bad)
+    bad = pi.copy()
+    bad[3] = np.nan
+    with pytest.raises(ValueError, match="not finite"):
+        with_parameters(model, bad)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_energy_regressors_give_the_energies(name):
+    model = MODELS[name]
+    if model.has_moving_com:
+        return
+    rng = np.random.default_rng(6)
+    pi = parameters(model)
+    q, qd, _ = _state(model, rng, 3)
+    T = kinetic_energy_regressor(model, q, qd) @ pi
+    V = potential_energy_regressor(model, q) @ pi
+    for k in range(3):
+        Tk = es.kinetic_energy(model, q[k], qd[k])
+        Vk = es.potential_energy(model, q[k])
+        assert abs(T[k] - Tk) <= 1e-12 * max(1.0, abs(Tk))
+        assert abs(V[k] - Vk) <= 1e-12 * max(1.0, abs(Vk), float(np.sum(model.mass)))
+
+
+# --- Pinocchio as the oracle ---------------------------------------------------------
+
+pin = pytest.importorskip("pinocchio")
+
+
+def _pin_columns(model):
+    """For each Pinocchio joint (1..njoints−1), the eslabon body it moves, and the
+    permutation of eslabon's π_i into Pinocchio's (m, h, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)."""
+    from eslabon.interop.pinocchio import body_order
+
+    return body_order(model), [0, 1, 2, 3, 4, 5, 7, 6, 8, 9]
+
+
+PIN_MODELS = tuple(
+    n
+    for n in ("puma560", "panda", "random_tree BRRSRPRU", "random_tree RHULSPRFR", "solo12")
+    if n in MODELS
+)
+
+
+@pytest.mark.parametrize("name", PIN_MODELS)
+def test_regressors_equal_pinocchios(name):
+    """Y, the static regressor and the energy regressors against Pinocchio's on the model
+    :func:`eslabon.interop.pinocchio.to_pinocchio` builds (fixed bodies merged into
+    their parent there, so only the bodies with a joint are compared; eslabon's rows and
+    coordinates mapped through dof_order / configuration_order)."""
+    from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
+
+    model = MODELS[name]
+    pm = to_pinocchio(model)
+    data = pm.createData()
+    bodies, perm = _pin_columns(model)
+    moving = [b for b in bodies if model.joint_type[b] != 0]
+    assert len(moving) == pm.njoints - 1
+    qi, vi = configuration_order(model), dof_order(model)
+    rng = np.random.default_rng(8)
+    for _ in range(2):
+        q, qd, qdd = _state(model, rng)
+        Y = joint_torque_regressor(model, q, qd, qdd)
+        Yp = pin.computeJointTorqueRegressor(pm, data, q[qi], qd[vi], qdd[vi])
+        Ys = static_regressor(model, q)
+        # (pin.computeStaticRegressor is the centre of mass's, not the gravity torques')
+        zero = np.zeros(model.nv)
+        Ysp = pin.computeJointTorqueRegressor(pm, data, q[qi], zero, zero)
+        h = kinetic_energy_regressor(model, q, qd)
+        hp = pin.computeKineticEnergyRegressor(pm, data, q[qi], qd[vi])
+        u = potential_energy_regressor(model, q)
+        up = pin.computePotentialEnergyRegressor(pm, data, q[qi])
+        for k, b in enumerate(moving):
+            cols = 10 * (b - 1) + np.array(perm)
+            pcols = slice(10 * k, 10 * k + 10)
+            scale = max(1.0, np.abs(Yp).max())
+            assert np.abs(Y[vi][:, cols] - Yp[:, pcols]).max() < 1e-10 * scale
+            assert np.abs(Ys[vi][:, cols] - Ysp[:, pcols]).max() < 1e-10 * scale
+            assert np.abs(h[cols] - hp[pcols]).max() < 1e-10 * max(1.0, np.abs(hp).max())
+            assert np.abs(u[cols] - up[pcols]).max() < 1e-10 * max(1.0, np.abs(up).max())
