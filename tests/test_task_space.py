@@ -286,3 +286,14 @@ def test_bad_states_and_references_are_refused():
         frame_velocity(arm, np.zeros(6), np.zeros(6), "ee", "pinocchio")
     with pytest.raises(ValueError, match="frame"):
         bias_acceleration(arm, np.zeros(6), np.zeros(6), "nowhere")
+
+
+@pytest.mark.parametrize("name", ["quadruped", "panda"])
+def test_columns_from_the_subspaces_equal_those_of_the_leaves_jacobians(name):
+    """The two ways to the world-origin columns agree: each joint's constant subspace
+    turned by its body's pose, and the compiled Jacobians of the leaves moved to O."""
+    from eslabon.kinematics.spatial_columns import spatial_columns
+
+    model = es.zoo.load(name)
+    q, _, _ = state(model, 6)
+    check(spatial_columns(model, q), spatial_columns(model, q, from_leaves=True), 1e-14)

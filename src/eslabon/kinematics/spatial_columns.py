@@ -8,9 +8,12 @@ For the rate k of the joint of body b(k), the column S_k = [ω_k; v_k] (world ax
 velocity of the body-fixed point passing through the world origin O (spatial coordinates,
 Featherstone, *Rigid Body Dynamics Algorithms* (2008), §2.2 and §2.9). Body i moves at
 V_i = Σ_{k ∈ κ(i)} S_k q̇_k, κ(i) the rates of the joints from the root to i (its support,
-RBDA §4.1.2). The columns are read from the compiled geometric Jacobian of one frame on
-each leaf body (:mod:`.frame_jacobian`; every rate moves some leaf), moved from the leaf's
-origin p to O: v_k = v_k(p) + p × ω_k.
+RBDA §4.1.2). A rate whose motion subspace s_k is constant in its body's axes (every joint
+but universal and planar: ``eslabon._engine.joint_types.subspace``) has S_k = [R ω_s;
+R v_s + p × R ω_s] with the body's world rotation R and origin p. With a universal or
+planar joint the columns are read from the compiled geometric Jacobian of one frame on
+each leaf body instead (:mod:`.frame_jacobian`; every rate moves some leaf), moved from the
+leaf's origin p to O: v_k = v_k(p) + p × ω_k.
 
 Time derivative (RBDA §2.9, eq. 2.24: a motion vector s fixed in a body that moves at V
 changes at V ×ₘ s, with [ω; v] ×ₘ [ω'; v'] = [ω × ω'; ω × v' + v × ω']): a rate's axis
@@ -31,7 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._engine.joint_types import constant_subspace, nv_of
+from .._engine.joint_types import constant_subspace, nv_of, subspace
 from .kinematic_pass import KinematicPass, compiled_jacobian, kinematic_pass
 
 REFERENCES = ("world", "local")  # the axes of a frame's quantities, as for ``jacobian``
@@ -45,6 +48,7 @@ class Tree(NamedTuple):
     support: np.ndarray  # (nb+1, engine_nv) bool: rate k moves body i
     leaves: tuple  # ((frame name, body, rates read from it), ...)
     turning: tuple  # ((first engine rate, nv), ...) of joints whose S turns with q
+    body_axes: np.ndarray | None  # (engine_nv, 6) each rate's S in its body's axes, if constant
 
 
 _TREES: weakref.WeakKeyDictionary[Any, Tree] = weakref.WeakKeyDictionary()
@@ -77,7 +81,17 @@ def tree(model) -> Tree:
         for i in range(1, nb + 1)
         if sizes[i] > 1 and not constant_subspace(model.joint_type[i])
     )
-    found = Tree(rate_body, subtree, support, tuple(leaves), turning)
+    body_axes = None
+    if not turning:
+        body_axes = np.zeros((len(rate_body), 6))
+        for i in range(1, nb + 1):
+            if sizes[i]:
+                first = int(model.engine_v_index[i])
+                axis2 = (0.0, 0.0, 0.0) if model.axis2 is None else model.axis2[i]
+                pitch = 0.0 if model.pitch is None else float(model.pitch[i])
+                S_i = subspace(model.joint_type[i], model.axis[i], axis2, pitch)
+                body_axes[first : first + sizes[i]] = S_i.T
+    found = Tree(rate_body, subtree, support, tuple(leaves), turning, body_axes)
     _TREES[model] = found
     return found
 
@@ -99,11 +113,21 @@ def world_points(motion: KinematicPass, body: int, offset) -> np.ndarray:
     return motion.world_position[..., body, :] + R @ np.asarray(offset, dtype=float)
 
 
-def spatial_columns(model, q, motion: KinematicPass | None = None) -> np.ndarray:
+def spatial_columns(
+    model, q, motion: KinematicPass | None = None, from_leaves: bool = False
+) -> np.ndarray:
     """S (..., 6, engine_nv): each engine rate's twist [ω; v_O] in world axes at the world
-    origin (the module's docstring); zero columns for no rate."""
+    origin (the module's docstring). A joint's subspace constant in its body's axes is
+    turned to the world's with the body's pose; with a universal or planar joint (or
+    ``from_leaves``) the columns are read from the leaves' compiled Jacobians instead."""
     motion = kinematic_pass(model, q) if motion is None else motion
     t = tree(model)
+    if t.body_axes is not None and not from_leaves:
+        R = motion.world_rotation[..., t.rate_body, :, :]  # (..., nv, 3, 3)
+        w = (R @ t.body_axes[:, :3, None])[..., 0]
+        v = (R @ t.body_axes[:, 3:, None])[..., 0]
+        v += np.cross(motion.world_position[..., t.rate_body, :], w)
+        return np.swapaxes(np.concatenate([w, v], axis=-1), -1, -2)
     lead = motion.world_position.shape[:-2]
     S = np.zeros(lead + (6, len(t.rate_body)))
     for name, _body, rates in t.leaves:
