@@ -57,22 +57,22 @@ class Centroidal:
 
     Attributes
     ----------
-    W_p_G : ndarray (3,) or (N, 3)
+    W_p_G : ndarray ``(3,)`` or ``(N, 3)``
         G, the centre of mass [m].
     mass : float
         m, the robot's mass [kg].
-    A_G : ndarray (6, n) or (N, 6, n)
+    A_G : ndarray ``(6, n)`` or ``(N, 6, n)``
         The centroidal momentum matrix: h_G = A_G q̇.
-    h_G : ndarray (6,) or (N, 6)
+    h_G : ndarray ``(6,)`` or ``(N, 6)``
         [k_G (kg·m²/s); l (kg·m/s)], the centroidal momentum.
-    dA_G : ndarray (6, n) or (N, 6, n)
+    dA_G : ndarray ``(6, n)`` or ``(N, 6, n)``
         Ȧ_G, the time derivative of A_G along q̇ (Pinocchio's ``dccrba``, rows swapped).
-    dA_G_qd : ndarray (6,) or (N, 6)
+    dA_G_qd : ndarray ``(6,)`` or ``(N, 6)``
         Ȧ_G q̇: ḣ_G = A_G q̈ + Ȧ_G q̇.
-    I_G : ndarray (6, 6) or (N, 6, 6)
+    I_G : ndarray ``(6, 6)`` or ``(N, 6, 6)``
         The centroidal composite rigid-body inertia blockdiag(K_G, m 1) (Pinocchio's Ig,
         blocks swapped).
-    v_G : ndarray (6,) or (N, 6)
+    v_G : ndarray ``(6,)`` or ``(N, 6)``
         The average spatial velocity I_G⁻¹ h_G = [ω_G (rad/s); Ġ (m/s)].
     """
 

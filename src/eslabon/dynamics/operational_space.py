@@ -64,23 +64,23 @@ class OperationalSpace:
         The axes of the task: ``"world"`` or ``"local"`` (the frame's own).
     rows : tuple of int
         The rows of the Jacobian taken, of [angular (0, 1, 2); linear (3, 4, 5)].
-    J : ndarray (m, n)
+    J : ndarray ``(m, n)``
         The task Jacobian: those rows of :func:`eslabon.jacobian`.
-    Jdot_qd : ndarray (m,)
+    Jdot_qd : ndarray ``(m,)``
         J̇ q̇, the task acceleration at q̈ = 0.
-    Lambda : ndarray (m, m)
+    Lambda : ndarray ``(m, m)``
         Λ = (J M⁻¹ Jᵀ)⁻¹, damped near a singularity [kg, kg·m²].
-    mu : ndarray (m,)
+    mu : ndarray ``(m,)``
         μ = J̄ᵀ C q̇ − Λ J̇ q̇, the Coriolis and centrifugal task force.
-    p : ndarray (m,)
+    p : ndarray ``(m,)``
         p = J̄ᵀ g, the gravity task force.
-    J_bar : ndarray (n, m)
+    J_bar : ndarray ``(n, m)``
         J̄ = M⁻¹ Jᵀ Λ, the dynamically consistent inverse.
-    N : ndarray (n, n)
+    N : ndarray ``(n, n)``
         1 − J̄ J: joint torques Nᵀ τ₀ do not accelerate the task.
-    condition : float or ndarray (N,)
+    condition : float or ndarray ``(N,)``
         σ_max / σ_min of the equilibrated J M⁻¹ Jᵀ (unit diagonal; inf when singular).
-    damped : bool or ndarray (N,) of bool
+    damped : bool or ndarray ``(N,)`` of bool
         Whether an eigenvalue of it was below ``damping`` · σ_max (Λ then damped).
     """
 

@@ -36,11 +36,11 @@ class CenterOfMass:
 
     Attributes
     ----------
-    W_p_com : ndarray (3,) or (N, 3)
+    W_p_com : ndarray ``(3,)`` or ``(N, 3)``
         Position c [m].
-    W_v_com : ndarray (3,) or (N, 3)
+    W_v_com : ndarray ``(3,)`` or ``(N, 3)``
         Velocity ċ [m/s] (zero when no rates were given).
-    W_a_com : ndarray (3,) or (N, 3)
+    W_a_com : ndarray ``(3,)`` or ``(N, 3)``
         Acceleration c̈ [m/s²], without gravity (zero rates and accelerations when not
         given).
     mass : float
