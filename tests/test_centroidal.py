@@ -75,7 +75,7 @@ def test_rates_against_central_differences(case):
 @pytest.mark.parametrize("case", MODELS, ids=IDS)
 def test_the_rate_term_is_the_newton_euler_sum_at_rest(case):
     """Ȧ_G q̇ = Σ [Īᵢ ω̇ᵢ + ωᵢ × Īᵢ ωᵢ + (cᵢ − G) × mᵢ c̈ᵢ ; mᵢ c̈ᵢ] with the bodies'
-    accelerations at q̈ = 0 (Orin, Goswami & Lee 2013, eq. 13 with the Newton–Euler
+    accelerations at q̈ = 0 (Orin, Goswami & Lee 2013 with the Newton–Euler
     equations of each body), from the kinematic pass independently of the composite
     inertias."""
     _, model = case
@@ -117,7 +117,7 @@ def test_base_rows_of_the_mass_matrix_moved_to_the_centre_of_mass_are_A_G(name):
 
 @pytest.mark.parametrize("name", ["quadruped", "general_joints"])
 def test_momentum_changes_by_the_external_wrenches_and_gravity(name):
-    """ḣ_G = Σ (nₖ + (pₖ − G) × fₖ; fₖ) + [0; m g] (Orin, Goswami & Lee 2013, eq. 13):
+    """ḣ_G = Σ (nₖ + (pₖ − G) × fₖ; fₖ) + [0; m g] (Orin, Goswami & Lee 2013):
     forward dynamics of the floating base with joint torques and an ExternalWrench, then
     A_G q̈ + Ȧ_G q̇; and h_G differentiated in time by central differences along q(t) =
     q ⊕ (q̇ t + q̈ t²/2)."""

@@ -3,10 +3,9 @@ composite rigid-body inertia and the average spatial velocity.
 
 Orin, Goswami & Lee, "Centroidal dynamics of a humanoid robot", *Autonomous Robots* 35
 (2013) 161–176. The centroidal momentum h_G = [k_G; l] is the bodies' total momentum about
-their centre of mass G, world axes: k_G = Σ (Īᵢ ωᵢ + (cᵢ − G) × mᵢ ċᵢ), l = Σ mᵢ ċᵢ (their
-eq. 5). It is linear in the rates, h_G = A_G(q) q̇ (eq. 10), and its rate is the sum of the
-external wrenches about G with gravity: ḣ_G = A_G q̈ + Ȧ_G q̇ = Σ w_ext,G + [0; m g]
-(eq. 13).
+their centre of mass G, world axes: k_G = Σ (Īᵢ ωᵢ + (cᵢ − G) × mᵢ ċᵢ), l = Σ mᵢ ċᵢ. It
+is linear in the rates, h_G = A_G(q) q̇, and its rate is the sum of the external wrenches
+about G with gravity: ḣ_G = A_G q̈ + Ȧ_G q̇ = Σ w_ext,G + [0; m g].
 
 **Row order.** eslabon orders spatial vectors [angular; linear] (docs/conventions.md), so
 A_G's rows are [k_G; l]: A_G[:3] the angular momentum about G, A_G[3:] = m J_c the linear.
@@ -16,7 +15,7 @@ joint order: ``Ag_pin = A_G[[3, 4, 5, 0, 1, 2]][:, v_order]``
 
 **Algorithm** (their §3: composite rigid bodies projected to G). Body i's spatial inertia
 at the world origin O, world axes, is Iᵢ = [[Īᵢ + mᵢ [cᵢ]×[cᵢ]×ᵀ, mᵢ [cᵢ]×]; [mᵢ [cᵢ]×ᵀ,
-mᵢ 1]] (Featherstone, RBDA (2008), eq. 2.63, in [angular; linear] order), with Īᵢ = Rᵢ Īᵢ,b
+mᵢ 1]] (Featherstone, RBDA (2008), §2.13, in [angular; linear] order), with Īᵢ = Rᵢ Īᵢ,b
 Rᵢᵀ. The composite inertia of the subtree below body b is I^C_b = Σ_{i ≥ b} Iᵢ, and the
 momentum per unit rate k of the joint of body b(k) is the subtree's inertia times the
 rate's world-origin column S_k (:mod:`eslabon.kinematics.spatial_columns`):
@@ -24,12 +23,12 @@ rate's world-origin column S_k (:mod:`eslabon.kinematics.spatial_columns`):
     A_O[:, k] = I^C_{b(k)} S_k,        A_G = X_G A_O,   X_G = [[1, −[G]×]; [0, 1]]
 
 (the moment of a force moved from O to G). Differentiating along q̇, with İᵢ = Vᵢ ×* Iᵢ −
-Iᵢ Vᵢ ×ₘ (RBDA eq. 2.67; Vᵢ the body's twist) and Ṡ_k = V_{b(k)} ×ₘ S_k:
+Iᵢ Vᵢ ×ₘ (RBDA §2.13–2.14; Vᵢ the body's twist) and Ṡ_k = V_{b(k)} ×ₘ S_k:
 
     Ȧ_O[:, k] = İ^C_{b(k)} S_k + I^C_{b(k)} Ṡ_k,   Ȧ_G = X_G Ȧ_O + [[0, −[Ġ]×]; [0, 0]] A_O
 
-The centroidal composite rigid-body inertia (their eq. 17) is I_G = X_G I^C_0 X_Gᵀ =
-blockdiag(K_G, m 1), and the average spatial velocity (eq. 19) v_G = I_G⁻¹ h_G = [ω_G; Ġ],
+The centroidal composite rigid-body inertia is I_G = X_G I^C_0 X_Gᵀ =
+blockdiag(K_G, m 1), and the average spatial velocity v_G = I_G⁻¹ h_G = [ω_G; Ġ],
 the twist of the rigid body of inertia I_G with the robot's momentum. The rotors' inertia
 (armature) turns with its joint, not in the world, and is left out, as in
 :func:`eslabon.momentum`.
@@ -140,7 +139,7 @@ def centroidal_momentum_matrix(model, q) -> np.ndarray:
     """A_G, the centroidal momentum matrix, rows [angular; linear]: (6, n) or (N, 6, n).
 
     h_G = A_G q̇ is the bodies' momentum about their centre of mass G, world axes (Orin,
-    Goswami & Lee 2013, eq. 10): column k is the momentum of the subtree moved by rate k,
+    Goswami & Lee 2013): column k is the momentum of the subtree moved by rate k,
     I^C S_k, moved to G (the module :mod:`eslabon.dynamics.centroidal`). Rows [angular;
     linear], eslabon's order: Pinocchio's ``ccrba`` Ag is ``A_G[[3, 4, 5, 0, 1, 2]]``.
 
@@ -192,9 +191,9 @@ def centroidal_momentum(model, q, qd) -> Centroidal:
     record.
 
     About the centre of mass G, world axes, rows [angular; linear] (Orin, Goswami & Lee
-    2013: h_G = A_G q̇ eq. 10, ḣ_G = A_G q̈ + Ȧ_G q̇ eq. 13, the centroidal composite
-    rigid-body inertia I_G eq. 17 and the average spatial velocity v_G = I_G⁻¹ h_G eq.
-    19; the module :mod:`eslabon.dynamics.centroidal`). Pinocchio's ``ccrba`` and
+    2013: h_G = A_G q̇, ḣ_G = A_G q̈ + Ȧ_G q̇, the centroidal composite rigid-body inertia
+    I_G and the average spatial velocity v_G = I_G⁻¹ h_G; the module
+    :mod:`eslabon.dynamics.centroidal`). Pinocchio's ``ccrba`` and
     ``dccrba`` (rows [linear; angular] there), MuJoCo's ``mj_angmomMat`` (about the
     subtree's centre of mass too).
 
@@ -235,7 +234,7 @@ def centroidal_momentum(model, q, qd) -> Centroidal:
     V = _columns.body_twists(motion)
     Sdot = _columns.column_rates(model, S, V, qd_e)
     crm = -np.swapaxes(_cross_force(V), -1, -2)  # V ×ₘ = −(V ×*)ᵀ
-    rate = _cross_force(V) @ inertia - inertia @ crm  # İᵢ (RBDA eq. 2.67)
+    rate = _cross_force(V) @ inertia - inertia @ crm  # İᵢ (RBDA §2.13–2.14)
     rate_composite = _composite(model, rate)
     rate_body = _columns.tree(model).rate_body
     dA_O = np.einsum("...kij,...jk->...ik", rate_composite[..., rate_body, :, :], S)

@@ -7,12 +7,12 @@ Coriolis and centrifugal forces C q̇ and the gravity torques g (τ = M q̈ + C 
 task acceleration ẍ = J q̈ + J̇ q̇ obeys, for joint torques τ = Jᵀ F:
 
     Λ ẍ + μ + p = F
-    Λ = (J M⁻¹ Jᵀ)⁻¹                     operational-space inertia      (Khatib eq. 51)
-    J̄ = M⁻¹ Jᵀ Λ                         dynamically consistent inverse (eq. 62)
-    μ = J̄ᵀ C q̇ − Λ J̇ q̇                   Coriolis and centrifugal       (eq. 52)
-    p = J̄ᵀ g                             gravity                        (eq. 53)
+    Λ = (J M⁻¹ Jᵀ)⁻¹                     operational-space inertia
+    J̄ = M⁻¹ Jᵀ Λ                         dynamically consistent inverse
+    μ = J̄ᵀ C q̇ − Λ J̇ q̇                   Coriolis and centrifugal
+    p = J̄ᵀ g                             gravity
     N = 1 − J̄ J                          null-space projector: τ = Jᵀ F + Nᵀ τ₀ leaves
-                                         ẍ unchanged by τ₀             (eq. 63)
+                                         ẍ unchanged by τ₀
 
 J̇ is the time derivative of the same Jacobian (:mod:`eslabon.kinematics.jacobian_derivative`),
 so ẍ is d/dt(J q̇): with world axes the classical acceleration of the frame; with its own

@@ -2,9 +2,8 @@
 Jacobian.
 
 For the bodies i of a subtree (the whole robot: the world's subtree), of masses mᵢ with
-centres of mass cᵢ (world), m = Σ mᵢ and (Siciliano et al., *Robotics* (2009), §7.2,
-the centre of mass of a multibody system; Orin, Goswami & Lee, "Centroidal dynamics of a
-humanoid robot", *Autonomous Robots* 35 (2013) 161–176, eq. 1):
+centres of mass cᵢ (world), m = Σ mᵢ and (Orin, Goswami & Lee, "Centroidal dynamics of a
+humanoid robot", *Autonomous Robots* 35 (2013) 161–176):
 
     c = Σ mᵢ cᵢ / m,   ċ = Σ mᵢ ċᵢ / m,   c̈ = Σ mᵢ c̈ᵢ / m
 
@@ -96,7 +95,7 @@ def center_of_mass(model, q, qd=None, qdd=None, *, subtree: str | None = None) -
     """The centre of mass of the robot, or of a body's subtree: position, velocity and
     acceleration, world axes.
 
-    c = Σ mᵢ cᵢ / m over the bodies counted (Orin, Goswami & Lee 2013, eq. 1), ċ and c̈
+    c = Σ mᵢ cᵢ / m over the bodies counted (Orin, Goswami & Lee 2013), ċ and c̈
     its derivatives, each body's centre moving as a point of the body (the module
     :mod:`eslabon.kinematics.center_of_mass`). Pinocchio's ``centerOfMass`` (and
     ``data.com[j]`` for a subtree), MuJoCo's ``subtree_com``.

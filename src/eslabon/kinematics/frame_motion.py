@@ -4,7 +4,7 @@ A frame F is fixed on body b at the offset r (body axes) with the rotation b_R_F
 outward pass (:func:`.kinematic_pass.kinematic_pass`: ω_b, ω̇_b, the velocity v_b and
 classical acceleration a_b of the body's origin, all in body axes; seed 001 Tabla 3.1, Luh,
 Walker & Paul 1980), the frame's origin moves as a point of the body (Siciliano et al.,
-*Robotics* (2009), §3.1 and eq. 7.83; Featherstone, RBDA (2008), §2.11):
+*Robotics* (2009), §3.1; Featherstone, RBDA (2008), §2.11):
 
     v_F = v_b + ω_b × r
     a_F = a_b + ω̇_b × r + ω_b × (ω_b × r)          (the classical acceleration)
@@ -104,7 +104,7 @@ def frame_acceleration(model, q, qd, qdd, frame: str = "ee", reference: str = "w
 
     a = a_b + ω̇ × r + ω × (ω × r), the second time derivative of the frame origin's
     position (centripetal and Coriolis terms included, gravity not), for a frame at the
-    offset r on body b (Siciliano et al. 2009, eq. 7.83; Featherstone 2008, §2.11). It
+    offset r on body b (Featherstone 2008, §2.11). It
     equals J q̈ + J̇ q̇ with world axes (:func:`jacobian_time_derivative`). Pinocchio's
     ``getFrameClassicalAcceleration`` with ``LOCAL_WORLD_ALIGNED`` (``"world"``) or
     ``LOCAL`` (``"local"``), rows [linear; angular] there.

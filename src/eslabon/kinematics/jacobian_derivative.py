@@ -80,7 +80,7 @@ def jacobian_time_derivative(model, q, qd, frame: str = "ee", reference: str = "
     d/dt J(q(t)) for :func:`eslabon.jacobian` of the same frame and reference, rows
     [angular; linear]. Column k: [Ṡ_ω; Ṡ_v + Ṡ_ω × p + S_ω × ṗ] with Ṡ_k = V_b ×ₘ S_k, the
     derivative of the spatial column of rate k fixed in its joint's body moving at V_b
-    (Featherstone 2008, §2.9; the module :mod:`eslabon.kinematics.jacobian_derivative`).
+    (Featherstone 2008, §2.9–2.10; the module :mod:`eslabon.kinematics.jacobian_derivative`).
     With world axes J̇ q̇ is the frame's classical acceleration at q̈ = 0
     (:func:`bias_acceleration`). Pinocchio's ``getFrameJacobianTimeVariation`` with
     ``LOCAL_WORLD_ALIGNED`` (``"world"``) or ``LOCAL`` (``"local"``), whose rows are

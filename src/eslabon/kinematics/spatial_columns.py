@@ -6,16 +6,16 @@ The shared step of the task-space and centroidal quantities (:mod:`.frame_motion
 For the rate k of the joint of body b(k), the column S_k = [ω_k; v_k] (world axes,
 [angular; linear]) is the twist, per unit rate, of every body that rate moves, with v_k the
 velocity of the body-fixed point passing through the world origin O (spatial coordinates,
-Featherstone, *Rigid Body Dynamics Algorithms* (2008), §2.2 and §2.9). Body i moves at
+Featherstone, *Rigid Body Dynamics Algorithms* (2008), Ch. 2). Body i moves at
 V_i = Σ_{k ∈ κ(i)} S_k q̇_k, κ(i) the rates of the joints from the root to i (its support,
-RBDA §4.1.2). A rate whose motion subspace s_k is constant in its body's axes (every joint
+RBDA Ch. 4). A rate whose motion subspace s_k is constant in its body's axes (every joint
 but universal and planar: ``eslabon._engine.joint_types.subspace``) has S_k = [R ω_s;
 R v_s + p × R ω_s] with the body's world rotation R and origin p. With a universal or
 planar joint the columns are read from the compiled geometric Jacobian of one frame on
 each leaf body instead (:mod:`.frame_jacobian`; every rate moves some leaf), moved from the
 leaf's origin p to O: v_k = v_k(p) + p × ω_k.
 
-Time derivative (RBDA §2.9, eq. 2.24: a motion vector s fixed in a body that moves at V
+Time derivative (RBDA §2.9–2.10: a motion vector s fixed in a body that moves at V
 changes at V ×ₘ s, with [ω; v] ×ₘ [ω'; v'] = [ω × ω'; ω × v' + v × ω']): a rate's axis
 is fixed in its joint's body, so Ṡ_k = V_{b(k)} ×ₘ S_k. For the two joints whose subspace
 turns with their own coordinates (universal, planar: ``eslabon._engine.joint_types.
