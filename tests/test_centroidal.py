@@ -207,6 +207,10 @@ def test_bad_input_is_refused_by_name():
         es.centroidal_momentum_matrix(massless, q)
     with pytest.raises(ValueError, match="qd"):
         es.centroidal_momentum(model, q, np.zeros(model.nq))
+    book = es.zoo.load("practica_4dof", book_com=True)  # a centre of mass that slides
+    for call in (es.center_of_mass, es.com_jacobian, es.centroidal_momentum_matrix):
+        with pytest.raises(ValueError, match="rigid links"):
+            call(book, np.zeros(4))
 
 
 # --- Pinocchio and MuJoCo ---------------------------------------------------------------

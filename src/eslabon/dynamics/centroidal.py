@@ -119,6 +119,7 @@ def _to_G(G, A_ang, A_lin):
 
 def _momentum_matrix(model, motion, S):
     """(A_G, G, m, composite inertias, body inertias) in engine rates."""
+    model.require_rigid_links("the centroidal momentum")
     inertia, c = _body_inertias(model, motion)
     composite = _composite(model, inertia)
     rate_body = _columns.tree(model).rate_body
@@ -157,7 +158,8 @@ def centroidal_momentum_matrix(model, q) -> np.ndarray:
     ------
     $state_errors
     ValueError
-        A model without mass.
+        A model without mass, or whose centre of mass slides with a prismatic joint
+        (seed 001's book mode: not a rigid body).
 
     Examples
     --------
@@ -212,7 +214,8 @@ def centroidal_momentum(model, q, qd) -> Centroidal:
     ------
     $state_errors
     ValueError
-        A model without mass.
+        A model without mass, or whose centre of mass slides with a prismatic joint
+        (seed 001's book mode: not a rigid body).
 
     Examples
     --------

@@ -57,6 +57,7 @@ class CenterOfMass:
 
 def _bodies(model, subtree) -> tuple[np.ndarray, str]:
     """Mask (nb+1,) of the bodies counted and the name of the subtree's root."""
+    model.require_rigid_links("the centre of mass's velocity and Jacobian")
     name = "world" if subtree is None else subtree
     if not isinstance(name, str) or name not in model.body_names:
         raise ValueError(
@@ -121,7 +122,8 @@ def center_of_mass(model, q, qd=None, qdd=None, *, subtree: str | None = None) -
     ------
     $state_errors
     ValueError
-        An unknown body for ``subtree``, or bodies without mass.
+        An unknown body for ``subtree``, bodies without mass, or a model whose centre of
+        mass slides with a prismatic joint (seed 001's book mode).
 
     Examples
     --------
@@ -177,7 +179,8 @@ def com_jacobian(model, q, *, subtree: str | None = None) -> np.ndarray:
     ------
     $state_errors
     ValueError
-        An unknown body for ``subtree``, or bodies without mass.
+        An unknown body for ``subtree``, bodies without mass, or a model whose centre of
+        mass slides with a prismatic joint (seed 001's book mode).
 
     Examples
     --------
