@@ -26,7 +26,7 @@ import numpy as np
 
 from .._args import state_docs
 from .kinematic_pass import KinematicPass, kinematic_pass
-from .spatial_columns import cross_pairs, spatial_columns, tree
+from .spatial_columns import Poses, cross_pairs, poses, spatial_columns, tree
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def _bodies(model, subtree) -> tuple[np.ndarray, str]:
     return counted, name
 
 
-def body_centers(motion: KinematicPass) -> np.ndarray:
+def body_centers(motion: KinematicPass | Poses) -> np.ndarray:
     """cᵢ (..., nb+1, 3): every body's centre of mass in world coordinates."""
     R = motion.world_rotation
     return motion.world_position + (R @ motion.com[..., None])[..., 0]
@@ -192,7 +192,7 @@ def com_jacobian(model, q, *, subtree: str | None = None) -> np.ndarray:
     True
     """
     counted, _ = _bodies(model, subtree)
-    motion = kinematic_pass(model, q)
+    motion = poses(model, q)
     J = com_jacobian_of(model, motion, spatial_columns(model, q, motion), counted)
     J = J / float(np.sum(model.mass[counted]))
     return J if model.mimic is None else J @ model.mimic.G

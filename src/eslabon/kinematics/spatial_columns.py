@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._engine.joint_types import constant_subspace, nv_of, subspace
-from .kinematic_pass import KinematicPass, compiled_jacobian, kinematic_pass
+from .kinematic_pass import KinematicPass, body_poses, compiled_jacobian
 
 REFERENCES = ("world", "local")  # the axes of a frame's quantities, as for ``jacobian``
 
@@ -107,20 +107,37 @@ def _body_frame(model, body: int) -> str:
     raise ValueError(f"model: no frame resolves to body {name!r}")
 
 
-def world_points(motion: KinematicPass, body: int, offset) -> np.ndarray:
+class Poses(NamedTuple):
+    """The part of a :class:`.kinematic_pass.KinematicPass` that positions need: every
+    body's world rotation (..., nb+1, 3, 3), origin (..., nb+1, 3) and centre of mass in
+    its own axes (nb+1, 3), from the compiled pose pass alone (no rates)."""
+
+    world_rotation: np.ndarray
+    world_position: np.ndarray
+    com: np.ndarray
+
+
+def poses(model, q) -> Poses:
+    """The bodies' :class:`Poses` at q (nq,) or (N, nq); rigid links (the centre of mass
+    fixed in its body)."""
+    T = body_poses(model, q)
+    return Poses(T[..., :3, :3], T[..., :3, 3], np.asarray(model.com, dtype=float))
+
+
+def world_points(motion: KinematicPass | Poses, body: int, offset) -> np.ndarray:
     """World position (..., 3) of the point ``offset`` (body axes) of ``body``."""
     R = motion.world_rotation[..., body, :, :]
     return motion.world_position[..., body, :] + R @ np.asarray(offset, dtype=float)
 
 
 def spatial_columns(
-    model, q, motion: KinematicPass | None = None, from_leaves: bool = False
+    model, q, motion: KinematicPass | Poses | None = None, from_leaves: bool = False
 ) -> np.ndarray:
     """S (..., 6, engine_nv): each engine rate's twist [ω; v_O] in world axes at the world
     origin (the module's docstring). A joint's subspace constant in its body's axes is
     turned to the world's with the body's pose; with a universal or planar joint (or
     ``from_leaves``) the columns are read from the leaves' compiled Jacobians instead."""
-    motion = kinematic_pass(model, q) if motion is None else motion
+    motion = poses(model, q) if motion is None else motion
     t = tree(model)
     if t.body_axes is not None and not from_leaves:
         R = motion.world_rotation[..., t.rate_body, :, :]  # (..., nv, 3, 3)
