@@ -201,12 +201,9 @@ def column_rates(model, S: np.ndarray, V: np.ndarray, qd_engine: np.ndarray) -> 
     """Ṡ (..., 6, engine_nv), the time derivative of each column, from the columns S, the
     bodies' twists V (:func:`body_twists`) and the engine rates q̇ (..., engine_nv)."""
     t = tree(model)
-    Sdot = np.zeros_like(S)
-    for b in np.unique(t.rate_body):
-        if b == 0:
-            continue
-        cols = np.flatnonzero(t.rate_body == b)
-        Sdot[..., cols] = motion_cross(V[..., b, :], S[..., cols])
+    Vk = np.swapaxes(V[..., t.rate_body, :], -1, -2)  # (..., 6, engine_nv): V_b(k) by column
+    w, v, Sw, Sv = Vk[..., :3, :], Vk[..., 3:, :], S[..., :3, :], S[..., 3:, :]
+    Sdot = np.concatenate([cross_pairs(w, Sw), cross_pairs(w, Sv) + cross_pairs(v, Sw)], -2)
     for first, n in t.turning:  # the frame of rate k moves without the joint's later rates
         for k in range(first, first + n - 1):
             later = slice(k + 1, first + n)
