@@ -240,8 +240,11 @@ def test_a_singular_jacobian_gets_a_damped_result_and_its_condition():
     assert np.abs(task.Lambda[out_of_plane]).max() <= 1e-12 * np.abs(task.Lambda).max()
     planar = es.operational_space(arm, q, qd, "ee", rows=(3, 4))  # the plane's x, y
     assert not planar.damped
-    stretched = es.operational_space(arm, [0.3, 0.0], qd, "ee", rows="linear")
+    stretched = es.operational_space(arm, [0.3, 0.0], qd, "ee", rows=(3, 4))  # in its plane
     assert stretched.damped and stretched.condition > 1e12
+    assert np.isfinite(stretched.Lambda).all() and np.isfinite(stretched.mu).all()
+    bent = es.operational_space(arm, [0.3, 0.3], qd, "ee", rows=(3, 4))
+    assert not bent.damped and bent.condition < 1e3
 
 
 def test_damping_is_continuous_across_its_threshold():
