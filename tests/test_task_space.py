@@ -300,3 +300,35 @@ def test_columns_from_the_subspaces_equal_those_of_the_leaves_jacobians(name):
     model = es.zoo.load(name)
     q, _, _ = state(model, 6)
     check(spatial_columns(model, q), spatial_columns(model, q, from_leaves=True), 1e-14)
+
+
+@pytest.mark.parametrize("key", ["panda", "solo12"])
+def test_operational_space_equals_pinocchios_pieces(key):
+    """Λ, μ, p, J̄ and N assembled from Pinocchio's ``crba``, ``nonLinearEffects``,
+    ``computeGeneralizedGravity``, ``getFrameJacobian`` and
+    ``getFrameJacobianTimeVariation`` (LOCAL_WORLD_ALIGNED), linear rows, to 1e-10 times
+    the condition number."""
+    twin = Twin(key)
+    pin, pm, data, model = twin.pin, twin.pm, twin.data, twin.model
+    order = twin.v_order
+    (q, v, _), (qp, vp, _) = twin.states(1)
+    task = es.operational_space(model, q, v, twin.frame, rows="linear")
+    M = pin.crba(pm, data, qp)
+    M = np.triu(M) + np.triu(M, 1).T
+    pin.computeJointJacobiansTimeVariation(pm, data, qp, vp)
+    pin.updateFramePlacements(pm, data)
+    fid = pm.getFrameId(twin.frame)
+    J = pin.getFrameJacobian(pm, data, fid, pin.LOCAL_WORLD_ALIGNED)[:3]
+    dJ = pin.getFrameJacobianTimeVariation(pm, data, fid, pin.LOCAL_WORLD_ALIGNED)[:3]
+    g = pin.computeGeneralizedGravity(pm, data, qp)
+    coriolis = pin.nonLinearEffects(pm, data, qp, vp) - g
+    Minv_JT = np.linalg.solve(M, J.T)
+    Lambda = np.linalg.inv(J @ Minv_JT)
+    J_bar = Minv_JT @ Lambda
+    tol = 1e-10 * task.condition
+    assert not task.damped
+    check(task.Lambda, Lambda, tol, what="Λ")
+    check(task.J_bar[order], J_bar, tol, what="J̄")
+    check(task.mu, J_bar.T @ coriolis - Lambda @ dJ @ vp, tol, what="μ")
+    check(task.p, J_bar.T @ g, tol, what="p")
+    check(task.N[np.ix_(order, order)], np.eye(model.nv) - J_bar @ J, tol, what="N")
