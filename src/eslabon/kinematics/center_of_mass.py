@@ -148,8 +148,9 @@ def com_jacobian_of(model, motion, S, counted) -> np.ndarray:
     equation without the division), from the pass and the columns S."""
     support = tree(model).support & counted[:, None]  # (nb+1, engine_nv)
     m_i = np.asarray(model.mass, dtype=float)
-    mass_moved = (m_i[:, None] * support).sum(axis=0)  # m_k
-    first_moments = np.einsum("bk,b,...bi->...ik", support, m_i, body_centers(motion))
+    weights = m_i[:, None] * support  # (nb+1, engine_nv): mᵢ where rate k moves body i
+    mass_moved = weights.sum(axis=0)  # m_k
+    first_moments = np.swapaxes(body_centers(motion), -1, -2) @ weights  # Σ mᵢ cᵢ, (..., 3, nv)
     return S[..., 3:, :] * mass_moved - cross_pairs(first_moments, S[..., :3, :])
 
 
