@@ -138,6 +138,43 @@ def _momentum_matrix(model, motion, S):
     return _to_G(G, A_O[..., :3, :], A_O[..., 3:, :]), A_O, G, m, composite, inertia
 
 
+def _subtree_sums(model, per_body, axis: int):
+    """Σ over each body's subtree of per-body arrays, the bodies along ``axis`` (the inward
+    sweep, children before parents)."""
+    out = per_body.copy()
+    moved = np.moveaxis(out, axis, 0)  # a view: the sweep adds into ``out``
+    for i in range(model.nb, 0, -1):
+        moved[int(model.parent[i])] += moved[i]
+    return out
+
+
+def _compact_momentum_matrix(model, motion, S):
+    """A_G (..., 6, engine_nv) from each subtree's mass m_b, first moment h_b = Σ mᵢ cᵢ and
+    second moment Θ_b = Σ (Īᵢ + mᵢ [cᵢ]×[cᵢ]×ᵀ) about O: the composite inertia I^C_b in 13
+    numbers instead of 36, A_O[:, k] = [Θ_b ω_k + h_b × v_k; m_b v_k − h_b × ω_k]."""
+    model.require_rigid_links("the centroidal momentum")
+    m_total = float(np.sum(model.mass))
+    if not m_total > 0.0:
+        raise ValueError(f"model: {model.name!r} has no mass; it has no centre of mass")
+    R = motion.world_rotation
+    c = _com.body_centers(motion)
+    m = np.asarray(model.mass, dtype=float)
+    theta = R @ model.inertia @ np.swapaxes(R, -1, -2)
+    theta -= m[:, None, None] * (c[..., :, None] * c[..., None, :])
+    theta += (m * np.einsum("...i,...i->...", c, c))[..., None, None] * np.eye(3)
+    first = m[:, None] * c
+    rate_body = _columns.tree(model).rate_body
+    subtree = _columns.tree(model).subtree
+    mass_b = (subtree.astype(float) @ m)[rate_body]  # (engine_nv,)
+    first_b = np.swapaxes(_subtree_sums(model, first, -2)[..., rate_body, :], -1, -2)
+    theta_b = _subtree_sums(model, theta, -3)[..., rate_body, :, :]  # (..., nv, 3, 3)
+    w, v = S[..., :3, :], S[..., 3:, :]
+    k_O = np.einsum("...kij,...jk->...ik", theta_b, w) + _columns.cross_pairs(first_b, v)
+    p = mass_b * v - _columns.cross_pairs(first_b, w)
+    G = np.einsum("b,...bi->...i", m / m_total, c)
+    return _to_G(G, k_O, p)
+
+
 def _fold(model, A):
     return A if model.mimic is None else A @ model.mimic.G
 
@@ -182,7 +219,7 @@ def centroidal_momentum_matrix(model, q) -> np.ndarray:
     """
     motion = _columns.poses(model, q)
     S = _columns.spatial_columns(model, q, motion)
-    return _fold(model, _momentum_matrix(model, motion, S)[0])
+    return _fold(model, _compact_momentum_matrix(model, motion, S))
 
 
 def _cross_force(V):
