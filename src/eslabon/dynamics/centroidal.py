@@ -22,8 +22,12 @@ rate's world-origin column S_k (:mod:`eslabon.kinematics.spatial_columns`):
 
     A_O[:, k] = I^C_{b(k)} S_k,        A_G = X_G A_O,   X_G = [[1, −[G]×]; [0, 1]]
 
-(the moment of a force moved from O to G). Differentiating along q̇, with İᵢ = Vᵢ ×* Iᵢ −
-Iᵢ Vᵢ ×ₘ (RBDA §2.13–2.14; Vᵢ the body's twist) and Ṡ_k = V_{b(k)} ×ₘ S_k:
+(the moment of a force moved from O to G). A_G alone needs of I^C_b only the subtree's
+mass m_b, first moment h_b = Σ mᵢ cᵢ and second moment Θ_b = Σ (Īᵢ + mᵢ [cᵢ]×[cᵢ]×ᵀ):
+A_O[:, k] = [Θ_b ω_k + h_b × v_k; m_b v_k − h_b × ω_k] (``centroidal_momentum_matrix``).
+
+Differentiating along q̇, with İᵢ = Vᵢ ×* Iᵢ − Iᵢ Vᵢ ×ₘ (RBDA §2.13–2.14; Vᵢ the body's
+twist) and Ṡ_k = V_{b(k)} ×ₘ S_k:
 
     Ȧ_O[:, k] = İ^C_{b(k)} S_k + I^C_{b(k)} Ṡ_k,   Ȧ_G = X_G Ȧ_O + [[0, −[Ġ]×]; [0, 0]] A_O
 
