@@ -143,8 +143,12 @@ def _momentum_matrix(model, motion, S):
 
 
 def _subtree_sums(model, per_body, axis: int):
-    """Σ over each body's subtree of per-body arrays, the bodies along ``axis`` (the inward
-    sweep, children before parents)."""
+    """Σ over each body's subtree of per-body arrays, the bodies along ``axis``: one product
+    with the subtree table for one state, the inward sweep (children before parents) for
+    a batch."""
+    if per_body.ndim == -axis:  # one state: the bodies lead
+        subtree = _columns.tree(model).subtree.astype(float)
+        return (subtree @ per_body.reshape(model.nb + 1, -1)).reshape(per_body.shape)
     out = per_body.copy()
     moved = np.moveaxis(out, axis, 0)  # a view: the sweep adds into ``out``
     for i in range(model.nb, 0, -1):
