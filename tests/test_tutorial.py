@@ -1,5 +1,6 @@
-"""docs/tutorial.md and docs/parallel-robots.md run as written: their ```python blocks,
-in order, in one namespace, in a temporary folder (the files they write land there)."""
+"""docs/tutorial.md, docs/parallel-robots.md and docs/task-space.md run as written: their
+```python blocks, in order, in one namespace, in a temporary folder (the files they write
+land there)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,17 @@ def test_the_parallel_robot_tutorial_runs(tmp_path, monkeypatch):
     namespace: dict = {"__name__": "tutorial"}
     for k, code in enumerate(blocks, start=1):
         exec(compile(code, f"docs/parallel-robots.md block {k}", "exec"), namespace)
+
+
+TASK_SPACE = TUTORIAL.with_name("task-space.md")
+
+
+def test_the_task_space_page_runs(tmp_path, monkeypatch):
+    """docs/task-space.md: frame motion, centroidal momentum, an operational-space
+    controller that must bring the hand within 1 mm of its target, a whole-body step."""
+    blocks = _blocks(TASK_SPACE.read_text(encoding="utf-8"))
+    assert len(blocks) >= 4
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "tutorial"}
+    for k, code in enumerate(blocks, start=1):
+        exec(compile(code, f"docs/task-space.md block {k}", "exec"), namespace)

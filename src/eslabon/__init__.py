@@ -34,11 +34,20 @@ _ATTRIBUTES = {
     "kinetic_energy": "eslabon.dynamics",
     "potential_energy": "eslabon.dynamics",
     "momentum": "eslabon.dynamics",
+    "centroidal_momentum_matrix": "eslabon.dynamics",
+    "centroidal_momentum": "eslabon.dynamics",
+    "Centroidal": "eslabon.dynamics",
+    "operational_space": "eslabon.dynamics",
+    "OperationalSpace": "eslabon.dynamics",
     "ExternalWrench": "eslabon.dynamics.wrenches",
     "crosscheck": "eslabon.dynamics.crosscheck",
     "forward_kinematics": "eslabon.kinematics",
     "end_effector_pose": "eslabon.kinematics",
     "jacobian": "eslabon.kinematics",
+    "jacobian_time_derivative": "eslabon.kinematics",
+    "center_of_mass": "eslabon.kinematics",
+    "com_jacobian": "eslabon.kinematics",
+    "CenterOfMass": "eslabon.kinematics",
     "simulate": "eslabon.sim",
     "rollout": "eslabon.sim",
     "Trajectory": "eslabon.sim",
@@ -99,10 +108,19 @@ __all__ = [
     "kinetic_energy",
     "potential_energy",
     "momentum",
+    "centroidal_momentum_matrix",
+    "centroidal_momentum",
+    "Centroidal",
+    "operational_space",
+    "OperationalSpace",
     "ExternalWrench",
     "forward_kinematics",
     "end_effector_pose",
     "jacobian",
+    "jacobian_time_derivative",
+    "center_of_mass",
+    "com_jacobian",
+    "CenterOfMass",
     "simulate",
     "rollout",
     "Trajectory",
@@ -143,8 +161,12 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
     from ._args import get_num_threads, set_num_threads  # noqa: F401
     from ._engine.compile import compile_notice  # noqa: F401
     from .dynamics import (  # noqa: F401
+        Centroidal,
+        OperationalSpace,
         RneaTrace,
         bias_forces,
+        centroidal_momentum,
+        centroidal_momentum_matrix,
         coriolis_matrix,
         forward_dynamics,
         forward_dynamics_derivatives,
@@ -154,12 +176,21 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs
         kinetic_energy,
         mass_matrix,
         momentum,
+        operational_space,
         potential_energy,
         rnea_trace,
     )
     from .dynamics.crosscheck import crosscheck  # noqa: F401
     from .dynamics.wrenches import ExternalWrench  # noqa: F401
-    from .kinematics import end_effector_pose, forward_kinematics, jacobian  # noqa: F401
+    from .kinematics import (  # noqa: F401
+        CenterOfMass,
+        center_of_mass,
+        com_jacobian,
+        end_effector_pose,
+        forward_kinematics,
+        jacobian,
+        jacobian_time_derivative,
+    )
     from .loader import load_model  # noqa: F401
     from .model import Model, from_dh  # noqa: F401
     from .model.configuration import (  # noqa: F401

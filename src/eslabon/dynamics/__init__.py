@@ -1,5 +1,6 @@
 """Dynamics: one module per algorithm (rnea, composite_rigid_body, aba,
-cholesky_forward_dynamics, derivatives, coriolis, energy, momentum; the numpy formulations
+cholesky_forward_dynamics, derivatives, coriolis, energy, momentum, centroidal,
+operational_space; the numpy formulations
 lagrange, soa, newton_euler_body_frames, gibbs_appell; trace), the ways each compiled one
 is called (drivers) and the public functions (api)."""
 
@@ -19,7 +20,9 @@ from .api import (
     potential_energy,
     rnea_trace,
 )
+from .centroidal import Centroidal, centroidal_momentum, centroidal_momentum_matrix
 from .momentum import body_momenta, momentum
+from .operational_space import OperationalSpace, operational_space
 
 # imported on first use: it needs the compiled kernels (and numba), the functions above
 # only when a call takes their general path (eslabon._engine.startlib). (Not a name a
@@ -48,6 +51,11 @@ __all__ = [
     "momentum",
     "body_momenta",
     "gibbs_function",
+    "centroidal_momentum_matrix",
+    "centroidal_momentum",
+    "Centroidal",
+    "operational_space",
+    "OperationalSpace",
     "inverse_dynamics_derivatives",
     "forward_dynamics_derivatives",
 ]
