@@ -1,4 +1,4 @@
-"""docs/tutorial.md, docs/parallel-robots.md and docs/task-space.md run as written: their
+"""docs/tutorial.md, parallel-robots.md, task-space.md and legged.md run as written: their
 ```python blocks, in order, in one namespace, in a temporary folder (the files they write
 land there)."""
 
@@ -47,3 +47,21 @@ def test_the_task_space_page_runs(tmp_path, monkeypatch):
     namespace: dict = {"__name__": "tutorial"}
     for k, code in enumerate(blocks, start=1):
         exec(compile(code, f"docs/task-space.md block {k}", "exec"), namespace)
+
+
+LEGGED = TUTORIAL.with_name("legged.md")
+
+
+def test_the_legged_robot_page_runs(tmp_path, monkeypatch):
+    """docs/legged.md: robots by name, the centre of mass and centroidal momentum of
+    Talos, Solo 12 held standing on its feet, a viewer page."""
+    from checks import example_robot_data
+
+    example_robot_data("solo_description/robots/solo12.urdf")  # skips without the package
+    blocks = _blocks(LEGGED.read_text(encoding="utf-8"))
+    assert len(blocks) >= 5
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "tutorial"}
+    for k, code in enumerate(blocks, start=1):
+        exec(compile(code, f"docs/legged.md block {k}", "exec"), namespace)
+    assert (tmp_path / "stance.html").stat().st_size > 0
