@@ -383,6 +383,7 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     from .t3_linear_control import (
         figure_5_4_2,
+        gain_norms,
         perturbation_block,
         table_5_4_2,
         table_5_6_3,
@@ -398,6 +399,8 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     files.update(f)
     data["table_5_6_3"], more = table_5_6_3(t3, table_state(t3, "5.6.2", sol05.q))
+    lines += more
+    data["gain_norms"], more = gain_norms(t3, table_state(t3, "5.6.2", sol05.q))
     lines += more
     data["uvw_terms"], more = t3_uvw_terms.uvw_terms_report(t3, q_start)
     lines += more
