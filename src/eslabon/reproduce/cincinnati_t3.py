@@ -31,7 +31,7 @@ from ..sim import Trajectory
 from ..trajectory import T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
 from ..zoo import rojas
 from ..zoo.rojas_tables import JOINT_TABLES as TABLES
-from . import e2_task, seven_r_loop, t3_uvw_terms
+from . import e2_task, seven_r_loop, t3_rate_reading, t3_uvw_terms
 
 #: below these magnitudes a printed cell is single-precision noise
 NOISE = {
@@ -407,6 +407,8 @@ def reproduce(out) -> tuple[dict, list]:
     data["task"], more, f, path = _task(t3, out)
     lines += more
     files.update(f)
+    data["rate_reading"], more = t3_rate_reading.rate_reading_report(t3, path)
+    lines += more
     from .t3_linear_control import closed_loop
 
     data["closed_loop"], more, f = closed_loop(t3, path, out)
