@@ -181,6 +181,15 @@ def sylvester_parameter(A, B, K, Lam, tol: float = 1e-8):
     ValueError
         K of the wrong shape, or a gain that does not place Λ's poles with a
         diagonalizable closed loop (T singular or the eigen-equation not met).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> A, B = np.array([[0.0, 1.0], [0.0, 0.0]]), np.array([[0.0], [1.0]])
+    >>> Lam = np.diag([-1.0, -2.0])
+    >>> G = es.control.sylvester_parameter(A, B, np.array([[2.0, 3.0]]), Lam)
+    >>> np.round(es.control.sylvester_gain(A, B, Lam, G)[0], 6)
+    array([[2., 3.]])
     """
     n, m = B.shape
     K = np.asarray(K, dtype=float)
