@@ -21,6 +21,9 @@ _LAZY = {
     "from_mjcf": ".mjcf",
     "MjcfInfo": ".mjcf",
     "MjcfWarning": ".mjcf",
+    "read_manlag": ".manlag",
+    "write_manlag": ".manlag",
+    "ManlagInput": ".manlag",
 }
 
 
@@ -42,6 +45,7 @@ def __getattr__(name: str) -> object:
 
 if TYPE_CHECKING:
     from .files import save_model  # noqa: F401
+    from .manlag import ManlagInput, read_manlag, write_manlag  # noqa: F401
     from .mjcf import MjcfInfo, MjcfWarning, from_mjcf, read_mjcf  # noqa: F401
     from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
@@ -63,4 +67,7 @@ __all__ = [
     "from_mjcf",
     "MjcfInfo",
     "MjcfWarning",
+    "read_manlag",
+    "write_manlag",
+    "ManlagInput",
 ]
