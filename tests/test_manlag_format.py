@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.model.manlag import ManlagInput, read_manlag, write_manlag
-from eslabon.reproduce.cincinnati_t3 import t3_beta_spline
+from eslabon.model.manlag import ManlagInput, read_manlag, run_manlag, write_manlag
+from eslabon.reproduce.cincinnati_t3 import cell_status, t3_beta_spline
 from eslabon.zoo.rojas import t3_manlag_input
+from eslabon.zoo.rojas_tables import JOINT_TABLES
 
 pytestmark = [
-    pytest.mark.source("Rojas (1987)", "Appendix, PROGRAM MANLAG input; Table 4.4.1"),
+    pytest.mark.source("Rojas (1987)", "Appendix, MANLAG input; Tables 4.4.1, 5.4.1, 5.6.2"),
     pytest.mark.filterwarnings("ignore::UserWarning"),  # T3 link 1's published inertia
 ]
 
@@ -103,3 +104,50 @@ def test_missing_records_and_unwritable_values():
     assert back.xa is None
     with pytest.raises(ValueError, match="no spline knots"):
         back.beta(0.5)
+
+
+def _assert_row(run, k, table, keys=("theta", "thd", "thdd", "total")):
+    """Step k of a run against a printed row of Table 5.4.1 or 5.6.2, cell by cell with
+    ``reproduce rojas``'s criteria (θ to 1e-3°, rates to 4 digits, torques to the 5th)."""
+    row = JOINT_TABLES[table]
+    computed = {
+        "theta": np.degrees(run.q[k]),
+        "thd": run.qd[k],
+        "thdd": run.qdd[k],
+        "total": run.tau[k],
+    }
+    for key in keys:
+        values = computed[key]
+        status = [cell_status(v, p, key) for v, p in zip(values, row[key], strict=True)]
+        assert set(status) <= {"ok", "noise"}, (table, key, status)
+
+
+def test_running_the_t3_file_gives_tables_5_4_1_and_5_6_2():
+    """MANLAG's loop on the written T3 file: t = 0.05 s is step 1, t = 0.45 s step 9.
+
+    At 0.05 s only θ is compared: the table prints y = 0.00082, the spline gives
+    0.000816, and θ̇₂, θ̇₃ ≈ 4e-5 rad/s (proportional to y there) move in their 3rd digit;
+    the one-pose test below takes the printed y and meets every cell."""
+    run = run_manlag(t3_manlag_input())
+    assert np.allclose(run.t, np.arange(1, 21) * 0.05)
+    _assert_row(run, 0, "5.4.1", keys=("theta",))
+    _assert_row(run, 8, "5.6.2")
+
+
+def test_a_one_pose_file_uses_its_own_u_v_a():
+    """NREP = 0: one solve of the file's U, V, A, here Table 5.4.1's printed y, ẏ, ÿ."""
+    row = JOINT_TABLES["5.4.1"]
+    data = dataclasses.replace(t3_manlag_input(), nrep=0, t=row["t"])
+    data.u[5] = row["y"]
+    data.v[5] = row["yd"]
+    data.a[5] = row["ydd"]
+    run = run_manlag(read_manlag(write_manlag(data)))
+    assert run.q.shape == (1, 6)
+    _assert_row(run, 0, "5.4.1")
+
+
+def test_a_pose_that_is_no_rotation_is_named():
+    data = t3_manlag_input()
+    data.u[3] = 3.0  # tr(R) = 3 (the identity) with 2 vect(R) = (1, 1, −1)
+    with pytest.raises(ValueError, match=r"U\(1..4\): expected 2 vect\(R\) and tr\(R\)"):
+        run_manlag(data)

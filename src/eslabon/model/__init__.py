@@ -24,6 +24,8 @@ _LAZY = {
     "read_manlag": ".manlag",
     "write_manlag": ".manlag",
     "ManlagInput": ".manlag",
+    "run_manlag": ".manlag",
+    "ManlagRun": ".manlag",
 }
 
 
@@ -45,7 +47,13 @@ def __getattr__(name: str) -> object:
 
 if TYPE_CHECKING:
     from .files import save_model  # noqa: F401
-    from .manlag import ManlagInput, read_manlag, write_manlag  # noqa: F401
+    from .manlag import (  # noqa: F401
+        ManlagInput,
+        ManlagRun,
+        read_manlag,
+        run_manlag,
+        write_manlag,
+    )
     from .mjcf import MjcfInfo, MjcfWarning, from_mjcf, read_mjcf  # noqa: F401
     from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
@@ -70,4 +78,6 @@ __all__ = [
     "read_manlag",
     "write_manlag",
     "ManlagInput",
+    "run_manlag",
+    "ManlagRun",
 ]
