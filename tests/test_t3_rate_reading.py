@@ -84,3 +84,21 @@ def test_the_split_is_53_24s_grouping(t3, task):
         ("gyroscopic", "gyroscopic"),
     ):
         assert np.abs(r.V[ours] - terms[theirs]).max() <= 1e-12 * scale, ours
+
+
+def test_w_reading_holds_with_its_index_ranges(t3, task):
+    """(5.5.7) with the lever term e_min(j,k)ᵀ(∂r_i/∂θ_max × F_i) and the axis term only
+    for k < j sums to eslabon's W; as printed it misses on both sides of the diagonal
+    and meets it on the diagonal (where both readings coincide)."""
+    from eslabon.reproduce.t3_rate_reading import w_reading
+
+    printed, ranged, W = w_reading(t3, task.q[3], task.qd[3], task.qdd[3])
+    scale = np.abs(W).max()
+    # central differences of F_i, n_i (|F| ~ 1e4 N, step 1e-6): ~1e-6 N·m/rad rounding
+    assert np.abs(sum(ranged.values()) - W).max() <= 1e-8 * scale
+    gap = sum(printed.values()) - W
+    assert np.abs(np.diag(gap)).max() <= 1e-8 * scale
+    below, above = np.tril(gap, -1), np.triu(gap, 1)
+    assert np.abs(below).max() > 1e-3 * scale and np.abs(above).max() > 1e-3 * scale
+    # above the diagonal the printed form's only error is its axis term
+    assert np.allclose(above, np.triu(printed["axis"], 1), rtol=0, atol=1e-8 * scale)

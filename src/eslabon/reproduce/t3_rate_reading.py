@@ -1,4 +1,5 @@
-"""Rojas (1987) §5.5: the physical reading of V = ∂f*/∂θ̇ on the Cincinnati T3.
+"""Rojas (1987) §5.5: the physical reading of V = ∂f*/∂θ̇ (and of W, :func:`w_reading`)
+on the Cincinnati T3.
 
 §5.5 reads V (5.3.25) link by link (world axes; e_j the axis of joint j, r_i the centre of
 mass of link i, O_j a point on axis j, ω_i = A_i θ̇, I_i its centroidal inertia):
@@ -155,6 +156,66 @@ def rate_reading(model, q, qd, qdd, step: float = 1e-6) -> RateReading:
     )
 
 
+#: the four terms of (5.5.7)
+W_TERMS = ("lever", "force", "moment", "axis")
+
+
+def w_reading(model, q, qd, qdd, step: float = 1e-6) -> tuple[dict, dict, np.ndarray]:
+    """§5.5's reading of W = ∂f*/∂θ (5.5.7), as printed and with its index ranges.
+
+    (5.5.7) differentiates f*_j = Σ_i [(∂r_i/∂θ_j)ᵀ F_i + e_jᵀ n_i] (4.4.2),
+    F_i = m_i (r̈_i − g), into four terms per link i: "lever" e_jᵀ(∂r_i/∂θ_k × F_i) (the
+    moment of F_i about axis k, projected on e_j), "force" (∂r_i/∂θ_j)ᵀ ∂F_i/∂θ_k,
+    "moment" e_jᵀ ∂n_i/∂θ_k and "axis" −e_jᵀ(e_k × n_i). As printed they hold only on
+    one side of the diagonal: the lever term is ∂²r_i/∂θ_j∂θ_k · F_i =
+    e_min(j,k)ᵀ(∂r_i/∂θ_max(j,k) × F_i) (for k < j the axis j turns with θ_k, not the
+    point), and the axis term, (∂e_j/∂θ_k)ᵀ n_i, is zero for k ≥ j (e_j does not depend on
+    an outboard joint). ∂F_i/∂θ_k and ∂n_i/∂θ_k, which §5.5 leaves as derivatives, are
+    central differences (step ``step`` rad) of F_i and of the Newton–Euler moments.
+
+    Returns
+    -------
+    printed, ranged : dict of ndarray (n, n)
+        The four terms summed over the links, as printed and with the index ranges
+        [N·m/rad].
+    W : ndarray (n, n)
+        eslabon's analytic W.
+    """
+    cs = chain_state(model, q, qd, qdd)
+    n = len(cs.mass)
+    q = np.asarray(q, dtype=float)
+
+    def forces(qq):
+        c = chain_state(model, qq, qd, qdd)
+        return c.mass[:, None] * (c.r_ddot - c.gravity), newton_euler_moments(model, qq, qd, qdd)
+
+    F, N = forces(q)
+    dF, dN = np.zeros((n, n, 3)), np.zeros((n, n, 3))
+    for k in range(n):
+        d = np.zeros(n)
+        d[k] = step
+        (Fp, Np), (Fm, Nm) = forces(q + d), forces(q - d)
+        dF[:, k], dN[:, k] = (Fp - Fm) / (2 * step), (Np - Nm) / (2 * step)
+    printed = {key: np.zeros((n, n)) for key in W_TERMS}
+    ranged = {key: np.zeros((n, n)) for key in W_TERMS}
+    for i in range(n):
+        for j in range(i + 1):
+            for k in range(i + 1):  # joint k > i does not move link i: every term is 0
+                lo, hi = min(j, k), max(j, k)
+                printed["lever"][j, k] += cs.e[j] @ np.cross(cs.dr[i, k], F[i])
+                ranged["lever"][j, k] += cs.e[lo] @ np.cross(cs.dr[i, hi], F[i])
+                force = cs.dr[i, j] @ dF[i, k]
+                moment = cs.e[j] @ dN[i, k]
+                axis = -cs.e[j] @ np.cross(cs.e[k], N[i])
+                for terms in (printed, ranged):
+                    terms["force"][j, k] += force
+                    terms["moment"][j, k] += moment
+                printed["axis"][j, k] += axis
+                if k < j:
+                    ranged["axis"][j, k] += axis
+    return printed, ranged, ctl.linearize(model, q, qd, qdd).W
+
+
 def _max(a) -> float:
     return float(np.abs(a).max())
 
@@ -223,4 +284,30 @@ def rate_reading_report(t3, path, at: float = 0.45) -> tuple[dict, list]:
     for p in PARTS:
         lines.append(f"    {p}")
         lines += ["      " + " ".join(f"{x:>11.4e}" for x in row) for row in r.V[p]]
+    printed, ranged, W = w_reading(t3, path.q[pick], path.qd[pick], path.qdd[pick])
+    gap_printed = sum(printed.values()) - W
+    gap_ranged = sum(ranged.values()) - W
+    upper = np.triu(np.ones(W.shape, dtype=bool), 1)
+    data["w_reading"] = {
+        "printed_minus_W": gap_printed.tolist(),
+        "ranged_minus_W": _max(gap_ranged),
+        "max_W": _max(W),
+        "printed_gap_below_diagonal": _max(gap_printed[upper.T]),
+        "printed_gap_above_diagonal": _max(gap_printed[upper]),
+        "printed_gap_on_diagonal": _max(np.diag(gap_printed)),
+        **{f"max_{key}": _max(ranged[key]) for key in W_TERMS},
+    }
+    w = data["w_reading"]
+    lines += [
+        f"§5.5 reading of W = ∂f*/∂θ (5.5.7) at t = {t[pick]:.2f} s: lever "
+        f"e_jᵀ(∂r_i/∂θ_k × F_i), force (∂r_i/∂θ_j)ᵀ∂F_i/∂θ_k, moment e_jᵀ∂n_i/∂θ_k, axis "
+        "−e_jᵀ(e_k × n_i); largest |term| "
+        + ", ".join(f"{key} {w['max_' + key]:.4g}" for key in W_TERMS)
+        + f" N·m/rad (|W| up to {w['max_W']:.4g})",
+        f"  as printed, minus eslabon's W: {w['printed_gap_below_diagonal']:.4g} below the "
+        f"diagonal (k < j), {w['printed_gap_above_diagonal']:.3g} above (k > j), "
+        f"{w['printed_gap_on_diagonal']:.1e} on it",
+        f"  with its index ranges (lever e_min(j,k)ᵀ(∂r_i/∂θ_max × F_i); axis only for "
+        f"k < j), minus W: {w['ranged_minus_W']:.1e} (central differences of F_i, n_i)",
+    ]
     return data, lines
