@@ -5,6 +5,8 @@
   :func:`state_matrices` (A, B of U, V, W); :func:`to_python_control`.
 * :func:`model_assignment` (K_p = UΩ² − W, K_d = 2UΨΩ − V), :func:`place_poles` (scipy or
   the Sylvester form), :func:`lqr`, :func:`tvlqr` (backward Riccati ODE).
+* :func:`min_norm_place_poles` (Keel, Fleming & Bhattacharyya 1985: the least ‖K‖_F over
+  the Sylvester parametrization), :func:`sylvester_gain`, :func:`sylvester_parameter`.
 * :class:`Nominal`, control laws (:func:`model_assignment_law`, :func:`gain_schedule_law`,
   :func:`computed_torque_law`, :func:`pd_gravity_law`) and :func:`simulate_closed_loop`;
   :func:`parallel_computed_torque_law` for a closed chain (a parallel robot).
@@ -32,6 +34,7 @@ from .linearize import (
     state_matrices,
     to_python_control,
 )
+from .min_norm import MinNormPlacement, min_norm_place_poles, sylvester_gain, sylvester_parameter
 from .parallel import parallel_computed_torque_law
 from .tracking import (
     ClosedLoop,
@@ -56,6 +59,10 @@ __all__ = [
     "to_python_control",
     "model_assignment",
     "place_poles",
+    "min_norm_place_poles",
+    "MinNormPlacement",
+    "sylvester_gain",
+    "sylvester_parameter",
     "lqr",
     "LQR",
     "controllable",

@@ -21,6 +21,11 @@ _LAZY = {
     "from_mjcf": ".mjcf",
     "MjcfInfo": ".mjcf",
     "MjcfWarning": ".mjcf",
+    "read_manlag": ".manlag",
+    "write_manlag": ".manlag",
+    "ManlagInput": ".manlag",
+    "run_manlag": ".manlag",
+    "ManlagRun": ".manlag",
 }
 
 
@@ -42,6 +47,13 @@ def __getattr__(name: str) -> object:
 
 if TYPE_CHECKING:
     from .files import save_model  # noqa: F401
+    from .manlag import (  # noqa: F401
+        ManlagInput,
+        ManlagRun,
+        read_manlag,
+        run_manlag,
+        write_manlag,
+    )
     from .mjcf import MjcfInfo, MjcfWarning, from_mjcf, read_mjcf  # noqa: F401
     from .urdf import UrdfInfo, from_urdf, read_urdf, to_urdf  # noqa: F401
 
@@ -63,4 +75,9 @@ __all__ = [
     "from_mjcf",
     "MjcfInfo",
     "MjcfWarning",
+    "read_manlag",
+    "write_manlag",
+    "ManlagInput",
+    "run_manlag",
+    "ManlagRun",
 ]

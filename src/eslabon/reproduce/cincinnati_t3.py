@@ -31,7 +31,7 @@ from ..sim import Trajectory
 from ..trajectory import T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
 from ..zoo import rojas
 from ..zoo.rojas_tables import JOINT_TABLES as TABLES
-from . import e2_task, seven_r_loop, t3_uvw_terms
+from . import e2_task, seven_r_loop, t3_rate_reading, t3_uvw_terms
 
 #: below these magnitudes a printed cell is single-precision noise
 NOISE = {
@@ -383,6 +383,7 @@ def reproduce(out) -> tuple[dict, list]:
     lines += more
     from .t3_linear_control import (
         figure_5_4_2,
+        gain_norms,
         perturbation_block,
         table_5_4_2,
         table_5_6_3,
@@ -399,11 +400,15 @@ def reproduce(out) -> tuple[dict, list]:
     files.update(f)
     data["table_5_6_3"], more = table_5_6_3(t3, table_state(t3, "5.6.2", sol05.q))
     lines += more
+    data["gain_norms"], more = gain_norms(t3, table_state(t3, "5.6.2", sol05.q))
+    lines += more
     data["uvw_terms"], more = t3_uvw_terms.uvw_terms_report(t3, q_start)
     lines += more
     data["task"], more, f, path = _task(t3, out)
     lines += more
     files.update(f)
+    data["rate_reading"], more = t3_rate_reading.rate_reading_report(t3, path)
+    lines += more
     from .t3_linear_control import closed_loop
 
     data["closed_loop"], more, f = closed_loop(t3, path, out)

@@ -288,6 +288,75 @@ def table_5_6_3(t3, state):
     return data, lines
 
 
+#: the distinct natural frequencies of the minimum-norm comparison [rad/s] (ours, not the
+#: thesis's: with its Ω = 1 every pole is repeated n/2 times and the gain is unique)
+DISTINCT_OMEGA = np.arange(1.0, 7.0)
+
+
+def _model_poles(psi, omega):
+    """The poles of s² + 2ψω s + ω² for each ω (n,): −ψω ± iω√(1 − ψ²), (2n,)."""
+    w = np.asarray(omega, dtype=float)
+    upper = -psi * w + 1j * w * np.sqrt(1 - psi**2)
+    return np.concatenate([upper, upper.conj()])
+
+
+def placement_error(A, B, K, poles):
+    """Largest distance from a requested pole to the nearest eigenvalue of A − BK."""
+    ev = np.linalg.eigvals(A - B @ K)
+    return float(max(np.abs(ev - p).min() for p in poles))
+
+
+def gain_norms(t3, state):
+    """§5.6 at t = 0.45 s: model assignment, pole placement (scipy, Sylvester with a
+    random G) and Keel's minimum-norm assignment for the same poles, by ‖K‖_F, and how
+    far each closed loop's eigenvalues are from the poles. Two sets of poles: the
+    thesis's (Ψ = √2/2, Ω = 1: each pole 6 times) and distinct ones (Ω = 1 … 6 rad/s)."""
+    lin = ctl.linearize(t3, *state)
+    A, B = lin.A, lin.B
+    data = {}
+    lines = ["§5.6 gain norms at t = 0.45 s, ‖K‖_F of K = [K_θ, K_θ̇] (u = −Kx), same poles"]
+    for label, omega in (("thesis", OMEGA), ("distinct", DISTINCT_OMEGA)):
+        poles = _model_poles(PSI, np.broadcast_to(omega, (t3.nq,)))
+        Kp, Kd = ctl.model_assignment(lin, PSI, omega)
+        gains = {
+            "model_assignment": np.hstack([Kp, Kd]),
+            "scipy": ctl.place_poles(A, B, poles),
+            "sylvester": ctl.place_poles(A, B, poles, backend="sylvester"),
+        }
+        keel = ctl.min_norm_place_poles(A, B, poles, initial=[gains["model_assignment"]])
+        gains["min_norm"] = keel.K
+        entry: dict = {
+            key: {"norm": float(np.linalg.norm(K)), "pole_error": placement_error(A, B, K, poles)}
+            for key, K in gains.items()
+        }
+        entry["min_norm_gradient"] = keel.gradient_norm
+        entry["min_norm_cond_T"] = float(np.linalg.cond(keel.T))
+        data[label] = entry
+        what = (
+            "Ω = 1 (the thesis's): each pole 6 times"
+            if label == "thesis"
+            else "Ω = 1 … 6 rad/s, distinct poles"
+        )
+        lines.append(f"  Ψ = √2/2, {what}")
+        lines += [
+            f"    {key:<17} ‖K‖ = {v['norm']:>11.6g}   max |pole error| {v['pole_error']:.1e}"
+            for key, v in data[label].items()
+            if isinstance(v, dict)
+        ]
+        lines.append(
+            f"    min-norm: gradient left {keel.gradient_norm:.1e} (relative), cond T "
+            f"{data[label]['min_norm_cond_T']:.2g}"
+        )
+    lines.append(
+        "  with each pole repeated n/2 = rank B times the closed loop [[0, 1], [X, Y]] must "
+        "satisfy (M − p)(M − p̄) = 0, so X = −|p|²1, Y = 2 Re(p) 1: one gain, model "
+        "assignment's; with distinct poles the family is 60-dimensional and the least "
+        "norm found (a local minimum) is far below model assignment's, at the price "
+        "of an ill-conditioned eigenvector matrix T (sensitive poles)"
+    )
+    return data, lines
+
+
 def closed_loop(t3, path, out):
     """§5.6 on the nonlinear T3: model assignment along the task from a 1e-3 rad error on
     joints 2–4, against the assigned model δθ̈ + 2ΨΩδθ̇ + Ω²δθ = 0; frozen eigenvalues of

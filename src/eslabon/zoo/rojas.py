@@ -152,3 +152,56 @@ def seven_r_exact(theta1: float, theta1_dot: float, theta1_ddot: float) -> tuple
     h1 = 1.5 * (c1**2 + 2.0 * s1**2) / c1**3
     g2 = (h1 * s2 - h * c2 * g1) / s2**2
     return theta2, g1 * theta1_dot, g2 * theta1_dot**2 + g1 * theta1_ddot
+
+
+def t3_manlag_input():
+    """The T3's straight-line task as a MANLAG input file's values
+    (:class:`eslabon.model.manlag.ManlagInput`; write it with
+    :func:`eslabon.model.manlag.write_manlag`): Table 4.4.1's DH parameters, masses,
+    centres of mass and inertias, the initial θ, the pose 2 vect(R) = (1, 1, −1),
+    tr(R) = 0 on the path x = 1.33125, z = 1.79875 m (Table 5.4.1), 20 steps of 0.05 s,
+    and the 21 knots of β(t) (``reproduce.cincinnati_t3.t3_beta_spline``, with
+    EX = 0.5, EY = 1, XO = YO = 0 so that PERIOD's ξ is t)."""
+    from ..model.manlag import ManlagInput
+    from ..reproduce.cincinnati_t3 import t3_beta_spline
+    from ..trajectory import T3_X, T3_Z
+
+    pd = np.concatenate(
+        [
+            [_MASS[j], *_RHO[j], _INERTIA[j][0], 0.0, 0.0, _INERTIA[j][1], 0.0, _INERTIA[j][2]]
+            for j in range(6)
+        ]
+    )
+    spline = t3_beta_spline()
+    a_, b_, c_, d_ = spline.c  # x³, x², x, 1 per interval
+    end = spline.x[-1]
+    # the 21st row: SPLINE evaluates none of AX, BX, CX there; they hold the last knot's
+    # cubic terms at x = 0 (rate, half the acceleration)
+    ax = np.append(a_, 0.0)
+    bx = np.append(b_, spline(end, 2) / 2)
+    cx = np.append(c_, spline(end, 1))
+    return ManlagInput(
+        theta_deg=np.array(INITIAL_THETA_DEG, dtype=float),
+        d=np.array(_D),
+        b=np.array(_B),
+        alpha_deg=np.array(_ALPHA_DEG),
+        pd=pd,
+        u=np.array([1.0, 1.0, -1.0, 0.0, T3_X, 0.0, T3_Z]),
+        v=np.zeros(7),
+        a=np.zeros(7),
+        af=T3_X,
+        cf=T3_Z,
+        nrep=20,
+        ex=0.5,
+        ey=1.0,
+        xo=0.0,
+        yo=0.0,
+        dta=0.05,
+        t=0.0,
+        ax=ax,
+        bx=bx,
+        cx=cx,
+        xa=np.asarray(spline.x, dtype=float),
+        ya=np.append(d_, spline(end)),
+        pa=np.zeros(24),
+    )
