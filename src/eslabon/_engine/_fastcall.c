@@ -490,6 +490,10 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
                                      &scratch_squares, &result_type, &packed, &frames))
         return NULL;
     if (frames != Py_None) {
+        if (!PyTuple_Check(frames)) {
+            PyErr_SetString(PyExc_TypeError, "frames: expected None or a tuple");
+            return NULL;
+        }
         if (!PyArg_ParseTuple(frames, "UUO!O!;frames: expected (table, default, options, "
                               "choices)", &frame_table, &frame_default, &PyTuple_Type,
                               &options, &PyTuple_Type, &choices))
