@@ -70,9 +70,9 @@
  *              the table, or anything else unexpected, takes the general path (which
  *              fills the table, or raises the error naming the frame)
  *
- * f(model, x1[, x2[, x3]]) with model.packed_dynamics (model.<packed>) a packed model, every x a float64, aligned,
- * native-order, C-contiguous array of shape (nq,) for x1 (the configuration) and (nv,)
- * for the others, and no keyword arguments, runs the
+ * f(model, x1[, x2[, x3]]) with model.packed_dynamics (or model.<packed>) a packed
+ * model, every x a float64, aligned, native-order, C-contiguous array of shape (nq,) for
+ * x1 (the configuration) and (nv,) for the others, and no keyword arguments, runs the
  * kernel and returns its output array (or a tuple of them) when it reports status 0
  * (a frame function: f(model, q[, frame[, choice]]), keywords by those names allowed).
  * Anything else -- other types or shapes, keywords, a batch, a non-finite value (the

@@ -87,7 +87,7 @@ def jacobian_one(P, q, qd, row, frame, local, J, extended):
     """The pass at ``q`` (``qd`` zeros, read as rates and accelerations), then the
     frame's Jacobian (:func:`frame_jacobian_into`) into ``J`` (6, nv)."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    forward_pass(P, q, qd, qd, 0.0, ws, extended)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses_only=True)
     return frame_jacobian_into(P, ws, row, frame, local, J, extended)
 
 
@@ -102,7 +102,7 @@ def jacobian_chunk(P, Q, row, frame, local, J, lo, hi, extended):
     status = OK
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
-        forward_pass(P, q, zero, zero, 0.0, ws, extended)
+        forward_pass(P, q, zero, zero, 0.0, ws, extended, poses_only=True)
         status = max(status, frame_jacobian_into(P, ws, row, frame, local, jac, extended))
         unpack_squares(jac, J, s0, hi)
     return status
@@ -141,7 +141,7 @@ def poses_one(P, q, qd, rows, T, extended):
     """The pass at ``q`` (``qd`` zeros), then the world pose of packed row ``rows[b]`` as
     the homogeneous transform ``T[b]`` (4, 4), for every b."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    forward_pass(P, q, qd, qd, 0.0, ws, extended)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses_only=True)
     for b in range(rows.shape[0]):
         r = rows[b]
         for a in range(3):
@@ -190,7 +190,7 @@ def poses_chunk(P, Q, rows, T, lo, hi, extended):
     zero = np.zeros((int(P[H_NV]), WIDTH))
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
-        forward_pass(P, q, zero, zero, 0.0, ws, extended)
+        forward_pass(P, q, zero, zero, 0.0, ws, extended, poses_only=True)
         for j in range(min(WIDTH, hi - s0)):
             t = T[s0 + j]
             for b in range(rows.shape[0]):

@@ -38,7 +38,7 @@ def _checked_pass(P, q, zeros, frame, ws, extended):
     row = frame[0]
     if not (row >= 0.0 and row <= P[H_NB]):
         return WRONG_SHAPE
-    forward_pass(P, q, zeros, zeros, 0.0, ws, extended)
+    forward_pass(P, q, zeros, zeros, 0.0, ws, extended, poses_only=True)
     return OK
 
 
