@@ -157,14 +157,20 @@ def body_com(P, o, qi):
 
 
 @njit(cache=True)
-def forward_pass(P, q, qd, qdd, gscale, ws, extended, moving_base=None, poses_only=None):
+def forward_pass(
+    P, q, qd, qdd, gscale, ws, extended, moving_base=None, poses_only=None, path_to=None
+):
     """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇, the COM, the world pose and the origin's
     velocity of every body; with ``moving_base`` (True) the base (row 0) moves: its ω, ω̇,
     v̇ and v are read from ``ws[0]`` (a mobile platform's mount, :mod:`eslabon.mobile`);
     gravity is still added to v̇ as −g·gscale. With ``poses_only`` (True, a switch at
     compile time as ``moving_base``) only E, r and the world pose are written (rows 1..nb;
     row 0 as always): the poses of the full pass, to the bit, at about half its cost (the
-    frame functions' C entries, :mod:`eslabon.kinematics.entries`).
+    frame functions' C entries, :mod:`eslabon.kinematics.entries`). With ``path_to`` (a
+    packed row, with ``poses_only``, one state) only the rows from the root to that row
+    are placed, the others left as they were: what one body's Jacobian reads, as
+    Pinocchio's ``computeFrameJacobian`` walks only the frame's support (the rows are
+    marked in the column ``WS_W``, which ``poses_only`` does not use).
 
     The parent's motion is kept in registers when the parent is the previous body (every
     serial chain). One state, or a lanes block with a 3-D ``ws`` (:mod:`.lanes`)."""
@@ -190,7 +196,17 @@ def forward_pass(P, q, qd, qdd, gscale, ws, extended, moving_base=None, poses_on
         s3(ws, 0, WS_W, w)
         s3(ws, 0, WS_WD, wd)
         s3(ws, 0, WS_V, v0)
+    if path_to is not None:  # mark the rows from path_to to the root
+        for i in range(1, nb + 1):
+            ws[i, WS_W] = 0.0
+        r = path_to
+        while r > 0:
+            ws[r, WS_W] = 1.0
+            r = parent(P, row_offset(r))
     for i in range(1, nb + 1):
+        if path_to is not None:
+            if ws[i, WS_W] == 0.0:
+                continue
         o = row_offset(i)
         k = rate_index(P, o)
         qi = z

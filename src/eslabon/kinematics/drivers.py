@@ -87,7 +87,7 @@ def jacobian_one(P, q, qd, row, frame, local, J, extended):
     """The pass at ``q`` (``qd`` zeros, read as rates and accelerations), then the
     frame's Jacobian (:func:`frame_jacobian_into`) into ``J`` (6, nv)."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses_only=True)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses_only=True, path_to=row)
     return frame_jacobian_into(P, ws, row, frame, local, J, extended)
 
 

@@ -27,10 +27,11 @@ from .frame_jacobian import frame_jacobian_into
 
 
 @njit(cache=True, inline="always")
-def _checked_pass(P, q, zeros, frame, ws, extended):
-    """The pass at q (rates zero) after the checks of the general path: OK, or the status
+def _checked_pass(P, q, zeros, frame, ws, extended, path_to):
+    """The pass of poses at q after the checks of the general path: OK, or the status
     that sends the call there (non-finite q, a quaternion not of unit length, a row
-    outside the packed model)."""
+    outside the packed model). ``path_to``: None, or the frame's row, for the rows from
+    the root to it alone (:func:`~eslabon._engine.outward_pass.forward_pass`)."""
     if not finite(q):
         return NON_FINITE
     if not units_ok(P, q, extended):
@@ -38,7 +39,7 @@ def _checked_pass(P, q, zeros, frame, ws, extended):
     row = frame[0]
     if not (row >= 0.0 and row <= P[H_NB]):
         return WRONG_SHAPE
-    forward_pass(P, q, zeros, zeros, 0.0, ws, extended, poses_only=True)
+    forward_pass(P, q, zeros, zeros, 0.0, ws, extended, poses_only=True, path_to=path_to)
     return OK
 
 
@@ -48,7 +49,7 @@ def _jacobian_entry(p, a, b, c, o0, o1, extended):
     P = packed_model(p)
     q, frame = carray(a, int(p[H_NQ])), carray(b, 13)
     ws, zeros = scratch(o1, p, WS_COLS)
-    status = _checked_pass(P, q, zeros, frame, ws, extended)
+    status = _checked_pass(P, q, zeros, frame, ws, extended, int(frame[0]))
     if status != OK:
         return status
     J = carray(o0, (6, int(p[H_NV])))
@@ -73,7 +74,7 @@ def _frame_pose_entry(p, a, b, o0, o1, extended):
     P = packed_model(p)
     q, frame = carray(a, int(p[H_NQ])), carray(b, 13)
     ws, zeros = scratch(o1, p, WS_COLS)
-    status = _checked_pass(P, q, zeros, frame, ws, extended)
+    status = _checked_pass(P, q, zeros, frame, ws, extended, None)
     if status != OK:
         return status
     if not poses_finite(ws):  # the general path checks every body's pose
