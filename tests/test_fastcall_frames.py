@@ -283,3 +283,18 @@ def test_bad_frame_options_are_refused():
     for frames in [("frame_placements", "ee"), (1, "ee", (), ()), "frames"]:
         with pytest.raises(TypeError):
             make(**{**good, "frames": frames})
+
+
+def test_a_model_without_its_frame_table_makes_one():
+    """A model unpickled from an eslabon without ``frame_placements``: the lean path
+    hands over, the general path answers and makes the table."""
+    model = MODELS["puma560"]()
+    q = _q(model)
+    want = es.jacobian(model, q, "dh2")
+    object.__delattr__(model, "frame_placements")
+    if entrypoints.AVAILABLE:
+        assert es.jacobian.__self__.fast(model, q, "dh2") is None
+    np.testing.assert_array_equal(es.jacobian(model, q, "dh2"), want)
+    assert list(model.frame_placements) == ["dh2"]
+    if entrypoints.AVAILABLE:
+        np.testing.assert_array_equal(es.jacobian.__self__.fast(model, q, "dh2"), want)

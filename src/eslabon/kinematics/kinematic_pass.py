@@ -289,7 +289,10 @@ def frame_entry(model, frame: str) -> np.ndarray:
     (13,), the packed row of the frame's body, then the frame's placement on it, the
     rotation (row-major, 9) and the origin (3), as :func:`.frame_jacobian.frame_jacobian_into`
     and the C entries of :mod:`.entries` read them."""
-    known = model.frame_placements
+    known = getattr(model, "frame_placements", None)
+    if known is None:  # a model unpickled from an eslabon without the table
+        known = {}
+        object.__setattr__(model, "frame_placements", known)
     entry = known.get(frame)
     if entry is None:
         fr = model.frame(frame)  # (an unknown name raises here, naming the frames)
