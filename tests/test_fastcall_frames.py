@@ -298,3 +298,18 @@ def test_a_model_without_its_frame_table_makes_one():
     assert list(model.frame_placements) == ["dh2"]
     if entrypoints.AVAILABLE:
         np.testing.assert_array_equal(es.jacobian.__self__.fast(model, q, "dh2"), want)
+
+
+@needs_ext
+def test_a_frames_first_call_readies_the_lean_path():
+    """Each function's general path puts the frame in the table: the next call of any
+    of them is lean."""
+    for first in (es.jacobian, frame_pose, es.end_effector_pose):
+        model = MODELS["puma560"]()
+        q = _q(model)
+        assert es.jacobian.__self__.fast(model, q, "ee") is None  # not in the table yet
+        assert frame_pose.__self__.fast(model, q, "ee") is None
+        first(model, q)
+        assert es.jacobian.__self__.fast(model, q, "ee") is not None
+        assert frame_pose.__self__.fast(model, q, "ee") is not None
+        assert es.end_effector_pose.__self__.fast(model, q) is not None

@@ -14,7 +14,7 @@ import numpy as np
 from .._args import state_docs
 from .._engine import entrypoints as _entrypoints
 from ..model.model import Model
-from .kinematic_pass import body_poses, compiled_jacobian, kinematic_pass
+from .kinematic_pass import body_poses, compiled_jacobian, frame_entry, kinematic_pass
 
 REFERENCES = ("world", "local")
 
@@ -111,6 +111,7 @@ def frame_pose(model, q, frame: str = "ee"):
     """
     T = body_poses(model, q)
     R, p, _ = _frame_pose(model, T[..., :3, :3], T[..., :3, 3], frame)
+    frame_entry(model, frame)  # where the lean path finds the frame from now on
     return _homogeneous(R, p)
 
 
