@@ -283,6 +283,7 @@ def test_each_recursion_asks_the_out_of_line_question_once():
 _WORKSPACE_READERS = {
     "eslabon._engine.outward_pass",
     "eslabon.kinematics.drivers",
+    "eslabon.kinematics.entries",
     "eslabon.kinematics.frame_jacobian",
     "eslabon.kinematics.kinematic_pass",
     "eslabon.dynamics.rnea",

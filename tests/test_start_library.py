@@ -37,6 +37,13 @@ PUBLIC = {
     "id_derivatives_entry": ("inverse_dynamics_derivatives", 3, (2, 2)),
     "fd_derivatives_entry": ("forward_dynamics_derivatives", 3, (2, 2, 2)),
     "linearize_entry": ("linearize", 3, (2, 2, 2, 3, 4, 2)),
+    "jacobian_entry": ("jacobian", 1, (5,)),
+    "frame_pose_entry": ("frame_pose", 1, (6,)),
+}
+# the functions of one named frame: their C options (entrypoints.public's ``frames``)
+FRAMES = {
+    "jacobian": ("frame_placements", "ee", ("frame", "reference"), ("world", "local")),
+    "frame_pose": ("frame_placements", "ee", ("frame",), ()),
 }
 
 
@@ -53,6 +60,9 @@ def built():
 def _builtin(address: int, record: dict, general, n_in: int, ranks: tuple, extended: bool):
     class Owner:
         pass
+
+    frames = FRAMES.get(general.__name__)
+    options = {} if frames is None else {"packed": "packed", "frames": frames}
 
     Owner.address = address
     owners = (object(), Owner()) if extended else (Owner(), None)
@@ -71,6 +81,7 @@ def _builtin(address: int, record: dict, general, n_in: int, ranks: tuple, exten
         model_type=es.Model,
         scratch_cols=record["scratch_cols"],
         scratch_squares=record["scratch_squares"],
+        **options,
     )
 
 
@@ -90,8 +101,8 @@ def test_every_entry_from_the_library_gives_the_bits_of_the_compiled_one(built):
         module, attr = name.rsplit(".", 1)
         lazy = entrypoints.Entry(module, attr, record["pointers"] == 11).compiled_entry()
         public, n_in, ranks = PUBLIC[attr.removesuffix("_extended")]
-        general = getattr(es.control if public == "linearize" else es, public)
-        general = general.__self__.general
+        home = {"linearize": es.control, "frame_pose": es.kinematics}.get(public, es)
+        general = getattr(home, public).__self__.general
         extended = attr.endswith("_extended")
         from_library = _builtin(record["address"], record, general, n_in, ranks, extended)
         compiled = _builtin(lazy.address, record, general, n_in, ranks, extended)
@@ -103,8 +114,11 @@ def test_every_entry_from_the_library_gives_the_bits_of_the_compiled_one(built):
             far = q.copy()
             if not extended:
                 far[1] += 2.0e5  # beyond the fast reduction: the path that allocates
+            frame = (model.body_names[-1],) if public in FRAMES else ()
+            if frame:
+                general(model, q, *frame)  # the frame's entry in model.frame_placements
             for state in (q, far):
-                args = (state, *rng.uniform(-1, 1, (n_in - 1, model.nv)))
+                args = (state, *rng.uniform(-1, 1, (n_in - 1, model.nv)), *frame)
                 a = from_library.__self__.fast(model, *args)
                 b = compiled.__self__.fast(model, *args)
                 assert a is not None and b is not None, (name, label)

@@ -24,7 +24,7 @@
  *                      double *out5, double *scratch)
  *   n_in       how many state arguments follow the model (1..3)
  *   out_ndims  a tuple with the shape code of each output (1 -> (nv,), 2 -> (nv, nv),
- *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv)); 1..6
+ *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv), 5 -> (6, nv), 6 -> (4, 4)); 1..6
  *   header, stride
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
  *              (every public function is a per-degree-of-freedom quantity, so it reads
@@ -57,11 +57,24 @@
  *              set (eslabon/_engine/joints.py, "Two joint sets"), called for a model
  *              whose packed header says so (P[H_EXTENDED] != 0); None: such models take the
  *              general path
+ *   packed     the model's attribute holding the packed model ("packed_dynamics" unless
+ *              given; "packed", every body, for the frames of the kinematics)
+ *   frames     None, or (table, default, options, choices) for a quantity of one named
+ *              frame (n_in 1): the function takes, after q, up to len(options) <= 2
+ *              parameters, positional or by the keyword names in options: the frame's
+ *              name (a str, `default` when not given), then a str among choices (the
+ *              first when not given). model.<table> is a dict {frame name: float64
+ *              (13,) array}: the packed row of the frame's body (an integer 0..nb) then
+ *              the frame's placement on it (rotation row-major, origin); the entry gets
+ *              it as b and the index of the choice (as a double) as c. A frame not in
+ *              the table, or anything else unexpected, takes the general path (which
+ *              fills the table, or raises the error naming the frame)
  *
- * f(model, x1[, x2[, x3]]) with model.packed_dynamics a packed model, every x a float64, aligned,
- * native-order, C-contiguous array of shape (nq,) for x1 (the configuration) and (nv,)
- * for the others, and no keyword arguments, runs the
- * kernel and returns its output array (or a tuple of them) when it reports status 0.
+ * f(model, x1[, x2[, x3]]) with model.packed_dynamics (or model.<packed>) a packed
+ * model, every x a float64, aligned, native-order, C-contiguous array of shape (nq,) for
+ * x1 (the configuration) and (nv,) for the others, and no keyword arguments, runs the
+ * kernel and returns its output array (or a tuple of them) when it reports status 0
+ * (a frame function: f(model, q[, frame[, choice]]), keywords by those names allowed).
  * Anything else -- other types or shapes, keywords, a batch, a non-finite value (the
  * kernel's status) -- is handed to general(*args, **kwargs), which converts the input,
  * runs batches and raises errors naming the field. f.__self__.fast(model, x...) is the
@@ -107,8 +120,17 @@ typedef struct {
     PyObject *doc;
     PyObject *modname;  /* the module where the function is public (for pickling) */
     PyObject *model_type;
+    PyObject *packed;   /* the model's attribute holding the packed model (a str) */
+    /* frame functions only (frame_table != NULL; see "frames" above) */
+    PyObject *frame_table;    /* the model's attribute holding {frame name: placement} */
+    PyObject *frame_default;  /* the frame when none is given */
+    PyObject *options;        /* tuple of the parameter names after q (0..2) */
+    PyObject *choices;        /* tuple of the values the second parameter takes */
     PyMethodDef def;
 } Kernel;
+
+#define MAX_OPTIONS 2
+#define PLACEMENT 13         /* a frame's table entry: row, rotation (9), origin (3) */
 
 static PyObject *str_packed;
 static PyObject *str_address;
@@ -145,15 +167,87 @@ static inline int is_state(PyObject *o, npy_intp n)
            && PyArray_IS_C_CONTIGUOUS(a) && PyArray_ISALIGNED(a) && PyArray_ISNOTSWAPPED(a);
 }
 
+/* Whether the exact str `name` equals `want` (an interned str, usually the same object). */
+static inline int same_name(PyObject *name, PyObject *want)
+{
+    return name == want || (PyUnicode_CheckExact(name) && PyUnicode_Compare(name, want) == 0);
+}
+
+/* A frame function's parameters after q (see "frames" above): a new reference to the
+ * table entry of the frame (a float64 (13,) array whose row is 0..nb) and the index of
+ * the choice; NULL without an exception set when they are not for the lean path (an
+ * unknown keyword, a name twice, a frame not in the table, a choice not among choices). */
+static PyObject *frame_entry(Kernel *self, PyObject *model, PyObject *const *args,
+                             Py_ssize_t nargs, PyObject *kwnames, npy_intp nb, double *choice)
+{
+    Py_ssize_t n_opt = PyTuple_GET_SIZE(self->options), first = 1 + self->n_in;
+    Py_ssize_t n_kw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    PyObject *opt[MAX_OPTIONS] = {NULL, NULL};
+    if (nargs < first || nargs - first + n_kw > n_opt)
+        return NULL;
+    for (Py_ssize_t k = first; k < nargs; k++)
+        opt[k - first] = args[k];
+    for (Py_ssize_t j = 0; j < n_kw; j++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, j);
+        Py_ssize_t k = 0;
+        while (k < n_opt && !same_name(name, PyTuple_GET_ITEM(self->options, k)))
+            k++;
+        if (k == n_opt || opt[k] != NULL)
+            return NULL;                 /* the general path raises the TypeError */
+        opt[k] = args[nargs + j];
+    }
+    *choice = 0.0;
+    if (opt[1] != NULL) {
+        if (!PyUnicode_CheckExact(opt[1]))
+            return NULL;
+        Py_ssize_t n_choices = PyTuple_GET_SIZE(self->choices), k = 0;
+        while (k < n_choices && !same_name(opt[1], PyTuple_GET_ITEM(self->choices, k)))
+            k++;
+        if (k == n_choices)
+            return NULL;                 /* the general path names the choices */
+        *choice = (double)k;
+    }
+    PyObject *frame = opt[0] != NULL ? opt[0] : self->frame_default;
+    if (!PyUnicode_CheckExact(frame))
+        return NULL;
+    PyObject *table = PyObject_GetAttr(model, self->frame_table);
+    if (table == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError))
+            PyErr_Clear();
+        return NULL;
+    }
+    PyObject *placed = PyDict_CheckExact(table) ? PyDict_GetItemWithError(table, frame) : NULL;
+    Py_XINCREF(placed);
+    Py_DECREF(table);
+    if (placed == NULL)
+        return NULL;                     /* (an error from a str key: none expected) */
+    if (!PyArray_CheckExact(placed))
+        goto refuse;
+    PyArrayObject *a = (PyArrayObject *)placed;
+    if (PyArray_TYPE(a) != NPY_DOUBLE || PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != PLACEMENT
+        || !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISNOTSWAPPED(a))
+        goto refuse;
+    double row = ((const double *)PyArray_DATA(a))[0];
+    if (!(row >= 0.0 && row <= (double)nb && row == (double)(npy_intp)row))
+        goto refuse;                     /* the kernel reads the workspace at this row */
+    return placed;
+refuse:
+    Py_DECREF(placed);
+    return NULL;
+}
+
 /* The lean path: a new reference to the result; NULL without an exception set when the
  * arguments are not for it (the caller then takes the general path); NULL with an
  * exception when memory runs out or the entry fails to compile on its first use. */
-static PyObject *run_fast(Kernel *self, PyObject *const *args)
+static PyObject *run_fast(Kernel *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames)
 {
     PyObject *result = NULL;
+    PyObject *placed = NULL;             /* a frame function's table entry */
+    double choice = 0.0;
     if ((PyObject *)Py_TYPE(args[0]) != self->model_type)
         return NULL;
-    PyObject *pm = PyObject_GetAttr(args[0], str_packed);
+    PyObject *pm = PyObject_GetAttr(args[0], self->packed);
     if (pm == NULL) {
         if (PyErr_ExceptionMatches(PyExc_AttributeError))
             PyErr_Clear();               /* the general path says what is missing */
@@ -187,6 +281,13 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
             goto done;
         in[k] = (const double *)PyArray_DATA((PyArrayObject *)args[1 + k]);
     }
+    if (self->frame_table != NULL) {     /* b: the frame's entry, c: the choice */
+        placed = frame_entry(self, args[0], args, nargs, kwnames, nb, &choice);
+        if (placed == NULL)
+            goto done;
+        in[1] = (const double *)PyArray_DATA((PyArrayObject *)placed);
+        in[2] = &choice;
+    }
 
     kernel_fn fn = resolve(self, ext);
     if (fn == NULL)
@@ -202,7 +303,8 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args)
         od[k] = NULL;
     for (int k = 0; k < self->n_out; k++) {
         int code = self->out_ndim[k];
-        npy_intp dims[2] = {code >= 3 ? 2 * nv : nv, code == 3 ? 2 * nv : nv};
+        npy_intp dims[2] = {code == 3 || code == 4 ? 2 * nv : code == 5 ? 6 : code == 6 ? 4 : nv,
+                            code == 3 ? 2 * nv : code == 6 ? 4 : nv};
         out[k] = PyArray_SimpleNew(code == 1 ? 1 : 2, dims, NPY_DOUBLE);
         if (out[k] == NULL)
             goto drop;
@@ -252,6 +354,7 @@ drop:
     for (int k = 0; k < self->n_out; k++)
         Py_XDECREF(out[k]);
 done:
+    Py_XDECREF(placed);
     Py_DECREF(pm);
     return result;
 }
@@ -261,8 +364,9 @@ static PyObject *kernel_entry(PyObject *self_, PyObject *const *args, Py_ssize_t
                               PyObject *kwnames)
 {
     Kernel *self = (Kernel *)self_;
-    if (kwnames == NULL && nargs == 1 + self->n_in) {
-        PyObject *r = run_fast(self, args);
+    if (self->frame_table != NULL ? nargs >= 1 + self->n_in
+                                  : kwnames == NULL && nargs == 1 + self->n_in) {
+        PyObject *r = run_fast(self, args, nargs, kwnames);
         if (r != NULL || PyErr_Occurred())
             return r;
     }
@@ -277,12 +381,13 @@ static PyObject *kernel_entry(PyObject *self_, PyObject *const *args, Py_ssize_t
 static PyObject *kernel_fast(PyObject *self_, PyObject *const *args, Py_ssize_t nargs)
 {
     Kernel *self = (Kernel *)self_;
-    if (nargs != 1 + self->n_in) {
-        PyErr_Format(PyExc_TypeError, "fast() expects %d arguments, got %zd",
-                     1 + self->n_in, nargs);
+    Py_ssize_t extra = self->frame_table == NULL ? 0 : PyTuple_GET_SIZE(self->options);
+    if (nargs < 1 + self->n_in || nargs > 1 + self->n_in + extra) {
+        PyErr_Format(PyExc_TypeError, "fast() expects %d to %zd arguments, got %zd",
+                     1 + self->n_in, 1 + self->n_in + extra, nargs);
         return NULL;
     }
-    PyObject *r = run_fast(self, args);
+    PyObject *r = run_fast(self, args, nargs, NULL);
     if (r != NULL || PyErr_Occurred())
         return r;
     Py_RETURN_NONE;
@@ -314,6 +419,11 @@ static void kernel_dealloc(Kernel *self)
     Py_CLEAR(self->owner_ext);
     Py_CLEAR(self->model_type);
     Py_CLEAR(self->result_type);
+    Py_CLEAR(self->packed);
+    Py_CLEAR(self->frame_table);
+    Py_CLEAR(self->frame_default);
+    Py_CLEAR(self->options);
+    Py_CLEAR(self->choices);
     Py_CLEAR(self->name);       /* def points into these: released last */
     Py_CLEAR(self->doc);
     Py_CLEAR(self->modname);
@@ -367,17 +477,39 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     static char *names[] = {"address", "n_in", "out_ndims", "header", "stride", "owner",
                             "general", "name", "doc", "module", "model_type",
                             "owner_extended", "scratch_cols", "scratch_squares",
-                            "result_type", NULL};
+                            "result_type", "packed", "frames", NULL};
     PyObject *address, *ndims, *owner, *general, *name, *doc, *modname, *model_type;
-    PyObject *owner_ext = Py_None, *result_type = Py_None;
+    PyObject *owner_ext = Py_None, *result_type = Py_None, *packed = NULL, *frames = Py_None;
+    PyObject *frame_table = NULL, *frame_default = NULL, *options = NULL, *choices = NULL;
     int n_in;
     Py_ssize_t header, stride, scratch_cols = 0, scratch_squares = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUUO!|OnnO", names, &address,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO!nnOOUUUO!|OnnOUO", names, &address,
                                      &n_in, &PyTuple_Type, &ndims, &header, &stride, &owner,
                                      &general, &name, &doc, &modname, &PyType_Type,
                                      &model_type, &owner_ext, &scratch_cols,
-                                     &scratch_squares, &result_type))
+                                     &scratch_squares, &result_type, &packed, &frames))
         return NULL;
+    if (frames != Py_None) {
+        if (!PyTuple_Check(frames)) {
+            PyErr_SetString(PyExc_TypeError, "frames: expected None or a tuple");
+            return NULL;
+        }
+        if (!PyArg_ParseTuple(frames, "UUO!O!;frames: expected (table, default, options, "
+                              "choices)", &frame_table, &frame_default, &PyTuple_Type,
+                              &options, &PyTuple_Type, &choices))
+            return NULL;
+        Py_ssize_t n_opt = PyTuple_GET_SIZE(options), n_choices = PyTuple_GET_SIZE(choices);
+        int strs = 1;
+        for (Py_ssize_t k = 0; k < n_opt; k++)
+            strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(options, k));
+        for (Py_ssize_t k = 0; k < n_choices; k++)
+            strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(choices, k));
+        if (n_in != 1 || n_opt > MAX_OPTIONS || !strs || (n_opt == MAX_OPTIONS) != (n_choices > 0)) {
+            PyErr_SetString(PyExc_ValueError, "frames: a function of q alone, with at most 2 "
+                            "options (str), choices (str) exactly when there are 2");
+            return NULL;
+        }
+    }
     if (result_type != Py_None && !PyCallable_Check(result_type)) {
         PyErr_SetString(PyExc_TypeError, "result_type: expected None or a callable");
         return NULL;
@@ -422,9 +554,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     int ranks[MAX_OUT] = {0, 0, 0, 0, 0, 0};
     for (Py_ssize_t k = 0; k < n_out; k++) {
         long r = PyLong_AsLong(PyTuple_GET_ITEM(ndims, k));
-        if (r < 1 || r > 4) {
+        if (r < 1 || r > 6) {
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..4, got %ld",
+                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..6, got %ld",
                              r);
             return NULL;
         }
@@ -463,6 +595,19 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     self->modname = modname;
     Py_INCREF(model_type);
     self->model_type = model_type;
+    self->packed = packed != NULL ? packed : str_packed;
+    Py_INCREF(self->packed);
+    PyUnicode_InternInPlace(&self->packed);    /* (attribute look-ups compare pointers) */
+    Py_XINCREF(frame_table);
+    self->frame_table = frame_table;
+    if (frame_table != NULL)
+        PyUnicode_InternInPlace(&self->frame_table);
+    Py_XINCREF(frame_default);
+    self->frame_default = frame_default;
+    Py_XINCREF(options);
+    self->options = options;
+    Py_XINCREF(choices);
+    self->choices = choices;
     self->def.ml_name = name_c;
     self->def.ml_meth = (PyCFunction)(void (*)(void))kernel_entry;
     self->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
@@ -478,7 +623,7 @@ static PyMethodDef module_methods[] = {
     {"public", (PyCFunction)(void (*)(void))make_public, METH_VARARGS | METH_KEYWORDS,
      "public(address, n_in, out_ndims, header, stride, owner, general, name, doc, module, "
      "model_type, owner_extended=None, scratch_cols=0, scratch_squares=0, "
-     "result_type=None)"},
+     "result_type=None, packed='packed_dynamics', frames=None)"},
     {NULL, NULL, 0, NULL},
 };
 

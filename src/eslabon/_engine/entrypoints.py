@@ -122,6 +122,8 @@ def public(
     scratch_cols: int = 0,
     scratch_squares: int = 0,
     result_type=None,
+    packed: str = "packed_dynamics",
+    frames: tuple | None = None,
 ):
     """The public function for ``general``, the Python general path of the same name.
 
@@ -143,7 +145,14 @@ def public(
     scratch_squares · nv² doubles for its workspace, so that it allocates nothing
     (:func:`eslabon._engine.fastcall.scratch`, :func:`~eslabon._engine.fastcall.squares`).
     ``result_type``: None, or a callable the outputs are passed to (a named tuple).
-    Without the extension: ``general`` itself.
+    ``packed``: the model's attribute holding the packed array the entry reads.
+    ``frames``: None, or ``(table, default, options, choices)`` for a quantity of one
+    named frame of ``model.<table>`` (a dict {frame name: float64 (13,): the packed row
+    of its body, then its placement, rotation row-major and origin}): the function takes
+    after q up to two parameters named ``options``, the frame (``default`` when not
+    given) then one of ``choices`` (the first when not given); the entry reads the
+    frame's entry as its second input and the choice's index as its third (out shape
+    codes 5: (6, nv), 6: (4, 4)). Without the extension: ``general`` itself.
     """
     wide = len(out_ranks) >= 3
     for e in (entry, entry_extended):
@@ -170,6 +179,8 @@ def public(
         scratch_cols,
         scratch_squares,
         result_type,
+        packed,
+        frames,
     )
 
 

@@ -15,10 +15,13 @@ the scratch buffer the C side passes after its outputs (:func:`scratch`,
 
 from __future__ import annotations
 
+import sys
+
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
-from .layout import H_NB, H_NV
+from .joints import quaternions_are_unit
+from .layout import H_NB, H_NQ, H_NV
 from .record import row_offset
 
 _PTR = types.CPointer(types.float64)
@@ -87,3 +90,27 @@ def squares(o, p, cols, count):
     zeros[:] = 0.0
     blocks = carray(_shifted(o, rows * cols + n), (count, n, n))
     return carray(o, (rows, cols)), zeros, blocks
+
+
+_LARGEST = sys.float_info.max  # |x| ≤ this: False for NaN and ±inf
+
+
+@njit(cache=True, inline="always")
+def units_ok(P, q, extended):
+    """Every quaternion of q of unit length within 1e-6 (|‖x‖ − 1| ≤ 1e-6, computed as
+    the general path's check computes it, so that both accept the same states): the lean
+    calls' check; the general path names the joint (model.configuration)."""
+    if extended is None or int(P[H_NQ]) == int(P[H_NV]):
+        return True
+    return quaternions_are_unit(P, q, extended, 1e-6)
+
+
+@njit(cache=True, inline="always")
+def finite(x):
+    """Every value of the 1-D ``x`` finite: compares, which the compiler vectorises (a
+    running sum is one chain of additions: 78 ns for the 36 coordinates of the G1
+    humanoid, against 19 ns)."""
+    ok = True
+    for a in range(x.shape[0]):
+        ok &= abs(x[a]) <= _LARGEST
+    return ok

@@ -157,11 +157,20 @@ def body_com(P, o, qi):
 
 
 @njit(cache=True)
-def forward_pass(P, q, qd, qdd, gscale, ws, extended, moving_base=None):
+def forward_pass(
+    P, q, qd, qdd, gscale, ws, extended, moving_base=None, poses_only=None, path_to=None
+):
     """Fill ``ws`` rows 0..nb with E, r, ω, ω̇, v̇, the COM, the world pose and the origin's
     velocity of every body; with ``moving_base`` (True) the base (row 0) moves: its ω, ω̇,
     v̇ and v are read from ``ws[0]`` (a mobile platform's mount, :mod:`eslabon.mobile`);
-    gravity is still added to v̇ as −g·gscale.
+    gravity is still added to v̇ as −g·gscale. With ``poses_only`` (True, a switch at
+    compile time as ``moving_base``) only E, r and the world pose are written (rows 1..nb;
+    row 0 as always): the poses of the full pass, to the bit, at about half its cost (the
+    frame functions' C entries, :mod:`eslabon.kinematics.entries`). With ``path_to`` (a
+    packed row, with ``poses_only``, one state) only the rows from the root to that row
+    are placed, the others left as they were: what one body's Jacobian reads, as
+    Pinocchio's ``computeFrameJacobian`` walks only the frame's support (the rows are
+    marked in the column ``WS_W``, which ``poses_only`` does not use).
 
     The parent's motion is kept in registers when the parent is the previous body (every
     serial chain). One state, or a lanes block with a 3-D ``ws`` (:mod:`.lanes`)."""
@@ -187,7 +196,17 @@ def forward_pass(P, q, qd, qdd, gscale, ws, extended, moving_base=None):
         s3(ws, 0, WS_W, w)
         s3(ws, 0, WS_WD, wd)
         s3(ws, 0, WS_V, v0)
+    if path_to is not None:  # mark the rows from path_to to the root
+        for i in range(1, nb + 1):
+            ws[i, WS_W] = 0.0
+        r = path_to
+        while r > 0:
+            ws[r, WS_W] = 1.0
+            r = parent(P, row_offset(r))
     for i in range(1, nb + 1):
+        if path_to is not None:
+            if ws[i, WS_W] == 0.0:
+                continue
         o = row_offset(i)
         k = rate_index(P, o)
         qi = z
@@ -209,23 +228,26 @@ def forward_pass(P, q, qd, qdd, gscale, ws, extended, moving_base=None):
             if by_quaternion(jnt):  # out of line (joints.quaternion_row)
                 E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
         p = parent(P, o)
-        if p != i - 1:
-            w = g3(ws, p, WS_W)
-            wd = g3(ws, p, WS_WD)
-            a = g3(ws, p, WS_A)
-        wp = w
-        # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
-        a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
-        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, dwd, da, extended)
+        if poses_only is None:
+            if p != i - 1:
+                w = g3(ws, p, WS_W)
+                wd = g3(ws, p, WS_WD)
+                a = g3(ws, p, WS_A)
+            wp = w
+            # (3.27)-(3.29): rotate the parent's motion into body i and move it along r
+            a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
+            w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, dwd, da, extended)
         s9(ws, i, WS_E, E)
         s3(ws, i, WS_R, r)
-        s3(ws, i, WS_W, w)
-        s3(ws, i, WS_WD, wd)
-        s3(ws, i, WS_A, a)
-        s3(ws, i, WS_C, body_com(P, o, qi))
+        if poses_only is None:
+            s3(ws, i, WS_W, w)
+            s3(ws, i, WS_WD, wd)
+            s3(ws, i, WS_A, a)
+            s3(ws, i, WS_C, body_com(P, o, qi))
         # world pose and origin velocity
         Rp = g9(ws, p, WS_RW)
         s9(ws, i, WS_RW, mm(Rp, E))
         s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
-        v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
-        s3(ws, i, WS_V, origin_velocity(jnt, qdi, v, extended))
+        if poses_only is None:
+            v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
+            s3(ws, i, WS_V, origin_velocity(jnt, qdi, v, extended))

@@ -35,7 +35,11 @@ import time
 
 from . import startlib
 
-ENTRY_MODULES = ("eslabon.dynamics.drivers", "eslabon.dynamics.derivative_drivers")
+ENTRY_MODULES = (
+    "eslabon.dynamics.drivers",
+    "eslabon.dynamics.derivative_drivers",
+    "eslabon.kinematics.entries",
+)
 RUNTIME_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startlib_runtime.c")
 
 

@@ -10,11 +10,14 @@ a. per call (µs) on zoo ``puma560``, ``panda`` and ``space_manipulator`` (a fre
    ``mass_matrix`` vs ``pin.crba``, ``forward_dynamics`` vs ``pin.aba``,
    ``inverse_dynamics_derivatives`` vs ``pin.computeRNEADerivatives``,
    ``forward_dynamics_derivatives`` and ``control.linearize`` vs
-   ``pin.computeABADerivatives``; every output is first checked against Pinocchio (max
-   abs difference < 1e-8; a floating base's derivatives in the tangent space, as
-   Pinocchio's, and A without its −ad(v̄) block). Target ratio ≤ 0.8 (≤ 0.6 for ID, M
-   and FD of a floating base; FD derivatives ≤ 0.6, linearize ≤ 0.7; the derivatives of
-   a floating base have no target). Beside ID, M and FD of a
+   ``pin.computeABADerivatives``, ``jacobian`` of one frame (``ee``, else the last
+   body) vs ``pin.computeFrameJacobian`` (LOCAL_WORLD_ALIGNED, from q) and its
+   ``kinematics.frame_pose`` vs ``pin.framesForwardKinematics``; every output is first
+   checked against Pinocchio (max abs difference < 1e-8; a floating base's derivatives
+   in the tangent space, as Pinocchio's, and A without its −ad(v̄) block). Target ratio
+   ≤ 0.8 (≤ 0.6 for ID, M and FD of a floating base; FD derivatives ≤ 0.6, linearize
+   ≤ 0.7, the frame's Jacobian and pose ≤ 1.0; the derivatives and the frame rows of a
+   floating base have no target). Beside ID, M and FD of a
    fixed base, MuJoCo's ``mj_inverse``, ``mj_kinematics``+``mj_comPos``+``mj_crb``+
    ``mj_fullM`` and ``mj_forward`` on its twin loaded from the URDF eslabon writes
    (:mod:`.mujoco_twin`; checked against eslabon first, relative 1e-9).

@@ -86,7 +86,44 @@ OPS = [
         0.7,
         _linearized,
     ),
+    # one named frame (``fr``: ``ee``, else the last body), from q alone: Pinocchio's
+    # single calls that give the same matrix (each runs its forward pass itself); the
+    # Jacobian in LOCAL_WORLD_ALIGNED, the velocity of the frame's origin in world axes
+    # as ours, rows [linear; angular]; issue 45 sets ≤ 1.0× on the fixed-base arms
+    (
+        "J (frame)",
+        "jacobian(m, q, fr)",
+        "computeFrameJacobian(pm, data, qp, fid, LWA)",
+        True,
+        1.0,
+        None,
+    ),
+    (
+        "pose (frame)",
+        "frame_pose(m, q, fr)",
+        "framesForwardKinematics(pm, data, qp)",
+        True,
+        1.0,
+        None,
+    ),
 ]
+
+
+def _frame_name(model) -> str:
+    """The frame the per-call Jacobian and pose rows time: ``ee``, else the last body."""
+    return "ee" if any(f.name == "ee" for f in model.frames) else model.body_names[-1]
+
+
+def _pin_frame(pin, pm, model, name):
+    """(model, data, frame id) of the Pinocchio twin with ``name`` added as an operational
+    frame at the same place on the same body."""
+    fr = model.frame(name)
+    body_id = pm.getFrameId(f"body_{fr.body}_{model.body_names[fr.body]}")
+    body = pm.frames[body_id]
+    placement = body.placement * pin.SE3(fr.rotation, fr.translation)
+    frame = pin.Frame("eslabon_" + name, body.parentJoint, body_id, placement, pin.OP_FRAME)
+    fid = pm.addFrame(frame)
+    return pm, pm.createData(), fid
 
 
 def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
@@ -105,6 +142,9 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
         "inverse_dynamics_derivatives": es.inverse_dynamics_derivatives,
         "forward_dynamics_derivatives": es.forward_dynamics_derivatives,
         "linearize": es.control.linearize,
+        "jacobian": es.jacobian,
+        "frame_pose": es.kinematics.frame_pose,
+        "fr": _frame_name(m),
     }
     if pin is not None:
         vo, co = pc_orders  # a tree's rates in Pinocchio's depth-first order
@@ -115,13 +155,22 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
             aba=pin.aba,
             computeRNEADerivatives=pin.computeRNEADerivatives,
             computeABADerivatives=pin.computeABADerivatives,
+            computeFrameJacobian=pin.computeFrameJacobian,
+            framesForwardKinematics=pin.framesForwardKinematics,
+            LWA=pin.LOCAL_WORLD_ALIGNED,
         )
     return glb
 
 
-def _check_pin(op, figure, got, ref, data, vo, compare):
-    """The check of one output against Pinocchio's."""
+def _check_pin(op, figure, got, ref, data, vo, compare, fid=None):
+    """The check of one output against Pinocchio's (``fid``: the id of the timed frame
+    in the twin)."""
     ix = np.ix_(vo, vo)
+    if op == "J (frame)":  # Pinocchio's rows [linear; angular]
+        ref = np.vstack([ref[3:], ref[:3]])
+        return check(f"{figure}: vs pin.computeFrameJacobian", np.asarray(got)[:, vo], ref)
+    if op == "pose (frame)":
+        return check(f"{figure}: vs pin oMf", got, data.oMf[fid].homogeneous)
     if compare is not None:
         got, ref = compare(got, data, ix)
         return check(f"{figure}: vs pin (its outputs, relative)", got, ref, relative=True)
@@ -146,8 +195,12 @@ def per_call(robots, pc, s, mujoco=None, mujoco_note=None):
         tau = es.inverse_dynamics(m, q, qd, qdd)
         pm, data = pin_twin(pc, m, notes, label)
         pin = pc[0] if pm is not None else None
+        fid = None
+        if pin is not None:
+            pm, data, fid = _pin_frame(pin, pm, m, _frame_name(m))
         vo, co = pin_orders(m) if pin is not None else (None, None)
         glb = _glb(m, q, qd, qdd, tau, pm, data, pin, (vo, co))
+        glb["fid"] = fid
         mj_stmts, mj_ok = {}, {}
         if mujoco is not None and not floating:
             mj_glb, mj_stmts, mj_ok = per_call_twin(mujoco, m, q, qd, qdd, label, checks, notes)
@@ -161,7 +214,7 @@ def per_call(robots, pc, s, mujoco=None, mujoco_note=None):
             ok = True
             if pin is not None:
                 ref = eval(pin_stmt, glb)
-                c = _check_pin(op, figure, got, ref, data, vo, compare)
+                c = _check_pin(op, figure, got, ref, data, vo, compare, fid)
                 checks.append(c)
                 ok = c["ok"]
             else:

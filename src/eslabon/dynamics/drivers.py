@@ -27,14 +27,14 @@ packed model (:mod:`eslabon._engine.layout`).
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 from numba import carray, njit
 
 from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, packed_model, scratch
-from .._engine.joints import extended_set, quaternions_are_unit
+from .._engine.fastcall import finite as _finite
+from .._engine.fastcall import units_ok as _units_ok
+from .._engine.joints import extended_set
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS
 from .._engine.status import NON_FINITE, NOT_UNIT, WRONG_SHAPE
@@ -45,8 +45,6 @@ from .composite_rigid_body import crba_into, ne_columns_into
 from .coriolis import coriolis_into
 from .energy import energy_into
 from .rnea import rnea_into
-
-_LARGEST = sys.float_info.max  # |x| ≤ this: False for NaN and ±inf
 
 
 @njit(cache=True, inline="always")
@@ -59,27 +57,6 @@ def _lengths_ok(P, q, b, c, d):
     """q has nq entries; b, c, d nv."""
     n = int(P[H_NV])
     return q.shape[0] == int(P[H_NQ]) and b.shape[0] == n and c.shape[0] == n and d.shape[0] == n
-
-
-@njit(cache=True, inline="always")
-def _units_ok(P, q, extended):
-    """Every quaternion of q of unit length within 1e-6 (|‖x‖ − 1| ≤ 1e-6, computed as
-    the general path's check computes it, so that both accept the same states): the lean
-    calls' check; the general path names the joint (model.configuration)."""
-    if extended is None or int(P[H_NQ]) == int(P[H_NV]):
-        return True
-    return quaternions_are_unit(P, q, extended, 1e-6)
-
-
-@njit(cache=True, inline="always")
-def _finite(x):
-    """Every value of the 1-D ``x`` finite: compares, which the compiler vectorises (a
-    running sum is one chain of additions: 78 ns for the 36 coordinates of the G1
-    humanoid, against 19 ns)."""
-    ok = True
-    for a in range(x.shape[0]):
-        ok &= abs(x[a]) <= _LARGEST
-    return ok
 
 
 @njit(cache=True, inline="always")

@@ -4,6 +4,8 @@ per quantity inside its pair of C entries, run by
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import carray, njit
 
@@ -15,7 +17,10 @@ from .._engine.lanes import WIDTH, pack, unpack_squares
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS, WS_PW, WS_RW, forward_pass
 from .._engine.status import OK
+from .._engine.tuples import add, g3, g9, m9, mm, mv, v3
 from .frame_jacobian import frame_jacobian_into
+
+_LARGEST = sys.float_info.max  # |x| ≤ this: False for NaN and ±inf
 
 
 @njit(cache=True)
@@ -82,7 +87,7 @@ def jacobian_one(P, q, qd, row, frame, local, J, extended):
     """The pass at ``q`` (``qd`` zeros, read as rates and accelerations), then the
     frame's Jacobian (:func:`frame_jacobian_into`) into ``J`` (6, nv)."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    forward_pass(P, q, qd, qd, 0.0, ws, extended)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses_only=True, path_to=row)
     return frame_jacobian_into(P, ws, row, frame, local, J, extended)
 
 
@@ -97,7 +102,7 @@ def jacobian_chunk(P, Q, row, frame, local, J, lo, hi, extended):
     status = OK
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
-        forward_pass(P, q, zero, zero, 0.0, ws, extended)
+        forward_pass(P, q, zero, zero, 0.0, ws, extended, poses_only=True)
         status = max(status, frame_jacobian_into(P, ws, row, frame, local, jac, extended))
         unpack_squares(jac, J, s0, hi)
     return status
@@ -136,7 +141,7 @@ def poses_one(P, q, qd, rows, T, extended):
     """The pass at ``q`` (``qd`` zeros), then the world pose of packed row ``rows[b]`` as
     the homogeneous transform ``T[b]`` (4, 4), for every b."""
     ws = np.empty((int(P[H_NB]) + 1, WS_COLS))
-    forward_pass(P, q, qd, qd, 0.0, ws, extended)
+    forward_pass(P, q, qd, qd, 0.0, ws, extended, poses_only=True)
     for b in range(rows.shape[0]):
         r = rows[b]
         for a in range(3):
@@ -148,6 +153,34 @@ def poses_one(P, q, qd, rows, T, extended):
     return OK
 
 
+@njit(cache=True, inline="always")
+def poses_finite(ws):
+    """Every body's world rotation and origin in the workspace ``ws`` (rows, WS_COLS)
+    finite: compares, which the compiler vectorises."""
+    ok = True
+    for r in range(ws.shape[0]):
+        for c in range(WS_RW, WS_PW + 3):
+            ok &= abs(ws[r, c]) <= _LARGEST
+    return ok
+
+
+@njit(cache=True, inline="always")
+def frame_pose_into(ws, row, placement, T):
+    """``T`` (4, 4) = the world pose of the frame placed at ``placement`` (12,: rotation
+    row-major, then origin) on the body of packed row ``row``: W_R_F = W_R_B · B_R_F and
+    p_F = p_B + W_R_B · B_p_F, summed in the order :func:`eslabon.kinematics.forward`'s
+    numpy form sums them (both give the same bits)."""
+    Rb = g9(ws, row, WS_RW)
+    R = mm(Rb, m9(placement, 0))
+    p = add(g3(ws, row, WS_PW), mv(Rb, v3(placement, 9)))
+    for a in range(3):
+        for c in range(3):
+            T[a, c] = R[3 * a + c]
+        T[a, 3] = p[a]
+        T[3, a] = 0.0
+    T[3, 3] = 1.0
+
+
 @njit(inline="always")
 def poses_chunk(P, Q, rows, T, lo, hi, extended):
     """:func:`poses_one` on lanes, each lane bit for bit the state's own; ``rows`` the
@@ -157,7 +190,7 @@ def poses_chunk(P, Q, rows, T, lo, hi, extended):
     zero = np.zeros((int(P[H_NV]), WIDTH))
     for s0 in range(lo, hi, WIDTH):
         pack(Q, s0, hi, q)
-        forward_pass(P, q, zero, zero, 0.0, ws, extended)
+        forward_pass(P, q, zero, zero, 0.0, ws, extended, poses_only=True)
         for j in range(min(WIDTH, hi - s0)):
             t = T[s0 + j]
             for b in range(rows.shape[0]):

@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import state_docs
-from .kinematic_pass import body_poses, compiled_jacobian, kinematic_pass
+from .._engine import entrypoints as _entrypoints
+from ..model.model import Model
+from .kinematic_pass import body_poses, compiled_jacobian, frame_entry, kinematic_pass
 
 REFERENCES = ("world", "local")
 
@@ -62,10 +64,16 @@ def forward_kinematics(model, q):
 
 def _frame_pose(model, R, p, frame):
     """World rotation and origin of a named frame, and the frame, from the bodies' world
-    rotations R and origins p."""
+    rotations R and origins p: W_R_F = W_R_B · B_R_F, p_F = p_B + W_R_B · B_p_F, each sum
+    of three products added left to right as the compiled entry adds them
+    (:func:`.drivers.frame_pose_into`), so that one state gives the same bits on the lean
+    path and here."""
     fr = model.frame(frame)
     Rb, pb = R[..., fr.body, :, :], p[..., fr.body, :]
-    return Rb @ fr.rotation, pb + Rb @ fr.translation, fr
+    F, t = np.asarray(fr.rotation, dtype=float), np.asarray(fr.translation, dtype=float)
+    Rf = Rb[..., :, 0, None] * F[0] + Rb[..., :, 1, None] * F[1] + Rb[..., :, 2, None] * F[2]
+    pf = pb + (Rb[..., :, 0] * t[0] + Rb[..., :, 1] * t[1] + Rb[..., :, 2] * t[2])
+    return Rf, pf, fr
 
 
 @state_docs
@@ -103,6 +111,7 @@ def frame_pose(model, q, frame: str = "ee"):
     """
     T = body_poses(model, q)
     R, p, _ = _frame_pose(model, T[..., :3, :3], T[..., :3, 3], frame)
+    frame_entry(model, frame)  # where the lean path finds the frame from now on
     return _homogeneous(R, p)
 
 
@@ -320,3 +329,22 @@ def link_accelerations(model, q, qd, qdd, reference: str = "local"):
     motion = kinematic_pass(model, q, qd, qdd)
     local = np.concatenate([motion.angular_acceleration, motion.linear_acceleration], axis=-1)
     return _to_reference(motion, local, reference)
+
+
+# The public functions of one named frame are builtins (eslabon._engine.entrypoints,
+# ``frames``): a float64 (nq,) q runs the compiled entry of eslabon.kinematics.entries,
+# reading the frame from model.frame_placements; anything else (lists, batches, an unknown
+# frame or reference, a mimic joint, a failure) comes to the functions above, the
+# general paths.
+def _public(general, entry: str, out_rank: int, options: tuple, choices: tuple = ()):
+    plain, extended, cols, squares = _entrypoints.entry_pair("eslabon.kinematics.entries", entry)
+    frames = ("frame_placements", "ee", options, choices)
+    return _entrypoints.public(
+        general, plain, 1, (out_rank,), Model, extended, cols, squares,
+        packed="packed", frames=frames,
+    )  # fmt: skip
+
+
+jacobian = _public(jacobian, "jacobian_entry", 5, ("frame", "reference"), REFERENCES)
+frame_pose = _public(frame_pose, "frame_pose_entry", 6, ("frame",))
+end_effector_pose = _public(end_effector_pose, "frame_pose_entry", 6, ())

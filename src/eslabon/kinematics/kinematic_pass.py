@@ -283,23 +283,31 @@ def compiled_jacobian(model, q, frame: str, local: bool) -> np.ndarray:
 # model -> the packed rows of its bodies, (int64, float64): models are immutable
 _ROWS: weakref.WeakKeyDictionary[Any, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
 
-# model -> {frame name: (packed row of its body, its placement (12,))}: models are immutable
-_PLACEMENTS: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, np.ndarray]]] = (
-    weakref.WeakKeyDictionary()
-)
+
+def frame_entry(model, frame: str) -> np.ndarray:
+    """The entry of ``frame`` in ``model.frame_placements``, made on first use: float64
+    (13,), the packed row of the frame's body, then the frame's placement on it, the
+    rotation (row-major, 9) and the origin (3), as :func:`.frame_jacobian.frame_jacobian_into`
+    and the C entries of :mod:`.entries` read them."""
+    known = getattr(model, "frame_placements", None)
+    if known is None:  # a model unpickled from an eslabon without the table
+        known = {}
+        object.__setattr__(model, "frame_placements", known)
+    entry = known.get(frame)
+    if entry is None:
+        fr = model.frame(frame)  # (an unknown name raises here, naming the frames)
+        row = float(model.body_row[fr.body])
+        entry = np.concatenate([[row], np.ravel(fr.rotation), np.ravel(fr.translation)])
+        entry = np.ascontiguousarray(entry, dtype=np.float64)
+        # (kept writable: numba types read-only arrays apart)
+        known[frame] = entry
+    return entry
 
 
 def _frame_placement(model, frame: str) -> tuple[int, np.ndarray]:
-    """The packed row of ``frame``'s body and the frame's placement on it, the rotation
-    (row-major, 9) then the origin (3), as :func:`.frame_jacobian.frame_jacobian_into`
-    reads them; kept per model."""
-    known = _PLACEMENTS.setdefault(model, {})
-    if frame not in known:
-        fr = model.frame(frame)  # (an unknown name raises here, naming the frames)
-        placed = np.concatenate([np.ravel(fr.rotation), np.ravel(fr.translation)])
-        placed = placed.astype(float)  # (kept writable: numba types read-only arrays apart)
-        known[frame] = (int(model.body_row[fr.body]), placed)
-    return known[frame]
+    """The packed row of ``frame``'s body and the frame's placement on it (12,)."""
+    entry = frame_entry(model, frame)
+    return int(entry[0]), entry[1:]
 
 
 def _run(model, q, qd, qdd, base) -> np.ndarray:

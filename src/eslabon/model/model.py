@@ -158,8 +158,8 @@ class Model:
     ``joint_letters``, ``joint_bodies``, ``has_mimic``, ``has_general_joints``,
     ``floating_base_rates``, ``has_moving_com``. The fields ``engine_nq``, ``engine_nv``,
     ``engine_q_index``, ``engine_v_index`` count mimic joints too, as the compiled kernels
-    see them; ``mimic``, ``body_row``, ``packed`` and ``packed_dynamics`` are the kernels'
-    internal data.
+    see them; ``mimic``, ``body_row``, ``packed``, ``packed_dynamics`` and
+    ``frame_placements`` are the kernels' internal data.
 
     Examples
     --------
@@ -212,6 +212,10 @@ class Model:
     # in depth-first order (model.fold.depth_first) and joint axes turned onto z
     # (model.reframe.axes_on_z): what the kernels of per-degree-of-freedom results read
     packed_dynamics: np.ndarray = field(init=False, repr=False)
+    # {frame name: the packed row of its body, then its placement (13,)}, filled on first
+    # use by eslabon.kinematics (kinematic_pass.frame_entry), where the lean C path of the
+    # frame functions reads it
+    frame_placements: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         arrays = check_body_arrays(self)
@@ -263,6 +267,7 @@ class Model:
         folded = axes_on_z(depth_first(fold_fixed(packed)))
         folded.setflags(write=False)
         object.__setattr__(self, "packed_dynamics", folded)
+        object.__setattr__(self, "frame_placements", {})
 
     # --- sizes -----------------------------------------------------------------------
     @property

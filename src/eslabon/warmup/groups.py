@@ -116,6 +116,10 @@ def _first_calls(model) -> None:
     es.inverse_dynamics_derivatives(model, q, v, a)
     es.forward_dynamics_derivatives(model, q, v, a)
     linearize(model, q, v, a)
+    frame = model.body_names[-1]
+    for _ in range(2):  # a frame's first call puts it in model.frame_placements
+        es.jacobian(model, q, frame)
+        es.kinematics.frame_pose(model, q, frame)
 
 
 def _other_calls(model) -> None:
