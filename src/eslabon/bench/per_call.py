@@ -106,6 +106,12 @@ OPS = [
         1.0,
         None,
     ),
+    # task space and centroidal (numpy on the compiled kinematic pass today); issue 45
+    # sets ≤ 0.7× Pinocchio per call on Solo 12 and Talos, so the target is on floating
+    # bases as well
+    ("A_G", "centroidal_momentum_matrix(m, q)", "ccrba(pm, data, qp, qdp)", False, 0.7, None),
+    ("J_com", "com_jacobian(m, q)", "jacobianCenterOfMass(pm, data, qp)", False, 0.7, None),
+    ("J̇q̇ (frame)", "bias_acceleration(m, q, qd, fr)", "pin_bias(qp, qdp)", False, 0.7, None),
 ]
 
 
@@ -144,6 +150,9 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
         "linearize": es.control.linearize,
         "jacobian": es.jacobian,
         "frame_pose": es.kinematics.frame_pose,
+        "centroidal_momentum_matrix": es.centroidal_momentum_matrix,
+        "com_jacobian": es.com_jacobian,
+        "bias_acceleration": es.kinematics.bias_acceleration,
         "fr": _frame_name(m),
     }
     if pin is not None:
@@ -158,8 +167,26 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
             computeFrameJacobian=pin.computeFrameJacobian,
             framesForwardKinematics=pin.framesForwardKinematics,
             LWA=pin.LOCAL_WORLD_ALIGNED,
+            ccrba=pin.ccrba,
+            jacobianCenterOfMass=pin.jacobianCenterOfMass,
         )
     return glb
+
+
+def _pin_bias(pin, pm, data, fid, zero):
+    """Pinocchio's J̇q̇ of frame ``fid``: the classical acceleration at q̈ = 0, world axes,
+    from its two calls (the pass at a = 0, then the frame's acceleration)."""
+    forward, classical, lwa = (
+        pin.forwardKinematics,
+        pin.getFrameClassicalAcceleration,
+        pin.LOCAL_WORLD_ALIGNED,
+    )
+
+    def pin_bias(qp, qdp):
+        forward(pm, data, qp, qdp, zero)
+        return classical(pm, data, fid, lwa)
+
+    return pin_bias
 
 
 def _check_pin(op, figure, got, ref, data, vo, compare, fid=None):
@@ -171,6 +198,14 @@ def _check_pin(op, figure, got, ref, data, vo, compare, fid=None):
         return check(f"{figure}: vs pin.computeFrameJacobian", np.asarray(got)[:, vo], ref)
     if op == "pose (frame)":
         return check(f"{figure}: vs pin oMf", got, data.oMf[fid].homogeneous)
+    swap = [3, 4, 5, 0, 1, 2]  # Pinocchio's spatial rows [linear; angular]
+    if op == "A_G":
+        return check(f"{figure}: vs pin.ccrba", np.asarray(got)[swap][:, vo], ref, relative=True)
+    if op == "J_com":
+        return check(f"{figure}: vs pin.jacobianCenterOfMass", np.asarray(got)[:, vo], ref)
+    if op == "J̇q̇ (frame)":
+        ref = np.concatenate([ref.angular, ref.linear])
+        return check(f"{figure}: vs pin.getFrameClassicalAcceleration", got, ref, relative=True)
     if compare is not None:
         got, ref = compare(got, data, ix)
         return check(f"{figure}: vs pin (its outputs, relative)", got, ref, relative=True)
@@ -201,6 +236,8 @@ def per_call(robots, pc, s, mujoco=None, mujoco_note=None):
         vo, co = pin_orders(m) if pin is not None else (None, None)
         glb = _glb(m, q, qd, qdd, tau, pm, data, pin, (vo, co))
         glb["fid"] = fid
+        if pin is not None:
+            glb["pin_bias"] = _pin_bias(pin, pm, data, fid, np.zeros(n))
         mj_stmts, mj_ok = {}, {}
         if mujoco is not None and not floating:
             mj_glb, mj_stmts, mj_ok = per_call_twin(mujoco, m, q, qd, qdd, label, checks, notes)

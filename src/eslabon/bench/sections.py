@@ -369,4 +369,7 @@ def startup(robot, pc, s):
         "timed inside the subprocess (interpreter start excluded; 'detail' in the "
         "JSON has the split and the whole process wall time)"
     )
+    from .mjcf_load import mjcf_load_row
+
+    rows.append(mjcf_load_row(s))
     return {"title": title, "rows": rows, "checks": [], "notes": notes}
