@@ -3,6 +3,7 @@ the joint-torque, static and energy regressors, the base parameters, excitation
 trajectories and least-squares estimates (docs/identification.md)."""
 
 from .base_parameters import BaseParameters, base_parameters
+from .consistent import ConsistentEstimate, consistent_estimate, pseudo_inertia
 from .energy import kinetic_energy_regressor, potential_energy_regressor
 from .estimate import Estimate, estimate, joint_accelerations
 from .excitation import FourierExcitation, random_excitation
@@ -11,9 +12,11 @@ from .regressor import joint_torque_regressor, static_regressor
 
 __all__ = [
     "BaseParameters",
+    "ConsistentEstimate",
     "Estimate",
     "FourierExcitation",
     "base_parameters",
+    "consistent_estimate",
     "estimate",
     "joint_accelerations",
     "joint_torque_regressor",
@@ -22,6 +25,7 @@ __all__ = [
     "parameter_names",
     "parameters",
     "potential_energy_regressor",
+    "pseudo_inertia",
     "random_excitation",
     "static_regressor",
     "with_parameters",

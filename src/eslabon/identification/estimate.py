@@ -29,6 +29,7 @@ ICRA, §4; the filter's cut-off well above the excitation's band and below the n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.linalg
@@ -202,7 +203,7 @@ class Estimate:
         R_j of [W_b,j | τ_j] (module docstring), for residuals of other β.
     """
 
-    model: object = field(repr=False)
+    model: Any = field(repr=False)
     base: BaseParameters = field(repr=False)
     names: tuple
     values: np.ndarray
