@@ -22,10 +22,12 @@ import scipy.stats
 import eslabon as es
 from eslabon.identification import (
     FourierExcitation,
+    base_parameters,
     consistent_estimate,
     estimate,
     joint_accelerations,
     joint_torque_regressor,
+    optimize_excitation,
     parameters,
     pseudo_inertia,
     random_excitation,
@@ -256,3 +258,23 @@ def test_log_cholesky_round_trip_and_derivative():
         step = h * np.eye(10)[k]
         central = (_bodies_of(theta + step) - _bodies_of(theta - step)) / (2 * h)
         assert np.allclose(derivative[:, :, k], central, atol=1e-7)
+
+
+def test_optimized_excitation_is_better_conditioned_and_within_limits():
+    arm = es.with_joint_friction(es.zoo.load("planar2"), viscous=0.3, coulomb=0.2)
+    q_center, q_range, qd_max = np.array([0.3, -0.2]), np.array([1.5, 1.0]), np.array([2.0, 3.0])
+    found = optimize_excitation(
+        arm, q_center, q_range, qd_max, frequency=0.6, harmonics=3, max_iterations=10
+    )
+    e = found.excitation
+    assert found.condition < 0.9 * found.start_condition
+    q, qd, _ = e.sample(np.linspace(0.0, e.period, 5001))
+    assert np.all(np.abs(q - q_center) <= q_range + 1e-12)
+    assert np.all(np.abs(qd) <= qd_max + 1e-12)
+    # the reported condition number is that of the stacked base regressor at 100 times
+    base = base_parameters(arm)
+    t = np.arange(100) * (e.period / 100)
+    W = base.regressor(joint_torque_regressor(arm, *e.sample(t))).reshape(-1, base.count)
+    assert np.isclose(np.linalg.cond(W), found.condition, rtol=1e-8)
+    with pytest.raises(ValueError, match="samples: 5 times give 10 rows"):
+        optimize_excitation(arm, q_center, q_range, qd_max, frequency=0.6, samples=5)

@@ -7,6 +7,7 @@ from .consistent import ConsistentEstimate, consistent_estimate, pseudo_inertia
 from .energy import kinetic_energy_regressor, potential_energy_regressor
 from .estimate import Estimate, estimate, joint_accelerations
 from .excitation import FourierExcitation, random_excitation
+from .excitation_design import OptimizedExcitation, optimize_excitation
 from .parameters import parameter_count, parameter_names, parameters, with_parameters
 from .regressor import joint_torque_regressor, static_regressor
 
@@ -15,12 +16,14 @@ __all__ = [
     "ConsistentEstimate",
     "Estimate",
     "FourierExcitation",
+    "OptimizedExcitation",
     "base_parameters",
     "consistent_estimate",
     "estimate",
     "joint_accelerations",
     "joint_torque_regressor",
     "kinetic_energy_regressor",
+    "optimize_excitation",
     "parameter_count",
     "parameter_names",
     "parameters",
