@@ -278,3 +278,14 @@ def test_optimized_excitation_is_better_conditioned_and_within_limits():
     assert np.isclose(np.linalg.cond(W), found.condition, rtol=1e-8)
     with pytest.raises(ValueError, match="samples: 5 times give 10 rows"):
         optimize_excitation(arm, q_center, q_range, qd_max, frequency=0.6, samples=5)
+
+
+def test_consistent_estimate_refuses_bad_input():
+    arm = es.zoo.load("planar2")
+    rng = np.random.default_rng(0)
+    q, qd, qdd = rng.uniform(-1, 1, (3, 50, 2))
+    result = estimate(arm, q, qd, es.inverse_dynamics(arm, q, qd, qdd) + 0.01 * qd, qdd=qdd)
+    with pytest.raises(ValueError, match="prior_weight"):
+        consistent_estimate(result, prior_weight=-1.0)
+    with pytest.raises(ValueError, match="start: expected a model with the estimate's bodies"):
+        consistent_estimate(result, start=es.zoo.load("puma560"))
