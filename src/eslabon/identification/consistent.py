@@ -193,7 +193,18 @@ class ConsistentEstimate:
     message: str
 
     def save(self, path) -> Path:
-        """Write the model to a ``.yaml`` or ``.urdf`` file (:func:`eslabon.model.save_model`)."""
+        """Write the model to a model file.
+
+        Parameters
+        ----------
+        path : str or path-like
+            A ``.yaml`` / ``.yml`` or ``.urdf`` file (:func:`eslabon.model.save_model`).
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+        """
         from ..model.files import save_model
 
         return save_model(self.model, path)

@@ -219,17 +219,59 @@ class Estimate:
     factors: np.ndarray = field(repr=False)
 
     def residual_rms(self, beta) -> np.ndarray:
-        """The RMS torque residual per joint ``(nv,)`` of base parameters β on these samples."""
+        """The RMS torque residual per joint of base parameters β on these samples.
+
+        Parameters
+        ----------
+        beta : array_like ``(r,)``
+            Base parameters (e.g. a consistent estimate's).
+
+        Returns
+        -------
+        ndarray ``(nv,)``
+            sqrt(‖W_b,j β − τ_j‖² / N) for each joint j, from ``factors``.
+        """
         return _residual_rms(self.factors, np.asarray(beta, dtype=float), self.samples)
 
     def predict(self, q, qd, qdd, beta=None) -> np.ndarray:
-        """The torques W_b(q, q̇, q̈) β ``(N, nv)`` (β̂ unless ``beta`` is given)."""
+        """The torques the estimate predicts.
+
+        Parameters
+        ----------
+        q, qd, qdd : array_like ``(N, nq)``, ``(N, nv)``, ``(N, nv)``
+            States.
+        beta : array_like ``(r,)``, optional
+            Base parameters; default β̂.
+
+        Returns
+        -------
+        ndarray ``(N, nv)``
+            W_b(q, q̇, q̈) β.
+        """
         beta = self.values if beta is None else np.asarray(beta, dtype=float)
         W = joint_torque_regressor(self.model, q, qd, qdd)
         return self.base.regressor(W) @ beta
 
     def validate(self, q, qd, qdd, tau, beta=None) -> np.ndarray:
-        """The RMS per joint ``(nv,)`` of τ − W_b β on another (validation) data set."""
+        """The torque residual on another (validation) data set.
+
+        Parameters
+        ----------
+        q, qd, qdd, tau : array_like ``(N, nq)``, ``(N, nv)`` ×3
+            Measured states and torques.
+        beta : array_like ``(r,)``, optional
+            Base parameters; default β̂.
+
+        Returns
+        -------
+        ndarray ``(nv,)``
+            The RMS per joint of τ − W_b β.
+
+        Raises
+        ------
+        ValueError
+            Shapes or non-finite values, as :func:`estimate`.
+        """
         q, qd, qdd, tau = _samples(self.model, q, qd, qdd, tau)
         return np.sqrt(np.mean((tau - self.predict(q, qd, qdd, beta)) ** 2, axis=0))
 

@@ -48,7 +48,13 @@ class FourierExcitation:
         return 2.0 * np.pi / self.frequency
 
     def bounds(self):
-        """Upper bounds on abs(q − q0), abs(q̇) and abs(q̈) per joint, each ``(n,)``."""
+        """Upper bounds on the motion, from the amplitudes (module docstring).
+
+        Returns
+        -------
+        q_bound, qd_bound, qdd_bound : ndarray ``(n,)``
+            Bounds on abs(q − q0), abs(q̇) and abs(q̈) of each joint.
+        """
         w = self.frequency * np.arange(1, self.a.shape[1] + 1)
         size = np.hypot(self.a, self.b)
         return (size / w).sum(axis=1), size.sum(axis=1), (size * w).sum(axis=1)

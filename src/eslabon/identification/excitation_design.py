@@ -29,9 +29,19 @@ from .regressor import joint_torque_regressor
 
 
 class OptimizedExcitation(NamedTuple):
-    """The result of :func:`optimize_excitation`: the ``excitation``, the ``condition``
-    number of its stacked base regressor, that of the start (``start_condition``) and the
-    number of objective ``evaluations``."""
+    """The result of :func:`optimize_excitation`.
+
+    Attributes
+    ----------
+    excitation : FourierExcitation
+        The optimised excitation.
+    condition : float
+        The condition number of its stacked base regressor.
+    start_condition : float
+        That of the start.
+    evaluations : int
+        Evaluations of the objective.
+    """
 
     excitation: FourierExcitation
     condition: float
