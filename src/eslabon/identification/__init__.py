@@ -1,21 +1,35 @@
 """Identification of a robot's parameters: the standard parameters π and their names,
-the joint-torque, static and energy regressors, and the base parameters
-(docs/identification.md)."""
+the joint-torque, static and energy regressors, the base parameters, excitation
+trajectories and least-squares estimates (docs/identification.md)."""
 
 from .base_parameters import BaseParameters, base_parameters
+from .consistent import ConsistentEstimate, consistent_estimate, pseudo_inertia
 from .energy import kinetic_energy_regressor, potential_energy_regressor
+from .estimate import Estimate, estimate, joint_accelerations
+from .excitation import FourierExcitation, random_excitation
+from .excitation_design import OptimizedExcitation, optimize_excitation
 from .parameters import parameter_count, parameter_names, parameters, with_parameters
 from .regressor import joint_torque_regressor, static_regressor
 
 __all__ = [
     "BaseParameters",
+    "ConsistentEstimate",
+    "Estimate",
+    "FourierExcitation",
+    "OptimizedExcitation",
     "base_parameters",
+    "consistent_estimate",
+    "estimate",
+    "joint_accelerations",
     "joint_torque_regressor",
     "kinetic_energy_regressor",
+    "optimize_excitation",
     "parameter_count",
     "parameter_names",
     "parameters",
     "potential_energy_regressor",
+    "pseudo_inertia",
+    "random_excitation",
     "static_regressor",
     "with_parameters",
 ]
