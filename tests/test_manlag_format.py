@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon.model.manlag import ManlagInput, read_manlag, run_manlag, write_manlag
+from eslabon.model.manlag import ManlagInput, read_manlag, write_manlag
 from eslabon.reproduce.cincinnati_t3 import cell_status, t3_beta_spline
-from eslabon.zoo.rojas import t3_manlag_input
+from eslabon.reproduce.manlag_program import run_manlag, t3_manlag_input
 from eslabon.zoo.rojas_tables import JOINT_TABLES
 
 pytestmark = [

@@ -24,8 +24,6 @@ _LAZY = {
     "read_manlag": ".manlag",
     "write_manlag": ".manlag",
     "ManlagInput": ".manlag",
-    "run_manlag": ".manlag",
-    "ManlagRun": ".manlag",
 }
 
 
@@ -49,9 +47,7 @@ if TYPE_CHECKING:
     from .files import save_model  # noqa: F401
     from .manlag import (  # noqa: F401
         ManlagInput,
-        ManlagRun,
         read_manlag,
-        run_manlag,
         write_manlag,
     )
     from .mjcf import MjcfInfo, MjcfWarning, from_mjcf, read_mjcf  # noqa: F401
@@ -78,6 +74,4 @@ __all__ = [
     "read_manlag",
     "write_manlag",
     "ManlagInput",
-    "run_manlag",
-    "ManlagRun",
 ]

@@ -45,7 +45,6 @@ import re
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -193,126 +192,6 @@ class ManlagInput:
         raise ValueError(f"nu: expected 0, 1 or 2, got {nu!r}")
 
 
-class ManlagRun(NamedTuple):
-    """What :func:`run_manlag` returns: the program's output at each step.
-
-    Attributes
-    ----------
-    t : ndarray (N,)
-        Times [s] (T + k·DTA, k = 1 … NREP; the file's T alone when NREP ≤ 0).
-    q, qd, qdd : ndarray (N, 6)
-        θ [rad], θ̇ [rad/s], θ̈ [rad/s²] (NLLS, VELAC).
-    tau : ndarray (N, 6)
-        f* [N·m] (FZA), by eslabon's inverse dynamics.
-    iterations : ndarray of int (N,)
-        Newton–Gauss iterations per step.
-    """
-
-    t: np.ndarray
-    q: np.ndarray
-    qd: np.ndarray
-    qdd: np.ndarray
-    tau: np.ndarray
-    iterations: np.ndarray
-
-
-def _pose(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """R and p from U: 2 vect(R) = U(1..3), tr(R) = U(4), p = U(5..7) (TRAYE)."""
-    from ..spatial import rotation_from_invariants
-
-    lam, lam0 = 0.5 * u[:3], 0.5 * (u[3] - 1.0)
-    try:
-        R = rotation_from_invariants(lam, lam0, tol=1e-4)
-    except ValueError:
-        raise ValueError(
-            f"U(1..4): expected 2 vect(R) and tr(R) of a rotation ((tr − 1)²/4 + "
-            f"‖vect‖² = 1), got {u[:4].tolist()}"
-        ) from None
-    return R, u[4:7]
-
-
-def run_manlag(data: ManlagInput, model: Model | None = None, tol: float = 1e-12) -> ManlagRun:
-    """Do what the program MANLAG does with a file: at each step the pose, the inverse
-    kinematics (NLLS), the rates and accelerations (VELAC) and the forces (FZA).
-
-    With NREP > 0 the steps are t = T + k·DTA (k = 1 … NREP), each from the previous θ,
-    on TRAYE's straight path: U = (2 vect(R), tr(R)) from the file with x = AF,
-    y = β(t), z = CF; ṗ = (0, β̇, 0), p̈ = (0, β̈, 0), ω = ω̇ = 0. With NREP ≤ 0 one
-    solve of the file's U, V, A (ω = V(1..3), ṗ = V(5..7), ω̇ = A(1..3), p̈ = A(5..7)).
-
-    Parameters
-    ----------
-    data : ManlagInput
-    model : Model, optional
-        The arm; ``data.model()`` by default.
-    tol : float
-        Newton–Gauss tolerance (the listing's TOL is 1e-6 in single precision).
-
-    Returns
-    -------
-    ManlagRun
-
-    Raises
-    ------
-    ValueError
-        U(1..4) not the invariants of a rotation; a step whose inverse kinematics does
-        not converge (naming its time); β outside the knots.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from eslabon.model.manlag import run_manlag
-    >>> from eslabon.zoo.rojas import t3_manlag_input
-    >>> import eslabon as es
-    >>> run = run_manlag(t3_manlag_input(), es.zoo.load("cincinnati_t3"))
-    >>> round(float(np.degrees(run.q[0, 0])), 5)  # Table 5.4.1, t = 0.05 s: 0.05073
-    0.05073
-    """
-    from ..dynamics import inverse_dynamics
-    from ..kinematics import ik
-
-    arm = data.model() if model is None else model
-    R, p = _pose(np.asarray(data.u, dtype=float))
-    if data.nrep > 0:
-        times = data.t + data.dta * np.arange(1, data.nrep + 1)
-        y, yd, ydd = (data.beta(times, nu) for nu in range(3))
-        zero = np.zeros(3)
-        steps: list[tuple] = [
-            (
-                t,
-                np.array([data.af, y[k], data.cf]),
-                zero,
-                np.array([0.0, yd[k], 0.0]),
-                zero,
-                np.array([0.0, ydd[k], 0.0]),
-            )
-            for k, t in enumerate(times)
-        ]
-    else:
-        v, a = np.asarray(data.v, dtype=float), np.asarray(data.a, dtype=float)
-        steps = [(data.t, p, v[:3], v[4:7], a[:3], a[4:7])]
-    q = np.radians(np.asarray(data.theta_deg, dtype=float))
-    out: dict[str, list] = {k: [] for k in ("t", "q", "qd", "qdd", "iterations")}
-    for t, point, omega, p_dot, omega_dot, p_ddot in steps:
-        sol = ik.newton_gauss(arm, R, point, q, tol=tol)
-        if not sol.converged:
-            raise ValueError(f"step t = {t:g} s: the inverse kinematics did not converge")
-        qd = ik.rates(arm, sol, omega, p_dot)
-        qdd = ik.accelerations(arm, sol, qd, omega_dot, p_ddot)
-        q = sol.q
-        for key, value in zip(out, (t, q, qd, qdd, sol.iterations), strict=True):
-            out[key].append(value)
-    qs, qds, qdds = (np.array(out[k]) for k in ("q", "qd", "qdd"))
-    return ManlagRun(
-        np.array(out["t"], dtype=float),
-        qs,
-        qds,
-        qdds,
-        inverse_dynamics(arm, qs, qds, qdds),
-        np.array(out["iterations"], dtype=int),
-    )
-
-
 # ---- reading -----------------------------------------------------------------------
 
 _SIGNED_EXPONENT = re.compile(r"^([+-]?[0-9.]+)([+-][0-9]+)$")
@@ -405,7 +284,7 @@ def read_manlag(source: str | PathLike) -> ManlagInput:
     Examples
     --------
     >>> from eslabon.model.manlag import read_manlag, write_manlag
-    >>> from eslabon.zoo.rojas import t3_manlag_input
+    >>> from eslabon.reproduce.manlag_program import t3_manlag_input
     >>> data = read_manlag(write_manlag(t3_manlag_input()))
     >>> data.pd[:4].tolist(), int(data.nrep)
     ([680.0, 0.0, -0.33, 0.0], 20)
@@ -506,7 +385,7 @@ def write_manlag(data: ManlagInput, path: str | PathLike | None = None) -> str:
     Examples
     --------
     >>> from eslabon.model.manlag import write_manlag
-    >>> from eslabon.zoo.rojas import t3_manlag_input
+    >>> from eslabon.reproduce.manlag_program import t3_manlag_input
     >>> write_manlag(t3_manlag_input()).splitlines()[1]
     '   0.00000   1.02000   1.02000   0.20000   0.00000   0.00000'
     """
