@@ -287,3 +287,14 @@ def test_subtree_centres_and_angular_momentum_equal_mujocos(rel):
             name = mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_BODY, b)
             ours = es.center_of_mass(model, q, subtree=name).W_p_com
             check(ours, data.subtree_com[b], 1e-10, what=f"subtree_com {name}")
+
+
+def test_a_planar_arm_has_a_singular_centroidal_inertia_and_still_a_velocity():
+    """K_G is singular for point masses on a line (planar2 stretched out, its masses on
+    the x axis): v_G's angular part is then the minimum-norm solution of K_G ω_G = k_G,
+    so I_G v_G = h_G still holds."""
+    arm = es.zoo.load("planar2")
+    q, qd = np.array([[0.0, 0.0], [1.0, 0.5]]), np.array([[0.5, 1.0], [-0.2, 0.3]])
+    cm = es.centroidal_momentum(arm, q, qd)
+    assert np.linalg.matrix_rank(cm.I_G[0, :3, :3]) < 3
+    np.testing.assert_allclose(np.einsum("nij,nj->ni", cm.I_G, cm.v_G), cm.h_G, atol=1e-12)

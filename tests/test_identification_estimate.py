@@ -289,3 +289,19 @@ def test_consistent_estimate_refuses_bad_input():
         consistent_estimate(result, prior_weight=-1.0)
     with pytest.raises(ValueError, match="start: expected a model with the estimate's bodies"):
         consistent_estimate(result, start=es.zoo.load("puma560"))
+
+
+def test_the_consistent_estimate_of_noise_free_torques_stays_at_their_fit():
+    """Exact torques leave σ at round-off: the consistent estimate must not divide by it
+    (no overflow, no warning) and must fit them as well as a physical model can."""
+    import warnings
+
+    arm = es.with_joint_friction(es.zoo.load("planar2"), viscous=0.3, coulomb=0.2)
+    rng = np.random.default_rng(3)
+    q, qd, qdd = rng.standard_normal((3, 200, 2))
+    tau = es.inverse_dynamics(arm, q, qd, qdd)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        found = consistent_estimate(estimate(es.zoo.load("planar2"), q, qd, tau, qdd=qdd))
+    assert np.all(np.isfinite(found.pi)) and np.isfinite(found.distance)
+    assert np.all(found.rms < 1e-6 * np.abs(tau).max())

@@ -151,3 +151,11 @@ def test_a_pose_that_is_no_rotation_is_named():
     data.u[3] = 3.0  # tr(R) = 3 (the identity) with 2 vect(R) = (1, 1, −1)
     with pytest.raises(ValueError, match=r"U\(1..4\): expected 2 vect\(R\) and tr\(R\)"):
         run_manlag(data)
+
+
+def test_a_field_too_large_for_a_double_is_refused_by_name():
+    from eslabon.model.manlag import _number
+
+    for text in ("1.0E400", "1E400", "nan"):
+        with pytest.raises(ValueError, match=r"record 5, columns 1–10 \(PD\(1\)\): expected"):
+            _number(text, "record 5, columns 1–10 (PD(1))", 10, 5)

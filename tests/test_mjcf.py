@@ -390,3 +390,18 @@ def test_visual_geoms_only_when_the_file_has_them(tmp_path):
     (part,) = scene.urdf_parts(model, info.visual, tmp_path, scene.MeshTable())[1]
     assert part["kind"] == "box" and part["size"] == [0.2, 0.4, 0.6]
     assert part["color"] == "#ff0000"
+
+
+def test_a_sphere_is_drawn_at_its_radius_whatever_its_other_sizes(tmp_path):
+    """MuJoCo keeps a default's three sizes on a sphere (size = [0.1, 0.5, 0.7]); its
+    radius is the first; an ellipsoid is drawn as the sphere of its largest semi-axis."""
+    path = tmp_path / "sphere.xml"
+    path.write_text(
+        '<mujoco><default><geom size="0.1 0.5 0.7"/></default><worldbody><body name="a">'
+        '<joint/><geom type="sphere"/><geom type="ellipsoid"/></body></worldbody></mujoco>',
+        encoding="utf-8",
+    )
+    with pytest.warns(UserWarning):
+        _, info = es.model.read_mjcf(path)
+    radii = [size["radius"][0] for kind, size, _ in info.visual.visuals["a"] if kind == "sphere"]
+    assert radii == [0.1, 0.7]

@@ -165,3 +165,35 @@ def test_actuator_armature_is_named():
             """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/></body>
             </worldbody><actuator><motor joint="j" armature="0.3"/></actuator></mujoco>"""
         )
+
+
+_THREE_HINGES = (
+    '<mujoco><worldbody><body name="a"><joint name="ja"/><geom size="0.1"/>'
+    '<body name="b" pos="0 0 -0.3"><joint name="jb"/><geom size="0.1"/>'
+    '<body name="c" pos="0 0 -0.3"><joint name="jc"/><geom size="0.1"/>'
+    "</body></body></body></worldbody><equality>{}</equality></mujoco>"
+)
+
+
+@pytest.mark.parametrize(
+    "equalities, message",
+    [
+        (
+            '<joint joint1="jc" joint2="jb" polycoef="0 2 0 0 0"/>'
+            '<joint joint1="jc" joint2="ja" polycoef="0 3 0 0 0"/>',
+            r"joint 'jc' is already coupled by .*one coupling per joint",
+        ),
+        (
+            '<joint joint1="jc" joint2="jb" polycoef="0 2 0 0 0"/>'
+            '<joint joint1="jb" joint2="ja" polycoef="0 3 0 0 0"/>',
+            r"couples joint 'jc' to 'jb', which itself copies another joint .*chains",
+        ),
+    ],
+)
+def test_a_joint_coupled_twice_or_through_a_chain_is_refused(tmp_path, equalities, message):
+    """Two equalities on one joint, or one on a joint that copies another: refused by
+    name, not read as the last one alone."""
+    path = tmp_path / "coupled.xml"
+    path.write_text(_THREE_HINGES.format(equalities), encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        es.load_model(path)

@@ -195,13 +195,14 @@ def test_names_not_offered_say_why():
         assert str(err.value) == f"robots: {name!r} is not offered: {why}"
 
 
-def test_a_menagerie_model_says_mjcf_is_not_read_yet(monkeypatch):
+def test_a_menagerie_model_says_it_is_not_loaded_by_name_yet(monkeypatch):
     monkeypatch.setattr(sources.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ValueError) as err:
         robots.load("unitree_go2")
     assert str(err.value) == (
         "robots: 'unitree_go2' is the MuJoCo Menagerie model 'unitree_go2' (pip install "
-        "mujoco-menagerie ships it), but eslabon does not read MJCF files yet; "
+        "mujoco-menagerie ships it), but eslabon does not load Menagerie models by name yet "
+        "(give its MJCF file to es.load_model); "
         "example-robot-data's 'go2' is the same robot in URDF"
     )
     with pytest.raises(ValueError, match="'h1' is the MuJoCo Menagerie model 'unitree_h1' .*"
@@ -218,7 +219,7 @@ def test_the_menagerie_packages_names_join_when_it_is_installed(monkeypatch):
     assert sources.menagerie_names() == ("acme_walker",)
     with pytest.raises(ValueError, match="^robots: 'walker' is the MuJoCo Menagerie model "
                        "'acme_walker': its pip package is installed here, but eslabon does "
-                       "not read MJCF files yet"):  # fmt: skip
+                       "not load Menagerie models by name yet"):  # fmt: skip
         robots.load("walker")
 
 

@@ -137,6 +137,8 @@ def _subgroup(T: np.ndarray, scale: float):
     if not np.any(rotating):
         r = _rank(V, scale)
         basis = np.linalg.svd(V)[0][:, : max(r, 1)]
+        if r == 0:  # no joint moves: the identity subgroup
+            return 0, "no motion (the identity subgroup)", np.zeros((6, 0))
         if r <= 2:
             return r, SUBGROUPS[1] if r == 1 else SUBGROUPS[2], np.vstack([0 * basis, basis])
         return 3, "spatial translations (g_T)", np.vstack([np.zeros((3, 3)), np.eye(3)])

@@ -76,7 +76,8 @@ class Centroidal:
         The centroidal composite rigid-body inertia blockdiag(K_G, m 1) (Pinocchio's Ig,
         blocks swapped).
     v_G : ndarray ``(6,)`` or ``(N, 6)``
-        The average spatial velocity I_G⁻¹ h_G = [ω_G (rad/s); Ġ (m/s)].
+        The average spatial velocity I_G⁻¹ h_G = [ω_G (rad/s); Ġ (m/s)]; where K_G is
+        singular (point masses on a line, a planar arm) ω_G is the minimum-norm one.
     """
 
     W_p_G: np.ndarray
@@ -301,6 +302,9 @@ def centroidal_momentum(model, q, qd) -> Centroidal:
     X = np.broadcast_to(np.eye(6), G.shape[:-1] + (6, 6)).copy()
     X[..., :3, 3:] = -_skew(G)
     I_G = X @ composite[..., 0, :, :] @ np.swapaxes(X, -1, -2)
-    v_G = np.linalg.solve(I_G, h_G[..., None])[..., 0]
+    # I_G = blockdiag(K_G, m 1); K_G is singular for point masses on a line or in a
+    # plane (a planar arm): the angular part is then the minimum-norm solution
+    spin = np.linalg.pinv(I_G[..., :3, :3], hermitian=True) @ h_G[..., :3, None]
+    v_G = np.concatenate([spin[..., 0], h_G[..., 3:] / m], axis=-1)
     dA_G_qd = np.einsum("...ij,...j->...i", dA_G, qd_e)
     return Centroidal(G, m, _fold(model, A_G), h_G, _fold(model, dA_G), dA_G_qd, I_G, v_G)

@@ -270,7 +270,10 @@ def consistent_estimate(
     joints0 = pi0[10 * nb :]
     x0 = np.concatenate([theta0, joints0])
     weighted = _triangle((result.factors * result.weights[:, None, None]).reshape(-1, r + 1))
-    R, z = weighted[:r, :r] / result.sigma, weighted[:r, r] / result.sigma
+    # noise-free torques leave σ at round-off: weigh the fit as if σ were 1e-8 of the
+    # torques' scale rather than divide by ~1e-15 (which overflows the solver's steps)
+    sigma = max(float(result.sigma), 1e-8 * max(1.0, float(np.abs(weighted[:r, r]).max())))
+    R, z = weighted[:r, :r] / sigma, weighted[:r, r] / sigma
     M = result.base.map
     root = np.sqrt(prior_weight)
 

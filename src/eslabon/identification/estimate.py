@@ -416,6 +416,11 @@ def estimate(model, q, qd, tau, *, qdd=None, t=None, cutoff=None, weighting="ord
     if not np.all(weights == 1.0):
         stacked = (factors * weights[:, None, None]).reshape(-1, r + 1)
         beta, rho, Rb, _ = _solve(stacked, r)
+        if beta is None:  # the weights made the system too ill-conditioned to solve
+            raise ValueError(
+                "weighting: with these weights the data do not determine every base "
+                f"parameter; undetermined combinations: {_unidentified(base, Rb)}"
+            )
     condition = float(np.linalg.cond(Rb))
     sigma2 = rho**2 / (n * nv - r)
     Rinv = scipy.linalg.solve_triangular(Rb, np.eye(r))

@@ -206,10 +206,14 @@ def _number(text: str, where: str, width: int, decimals: int) -> float:
         s = f"{m.group(1)}E{m.group(2)}"
     try:
         if "." in s:
-            return float(s)
-        mantissa, _, exponent = s.partition("E")
-        return int(mantissa) / 10**decimals * 10 ** int(exponent or 0)
-    except ValueError:
+            value = float(s)
+        else:
+            mantissa, _, exponent = s.partition("E")
+            value = int(mantissa) / 10**decimals * 10 ** int(exponent or 0)
+        if not np.isfinite(value):
+            raise OverflowError
+        return value
+    except (ValueError, OverflowError):
         raise ValueError(
             f"{where}: expected a number in F{width}.{decimals}, got {text!r}"
         ) from None

@@ -68,6 +68,8 @@ def equalities(
     from .constraint_types import LoopClosure
 
     mimics: dict[int, tuple[int, float, float]] = {}
+    labels: dict[int, str] = {}
+    joint_name = dict(zip(tree.joint_body, tree.joint_names, strict=False))
     loops: list[Any] = []
     loop_names: set[str] = set()
     skipped: list[str] = []
@@ -85,11 +87,16 @@ def equalities(
             skipped.append(f"{label} (inactive at the start)")
             continue
         o1, o2, data = int(m.eq_obj1id[e]), int(m.eq_obj2id[e]), np.asarray(m.eq_data[e])
-        if kind == EQ_JOINT:
-            mimics.update(_mimic(m, tree, label, o1, o2, data))
-            continue
-        if kind == EQ_TENDON:
-            mimics.update(_tendon_mimic(m, tree, label, o1, o2, data))
+        if kind in (EQ_JOINT, EQ_TENDON):
+            coupling = (_mimic if kind == EQ_JOINT else _tendon_mimic)(m, tree, label, o1, o2, data)
+            for body in coupling:
+                if body in mimics:
+                    raise ValueError(
+                        f"{label}: joint {joint_name[body]!r} is already coupled by "
+                        f"{labels[body]}; eslabon holds one coupling per joint"
+                    )
+                labels[body] = label
+            mimics.update(coupling)
             continue
         if int(m.eq_objtype[e]) == site_obj:
             names = [site_frames[object_name(m, "site", s) or f"site{s}"] for s in (o1, o2)]
@@ -105,6 +112,14 @@ def equalities(
             ]
         axes = "point" if kind == EQ_CONNECT else "weld"
         loops.append(LoopClosure(unique(name, loop_names), names[0], names[1], axes))
+    for body, (target, _, _) in mimics.items():
+        if target in mimics:
+            raise ValueError(
+                f"{labels[body]}: couples joint {joint_name[body]!r} to "
+                f"{joint_name[target]!r}, which itself copies another joint "
+                f"({labels[target]}); chains of joint equalities are not read: couple each "
+                "joint to the one that moves"
+            )
     return mimics, loops, skipped
 
 
@@ -256,7 +271,8 @@ def visuals(m: Any, tree: TreeMap, folder: Path) -> tuple[dict, dict, dict]:
         if kind == G_BOX:
             parts.append(("box", {"size": (2 * size).tolist()}, T))
         elif kind in (G_SPHERE, G_ELLIPSOID):
-            parts.append(("sphere", {"radius": [float(size[:3].max() if kind else size[0])]}, T))
+            radius = size[:3].max() if kind == G_ELLIPSOID else size[0]  # a sphere: size[0]
+            parts.append(("sphere", {"radius": [float(radius)]}, T))
         elif kind in (G_CYLINDER, G_CAPSULE):
             parts.append(("cylinder", {"radius": [size[0]], "length": [2 * size[1]]}, T))
             for sign in (1.0, -1.0) if kind == G_CAPSULE else ():

@@ -28,7 +28,12 @@ def _robot(n: int, g: float, masaext: float, inercia: tuple):
 
 
 def _model(n: int, g, masaext, inerciaext):
-    g, m = float(g), float(masaext)
+    try:
+        g, m = float(g), float(masaext)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"g and masaext: expected numbers (m/s², kg), got {g!r}, {masaext!r}"
+        ) from None
     if not (np.isfinite(g) and np.isfinite(m) and m >= 0):
         raise ValueError(
             f"g and masaext: expected finite numbers, masaext ≥ 0 [kg]; got {g!r}, {m!r}"

@@ -85,7 +85,7 @@ def info(name: str) -> Robot:
     ------
     ValueError
         An unknown name (the closest known names first, then all of them), a name not
-        offered (saying why), or a MuJoCo Menagerie model (MJCF, not read yet).
+        offered (saying why), or a MuJoCo Menagerie model (not loaded by name yet).
 
     Examples
     --------
@@ -114,7 +114,8 @@ def info(name: str) -> Robot:
         )
         raise ValueError(
             f"robots: {name!r} is the MuJoCo Menagerie model {menagerie!r}{has} eslabon "
-            f"does not read MJCF files yet; {instead}"
+            f"does not load Menagerie models by name yet (give its MJCF file to "
+            f"es.load_model); {instead}"
         )
     close = difflib.get_close_matches(key, list(ROBOTS), n=4, cutoff=0.6)
     rest = [n for n in ROBOTS if n not in close]

@@ -9,8 +9,10 @@ file list (:mod:`importlib.metadata`), else under the environment's site-package
 ``AMENT_PREFIX_PATH`` and ``CMAKE_PREFIX_PATH``, where conda, ROS and robotpkg put it).
 
 The MuJoCo Menagerie's pip package (``mujoco-menagerie``, MJCF) is a source eslabon knows
-but does not read yet: its robots are named in messages. When ``load_model`` reads MJCF,
-it joins as one more :class:`Source` whose ``find`` asks ``mujoco_menagerie.get``.
+but does not load by name yet: its robots are named in messages, and their MJCF files
+load with ``es.load_model``. It can join as one more :class:`Source` whose ``find`` asks
+``mujoco_menagerie`` for the file (it downloads its models, which this project's CI
+machines cannot reach).
 """
 
 from __future__ import annotations

@@ -215,7 +215,11 @@ class Viewer:
         if path_body is not None and not 0 <= int(path_body) <= model.nb:
             raise ValueError(f"path_body: expected a body 0 … {model.nb}, got {path_body!r}")
         follow = _followed_body(model) if follow is None or follow is True else follow
-        if follow is not False and follow is not None and not 1 <= int(follow) <= model.nb:
+        if (
+            follow is not False
+            and follow is not None
+            and not (isinstance(follow, (int, np.integer)) and 1 <= int(follow) <= model.nb)
+        ):
             raise ValueError(f"follow: expected a body 1 … {model.nb} or False, got {follow!r}")
         if any(not 0 <= int(h) < model.nq for h in hidden):
             raise ValueError(f"hidden: expected columns 0 … {model.nq - 1}, got {list(hidden)}")
