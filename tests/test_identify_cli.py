@@ -117,6 +117,17 @@ def _bad(kind, tmp_path):
         data = np.column_stack([traj.t, np.degrees(traj.q), traj.qd, traj.qdd, traj.tau])
         rows = [",".join(f"{x:.17g}" for x in r) for r in data]
         expect = "degrees"
+    elif kind == "degrees_per_second":
+        data = np.column_stack([traj.t, traj.q, np.degrees(traj.qd), traj.qdd, traj.tau])
+        rows = [",".join(f"{x:.17g}" for x in r) for r in data]
+        expect = "degrees per second"
+    elif kind == "still":  # at rest: the data cannot tell the parameters apart
+        arm = _arm()
+        q = np.tile([0.3, -0.2], (len(traj.t), 1))
+        tau = es.inverse_dynamics(arm, q, 0 * q, 0 * q)
+        data = np.column_stack([traj.t, q, 0 * q, 0 * q, tau])
+        rows = [",".join(f"{x:.17g}" for x in r) for r in data]
+        expect = "do not determine"
     else:  # too few samples for the base parameters
         rows = rows[:4]
         expect = "base parameters"
@@ -125,7 +136,18 @@ def _bad(kind, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "kind", ["missing", "ragged", "nan", "backwards", "uneven", "degrees", "short"]
+    "kind",
+    [
+        "missing",
+        "ragged",
+        "nan",
+        "backwards",
+        "uneven",
+        "degrees",
+        "degrees_per_second",
+        "still",
+        "short",
+    ],
 )
 def test_identify_refuses_bad_data(kind, tmp_path, capsys):
     path, expect = _bad(kind, tmp_path)
@@ -148,3 +170,20 @@ def test_identify_refuses_a_linked_folder(tmp_path, capsys):
     )
     assert code == 2 and "link" in err and err.count("\n") == 1
     assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+def test_identify_reads_npz_and_refuses_unequal_lengths(tmp_path, capsys):
+    _, traj = _run(tmp_path, samples=1500)
+    path = traj.save(tmp_path / "run.npz")
+    out = tmp_path / "result"
+    args = ["identify", str(path), "--model", "planar2", "--out", str(out), "--no-consistent"]
+    code, stdout, err = _call(args + ["--json"], capsys)
+    assert code == 0, err
+    assert len(json.loads(stdout)["parameters"]) == base_parameters(_arm()).count
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, t=traj.t, q=traj.q, qd=traj.qd[:-1], tau=traj.tau)
+    code, stdout, err = _call(
+        ["identify", str(bad), "--model", "planar2", "--out", str(tmp_path / "x")], capsys
+    )
+    assert code == 2 and err.count("\n") == 1 and "unequal lengths" in err and "'qd'" in err
+    assert not (tmp_path / "x").exists()

@@ -8,21 +8,39 @@ from pathlib import Path
 import numpy as np
 import typer
 
-from .common import FORCE, JSON, MODEL_ARG, OPT, UserError, emit, output_folder, printable
+from .common import (
+    FORCE,
+    JSON,
+    MODEL_ARG,
+    OPT,
+    OUTPUT_MARK,
+    UserError,
+    emit,
+    output_folder,
+    printable,
+)
 
 OUTPUTS = ("identified.yaml", "report.png", "summary.json")
 
 
-def _checked_folder(out: Path, force: bool) -> Path:
-    """``out`` once it may be written: not a link, and no output file there unless ``force``."""
+def _checked_folder(out: Path, force: bool):
+    """Refuse, before any work and without creating anything, an ``--out`` that is a link
+    or a file, a folder of other files, or one holding the outputs (unless ``force``)."""
     from .._files import check_output
 
     if out.is_symlink():
         raise UserError(f"--out: {str(out)!r} is a link; eslabon writes only into a real folder")
-    output_folder(out, force)
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise UserError(f"--out: {str(out)!r} is a file, expected a folder")
+    if not force and not (out / OUTPUT_MARK).exists() and any(out.iterdir()):
+        raise UserError(
+            f"--out: {str(out)!r} holds files eslabon did not write; "
+            "choose a new or empty folder, or pass --force to write into it"
+        )
     for name in OUTPUTS:
         check_output(out / name, overwrite=force, field="--out")
-    return out
 
 
 def _accelerations(data, cutoff):
@@ -110,7 +128,17 @@ def identify(
     console = Console(stderr=True)
     with console.status("estimating the base parameters", spinner="dots") as status:
         q, qd, qdd, tau = _accelerations(files[0], cutoff)
-        result = estimate(m, q, qd, tau, qdd=qdd, weighting="joint", base=base)
+        weighting = "joint"
+        try:
+            try:
+                result = estimate(m, q, qd, tau, qdd=qdd, weighting=weighting, base=base)
+            except ValueError as exc:
+                if not str(exc).startswith("weighting:"):  # a joint's residual is zero
+                    raise
+                weighting = "ordinary"
+                result = estimate(m, q, qd, tau, qdd=qdd, weighting=weighting, base=base)
+        except ValueError as exc:
+            raise UserError(f"{data}: {exc}") from None
         fitted = None
         if consistent:
             status.update("fitting the physically consistent model")
@@ -125,6 +153,7 @@ def identify(
 
         t = shown.t
         t_shown = t[(t >= t[0] + TRANSIENT / cutoff) & (t <= t[-1] - TRANSIENT / cutoff)]
+    output_folder(out, force)
     written = []
     if fitted is not None:
         written.append(str(fitted.save(out / "identified.yaml")))
@@ -144,7 +173,7 @@ def identify(
         "model": m.name,
         "data": str(data),
         "samples": result.samples,
-        "weighting": "joint",
+        "weighting": weighting,
         "condition": result.condition,
         "sigma": result.sigma,
         "joints": list(m.v_names),

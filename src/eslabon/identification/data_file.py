@@ -26,6 +26,8 @@ import numpy as np
 MAX_REVOLUTE_RANGE = 4.0 * np.pi
 # a revolute joint's rate above this is taken for degrees per second [rad/s]
 MAX_REVOLUTE_RATE = 100.0
+# qd within this fraction of 180/π (or π/180) times dq/dt says one of them is in degrees
+DEGREE_MATCH = 0.2
 # times are evenly spaced when every step is within this fraction of the median step
 STEP_TOLERANCE = 1e-3
 
@@ -187,6 +189,7 @@ def _check(path: Path, model, fields: dict):
                     f"{path}: column 'q:{model.q_names[j]}': the revolute joint sweeps "
                     f"{span:.4g} over the file, more than 4π rad; degrees? expected radians"
                 )
+        _check_rate_units(path, model, fields, revolute)
     for j in revolute:
         peak = np.abs(fields["qd"][:, j])
         if peak.max() > MAX_REVOLUTE_RATE:
@@ -197,6 +200,28 @@ def _check(path: Path, model, fields: dict):
                 f"rad/s is implausibly fast (above {MAX_REVOLUTE_RATE:g}); degrees per second? "
                 "expected rad/s"
             )
+
+
+def _check_rate_units(path: Path, model, fields: dict, revolute: list):
+    """Refuse a revolute joint whose qd column is 180/π times (or π/180 times) the time
+    derivative of its q column: one of the two is in degrees."""
+    t, n = fields["t"], fields["t"].size
+    for j in revolute:
+        dq = np.gradient(fields["q"][:, j], t)
+        scale = float(dq @ dq)
+        if not scale > 0.0:
+            continue
+        ratio = float(fields["qd"][:, j] @ dq) / scale  # qd ≈ ratio · dq/dt
+        for factor, hint in (
+            (np.degrees(1.0), "qd in degrees per second"),
+            (np.radians(1.0), "q in degrees"),
+        ):
+            if abs(ratio / factor - 1.0) < DEGREE_MATCH:
+                raise ValueError(
+                    f"{path}: column 'qd:{model.v_names[j]}', rows 1 to {n}: the rates are "
+                    f"{ratio:.4g} times the derivative of 'q:{model.q_names[j]}'; {hint}? "
+                    "expected rad and rad/s"
+                )
 
 
 def read_measurements(path, model) -> Measurements:
@@ -221,7 +246,8 @@ def read_measurements(path, model) -> Measurements:
         One line naming the file, the column and the row: a missing file or columns (all of
         them listed), rows of unequal length, a value that is not a number or not finite
         (the first bad row), times that do not increase or are unevenly spaced, a revolute
-        joint that sweeps more than 4π rad or turns faster than 100 rad/s (degrees?).
+        joint that sweeps more than 4π rad, turns faster than 100 rad/s, or whose rates are
+        180/π or π/180 times the derivative of its positions (degrees?).
 
     Examples
     --------
