@@ -81,7 +81,7 @@ def _plot(path: Path, names, t_tau, measured, predicted, rms, title, force):
 
 def identify(
     data: Path = typer.Argument(
-        ..., help="Measured data: .csv or .npz (as Trajectory.save writes)."
+        ..., metavar="DATA", help="Measured data: .csv or .npz (as Trajectory.save writes)."
     ),
     model: str = typer.Option(..., "--model", help=MODEL_ARG.help),
     opt: list[str] | None = OPT,
@@ -138,7 +138,10 @@ def identify(
                 weighting = "ordinary"
                 result = estimate(m, q, qd, tau, qdd=qdd, weighting=weighting, base=base)
         except ValueError as exc:
-            raise UserError(f"{data}: {exc}") from None
+            hint = ""
+            if "do not determine" in str(exc):
+                hint = " (a record that excites every joint is needed: not a rest nor a free swing)"
+            raise UserError(f"{data}: {exc}{hint}") from None
         fitted = None
         if consistent:
             status.update("fitting the physically consistent model")
