@@ -1,5 +1,6 @@
 """``eslabon`` command: info, id, fd, simulate, plot, view, crosscheck, linearize, bench,
-sweep, demo, warmup (and ``reproduce``, in :mod:`.reproduce_commands`).
+sweep, demo, warmup (``reproduce`` in :mod:`.reproduce_commands`, ``identify`` in
+:mod:`.identify`).
 
 Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
 file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
@@ -34,6 +35,7 @@ from .common import (
     resolve_model,
     vector_option,
 )
+from .identify import identify
 from .reproduce_commands import reproduce_app
 
 __all__ = ["app", "main", "UserError", "parse_vector", "resolve_model"]
@@ -50,6 +52,7 @@ app = typer.Typer(
     help="Dynamics of articulated rigid bodies (eslabon).",
 )
 app.add_typer(reproduce_app, name="reproduce")
+app.command("identify")(identify)
 
 
 def _fmt(v) -> str:

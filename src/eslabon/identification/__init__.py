@@ -4,6 +4,7 @@ trajectories and least-squares estimates (docs/identification.md)."""
 
 from .base_parameters import BaseParameters, base_parameters
 from .consistent import ConsistentEstimate, consistent_estimate, pseudo_inertia
+from .data_file import Measurements, read_measurements
 from .energy import kinetic_energy_regressor, potential_energy_regressor
 from .estimate import Estimate, estimate, joint_accelerations
 from .excitation import FourierExcitation, random_excitation
@@ -16,6 +17,7 @@ __all__ = [
     "ConsistentEstimate",
     "Estimate",
     "FourierExcitation",
+    "Measurements",
     "OptimizedExcitation",
     "base_parameters",
     "consistent_estimate",
@@ -30,6 +32,7 @@ __all__ = [
     "potential_energy_regressor",
     "pseudo_inertia",
     "random_excitation",
+    "read_measurements",
     "static_regressor",
     "with_parameters",
 ]
