@@ -74,3 +74,21 @@ def test_reproduce_jaramillo(tmp_path, capsys):
     np.testing.assert_allclose(ex["parallel_axis"], ex["corner"], atol=1e-12)
     assert np.abs(np.subtract(ex["printed_formula"], ex["corner"])).max() == 18.0
     assert json.loads((tmp_path / "summary.json").read_text())["B"]["M"]["max_abs_diff"] < 1e-9
+    ext = data["extensions"]  # trees, constraints in the chain, the O(log2 N) claim
+    for name, row in ext["trees"].items():
+        assert max(row["M_vs_crba"], row["xi_vs_rnea"], row["tau_vs_rnea"]) < 1e-12, name
+        assert ("qdd_vs_aba" in row) != ("constraint_force_form" in row), name
+        if "qdd_vs_aba" in row:
+            assert row["qdd_vs_aba"] < 1e-11 and row["fill"] == 0, name
+    assert "singular 6×6 inertia" in ext["trees"]["humanoid"]["constraint_force_form"]
+    for label, row in ext["constraints"].items():
+        values = [x for v in row.values() for x in (v.values() if isinstance(v, dict) else [v])]
+        numbers = [x for x in values if isinstance(x, float)]
+        bound = 1e-8 if "rolling" in label else 1e-11  # −Ȧq̇ by central differences there
+        assert max(numbers) < bound, label
+    rows = ext["log2_claim"]["rows"]
+    assert [r["N"] for r in rows] == [8, 16, 32, 64, 128, 256, 512, 1024]
+    steps = np.diff([r["depth_cr"] for r in rows])
+    np.testing.assert_allclose(steps, steps[0], rtol=1e-12)  # depth: a constant per doubling
+    assert all(r["depth_thomas"] == r["work_thomas"] for r in rows)
+    assert all(r["relative_difference"] < 1e-9 for r in rows)

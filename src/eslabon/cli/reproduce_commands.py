@@ -48,7 +48,10 @@ def reproduce_jaramillo(
 ):
     """Seeds 002/004: the pendulum, two-link and R-P-R reference cases (τ, M, ξ, q̈ by the
     operator form and the constraint-force method) beside what the document's printed
-    formulas would give (Figure 7's sign, Figure 8's step 5)."""
+    formulas would give (Figure 7's sign, Figure 8's step 5); the two forms on trees and
+    with loop, contact, coupled-joint and rolling (non-holonomic) constraints against
+    eslabon's other methods; and the O(log2 N) claim: step 4 by cyclic reduction against
+    the serial recursion, with operation counts and depth for N = 8 to 1024."""
     _reproduce("jaramillo", out, force, as_json, needs_plots=False)
 
 

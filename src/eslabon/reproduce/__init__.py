@@ -15,8 +15,10 @@ command                   module                            source
                           :mod:`.seven_r_loop`,             loop, §3.3.3, in double and
                           :mod:`.seven_r_single`,           single precision; the §3.6
                           :mod:`.e2_task`                   task
-``reproduce jaramillo``   :mod:`.spatial_operators`         Jaramillo Botero 1998 (seeds
-                                                            002/004): spatial operators
+``reproduce jaramillo``   :mod:`.spatial_operators`,        Jaramillo Botero 1998 (seeds
+                          :mod:`.operator_extensions`       002/004): spatial operators;
+                                                            trees, constraints in the
+                                                            chain, the O(log₂ N) claim
 ``reproduce araujo``      :mod:`.mobile_manipulator`,       Araujo 2012 (seed 003): a PUMA
                           :mod:`.araujo_claims`,            560 on a tricycle, the
                           :mod:`.araujo_sensitivity`        thesis's claims, the assumed

@@ -13,6 +13,9 @@ document; the library itself never produces them:
   (1.51) and (1.53) (the author's own note beside it reads "REVISAR SIGNO ULTIMO TÉRMINO");
 * Figure 8's step ➎ prints Q̈₂ = −Bᵀ F_S; with S = −B F_T and F_S = A⁻¹ S it must be
   +Bᵀ F_S, as in (1.100)–(1.101).
+
+It then runs :mod:`.operator_extensions`: the forms on trees, constraints inside the
+chain, and the O(log₂ N) claim measured.
 """
 
 from __future__ import annotations
@@ -177,6 +180,10 @@ def reproduce(out) -> tuple[dict, list]:
     except ValueError as exc:
         data["thin_rod"] = str(exc)
         lines.append(f"Constraint forces on the P1 rod: {exc}")
+    from . import operator_extensions  # trees, constraints, the O(log₂ N) claim
+
+    data["extensions"], more = operator_extensions.reproduce()
+    lines += more
     write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     lines.append(f"files: {out / 'summary.json'}")
     return data, lines
