@@ -36,6 +36,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+__all__ = [
+    "OperationCount",
+    "thomas_solve",
+    "cyclic_reduction_solve",
+    "chain_system",
+    "forward_dynamics",
+]
+
 
 @dataclass
 class OperationCount:
@@ -59,7 +67,15 @@ class OperationCount:
     log: list = field(default_factory=list)
 
     def stage(self, copies: int, flops_each: float) -> None:
-        """Record ``copies`` independent operations of ``flops_each`` flops."""
+        """Record ``copies`` independent operations of ``flops_each`` flops.
+
+        Parameters
+        ----------
+        copies : int
+            How many run at once (none is recorded when 0).
+        flops_each : float
+            The flops of one.
+        """
         if copies <= 0:
             return
         self.work += copies * flops_each
@@ -217,7 +233,7 @@ def _reduce(D, U, S, count):
 
 def chain_system(model, q) -> tuple:
     """The block-tridiagonal A = WᵀKW of a serial chain at q, from the tree's K
-    (:func:`.operator_tree.k_blocks`), with every block padded to the largest size b.
+    (:func:`.tree_blocks.k_blocks`), with every block padded to the largest size b.
 
     A block of fewer rows (a joint of more degrees of freedom; a free-flying base has
     none) is padded with identity on the diagonal and zeros beside it: the padded
@@ -241,6 +257,14 @@ def chain_system(model, q) -> tuple:
     ------
     ValueError
         Not a serial chain; what :class:`.operator_tree.ConstraintForceSolver` refuses.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon.constraints.cyclic_reduction import chain_system
+    >>> D, U, sizes = chain_system(es.zoo.load("jaramillo_rpr"), [0.5, 0.25, -0.8])
+    >>> D.shape, U.shape, sizes
+    ((3, 5, 5), (2, 5, 5), [5, 5, 5])
     """
     from . import operator_tree as ot
 
@@ -296,6 +320,7 @@ def forward_dynamics(
     True
     """
     from . import operator_tree as ot
+    from .tree_blocks import apply_blocks
 
     if solver not in SOLVERS:
         raise ValueError(f"solver: expected one of {SOLVERS}, got {solver!r}")
@@ -307,13 +332,13 @@ def forward_dynamics(
     k = [Hi.shape[1] for Hi in d.H]
     net = tau - xi
     FT = [net[d.dof[i] : d.dof[i] + k[i]] for i in range(n)]
-    qdd1 = ot.apply_blocks(fd.C, FT, k)  # ➋
+    qdd1 = apply_blocks(fd.C, FT, k)  # ➋
     S = np.zeros((n, D.shape[1]))
-    for i, s_i in enumerate(ot.apply_blocks(fd.B, FT, sizes)):
+    for i, s_i in enumerate(apply_blocks(fd.B, FT, sizes)):
         S[i, : sizes[i]] = -s_i  # ➌
     run = cyclic_reduction_solve if solver == "cyclic_reduction" else thomas_solve
     FS = [x[: sizes[i]] for i, x in enumerate(run(D, U, S, count))]  # ➍
-    qdd2 = ot.apply_blocks(fd.Bt, FS, k)  # ➎
+    qdd2 = apply_blocks(fd.Bt, FS, k)  # ➎
     out = np.zeros(model.nv)
     for i in range(n):
         if d.dof[i] >= 0:

@@ -49,6 +49,14 @@ from ..spatial.spatial6 import translation_operator as translation
 from . import operator_tree as ot
 from .kinematics import _drift, _Frames, _independent_rows
 
+__all__ = [
+    "JointCoupling",
+    "SpatialRows",
+    "OperatorConstrained",
+    "spatial_rows",
+    "constrained_forward_dynamics",
+]
+
 _UP = np.array([0.0, 0.0, 1.0])
 
 

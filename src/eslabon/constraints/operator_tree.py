@@ -56,6 +56,25 @@ from ..kinematics.kinematic_pass import kinematic_pass
 from ..model.configuration import check_configuration
 from ..spatial.rotations import skew
 from ..spatial.spatial6 import translation_operator as translation
+from .tree_blocks import (
+    apply_blocks,
+    eliminate_leaves_first,
+    k_blocks,
+    project_blocks,
+)
+
+__all__ = [
+    "TreeData",
+    "TreeOperators",
+    "TreeWrenches",
+    "ConstraintForceSolver",
+    "tree_data",
+    "path_operator",
+    "tree_operators",
+    "operator_terms",
+    "inverse_dynamics",
+    "forward_dynamics",
+]
 
 
 class TreeData(NamedTuple):
@@ -158,6 +177,14 @@ def tree_data(model, q, qd) -> TreeData:
     ------
     ValueError
         A joint the form does not take (:func:`require_tree_joints`) or a bad state.
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon.constraints import operator_tree as ot
+    >>> d = ot.tree_data(es.zoo.load("five_bar"), np.zeros(4), np.zeros(4))
+    >>> d.parent.tolist()  # two branches from the ground
+    [-1, -1, 0, 1]
     """
     require_tree_joints(model)
     q, qd = _check_state(model, q, qd=qd)
@@ -229,6 +256,15 @@ def path_operator(d: TreeData) -> tuple:
     tuple of ndarray
         P = 1 − Σ E_{λ(i),i} P̂_{λ(i),i}, and φ built from the ancestry (not by
         inverting P; ``P @ phi`` is the identity).
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon.constraints import operator_tree as ot
+    >>> d = ot.tree_data(es.zoo.load("five_bar"), np.zeros(4), np.zeros(4))
+    >>> P, phi = ot.path_operator(d)
+    >>> bool(np.allclose(P @ phi, np.eye(24))), bool(np.all(phi[:6, 6:12] == 0))
+    (True, True)
     """
     n = len(d.parent)
     P, phi = np.eye(6 * n), np.zeros((6 * n, 6 * n))
@@ -297,6 +333,16 @@ def operator_terms(model, q, qd):
     -------
     M : ndarray (nv, nv)
     xi : ndarray (nv,)
+
+    Examples
+    --------
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon.constraints import operator_tree as ot
+    >>> dog = es.zoo.load("quadruped")
+    >>> q = es.random_configuration(dog, np.random.default_rng(1))
+    >>> M, xi = ot.operator_terms(dog, q, np.zeros(dog.nv))
+    >>> bool(np.allclose(M, es.mass_matrix(dog, q), atol=1e-12))
+    True
     """
     ops = tree_operators(model, q, qd)
     phiT_H = ops.phi.T @ ops.H
@@ -411,110 +457,11 @@ def inverse_inertias(model, d: TreeData) -> np.ndarray:
     return out
 
 
-def k_blocks(d: TreeData, I_inv) -> dict:
-    """The non-zero blocks of K = Pᵀ I⁻¹ P of a tree, {(j, k): (6, 6)} with both (j, k)
-    and (k, j) (module docstring: diagonal, parent–child and sibling blocks)."""
-    n = len(d.parent)
-    X = [  # P̂_{λ(i),i}; the identity for a body on the ground (not used)
-        translation(d.origins[i] - d.origins[d.parent[i]]) if d.parent[i] >= 0 else np.eye(6)
-        for i in range(n)
-    ]
-    K = {(i, i): I_inv[i].copy() for i in range(n)}
-    children: dict = {}
-    for i in range(n):
-        p = d.parent[i]
-        if p < 0:
-            continue
-        K[(i, i)] += X[i].T @ I_inv[p] @ X[i]
-        K[(p, i)] = -I_inv[p] @ X[i]
-        K[(i, p)] = K[(p, i)].T
-        for s in children.get(p, []):
-            K[(s, i)] = X[s].T @ I_inv[p] @ X[i]
-            K[(i, s)] = K[(s, i)].T
-        children.setdefault(p, []).append(i)
-    return K
-
-
-def project_blocks(K: dict, left, right) -> dict:
-    """{(j, k): left_jᵀ K_jk right_k} for per-body maps (e.g. A = WᵀKW, B = WᵀKH̄)."""
-    return {(j, k): left[j].T @ blk @ right[k] for (j, k), blk in K.items()}
-
-
-def apply_blocks(blocks: dict, x: list, sizes) -> list:
-    """y_j = Σ_k blocks[j, k] x_k, a list of per-body vectors (rows of ``sizes``)."""
-    y = [np.zeros(s) for s in sizes]
-    for (j, k), blk in blocks.items():
-        if blk.size:
-            y[j] = y[j] + blk @ x[k]
-    return y
-
-
-class Elimination(NamedTuple):
-    """The solve of A x = S by block elimination from the leaves inward.
-
-    Attributes
-    ----------
-    x : list of ndarray
-    fill : int
-        Blocks created that were not in A (0 on a tree: see the module docstring).
-    """
-
-    x: list
-    fill: int
-
-
-def eliminate_leaves_first(blocks: dict, S: list) -> Elimination:
-    """Solve the SPD block system A x = S, A given by its non-zero ``blocks`` {(j, k)},
-    eliminating bodies n−1, …, 0 (leaves before their parents) and substituting back.
-
-    Parameters
-    ----------
-    blocks : dict
-        {(j, k): (d_j, d_k)} with both orders present.
-    S : list of ndarray (d_j,)
-
-    Returns
-    -------
-    Elimination
-    """
-    n = len(S)
-    A = {key: blk.copy() for key, blk in blocks.items() if blk.size}
-    nbrs: list[set] = [set() for _ in range(n)]
-    for j, k in A:
-        if j != k:
-            nbrs[j].add(k)
-    S = [s.copy() for s in S]
-    done, fill, steps = [False] * n, 0, []
-    for k in range(n - 1, -1, -1):
-        if S[k].size == 0:
-            done[k] = True
-            continue
-        D = A[(k, k)]
-        live = sorted(j for j in nbrs[k] if not done[j])
-        G = {j: np.linalg.solve(D, A[(k, j)]) for j in live}  # D_k⁻¹ A_kj
-        y = np.linalg.solve(D, S[k])
-        for j in live:
-            S[j] = S[j] - A[(j, k)] @ y
-            for l in live:
-                if (j, l) not in A:
-                    A[(j, l)] = np.zeros((S[j].size, S[l].size))
-                    nbrs[j].add(l)
-                    fill += 1
-                A[(j, l)] = A[(j, l)] - A[(j, k)] @ G[l]
-        steps.append((k, live))
-        done[k] = True
-    x = [np.zeros(s.size) for s in S]
-    for k, live in reversed(steps):
-        r = S[k] - sum((A[(k, j)] @ x[j] for j in live), np.zeros(S[k].size))
-        x[k] = np.linalg.solve(A[(k, k)], r)
-    return Elimination(x, fill)
-
-
 def forward_dynamics(model, q, qd, tau, body_forces=None) -> np.ndarray:
     """q̈ (nv,) of a tree by the constraint-force form (Figure 8 on the tree's K).
 
     ➊ F_T = τ − ξ + Hᵀ φ F_ext (ξ by :func:`inverse_dynamics` at q̈ = 0); ➋ q̈₁ = C F_T;
-    ➌ S = −B F_T; ➍ F_S = A⁻¹ S by :func:`eliminate_leaves_first`; ➎ q̈₂ = +Bᵀ F_S (the
+    ➌ S = −B F_T; ➍ F_S = A⁻¹ S by :func:`.tree_blocks.eliminate_leaves_first`; ➎ q̈₂ = +Bᵀ F_S (the
     sign of (1.100); Figure 8 prints −); ➏ q̈ = q̈₁ + q̈₂.
 
     Parameters
@@ -579,7 +526,18 @@ class ConstraintForceSolver:
         self.fill = 0
 
     def solve(self, force) -> np.ndarray:
-        """q̈ = (C − BᵀA⁻¹B) F_T for a generalized force F_T (nv,)."""
+        """q̈ = (C − BᵀA⁻¹B) F_T for a generalized force F_T, steps ➋–➏.
+
+        Parameters
+        ----------
+        force : ndarray (nv,)
+            F_T [N·m, N].
+
+        Returns
+        -------
+        ndarray (nv,)
+            M⁻¹ F_T.
+        """
         d, n = self.data, len(self.data.parent)
         FT = [force[d.dof[i] : d.dof[i] + d.H[i].shape[1]] for i in range(n)]
         k = [Hi.shape[1] for Hi in d.H]
