@@ -46,8 +46,8 @@ def test_cyclic_reduction_solves_the_block_tridiagonal_system(n, b):
 
 
 def _floating_chain():
-    """A free-flying base carrying a spherical joint, a fixed link and two revolute
-    joints: blocks of 0, 3, 6, 5, 5 rows, padded to 6."""
+    """A free-flying base carrying a spherical joint, a fixed link (folded into its
+    parent) and two revolute joints: blocks of 0, 3, 5, 5 rows, padded to 5."""
     b = ModelBuilder()
     box = np.diag([0.3, 0.2, 0.1])
     i = b.add_body(0, "free_flyer", mass=5.0, inertia=box)

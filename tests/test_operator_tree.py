@@ -6,6 +6,8 @@ Schur complement on the tree's K against the articulated-body algorithm."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,64 @@ def test_refusals_name_what_is_missing():
         ot.inverse_dynamics(quad, *_state("quadruped")[1:4], body_forces=np.zeros((2, 6)))
     with pytest.raises(ValueError, match="qd"):
         ot.tree_data(quad, es.random_configuration(quad), np.zeros(3))
+
+
+ROBOTS = ("solo12", "anymal", "talos", "g1")
+
+
+def _robot(name):
+    from checks import example_robot_data_root
+
+    if example_robot_data_root() is None:
+        pytest.skip("example-robot-data is not installed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # anymal's base inertia is implausible (its own data)
+        return es.robots.load(name)
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_real_robots_with_fixed_bodies_folded(name):
+    """Sensor frames and massless links on fixed joints (no I⁻¹ of their own) are folded
+    into their parents; q̈ then equals ABA, and M equals CRBA."""
+    model = _robot(name)
+    rng = np.random.default_rng(6)
+    q = es.random_configuration(model, rng)
+    v, tau = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    assert _rel(ot.operator_terms(model, q, v)[0], es.mass_matrix(model, q)) < 1e-12
+    solver = ot.ConstraintForceSolver(model, q)
+    assert len(solver.data.parent) < model.nb  # something was folded
+    assert (
+        _rel(ot.forward_dynamics(model, q, v, tau), es.forward_dynamics(model, q, v, tau)) < 1e-11
+    )
+    assert solver.fill == 0
+
+
+@pytest.mark.parametrize("name", ("quadruped", "humanoid", "solo12"))
+def test_joint_forces_equal_pinocchios(name):
+    """F_i against Pinocchio's data.f after rnea (the force through joint i in its
+    frame, [linear; angular]), rotated to world axes: same point, O_i."""
+    pin = pytest.importorskip("pinocchio")
+    from eslabon.interop.pinocchio import configuration_order, dof_order, to_pinocchio
+
+    model = _robot(name) if name == "solo12" else es.zoo.load(name)
+    pm = to_pinocchio(model)
+    data = pm.createData()
+    rng = np.random.default_rng(8)
+    q = es.random_configuration(model, rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    qo, vo = configuration_order(model), dof_order(model)
+    pin.rnea(pm, data, q[qo], v[vo], a[vo])
+    forces = [f.copy() for f in data.f]
+    pin.forwardKinematics(pm, data, q[qo])
+    ours = ot.inverse_dynamics(model, q, v, a)
+    scale = np.abs(ours.joint_force).max()
+    compared = 0
+    for i in range(1, model.nb + 1):
+        if not pm.existJointName(model.joint_names[i]):
+            continue  # a fixed joint, merged by the twin
+        j = pm.getJointId(model.joint_names[i])
+        R = data.oMi[j].rotation
+        theirs = np.r_[R @ forces[j].angular, R @ forces[j].linear]
+        np.testing.assert_allclose(ours.joint_force[i - 1], theirs, atol=1e-12 * scale)
+        compared += 1
+    assert compared == model.nv - 5  # every moving joint (the free flyer counts once)

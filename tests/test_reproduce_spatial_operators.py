@@ -76,6 +76,8 @@ def test_reproduce_jaramillo(tmp_path, capsys):
     assert json.loads((tmp_path / "summary.json").read_text())["B"]["M"]["max_abs_diff"] < 1e-9
     ext = data["extensions"]  # trees, constraints in the chain, the O(log2 N) claim
     for name, row in ext["trees"].items():
+        if "skipped" in row:  # a robot of example-robot-data, when it is not installed
+            continue
         assert max(row["M_vs_crba"], row["xi_vs_rnea"], row["tau_vs_rnea"]) < 1e-12, name
         assert ("qdd_vs_aba" in row) != ("constraint_force_form" in row), name
         if "qdd_vs_aba" in row:

@@ -235,9 +235,11 @@ def chain_system(model, q) -> tuple:
     """The block-tridiagonal A = WᵀKW of a serial chain at q, from the tree's K
     (:func:`.tree_blocks.k_blocks`), with every block padded to the largest size b.
 
-    A block of fewer rows (a joint of more degrees of freedom; a free-flying base has
-    none) is padded with identity on the diagonal and zeros beside it: the padded
-    unknowns are decoupled and come out zero, and the matrix stays SPD.
+    Bodies on fixed joints are folded into their parents first
+    (:func:`.operator_tree.fold_fixed_bodies`), so n counts the moving joints. A block
+    of fewer rows (a joint of more degrees of freedom; a free-flying base has none) is
+    padded with identity on the diagonal and zeros beside it: the padded unknowns are
+    decoupled and come out zero, and the matrix stays SPD.
 
     Parameters
     ----------
@@ -251,7 +253,7 @@ def chain_system(model, q) -> tuple:
     D : ndarray (n, b, b)
     U : ndarray (n − 1, b, b)
     sizes : list of int
-        Each body's own number of rows, 6 − k_i.
+        Each moving body's own number of rows, 6 − k_i.
 
     Raises
     ------
@@ -270,9 +272,9 @@ def chain_system(model, q) -> tuple:
 
     if np.any(model.parent[1:] != np.arange(model.nb)):
         raise ValueError("model: the cyclic reduction here takes a serial chain (parent i − 1)")
-    solver = ot.ConstraintForceSolver(model, q)
+    solver = ot.ConstraintForceSolver(model, q)  # fixed bodies folded: still a chain
     sizes = [w.shape[1] for w in solver.W]
-    n, b = model.nb, max(sizes)
+    n, b = len(sizes), max(sizes)
     D = np.tile(np.eye(b), (n, 1, 1))
     U = np.zeros((n - 1, b, b))
     for i in range(n):
@@ -328,7 +330,7 @@ def forward_dynamics(
     fd = ot.ConstraintForceSolver(model, q)
     xi = ot.inverse_dynamics(model, q, qd, np.zeros(model.nv)).tau  # ➊
     tau = np.asarray(tau, dtype=float)
-    d, n = fd.data, model.nb
+    d, n = fd.data, len(fd.data.parent)
     k = [Hi.shape[1] for Hi in d.H]
     net = tau - xi
     FT = [net[d.dof[i] : d.dof[i] + k[i]] for i in range(n)]

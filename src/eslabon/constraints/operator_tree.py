@@ -35,7 +35,10 @@ block: when body k goes, its remaining neighbours are its parent and its sibling
 are already joined. The work is O(Σ_i (1 + s_i)²) for s_i siblings — O(n) for bounded
 branching — and q̈ = C F_T + Bᵀ F_S (1.100) with S = −B F_T (1.96), as for the chain.
 External spatial forces on the bodies enter step ➊ as the document's F_ext of (1.78):
-F_T = τ − ξ + Hᵀ φ F_ext.
+F_T = τ − ξ + Hᵀ φ F_ext. A body on a fixed joint transmits a whole spatial force (W = 1, no
+H) and would need its own I⁻¹; it moves rigidly with its parent, so it is folded into it
+first (its inertia moved to the parent's origin, exact), which also takes sensor frames
+and massless links of real robots.
 
 Reference formulations in numpy (Python loops over the bodies), one state at a time:
 q (nq,), q̇, q̈, τ (nv,). The joints are those of :mod:`eslabon.dynamics.soa` (maps fixed
@@ -432,22 +435,23 @@ def inverse_dynamics(model, q, qd, qdd, body_forces=None) -> TreeWrenches:
     return TreeWrenches(tau + friction + armature * qdd, F, FS, acc)
 
 
-def inverse_inertias(model, d: TreeData) -> np.ndarray:
+def inverse_inertias(d: TreeData, names) -> np.ndarray:
     """I_i⁻¹ (n, 6, 6) from the centroidal inertias, P̂(−s)ᵀ diag(J_cm⁻¹, 1/m) P̂(−s).
 
     Raises
     ------
     ValueError
-        A body with no mass or a singular centroidal inertia, named.
+        A body with no mass or a singular centroidal inertia, named from ``names``.
     """
     out = np.empty_like(d.inertia)
     for i in range(len(d.parent)):
         m, ev = d.mass[i], np.linalg.eigvalsh(d.J_cm[i])
         if m <= 0.0 or ev[0] <= 1e-12 * max(1.0, ev[-1]):
             raise ValueError(
-                f"model: body {model.body_names[i + 1]!r} has a singular 6×6 inertia (mass "
-                f"{m:.3g}, smallest centroidal moment {ev[0]:.3g}): the constraint-force "
-                "form needs I⁻¹; use the operator form (operator_terms) for this model"
+                f"model: body {names[i]!r} has a singular 6×6 inertia (mass {m:.3g}, "
+                f"smallest centroidal moment {ev[0]:.3g}, with the bodies fixed to it): the "
+                "constraint-force form needs I⁻¹; use the operator form (operator_terms) "
+                "for this model"
             )
         inv_cm = np.zeros((6, 6))
         inv_cm[:3, :3] = np.linalg.inv(d.J_cm[i])
@@ -455,6 +459,52 @@ def inverse_inertias(model, d: TreeData) -> np.ndarray:
         X = translation(-d.com_offset[i])
         out[i] = X.T @ inv_cm @ X
     return out
+
+
+def fold_fixed_bodies(d: TreeData, names) -> tuple:
+    """The tree with every body on a fixed joint folded into its parent: its 6×6
+    inertia moved to the parent's origin, I_p + P̂(O_c − O_p) I_c P̂(O_c − O_p)ᵀ (exact:
+    it moves rigidly with the parent), its children hung from the parent; a body fixed
+    to the ground (it does not move) is dropped. Returns (TreeData, names) of the kept
+    bodies; mass, com_offset and J_cm are recomputed from the combined I."""
+    n = len(d.parent)
+    owner = np.full(n, -1)
+    inertia = d.inertia.copy()
+    for i in range(n):
+        p = d.parent[i]
+        fixed = d.H[i].shape[1] == 0
+        owner[i] = (owner[p] if p >= 0 else -1) if fixed else i
+        if fixed and owner[i] >= 0:
+            o = owner[i]
+            T = translation(d.origins[i] - d.origins[o])
+            inertia[o] += T @ inertia[i] @ T.T
+    kept = [i for i in range(n) if owner[i] == i]
+    index = {b: k for k, b in enumerate(kept)}
+    parent = np.array([index.get(owner[d.parent[i]], -1) if d.parent[i] >= 0 else -1 for i in kept])
+    I = inertia[kept]
+    mass = I[:, 3, 3].copy()
+    s = np.zeros((len(kept), 3))
+    J_cm = np.zeros((len(kept), 3, 3))
+    for k in range(len(kept)):
+        m = mass[k]
+        if m > 0:
+            ms = I[k, :3, 3:]  # m s̃
+            s[k] = np.array([ms[2, 1], ms[0, 2], ms[1, 0]]) / m
+        J_cm[k] = I[k, :3, :3] - m * (s[k] @ s[k] * np.eye(3) - np.outer(s[k], s[k]))
+    folded = TreeData(
+        parent,
+        d.origins[kept],
+        [d.H[i] for i in kept],
+        I,
+        d.bias[kept],
+        d.gyroscopic[kept],
+        d.dof[kept],
+        mass,
+        s,
+        J_cm,
+        d.velocity[kept],
+    )
+    return folded, [names[i] for i in kept]
 
 
 def forward_dynamics(model, q, qd, tau, body_forces=None) -> np.ndarray:
@@ -507,6 +557,12 @@ class ConstraintForceSolver:
     """M⁻¹ by the Schur complement (1.102) on a tree at one configuration: the blocks
     of K, A, B, C once, then :meth:`solve` for any generalized force (steps ➋–➏).
 
+    Bodies on fixed joints are first folded into their parents
+    (:func:`fold_fixed_bodies`): a fixed joint transmits a whole spatial force (W = 1,
+    no H), so such a body adds six constraint rows and needs its own I⁻¹, which a
+    sensor frame or a massless link does not have; folded, it adds neither. The
+    joints' constraint forces F_S of :meth:`solve` are then those of the moving joints.
+
     Parameters
     ----------
     model : Model
@@ -514,9 +570,9 @@ class ConstraintForceSolver:
     """
 
     def __init__(self, model, q):
-        d = tree_data(model, q, np.zeros(model.nv))
+        d, names = fold_fixed_bodies(tree_data(model, q, np.zeros(model.nv)), model.body_names[1:])
         self.model, self.data = model, d
-        K = k_blocks(d, inverse_inertias(model, d))
+        K = k_blocks(d, inverse_inertias(d, names))
         self.W = [soa.complement(Hi) for Hi in d.H]
         self.Hbar = [soa.force_map(Hi) for Hi in d.H]
         self.A = project_blocks(K, self.W, self.W)

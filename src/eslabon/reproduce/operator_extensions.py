@@ -4,10 +4,10 @@ constraint-force forms, and the O(log₂ N) parallel claim — each computed bes
 independent method of eslabon.
 
 * Trees (:mod:`eslabon.constraints.operator_tree`): M = Hᵀ φ I φᵀ H, ξ, τ and the joints'
-  spatial forces on the zoo's quadruped, humanoid and Andrews' squeezer against the
-  composite-rigid-body and Newton–Euler kernels; q̈ by the constraint-force form on the
-  tree against the articulated-body algorithm, with the fill of the leaves-first
-  elimination (none, as derived).
+  spatial forces on the zoo's quadruped, humanoid and Andrews' squeezer and on Solo 12
+  and Talos (example-robot-data) against the composite-rigid-body and Newton–Euler
+  kernels; q̈ by the constraint-force form on the tree against the articulated-body
+  algorithm, with the fill of the leaves-first elimination (none, as derived).
 * Constraints (:mod:`eslabon.constraints.operator_constraints`): loop closures on a chain
   (four-bar) and on a tree (Andrews' squeezer), foot contacts on the floating quadruped,
   a locked and a coupled joint, and a wheel rolling without slip (non-holonomic) on a
@@ -80,8 +80,13 @@ def _rel(a, b):
 def trees(rng) -> tuple[dict, list]:
     """The tree forms on the zoo's branched models, against the compiled kernels."""
     data, lines = {}, ["Trees (operator form M = Hᵀ φ I φᵀ H; constraint-force form on the tree)"]
-    for name in ("quadruped", "humanoid", "andrews_squeezer"):
-        model = zoo.load(name)
+    for name in ("quadruped", "humanoid", "andrews_squeezer", "solo12", "talos"):
+        try:
+            model = zoo.load(name) if name in zoo.names() else _robot(name)
+        except (ImportError, ValueError, OSError) as exc:  # example-robot-data missing
+            data[name] = {"skipped": str(exc)}
+            lines.append(f"  {name}: skipped ({exc})")
+            continue
         q = random_configuration(model, rng)
         v, a, tau = (rng.normal(size=model.nv) for _ in range(3))
         M, xi = ot.operator_terms(model, q, v)
@@ -99,6 +104,7 @@ def trees(rng) -> tuple[dict, list]:
             solver.solve(tau)
             row["qdd_vs_aba"] = _rel(qdd, forward_dynamics(model, q, v, tau))
             row["fill"] = solver.fill
+            row["folded"] = int(model.nb - len(solver.data.parent))
         except ValueError as exc:
             row["constraint_force_form"] = str(exc)
         data[name] = row
@@ -106,12 +112,23 @@ def trees(rng) -> tuple[dict, list]:
             f"  {name} ({row['bodies']} bodies, {row['branches']} branching bodies): "
             f"M {row['M_vs_crba']:.1e}, ξ {row['xi_vs_rnea']:.1e}, τ {row['tau_vs_rnea']:.1e}"
             + (
-                f", q̈ {row['qdd_vs_aba']:.1e} (fill {row['fill']})"
+                f", q̈ {row['qdd_vs_aba']:.1e} (fill {row['fill']}, {row['folded']} fixed "
+                "bodies folded)"
                 if "fill" in row
                 else f"; constraint-force form refused: {row['constraint_force_form']}"
             )
         )
     return data, lines
+
+
+def _robot(name):
+    import warnings
+
+    from ..robots import load
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return load(name)
 
 
 def _kkt(model, q, qd, tau, h=1e-6):
