@@ -79,7 +79,7 @@ class JointCoupling(NamedTuple):
     ratio: float = 0.0
 
 
-def _frame_row_directions(model, r, f, n):
+def _frame_row_directions(r, f, n):
     """Γ (k, n, 6) of one loop closure, contact or rolling wheel (module docstring)."""
     d_origins = f.T[1:, :3, 3]
     Rb, pb, body_b, _ = f.pose(r.frame_b)
@@ -191,7 +191,7 @@ def spatial_rows(model, q, qd, *, constraints=None, couplings=()) -> SpatialRows
             rows = checked(model, constraints)
             f = _Frames(model, q, qd)
             for r in rows:
-                G += _frame_row_directions(model, r, f, n)
+                G += _frame_row_directions(r, f, n)
             gamma.append(_drift(rows, f))
             names += list(row_names(rows))
     for c in couplings:

@@ -20,6 +20,7 @@ independent method of eslabon.
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -282,14 +283,16 @@ def claim(sizes=SIZES, seed: int = 3) -> tuple[dict, list]:
             f"{1e3 * row['seconds_cr']:>8.2f} {1e3 * row['seconds_thomas']:>8.2f}"
         )
     ratio = rows[-1]["work_cr"] / rows[-1]["work_thomas"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines.append(
         f"  work grows as N for both (CR ≈ {ratio:.2f}× Thomas); CR's depth grows by a constant "
         "per doubling of N (log₂ N), Thomas's doubles (N). With p = 2 cores, time ≥ "
         f"work/p: CR's {ratio:.2f}× the work over 2 cores cannot beat the serial recursion in "
         "flops; its wall-clock lead here is numpy batching a level into one call (fewer "
-        "Python steps), not parallelism."
+        f"Python steps), not parallelism. Load average while timing: {load:.1f} on "
+        f"{os.cpu_count()} cores."
     )
-    return {"rows": rows, "work_ratio": ratio}, lines
+    return {"rows": rows, "work_ratio": ratio, "load_average": load}, lines
 
 
 def reproduce(rng=None) -> tuple[dict, list]:
