@@ -94,3 +94,5 @@ def test_reproduce_jaramillo(tmp_path, capsys):
     np.testing.assert_allclose(steps, steps[0], rtol=1e-12)  # depth: a constant per doubling
     assert all(r["depth_thomas"] == r["work_thomas"] for r in rows)
     assert all(r["relative_difference"] < 1e-9 for r in rows)
+    assert all(r["xi_vs_rnea"] < 1e-12 for r in rows)  # step 1 by scans
+    assert np.ptp(np.diff([r["stages_scans"] for r in rows])) == 0

@@ -13,9 +13,10 @@ independent method of eslabon.
   a locked and a coupled joint, and a wheel rolling without slip (non-holonomic) on a
   small tree of eslabon's own, against :func:`eslabon.constraints.constrained_forward_dynamics`
   and against a direct KKT solve with −Ȧq̇ from central differences.
-* The claim (:mod:`eslabon.constraints.cyclic_reduction`): step ➍ by block cyclic
-  reduction against the serial block LDLᵀ, with operation counts and depth for
-  N = 8 … 1024 and the wall clock on this machine (informative only).
+* The claim (:mod:`eslabon.constraints.cyclic_reduction`, :mod:`eslabon.constraints.prefix_scan`):
+  step ➍ by block cyclic reduction against the serial block LDLᵀ, and step ➊'s four
+  recursions as prefix scans against the serial ones, with operation counts and depth
+  for N = 8 … 1024 and the wall clock on this machine (informative only).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 
 from .. import zoo
 from ..constraints import constrained_forward_dynamics as package_constrained
-from ..constraints import constraint_jacobian, partition
+from ..constraints import constraint_jacobian, partition, prefix_scan
 from ..constraints import cyclic_reduction as cr
 from ..constraints import operator_constraints as oc
 from ..constraints import operator_tree as ot
@@ -283,6 +284,33 @@ def claim(sizes=SIZES, seed: int = 3) -> tuple[dict, list]:
             f"{1e3 * row['seconds_cr']:>8.2f} {1e3 * row['seconds_thomas']:>8.2f}"
         )
     ratio = rows[-1]["work_cr"] / rows[-1]["work_thomas"]
+    lines += [
+        "  Step ➊ (ξ) as four scans (poses, velocities, accelerations, forces) vs the four "
+        "serial recursions, and the whole forward dynamics (➊ + ➍; the per-body local steps "
+        "add a constant number of stages to both):",
+        f"  {'N':>5} {'|ξ−RNEA|':>9} {'stages scan':>11} {'stages ser':>10} {'work scan':>10} "
+        f"{'work ser':>9} {'stages ➊+➍ par':>15} {'stages ➊+➍ ser':>15}",
+    ]
+    for row in rows:
+        n = row["N"]
+        model = random_chain(n, seed=seed)
+        q, v = rng.normal(size=model.nq), rng.normal(size=model.nv)
+        c = cr.OperationCount()
+        xi = prefix_scan.newton_euler_by_scans(model, q, v, np.zeros(model.nv), c)
+        serial_work = (n - 1) * (prefix_scan.POSE_FLOPS + 3 * prefix_scan.MAP_FLOPS)
+        row.update(
+            xi_vs_rnea=_rel(xi, bias_forces(model, q, v)),
+            stages_scans=c.stages,
+            stages_serial_recursions=4 * (n - 1),
+            work_scans=c.work,
+            work_serial_recursions=serial_work,
+            depth_scans=c.depth,
+        )
+        lines.append(
+            f"  {n:>5} {row['xi_vs_rnea']:>9.1e} {c.stages:>11} {4 * (n - 1):>10} "
+            f"{c.work:>10.3g} {serial_work:>9.3g} {c.stages + row['stages_cr']:>15} "
+            f"{4 * (n - 1) + row['stages_thomas']:>15}"
+        )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines.append(
         f"  work grows as N for both (CR ≈ {ratio:.2f}× Thomas); CR's depth grows by a constant "
