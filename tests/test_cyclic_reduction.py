@@ -142,3 +142,12 @@ def test_shapes_are_checked_by_name():
         cr.forward_dynamics(es.zoo.load("planar2"), [0, 0], [0, 0], [0, 0], solver="fast")
     with pytest.raises(ValueError, match="serial chain"):
         cr.chain_system(es.zoo.load("five_bar"), np.zeros(4))
+
+
+def test_batches_are_the_single_states_stacked():
+    model = es.zoo.load("jaramillo_rpr")
+    rng = np.random.default_rng(4)
+    q, v, tau = (rng.normal(size=(2, 3)) for _ in range(3))
+    out = cr.forward_dynamics(model, q, v, tau)
+    for k in range(2):
+        np.testing.assert_array_equal(out[k], cr.forward_dynamics(model, q[k], v[k], tau[k]))

@@ -162,3 +162,15 @@ def test_bad_arguments_are_named():
         oc.spatial_rows(model, q, v, constraints=())
     with pytest.raises(ValueError, match="tau"):
         oc.constrained_forward_dynamics(model, q, v, tau[:2])
+
+
+def test_batches_are_the_single_states_stacked():
+    model = rolling_wheel_tree()
+    states = [_case("rolling_wheel_tree", seed=s)[1:] for s in range(3)]
+    q, v, tau = (np.array([s[k] for s in states]) for k in range(3))
+    out = oc.constrained_forward_dynamics(model, q, v, tau)
+    for k in range(3):
+        one = oc.constrained_forward_dynamics(model, q[k], v[k], tau[k])
+        np.testing.assert_array_equal(out.qdd[k], one.qdd)
+        np.testing.assert_array_equal(out.body_forces[k], one.body_forces)
+    assert out.names == one.names

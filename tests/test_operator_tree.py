@@ -93,9 +93,10 @@ def test_joint_forces_balance_each_subtree_and_split_on_h_and_w(name):
         np.testing.assert_allclose(out.joint_force[i], total, atol=1e-9 * np.abs(own).max())
         Hbar, W = es.dynamics.soa.force_map(d.H[i]), es.dynamics.soa.complement(d.H[i])
         tau_i = d.H[i].T @ out.joint_force[i]
-        np.testing.assert_allclose(
-            Hbar @ tau_i + W @ out.constraint_force[i], out.joint_force[i], atol=1e-10
-        )
+        start = sum(6 - Hj.shape[1] for Hj in d.H[:i])
+        FS_i = out.constraint_force[start : start + W.shape[1]]
+        np.testing.assert_allclose(Hbar @ tau_i + W @ FS_i, out.joint_force[i], atol=1e-10)
+    assert out.constraint_force.size == sum(6 - Hj.shape[1] for Hj in d.H)
 
 
 @pytest.mark.parametrize("name", INVERTIBLE)
@@ -197,3 +198,20 @@ def test_joint_forces_equal_pinocchios(name):
         np.testing.assert_allclose(ours.joint_force[i - 1], theirs, atol=1e-12 * scale)
         compared += 1
     assert compared == model.nv - 5  # every moving joint (the free flyer counts once)
+
+
+def test_batches_are_the_single_states_stacked():
+    model = es.zoo.load("quadruped")
+    rng = np.random.default_rng(11)
+    q = np.array([es.random_configuration(model, rng) for _ in range(3)])
+    v, a = rng.normal(size=(3, model.nv)), rng.normal(size=(3, model.nv))
+    M, xi = ot.operator_terms(model, q, v)
+    out = ot.inverse_dynamics(model, q, v, a)
+    qdd = ot.forward_dynamics(model, q, v, a)
+    for k in range(3):
+        np.testing.assert_array_equal(M[k], ot.operator_terms(model, q[k], v[k]).M)
+        np.testing.assert_array_equal(
+            out.joint_force[k], ot.inverse_dynamics(model, q[k], v[k], a[k]).joint_force
+        )
+        np.testing.assert_array_equal(qdd[k], ot.forward_dynamics(model, q[k], v[k], a[k]))
+    assert xi.shape == (3, model.nv) and out.constraint_force.shape[0] == 3

@@ -78,3 +78,12 @@ def test_bad_arguments_are_named():
         ps.scan((np.zeros((2, 3)), np.zeros((2, 6))), "twist")
     with pytest.raises(ValueError, match="serial chain"):
         ps.newton_euler_by_scans(es.zoo.load("five_bar"), np.zeros(4), np.zeros(4), np.zeros(4))
+
+
+def test_batches_are_the_single_states_stacked():
+    model = es.zoo.load("puma560")
+    rng = np.random.default_rng(4)
+    q, v, a = (rng.normal(size=(2, 6)) for _ in range(3))
+    out = ps.newton_euler_by_scans(model, q, v, a)
+    for k in range(2):
+        np.testing.assert_array_equal(out[k], ps.newton_euler_by_scans(model, q[k], v[k], a[k]))

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .batch import batched
+
 __all__ = [
     "OperationCount",
     "thomas_solve",
@@ -236,7 +238,7 @@ def chain_system(model, q) -> tuple:
     (:func:`.tree_blocks.k_blocks`), with every block padded to the largest size b.
 
     Bodies on fixed joints are folded into their parents first
-    (:func:`.operator_tree.fold_fixed_bodies`), so n counts the moving joints. A block
+    (:func:`.tree_blocks.fold_fixed_bodies`), so n counts the moving joints. A block
     of fewer rows (a joint of more degrees of freedom; a free-flying base has none) is
     padded with identity on the diagonal and zeros beside it: the padded unknowns are
     decoupled and come out zero, and the matrix stays SPD.
@@ -287,6 +289,7 @@ def chain_system(model, q) -> tuple:
 SOLVERS = ("cyclic_reduction", "thomas")
 
 
+@batched(3)
 def forward_dynamics(
     model, q, qd, tau, *, solver: str = "cyclic_reduction", count: OperationCount | None = None
 ) -> np.ndarray:

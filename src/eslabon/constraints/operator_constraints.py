@@ -34,7 +34,8 @@ The directions (derived here from the rows of :mod:`.kinematics`):
   each term the joint's force pair H̄_i on body i and −P̂_{λ,i} H̄_i on its parent
   (Hᵀ φ P H̄ = Hᵀ H̄ = 1); a constant row, so γ = 0.
 
-γ of the frame rows comes from :func:`.kinematics.constraint_drift`. One state at a time.
+γ of the frame rows comes from :func:`.kinematics.constraint_drift`. Per state; a batch
+of N states runs state by state (:mod:`.batch`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from ..dynamics.soa import force_map
 from ..model.constraint_types import checked, row_names
 from ..spatial.spatial6 import translation_operator as translation
 from . import operator_tree as ot
+from .batch import batched
 from .kinematics import _drift, _Frames, _independent_rows
 
 __all__ = [
@@ -149,6 +151,7 @@ class SpatialRows(NamedTuple):
     names: tuple
 
 
+@batched(2)
 def spatial_rows(model, q, qd, *, constraints=None, couplings=()) -> SpatialRows:
     """Γ, A, γ of the model's constraint rows and the joint couplings at one state.
 
@@ -231,6 +234,7 @@ class OperatorConstrained(NamedTuple):
 METHODS = ("constraint_force", "operator")
 
 
+@batched(3)
 def constrained_forward_dynamics(
     model, q, qd, tau, *, constraints=None, couplings=(), method: str = "constraint_force"
 ) -> OperatorConstrained:

@@ -40,7 +40,8 @@ H) and would need its own I⁻¹; it moves rigidly with its parent, so it is fol
 first (its inertia moved to the parent's origin, exact), which also takes sensor frames
 and massless links of real robots.
 
-Reference formulations in numpy (Python loops over the bodies), one state at a time:
+Reference formulations in numpy (Python loops over the bodies), per state (a batch of
+N states, (N, nq) and (N, nv), runs state by state and stacks the results):
 q (nq,), q̇, q̈, τ (nv,). The joints are those of :mod:`eslabon.dynamics.soa` (maps fixed
 in their body: revolute, prismatic, helical, spherical, free flyer, fixed); the
 constraint-force form also needs every body's 6×6 inertia invertible and no armature.
@@ -59,9 +60,12 @@ from ..kinematics.kinematic_pass import kinematic_pass
 from ..model.configuration import check_configuration
 from ..spatial.rotations import skew
 from ..spatial.spatial6 import translation_operator as translation
+from .batch import batched
 from .tree_blocks import (
     apply_blocks,
     eliminate_leaves_first,
+    fold_fixed_bodies,
+    inverse_inertias,
     k_blocks,
     project_blocks,
 )
@@ -70,6 +74,7 @@ __all__ = [
     "TreeData",
     "TreeOperators",
     "TreeWrenches",
+    "OperatorTerms",
     "ConstraintForceSolver",
     "tree_data",
     "path_operator",
@@ -321,7 +326,21 @@ def _joint_terms(model, qd):
     return model.viscous[bodies] * qd + model.coulomb[bodies] * np.sign(qd), model.armature[bodies]
 
 
-def operator_terms(model, q, qd):
+class OperatorTerms(NamedTuple):
+    """What :func:`operator_terms` returns (it unpacks as ``M, xi``).
+
+    Attributes
+    ----------
+    M : ndarray (nv, nv)
+    xi : ndarray (nv,)
+    """
+
+    M: np.ndarray
+    xi: np.ndarray
+
+
+@batched(2)
+def operator_terms(model, q, qd) -> OperatorTerms:
     """(M, ξ) of a tree by the dense products M = Hᵀ φ I φᵀ H and ξ = Hᵀ φ (I φᵀ B + G)
     ((1.71)–(1.72) with the tree's φ), with gravity, friction and armature as eslabon's
     other methods include them.
@@ -352,7 +371,7 @@ def operator_terms(model, q, qd):
     M = phiT_H.T @ ops.I @ phiT_H
     xi = phiT_H.T @ (ops.I @ ops.phi.T @ ops.B + ops.G)
     friction, armature = _joint_terms(model, np.asarray(qd, dtype=float))
-    return M + np.diag(armature), xi + friction
+    return OperatorTerms(M + np.diag(armature), xi + friction)
 
 
 class TreeWrenches(NamedTuple):
@@ -365,18 +384,21 @@ class TreeWrenches(NamedTuple):
     joint_force : ndarray (n, 6)
         F_i, the spatial force body λ(i) (or the ground) exerts on body i through joint
         i, [moment about O_i; force], world axes.
-    constraint_force : list of ndarray (6 − k_i,)
-        F_S,i = W_iᵀ F_i, its part on the complement W_i of the joint map (1.88)–(1.89).
+    constraint_force : ndarray (Σ_i (6 − k_i),)
+        F_S,i = W_iᵀ F_i, each joint force's part on the complement W_i of its joint map
+        (1.88)–(1.89), body after body: body i's 6 − k_i rows follow those of bodies
+        before it (k_i its joint's degrees of freedom).
     acceleration : ndarray (n, 6)
         V̇_i (gravity folded in as the base's acceleration [0; −g]).
     """
 
     tau: np.ndarray
     joint_force: np.ndarray
-    constraint_force: list
+    constraint_force: np.ndarray
     acceleration: np.ndarray
 
 
+@batched(3)
 def inverse_dynamics(model, q, qd, qdd, body_forces=None) -> TreeWrenches:
     """τ and every joint's spatial force on a tree by the recursion of (1.81)–(1.83):
     V̇_i = P̂_{λ,i}ᵀ V̇_λ + H_i q̈_i + b_i outward, F_i = Σ_c P̂_{i,c} F_c + I_i V̇_i + ℘_i −
@@ -426,87 +448,16 @@ def inverse_dynamics(model, q, qd, qdd, body_forces=None) -> TreeWrenches:
         if p >= 0:
             F[p] += translation(d.origins[i] - d.origins[p]) @ F[i]
     tau = np.zeros(model.nv)
-    FS = []
+    FS = [np.zeros(0)]
     for i in range(n):
         if d.dof[i] >= 0:
             tau[d.dof[i] : d.dof[i] + d.H[i].shape[1]] = d.H[i].T @ F[i]
         FS.append(soa.complement(d.H[i]).T @ F[i])
     friction, armature = _joint_terms(model, np.asarray(qd, dtype=float))
-    return TreeWrenches(tau + friction + armature * qdd, F, FS, acc)
+    return TreeWrenches(tau + friction + armature * qdd, F, np.concatenate(FS), acc)
 
 
-def inverse_inertias(d: TreeData, names) -> np.ndarray:
-    """I_i⁻¹ (n, 6, 6) from the centroidal inertias, P̂(−s)ᵀ diag(J_cm⁻¹, 1/m) P̂(−s).
-
-    Raises
-    ------
-    ValueError
-        A body with no mass or a singular centroidal inertia, named from ``names``.
-    """
-    out = np.empty_like(d.inertia)
-    for i in range(len(d.parent)):
-        m, ev = d.mass[i], np.linalg.eigvalsh(d.J_cm[i])
-        if m <= 0.0 or ev[0] <= 1e-12 * max(1.0, ev[-1]):
-            raise ValueError(
-                f"model: body {names[i]!r} has a singular 6×6 inertia (mass {m:.3g}, "
-                f"smallest centroidal moment {ev[0]:.3g}, with the bodies fixed to it): the "
-                "constraint-force form needs I⁻¹; use the operator form (operator_terms) "
-                "for this model"
-            )
-        inv_cm = np.zeros((6, 6))
-        inv_cm[:3, :3] = np.linalg.inv(d.J_cm[i])
-        inv_cm[3:, 3:] = np.eye(3) / m
-        X = translation(-d.com_offset[i])
-        out[i] = X.T @ inv_cm @ X
-    return out
-
-
-def fold_fixed_bodies(d: TreeData, names) -> tuple:
-    """The tree with every body on a fixed joint folded into its parent: its 6×6
-    inertia moved to the parent's origin, I_p + P̂(O_c − O_p) I_c P̂(O_c − O_p)ᵀ (exact:
-    it moves rigidly with the parent), its children hung from the parent; a body fixed
-    to the ground (it does not move) is dropped. Returns (TreeData, names) of the kept
-    bodies; mass, com_offset and J_cm are recomputed from the combined I."""
-    n = len(d.parent)
-    owner = np.full(n, -1)
-    inertia = d.inertia.copy()
-    for i in range(n):
-        p = d.parent[i]
-        fixed = d.H[i].shape[1] == 0
-        owner[i] = (owner[p] if p >= 0 else -1) if fixed else i
-        if fixed and owner[i] >= 0:
-            o = owner[i]
-            T = translation(d.origins[i] - d.origins[o])
-            inertia[o] += T @ inertia[i] @ T.T
-    kept = [i for i in range(n) if owner[i] == i]
-    index = {b: k for k, b in enumerate(kept)}
-    parent = np.array([index.get(owner[d.parent[i]], -1) if d.parent[i] >= 0 else -1 for i in kept])
-    I = inertia[kept]
-    mass = I[:, 3, 3].copy()
-    s = np.zeros((len(kept), 3))
-    J_cm = np.zeros((len(kept), 3, 3))
-    for k in range(len(kept)):
-        m = mass[k]
-        if m > 0:
-            ms = I[k, :3, 3:]  # m s̃
-            s[k] = np.array([ms[2, 1], ms[0, 2], ms[1, 0]]) / m
-        J_cm[k] = I[k, :3, :3] - m * (s[k] @ s[k] * np.eye(3) - np.outer(s[k], s[k]))
-    folded = TreeData(
-        parent,
-        d.origins[kept],
-        [d.H[i] for i in kept],
-        I,
-        d.bias[kept],
-        d.gyroscopic[kept],
-        d.dof[kept],
-        mass,
-        s,
-        J_cm,
-        d.velocity[kept],
-    )
-    return folded, [names[i] for i in kept]
-
-
+@batched(3)
 def forward_dynamics(model, q, qd, tau, body_forces=None) -> np.ndarray:
     """q̈ (nv,) of a tree by the constraint-force form (Figure 8 on the tree's K).
 
@@ -558,10 +509,10 @@ class ConstraintForceSolver:
     of K, A, B, C once, then :meth:`solve` for any generalized force (steps ➋–➏).
 
     Bodies on fixed joints are first folded into their parents
-    (:func:`fold_fixed_bodies`): a fixed joint transmits a whole spatial force (W = 1,
-    no H), so such a body adds six constraint rows and needs its own I⁻¹, which a
-    sensor frame or a massless link does not have; folded, it adds neither. The
-    joints' constraint forces F_S of :meth:`solve` are then those of the moving joints.
+    (:func:`.tree_blocks.fold_fixed_bodies`): a fixed joint transmits a whole spatial
+    force (W = 1, no H), so such a body adds six constraint rows and needs its own I⁻¹,
+    which a sensor frame or a massless link does not have; folded, it adds neither. The
+    constraint forces F_S of :meth:`solve` are then those of the moving joints.
 
     Parameters
     ----------

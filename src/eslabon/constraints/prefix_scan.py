@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kinematics.kinematic_pass import kinematic_pass
+from .batch import batched
 from .cyclic_reduction import OperationCount
 
 __all__ = ["scan", "newton_euler_by_scans"]
@@ -127,6 +128,7 @@ def _scan(e, combine, flops, count):
     return out
 
 
+@batched(3)
 def newton_euler_by_scans(model, q, qd, qdd, count: OperationCount | None = None):
     """τ (nv,) of a serial chain with the four recursions of step ➊ as scans (module
     docstring); friction and armature as eslabon's Newton–Euler adds them.

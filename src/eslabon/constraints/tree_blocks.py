@@ -4,6 +4,9 @@ projections on the joint maps (A = WᵀKW, B = WᵀKH̄, C = H̄ᵀKH̄, (1.93)�
 with per-body vectors, and the solve of A F_S = S (step ➍) by elimination from the
 leaves inward, which on a tree creates no new block.
 
+Also the bodies' inverse inertias from their centroidal ones and the folding of bodies on
+fixed joints into their parents, which the form needs first.
+
 Blocks are kept in a dict {(j, k): array} holding both (j, k) and (k, j); bodies are
 0-based and every parent precedes its children.
 """
@@ -130,3 +133,75 @@ def eliminate_leaves_first(blocks: dict, S: list) -> Elimination:
         r = S[k] - sum((A[(k, j)] @ x[j] for j in live), np.zeros(S[k].size))
         x[k] = np.linalg.solve(A[(k, k)], r)
     return Elimination(x, fill)
+
+
+def inverse_inertias(d, names) -> np.ndarray:
+    """I_i⁻¹ (n, 6, 6) from the centroidal inertias, P̂(−s)ᵀ diag(J_cm⁻¹, 1/m) P̂(−s).
+
+    Raises
+    ------
+    ValueError
+        A body with no mass or a singular centroidal inertia, named from ``names``.
+    """
+    out = np.empty_like(d.inertia)
+    for i in range(len(d.parent)):
+        m, ev = d.mass[i], np.linalg.eigvalsh(d.J_cm[i])
+        if m <= 0.0 or ev[0] <= 1e-12 * max(1.0, ev[-1]):
+            raise ValueError(
+                f"model: body {names[i]!r} has a singular 6×6 inertia (mass {m:.3g}, "
+                f"smallest centroidal moment {ev[0]:.3g}, with the bodies fixed to it): the "
+                "constraint-force form needs I⁻¹; use the operator form (operator_terms) "
+                "for this model"
+            )
+        inv_cm = np.zeros((6, 6))
+        inv_cm[:3, :3] = np.linalg.inv(d.J_cm[i])
+        inv_cm[3:, 3:] = np.eye(3) / m
+        X = translation(-d.com_offset[i])
+        out[i] = X.T @ inv_cm @ X
+    return out
+
+
+def fold_fixed_bodies(d, names) -> tuple:
+    """The tree with every body on a fixed joint folded into its parent: its 6×6
+    inertia moved to the parent's origin, I_p + P̂(O_c − O_p) I_c P̂(O_c − O_p)ᵀ (exact:
+    it moves rigidly with the parent), its children hung from the parent; a body fixed
+    to the ground (it does not move) is dropped. Returns (TreeData, names) of the kept
+    bodies; mass, com_offset and J_cm are recomputed from the combined I."""
+    n = len(d.parent)
+    owner = np.full(n, -1)
+    inertia = d.inertia.copy()
+    for i in range(n):
+        p = d.parent[i]
+        fixed = d.H[i].shape[1] == 0
+        owner[i] = (owner[p] if p >= 0 else -1) if fixed else i
+        if fixed and owner[i] >= 0:
+            o = owner[i]
+            T = translation(d.origins[i] - d.origins[o])
+            inertia[o] += T @ inertia[i] @ T.T
+    kept = [i for i in range(n) if owner[i] == i]
+    index = {b: k for k, b in enumerate(kept)}
+    parent = np.array([index.get(owner[d.parent[i]], -1) if d.parent[i] >= 0 else -1 for i in kept])
+    I = inertia[kept]
+    mass = I[:, 3, 3].copy()
+    s = np.zeros((len(kept), 3))
+    J_cm = np.zeros((len(kept), 3, 3))
+    for k in range(len(kept)):
+        m = mass[k]
+        if m > 0:
+            ms = I[k, :3, 3:]  # m s̃
+            s[k] = np.array([ms[2, 1], ms[0, 2], ms[1, 0]]) / m
+        J_cm[k] = I[k, :3, :3] - m * (s[k] @ s[k] * np.eye(3) - np.outer(s[k], s[k]))
+    folded = d._replace(
+        parent=parent,
+        origins=d.origins[kept],
+        H=[d.H[i] for i in kept],
+        inertia=I,
+        bias=d.bias[kept],
+        gyroscopic=d.gyroscopic[kept],
+        dof=d.dof[kept],
+        mass=mass,
+        com_offset=s,
+        J_cm=J_cm,
+        velocity=d.velocity[kept],
+    )
+    return folded, [names[i] for i in kept]
