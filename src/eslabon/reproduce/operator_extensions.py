@@ -254,8 +254,9 @@ def claim(sizes=SIZES, seed: int = 3) -> tuple[dict, list]:
         ],
     )
     rng = np.random.default_rng(seed)
+    models = {n: random_chain(n, seed=seed) for n in sizes}
     for n in sizes:
-        model = random_chain(n, seed=seed)
+        model = models[n]
         q = rng.normal(size=model.nq)
         D, U, _ = cr.chain_system(model, q)
         S = rng.normal(size=(n, D.shape[1]))
@@ -293,7 +294,7 @@ def claim(sizes=SIZES, seed: int = 3) -> tuple[dict, list]:
     ]
     for row in rows:
         n = row["N"]
-        model = random_chain(n, seed=seed)
+        model = models[n]
         q, v = rng.normal(size=model.nq), rng.normal(size=model.nv)
         c = cr.OperationCount()
         xi = prefix_scan.newton_euler_by_scans(model, q, v, np.zeros(model.nv), c)
