@@ -27,7 +27,8 @@ import numpy as np
 
 from .._files import write_text_atomic
 from .._yaml import dump_yaml
-from ..model.files import load_arm_model, save_model
+from ..model.file_writer import save_model
+from ..model.files import load_arm_model
 from ..model.validate import as_float_array, as_int, check_rotation, short_repr
 from .differential import DiffDriveParams, DifferentialDrive
 from .manipulator import MODES, MobileManipulator, Mount
