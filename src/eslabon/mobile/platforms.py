@@ -377,6 +377,12 @@ class TricycleParams:
         must be 0 with one front wheel.
     front_wheels : {1, 2}
         n_F, the number of steered front wheels.
+    steering_tilt : float
+        σ [rad], |σ| < 90°: the steering axis tilted back from the vertical in the
+        chassis's x–z plane (a caster angle; Araujo (2012), "Recomendaciones": a
+        steering axis not perpendicular to the floor). 0 (default) is the thesis's
+        vertical axis and today's model exactly; otherwise one front wheel only, the
+        axis through its contact point (:mod:`eslabon.mobile.tilted_steering`).
 
     Raises
     ------
@@ -384,7 +390,8 @@ class TricycleParams:
         Naming the field: a value missing (None) or not a finite number, one of
         ``wheelbase``, radii, ``chassis_mass``, ``chassis_inertia`` ≤ 0 or another
         field < 0, ``front_wheels`` not 1 or 2, ``front_half_track`` ≠ 0 with one front
-        wheel, a steered body without yaw inertia (I_B + n_F m_F (r_F²/4 + 1.5 l_F²) = 0).
+        wheel, a steered body without yaw inertia (I_B + n_F m_F (r_F²/4 + 1.5 l_F²) = 0),
+        ``steering_tilt`` not within (−90°, 90°) or not 0 with two front wheels.
 
     Examples
     --------
@@ -407,6 +414,7 @@ class TricycleParams:
     front_wheel_mass: float | None = None
     front_half_track: float = 0.0
     front_wheels: int = 1
+    steering_tilt: float = 0.0
 
     def __post_init__(self):
         _check_params(
@@ -426,8 +434,18 @@ class TricycleParams:
                 "front_wheel_mass",
                 "front_half_track",
             ),
-            finite=("chassis_com",),
+            finite=("chassis_com", "steering_tilt"),
         )
+        if not abs(self.steering_tilt) < np.pi / 2:
+            raise ValueError(
+                "TricycleParams.steering_tilt: expected an angle within (-90°, 90°) [rad], "
+                f"got {self.steering_tilt}"
+            )
+        if self.steering_tilt != 0.0 and self.front_wheels != 1:
+            raise ValueError(
+                "TricycleParams.steering_tilt: a tilted steering axis is modelled for one "
+                f"front wheel only, got front_wheels={self.front_wheels}"
+            )
         if self.front_wheels not in (1, 2):
             raise ValueError(
                 f"TricycleParams.front_wheels: expected 1 or 2, got {self.front_wheels!r}"
@@ -580,6 +598,10 @@ class Tricycle:
         t, c = _steering(config[3])
         b = self.params.wheelbase
         V, beta_dot = nu
+        if self.params.steering_tilt != 0.0:
+            from .tilted_steering import tilted_chassis
+
+            return tilted_chassis(self.params, config[3], nu)
         yaw_rate = V * t / b
         origin = PointMotion(
             np.array([V, 0.0, 0.0]),
@@ -613,6 +635,10 @@ class Tricycle:
             β not finite or outside (−90°, 90°).
         """
         p = self.params
+        if p.steering_tilt != 0.0:
+            from .tilted_steering import tilted_motion
+
+            return tilted_motion(p, config, nu)
         ch = self.chassis(config, nu)
         beta = config[3]
         bodies, spins = _chassis_and_axle(
