@@ -9,6 +9,7 @@ from . import (
     synchronous,
     terrain,
     tilted_steering,
+    transform_derivatives,
     wheel_kinematics,
 )
 from .differential import DiffDriveParams, DifferentialDrive
@@ -35,6 +36,7 @@ __all__ = [
     "synchronous",
     "terrain",
     "tilted_steering",
+    "transform_derivatives",
     "wheel_kinematics",
     "Slope",
     "MODES",
