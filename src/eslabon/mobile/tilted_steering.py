@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..spatial.rotations import skew
-from .platforms import (
+from .bodies import (
     BodyMotion,
     ChassisMotion,
     PointMotion,
