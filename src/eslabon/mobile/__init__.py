@@ -9,6 +9,7 @@ from . import (
     synchronous,
     terrain,
     tilted_steering,
+    tool_constraint,
     transform_derivatives,
     wheel_kinematics,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "synchronous",
     "terrain",
     "tilted_steering",
+    "tool_constraint",
     "transform_derivatives",
     "wheel_kinematics",
     "Slope",
