@@ -124,7 +124,7 @@ class TricycleParams:
     front_wheels : {1, 2}
         n_F, the number of steered front wheels.
     steering_tilt : float
-        σ [rad], |σ| < 90°: the steering axis tilted back from the vertical in the
+        σ [rad], within (−90°, 90°): the steering axis tilted back from the vertical in the
         chassis's x–z plane (a caster angle; Araujo (2012), "Recomendaciones": a
         steering axis not perpendicular to the floor). 0 (default) is the thesis's
         vertical axis and today's model exactly; otherwise one front wheel only, the

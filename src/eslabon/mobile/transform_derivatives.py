@@ -128,7 +128,7 @@ def velocity_cascade(T, T_dot) -> np.ndarray:
     --------
     >>> import numpy as np
     >>> from eslabon.mobile.transform_derivatives import velocity_cascade
-    >>> velocity_cascade([np.eye(4), np.eye(4)], [np.eye(4), np.eye(4)]).trace()
+    >>> float(velocity_cascade([np.eye(4), np.eye(4)], [np.eye(4), np.eye(4)]).trace())
     8.0
     """
     T, Td = _chain(T, "T"), _chain(T_dot, "T_dot")
@@ -159,7 +159,7 @@ def acceleration_cascade(T, T_dot, T_ddot) -> np.ndarray:
     >>> import numpy as np
     >>> from eslabon.mobile.transform_derivatives import acceleration_cascade
     >>> Z = np.zeros((4, 4))
-    >>> acceleration_cascade([np.eye(4)] * 2, [np.eye(4)] * 2, [Z, Z]).trace()  # 2 I I
+    >>> float(acceleration_cascade([np.eye(4)] * 2, [np.eye(4)] * 2, [Z, Z]).trace())  # 2 I I
     8.0
     """
     T, Td, Tdd = _chain(T, "T"), _chain(T_dot, "T_dot"), _chain(T_ddot, "T_ddot")
