@@ -271,7 +271,8 @@ class Tricycle:
     chassis, within (−90°, 90°), and the φ the wheels' spin angles [rad] (with two front
     wheels the last two are ``phi_front_left``, ``phi_front_right``). V [m/s] is the
     speed of the rear-axle midpoint along the chassis x, β̇ [rad/s]. The kinematics:
-    θ̇ = V tan β / b, and the rear wheels spin at (V ∓ l_E θ̇)/r_E (left at +y).
+    θ̇ = V tan β / b, and the rear wheels spin at (V ∓ l_E θ̇)/r_E (left at +y); with
+    ``params.steering_tilt`` σ ≠ 0, θ̇ = V cos σ tan β / b (:mod:`.tilted_steering`).
 
     Parameters
     ----------
