@@ -19,8 +19,11 @@ command                   module                            source
                                                             002/004): spatial operators
 ``reproduce araujo``      :mod:`.mobile_manipulator`,       Araujo 2012 (seed 003): a PUMA
                           :mod:`.araujo_claims`,            560 on a tricycle, the
-                          :mod:`.araujo_sensitivity`        thesis's claims, the assumed
-                                                            data's weight
+                          :mod:`.araujo_sensitivity`,       thesis's claims, the assumed
+                          :mod:`.araujo_control`,           data's weight, control;
+                          :mod:`.araujo_extensions`         Tables 3.3–3.4, slope and
+                                                            tilted steering axis, a tool
+                                                            held on a wall
 ========================  ================================  =============================
 """
 
