@@ -50,10 +50,12 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
         assert t563[key]["counts"]["DIFF"] == 0
     peak = data["task"]["peak_abs_tau"]
     assert np.argmax(peak) == 1 and peak[5] < 1e-9  # joint 2 carries most; joint 6 none
-    # the task's β is the 21-knot spline; the cycloid moves the torques by < 1 % of the peak
+    # the task's β is the 21-knot spline; the cycloid's β̈ differs by up to 0.8 % of its
+    # peak (0.053 of 2π m/s²), and moves each joint's moment by less than 1 % of its peak
     assert data["task"]["beta"] == "spline"
     gap = data["task"]["cycloid_gap"]["tau"]
-    assert 0.0 < max(gap) < 0.01 * max(peak)
+    assert max(gap) > 0.0
+    assert all(g < 0.01 * p for g, p in zip(gap[:5], peak[:5], strict=True)), (gap, peak)
     assert data["seven_r"]["redundant"]["on_branch"] == data["seven_r"]["redundant"]["solved"]
     assert data["seven_r"]["redundant"]["failed"] == ["180° (spurious)"]
     assert data["beta_spline"]["closest_miss"] < 1.2e-4  # §4.4's 21-knot spline, sought

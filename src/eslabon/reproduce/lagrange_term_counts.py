@@ -7,20 +7,24 @@ and A_i of each body — and sums them to
     M = 15n² + 6n − 3 + Σ_{i=1..n} i(18i − 15)          (4.4.3)   n = 6: 1896
     S = 10,5n² + 6,5n − 5 + Σ_{j=1..n} 13j² − 15(j − 1)  (4.4.4)   n = 6: 1370
 
-The terms, as the text lists them (:data:`THESIS_TERMS`; the thesis's hats are time
-derivatives: its Â_i is Ȧ_i, its R̂_i is Ṙ_i = Σ_k (∂²r_i/∂θ∂θ_k) θ̇_k):
+The terms, as the text lists them (:data:`THESIS_TERMS`). The OCR text renders the
+thesis's dots as hats and cites C and A_iω as (4.3.24a, c), which are (4.3.34a, c):
+C = Σ m_i R_iᵀṘ_i + A_iᵀI_iȦ_i + A_iωᵀI_iA_i. So R̂_i is Ṙ_i, Â_n in term 3 is Ȧ_n
+(used by the inverse kinematics' accelerations, 3.3.3.2) and C's "R_iᵀÂ_i" is R_iᵀṘ_i;
+term 1's "I_i⁻¹ Â_i" is I_i A_i, the product of I_ci and e_j the sentence describes,
+which appears in I (A_iᵀI_iA_i) and in C (A_iωᵀI_iA_i):
 
- 1. I_i A_i (its "I_ci⁻¹ Â_i" in the OCR text, the product that appears in both I and C):
+ 1. I_i A_i:
     I_ci times e_j in frame i, 9 products and 6 sums, referred to frame 1, 9 and 6 more,
     for each pair j ≤ i: 18·n(n+1)/2 products, 12·n(n+1)/2 sums;
  2. R_i: 3(n − 1)(n + 1) products, (n − 1)(5 + 3n) sums;
  3. Ȧ_n: computed in the inverse kinematics (it holds Ȧ_1 … Ȧ_n−1): none;
- 4. A_iω = [e_1 × ω_i, …] (4.3.24c): 3n(n − 1) products, 3n(n − 1)/2 sums;
+ 4. A_iω = [e_1 × ω_i, …] (4.3.34c): 3n(n − 1) products, 3n(n − 1)/2 sums;
  5. ∂²r_i/∂θ² (4.3.36c), symmetric: Σ3(i − 2)(i − 1) products, Σ2(j − 2)(j − 1) sums;
  6. Ṙ_i: Σ3(i − 1)² products, Σ3(j − 2)(j − 1) sums;
  7. R_iᵀR_i (in I): Σ3i(i + 1)/2 products, Σ2j(j + 1)/2 sums;
  8. A_iᵀI_iA_i (in I): Σ3i(i − 1)/2 products, Σj(j − 1) sums;
- 9. C (4.3.24a): R_iᵀṘ_i, A_iᵀI_iȦ_i and A_iωᵀI_iA_i, not symmetric, each
+ 9. C (4.3.34a): R_iᵀṘ_i, A_iᵀI_iȦ_i and A_iωᵀI_iA_i, not symmetric, each
     Σ3(i² − 1) products and Σ2(j² − 1) sums.
 
 **The OCR-damaged binomial.** Term 1 reads "18 binom(n, 2)(n + 1)" in the OCR text — a
@@ -103,7 +107,7 @@ THESIS_TERMS = (
     Term("A_dot", "Ȧ_i (from the inverse kinematics)", "0", "0", lambda n: 0, lambda n: 0),
     Term(
         "A_omega",
-        "A_iω = [e_j × ω_i] (4.3.24c)",
+        "A_iω = [e_j × ω_i] (4.3.34c)",
         "3n(n-1)",
         "3n(n-1)/2",
         lambda n: 3 * n * (n - 1),
@@ -143,7 +147,7 @@ THESIS_TERMS = (
     ),
     Term(
         "C",
-        "C: R_iᵀṘ_i, A_iᵀI_iȦ_i, A_iωᵀI_iA_i (4.3.24a)",
+        "C: R_iᵀṘ_i, A_iᵀI_iȦ_i, A_iωᵀI_iA_i (4.3.34a)",
         "3 × Σ 3(i²-1)",
         "3 × Σ 2(j²-1)",
         lambda n: 3 * _sum(lambda i: 3 * (i * i - 1), n),
@@ -176,12 +180,12 @@ ROWS = (
     ("1. I_i A_i", "I_A", "I_A", "eslabon: I_i = P_i I_ci P_iᵀ, then I_i A_i"),
     ("2. R_i = ∂r_i/∂θ", "R", "R", "eslabon: e_j × (r_i − O_j), all j, masked"),
     ("3. Ȧ_i", "A_dot", "A_dot", "the thesis: from the inverse kinematics"),
-    ("4. A_iω = [e_j × ω_i] (4.3.24c)", "A_omega", "A_omega", "eslabon: [ω_i]× only"),
+    ("4. A_iω = [e_j × ω_i] (4.3.34c)", "A_omega", "A_omega", "eslabon: [ω_i]× only"),
     ("5. ∂²r_i/∂θ² (4.3.36c)", "d2r", None, "eslabon: none, Ṙ_i from velocities"),
     ("6. Ṙ_i", "R_dot", "R_dot", "eslabon: ė_j × (r_i − O_j) + e_j × (ṙ_i − Ȯ_j)"),
     ("7. R_iᵀ R_i (in I)", "RtR", None, "eslabon: in row 8's statement"),
     ("8. A_iᵀ I_i A_i (in I)", "AtIA", "I", "eslabon: I = Σ m_i R_iᵀR_i + A_iᵀI_iA_i"),
-    ("9. C (4.3.24a), three products", "C", "C", "eslabon: A_iᵀ([ω_i]× I_i A_i) for the 3rd"),
+    ("9. C (4.3.34a), three products", "C", "C", "eslabon: A_iᵀ([ω_i]× I_i A_i) for the 3rd"),
     ("b(θ), friction", None, "gravity, friction", "not in the thesis's count"),
 )
 
