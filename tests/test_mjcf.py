@@ -405,3 +405,19 @@ def test_a_sphere_is_drawn_at_its_radius_whatever_its_other_sizes(tmp_path):
         _, info = es.model.read_mjcf(path)
     radii = [size["radius"][0] for kind, size, _ in info.visual.visuals["a"] if kind == "sphere"]
     assert radii == [0.1, 0.7]
+
+
+@pytest.mark.parametrize("path", DAMPED[2:], ids=lambda p: Path(p).name)
+def test_rate_maps_broadcast_a_batch_against_a_single_state(path):
+    """qacc_from_a of a batch of rates with one acceleration (and the reverse) is the row by
+    row result: the leading shapes of q, v and a broadcast together."""
+    model, info = _read(path)
+    rng = np.random.default_rng(5)
+    q = np.stack([es.random_configuration(model, rng) for _ in range(3)])
+    v, a = rng.normal(size=(3, model.nv)), rng.normal(size=model.nv)
+    rows = np.stack([info.qacc_from_a(q[i], v[i], a) for i in range(3)])
+    assert np.allclose(info.qacc_from_a(q, v, a), rows, rtol=1e-14, atol=1e-14)
+    rows = np.stack([info.qacc_from_a(q[i], v[0], a) for i in range(3)])
+    assert np.allclose(info.qacc_from_a(q, v[0], a), rows, rtol=1e-14, atol=1e-14)
+    rows = np.stack([info.qacc_from_a(q[0], v[i], a) for i in range(3)])
+    assert np.allclose(info.qacc_from_a(q[0], v, a), rows, rtol=1e-14, atol=1e-14)

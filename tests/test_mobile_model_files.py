@@ -81,6 +81,16 @@ def test_example_loads_and_round_trips(tmp_path):
             "  wheels: 3\n",
             r"mobile: unknown key\(s\) \['wheels'\]",
         ),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
+            "  ground: {slope: 0.1}\n",
+            r"mobile\.ground: unknown key",
+        ),
+        (
+            "  platform: {type: tricycle, assumed: seekur_jr}\n  arm: puma560_araujo\n"
+            "  ground: {angle: 2.0}\n",
+            r"ground\.angle",
+        ),
     ],
 )
 def test_bad_mobile_files_are_named(tmp_path, text, message):
@@ -145,3 +155,21 @@ def test_cli_simulates_a_mobile_manipulator(tmp_path, capsys):
         assert exc.value.code == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("error: ") and "\n" not in err
+
+
+@pytest.mark.source("Araujo (2012)", "Recomendaciones")
+def test_slope_and_steering_tilt_round_trip(tmp_path):
+    """A slope and a tilted steering axis survive save and load (same accelerations)."""
+    p = mb.TricycleParams.seekur_jr_assumed(steering_tilt=0.3)
+    mm = mb.MobileManipulator(
+        mb.Tricycle(p),
+        load_model(EXAMPLE).arm,
+        mb.Mount.araujo_assumed(),
+        ground=mb.Slope(0.1, 1.2),
+    )
+    back = load_model(save_mobile(mm, tmp_path / "slope.yaml"))
+    assert back.ground == mm.ground and back.platform == mm.platform
+    y = mm.state(q=[0.1] * 6, nu=[0.5, 0.1], config=[0, 0, 0.4, 0.2, 0, 0, 0])
+    np.testing.assert_array_equal(
+        mb.accelerations(back, y, [10, 0.1]), mb.accelerations(mm, y, [10, 0.1])
+    )

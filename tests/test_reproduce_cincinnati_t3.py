@@ -50,6 +50,12 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
         assert t563[key]["counts"]["DIFF"] == 0
     peak = data["task"]["peak_abs_tau"]
     assert np.argmax(peak) == 1 and peak[5] < 1e-9  # joint 2 carries most; joint 6 none
+    # the task's β is the 21-knot spline; the cycloid's β̈ differs by up to 0.8 % of its
+    # peak (0.053 of 2π m/s²), and moves each joint's moment by less than 1 % of its peak
+    assert data["task"]["beta"] == "spline"
+    gap = data["task"]["cycloid_gap"]["tau"]
+    assert max(gap) > 0.0
+    assert all(g < 0.01 * p for g, p in zip(gap[:5], peak[:5], strict=True)), (gap, peak)
     assert data["seven_r"]["redundant"]["on_branch"] == data["seven_r"]["redundant"]["solved"]
     assert data["seven_r"]["redundant"]["failed"] == ["180° (spurious)"]
     assert data["beta_spline"]["closest_miss"] < 1.2e-4  # §4.4's 21-knot spline, sought
@@ -63,6 +69,11 @@ def test_reproduce_rojas_writes_tables_task_and_benchmark(tmp_path, capsys):
     counts = {row[0]: row[1:3] for row in data["opcount"]}
     assert counts["thesis Lagrange model, I and C (4.4.3-4)"] == [1896, 1370]
     assert counts["thesis simulation step (4.5)"] == [1217, 921]
+    terms = data["lagrange_term_counts"]  # §4.4 term by term
+    assert terms["terms"] == [1896, 1304] and terms["closed_form"] == [1896, 1370]
+    assert terms["add_gap"] == 66
+    study = data["seven_r_round_off"]["tolerance_study"]  # what the thesis's TOL does
+    assert study[0]["tol"] == 1e-6 and study[0]["dtype"] == "float64"
     for name in data["files"].values():
         assert (tmp_path / name.split("/")[-1]).stat().st_size > 0
     rows = np.genfromtxt(tmp_path / "t3_task.csv", delimiter=",", names=True)

@@ -332,3 +332,13 @@ def test_operational_space_equals_pinocchios_pieces(key):
     check(task.mu, J_bar.T @ coriolis - Lambda @ dJ @ vp, tol, what="μ")
     check(task.p, J_bar.T @ g, tol, what="p")
     check(task.N[np.ix_(order, order)], np.eye(model.nv) - J_bar @ J, tol, what="N")
+
+
+def test_a_singular_mass_matrix_is_refused_by_name():
+    """A last link with no mass and no inertia makes M singular: named, not a LinAlgError."""
+    arm = es.zoo.load("puma560")
+    mass, inertia = arm.mass.copy(), arm.inertia.copy()
+    mass[-1], inertia[-1] = 0.0, 0.0
+    massless = arm.replace(mass=mass, inertia=inertia, armature=np.zeros(arm.nv))
+    with pytest.raises(ValueError, match="inertia matrix is singular"):
+        es.operational_space(massless, np.zeros(6), np.zeros(6), "ee")

@@ -327,7 +327,10 @@ def test_t3_task_matches_tables():
     )
     np.testing.assert_allclose(st.p_dot[:, 1], [0.04894, 1.95106], atol=1e-4)
     np.testing.assert_allclose(st.p_dot[:, [0, 2]], 0.0, atol=0)
-    np.testing.assert_allclose(st.p_ddot[:, 1], 2 * np.pi * np.sin(0.1 * np.pi), rtol=1e-14)
+    # the default β is the thesis's 21-knot spline: ÿ as printed, to its 5 decimals
+    np.testing.assert_allclose(st.p_ddot[:, 1], 1.95774, atol=5e-6)
+    cyc = tr.t3_straight_line_task(beta="cycloid").at(np.array([0.05, 0.45]))
+    np.testing.assert_allclose(cyc.p_ddot[:, 1], 2 * np.pi * np.sin(0.1 * np.pi), rtol=1e-14)
     R = st.R[0]
     np.testing.assert_allclose(2 * vect(R), [1.0, 1.0, -1.0], atol=0)
     assert np.trace(R) == 0.0
@@ -336,13 +339,53 @@ def test_t3_task_matches_tables():
 
 def test_perturbed_t3_task():
     task = tr.t3_straight_line_task(z_wave=0.03)
-    t = np.array([0.05, 0.2, 0.45, 0.8])
+    # between knots: β⃛ of the 21-knot cubic spline jumps at them (0.05, 0.2, …), where a
+    # five-point difference of ṗ is not of 4th order
+    t = np.array([0.06, 0.21, 0.46, 0.81])
     st = task.at(t)
-    beta, bd, _ = tr.cycloid()(t)
+    beta, bd, _ = tr.t3_beta_law()(t)
     np.testing.assert_allclose(st.p[:, 2], 1.79875 + 0.03 * np.sin(2 * np.pi * beta), rtol=1e-15)
     np.testing.assert_allclose(st.p_dot, d5(lambda x: task.at(x).p, t, 1e-4), atol=1e-9)
     np.testing.assert_allclose(st.p_ddot, d5(lambda x: task.at(x).p_dot, t, 1e-4), atol=1e-8)
     assert np.abs(st.p_ddot[:, 2]).max() > 0.1
+
+
+@pytest.mark.source("Rojas (1987)", "§4.4, Fig. 4.4.2; Tables 5.4.1 and 5.6.2")
+def test_t3_beta_laws():
+    """The default β(t) of the T3 task is the 21-knot spline with the cycloid's rates at
+    the knots: the six end conditions §4.4 states (β = 0 → 1, β̇ = β̈ = 0 at both ends) to
+    round-off, rate and acceleration continuous and equal to the finite differences of
+    β, close to the cycloid it samples (its rates agree at the knots); the cycloid is
+    the other choice, and anything else is refused."""
+    spline, cyc = tr.t3_beta_law(), tr.t3_beta_law("cycloid")
+    assert isinstance(spline, tr.KnotRateLaw) and spline.t_knots.size == 21
+    assert tr.T3_BETA_LAWS[0] == "spline"
+    ends = spline(np.array([0.0, 1.0]))
+    np.testing.assert_allclose(ends.s, [0.0, 1.0], atol=1e-14)
+    np.testing.assert_allclose([ends.s_dot, ends.s_ddot], 0.0, atol=1e-12)
+    knots = tr.T3_BETA_KNOTS
+    np.testing.assert_allclose(spline(knots).s_dot, cyc(knots).s_dot, atol=1e-14)
+    t = np.linspace(0.01, 0.99, 50)
+    np.testing.assert_allclose(spline(t).s_dot, d5(lambda x: spline(x).s, t, 1e-4), atol=1e-9)
+    left, right = spline(knots[1:-1] - 1e-9).s_ddot, spline(knots[1:-1] + 1e-9).s_ddot
+    np.testing.assert_allclose(left, right, atol=1e-6)  # C²
+    tt = np.linspace(0.0, 1.0, 1001)
+    assert np.abs(spline(tt).s - cyc(tt).s).max() < 1e-5
+    assert 0.03 < np.abs(spline(tt).s_ddot - cyc(tt).s_ddot).max() < 0.06
+    assert tr.t3_straight_line_task(beta="cycloid").law.__class__ is cyc.__class__
+    with pytest.raises(ValueError, match="beta: expected one of"):
+        tr.t3_straight_line_task(beta="quintic")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [([0.0], [0.0]), ([0.0, 1.0], [0.0]), ([0.0, 0.0], [1.0, 1.0]), ([0.0, np.nan], [1.0, 1.0])],
+)
+def test_knot_rate_law_rejects_bad_input(args):
+    with pytest.raises(ValueError, match="t_knots"):
+        tr.knot_rate_law(*args)
+    with pytest.raises(ValueError, match="start"):
+        tr.knot_rate_law([0.0, 1.0], [0.0, 1.0], start=np.inf)
 
 
 def test_e2_task_rates_match_finite_differences():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -244,3 +245,23 @@ def require_extra(extra: str, command: str, modules=None):
     missing = [m for m in (modules or EXTRAS[extra]) if importlib.util.find_spec(m) is None]
     if missing:
         raise UserError(f"{command} needs {', '.join(missing)}: pip install 'eslabon[{extra}]'")
+
+
+# the old name of --integrator (simulate) and --algorithm (fd): hidden, it warns
+OLD_METHOD = typer.Option(None, "--method", hidden=True)
+
+
+def fmt_vector(v) -> str:
+    """A vector as ``[1.5, -2, …]`` with six significant digits, for one-line output."""
+    return "[" + ", ".join(f"{x:.6g}" for x in np.atleast_1d(v)) + "]"
+
+
+def renamed_option(old_value, old: str, value, new: str):
+    """The value of option ``new``, or of its deprecated name ``old`` with a one-line
+    warning on stderr."""
+    if old_value is None:
+        return value
+    if value is not None:
+        raise UserError(f"{old}: give {new} alone ({old} is its old name)")
+    print(f"warning: {old} is deprecated; use {new}", file=sys.stderr)
+    return old_value

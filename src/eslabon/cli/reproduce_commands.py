@@ -63,7 +63,9 @@ def reproduce_araujo(
     the thesis's one-way coupling and fully coupled; figures 3.4–3.9 (accelerations,
     velocities, displacements of the 8 coordinates), the platform path, the thesis-vs-coupled
     difference, CSV per run, and independently computed reference values checked (the
-    thesis prints no numbers)."""
+    thesis prints no numbers); Tables 3.3–3.4 by name, the recommendations' slope and
+    tilted steering axis against the multiplier DAE, a tool held on a wall without
+    multipliers."""
     _reproduce("araujo", out, force, as_json)
 
 

@@ -224,7 +224,8 @@ def operational_space(
     ------
     $state_errors
     ValueError
-        An unknown frame or ``reference``, bad ``rows``, or a ``damping`` outside (0, 1).
+        An unknown frame or ``reference``, bad ``rows``, a ``damping`` outside (0, 1), or a
+        singular joint-space inertia matrix (a joint that moves no mass).
 
     Examples
     --------
@@ -247,7 +248,14 @@ def operational_space(
     qd = np.asarray(qd, dtype=float)
     Jdot_qd = np.einsum("...ij,...j->...i", Jdot, qd)
     M = mass_matrix(model, q)
-    Minv_JT = np.linalg.solve(M, np.swapaxes(J, -1, -2))
+    try:
+        Minv_JT = np.linalg.solve(M, np.swapaxes(J, -1, -2))
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            "model: the joint-space inertia matrix is singular at q (a joint moves no mass "
+            "or inertia); Λ = (J M⁻¹ Jᵀ)⁻¹ needs M invertible: give that body mass or the "
+            "joint armature"
+        ) from None
     Lambda, condition, damped = damped_inverse(J @ Minv_JT, damping)
     J_bar = Minv_JT @ Lambda
     plain = _frictionless(model)

@@ -205,7 +205,7 @@ class ConsistentEstimate:
         pathlib.Path
             The path written.
         """
-        from ..model.files import save_model
+        from ..model.file_writer import save_model
 
         return save_model(self.model, path)
 

@@ -2,7 +2,17 @@
 constraints as quasi-velocity maps, an arm on them by Gibbs–Appell in the thesis's
 one-way mode or fully coupled, and an independent Lagrange-multiplier check."""
 
-from . import gibbs, omnidirectional, steered_cart, synchronous, wheel_kinematics
+from . import (
+    gibbs,
+    omnidirectional,
+    steered_cart,
+    synchronous,
+    terrain,
+    tilted_steering,
+    tool_constraint,
+    transform_derivatives,
+    wheel_kinematics,
+)
 from .differential import DiffDriveParams, DifferentialDrive
 from .energy import arm_potential_energy, coupled_kinetic_energy, input_power
 from .gibbs import coupled_terms
@@ -18,13 +28,19 @@ from .omnidirectional import Omnidirectional, OmniParams
 from .one_way_coupling import ThesisOptions, thesis_platform_accelerations
 from .platforms import Tricycle, TricycleParams
 from .synchronous import SyncDriveParams, SynchronousDrive
+from .terrain import Slope
 
 __all__ = [
     "gibbs",
     "omnidirectional",
     "steered_cart",
     "synchronous",
+    "terrain",
+    "tilted_steering",
+    "tool_constraint",
+    "transform_derivatives",
     "wheel_kinematics",
+    "Slope",
     "MODES",
     "MobileManipulator",
     "Mount",

@@ -35,6 +35,8 @@ from .differential import DifferentialDrive
 from .omnidirectional import Omnidirectional
 from .platforms import Tricycle
 from .synchronous import SynchronousDrive
+from .terrain import floor_gravity
+from .tilted_steering import ground_heading, steering_axis
 
 
 def _plate(I):
@@ -113,7 +115,33 @@ def tree_model(mm, *, with_arm: bool = True):
         inertia=_plate(p.chassis_inertia),
         name="chassis",
     )
-    if isinstance(pf, Tricycle):
+    if isinstance(pf, Tricycle) and p.steering_tilt != 0.0:
+        # the joint at the contact point under the pivot, about the tilted axis k; the
+        # steering body's centre of mass on k at the hub's height, the wheel's centre
+        # r_F above the contact (:mod:`eslabon.mobile.tilted_steering`)
+        k = steering_axis(p.steering_tilt)
+        r = p.front_wheel_radius
+        st = b.add_body(
+            ch,
+            "R",
+            axis=tuple(k),
+            translation=(p.wheelbase, 0, -r),
+            mass=p.steering_mass,
+            com=tuple(r / np.cos(p.steering_tilt) * k),
+            inertia=0.5 * p.steering_inertia * (np.eye(3) + np.outer(k, k)),
+            name="steering",
+        )
+        for name, side in (("rear_left", 1), ("rear_right", -1)):
+            _wheel(
+                b,
+                ch,
+                name,
+                p.rear_wheel_mass,
+                p.rear_wheel_radius,
+                (0, side * p.rear_half_track, 0),
+            )
+        _wheel(b, st, "front+0", p.front_wheel_mass, r, (0, 0, r))
+    elif isinstance(pf, Tricycle):
         st = b.add_body(
             ch,
             "R",
@@ -166,7 +194,7 @@ def tree_model(mm, *, with_arm: bool = True):
     arm = mm.arm
     index = {0: ch}
     if not with_arm:
-        return b.build(gravity=(0.0, 0.0, -mm.gravity), name=f"{mm.name}_platform",
+        return b.build(gravity=tuple(floor_gravity(mm)), name=f"{mm.name}_platform",
                        source="eslabon.mobile.dae: the platform's tree")  # fmt: skip
     Rm, tm = mm.mount.rotation, mm.mount.translation
     for i in range(1, arm.nb + 1):
@@ -189,7 +217,7 @@ def tree_model(mm, *, with_arm: bool = True):
             name=f"arm_{arm.body_names[i]}",
         )
     return b.build(
-        gravity=(0.0, 0.0, -mm.gravity),
+        gravity=tuple(floor_gravity(mm)),
         name=f"{mm.name}_tree",
         source="eslabon.mobile.dae: unconstrained tree",
     )
@@ -217,7 +245,7 @@ def rolling_constraints(mm) -> list:
     Raises
     ------
     ValueError
-        A synchronous drive.
+        A synchronous drive; a tricycle with a tilted steering axis.
 
     Examples
     --------
@@ -232,6 +260,11 @@ def rolling_constraints(mm) -> list:
     from ..model.constraint_types import RollingWheel
 
     pf, p = mm.platform, mm.platform.params
+    if isinstance(pf, Tricycle) and p.steering_tilt != 0.0:
+        raise ValueError(
+            "platform: a tilted steering axis's contact is taken at the axis's foot, not "
+            "at a point of the wheel; it has no rolling-wheel set (use constraint_matrix)"
+        )
     if isinstance(pf, Tricycle):
         sides = ("front+0",) if p.front_wheels == 1 else ("front+1", "front-1")
         return [RollingWheel(w, w, p.rear_wheel_radius) for w in ("rear_left", "rear_right")] + [
@@ -271,7 +304,10 @@ def constraint_matrix(mm, q):
         # rear wheels roll: r ψ̇ = cos θ ẋ + sin θ ẏ ∓ l θ̇ (left at +l)
         for j, side in ((4, 1), (5, -1)):
             row({0: c, 1: s, 2: -side * p.rear_half_track, j: -p.rear_wheel_radius})
-        g = th + q[3]
+        # the front wheel's heading on the floor: γ = θ + β, or θ + δ(β) with a tilted
+        # axis (tan δ = cos σ tan β, the contact at the axis's foot under the pivot)
+        tilt = p.steering_tilt
+        g = th + (q[3] if tilt == 0.0 else ground_heading(q[3], tilt))
         cg, sg = np.cos(g), np.sin(g)
         sides = (0,) if p.front_wheels == 1 else (1, -1)
         for k, side in enumerate(sides):

@@ -88,6 +88,57 @@ def arm_potential_energy(mm, y) -> float:
     return float(mm.gravity * mm.arm.mass[1:] @ heights[1:])
 
 
+def tree_potential_energy(mm, Y) -> np.ndarray:
+    """V = −Σ m_i g_Fᵀ r_i over every body, platform and arm: (K,) for states Y (K, n_state).
+
+    On a slope (``mm.ground``) or with a tilted steering axis the platform's bodies
+    change height as they move, which :func:`arm_potential_energy` leaves out; here every
+    body of the unconstrained tree (:func:`eslabon.mobile.dae.tree_model`, gravity in the
+    plane frame) counts. It differs from :func:`arm_potential_energy` by a constant on a
+    level floor with a vertical steering axis.
+
+    Parameters
+    ----------
+    mm : MobileManipulator
+    Y : array_like (K, n_state) or (n_state,)
+        States [config, q, ν, q̇].
+
+    Returns
+    -------
+    ndarray (K,)
+        V [J] (zero with every centre of mass at the plane frame's origin).
+
+    Raises
+    ------
+    ValueError
+        A state of the wrong length or not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> from eslabon.mobile.energy import tree_potential_energy
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> V = tree_potential_energy(mm, np.stack([mm.state(), mm.state(q=[0, 0.1, 0, 0, 0, 0])]))
+    >>> bool(np.isclose(V[1] - V[0], mb.arm_potential_energy(mm, mm.state(q=[0, 0.1, 0, 0, 0, 0]))
+    ...      - mb.arm_potential_energy(mm, mm.state())))
+    True
+    """
+    from ..dynamics.api import potential_energy
+    from .dae import expansion, tree_model
+
+    Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    tree = tree_model(mm)
+    E = expansion(mm)
+    q_tree = []
+    for y in Y:
+        config, q, _, _ = mm.split(y)
+        q_tree.append(np.concatenate([E @ config, q]))
+    return np.atleast_1d(potential_energy(tree, np.array(q_tree)))
+
+
 def input_power(mm, y, u, tau=None) -> float:
     """Power of the inputs less the arm's joint friction: Q_platformᵀ ν + τᵀ q̇ − friction.
 

@@ -15,6 +15,7 @@ mobile:
   mode: coupled                     # coupled | thesis
   thesis: {lateral_acceleration: false, platform_acceleration: false, constants: martinenko}
   gravity: 9.81
+  ground: {angle: 0.14, downhill: 0.0}   # optional: a slope [rad] (mobile.Slope)
 ```
 """
 
@@ -27,7 +28,8 @@ import numpy as np
 
 from .._files import write_text_atomic
 from .._yaml import dump_yaml
-from ..model.files import load_arm_model, save_model
+from ..model.file_writer import save_model
+from ..model.files import load_arm_model
 from ..model.validate import as_float_array, as_int, check_rotation, short_repr
 from .differential import DiffDriveParams, DifferentialDrive
 from .manipulator import MODES, MobileManipulator, Mount
@@ -35,6 +37,7 @@ from .omnidirectional import Omnidirectional, OmniParams
 from .one_way_coupling import THESIS_CONSTANTS, ThesisOptions
 from .platforms import Tricycle, TricycleParams
 from .synchronous import SyncDriveParams, SynchronousDrive
+from .terrain import Slope
 
 PLATFORMS = {
     "tricycle": (Tricycle, TricycleParams),
@@ -51,7 +54,7 @@ ASSUMED = {
 }
 #: integer parameters (the rest are numbers, and an omnidirectional platform's wheel rows)
 _INTEGERS = {"front_wheels": "an integer (1 or 2)", "wheels": "an integer >= 2"}
-_KEYS = {"platform", "arm", "mount", "mode", "thesis", "gravity"}
+_KEYS = {"platform", "arm", "mount", "mode", "thesis", "gravity", "ground"}
 
 
 def _mapping(x, where):
@@ -187,6 +190,18 @@ def mobile_from_mapping(
             f"{where}.gravity: expected a magnitude >= 0 (gravity pulls along "
             f"-z of the floor), got {gravity}"
         )
+    ground = None
+    if "ground" in data:
+        spec = _mapping(data["ground"], f"{where}.ground")
+        bad = sorted(set(spec) - {"angle", "downhill"})
+        if bad:
+            raise ValueError(f"{where}.ground: unknown key(s) {bad}; expected angle, downhill")
+        ground = Slope(
+            *(
+                float(as_float_array(spec.get(k, 0.0), (), f"{where}.ground.{k}", "radians"))
+                for k in ("angle", "downhill")
+            )
+        )
     return MobileManipulator(
         _platform(data["platform"], f"{where}.platform"),
         _arm(data["arm"], path, f"{where}.arm", strict),
@@ -195,6 +210,7 @@ def mobile_from_mapping(
         thesis,
         gravity,
         name,
+        ground,
     )
 
 
@@ -214,7 +230,7 @@ def mobile_to_mapping(mm: MobileManipulator, arm_file: str) -> dict:
         "mode": mm.mode,
         "thesis": asdict(mm.thesis),
         "gravity": mm.gravity,
-    }
+    } | ({} if mm.ground is None else {"ground": asdict(mm.ground)})
 
 
 def save_mobile(mm: MobileManipulator, path) -> Path:

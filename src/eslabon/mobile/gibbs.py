@@ -13,13 +13,16 @@ from ..dynamics.gibbs_appell import chain_terms
 from ..kinematics.kinematic_pass import BaseMotion, kinematic_pass
 from ..spatial.rotations import skew
 from .platforms import Z
+from .terrain import chassis_gravity
 
 
-def _arm_pass(mm, q, qd, chassis, mount_point, with_partials):
+def _arm_pass(mm, q, qd, chassis, mount_point, with_partials, g_chassis=None):
     """The arm's q̈ = 0 pass from a base moving with the chassis, and the base partials
-    (everything in the arm's base frame; gravity enters as the base's a − g)."""
+    (everything in the arm's base frame; gravity enters as the base's a − g; g in the
+    chassis frame, default (0, 0, −g))."""
     Rt = mm.mount.rotation.T
-    g_chassis = np.array([0.0, 0.0, -mm.gravity])
+    if g_chassis is None:
+        g_chassis = np.array([0.0, 0.0, -mm.gravity])
     mount = BaseMotion(
         angular_velocity=Rt @ (chassis.yaw_rate * Z),
         angular_acceleration=Rt @ (chassis.yaw_accel0 * Z),
@@ -33,7 +36,7 @@ def _arm_pass(mm, q, qd, chassis, mount_point, with_partials):
     return chain_terms(mm.arm, motion, qd, np.zeros(3), base_partials)
 
 
-def platform_terms(mm, bodies):
+def platform_terms(mm, bodies, g_chassis=None):
     """D (k, k) and φ (k,) of the platform's own bodies (2.25 summed over them).
 
     Parameters
@@ -41,6 +44,9 @@ def platform_terms(mm, bodies):
     mm : MobileManipulator
     bodies : list of BodyMotion
         ``platform.motion(config, nu).bodies`` (chassis-frame vectors).
+    g_chassis : array_like (3,), optional
+        Gravity in the chassis frame [m/s²] (:func:`~eslabon.mobile.terrain.chassis_gravity`);
+        default (0, 0, −g), the level floor.
 
     Returns
     -------
@@ -52,7 +58,8 @@ def platform_terms(mm, bodies):
     k = mm.n_quasi
     D = np.zeros((k, k))
     phi = np.zeros(k)
-    g_chassis = np.array([0.0, 0.0, -mm.gravity])
+    if g_chassis is None:
+        g_chassis = np.array([0.0, 0.0, -mm.gravity])
     for b in bodies:
         Jw, Ja = b.d_omega_dot, b.d_com_accel
         D += b.mass * Ja.T @ Ja + Jw.T @ b.inertia @ Jw
@@ -69,7 +76,9 @@ def coupled_terms(mm, y):
     function (Araujo (2012), (2.25)) summed over the platform's bodies and the arm's
     links, in the unknowns a = [ν̇; q̈], gives D a + φ = [Q_platform; τ]. The arm's
     partials start from the mount's (3.39–3.51). φ holds the velocity products, gravity
-    and, on the arm's rows, its joint friction; D holds the arm's armature.
+    and, on the arm's rows, its joint friction; D holds the arm's armature. Gravity is
+    ``mm.ground``'s (a slope turns it in the chassis frame with the heading:
+    :mod:`eslabon.mobile.terrain`).
 
     Parameters
     ----------
@@ -108,8 +117,9 @@ def coupled_terms(mm, y):
     config, q, nu, qd = mm.split(y)
     pm = mm.platform.motion(config, nu)
     bodies, chassis, rates = pm.bodies, pm.chassis, pm.rates
-    D_p, phi_p = platform_terms(mm, bodies)
-    arm = _arm_pass(mm, q, qd, chassis, chassis.point(mm.mount.translation), True)
+    g_chassis = chassis_gravity(mm, config[2])  # (0, 0, −g) on the level floor
+    D_p, phi_p = platform_terms(mm, bodies, g_chassis)
+    arm = _arm_pass(mm, q, qd, chassis, chassis.point(mm.mount.translation), True, g_chassis)
     D, phi = arm.D.copy(), arm.phi.copy()
     k = mm.n_quasi
     D[:k, :k] += D_p

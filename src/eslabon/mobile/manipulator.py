@@ -46,6 +46,7 @@ from .omnidirectional import Omnidirectional
 from .one_way_coupling import ThesisOptions, _thesis_accelerations
 from .platforms import Tricycle
 from .synchronous import SynchronousDrive
+from .terrain import Slope, is_level
 
 MODES = ("coupled", "thesis")
 #: the platforms a :class:`MobileManipulator` takes
@@ -156,6 +157,10 @@ class MobileManipulator:
         g [m/s²], along −z of the floor (= −z of the chassis).
     name : str
         A label.
+    ground : Slope, optional
+        A floor inclined by a slope (Araujo (2012), "Recomendaciones";
+        :mod:`eslabon.mobile.terrain`); None (default) is the level floor. Not level, or
+        a tricycle with ``steering_tilt``, takes ``mode="coupled"``.
 
     Attributes
     ----------
@@ -174,7 +179,8 @@ class MobileManipulator:
     ------
     ValueError
         A platform or arm of another type, an arm with a joint other than revolute,
-        prismatic or fixed, an unknown mode, a gravity that is not a finite number.
+        prismatic or fixed, an unknown mode, a gravity that is not a finite number, a
+        ``ground`` that is not a Slope, a slope or tilted steering axis in thesis mode.
 
     Examples
     --------
@@ -193,6 +199,7 @@ class MobileManipulator:
     thesis: ThesisOptions = field(default_factory=ThesisOptions)
     gravity: float = 9.81
     name: str = "mobile_manipulator"
+    ground: Slope | None = None
 
     def __post_init__(self):
         if not isinstance(self.platform, PLATFORMS):
@@ -206,6 +213,14 @@ class MobileManipulator:
         if self.mode not in MODES:
             raise ValueError(f"mode: expected one of {MODES}, got {self.mode!r}")
         object.__setattr__(self, "gravity", finite_number(self.gravity, "gravity"))
+        if self.ground is not None and not isinstance(self.ground, Slope):
+            raise ValueError(f"ground: expected a Slope or None, got {type(self.ground).__name__}")
+        if self.mode != "coupled" and not is_level(self):
+            raise ValueError(
+                "mode: a sloped ground or a tilted steering axis is modelled in "
+                f"mode='coupled' only (the thesis's one-way model is for a level floor), "
+                f"got {self.mode!r}"
+            )
 
     # --- layout of the state y = [config, q, ν, q̇] --------------------------------------
     @property
@@ -330,6 +345,7 @@ class MobileManipulator:
             ThesisOptions(**thesis_flags) if thesis_flags else self.thesis,
             self.gravity,
             self.name,
+            self.ground,
         )
 
 

@@ -31,280 +31,26 @@ modelled as a flat plate (diag(I/2, I/2, I)), wheels as uniform discs.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import NamedTuple
 
 import numpy as np
 
 from .._args import finite_number
+from .bodies import (  # noqa: F401  (re-exported: the platforms' shared motions)
+    BodyMotion,
+    ChassisMotion,
+    PlatformMotion,
+    PointMotion,
+    Z,
+    _chassis_and_axle,
+    _plate,
+    _platform_motion,
+    _pose,
+    _wheel,
+    _yawing,
+    _z_cross,
+)
 from .steered_cart import _steering
-
-Z = np.array([0.0, 0.0, 1.0])
-
-
-def _z_cross(v):
-    """z × v."""
-    return np.array([-v[1], v[0], 0.0])
-
-
-class BodyMotion(NamedTuple):
-    """One rigid body of the platform (chassis-frame vectors; see the module docstring).
-
-    ω̇ = ``omega_dot0`` + ``d_omega_dot`` ν̇ and r̈_G = ``com_accel0`` + ``d_com_accel`` ν̇,
-    inertial quantities expressed in the chassis frame's axes.
-
-    Attributes
-    ----------
-    name : str
-        ``"chassis"``, ``"steering"``, ``"rear_left"``, ``"front"``, ``"left"``, …
-    mass : float
-        [kg].
-    inertia : ndarray (3, 3)
-        About the centre of mass [kg·m²].
-    omega : ndarray (3,)
-        Angular velocity [rad/s].
-    omega_dot0 : ndarray (3,)
-        Angular acceleration at ν̇ = 0 [rad/s²].
-    com_accel0 : ndarray (3,)
-        Acceleration of the centre of mass at ν̇ = 0 [m/s²].
-    d_omega_dot, d_com_accel : ndarray
-        Shape (3, k): ∂ω̇/∂ν̇ and ∂r̈_G/∂ν̇.
-    """
-
-    name: str
-    mass: float
-    inertia: np.ndarray  # (3, 3) about the COM
-    omega: np.ndarray  # (3,)
-    omega_dot0: np.ndarray  # (3,)
-    com_accel0: np.ndarray  # (3,)
-    d_omega_dot: np.ndarray  # (3, k)
-    d_com_accel: np.ndarray  # (3, k)
-
-
-class PointMotion(NamedTuple):
-    """A point's velocity, acceleration at ν̇ = 0 and ∂r̈/∂ν̇ (3, k), chassis frame.
-
-    The vectors are the point's inertial (floor-relative) velocity and acceleration,
-    expressed in the chassis frame's axes at this instant; r̈ = ``accel0`` +
-    ``d_accel`` ν̇.
-
-    Attributes
-    ----------
-    velocity : ndarray (3,)
-        ṙ [m/s].
-    accel0 : ndarray (3,)
-        r̈ at ν̇ = 0 (velocity products only) [m/s²].
-    d_accel : ndarray
-        Shape (3, k): ∂r̈/∂ν̇ (columns per quasi-velocity: m/s² per m/s², or per rad/s²).
-    """
-
-    velocity: np.ndarray
-    accel0: np.ndarray
-    d_accel: np.ndarray
-
-
-class ChassisMotion(NamedTuple):
-    """The chassis yaw rate θ̇, θ̈⁰ and ∂θ̈/∂ν̇ (k,), and its origin (rear-axle midpoint).
-
-    What a platform's ``chassis(config, nu)`` returns; θ̈ = ``yaw_accel0`` +
-    ``d_yaw_accel`` · ν̇.
-
-    Attributes
-    ----------
-    yaw_rate : float
-        θ̇ [rad/s].
-    yaw_accel0 : float
-        θ̈ at ν̇ = 0 [rad/s²].
-    d_yaw_accel : ndarray
-        Shape (k,): ∂θ̈/∂ν̇ (per quasi-velocity).
-    origin : PointMotion
-        The chassis origin (rear-axle midpoint, or axle midpoint of a differential
-        drive), vectors in the chassis frame's axes.
-    """
-
-    yaw_rate: float
-    yaw_accel0: float
-    d_yaw_accel: np.ndarray
-    origin: PointMotion
-
-    def point(self, p) -> PointMotion:
-        """A point fixed on the chassis at ``p`` (3,): r̈_p = r̈_R + θ̈ z × p − θ̇² p_xy.
-
-        Parameters
-        ----------
-        p : array_like (3,)
-            The point [m] in the chassis frame (origin at the rear-axle midpoint).
-
-        Returns
-        -------
-        PointMotion
-            Its velocity [m/s], acceleration at ν̇ = 0 [m/s²] and ∂r̈/∂ν̇ (3, k), in the
-            chassis frame's axes.
-        """
-        p = np.asarray(p, dtype=float)
-        zxp = _z_cross(p)
-        pxy = np.array([p[0], p[1], 0.0])
-        o = self.origin
-        return PointMotion(
-            o.velocity + self.yaw_rate * zxp,
-            o.accel0 + self.yaw_accel0 * zxp - self.yaw_rate**2 * pxy,
-            o.d_accel + np.outer(zxp, self.d_yaw_accel),
-        )
-
-
-class PlatformMotion(NamedTuple):
-    """Everything about the platform at one state: bodies, chassis, q̇ = G ν, Ġ ν and G.
-
-    Its ``bodies`` (:class:`BodyMotion`), the ``chassis`` motion, the configuration rates
-    q̇ = G ν (``rates``) and the configuration accelerations q̈ = G ν̇ + Ġ ν as ``accel0``
-    = Ġ ν (nc,) and ``G`` (nc, k). What a platform's ``motion(config, nu)`` returns.
-
-    Attributes
-    ----------
-    bodies : list of BodyMotion
-        Chassis, wheels (and the tricycle's steering body): mass [kg], inertia about the
-        COM [kg·m²], ω [rad/s], ω̇ and COM acceleration at ν̇ = 0 [rad/s², m/s²] and their
-        partials ∂/∂ν̇ (3, k), all in the chassis frame's axes.
-    chassis : ChassisMotion
-        Yaw rate, yaw acceleration and the chassis origin's motion.
-    rates : ndarray
-        Shape (nc,): q̇ of ``config``: ẋ, ẏ [m/s] in the floor (world) frame, θ̇ [rad/s],
-        the steering rate β̇ [rad/s] (tricycle), each wheel's spin rate [rad/s].
-    accel0 : ndarray
-        Shape (nc,): Ġ ν, the configuration accelerations at ν̇ = 0 [m/s², rad/s²].
-    G : ndarray
-        Shape (nc, k): ∂q̇/∂ν.
-    """
-
-    bodies: list
-    chassis: ChassisMotion
-    rates: np.ndarray
-    accel0: np.ndarray
-    G: np.ndarray
-
-
-def _pose(ch, theta):
-    """Rates, Ġν and G rows of (x, y, θ): the rear-axle midpoint in the floor frame."""
-    c, s = np.cos(theta), np.sin(theta)
-    R = np.array([[c, -s], [s, c]])
-    o = ch.origin
-    return (
-        np.r_[R @ o.velocity[:2], ch.yaw_rate],
-        np.r_[R @ o.accel0[:2], ch.yaw_accel0],
-        np.vstack([R @ o.d_accel[:2], ch.d_yaw_accel]),
-    )
-
-
-def _plate(I):
-    return np.diag([I / 2, I / 2, I])
-
-
-def _yawing(name, mass, inertia, yaw_rate, yaw_accel0, d_yaw_accel, com: PointMotion):
-    """A body that only yaws (chassis, steering axle)."""
-    return BodyMotion(
-        name,
-        mass,
-        _plate(inertia),
-        yaw_rate * Z,
-        yaw_accel0 * Z,
-        com.accel0,
-        np.outer(Z, d_yaw_accel),
-        com.d_accel,
-    )
-
-
-def _wheel(
-    name,
-    mass,
-    radius,
-    heading,
-    yaw_rate,
-    yaw_accel0,
-    d_yaw_accel,
-    centre: PointMotion,
-    roller_angle=None,
-):
-    """A disc rolling without slip or skid, heading ``heading`` (angle in the chassis
-    frame), its centre moving as ``centre``; returns the body and its spin rate ψ̇.
-
-    With a ``roller_angle`` α the wheel carries massless rollers (omni wheel at α = 0,
-    mecanum at ±45°): only the velocity along the roller axis is tied to the spin,
-    r ψ̇ = v_c · w with w = e + tan α n, so r ψ̈ = r̈_c · w + γ̇ v_c · (z × w) (w turns with
-    the wheel's yaw γ; the last term vanishes for a plain wheel, whose v_c · n = 0)."""
-    e = np.array([np.cos(heading), np.sin(heading), 0.0])
-    n = _z_cross(e)
-    if roller_angle is None:
-        spin = centre.velocity @ e / radius
-        spin_accel0 = centre.accel0 @ e / radius
-        d_spin = e @ centre.d_accel / radius
-    else:
-        w = e + np.tan(roller_angle) * n
-        spin = centre.velocity @ w / radius
-        spin_accel0 = (centre.accel0 @ w + yaw_rate * (centre.velocity @ _z_cross(w))) / radius
-        d_spin = w @ centre.d_accel / radius
-    R = np.column_stack([e, n, Z])
-    inertia = R @ np.diag([mass * radius**2 / 4, mass * radius**2 / 2, mass * radius**2 / 4]) @ R.T
-    body = BodyMotion(
-        name,
-        mass,
-        inertia,
-        yaw_rate * Z + spin * n,
-        yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * _z_cross(n),
-        centre.accel0,
-        np.outer(Z, d_yaw_accel) + np.outer(n, d_spin),
-        centre.d_accel,
-    )
-    return body, (spin, spin_accel0, d_spin)
-
-
-def _chassis_and_axle(
-    ch, chassis_mass, chassis_inertia, chassis_com, names, wheel_mass, wheel_radius, half_track
-):
-    """The chassis and the two wheels on the axle through its origin (at ±half_track):
-    (bodies, spin rates)."""
-    bodies = [
-        _yawing(
-            "chassis",
-            chassis_mass,
-            chassis_inertia,
-            ch.yaw_rate,
-            ch.yaw_accel0,
-            ch.d_yaw_accel,
-            ch.point([chassis_com, 0.0, 0.0]),
-        )
-    ]
-    spins = []
-    for name, side in zip(names, (1.0, -1.0), strict=True):
-        body, spin = _wheel(
-            name,
-            wheel_mass,
-            wheel_radius,
-            0.0,
-            ch.yaw_rate,
-            ch.yaw_accel0,
-            ch.d_yaw_accel,
-            ch.point([0.0, side * half_track, 0.0]),
-        )
-        bodies.append(body)
-        spins.append(spin)
-    return bodies, spins
-
-
-def _platform_motion(bodies, ch, theta, spins, steering_rate=None):
-    """Assemble :class:`PlatformMotion`: pose (x, y, θ), the steering angle when there is
-    one (its rate is the quasi-velocity ν₂), then each wheel's spin."""
-    rates, accel0, G = _pose(ch, theta)
-    k = len(ch.d_yaw_accel)
-    if steering_rate is not None:
-        rates, accel0 = np.r_[rates, steering_rate], np.r_[accel0, 0.0]
-        G = np.vstack([G, np.eye(k)[1]])
-    spin, spin0, d_spin = (np.array(x) for x in zip(*spins, strict=True))
-    return PlatformMotion(
-        bodies,
-        ch,
-        np.r_[rates, spin],
-        np.r_[accel0, spin0],
-        np.vstack([G, d_spin.reshape(len(spins), k)]),
-    )
+from .tilted_steering import tilted_chassis, tilted_motion
 
 
 def _supplied(p, name):
@@ -377,6 +123,12 @@ class TricycleParams:
         must be 0 with one front wheel.
     front_wheels : {1, 2}
         n_F, the number of steered front wheels.
+    steering_tilt : float
+        σ [rad], within (−90°, 90°): the steering axis tilted back from the vertical in the
+        chassis's x–z plane (a caster angle; Araujo (2012), "Recomendaciones": a
+        steering axis not perpendicular to the floor). 0 (default) is the thesis's
+        vertical axis and today's model exactly; otherwise one front wheel only, the
+        axis through its contact point (:mod:`eslabon.mobile.tilted_steering`).
 
     Raises
     ------
@@ -384,7 +136,8 @@ class TricycleParams:
         Naming the field: a value missing (None) or not a finite number, one of
         ``wheelbase``, radii, ``chassis_mass``, ``chassis_inertia`` ≤ 0 or another
         field < 0, ``front_wheels`` not 1 or 2, ``front_half_track`` ≠ 0 with one front
-        wheel, a steered body without yaw inertia (I_B + n_F m_F (r_F²/4 + 1.5 l_F²) = 0).
+        wheel, a steered body without yaw inertia (I_B + n_F m_F (r_F²/4 + 1.5 l_F²) = 0),
+        ``steering_tilt`` not within (−90°, 90°) or not 0 with two front wheels.
 
     Examples
     --------
@@ -407,6 +160,7 @@ class TricycleParams:
     front_wheel_mass: float | None = None
     front_half_track: float = 0.0
     front_wheels: int = 1
+    steering_tilt: float = 0.0
 
     def __post_init__(self):
         _check_params(
@@ -426,8 +180,18 @@ class TricycleParams:
                 "front_wheel_mass",
                 "front_half_track",
             ),
-            finite=("chassis_com",),
+            finite=("chassis_com", "steering_tilt"),
         )
+        if not abs(self.steering_tilt) < np.pi / 2:
+            raise ValueError(
+                "TricycleParams.steering_tilt: expected an angle within (-90°, 90°) [rad], "
+                f"got {self.steering_tilt}"
+            )
+        if self.steering_tilt != 0.0 and self.front_wheels != 1:
+            raise ValueError(
+                "TricycleParams.steering_tilt: a tilted steering axis is modelled for one "
+                f"front wheel only, got front_wheels={self.front_wheels}"
+            )
         if self.front_wheels not in (1, 2):
             raise ValueError(
                 f"TricycleParams.front_wheels: expected 1 or 2, got {self.front_wheels!r}"
@@ -507,7 +271,8 @@ class Tricycle:
     chassis, within (−90°, 90°), and the φ the wheels' spin angles [rad] (with two front
     wheels the last two are ``phi_front_left``, ``phi_front_right``). V [m/s] is the
     speed of the rear-axle midpoint along the chassis x, β̇ [rad/s]. The kinematics:
-    θ̇ = V tan β / b, and the rear wheels spin at (V ∓ l_E θ̇)/r_E (left at +y).
+    θ̇ = V tan β / b, and the rear wheels spin at (V ∓ l_E θ̇)/r_E (left at +y); with
+    ``params.steering_tilt`` σ ≠ 0, θ̇ = V cos σ tan β / b (:mod:`.tilted_steering`).
 
     Parameters
     ----------
@@ -580,6 +345,8 @@ class Tricycle:
         t, c = _steering(config[3])
         b = self.params.wheelbase
         V, beta_dot = nu
+        if self.params.steering_tilt != 0.0:
+            return tilted_chassis(self.params, config[3], nu)
         yaw_rate = V * t / b
         origin = PointMotion(
             np.array([V, 0.0, 0.0]),
@@ -613,6 +380,8 @@ class Tricycle:
             β not finite or outside (−90°, 90°).
         """
         p = self.params
+        if p.steering_tilt != 0.0:
+            return tilted_motion(p, config, nu)
         ch = self.chassis(config, nu)
         beta = config[3]
         bodies, spins = _chassis_and_axle(

@@ -32,8 +32,14 @@ from .._files import atomic_file
 from ..conventions import integrator_name
 from ..sim.friction_check import FrictionStepWarning
 from ..sim.rk4 import rk4_step
-from .energy import arm_potential_energy, coupled_kinetic_energy, input_power
+from .energy import (
+    arm_potential_energy,
+    coupled_kinetic_energy,
+    input_power,
+    tree_potential_energy,
+)
 from .manipulator import MobileManipulator, accelerations
+from .terrain import is_level
 
 METHODS = ("dop853", "rk45", "rk4", "euler")  # the integrators (eslabon.conventions)
 
@@ -78,7 +84,8 @@ class MobileTrajectory:
         Shape (K, n): arm joint torques [N·m, N].
     energy : ndarray
         Shape (K,): T + V [J] (:func:`~eslabon.mobile.coupled_kinetic_energy` +
-        :func:`~eslabon.mobile.arm_potential_energy`).
+        :func:`~eslabon.mobile.arm_potential_energy`; on a slope or with a tilted
+        steering axis every body's, :func:`~eslabon.mobile.energy.tree_potential_energy`).
     work : ndarray
         Shape (K,): W = ∫ (Qᵀν + τᵀq̇ − friction) dt from 0 [J], integrated with the
         state, so that ``energy − work`` stays constant (in ``mode="coupled"``).
@@ -452,9 +459,11 @@ def _trajectory(mm, t, X, u_of, tau_of, locked):
     motions = [mm.platform.motion(*_cfg_nu(mm, x[:n_y])) for x in X]
     rates = np.array([pm.rates for pm in motions])
     config_accels = np.array([pm.accel0 + pm.G @ a[:k] for pm, a in zip(motions, acc, strict=True)])
-    energy = np.array(
-        [coupled_kinetic_energy(mm, x[:n_y]) + arm_potential_energy(mm, x[:n_y]) for x in X]
-    )
+    if is_level(mm):
+        potential = [arm_potential_energy(mm, x[:n_y]) for x in X]
+    else:  # a slope or a tilted steering axis: the platform's bodies change height too
+        potential = list(tree_potential_energy(mm, X[:, :n_y]))
+    energy = np.array([coupled_kinetic_energy(mm, x[:n_y]) for x in X]) + potential
     split = [mm.split(x[:n_y]) for x in X]
     return MobileTrajectory(
         t=t,

@@ -12,7 +12,7 @@ from .variants import with_joint_friction, with_payload
 # the file front-ends (YAML, URDF, MJCF, XML, their file handling) are imported on first use:
 # a process that builds its robot in code, or from the zoo, does not pay for them
 _LAZY = {
-    "save_model": ".files",
+    "save_model": ".file_writer",
     "UrdfInfo": ".urdf",
     "from_urdf": ".urdf",
     "read_urdf": ".urdf",
@@ -44,7 +44,7 @@ def __getattr__(name: str) -> object:
 
 
 if TYPE_CHECKING:
-    from .files import save_model  # noqa: F401
+    from .file_writer import save_model  # noqa: F401
     from .manlag import (  # noqa: F401
         ManlagInput,
         read_manlag,

@@ -192,7 +192,13 @@ class MjcfInfo:
 
     def _rates(self, q: Any, v: Any, v_bias: Any) -> NDArray[np.float64]:
         q, v = _last(q, self.nq, "q"), _last(v, self.nv, "v")
-        out = np.zeros(np.broadcast_shapes(q.shape[:-1], v.shape[:-1]) + (self.nv_mujoco,))
+        lead = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+        if v_bias is not None:  # a single acceleration with a batch of rates, or the reverse
+            v_bias = _last(v_bias, self.nv, "v")
+            lead = np.broadcast_shapes(lead, v_bias.shape[:-1])
+        q = np.broadcast_to(q, lead + q.shape[-1:])
+        v = np.broadcast_to(v, lead + v.shape[-1:])
+        out = np.zeros(lead + (self.nv_mujoco,))
         for j, kind in enumerate(self.jnt_type):
             d, b = int(self.dofadr[j]), int(self.v_index[j])
             if b < 0:
@@ -204,7 +210,7 @@ class MjcfInfo:
                 R = self._rotations(q, j)
                 lin = v[..., b : b + 3]
                 if v_bias is not None:  # J̇ v: R (ω × Rᵀṗ)
-                    vb = _last(v_bias, self.nv, "v")
+                    vb = v_bias
                     lin = lin + np.cross(vb[..., b + 3 : b + 6], vb[..., b : b + 3])
                 out[..., d : d + 3] = np.einsum("...ij,...j->...i", R, lin)
         return out

@@ -13,16 +13,20 @@ command                   module                            source
                           :mod:`.t3_linear_control`,        the Cincinnati T3, ch. 3–5;
                           :mod:`.t3_uvw_terms`,             §5.3 term by term; the 7R
                           :mod:`.seven_r_loop`,             loop, §3.3.3, in double and
-                          :mod:`.seven_r_single`,           single precision; the §3.6
-                          :mod:`.e2_task`                   task
+                          :mod:`.seven_r_single`,           single precision, the TOL; the
+                          :mod:`.e2_task`,                  §3.6 task; §4.4's operation
+                          :mod:`.lagrange_term_counts`      count term by term
 ``reproduce jaramillo``   :mod:`.spatial_operators`,        Jaramillo Botero 1998 (seeds
                           :mod:`.operator_extensions`       002/004): spatial operators;
                                                             trees, constraints in the
                                                             chain, the O(log₂ N) claim
 ``reproduce araujo``      :mod:`.mobile_manipulator`,       Araujo 2012 (seed 003): a PUMA
                           :mod:`.araujo_claims`,            560 on a tricycle, the
-                          :mod:`.araujo_sensitivity`        thesis's claims, the assumed
-                                                            data's weight
+                          :mod:`.araujo_sensitivity`,       thesis's claims, the assumed
+                          :mod:`.araujo_control`,           data's weight, control;
+                          :mod:`.araujo_extensions`         Tables 3.3–3.4, slope and
+                                                            tilted steering axis, a tool
+                                                            held on a wall
 ========================  ================================  =============================
 """
 

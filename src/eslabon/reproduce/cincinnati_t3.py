@@ -10,10 +10,13 @@ No OCR error was found in these two tables (those of Table 5.6.3 are listed in
 :data:`eslabon.zoo.rojas_tables.OCR_CELLS`).
 
 The tables are solved from the *printed* end-effector data (y, ẏ and the spline's
-ÿ = 1.95774); the 1 s task uses the exact cycloid β(t) = t − sin(2πt)/(2π), which the
-printed y and ẏ of both tables follow (β(0.05) = 0.00082, β̇(0.05) = 0.04894,
-β(0.45) = 0.40082, β̇(0.45) = 1.95106). The thesis synthesizes β with splines (§4.4,
-Angeles 1983), so the task's ÿ differs slightly from the tables'.
+ÿ = 1.95774). The 1 s task (Figs. 4.4.3–4.4.8, and Fig. 5.4.2 in
+:mod:`.t3_linear_control`) uses the thesis's β(t), synthesized with splines on 21 knots
+(§4.4, Angeles 1983): the knots' values are in an input file the thesis does not print,
+and the spline identified from the printed β, β̇, β̈ is the one taking the cycloid's rate
+at each knot (:func:`eslabon.trajectory.t3_beta_law`, :func:`beta_spline_candidates`).
+The exact cycloid β(t) = t − sin(2πt)/(2π), which the printed y and ẏ of both tables
+also follow to 5 digits, is ``t3_straight_line_task(beta="cycloid")``.
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ from .._files import atomic_file, savefig_atomic, write_text_atomic
 from ..dynamics import lagrange, opcount
 from ..kinematics import ik
 from ..sim import Trajectory
-from ..trajectory import T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
+from ..trajectory import T3_BETA_KNOTS, T3_ROTATION, T3_X, T3_Z, t3_straight_line_task
 from ..zoo import rojas
 from ..zoo.rojas_tables import JOINT_TABLES as TABLES
-from . import e2_task, seven_r_loop, t3_rate_reading, t3_uvw_terms
+from . import e2_task, lagrange_term_counts, seven_r_loop, t3_rate_reading, t3_uvw_terms
 
 #: below these magnitudes a printed cell is single-precision noise
 NOISE = {
@@ -106,10 +109,24 @@ def _task(t3, out):
     tau = inverse_dynamics(t3, path.q, path.qd, path.qdd)
     traj = Trajectory(times, path.q, path.qd, path.qdd, tau, t3.name)
     files = {"task_csv": traj.save(out / "t3_task.csv"), "task_npz": traj.save(out / "t3_task.npz")}
+    cyc = ik.solve_path(
+        t3, t3_straight_line_task(beta="cycloid"), times, np.radians(rojas.INITIAL_THETA_DEG)
+    )
+    if not cyc.converged.all():
+        raise RuntimeError(f"straight-line task, cycloid β: {cyc.message}")
+    tau_cyc = inverse_dynamics(t3, cyc.q, cyc.qd, cyc.qdd)
+    gap = {
+        "qdd": np.abs(path.qdd - cyc.qdd).max(0).tolist(),
+        "tau": np.abs(tau - tau_cyc).max(0).tolist(),
+    }
     lines = [
-        f"Straight-line task (§4.4): 21 samples, 0–1 s; IK iterations per sample "
-        f"{path.iterations.tolist()}",
+        f"Straight-line task (§4.4): β(t) the thesis's 21-knot spline (Fig. 4.4.2); "
+        f"21 samples, 0–1 s; IK iterations per sample {path.iterations.tolist()}",
         "  peak |τ| per joint [N·m]: " + " ".join(f"{v:.5g}" for v in np.abs(tau).max(0)),
+        '  with the cycloid β instead (beta="cycloid"): max |Δθ̈| [rad/s²] '
+        + " ".join(f"{v:.2g}" for v in gap["qdd"])
+        + "; max |Δτ| [N·m] "
+        + " ".join(f"{v:.2g}" for v in gap["tau"]),
         f"  joint 6: |θ − 90°| ≤ {np.abs(np.degrees(path.q[:, 5]) - 90).max():.1e}°, "
         f"|τ₆| ≤ {np.abs(tau[:, 5]).max():.1e} N·m (the thesis: stays at π/2, torque noise)",
     ]
@@ -117,7 +134,12 @@ def _task(t3, out):
 
     title = "Cincinnati T3, straight-line task: joint {} (cf. Figs. 4.4.3–4.4.8)"
     files.update(joint_panel_files(traj, out, "t3_joint", title, lines, key="joint"))
-    summary = {"iterations": path.iterations.tolist(), "peak_abs_tau": np.abs(tau).max(0).tolist()}
+    summary = {
+        "beta": "spline",
+        "iterations": path.iterations.tolist(),
+        "peak_abs_tau": np.abs(tau).max(0).tolist(),
+        "cycloid_gap": gap,
+    }
     return summary, lines, files, path
 
 
@@ -172,7 +194,7 @@ PRINTED_BETA_DDOT = 1.95774
 
 #: the 21 knots t = 0, 0.05, …, 1 s of §4.4's β(t) spline (the program's XA, YA, AX, BX,
 #: CX are arrays of 21 read from its input file; its PERIOD calls SPLINE(21, 20, …))
-BETA_KNOTS = np.linspace(0.0, 1.0, 21)
+BETA_KNOTS = T3_BETA_KNOTS
 
 #: the candidate that reproduces the printed β̈ (and β, β̇) of Tables 5.4.1 and 5.6.2
 BETA_SPLINE_IDENTIFIED = "rates at the knots"
@@ -219,25 +241,9 @@ def knot_rate_spline(t_knots, rates, start=0.0):
         Knots or rates not finite 1-D arrays of one length ≥ 2, or knots not strictly
         increasing.
     """
-    from scipy.interpolate import CubicHermiteSpline
+    from ..trajectory import knot_rate_law
 
-    t = np.asarray(t_knots, dtype=float)
-    v = np.asarray(rates, dtype=float)
-    if t.ndim != 1 or t.size < 2 or v.shape != t.shape:
-        raise ValueError(
-            f"t_knots, rates: expected 1-D arrays of one length ≥ 2, got {t.shape}, {v.shape}"
-        )
-    if not (np.isfinite(t).all() and np.isfinite(v).all() and np.isfinite(start)):
-        raise ValueError("t_knots, rates, start: expected finite numbers")
-    h = np.diff(t)
-    if np.any(h <= 0):
-        raise ValueError(f"t_knots: expected strictly increasing times, got {t.tolist()}")
-    d = np.empty_like(h)
-    d[0] = h[0] * (4 * v[0] + 2 * v[1]) / 6
-    for k in range(1, h.size):
-        left = -6 * d[k - 1] / h[k - 1] ** 2 + (2 * v[k - 1] + 4 * v[k]) / h[k - 1]
-        d[k] = h[k] ** 2 / 6 * (left + (4 * v[k] + 2 * v[k + 1]) / h[k])
-    return CubicHermiteSpline(t, start + np.concatenate(([0.0], np.cumsum(d))), v)
+    return knot_rate_law(t_knots, rates, start).spline
 
 
 def t3_beta_spline():
@@ -248,7 +254,9 @@ def t3_beta_spline():
     the 21 cycloid values with breakpoints only there can (23 coefficients, 25
     conditions). ``t3_beta_spline()(t, 2)`` is β̈ [m/s²]; it rounds to the printed
     1.95774 at t = 0.05 and 0.45 s."""
-    return knot_rate_spline(BETA_KNOTS, 1.0 - np.cos(2 * np.pi * BETA_KNOTS), 0.0)
+    from ..trajectory import t3_beta_law
+
+    return t3_beta_law("spline").spline
 
 
 def beta_spline_candidates() -> dict:
@@ -445,6 +453,8 @@ def reproduce(out) -> tuple[dict, list]:
         f"  §4.4's claim, counted on eslabon's own code: the Lagrange model's τ costs "
         f"{ratio:.1f}× Newton–Euler's multiplications (the thesis's programs: 1896 / 852 = 2.2×)"
     )
+    data["lagrange_term_counts"], more = lagrange_term_counts.report(6)
+    lines += more
     data["files"] = {k: str(v) for k, v in files.items()}
     write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     lines.append(

@@ -362,6 +362,11 @@ def reproduce(out) -> tuple[dict, list]:
     data["control"], more, files = araujo_control.reproduce(mm, out, plt)
     lines += more
     data["files"].update({k: str(v) for k, v in files.items()})
+    from . import araujo_extensions
+
+    data["extensions"], more, files = araujo_extensions.reproduce(arm, out, plt)
+    lines += more
+    data["files"].update({k: str(v) for k, v in files.items()})
     lines += _operation_counts(data)
     write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     data["files"]["summary"] = str(out / "summary.json")

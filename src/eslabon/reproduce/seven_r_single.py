@@ -34,6 +34,18 @@ that does not halve is round-off noise), and that last step is not applied — a
 does not apply a correction once it is below its tolerance. A fixed tolerance would set
 the error's size instead (the program's TOL = 1e-6 is 2–8 float32 ulps of the joint
 angles, 1.05–4.78 rad here).
+
+What the thesis's TOL does (:func:`tolerance_study`): its NLLS stops before a step when
+‖f‖∞ < TOL and when the step ‖Δθ‖∞ < TOL, that step not applied (``solve_position(…,
+tol=1e-6)``). Newton converging quadratically, the unapplied step is about the error
+left, so with TOL = 1e-6 the errors are those of a truncated iteration (~1e-9 rad here),
+not round-off. Run so in *double* precision, the 7 × 6 system has the smaller error of θ₂,
+θ̇₂ and θ̈₂ at about 90 % of the samples (its truncated iterates are the closer, by about a
+quarter): a truncation effect, which goes away as TOL → 1e-14 (errors at double round-off,
+~1e-15, and the 7 × 6 system the smaller at about half the samples) and is absent in
+single precision, where TOL = 1e-6 is at round-off (about half the samples too). The
+listing's FNORM(F, N) takes the maximum over the first N = 6 of the 7 rows of F (the
+z-displacement row is left out) — a quirk of the T3 program not repeated here.
 """
 
 from __future__ import annotations
@@ -161,21 +173,31 @@ def _factor(J):
     return Q, Rf, (np.inf if info != 0 or rcond == 0.0 else 1.0 / float(rcond))
 
 
-def solve_position(q0, R, p, equations):
-    """Newton–Gauss on (3.3.1.9) from ``q0`` (6,) in its dtype, to the round-off floor
-    (see the module docstring). Raises RuntimeError if the steps never stop shrinking
-    within :data:`MAX_ITER`."""
+def solve_position(q0, R, p, equations, tol=None):
+    """Newton–Gauss on (3.3.1.9) from ``q0`` (6,) in its dtype.
+
+    With ``tol`` None it runs to the round-off floor (see the module docstring). With a
+    tolerance it stops as the thesis's NLLS does (Rojas Salgado (1987), Appendix,
+    ``DATA TOL … /0.000001/``): before a step when ‖f‖∞ < ``tol``, and when the step's
+    ‖Δθ‖∞ < ``tol``, that step not applied. Raises RuntimeError if it has not stopped
+    within :data:`MAX_ITER` steps, ValueError for an unknown ``equations`` or a ``tol``
+    that is not a positive number."""
     if equations not in ik.EQUATIONS:
         raise ValueError(f"equations: expected one of {ik.EQUATIONS}, got {equations!r}")
+    if tol is not None and not (np.isfinite(tol) and tol > 0):
+        raise ValueError(f"tol: expected a positive finite number or None, got {tol!r}")
     q = np.array(q0)
     previous = np.inf
     for iteration in range(MAX_ITER + 1):
         f, J = system(q, R, p, equations)
+        residual = float(np.max(np.abs(f)))
         Q, Rf, condition = _factor(J)
+        if tol is not None and residual < tol:
+            return Solution(q, Q, Rf, iteration, residual, condition, equations)
         step = solve_triangular(Rf, Q.T @ -f)
         size = float(np.max(np.abs(step)))
-        if size == 0.0 or size > 0.5 * previous:
-            residual = float(np.max(np.abs(f)))
+        stop = size < tol if tol is not None else size == 0.0 or size > 0.5 * previous
+        if stop:
             return Solution(q, Q, Rf, iteration, residual, condition, equations)
         q = q + step
         previous = size
@@ -221,12 +243,13 @@ def input_motion(t):
     )
 
 
-def round_off_errors(equations: str, t, dtype=DTYPE) -> dict:
+def round_off_errors(equations: str, t, dtype=DTYPE, tol=None) -> dict:
     """Errors of θ₂, θ̇₂, θ̈₂ (rad, rad/s, rad/s²) at times ``t`` (s) along the motion of
     :func:`input_motion`, computed in ``dtype`` by the
     ``equations`` system ("redundant" 7 × 6 or "square" 6 × 6) with continuation, against
     (3.3.3.7) in double for the input rounded to ``dtype``; with the κ₁ estimate, the
-    Newton steps and the final ‖f‖∞ per sample (arrays of len(t), float64)."""
+    Newton steps and the final ‖f‖∞ per sample (arrays of len(t), float64). ``tol``: the
+    stopping rule of :func:`solve_position` (None: the round-off floor)."""
     q = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG[1:]).astype(dtype)
     keys = ("position", "rate", "acceleration", "condition", "iterations", "residual")
     out = {k: [] for k in keys}
@@ -234,9 +257,10 @@ def round_off_errors(equations: str, t, dtype=DTYPE) -> dict:
         *(np.asarray(x).astype(dtype) for x in input_motion(t)), strict=True
     ):
         R, p, w, w_dot = loop_data(th1, th1d, th1dd, dtype)
-        sol = solve_position(q, R, p, equations)
+        sol = solve_position(q, R, p, equations, tol)
         P = chain_kinematics(sol.q)[0]
-        if np.max(np.abs(P - R)) > 1000 * np.finfo(dtype).eps:  # another rotation: O(1)
+        near = max(1000 * float(np.finfo(dtype).eps), 1000 * (tol or 0.0))
+        if np.max(np.abs(P - R)) > near:  # another rotation: O(1)
             raise RuntimeError(f"7R {equations}: another branch at θ₁ = {np.degrees(th1):.2f}°")
         q = sol.q
         qd = rates(sol, R, w)
@@ -249,3 +273,48 @@ def round_off_errors(equations: str, t, dtype=DTYPE) -> dict:
         out["iterations"].append(sol.iterations)
         out["residual"].append(sol.residual)
     return {k: np.array(v, dtype=float) for k, v in out.items()}
+
+
+#: TOLs of :func:`tolerance_study`: the thesis's 1e-6 down to the double round-off floor
+STUDY_TOLS = (1e-6, 1e-8, 1e-10, 1e-12, 1e-14)
+
+
+def share_redundant_smaller(runs: dict) -> dict:
+    """Per quantity ("position", "rate", "acceleration"), the share of samples at which the
+    7 × 6 system's |error| is the smaller, ties (equal errors, exact zeros) left out, from
+    ``{"redundant": errors, "square": errors}`` as :func:`round_off_errors` returns."""
+    out = {}
+    for key in ("position", "rate", "acceleration"):
+        e7, e6 = np.abs(runs["redundant"][key]), np.abs(runs["square"][key])
+        differ = e7 != e6
+        out[key] = float(np.mean(e7[differ] < e6[differ])) if differ.any() else float("nan")
+    return out
+
+
+def tolerance_study(t, tols=STUDY_TOLS) -> list:
+    """What the thesis's TOL does to the comparison of Figs. 3.3.3–3.3.5: for each TOL in
+    ``tols`` (double precision), then for the round-off floor rule (``tol`` None) in double
+    and for TOL = 1e-6 in single precision, both systems along :func:`input_motion` at
+    times ``t`` (s). One dict per run: ``dtype`` ("float64"/"float32"), ``tol`` (None for
+    the floor), ``share`` (:func:`share_redundant_smaller`), ``median`` (per system and
+    quantity, |error|) and ``iterations`` (mean Newton steps per sample, per system)."""
+    runs = [(np.float64, tol) for tol in tols] + [(np.float64, None), (np.float32, 1e-6)]
+    rows = []
+    for dtype, tol in runs:
+        errors = {eq: round_off_errors(eq, t, dtype, tol) for eq in ik.EQUATIONS}
+        rows.append(
+            {
+                "dtype": np.dtype(dtype).name,
+                "tol": tol,
+                "share": share_redundant_smaller(errors),
+                "median": {
+                    eq: {
+                        k: float(np.median(np.abs(errors[eq][k])))
+                        for k in ("position", "rate", "acceleration")
+                    }
+                    for eq in ik.EQUATIONS
+                },
+                "iterations": {eq: float(errors[eq]["iterations"].mean()) for eq in ik.EQUATIONS},
+            }
+        )
+    return rows

@@ -122,7 +122,8 @@ def perturbation_block(t3, q_initial):
 
 def figure_5_4_2(t3, q_initial, out):
     """Fig. 5.4.2: each joint's θ, θ̇, θ̈ and moment over 1 s on the nominal and the
-    perturbed task (z + 0.03 sin 2πβ), 101 samples; the thesis notes that joints 1, 5 and
+    perturbed task (z + 0.03 sin 2πβ), 101 samples, β(t) the thesis's 21-knot spline
+    (§5.4: "as described in the example of §4.4"); the thesis notes that joints 1, 5 and
     6 have identical graphs. Returns (data, lines, files)."""
     times = np.linspace(0.0, 1.0, 101)
     runs = {}
@@ -137,7 +138,8 @@ def figure_5_4_2(t3, q_initial, out):
         k: np.abs(getattr(per, k) - getattr(nom, k)).max(axis=0) for k in ("q", "qd", "qdd", "tau")
     }
     lines = [
-        "Fig. 5.4.2  nominal and perturbed motions over 1 s: max |perturbed − nominal| per joint"
+        "Fig. 5.4.2  nominal and perturbed motions over 1 s (β(t) the 21-knot spline of §4.4):"
+        " max |perturbed − nominal| per joint"
     ]
     for key, label in (
         ("q", "θ [rad]"),

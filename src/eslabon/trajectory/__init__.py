@@ -16,15 +16,27 @@ See ``docs/trajectory.md``.
 
 from .frenet import FrenetFrame, FrenetMotion, frenet_frame, frenet_motion
 from .joint import JointTrajectory, joint_trajectory
-from .laws import LawSample, SplineLaw, TimeLaw, cycloid, quintic, spline_law
+from .laws import (
+    KnotRateLaw,
+    LawSample,
+    SplineLaw,
+    TimeLaw,
+    cycloid,
+    knot_rate_law,
+    quintic,
+    spline_law,
+)
 from .paths import ParametricPath, Path, circle, e2_sphere_cylinder, helix, line
 from .task import (
+    T3_BETA_KNOTS,
+    T3_BETA_LAWS,
     T3_ROTATION,
     T3_X,
     T3_Z,
     Task,
     TaskState,
     straight_line_task,
+    t3_beta_law,
     t3_path,
     t3_straight_line_task,
 )
@@ -38,6 +50,8 @@ __all__ = [
     "cycloid",
     "quintic",
     "spline_law",
+    "KnotRateLaw",
+    "knot_rate_law",
     "Path",
     "ParametricPath",
     "line",
@@ -53,6 +67,9 @@ __all__ = [
     "straight_line_task",
     "t3_path",
     "t3_straight_line_task",
+    "t3_beta_law",
+    "T3_BETA_KNOTS",
+    "T3_BETA_LAWS",
     "T3_X",
     "T3_Z",
     "T3_ROTATION",

@@ -15,11 +15,15 @@ is ``ends="periodic"``, which repeats with period ``duration`` instead.
 Laws:
 
 - :func:`cycloid` — s = s0 + Δ(τ − sin 2πτ / 2π), τ = (t − t0)/T. With T = 1, s0 = 0,
-  Δ = 1 this is the β(t) of the T3 task (seed 000, Rojas 1987, §4.4): β(0.05) = 0.00082,
-  β̇(0.05) = 0.04894, β(0.45) = 0.40082, β̇(0.45) = 1.95106.
+  Δ = 1 it is the law the β(t) of the T3 task follows (seed 000, Rojas 1987, §4.4):
+  β(0.05) = 0.00082, β̇(0.05) = 0.04894, β(0.45) = 0.40082, β̇(0.45) = 1.95106; the
+  thesis's β is a 21-knot spline of it (:func:`knot_rate_law`).
 - :func:`quintic` — s = s0 + Δ(10τ³ − 15τ⁴ + 6τ⁵): rest to rest.
 - :func:`spline_law` — a C² cubic spline through knots (the thesis's β was "synthesized
   by splines", Angeles 1983; §3.6 asks for zero rate and acceleration at both ends).
+- :func:`knot_rate_law` — the C² cubic spline with given *rates* at the knots, s(t0) and
+  s̈(t0) = 0: on the 21 knots t = 0, 0.05, …, 1 s with the cycloid's rates it is the β(t)
+  the thesis's tables print (β̈(0.05) = 1.95774; :func:`~eslabon.trajectory.t3_beta_law`).
 """
 
 from __future__ import annotations
@@ -27,12 +31,21 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.interpolate import BSpline, CubicSpline
+from scipy.interpolate import BSpline, CubicHermiteSpline, CubicSpline
 from scipy.sparse.linalg import spsolve
 
 from .._args import finite_array, finite_number
 
-__all__ = ["LawSample", "TimeLaw", "cycloid", "quintic", "spline_law", "SPLINE_ENDS"]
+__all__ = [
+    "LawSample",
+    "TimeLaw",
+    "cycloid",
+    "quintic",
+    "spline_law",
+    "knot_rate_law",
+    "KnotRateLaw",
+    "SPLINE_ENDS",
+]
 
 #: the end conditions understood by :func:`spline_law`
 SPLINE_ENDS = ("rest", "natural", "clamped", "periodic")
@@ -196,8 +209,10 @@ def cycloid(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
     """Cycloidal rest-to-rest law s = start + (end − start)(τ − sin(2πτ)/(2π)), τ = t/T.
 
     ṡ = Δ(1 − cos 2πτ)/T, s̈ = 2πΔ sin(2πτ)/T²: zero rate and acceleration at t = 0, T.
-    This is the thesis's β(t) for the T3 straight line (Rojas Salgado (1987), §4.4,
-    T = 1 s, 0 → 1 m). The law starts at t0 = 0 and is clamped at rest outside [0, T].
+    With T = 1 s, 0 → 1 m it is the law the T3 straight line's β(t) follows (Rojas
+    Salgado (1987), §4.4); the thesis's own β is a 21-knot spline of it, the task's
+    default (:func:`~eslabon.trajectory.t3_beta_law`). The law starts at t0 = 0 and is
+    clamped at rest outside [0, T].
 
     Parameters
     ----------
@@ -219,7 +234,7 @@ def cycloid(duration=1.0, start=0.0, end=1.0) -> TimeLaw:
     Examples
     --------
     >>> from eslabon import trajectory as tr
-    >>> beta = tr.cycloid(1.0, 0.0, 1.0)(0.05)  # the tables print β̈ = 1.95774 (a spline)
+    >>> beta = tr.cycloid(1.0, 0.0, 1.0)(0.05)  # the tables print β̈ = 1.95774: t3_beta_law
     >>> round(float(beta.s), 5), round(float(beta.s_dot), 5), round(float(beta.s_ddot), 5)
     (0.00082, 0.04894, 1.94161)
     """
@@ -426,3 +441,105 @@ def spline_law(t_knots, values, ends="rest") -> SplineLaw:
     x.flags.writeable = False
     y.flags.writeable = False
     return SplineLaw(x, y, ends, spline)
+
+
+class KnotRateLaw(TimeLaw):
+    """A C² cubic spline law fixed by its rates at the knots (built by :func:`knot_rate_law`).
+
+    Attributes
+    ----------
+    t_knots : ndarray
+        Shape (N + 1,): the knot times [s].
+    rates : ndarray
+        Shape (N + 1,): ṡ at the knots.
+    values : ndarray
+        Shape (N + 1,): s at the knots, as the spline's conditions give them.
+    spline : scipy.interpolate.CubicHermiteSpline
+        s(t) on [t_knots[0], t_knots[-1]]; ``spline(t, nu)`` for nu = 0, 1, 2. As every
+        time law it also has ``duration``, ``t0``, ``start`` = ``values[0]`` and ``end`` =
+        ``values[-1]``, and is clamped at rest outside its knots.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> t = np.linspace(0.0, 1.0, 5)
+    >>> law = tr.knot_rate_law(t, 3 * t**2)  # s = t³ (s̈(0) = 0)
+    >>> law, round(float(law(0.5).s), 12)
+    (KnotRateLaw(knots=5), 0.125)
+    """
+
+    def __init__(self, t_knots, rates, spline):
+        values = spline(t_knots)
+        super().__init__(t_knots[-1] - t_knots[0], values[0], values[-1], t_knots[0])
+        self.t_knots, self.rates, self.values, self.spline = t_knots, rates, values, spline
+        self._parts = (spline, spline.derivative(1), spline.derivative(2))
+
+    def _eval(self, t):
+        return tuple(f(t) for f in self._parts)
+
+    def __repr__(self):
+        return f"KnotRateLaw(knots={self.t_knots.size})"
+
+
+def knot_rate_law(t_knots, rates, start=0.0) -> KnotRateLaw:
+    """The C² cubic spline law s(t) with rate ``rates[k]`` at every knot ``t_knots[k]``,
+    s(t₀) = ``start`` and s̈(t₀) = 0.
+
+    On [t_k, t_k+1] (h_k = t_k+1 − t_k, d_k = s_k+1 − s_k, rates ṡ_k) the cubic with
+    these end values and rates has s̈(t_k⁺) = 6d_k/h_k² − (4ṡ_k + 2ṡ_k+1)/h_k and
+    s̈(t_k+1⁻) = −6d_k/h_k² + (2ṡ_k + 4ṡ_k+1)/h_k; s̈(t₀⁺) = 0 gives d₀ and continuity of
+    s̈ at each interior knot gives d_k from d_k−1. With the cycloid's rates 1 − cos 2πt
+    at the 21 knots t = 0, 0.05, …, 1 s this is the β(t) [m] of Rojas Salgado (1987),
+    §4.4, as its Tables 5.4.1 and 5.6.2 print it (β̈ = 1.95774 at t = 0.05 and 0.45 s;
+    :func:`~eslabon.trajectory.t3_beta_law`).
+
+    Parameters
+    ----------
+    t_knots : array_like (N + 1,)
+        Strictly increasing finite times [s], N ≥ 1.
+    rates : array_like (N + 1,)
+        ṡ(t_k) [units of s per s].
+    start : float
+        s(t₀).
+
+    Returns
+    -------
+    KnotRateLaw
+        The law (clamped at rest outside the knots, like every :class:`TimeLaw`; at rest
+        there only if the end rates and s̈ at the last knot are zero).
+
+    Raises
+    ------
+    ValueError
+        Knots or rates not finite 1-D arrays of one length ≥ 2, knots not strictly
+        increasing, or ``start`` not a finite number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon import trajectory as tr
+    >>> t = np.linspace(0.0, 1.0, 21)
+    >>> beta = tr.knot_rate_law(t, 1.0 - np.cos(2 * np.pi * t))
+    >>> round(float(beta(0.05).s_ddot), 5), round(float(beta(0.45).s_ddot), 5)
+    (1.95774, 1.95774)
+    """
+    t = np.asarray(t_knots, dtype=float)
+    v = np.asarray(rates, dtype=float)
+    if t.ndim != 1 or t.size < 2 or v.shape != t.shape:
+        raise ValueError(
+            f"t_knots, rates: expected 1-D arrays of one length ≥ 2, got {t.shape}, {v.shape}"
+        )
+    if not (np.isfinite(t).all() and np.isfinite(v).all()):
+        raise ValueError("t_knots, rates: expected finite numbers")
+    start = _finite(start, "start")
+    h = np.diff(t)
+    if np.any(h <= 0):
+        raise ValueError(f"t_knots: expected strictly increasing times, got {t.tolist()}")
+    d = np.empty_like(h)
+    d[0] = h[0] * (4 * v[0] + 2 * v[1]) / 6
+    for k in range(1, h.size):
+        left = -6 * d[k - 1] / h[k - 1] ** 2 + (2 * v[k - 1] + 4 * v[k]) / h[k - 1]
+        d[k] = h[k] ** 2 / 6 * (left + (4 * v[k] + 2 * v[k + 1]) / h[k])
+    spline = CubicHermiteSpline(t, start + np.concatenate(([0.0], np.cumsum(d))), v)
+    return KnotRateLaw(t, v, spline)

@@ -24,7 +24,7 @@ import numpy as np
 from .._args import finite_number
 from ..spatial.invariants import as_rotation
 from .frenet import RTOL, _frame, _motion
-from .laws import TimeLaw, cycloid
+from .laws import TimeLaw, cycloid, knot_rate_law
 from .paths import ParametricPath, Path, _point, line
 
 __all__ = [
@@ -33,6 +33,9 @@ __all__ = [
     "straight_line_task",
     "t3_path",
     "t3_straight_line_task",
+    "t3_beta_law",
+    "T3_BETA_KNOTS",
+    "T3_BETA_LAWS",
     "T3_X",
     "T3_Z",
     "T3_ROTATION",
@@ -325,32 +328,89 @@ def t3_path(z_wave: float = 0.0) -> ParametricPath:
     )
 
 
-def t3_straight_line_task(z_wave: float = 0.0) -> Task:
+#: the 21 knots t = 0, 0.05, …, 1 s [s] of §4.4's β(t) spline (the thesis's program reads
+#: 21 knots, XA, YA, AX, BX, CX, from an input file and calls SPLINE(21, 20, …))
+T3_BETA_KNOTS = np.linspace(0.0, 1.0, 21)
+
+#: the β(t) laws of :func:`t3_beta_law`; the first is the default
+T3_BETA_LAWS = ("spline", "cycloid")
+
+
+def t3_beta_law(kind: str = "spline") -> TimeLaw:
+    """β(t) [m] of the T3 task of Rojas Salgado (1987), §4.4: 0 → 1 m over 1 s, at rest at
+    both ends.
+
+    ``"spline"`` (the default) is the thesis's: its β is "synthesized with splines" on 21
+    knots (§4.4, Fig. 4.4.2), whose values are in an input file the thesis does not print.
+    The spline identified from what it does print is the C² cubic spline on the knots
+    t = 0, 0.05, …, 1 s taking the cycloid's rate 1 − cos 2πt at each knot, with
+    β(0) = β̈(0) = 0 (:func:`~eslabon.trajectory.knot_rate_law`): it gives the printed
+    β = 0.00082, 0.40082, β̇ = 0.04894, 1.95106 and β̈ = 1.95774 at t = 0.05 and 0.45 s
+    (Tables 5.4.1, 5.6.2), and β(1) = 1, β̇(1) = β̈(1) = 0 to round-off. ``"cycloid"`` is
+    the exact law β = t − sin(2πt)/2π those knots sample (β̈(0.05) = 1.94161); it differs
+    from the spline by at most 9e-6 m in β, 2.6e-4 m/s in β̇ and 0.053 m/s² in β̈.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`T3_BETA_LAWS`.
+
+    Returns
+    -------
+    TimeLaw
+        A :class:`~eslabon.trajectory.KnotRateLaw` (``"spline"``) or the cycloid law.
+
+    Raises
+    ------
+    ValueError
+        ``kind`` not one of :data:`T3_BETA_LAWS`.
+
+    Examples
+    --------
+    >>> from eslabon import trajectory as tr
+    >>> beta = tr.t3_beta_law()
+    >>> [round(float(x), 5) for x in beta(0.05)]
+    [0.00082, 0.04894, 1.95774]
+    >>> round(float(tr.t3_beta_law("cycloid")(0.05).s_ddot), 5)
+    1.94161
+    """
+    if kind == "spline":
+        return knot_rate_law(T3_BETA_KNOTS, 1.0 - np.cos(2 * np.pi * T3_BETA_KNOTS), 0.0)
+    if kind == "cycloid":
+        return cycloid(1.0, 0.0, 1.0)
+    raise ValueError(f"beta: expected one of {T3_BETA_LAWS}, got {kind!r}")
+
+
+def t3_straight_line_task(z_wave: float = 0.0, beta: str = "spline") -> Task:
     """The Cincinnati T3 task of §4.4 (a straight line at fixed orientation).
 
-    x = 1.33125 m, y = β(t), z = 1.79875 + z_wave·sin(2πβ) m, β the cycloid (T = 1 s,
-    0 → 1 m), R fixed [[0, 1, 0], [0, 0, −1], [−1, 0, 0]] (2 vect R = (1, 1, −1),
-    tr R = 0): Rojas Salgado (1987), §4.4, in the T3's base frame (zoo
-    ``cincinnati_t3``). The constants are ``T3_X``, ``T3_Z`` and ``T3_ROTATION``.
+    x = 1.33125 m, y = β(t), z = 1.79875 + z_wave·sin(2πβ) m, R fixed
+    [[0, 1, 0], [0, 0, −1], [−1, 0, 0]] (2 vect R = (1, 1, −1), tr R = 0): Rojas Salgado
+    (1987), §4.4, in the T3's base frame (zoo ``cincinnati_t3``). The constants are
+    ``T3_X``, ``T3_Z`` and ``T3_ROTATION``. β(t) (0 → 1 m over 1 s) is by default the
+    thesis's 21-knot spline, which gives the printed ÿ = 1.95774 at t = 0.05 s; ``beta=
+    "cycloid"`` takes the exact cycloid instead (ÿ(0.05) = 1.94161): :func:`t3_beta_law`.
 
-    z_wave = 0.03 gives the perturbed task of §5.4. The thesis's tables print
-    ÿ = 1.95774 (a 21-knot spline of β); the cycloid here gives ÿ(0.05) = 1.94161.
+    z_wave = 0.03 gives the perturbed task of §5.4, whose β is "as in the example of
+    §4.4" (the same spline).
 
     Parameters
     ----------
     z_wave : float
         The amplitude of the vertical wave [m] (0 for the straight line of §4.4).
+    beta : str
+        The law of β: ``"spline"`` (default) or ``"cycloid"`` (:data:`T3_BETA_LAWS`).
 
     Returns
     -------
     Task
-        Path :func:`t3_path`, law :func:`~eslabon.trajectory.cycloid` (1 s, 0 → 1),
-        orientation ``T3_ROTATION``.
+        Path :func:`t3_path`, law :func:`t3_beta_law` (1 s, 0 → 1), orientation
+        ``T3_ROTATION``.
 
     Raises
     ------
     ValueError
-        ``z_wave`` not a finite number.
+        ``z_wave`` not a finite number; ``beta`` not one of :data:`T3_BETA_LAWS`.
 
     Examples
     --------
@@ -359,6 +419,8 @@ def t3_straight_line_task(z_wave: float = 0.0) -> Task:
     >>> round(float(state.p[1]), 5), round(float(state.p_dot[1]), 5)
     (0.00082, 0.04894)
     >>> round(float(state.p_ddot[1]), 5)
+    1.95774
+    >>> round(float(tr.t3_straight_line_task(beta="cycloid").at(0.05).p_ddot[1]), 5)
     1.94161
     """
-    return Task(t3_path(z_wave), cycloid(1.0, 0.0, 1.0), T3_ROTATION)
+    return Task(t3_path(z_wave), t3_beta_law(beta), T3_ROTATION)
