@@ -24,6 +24,8 @@ import numpy as np
 
 from .._args import finite_number
 
+__all__ = ["Slope", "floor_gravity", "chassis_gravity", "is_level"]
+
 
 @dataclass(frozen=True)
 class Slope:

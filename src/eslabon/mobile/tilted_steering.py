@@ -45,6 +45,8 @@ from .bodies import (
 )
 from .steered_cart import _steering
 
+__all__ = ["steering_axis", "axis_rotation", "ground_heading", "tilted_chassis", "tilted_motion"]
+
 Y = np.array([0.0, 1.0, 0.0])
 
 

@@ -43,6 +43,14 @@ from ..kinematics.frame_motion import bias_acceleration
 from . import dae
 from .gibbs import _inputs, _solve, coupled_terms
 
+__all__ = [
+    "ToolOnPlane",
+    "independent_accelerations",
+    "multiplier_accelerations",
+    "simulate",
+    "simulate_multipliers",
+]
+
 
 @dataclass
 class ToolOnPlane:

@@ -35,6 +35,15 @@ import numpy as np
 from .._args import finite_array, finite_number
 from .wheel_kinematics import planar_transform
 
+__all__ = [
+    "planar_rate",
+    "planar_accel",
+    "velocity_cascade",
+    "acceleration_cascade",
+    "TricycleTables",
+    "tricycle_tables",
+]
+
 
 def planar_rate(theta, theta_dot, x_dot=0.0, y_dot=0.0) -> np.ndarray:
     """Ṫ (4, 4) of a planar transform (Table 3.3): turn θ at θ̇, origin velocity (ẋ, ẏ).
