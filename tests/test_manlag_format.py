@@ -159,3 +159,20 @@ def test_a_field_too_large_for_a_double_is_refused_by_name():
     for text in ("1.0E400", "1E400", "nan"):
         with pytest.raises(ValueError, match=r"record 5, columns 1–10 \(PD\(1\)\): expected"):
             _number(text, "record 5, columns 1–10 (PD(1))", 10, 5)
+
+
+@pytest.mark.source("Rojas (1987)", "Appendix, program MANLAG; Tables 5.4.1 and 5.6.2")
+def test_reproduce_writes_the_t3_file_reads_it_back_and_runs_it(tmp_path):
+    """`eslabon reproduce rojas`'s MANLAG item: the file it writes is a MANLAG file
+    (read_manlag gives the same values), and its run meets Table 5.6.2 cell by cell."""
+    from eslabon.reproduce.manlag_program import report
+
+    data, lines, files = report(es.zoo.load("cincinnati_t3"), tmp_path)
+    back = read_manlag(files["manlag"])
+    assert np.allclose(back.pd, t3_manlag_input().pd, rtol=0, atol=5e-6)
+    assert data["round_trip"] < 5e-6  # within the F10.5 field's last digit
+    statuses = data["tables"]["5.6.2"]["status"]
+    assert all(c in ("ok", "noise") for column in statuses.values() for c in column)
+    theta = data["tables"]["5.4.1"]["status"]["theta"]
+    assert all(c in ("ok", "noise") for c in theta)
+    assert "Table 5.6.2" in "\n".join(lines)

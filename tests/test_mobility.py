@@ -117,3 +117,18 @@ def test_mimic_models_are_refused():
     geared = arm.replace(mimic_joint=np.array([-1, -1, 1]))  # joint 2 copies joint 1
     with pytest.raises(ValueError, match="mimic"):
         ec.mobility(geared)
+
+
+@pytest.mark.source("Rojas (1987)", "§2.3: the count beside the Jacobian's mobility")
+def test_reproduce_prints_each_mechanisms_two_mobilities_and_why_they_differ():
+    from eslabon.reproduce.mechanism_mobility import MECHANISMS, report
+
+    data, lines = report()
+    for name in MECHANISMS:
+        m = ec.mobility(es.zoo.load(name))
+        assert data[name]["grubler_kutzbach"] == m.grubler_kutzbach
+        assert data[name]["jacobian_mobility"] == m.jacobian_mobility
+        assert any(line.split()[:1] == [name] for line in lines)
+    differ = [n for n in MECHANISMS if data[n]["grubler_kutzbach"] != data[n]["jacobian_mobility"]]
+    assert differ == ["bennett"]
+    assert any(line.startswith("  bennett: over-constrained") for line in lines)

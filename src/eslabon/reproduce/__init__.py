@@ -15,7 +15,9 @@ command                   module                            source
                           :mod:`.seven_r_loop`,             loop, §3.3.3, in double and
                           :mod:`.seven_r_single`,           single precision, the TOL; the
                           :mod:`.e2_task`,                  §3.6 task; §4.4's operation
-                          :mod:`.lagrange_term_counts`      count term by term
+                          :mod:`.lagrange_term_counts`,     count term by term; §2.3's
+                          :mod:`.mechanism_mobility`,       mobility; the Appendix's
+                          :mod:`.manlag_program`            MANLAG file, run
 ``reproduce jaramillo``   :mod:`.spatial_operators`,        Jaramillo Botero 1998 (seeds
                           :mod:`.operator_extensions`       002/004): spatial operators;
                                                             trees, constraints in the

@@ -6,6 +6,7 @@ reading and writing) is :mod:`eslabon.model.manlag`."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -13,10 +14,10 @@ import numpy as np
 from ..dynamics import inverse_dynamics
 from ..kinematics import ik
 from ..model import Model
-from ..model.manlag import ManlagInput
+from ..model.manlag import ManlagInput, read_manlag, write_manlag
 from ..spatial import rotation_from_invariants
 from ..zoo.rojas import _ALPHA_DEG, _B, _D, _INERTIA, _MASS, _RHO, INITIAL_THETA_DEG
-from .cincinnati_t3 import t3_beta_spline
+from .printed_cells import cell_status
 
 
 def t3_manlag_input():
@@ -25,9 +26,9 @@ def t3_manlag_input():
     :func:`eslabon.model.manlag.write_manlag`): Table 4.4.1's DH parameters, masses,
     centres of mass and inertias, the initial θ, the pose 2 vect(R) = (1, 1, −1),
     tr(R) = 0 on the path x = 1.33125, z = 1.79875 m (Table 5.4.1), 20 steps of 0.05 s,
-    and the 21 knots of β(t) (``reproduce.cincinnati_t3.t3_beta_spline``, with
+    and the 21 knots of β(t) (``trajectory.t3_beta_law("spline")``, with
     EX = 0.5, EY = 1, XO = YO = 0 so that PERIOD's ξ is t)."""
-    from ..trajectory import T3_X, T3_Z
+    from ..trajectory import T3_X, T3_Z, t3_beta_law
 
     pd = np.concatenate(
         [
@@ -35,7 +36,7 @@ def t3_manlag_input():
             for j in range(6)
         ]
     )
-    spline = t3_beta_spline()
+    spline = t3_beta_law("spline").spline
     a_, b_, c_, d_ = spline.c  # x³, x², x, 1 per interval
     end = spline.x[-1]
     # the 21st row: SPLINE evaluates none of AX, BX, CX there; they hold the last knot's
@@ -182,3 +183,68 @@ def run_manlag(data: ManlagInput, model: Model | None = None, tol: float = 1e-12
         inverse_dynamics(arm, qs, qds, qdds),
         np.array(out["iterations"], dtype=int),
     )
+
+
+def report(t3: Model, out) -> tuple[dict, list, dict]:
+    """The T3's task as a MANLAG input file (Rojas (1987), Appendix): written to
+    ``out/t3_task.manlag``, read back, run, and its steps t = 0.05 s and 0.45 s set beside
+    Tables 5.4.1 and 5.6.2 cell by cell (:func:`.printed_cells.cell_status`).
+
+    Returns
+    -------
+    data : dict
+        The file, the round trip's largest difference, the iterations and each table's
+        cell statuses.
+    lines : list of str
+        The report.
+    files : dict
+        ``{"manlag": path}``.
+    """
+    from ..zoo.rojas_tables import JOINT_TABLES
+
+    path = Path(out) / "t3_task.manlag"
+    written = t3_manlag_input()
+    write_manlag(written, path)
+    back = read_manlag(path)
+    round_trip = max(
+        float(np.max(np.abs(np.asarray(getattr(back, f), dtype=float) - getattr(written, f))))
+        for f in ("theta_deg", "d", "b", "alpha_deg", "pd", "u", "xa", "ya")
+    )
+    run = run_manlag(back, t3)
+    data: dict = {"file": str(path), "round_trip": round_trip, "tables": {}}
+    lines = [
+        "Appendix, MANLAG: the T3 task written as the program's input file "
+        f"({path.name}, 6F10.5 records, PD(60), 21 knots), read back (largest change "
+        f"{round_trip:.1e}) and run: {len(run.t)} steps, Newton–Gauss "
+        f"iterations {int(run.iterations.min())}–{int(run.iterations.max())}"
+    ]
+    for table in ("5.4.1", "5.6.2"):
+        row = JOINT_TABLES[table]
+        k = int(np.argmin(np.abs(run.t - row["t"])))
+        computed = {
+            "theta": np.degrees(run.q[k]),
+            "thd": run.qd[k],
+            "thdd": run.qdd[k],
+            "total": run.tau[k],
+        }
+        status = {
+            key: [cell_status(v, p, key) for v, p in zip(computed[key], row[key], strict=True)]
+            for key in computed
+        }
+        cells = [s for column in status.values() for s in column]
+        data["tables"][table] = {"t": float(run.t[k]), "status": status}
+        lines.append(
+            f"  step t = {run.t[k]:.2f} s against Table {table} (θ, θ̇, θ̈, f* total): "
+            f"{sum(s != 'DIFF' for s in cells)} of {len(cells)} cells ok or noise"
+        )
+        if "DIFF" in cells:
+            y = float(back.beta(run.t[k]))
+            symbol = {"theta": "θ", "thd": "θ̇", "thdd": "θ̈", "total": "f*"}
+            differ = [f"{symbol[key]}{j + 1}" for key, col in status.items() for j in range(6)]
+            differ = [d for d, c in zip(differ, cells, strict=True) if c == "DIFF"]
+            lines.append(
+                f"    {', '.join(differ)} differ: the table prints y = {row['y']:g} m, "
+                f"the file's spline gives β = {y:.6f} m; those rates are proportional to y "
+                "there (with the printed y every cell is met)"
+            )
+    return data, lines, {"manlag": path}
