@@ -45,7 +45,7 @@ def platform_terms(mm, bodies, g_chassis=None):
     bodies : list of BodyMotion
         ``platform.motion(config, nu).bodies`` (chassis-frame vectors).
     g_chassis : array_like (3,), optional
-        Gravity in the chassis frame [m/s²] (:func:`~eslabon.mobile.terrain.chassis_gravity`);
+        Gravity in the chassis frame [m/s²] R_z(θ)ᵀ g_F (``terrain.chassis_gravity``);
         default (0, 0, −g), the level floor.
 
     Returns

@@ -24,7 +24,9 @@ import numpy as np
 
 from .._args import finite_number
 
-__all__ = ["Slope", "floor_gravity", "chassis_gravity", "is_level"]
+# floor_gravity, chassis_gravity and is_level are the package's plumbing (mobile.gibbs,
+# mobile.dae, mobile.simulate): importable, not part of the API reference
+__all__ = ["Slope"]
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,9 @@ from .bodies import (
 )
 from .steered_cart import _steering
 
-__all__ = ["steering_axis", "axis_rotation", "ground_heading", "tilted_chassis", "tilted_motion"]
+# axis_rotation and tilted_chassis are plumbing of tilted_motion and Tricycle.motion:
+# importable, not part of the API reference
+__all__ = ["steering_axis", "ground_heading", "tilted_motion"]
 
 Y = np.array([0.0, 1.0, 0.0])
 
@@ -79,8 +81,37 @@ def axis_rotation(k, angle) -> np.ndarray:
 
 
 def ground_heading(beta, tilt):
-    """δ [rad], the heading in the chassis of the line where the wheel meets the floor,
-    tan δ = cos σ tan β (works on complex arguments, for the complex-step Ȧ q̇)."""
+    """δ [rad], the heading in the chassis of the line where the front wheel meets the
+    floor when the steering axis is tilted back by σ: tan δ = cos σ tan β.
+
+    Araujo (2012), "Recomendaciones" (a steering axis not perpendicular to the floor),
+    for the tricycle of Ch. III: the wheel's axle turns to n = R_k(β) y about the tilted
+    axis k (:func:`steering_axis`), and the wheel rolls along n × z (module docstring).
+    σ = 0 gives δ = β, the thesis's vertical axis.
+
+    Parameters
+    ----------
+    beta : float or array_like
+        β [rad], the steering angle about the tilted axis, within (−90°, 90°). Complex
+        values are accepted (the complex-step derivative of the DAE's rolling rows).
+    tilt : float
+        σ [rad], the caster angle (``TricycleParams.steering_tilt``).
+
+    Returns
+    -------
+    float or ndarray
+        δ [rad], within (−90°, 90°), the shape of ``beta``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon.mobile.tilted_steering import ground_heading
+    >>> bool(np.isclose(ground_heading(0.3, 0.0), 0.3))
+    True
+    >>> delta = ground_heading(0.3, np.radians(20))
+    >>> bool(np.isclose(np.tan(delta), np.cos(np.radians(20)) * np.tan(0.3)))
+    True
+    """
     return np.arctan(np.cos(tilt) * np.tan(beta))
 
 

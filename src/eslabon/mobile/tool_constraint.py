@@ -118,7 +118,29 @@ class ToolOnPlane:
 
     @classmethod
     def through(cls, mm, y, normal, **kw):
-        """The plane with normal ``normal`` through the tool's position at the state y."""
+        """The plane with normal ``normal`` through the tool's position at the state ``y``.
+
+        Parameters
+        ----------
+        mm : MobileManipulator
+            In ``mode="coupled"``.
+        y : array_like (n_state,)
+            A state [config, q, ν, q̇] of ``mm``; only its configuration is used.
+        normal : array_like (3,)
+            n, the plane's normal in the floor frame (normalized).
+        **kw
+            ``dependent`` and ``frame``, as for the class.
+
+        Returns
+        -------
+        ToolOnPlane
+            With p₀ the tool's position at ``y``, so that c(y) = 0.
+
+        Raises
+        ------
+        ValueError
+            As for the class.
+        """
         con = cls(mm, np.zeros(3), normal, **kw)
         con.point = con.tool_position(y)
         return con
@@ -139,7 +161,18 @@ class ToolOnPlane:
         return q_T, qd_T, Gamma, drift
 
     def tool_position(self, y) -> np.ndarray:
-        """p_tool (3,) [m] in the floor frame."""
+        """p_tool (3,) [m], the origin of the arm frame ``frame``, in the floor frame.
+
+        Parameters
+        ----------
+        y : array_like (n_state,)
+            A state [config, q, ν, q̇] of ``mm``.
+
+        Returns
+        -------
+        ndarray (3,)
+            [m].
+        """
         q_T = self._tree_state(y)[0]
         return forward_kinematics(self.tree, q_T)[self.tree.body_names.index(self._name), :3, 3]
 
@@ -148,18 +181,61 @@ class ToolOnPlane:
         return f"arm_{self.frame}"
 
     def value(self, y) -> float:
-        """c(y) = nᵀ (p_tool − p₀) [m]."""
+        """c(y) = nᵀ (p_tool − p₀) [m], the tool's signed distance from the plane.
+
+        Parameters
+        ----------
+        y : array_like (n_state,)
+            A state [config, q, ν, q̇] of ``mm``.
+
+        Returns
+        -------
+        float
+            [m], positive on the side ``normal`` points to.
+        """
         return float(self.normal @ (self.tool_position(y) - self.point))
 
     def terms(self, y):
-        """(J_c (1, k + n), b_c (1,)): ċ = J_c w, c̈ = J_c ẇ + b_c."""
+        """J_c and b_c of ċ = J_c w and c̈ = J_c ẇ + b_c, w = [ν; q̇] (module docstring).
+
+        Parameters
+        ----------
+        y : array_like (n_state,)
+            A state [config, q, ν, q̇] of ``mm``.
+
+        Returns
+        -------
+        J_c : ndarray (1, k + n)
+            [m] per unit of each quasi-velocity (k of the platform, n of the arm).
+        b_c : ndarray (1,)
+            [m/s²], the part of c̈ that does not depend on ẇ.
+        """
         q_T, qd_T, Gamma, drift = self._tree_state(y)
         J_T = jacobian(self.tree, q_T, self._name)[3:]
         a0 = bias_acceleration(self.tree, q_T, qd_T, self._name)[3:]
         return (self.normal @ J_T @ Gamma)[None, :], np.array([self.normal @ (J_T @ drift + a0)])
 
     def velocity_basis(self, y):
-        """(B (k+n, k+n−1), e_d β (k+n,)): w = B w_i, ẇ = B ẇ_i + e_d β."""
+        """B and e_d β of w = B w_i, ẇ = B ẇ_i + e_d β: the quasi-velocities in the
+        independent ones w_i (all but ``dependent``), from ċ = 0 and c̈ = 0.
+
+        Parameters
+        ----------
+        y : array_like (n_state,)
+            A state [config, q, ν, q̇] of ``mm``.
+
+        Returns
+        -------
+        B : ndarray (k + n, k + n − 1)
+            The identity on w_i; the row of ``dependent`` is −J_i / J_d.
+        extra : ndarray (k + n,)
+            e_d β, zero but for ``dependent``'s entry β = −b_c / J_d.
+
+        Raises
+        ------
+        ValueError
+            ``dependent``'s column of J_c vanishes at ``y``.
+        """
         J, b = self.terms(y)
         d = self.mm.coordinate_names.index(self.dependent)
         indep = [j for j in range(J.shape[1]) if j != d]
@@ -176,7 +252,26 @@ class ToolOnPlane:
         return B, extra
 
     def consistent_state(self, y):
-        """y with the dependent quasi-velocity solved from the others (ċ = 0)."""
+        """``y`` with the dependent quasi-velocity solved from the others, so that ċ = 0.
+
+        The configuration is left as it is: start from a state on the plane
+        (:meth:`through`) for c = 0 as well.
+
+        Parameters
+        ----------
+        y : array_like (n_state,)
+            A state [config, q, ν, q̇] of ``mm``.
+
+        Returns
+        -------
+        ndarray (n_state,)
+            A copy of ``y`` with ``dependent``'s entry of w replaced.
+
+        Raises
+        ------
+        ValueError
+            ``dependent``'s column of J_c vanishes at ``y``.
+        """
         y = np.array(y, dtype=float)
         B, _ = self.velocity_basis(y)
         mm = self.mm
@@ -210,6 +305,25 @@ def independent_accelerations(con: ToolOnPlane, y, u, tau=None):
     ValueError
         Arguments of the wrong length or not finite; a dependent quasi-velocity that the
         constraint does not involve at y.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> from eslabon.mobile import tool_constraint as tc
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> y = mm.state(q=[0.3, -0.6, 0.4, 0, 0.3, 0], nu=[0.5, 0.05], qd=[0, 0.1, 0, 0, 0, 0])
+    >>> con = tc.ToolOnPlane.through(mm, y, normal=[0, 1, 0])
+    >>> y0 = con.consistent_state(y)
+    >>> u, tau = [150.0, 0.0], [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]
+    >>> a = tc.independent_accelerations(con, y0, u, tau)
+    >>> a.shape
+    (8,)
+    >>> J, b = con.terms(y0)
+    >>> bool(abs(J[0] @ a + b[0]) < 1e-9 * np.abs(a).max())  # c̈ = 0
+    True
     """
     mm = con.mm
     u, tau = _inputs(mm, u, tau)
@@ -222,8 +336,55 @@ def independent_accelerations(con: ToolOnPlane, y, u, tau=None):
 
 
 def multiplier_accelerations(con: ToolOnPlane, y, u, tau=None):
-    """(ẇ (k + n,), λ (1,)) from the same D, φ with the constraint kept by a multiplier:
-    [D J_cᵀ; J_c 0] [ẇ; −λ] = [Q − φ; −b_c] (λ the normal force on the tool [N])."""
+    """ẇ and λ from the same D, φ as :func:`independent_accelerations`, with the
+    constraint kept by a Lagrange multiplier (module docstring), the check of the
+    multiplier-free form:
+
+        [D J_cᵀ; J_c 0] [ẇ; −λ] = [Q − φ; −b_c],
+
+    so that D ẇ = Q − φ + J_cᵀ λ: λ n is the plane's force on the tool.
+
+    Parameters
+    ----------
+    con : ToolOnPlane
+    y : array_like (n_state,)
+        The state [config, q, ν, q̇], consistent with the constraint.
+    u : array_like
+        Platform inputs (tricycle [F N, M N·m]).
+    tau : array_like (n,), optional
+        Arm torques [N·m].
+
+    Returns
+    -------
+    accelerations : ndarray (k + n,)
+        ẇ = [ν̇; q̈].
+    force : ndarray (1,)
+        λ [N], the plane's force on the tool along ``con.normal``.
+
+    Raises
+    ------
+    ValueError
+        Arguments of the wrong length or not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> from eslabon.mobile import tool_constraint as tc
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> y = mm.state(q=[0.3, -0.6, 0.4, 0, 0.3, 0], nu=[0.5, 0.05], qd=[0, 0.1, 0, 0, 0, 0])
+    >>> con = tc.ToolOnPlane.through(mm, y, normal=[0, 1, 0])
+    >>> y0 = con.consistent_state(y)
+    >>> u, tau = [150.0, 0.0], [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]
+    >>> a, force = tc.multiplier_accelerations(con, y0, u, tau)
+    >>> a_i = tc.independent_accelerations(con, y0, u, tau)
+    >>> bool(np.allclose(a, a_i, rtol=0, atol=1e-9 * np.abs(a).max()))
+    True
+    >>> force.shape
+    (1,)
+    """
     mm = con.mm
     u, tau = _inputs(mm, u, tau)
     config, _, nu, _ = mm.split(y)
@@ -236,8 +397,59 @@ def multiplier_accelerations(con: ToolOnPlane, y, u, tau=None):
 
 
 def simulate(con: ToolOnPlane, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12):
-    """Integrate ẏ = [G ν, q̇, ẇ] with ẇ of :func:`independent_accelerations` (DOP853);
-    returns the states (K, n_state)."""
+    """The motion with the tool held on the plane, without multipliers: ẏ = [G ν, q̇, ẇ]
+    with ẇ of :func:`independent_accelerations`, integrated by DOP853.
+
+    The Gibbs function (2.25) of Araujo (2012), made stationary in the independent
+    quasi-accelerations as Ch. III does for the rolling constraints (3.19), here for the
+    end-effector constraint that Ch. II cites after Provenzano (2001). No stabilization:
+    the drift from the plane is the integrator's error.
+
+    Parameters
+    ----------
+    con : ToolOnPlane
+    t_eval : array_like (K,)
+        Increasing times [s]; the run goes from ``t_eval[0]`` to ``t_eval[-1]``.
+    y0 : array_like (n_state,)
+        The initial state [config, q, ν, q̇], on the plane and consistent with it
+        (:meth:`ToolOnPlane.consistent_state`).
+    u : array_like
+        Platform inputs, constant (tricycle [F N, M N·m]).
+    tau : array_like (n,), optional
+        Arm torques [N·m], constant.
+    rtol, atol : float, optional
+        The integrator's tolerances.
+
+    Returns
+    -------
+    ndarray (K, n_state)
+        The states at ``t_eval``.
+
+    Raises
+    ------
+    ValueError
+        Arguments of the wrong length or not finite.
+    RuntimeError
+        The integrator fails.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> from eslabon.mobile import tool_constraint as tc
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> y = mm.state(q=[0.3, -0.6, 0.4, 0, 0.3, 0], nu=[0.5, 0.05], qd=[0, 0.1, 0, 0, 0, 0])
+    >>> con = tc.ToolOnPlane.through(mm, y, normal=[0, 1, 0])
+    >>> y0 = con.consistent_state(y)
+    >>> u, tau = [150.0, 0.0], [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]
+    >>> Y = tc.simulate(con, [0.0, 0.02, 0.05], y0, u, tau)
+    >>> Y.shape
+    (3, 21)
+    >>> bool(max(abs(con.value(yk)) for yk in Y) < 1e-9)  # the tool stays on the plane
+    True
+    """
     mm = con.mm
 
     def f(_, y):
@@ -257,9 +469,63 @@ def simulate(con: ToolOnPlane, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-1
 def simulate_multipliers(
     con: ToolOnPlane, t_eval, y0, u, tau=None, *, rtol=1e-11, atol=1e-12, kappa=10.0
 ):
-    """The tree DAE of :mod:`eslabon.mobile.dae` with the tool's row nᵀ J_tool beside the
-    rolling rows (multipliers, velocity-level Baumgarte κ); returns (config+q (K, nc+n),
-    their rates (K, nc+n)) in the mobile layout, as :func:`eslabon.mobile.dae.simulate`."""
+    """The same motion by the tree DAE of :mod:`eslabon.mobile.dae`, the independent check
+    of :func:`simulate`: the unconstrained tree (``dae.tree_model``) with the tool's row
+    nᵀ J_tool beside the rolling rows, all kept by Lagrange multipliers, with
+    velocity-level Baumgarte stabilization A q̇ → 0 at the rate κ.
+
+    Parameters
+    ----------
+    con : ToolOnPlane
+    t_eval : array_like (K,)
+        Increasing times [s].
+    y0 : array_like (n_state,)
+        The initial state [config, q, ν, q̇] of ``con.mm``, on the plane and consistent
+        with it (:meth:`ToolOnPlane.consistent_state`).
+    u : array_like
+        Platform inputs, constant (tricycle [F N, M N·m]).
+    tau : array_like (n,), optional
+        Arm torques [N·m], constant.
+    rtol, atol : float, optional
+        The integrator's tolerances (DOP853).
+    kappa : float, optional
+        κ [1/s] of the velocity-level stabilization.
+
+    Returns
+    -------
+    positions : ndarray (K, n_config + n)
+        [config, q] at ``t_eval``, in the mobile manipulator's layout, as
+        :func:`eslabon.mobile.dae.simulate`.
+    rates : ndarray (K, n_config + n)
+        Their time derivatives.
+
+    Raises
+    ------
+    ValueError
+        Arguments of the wrong length or not finite.
+    RuntimeError
+        The integrator fails.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import eslabon as es
+    >>> from eslabon import mobile as mb
+    >>> from eslabon.mobile import tool_constraint as tc
+    >>> cart = mb.Tricycle(mb.TricycleParams.seekur_jr_assumed())
+    >>> mm = mb.MobileManipulator(cart, es.zoo.load("puma560_araujo"), mb.Mount((0.3, 0, 0.5)))
+    >>> y = mm.state(q=[0.3, -0.6, 0.4, 0, 0.3, 0], nu=[0.5, 0.05], qd=[0, 0.1, 0, 0, 0, 0])
+    >>> con = tc.ToolOnPlane.through(mm, y, normal=[0, 1, 0])
+    >>> y0 = con.consistent_state(y)
+    >>> u, tau = [150.0, 0.0], [6.0, 50.0, 10.0, -0.1, -0.5, -0.1]
+    >>> t = [0.0, 0.02, 0.05]
+    >>> positions, rates = tc.simulate_multipliers(con, t, y0, u, tau)
+    >>> positions.shape
+    (3, 13)
+    >>> Y = tc.simulate(con, t, y0, u, tau)
+    >>> bool(np.allclose(positions, Y[:, :13], rtol=0, atol=1e-9))
+    True
+    """
     mm, tree, name = con.mm, con.tree, con._name
     _, tau = _inputs(mm, u, tau)
     q_T, qd_T, _, _ = con._tree_state(y0)
