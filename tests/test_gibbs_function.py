@@ -55,3 +55,14 @@ def test_gibbs_function_refuses_multi_rate_joints():
     with pytest.raises(ValueError, match="Gibbs function"):
         model = es.zoo.load("space_manipulator")
         gibbs_function(model, es.neutral(model), np.zeros(model.nv), np.zeros(model.nv))
+
+
+@pytest.mark.source("Araujo (2012)", "eq (2.25), (3.34): the Gibbs function")
+def test_reproduce_araujo_prints_s_its_gradient_and_hessian():
+    from eslabon.reproduce.araujo_extensions import _gibbs_function
+
+    lines, data = [], {}
+    _gibbs_function(es.zoo.load("puma560_araujo"), lines, data)
+    assert data["gibbs_function"]["gradient"] < 1e-11
+    assert data["gibbs_function"]["hessian"] < 1e-11
+    assert lines[0].startswith("The Gibbs function S (2.25)")

@@ -93,3 +93,26 @@ def test_body_momenta_are_inertia_times_the_centres_motion(name):
         (L[..., :3] + np.cross(c, L[..., 3:])).sum(axis=1), total[:, :3], atol=1e-11
     )
     assert not np.any(L[:, 0])  # the world
+
+
+@pytest.mark.source("Jaramillo Botero (1998)", "eqs (1.10)–(1.12), point masses")
+def test_reproduce_the_box_in_cells_errs_by_exactly_one_over_k_squared():
+    """Midpoints of k cells of width a/k: Σ x² / k = (a²/12)(1 − 1/k²), derived in
+    eslabon.reproduce.body_moments' docstring; the products vanish by symmetry."""
+    from eslabon.reproduce.body_moments import point_masses_report
+
+    data, lines = point_masses_report()
+    for row in data["cells"]:
+        assert abs(row["relative_error"] - 1.0 / row["k"] ** 2) < 1e-13
+        assert row["product"] < 1e-15
+    assert data["steiner"] < 1e-13
+    assert len(lines) == len(data["cells"]) + 2
+
+
+@pytest.mark.source("Jaramillo Botero (1998)", "eq (1.39), L = I V per body")
+def test_reproduce_the_body_momenta_sum_to_the_centroidal_momentum():
+    from eslabon.reproduce.body_moments import momenta_report
+
+    data, _ = momenta_report()
+    assert set(data) == {"puma560", "quadruped"}
+    assert all(gap < 1e-12 for gap in data.values())

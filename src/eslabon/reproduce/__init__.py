@@ -19,9 +19,10 @@ command                   module                            source
                           :mod:`.mechanism_mobility`,       mobility; the Appendix's
                           :mod:`.manlag_program`            MANLAG file, run
 ``reproduce jaramillo``   :mod:`.spatial_operators`,        Jaramillo Botero 1998 (seeds
-                          :mod:`.operator_extensions`       002/004): spatial operators;
-                                                            trees, constraints in the
-                                                            chain, the O(log₂ N) claim
+                          :mod:`.operator_extensions`,      002/004): spatial operators;
+                          :mod:`.body_moments`              trees, constraints in the
+                                                            chain, the O(log₂ N) claim;
+                                                            (1.11)–(1.12), (1.39)
 ``reproduce araujo``      :mod:`.mobile_manipulator`,       Araujo 2012 (seed 003): a PUMA
                           :mod:`.araujo_claims`,            560 on a tricycle, the
                           :mod:`.araujo_sensitivity`,       thesis's claims, the assumed

@@ -184,6 +184,10 @@ def reproduce(out) -> tuple[dict, list]:
 
     data["extensions"], more = operator_extensions.reproduce()
     lines += more
+    from . import body_moments  # (1.11)–(1.12) point masses, (1.39) body momenta
+
+    data["body_moments"], more = body_moments.report()
+    lines += more
     write_text_atomic(out / "summary.json", json.dumps(data, indent=2))
     lines.append(f"files: {out / 'summary.json'}")
     return data, lines
