@@ -1,6 +1,6 @@
 """``eslabon`` command: info, id, fd, simulate, plot, view, crosscheck, linearize, bench,
 sweep, demo, warmup (``reproduce`` in :mod:`.reproduce_commands`, ``identify`` in
-:mod:`.identify`).
+:mod:`.identify`, ``excitation`` in :mod:`.excitation`).
 
 Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
 file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
@@ -35,6 +35,7 @@ from .common import (
     resolve_model,
     vector_option,
 )
+from .excitation import excitation
 from .identify import identify
 from .reproduce_commands import reproduce_app
 
@@ -53,6 +54,7 @@ app = typer.Typer(
 )
 app.add_typer(reproduce_app, name="reproduce")
 app.command("identify")(identify)
+app.command("excitation")(excitation)
 
 
 def _fmt(v) -> str:

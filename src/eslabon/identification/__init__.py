@@ -9,18 +9,22 @@ from .energy import kinetic_energy_regressor, potential_energy_regressor
 from .estimate import Estimate, estimate, joint_accelerations
 from .excitation import FourierExcitation, random_excitation
 from .excitation_design import OptimizedExcitation, optimize_excitation
+from .excitation_limits import DesignedExcitation, JointLimits, design_excitation
 from .parameters import parameter_count, parameter_names, parameters, with_parameters
 from .regressor import joint_torque_regressor, static_regressor
 
 __all__ = [
     "BaseParameters",
     "ConsistentEstimate",
+    "DesignedExcitation",
     "Estimate",
     "FourierExcitation",
+    "JointLimits",
     "Measurements",
     "OptimizedExcitation",
     "base_parameters",
     "consistent_estimate",
+    "design_excitation",
     "estimate",
     "joint_accelerations",
     "joint_torque_regressor",
