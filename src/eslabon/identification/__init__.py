@@ -12,6 +12,7 @@ from .excitation_design import OptimizedExcitation, optimize_excitation
 from .excitation_limits import DesignedExcitation, JointLimits, design_excitation
 from .parameters import parameter_count, parameter_names, parameters, with_parameters
 from .regressor import joint_torque_regressor, static_regressor
+from .regrouping import structural_base_parameters
 
 __all__ = [
     "BaseParameters",
@@ -38,5 +39,6 @@ __all__ = [
     "random_excitation",
     "read_measurements",
     "static_regressor",
+    "structural_base_parameters",
     "with_parameters",
 ]
