@@ -3,6 +3,7 @@ the joint-torque, static and energy regressors, the base parameters, excitation
 trajectories and least-squares estimates (docs/identification.md)."""
 
 from .base_parameters import BaseParameters, base_parameters
+from .closed_chain import closed_chain_regressor
 from .consistent import ConsistentEstimate, consistent_estimate, pseudo_inertia
 from .data_file import Measurements, read_measurements
 from .energy import kinetic_energy_regressor, potential_energy_regressor
@@ -24,6 +25,7 @@ __all__ = [
     "Measurements",
     "OptimizedExcitation",
     "base_parameters",
+    "closed_chain_regressor",
     "consistent_estimate",
     "design_excitation",
     "estimate",
