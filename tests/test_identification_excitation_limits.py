@@ -168,3 +168,14 @@ def test_the_command_refuses_bad_limits_in_one_line(tmp_path, capsys):
     )
     assert code != 0 and "--qd-max" in err and "Traceback" not in err
     assert not (tmp_path / "x").exists()
+
+
+def test_the_command_refuses_unreachable_limits_writing_nothing(tmp_path, capsys):
+    out = tmp_path / "x"
+    code, _, err = _call(
+        ["excitation", "--model", "planar2", "--out", str(out), "--tau-max", "0.01",
+         "--harmonics", "2", "--samples", "10", "--iterations", "3"],
+        capsys,
+    )  # fmt: skip
+    assert code != 0 and "limits: no excitation found within the tau limit" in err
+    assert "Traceback" not in err and not out.exists()

@@ -52,13 +52,21 @@ def excitation(
         1000, "--rate", metavar="HZ", help="Samples per second of the written trajectory."
     ),
     periods: int = typer.Option(1, "--periods", help="Whole periods in the written file."),
-    q_lower: str | None = typer.Option(None, "--q-lower", help="Lower position limits."),
-    q_upper: str | None = typer.Option(None, "--q-upper", help="Upper position limits."),
-    qd_max: str | None = typer.Option(None, "--qd-max", help="Rate limits [rad/s, m/s]."),
-    qdd_max: str | None = typer.Option(
-        None, "--qdd-max", help="Acceleration limits [rad/s², m/s²]."
+    q_lower: str | None = typer.Option(
+        None, "--q-lower", metavar="X1,…,Xn", help="Lower position limits [rad, m], one per joint."
     ),
-    tau_max: str | None = typer.Option(None, "--tau-max", help="Torque limits [N·m, N]."),
+    q_upper: str | None = typer.Option(
+        None, "--q-upper", metavar="X1,…,Xn", help="Upper position limits [rad, m], one per joint."
+    ),
+    qd_max: str | None = typer.Option(
+        None, "--qd-max", metavar="X|X1,…,Xn", help="Rate limits [rad/s, m/s]."
+    ),
+    qdd_max: str | None = typer.Option(
+        None, "--qdd-max", metavar="X|X1,…,Xn", help="Acceleration limits [rad/s², m/s²]."
+    ),
+    tau_max: str | None = typer.Option(
+        None, "--tau-max", metavar="X|X1,…,Xn", help="Torque limits [N·m, N]."
+    ),
     iterations: int = typer.Option(100, "--iterations", help="SLSQP iterations per solve."),
     seed: int = typer.Option(0, "--seed", help="Seed of the random start."),
     force: bool = FORCE,
@@ -97,7 +105,8 @@ def excitation(
         limits = JointLimits.of(m, urdf=_urdf_of(model), **given)
     except ValueError as exc:
         raise UserError(f"limits: {exc}") from None
-    output_folder(out, force)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out: {str(out)!r} is a file, expected a folder")
     from rich.console import Console
 
     with Console(stderr=True).status("designing the excitation", spinner="dots"):
@@ -108,6 +117,7 @@ def excitation(
             )  # fmt: skip
         except ValueError as exc:
             raise UserError(str(exc)) from None
+    output_folder(out, force)
     traj = found.trajectory(m, samples=max(2, int(round(rate * period))), periods=periods)
     written = [str(traj.save(out / name, overwrite=True)) for name in OUTPUTS[:2]]
     e = found.excitation
