@@ -3,7 +3,7 @@ the joint-torque, static and energy regressors, the base parameters, excitation
 trajectories and least-squares estimates (docs/identification.md)."""
 
 from .base_parameters import BaseParameters, base_parameters
-from .closed_chain import closed_chain_regressor
+from .closed_chain import closed_chain_regressor, projected_regressor
 from .consistent import ConsistentEstimate, consistent_estimate, pseudo_inertia
 from .data_file import Measurements, read_measurements
 from .energy import kinetic_energy_regressor, potential_energy_regressor
@@ -37,6 +37,7 @@ __all__ = [
     "parameter_names",
     "parameters",
     "potential_energy_regressor",
+    "projected_regressor",
     "pseudo_inertia",
     "random_excitation",
     "read_measurements",

@@ -20,6 +20,14 @@ closed loops; Aghili 2005 for the projection):
 - more actuated rates than degrees of freedom (redundant actuation): the minimum-norm u,
   Y_a = (Nᵀ Sᵀ)⁺ Nᵀ Y, with N an orthonormal basis of J's null space.
 
+The same projection gives the regressor of any system whose allowed motions are v = T w
+for some rates w (quasi-velocities): the forces conjugate to w are Tᵀ h = Tᵀ Y π
+(:func:`projected_regressor`; Kane & Levinson 1985, generalized active forces). A wheeled
+mobile manipulator in Gibbs–Appell form (the Gibbs function of Araujo (2012), (2.25), in
+the platform's quasi-velocities ν and the arm's q̇; eslabon's coupled model) is such a
+system: T = diag(G(config), 1) with q̇_config = G ν, and Tᵀ Y π are its input forces
+[Q_platform; τ] (docs/identification.md).
+
 The identifiable combinations of a closed chain's parameters are the column space of Y_a
 stacked over many states: fewer than the tree's, since the loops regroup more (the tests
 compare the SVD ranks).
@@ -120,3 +128,53 @@ def closed_chain_regressor(model, q, qd, qdd, *, actuated=None, constraints=None
         return _projection(model, q, actuated, constraints, rtol) @ Y
     P = np.stack([_projection(model, qk, actuated, constraints, rtol) for qk in q])
     return P @ Y
+
+
+def projected_regressor(model, q, qd, qdd, T) -> np.ndarray:
+    """Tᵀ Y(q, q̇, q̈): the regressor of the forces conjugate to rates w with v = T w
+    (module docstring).
+
+    Parameters
+    ----------
+    model : Model
+        The tree.
+    q : array_like (nq,) or (N, nq)
+        Configuration.
+    qd, qdd : array_like (nv,) or (N, nv)
+        The tree's rates v = T w and accelerations v̇ = T ẇ + Ṫ w.
+    T : array_like (nv, k) or (N, nv, k)
+        The map from the rates w to the tree's rates at q.
+
+    Returns
+    -------
+    ndarray (k, p) or (N, k, p)
+        Tᵀ Y, columns those of :func:`eslabon.identification.parameter_names`.
+
+    Raises
+    ------
+    ValueError
+        T of the wrong shape or not finite, or what :func:`.joint_torque_regressor`
+        refuses.
+
+    Examples
+    --------
+    A planar arm whose second joint turns opposite to the first (v = T w, w one rate):
+
+    >>> import numpy as np, eslabon as es
+    >>> from eslabon.identification import parameters, projected_regressor
+    >>> arm = es.zoo.load("planar2")
+    >>> T = np.array([[1.0], [-1.0]])
+    >>> q, w, wd = np.array([0.2, 0.4]), np.array([0.5]), np.array([1.5])
+    >>> Yw = projected_regressor(arm, q, T @ w, T @ wd, T)
+    >>> tau = es.inverse_dynamics(arm, q, T @ w, T @ wd)
+    >>> bool(np.isclose(Yw @ parameters(arm), T.T @ tau).all())
+    True
+    """
+    Y = joint_torque_regressor(model, q, qd, qdd)
+    T = np.asarray(T, dtype=float)
+    if T.ndim < 2 or T.shape[:-1] != Y.shape[:-1] or not np.all(np.isfinite(T)):
+        raise ValueError(
+            f"T: expected finite shape {Y.shape[:-1]} + (k,) (the tree's rates by the "
+            f"reduced ones), got {T.shape}"
+        )
+    return np.swapaxes(T, -1, -2) @ Y
