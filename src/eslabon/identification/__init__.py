@@ -1,6 +1,9 @@
 """Identification of a robot's parameters: the standard parameters π and their names,
-the joint-torque, static and energy regressors, the base parameters, excitation
-trajectories and least-squares estimates (docs/identification.md)."""
+the joint-torque, static and energy regressors, the regressors of closed chains and of
+motions v = T w (a mobile manipulator's Gibbs–Appell form), the base parameters
+(numerically and by the structural regrouping rules), excitation trajectories (within
+position, rate, acceleration and torque limits) and least-squares estimates
+(docs/identification.md)."""
 
 from .base_parameters import BaseParameters, base_parameters
 from .closed_chain import closed_chain_regressor, projected_regressor
