@@ -179,3 +179,13 @@ def test_the_command_refuses_unreachable_limits_writing_nothing(tmp_path, capsys
     )  # fmt: skip
     assert code != 0 and "limits: no excitation found within the tau limit" in err
     assert "Traceback" not in err and not out.exists()
+
+
+def test_a_urdf_limit_that_is_not_a_number_is_refused(tmp_path):
+    urdf = tmp_path / "bad.urdf"
+    urdf.write_text(
+        '<robot name="r"><joint name="joint1" type="revolute">'
+        '<limit lower="-1" upper="one" velocity="1" effort="1"/></joint></robot>'
+    )
+    with pytest.raises(ValueError, match="urdf: joint 'joint1': a <limit> attribute"):
+        JointLimits.of(es.zoo.load("planar2"), urdf=urdf)

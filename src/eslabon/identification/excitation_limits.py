@@ -166,13 +166,20 @@ def _urdf_limits(path: Path) -> dict:
         limit = joint.find("limit")
         if limit is None or joint.get("type") not in ("revolute", "prismatic"):
             continue
-        entry = {}
-        lo, hi = float(limit.get("lower", 0.0)), float(limit.get("upper", 0.0))
-        if lo < hi:
-            entry.update(q_lower=lo, q_upper=hi)
+        entry: dict[str, float] = {}
+        try:
+            value = {
+                k: float(limit.get(k) or 0.0) for k in ("lower", "upper", "velocity", "effort")
+            }
+        except ValueError:
+            raise ValueError(
+                f"urdf: joint {joint.get('name')!r}: a <limit> attribute is not a number"
+            ) from None
+        if value["lower"] < value["upper"]:
+            entry.update(q_lower=value["lower"], q_upper=value["upper"])
         for key, name in (("velocity", "qd_max"), ("effort", "tau_max")):
-            if float(limit.get(key, 0.0)) > 0.0:
-                entry[name] = float(limit.get(key))
+            if value[key] > 0.0:
+                entry[name] = value[key]
         out[joint.get("name")] = entry
     return out
 
@@ -389,7 +396,7 @@ def design_excitation(
             break
         M *= 2
     else:
-        kind = max(worst, key=worst.get)
+        kind = max(worst, key=lambda k: worst[k])
         joint = int(np.argmax(usage[kind]))
         raise ValueError(
             f"limits: no excitation found within the {kind} limit of {model.v_names[joint]} "

@@ -182,7 +182,9 @@ def structural_base_parameters(model) -> BaseParameters:
     A = np.zeros((nb + 1, 10, p))  # A[i] π: body i's accumulated parameters
     for i in range(1, nb + 1):
         A[i, :, 10 * (i - 1) : 10 * i] = np.eye(10)
-    kept = [[] for _ in range(nb + 1)]  # entries of each body that stay as base parameters
+    kept: list[list[int]] = [
+        [] for _ in range(nb + 1)
+    ]  # entries of each body that stay as base parameters
     for i in range(nb, 0, -1):
         S = np.zeros((10, 10))
         if not moving[i]:
