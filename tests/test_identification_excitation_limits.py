@@ -42,6 +42,7 @@ def designed():
     )
 
 
+@pytest.mark.numerics  # how much of the limits SLSQP reaches
 def test_every_limit_holds_on_a_dense_grid(designed):
     arm, found = designed
     lim = found.limits
@@ -63,6 +64,7 @@ def test_the_motion_starts_and_ends_at_rest(designed):
     assert np.all(np.abs(qd) <= 1e-9 * scale) and np.all(np.abs(qdd) <= 1e-9 * scale)
 
 
+@pytest.mark.numerics  # that SLSQP improves on the start
 def test_the_reported_condition_number_is_the_recomputed_one(designed):
     arm, found = designed
     base = base_parameters(arm)
