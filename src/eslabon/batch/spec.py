@@ -20,7 +20,7 @@ import numpy as np
 from .._yaml import read_yaml
 from .sizing import MAX_SAMPLES, check_size
 
-TASKS = ("inverse_dynamics", "simulate", "closed_loop", "linearize")
+TASKS = ("inverse_dynamics", "simulate", "closed_loop", "linearize", "identification")
 # parameter: (lower bound, bound is strict, meaning)
 PARAMETERS = {
     "payload_mass": (0.0, False, "payload at the end-effector frame [kg]"),
@@ -36,6 +36,7 @@ PARAMETERS = {
     ),
     "kp": (0.0, True, "proportional gain on every joint [N·m/rad]"),
     "kd": (0.0, False, "derivative gain on every joint [N·m·s/rad]"),
+    "noise": (0.0, False, "torque noise std on every joint (identification) [N·m or N]"),
 }
 METRICS = {
     "peak_torque": TASKS,
@@ -44,6 +45,10 @@ METRICS = {
     "final_state": ("simulate", "closed_loop"),
     "tracking_error": ("simulate", "closed_loop"),
     "stability": ("closed_loop", "linearize"),
+    "parameter_error": ("identification",),
+    "max_z_score": ("identification",),
+    "condition": ("identification",),
+    "residual_rms": ("identification",),
 }
 _KEYS = {
     "eslabon_sweep",
@@ -66,6 +71,7 @@ DEFAULTS = {
     "friction_scale": 1.0,
     "trajectory_scale": 1.0,
     "initial_error": 0.0,
+    "noise": 0.0,
 }
 
 
@@ -99,7 +105,7 @@ class SweepSpec:
         Points along the motion (inverse dynamics, linearization).
     task : str
         One of :data:`TASKS`: ``"inverse_dynamics"``, ``"simulate"``, ``"closed_loop"``,
-        ``"linearize"``.
+        ``"linearize"``, ``"identification"`` (:mod:`eslabon.batch.identification_task`).
     kp : float
         The controller's proportional gain on every joint (N·m/rad); 0 when not given.
     kd : float
@@ -473,6 +479,8 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
     duration = _number(traj.get("duration", 1.0), "trajectory.duration", positive=True)
     dt = _number(data.get("dt", 1e-3), "dt", positive=True)
     samples = _number(traj.get("samples", 201), "trajectory.samples", positive=True, integer=True)
+    if task == "identification":
+        _check_identification(model, traj, samples)
     chunk_size = _number(data.get("chunk_size", 16), "chunk_size", positive=True, integer=True)
     check_size(task, model, sampling, vary, duration, dt, samples, chunk_size, ts)
     return SweepSpec(
@@ -494,6 +502,27 @@ def parse_spec(data, base: Path = Path(".")) -> SweepSpec:
         metrics=tuple(metrics),
         time_series=ts,
     )
+
+
+def _check_identification(model, traj, samples):
+    """An identification sweep needs an excitation range on every joint (goal ≠ start)
+    and more torque samples than base parameters."""
+    from ..identification import base_parameters
+
+    start = traj.get("start", [0.0] * model.nq)
+    goal = traj.get("goal")
+    if isinstance(goal, list) and isinstance(start, list) and len(goal) == len(start):
+        if any(g == s for g, s in zip(goal, start, strict=True)):
+            raise ValueError(
+                "trajectory.goal: the identification excitation spans abs(goal − start) "
+                "around start on each joint; expected goal ≠ start on every joint"
+            )
+    count = base_parameters(model).count
+    if samples * model.nv <= count:
+        raise ValueError(
+            f"trajectory.samples: {samples} samples give {samples * model.nv} torques for "
+            f"{count} base parameters; expected more"
+        )
 
 
 def load_spec(path) -> SweepSpec:

@@ -189,6 +189,10 @@ def run_sample(spec: SweepSpec, base, p, models=None) -> dict:
 
     models = {} if models is None else models
     out = {}
+    if spec.task == "identification":
+        from .identification_task import run_identification
+
+        return run_identification(spec, base, _model_of(base, p, models), p, int(p["sample"]))
     if spec.task not in SIMULATION_TASKS:
         model = _model_of(base, p, models)
         T = p["trajectory_duration"]
@@ -290,7 +294,10 @@ def run_chunk(spec: SweepSpec, first: int, end: int) -> dict:
     rows = {k: [] for k in column_names(spec)}
     fixed = {"trajectory_duration": spec.duration, "kp": spec.kp, "kd": spec.kd, **DEFAULTS}
     models = {}
-    params = [dict(fixed, **{k: float(table[k][s]) for k in spec.vary}) for s in range(first, end)]
+    params = [
+        dict(fixed, sample=s, **{k: float(table[k][s]) for k in spec.vary})
+        for s in range(first, end)
+    ]
     batched = {}
     if spec.task in SIMULATION_TASKS:
         batched = run_simulations(spec, base, params, models)

@@ -104,7 +104,8 @@ def identify(
     """Estimate the base parameters from measured q, qd, tau (weighted least squares): a
     table with each one's std and relative std, the RMS torque residual per joint and the
     condition number; with --consistent, the physically consistent model in
-    OUT/identified.yaml; OUT/report.png (measured vs predicted torques) and OUT/summary.json."""
+    OUT/identified.yaml; OUT/report.png (measured vs predicted torques) and OUT/summary.json.
+    A trajectory to record DATA along, within the robot's limits: eslabon excitation."""
     from .common import require_extra, resolve_model
 
     require_extra("viz", "eslabon identify", modules=("matplotlib",))

@@ -1,6 +1,6 @@
 """``eslabon`` command: info, id, fd, simulate, plot, view, crosscheck, linearize, bench,
 sweep, demo, warmup (``reproduce`` in :mod:`.reproduce_commands`, ``identify`` in
-:mod:`.identify`).
+:mod:`.identify`, ``excitation`` in :mod:`.excitation`).
 
 Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
 file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
@@ -38,6 +38,7 @@ from .common import (
     resolve_model,
     vector_option,
 )
+from .excitation import excitation
 from .identify import identify
 from .motion_commands import plot_cmd, simulate, view_cmd
 from .reproduce_commands import reproduce_app
@@ -54,6 +55,7 @@ app = typer.Typer(
 )
 app.add_typer(reproduce_app, name="reproduce")
 app.command("identify")(identify)
+app.command("excitation")(excitation)
 
 
 @app.command()
