@@ -1,6 +1,6 @@
-"""``eslabon`` command: info, id, fd, simulate, plot, view, crosscheck, linearize, bench,
-sweep, demo, warmup (``reproduce`` in :mod:`.reproduce_commands`, ``identify`` in
-:mod:`.identify`, ``excitation`` in :mod:`.excitation`).
+"""``eslabon`` command: info, id, fd, crosscheck, linearize, bench, sweep, demo, warmup
+here; simulate, plot and view in :mod:`.motion_commands`; identify and excitation in
+:mod:`.identify` and :mod:`.excitation`; reproduce in :mod:`.reproduce_commands`.
 
 Errors in what the user gave (a bad model name, a wrong vector length, NaN, a missing
 file) print one line ``error: ...`` on stderr and exit with status 2, no traceback.
@@ -54,8 +54,6 @@ app = typer.Typer(
     help="Dynamics of articulated rigid bodies (eslabon).",
 )
 app.add_typer(reproduce_app, name="reproduce")
-app.command("identify")(identify)
-app.command("excitation")(excitation)
 
 
 @app.command()
@@ -175,6 +173,8 @@ def forward(
 app.command()(simulate)
 app.command("plot")(plot_cmd)
 app.command("view")(view_cmd)
+app.command("identify")(identify)
+app.command("excitation")(excitation)
 
 
 @app.command("crosscheck")
