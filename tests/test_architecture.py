@@ -30,7 +30,8 @@ LAYERS = [
     {"dynamics", "trajectory"},
     {"constraints"},
     {"sim"},
-    {"control", "mobile", "identification"},
+    {"control", "mobile"},
+    {"identification"},
     {"interop", "viz", "batch", "loader"},
     {"robots", "practica"},
     {"bench", "warmup", "reproduce"},
@@ -38,9 +39,9 @@ LAYERS = [
     {"__main__"},
 ]
 # eslabon/__init__.py, the public face: its names load lazily from any layer, and only the
-# layers above the algorithms (11 and up: interop, viz, …) use it instead of the modules
+# layers above the algorithms (12 and up: interop, viz, …) use it instead of the modules
 FACE = "(root)"
-FACE_USERS = 11
+FACE_USERS = 12
 LAYER = {pkg: k for k, layer in enumerate(LAYERS) for pkg in layer}
 
 

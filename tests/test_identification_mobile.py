@@ -86,3 +86,33 @@ def test_a_map_of_the_wrong_shape_is_refused():
     qq, vv, aa, T = _tree_state(mm, mm.state(), np.zeros(mm.n_quasi), np.zeros(mm.n_arm))
     with pytest.raises(ValueError, match="T: expected finite shape"):
         projected_regressor(dae.tree_model(mm), qq, vv, aa, T[:-1])
+
+
+def _every_platform():
+    found = dict(_platforms())
+    found["mecanum"] = mb.Omnidirectional(mb.OmniParams.mecanum_assumed())
+    found["three_omni"] = mb.Omnidirectional(mb.OmniParams.three_wheel_assumed())
+    found["synchronous"] = mb.SynchronousDrive(mb.SyncDriveParams.three_wheel_assumed())
+    return found
+
+
+@pytest.mark.source("Araujo (2012)", "the Gibbs function (2.25): Appell's equations")
+@pytest.mark.parametrize("name", sorted(_every_platform()))
+def test_mobile_regressor_in_one_call_gives_the_input_forces(name):
+    """mobile_regressor assembles T itself: Y π is input_forces on every platform (the
+    omnidirectional and synchronous drives included), and bad lengths are named."""
+    from eslabon.identification import mobile_regressor
+
+    mm = mb.MobileManipulator(_every_platform()[name], puma560_araujo(), mb.Mount((0.3, 0.1, 0.5)))
+    rng = np.random.default_rng(9)
+    y = mm.state(
+        config=rng.normal(size=mm.n_config) * 0.3, q=rng.normal(size=mm.n_arm),
+        nu=rng.normal(size=mm.n_quasi), qd=rng.normal(size=mm.n_arm),
+    )  # fmt: skip
+    nu_dot, qdd = rng.normal(size=mm.n_quasi), rng.normal(size=mm.n_arm)
+    reg = mobile_regressor(mm, y, nu_dot, qdd)
+    forces = mb.input_forces(mm, y, nu_dot, qdd)
+    assert reg.Y.shape == (mm.n_quasi + mm.n_arm, len(reg.names))
+    assert np.abs(reg.Y @ reg.pi - forces).max() <= 1e-9 * max(1.0, np.abs(forces).max())
+    with pytest.raises(ValueError, match="nu_dot"):
+        mobile_regressor(mm, y, np.zeros(mm.n_quasi + 1), qdd)

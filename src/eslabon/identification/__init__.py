@@ -14,6 +14,7 @@ from .estimate import Estimate, estimate, joint_accelerations
 from .excitation import FourierExcitation, random_excitation
 from .excitation_design import OptimizedExcitation, optimize_excitation
 from .excitation_limits import DesignedExcitation, JointLimits, design_excitation
+from .mobile_regressor import MobileRegressor, mobile_regressor
 from .parameters import parameter_count, parameter_names, parameters, with_parameters
 from .regressor import joint_torque_regressor, static_regressor
 from .regrouping import structural_base_parameters
@@ -26,6 +27,7 @@ __all__ = [
     "FourierExcitation",
     "JointLimits",
     "Measurements",
+    "MobileRegressor",
     "OptimizedExcitation",
     "base_parameters",
     "closed_chain_regressor",
@@ -35,6 +37,7 @@ __all__ = [
     "joint_accelerations",
     "joint_torque_regressor",
     "kinetic_energy_regressor",
+    "mobile_regressor",
     "optimize_excitation",
     "parameter_count",
     "parameter_names",
