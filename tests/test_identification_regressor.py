@@ -17,6 +17,7 @@ from eslabon.identification import (
     static_regressor,
     with_parameters,
 )
+from eslabon.identification.regressor import reference_regressor
 
 TREE_MODELS = tuple(n for n in es.zoo.names() if not es.zoo.load(n).constraints)
 TREES = ("RFPRRFPRR", "BRRSRPRU", "RHULSPRFR", "BSFUHLRP", "SSFRR")

@@ -28,14 +28,21 @@ wrench the base joint must exert, zero for a free system.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
+from .._args import explain_nonfinite
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
+from ..dynamics.quantity import check_states, engine_arrays
+from ..dynamics.regressor_kernel import regressor_many, regressor_one
 from ..kinematics.drivers import jacobian_many, jacobian_one
 from ..kinematics.kinematic_pass import kinematic_pass
 from .parameters import joint_columns, parameter_count
+
+_COLUMNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 _BODY_ORIGIN = np.array([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
 
@@ -119,8 +126,28 @@ def _check_model(model, what):
         )
 
 
+def kernel_columns(model) -> np.ndarray:
+    """Where the compiled kernel writes each block (kept per model; models are immutable):
+    p, then the first column of each packed row's body (-1 for none), then the
+    viscous-friction column of each engine rate (-1 for none)
+    (:mod:`eslabon.dynamics.regressor_kernel`)."""
+    found = _COLUMNS.get(model)
+    if found is None:
+        rows = int(model.body_row[-1]) + 1
+        found = np.full(1 + rows + model.engine_nv, -1.0)
+        found[0] = parameter_count(model)
+        found[1 + model.body_row[1:]] = 10.0 * np.arange(model.nb)
+        jc = joint_columns(model)
+        found[1 + rows + jc.rates] = jc.columns
+        found.setflags(write=False)
+        _COLUMNS[model] = found
+    return found
+
+
 def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     """Y(q, q̇, q̈), the joint-torque regressor: τ = Y π (module docstring).
+
+    Compiled (:mod:`eslabon.dynamics.regressor_kernel`); a batch runs on every thread.
 
     Parameters
     ----------
@@ -155,6 +182,47 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     (6, 78)
     >>> bool(np.allclose(Y @ parameters(arm), es.inverse_dynamics(arm, q, qd, qdd)))
     True
+    """
+    _check_model(model, "the regressor")
+    (q, qd, qdd), batched = check_states(model, q=q, qd=qd, qdd=qdd)
+    qe, qde, qdde = engine_arrays(model, q, qd, qdd)
+    P = model.packed
+    columns = kernel_columns(model)
+    p = int(columns[0])
+    extended = extended_of(P)
+    if batched:
+        Y = np.empty((len(q), model.engine_nv, p))
+        status = regressor_many(P, qe, qde, qdde, columns, Y, chunk_count(len(q)), extended)
+    else:
+        Y = np.empty((model.engine_nv, p))
+        status = regressor_one(P, qe, qde, qdde, columns, Y, extended)
+    if status != 0:
+        explain_nonfinite("the regressor", q=q, qd=qd, qdd=qdd)
+    if model.mimic is not None:  # τ = Gᵀ τ_e
+        Y = np.einsum("ej,...ep->...jp", model.mimic.G, Y)
+    return Y
+
+
+def reference_regressor(model, q, qd, qdd) -> np.ndarray:
+    """:func:`joint_torque_regressor` in numpy: each body's Jacobian in its own axes times
+    its matrix A_i (module docstring), Y_i = J_iᵀ A_i; the compiled kernel's check.
+
+    Parameters
+    ----------
+    model : Model
+        Any model whose bodies are rigid.
+    q, qd, qdd : array_like
+        As :func:`joint_torque_regressor`.
+
+    Returns
+    -------
+    ndarray (nv, p) or (N, nv, p)
+        Y.
+
+    Raises
+    ------
+    ValueError
+        As :func:`joint_torque_regressor`.
     """
     _check_model(model, "the regressor")
     motion = kinematic_pass(model, q, qd, qdd)  # checks the states
