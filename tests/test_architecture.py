@@ -293,6 +293,7 @@ _WORKSPACE_READERS = {
     "eslabon.dynamics.batch_drivers",
     "eslabon.dynamics.derivative_drivers",
     "eslabon.dynamics.opcount_instrumented",
+    "eslabon.dynamics.regressor_kernel",
     "eslabon.sim.rk4",
 }
 
