@@ -17,13 +17,15 @@ of A_i is then carried from body i towards the root, [n; f] ← [E n + r × E f;
 the block of body i in row j of Y. Friction and armature add q̇, sign q̇ and q̈ columns on
 their joint's rates.
 
-The kernel reads ``model.packed`` (every body, fixed joints included: a body on a fixed
-joint keeps a block of its own) and the engine's rates (mimic joints expanded; the caller
-applies τ = Gᵀ τ_e). ``columns`` (float64, 1 + rows + nv) tells it where each block goes:
-``columns[0]`` p, ``columns[1 + r]`` the first column of the block of the body on packed
-row r (-1 for a row that carries no body: a joint of several rates is several rows, its
-body on the last), ``columns[1 + rows + k]`` the viscous-friction column of engine rate k
-(the Coulomb and armature columns follow it), -1 for none.
+The kernel reads the regressor's packed model (:func:`pack_regressor`): ``model.packed``
+(every body, fixed joints included: a body on a fixed joint keeps a block of its own)
+with three fields the regressor does not otherwise read put to its use: a row's ``MASS``
+holds the first column of the block of its body (-1 for a row that carries no body: a
+joint of several rates is several rows, its body on the last), its ``VISCOUS`` the
+viscous-friction column of its rate (the Coulomb and armature columns follow it; -1 for
+none), and the array's last value (the last row's ``FORK``) p, the number of columns,
+which the C entry reads for the shape of Y (``_fastcall.c``, shape code 7). It takes the
+engine's rates (mimic joints expanded; the caller applies τ = Gᵀ τ_e).
 """
 
 from __future__ import annotations
@@ -31,16 +33,17 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from .._engine.batch import CHUNK_SIGNATURE, run_chunks
+from .._engine.batch import CHUNK_SIGNATURE, NO_EXTRA, run_chunks
 from .._engine.compile import lazy_cfunc, subject
-from .._engine.fastcall import packed_model
+from .._engine.fastcall import SIGNATURE, entry_status, finite, packed_model, units_ok
+from .._engine.floating_base import first_loop_row
 from .._engine.joints import extended_set, joint, project_wrench
 from .._engine.lanes import g3, g9
-from .._engine.layout import H_NB, H_NQ, H_NV
+from .._engine.layout import H_NB, H_NQ, H_NV, HEADER, MASS, STRIDE, VIDX, VISCOUS
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, forward_pass
 from .._engine.record import parent, rate_index, row_offset
-from .._engine.status import NON_FINITE, OK
-from .._engine.tuples import add, cross, mv
+from .._engine.status import NON_FINITE, NOT_UNIT, OK
+from .._engine.tuples import add, cross, mm, mt, mv, sub
 
 
 @njit(inline="always")
@@ -95,7 +98,7 @@ def _joint_coefficients(jnt, R, p, extended):
 
 
 @njit(cache=True)
-def regressor_into(P, q, qd, qdd, columns, ws, coef, Y, extended):
+def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
     outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, or NON_FINITE
     when a state or a body's motion is not finite.
@@ -107,28 +110,37 @@ def regressor_into(P, q, qd, qdd, columns, ws, coef, Y, extended):
     transform per joint passed."""
     nb = int(P[H_NB])
     nv = int(P[H_NV])
-    p = int(columns[0])
+    p = int(P[row_offset(nb + 1) - 1])
     forward_pass(P, q, qd, qdd, 1.0, ws, extended)
     for k in range(nv):
         for c in range(p):
             Y[k, c] = 0.0
     total = 0.0
-    for j in range(1, nb + 1):
+    # the reference frame: the world, or a floating base's body (its six rates are then
+    # the column's wrench in its axes, as floating_base.base_torques projects it)
+    ref = first_loop_row(P, extended) - 1  # (BASE_BODY after a floating base)
+    Rr, pr = mt(g9(ws, ref, WS_RW)), g3(ws, ref, WS_PW)  # (Rr: reference <- world)
+    for j in range(ref + 1, nb + 1):
         o = row_offset(j)
         if rate_index(P, o) >= 0:
-            sn, sf = _joint_coefficients(joint(P, o), g9(ws, j, WS_RW), g3(ws, j, WS_PW), extended)
+            R, pos = g9(ws, j, WS_RW), g3(ws, j, WS_PW)
+            if ref > 0:
+                R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
+            sn, sf = _joint_coefficients(joint(P, o), R, pos, extended)
             for d in range(3):
                 coef[j, d] = sn[d]
                 coef[j, 3 + d] = sf[d]
                 total += sn[d] + sf[d]
-    body = nb + 1  # coef rows nb + 1 … nb + 6: the body's ten columns, world axes
+    body = nb + 1  # coef rows nb + 1 … nb + 6: the body's ten columns, reference axes
     for i in range(1, nb + 1):
-        c0 = int(columns[1 + i])
+        c0 = int(P[row_offset(i) + MASS])
         if c0 < 0:
             continue
         w, wd, a = g3(ws, i, WS_W), g3(ws, i, WS_WD), g3(ws, i, WS_A)
         R, pos = g9(ws, i, WS_RW), g3(ws, i, WS_PW)
-        for c in range(10):  # (n about the world origin; f) of each column, world axes
+        if ref > 0:
+            R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
+        for c in range(10):  # (n about the reference origin; f) of each column
             n, f = _column(c, w, wd, a)
             fw = mv(R, f)
             nw = add(mv(R, n), cross(pos, fw))
@@ -136,7 +148,7 @@ def regressor_into(P, q, qd, qdd, columns, ws, coef, Y, extended):
                 coef[body + d, c] = nw[d]
                 coef[body + 3 + d, c] = fw[d]
         j = i
-        while j > 0:
+        while j > ref:
             o = row_offset(j)
             k = rate_index(P, o)
             if k >= 0:
@@ -152,12 +164,22 @@ def regressor_into(P, q, qd, qdd, columns, ws, coef, Y, extended):
                         + s5 * coef[body + 5, c]
                     )
             j = parent(P, o)
+        if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
+            for d in range(3):
+                kf = rate_index(P, row_offset(1 + d))
+                kn = rate_index(P, row_offset(4 + d))
+                for c in range(10):
+                    Y[kf, c0 + c] = coef[body + 3 + d, c]
+                    Y[kn, c0 + c] = coef[body + d, c]
         total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
     for k in range(nv):
-        c = int(columns[1 + nb + 1 + k])
-        v = qd[k]
-        total += v + qdd[k]
-        if c >= 0:
+        total += qd[k] + qdd[k]
+    for j in range(1, nb + 1):
+        o = row_offset(j)
+        k = rate_index(P, o)
+        c = int(P[o + VISCOUS])
+        if k >= 0 and c >= 0:
+            v = qd[k]
             Y[k, c] = v
             Y[k, c + 1] = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
             Y[k, c + 2] = qdd[k]
@@ -165,48 +187,119 @@ def regressor_into(P, q, qd, qdd, columns, ws, coef, Y, extended):
 
 
 @njit(cache=True)
-def regressor_one(P, q, qd, qdd, columns, Y, extended):
+def regressor_one(P, q, qd, qdd, Y, extended):
     """:func:`regressor_into` with its own workspace."""
     rows = int(P[H_NB]) + 1
     ws = np.empty((rows, WS_COLS))
     coef = np.empty((rows + 6, 10))
-    return regressor_into(P, q, qd, qdd, columns, ws, coef, Y, extended)
+    return regressor_into(P, q, qd, qdd, ws, coef, Y, extended)
+
+
+# the C entry's scratch: (rows) x SCRATCH_COLS + nv doubles hold the workspace (rows,
+# WS_COLS) and coef (rows + 6, 10) for every model (rows >= 2)
+SCRATCH_COLS = {"regressor_entry": WS_COLS + 40}
 
 
 @njit(inline="always")
-def _regressor_chunk_entry(p, i0, i1, i2, o0, x, lo, hi, n, extended):
+def _split_scratch(o, rows):
+    """The C entry's scratch as (workspace (rows, WS_COLS), coef (rows + 6, 10))."""
+    flat = carray(o, rows * (WS_COLS + 40))
+    ws = flat[: rows * WS_COLS].reshape((rows, WS_COLS))
+    coef = flat[rows * WS_COLS : rows * WS_COLS + (rows + 6) * 10].reshape((rows + 6, 10))
+    return ws, coef
+
+
+@njit(cache=True, inline="always")
+def _regressor_entry(p, a, b, c, o0, o1, extended):
+    """q, q̇, q̈ -> Y (nv, p): the lean call (:mod:`eslabon._engine.entrypoints`), after
+    the general path's checks (finite states, unit quaternions)."""
+    P = packed_model(p)
+    nv, rows = int(P[H_NV]), int(P[H_NB]) + 1
+    q, qd, qdd = carray(a, int(P[H_NQ])), carray(b, nv), carray(c, nv)
+    if not (finite(q) and finite(qd) and finite(qdd)):
+        return NON_FINITE
+    if not units_ok(P, q, extended):
+        return NOT_UNIT
+    ws, coef = _split_scratch(o1, rows)
+    Y = carray(o0, (nv, int(p[row_offset(rows) - 1])))
+    return entry_status(regressor_into(P, q, qd, qdd, ws, coef, Y, extended))
+
+
+@lazy_cfunc(SIGNATURE, "the joint-torque regressor")
+def regressor_entry(p, a, b, c, o0, o1, o2):
+    return _regressor_entry(p, a, b, c, o0, o1, None)
+
+
+@lazy_cfunc(SIGNATURE, "the joint-torque regressor (helical and ball joints)")
+def regressor_entry_extended(p, a, b, c, o0, o1, o2):
+    return _regressor_entry(p, a, b, c, o0, o1, extended_set())
+
+
+@njit(inline="always")
+def _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended):
     P = packed_model(p)
     nq, nv, rows = int(P[H_NQ]), int(P[H_NV]), int(P[H_NB]) + 1
-    columns = carray(x, 1 + rows + nv)
-    cols = int(columns[0])
+    cols = int(P[row_offset(rows) - 1])
     Q, QD, QDD = carray(i0, (n, nq)), carray(i1, (n, nv)), carray(i2, (n, nv))
     Y = carray(o0, (n, nv, cols))
     ws = np.empty((rows, WS_COLS))
     coef = np.empty((rows + 6, 10))
     status = OK
     for s in range(lo, hi):
-        state = regressor_into(P, Q[s], QD[s], QDD[s], columns, ws, coef, Y[s], extended)
+        state = regressor_into(P, Q[s], QD[s], QDD[s], ws, coef, Y[s], extended)
         status = max(status, state)
     return status
 
 
 @lazy_cfunc(CHUNK_SIGNATURE, "the joint-torque regressor (batch)")
 def regressor_chunk_entry(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
-    return _regressor_chunk_entry(p, i0, i1, i2, o0, x, lo, hi, n, None)
+    return _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, None)
 
 
 @lazy_cfunc(CHUNK_SIGNATURE, "the joint-torque regressor (batch; helical and ball joints)")
 def regressor_chunk_entry_extended(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
-    return _regressor_chunk_entry(p, i0, i1, i2, o0, x, lo, hi, n, extended_set())
+    return _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended_set())
 
 
 REGRESSOR_CHUNKS = (regressor_chunk_entry, regressor_chunk_entry_extended)
 
 
-def regressor_many(P, Q, QD, QDD, columns, Y, nchunks, extended):
+def regressor_many(P, Q, QD, QDD, Y, nchunks, extended):
     """:func:`regressor_into` over a batch on every thread
     (:func:`eslabon._engine.batch.run_chunks`); ``Y`` is (N, engine nv, p)."""
-    return run_chunks(REGRESSOR_CHUNKS, P, (Q, QD, QDD), (Y,), columns, nchunks, 1, extended)
+    return run_chunks(REGRESSOR_CHUNKS, P, (Q, QD, QDD), (Y,), NO_EXTRA, nchunks, 1, extended)
+
+
+def pack_regressor(packed, body_row, rate_columns, p):
+    """The regressor's packed model (module docstring), read-only.
+
+    Parameters
+    ----------
+    packed : ndarray
+        ``model.packed``.
+    body_row : ndarray of int ``(nb + 1,)``
+        ``model.body_row``: each body's packed row.
+    rate_columns : ndarray ``(engine nv,)``
+        The viscous-friction column of each engine rate, -1 for none.
+    p : int
+        The number of parameters (columns of Y).
+
+    Returns
+    -------
+    ndarray
+        A copy of ``packed`` with the block and friction columns in ``MASS`` and
+        ``VISCOUS`` and p as its last value.
+    """
+    P = np.array(packed, dtype=float)
+    rows = int(P[H_NB]) + 1
+    offsets = HEADER + STRIDE * np.arange(rows)
+    P[offsets + MASS] = -1.0
+    P[offsets[body_row[1:]] + MASS] = 10.0 * np.arange(len(body_row) - 1)
+    rates = P[offsets + VIDX].astype(int)
+    P[offsets + VISCOUS] = np.where(rates >= 0, np.asarray(rate_columns)[rates], -1.0)
+    P[-1] = float(p)
+    P.setflags(write=False)
+    return P
 
 
 subject("the joint-torque regressor", regressor_one)

@@ -28,21 +28,19 @@ wrench the base joint must exert, zero for a free system.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from .._args import explain_nonfinite
+from .._engine import entrypoints as _entrypoints
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
 from ..dynamics.quantity import check_states, engine_arrays
-from ..dynamics.regressor_kernel import regressor_many, regressor_one
+from ..dynamics.regressor_kernel import pack_regressor, regressor_many, regressor_one
 from ..kinematics.drivers import jacobian_many, jacobian_one
 from ..kinematics.kinematic_pass import kinematic_pass
+from ..model.model import Model
 from .parameters import joint_columns, parameter_count
-
-_COLUMNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 _BODY_ORIGIN = np.array([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
 
@@ -126,21 +124,17 @@ def _check_model(model, what):
         )
 
 
-def kernel_columns(model) -> np.ndarray:
-    """Where the compiled kernel writes each block (kept per model; models are immutable):
-    p, then the first column of each packed row's body (-1 for none), then the
-    viscous-friction column of each engine rate (-1 for none)
-    (:mod:`eslabon.dynamics.regressor_kernel`)."""
-    found = _COLUMNS.get(model)
+def packed_regressor(model) -> np.ndarray:
+    """The packed model the compiled regressor reads (:func:`.pack_regressor` of
+    :mod:`eslabon.dynamics.regressor_kernel`), made on first use and kept on the model as
+    ``model.packed_regressor`` (models are immutable), where the C entry finds it."""
+    found = getattr(model, "packed_regressor", None)
     if found is None:
-        rows = int(model.body_row[-1]) + 1
-        found = np.full(1 + rows + model.engine_nv, -1.0)
-        found[0] = parameter_count(model)
-        found[1 + model.body_row[1:]] = 10.0 * np.arange(model.nb)
+        rates = np.full(model.engine_nv, -1.0)
         jc = joint_columns(model)
-        found[1 + rows + jc.rates] = jc.columns
-        found.setflags(write=False)
-        _COLUMNS[model] = found
+        rates[jc.rates] = jc.columns
+        found = pack_regressor(model.packed, model.body_row, rates, parameter_count(model))
+        object.__setattr__(model, "packed_regressor", found)
     return found
 
 
@@ -186,16 +180,15 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     _check_model(model, "the regressor")
     (q, qd, qdd), batched = check_states(model, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = engine_arrays(model, q, qd, qdd)
-    P = model.packed
-    columns = kernel_columns(model)
-    p = int(columns[0])
+    P = packed_regressor(model)
+    p = parameter_count(model)
     extended = extended_of(P)
     if batched:
         Y = np.empty((len(q), model.engine_nv, p))
-        status = regressor_many(P, qe, qde, qdde, columns, Y, chunk_count(len(q)), extended)
+        status = regressor_many(P, qe, qde, qdde, Y, chunk_count(len(q)), extended)
     else:
         Y = np.empty((model.engine_nv, p))
-        status = regressor_one(P, qe, qde, qdde, columns, Y, extended)
+        status = regressor_one(P, qe, qde, qdde, Y, extended)
     if status != 0:
         explain_nonfinite("the regressor", q=q, qd=qd, qdd=qdd)
     if model.mimic is not None:  # τ = Gᵀ τ_e
@@ -284,3 +277,21 @@ def static_regressor(model, q) -> np.ndarray:
     q = np.asarray(q, dtype=float)
     zeros = np.zeros(q.shape[:-1] + (model.nv,))
     return joint_torque_regressor(model, q, zeros, zeros)
+
+
+# one plain float64 state straight into the C entry (eslabon._engine.entrypoints); a
+# batch, other types, mimic joints or a refused state take the function above
+_plain, _extended, _cols, _squares = _entrypoints.entry_pair(
+    "eslabon.dynamics.regressor_kernel", "regressor_entry"
+)
+joint_torque_regressor = _entrypoints.public(
+    joint_torque_regressor,
+    _plain,
+    3,
+    (7,),
+    Model,
+    _extended,
+    _cols,
+    _squares,
+    packed="packed_regressor",
+)
