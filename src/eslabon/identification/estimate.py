@@ -38,7 +38,8 @@ import scipy.signal
 
 from .._args import get_num_threads
 from .base_parameters import BaseParameters, base_parameters
-from .regressor import joint_torque_regressor
+from .parameters import parameter_count
+from .regressor import joint_torque_regressor, regressor_into
 
 CHUNK = 2000  # samples per regressor call (memory: CHUNK · nv · p · 8 bytes)
 # the columns of W_b scaled to unit norm, the data leave a combination of base parameters
@@ -168,11 +169,12 @@ def joint_factors(model, base: BaseParameters, q, qd, qdd, tau) -> np.ndarray:
     kept = np.asarray(base.independent)
     threads = max(1, min(nv, get_num_threads()))
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    reused = np.empty((min(CHUNK, q.shape[0]), model.nv, parameter_count(model)))
     try:
         for start in range(0, q.shape[0], CHUNK):
             part = slice(start, start + CHUNK)
-            Y = joint_torque_regressor(model, q[part], qd[part], qdd[part])
-            m = Y.shape[0]
+            m = len(q[part])
+            Y = regressor_into(model, q[part], qd[part], qdd[part], reused[:m])
 
             def refactor(j, Y=Y, m=m, part=part):
                 buffer = np.empty((r + 1 + m, r + 1), order="F")

@@ -177,6 +177,13 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     >>> bool(np.allclose(Y @ parameters(arm), es.inverse_dynamics(arm, q, qd, qdd)))
     True
     """
+    return regressor_into(model, q, qd, qdd)
+
+
+def regressor_into(model, q, qd, qdd, out=None) -> np.ndarray:
+    """:func:`joint_torque_regressor`, a batch written into ``out`` (N, nv, p) when given
+    and the model has no mimic joint (a buffer reused chunk after chunk: fresh memory
+    costs a page fault per 4 kB, more than the regressor itself on a shared machine)."""
     _check_model(model, "the regressor")
     (q, qd, qdd), batched = check_states(model, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = engine_arrays(model, q, qd, qdd)
@@ -184,7 +191,9 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     p = parameter_count(model)
     extended = extended_of(P)
     if batched:
-        Y = np.empty((len(q), model.engine_nv, p))
+        shape = (len(q), model.engine_nv, p)
+        usable = out is not None and model.mimic is None and out.shape == shape
+        Y = out if usable else np.empty(shape)
         status = regressor_many(P, qe, qde, qdde, Y, chunk_count(len(q)), extended)
     else:
         Y = np.empty((model.engine_nv, p))
