@@ -140,13 +140,19 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
         R, pos = g9(ws, i, WS_RW), g3(ws, i, WS_PW)
         if ref > 0:
             R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
-        for c in range(10):  # (n about the reference origin; f) of each column
+        # (n about the reference origin; f) of each column: m and h (0..3) have a force,
+        # the inertia's six (4..9) a moment alone (f = 0, left out below)
+        for c in range(4):
             n, f = _column(c, w, wd, a)
             fw = mv(R, f)
             nw = add(mv(R, n), cross(pos, fw))
             for d in range(3):
                 coef[body + d, c] = nw[d]
                 coef[body + 3 + d, c] = fw[d]
+        for c in range(4, 10):
+            nw = mv(R, _column(c, w, wd, a)[0])
+            for d in range(3):
+                coef[body + d, c] = nw[d]
         j = i
         while j > ref:
             o = row_offset(j)
@@ -154,7 +160,7 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
             if k >= 0:
                 s0, s1, s2 = coef[j, 0], coef[j, 1], coef[j, 2]
                 s3, s4, s5 = coef[j, 3], coef[j, 4], coef[j, 5]
-                for c in range(10):
+                for c in range(4):
                     Y[k, c0 + c] = (
                         s0 * coef[body, c]
                         + s1 * coef[body + 1, c]
@@ -163,14 +169,21 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
                         + s4 * coef[body + 4, c]
                         + s5 * coef[body + 5, c]
                     )
+                for c in range(4, 10):
+                    Y[k, c0 + c] = (
+                        s0 * coef[body, c] + s1 * coef[body + 1, c] + s2 * coef[body + 2, c]
+                    )
             j = parent(P, o)
         if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
             for d in range(3):
                 kf = rate_index(P, row_offset(1 + d))
                 kn = rate_index(P, row_offset(4 + d))
                 for c in range(10):
-                    Y[kf, c0 + c] = coef[body + 3 + d, c]
                     Y[kn, c0 + c] = coef[body + d, c]
+                for c in range(4):
+                    Y[kf, c0 + c] = coef[body + 3 + d, c]
+                for c in range(4, 10):
+                    Y[kf, c0 + c] = 0.0
         total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
     for k in range(nv):
         total += qd[k] + qdd[k]

@@ -24,6 +24,11 @@ joint it copies, τ = Gᵀ τ_e (:mod:`eslabon.model.mimic`); its columns stay i
 
 A floating base's rows (its six rates) are the floating-base regressor: Y_base π = the
 wrench the base joint must exert, zero for a free system.
+
+:func:`joint_torque_regressor` runs the compiled kernel
+(:mod:`eslabon.dynamics.regressor_kernel`: the same sums, each joint's projection and each
+body's columns taken to one frame); :func:`reference_regressor` is the form above in
+numpy, J_iᵀ A_i, kept as its check.
 """
 
 from __future__ import annotations
