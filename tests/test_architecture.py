@@ -250,6 +250,7 @@ _ASKS_OUT_OF_LINE = {
     "eslabon.dynamics.aba",
     "eslabon.dynamics.composite_rigid_body",
     "eslabon.dynamics.derivatives",
+    "eslabon.dynamics.regressor_kernel",
 }
 
 

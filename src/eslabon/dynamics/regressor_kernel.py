@@ -36,14 +36,22 @@ from numba import carray, njit
 from .._engine.batch import CHUNK_SIGNATURE, NO_EXTRA, run_chunks
 from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, finite, packed_model, units_ok
-from .._engine.floating_base import first_loop_row
-from .._engine.joints import extended_set, joint, project_wrench
-from .._engine.lanes import g3, g9
-from .._engine.layout import H_NB, H_NQ, H_NV, HEADER, MASS, STRIDE, VIDX, VISCOUS
-from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, forward_pass
-from .._engine.record import parent, rate_index, row_offset
+from .._engine.floating_base import base_motion, first_loop_row
+from .._engine.joints import (
+    by_quaternion,
+    extended_set,
+    joint,
+    outward_motion,
+    placement,
+    project_wrench,
+    quaternion_row,
+)
+from .._engine.lanes import at, clear, g3, g9, zero_of
+from .._engine.layout import H_GRAVITY, H_NB, H_NQ, H_NV, HEADER, MASS, STRIDE, VIDX, VISCOUS
+from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, near_angles
+from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_UNIT, OK
-from .._engine.tuples import add, cross, mm, mt, mv, sub
+from .._engine.tuples import add, cross, mm, mt, mtv, mv, s3, s9, sub
 
 
 @njit(inline="always")
@@ -97,6 +105,57 @@ def _joint_coefficients(jnt, R, p, extended):
     return sn, add(mv(R, s_f), cross(p, sn))
 
 
+@njit(inline="always")
+def _outward(P, q, qd, qdd, ws, ref, extended):
+    """Rows ref + 1 … nb of the outward pass (seed 001 Tabla 3.1 (3.27)–(3.29)) into ``ws``:
+    ω, ω̇, v̇ (gravity included) in body axes and the world pose, as
+    :func:`~eslabon._engine.outward_pass.forward_pass` writes them; with a floating base
+    (``ref`` its body's row) the base's six rows in one step (:func:`base_motion`), rows
+    1 … 5, which carry no body, left out."""
+    nb = int(P[H_NB])
+    z = zero_of(q)
+    w = wd = dwd = da = (z, z, z)
+    a = (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2])
+    eye = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    clear(ws, 0, 0, WS_COLS)
+    s9(ws, 0, WS_RW, eye)
+    s3(ws, 0, WS_A, a)
+    q_given = q
+    q = near_angles(P, q, extended)
+    if ref > 0:
+        E, r, w, wd, a = base_motion(P, q, qd, qdd, w, wd, a)
+        s9(ws, ref, WS_RW, E)
+        s3(ws, ref, WS_PW, r)
+        s3(ws, ref, WS_W, w)
+        s3(ws, ref, WS_WD, wd)
+        s3(ws, ref, WS_A, a)
+    for i in range(ref + 1, nb + 1):
+        o = row_offset(i)
+        k = rate_index(P, o)
+        cq = coordinate_index(P, o)
+        qi = at(q, cq) if cq >= 0 else z
+        qh = qi
+        if extended is not None:
+            qh = at(q_given, cq) if cq >= 0 else z
+        qdi, qddi = (at(qd, k), at(qdd, k)) if k >= 0 else (z, z)
+        jnt = joint(P, o)
+        E, r = placement(jnt, qi, extended, qh)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (joints.quaternion_row)
+                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+        p = parent(P, o)
+        if p != i - 1:
+            w, wd, a = g3(ws, p, WS_W), g3(ws, p, WS_WD), g3(ws, p, WS_A)
+        a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
+        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, dwd, da, extended)
+        s3(ws, i, WS_W, w)
+        s3(ws, i, WS_WD, wd)
+        s3(ws, i, WS_A, a)
+        Rp = g9(ws, p, WS_RW)
+        s9(ws, i, WS_RW, mm(Rp, E))
+        s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
+
+
 @njit(cache=True)
 def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
@@ -111,7 +170,6 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     nb = int(P[H_NB])
     nv = int(P[H_NV])
     p = int(P[row_offset(nb + 1) - 1])
-    forward_pass(P, q, qd, qdd, 1.0, ws, extended)
     for k in range(nv):
         for c in range(p):
             Y[k, c] = 0.0
@@ -119,6 +177,7 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     # the reference frame: the world, or a floating base's body (its six rates are then
     # the column's wrench in its axes, as floating_base.base_torques projects it)
     ref = first_loop_row(P, extended) - 1  # (BASE_BODY after a floating base)
+    _outward(P, q, qd, qdd, ws, ref, extended)
     Rr, pr = mt(g9(ws, ref, WS_RW)), g3(ws, ref, WS_PW)  # (Rr: reference <- world)
     for j in range(ref + 1, nb + 1):
         o = row_offset(j)
