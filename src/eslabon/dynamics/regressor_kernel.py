@@ -8,14 +8,17 @@ origin, gravity included as a base acceleration, Luh, Walker & Paul 1980):
 
     f_i = m a + (ω̇̃ + ω̃ ω̃) h,     n_i = I ω̇ + ω × I ω − a × h,
 
-so [n_i; f_i] = A_i π_i with A_i a 6×10 matrix of (ω, ω̇, a). The outward pass
-(:func:`eslabon._engine.outward_pass.forward_pass`, seed 001 Tabla 3.1 (3.27)–(3.29))
-gives every row's ω, ω̇, a and its placement (E, r) in its parent. Each of the ten columns
-of A_i is then carried from body i towards the root, [n; f] ← [E n + r × E f; E f]
-(RBDA eq. 2.24's force transform), and projected on every joint it passes
-(RBDA eq. 5.20, τ_j = S_jᵀ Σ_{i ∈ subtree(j)} X f_i; :func:`eslabon._engine.joints.project_wrench`):
-the block of body i in row j of Y. Friction and armature add q̇, sign q̇ and q̈ columns on
-their joint's rates.
+so [n_i; f_i] = A_i π_i with A_i a 6×10 matrix of (ω, ω̇, a). An outward pass (seed 001
+Tabla 3.1 (3.27)–(3.29), as :func:`eslabon._engine.outward_pass.forward_pass` without what
+the regressor does not read; a floating base in one step, :func:`base_motion`) gives every
+row's ω, ω̇, a and world pose. The torque of joint j from body i is S_jᵀ X f_i (RBDA
+eq. 5.20, τ_j = S_jᵀ Σ_{i ∈ subtree(j)} X f_i, X the force transform of eq. 2.24): linear
+in f_i, so each joint's six coefficients (:func:`eslabon._engine.joints.project_wrench` of
+the unit wrenches) and each body's ten columns of A_i are taken once to one frame (the
+world about its origin, or a floating base's body), and the block of body i in row j of Y
+is ten dot products of six (three for the six inertia columns, which carry no force); a
+floating base's six rows are the columns' wrench in its axes. Friction and armature add
+q̇, sign q̇ and q̈ columns on their joint's rates.
 
 The kernel reads the regressor's packed model (:func:`pack_regressor`): ``model.packed``
 (every body, fixed joints included: a body on a fixed joint keeps a block of its own)
