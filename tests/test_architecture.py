@@ -251,6 +251,7 @@ _ASKS_OUT_OF_LINE = {
     "eslabon.dynamics.aba",
     "eslabon.dynamics.composite_rigid_body",
     "eslabon.dynamics.derivatives",
+    "eslabon.dynamics.regressor_kernel",
 }
 
 
@@ -294,6 +295,7 @@ _WORKSPACE_READERS = {
     "eslabon.dynamics.batch_drivers",
     "eslabon.dynamics.derivative_drivers",
     "eslabon.dynamics.opcount_instrumented",
+    "eslabon.dynamics.regressor_kernel",
     "eslabon.sim.rk4",
 }
 

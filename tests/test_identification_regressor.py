@@ -17,6 +17,7 @@ from eslabon.identification import (
     static_regressor,
     with_parameters,
 )
+from eslabon.identification.regressor import reference_regressor
 
 TREE_MODELS = tuple(n for n in es.zoo.names() if not es.zoo.load(n).constraints)
 TREES = ("RFPRRFPRR", "BRRSRPRU", "RHULSPRFR", "BSFUHLRP", "SSFRR")
@@ -77,6 +78,42 @@ def test_y_pi_is_inverse_dynamics(name):
     assert _rel(Y[2], joint_torque_regressor(model, q[2], qd[2], qdd[2])) < 1e-14
     Ys = static_regressor(model, q)
     assert _rel(Ys @ pi, es.gravity_torques(model, q)) < 1e-12
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_compiled_regressor_equals_the_numpy_form(name):
+    """The compiled kernel (outward pass, each body's 6×10 block carried to the root) gives
+    the numpy form's Y = Σ J_iᵀ A_i, one state and a batch of 9 (more states than chunks
+    on two threads), each batch row the state's own call."""
+    model = MODELS[name]
+    if model.has_moving_com:
+        return
+    rng = np.random.default_rng(11)
+    for _ in range(2):
+        q, qd, qdd = _state(model, rng)
+        qd[::2] = 0.0  # sign(0) = 0 on the Coulomb columns
+        Y = joint_torque_regressor(model, q, qd, qdd)
+        assert _rel(Y, reference_regressor(model, q, qd, qdd)) < 1e-12
+    q, qd, qdd = _state(model, rng, 9)
+    Y = joint_torque_regressor(model, q, qd, qdd)
+    assert _rel(Y, reference_regressor(model, q, qd, qdd)) < 1e-12
+    for k in (0, 4, 8):
+        assert _rel(Y[k], joint_torque_regressor(model, q[k], qd[k], qdd[k])) < 1e-14
+    fast = getattr(joint_torque_regressor, "__self__", None)  # the C entry, when built
+    if fast is not None and model.mimic is None:
+        lean = fast.fast(model, q[4], qd[4], qdd[4])
+        assert lean is not None and _rel(lean, fast.general(model, q[4], qd[4], qdd[4])) < 1e-14
+
+
+def test_compiled_regressor_refuses_non_finite_states():
+    """A NaN state is named, one state or in a batch, as inverse dynamics names it."""
+    model = es.zoo.load("puma560")
+    q, qd, qdd = _state(model, np.random.default_rng(0), 3)
+    qd[1, 2] = np.nan
+    with pytest.raises(ValueError, match="qd"):
+        joint_torque_regressor(model, q, qd, qdd)
+    with pytest.raises(ValueError, match="qd"):
+        joint_torque_regressor(model, q[1], qd[1], qdd[1])
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,10 @@
  *                      double *out5, double *scratch)
  *   n_in       how many state arguments follow the model (1..3)
  *   out_ndims  a tuple with the shape code of each output (1 -> (nv,), 2 -> (nv, nv),
- *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv), 5 -> (6, nv), 6 -> (4, 4)); 1..6
+ *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv), 5 -> (6, nv), 6 -> (4, 4),
+ *              7 -> (nv, k) with k the packed array's last value, a count its owner
+ *              keeps there (the regressor's packed model: k = p, its parameters,
+ *              eslabon/dynamics/regressor_kernel.py)); 1..7
  *   header, stride
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
  *              (every public function is a per-degree-of-freedom quantity, so it reads
@@ -301,10 +304,15 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args, Py_ssize_t nargs,
         out[k] = NULL;                   /* (for drop:) */
     for (int k = self->n_out; k <= MAX_OUT; k++)
         od[k] = NULL;
+    /* shape code 7's column count: the packed array's last value */
+    double last = pd[PyArray_DIM(P, 0) - 1];
+    npy_intp cols7 = last >= 1.0 && last < 1e8 ? (npy_intp)last : 0;
     for (int k = 0; k < self->n_out; k++) {
         int code = self->out_ndim[k];
+        if (code == 7 && (cols7 == 0 || (double)cols7 != last))
+            goto drop;                   /* not a count: the general path */
         npy_intp dims[2] = {code == 3 || code == 4 ? 2 * nv : code == 5 ? 6 : code == 6 ? 4 : nv,
-                            code == 3 ? 2 * nv : code == 6 ? 4 : nv};
+                            code == 3 ? 2 * nv : code == 6 ? 4 : code == 7 ? cols7 : nv};
         out[k] = PyArray_SimpleNew(code == 1 ? 1 : 2, dims, NPY_DOUBLE);
         if (out[k] == NULL)
             goto drop;
@@ -554,9 +562,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     int ranks[MAX_OUT] = {0, 0, 0, 0, 0, 0};
     for (Py_ssize_t k = 0; k < n_out; k++) {
         long r = PyLong_AsLong(PyTuple_GET_ITEM(ndims, k));
-        if (r < 1 || r > 6) {
+        if (r < 1 || r > 7) {
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..6, got %ld",
+                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..7, got %ld",
                              r);
             return NULL;
         }

@@ -28,6 +28,7 @@ ICRA, §4; the filter's cut-off well above the excitation's band and below the n
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,8 +36,10 @@ import numpy as np
 import scipy.linalg
 import scipy.signal
 
+from .._args import get_num_threads
 from .base_parameters import BaseParameters, base_parameters
-from .regressor import joint_torque_regressor
+from .parameters import parameter_count
+from .regressor import joint_torque_regressor, regressor_into
 
 CHUNK = 2000  # samples per regressor call (memory: CHUNK · nv · p · 8 bytes)
 # the columns of W_b scaled to unit norm, the data leave a combination of base parameters
@@ -146,16 +149,48 @@ def _triangle(rows):
     return R[:c]
 
 
+def _refactor(buffer):
+    """The upper-triangular factor of ``buffer`` ([R_j; new rows], m × c), c × c; the
+    buffer is overwritten."""
+    R = scipy.linalg.qr(buffer, mode="r", overwrite_a=True, check_finite=False)[0]
+    c = buffer.shape[1]
+    return R[:c] if R.shape[0] >= c else np.vstack([R, np.zeros((c - R.shape[0], c))])
+
+
 def joint_factors(model, base: BaseParameters, q, qd, qdd, tau) -> np.ndarray:
-    """R_j of [W_b,j | τ_j] for each joint (module docstring), shape ``(nv, r+1, r+1)``."""
+    """R_j of [W_b,j | τ_j] for each joint (module docstring), shape ``(nv, r+1, r+1)``.
+
+    The samples are taken :data:`CHUNK` at a time: the compiled regressor of the chunk
+    (a batch on every thread), then for each joint one buffer [R_j; W_b,j | τ_j] filled
+    in place and its Householder QR; the joints' QRs run on the batch threads
+    (:func:`eslabon.get_num_threads`; LAPACK releases the interpreter lock)."""
     nv, r = model.nv, base.count
     factors = np.zeros((nv, r + 1, r + 1))
-    for start in range(0, q.shape[0], CHUNK):
-        part = slice(start, start + CHUNK)
-        Wb = base.regressor(joint_torque_regressor(model, q[part], qd[part], qdd[part]))
-        for j in range(nv):
-            rows = np.hstack([Wb[:, j, :], tau[part, j : j + 1]])
-            factors[j] = _triangle(np.vstack([factors[j], rows]))
+    kept = np.asarray(base.independent)
+    threads = max(1, min(nv, get_num_threads()))
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    reused = np.empty((min(CHUNK, q.shape[0]), model.nv, parameter_count(model)))
+    try:
+        for start in range(0, q.shape[0], CHUNK):
+            part = slice(start, start + CHUNK)
+            m = len(q[part])
+            Y = regressor_into(model, q[part], qd[part], qdd[part], reused[:m])
+
+            def refactor(j, Y=Y, m=m, part=part):
+                buffer = np.empty((r + 1 + m, r + 1), order="F")
+                buffer[: r + 1] = factors[j]
+                buffer[r + 1 :, :r] = Y[:, j, kept]
+                buffer[r + 1 :, r] = tau[part, j]
+                factors[j] = _refactor(buffer)
+
+            if pool is None:
+                for j in range(nv):
+                    refactor(j)
+            else:
+                list(pool.map(refactor, range(nv)))
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return factors
 
 

@@ -139,8 +139,9 @@ def optimize_excitation(
     solution = scipy.optimize.minimize(
         condition, x0, method="L-BFGS-B", options={"maxiter": int(max_iterations)}
     )
-    best = solution.x if solution.fun < first else x0
+    # the figure of the point returned (L-BFGS-B's fun can be another point's after a
+    # failed line search)
+    last = condition(solution.x)
+    best, value = (solution.x, last) if last < first else (x0, first)
     found = _scaled(best.reshape(2, *shape), center, *limits, float(frequency))
-    return OptimizedExcitation(
-        found, float(np.exp(min(solution.fun, first))), float(np.exp(first)), count[0]
-    )
+    return OptimizedExcitation(found, float(np.exp(value)), float(np.exp(first)), count[0])

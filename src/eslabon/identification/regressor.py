@@ -24,17 +24,27 @@ joint it copies, τ = Gᵀ τ_e (:mod:`eslabon.model.mimic`); its columns stay i
 
 A floating base's rows (its six rates) are the floating-base regressor: Y_base π = the
 wrench the base joint must exert, zero for a free system.
+
+:func:`joint_torque_regressor` runs the compiled kernel
+(:mod:`eslabon.dynamics.regressor_kernel`: the same sums, each joint's projection and each
+body's columns taken to one frame); :func:`reference_regressor` is the form above in
+numpy, J_iᵀ A_i, kept as its check.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._args import explain_nonfinite
+from .._engine import entrypoints as _entrypoints
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
+from ..dynamics.quantity import check_states, engine_arrays
+from ..dynamics.regressor_kernel import pack_regressor, regressor_many, regressor_one
 from ..kinematics.drivers import jacobian_many, jacobian_one
 from ..kinematics.kinematic_pass import kinematic_pass
+from ..model.model import Model
 from .parameters import joint_columns, parameter_count
 
 _BODY_ORIGIN = np.array([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
@@ -119,8 +129,24 @@ def _check_model(model, what):
         )
 
 
+def packed_regressor(model) -> np.ndarray:
+    """The packed model the compiled regressor reads (:func:`.pack_regressor` of
+    :mod:`eslabon.dynamics.regressor_kernel`), made on first use and kept on the model as
+    ``model.packed_regressor`` (models are immutable), where the C entry finds it."""
+    found = getattr(model, "packed_regressor", None)
+    if found is None:
+        rates = np.full(model.engine_nv, -1.0)
+        jc = joint_columns(model)
+        rates[jc.rates] = jc.columns
+        found = pack_regressor(model.packed, model.body_row, rates, parameter_count(model))
+        object.__setattr__(model, "packed_regressor", found)
+    return found
+
+
 def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     """Y(q, q̇, q̈), the joint-torque regressor: τ = Y π (module docstring).
+
+    Compiled (:mod:`eslabon.dynamics.regressor_kernel`); a batch runs on every thread.
 
     Parameters
     ----------
@@ -155,6 +181,55 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
     (6, 78)
     >>> bool(np.allclose(Y @ parameters(arm), es.inverse_dynamics(arm, q, qd, qdd)))
     True
+    """
+    return regressor_into(model, q, qd, qdd)
+
+
+def regressor_into(model, q, qd, qdd, out=None) -> np.ndarray:
+    """:func:`joint_torque_regressor`, a batch written into ``out`` (N, nv, p) when given
+    and the model has no mimic joint (a buffer reused chunk after chunk: fresh memory
+    costs a page fault per 4 kB, more than the regressor itself on a shared machine)."""
+    _check_model(model, "the regressor")
+    (q, qd, qdd), batched = check_states(model, q=q, qd=qd, qdd=qdd)
+    qe, qde, qdde = engine_arrays(model, q, qd, qdd)
+    P = packed_regressor(model)
+    p = parameter_count(model)
+    extended = extended_of(P)
+    if batched:
+        shape = (len(q), model.engine_nv, p)
+        usable = out is not None and model.mimic is None and out.shape == shape
+        Y = out if usable else np.empty(shape)
+        status = regressor_many(P, qe, qde, qdde, Y, chunk_count(len(q)), extended)
+    else:
+        Y = np.empty((model.engine_nv, p))
+        status = regressor_one(P, qe, qde, qdde, Y, extended)
+    if status != 0:
+        explain_nonfinite("the regressor", q=q, qd=qd, qdd=qdd)
+    if model.mimic is not None:  # τ = Gᵀ τ_e
+        Y = np.einsum("ej,...ep->...jp", model.mimic.G, Y)
+    return Y
+
+
+def reference_regressor(model, q, qd, qdd) -> np.ndarray:
+    """:func:`joint_torque_regressor` in numpy: each body's Jacobian in its own axes times
+    its matrix A_i (module docstring), Y_i = J_iᵀ A_i; the compiled kernel's check.
+
+    Parameters
+    ----------
+    model : Model
+        Any model whose bodies are rigid.
+    q, qd, qdd : array_like
+        As :func:`joint_torque_regressor`.
+
+    Returns
+    -------
+    ndarray (nv, p) or (N, nv, p)
+        Y.
+
+    Raises
+    ------
+    ValueError
+        As :func:`joint_torque_regressor`.
     """
     _check_model(model, "the regressor")
     motion = kinematic_pass(model, q, qd, qdd)  # checks the states
@@ -216,3 +291,21 @@ def static_regressor(model, q) -> np.ndarray:
     q = np.asarray(q, dtype=float)
     zeros = np.zeros(q.shape[:-1] + (model.nv,))
     return joint_torque_regressor(model, q, zeros, zeros)
+
+
+# one plain float64 state straight into the C entry (eslabon._engine.entrypoints); a
+# batch, other types, mimic joints or a refused state take the function above
+_plain, _extended, _cols, _squares = _entrypoints.entry_pair(
+    "eslabon.dynamics.regressor_kernel", "regressor_entry"
+)
+joint_torque_regressor = _entrypoints.public(
+    joint_torque_regressor,
+    _plain,
+    3,
+    (7,),
+    Model,
+    _extended,
+    _cols,
+    _squares,
+    packed="packed_regressor",
+)

@@ -1,0 +1,380 @@
+"""The joint-torque regressor Y(q, q̇, q̈) compiled: τ = Y π, one state or a batch.
+
+Each body's wrench about its origin, in its own axes, is linear in its ten standard
+parameters π_i = (m, h = m c, I about the origin) (Atkeson, An & Hollerbach 1986,
+"Estimation of inertial parameters of manipulator loads and links", eq. 5; Featherstone,
+*Rigid Body Dynamics Algorithms*, 2008, eq. 2.63 with the classical acceleration a of the
+origin, gravity included as a base acceleration, Luh, Walker & Paul 1980):
+
+    f_i = m a + (ω̇̃ + ω̃ ω̃) h,     n_i = I ω̇ + ω × I ω − a × h,
+
+so [n_i; f_i] = A_i π_i with A_i a 6×10 matrix of (ω, ω̇, a). An outward pass (seed 001
+Tabla 3.1 (3.27)–(3.29), as :func:`eslabon._engine.outward_pass.forward_pass` without what
+the regressor does not read; a floating base in one step, :func:`base_motion`) gives every
+row's ω, ω̇, a and world pose. The torque of joint j from body i is S_jᵀ X f_i (RBDA
+eq. 5.20, τ_j = S_jᵀ Σ_{i ∈ subtree(j)} X f_i, X the force transform of eq. 2.24): linear
+in f_i, so each joint's six coefficients (:func:`eslabon._engine.joints.project_wrench` of
+the unit wrenches) and each body's ten columns of A_i are taken once to one frame (the
+world about its origin, or a floating base's body), and the block of body i in row j of Y
+is ten dot products of six (three for the six inertia columns, which carry no force); a
+floating base's six rows are the columns' wrench in its axes. Friction and armature add
+q̇, sign q̇ and q̈ columns on their joint's rates.
+
+The kernel reads the regressor's packed model (:func:`pack_regressor`): ``model.packed``
+(every body, fixed joints included: a body on a fixed joint keeps a block of its own)
+with three fields the regressor does not otherwise read put to its use: a row's ``MASS``
+holds the first column of the block of its body (-1 for a row that carries no body: a
+joint of several rates is several rows, its body on the last), its ``VISCOUS`` the
+viscous-friction column of its rate (the Coulomb and armature columns follow it; -1 for
+none), and the array's last value (the last row's ``FORK``) p, the number of columns,
+which the C entry reads for the shape of Y (``_fastcall.c``, shape code 7). It takes the
+engine's rates (mimic joints expanded; the caller applies τ = Gᵀ τ_e).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import carray, njit
+
+from .._engine.batch import CHUNK_SIGNATURE, NO_EXTRA, run_chunks
+from .._engine.compile import lazy_cfunc, subject
+from .._engine.fastcall import SIGNATURE, entry_status, finite, packed_model, units_ok
+from .._engine.floating_base import base_motion, first_loop_row
+from .._engine.joints import (
+    by_quaternion,
+    extended_set,
+    joint,
+    outward_motion,
+    placement,
+    project_wrench,
+    quaternion_row,
+)
+from .._engine.lanes import at, clear, g3, g9, zero_of
+from .._engine.layout import H_GRAVITY, H_NB, H_NQ, H_NV, HEADER, MASS, STRIDE, VIDX, VISCOUS
+from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, near_angles
+from .._engine.record import coordinate_index, parent, rate_index, row_offset
+from .._engine.status import NON_FINITE, NOT_UNIT, OK
+from .._engine.tuples import add, cross, mm, mt, mtv, mv, s3, s9, sub
+
+
+@njit(inline="always")
+def _column(c, w, wd, a):
+    """Column ``c`` (0..9) of A_i as (n, f): the wrench about the origin of a unit value
+    of parameter c (m, hx, hy, hz, Ixx, Ixy, Ixz, Iyy, Iyz, Izz)."""
+    z = 0.0 * a[0]
+    zero = (z, z, z)
+    if c == 0:
+        return zero, a
+    if c <= 3:
+        e = (1.0 if c == 1 else 0.0, 1.0 if c == 2 else 0.0, 1.0 if c == 3 else 0.0)
+        f = add(cross(wd, e), cross(w, cross(w, e)))
+        return cross(e, a), f  # n = −a × h
+    # the symmetric basis matrix B of entry c: I x = Σ π_c B_c x
+    if c == 4:
+        Bwd, Bw = (wd[0], z, z), (w[0], z, z)
+    elif c == 5:
+        Bwd, Bw = (wd[1], wd[0], z), (w[1], w[0], z)
+    elif c == 6:
+        Bwd, Bw = (wd[2], z, wd[0]), (w[2], z, w[0])
+    elif c == 7:
+        Bwd, Bw = (z, wd[1], z), (z, w[1], z)
+    elif c == 8:
+        Bwd, Bw = (z, wd[2], wd[1]), (z, w[2], w[1])
+    else:
+        Bwd, Bw = (z, z, wd[2]), (z, z, w[2])
+    return add(Bwd, cross(w, Bw)), zero
+
+
+@njit(inline="always")
+def _joint_coefficients(jnt, R, p, extended):
+    """(σ_n, σ_f): the row's torque is σ_n · n + σ_f · f for a wrench (n about the world
+    origin, f) in world axes. :func:`project_wrench` is linear in the row's own wrench
+    (n_j, f_j) = (Rᵀ (n − p × f), Rᵀ f); its six coefficients, rotated to world axes and
+    moved to the world origin, are σ_n = R s_n and σ_f = R s_f + p × σ_n."""
+    z = 0.0 * p[0]
+    zero = (z, z, z)
+    ex, ey, ez = (1.0, z, z), (z, 1.0, z), (z, z, 1.0)
+    s_n = (
+        project_wrench(jnt, zero, ex, extended),
+        project_wrench(jnt, zero, ey, extended),
+        project_wrench(jnt, zero, ez, extended),
+    )
+    s_f = (
+        project_wrench(jnt, ex, zero, extended),
+        project_wrench(jnt, ey, zero, extended),
+        project_wrench(jnt, ez, zero, extended),
+    )
+    sn = mv(R, s_n)
+    return sn, add(mv(R, s_f), cross(p, sn))
+
+
+@njit(inline="always")
+def _outward(P, q, qd, qdd, ws, ref, extended):
+    """Rows ref + 1 … nb of the outward pass (seed 001 Tabla 3.1 (3.27)–(3.29)) into ``ws``:
+    ω, ω̇, v̇ (gravity included) in body axes and the world pose, as
+    :func:`~eslabon._engine.outward_pass.forward_pass` writes them; with a floating base
+    (``ref`` its body's row) the base's six rows in one step (:func:`base_motion`), rows
+    1 … 5, which carry no body, left out."""
+    nb = int(P[H_NB])
+    z = zero_of(q)
+    w = wd = dwd = da = (z, z, z)
+    a = (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2])
+    eye = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    clear(ws, 0, 0, WS_COLS)
+    s9(ws, 0, WS_RW, eye)
+    s3(ws, 0, WS_A, a)
+    q_given = q
+    q = near_angles(P, q, extended)
+    if ref > 0:
+        E, r, w, wd, a = base_motion(P, q, qd, qdd, w, wd, a)
+        s9(ws, ref, WS_RW, E)
+        s3(ws, ref, WS_PW, r)
+        s3(ws, ref, WS_W, w)
+        s3(ws, ref, WS_WD, wd)
+        s3(ws, ref, WS_A, a)
+    for i in range(ref + 1, nb + 1):
+        o = row_offset(i)
+        k = rate_index(P, o)
+        cq = coordinate_index(P, o)
+        qi = at(q, cq) if cq >= 0 else z
+        qh = qi
+        if extended is not None:
+            qh = at(q_given, cq) if cq >= 0 else z
+        qdi, qddi = (at(qd, k), at(qdd, k)) if k >= 0 else (z, z)
+        jnt = joint(P, o)
+        E, r = placement(jnt, qi, extended, qh)
+        if extended is not None:
+            if by_quaternion(jnt):  # out of line (joints.quaternion_row)
+                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+        p = parent(P, o)
+        if p != i - 1:
+            w, wd, a = g3(ws, p, WS_W), g3(ws, p, WS_WD), g3(ws, p, WS_A)
+        a = mtv(E, add(a, add(cross(wd, r), cross(w, cross(w, r)))))
+        w, wd, a = outward_motion(jnt, qdi, qddi, mtv(E, w), mtv(E, wd), a, dwd, da, extended)
+        s3(ws, i, WS_W, w)
+        s3(ws, i, WS_WD, wd)
+        s3(ws, i, WS_A, a)
+        Rp = g9(ws, p, WS_RW)
+        s9(ws, i, WS_RW, mm(Rp, E))
+        s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
+
+
+@njit(cache=True)
+def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
+    """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
+    outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, or NON_FINITE
+    when a state or a body's motion is not finite.
+
+    Every row's joint coefficients (σ_n, σ_f) (:func:`_joint_coefficients`) and every
+    body's ten columns are taken to world axes about the world origin once, so that the
+    block of body i in the row of joint j is ten dot products of six: O(10 n) transforms
+    plus O(10 n depth) dot products, where carrying each column up the tree would cost a
+    transform per joint passed."""
+    nb = int(P[H_NB])
+    nv = int(P[H_NV])
+    p = int(P[row_offset(nb + 1) - 1])
+    for k in range(nv):
+        for c in range(p):
+            Y[k, c] = 0.0
+    total = 0.0
+    # the reference frame: the world, or a floating base's body (its six rates are then
+    # the column's wrench in its axes, as floating_base.base_torques projects it)
+    ref = first_loop_row(P, extended) - 1  # (BASE_BODY after a floating base)
+    _outward(P, q, qd, qdd, ws, ref, extended)
+    Rr, pr = mt(g9(ws, ref, WS_RW)), g3(ws, ref, WS_PW)  # (Rr: reference <- world)
+    for j in range(ref + 1, nb + 1):
+        o = row_offset(j)
+        if rate_index(P, o) >= 0:
+            R, pos = g9(ws, j, WS_RW), g3(ws, j, WS_PW)
+            if ref > 0:
+                R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
+            sn, sf = _joint_coefficients(joint(P, o), R, pos, extended)
+            for d in range(3):
+                coef[j, d] = sn[d]
+                coef[j, 3 + d] = sf[d]
+                total += sn[d] + sf[d]
+    body = nb + 1  # coef rows nb + 1 … nb + 6: the body's ten columns, reference axes
+    for i in range(1, nb + 1):
+        c0 = int(P[row_offset(i) + MASS])
+        if c0 < 0:
+            continue
+        w, wd, a = g3(ws, i, WS_W), g3(ws, i, WS_WD), g3(ws, i, WS_A)
+        R, pos = g9(ws, i, WS_RW), g3(ws, i, WS_PW)
+        if ref > 0:
+            R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
+        # (n about the reference origin; f) of each column: m and h (0..3) have a force,
+        # the inertia's six (4..9) a moment alone (f = 0, left out below)
+        for c in range(4):
+            n, f = _column(c, w, wd, a)
+            fw = mv(R, f)
+            nw = add(mv(R, n), cross(pos, fw))
+            for d in range(3):
+                coef[body + d, c] = nw[d]
+                coef[body + 3 + d, c] = fw[d]
+        for c in range(4, 10):
+            nw = mv(R, _column(c, w, wd, a)[0])
+            for d in range(3):
+                coef[body + d, c] = nw[d]
+        j = i
+        while j > ref:
+            o = row_offset(j)
+            k = rate_index(P, o)
+            if k >= 0:
+                s0, s1, s2 = coef[j, 0], coef[j, 1], coef[j, 2]
+                s3, s4, s5 = coef[j, 3], coef[j, 4], coef[j, 5]
+                for c in range(4):
+                    Y[k, c0 + c] = (
+                        s0 * coef[body, c]
+                        + s1 * coef[body + 1, c]
+                        + s2 * coef[body + 2, c]
+                        + s3 * coef[body + 3, c]
+                        + s4 * coef[body + 4, c]
+                        + s5 * coef[body + 5, c]
+                    )
+                for c in range(4, 10):
+                    Y[k, c0 + c] = (
+                        s0 * coef[body, c] + s1 * coef[body + 1, c] + s2 * coef[body + 2, c]
+                    )
+            j = parent(P, o)
+        if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
+            for d in range(3):
+                kf = rate_index(P, row_offset(1 + d))
+                kn = rate_index(P, row_offset(4 + d))
+                for c in range(10):
+                    Y[kn, c0 + c] = coef[body + d, c]
+                for c in range(4):
+                    Y[kf, c0 + c] = coef[body + 3 + d, c]
+                for c in range(4, 10):
+                    Y[kf, c0 + c] = 0.0
+        total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
+    for k in range(nv):
+        total += qd[k] + qdd[k]
+    for j in range(1, nb + 1):
+        o = row_offset(j)
+        k = rate_index(P, o)
+        c = int(P[o + VISCOUS])
+        if k >= 0 and c >= 0:
+            v = qd[k]
+            Y[k, c] = v
+            Y[k, c + 1] = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
+            Y[k, c + 2] = qdd[k]
+    return OK if abs(total) <= 1.7976931348623157e308 else NON_FINITE
+
+
+@njit(cache=True)
+def regressor_one(P, q, qd, qdd, Y, extended):
+    """:func:`regressor_into` with its own workspace."""
+    rows = int(P[H_NB]) + 1
+    ws = np.empty((rows, WS_COLS))
+    coef = np.empty((rows + 6, 10))
+    return regressor_into(P, q, qd, qdd, ws, coef, Y, extended)
+
+
+# the C entry's scratch: (rows) x SCRATCH_COLS + nv doubles hold the workspace (rows,
+# WS_COLS) and coef (rows + 6, 10) for every model (rows >= 2)
+SCRATCH_COLS = {"regressor_entry": WS_COLS + 40}
+
+
+@njit(inline="always")
+def _split_scratch(o, rows):
+    """The C entry's scratch as (workspace (rows, WS_COLS), coef (rows + 6, 10))."""
+    flat = carray(o, rows * (WS_COLS + 40))
+    ws = flat[: rows * WS_COLS].reshape((rows, WS_COLS))
+    coef = flat[rows * WS_COLS : rows * WS_COLS + (rows + 6) * 10].reshape((rows + 6, 10))
+    return ws, coef
+
+
+@njit(cache=True, inline="always")
+def _regressor_entry(p, a, b, c, o0, o1, extended):
+    """q, q̇, q̈ -> Y (nv, p): the lean call (:mod:`eslabon._engine.entrypoints`), after
+    the general path's checks (finite states, unit quaternions)."""
+    P = packed_model(p)
+    nv, rows = int(P[H_NV]), int(P[H_NB]) + 1
+    q, qd, qdd = carray(a, int(P[H_NQ])), carray(b, nv), carray(c, nv)
+    if not (finite(q) and finite(qd) and finite(qdd)):
+        return NON_FINITE
+    if not units_ok(P, q, extended):
+        return NOT_UNIT
+    ws, coef = _split_scratch(o1, rows)
+    Y = carray(o0, (nv, int(p[row_offset(rows) - 1])))
+    return entry_status(regressor_into(P, q, qd, qdd, ws, coef, Y, extended))
+
+
+@lazy_cfunc(SIGNATURE, "the joint-torque regressor")
+def regressor_entry(p, a, b, c, o0, o1, o2):
+    return _regressor_entry(p, a, b, c, o0, o1, None)
+
+
+@lazy_cfunc(SIGNATURE, "the joint-torque regressor (helical and ball joints)")
+def regressor_entry_extended(p, a, b, c, o0, o1, o2):
+    return _regressor_entry(p, a, b, c, o0, o1, extended_set())
+
+
+@njit(inline="always")
+def _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended):
+    P = packed_model(p)
+    nq, nv, rows = int(P[H_NQ]), int(P[H_NV]), int(P[H_NB]) + 1
+    cols = int(P[row_offset(rows) - 1])
+    Q, QD, QDD = carray(i0, (n, nq)), carray(i1, (n, nv)), carray(i2, (n, nv))
+    Y = carray(o0, (n, nv, cols))
+    ws = np.empty((rows, WS_COLS))
+    coef = np.empty((rows + 6, 10))
+    status = OK
+    for s in range(lo, hi):
+        state = regressor_into(P, Q[s], QD[s], QDD[s], ws, coef, Y[s], extended)
+        status = max(status, state)
+    return status
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "the joint-torque regressor (batch)")
+def regressor_chunk_entry(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, None)
+
+
+@lazy_cfunc(CHUNK_SIGNATURE, "the joint-torque regressor (batch; helical and ball joints)")
+def regressor_chunk_entry_extended(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi, n):
+    return _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended_set())
+
+
+REGRESSOR_CHUNKS = (regressor_chunk_entry, regressor_chunk_entry_extended)
+
+
+def regressor_many(P, Q, QD, QDD, Y, nchunks, extended):
+    """:func:`regressor_into` over a batch on every thread
+    (:func:`eslabon._engine.batch.run_chunks`); ``Y`` is (N, engine nv, p)."""
+    return run_chunks(REGRESSOR_CHUNKS, P, (Q, QD, QDD), (Y,), NO_EXTRA, nchunks, 1, extended)
+
+
+def pack_regressor(packed, body_row, rate_columns, p):
+    """The regressor's packed model (module docstring), read-only.
+
+    Parameters
+    ----------
+    packed : ndarray
+        ``model.packed``.
+    body_row : ndarray of int ``(nb + 1,)``
+        ``model.body_row``: each body's packed row.
+    rate_columns : ndarray ``(engine nv,)``
+        The viscous-friction column of each engine rate, -1 for none.
+    p : int
+        The number of parameters (columns of Y).
+
+    Returns
+    -------
+    ndarray
+        A copy of ``packed`` with the block and friction columns in ``MASS`` and
+        ``VISCOUS`` and p as its last value.
+    """
+    P = np.array(packed, dtype=float)
+    rows = int(P[H_NB]) + 1
+    offsets = HEADER + STRIDE * np.arange(rows)
+    P[offsets + MASS] = -1.0
+    P[offsets[body_row[1:]] + MASS] = 10.0 * np.arange(len(body_row) - 1)
+    rates = P[offsets + VIDX].astype(int)
+    P[offsets + VISCOUS] = np.where(rates >= 0, np.asarray(rate_columns)[rates], -1.0)
+    P[-1] = float(p)
+    P.setflags(write=False)
+    return P
+
+
+subject("the joint-torque regressor", regressor_one)
