@@ -24,7 +24,8 @@
  *                      double *out5, double *scratch)
  *   n_in       how many state arguments follow the model (1..3)
  *   out_ndims  a tuple with the shape code of each output (1 -> (nv,), 2 -> (nv, nv),
- *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv), 5 -> (6, nv), 6 -> (4, 4)); 1..6
+ *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv), 5 -> (6, nv), 6 -> (4, 4), 7 -> (6,),
+ *              8 -> (3, nv)); 1..8
  *   header, stride
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
  *              (every public function is a per-degree-of-freedom quantity, so it reads
@@ -60,13 +61,14 @@
  *   packed     the model's attribute holding the packed model ("packed_dynamics" unless
  *              given; "packed", every body, for the frames of the kinematics)
  *   frames     None, or (table, default, options, choices) for a quantity of one named
- *              frame (n_in 1): the function takes, after q, up to len(options) <= 2
+ *              frame (n_in 1, 2): the function takes, after its states, up to 2
  *              parameters, positional or by the keyword names in options: the frame's
  *              name (a str, `default` when not given), then a str among choices (the
  *              first when not given). model.<table> is a dict {frame name: float64
  *              (13,) array}: the packed row of the frame's body (an integer 0..nb) then
  *              the frame's placement on it (rotation row-major, origin); the entry gets
- *              it as b and the index of the choice (as a double) as c. A frame not in
+ *              it, then the index of the choice (14 doubles), as the input after the
+ *              states, and with n_in 1 the choice alone as c. A frame not in
  *              the table, or anything else unexpected, takes the general path (which
  *              fills the table, or raises the error naming the frame)
  *
@@ -83,6 +85,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
+#include <string.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <structmember.h>
@@ -281,12 +284,16 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args, Py_ssize_t nargs,
             goto done;
         in[k] = (const double *)PyArray_DATA((PyArrayObject *)args[1 + k]);
     }
-    if (self->frame_table != NULL) {     /* b: the frame's entry, c: the choice */
+    double framed[PLACEMENT + 1];        /* a frame's table entry, then the choice */
+    if (self->frame_table != NULL) {
         placed = frame_entry(self, args[0], args, nargs, kwnames, nb, &choice);
         if (placed == NULL)
             goto done;
-        in[1] = (const double *)PyArray_DATA((PyArrayObject *)placed);
-        in[2] = &choice;
+        memcpy(framed, PyArray_DATA((PyArrayObject *)placed), PLACEMENT * sizeof(double));
+        framed[PLACEMENT] = choice;
+        in[self->n_in] = framed;
+        if (self->n_in == 1)
+            in[2] = &framed[PLACEMENT];
     }
 
     kernel_fn fn = resolve(self, ext);
@@ -303,9 +310,10 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args, Py_ssize_t nargs,
         od[k] = NULL;
     for (int k = 0; k < self->n_out; k++) {
         int code = self->out_ndim[k];
-        npy_intp dims[2] = {code == 3 || code == 4 ? 2 * nv : code == 5 ? 6 : code == 6 ? 4 : nv,
+        npy_intp dims[2] = {code == 3 || code == 4 ? 2 * nv
+                            : code == 5 || code == 7 ? 6 : code == 6 ? 4 : code == 8 ? 3 : nv,
                             code == 3 ? 2 * nv : code == 6 ? 4 : nv};
-        out[k] = PyArray_SimpleNew(code == 1 ? 1 : 2, dims, NPY_DOUBLE);
+        out[k] = PyArray_SimpleNew(code == 1 || code == 7 ? 1 : 2, dims, NPY_DOUBLE);
         if (out[k] == NULL)
             goto drop;
         od[k] = (double *)PyArray_DATA((PyArrayObject *)out[k]);
@@ -504,8 +512,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
             strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(options, k));
         for (Py_ssize_t k = 0; k < n_choices; k++)
             strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(choices, k));
-        if (n_in != 1 || n_opt > MAX_OPTIONS || !strs || (n_opt == MAX_OPTIONS) != (n_choices > 0)) {
-            PyErr_SetString(PyExc_ValueError, "frames: a function of q alone, with at most 2 "
+        if (n_in > MAX_IN - 1 || n_opt > MAX_OPTIONS || !strs || (n_opt == MAX_OPTIONS) != (n_choices > 0)) {
+            PyErr_SetString(PyExc_ValueError, "frames: a function of q (and q'), with at most 2 "
                             "options (str), choices (str) exactly when there are 2");
             return NULL;
         }
@@ -554,9 +562,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     int ranks[MAX_OUT] = {0, 0, 0, 0, 0, 0};
     for (Py_ssize_t k = 0; k < n_out; k++) {
         long r = PyLong_AsLong(PyTuple_GET_ITEM(ndims, k));
-        if (r < 1 || r > 6) {
+        if (r < 1 || r > 8) {
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..6, got %ld",
+                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..8, got %ld",
                              r);
             return NULL;
         }
