@@ -1,6 +1,7 @@
 """The batches of the task-space and centroidal kernels (:mod:`.task_kernels`): a chunk
 entry per quantity run by :func:`eslabon._engine.batch.run_chunks`, one state at a time in
-each chunk, and the general paths' batch functions that call them."""
+each chunk (A_G and J_c on lanes, :mod:`eslabon._engine.lanes`), and the general paths'
+batch functions that call them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from .._engine.batch import CHUNK_SIGNATURE, NO_EXTRA, chunk_count, run_chunks
 from .._engine.compile import lazy_cfunc
 from .._engine.fastcall import packed_model
 from .._engine.joints import extended_of, extended_set
+from .._engine.lanes import WIDTH, pack, unpack_squares
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS, forward_pass
 from .._engine.status import OK
@@ -22,15 +24,20 @@ from .task_kernels import FRAME, bias_into, centroidal_state
 # ---- batches: one state at a time in each chunk -----------------------------------------
 @njit(inline="always")
 def _centroidal_chunk(p, i0, o0, lo, hi, n, linear_only, extended):
+    """A_G or J_c on lanes: :data:`~eslabon._engine.lanes.WIDTH` states per instruction,
+    each lane the operations of the state's own kernel."""
     P = packed_model(p)
-    nv = int(p[H_NV])
-    Q = carray(i0, (n, int(p[H_NQ])))
-    out = carray(o0, (n, 3 if linear_only else 6, nv))
-    ws = np.empty((int(p[H_NB]) + 1, WS_COLS))
-    zeros = np.zeros(nv)
+    nq, nv, rows = int(p[H_NQ]), int(p[H_NV]), 3 if linear_only else 6
+    Q, out = carray(i0, (n, nq)), carray(o0, (n, rows, nv))
+    ws = np.empty((int(p[H_NB]) + 1, WS_COLS, WIDTH))
+    q = np.empty((nq, WIDTH))
+    zero = np.zeros((nv, WIDTH))
+    block = np.empty((rows, nv, WIDTH))
     status = OK
-    for s in range(lo, hi):
-        status = max(status, centroidal_state(P, Q[s], zeros, ws, out[s], linear_only, extended))
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        status = max(status, centroidal_state(P, q, zero, ws, block, linear_only, extended))
+        unpack_squares(block, out, s0, hi)
     return status
 
 
@@ -90,7 +97,7 @@ def centroidal_many(P, Q, out, linear_only, nchunks, extended):
     """A_G (``out`` (N, 6, nv)) or J_c (``linear_only``, (N, 3, nv)) over a batch of
     checked configurations ``Q`` (N, nq) of a rigid model with mass; the worst status."""
     chunks = COM_JACOBIAN_CHUNKS if linear_only else MOMENTUM_CHUNKS
-    return run_chunks(chunks, P, (Q,), (out,), NO_EXTRA, nchunks, 1, extended)
+    return run_chunks(chunks, P, (Q,), (out,), NO_EXTRA, nchunks, WIDTH, extended)
 
 
 def bias_many(P, Q, QD, frame, out, nchunks, extended):
@@ -119,7 +126,8 @@ def centroidal_batch(model, Q, linear_only: bool) -> np.ndarray:
     with mass (:func:`centroidal_many` on ``model.packed_dynamics``)."""
     P = model.packed_dynamics
     out = np.empty((len(Q), 3 if linear_only else 6, model.nv))
-    status = centroidal_many(P, Q, out, linear_only, chunk_count(len(Q)), extended_of(P))
+    nchunks = chunk_count(len(Q), WIDTH)
+    status = centroidal_many(P, Q, out, linear_only, nchunks, extended_of(P))
     if status != OK:
         explain_nonfinite("kinematics", q=Q)
     return out

@@ -25,8 +25,9 @@ J_c[:, k] = l_k / m_0.
 
 **Bias acceleration** of a frame at the offset r on body b (Featherstone 2008, §2.11): the
 pass at q̈ = 0 without gravity, over the rows from the root to b alone, gives ω, ω̇ and
-the classical acceleration a of the body origin (body axes), and a_F = a + ω̇ × r + ω × (ω × r), turned to the world's axes
-(W_R_b) or the frame's own (b_R_Fᵀ).
+the classical acceleration a of the body origin (body axes), and
+a_F = a + ω̇ × r + ω × (ω × r), turned to the world's axes (W_R_b) or the frame's own
+(b_R_Fᵀ).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from numba import carray, njit
 from .._engine.compile import lazy_cfunc
 from .._engine.fastcall import SIGNATURE, entry_status, finite, packed_model, scratch, units_ok
 from .._engine.joints import extended_set, joint, world_axis
+from .._engine.lanes import all_finite, clear, g1, like, s1
 from .._engine.layout import COM, COM_SLIDE, H_NB, H_NQ, H_NV, INERTIA, MASS
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, forward_pass
 from .._engine.record import parent, rate_index, row_offset
@@ -86,14 +88,15 @@ def rigid(P):
 @njit(cache=True, inline="always")
 def subtree_moments(P, ws, second):
     """Each row's subtree mass, first moment and (``second``) second moment about O into
-    the columns SUB_* of the workspace of a pass of poses (the module's equations)."""
+    the columns SUB_* of the workspace of a pass of poses (the module's equations). One
+    state, or a lanes block with a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
     nb = int(P[H_NB])
     for i in range(nb + 1):
         o = row_offset(i)
         m = P[o + MASS]
         R = g9(ws, i, WS_RW)
         c = add(g3(ws, i, WS_PW), mv(R, v3(P, o + COM)))
-        ws[i, SUB_MASS] = m
+        s1(ws, i, SUB_MASS, like(m, c[0]))
         s3(ws, i, SUB_FIRST, scale(m, c))
         if second:
             inertia = m9(P, o + INERTIA)
@@ -101,8 +104,7 @@ def subtree_moments(P, ws, second):
             for k in range(9):
                 nonzero |= inertia[k] != 0.0
             if not nonzero:  # a massless row (a free flyer's first five): Θᵢ = 0
-                for col in range(SUB_SECOND, SUB_SECOND + 9):
-                    ws[i, col] = 0.0
+                clear(ws, i, SUB_SECOND, SUB_SECOND + 9)
                 continue
             Ib = mm(mm(R, inertia), mt(R))
             cc = dot(c, c)
@@ -125,7 +127,7 @@ def subtree_moments(P, ws, second):
             )
     for i in range(nb, 0, -1):
         p = parent(P, row_offset(i))
-        ws[p, SUB_MASS] += ws[i, SUB_MASS]
+        s1(ws, p, SUB_MASS, g1(ws, p, SUB_MASS) + g1(ws, i, SUB_MASS))
         s3(ws, p, SUB_FIRST, add(g3(ws, p, SUB_FIRST), g3(ws, i, SUB_FIRST)))
         if second:
             s9(ws, p, SUB_SECOND, madd(g9(ws, p, SUB_SECOND), g9(ws, i, SUB_SECOND)))
@@ -133,11 +135,12 @@ def subtree_moments(P, ws, second):
 
 @njit(cache=True, inline="always")
 def centroidal_into(P, ws, out, linear_only, extended):
-    """``out`` (6, nv) = A_G, or with ``linear_only`` (3, nv) = J_c, from the subtree sums
-    of :func:`subtree_moments`; OK, or NON_FINITE when a value is not finite."""
-    m = ws[0, SUB_MASS]
+    """``out`` (6, nv[, WIDTH]) = A_G, or with ``linear_only`` (3, nv[, WIDTH]) = J_c, from
+    the subtree sums of :func:`subtree_moments`; OK, or NON_FINITE when a value is not
+    finite (for lanes: in any lane)."""
+    m = g1(ws, 0, SUB_MASS)
     G = scale(1.0 / m, g3(ws, 0, SUB_FIRST))
-    total = 0.0
+    total = like(0.0, m)
     for i in range(1, int(P[H_NB]) + 1):
         o = row_offset(i)
         k = rate_index(P, o)
@@ -145,18 +148,19 @@ def centroidal_into(P, ws, out, linear_only, extended):
             continue
         w, v = world_axis(joint(P, o), g9(ws, i, WS_RW), g3(ws, i, WS_PW), extended)
         h = g3(ws, i, SUB_FIRST)
-        lin = sub(scale(ws[i, SUB_MASS], v), cross(h, w))
+        lin = sub(scale(g1(ws, i, SUB_MASS), v), cross(h, w))
         if linear_only:
             for a in range(3):
-                out[a, k] = lin[a] / m
-                total += out[a, k]
+                x = lin[a] / m
+                s1(out, a, k, x)
+                total = total + x
         else:
             ang = sub(add(mv(g9(ws, i, SUB_SECOND), w), cross(h, v)), cross(G, lin))
             for a in range(3):
-                out[a, k] = ang[a]
-                out[3 + a, k] = lin[a]
-                total += ang[a] + lin[a]
-    return OK if abs(total) <= _LARGEST else NON_FINITE
+                s1(out, a, k, ang[a])
+                s1(out, 3 + a, k, lin[a])
+                total = total + ang[a] + lin[a]
+    return OK if all_finite(total) else NON_FINITE
 
 
 @njit(cache=True, inline="always")
