@@ -1,7 +1,7 @@
 """The batches of the task-space and centroidal kernels (:mod:`.task_kernels`): a chunk
-entry per quantity run by :func:`eslabon._engine.batch.run_chunks`, one state at a time in
-each chunk (A_G and J_c on lanes, :mod:`eslabon._engine.lanes`), and the general paths'
-batch functions that call them."""
+entry per quantity run by :func:`eslabon._engine.batch.run_chunks`, each chunk on lanes
+(:data:`~eslabon._engine.lanes.WIDTH` states per instruction, :mod:`eslabon._engine.lanes`),
+and the general paths' batch functions that call them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .._engine.batch import CHUNK_SIGNATURE, NO_EXTRA, chunk_count, run_chunks
 from .._engine.compile import lazy_cfunc
 from .._engine.fastcall import packed_model
 from .._engine.joints import extended_of, extended_set
-from .._engine.lanes import WIDTH, pack, unpack_squares
+from .._engine.lanes import WIDTH, pack, unpack, unpack_squares
 from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS, forward_pass
 from .._engine.status import OK
@@ -21,7 +21,6 @@ from .kinematic_pass import _states, frame_entry
 from .task_kernels import FRAME, bias_into, centroidal_state
 
 
-# ---- batches: one state at a time in each chunk -----------------------------------------
 @njit(inline="always")
 def _centroidal_chunk(p, i0, o0, lo, hi, n, linear_only, extended):
     """A_G or J_c on lanes: :data:`~eslabon._engine.lanes.WIDTH` states per instruction,
@@ -63,18 +62,24 @@ def com_jacobian_chunk_extended(p, i0, i1, i2, o0, o1, o2, o3, o4, o5, x, lo, hi
 
 @njit(inline="always")
 def _bias_chunk(p, i0, i1, i2, o0, lo, hi, n, extended):
-    """``i2`` the frame (:data:`FRAME` values)."""
+    """J̇q̇ on lanes (the pass over every row: the rows of one frame's support alone are
+    marked one state at a time); ``i2`` the frame (:data:`FRAME` values)."""
     P = packed_model(p)
-    nv = int(p[H_NV])
-    Q, QD = carray(i0, (n, int(p[H_NQ]))), carray(i1, (n, nv))
+    nq, nv = int(p[H_NQ]), int(p[H_NV])
+    Q, QD = carray(i0, (n, nq)), carray(i1, (n, nv))
     frame, out = carray(i2, FRAME), carray(o0, (n, 6))
     row = int(frame[0])
-    ws = np.empty((int(p[H_NB]) + 1, WS_COLS))
-    zeros = np.zeros(nv)
+    ws = np.empty((int(p[H_NB]) + 1, WS_COLS, WIDTH))
+    q, qd = np.empty((nq, WIDTH)), np.empty((nv, WIDTH))
+    zero = np.zeros((nv, WIDTH))
+    block = np.empty((6, WIDTH))
     status = OK
-    for s in range(lo, hi):
-        forward_pass(P, Q[s], QD[s], zeros, 0.0, ws, extended, path_to=row)
-        status = max(status, bias_into(ws, row, frame, out[s]))
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        pack(QD, s0, hi, qd)
+        forward_pass(P, q, qd, zero, 0.0, ws, extended)
+        status = max(status, bias_into(ws, row, frame, block))
+        unpack(block, out, s0, hi)
     return status
 
 
@@ -103,7 +108,7 @@ def centroidal_many(P, Q, out, linear_only, nchunks, extended):
 def bias_many(P, Q, QD, frame, out, nchunks, extended):
     """[ω̇; a_F] (``out`` (N, 6)) of the frame ``frame`` (:data:`FRAME` values) over a
     batch of checked states; the worst status."""
-    return run_chunks(BIAS_CHUNKS, P, (Q, QD, frame), (out,), NO_EXTRA, nchunks, 1, extended)
+    return run_chunks(BIAS_CHUNKS, P, (Q, QD, frame), (out,), NO_EXTRA, nchunks, WIDTH, extended)
 
 
 # ---- the general paths' batches ---------------------------------------------------------
@@ -141,7 +146,7 @@ def bias_batch(model, Q, QD, frame: str, reference: str) -> np.ndarray:
     placed[13] = 1.0 if reference == "local" else 0.0
     P = model.packed
     out = np.empty((len(Q), 6))
-    status = bias_many(P, Q, QD, placed, out, chunk_count(len(Q)), extended_of(P))
+    status = bias_many(P, Q, QD, placed, out, chunk_count(len(Q), WIDTH), extended_of(P))
     if status != OK:
         explain_nonfinite("kinematics", q=Q, qd=QD)
     return out

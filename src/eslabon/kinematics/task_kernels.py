@@ -32,14 +32,12 @@ a_F = a + ω̇ × r + ω × (ω × r), turned to the world's axes (W_R_b) or the
 
 from __future__ import annotations
 
-import sys
-
 from numba import carray, njit
 
 from .._engine.compile import lazy_cfunc
 from .._engine.fastcall import SIGNATURE, entry_status, finite, packed_model, scratch, units_ok
 from .._engine.joints import extended_set, joint, world_axis
-from .._engine.lanes import all_finite, clear, g1, like, s1
+from .._engine.lanes import all_finite, clear, g1, like, put, s1
 from .._engine.layout import COM, COM_SLIDE, H_NB, H_NQ, H_NV, INERTIA, MASS
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, forward_pass
 from .._engine.record import parent, rate_index, row_offset
@@ -62,8 +60,6 @@ from .._engine.tuples import (
     sub,
     v3,
 )
-
-_LARGEST = sys.float_info.max  # |x| ≤ this: False for NaN and ±inf
 
 # the columns of the kinematic workspace that a pass of poses alone leaves unused (WS_W up
 # to the world pose), where the centroidal kernels keep each row's subtree sums
@@ -215,7 +211,7 @@ def com_jacobian_entry_extended(p, a, b, c, o0, o1, o2):
 def bias_into(ws, row, frame, out):
     """``out`` (6,) = [ω̇; a_F] of the frame ``frame`` (:data:`FRAME` values) on packed
     row ``row``, from the workspace of the full pass at q̈ = 0 (the module's equation);
-    OK, or NON_FINITE."""
+    OK, or NON_FINITE. One state, or a lanes block (``ws`` 3-D, ``out`` (6, WIDTH))."""
     w, wd, r = g3(ws, row, WS_W), g3(ws, row, WS_WD), v3(frame, 10)
     a = add(add(g3(ws, row, WS_A), cross(wd, r)), cross(w, cross(w, r)))
     if frame[13] != 0.0:
@@ -224,12 +220,12 @@ def bias_into(ws, row, frame, out):
     else:
         R = g9(ws, row, WS_RW)
         ang, lin = mv(R, wd), mv(R, a)
-    total = 0.0
+    total = like(0.0, ang[0])
     for k in range(3):
-        out[k] = ang[k]
-        out[3 + k] = lin[k]
-        total += ang[k] + lin[k]
-    return OK if abs(total) <= _LARGEST else NON_FINITE
+        put(out, k, ang[k])
+        put(out, 3 + k, lin[k])
+        total = total + ang[k] + lin[k]
+    return OK if all_finite(total) else NON_FINITE
 
 
 @njit(cache=True, inline="always")
