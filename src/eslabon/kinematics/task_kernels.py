@@ -14,7 +14,7 @@ robot", *Autonomous Robots* 35 (2013) 161–176, §3). After a pass of poses
 its centre cᵢ = pᵢ + Rᵢ c̄ᵢ, the first moment mᵢ cᵢ and the second moment about the world
 origin O, Θᵢ = Rᵢ Īᵢ Rᵢᵀ + mᵢ (|cᵢ|² 1 − cᵢ cᵢᵀ); one inward sweep (children before
 parents: a parent's row comes first) sums them over each subtree (m_b, h_b, Θ_b, the
-composite inertia I^C_b in 13 numbers; Featherstone, RBDA (2008), §2.13). The rate k of
+composite inertia I^C_b in 10 numbers; Featherstone, RBDA (2008), §2.13). The rate k of
 row b, with world-origin column S_k = [ω_k; v_k] (:func:`eslabon._engine.joints.world_axis`),
 gives
 
@@ -47,17 +47,20 @@ from .._engine.tuples import (
     cross,
     dot,
     g3,
+    g6,
     g9,
     m9,
-    madd,
-    mm,
-    mt,
     mtv,
     mv,
+    rotate_s6,
     s3,
-    s9,
+    s6,
+    sadd,
     scale,
+    smv,
+    srank1_sub,
     sub,
+    sym6,
     v3,
 )
 
@@ -65,8 +68,9 @@ from .._engine.tuples import (
 # to the world pose), where the centroidal kernels keep each row's subtree sums
 SUB_MASS = WS_W  # 1: m_b, the subtree's mass
 SUB_FIRST = WS_W + 1  # 3: h_b = Σ mᵢ cᵢ, world
-SUB_SECOND = WS_W + 4  # 9: Θ_b = Σ Rᵢ Īᵢ Rᵢᵀ + mᵢ (|cᵢ|² 1 − cᵢ cᵢᵀ), about O, world axes
-assert SUB_SECOND + 9 <= WS_RW
+SUB_SECOND = WS_W + 4  # 6: Θ_b = Σ Rᵢ Īᵢ Rᵢᵀ + mᵢ (|cᵢ|² 1 − cᵢ cᵢᵀ), about O, world
+# axes, its upper triangle (xx, xy, xz, yy, yz, zz)
+assert SUB_SECOND + 6 <= WS_RW
 
 FRAME = 14  # a frame's input: packed row, rotation (9), origin (3), then 1.0 for local axes
 
@@ -90,43 +94,28 @@ def subtree_moments(P, ws, second):
     for i in range(nb + 1):
         o = row_offset(i)
         m = P[o + MASS]
+        empty = m == 0.0
+        if second:
+            for k in range(o + INERTIA, o + INERTIA + 9):
+                empty &= P[k] == 0.0
+        if empty:  # a massless row (a free flyer's first five): nothing to add
+            clear(ws, i, SUB_MASS, SUB_SECOND + 6 if second else SUB_FIRST + 3)
+            continue
         R = g9(ws, i, WS_RW)
         c = add(g3(ws, i, WS_PW), mv(R, v3(P, o + COM)))
         s1(ws, i, SUB_MASS, like(m, c[0]))
         s3(ws, i, SUB_FIRST, scale(m, c))
         if second:
-            inertia = m9(P, o + INERTIA)
-            nonzero = m != 0.0
-            for k in range(9):
-                nonzero |= inertia[k] != 0.0
-            if not nonzero:  # a massless row (a free flyer's first five): Θᵢ = 0
-                clear(ws, i, SUB_SECOND, SUB_SECOND + 9)
-                continue
-            Ib = mm(mm(R, inertia), mt(R))
-            cc = dot(c, c)
-            x, y, z = scale(m, c)
-            s9(
-                ws,
-                i,
-                SUB_SECOND,
-                (
-                    Ib[0] + m * cc - x * c[0],
-                    Ib[1] - x * c[1],
-                    Ib[2] - x * c[2],
-                    Ib[3] - y * c[0],
-                    Ib[4] + m * cc - y * c[1],
-                    Ib[5] - y * c[2],
-                    Ib[6] - z * c[0],
-                    Ib[7] - z * c[1],
-                    Ib[8] + m * cc - z * c[2],
-                ),
-            )
+            turned = rotate_s6(R, sym6(m9(P, o + INERTIA)))  # Rᵢ Īᵢ Rᵢᵀ
+            mc2 = m * dot(c, c)
+            diagonal = (turned[0] + mc2, turned[1], turned[2], turned[3] + mc2, turned[4])
+            s6(ws, i, SUB_SECOND, srank1_sub(diagonal + (turned[5] + mc2,), c, m))
     for i in range(nb, 0, -1):
         p = parent(P, row_offset(i))
         s1(ws, p, SUB_MASS, g1(ws, p, SUB_MASS) + g1(ws, i, SUB_MASS))
         s3(ws, p, SUB_FIRST, add(g3(ws, p, SUB_FIRST), g3(ws, i, SUB_FIRST)))
         if second:
-            s9(ws, p, SUB_SECOND, madd(g9(ws, p, SUB_SECOND), g9(ws, i, SUB_SECOND)))
+            s6(ws, p, SUB_SECOND, sadd(g6(ws, p, SUB_SECOND), g6(ws, i, SUB_SECOND)))
 
 
 @njit(cache=True, inline="always")
@@ -151,7 +140,7 @@ def centroidal_into(P, ws, out, linear_only, extended):
                 s1(out, a, k, x)
                 total = total + x
         else:
-            ang = sub(add(mv(g9(ws, i, SUB_SECOND), w), cross(h, v)), cross(G, lin))
+            ang = sub(add(smv(g6(ws, i, SUB_SECOND), w), cross(h, v)), cross(G, lin))
             for a in range(3):
                 s1(out, a, k, ang[a])
                 s1(out, 3 + a, k, lin[a])
