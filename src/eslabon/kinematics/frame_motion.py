@@ -192,7 +192,8 @@ def bias_acceleration(model, q, qd, frame: str = "ee", reference: str = "world")
     frame_entry(model, frame)  # (an unknown frame raises; the lean path reads the entry)
     batch = _batches.batch_states(model, q, qd)
     if batch is not None:
-        return _batches.bias_batch(model, *batch, frame, reference)
+        Q, QD = batch
+        return _batches.bias_batch(model, Q, QD, frame, reference)
     return bias_reference(model, q, qd, frame, reference)
 
 
