@@ -134,17 +134,19 @@ def centroidal_into(P, ws, out, linear_only, extended):
         w, v = world_axis(joint(P, o), g9(ws, i, WS_RW), g3(ws, i, WS_PW), extended)
         h = g3(ws, i, SUB_FIRST)
         lin = sub(scale(g1(ws, i, SUB_MASS), v), cross(h, w))
+        # (the finiteness sum adds each column's values apart, then one term per column:
+        # a single running sum would be one chain of 6 nv dependent additions)
         if linear_only:
+            x = (lin[0] / m, lin[1] / m, lin[2] / m)
             for a in range(3):
-                x = lin[a] / m
-                s1(out, a, k, x)
-                total = total + x
+                s1(out, a, k, x[a])
+            total = total + ((x[0] + x[1]) + x[2])
         else:
             ang = sub(add(smv(g6(ws, i, SUB_SECOND), w), cross(h, v)), cross(G, lin))
             for a in range(3):
                 s1(out, a, k, ang[a])
                 s1(out, 3 + a, k, lin[a])
-                total = total + ang[a] + lin[a]
+            total = total + (((ang[0] + ang[1]) + ang[2]) + ((lin[0] + lin[1]) + lin[2]))
     return OK if all_finite(total) else NON_FINITE
 
 
