@@ -76,26 +76,20 @@ FRAME = 14  # a frame's input: packed row, rotation (9), origin (3), then 1.0 fo
 
 
 @njit(cache=True, inline="always")
-def rigid(P):
-    """No centre of mass slides with its joint (seed 001's book mode): the general path
-    refuses such models, naming why."""
-    ok = True
-    for i in range(int(P[H_NB]) + 1):
-        ok &= P[row_offset(i) + COM_SLIDE] == 0.0
-    return ok
-
-
-@njit(cache=True, inline="always")
 def subtree_moments(P, ws, second):
     """Each row's subtree mass, first moment and (``second``) second moment about O into
     the columns SUB_* of the workspace of a pass of poses (the module's equations). One
-    state, or a lanes block with a 3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
+    state, or a lanes block with a 3-D ``ws`` (:mod:`eslabon._engine.lanes`). False when a
+    centre of mass slides with its joint (seed 001's book mode), which the general path
+    refuses, naming why."""
     nb = int(P[H_NB])
+    rigid = True
     for i in range(nb + 1):
         o = row_offset(i)
         m = P[o + MASS]
+        rigid &= P[o + COM_SLIDE] == 0.0
         empty = m == 0.0
-        if second:
+        if second and empty:
             for k in range(o + INERTIA, o + INERTIA + 9):
                 empty &= P[k] == 0.0
         if empty:  # a massless row (a free flyer's first five): nothing to add
@@ -116,6 +110,7 @@ def subtree_moments(P, ws, second):
         s3(ws, p, SUB_FIRST, add(g3(ws, p, SUB_FIRST), g3(ws, i, SUB_FIRST)))
         if second:
             s6(ws, p, SUB_SECOND, sadd(g6(ws, p, SUB_SECOND), g6(ws, i, SUB_SECOND)))
+    return rigid
 
 
 @njit(cache=True, inline="always")
@@ -154,7 +149,8 @@ def centroidal_into(P, ws, out, linear_only, extended):
 def centroidal_state(P, q, zeros, ws, out, linear_only, extended):
     """The pass of poses at q, the subtree sums, then A_G or J_c into ``out``."""
     forward_pass(P, q, zeros, zeros, 0.0, ws, extended, poses_only=True)
-    subtree_moments(P, ws, not linear_only)
+    if not subtree_moments(P, ws, not linear_only):
+        return WRONG_SHAPE  # a sliding centre of mass: the general path refuses it
     return centroidal_into(P, ws, out, linear_only, extended)
 
 
@@ -169,8 +165,6 @@ def _centroidal_entry(p, a, o0, o1, linear_only, extended):
         return NON_FINITE
     if not units_ok(P, q, extended):
         return NOT_UNIT
-    if not rigid(P):
-        return WRONG_SHAPE
     out = carray(o0, (3 if linear_only else 6, int(p[H_NV])))
     status = centroidal_state(P, q, zeros, ws, out, linear_only, extended)
     if not ws[0, SUB_MASS] > 0.0:
