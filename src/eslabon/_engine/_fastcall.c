@@ -512,7 +512,8 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
             strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(options, k));
         for (Py_ssize_t k = 0; k < n_choices; k++)
             strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(choices, k));
-        if (n_in > MAX_IN - 1 || n_opt > MAX_OPTIONS || !strs || (n_opt == MAX_OPTIONS) != (n_choices > 0)) {
+        if (n_in > MAX_IN - 1 || n_opt > MAX_OPTIONS || !strs
+            || (n_opt == MAX_OPTIONS) != (n_choices > 0)) {
             PyErr_SetString(PyExc_ValueError, "frames: a function of q (and q'), with at most 2 "
                             "options (str), choices (str) exactly when there are 2");
             return NULL;
