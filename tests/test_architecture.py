@@ -288,6 +288,8 @@ _WORKSPACE_READERS = {
     "eslabon.kinematics.entries",
     "eslabon.kinematics.frame_jacobian",
     "eslabon.kinematics.kinematic_pass",
+    "eslabon.kinematics.task_kernels",
+    "eslabon.kinematics.task_batches",
     "eslabon.dynamics.rnea",
     "eslabon.dynamics.energy",
     "eslabon.dynamics.coriolis",

@@ -279,7 +279,7 @@ def test_bad_frame_options_are_refused():
         with pytest.raises(ValueError, match="frames"):
             make(**{**good, "frames": frames})
     with pytest.raises(ValueError, match="frames"):
-        make(**{**good, "n_in": 2})
+        make(**{**good, "n_in": 3})  # a frame's entry follows the states: at most 2
     for frames in [("frame_placements", "ee"), (1, "ee", (), ()), "frames"]:
         with pytest.raises(TypeError):
             make(**{**good, "frames": frames})

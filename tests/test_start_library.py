@@ -39,11 +39,15 @@ PUBLIC = {
     "linearize_entry": ("linearize", 3, (2, 2, 2, 3, 4, 2)),
     "jacobian_entry": ("jacobian", 1, (5,)),
     "frame_pose_entry": ("frame_pose", 1, (6,)),
+    "momentum_matrix_entry": ("centroidal_momentum_matrix", 1, (5,)),
+    "com_jacobian_entry": ("com_jacobian", 1, (8,)),
+    "bias_entry": ("bias_acceleration", 2, (7,)),
 }
 # the functions of one named frame: their C options (entrypoints.public's ``frames``)
 FRAMES = {
     "jacobian": ("frame_placements", "ee", ("frame", "reference"), ("world", "local")),
     "frame_pose": ("frame_placements", "ee", ("frame",), ()),
+    "bias_acceleration": ("frame_placements", "ee", ("frame", "reference"), ("world", "local")),
 }
 
 
@@ -101,7 +105,8 @@ def test_every_entry_from_the_library_gives_the_bits_of_the_compiled_one(built):
         module, attr = name.rsplit(".", 1)
         lazy = entrypoints.Entry(module, attr, record["pointers"] == 11).compiled_entry()
         public, n_in, ranks = PUBLIC[attr.removesuffix("_extended")]
-        home = {"linearize": es.control, "frame_pose": es.kinematics}.get(public, es)
+        homes = {"linearize": es.control, "frame_pose": es.kinematics}
+        home = es.kinematics if public == "bias_acceleration" else homes.get(public, es)
         general = getattr(home, public).__self__.general
         extended = attr.endswith("_extended")
         from_library = _builtin(record["address"], record, general, n_in, ranks, extended)
@@ -116,7 +121,8 @@ def test_every_entry_from_the_library_gives_the_bits_of_the_compiled_one(built):
                 far[1] += 2.0e5  # beyond the fast reduction: the path that allocates
             frame = (model.body_names[-1],) if public in FRAMES else ()
             if frame:
-                general(model, q, *frame)  # the frame's entry in model.frame_placements
+                # the frame's entry in model.frame_placements
+                general(model, q, *np.zeros((n_in - 1, model.nv)), *frame)
             for state in (q, far):
                 args = (state, *rng.uniform(-1, 1, (n_in - 1, model.nv)), *frame)
                 a = from_library.__self__.fast(model, *args)

@@ -24,10 +24,10 @@
  *                      double *out5, double *scratch)
  *   n_in       how many state arguments follow the model (1..3)
  *   out_ndims  a tuple with the shape code of each output (1 -> (nv,), 2 -> (nv, nv),
- *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv), 5 -> (6, nv), 6 -> (4, 4),
- *              7 -> (nv, k) with k the packed array's last value, a count its owner
- *              keeps there (the regressor's packed model: k = p, its parameters,
- *              eslabon/dynamics/regressor_kernel.py)); 1..7
+ *              3 -> (2 nv, 2 nv), 4 -> (2 nv, nv), 5 -> (6, nv), 6 -> (4, 4), 7 -> (6,),
+ *              8 -> (3, nv), 9 -> (nv, k) with k the packed array's last value, a count
+ *              its owner keeps there (the regressor's packed model: k = p, its
+ *              parameters, eslabon/dynamics/regressor_kernel.py)); 1..9
  *   header, stride
  *              the packed-model layout (eslabon/_engine/layout.py): model.packed_dynamics
  *              (every public function is a per-degree-of-freedom quantity, so it reads
@@ -63,13 +63,14 @@
  *   packed     the model's attribute holding the packed model ("packed_dynamics" unless
  *              given; "packed", every body, for the frames of the kinematics)
  *   frames     None, or (table, default, options, choices) for a quantity of one named
- *              frame (n_in 1): the function takes, after q, up to len(options) <= 2
+ *              frame (n_in 1, 2): the function takes, after its states, up to 2
  *              parameters, positional or by the keyword names in options: the frame's
  *              name (a str, `default` when not given), then a str among choices (the
  *              first when not given). model.<table> is a dict {frame name: float64
  *              (13,) array}: the packed row of the frame's body (an integer 0..nb) then
  *              the frame's placement on it (rotation row-major, origin); the entry gets
- *              it as b and the index of the choice (as a double) as c. A frame not in
+ *              it, then the index of the choice (14 doubles), as the input after the
+ *              states, and with n_in 1 the choice alone as c. A frame not in
  *              the table, or anything else unexpected, takes the general path (which
  *              fills the table, or raises the error naming the frame)
  *
@@ -86,6 +87,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
+#include <string.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <structmember.h>
@@ -284,12 +286,16 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args, Py_ssize_t nargs,
             goto done;
         in[k] = (const double *)PyArray_DATA((PyArrayObject *)args[1 + k]);
     }
-    if (self->frame_table != NULL) {     /* b: the frame's entry, c: the choice */
+    double framed[PLACEMENT + 1];        /* a frame's table entry, then the choice */
+    if (self->frame_table != NULL) {
         placed = frame_entry(self, args[0], args, nargs, kwnames, nb, &choice);
         if (placed == NULL)
             goto done;
-        in[1] = (const double *)PyArray_DATA((PyArrayObject *)placed);
-        in[2] = &choice;
+        memcpy(framed, PyArray_DATA((PyArrayObject *)placed), PLACEMENT * sizeof(double));
+        framed[PLACEMENT] = choice;
+        in[self->n_in] = framed;
+        if (self->n_in == 1)
+            in[2] = &framed[PLACEMENT];
     }
 
     kernel_fn fn = resolve(self, ext);
@@ -304,16 +310,17 @@ static PyObject *run_fast(Kernel *self, PyObject *const *args, Py_ssize_t nargs,
         out[k] = NULL;                   /* (for drop:) */
     for (int k = self->n_out; k <= MAX_OUT; k++)
         od[k] = NULL;
-    /* shape code 7's column count: the packed array's last value */
+    /* shape code 9's column count: the packed array's last value */
     double last = pd[PyArray_DIM(P, 0) - 1];
-    npy_intp cols7 = last >= 1.0 && last < 1e8 ? (npy_intp)last : 0;
+    npy_intp cols9 = last >= 1.0 && last < 1e8 ? (npy_intp)last : 0;
     for (int k = 0; k < self->n_out; k++) {
         int code = self->out_ndim[k];
-        if (code == 7 && (cols7 == 0 || (double)cols7 != last))
+        if (code == 9 && (cols9 == 0 || (double)cols9 != last))
             goto drop;                   /* not a count: the general path */
-        npy_intp dims[2] = {code == 3 || code == 4 ? 2 * nv : code == 5 ? 6 : code == 6 ? 4 : nv,
-                            code == 3 ? 2 * nv : code == 6 ? 4 : code == 7 ? cols7 : nv};
-        out[k] = PyArray_SimpleNew(code == 1 ? 1 : 2, dims, NPY_DOUBLE);
+        npy_intp dims[2] = {code == 3 || code == 4 ? 2 * nv
+                            : code == 5 || code == 7 ? 6 : code == 6 ? 4 : code == 8 ? 3 : nv,
+                            code == 3 ? 2 * nv : code == 6 ? 4 : code == 9 ? cols9 : nv};
+        out[k] = PyArray_SimpleNew(code == 1 || code == 7 ? 1 : 2, dims, NPY_DOUBLE);
         if (out[k] == NULL)
             goto drop;
         od[k] = (double *)PyArray_DATA((PyArrayObject *)out[k]);
@@ -512,8 +519,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
             strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(options, k));
         for (Py_ssize_t k = 0; k < n_choices; k++)
             strs &= PyUnicode_CheckExact(PyTuple_GET_ITEM(choices, k));
-        if (n_in != 1 || n_opt > MAX_OPTIONS || !strs || (n_opt == MAX_OPTIONS) != (n_choices > 0)) {
-            PyErr_SetString(PyExc_ValueError, "frames: a function of q alone, with at most 2 "
+        if (n_in > MAX_IN - 1 || n_opt > MAX_OPTIONS || !strs
+            || (n_opt == MAX_OPTIONS) != (n_choices > 0)) {
+            PyErr_SetString(PyExc_ValueError, "frames: a function of q (and q'), with at most 2 "
                             "options (str), choices (str) exactly when there are 2");
             return NULL;
         }
@@ -562,9 +570,9 @@ static PyObject *make_public(PyObject *module, PyObject *args, PyObject *kwds)
     int ranks[MAX_OUT] = {0, 0, 0, 0, 0, 0};
     for (Py_ssize_t k = 0; k < n_out; k++) {
         long r = PyLong_AsLong(PyTuple_GET_ITEM(ndims, k));
-        if (r < 1 || r > 7) {
+        if (r < 1 || r > 9) {
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..7, got %ld",
+                PyErr_Format(PyExc_ValueError, "out_ndims: expected shape codes 1..9, got %ld",
                              r);
             return NULL;
         }

@@ -149,10 +149,12 @@ def public(
     ``frames``: None, or ``(table, default, options, choices)`` for a quantity of one
     named frame of ``model.<table>`` (a dict {frame name: float64 (13,): the packed row
     of its body, then its placement, rotation row-major and origin}): the function takes
-    after q up to two parameters named ``options``, the frame (``default`` when not
-    given) then one of ``choices`` (the first when not given); the entry reads the
-    frame's entry as its second input and the choice's index as its third (out shape
-    codes 5: (6, nv), 6: (4, 4)). Without the extension: ``general`` itself.
+    after its ``n_in`` (1 or 2) states up to two parameters named ``options``, the frame
+    (``default`` when not given) then one of ``choices`` (the first when not given); the
+    entry reads, as its input after the states, the frame's entry followed by the
+    choice's index (14 values), and with one state the index alone as its third input
+    (out shape codes 5: (6, nv), 6: (4, 4), 7: (6,), 8: (3, nv)). Without the
+    extension: ``general`` itself.
     """
     wide = len(out_ranks) >= 3
     for e in (entry, entry_extended):

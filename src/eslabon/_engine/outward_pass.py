@@ -167,10 +167,10 @@ def forward_pass(
     compile time as ``moving_base``) only E, r and the world pose are written (rows 1..nb;
     row 0 as always): the poses of the full pass, to the bit, at about half its cost (the
     frame functions' C entries, :mod:`eslabon.kinematics.entries`). With ``path_to`` (a
-    packed row, with ``poses_only``, one state) only the rows from the root to that row
-    are placed, the others left as they were: what one body's Jacobian reads, as
-    Pinocchio's ``computeFrameJacobian`` walks only the frame's support (the rows are
-    marked in the column ``WS_W``, which ``poses_only`` does not use).
+    packed row, one state) only the rows from the root to that row are placed (and
+    moved), the others left as they were: what one body's Jacobian or acceleration reads,
+    as Pinocchio's ``computeFrameJacobian`` walks only the frame's support (the rows are
+    marked in the column ``WS_W``, each read before its row is written).
 
     The parent's motion is kept in registers when the parent is the previous body (every
     serial chain). One state, or a lanes block with a 3-D ``ws`` (:mod:`.lanes`)."""

@@ -39,6 +39,7 @@ ENTRY_MODULES = (
     "eslabon.dynamics.drivers",
     "eslabon.dynamics.derivative_drivers",
     "eslabon.kinematics.entries",
+    "eslabon.kinematics.task_kernels",
 )
 RUNTIME_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startlib_runtime.c")
 

@@ -27,12 +27,17 @@ from ._core import (
     sym,
     time_stmts,
 )
+from .per_call import _frame_name, _pin_bias, _pin_frame
 
 BATCH_SEED = 7  # the batch of random states
 LOOP_BOUND = 0.25  # target ratio against a Python loop of Pinocchio's call
 # the rows issue 27 set LOOP_BOUND for, on its fixed-base arms; a floating base's rows
 # have no target (issue "General joints" sets the batch ID and FD only)
 TARGETED = ("M", "dID/dq,dqd", "FD derivatives")
+# the task-space and centroidal rows: ≤ 0.2× the loop on every base (issue 45)
+TASK_OPS = ("A_G", "J_com", "J̇q̇ (frame)")
+TASK_BOUND = 0.2
+SWAP = [3, 4, 5, 0, 1, 2]  # Pinocchio's spatial rows [linear; angular]
 CHECKED_STATES = 3  # states of the batch checked against the looped Pinocchio call
 
 # (figure, ours, Pinocchio looped, fixed bases only); each output is checked on a few
@@ -64,6 +69,19 @@ LOOPED_OPS = [
         True,
     ),
     ("FK", "forward_kinematics(m, Q)", "for a in QP: forwardKinematics(pm, data, a)", True),
+    (
+        "A_G",
+        "centroidal_momentum_matrix(m, Q)",
+        "for a, b in zip(QP, QDP): ccrba(pm, data, a, b)",
+        False,
+    ),
+    ("J_com", "com_jacobian(m, Q)", "for a in QP: jacobianCenterOfMass(pm, data, a)", False),
+    (
+        "J̇q̇ (frame)",
+        "bias_acceleration(m, Q, QD, fr)",
+        "for a, b in zip(QP, QDP): pin_bias(a, b)",
+        False,
+    ),
 ]
 
 
@@ -81,6 +99,13 @@ def _reference(op, glb, i):
         return [np.array(data.ddq_dq), np.array(data.ddq_dv), sym(data.Minv)]
     if op == "C":
         return [np.array(pin.computeCoriolisMatrix(pm, data, q, v))]
+    if op == "A_G":
+        return [np.array(pin.ccrba(pm, data, q, v))]
+    if op == "J_com":
+        return [np.array(pin.jacobianCenterOfMass(pm, data, q))]
+    if op == "J̇q̇ (frame)":
+        a = glb["pin_bias"](q, v)
+        return [np.concatenate([a.angular, a.linear])]
     if op == "FK":
         pin.forwardKinematics(pm, data, q)
         return [data.oMi[pm.njoints - 1].homogeneous]
@@ -93,6 +118,12 @@ def _ours(op, got, i, vo, glb):
     """Our output(s) of ``op`` at state i in Pinocchio's order of rates."""
     if op == "FK":
         return [np.asarray(got)[i, glb["last_body"]]]
+    if op == "A_G":
+        return [np.asarray(got)[i][SWAP][:, vo]]
+    if op == "J_com":
+        return [np.asarray(got)[i][:, vo]]
+    if op == "J̇q̇ (frame)":
+        return [np.asarray(got)[i]]
     if op.startswith("Jacobian"):
         return [np.asarray(got)[i][:, vo]]
     got = [got] if op in ("M", "C") else got
@@ -193,11 +224,17 @@ def batch(robots, pc, s):
                 "coriolis_matrix": es.coriolis_matrix,
                 "jacobian": es.jacobian,
                 "forward_kinematics": es.forward_kinematics,
+                "centroidal_momentum_matrix": es.centroidal_momentum_matrix,
+                "com_jacobian": es.com_jacobian,
+                "bias_acceleration": es.kinematics.bias_acceleration,
+                "fr": _frame_name(m),
             }
             parallel = False
             vo = None
             if pin is not None:
                 vo, co = pin_orders(m)  # a tree's rates in Pinocchio's depth-first order
+                # the timed frame of J̇q̇ added to the twin as in the per-call section
+                pm, data, fid = _pin_frame(pin, pm, m, glb["fr"])
                 C = lambda X, order: np.ascontiguousarray(X[:, order])
                 glb.update(
                     pin=pin,
@@ -216,6 +253,9 @@ def batch(robots, pc, s):
                     forwardKinematics=pin.forwardKinematics,
                     last=pm.njoints - 1,
                     LWA=pin.LOCAL_WORLD_ALIGNED,
+                    ccrba=pin.ccrba,
+                    jacobianCenterOfMass=pin.jacobianCenterOfMass,
+                    pin_bias=_pin_bias(pin, pm, data, fid, np.zeros(n)),
                 )
                 parallel = _parallel_ops(glb, pin, pm, k, vo, co, notes)
             for op, ours_stmt, pin_stmt in (
@@ -258,6 +298,7 @@ def batch(robots, pc, s):
                     ok = c["ok"]
                 stmts = {"ours": ours_stmt, "pin": pin_stmt if pin is not None else None}
                 target = LOOP_BOUND if op in TARGETED and not floating else None
+                target = TASK_BOUND if op in TASK_OPS else target
                 rows.append(_time_row(figure, stmts, glb, s, N, k, target, ok))
     finally:
         es.set_num_threads(previous)
@@ -269,7 +310,10 @@ def batch(robots, pc, s):
         "where ours computes one body's) / forwardKinematics (one thread), checked on "
         f"{CHECKED_STATES} states; the Jacobian and FK of the body of Pinocchio's last joint; "
         "C, Jacobian, FK have no target, nor have M and the derivatives of a floating base "
-        "(issue 27 set ≤ 0.25× for fixed-base arms)"
+        "(issue 27 set ≤ 0.25× for fixed-base arms); A_G, J_com, J̇q̇: a Python loop of "
+        "pin.ccrba / jacobianCenterOfMass / forwardKinematics at a = 0 + "
+        f"getFrameClassicalAcceleration of the per-call section's frame, ≤ {TASK_BOUND}× "
+        "on every base (issue 45)"
     )
     if looped_floating:
         notes.append("C, Jacobian and FK in batch: fixed bases only")

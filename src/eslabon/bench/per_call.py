@@ -106,7 +106,7 @@ OPS = [
         1.0,
         None,
     ),
-    # task space and centroidal (numpy on the compiled kinematic pass today); issue 45
+    # task space and centroidal (compiled: eslabon.kinematics.task_kernels); issue 45
     # sets ≤ 0.7× Pinocchio per call on Solo 12 and Talos, so the target is on floating
     # bases as well
     ("A_G", "centroidal_momentum_matrix(m, q)", "ccrba(pm, data, qp, qdp)", False, 0.7, None),

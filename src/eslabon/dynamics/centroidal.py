@@ -45,12 +45,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._args import state_docs
+from .._engine import entrypoints as _entrypoints
 from .._engine.lazymodule import lazy_module
+from ..model.model import Model
 
 # the kinematic recursion (and numba): imported by the first call
 _pass = lazy_module("eslabon.kinematics.kinematic_pass")
 _columns = lazy_module("eslabon.kinematics.spatial_columns")
 _com = lazy_module("eslabon.kinematics.center_of_mass")
+_task = lazy_module("eslabon.kinematics.task_batches")
 
 
 @dataclass(frozen=True)
@@ -226,6 +229,18 @@ def centroidal_momentum_matrix(model, q) -> np.ndarray:
     >>> A.shape, bool(np.allclose(A[3:], m * es.kinematics.com_jacobian(robot, q)))
     ((6, 18), True)
     """
+    batch = _task.batch_states(model, q)
+    if batch is None:
+        return momentum_matrix_reference(model, q)
+    model.require_rigid_links("the centroidal momentum")
+    if not float(np.sum(model.mass)) > 0.0:
+        raise ValueError(f"model: {model.name!r} has no mass; it has no centre of mass")
+    return _task.centroidal_batch(model, batch[0], linear_only=False)
+
+
+def momentum_matrix_reference(model, q) -> np.ndarray:
+    """A_G by the numpy form of the module's equations (the reference of the compiled
+    kernels, :mod:`eslabon.kinematics.task_kernels`; every model, one state or a batch)."""
     motion = _columns.poses(model, q)
     S = _columns.spatial_columns(model, q, motion)
     return _fold(model, _compact_momentum_matrix(model, motion, S))
@@ -308,3 +323,14 @@ def centroidal_momentum(model, q, qd) -> Centroidal:
     v_G = np.concatenate([spin[..., 0], h_G[..., 3:] / m], axis=-1)
     dA_G_qd = np.einsum("...ij,...j->...i", dA_G, qd_e)
     return Centroidal(G, m, _fold(model, A_G), h_G, _fold(model, dA_G), dA_G_qd, I_G, v_G)
+
+
+# The public function is a builtin (eslabon._engine.entrypoints): a float64 (nq,) q of a
+# model without mimic joints runs the compiled entry of eslabon.kinematics.task_kernels on
+# model.packed_dynamics; anything else comes to the function above, the general path.
+_plain, _extended, _cols, _ = _entrypoints.entry_pair(
+    "eslabon.kinematics.task_kernels", "momentum_matrix_entry"
+)
+centroidal_momentum_matrix = _entrypoints.public(
+    centroidal_momentum_matrix, _plain, 1, (5,), Model, _extended, _cols
+)

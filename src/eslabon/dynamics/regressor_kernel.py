@@ -27,7 +27,7 @@ holds the first column of the block of its body (-1 for a row that carries no bo
 joint of several rates is several rows, its body on the last), its ``VISCOUS`` the
 viscous-friction column of its rate (the Coulomb and armature columns follow it; -1 for
 none), and the array's last value (the last row's ``FORK``) p, the number of columns,
-which the C entry reads for the shape of Y (``_fastcall.c``, shape code 7). It takes the
+which the C entry reads for the shape of Y (``_fastcall.c``, shape code 9). It takes the
 engine's rates (mimic joints expanded; the caller applies τ = Gᵀ τ_e).
 """
 

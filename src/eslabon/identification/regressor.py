@@ -302,7 +302,7 @@ joint_torque_regressor = _entrypoints.public(
     joint_torque_regressor,
     _plain,
     3,
-    (7,),
+    (9,),  # (nv, p): p kept as packed_regressor's last value
     Model,
     _extended,
     _cols,

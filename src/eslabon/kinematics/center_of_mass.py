@@ -25,6 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._args import state_docs
+from .._engine import entrypoints as _entrypoints
+from ..model.model import Model
+from . import task_batches as _batches
 from .kinematic_pass import KinematicPass, kinematic_pass
 from .spatial_columns import Poses, cross_pairs, poses, spatial_columns, tree
 
@@ -193,7 +196,25 @@ def com_jacobian(model, q, *, subtree: str | None = None) -> np.ndarray:
     True
     """
     counted, _ = _bodies(model, subtree)
+    batch = _batches.batch_states(model, q) if subtree is None else None
+    if batch is not None:
+        return _batches.centroidal_batch(model, batch[0], linear_only=True)
+    return com_jacobian_reference(model, q, counted)
+
+
+def com_jacobian_reference(model, q, counted) -> np.ndarray:
+    """J_c of the bodies ``counted`` by the numpy form of the module's equation (the
+    reference of the compiled kernels, :mod:`.task_kernels`; one state or a batch)."""
     motion = poses(model, q)
     J = com_jacobian_of(model, motion, spatial_columns(model, q, motion), counted)
     J = J / float(np.sum(model.mass[counted]))
     return J if model.mimic is None else J @ model.mimic.G
+
+
+# The public function is a builtin (eslabon._engine.entrypoints): a float64 (nq,) q of a
+# model without mimic joints, and no subtree, runs the compiled entry of .task_kernels on
+# model.packed_dynamics; anything else comes to the function above, the general path.
+_plain, _extended, _cols, _ = _entrypoints.entry_pair(
+    "eslabon.kinematics.task_kernels", "com_jacobian_entry"
+)
+com_jacobian = _entrypoints.public(com_jacobian, _plain, 1, (8,), Model, _extended, _cols)

@@ -23,8 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._args import state_docs
-from .kinematic_pass import kinematic_pass
-from .spatial_columns import check_reference
+from .._engine import entrypoints as _entrypoints
+from ..model.model import Model
+from . import task_batches as _batches
+from .kinematic_pass import frame_entry, kinematic_pass
+from .spatial_columns import REFERENCES, check_reference
 
 
 def _frame_axes(model, motion, frame: str, reference: str):
@@ -185,4 +188,29 @@ def bias_acceleration(model, q, qd, frame: str = "ee", reference: str = "world")
     >>> bool(np.allclose(b, Jdot @ qd))
     True
     """
+    check_reference(reference)
+    frame_entry(model, frame)  # (an unknown frame raises; the lean path reads the entry)
+    batch = _batches.batch_states(model, q, qd)
+    if batch is not None:
+        Q, QD = batch
+        return _batches.bias_batch(model, Q, QD, frame, reference)
+    return bias_reference(model, q, qd, frame, reference)
+
+
+def bias_reference(model, q, qd, frame: str = "ee", reference: str = "world"):
+    """The bias acceleration by the numpy form of the module's equations (the reference of
+    the compiled kernels, :mod:`.task_kernels`; one state or a batch)."""
     return _acceleration(model, kinematic_pass(model, q, qd), frame, reference)
+
+
+# The public function is a builtin (eslabon._engine.entrypoints, ``frames``): float64 q
+# (nq,) and q̇ (nv,) of a model without mimic joints, and a frame in
+# model.frame_placements, run the compiled entry of .task_kernels on model.packed;
+# anything else comes to the function above, the general path.
+_plain, _extended, _cols, _ = _entrypoints.entry_pair(
+    "eslabon.kinematics.task_kernels", "bias_entry"
+)
+bias_acceleration = _entrypoints.public(
+    bias_acceleration, _plain, 2, (7,), Model, _extended, _cols, packed="packed",
+    frames=("frame_placements", "ee", ("frame", "reference"), REFERENCES),
+)  # fmt: skip

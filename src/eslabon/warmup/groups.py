@@ -116,10 +116,13 @@ def _first_calls(model) -> None:
     es.inverse_dynamics_derivatives(model, q, v, a)
     es.forward_dynamics_derivatives(model, q, v, a)
     linearize(model, q, v, a)
+    es.centroidal_momentum_matrix(model, q)
+    es.com_jacobian(model, q)
     frame = model.body_names[-1]
     for _ in range(2):  # a frame's first call puts it in model.frame_placements
         es.jacobian(model, q, frame)
         es.kinematics.frame_pose(model, q, frame)
+        es.kinematics.bias_acceleration(model, q, v, frame)
 
 
 def _other_calls(model) -> None:
@@ -208,6 +211,9 @@ def _more_batches(model) -> None:
     es.forward_dynamics_derivatives(model, Q, V, A)
     linearize(model, Q, V, A)
     es.jacobian(model, Q)
+    es.centroidal_momentum_matrix(model, Q)
+    es.com_jacobian(model, Q)
+    es.kinematics.bias_acceleration(model, Q, V, model.body_names[-1])
     es.kinematics.link_velocities(model, Q, V)
     es.momentum(model, Q, V)
     es.coriolis_matrix(model, Q, V)
