@@ -6,6 +6,8 @@ coupled joints; a wheel rolling without slip, with −Ȧ q̇ by central differen
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,41 @@ def test_batches_are_the_single_states_stacked():
         np.testing.assert_array_equal(out.qdd[k], one.qdd)
         np.testing.assert_array_equal(out.body_forces[k], one.body_forces)
     assert out.names == one.names
+
+
+@pytest.mark.parametrize("method", oc.METHODS)
+def test_duplicated_rows_share_their_force_as_the_minimum_norm_multipliers(method):
+    """Every loop closure given twice: A has exactly dependent rows; λ is the minimum-norm
+    one (each pair carries half the force) and equals the package's constrained dynamics."""
+    model, q, v, tau = _case("quadruped", seed=2)
+    twice = [*model.constraints, *(replace(c, name=c.name + "_again") for c in model.constraints)]
+    ref = ec.constrained_forward_dynamics(model, q, v, tau, constraints=twice)
+    out = oc.constrained_forward_dynamics(model, q, v, tau, constraints=twice, method=method)
+    assert _rel(out.qdd, ref.qdd) < 1e-11
+    assert _rel(out.multipliers, ref.force) < 1e-10
+    half = len(out.multipliers) // 2
+    np.testing.assert_allclose(
+        out.multipliers[:half],
+        out.multipliers[half:],
+        atol=1e-10 * np.abs(out.multipliers).max(),
+    )
+
+
+def test_nearly_duplicated_rows_are_dependent_at_the_rank_tolerance(monkeypatch):
+    """A row repeated with a 1e-12 relative change is dependent at the rank test's rtol 1e-9:
+    λ must split over the pair (minimum norm at that cut-off), not be decided by round-off
+    (numpy's default cut-off ≈ nv·eps would invert the 1e-12 singular value)."""
+    model, q, v, tau = _case("four_bar", seed=3)
+    rows = oc.spatial_rows(model, q, v)
+    rng = np.random.default_rng(4)
+    extra = rows.A[0] * (1.0 + 1e-12 * rng.normal(size=model.nv))
+    near = oc.SpatialRows(
+        np.concatenate([rows.directions, rows.directions[:1]]),
+        np.vstack([rows.A, extra]),
+        np.append(rows.gamma, rows.gamma[0]),
+        (*rows.names, "copy"),
+    )
+    monkeypatch.setattr(oc, "spatial_rows", lambda *a, **k: near)
+    out = oc.constrained_forward_dynamics(model, q, v, tau)
+    scale = np.abs(out.multipliers).max()
+    assert abs(out.multipliers[0] - out.multipliers[-1]) < 1e-6 * scale

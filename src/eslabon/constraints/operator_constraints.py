@@ -298,10 +298,14 @@ def constrained_forward_dynamics(
     MinvAt = np.column_stack([solve(a) for a in Ak]) if keep else np.zeros((model.nv, 0))
     lam_k = np.linalg.solve(Ak @ MinvAt, rows.gamma[keep] - Ak @ qdd0) if keep else np.zeros(0)
     qdd = qdd0 + MinvAt @ lam_k
-    if np.max(np.abs(rows.A @ qdd - rows.gamma), initial=0.0) > 1e-8 * max(
-        1.0, np.abs(rows.gamma).max(initial=0.0)
-    ):
+    # the residual against the problem's scale ‖A‖‖q̈‖ + ‖γ‖ (rows and rates in any units)
+    scale = np.abs(rows.A).max(initial=0.0) * np.abs(qdd).max(initial=0.0)
+    scale += np.abs(rows.gamma).max(initial=0.0)
+    if np.max(np.abs(rows.A @ qdd - rows.gamma), initial=0.0) > 1e-8 * max(scale, 1e-300):
         raise ValueError("constraints: A q̈ = γ has no solution at this state (contradicting rows)")
-    lam = np.linalg.pinv(rows.A.T) @ (Ak.T @ lam_k)  # the minimum-norm λ with the same Aᵀλ
+    # the minimum-norm λ with the same Aᵀλ, with the rank cut-off of _independent_rows
+    # (rtol 1e-9): rows dependent to that tolerance share their force instead of round-off
+    # deciding it
+    lam = np.linalg.lstsq(rows.A.T, Ak.T @ lam_k, rcond=1e-9)[0]
     forces = np.einsum("rnk,r->nk", rows.directions, lam)
     return OperatorConstrained(qdd, lam, forces, rows.names)
