@@ -109,3 +109,17 @@ def test_bad_constraints_are_named(mm):
     con = tc.ToolOnPlane(mm, [0, 0, 0], [0, 0, 1], dependent="V")
     with pytest.raises(ValueError, match="dependent"):
         con.velocity_basis(mm.state(q=[0.3, -0.6, 0.4, 0, 0.3, 0]))
+
+
+def test_a_dependent_column_at_round_off_is_refused(mm, monkeypatch):
+    """A J_c column of 1e-17 against entries of order 1 is zero to rounding: dividing by it
+    would give a basis of size 1e17, so the choice of dependent is refused."""
+    con = tc.ToolOnPlane(mm, [0, 0, 0], [0, 1, 0], dependent="q1")
+    y = mm.state(q=[0.3, -0.6, 0.4, 0, 0.3, 0])
+    J, b = con.terms(y)
+    d = mm.coordinate_names.index("q1")
+    J = J.copy()
+    J[0, d] = 1e-17
+    monkeypatch.setattr(tc.ToolOnPlane, "terms", lambda self, y: (J, b))
+    with pytest.raises(ValueError, match="dependent"):
+        con.velocity_basis(y)

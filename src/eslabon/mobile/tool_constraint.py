@@ -234,12 +234,14 @@ class ToolOnPlane:
         Raises
         ------
         ValueError
-            ``dependent``'s column of J_c vanishes at ``y``.
+            ``dependent``'s column of J_c is (near) zero at ``y``: at most 1e-9 times the
+            row's largest entry.
         """
         J, b = self.terms(y)
         d = self.mm.coordinate_names.index(self.dependent)
         indep = [j for j in range(J.shape[1]) if j != d]
-        if not abs(J[0, d]) > 0:
+        # relative to the row's largest entry: a column at round-off is no column
+        if not abs(J[0, d]) > 1e-9 * np.abs(J[0]).max():
             raise ValueError(
                 f"dependent: the constraint does not involve {self.dependent!r} here; "
                 "choose another quasi-velocity"
@@ -270,7 +272,8 @@ class ToolOnPlane:
         Raises
         ------
         ValueError
-            ``dependent``'s column of J_c vanishes at ``y``.
+            ``dependent``'s column of J_c is (near) zero at ``y``: at most 1e-9 times the
+            row's largest entry.
         """
         y = np.array(y, dtype=float)
         B, _ = self.velocity_basis(y)
