@@ -11,8 +11,10 @@ The terms, as the text lists them (:data:`THESIS_TERMS`). The OCR text renders t
 thesis's dots as hats and cites C and A_iω as (4.3.24a, c), which are (4.3.34a, c):
 C = Σ m_i R_iᵀṘ_i + A_iᵀI_iȦ_i + A_iωᵀI_iA_i. So R̂_i is Ṙ_i, Â_n in term 3 is Ȧ_n
 (used by the inverse kinematics' accelerations, 3.3.3.2) and C's "R_iᵀÂ_i" is R_iᵀṘ_i;
-term 1's "I_i⁻¹ Â_i" is I_i A_i, the product of I_ci and e_j the sentence describes,
-which appears in I (A_iᵀI_iA_i) and in C (A_iωᵀI_iA_i):
+term 1's "I_i⁻¹ Â_i" is I_i A_i. Its sentence prints "El producto de I_ci⁻¹ por e_j"
+(the product of I_ci⁻¹ and e_j); eslabon reads it as I_ci e_j, since only that reading
+gives the counts 9/6 per product and the total (4.4.3); the
+term appears in I (A_iᵀI_iA_i) and in C (A_iωᵀI_iA_i):
 
  1. I_i A_i:
     I_ci times e_j in frame i, 9 products and 6 sums, referred to frame 1, 9 and 6 more,
