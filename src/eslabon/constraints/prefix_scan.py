@@ -16,7 +16,10 @@ step. Recursive doubling (the scan of Blelloch 1990, "Prefix sums and their
 applications"; Kogge and Stone 1973 for recurrences) composes neighbouring pairs, scans
 the half-length sequence, and fills in the rest: 2⌈log₂ N⌉ − 1 stages, about twice the
 serial work. Everything else in step ➊ (H_i, I_i, ℘_i, b_i, τ_i = H_iᵀ F_i) is local to a
-body and its parent: a fixed number of stages.
+body and its parent: a fixed number of stages. H_i and I_i are built from the scanned
+world rotations and p_i from the scanned origins, so step ➊ runs on the scans end to end;
+only each joint's own placement E_i(q_i) is taken from the kinematics pass (its serial
+world poses are not used).
 
 Counts use :class:`.cyclic_reduction.OperationCount`: flops of one composition (21 for a
 motion or force map, 63 for a pose) per pair, one stage per level.
@@ -24,9 +27,13 @@ motion or force map, 63 for a pose) per pair, one stage per level.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from .._engine.joint_types import subspace
 from ..kinematics.kinematic_pass import kinematic_pass
+from ..spatial.rotations import skew
 from .batch import batched
 from .cyclic_reduction import OperationCount
 
@@ -131,6 +138,33 @@ def _scan(e, combine, flops, count):
     return out
 
 
+class _BodyData(NamedTuple):
+    H: list
+    inertia: np.ndarray
+    dof: np.ndarray
+    mass: np.ndarray
+    com_offset: np.ndarray
+    J_cm: np.ndarray
+
+
+def _body_data(model, R) -> _BodyData:
+    """Each body's H_i (6, k_i), I_i (6, 6) about O_i (1.45), c.o.m. offset s_i and J_cm,i
+    in world axes, from its world rotation R_i (n, 3, 3): local to the body."""
+    n = model.nb
+    H, inertia = [], np.zeros((n, 6, 6))
+    S, J_cm = np.zeros((n, 3)), np.zeros((n, 3, 3))
+    for i in range(n):
+        b = i + 1
+        Sb = subspace(model.joint_type[b], model.axis[b], pitch=model.pitch[b])
+        H.append(np.concatenate([R[i] @ Sb[:3], R[i] @ Sb[3:]]))
+        m = model.mass[b]
+        s = S[i] = R[i] @ model.com[b]
+        J_cm[i] = R[i] @ model.inertia[b] @ R[i].T
+        J_O = J_cm[i] + m * (s @ s * np.eye(3) - np.outer(s, s))
+        inertia[i] = np.block([[J_O, m * skew(s)], [-m * skew(s), m * np.eye(3)]])
+    return _BodyData(H, inertia, model.v_index[1:].copy(), model.mass[1:].copy(), S, J_cm)
+
+
 @batched(3)
 def newton_euler_by_scans(model, q, qd, qdd, count: OperationCount | None = None):
     """τ (nv,) of a serial chain with the four recursions of step ➊ as scans (module
@@ -168,14 +202,13 @@ def newton_euler_by_scans(model, q, qd, qdd, count: OperationCount | None = None
 
     if np.any(model.parent[1:] != np.arange(model.nb)):
         raise ValueError("model: the scans here take a serial chain (parent i − 1)")
-    d = ot.tree_data(model, q, qd)  # the per-body data; its poses are recomputed below
-    qd, qdd = np.asarray(qd, dtype=float), np.asarray(qdd, dtype=float)
+    ot.require_tree_joints(model, "the scans of step ➊")
+    q, qd, qdd = ot._check_state(model, q, qd=qd, qdd=qdd)
     count = count if count is not None else OperationCount()
     n = model.nb
     kp = kinematic_pass(model, q)  # each joint's placement E_i depends on q_i alone
     R, O = scan((kp.parent_rotation[1:], kp.parent_translation[1:]), "pose", count)
-    if not np.allclose(O, d.origins, atol=1e-9 * max(1.0, np.abs(O).max())):
-        raise AssertionError("the pose scan disagrees with the kinematics")  # pragma: no cover
+    d = _body_data(model, R)  # local: H_i, I_i (1.45) in world axes from the scanned poses
     p = np.diff(np.vstack([np.zeros(3), O]), axis=0)  # O_i − O_{i−1} (p_1 unused)
     Hq, Hqdd = np.zeros((n, 6)), np.zeros((n, 6))
     for i in range(n):  # local: H_i q̇_i and H_i q̈_i
