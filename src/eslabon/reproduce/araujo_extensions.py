@@ -15,8 +15,9 @@
   against the tree DAE with the tool's row, and the wall's normal force from the KKT form.
 
 - The Gibbs function S itself, (2.25) (:func:`eslabon.dynamics.gibbs_function`), of the
-  PUMA alone: its gradient in q̈ (central differences) is the torque without friction
-  (Appell's equations) and its Hessian the mass matrix D (3.34).
+  PUMA alone, with r̈ − g and the terms free of q̈ kept: its gradient in q̈ (central
+  differences) is the torque without friction (Appell's equations) and its Hessian the
+  mass matrix D (3.34).
 
 The platform and mount are the assumed ones of the rest of ``reproduce araujo``.
 """
@@ -205,7 +206,8 @@ def _gibbs_function(arm, lines, data, h=0.5):
     h_gap = float(np.max(np.abs(hess - D)) / np.max(np.abs(D)))
     data["gibbs_function"] = {"S": float(s0), "gradient": g_gap, "hessian": h_gap}
     lines.append(
-        f"The Gibbs function S (2.25) of the PUMA alone: S = {s0:.6g} W/s; ∂S/∂q̈ by central "
+        f"The Gibbs function of the PUMA alone, S (2.25) with r̈ − g, the terms free of q̈ "
+        f"kept: S = {s0:.6g} W/s; ∂S/∂q̈ by central "
         f"differences vs τ without friction {g_gap:.1e}, ∂²S/∂q̈² vs D (3.34) {h_gap:.1e} "
         "(relative; a quadratic's differences are exact but for rounding)"
     )
