@@ -139,10 +139,11 @@ def test_gravity_terms_are_the_potentials_gradient(arm):
 def test_ground_heading_of_a_leaning_wheel():
     """tan δ = cos σ tan β: the horizontal line of the wheel's plane after turning it by β
     about the tilted axis (Rodrigues), not the projection of its rolling direction."""
-    from eslabon.mobile.tilted_steering import axis_rotation, steering_axis
+    from eslabon.spatial import rotation_from_axis_angle
 
     for sigma, beta in ((0.3, 0.4), (-0.5, -1.1), (1.2, 0.2)):
-        n = axis_rotation(steering_axis(sigma), beta) @ [0.0, 1.0, 0.0]
+        k = [-np.sin(sigma), 0.0, np.cos(sigma)]  # the axis tilted back by σ
+        n = rotation_from_axis_angle(k, beta) @ [0.0, 1.0, 0.0]
         line = np.cross(n, [0.0, 0.0, 1.0])
         assert np.isclose(np.arctan2(line[1], line[0]), ground_heading(beta, sigma))
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..spatial.rotations import skew
+from ..spatial.rotations import rot_axis, skew
 from .bodies import (
     BodyMotion,
     ChassisMotion,
@@ -45,7 +45,7 @@ from .bodies import (
 )
 from .steered_cart import _steering
 
-# axis_rotation and tilted_chassis are plumbing of tilted_motion and Tricycle.motion:
+# tilted_chassis is plumbing of tilted_motion and Tricycle.motion:
 # importable, not part of the API reference
 __all__ = ["steering_axis", "ground_heading", "tilted_motion"]
 
@@ -72,12 +72,6 @@ def steering_axis(tilt) -> np.ndarray:
     [-0.0, 0.0, 1.0]
     """
     return np.array([-np.sin(tilt), 0.0, np.cos(tilt)])
-
-
-def axis_rotation(k, angle) -> np.ndarray:
-    """R_k(angle) (3, 3), Rodrigues's formula for the unit axis k."""
-    K = skew(k)
-    return np.eye(3) + np.sin(angle) * K + (1.0 - np.cos(angle)) * K @ K
 
 
 def ground_heading(beta, tilt):
@@ -219,7 +213,7 @@ def tilted_motion(p, config, nu):
         BodyMotion("steering", p.steering_mass, inertia, w, wd0, pivot.accel0, d_wd, pivot.d_accel)
     )
     # the front wheel: centre F + r R_k(β) z, axle n = R_k(β) y, both on the steering body
-    R = axis_rotation(k, beta)
+    R = rot_axis(k, beta)  # Rodrigues, R_k(β)
     centre = _rigid_point(pivot, w, wd0, d_wd, foot + r * R @ Z - hub)
     n = R @ Y
     _, cb = _steering(beta)
