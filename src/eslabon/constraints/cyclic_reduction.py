@@ -270,11 +270,21 @@ def chain_system(model, q) -> tuple:
     >>> D.shape, U.shape, sizes
     ((3, 5, 5), (2, 5, 5), [5, 5, 5])
     """
+    return _blocks(_chain_solver(model, q))
+
+
+def _chain_solver(model, q):
+    """The :class:`.operator_tree.ConstraintForceSolver` of a serial chain (refused
+    otherwise)."""
     from . import operator_tree as ot
 
     if np.any(model.parent[1:] != np.arange(model.nb)):
         raise ValueError("model: the cyclic reduction here takes a serial chain (parent i − 1)")
-    solver = ot.ConstraintForceSolver(model, q)  # fixed bodies folded: still a chain
+    return ot.ConstraintForceSolver(model, q)  # fixed bodies folded: still a chain
+
+
+def _blocks(solver) -> tuple:
+    """(D, U, sizes) of :func:`chain_system` from the chain's solver's blocks of A."""
     sizes = [w.shape[1] for w in solver.W]
     n, b = len(sizes), max(sizes)
     D = np.tile(np.eye(b), (n, 1, 1))
@@ -329,8 +339,8 @@ def forward_dynamics(
 
     if solver not in SOLVERS:
         raise ValueError(f"solver: expected one of {SOLVERS}, got {solver!r}")
-    D, U, sizes = chain_system(model, q)
-    fd = ot.ConstraintForceSolver(model, q)
+    fd = _chain_solver(model, q)  # built once: its blocks of A and the operators
+    D, U, sizes = _blocks(fd)
     xi = ot.inverse_dynamics(model, q, qd, np.zeros(model.nv)).tau  # ➊
     tau = np.asarray(tau, dtype=float)
     d, n = fd.data, len(fd.data.parent)

@@ -56,8 +56,8 @@ import numpy as np
 from .._args import require_finite
 from .._engine.joint_types import NAMES, constant_subspace, subspace
 from ..dynamics import soa
+from ..dynamics.quantity import check_states
 from ..kinematics.kinematic_pass import kinematic_pass
-from ..model.configuration import check_configuration
 from ..spatial.rotations import skew
 from ..spatial.spatial6 import translation_operator as translation
 from .batch import batched
@@ -153,18 +153,14 @@ def require_tree_joints(model, what: str = "the spatial-operator form on trees")
 
 
 def _check_state(model, q, **rates):
-    q = np.asarray(q, dtype=float)
-    if q.shape != (model.nq,):
-        raise ValueError(f"q: expected {model.nq} numbers (one state), got shape {q.shape}")
-    out = [q]
-    for name, x in rates.items():
-        x = np.zeros(model.nv) if x is None else np.asarray(x, dtype=float)
-        if x.shape != (model.nv,):
-            raise ValueError(f"{name}: expected {model.nv} numbers, got shape {x.shape}")
-        out.append(x)
+    """One state checked by the dynamics' state check (shapes, unit quaternions), rates
+    given as None taken as zero, all finite; [q, *rates] as float arrays."""
+    fields = {name: np.zeros(model.nv) if x is None else x for name, x in rates.items()}
+    out, batch = check_states(model, q=q, **fields)
+    if batch:
+        raise ValueError(f"q: expected one state of {model.nq} numbers, got shape {out[0].shape}")
+    out = [np.asarray(x, dtype=float) for x in out]
     require_finite("operator_tree", **dict(zip(("q", *rates), out, strict=True)))
-    if model.nq != model.nv:
-        check_configuration(model, q)
     return out
 
 

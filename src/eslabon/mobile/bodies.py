@@ -13,11 +13,6 @@ import numpy as np
 Z = np.array([0.0, 0.0, 1.0])
 
 
-def _z_cross(v):
-    """z × v."""
-    return np.array([-v[1], v[0], 0.0])
-
-
 class BodyMotion(NamedTuple):
     """One rigid body of the platform (chassis-frame vectors; see the module docstring).
 
@@ -113,7 +108,7 @@ class ChassisMotion(NamedTuple):
             chassis frame's axes.
         """
         p = np.asarray(p, dtype=float)
-        zxp = _z_cross(p)
+        zxp = np.cross(Z, p)
         pxy = np.array([p[0], p[1], 0.0])
         o = self.origin
         return PointMotion(
@@ -203,7 +198,7 @@ def _wheel(
     r ψ̇ = v_c · w with w = e + tan α n, so r ψ̈ = r̈_c · w + γ̇ v_c · (z × w) (w turns with
     the wheel's yaw γ; the last term vanishes for a plain wheel, whose v_c · n = 0)."""
     e = np.array([np.cos(heading), np.sin(heading), 0.0])
-    n = _z_cross(e)
+    n = np.cross(Z, e)
     if roller_angle is None:
         spin = centre.velocity @ e / radius
         spin_accel0 = centre.accel0 @ e / radius
@@ -211,7 +206,7 @@ def _wheel(
     else:
         w = e + np.tan(roller_angle) * n
         spin = centre.velocity @ w / radius
-        spin_accel0 = (centre.accel0 @ w + yaw_rate * (centre.velocity @ _z_cross(w))) / radius
+        spin_accel0 = (centre.accel0 @ w + yaw_rate * (centre.velocity @ np.cross(Z, w))) / radius
         d_spin = w @ centre.d_accel / radius
     R = np.column_stack([e, n, Z])
     inertia = R @ np.diag([mass * radius**2 / 4, mass * radius**2 / 2, mass * radius**2 / 4]) @ R.T
@@ -220,7 +215,7 @@ def _wheel(
         mass,
         inertia,
         yaw_rate * Z + spin * n,
-        yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * _z_cross(n),
+        yaw_accel0 * Z + spin_accel0 * n + spin * yaw_rate * np.cross(Z, n),
         centre.accel0,
         np.outer(Z, d_yaw_accel) + np.outer(n, d_spin),
         centre.d_accel,

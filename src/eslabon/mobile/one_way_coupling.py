@@ -14,7 +14,7 @@ import numpy as np
 
 from . import steered_cart
 from .gibbs import _arm_pass, _solve, platform_terms
-from .platforms import Tricycle, _z_cross
+from .platforms import Tricycle, Z
 
 #: the tricycle's mass constants in ``mode="thesis"`` (:class:`ThesisOptions`)
 THESIS_CONSTANTS = ("martinenko", "platform")
@@ -128,7 +128,7 @@ def _thesis_accelerations(mm, config, q, nu, qd, u, tau, locked):
     ch = mm.platform.chassis(config, nu)
     if not opts.lateral_acceleration:  # (3.21): the frame's turning dropped, ÿ_R = 0
         o = ch.origin
-        turning = ch.yaw_rate * _z_cross(o.velocity)
+        turning = ch.yaw_rate * np.cross(Z, o.velocity)
         ch = ch._replace(origin=o._replace(accel0=o.accel0 - turning))
     mount = ch.point(mm.mount.translation)
     if opts.platform_acceleration:  # V̇ and θ̈ reach the arm's base

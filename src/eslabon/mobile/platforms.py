@@ -47,7 +47,6 @@ from .bodies import (  # noqa: F401  (re-exported: the platforms' shared motions
     _pose,
     _wheel,
     _yawing,
-    _z_cross,
 )
 from .steered_cart import _steering
 from .tilted_steering import tilted_chassis, tilted_motion
@@ -405,7 +404,7 @@ class Tricycle:
         names = ("front",) if p.front_wheels == 1 else ("front_left", "front_right")
         for name, side in zip(names, sides, strict=True):
             d = side * p.front_half_track * np.array([-np.sin(beta), np.cos(beta), 0.0])
-            zxd = _z_cross(d)
+            zxd = np.cross(Z, d)
             centre = PointMotion(
                 pivot.velocity + g_rate * zxd,
                 pivot.accel0 + g_acc0 * zxd - g_rate**2 * d,

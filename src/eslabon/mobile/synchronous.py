@@ -26,11 +26,11 @@ from ..model.validate import as_int
 from .platforms import (
     ChassisMotion,
     PointMotion,
+    Z,
     _check_params,
     _platform_motion,
     _wheel,
     _yawing,
-    _z_cross,
 )
 
 
@@ -234,7 +234,7 @@ class SynchronousDrive:
         g = config[3]
         v, g_rate = nu
         e = np.array([np.cos(g), np.sin(g), 0.0])
-        origin = PointMotion(v * e, v * g_rate * _z_cross(e), np.column_stack([e, np.zeros(3)]))
+        origin = PointMotion(v * e, v * g_rate * np.cross(Z, e), np.column_stack([e, np.zeros(3)]))
         return ChassisMotion(0.0, 0.0, np.zeros(2), origin)
 
     def motion(self, config, nu):

@@ -35,6 +35,8 @@ import numpy as np
 from .._args import finite_array, finite_number
 from .wheel_kinematics import planar_transform
 
+_I4 = np.eye(4)
+
 __all__ = [
     "planar_rate",
     "planar_accel",
@@ -102,13 +104,6 @@ def planar_accel(theta, theta_dot, theta_ddot, x_ddot=0.0, y_ddot=0.0) -> np.nda
     return T
 
 
-def _product(mats):
-    out = np.eye(4)
-    for M in mats:
-        out = out @ M
-    return out
-
-
 def _chain(T, name):
     T = [finite_array(M, f"{name}[{i}]", (4, 4)) for i, M in enumerate(T)]
     if not T:
@@ -143,7 +138,8 @@ def velocity_cascade(T, T_dot) -> np.ndarray:
     T, Td = _chain(T, "T"), _chain(T_dot, "T_dot")
     if len(T) != len(Td):
         raise ValueError("T_dot: expected one derivative per transform")
-    return sum(_product(T[:i] + [Td[i]] + T[i + 1 :]) for i in range(len(T)))
+    # the leading identity lets multi_dot take a chain of one
+    return sum(np.linalg.multi_dot([_I4, *T[:i], Td[i], *T[i + 1 :]]) for i in range(len(T)))
 
 
 def acceleration_cascade(T, T_dot, T_ddot) -> np.ndarray:
@@ -175,10 +171,11 @@ def acceleration_cascade(T, T_dot, T_ddot) -> np.ndarray:
     if not len(T) == len(Td) == len(Tdd):
         raise ValueError("T_dot, T_ddot: expected one derivative of each order per transform")
     m = len(T)
-    out = sum(_product(T[:i] + [Tdd[i]] + T[i + 1 :]) for i in range(m))
+    out = sum(np.linalg.multi_dot([_I4, *T[:i], Tdd[i], *T[i + 1 :]]) for i in range(m))
     for i in range(m):
         for j in range(i + 1, m):
-            out = out + 2 * _product(T[:i] + [Td[i]] + T[i + 1 : j] + [Td[j]] + T[j + 1 :])
+            pair = [_I4, *T[:i], Td[i], *T[i + 1 : j], Td[j], *T[j + 1 :]]
+            out = out + 2 * np.linalg.multi_dot(pair)
     return out
 
 
