@@ -335,7 +335,7 @@ def forward_dynamics(
     True
     """
     from . import operator_tree as ot
-    from .tree_blocks import apply_blocks
+    from .tree_blocks import _apply_blocks
 
     if solver not in SOLVERS:
         raise ValueError(f"solver: expected one of {SOLVERS}, got {solver!r}")
@@ -347,13 +347,13 @@ def forward_dynamics(
     k = [Hi.shape[1] for Hi in d.H]
     net = tau - xi
     FT = [net[d.dof[i] : d.dof[i] + k[i]] for i in range(n)]
-    qdd1 = apply_blocks(fd.C, FT, k)  # ➋
+    qdd1 = _apply_blocks(fd.C, FT, k)  # ➋
     S = np.zeros((n, D.shape[1]))
-    for i, s_i in enumerate(apply_blocks(fd.B, FT, sizes)):
+    for i, s_i in enumerate(_apply_blocks(fd.B, FT, sizes)):
         S[i, : sizes[i]] = -s_i  # ➌
     run = cyclic_reduction_solve if solver == "cyclic_reduction" else thomas_solve
     FS = [x[: sizes[i]] for i, x in enumerate(run(D, U, S, count))]  # ➍
-    qdd2 = apply_blocks(fd.Bt, FS, k)  # ➎
+    qdd2 = _apply_blocks(fd.Bt, FS, k)  # ➎
     out = np.zeros(model.nv)
     for i in range(n):
         if d.dof[i] >= 0:

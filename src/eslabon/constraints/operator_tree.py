@@ -62,12 +62,12 @@ from ..spatial.rotations import skew
 from ..spatial.spatial6 import translation_operator as translation
 from .batch import batched
 from .tree_blocks import (
-    apply_blocks,
+    _apply_blocks,
+    _fold_fixed_bodies,
+    _inverse_inertias,
+    _k_blocks,
+    _project_blocks,
     eliminate_leaves_first,
-    fold_fixed_bodies,
-    inverse_inertias,
-    k_blocks,
-    project_blocks,
 )
 
 __all__ = [
@@ -517,15 +517,15 @@ class ConstraintForceSolver:
     """
 
     def __init__(self, model, q):
-        d, names = fold_fixed_bodies(tree_data(model, q, np.zeros(model.nv)), model.body_names[1:])
+        d, names = _fold_fixed_bodies(tree_data(model, q, np.zeros(model.nv)), model.body_names[1:])
         self.model, self.data = model, d
-        K = k_blocks(d, inverse_inertias(d, names))
+        K = _k_blocks(d, _inverse_inertias(d, names))
         self.W = [soa.complement(Hi) for Hi in d.H]
         self.Hbar = [soa.force_map(Hi) for Hi in d.H]
-        self.A = project_blocks(K, self.W, self.W)
-        self.B = project_blocks(K, self.W, self.Hbar)
-        self.Bt = project_blocks(K, self.Hbar, self.W)
-        self.C = project_blocks(K, self.Hbar, self.Hbar)
+        self.A = _project_blocks(K, self.W, self.W)
+        self.B = _project_blocks(K, self.W, self.Hbar)
+        self.Bt = _project_blocks(K, self.Hbar, self.W)
+        self.C = _project_blocks(K, self.Hbar, self.Hbar)
         self.fill = 0
 
     def solve(self, force) -> np.ndarray:
@@ -544,11 +544,11 @@ class ConstraintForceSolver:
         d, n = self.data, len(self.data.parent)
         FT = [force[d.dof[i] : d.dof[i] + d.H[i].shape[1]] for i in range(n)]
         k = [Hi.shape[1] for Hi in d.H]
-        qdd1 = apply_blocks(self.C, FT, k)  # ➋
-        S = [-x for x in apply_blocks(self.B, FT, [6 - x for x in k])]  # ➌
+        qdd1 = _apply_blocks(self.C, FT, k)  # ➋
+        S = [-x for x in _apply_blocks(self.B, FT, [6 - x for x in k])]  # ➌
         sol = eliminate_leaves_first(self.A, S)  # ➍
         self.fill = sol.fill
-        qdd2 = apply_blocks(self.Bt, sol.x, k)  # ➎ (+)
+        qdd2 = _apply_blocks(self.Bt, sol.x, k)  # ➎ (+)
         out = np.zeros(self.model.nv)
         for i in range(n):
             if d.dof[i] >= 0:

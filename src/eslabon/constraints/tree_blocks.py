@@ -22,7 +22,7 @@ from ..spatial.spatial6 import translation_operator as translation
 __all__ = ["Elimination", "eliminate_leaves_first"]
 
 
-def k_blocks(d, I_inv) -> dict:
+def _k_blocks(d, I_inv) -> dict:
     """The non-zero blocks of K = Pᵀ I⁻¹ P of a tree, {(j, k): (6, 6)} with both (j, k)
     and (k, j) (module docstring: diagonal, parent–child and sibling blocks)."""
     n = len(d.parent)
@@ -46,12 +46,12 @@ def k_blocks(d, I_inv) -> dict:
     return K
 
 
-def project_blocks(K: dict, left, right) -> dict:
+def _project_blocks(K: dict, left, right) -> dict:
     """{(j, k): left_jᵀ K_jk right_k} for per-body maps (e.g. A = WᵀKW, B = WᵀKH̄)."""
     return {(j, k): left[j].T @ blk @ right[k] for (j, k), blk in K.items()}
 
 
-def apply_blocks(blocks: dict, x: list, sizes) -> list:
+def _apply_blocks(blocks: dict, x: list, sizes) -> list:
     """y_j = Σ_k blocks[j, k] x_k, a list of per-body vectors (rows of ``sizes``)."""
     y = [np.zeros(s) for s in sizes]
     for (j, k), blk in blocks.items():
@@ -135,7 +135,7 @@ def eliminate_leaves_first(blocks: dict, S: list) -> Elimination:
     return Elimination(x, fill)
 
 
-def inverse_inertias(d, names) -> np.ndarray:
+def _inverse_inertias(d, names) -> np.ndarray:
     """I_i⁻¹ (n, 6, 6) from the centroidal inertias, P̂(−s)ᵀ diag(J_cm⁻¹, 1/m) P̂(−s).
 
     Raises
@@ -161,7 +161,7 @@ def inverse_inertias(d, names) -> np.ndarray:
     return out
 
 
-def fold_fixed_bodies(d, names) -> tuple:
+def _fold_fixed_bodies(d, names) -> tuple:
     """The tree with every body on a fixed joint folded into its parent: its 6×6
     inertia moved to the parent's origin, I_p + P̂(O_c − O_p) I_c P̂(O_c − O_p)ᵀ (exact:
     it moves rigidly with the parent), its children hung from the parent; a body fixed

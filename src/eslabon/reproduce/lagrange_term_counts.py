@@ -63,6 +63,7 @@ import ast
 import inspect
 import sys
 import textwrap
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -193,15 +194,60 @@ ROWS = (
 
 
 def thesis_terms(n: int = THESIS_N) -> list:
-    """[(key, quantity, multiplications, additions)] of §4.4's terms for n joints."""
+    """§4.4's terms for n joints, the thesis's formulas evaluated.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of revolute joints (default 6, the thesis's T3).
+
+    Returns
+    -------
+    list of tuple
+        (key, quantity, multiplications, additions), one per term of
+        :data:`THESIS_TERMS`, in the text's order.
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a whole number of at least 1.
+
+    Examples
+    --------
+    >>> from eslabon.reproduce.lagrange_term_counts import thesis_terms
+    >>> thesis_terms(6)[0][2:]  # term 1, I_i A_i: 18·C(7, 2) products, 12·C(7, 2) sums
+    (378, 252)
+    """
     n = opcount._check_n(n)
     return [(t.key, t.quantity, t.mul(n), t.add(n)) for t in THESIS_TERMS]
 
 
 def thesis_totals(n: int = THESIS_N) -> dict:
-    """The terms' sums beside the closed forms (4.4.3)–(4.4.4) as printed: ``"terms"``
-    (mul, add), ``"closed_form"`` (mul, add) and ``"add_gap"`` = closed form − terms
-    (11n: the summand of (4.4.4) is 11 per joint more than its terms')."""
+    """The terms' sums beside the closed forms (4.4.3)–(4.4.4) as printed.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of revolute joints (default 6, the thesis's T3).
+
+    Returns
+    -------
+    dict
+        ``"terms"`` (mul, add) summed over :func:`thesis_terms`, ``"closed_form"``
+        (mul, add) of (4.4.3)–(4.4.4) and ``"add_gap"`` = closed form − terms in the
+        additions (11n: the summand of (4.4.4) is 11 per joint more than its terms').
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a whole number of at least 1.
+
+    Examples
+    --------
+    >>> from eslabon.reproduce.lagrange_term_counts import thesis_totals
+    >>> thesis_totals(6)
+    {'terms': (1896, 1304), 'closed_form': (1896, 1370), 'add_gap': 66}
+    """
     rows = thesis_terms(n)
     terms = (sum(r[2] for r in rows), sum(r[3] for r in rows))
     closed = opcount.lagrange_model(n)
@@ -225,13 +271,22 @@ def _statements(func) -> dict:
     return out
 
 
+_COUNTING_LOCK = threading.RLock()
+
+
 class _Counting:
     """Within the block, :mod:`eslabon.dynamics.lagrange` computes on counting arrays:
-    its numpy and its kinematic pass's outputs (the pass itself runs uncounted)."""
+    its numpy and its kinematic pass's outputs (the pass itself runs uncounted).
+
+    It swaps module globals of :mod:`eslabon.dynamics.lagrange` and resets the shared
+    counters, so it holds a process-wide lock: one counting block at a time. A thread
+    calling ``lagrange`` outside the block while another counts still sees the counting
+    stand-ins; the counts are for single-threaded use."""
 
     def __enter__(self):
         import dataclasses
 
+        _COUNTING_LOCK.acquire()
         self.real = {"np": lagrange.np, "kinematic_pass": lagrange.kinematic_pass}
         real_pass = self.real["kinematic_pass"]
 
@@ -251,6 +306,7 @@ class _Counting:
     def __exit__(self, *exc):
         lagrange.np = self.real["np"]  # type: ignore[assignment]
         lagrange.kinematic_pass = self.real["kinematic_pass"]  # type: ignore[assignment]
+        _COUNTING_LOCK.release()
         return False
 
 
@@ -271,7 +327,33 @@ def measured_statements(n: int = THESIS_N) -> dict:
     counted statement by statement (the arithmetic between two of the function's line
     events goes to the statement being run; its kinematic pass runs uncounted: the thesis
     takes those data from the kinematics). Statements that do no counted arithmetic are
-    left out."""
+    left out.
+
+    Not thread-safe in itself: the counting swaps module globals of
+    :mod:`eslabon.dynamics.lagrange` and sets a trace function; calls from several
+    threads are serialized by a lock.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of revolute joints (default 6, the thesis's T3).
+
+    Returns
+    -------
+    dict
+        {statement: {"mul": int, "add": int}}, keyed by the names the statement assigns.
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a whole number of at least 1.
+
+    Examples
+    --------
+    >>> from eslabon.reproduce.lagrange_term_counts import measured_statements
+    >>> list(measured_statements(3))[:3]
+    ['w', 'v', 'c']
+    """
     model = counted.chain_model(opcount._check_n(n))
     q = counted.probe_state(n)
     where = _statements(lagrange.lagrange_terms)
@@ -305,8 +387,31 @@ def measured_statements(n: int = THESIS_N) -> dict:
 
 def measured_terms(n: int = THESIS_N) -> dict:
     """{group of :data:`MEASURED_GROUPS`: {"mul", "add", "statements"}} from
-    :func:`measured_statements`; a statement in no group raises RuntimeError (the
-    grouping is out of date with ``lagrange_terms``)."""
+    :func:`measured_statements`.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of revolute joints (default 6, the thesis's T3).
+
+    Returns
+    -------
+    dict
+        {group: {"mul": int, "add": int, "statements": list of str}}.
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a whole number of at least 1.
+    RuntimeError
+        A statement in no group (the grouping is out of date with ``lagrange_terms``).
+
+    Examples
+    --------
+    >>> from eslabon.reproduce.lagrange_term_counts import measured_terms
+    >>> measured_terms(3)["C"]["statements"]
+    ['C']
+    """
     statements = measured_statements(n)
     owner = {s: g for g, names in MEASURED_GROUPS.items() for s in names}
     out = {g: {"mul": 0, "add": 0, "statements": []} for g in MEASURED_GROUPS}
@@ -325,7 +430,30 @@ def table(n: int = THESIS_N) -> list:
     eslabon additions, note) for n joints, as :data:`ROWS`: each thesis term's formulas
     evaluated beside eslabon's measured counts of the statements that compute it (None
     where a side has no such row), then the totals of I and C (eslabon's without its
-    kinematics, gravity and friction rows) and the totals (4.4.3)–(4.4.4) as printed."""
+    kinematics, gravity and friction rows) and the totals (4.4.3)–(4.4.4) as printed.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of revolute joints (default 6, the thesis's T3).
+
+    Returns
+    -------
+    list of tuple
+        (label, thesis mul, thesis add, eslabon mul, eslabon add, note); None where a
+        side has no such row.
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a whole number of at least 1.
+
+    Examples
+    --------
+    >>> from eslabon.reproduce.lagrange_term_counts import table
+    >>> table(3)[-1][:3]  # (4.4.3)–(4.4.4) at n = 3
+    ('total as printed, (4.4.3)–(4.4.4)', 312, 246)
+    """
     theirs = {k: (m, a) for k, _, m, a in thesis_terms(n)}
     ours = measured_terms(n)
     none = (None, None)
@@ -346,7 +474,33 @@ def table(n: int = THESIS_N) -> list:
 
 
 def report(n: int = THESIS_N) -> tuple[dict, list]:
-    """The table of :func:`table` as data and text lines, for ``eslabon reproduce rojas``."""
+    """The table of :func:`table` as data and text lines, for ``eslabon reproduce rojas``.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of revolute joints (default 6, the thesis's T3).
+
+    Returns
+    -------
+    data : dict
+        ``"n"``, ``"rows"`` (the table's rows as lists), ``"terms"``, ``"closed_form"``
+        and ``"add_gap"`` of :func:`thesis_totals`.
+    lines : list of str
+        The printed table.
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a whole number of at least 1.
+
+    Examples
+    --------
+    >>> from eslabon.reproduce.lagrange_term_counts import report
+    >>> data, lines = report(3)
+    >>> data["add_gap"]  # 11 per joint
+    33
+    """
     rows = table(n)
     totals = thesis_totals(n)
     lines = [

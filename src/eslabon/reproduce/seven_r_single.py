@@ -179,9 +179,45 @@ def solve_position(q0, R, p, equations, tol=None):
     With ``tol`` None it runs to the round-off floor (see the module docstring). With a
     tolerance it stops as the thesis's NLLS does (Rojas Salgado (1987), Appendix,
     ``DATA TOL … /0.000001/``): before a step when ‖f‖∞ < ``tol``, and when the step's
-    ‖Δθ‖∞ < ``tol``, that step not applied. Raises RuntimeError if it has not stopped
-    within :data:`MAX_ITER` steps, ValueError for an unknown ``equations`` or a ``tol``
-    that is not a positive number."""
+    ‖Δθ‖∞ < ``tol``, that step not applied.
+
+    Parameters
+    ----------
+    q0 : ndarray (6,)
+        Starting joint angles θ₂ … θ₇ [rad]; its dtype (float32 or float64) is the
+        precision of the whole solve.
+    R : ndarray (3, 3)
+        The end rotation the cut chain must reach (:func:`loop_data`).
+    p : ndarray (3,)
+        The end point the cut chain must reach [m].
+    equations : {"redundant", "square"}
+        The 7 × 6 system (3.3.1.9) with (3.3.1.19) or the square 6 × 6 one.
+    tol : float, optional
+        The thesis's stopping tolerance; None (default) runs to the round-off floor.
+
+    Returns
+    -------
+    Solution
+        θ, the Householder factor of J there, the steps taken, ‖f‖∞ and κ₁.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``equations``, or a ``tol`` that is not a positive finite number.
+    RuntimeError
+        The steps still shrink after :data:`MAX_ITER` steps.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon.reproduce import seven_r_single as s7
+    >>> from eslabon.zoo import rojas
+    >>> R, p, _, _ = s7.loop_data(np.float32(np.radians(130.0)), np.float32(0), np.float32(0))
+    >>> q0 = np.radians(rojas.SEVEN_R_SYMMETRIC_DEG[1:]).astype(np.float32)
+    >>> sol = s7.solve_position(q0, R, p, "square")
+    >>> sol.q.dtype, bool(sol.residual < 1e-5)
+    (dtype('float32'), True)
+    """
     if equations not in ik.EQUATIONS:
         raise ValueError(f"equations: expected one of {ik.EQUATIONS}, got {equations!r}")
     if tol is not None and not (np.isfinite(tol) and tol > 0):
@@ -281,8 +317,31 @@ STUDY_TOLS = (1e-6, 1e-8, 1e-10, 1e-12, 1e-14)
 
 def share_redundant_smaller(runs: dict) -> dict:
     """Per quantity ("position", "rate", "acceleration"), the share of samples at which the
-    7 × 6 system's |error| is the smaller, ties (equal errors, exact zeros) left out, from
-    ``{"redundant": errors, "square": errors}`` as :func:`round_off_errors` returns."""
+    7 × 6 system's |error| is the smaller, ties (equal errors, exact zeros) left out.
+
+    Parameters
+    ----------
+    runs : dict
+        ``{"redundant": errors, "square": errors}``, each as :func:`round_off_errors`
+        returns it for the same times.
+
+    Returns
+    -------
+    dict
+        {"position", "rate", "acceleration": float}, a share in [0, 1]; NaN where every
+        sample ties.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon.reproduce.seven_r_single import share_redundant_smaller
+    >>> errors = {"position": np.array([1e-7, 2e-7]), "rate": np.zeros(2),
+    ...           "acceleration": np.array([1e-5, 1e-5])}
+    >>> other = {"position": np.array([2e-7, 1e-7]), "rate": np.zeros(2),
+    ...          "acceleration": np.array([2e-5, 3e-5])}
+    >>> share_redundant_smaller({"redundant": errors, "square": other})
+    {'position': 0.5, 'rate': nan, 'acceleration': 1.0}
+    """
     out = {}
     for key in ("position", "rate", "acceleration"):
         e7, e6 = np.abs(runs["redundant"][key]), np.abs(runs["square"][key])
@@ -297,7 +356,34 @@ def tolerance_study(t, tols=STUDY_TOLS) -> list:
     and for TOL = 1e-6 in single precision, both systems along :func:`input_motion` at
     times ``t`` (s). One dict per run: ``dtype`` ("float64"/"float32"), ``tol`` (None for
     the floor), ``share`` (:func:`share_redundant_smaller`), ``median`` (per system and
-    quantity, |error|) and ``iterations`` (mean Newton steps per sample, per system)."""
+    quantity, |error|) and ``iterations`` (mean Newton steps per sample, per system).
+
+    Parameters
+    ----------
+    t : array_like (m,)
+        Sample times [s] of :func:`input_motion`.
+    tols : sequence of float, optional
+        The TOLs run in double precision (default :data:`STUDY_TOLS`).
+
+    Returns
+    -------
+    list of dict
+        One per run: len(tols) + 2 rows, the double-precision floor and single-precision
+        TOL = 1e-6 last.
+
+    Raises
+    ------
+    ValueError
+        A TOL that is not a positive finite number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eslabon.reproduce.seven_r_single import tolerance_study
+    >>> rows = tolerance_study(np.linspace(0.0, 1.0, 3), tols=(1e-6,))
+    >>> [(r["dtype"], r["tol"]) for r in rows]
+    [('float64', 1e-06), ('float64', None), ('float32', 1e-06)]
+    """
     runs = [(np.float64, tol) for tol in tols] + [(np.float64, None), (np.float32, 1e-6)]
     rows = []
     for dtype, tol in runs:
