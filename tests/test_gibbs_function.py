@@ -57,6 +57,7 @@ def test_gibbs_function_refuses_multi_rate_joints():
         gibbs_function(model, es.neutral(model), np.zeros(model.nv), np.zeros(model.nv))
 
 
+@pytest.mark.numerics  # central differences of S: their error is round-off alone
 @pytest.mark.source("Araujo (2012)", "eq (2.25), (3.34): the Gibbs function")
 def test_reproduce_araujo_prints_s_its_gradient_and_hessian():
     from eslabon.reproduce.araujo_extensions import _gibbs_function

@@ -132,3 +132,12 @@ def test_reproduce_prints_each_mechanisms_two_mobilities_and_why_they_differ():
     differ = [n for n in MECHANISMS if data[n]["grubler_kutzbach"] != data[n]["jacobian_mobility"]]
     assert differ == ["bennett"]
     assert any(line.startswith("  bennett: over-constrained") for line in lines)
+    # Bennett's two numbers without ec.mobility: Grübler–Kutzbach 6(n − 1) − 5j over
+    # n = 4 links and j = 4 revolute pairs, and nv − rank of the constraint Jacobian at an
+    # assembled configuration (singular values 1.6, 0.53 and ~1e-16: the rank is clear)
+    assert data["bennett"]["grubler_kutzbach"] == 6 * (4 - 1) - 5 * 4 == -2
+    bennett = es.zoo.load("bennett")
+    q = ec.assemble(bennett, es.neutral(bennett) + 0.3, fixed=[0])
+    sv = np.linalg.svd(ec.constraint_jacobian(bennett, q), compute_uv=False)
+    rank = int(np.sum(sv > 1e-9 * sv[0]))
+    assert data["bennett"]["jacobian_mobility"] == bennett.nv - rank == 1

@@ -122,13 +122,26 @@ def test_cascades_of_any_chain_are_the_derivatives_of_the_product():
         return out
 
     t0 = 0.3
-    d1, d2 = _differences(lambda t: np.linalg.multi_dot(factors(t0 + t)), (-H, 0.0, H))
+
+    def differences(h):
+        f = {s: np.linalg.multi_dot(factors(t0 + s)) for s in (-h, 0.0, h)}
+        return (f[h] - f[-h]) / (2 * h), (f[h] - 2 * f[0.0] + f[-h]) / h**2
+
+    d1, d2 = differences(H)
+    # the differences' O(h²) error at H, estimated from the step 2H (Richardson: the
+    # error at 2H is 4 times that at H); their round-off, ~4 eps |Π| / H², is ~1e-9 of
+    # max|d2|. The estimates are ~1e-6 and 3e-6 of max|d2| here.
+    h1, h2 = differences(2 * H)
+    est1, est2 = np.abs(h1 - d1).max() / 3, np.abs(h2 - d2).max() / 3
+    scale = np.abs(d2).max()
     r = rates(t0)
     T = factors(t0)
     Td = [a for a, _ in r]
     Tdd = [b for _, b in r]
-    np.testing.assert_allclose(velocity_cascade(T, Td), d1, atol=1e-5)
-    np.testing.assert_allclose(acceleration_cascade(T, Td, Tdd), d2, atol=1e-4)
+    np.testing.assert_allclose(velocity_cascade(T, Td), d1, rtol=0, atol=2 * est1 + 1e-8 * scale)
+    np.testing.assert_allclose(
+        acceleration_cascade(T, Td, Tdd), d2, rtol=0, atol=2 * est2 + 1e-8 * scale
+    )
 
 
 def test_bad_chains_and_platforms_are_named():
