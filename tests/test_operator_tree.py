@@ -215,3 +215,22 @@ def test_batches_are_the_single_states_stacked():
         )
         np.testing.assert_array_equal(qdd[k], ot.forward_dynamics(model, q[k], v[k], a[k]))
     assert xi.shape == (3, model.nv) and out.constraint_force.shape[0] == 3
+
+
+def test_a_small_but_regular_body_is_not_refused():
+    """The singular-inertia test is relative to the body's own moments: a 1 g body of
+    1e-13 kg·m² moments (a sensor, a link in mm units) is regular and solves."""
+    from eslabon.model import ModelBuilder
+
+    b = ModelBuilder()
+    i = b.add_body(0, "R", axis=(0, 0, 1), mass=2.0, inertia=np.diag([0.2, 0.3, 0.1]))
+    i = b.add_body(i, "R", axis=(0, 1, 0), translation=(0.3, 0, 0), mass=1.0, inertia=np.eye(3))
+    tip = {"mass": 1e-3, "inertia": 1e-13 * np.eye(3), "com": (0.1, 0, 0)}
+    b.add_body(i, "R", axis=(0, 0, 1), translation=(0.2, 0, 0), **tip)
+    model = b.build(name="small_tip")
+    rng = np.random.default_rng(3)
+    q, v, tau = rng.normal(size=3), rng.normal(size=3), rng.normal(size=3)
+    qdd = ot.forward_dynamics(model, q, v, tau)  # the constraint-force form
+    # the form inverts each 6×6 inertia: the tip's has κ ≈ 1e10 (1e-3 kg beside
+    # 1e-13 kg·m²), so agreement to ~κ eps ≈ 1e-6 (6e-9 here)
+    assert _rel(qdd, es.forward_dynamics(model, q, v, tau)) < 1e-6

@@ -146,7 +146,7 @@ def _inverse_inertias(d, names) -> np.ndarray:
     out = np.empty_like(d.inertia)
     for i in range(len(d.parent)):
         m, ev = d.mass[i], np.linalg.eigvalsh(d.J_cm[i])
-        if m <= 0.0 or ev[0] <= 1e-12 * max(1.0, ev[-1]):
+        if m <= 0.0 or ev[0] <= 1e-12 * ev[-1]:  # relative to the body's own scale
             raise ValueError(
                 f"model: body {names[i]!r} has a singular 6×6 inertia (mass {m:.3g}, "
                 f"smallest centroidal moment {ev[0]:.3g}, with the bodies fixed to it): the "
