@@ -200,13 +200,9 @@ BETA_SPLINE_READINGS = {
 
 def knot_rate_spline(t_knots, rates, start=0.0):
     """The C² cubic spline s(t) whose rate at every knot is given, with s(t₀) = ``start``
-    and s̈(t₀) = 0.
-
-    On [t_k, t_k+1] (h_k = t_k+1 − t_k, d_k = s_k+1 − s_k, rates ṡ_k) the cubic with
-    these end values and rates has s̈(t_k⁺) = 6d_k/h_k² − (4ṡ_k + 2ṡ_k+1)/h_k and
-    s̈(t_k+1⁻) = −6d_k/h_k² + (2ṡ_k + 4ṡ_k+1)/h_k; s̈(t₀⁺) = 0 gives d₀ and continuity of
-    s̈ at each interior knot gives d_k from d_k−1. For the cycloid's rates at Rojas
-    Salgado (1987) §4.4's 21 knots this spline is β(t) of Tables 5.4.1 and 5.6.2.
+    and s̈(t₀) = 0: the ``spline`` of :func:`eslabon.trajectory.knot_rate_law` (its
+    docstring has the equations). For the cycloid's rates at Rojas Salgado (1987) §4.4's
+    21 knots it is β(t) of Tables 5.4.1 and 5.6.2.
 
     Parameters
     ----------
