@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from eslabon._engine.layout import COM_SLIDE, HEADER, STRIDE
+from eslabon._engine.status import WRONG_SHAPE
+from eslabon.dynamics.regressor_kernel import pack_regressor, regressor_one
 from eslabon.identification import (
     joint_torque_regressor,
     kinetic_energy_regressor,
@@ -17,7 +20,8 @@ from eslabon.identification import (
     static_regressor,
     with_parameters,
 )
-from eslabon.identification.regressor import reference_regressor
+from eslabon.identification.parameters import joint_columns
+from eslabon.identification.regressor import packed_regressor, reference_regressor
 
 TREE_MODELS = tuple(n for n in es.zoo.names() if not es.zoo.load(n).constraints)
 TREES = ("RFPRRFPRR", "BRRSRPRU", "RHULSPRFR", "BSFUHLRP", "SSFRR")
@@ -86,8 +90,6 @@ def test_compiled_regressor_equals_the_numpy_form(name):
     the numpy form's Y = Σ J_iᵀ A_i, one state and a batch of 9 (more states than chunks
     on two threads), each batch row the state's own call."""
     model = MODELS[name]
-    if model.has_moving_com:
-        return
     rng = np.random.default_rng(11)
     for _ in range(2):
         q, qd, qdd = _state(model, rng)
@@ -103,6 +105,47 @@ def test_compiled_regressor_equals_the_numpy_form(name):
     if fast is not None and model.mimic is None:
         lean = fast.fast(model, q[4], qd[4], qdd[4])
         assert lean is not None and _rel(lean, fast.general(model, q[4], qd[4], qdd[4])) < 1e-14
+
+
+def _book_packed(book):
+    """The regressor's packed model of seed 001's book mode, packed as if its bodies were
+    rigid and then given back its sliding centres of mass (what a stale or forged
+    ``packed_regressor`` would hand the C entry)."""
+    rows = HEADER + STRIDE * np.arange(book.nb + 1)
+    rigid = np.array(book.packed)
+    slide = rigid[rows + COM_SLIDE].copy()
+    rigid[rows + COM_SLIDE] = 0.0
+    jc = joint_columns(book)
+    rates = np.full(book.engine_nv, -1.0)
+    rates[jc.rates] = jc.columns
+    P = np.array(pack_regressor(rigid, book.body_row, rates, parameter_count(book)))
+    assert np.any(slide != 0.0)
+    P[rows + COM_SLIDE] = slide
+    P.setflags(write=False)
+    return P
+
+
+def test_both_paths_refuse_a_sliding_centre_of_mass():
+    """Seed 001's book mode (a COM sliding with its prismatic joint): packed_regressor
+    refuses to pack it, the kernel refuses a packed model that has one (so the C entry
+    hands over to the general path, which names it), one state and a batch."""
+    book = es.zoo.load("practica_4dof", book_com=True)
+    assert book.has_moving_com
+    q, qd, qdd = _state(book, np.random.default_rng(1))
+    with pytest.raises(ValueError, match="slides"):
+        packed_regressor(book)
+    P = _book_packed(book)
+    Y = np.full((book.nv, parameter_count(book)), 7.0)
+    assert regressor_one(P, q, qd, qdd, Y, None) == WRONG_SHAPE
+    assert np.all(Y == 7.0)
+    object.__setattr__(book, "packed_regressor", P)
+    fast = getattr(joint_torque_regressor, "__self__", None)
+    if fast is not None:
+        assert fast.fast(book, q, qd, qdd) is None
+    with pytest.raises(ValueError, match="slides"):
+        joint_torque_regressor(book, q, qd, qdd)
+    with pytest.raises(ValueError, match="slides"):
+        joint_torque_regressor(book, *_state(book, np.random.default_rng(2), 3))
 
 
 def test_compiled_regressor_refuses_non_finite_states():

@@ -50,10 +50,21 @@ from .._engine.joints import (
     quaternion_row,
 )
 from .._engine.lanes import at, clear, g3, g9, zero_of
-from .._engine.layout import H_GRAVITY, H_NB, H_NQ, H_NV, HEADER, MASS, STRIDE, VIDX, VISCOUS
+from .._engine.layout import (
+    COM_SLIDE,
+    H_GRAVITY,
+    H_NB,
+    H_NQ,
+    H_NV,
+    HEADER,
+    MASS,
+    STRIDE,
+    VIDX,
+    VISCOUS,
+)
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, near_angles
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
-from .._engine.status import NON_FINITE, NOT_UNIT, OK
+from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from .._engine.tuples import add, cross, mm, mt, mtv, mv, s3, s9, sub
 
 
@@ -162,8 +173,9 @@ def _outward(P, q, qd, qdd, ws, ref, extended):
 @njit(cache=True)
 def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
-    outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, or NON_FINITE
-    when a state or a body's motion is not finite.
+    outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, NON_FINITE
+    when a state or a body's motion is not finite, or WRONG_SHAPE (Y untouched) when a
+    centre of mass slides with its joint (seed 001's book mode: the bodies are not rigid).
 
     Every row's joint coefficients (σ_n, σ_f) (:func:`_joint_coefficients`) and every
     body's ten columns are taken to world axes about the world origin once, so that the
@@ -173,6 +185,10 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     nb = int(P[H_NB])
     nv = int(P[H_NV])
     p = int(P[row_offset(nb + 1) - 1])
+    for i in range(nb + 1):  # a cheap guard before any write
+        o = row_offset(i)
+        if P[o + COM_SLIDE] != 0.0:
+            return WRONG_SHAPE
     for k in range(nv):
         for c in range(p):
             Y[k, c] = 0.0
@@ -364,6 +380,11 @@ def pack_regressor(packed, body_row, rate_columns, p):
     ndarray
         A copy of ``packed`` with the block and friction columns in ``MASS`` and
         ``VISCOUS`` and p as its last value.
+
+    Raises
+    ------
+    ValueError
+        A centre of mass that slides with its joint (the regressor needs rigid bodies).
     """
     P = np.array(packed, dtype=float)
     rows = int(P[H_NB]) + 1
@@ -373,6 +394,8 @@ def pack_regressor(packed, body_row, rate_columns, p):
     rates = P[offsets + VIDX].astype(int)
     P[offsets + VISCOUS] = np.where(rates >= 0, np.asarray(rate_columns)[rates], -1.0)
     P[-1] = float(p)
+    if np.any(P[offsets + COM_SLIDE] != 0.0):
+        raise ValueError("packed: a centre of mass slides with its joint; expected rigid bodies")
     P.setflags(write=False)
     return P
 

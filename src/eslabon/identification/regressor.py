@@ -40,6 +40,7 @@ from .._engine import entrypoints as _entrypoints
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
+from .._engine.status import WRONG_SHAPE
 from ..dynamics.quantity import check_states, engine_arrays
 from ..dynamics.regressor_kernel import pack_regressor, regressor_many, regressor_one
 from ..kinematics.drivers import jacobian_many, jacobian_one
@@ -133,6 +134,7 @@ def packed_regressor(model) -> np.ndarray:
     """The packed model the compiled regressor reads (:func:`.pack_regressor` of
     :mod:`eslabon.dynamics.regressor_kernel`), made on first use and kept on the model as
     ``model.packed_regressor`` (models are immutable), where the C entry finds it."""
+    _check_model(model, "the regressor")
     found = getattr(model, "packed_regressor", None)
     if found is None:
         rates = np.full(model.engine_nv, -1.0)
@@ -203,6 +205,8 @@ def regressor_into(model, q, qd, qdd, out=None) -> np.ndarray:
     else:
         Y = np.empty((model.engine_nv, p))
         status = regressor_one(P, qe, qde, qdde, Y, extended)
+    if status == WRONG_SHAPE:
+        raise ValueError("model: the regressor's packed model does not fit its columns")
     if status != 0:
         explain_nonfinite("the regressor", q=q, qd=qd, qdd=qdd)
     if model.mimic is not None:  # τ = Gᵀ τ_e
