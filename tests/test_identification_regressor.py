@@ -148,6 +148,24 @@ def test_both_paths_refuse_a_sliding_centre_of_mass():
         joint_torque_regressor(book, *_state(book, np.random.default_rng(2), 3))
 
 
+def test_packed_columns_beyond_p_are_refused():
+    """pack_regressor refuses a p too small for its blocks; the kernel refuses a packed
+    model whose blocks or friction columns reach past its last value p."""
+    model = es.zoo.load("puma560")
+    p = parameter_count(model)
+    jc = joint_columns(model)
+    rates = np.full(model.engine_nv, -1.0)
+    rates[jc.rates] = jc.columns
+    with pytest.raises(ValueError, match="p: expected at least"):
+        pack_regressor(model.packed, model.body_row, rates, p - 1)
+    P = np.array(packed_regressor(model))
+    q, qd, qdd = _state(model, np.random.default_rng(3))
+    Y = np.empty((model.nv, p))
+    assert regressor_one(P, q, qd, qdd, Y, None) == 0
+    P[-1] = p - 1
+    assert regressor_one(P, q, qd, qdd, Y[:, : p - 1].copy(), None) == WRONG_SHAPE
+
+
 def test_compiled_regressor_refuses_non_finite_states():
     """A NaN state is named, one state or in a batch, as inverse dynamics names it."""
     model = es.zoo.load("puma560")

@@ -175,7 +175,8 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
     outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, NON_FINITE
     when a state or a body's motion is not finite, or WRONG_SHAPE (Y untouched) when a
-    centre of mass slides with its joint (seed 001's book mode: the bodies are not rigid).
+    centre of mass slides with its joint (seed 001's book mode: the bodies are not rigid)
+    or a packed column would lie beyond p.
 
     Every row's joint coefficients (σ_n, σ_f) (:func:`_joint_coefficients`) and every
     body's ten columns are taken to world axes about the world origin once, so that the
@@ -185,9 +186,9 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     nb = int(P[H_NB])
     nv = int(P[H_NV])
     p = int(P[row_offset(nb + 1) - 1])
-    for i in range(nb + 1):  # a cheap guard before any write
+    for i in range(nb + 1):  # cheap guards before any write
         o = row_offset(i)
-        if P[o + COM_SLIDE] != 0.0:
+        if P[o + COM_SLIDE] != 0.0 or P[o + MASS] + 10.0 > p or P[o + VISCOUS] + 3.0 > p:
             return WRONG_SHAPE
     for k in range(nv):
         for c in range(p):
@@ -384,7 +385,8 @@ def pack_regressor(packed, body_row, rate_columns, p):
     Raises
     ------
     ValueError
-        A centre of mass that slides with its joint (the regressor needs rigid bodies).
+        A centre of mass that slides with its joint (the regressor needs rigid bodies), or
+        p too small for the bodies' blocks (10 columns each) and friction columns (3).
     """
     P = np.array(packed, dtype=float)
     rows = int(P[H_NB]) + 1
@@ -394,8 +396,14 @@ def pack_regressor(packed, body_row, rate_columns, p):
     rates = P[offsets + VIDX].astype(int)
     P[offsets + VISCOUS] = np.where(rates >= 0, np.asarray(rate_columns)[rates], -1.0)
     P[-1] = float(p)
+    blocks, friction = P[offsets + MASS], P[offsets + VISCOUS]
     if np.any(P[offsets + COM_SLIDE] != 0.0):
         raise ValueError("packed: a centre of mass slides with its joint; expected rigid bodies")
+    if blocks.max() + 10.0 > p or friction.max() + 3.0 > p:
+        raise ValueError(
+            f"p: expected at least {int(max(blocks.max() + 10, friction.max() + 3))} "
+            f"columns for the bodies' blocks and the friction columns, got {p}"
+        )
     P.setflags(write=False)
     return P
 
