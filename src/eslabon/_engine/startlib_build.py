@@ -40,6 +40,7 @@ ENTRY_MODULES = (
     "eslabon.dynamics.derivative_drivers",
     "eslabon.kinematics.entries",
     "eslabon.kinematics.task_kernels",
+    "eslabon.dynamics.regressor_kernel",
 )
 RUNTIME_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startlib_runtime.c")
 
