@@ -320,3 +320,25 @@ def test_regressors_equal_pinocchios(name):
             assert np.abs(Ys[vi][:, cols] - Ysp[:, pcols]).max() < 1e-10 * scale
             assert np.abs(h[cols] - hp[pcols]).max() < 1e-10 * max(1.0, np.abs(hp).max())
             assert np.abs(u[cols] - up[pcols]).max() < 1e-10 * max(1.0, np.abs(up).max())
+
+
+@pytest.mark.parametrize("kind", ["float32", "strided", "read-only", "list"])
+def test_regressor_into_refuses_an_unusable_out(kind):
+    """A buffer the kernel cannot write in place is refused, naming ``out``."""
+    from eslabon.identification.regressor import regressor_into
+
+    model = es.zoo.load("puma560")
+    q, qd, qdd = _state(model, np.random.default_rng(6), 3)
+    shape = (3, model.nv, parameter_count(model))
+    out = {
+        "float32": np.empty(shape, dtype=np.float32),
+        "strided": np.empty((3, model.nv, 2 * shape[2]))[:, :, ::2],
+        "read-only": np.empty(shape),
+        "list": np.empty(shape).tolist(),
+    }[kind]
+    if kind == "read-only":
+        out.setflags(write=False)
+    with pytest.raises(ValueError, match="out: expected a writeable, C-contiguous float64"):
+        regressor_into(model, q, qd, qdd, out)
+    good = np.empty(shape)
+    assert regressor_into(model, q, qd, qdd, good) is good
