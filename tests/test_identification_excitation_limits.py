@@ -227,3 +227,14 @@ def test_a_urdf_limit_that_is_not_a_number_is_refused(tmp_path):
     )
     with pytest.raises(ValueError, match="urdf: joint 'joint1': a <limit> attribute"):
         JointLimits.of(es.zoo.load("planar2"), urdf=urdf)
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf"])
+def test_a_urdf_limit_that_is_not_finite_is_refused(tmp_path, text):
+    urdf = tmp_path / "bad.urdf"
+    urdf.write_text(
+        '<robot name="r"><joint name="joint2" type="revolute">'
+        f'<limit lower="-1" upper="1" velocity="{text}" effort="1"/></joint></robot>'
+    )
+    with pytest.raises(ValueError, match="urdf: joint 'joint2': <limit> velocity=.*finite"):
+        JointLimits.of(es.zoo.load("planar2"), urdf=urdf)

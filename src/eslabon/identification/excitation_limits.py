@@ -182,6 +182,12 @@ def _urdf_limits(path: Path) -> dict:
             raise ValueError(
                 f"urdf: joint {joint.get('name')!r}: a <limit> attribute is not a number"
             ) from None
+        for key, number in value.items():
+            if not np.isfinite(number):
+                raise ValueError(
+                    f"urdf: joint {joint.get('name')!r}: <limit> {key}={number}; expected a "
+                    "finite number"
+                )
         if value["lower"] < value["upper"]:
             entry.update(q_lower=value["lower"], q_upper=value["upper"])
         for key, name in (("velocity", "qd_max"), ("effort", "tau_max")):
