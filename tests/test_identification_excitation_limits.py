@@ -238,3 +238,33 @@ def test_a_urdf_limit_that_is_not_finite_is_refused(tmp_path, text):
     )
     with pytest.raises(ValueError, match="urdf: joint 'joint2': <limit> velocity=.*finite"):
         JointLimits.of(es.zoo.load("planar2"), urdf=urdf)
+
+
+def _strict(text):
+    def refuse(token):
+        raise ValueError(f"not JSON: {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_the_written_summary_is_strict_json_with_infinite_limits(tmp_path, capsys):
+    """No acceleration or torque limit (inf): excitation.json and --json stay JSON."""
+    out = tmp_path / "exc"
+    code, stdout, err = _call(
+        ["excitation", "--model", "planar2", "--out", str(out), "--period", "5",
+         "--harmonics", "3", "--samples", "30", "--rate", "20", "--iterations", "5",
+         "--json"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    written = _strict((out / "excitation.json").read_text())
+    assert written["limits"]["qdd_max"] == ["inf", "inf"]
+    assert _strict(stdout)["limits"]["tau_max"] == ["inf", "inf"]
+
+
+def test_every_non_finite_number_of_the_summary_is_a_string():
+    from eslabon.cli.excitation import _json_safe
+
+    safe = _json_safe({"a": [1.0, -np.inf, np.inf], "b": {"c": float("nan")}, "d": "x"})
+    back = _strict(json.dumps(safe, allow_nan=False))
+    assert back == {"a": [1.0, "-inf", "inf"], "b": {"c": "nan"}, "d": "x"}
