@@ -310,10 +310,10 @@ def batch(robots, pc, s):
         "where ours computes one body's) / forwardKinematics (one thread), checked on "
         f"{CHECKED_STATES} states; the Jacobian and FK of the body of Pinocchio's last joint; "
         "C, Jacobian, FK have no target, nor have M and the derivatives of a floating base "
-        "(issue 27 set ≤ 0.25× for fixed-base arms); A_G, J_com, J̇q̇: a Python loop of "
+        "(≤ 0.25× for fixed-base arms); A_G, J_com, J̇q̇: a Python loop of "
         "pin.ccrba / jacobianCenterOfMass / forwardKinematics at a = 0 + "
         f"getFrameClassicalAcceleration of the per-call section's frame, ≤ {TASK_BOUND}× "
-        "on every base (issue 45)"
+        "on every base"
     )
     if looped_floating:
         notes.append("C, Jacobian and FK in batch: fixed bases only")
