@@ -171,7 +171,7 @@ def _outward(P, q, qd, qdd, ws, ref, extended):
 
 
 @njit(cache=True)
-def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
+def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
     outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, NON_FINITE
     when a state or a body's motion is not finite, or WRONG_SHAPE (Y untouched) when a
@@ -280,11 +280,11 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
 
 @njit(cache=True)
 def regressor_one(P, q, qd, qdd, Y, extended):
-    """:func:`regressor_into` with its own workspace."""
+    """:func:`regressor_state` with its own workspace."""
     rows = int(P[H_NB]) + 1
     ws = np.empty((rows, WS_COLS))
     coef = np.empty((rows + 6, 10))
-    return regressor_into(P, q, qd, qdd, ws, coef, Y, extended)
+    return regressor_state(P, q, qd, qdd, ws, coef, Y, extended)
 
 
 # the C entry's scratch: (rows) x SCRATCH_COLS + nv doubles hold the workspace (rows,
@@ -314,7 +314,7 @@ def _regressor_entry(p, a, b, c, o0, o1, extended):
         return NOT_UNIT
     ws, coef = _split_scratch(o1, rows)
     Y = carray(o0, (nv, int(p[row_offset(rows) - 1])))
-    return entry_status(regressor_into(P, q, qd, qdd, ws, coef, Y, extended))
+    return entry_status(regressor_state(P, q, qd, qdd, ws, coef, Y, extended))
 
 
 @lazy_cfunc(SIGNATURE, "the joint-torque regressor")
@@ -338,7 +338,7 @@ def _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended):
     coef = np.empty((rows + 6, 10))
     status = OK
     for s in range(lo, hi):
-        state = regressor_into(P, Q[s], QD[s], QDD[s], ws, coef, Y[s], extended)
+        state = regressor_state(P, Q[s], QD[s], QDD[s], ws, coef, Y[s], extended)
         status = max(status, state)
     return status
 
@@ -357,7 +357,7 @@ REGRESSOR_CHUNKS = (regressor_chunk_entry, regressor_chunk_entry_extended)
 
 
 def regressor_many(P, Q, QD, QDD, Y, nchunks, extended):
-    """:func:`regressor_into` over a batch on every thread
+    """:func:`regressor_state` over a batch on every thread
     (:func:`eslabon._engine.batch.run_chunks`); ``Y`` is (N, engine nv, p)."""
     return run_chunks(REGRESSOR_CHUNKS, P, (Q, QD, QDD), (Y,), NO_EXTRA, nchunks, 1, extended)
 
