@@ -34,13 +34,13 @@ class MobileRegressor(NamedTuple):
 
     Attributes
     ----------
-    Y : ndarray (k + n, p)
+    Y : ndarray ``(k + n, p)``
         Rows: the platform's quasi-velocity forces Q, then the arm's torques τ (the order
         of ``mm.coordinate_names``'s rates); columns: ``names``.
     names : tuple of str
         The standard parameters (``chassis.m``, ``rear_left.Ixx``, ``link3.mx``, …, then
         each joint's ``fv``, ``fc``, ``Ia``), :func:`.parameter_names` of ``tree``.
-    pi : ndarray (p,)
+    pi : ndarray ``(p,)``
         The model's own parameters in that order: ``Y @ pi`` is
         :func:`eslabon.mobile.input_forces`.
     tree : Model
