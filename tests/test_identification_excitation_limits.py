@@ -3,6 +3,7 @@ holds on a time grid far denser than the design's, the torques are the inverse d
 the reported condition number is the one recomputed, and the exported file reads back to
 the same samples (Swevers et al. 1997, §IV)."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -68,9 +69,42 @@ def test_the_motion_starts_and_ends_at_rest(designed):
 def test_the_reported_condition_number_is_the_recomputed_one(designed):
     arm, found = designed
     base = base_parameters(arm)
-    W = base.regressor(joint_torque_regressor(arm, *found.excitation.sample(found.times)))
+    q, qd, qdd = found.excitation.sample(found.times)
+    qd[np.abs(qd) <= 1e-6 * found.limits.qd_max] = 0.0  # rest: no Coulomb sign
+    W = base.regressor(joint_torque_regressor(arm, q, qd, qdd))
     assert found.condition == pytest.approx(np.linalg.cond(W.reshape(-1, base.count)), rel=1e-9)
     assert found.condition < found.start_condition
+
+
+class _OffRest(es.identification.FourierExcitation):
+    """The designed motion with q̇(0) moved by ``nudge`` (round-off of the rest condition)."""
+
+    nudge = 0.0
+
+    def sample(self, t):
+        q, qd, qdd = super().sample(t)
+        qd[np.asarray(t) == 0.0] = self.nudge
+        return q, qd, qdd
+
+
+def test_the_rest_start_does_not_hang_on_the_round_off_of_its_rate(designed):
+    from eslabon.identification.excitation_limits import _sampled
+
+    arm, found = designed
+    e = found.excitation
+    base = base_parameters(arm)
+    taus, conditions = [], []
+    for nudge in (1e-16, -1e-16):
+        moved = type("Moved", (_OffRest,), {"nudge": nudge})(e.frequency, e.q0, e.a, e.b)
+        traj = dataclasses.replace(found, excitation=moved).trajectory(arm, samples=50)
+        assert np.all(traj.qd[0] == 0.0)  # no Coulomb sign at rest
+        taus.append(traj.tau[0])
+        W = base.regressor(
+            joint_torque_regressor(arm, *_sampled(moved, found.times, found.limits.qd_max))
+        )
+        conditions.append(np.linalg.cond(W.reshape(-1, base.count)))
+    np.testing.assert_array_equal(taus[0], taus[1])
+    assert conditions[0] == conditions[1]
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".npz"])
@@ -81,9 +115,9 @@ def test_the_exported_file_reads_back_to_the_same_samples(designed, tmp_path, su
     q, qd, qdd = found.excitation.sample(back.t)
     np.testing.assert_array_equal(back.t, traj.t)
     np.testing.assert_array_equal(back.q, q)
-    np.testing.assert_array_equal(back.qd, qd)
+    np.testing.assert_allclose(back.qd, qd, rtol=0, atol=1e-6 * float(np.max(found.limits.qd_max)))
     np.testing.assert_array_equal(back.qdd, qdd)
-    np.testing.assert_allclose(back.tau, es.inverse_dynamics(arm, q, qd, qdd), atol=1e-9)
+    np.testing.assert_allclose(back.tau, es.inverse_dynamics(arm, q, back.qd, qdd), atol=1e-9)
     assert back.v_names == tuple(arm.v_names)
 
 
@@ -159,7 +193,9 @@ def test_the_command_writes_a_playable_trajectory(tmp_path, capsys):
     assert np.all(np.abs(traj.tau) <= [60.0, 25.0])
     base = base_parameters(arm)
     times = np.arange(summary["design_times"]) * (summary["period"] / summary["design_times"])
-    W = base.regressor(joint_torque_regressor(arm, *e.sample(times))).reshape(-1, base.count)
+    q, qd, qdd = e.sample(times)
+    qd[np.abs(qd) <= 1e-6 * 1.5] = 0.0  # rest (within 1e-6 of --qd-max): no Coulomb sign
+    W = base.regressor(joint_torque_regressor(arm, q, qd, qdd)).reshape(-1, base.count)
     assert summary["condition"] == pytest.approx(np.linalg.cond(W), rel=1e-9)
 
 
@@ -191,3 +227,44 @@ def test_a_urdf_limit_that_is_not_a_number_is_refused(tmp_path):
     )
     with pytest.raises(ValueError, match="urdf: joint 'joint1': a <limit> attribute"):
         JointLimits.of(es.zoo.load("planar2"), urdf=urdf)
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf"])
+def test_a_urdf_limit_that_is_not_finite_is_refused(tmp_path, text):
+    urdf = tmp_path / "bad.urdf"
+    urdf.write_text(
+        '<robot name="r"><joint name="joint2" type="revolute">'
+        f'<limit lower="-1" upper="1" velocity="{text}" effort="1"/></joint></robot>'
+    )
+    with pytest.raises(ValueError, match="urdf: joint 'joint2': <limit> velocity=.*finite"):
+        JointLimits.of(es.zoo.load("planar2"), urdf=urdf)
+
+
+def _strict(text):
+    def refuse(token):
+        raise ValueError(f"not JSON: {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_the_written_summary_is_strict_json_with_infinite_limits(tmp_path, capsys):
+    """No acceleration or torque limit (inf): excitation.json and --json stay JSON."""
+    out = tmp_path / "exc"
+    code, stdout, err = _call(
+        ["excitation", "--model", "planar2", "--out", str(out), "--period", "5",
+         "--harmonics", "3", "--samples", "30", "--rate", "20", "--iterations", "5",
+         "--json"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    written = _strict((out / "excitation.json").read_text())
+    assert written["limits"]["qdd_max"] == ["inf", "inf"]
+    assert _strict(stdout)["limits"]["tau_max"] == ["inf", "inf"]
+
+
+def test_every_non_finite_number_of_the_summary_is_a_string():
+    from eslabon.cli.excitation import _json_safe
+
+    safe = _json_safe({"a": [1.0, -np.inf, np.inf], "b": {"c": float("nan")}, "d": "x"})
+    back = _strict(json.dumps(safe, allow_nan=False))
+    assert back == {"a": [1.0, "-inf", "inf"], "b": {"c": "nan"}, "d": "x"}

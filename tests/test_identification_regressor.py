@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from eslabon._engine.layout import COM_SLIDE, HEADER, STRIDE
+from eslabon._engine.status import WRONG_SHAPE
+from eslabon.dynamics.regressor_kernel import pack_regressor, regressor_one
 from eslabon.identification import (
     joint_torque_regressor,
     kinetic_energy_regressor,
@@ -17,7 +20,8 @@ from eslabon.identification import (
     static_regressor,
     with_parameters,
 )
-from eslabon.identification.regressor import reference_regressor
+from eslabon.identification.parameters import joint_columns
+from eslabon.identification.regressor import packed_regressor, reference_regressor
 
 TREE_MODELS = tuple(n for n in es.zoo.names() if not es.zoo.load(n).constraints)
 TREES = ("RFPRRFPRR", "BRRSRPRU", "RHULSPRFR", "BSFUHLRP", "SSFRR")
@@ -75,19 +79,19 @@ def test_y_pi_is_inverse_dynamics(name):
     Y = joint_torque_regressor(model, q, qd, qdd)
     assert Y.shape == (4, model.nv, len(pi))
     assert _rel(Y @ pi, es.inverse_dynamics(model, q, qd, qdd)) < 1e-12
-    assert _rel(Y[2], joint_torque_regressor(model, q[2], qd[2], qdd[2])) < 1e-14
+    assert _rel(Y[2], joint_torque_regressor(model, q[2], qd[2], qdd[2])) < 1e-12
     Ys = static_regressor(model, q)
     assert _rel(Ys @ pi, es.gravity_torques(model, q)) < 1e-12
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_compiled_regressor_equals_the_numpy_form(name):
-    """The compiled kernel (outward pass, each body's 6×10 block carried to the root) gives
-    the numpy form's Y = Σ J_iᵀ A_i, one state and a batch of 9 (more states than chunks
-    on two threads), each batch row the state's own call."""
+    """The compiled kernel (outward pass; each joint's six coefficients and each body's ten
+    columns taken to one frame once, a block of Y being ten dot products of six) gives the
+    numpy form's Y = Σ J_iᵀ A_i, one state and a batch of 9 (more states than chunks on two
+    threads), each batch row the state's own call. The batch's chunk and the single call
+    are compiled apart (their flags may contract differently): 1e-12 between them."""
     model = MODELS[name]
-    if model.has_moving_com:
-        return
     rng = np.random.default_rng(11)
     for _ in range(2):
         q, qd, qdd = _state(model, rng)
@@ -98,11 +102,80 @@ def test_compiled_regressor_equals_the_numpy_form(name):
     Y = joint_torque_regressor(model, q, qd, qdd)
     assert _rel(Y, reference_regressor(model, q, qd, qdd)) < 1e-12
     for k in (0, 4, 8):
-        assert _rel(Y[k], joint_torque_regressor(model, q[k], qd[k], qdd[k])) < 1e-14
+        assert _rel(Y[k], joint_torque_regressor(model, q[k], qd[k], qdd[k])) < 1e-12
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_the_c_entry_equals_the_general_path(name):
+    """The lean C entry against the general path on one state (compiled apart: 1e-12)."""
+    model = MODELS[name]
     fast = getattr(joint_torque_regressor, "__self__", None)  # the C entry, when built
-    if fast is not None and model.mimic is None:
-        lean = fast.fast(model, q[4], qd[4], qdd[4])
-        assert lean is not None and _rel(lean, fast.general(model, q[4], qd[4], qdd[4])) < 1e-14
+    if fast is None:
+        pytest.skip("eslabon._fastcall was not built (no C compiler)")
+    if model.mimic is not None:
+        pytest.skip("a mimic joint takes the general path (τ = Gᵀ τ_e)")
+    q, qd, qdd = _state(model, np.random.default_rng(12))
+    lean = fast.fast(model, q, qd, qdd)
+    assert lean is not None and _rel(lean, fast.general(model, q, qd, qdd)) < 1e-12
+
+
+def _book_packed(book):
+    """The regressor's packed model of seed 001's book mode, packed as if its bodies were
+    rigid and then given back its sliding centres of mass (what a stale or forged
+    ``packed_regressor`` would hand the C entry)."""
+    rows = HEADER + STRIDE * np.arange(book.nb + 1)
+    rigid = np.array(book.packed)
+    slide = rigid[rows + COM_SLIDE].copy()
+    rigid[rows + COM_SLIDE] = 0.0
+    jc = joint_columns(book)
+    rates = np.full(book.engine_nv, -1.0)
+    rates[jc.rates] = jc.columns
+    P = np.array(pack_regressor(rigid, book.body_row, rates, parameter_count(book)))
+    assert np.any(slide != 0.0)
+    P[rows + COM_SLIDE] = slide
+    P.setflags(write=False)
+    return P
+
+
+def test_both_paths_refuse_a_sliding_centre_of_mass():
+    """Seed 001's book mode (a COM sliding with its prismatic joint): packed_regressor
+    refuses to pack it, the kernel refuses a packed model that has one (so the C entry
+    hands over to the general path, which names it), one state and a batch."""
+    book = es.zoo.load("practica_4dof", book_com=True)
+    assert book.has_moving_com
+    q, qd, qdd = _state(book, np.random.default_rng(1))
+    with pytest.raises(ValueError, match="slides"):
+        packed_regressor(book)
+    P = _book_packed(book)
+    Y = np.full((book.nv, parameter_count(book)), 7.0)
+    assert regressor_one(P, q, qd, qdd, Y, None) == WRONG_SHAPE
+    assert np.all(Y == 7.0)
+    object.__setattr__(book, "packed_regressor", P)
+    fast = getattr(joint_torque_regressor, "__self__", None)
+    if fast is not None:
+        assert fast.fast(book, q, qd, qdd) is None
+    with pytest.raises(ValueError, match="slides"):
+        joint_torque_regressor(book, q, qd, qdd)
+    with pytest.raises(ValueError, match="slides"):
+        joint_torque_regressor(book, *_state(book, np.random.default_rng(2), 3))
+
+
+def test_packed_columns_beyond_p_are_refused():
+    """pack_regressor refuses a p too small for its blocks; the kernel refuses a packed
+    model whose blocks or friction columns reach past its last value p."""
+    model = es.zoo.load("puma560")
+    p = parameter_count(model)
+    jc = joint_columns(model)
+    rates = np.full(model.engine_nv, -1.0)
+    rates[jc.rates] = jc.columns
+    with pytest.raises(ValueError, match="p: expected at least"):
+        pack_regressor(model.packed, model.body_row, rates, p - 1)
+    P = np.array(packed_regressor(model))
+    q, qd, qdd = _state(model, np.random.default_rng(3))
+    Y = np.empty((model.nv, p))
+    assert regressor_one(P, q, qd, qdd, Y, None) == 0
+    P[-1] = p - 1
+    assert regressor_one(P, q, qd, qdd, Y[:, : p - 1].copy(), None) == WRONG_SHAPE
 
 
 def test_compiled_regressor_refuses_non_finite_states():
@@ -259,3 +332,25 @@ def test_regressors_equal_pinocchios(name):
             assert np.abs(Ys[vi][:, cols] - Ysp[:, pcols]).max() < 1e-10 * scale
             assert np.abs(h[cols] - hp[pcols]).max() < 1e-10 * max(1.0, np.abs(hp).max())
             assert np.abs(u[cols] - up[pcols]).max() < 1e-10 * max(1.0, np.abs(up).max())
+
+
+@pytest.mark.parametrize("kind", ["float32", "strided", "read-only", "list"])
+def test_regressor_into_refuses_an_unusable_out(kind):
+    """A buffer the kernel cannot write in place is refused, naming ``out``."""
+    from eslabon.identification.regressor import regressor_into
+
+    model = es.zoo.load("puma560")
+    q, qd, qdd = _state(model, np.random.default_rng(6), 3)
+    shape = (3, model.nv, parameter_count(model))
+    out = {
+        "float32": np.empty(shape, dtype=np.float32),
+        "strided": np.empty((3, model.nv, 2 * shape[2]))[:, :, ::2],
+        "read-only": np.empty(shape),
+        "list": np.empty(shape).tolist(),
+    }[kind]
+    if kind == "read-only":
+        out.setflags(write=False)
+    with pytest.raises(ValueError, match="out: expected a writeable, C-contiguous float64"):
+        regressor_into(model, q, qd, qdd, out)
+    good = np.empty(shape)
+    assert regressor_into(model, q, qd, qdd, good) is good

@@ -169,3 +169,19 @@ def test_unsupported_models_are_refused():
         structural_base_parameters(es.robots.load("panda"))
     with pytest.raises(ValueError, match="free_flyer"):
         structural_base_parameters(es.zoo.load("quadruped"))
+
+
+@pytest.mark.parametrize("offset, refused", [(1e-10, True), (1e-13, False), (1e-6, False)])
+def test_a_coefficient_neither_zero_nor_not_is_refused(offset, refused):
+    """A tiny offset in the geometry gives a coefficient between 1e-12 and 1e-9 of the
+    largest: whether it counts decides the structure, so the model is refused, as two
+    axes neither parallel nor not are; below or well above the band it is decided."""
+    model = es.zoo.load("puma560")
+    t = np.array(model.tree_translation, dtype=float)
+    t[3, 1] += offset
+    moved = model.replace(tree_translation=t)
+    if refused:
+        with pytest.raises(ValueError, match="link3.m .* neither clearly zero nor not"):
+            structural_base_parameters(moved)
+    else:
+        assert structural_base_parameters(moved).count == 36

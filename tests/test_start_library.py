@@ -42,6 +42,7 @@ PUBLIC = {
     "momentum_matrix_entry": ("centroidal_momentum_matrix", 1, (5,)),
     "com_jacobian_entry": ("com_jacobian", 1, (8,)),
     "bias_entry": ("bias_acceleration", 2, (7,)),
+    "regressor_entry": ("joint_torque_regressor", 3, (9,)),
 }
 # the functions of one named frame: their C options (entrypoints.public's ``frames``)
 FRAMES = {
@@ -67,6 +68,8 @@ def _builtin(address: int, record: dict, general, n_in: int, ranks: tuple, exten
 
     frames = FRAMES.get(general.__name__)
     options = {} if frames is None else {"packed": "packed", "frames": frames}
+    if general.__name__ == "joint_torque_regressor":
+        options = {"packed": "packed_regressor"}
 
     Owner.address = address
     owners = (object(), Owner()) if extended else (Owner(), None)
@@ -105,7 +108,11 @@ def test_every_entry_from_the_library_gives_the_bits_of_the_compiled_one(built):
         module, attr = name.rsplit(".", 1)
         lazy = entrypoints.Entry(module, attr, record["pointers"] == 11).compiled_entry()
         public, n_in, ranks = PUBLIC[attr.removesuffix("_extended")]
-        homes = {"linearize": es.control, "frame_pose": es.kinematics}
+        homes = {
+            "linearize": es.control,
+            "frame_pose": es.kinematics,
+            "joint_torque_regressor": es.identification,
+        }
         home = es.kinematics if public == "bias_acceleration" else homes.get(public, es)
         general = getattr(home, public).__self__.general
         extended = attr.endswith("_extended")
@@ -120,8 +127,8 @@ def test_every_entry_from_the_library_gives_the_bits_of_the_compiled_one(built):
             if not extended:
                 far[1] += 2.0e5  # beyond the fast reduction: the path that allocates
             frame = (model.body_names[-1],) if public in FRAMES else ()
-            if frame:
-                # the frame's entry in model.frame_placements
+            if frame or public == "joint_torque_regressor":
+                # the frame's entry in model.frame_placements, the regressor's packed model
                 general(model, q, *np.zeros((n_in - 1, model.nv)), *frame)
             for state in (q, far):
                 args = (state, *rng.uniform(-1, 1, (n_in - 1, model.nv)), *frame)

@@ -6,9 +6,9 @@ through the chunk entries, on fixed and floating bases, every joint type, and
 example-robot-data's Solo 12 and Talos.
 
 The kernels sum in another order than numpy (the subtree sums of folded rows, one inward
-sweep), so the two agree to round-off: 1e-12 of the largest entry. A single call and a
-batch run the same compiled function: they agree to round-off too (the batch's chunk is
-compiled apart, its flags could contract differently).
+sweep), so the two agree to round-off: 1e-12 × max(1, the largest entry of the numpy
+form). A single call and a batch run the same compiled function: they agree to round-off
+too (the batch's chunk is compiled apart, its flags could contract differently).
 """
 
 from __future__ import annotations
@@ -131,6 +131,20 @@ def test_what_the_lean_path_hands_over():
     assert A_G.__self__.fast(mimic, q) is None and J_C.__self__.fast(mimic, q) is None
     check(A_G(mimic, q), momentum_matrix_reference(mimic, q), 0.0)
     check(A_G(mimic, np.stack([q, q])), momentum_matrix_reference(mimic, np.stack([q, q])), 0.0)
+    # an oracle apart from that code: the linear momentum's rows are m J_c, and J_c the
+    # central differences of the centre of mass (mimic joints follow q in both)
+    h, mass = 1e-6, float(np.sum(mimic.mass))
+    steps = np.eye(mimic.nq) * h
+    J_fd = np.stack(
+        [
+            (es.center_of_mass(mimic, q + e).W_p_com - es.center_of_mass(mimic, q - e).W_p_com)
+            / (2 * h)
+            for e in steps
+        ],
+        axis=1,
+    )
+    check(J_C(mimic, q), J_fd, 1e-8, what="J_c of the mimic model against differences")
+    check(A_G(mimic, q)[3:], mass * J_C(mimic, q), TOL, what="A_G's linear rows, m J_c")
     model = es.zoo.load("quadruped")
     q, qd, _ = state(model)
     BIAS(model, q, qd)

@@ -40,6 +40,7 @@ ENTRY_MODULES = (
     "eslabon.dynamics.derivative_drivers",
     "eslabon.kinematics.entries",
     "eslabon.kinematics.task_kernels",
+    "eslabon.dynamics.regressor_kernel",
 )
 RUNTIME_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startlib_runtime.c")
 
@@ -66,14 +67,20 @@ class NotBuilt(Exception):
 
 
 def entries() -> list:
-    """(qualified name, LazyCFunc, its module) of every C entry, in a fixed order."""
+    """(qualified name, LazyCFunc, its module) of every C entry, in a fixed order: the
+    LazyCFuncs of the C entries' two signatures (a module's batch chunks, of
+    :data:`eslabon._engine.batch.CHUNK_SIGNATURE`, are left to numba's cache)."""
     from .compile import LazyCFunc
+    from .entrypoints import POINTERS, WIDE_POINTERS
 
     found = []
     for name in ENTRY_MODULES:
         module = importlib.import_module(name)
         for attr, value in sorted(vars(module).items()):
-            if isinstance(value, LazyCFunc):
+            if isinstance(value, LazyCFunc) and len(value.signature.args) in (
+                POINTERS,
+                WIDE_POINTERS,
+            ):
                 found.append((f"{name}.{attr}", value, module))
     return found
 

@@ -27,7 +27,7 @@ from ._core import (
     sym,
     time_stmts,
 )
-from .per_call import _frame_name, _pin_bias, _pin_frame
+from .pin_frames import frame_name, pin_bias_call, pin_frame
 
 BATCH_SEED = 7  # the batch of random states
 LOOP_BOUND = 0.25  # target ratio against a Python loop of Pinocchio's call
@@ -227,14 +227,14 @@ def batch(robots, pc, s):
                 "centroidal_momentum_matrix": es.centroidal_momentum_matrix,
                 "com_jacobian": es.com_jacobian,
                 "bias_acceleration": es.kinematics.bias_acceleration,
-                "fr": _frame_name(m),
+                "fr": frame_name(m),
             }
             parallel = False
             vo = None
             if pin is not None:
                 vo, co = pin_orders(m)  # a tree's rates in Pinocchio's depth-first order
                 # the timed frame of J̇q̇ added to the twin as in the per-call section
-                pm, data, fid = _pin_frame(pin, pm, m, glb["fr"])
+                pm, data, fid = pin_frame(pin, pm, m, glb["fr"])
                 C = lambda X, order: np.ascontiguousarray(X[:, order])
                 glb.update(
                     pin=pin,
@@ -255,7 +255,7 @@ def batch(robots, pc, s):
                     LWA=pin.LOCAL_WORLD_ALIGNED,
                     ccrba=pin.ccrba,
                     jacobianCenterOfMass=pin.jacobianCenterOfMass,
-                    pin_bias=_pin_bias(pin, pm, data, fid, np.zeros(n)),
+                    pin_bias=pin_bias_call(pin, pm, data, fid, np.zeros(n)),
                 )
                 parallel = _parallel_ops(glb, pin, pm, k, vo, co, notes)
             for op, ours_stmt, pin_stmt in (
@@ -310,10 +310,10 @@ def batch(robots, pc, s):
         "where ours computes one body's) / forwardKinematics (one thread), checked on "
         f"{CHECKED_STATES} states; the Jacobian and FK of the body of Pinocchio's last joint; "
         "C, Jacobian, FK have no target, nor have M and the derivatives of a floating base "
-        "(issue 27 set ≤ 0.25× for fixed-base arms); A_G, J_com, J̇q̇: a Python loop of "
+        "(≤ 0.25× for fixed-base arms); A_G, J_com, J̇q̇: a Python loop of "
         "pin.ccrba / jacobianCenterOfMass / forwardKinematics at a = 0 + "
         f"getFrameClassicalAcceleration of the per-call section's frame, ≤ {TASK_BOUND}× "
-        "on every base (issue 45)"
+        "on every base"
     )
     if looped_floating:
         notes.append("C, Jacobian and FK in batch: fixed bases only")

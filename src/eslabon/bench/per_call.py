@@ -27,6 +27,7 @@ from ._core import (
     time_stmts,
 )
 from .mujoco_twin import MUJOCO_NOTE, per_call_twin
+from .pin_frames import frame_name, pin_bias_call, pin_frame
 
 
 def _dfd(got, data, ix):
@@ -115,23 +116,6 @@ OPS = [
 ]
 
 
-def _frame_name(model) -> str:
-    """The frame the per-call Jacobian and pose rows time: ``ee``, else the last body."""
-    return "ee" if any(f.name == "ee" for f in model.frames) else model.body_names[-1]
-
-
-def _pin_frame(pin, pm, model, name):
-    """(model, data, frame id) of the Pinocchio twin with ``name`` added as an operational
-    frame at the same place on the same body."""
-    fr = model.frame(name)
-    body_id = pm.getFrameId(f"body_{fr.body}_{model.body_names[fr.body]}")
-    body = pm.frames[body_id]
-    placement = body.placement * pin.SE3(fr.rotation, fr.translation)
-    frame = pin.Frame("eslabon_" + name, body.parentJoint, body_id, placement, pin.OP_FRAME)
-    fid = pm.addFrame(frame)
-    return pm, pm.createData(), fid
-
-
 def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
     glb = {
         "m": m,
@@ -153,7 +137,7 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
         "centroidal_momentum_matrix": es.centroidal_momentum_matrix,
         "com_jacobian": es.com_jacobian,
         "bias_acceleration": es.kinematics.bias_acceleration,
-        "fr": _frame_name(m),
+        "fr": frame_name(m),
     }
     if pin is not None:
         vo, co = pc_orders  # a tree's rates in Pinocchio's depth-first order
@@ -171,22 +155,6 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
             jacobianCenterOfMass=pin.jacobianCenterOfMass,
         )
     return glb
-
-
-def _pin_bias(pin, pm, data, fid, zero):
-    """Pinocchio's J̇q̇ of frame ``fid``: the classical acceleration at q̈ = 0, world axes,
-    from its two calls (the pass at a = 0, then the frame's acceleration)."""
-    forward, classical, lwa = (
-        pin.forwardKinematics,
-        pin.getFrameClassicalAcceleration,
-        pin.LOCAL_WORLD_ALIGNED,
-    )
-
-    def pin_bias(qp, qdp):
-        forward(pm, data, qp, qdp, zero)
-        return classical(pm, data, fid, lwa)
-
-    return pin_bias
 
 
 def _check_pin(op, figure, got, ref, data, vo, compare, fid=None):
@@ -232,12 +200,12 @@ def per_call(robots, pc, s, mujoco=None, mujoco_note=None):
         pin = pc[0] if pm is not None else None
         fid = None
         if pin is not None:
-            pm, data, fid = _pin_frame(pin, pm, m, _frame_name(m))
+            pm, data, fid = pin_frame(pin, pm, m, frame_name(m))
         vo, co = pin_orders(m) if pin is not None else (None, None)
         glb = _glb(m, q, qd, qdd, tau, pm, data, pin, (vo, co))
         glb["fid"] = fid
         if pin is not None:
-            glb["pin_bias"] = _pin_bias(pin, pm, data, fid, np.zeros(n))
+            glb["pin_bias"] = pin_bias_call(pin, pm, data, fid, np.zeros(n))
         mj_stmts, mj_ok = {}, {}
         if mujoco is not None and not floating:
             mj_glb, mj_stmts, mj_ok = per_call_twin(mujoco, m, q, qd, qdd, label, checks, notes)

@@ -143,7 +143,8 @@ def excitation(
 
     from .._files import write_text_atomic
 
-    text = json.dumps(summary, indent=2).replace("Infinity", '"inf"') + "\n"
+    summary = _json_safe(summary)  # strict JSON: no Infinity or NaN tokens
+    text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
     write_text_atomic(out / OUTPUTS[2], text, overwrite=True, follow_symlinks=False)
     written.append(str(out / OUTPUTS[2]))
     summary["written"] = written
@@ -157,3 +158,15 @@ def excitation(
         "wrote " + ", ".join(written),
     ]
     emit(summary, as_json, lines)
+
+
+def _json_safe(value):
+    """``value`` with every non-finite float written as the string "inf", "-inf" or "nan"
+    (JSON has no token for them), through dicts and lists."""
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, float) and not np.isfinite(value):
+        return "nan" if np.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value

@@ -240,7 +240,20 @@ def centroidal_momentum_matrix(model, q) -> np.ndarray:
 
 def momentum_matrix_reference(model, q) -> np.ndarray:
     """A_G by the numpy form of the module's equations (the reference of the compiled
-    kernels, :mod:`eslabon.kinematics.task_kernels`; every model, one state or a batch)."""
+    kernels, :mod:`eslabon.kinematics.task_kernels`; every model, one state or a batch).
+
+    Parameters
+    ----------
+    model : Model
+        Any model with mass and rigid bodies.
+    q : ndarray ``(nq,)`` or ``(N, nq)``
+        Checked configuration(s).
+
+    Returns
+    -------
+    ndarray ``(6, nv)`` or ``(N, 6, nv)``
+        A_G, angular rows first, about the centre of mass in world axes.
+    """
     motion = _columns.poses(model, q)
     S = _columns.spatial_columns(model, q, motion)
     return _fold(model, _compact_momentum_matrix(model, motion, S))

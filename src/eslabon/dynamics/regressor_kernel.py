@@ -50,10 +50,21 @@ from .._engine.joints import (
     quaternion_row,
 )
 from .._engine.lanes import at, clear, g3, g9, zero_of
-from .._engine.layout import H_GRAVITY, H_NB, H_NQ, H_NV, HEADER, MASS, STRIDE, VIDX, VISCOUS
+from .._engine.layout import (
+    COM_SLIDE,
+    H_GRAVITY,
+    H_NB,
+    H_NQ,
+    H_NV,
+    HEADER,
+    MASS,
+    STRIDE,
+    VIDX,
+    VISCOUS,
+)
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, near_angles
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
-from .._engine.status import NON_FINITE, NOT_UNIT, OK
+from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from .._engine.tuples import add, cross, mm, mt, mtv, mv, s3, s9, sub
 
 
@@ -160,10 +171,12 @@ def _outward(P, q, qd, qdd, ws, ref, extended):
 
 
 @njit(cache=True)
-def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
+def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
-    outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, or NON_FINITE
-    when a state or a body's motion is not finite.
+    outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, NON_FINITE
+    when a state or a body's motion is not finite, or WRONG_SHAPE (Y untouched) when a
+    centre of mass slides with its joint (seed 001's book mode: the bodies are not rigid)
+    or a packed column would lie beyond p.
 
     Every row's joint coefficients (σ_n, σ_f) (:func:`_joint_coefficients`) and every
     body's ten columns are taken to world axes about the world origin once, so that the
@@ -173,6 +186,10 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
     nb = int(P[H_NB])
     nv = int(P[H_NV])
     p = int(P[row_offset(nb + 1) - 1])
+    for i in range(nb + 1):  # cheap guards before any write
+        o = row_offset(i)
+        if P[o + COM_SLIDE] != 0.0 or P[o + MASS] + 10.0 > p or P[o + VISCOUS] + 3.0 > p:
+            return WRONG_SHAPE
     for k in range(nv):
         for c in range(p):
             Y[k, c] = 0.0
@@ -263,11 +280,11 @@ def regressor_into(P, q, qd, qdd, ws, coef, Y, extended):
 
 @njit(cache=True)
 def regressor_one(P, q, qd, qdd, Y, extended):
-    """:func:`regressor_into` with its own workspace."""
+    """:func:`regressor_state` with its own workspace."""
     rows = int(P[H_NB]) + 1
     ws = np.empty((rows, WS_COLS))
     coef = np.empty((rows + 6, 10))
-    return regressor_into(P, q, qd, qdd, ws, coef, Y, extended)
+    return regressor_state(P, q, qd, qdd, ws, coef, Y, extended)
 
 
 # the C entry's scratch: (rows) x SCRATCH_COLS + nv doubles hold the workspace (rows,
@@ -297,7 +314,7 @@ def _regressor_entry(p, a, b, c, o0, o1, extended):
         return NOT_UNIT
     ws, coef = _split_scratch(o1, rows)
     Y = carray(o0, (nv, int(p[row_offset(rows) - 1])))
-    return entry_status(regressor_into(P, q, qd, qdd, ws, coef, Y, extended))
+    return entry_status(regressor_state(P, q, qd, qdd, ws, coef, Y, extended))
 
 
 @lazy_cfunc(SIGNATURE, "the joint-torque regressor")
@@ -321,7 +338,7 @@ def _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended):
     coef = np.empty((rows + 6, 10))
     status = OK
     for s in range(lo, hi):
-        state = regressor_into(P, Q[s], QD[s], QDD[s], ws, coef, Y[s], extended)
+        state = regressor_state(P, Q[s], QD[s], QDD[s], ws, coef, Y[s], extended)
         status = max(status, state)
     return status
 
@@ -340,7 +357,7 @@ REGRESSOR_CHUNKS = (regressor_chunk_entry, regressor_chunk_entry_extended)
 
 
 def regressor_many(P, Q, QD, QDD, Y, nchunks, extended):
-    """:func:`regressor_into` over a batch on every thread
+    """:func:`regressor_state` over a batch on every thread
     (:func:`eslabon._engine.batch.run_chunks`); ``Y`` is (N, engine nv, p)."""
     return run_chunks(REGRESSOR_CHUNKS, P, (Q, QD, QDD), (Y,), NO_EXTRA, nchunks, 1, extended)
 
@@ -364,6 +381,12 @@ def pack_regressor(packed, body_row, rate_columns, p):
     ndarray
         A copy of ``packed`` with the block and friction columns in ``MASS`` and
         ``VISCOUS`` and p as its last value.
+
+    Raises
+    ------
+    ValueError
+        A centre of mass that slides with its joint (the regressor needs rigid bodies), or
+        p too small for the bodies' blocks (10 columns each) and friction columns (3).
     """
     P = np.array(packed, dtype=float)
     rows = int(P[H_NB]) + 1
@@ -373,6 +396,14 @@ def pack_regressor(packed, body_row, rate_columns, p):
     rates = P[offsets + VIDX].astype(int)
     P[offsets + VISCOUS] = np.where(rates >= 0, np.asarray(rate_columns)[rates], -1.0)
     P[-1] = float(p)
+    blocks, friction = P[offsets + MASS], P[offsets + VISCOUS]
+    if np.any(P[offsets + COM_SLIDE] != 0.0):
+        raise ValueError("packed: a centre of mass slides with its joint; expected rigid bodies")
+    if blocks.max() + 10.0 > p or friction.max() + 3.0 > p:
+        raise ValueError(
+            f"p: expected at least {int(max(blocks.max() + 10, friction.max() + 3))} "
+            f"columns for the bodies' blocks and the friction columns, got {p}"
+        )
     P.setflags(write=False)
     return P
 

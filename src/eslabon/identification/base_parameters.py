@@ -98,7 +98,7 @@ class BaseParameters:
 
         Parameters
         ----------
-        Y : array_like (…, nv, p)
+        Y : array_like ``(…, nv, p)``
             A joint-torque (or static) regressor of the same model and columns.
 
         Returns
@@ -113,7 +113,7 @@ class BaseParameters:
 
         Parameters
         ----------
-        pi : array_like (p,)
+        pi : array_like ``(p,)``
             Standard parameters (:func:`eslabon.identification.parameters`).
 
         Returns

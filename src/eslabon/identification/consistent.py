@@ -34,8 +34,7 @@ breaks the triangle inequalities, becomes the nearest body that does not).
 
 The solver starts from θ_0, or from the least-squares solution when that fits better (a
 warm start): π_0 moved by the least-norm change that gives β̂ (M π = β̂), made physical
-the same way. The pull stays towards θ_0. On a 7-DOF arm started 40 % off, the distance
-from β̂ after the 100 evaluations fell from 359 to 200.
+the same way. The pull stays towards θ_0.
 """
 
 from __future__ import annotations

@@ -140,20 +140,11 @@ def _samples(model, q, qd, qdd, tau):
     return out
 
 
-def _triangle(rows):
-    """The upper-triangular factor of ``rows`` (m × c), padded to c × c."""
-    R = scipy.linalg.qr(rows, mode="r", check_finite=False)[0]
+def _triangle(rows, overwrite=False):
+    """The upper-triangular factor of ``rows`` (m × c), padded to c × c; with
+    ``overwrite`` the array ``rows`` (e.g. a buffer [R_j; new rows]) may be overwritten."""
+    R = scipy.linalg.qr(rows, mode="r", overwrite_a=overwrite, check_finite=False)[0]
     c = rows.shape[1]
-    if R.shape[0] < c:
-        R = np.vstack([R, np.zeros((c - R.shape[0], c))])
-    return R[:c]
-
-
-def _refactor(buffer):
-    """The upper-triangular factor of ``buffer`` ([R_j; new rows], m × c), c × c; the
-    buffer is overwritten."""
-    R = scipy.linalg.qr(buffer, mode="r", overwrite_a=True, check_finite=False)[0]
-    c = buffer.shape[1]
     return R[:c] if R.shape[0] >= c else np.vstack([R, np.zeros((c - R.shape[0], c))])
 
 
@@ -181,7 +172,7 @@ def joint_factors(model, base: BaseParameters, q, qd, qdd, tau) -> np.ndarray:
                 buffer[: r + 1] = factors[j]
                 buffer[r + 1 :, :r] = Y[:, j, kept]
                 buffer[r + 1 :, r] = tau[part, j]
-                factors[j] = _refactor(buffer)
+                factors[j] = _triangle(buffer, overwrite=True)
 
             if pool is None:
                 for j in range(nv):

@@ -18,9 +18,12 @@ tightened by ``margin`` of its size, and the problem is solved by SLSQP (Kraft 1
 scipy.optimize) with forward-difference gradients of the criterion and the torques.
 
 The rest conditions make the motion start and end (it is periodic) at rest at q(0), so a
-controller can move to q(0), then play whole periods. After the solve every limit is
-checked on ``16 M`` evenly spaced times of a period; when one fails between the design
-times, M is doubled and the solve resumed from the last coefficients (at most twice).
+controller can move to q(0), then play whole periods. A rate within ``REST_RATE`` of its
+joint's limit counts as rest (sign q̇ = 0 in the Coulomb column) in the criterion, the
+checks and the exported torques, so none of them follows the round-off of q̇(0). After
+the solve every limit is checked on ``16 M`` evenly spaced times of a period; when one
+fails between the design times, M is doubled and the solve resumed from the last
+coefficients (at most twice).
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ from .parameters import parameters
 from .regressor import joint_torque_regressor
 
 CHECK_DENSITY = 16  # times of the dense check per design time
+# |q̇| at most this fraction of the joint's rate limit counts as rest: the Coulomb column
+# sign(q̇) is 0 there, so at the rest start (q̇(0) = 0 up to round-off, the solver's
+# equality tolerance and the 1.5e-8 forward-difference steps) it does not follow round-off
+REST_RATE = 1e-6
 REFINEMENTS = 2  # at most this many doublings of the design times
 UNLIMITED_RANGE = np.pi  # half range of a revolute joint without position limits [rad]
 
@@ -175,6 +182,12 @@ def _urdf_limits(path: Path) -> dict:
             raise ValueError(
                 f"urdf: joint {joint.get('name')!r}: a <limit> attribute is not a number"
             ) from None
+        for key, number in value.items():
+            if not np.isfinite(number):
+                raise ValueError(
+                    f"urdf: joint {joint.get('name')!r}: <limit> {key}={number}; expected a "
+                    "finite number"
+                )
         if value["lower"] < value["upper"]:
             entry.update(q_lower=value["lower"], q_upper=value["upper"])
         for key, name in (("velocity", "qd_max"), ("effort", "tau_max")):
@@ -244,7 +257,7 @@ class DesignedExcitation:
             raise ValueError(f"samples, periods: expected ≥ 2 and ≥ 1, got {samples}, {periods}")
         count = int(samples) * int(periods) + 1
         t = np.linspace(0.0, self.excitation.period * int(periods), count)
-        q, qd, qdd = self.excitation.sample(t)
+        q, qd, qdd = _sampled(self.excitation, t, self.limits.qd_max)
         tau = joint_torque_regressor(model, q, qd, qdd) @ parameters(model)
         return Trajectory(
             t, q, qd, qdd, tau, model_name=model.name, q_names=tuple(model.q_names),
@@ -277,8 +290,14 @@ def _excitation(x, frequency, n, harmonics):
     )  # fmt: skip
 
 
-def _usage(model, excitation, limits, t, pi):
+def _sampled(excitation, t, qd_max):
+    """q, q̇, q̈ at times t with rates below ``REST_RATE`` of the joint's limit set to 0."""
     q, qd, qdd = excitation.sample(t)
+    return q, np.where(np.abs(qd) <= REST_RATE * qd_max, 0.0, qd), qdd
+
+
+def _usage(model, excitation, limits, t, pi):
+    q, qd, qdd = _sampled(excitation, t, limits.qd_max)
     tau = joint_torque_regressor(model, q, qd, qdd) @ pi
     middle = 0.5 * (limits.q_upper + limits.q_lower)
     half = 0.5 * (limits.q_upper - limits.q_lower)
@@ -403,7 +422,7 @@ def design_excitation(
             f"(used {worst[kind]:.3g} of it); widen the limits, lengthen the period or "
             "lower the harmonics"
         )
-    W = base.regressor(joint_torque_regressor(model, *excitation.sample(t)))
+    W = base.regressor(joint_torque_regressor(model, *_sampled(excitation, t, limits.qd_max)))
     condition = float(np.linalg.cond(W.reshape(-1, base.count)))
     return DesignedExcitation(
         excitation, condition, float(start_condition), t, usage, limits, base, iterations
@@ -457,7 +476,7 @@ def _solve(model, base, pi, limits, x0, t, frequency, n, L, margin, rest_at_star
         key = x.tobytes()
         if key not in cache:
             e = _excitation(x, frequency, n, L)
-            Y = joint_torque_regressor(model, *e.sample(t))
+            Y = joint_torque_regressor(model, *_sampled(e, t, limits.qd_max))
             W = base.regressor(Y).reshape(-1, base.count)
             tau = (Y @ pi).reshape(-1)
             if len(cache) > 4 * len(x) + 8:

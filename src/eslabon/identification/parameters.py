@@ -191,7 +191,7 @@ def with_parameters(model, pi):
     ----------
     model : Model
         The model whose kinematics are kept.
-    pi : array_like (p,)
+    pi : array_like ``(p,)``
         Standard parameters in the order of :func:`parameter_names`.
 
     Returns

@@ -40,6 +40,7 @@ from .._engine import entrypoints as _entrypoints
 from .._engine.batch import chunk_count
 from .._engine.joints import extended_of
 from .._engine.lanes import WIDTH
+from .._engine.status import WRONG_SHAPE
 from ..dynamics.quantity import check_states, engine_arrays
 from ..dynamics.regressor_kernel import pack_regressor, regressor_many, regressor_one
 from ..kinematics.drivers import jacobian_many, jacobian_one
@@ -132,7 +133,24 @@ def _check_model(model, what):
 def packed_regressor(model) -> np.ndarray:
     """The packed model the compiled regressor reads (:func:`.pack_regressor` of
     :mod:`eslabon.dynamics.regressor_kernel`), made on first use and kept on the model as
-    ``model.packed_regressor`` (models are immutable), where the C entry finds it."""
+    ``model.packed_regressor`` (models are immutable), where the C entry finds it.
+
+    Parameters
+    ----------
+    model : Model
+        A model whose bodies are rigid.
+
+    Returns
+    -------
+    ndarray
+        The read-only packed model (block and friction columns, p as its last value).
+
+    Raises
+    ------
+    ValueError
+        A model with a sliding centre of mass (seed 001's book mode).
+    """
+    _check_model(model, "the regressor")
     found = getattr(model, "packed_regressor", None)
     if found is None:
         rates = np.full(model.engine_nv, -1.0)
@@ -188,8 +206,45 @@ def joint_torque_regressor(model, q, qd, qdd) -> np.ndarray:
 def regressor_into(model, q, qd, qdd, out=None) -> np.ndarray:
     """:func:`joint_torque_regressor`, a batch written into ``out`` (N, nv, p) when given
     and the model has no mimic joint (a buffer reused chunk after chunk: fresh memory
-    costs a page fault per 4 kB, more than the regressor itself on a shared machine)."""
+    costs a page fault per 4 kB, more than the regressor itself on a shared machine).
+
+    Parameters
+    ----------
+    model : Model
+        A model whose bodies are rigid.
+    q, qd, qdd : array_like
+        As :func:`joint_torque_regressor`.
+    out : ndarray ``(N, nv, p)``, optional
+        A writeable, C-contiguous float64 buffer for a batch; used when its shape is the
+        batch's and the model has no mimic joint, else a new array is returned.
+
+    Returns
+    -------
+    ndarray ``(nv, p)`` or ``(N, nv, p)``
+        Y; ``out`` itself when it was used.
+
+    Raises
+    ------
+    ValueError
+        As :func:`joint_torque_regressor`, or an ``out`` that is not a writeable,
+        C-contiguous float64 array.
+    """
     _check_model(model, "the regressor")
+    if out is not None and not (
+        isinstance(out, np.ndarray)
+        and out.dtype == np.float64
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    ):
+        raise ValueError(
+            "out: expected a writeable, C-contiguous float64 array, got "
+            + (
+                f"{out.dtype} (contiguous {out.flags.c_contiguous}, writeable "
+                f"{out.flags.writeable})"
+                if isinstance(out, np.ndarray)
+                else type(out).__name__
+            )
+        )
     (q, qd, qdd), batched = check_states(model, q=q, qd=qd, qdd=qdd)
     qe, qde, qdde = engine_arrays(model, q, qd, qdd)
     P = packed_regressor(model)
@@ -203,6 +258,8 @@ def regressor_into(model, q, qd, qdd, out=None) -> np.ndarray:
     else:
         Y = np.empty((model.engine_nv, p))
         status = regressor_one(P, qe, qde, qdde, Y, extended)
+    if status == WRONG_SHAPE:
+        raise ValueError("model: the regressor's packed model does not fit its columns")
     if status != 0:
         explain_nonfinite("the regressor", q=q, qd=qd, qdd=qdd)
     if model.mimic is not None:  # τ = Gᵀ τ_e

@@ -52,6 +52,7 @@ from .parameters import inertia_matrix, inertia_vector, parameter_count, paramet
 PARALLEL_BELOW = 1e-9  # abs(sin) of the angle between two axes that are parallel
 SKEW_ABOVE = 1e-6  # and of two that are not
 ROUND_OFF = 1e-12  # a coefficient below this (relative to the largest) is zero
+SIGNIFICANT = 1e-9  # and one above this is not; between the two the model is refused
 # the index in π_i of each inertia entry (row, column)
 _I = {(0, 0): 4, (0, 1): 5, (0, 2): 6, (1, 1): 7, (1, 2): 8, (2, 2): 9}
 
@@ -144,8 +145,9 @@ def structural_base_parameters(model) -> BaseParameters:
     Raises
     ------
     ValueError
-        Another joint type, a mimic joint, an axis off the body axes, or two axes
-        neither clearly parallel nor clearly not.
+        Another joint type, a mimic joint, an axis off the body axes, two axes neither
+        clearly parallel nor clearly not, or a coefficient neither clearly zero nor not
+        (between 1e-12 and 1e-9 of the largest: a tiny offset in the geometry).
 
     Examples
     --------
@@ -241,7 +243,16 @@ def structural_base_parameters(model) -> BaseParameters:
     rows = [A[i, e] for i in range(1, nb + 1) for e in sorted(kept[i])]
     leads = [10 * (i - 1) + e for i in range(1, nb + 1) for e in sorted(kept[i])]
     mapping = np.array(rows).reshape(len(rows), p)
-    mapping[np.abs(mapping) <= ROUND_OFF * max(1.0, float(np.max(np.abs(mapping))))] = 0.0
+    size = np.abs(mapping) / max(1.0, float(np.max(np.abs(mapping))))
+    grey = (size > ROUND_OFF) & (size <= SIGNIFICANT)
+    if np.any(grey):  # which coefficients vanish decides the structure: as _parallel
+        row, column = np.argwhere(grey)[0]
+        raise ValueError(
+            f"model: the coefficient of {parameter_names(model)[column]} in base parameter "
+            f"{row} is neither clearly zero nor not ({size[row, column]:.2e} of the largest); "
+            "round the model's offsets"
+        )
+    mapping[size <= ROUND_OFF] = 0.0
     names = parameter_names(model)
     acting = np.any(mapping != 0.0, axis=0)
     lead_set = set(leads)

@@ -204,7 +204,22 @@ def com_jacobian(model, q, *, subtree: str | None = None) -> np.ndarray:
 
 def com_jacobian_reference(model, q, counted) -> np.ndarray:
     """J_c of the bodies ``counted`` by the numpy form of the module's equation (the
-    reference of the compiled kernels, :mod:`.task_kernels`; one state or a batch)."""
+    reference of the compiled kernels, :mod:`.task_kernels`; one state or a batch).
+
+    Parameters
+    ----------
+    model : Model
+        Any model.
+    q : ndarray ``(nq,)`` or ``(N, nq)``
+        Checked configuration(s).
+    counted : ndarray of int
+        The bodies whose centre of mass is taken (their total mass positive).
+
+    Returns
+    -------
+    ndarray ``(3, nv)`` or ``(N, 3, nv)``
+        J_c in world axes.
+    """
     motion = poses(model, q)
     J = com_jacobian_of(model, motion, spatial_columns(model, q, motion), counted)
     J = J / float(np.sum(model.mass[counted]))

@@ -199,7 +199,24 @@ def bias_acceleration(model, q, qd, frame: str = "ee", reference: str = "world")
 
 def bias_reference(model, q, qd, frame: str = "ee", reference: str = "world"):
     """The bias acceleration by the numpy form of the module's equations (the reference of
-    the compiled kernels, :mod:`.task_kernels`; one state or a batch)."""
+    the compiled kernels, :mod:`.task_kernels`; one state or a batch).
+
+    Parameters
+    ----------
+    model : Model
+        Any model.
+    q, qd : ndarray ``(nq,)``, ``(nv,)`` or batches ``(N, nq)``, ``(N, nv)``
+        Checked configuration(s) and rates.
+    frame : str
+        A body or frame of the model.
+    reference : str
+        "world" or "local": the axes of the result.
+
+    Returns
+    -------
+    ndarray ``(6,)`` or ``(N, 6)``
+        [ω̇; a] of the frame at zero joint acceleration.
+    """
     return _acceleration(model, kinematic_pass(model, q, qd), frame, reference)
 
 

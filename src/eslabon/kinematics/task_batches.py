@@ -18,6 +18,7 @@ from .._engine.layout import H_NB, H_NQ, H_NV
 from .._engine.outward_pass import WS_COLS, forward_pass
 from .._engine.status import OK
 from .kinematic_pass import _states, frame_entry
+from .spatial_columns import REFERENCES
 from .task_kernels import FRAME, bias_into, centroidal_state
 
 
@@ -143,7 +144,7 @@ def bias_batch(model, Q, QD, frame: str, reference: str) -> np.ndarray:
     ``reference`` ("world" or "local"; :func:`bias_many` on ``model.packed``)."""
     placed = np.empty(FRAME)
     placed[:13] = frame_entry(model, frame)
-    placed[13] = 1.0 if reference == "local" else 0.0
+    placed[13] = float(REFERENCES.index(reference))  # as the C entry: the choice's index
     P = model.packed
     out = np.empty((len(Q), 6))
     status = bias_many(P, Q, QD, placed, out, chunk_count(len(Q), WIDTH), extended_of(P))

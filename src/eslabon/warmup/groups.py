@@ -106,6 +106,7 @@ def _first_calls(model) -> None:
     """One state as float64 arrays: the lean C entries."""
     import eslabon as es
     from eslabon.control import linearize
+    from eslabon.identification import joint_torque_regressor
 
     q, v, a = _states(model)
     es.inverse_dynamics(model, q, v, a)
@@ -118,6 +119,7 @@ def _first_calls(model) -> None:
     linearize(model, q, v, a)
     es.centroidal_momentum_matrix(model, q)
     es.com_jacobian(model, q)
+    joint_torque_regressor(model, q, v, a)
     frame = model.body_names[-1]
     for _ in range(2):  # a frame's first call puts it in model.frame_placements
         es.jacobian(model, q, frame)
@@ -202,6 +204,7 @@ def _more_batches(model) -> None:
     """Every other batch call."""
     import eslabon as es
     from eslabon.control import linearize
+    from eslabon.identification import joint_torque_regressor
 
     Q, V, A = _states(model, 9)
     es.mass_matrix(model, Q, algorithm="walker_orin_1")
@@ -214,6 +217,7 @@ def _more_batches(model) -> None:
     es.centroidal_momentum_matrix(model, Q)
     es.com_jacobian(model, Q)
     es.kinematics.bias_acceleration(model, Q, V, model.body_names[-1])
+    joint_torque_regressor(model, Q, V, A)
     es.kinematics.link_velocities(model, Q, V)
     es.momentum(model, Q, V)
     es.coriolis_matrix(model, Q, V)
