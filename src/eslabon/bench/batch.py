@@ -12,6 +12,8 @@ import numpy as np
 
 import eslabon as es
 
+from ..identification import parameter_count
+from ..identification.regressor import regressor_into
 from ..interop.pinocchio import body_order
 from ._core import (
     bench_robot,
@@ -27,7 +29,7 @@ from ._core import (
     sym,
     time_stmts,
 )
-from .pin_frames import frame_name, pin_bias_call, pin_frame
+from .pin_frames import frame_name, pin_bias_call, pin_frame, regressor_parameters
 
 BATCH_SEED = 7  # the batch of random states
 LOOP_BOUND = 0.25  # target ratio against a Python loop of Pinocchio's call
@@ -37,6 +39,11 @@ TARGETED = ("M", "dID/dq,dqd", "FD derivatives")
 # the task-space and centroidal rows: ≤ 0.2× the loop on every base (issue 45)
 TASK_OPS = ("A_G", "J_com", "J̇q̇ (frame)")
 TASK_BOUND = 0.2
+# the joint-torque regressor: ≤ 0.2× a loop of computeJointTorqueRegressor; its (N, nv, p)
+# output is skipped above this many bytes (a humanoid's would be gigabytes)
+REGRESSOR = "Y (regressor)"
+REGRESSOR_BOUND = 0.2
+REGRESSOR_BYTES = 1e9
 SWAP = [3, 4, 5, 0, 1, 2]  # Pinocchio's spatial rows [linear; angular]
 CHECKED_STATES = 3  # states of the batch checked against the looped Pinocchio call
 
@@ -82,6 +89,18 @@ LOOPED_OPS = [
         "for a, b in zip(QP, QDP): pin_bias(a, b)",
         False,
     ),
+    (
+        REGRESSOR,
+        "joint_torque_regressor(m, Q, QD, QDD)",
+        "for a, b, c in zip(QP, QDP, QDDP): computeJointTorqueRegressor(pm, data, a, b, c)",
+        False,
+    ),
+    (  # the same into one (N, nv, p) buffer, as Pinocchio's loop reuses its data
+        REGRESSOR + " into a reused buffer",
+        "regressor_into(m, Q, QD, QDD, out=YBUF)",
+        "for a, b, c in zip(QP, QDP, QDDP): computeJointTorqueRegressor(pm, data, a, b, c)",
+        False,
+    ),
 ]
 
 
@@ -106,6 +125,9 @@ def _reference(op, glb, i):
     if op == "J̇q̇ (frame)":
         a = glb["pin_bias"](q, v)
         return [np.concatenate([a.angular, a.linear])]
+    if op.startswith(REGRESSOR):  # Y π, the rigid-body τ (pin_frames.regressor_parameters)
+        Y = pin.computeJointTorqueRegressor(pm, data, q, v, glb["QDDP"][i])
+        return [np.asarray(Y) @ glb["pi_pin"]]
     if op == "FK":
         pin.forwardKinematics(pm, data, q)
         return [data.oMi[pm.njoints - 1].homogeneous]
@@ -124,6 +146,9 @@ def _ours(op, got, i, vo, glb):
         return [np.asarray(got)[i][:, vo]]
     if op == "J̇q̇ (frame)":
         return [np.asarray(got)[i]]
+    if op.startswith(REGRESSOR):
+        mine = glb["pi_ours"]
+        return [(np.asarray(got)[i][:, : mine.size] @ mine)[vo]]
     if op.startswith("Jacobian"):
         return [np.asarray(got)[i][:, vo]]
     got = [got] if op in ("M", "C") else got
@@ -227,6 +252,8 @@ def batch(robots, pc, s):
                 "centroidal_momentum_matrix": es.centroidal_momentum_matrix,
                 "com_jacobian": es.com_jacobian,
                 "bias_acceleration": es.kinematics.bias_acceleration,
+                "joint_torque_regressor": es.identification.joint_torque_regressor,
+                "regressor_into": regressor_into,
                 "fr": frame_name(m),
             }
             parallel = False
@@ -256,7 +283,9 @@ def batch(robots, pc, s):
                     ccrba=pin.ccrba,
                     jacobianCenterOfMass=pin.jacobianCenterOfMass,
                     pin_bias=pin_bias_call(pin, pm, data, fid, np.zeros(n)),
+                    computeJointTorqueRegressor=pin.computeJointTorqueRegressor,
                 )
+                glb["pi_ours"], glb["pi_pin"] = regressor_parameters(m, pm)
                 parallel = _parallel_ops(glb, pin, pm, k, vo, co, notes)
             for op, ours_stmt, pin_stmt in (
                 (
@@ -289,6 +318,13 @@ def batch(robots, pc, s):
                 if fixed_only and floating:
                     looped_floating = True
                     continue
+                if op.startswith(REGRESSOR):
+                    if N * n * parameter_count(m) * 8 > REGRESSOR_BYTES:
+                        if op == REGRESSOR:
+                            notes.append(f"{label}: Y batch not timed (N nv p doubles > 1 GB)")
+                        continue
+                    if "YBUF" not in glb:  # touched once, so no page is new when timed
+                        glb["YBUF"] = np.zeros((N, n, parameter_count(m)))
                 figure = f"{label} ({n}) {op} batch {N:,}, {k} thr"
                 ok = True
                 got = eval(ours_stmt, glb)
@@ -299,6 +335,7 @@ def batch(robots, pc, s):
                 stmts = {"ours": ours_stmt, "pin": pin_stmt if pin is not None else None}
                 target = LOOP_BOUND if op in TARGETED and not floating else None
                 target = TASK_BOUND if op in TASK_OPS else target
+                target = REGRESSOR_BOUND if op.startswith(REGRESSOR) else target
                 rows.append(_time_row(figure, stmts, glb, s, N, k, target, ok))
     finally:
         es.set_num_threads(previous)
@@ -313,7 +350,10 @@ def batch(robots, pc, s):
         "(≤ 0.25× for fixed-base arms); A_G, J_com, J̇q̇: a Python loop of "
         "pin.ccrba / jacobianCenterOfMass / forwardKinematics at a = 0 + "
         f"getFrameClassicalAcceleration of the per-call section's frame, ≤ {TASK_BOUND}× "
-        "on every base"
+        "on every base; Y (regressor): a Python loop of computeJointTorqueRegressor, "
+        f"≤ {REGRESSOR_BOUND}×, checked through Y π (the rigid-body τ); ours returns a new "
+        "(N, nv, p) array, or (into a reused buffer) writes one made and touched before "
+        "the timing, as Pinocchio's loop overwrites its data"
     )
     if looped_floating:
         notes.append("C, Jacobian and FK in batch: fixed bases only")

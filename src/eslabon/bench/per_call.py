@@ -27,7 +27,7 @@ from ._core import (
     time_stmts,
 )
 from .mujoco_twin import MUJOCO_NOTE, per_call_twin
-from .pin_frames import frame_name, pin_bias_call, pin_frame
+from .pin_frames import frame_name, pin_bias_call, pin_frame, regressor_parameters
 
 
 def _dfd(got, data, ix):
@@ -113,6 +113,16 @@ OPS = [
     ("A_G", "centroidal_momentum_matrix(m, q)", "ccrba(pm, data, qp, qdp)", False, 0.7, None),
     ("J_com", "com_jacobian(m, q)", "jacobianCenterOfMass(pm, data, qp)", False, 0.7, None),
     ("J̇q̇ (frame)", "bias_acceleration(m, q, qd, fr)", "pin_bias(qp, qdp)", False, 0.7, None),
+    # the joint-torque regressor (compiled: eslabon.dynamics.regressor_kernel): ≤ 0.6×
+    # Pinocchio's computeJointTorqueRegressor (targets named for Puma, Panda, Solo 12)
+    (
+        "Y (regressor)",
+        "joint_torque_regressor(m, q, qd, qdd)",
+        "computeJointTorqueRegressor(pm, data, qp, qdp, qddp)",
+        False,
+        0.6,
+        None,
+    ),
 ]
 
 
@@ -137,6 +147,7 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
         "centroidal_momentum_matrix": es.centroidal_momentum_matrix,
         "com_jacobian": es.com_jacobian,
         "bias_acceleration": es.kinematics.bias_acceleration,
+        "joint_torque_regressor": es.identification.joint_torque_regressor,
         "fr": frame_name(m),
     }
     if pin is not None:
@@ -153,6 +164,7 @@ def _glb(m, q, qd, qdd, tau, pm, data, pin, pc_orders):
             LWA=pin.LOCAL_WORLD_ALIGNED,
             ccrba=pin.ccrba,
             jacobianCenterOfMass=pin.jacobianCenterOfMass,
+            computeJointTorqueRegressor=pin.computeJointTorqueRegressor,
         )
     return glb
 
@@ -219,7 +231,16 @@ def per_call(robots, pc, s, mujoco=None, mujoco_note=None):
             ok = True
             if pin is not None:
                 ref = eval(pin_stmt, glb)
-                c = _check_pin(op, figure, got, ref, data, vo, compare, fid)
+                if op == "Y (regressor)":
+                    mine, theirs = regressor_parameters(m, pm)
+                    c = check(
+                        f"{figure}: Y π vs Pinocchio's Y π (rigid-body τ)",
+                        (np.asarray(got)[:, : mine.size] @ mine)[vo],
+                        np.asarray(ref) @ theirs,
+                        relative=True,
+                    )
+                else:
+                    c = _check_pin(op, figure, got, ref, data, vo, compare, fid)
                 checks.append(c)
                 ok = c["ok"]
             else:

@@ -1,7 +1,10 @@
 """The frame the benchmarks time and its Pinocchio twin: the per-call and batch sections'
-frame rows (Jacobian, pose, J̇q̇) share them."""
+frame rows (Jacobian, pose, J̇q̇) share them; and the two parameter vectors the regressor
+rows are checked with."""
 
 from __future__ import annotations
+
+import numpy as np
 
 
 def frame_name(model) -> str:
@@ -35,3 +38,16 @@ def pin_bias_call(pin, pm, data, fid, zero):
         return classical(pm, data, fid, lwa)
 
     return pin_bias
+
+
+def regressor_parameters(model, pm):
+    """(ours, Pinocchio's) rigid-body parameter vectors for the regressor rows' check: ours
+    the first 10 nb entries of :func:`eslabon.identification.parameters` (no friction or
+    armature columns), Pinocchio's each joint's inertia as ``toDynamicParameters``. Each
+    regressor times its own vector is the rigid-body τ at that state, so the two regressors
+    (in their own bodies, frames and orders) are compared through it."""
+    from ..identification import parameters
+
+    ours = parameters(model)[: 10 * model.nb]
+    theirs = np.concatenate([pm.inertias[j].toDynamicParameters() for j in range(1, pm.njoints)])
+    return ours, theirs
