@@ -171,14 +171,24 @@ def test_unsupported_models_are_refused():
         structural_base_parameters(es.zoo.load("quadruped"))
 
 
-@pytest.mark.parametrize("offset, refused", [(1e-10, True), (1e-13, False), (1e-6, False)])
-def test_a_coefficient_neither_zero_nor_not_is_refused(offset, refused):
-    """A tiny offset in the geometry gives a coefficient between 1e-12 and 1e-9 of the
+@pytest.mark.parametrize(
+    "row, column, offset, refused",
+    [
+        (3, 1, 1e-13, True),  # a coefficient linear in the offset: ~1e-13 of the largest
+        (3, 1, 1e-17, False),  # below round-off's band: zero
+        (3, 1, 1e-10, False),  # real geometry, decided
+        (5, 0, 2e-5, False),  # a 20 µm offset whose square is a coefficient (~4e-10)
+        (3, 1, 1e-6, False),
+    ],
+)
+def test_a_coefficient_neither_zero_nor_not_is_refused(row, column, offset, refused):
+    """A tiny offset in the geometry gives a coefficient between 1e-14 and 1e-12 of the
     largest: whether it counts decides the structure, so the model is refused, as two
-    axes neither parallel nor not are; below or well above the band it is decided."""
+    axes neither parallel nor not are; below or above the band it is decided (round-off
+    in the transfers stays near 1e-16; a 20 µm offset's square is a real 4e-10)."""
     model = es.zoo.load("puma560")
     t = np.array(model.tree_translation, dtype=float)
-    t[3, 1] += offset
+    t[row, column] += offset
     moved = model.replace(tree_translation=t)
     if refused:
         with pytest.raises(ValueError, match="link3.m .* neither clearly zero nor not"):

@@ -303,9 +303,15 @@ def constrained_forward_dynamics(
     scale += np.abs(rows.gamma).max(initial=0.0)
     if np.max(np.abs(rows.A @ qdd - rows.gamma), initial=0.0) > 1e-8 * max(scale, 1e-300):
         raise ValueError("constraints: A q̈ = γ has no solution at this state (contradicting rows)")
-    # the minimum-norm λ with the same Aᵀλ, with the rank cut-off of _independent_rows
-    # (rtol 1e-9): rows dependent to that tolerance share their force instead of round-off
-    # deciding it
-    lam = np.linalg.lstsq(rows.A.T, Ak.T @ lam_k, rcond=1e-9)[0]
+    # the minimum-norm λ with the same Aᵀλ: rows dependent to 1e-9 share their force
+    # instead of round-off deciding it. (lstsq's cut-off is on singular values, the rank
+    # test's on Gram–Schmidt residuals: where they part, the kept rows' λ is used.)
+    generalized = Ak.T @ lam_k
+    lam = np.linalg.lstsq(rows.A.T, generalized, rcond=1e-9)[0]
+    if np.abs(rows.A.T @ lam - generalized).max(initial=0.0) > 1e-8 * max(
+        np.abs(generalized).max(initial=0.0), 1e-300
+    ):
+        lam = np.zeros(len(rows.A))
+        lam[keep] = lam_k
     forces = np.einsum("rnk,r->nk", rows.directions, lam)
     return OperatorConstrained(qdd, lam, forces, rows.names)

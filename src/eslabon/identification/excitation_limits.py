@@ -18,9 +18,10 @@ tightened by ``margin`` of its size, and the problem is solved by SLSQP (Kraft 1
 scipy.optimize) with forward-difference gradients of the criterion and the torques.
 
 The rest conditions make the motion start and end (it is periodic) at rest at q(0), so a
-controller can move to q(0), then play whole periods. A rate within ``REST_RATE`` of its
-joint's limit counts as rest (sign q̇ = 0 in the Coulomb column) in the criterion, the
-checks and the exported torques, so none of them follows the round-off of q̇(0). After
+controller can move to q(0), then play whole periods. A rate of magnitude at most
+``REST_RATE`` × its joint's rate limit is taken as 0 (rest: the Coulomb column's sign q̇
+is 0, and the sample's q̇ is 0) in the criterion, the checks, the exported q̇ and torques,
+so none of them follows the round-off of q̇(0). After
 the solve every limit is checked on ``16 M`` evenly spaced times of a period; when one
 fails between the design times, M is doubled and the solve resumed from the last
 coefficients (at most twice).
@@ -247,7 +248,8 @@ class DesignedExcitation:
         Returns
         -------
         Trajectory
-            t from 0, q, q̇, q̈ of the excitation and τ = :func:`eslabon.inverse_dynamics`
+            t from 0, q, q̇, q̈ of the excitation (a rate of magnitude at most
+            ``REST_RATE`` × its limit written as 0) and τ = :func:`eslabon.inverse_dynamics`
             along it (the feed-forward), with the model's name and coordinate names;
             ``save`` writes it as CSV (``t,q:<joint>…,qd:…,qdd:…,tau:…``) or NPZ.
         """

@@ -51,8 +51,11 @@ from .parameters import inertia_matrix, inertia_vector, parameter_count, paramet
 
 PARALLEL_BELOW = 1e-9  # abs(sin) of the angle between two axes that are parallel
 SKEW_ABOVE = 1e-6  # and of two that are not
-ROUND_OFF = 1e-12  # a coefficient below this (relative to the largest) is zero
-SIGNIFICANT = 1e-9  # and one above this is not; between the two the model is refused
+# a coefficient at most this (relative to the largest) is zero: round-off in the transfers
+# reaches about 1e-16 (a cos(π/2) times a length), while a real offset of 10 µm already
+# gives 1e-10 (its square); between the two bounds the model is refused
+ROUND_OFF = 1e-14
+SIGNIFICANT = 1e-12
 # the index in π_i of each inertia entry (row, column)
 _I = {(0, 0): 4, (0, 1): 5, (0, 2): 6, (1, 1): 7, (1, 2): 8, (2, 2): 9}
 
@@ -147,7 +150,7 @@ def structural_base_parameters(model) -> BaseParameters:
     ValueError
         Another joint type, a mimic joint, an axis off the body axes, two axes neither
         clearly parallel nor clearly not, or a coefficient neither clearly zero nor not
-        (between 1e-12 and 1e-9 of the largest: a tiny offset in the geometry).
+        (between 1e-14 and 1e-12 of the largest: a sub-micrometre offset in the geometry).
 
     Examples
     --------

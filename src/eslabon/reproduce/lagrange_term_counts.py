@@ -287,6 +287,13 @@ class _Counting:
         import dataclasses
 
         _COUNTING_LOCK.acquire()
+        try:
+            return self._swap(dataclasses)
+        except BaseException:  # nothing swapped or half: release, or every later count hangs
+            _COUNTING_LOCK.release()
+            raise
+
+    def _swap(self, dataclasses):
         self.real = {"np": lagrange.np, "kinematic_pass": lagrange.kinematic_pass}
         real_pass = self.real["kinematic_pass"]
 
