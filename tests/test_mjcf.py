@@ -6,12 +6,14 @@ contacts, constraints, springs and actuation disabled (pure rigid-body quantitie
 eslabon model read from the same file must give the same quantities in its own
 coordinates, through the maps of ``MjcfInfo`` (v_mj = J v, τ = Jᵀ τ_mj, M = Jᵀ M_mj J,
 a_mj = J a + J̇ v): 1e-10 relative to the largest entry (the two compute in double
-precision from the same compiled numbers; they agree to ~1e-15).
+precision from the same compiled numbers; they agree to ~1e-15). The files: this suite's
+own (tests/data/mjcf) and every MJCF robot of the two model collections the test extra
+installs, gymnasium's MuJoCo environments and dm_control's suite (COLLECTIONS).
 """
 
 from __future__ import annotations
 
-import glob
+import importlib.util
 import warnings
 from pathlib import Path
 
@@ -32,22 +34,85 @@ OFF = mujoco.mjtDisableBit
 RIGID_ONLY = OFF.mjDSBL_CONSTRAINT | OFF.mjDSBL_CONTACT | OFF.mjDSBL_SPRING | OFF.mjDSBL_ACTUATION
 
 
-def _gym_files() -> list[str]:
-    """The arm, quadruped and humanoid MJCFs of gymnasium's MuJoCo environments (the
-    test extra installs gymnasium; without it these cases are skipped)."""
-    try:
-        import gymnasium
-    except ImportError:
-        return []
-    folder = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets"
-    return sorted(glob.glob(str(folder / "*.xml")))
+#: the model collections installable here: (pip package, folder of its MJCFs inside the
+#: package, {file left out: why}); the test extra installs both
+COLLECTIONS = (
+    ("gymnasium", "envs/mujoco/assets", {}),
+    ("dm_control", "suite", {"lqr.xml": "a template without bodies, filled in by dm_control"}),
+)
+#: files of the collections that eslabon refuses as a whole: {(collection, file): the start
+#: of the one-line reason, which names the element}. Their trees are still checked, read
+#: with the refused elements (equalities, which enter none of M, the bias forces or the
+#: Jacobians) removed through MuJoCo's MjSpec.
+REFUSED = {
+    ("dm_control", "quadruped.xml"): (
+        "equality tendon 'coupling_front_left': holds a fixed tendon of 3 joints"
+    ),
+}
+
+
+def _collection_files():
+    """(collection, path) of every MJCF robot of each installed collection; (collection,
+    None) for a collection whose package is absent, so its cases are skipped."""
+    for package, folder, left_out in COLLECTIONS:
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            yield package, None
+            continue
+        root = Path(next(iter(spec.submodule_search_locations))) / folder
+        for path in sorted(root.glob("*.xml")):
+            if path.name not in left_out:
+                yield package, str(path)
+
+
+FILES = list(_collection_files())
+REFUSED_PATHS = {
+    path: REFUSED[(collection, Path(path).name)]
+    for collection, path in FILES
+    if path is not None and (collection, Path(path).name) in REFUSED
+}
+
+
+def _params(keep=lambda collection, name: True, as_read: bool = True) -> list:
+    """pytest params of the collections' files ``keep`` selects (by collection and file
+    name), each with its collection in its id (and, ``as_read``, a refused file's with
+    how it is read instead); one skipped param per absent collection."""
+    out = []
+    for collection, path in FILES:
+        if path is None:
+            skip = pytest.mark.skip(reason=f"{collection} is not installed")
+            out.append(pytest.param(None, marks=skip, id=f"{collection}-absent"))
+        elif keep(collection, Path(path).name):
+            suffix = "-without-equalities" if as_read and path in REFUSED_PATHS else ""
+            out.append(pytest.param(path, id=f"{collection}/{Path(path).name}{suffix}"))
+    return out
 
 
 OWN = [
-    str(DATA / name)
+    pytest.param(str(DATA / name), id=name)
     for name in ("features.xml", "pair.xml", "loops.xml", "gripper.xml", "floating.xml")
 ]
-GYM = _gym_files()
+#: files with joint damping, and (all but the manipulator) armature
+DAMPED_FILES = {
+    "gymnasium": ("ant.xml", "humanoid.xml"),
+    "dm_control": ("manipulator.xml", "dog.xml", "humanoid.xml", "humanoid_CMU.xml",
+                   "walker.xml", "cheetah.xml", "hopper.xml"),
+}  # fmt: skip
+COLLECTED = _params()
+DAMPED = _params(lambda collection, name: name in DAMPED_FILES[collection])
+GYM_DAMPED = _params(
+    lambda collection, name: collection == "gymnasium" and name in DAMPED_FILES[collection]
+)
+
+
+def _source(path):
+    """The file, or for a refused one (REFUSED) its MJCF text without its equalities."""
+    if str(path) not in REFUSED_PATHS:
+        return path
+    spec = mujoco.MjSpec.from_file(str(path))
+    for equality in list(spec.equalities):
+        spec.delete(equality)
+    return spec.to_xml()
 
 
 def _read(path):
@@ -62,10 +127,17 @@ def _rel(a, b) -> float:
     return gap / float(np.abs(b).max()) if gap else 0.0
 
 
-def _twin(path, damping: bool):
-    m = mujoco.MjModel.from_xml_path(str(path))
+def _both(path, damping: bool):
+    """(Model, MjcfInfo, MjModel, MjData) of one file (a refused one without its
+    equalities, :func:`_source`), MuJoCo's with only the rigid-body terms (and damping)."""
+    source = _source(path)
+    model, info = _read(source)
+    if source is path:
+        m = mujoco.MjModel.from_xml_path(str(path))
+    else:
+        m = mujoco.MjModel.from_xml_string(source)
     m.opt.disableflags |= RIGID_ONLY | (0 if damping else OFF.mjDSBL_DAMPER)
-    return m, mujoco.MjData(m)
+    return model, info, m, mujoco.MjData(m)
 
 
 def _rate_map(info, q, nv):
@@ -73,11 +145,10 @@ def _rate_map(info, q, nv):
     return np.stack([info.qvel_from_v(q, e) for e in np.eye(nv)], axis=1)
 
 
-@pytest.mark.parametrize("path", OWN + GYM, ids=lambda p: Path(p).name)
+@pytest.mark.parametrize("path", OWN + COLLECTED)
 def test_dynamics_equal_mujoco(path):
-    model, info = _read(path)
+    model, info, m, d = _both(path, damping=False)
     rigid = model.replace(viscous=0.0, coulomb=0.0)
-    m, d = _twin(path, damping=False)
     rng = np.random.default_rng(7)
     for _ in range(3):
         q = es.random_configuration(model, rng)
@@ -108,16 +179,14 @@ def test_dynamics_equal_mujoco(path):
             assert _rel(J_es, np.vstack([jacr, jacp]) @ J) < TOL, site
 
 
-DAMPED = OWN[:2] + [g for g in GYM if Path(g).name in ("ant.xml", "humanoid.xml")]
-
-
-@pytest.mark.parametrize("path", DAMPED, ids=lambda p: Path(p).name)
+@pytest.mark.parametrize("path", OWN[:2] + DAMPED)
 def test_damping_and_armature_as_mujoco(path):
     """With MuJoCo's joint damping on, mj_inverse adds damping·qvel, as eslabon's viscous
-    friction does (τ = Jᵀ D J v with D isotropic on a free joint is D v); armature is in M."""
-    model, info = _read(path)
-    m, d = _twin(path, damping=True)
-    assert np.any(m.dof_damping != 0) and np.any(m.dof_armature != 0)
+    friction does (τ = Jᵀ D J v with D isotropic on a free joint is D v); armature is in M
+    (here and in test_dynamics_equal_mujoco)."""
+    model, info, m, d = _both(path, damping=True)
+    assert np.any(m.dof_damping != 0)
+    assert np.any(m.dof_armature != 0) or Path(path).name == "manipulator.xml"
     rng = np.random.default_rng(3)
     q = es.random_configuration(model, rng)
     v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
@@ -128,11 +197,10 @@ def test_damping_and_armature_as_mujoco(path):
     assert _rel(tau, info.tau_from_qfrc(q, d.qfrc_inverse)) < TOL
 
 
-@pytest.mark.parametrize("path", OWN + GYM, ids=lambda p: Path(p).name)
+@pytest.mark.parametrize("path", OWN + COLLECTED)
 def test_frames_are_mujocos(path):
     """Every MuJoCo body is an eslabon body with MuJoCo's frame; every site a frame."""
-    model, info = _read(path)
-    m, d = _twin(path, damping=False)
+    model, info, m, d = _both(path, damping=False)
     q = es.random_configuration(model, np.random.default_rng(5))
     d.qpos[:] = info.qpos_from_q(q)
     mujoco.mj_kinematics(m, d)
@@ -146,6 +214,17 @@ def test_frames_are_mujocos(path):
         s = mujoco.mj_name2id(m, SITE, site)
         assert np.abs(T[:3, 3] - d.site_xpos[s]).max() < TOL
         assert np.abs(T[:3, :3] - d.site_xmat[s].reshape(3, 3)).max() < TOL
+
+
+@pytest.mark.parametrize("path", _params(lambda *file: file in REFUSED, as_read=False))
+def test_refused_collection_files_name_the_element(path):
+    """A collection's file eslabon cannot represent is refused in one line that starts
+    with the file and names the element and why (the documented refusals)."""
+    with pytest.raises(ValueError) as caught:
+        read_mjcf(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: {REFUSED_PATHS[path]}"), message
+    assert "\n" not in message
 
 
 def test_coordinate_maps_round_trip():
@@ -193,11 +272,15 @@ def test_features_are_read():
     np.testing.assert_array_equal(info.qpos_from_q(home)[:-1], m.key_qpos[0][:-1])
 
 
-@pytest.mark.parametrize("name", ["features.xml", "gripper.xml"])
-def test_mimic_joints_hold_mujocos_equality(name):
-    """A joint equality (features.xml) and a fixed tendon's equality (gripper.xml) become
-    mimic joints: at every eslabon configuration MuJoCo's equality row is zero."""
-    path = DATA / name
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(str(DATA / name), id=name) for name in ("features.xml", "gripper.xml")]
+    + _params(lambda collection, name: name in ("manipulator.xml", "stacker.xml")),
+)
+def test_mimic_joints_hold_mujocos_equality(path):
+    """A joint equality (features.xml) and a fixed tendon's equality (gripper.xml,
+    dm_control's manipulator fingers) become mimic joints: at every eslabon configuration
+    MuJoCo's equality row is zero."""
     model, info = _read(path)
     assert model.has_mimic
     m = mujoco.MjModel.from_xml_path(str(path))
@@ -407,7 +490,7 @@ def test_a_sphere_is_drawn_at_its_radius_whatever_its_other_sizes(tmp_path):
     assert radii == [0.1, 0.7]
 
 
-@pytest.mark.parametrize("path", DAMPED[2:], ids=lambda p: Path(p).name)
+@pytest.mark.parametrize("path", GYM_DAMPED)
 def test_rate_maps_broadcast_a_batch_against_a_single_state(path):
     """qacc_from_a of a batch of rates with one acceleration (and the reverse) is the row by
     row result: the leading shapes of q, v and a broadcast together."""
