@@ -165,13 +165,43 @@ def test_regrouped_parameters_reproduce_the_torques():
             assert np.max(np.abs(tau - tau_base)) <= 1e-12 * np.max(np.abs(tau))
 
 
-@pytest.mark.parametrize(("name", "published"), [("puma560", 36), ("panda_arm", 43)])
+def _puma_modified():
+    """The PUMA 560 in the modified DH frames of Armstrong, Khatib & Burdick 1986 (α 0,
+    −π/2, 0, π/2, −π/2, π/2; a2 = 0.4318 m, a3 = −0.0203 m; d2 = 0.2435 m,
+    d3 = −0.0934 m, d4 = 0.4331 m), with random inertial data."""
+    rng = np.random.default_rng(7)
+    table = [
+        (0.0, 0.0, 0.0),
+        (-np.pi / 2, 0.0, 0.2435),
+        (0.0, 0.4318, -0.0934),
+        (np.pi / 2, -0.0203, 0.4331),
+        (-np.pi / 2, 0.0, 0.0),
+        (np.pi / 2, 0.0, 0.0),
+    ]
+    rows = []
+    for alpha, a, d in table:
+        turn = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+        rows.append({"joint": "R", "alpha": alpha, "a": a, "d": d, "theta": 0.0,
+                     "mass": float(rng.uniform(0.1, 5)), "com": rng.uniform(-0.1, 0.1, 3),
+                     "inertia": turn @ np.diag(rng.uniform(0.05, 0.1, 3)) @ turn.T})  # fmt: skip
+    return es.from_dh(rows, "modified")
+
+
+@pytest.mark.parametrize(
+    ("name", "published"), [("puma560", 36), ("puma560_modified", 36), ("panda_arm", 43)]
+)
 def test_counts_are_the_published_ones(name, published):
     """PUMA 560: 36 inertial base parameters without rotor inertias (Gautier & Khalil
-    1990; Khalil & Dombre 2002, §9.3); Franka Panda: 43 (Gaz et al. 2019) for
+    1990; Khalil & Dombre 2002, §9.3), in the zoo's standard DH frames and in Armstrong,
+    Khatib & Burdick's modified ones; Franka Panda: 43 (Gaz et al. 2019) for
     example-robot-data's arm with the fingers locked. By the rules, 10 n − 3 n (M, MZ, YY
     of each revolute link regrouped) − 6 (link 1 about the vertical keeps only ZZ)."""
-    model = _panda_arm() if name == "panda_arm" else es.zoo.load(name)
+    if name == "panda_arm":
+        model = _panda_arm()
+    elif name == "puma560_modified":
+        model = _puma_modified()
+    else:
+        model = es.zoo.load(name)
     structural, numerical, rank = _agree(model)
     assert structural.count == numerical.count == rank == published
     n = model.nv

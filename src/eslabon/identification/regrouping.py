@@ -297,7 +297,10 @@ def _vanishes(length, scale, what):
     """A length [m] is zero (≤ 1e-14 of the model's size) or not (> 1e-12); between is
     refused, as the coefficients are."""
     if ROUND_OFF * scale < length <= SIGNIFICANT * scale:
-        raise ValueError(f"model: {what} is neither clearly zero nor not ({length:.2e} m)")
+        raise ValueError(
+            f"model: {what} is neither clearly zero nor not ({length:.2e} m); round the "
+            "model's offsets, or use base_parameters"
+        )
     return length <= ROUND_OFF * scale
 
 
