@@ -321,6 +321,10 @@ def test_unsupported_models_are_refused():
         structural_base_parameters(es.robots.load("panda"))
     with pytest.raises(ValueError, match="free_flyer"):
         structural_base_parameters(es.zoo.load("quadruped"))
+    welded = es.zoo.random_tree(3, "FFF", friction=False)
+    for method in (structural_base_parameters, base_parameters):
+        with pytest.raises(ValueError, match="no moving joint"):
+            method(welded)
 
 
 @pytest.mark.parametrize(

@@ -169,10 +169,11 @@ def structural_base_parameters(model) -> BaseParameters:
     Raises
     ------
     ValueError
-        Another joint type, a mimic joint, an axis off the body axes, two axes neither
-        clearly parallel nor clearly not, a distance (an origin from an axis, two axes
-        apart) or a coefficient neither clearly zero nor not (between 1e-14 and 1e-12 of
-        the model's size or of the largest coefficient: a sub-micrometre offset).
+        No moving joint, another joint type, a mimic joint, an axis off the body axes,
+        two axes neither clearly parallel nor clearly not, a distance (an origin from an
+        axis, two axes apart) or a coefficient neither clearly zero nor not (between
+        1e-14 and 1e-12 of the model's size or of the largest coefficient: a
+        sub-micrometre offset).
 
     Examples
     --------
@@ -186,6 +187,8 @@ def structural_base_parameters(model) -> BaseParameters:
     """
     from .._engine.joint_types import nv_of, rotates, slides
 
+    if model.nv == 0:
+        raise ValueError("model: no moving joint, so τ is empty and has no base parameters")
     if model.has_mimic:
         raise ValueError("model: the structural rules take no mimic joints (use base_parameters)")
     if model.has_moving_com:
