@@ -175,10 +175,10 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
     Raises
     ------
     ValueError
-        When a column's norm lies between 1e-13 and 1e-8 of the largest, its abs(R_jj)
-        between 1e-10 and 1e-5, or a scaled coefficient of K between 1e-9 and 1e-6
-        (neither clearly one thing nor the other; naming the parameter), or when
-        W_d = W_b K does not hold to 1e-9.
+        A model with no moving joint; when a column's norm lies between 1e-13 and 1e-8
+        of the largest, its abs(R_jj) between 1e-10 and 1e-5, or a scaled coefficient of
+        K between 1e-9 and 1e-6 (neither clearly one thing nor the other; naming the
+        parameter), or when W_d = W_b K does not hold to 1e-9.
 
     Examples
     --------
@@ -190,6 +190,8 @@ def base_parameters(model, *, joint_terms: bool = True, samples=None, seed: int 
     >>> base.expressions[:2]
     ('link1.mx + link2.m', 'link1.my')
     """
+    if model.nv == 0:
+        raise ValueError("model: no moving joint, so τ is empty and has no base parameters")
     names = parameter_names(model)
     p = parameter_count(model)
     columns = np.arange(p) if joint_terms else np.arange(10 * model.nb)
