@@ -287,6 +287,15 @@ def by_quaternion(j):
 
 
 @njit(inline="always")
+def inside_group(j):
+    """True for a row inside a spherical or free-flyer joint after its first: no
+    coordinate of its own (its placement is the first row's), not fixed; its rotation
+    at q = 0 is 1 and its origin 0 (:func:`.layout.joint_rows`), so it sits at its
+    parent's pose."""
+    return j[J_CFG] < 0.0 and j[J_TYPE] != FIXED
+
+
+@njit(inline="always")
 def joint_last_row(P, o, i, extended):
     """The last packed row of the joint whose first row is ``i`` (offset ``o``) when
     that row is placed by a quaternion: its body's row, whose axes its rates' axes turn

@@ -30,11 +30,13 @@ from numba.extending import overload
 from .joints import (
     angle_index,
     by_quaternion,
+    inside_group,
     joint,
     origin_velocity,
     outward_motion,
     placement,
     quaternion_row,
+    quaternion_row_placement,
 )
 from .lanes import at, clear, like, zero_of
 from .layout import (
@@ -226,7 +228,10 @@ def forward_pass(
         E, r = placement(jnt, qi, extended, qh)
         if extended is not None:
             if by_quaternion(jnt):  # out of line (joints.quaternion_row)
-                E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+                if poses_only is None:
+                    E, r, dwd, da = quaternion_row(P, o, q, qd, k, cq)
+                else:
+                    E, r = quaternion_row_placement(P, o, q, cq)
         p = parent(P, o)
         if poses_only is None:
             if p != i - 1:
@@ -244,10 +249,16 @@ def forward_pass(
             s3(ws, i, WS_WD, wd)
             s3(ws, i, WS_A, a)
             s3(ws, i, WS_C, body_com(P, o, qi))
-        # world pose and origin velocity
+        # world pose and origin velocity (a row inside a spherical or free-flyer joint, which
+        # only a model with quaternions has, sits at its parent's pose: E = 1, r = 0 by
+        # construction, layout.joint_rows)
         Rp = g9(ws, p, WS_RW)
-        s9(ws, i, WS_RW, mm(Rp, E))
-        s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
+        if extended is not None and inside_group(jnt):
+            s9(ws, i, WS_RW, Rp)
+            s3(ws, i, WS_PW, g3(ws, p, WS_PW))
+        else:
+            s9(ws, i, WS_RW, mm(Rp, E))
+            s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
         if poses_only is None:
             v = mtv(E, add(g3(ws, p, WS_V), cross(wp, r)))
             s3(ws, i, WS_V, origin_velocity(jnt, qdi, v, extended))

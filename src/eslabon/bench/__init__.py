@@ -4,8 +4,9 @@ One run measures, in one process, interleaving ours, Pinocchio's and MuJoCo's ca
 in time:
 
 a. per call (µs) on zoo ``puma560``, ``panda`` and ``space_manipulator`` (a free-flying
-   base, nq = 13, nv = 12), and the quadruped ``solo12`` (nv = 18) and the humanoid ``g1``
-   (nv = 35) of example-robot-data on a free-flyer root where that package is installed
+   base, nq = 13, nv = 12), and the quadruped ``solo12`` (nv = 18) and the humanoids
+   ``talos`` (nv = 38) and ``g1`` (nv = 35) of example-robot-data on a free-flyer root
+   where that package is installed
    (the bench extra), at one seeded state: ``inverse_dynamics`` vs ``pin.rnea``,
    ``mass_matrix`` vs ``pin.crba``, ``forward_dynamics`` vs ``pin.aba``,
    ``inverse_dynamics_derivatives`` vs ``pin.computeRNEADerivatives``,
@@ -27,7 +28,11 @@ b. a batch of 10,000 random states (seed 7) on 2 threads: ``inverse_dynamics`` /
    base); ``mass_matrix``, ``inverse_dynamics_derivatives`` and
    ``forward_dynamics_derivatives`` vs a Python loop of ``pin.crba``,
    ``computeRNEADerivatives``, ``computeABADerivatives``, target ratio ≤ 0.25 on fixed
-   bases (none on a floating base). µs per state.
+   bases (none on a floating base); A_G, J_c and a frame's J̇q̇ vs a loop of ``ccrba``,
+   ``jacobianCenterOfMass`` and the frame's classical acceleration, and the joint-torque
+   regressor (a new array, and into a reused buffer) vs a loop of
+   ``computeJointTorqueRegressor``, target ≤ 0.2, beside the regressor's memory floor
+   (numpy filling the same (N, nv, p) buffer, no target). µs per state.
 c. scaling on ``zoo.random_chain(n, seed=0)``, n = 6 … 96: ID, FD, M per call and the
    log-log slope (targets ID, FD ≤ 1.1, M ≈ 2; judged on n ≥ 24).
 d. ``simulate(puma, None, None, 1.0, 1e-3, integrator="rk4")`` wall time, best of 5
@@ -72,7 +77,7 @@ from .report import print_results, render_markdown
 from .rollout import ROLLOUT_ROBOTS, rollout
 
 SECTIONS = ("per_call", "batch", "scaling", "simulate", "startup", "rollout")
-ROBOTS = ("puma560", "panda", "space_manipulator", "erd:solo12", "erd:g1")
+ROBOTS = ("puma560", "panda", "space_manipulator", "erd:solo12", "erd:talos", "erd:g1")
 CHAIN_SIZES = (6, 12, 24, 48, 96)
 LONG_CHAIN_SIZES = (96, 192, 384)  # the mass matrix's O(n²) regime
 
