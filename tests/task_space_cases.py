@@ -60,6 +60,8 @@ ROBOTS = {
     "solo12": ("solo_description/robots/solo12.urdf", True, "HR_FOOT"),
     "talos": ("talos_data/robots/talos_reduced.urdf", True, "left_sole_link"),
     "panda": ("panda_description/urdf/panda.urdf", False, "panda_hand"),
+    # a 4 kg base link welded to the world: part of the world, as in Pinocchio
+    "ur5": ("ur_description/urdf/ur5_robot.urdf", False, "tool0"),
 }
 
 

@@ -216,7 +216,7 @@ def test_bad_input_is_refused_by_name():
 # --- Pinocchio and MuJoCo ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", ["solo12", "talos", "panda"])
+@pytest.mark.parametrize("key", ["solo12", "talos", "panda", "ur5"])
 def test_centroidal_quantities_equal_pinocchios(key):
     """``ccrba`` (Ag, hg, Ig), ``dccrba``, ``centerOfMass`` (c, ċ, c̈ and every subtree's
     centre, data.com[j]), ``jacobianCenterOfMass`` and ``jacobianSubtreeCenterOfMass``, rows

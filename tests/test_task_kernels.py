@@ -20,7 +20,7 @@ import eslabon as es
 from checks import check
 from eslabon._engine import entrypoints
 from eslabon.dynamics.centroidal import momentum_matrix_reference
-from eslabon.kinematics.center_of_mass import com_jacobian_reference
+from eslabon.kinematics.center_of_mass import com_jacobian_reference, moving_bodies
 from eslabon.kinematics.frame_motion import bias_reference
 from task_space_cases import Twin, last_frame, models, state
 
@@ -33,6 +33,8 @@ CASES = [c for c in models() if c[0] != "mimic"] + [
     ("chain-RPRPR", es.zoo.random_chain(5, 3, "modified", joints="RPRPR", payload=True, tool=True)),
     ("tree-RHRPH", es.zoo.random_tree(2, "RHRPH")),
     ("space_manipulator", es.zoo.load("space_manipulator")),
+    # body 5 (3.2 kg) is welded to the world: part of it, counted by neither form
+    ("tree-welded-RSSRFR", es.zoo.random_tree(5, "RSSRFR")),
 ]
 IDS = [name for name, _ in CASES]
 A_G = es.centroidal_momentum_matrix
@@ -41,7 +43,8 @@ BIAS = es.kinematics.bias_acceleration
 
 
 def _every_body(model):
-    return np.ones(model.nb + 1, dtype=bool)
+    """The bodies the whole robot's J_c counts: every one some rate moves."""
+    return moving_bodies(model)
 
 
 def _batch(model, N=4, seed=3):
@@ -180,3 +183,28 @@ def test_a_sliding_centre_of_mass_is_refused_on_both_paths():
         for q in (np.zeros(4), np.zeros((2, 4))):
             with pytest.raises(ValueError, match="slid|rigid|prismatic"):
                 call(q)
+
+
+def test_a_body_welded_to_the_world_is_part_of_it():
+    """A body every joint of whose path to the world is fixed never moves: the centre of
+    mass, J_c and A_G leave it out on every path (lean, batch, numpy, subtree), and J_c
+    is the derivative of the centre of mass the same functions give."""
+    model = es.zoo.random_tree(5, "RSSRFR")
+    assert model.parent[5] == 0 and model.joint_type[5] == 0 and model.mass[5] > 1.0
+    assert moving_bodies(model).tolist() == [False, True, True, True, True, False, True]
+    q, qd, _ = state(model, 1)
+    com = es.kinematics.center_of_mass(model, q, qd)
+    assert com.mass == pytest.approx(float(model.mass.sum() - model.mass[5]), rel=1e-15)
+    J = J_C(model, q)
+    check(J @ qd, com.W_v_com, 1e-12, what="J_c q̇ = ċ")
+    h = 1e-6
+    for k in range(model.nv):
+        dq = np.zeros(model.nv)
+        dq[k] = h
+        ahead = es.kinematics.center_of_mass(model, es.integrate(model, q, dq)).W_p_com
+        back = es.kinematics.center_of_mass(model, es.integrate(model, q, -dq)).W_p_com
+        check(J[:, k], (ahead - back) / (2 * h), 1e-8, what=f"J_c column {k}")
+    A = A_G(model, q)
+    check(A[3:], com.mass * J, 1e-12, what="A_G's linear rows = m J_c")
+    Q, _ = _batch(model)
+    check(A_G(model, Q), momentum_matrix_reference(model, Q), TOL, what="A_G batch")

@@ -100,14 +100,25 @@ def _skew(a):
     return out
 
 
+def _moving_inertia(model):
+    """(mᵢ (nb+1,), Īᵢ (nb+1, 3, 3), m), zero for the world and the bodies welded to it,
+    which are part of the world (:mod:`eslabon.kinematics.center_of_mass`); m their
+    total, summed as :func:`~eslabon.kinematics.center_of_mass.center_of_mass` sums it."""
+    moving = _com.moving_bodies(model)
+    mass = np.where(moving, np.asarray(model.mass, dtype=float), 0.0)
+    total = float(np.sum(model.mass[moving]))
+    return mass, np.where(moving[:, None, None], model.inertia, 0.0), total
+
+
 def _body_inertias(model, motion):
     """Iᵢ (..., nb+1, 6, 6) at the world origin, world axes, and the centres cᵢ."""
     R = motion.world_rotation
     c = _com.body_centers(motion)
-    m = np.asarray(model.mass, dtype=float)[:, None, None]
+    mass, body_inertia, _ = _moving_inertia(model)
+    m = mass[:, None, None]
     C = _skew(c)
     inertia = np.empty(c.shape[:-1] + (6, 6))
-    inertia[..., :3, :3] = R @ model.inertia @ np.swapaxes(R, -1, -2) - m * (C @ C)
+    inertia[..., :3, :3] = R @ body_inertia @ np.swapaxes(R, -1, -2) - m * (C @ C)
     inertia[..., :3, 3:] = m * C
     inertia[..., 3:, :3] = -m * C
     inertia[..., 3:, 3:] = m * np.eye(3)
@@ -139,10 +150,10 @@ def _momentum_matrix(model, motion, S):
     composite = _composite(model, inertia)
     rate_body = _columns.tree(model).rate_body
     A_O = np.einsum("...kij,...jk->...ik", composite[..., rate_body, :, :], S)
-    m = float(np.sum(model.mass))
+    mass, _, m = _moving_inertia(model)
     if not m > 0.0:
         raise ValueError(f"model: {model.name!r} has no mass; it has no centre of mass")
-    G = np.einsum("b,...bi->...i", model.mass / m, c)
+    G = np.einsum("b,...bi->...i", mass / m, c)
     return _to_G(G, A_O[..., :3, :], A_O[..., 3:, :]), A_O, G, m, composite, inertia
 
 
@@ -165,13 +176,12 @@ def _compact_momentum_matrix(model, motion, S):
     second moment Θ_b = Σ (Īᵢ + mᵢ [cᵢ]×[cᵢ]×ᵀ) about O: the composite inertia I^C_b in 13
     numbers instead of 36, A_O[:, k] = [Θ_b ω_k + h_b × v_k; m_b v_k − h_b × ω_k]."""
     model.require_rigid_links("the centroidal momentum")
-    m_total = float(np.sum(model.mass))
+    m, body_inertia, m_total = _moving_inertia(model)
     if not m_total > 0.0:
         raise ValueError(f"model: {model.name!r} has no mass; it has no centre of mass")
     R = motion.world_rotation
     c = _com.body_centers(motion)
-    m = np.asarray(model.mass, dtype=float)
-    theta = R @ model.inertia @ np.swapaxes(R, -1, -2)
+    theta = R @ body_inertia @ np.swapaxes(R, -1, -2)
     theta -= m[:, None, None] * (c[..., :, None] * c[..., None, :])
     theta += (m * np.einsum("...i,...i->...", c, c))[..., None, None] * np.eye(3)
     first = m[:, None] * c
@@ -233,7 +243,7 @@ def centroidal_momentum_matrix(model, q) -> np.ndarray:
     if batch is None:
         return momentum_matrix_reference(model, q)
     model.require_rigid_links("the centroidal momentum")
-    if not float(np.sum(model.mass)) > 0.0:
+    if not _moving_inertia(model)[2] > 0.0:
         raise ValueError(f"model: {model.name!r} has no mass; it has no centre of mass")
     return _task.centroidal_batch(model, batch[0], linear_only=False)
 

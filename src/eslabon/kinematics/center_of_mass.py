@@ -15,7 +15,10 @@ velocity its unit rate gives each centre it moves (κ⁻¹(k), the bodies rate k
 
     J_c[:, k] = (m_k v_k + ω_k × Σ_{i ∈ κ⁻¹(k)} mᵢ cᵢ) / m,   m_k = Σ_{i ∈ κ⁻¹(k)} mᵢ
 
-The rotors' inertia (armature) has no mass and no part here.
+The rotors' inertia (armature) has no mass and no part here. A body welded to the world
+(every joint between them fixed: no rate moves it) is part of the world, not of the
+robot: its mass is not counted, as Pinocchio's URDF reader merges such links into the
+universe and MuJoCo's fuses them into the world body (a UR5's 4 kg base link).
 """
 
 from __future__ import annotations
@@ -58,8 +61,33 @@ class CenterOfMass:
     subtree: str
 
 
+def moving_bodies(model) -> np.ndarray:
+    """Mask (nb+1,) of the bodies some rate moves: the others, welded to the world, are
+    part of it and never counted (the module docstring).
+
+    Parameters
+    ----------
+    model : Model
+        Any model.
+
+    Returns
+    -------
+    ndarray of bool ``(nb + 1,)``
+        False for the world and every body welded to it.
+
+    Examples
+    --------
+    >>> import eslabon as es
+    >>> from eslabon.kinematics.center_of_mass import moving_bodies
+    >>> moving_bodies(es.zoo.load("planar2")).tolist()
+    [False, True, True]
+    """
+    return np.asarray(tree(model).support.any(axis=1))
+
+
 def _bodies(model, subtree) -> tuple[np.ndarray, str]:
-    """Mask (nb+1,) of the bodies counted and the name of the subtree's root."""
+    """Mask (nb+1,) of the bodies counted (the subtree's, less those welded to the world)
+    and the name of the subtree's root."""
     model.require_rigid_links("the centre of mass's velocity and Jacobian")
     name = "world" if subtree is None else subtree
     if not isinstance(name, str) or name not in model.body_names:
@@ -67,7 +95,7 @@ def _bodies(model, subtree) -> tuple[np.ndarray, str]:
             f"subtree: expected the name of a body of {model.name!r}, one of "
             f"{list(model.body_names)}, got {name!r}"
         )
-    counted = tree(model).subtree[model.body_names.index(name)]
+    counted = tree(model).subtree[model.body_names.index(name)] & moving_bodies(model)
     if not float(np.sum(model.mass[counted])) > 0.0:
         raise ValueError(f"subtree: the bodies from {name!r} down have no mass")
     return counted, name
