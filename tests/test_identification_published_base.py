@@ -20,8 +20,9 @@ def _links(field, coefficient, links):
 def _published_panda():
     """Table III's first column, one dict per coefficient: J_i the inertia about the
     origin of the modified-DH frame i (our link{i}.I..), c_i m_i the first moment
-    (link{i}.m{x,y,z}), m_i the mass; coefficients as printed (4 decimals). The row of
-    J2xx − J2yy + J3yy prints m3 both as 0.0998 m3 and inside 0.1067 (m3 + … + m7); the
+    (link{i}.m{x,y,z}), m_i the mass; coefficients as printed (4 decimals; 0.09985 as
+    the authors' released coefficient code writes it). The row of J2xx − J2yy + J3yy
+    prints m3 both as 0.0998 m3 and inside 0.1067 (m3 + … + m7); the
     row of J3yy + J2zz, which the same transfer of link 3 builds, has 0.09985 m3 only,
     and so has this list (a misprint: 0.0998 + 0.1067 would make m3's coefficient in the
     two rows differ, while both come from d3² m3 + 2 d3 c3z m3 + J3yy)."""

@@ -309,7 +309,7 @@ def test_an_axis_almost_through_an_origin_is_refused():
                "com": [0.1, 0.05, 0], "inertia": 0.01 * np.eye(3)}  # fmt: skip
         return es.from_dh([{**row, "a": 0.0}, {**row, "a": offset}], "modified")
 
-    with pytest.raises(ValueError, match="distance between the origin of body 2"):
+    with pytest.raises(ValueError, match="distance between the origin of body 'link2'"):
         structural_base_parameters(coaxial(1e-13))
     assert structural_base_parameters(coaxial(0.0)).count == 2  # I1zz + I2zz, I2zz
     structural, numerical, rank = _agree(coaxial(0.01))

@@ -54,7 +54,8 @@ refused; a distance (an origin from an axis line, two axes at their closest poin
 at most 1e-14 of the model's size (at least 1 m), not zero above 1e-12, refused between.
 The rules cover fixed-base trees of revolute, prismatic and fixed joints with axes along
 a body axis; the tests compare the count with the rank of :func:`.base_parameters` on
-every such model of the zoo and of the robot library that loads, and on random chains
+every such model of the zoo, on seven robots of the robot library (the test lists
+them), and on random chains
 with parallel, perpendicular and intersecting axes. A geometry the rules decide only
 through round-off (a near-parallel pair, a sub-micrometre offset) is refused with a
 ValueError; use :func:`.base_parameters` there.
@@ -383,7 +384,7 @@ def _reduce(model, i, turning, sliding, moving, R, origin, scale, g, A, kept):
             if sliding[j]
         ) and all(
             _on_line(origin[i], origin[j], u, scale,
-                     f"the origin of body {i} and the axis of {names[j]!r}")
+                     f"the origin of body {model.body_names[i]!r} and the axis of {names[j]!r}")
             for j in revolute
         ):  # R2: the origin slides along the axis at most, and gravity does no work  # fmt: skip
             kept[i] = [e for e in kept[i] if e not in (1, 2, 3)]
