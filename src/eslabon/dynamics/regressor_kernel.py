@@ -261,21 +261,16 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
                     Y[k, c0 + c] = s0 * n0[c] + s1 * n1[c] + s2 * n2[c]
             j = parent(P, o)
         if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
-            kf = (rate_index(P, row_offset(1)), rate_index(P, row_offset(2)))
-            kf = kf + (rate_index(P, row_offset(3)),)
-            kn = (rate_index(P, row_offset(4)), rate_index(P, row_offset(5)))
-            kn = kn + (rate_index(P, row_offset(6)),)
-            for c in range(10):
-                Y[kn[0], c0 + c] = n0[c]
-                Y[kn[1], c0 + c] = n1[c]
-                Y[kn[2], c0 + c] = n2[c]
-            for c in range(4):
-                Y[kf[0], c0 + c] = f0[c]
-                Y[kf[1], c0 + c] = f1[c]
-                Y[kf[2], c0 + c] = f2[c]
-            for c in range(4, 10):
-                for d in range(3):
-                    Y[kf[d], c0 + c] = 0.0
+            n, f = (n0, n1, n2), (f0, f1, f2)
+            for d in range(3):
+                kf = rate_index(P, row_offset(1 + d))
+                kn = rate_index(P, row_offset(4 + d))
+                for c in range(10):
+                    Y[kn, c0 + c] = n[d][c]
+                for c in range(4):
+                    Y[kf, c0 + c] = f[d][c]
+                for c in range(4, 10):
+                    Y[kf, c0 + c] = 0.0
         total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
     for k in range(nv):
         total += qd[k] + qdd[k]
