@@ -18,8 +18,9 @@ S_jᵀ as two 3-vectors) and each body's ten columns of A_i are taken once to on
 world about its origin, or a floating base's body), and the block of body i in row j of Y
 is ten dot products of six (three for the six inertia columns, which carry no force); a
 floating base's six rows are the columns' wrench in its axes. A_i is written in closed
-form, straight-line, and rotated as blocks (:func:`_body_block`). Friction and armature
-add q̇, sign q̇ and q̈ columns on their joint's rates.
+form, straight-line, and rotated as blocks (:func:`_body_block`); a block of Y is written
+four columns at a time (:mod:`eslabon._engine.quads`). Friction and armature add q̇,
+sign q̇ and q̈ columns on their joint's rates.
 
 :func:`regressor_state` is compiled with products and sums fused (``fastmath={"contract"}``,
 a · b + c rounded once, no reordering, as the mass matrix's
@@ -69,6 +70,7 @@ from .._engine.layout import (
     VISCOUS,
 )
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, near_angles
+from .._engine.quads import quad, store_quad
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from .._engine.tuples import add, cross, mm, mt, mtv, mv, s3, s9, sub
@@ -246,6 +248,10 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
         if ref > 0:
             R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
         n0, n1, n2, f0, f1, f2 = _body_block(w, wd, a, R, pos)
+        # columns 0..3 and 4..7 of the block as quads (four columns in one vector)
+        A0, A1, A2 = quad(n0[:4]), quad(n1[:4]), quad(n2[:4])
+        B0, B1, B2 = quad(n0[4:8]), quad(n1[4:8]), quad(n2[4:8])
+        F0, F1, F2 = quad(f0), quad(f1), quad(f2)
         j = i
         while j > ref:
             o = row_offset(j)
@@ -253,12 +259,10 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
             if k >= 0:
                 s0, s1, s2 = coef[j, 0], coef[j, 1], coef[j, 2]
                 s3, s4, s5 = coef[j, 3], coef[j, 4], coef[j, 5]
-                for c in range(4):
-                    Y[k, c0 + c] = (
-                        s0 * n0[c] + s1 * n1[c] + s2 * n2[c] + s3 * f0[c] + s4 * f1[c] + s5 * f2[c]
-                    )
-                for c in range(4, 10):
-                    Y[k, c0 + c] = s0 * n0[c] + s1 * n1[c] + s2 * n2[c]
+                store_quad(Y, k, c0, s0 * A0 + s1 * A1 + s2 * A2 + s3 * F0 + s4 * F1 + s5 * F2)
+                store_quad(Y, k, c0 + 4, s0 * B0 + s1 * B1 + s2 * B2)
+                Y[k, c0 + 8] = s0 * n0[8] + s1 * n1[8] + s2 * n2[8]
+                Y[k, c0 + 9] = s0 * n0[9] + s1 * n1[9] + s2 * n2[9]
             j = parent(P, o)
         if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
             n, f = (n0, n1, n2), (f0, f1, f2)
