@@ -18,9 +18,10 @@ vector sums and two scalar ones (docs/performance.md, "The joint-torque regresso
 from __future__ import annotations
 
 import llvmlite.ir as ir
+import numpy as np
 from numba import types
 from numba.core.errors import TypingError
-from numba.extending import intrinsic
+from numba.extending import lower_builtin, type_callable
 
 from .lanes import Lanes, _cell
 
@@ -28,45 +29,63 @@ QUAD = Lanes(4)
 _VECTOR = ir.VectorType(ir.DoubleType(), 4)
 
 
-@intrinsic
-def quad(typingctx, t):
+# Each is a Python function whose body is its meaning (what runs with NUMBA_DISABLE_JIT);
+# compiled code types and lowers a call to it directly, as :mod:`.lanes` does.
+def quad(t):
     """The 4-tuple of floats ``t`` as a quad (``Lanes(4)``)."""
-    if not (isinstance(t, types.UniTuple) and t.count == 4 and t.dtype == types.float64):
-        raise TypingError(f"quad: expected a 4-tuple of float64, got {t}")
-
-    def codegen(context, builder, sig, args):
-        v = ir.Constant(_VECTOR, ir.Undefined)
-        for i in range(4):
-            x = builder.extract_value(args[0], i)
-            v = builder.insert_element(v, x, ir.Constant(ir.IntType(32), i))
-        return v
-
-    return QUAD(t), codegen
+    return np.array(t, dtype=float)
 
 
-@intrinsic
-def store_quad(typingctx, Y, k, c, x):
+def store_quad(Y, k, c, x):
     """``Y[k, c:c + 4] = x`` for a quad ``x`` and a C-contiguous 2-D float64 ``Y``."""
-    if not (
-        isinstance(Y, types.Array)
-        and Y.ndim == 2
-        and Y.layout == "C"
-        and Y.dtype == types.float64
-        and Y.mutable
-        and isinstance(k, types.Integer)
-        and isinstance(c, types.Integer)
-        and x == QUAD
-    ):
-        raise TypingError(
-            f"store_quad: expected a writeable C-contiguous 2-D float64 array, two "
-            f"integers and a quad, got {Y}, {k}, {c}, {x}"
-        )
+    Y[k, c : c + 4] = x
 
-    def codegen(context, builder, sig, args):
-        kk = context.cast(builder, args[1], sig.args[1], types.intp)
-        cc = context.cast(builder, args[2], sig.args[2], types.intp)
-        ptr = _cell(context, builder, sig.args[0], args[0], [kk, cc])
-        builder.store(args[3], builder.bitcast(ptr, _VECTOR.as_pointer()), align=8)
-        return context.get_dummy_value()
 
-    return types.none(Y, k, c, x), codegen
+@type_callable(quad)
+def _type_quad(context):
+    def typing(t):
+        if not (isinstance(t, types.UniTuple) and t.count == 4 and t.dtype == types.float64):
+            raise TypingError(f"quad: expected a 4-tuple of float64, got {t}")
+        return QUAD
+
+    return typing
+
+
+@lower_builtin(quad, types.UniTuple)
+def _lower_quad(context, builder, sig, args):
+    v = ir.Constant(_VECTOR, ir.Undefined)
+    for i in range(4):
+        x = builder.extract_value(args[0], i)
+        v = builder.insert_element(v, x, ir.Constant(ir.IntType(32), i))
+    return v
+
+
+@type_callable(store_quad)
+def _type_store_quad(context):
+    def typing(Y, k, c, x):
+        if not (
+            isinstance(Y, types.Array)
+            and Y.ndim == 2
+            and Y.layout == "C"
+            and Y.dtype == types.float64
+            and Y.mutable
+            and isinstance(k, types.Integer)
+            and isinstance(c, types.Integer)
+            and x == QUAD
+        ):
+            raise TypingError(
+                f"store_quad: expected a writeable C-contiguous 2-D float64 array, two "
+                f"integers and a quad, got {Y}, {k}, {c}, {x}"
+            )
+        return types.none
+
+    return typing
+
+
+@lower_builtin(store_quad, types.Array, types.Integer, types.Integer, Lanes)
+def _lower_store_quad(context, builder, sig, args):
+    k = context.cast(builder, args[1], sig.args[1], types.intp)
+    c = context.cast(builder, args[2], sig.args[2], types.intp)
+    ptr = _cell(context, builder, sig.args[0], args[0], [k, c])
+    builder.store(args[3], builder.bitcast(ptr, _VECTOR.as_pointer()), align=8)
+    return context.get_dummy_value()
