@@ -202,7 +202,9 @@ def _outward(P, q, qd, qdd, ws, ref, extended):
 @njit(cache=True, fastmath={"contract"})
 def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
-    outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, NON_FINITE
+    outward pass's workspace, ``coef`` (rows + 6, 10) scratch (row j's first six
+    columns hold its joint's coefficients; the body's block stays in registers, so the
+    last six rows, kept for the C entry's scratch size, are not used). Status OK, NON_FINITE
     when a state or a body's motion is not finite, or WRONG_SHAPE (Y untouched) when a
     centre of mass slides with its joint (seed 001's book mode: the bodies are not rigid)
     or a packed column would lie beyond p.
