@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eslabon as es
-from eslabon._engine.layout import COM_SLIDE, HEADER, STRIDE
+from eslabon._engine.layout import COM_SLIDE, H_NB, HEADER, STRIDE
 from eslabon._engine.status import WRONG_SHAPE
 from eslabon.dynamics.regressor_kernel import pack_regressor, regressor_one
 from eslabon.identification import (
@@ -354,3 +354,79 @@ def test_regressor_into_refuses_an_unusable_out(kind):
         regressor_into(model, q, qd, qdd, out)
     good = np.empty(shape)
     assert regressor_into(model, q, qd, qdd, good) is good
+
+
+def test_the_closed_form_body_block_is_the_wrench_matrix():
+    """The kernel's straight-line 6 × 10 block of a body (``_body_block``) is
+    ``body_wrench_matrix`` (A_i, built from its definition in numpy) taken to reference
+    axes, n about the reference origin: [R 0; p̃ R R] A_i, the four force columns f and
+    the six inertia columns, which carry no force, zero below."""
+    from numba import njit
+
+    from eslabon.dynamics.regressor_kernel import _body_block
+    from eslabon.identification.regressor import body_wrench_matrix
+
+    @njit
+    def block(w, wd, a, R, pos):
+        n0, n1, n2, f0, f1, f2 = _body_block(
+            (w[0], w[1], w[2]),
+            (wd[0], wd[1], wd[2]),
+            (a[0], a[1], a[2]),
+            (R[0, 0], R[0, 1], R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2]),
+            (pos[0], pos[1], pos[2]),
+        )
+        out = np.zeros((6, 10))
+        for c in range(10):
+            out[0, c], out[1, c], out[2, c] = n0[c], n1[c], n2[c]
+        for c in range(4):
+            out[3, c], out[4, c], out[5, c] = f0[c], f1[c], f2[c]
+        return out
+
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        w, wd, a, pos = rng.uniform(-2, 2, (4, 3))
+        R = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        A = body_wrench_matrix(w, wd, a)
+        P = np.array([[0, -pos[2], pos[1]], [pos[2], 0, -pos[0]], [-pos[1], pos[0], 0]])
+        X = np.block([[R, np.zeros((3, 3))], [np.zeros((3, 3)), R]])
+        X[:3, 3:] = P @ R  # n about the origin: R n + p × R f
+        expected = X @ A
+        assert np.abs(expected[3:, 4:]).max() == 0.0
+        assert _rel(block(w, wd, a, R, pos), expected) < 1e-14
+
+
+@pytest.mark.parametrize("name", ["random_tree BSFUHLRP", "random_tree RHULSPRFR", "solo12"])
+def test_wrench_coefficients_are_the_projection_of_unit_wrenches(name):
+    """Each moving row's (s_n, s_f) (``joints.wrench_coefficients``, the regressor's
+    joint coefficients) are ``project_wrench`` of the six unit wrenches, on trees with
+    revolute, prismatic, helical, universal, spherical and free-flyer joints."""
+    from numba import njit
+
+    from eslabon._engine.joints import extended_of, joint, project_wrench, wrench_coefficients
+    from eslabon._engine.record import rate_index
+
+    if name not in MODELS:
+        pytest.skip(f"{name} is not available")
+
+    @njit
+    def both(P, o, extended):
+        j = joint(P, o)
+        sn, sf = wrench_coefficients(j, extended)
+        z, e = (0.0, 0.0, 0.0), ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+        out = np.empty((2, 6))
+        for d in range(3):
+            out[0, d], out[0, 3 + d] = sn[d], sf[d]
+            out[1, d] = project_wrench(j, z, e[d], extended)  # (j, f, n): n = e_d
+            out[1, 3 + d] = project_wrench(j, e[d], z, extended)
+        return out
+
+    P = MODELS[name].packed
+    extended = extended_of(P)
+    rows = 0
+    for i in range(1, int(P[H_NB]) + 1):
+        o = HEADER + STRIDE * i
+        if rate_index(P, o) >= 0:
+            got, expected = both(P, o, extended)
+            assert np.array_equal(got, expected)
+            rows += 1
+    assert rows == MODELS[name].engine_nv

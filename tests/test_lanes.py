@@ -446,7 +446,8 @@ import sys
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 import eslabon as es
-from eslabon.dynamics import composite_rigid_body
+from eslabon.dynamics import composite_rigid_body, regressor_kernel
+from eslabon.identification import joint_torque_regressor
 
 model = es.zoo.random_tree(0, "BRUHLSPRF", friction=False)  # every joint type, quaternions
 rng = np.random.default_rng(11)
@@ -454,6 +455,7 @@ N = int(sys.argv[1])
 q = np.array([es.random_configuration(model, rng) for _ in range(N)])
 qd, qdd = rng.normal(size=(2, N, model.nv))
 es.mass_matrix(model, q[0])  # compiled first: crba_into's fastmath reached its callees
+joint_torque_regressor(model, q[0], qd[0], qdd[0])  # the regressor's fused kernel too
 tau = es.bias_forces(model, q, qd) + 2.0 * qdd
 
 def parts(x):
@@ -476,13 +478,14 @@ for name, fn, args in (
             print(f"{name}[{k}]: batch != single states, max diff "
                   f"{np.abs(got - want).max():.3g}")
 
-# no numba function but crba_into was compiled with fused arithmetic
+# no numba function but crba_into and regressor_state was compiled with fused arithmetic
+fused = (composite_rigid_body.crba_into, regressor_kernel.regressor_state)
 kernels = {
     id(fn): fn
     for n, module in sorted(sys.modules.items())
     if n.startswith("eslabon.")
     for fn in vars(module).values()
-    if isinstance(fn, Dispatcher) and fn is not composite_rigid_body.crba_into
+    if isinstance(fn, Dispatcher) and all(fn is not f for f in fused)
 }
 for fn in kernels.values():
     for sig, cres in fn.overloads.items():
@@ -499,8 +502,9 @@ def test_lanes_equal_single_states_whatever_compiled_first(tmp_path):
     With the mass matrix (``fastmath={"contract"}``) compiled first in a fresh cache, the
     one-state kernels of a model with a spherical joint took fused helpers and the lanes
     did not (ID, FD, C, M differed in the last bits). In a fresh process and cache, in
-    that order, every batch must still equal its single states bit for bit, and no
-    function but crba_into may carry fastmath."""
+    that order (the regressor's kernel, fused too, right after), every batch must still
+    equal its single states bit for bit, and no function but crba_into and
+    regressor_state may carry fastmath."""
     env = {
         **os.environ,
         "NUMBA_CACHE_DIR": str(tmp_path / "cache"),  # everything compiles, in this order

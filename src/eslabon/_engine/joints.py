@@ -42,7 +42,8 @@ set a model needs (:func:`extended_of`).
 The compiled helpers (numba, inlined into the kernels unless said, generic over the
 scalar type: float64 for one state, lanes for a batch block). A kernel reads a row's
 joint once, ``j = joint(P, o)``, and hands it to :func:`placement`,
-:func:`outward_motion`, :func:`origin_velocity`, :func:`project_wrench`,
+:func:`outward_motion`, :func:`origin_velocity`, :func:`project_wrench` (and
+:func:`wrench_coefficients`, its two vectors),
 :func:`articulated_velocity`, :func:`articulated_projection`,
 :func:`articulated_acceleration`, :func:`world_axis` and :func:`point_axis`, which take
 the +z shortcut (every DH joint) inside; a row a quaternion places (:func:`by_quaternion`,
@@ -264,11 +265,13 @@ def quaternion_row_placement(P, o, q, c):
     return quaternion_placement(j, configuration(q, c, j))
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=False)
 def quaternion_row(P, o, q, qd, k, c):
     """:func:`quaternion_row_placement` and the row's velocity-product correction
     (Δω̇, Δa) for the rates at ``qd[k:]`` (:func:`group_correction`); called, not
-    inlined."""
+    inlined. ``fastmath=False`` stated: the regressor, which calls it, is compiled with
+    products and sums fused, and numba would compile this function with its caller's
+    flags for every later caller (:mod:`.outward_pass`)."""
     E, r = quaternion_row_placement(P, o, q, c)
     u, wj = rates(qd, k, joint(P, o))
     dwd, da = group_correction(u, wj)
@@ -378,6 +381,24 @@ def project_wrench(j, f, n, extended):
     if j[J_Z_AXIS] != 0.0:
         return n[2]
     return dot(joint_axis(j), n)
+
+
+@njit(inline="always")
+def wrench_coefficients(j, extended):
+    """(s_n, s_f): :func:`project_wrench` as two 3-vectors, Sᵀ [n; f] = s_n · n + s_f · f
+    ((s, 0) revolute, (0, s) prismatic, (s, h s) helical), without its six calls on the
+    unit wrenches."""
+    ax = joint_axis(j)
+    z = 0.0 * ax[0]
+    zero = (z, z, z)
+    if j[J_TYPE] == PRISMATIC:
+        return zero, ax
+    if extended is not None:
+        if j[J_TYPE] == HELICAL:
+            return ax, scale(j[J_PITCH], ax)
+    if j[J_Z_AXIS] != 0.0:
+        return (z, z, 1.0 + z), zero
+    return ax, zero
 
 
 @njit(inline="always")

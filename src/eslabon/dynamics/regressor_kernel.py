@@ -13,12 +13,19 @@ Tabla 3.1 (3.27)–(3.29), as :func:`eslabon._engine.outward_pass.forward_pass` 
 the regressor does not read; a floating base in one step, :func:`base_motion`) gives every
 row's ω, ω̇, a and world pose. The torque of joint j from body i is S_jᵀ X f_i (RBDA
 eq. 5.20, τ_j = S_jᵀ Σ_{i ∈ subtree(j)} X f_i, X the force transform of eq. 2.24): linear
-in f_i, so each joint's six coefficients (:func:`eslabon._engine.joints.project_wrench` of
-the unit wrenches) and each body's ten columns of A_i are taken once to one frame (the
+in f_i, so each joint's six coefficients (:func:`eslabon._engine.joints.wrench_coefficients`,
+S_jᵀ as two 3-vectors) and each body's ten columns of A_i are taken once to one frame (the
 world about its origin, or a floating base's body), and the block of body i in row j of Y
 is ten dot products of six (three for the six inertia columns, which carry no force); a
-floating base's six rows are the columns' wrench in its axes. Friction and armature add
-q̇, sign q̇ and q̈ columns on their joint's rates.
+floating base's six rows are the columns' wrench in its axes. A_i is written in closed
+form, straight-line, and rotated as blocks (:func:`_body_block`); a block of Y is written
+four columns at a time (:mod:`eslabon._engine.quads`). Friction and armature add q̇,
+sign q̇ and q̈ columns on their joint's rates.
+
+:func:`regressor_state` is compiled with products and sums fused (``fastmath={"contract"}``,
+a · b + c rounded once, no reordering, as the mass matrix's
+:func:`~eslabon.dynamics.composite_rigid_body.crba_into`): its cost is these dot products
+(docs/performance.md, "The joint-torque regressor").
 
 The kernel reads the regressor's packed model (:func:`pack_regressor`): ``model.packed``
 (every body, fixed joints included: a body on a fixed joint keeps a block of its own)
@@ -46,8 +53,8 @@ from .._engine.joints import (
     joint,
     outward_motion,
     placement,
-    project_wrench,
     quaternion_row,
+    wrench_coefficients,
 )
 from .._engine.lanes import at, clear, g3, g9, zero_of
 from .._engine.layout import (
@@ -63,60 +70,82 @@ from .._engine.layout import (
     VISCOUS,
 )
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, near_angles
+from .._engine.quads import quad, store_quad
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from .._engine.tuples import add, cross, mm, mt, mtv, mv, s3, s9, sub
 
 
 @njit(inline="always")
-def _column(c, w, wd, a):
-    """Column ``c`` (0..9) of A_i as (n, f): the wrench about the origin of a unit value
-    of parameter c (m, hx, hy, hz, Ixx, Ixy, Ixz, Iyy, Iyz, Izz)."""
-    z = 0.0 * a[0]
-    zero = (z, z, z)
-    if c == 0:
-        return zero, a
-    if c <= 3:
-        e = (1.0 if c == 1 else 0.0, 1.0 if c == 2 else 0.0, 1.0 if c == 3 else 0.0)
-        f = add(cross(wd, e), cross(w, cross(w, e)))
-        return cross(e, a), f  # n = −a × h
-    # the symmetric basis matrix B of entry c: I x = Σ π_c B_c x
-    if c == 4:
-        Bwd, Bw = (wd[0], z, z), (w[0], z, z)
-    elif c == 5:
-        Bwd, Bw = (wd[1], wd[0], z), (w[1], w[0], z)
-    elif c == 6:
-        Bwd, Bw = (wd[2], z, wd[0]), (w[2], z, w[0])
-    elif c == 7:
-        Bwd, Bw = (z, wd[1], z), (z, w[1], z)
-    elif c == 8:
-        Bwd, Bw = (z, wd[2], wd[1]), (z, w[2], w[1])
-    else:
-        Bwd, Bw = (z, z, wd[2]), (z, z, w[2])
-    return add(Bwd, cross(w, Bw)), zero
+def _joint_coefficients(jnt, R, p, extended):
+    """(σ_n, σ_f): the row's torque is σ_n · n + σ_f · f for a wrench (n about the world
+    origin, f) in world axes. The row's own wrench is (n_j, f_j) = (Rᵀ (n − p × f), Rᵀ f)
+    and its torque s_n · n_j + s_f · f_j (:func:`wrench_coefficients`); rotated to world
+    axes and moved to the world origin, σ_n = R s_n and σ_f = R s_f + p × σ_n."""
+    s_n, s_f = wrench_coefficients(jnt, extended)
+    sn = mv(R, s_n)
+    return sn, add(mv(R, s_f), cross(p, sn))
 
 
 @njit(inline="always")
-def _joint_coefficients(jnt, R, p, extended):
-    """(σ_n, σ_f): the row's torque is σ_n · n + σ_f · f for a wrench (n about the world
-    origin, f) in world axes. :func:`project_wrench` is linear in the row's own wrench
-    (n_j, f_j) = (Rᵀ (n − p × f), Rᵀ f); its six coefficients, rotated to world axes and
-    moved to the world origin, are σ_n = R s_n and σ_f = R s_f + p × σ_n."""
-    z = 0.0 * p[0]
-    zero = (z, z, z)
-    ex, ey, ez = (1.0, z, z), (z, 1.0, z), (z, z, 1.0)
-    s_n = (
-        project_wrench(jnt, zero, ex, extended),
-        project_wrench(jnt, zero, ey, extended),
-        project_wrench(jnt, zero, ez, extended),
+def _combine6(r0, r1, r2, L0, L1, L2):
+    """r0 L0 + r1 L1 + r2 L2 of three 6-tuples: a row of R times a 3 × 6 matrix."""
+    return (
+        r0 * L0[0] + r1 * L1[0] + r2 * L2[0],
+        r0 * L0[1] + r1 * L1[1] + r2 * L2[1],
+        r0 * L0[2] + r1 * L1[2] + r2 * L2[2],
+        r0 * L0[3] + r1 * L1[3] + r2 * L2[3],
+        r0 * L0[4] + r1 * L1[4] + r2 * L2[4],
+        r0 * L0[5] + r1 * L1[5] + r2 * L2[5],
     )
-    s_f = (
-        project_wrench(jnt, ex, zero, extended),
-        project_wrench(jnt, ey, zero, extended),
-        project_wrench(jnt, ez, zero, extended),
+
+
+@njit(inline="always")
+def _body_block(w, wd, a, R, pos):
+    """The body's 6 × 10 matrix A_i (module docstring) in reference axes, n about the
+    reference origin, in closed form: rows (n_x, n_y, n_z) of ten columns and
+    (f_x, f_y, f_z) of four (the inertia's six columns carry no force).
+
+    In body axes (columns m, h, I in the order m, hx, hy, hz, Ixx, Ixy, Ixz, Iyy, Iyz,
+    Izz): f = [a, K] with K = ω̇̃ + ω̃ ω̃ = ω ωᵀ − |ω|² 1 + ω̇̃; n = [0, −ã, L(ω̇) + ω̃ L(ω)]
+    with I x = L(x) (Ixx, Ixy, Ixz, Iyy, Iyz, Izz). In reference axes (R, pos the body's
+    rotation and origin): F = R f, and the moment of column c about the origin is
+    R n_c + pos × F_c, with R (e_c × a) = R e_c × R a for the first moments."""
+    w00, w11, w22 = w[0] * w[0], w[1] * w[1], w[2] * w[2]
+    w01, w02, w12 = w[0] * w[1], w[0] * w[2], w[1] * w[2]
+    K = (  # row-major
+        -(w11 + w22),
+        w01 - wd[2],
+        w02 + wd[1],
+        w01 + wd[2],
+        -(w00 + w22),
+        w12 - wd[0],
+        w02 - wd[1],
+        w12 + wd[0],
+        -(w00 + w11),
     )
-    sn = mv(R, s_n)
-    return sn, add(mv(R, s_f), cross(p, sn))
+    # L(ω̇) + ω̃ L(ω): its three rows, columns Ixx, Ixy, Ixz, Iyy, Iyz, Izz
+    L0 = (wd[0], wd[1] - w02, wd[2] + w01, -w12, w11 - w22, w12)
+    L1 = (w02, wd[0] + w12, w22 - w00, wd[1], wd[2] - w01, -w02)
+    L2 = (-w01, w00 - w11, wd[0] - w12, w01, wd[1] + w02, wd[2])
+    F0 = mv(R, a)
+    RK = mm(R, K)
+    F1, F2, F3 = (RK[0], RK[3], RK[6]), (RK[1], RK[4], RK[7]), (RK[2], RK[5], RK[8])
+    N0 = cross(pos, F0)
+    N1 = add(cross((R[0], R[3], R[6]), F0), cross(pos, F1))
+    N2 = add(cross((R[1], R[4], R[7]), F0), cross(pos, F2))
+    N3 = add(cross((R[2], R[5], R[8]), F0), cross(pos, F3))
+    G0 = _combine6(R[0], R[1], R[2], L0, L1, L2)
+    G1 = _combine6(R[3], R[4], R[5], L0, L1, L2)
+    G2 = _combine6(R[6], R[7], R[8], L0, L1, L2)
+    return (
+        (N0[0], N1[0], N2[0], N3[0]) + G0,
+        (N0[1], N1[1], N2[1], N3[1]) + G1,
+        (N0[2], N1[2], N2[2], N3[2]) + G2,
+        (F0[0], F1[0], F2[0], F3[0]),
+        (F0[1], F1[1], F2[1], F3[1]),
+        (F0[2], F1[2], F2[2], F3[2]),
+    )
 
 
 @njit(inline="always")
@@ -170,10 +199,12 @@ def _outward(P, q, qd, qdd, ws, ref, extended):
         s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath={"contract"})
 def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
-    outward pass's workspace, ``coef`` (rows + 6, 10) scratch. Status OK, NON_FINITE
+    outward pass's workspace, ``coef`` (rows + 6, 10) scratch (row j's first six
+    columns hold its joint's coefficients; the body's block stays in registers, so the
+    last six rows, kept for the C entry's scratch size, are not used). Status OK, NON_FINITE
     when a state or a body's motion is not finite, or WRONG_SHAPE (Y untouched) when a
     centre of mass slides with its joint (seed 001's book mode: the bodies are not rigid)
     or a packed column would lie beyond p.
@@ -210,7 +241,6 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
                 coef[j, d] = sn[d]
                 coef[j, 3 + d] = sf[d]
                 total += sn[d] + sf[d]
-    body = nb + 1  # coef rows nb + 1 … nb + 6: the body's ten columns, reference axes
     for i in range(1, nb + 1):
         c0 = int(P[row_offset(i) + MASS])
         if c0 < 0:
@@ -219,19 +249,11 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
         R, pos = g9(ws, i, WS_RW), g3(ws, i, WS_PW)
         if ref > 0:
             R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
-        # (n about the reference origin; f) of each column: m and h (0..3) have a force,
-        # the inertia's six (4..9) a moment alone (f = 0, left out below)
-        for c in range(4):
-            n, f = _column(c, w, wd, a)
-            fw = mv(R, f)
-            nw = add(mv(R, n), cross(pos, fw))
-            for d in range(3):
-                coef[body + d, c] = nw[d]
-                coef[body + 3 + d, c] = fw[d]
-        for c in range(4, 10):
-            nw = mv(R, _column(c, w, wd, a)[0])
-            for d in range(3):
-                coef[body + d, c] = nw[d]
+        n0, n1, n2, f0, f1, f2 = _body_block(w, wd, a, R, pos)
+        # columns 0..3 and 4..7 of the block as quads (four columns in one vector)
+        A0, A1, A2 = quad(n0[:4]), quad(n1[:4]), quad(n2[:4])
+        B0, B1, B2 = quad(n0[4:8]), quad(n1[4:8]), quad(n2[4:8])
+        F0, F1, F2 = quad(f0), quad(f1), quad(f2)
         j = i
         while j > ref:
             o = row_offset(j)
@@ -239,28 +261,20 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
             if k >= 0:
                 s0, s1, s2 = coef[j, 0], coef[j, 1], coef[j, 2]
                 s3, s4, s5 = coef[j, 3], coef[j, 4], coef[j, 5]
-                for c in range(4):
-                    Y[k, c0 + c] = (
-                        s0 * coef[body, c]
-                        + s1 * coef[body + 1, c]
-                        + s2 * coef[body + 2, c]
-                        + s3 * coef[body + 3, c]
-                        + s4 * coef[body + 4, c]
-                        + s5 * coef[body + 5, c]
-                    )
-                for c in range(4, 10):
-                    Y[k, c0 + c] = (
-                        s0 * coef[body, c] + s1 * coef[body + 1, c] + s2 * coef[body + 2, c]
-                    )
+                store_quad(Y, k, c0, s0 * A0 + s1 * A1 + s2 * A2 + s3 * F0 + s4 * F1 + s5 * F2)
+                store_quad(Y, k, c0 + 4, s0 * B0 + s1 * B1 + s2 * B2)
+                Y[k, c0 + 8] = s0 * n0[8] + s1 * n1[8] + s2 * n2[8]
+                Y[k, c0 + 9] = s0 * n0[9] + s1 * n1[9] + s2 * n2[9]
             j = parent(P, o)
         if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
+            n, f = (n0, n1, n2), (f0, f1, f2)
             for d in range(3):
                 kf = rate_index(P, row_offset(1 + d))
                 kn = rate_index(P, row_offset(4 + d))
                 for c in range(10):
-                    Y[kn, c0 + c] = coef[body + d, c]
+                    Y[kn, c0 + c] = n[d][c]
                 for c in range(4):
-                    Y[kf, c0 + c] = coef[body + 3 + d, c]
+                    Y[kf, c0 + c] = f[d][c]
                 for c in range(4, 10):
                     Y[kf, c0 + c] = 0.0
         total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
