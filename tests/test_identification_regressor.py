@@ -386,6 +386,7 @@ def test_the_closed_form_body_block_is_the_wrench_matrix():
     for _ in range(5):
         w, wd, a, pos = rng.uniform(-2, 2, (4, 3))
         R = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        R[:, 2] *= np.linalg.det(R)  # a rotation (det +1): the block assumes one
         A = body_wrench_matrix(w, wd, a)
         P = np.array([[0, -pos[2], pos[1]], [pos[2], 0, -pos[0]], [-pos[1], pos[0], 0]])
         X = np.block([[R, np.zeros((3, 3))], [np.zeros((3, 3)), R]])
