@@ -1,8 +1,11 @@
-"""Base parameters against a published list: the Franka Emika Panda of Gaz, Cognetti,
+"""Base parameters against published lists: the Franka Emika Panda of Gaz, Cognetti,
 Oliva, Robuffo Giordano & De Luca 2019, "Dynamic identification of the Franka Emika
 Panda robot with retrieval of feasible parameters using penalty-based optimization",
 IEEE Robotics and Automation Letters 4(4), supplementary material, Table III (the 43
-dynamic coefficients, first column)."""
+dynamic coefficients, first column); and the Stäubli RX-90 (the PUMA's kinematic
+class, Khalil & Dombre, "Modeling, Identification and Control of Robots", 2002) as the
+authors' program SYMORO+ groups it (its public repository symoro/symoro,
+``Robots/RX90/RX90_regp.txt``: "RX90 grouped inertia parameters")."""
 
 from __future__ import annotations
 
@@ -79,6 +82,12 @@ def test_panda_base_parameters_are_gaz_et_al_table_iii(method):
         base = base_parameters(model, joint_terms=False)
     published = _published_panda()
     assert base.count == len(published) == 43
+    _match(base, published, abs_tol=1e-4)
+
+
+def _match(base, published, abs_tol):
+    """Each published row (a dict of standard parameters and coefficients) is exactly one
+    of ``base``'s rows: the same parameters, the same coefficients to ``abs_tol``."""
     ours = [_terms(base, row) for row in base.map]
     unmatched = list(range(len(ours)))
     for row in published:
@@ -87,8 +96,76 @@ def test_panda_base_parameters_are_gaz_et_al_table_iii(method):
         k = same[0]
         unmatched.remove(k)
         for name, printed in row.items():
-            assert ours[k][name] == pytest.approx(printed, abs=1e-4), (name, row)
+            assert ours[k][name] == pytest.approx(printed, abs=abs_tol), (name, row)
     assert not unmatched
+
+
+def _rx90(d3, rl4):
+    """The RX-90 in SYMORO's modified DH frames (α = 0, π/2, 0, −π/2, π/2, −π/2; d3 = D3,
+    r4 = RL4), gravity along z0; any masses (the grouping depends on the geometry)."""
+    rng = np.random.default_rng(4)
+    rows = []
+    for alpha, d, r in zip(
+        (0, np.pi / 2, 0, -np.pi / 2, np.pi / 2, -np.pi / 2),
+        (0, 0, d3, 0, 0, 0),
+        (0, 0, 0, rl4, 0, 0),
+        strict=True,
+    ):
+        rows.append({"joint": "R", "theta": 0.0, "alpha": alpha, "a": d, "d": r,
+                     "mass": rng.uniform(1, 5), "com": rng.uniform(-0.1, 0.1, 3),
+                     "inertia": np.diag(rng.uniform(0.01, 0.1, 3))})  # fmt: skip
+    return es.from_dh(rows, "modified")
+
+
+def _published_rx90(d3, rl4):
+    """SYMORO's 36 grouped inertia parameters of the RX-90 (its rotor inertias IA left
+    out: IA1 and IA2 join ZZR1 and ZZR2 there, IA3–IA6 stand alone), in eslabon's names
+    (XXj → linkj.Ixx, MXj → linkj.mx, Mj → linkj.m); MRj = Mj + … + M6."""
+
+    def mr(j, c):
+        return _links("m", c, range(j, 7))
+
+    def link(j, **terms):
+        return {f"link{j}.{k}": v for k, v in terms.items()}
+
+    rows = [
+        {**link(1, Izz=1), **link(2, Iyy=1), **link(3, Iyy=1), **mr(3, d3**2)},  # ZZR1
+        {**link(2, Ixx=1, Iyy=-1), **mr(3, -(d3**2))},  # XXR2 = XX2 + YY3 − YYR2
+        {**link(2, Ixz=1), **link(3, mz=-d3)},  # XZR2
+        {**link(2, Izz=1), **mr(3, d3**2)},  # ZZR2 (without IA2)
+        {**link(2, mx=1), **mr(3, d3)},  # MXR2
+        {**link(3, Ixx=1, Iyy=-1), **link(4, Iyy=1, mz=2 * rl4), **mr(4, rl4**2)},  # XXR3
+        {**link(3, Izz=1), **link(4, Iyy=1, mz=2 * rl4), **mr(4, rl4**2)},  # ZZR3
+        {**link(3, my=1), **link(4, mz=1), **mr(4, rl4)},  # MYR3
+        {**link(4, Ixx=1, Iyy=-1), **link(5, Iyy=1)},  # XXR4
+        {**link(4, Izz=1), **link(5, Iyy=1)},  # ZZR4
+        {**link(4, my=1), **link(5, mz=-1)},  # MYR4
+        {**link(5, Ixx=1, Iyy=-1), **link(6, Iyy=1)},  # XXR5
+        {**link(5, Izz=1), **link(6, Iyy=1)},  # ZZR5
+        {**link(5, my=1), **link(6, mz=1)},  # MYR5
+        link(6, Ixx=1, Iyy=-1),  # XXR6
+    ]
+    kept = {2: ("Ixy", "Iyz", "my"), 3: ("Ixy", "Ixz", "Iyz", "mx")}
+    kept |= {j: ("Ixy", "Ixz", "Iyz", "mx") for j in (4, 5)}
+    kept[6] = ("Ixy", "Ixz", "Iyz", "Izz", "mx", "my")
+    rows += [{f"link{j}.{name}": 1.0} for j, names in kept.items() for name in names]
+    return rows
+
+
+@pytest.mark.parametrize("method", ["structural", "numerical"])
+@pytest.mark.parametrize("d3, rl4", [(0.45, 0.52), (0.6, 0.3)])
+def test_rx90_base_parameters_are_symoros(method, d3, rl4):
+    """The RX-90's 36 base parameters are SYMORO's grouped parameters: the same
+    standard parameters in each, with SYMORO's symbolic coefficients (D3², D3, 2 RL4,
+    RL4², RL4, ±1) evaluated at two geometries, to 1e-12."""
+    model = _rx90(d3, rl4)
+    if method == "structural":
+        base = structural_base_parameters(model)
+    else:
+        base = base_parameters(model, joint_terms=False)
+    published = _published_rx90(d3, rl4)
+    assert base.count == len(published) == 36
+    _match(base, published, abs_tol=1e-12)
 
 
 def test_the_panda_coefficients_are_the_geometry():
