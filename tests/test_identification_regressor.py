@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 import eslabon as es
+from eslabon._engine.lanes import WIDTH
 from eslabon._engine.layout import COM_SLIDE, H_NB, HEADER, STRIDE
 from eslabon._engine.status import WRONG_SHAPE
-from eslabon.dynamics.regressor_kernel import pack_regressor, regressor_one
+from eslabon.dynamics.regressor_kernel import STREAM_BYTES, pack_regressor, regressor_one
 from eslabon.identification import (
     joint_torque_regressor,
     kinetic_energy_regressor,
@@ -103,6 +104,28 @@ def test_compiled_regressor_equals_the_numpy_form(name):
     assert _rel(Y, reference_regressor(model, q, qd, qdd)) < 1e-12
     for k in (0, 4, 8):
         assert _rel(Y[k], joint_torque_regressor(model, q[k], qd[k], qdd[k])) < 1e-12
+
+
+@pytest.mark.parametrize("tree", ["RRRPRR", "BSFUHLRP"])
+def test_a_batch_beyond_the_caches_streams_the_same_bits(tree):
+    """A batch whose Y is STREAM_BYTES or more is written by non-temporal stores
+    (eslabon._engine.streaming), a smaller one as usual, from the same lanes kernel: the
+    large batch's states equal the same states in small batches bit for bit (at its
+    start, across the two threads' chunks, in a last partial block of lanes), and each its
+    own call to 1e-12."""
+    model = es.zoo.random_tree(5, tree, friction=True)
+    per_state = model.engine_nv * parameter_count(model) * 8
+    n = STREAM_BYTES // per_state + WIDTH + 3  # more than STREAM_BYTES, a partial block
+    q, qd, qdd = _state(model, np.random.default_rng(13), n)
+    Y = joint_torque_regressor(model, q, qd, qdd)
+    assert Y.nbytes >= STREAM_BYTES
+    for lo in (0, n // 2 - 5, n - 11):
+        part = slice(lo, lo + 11)
+        small = joint_torque_regressor(model, q[part], qd[part], qdd[part])
+        assert small.nbytes < STREAM_BYTES
+        assert np.array_equal(Y[part], small)
+    for s in (0, n // 2, n - 1):
+        assert _rel(Y[s], joint_torque_regressor(model, q[s], qd[s], qdd[s])) < 1e-12
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

@@ -455,7 +455,8 @@ N = int(sys.argv[1])
 q = np.array([es.random_configuration(model, rng) for _ in range(N)])
 qd, qdd = rng.normal(size=(2, N, model.nv))
 es.mass_matrix(model, q[0])  # compiled first: crba_into's fastmath reached its callees
-joint_torque_regressor(model, q[0], qd[0], qdd[0])  # the regressor's fused kernel too
+joint_torque_regressor(model, q[0], qd[0], qdd[0])  # the regressor's fused kernels too
+joint_torque_regressor(model, q, qd, qdd)
 tau = es.bias_forces(model, q, qd) + 2.0 * qdd
 
 def parts(x):
@@ -478,8 +479,12 @@ for name, fn, args in (
             print(f"{name}[{k}]: batch != single states, max diff "
                   f"{np.abs(got - want).max():.3g}")
 
-# no numba function but crba_into and regressor_state was compiled with fused arithmetic
-fused = (composite_rigid_body.crba_into, regressor_kernel.regressor_state)
+# no numba function but crba_into and the regressor's two kernels was compiled fused
+fused = (
+    composite_rigid_body.crba_into,
+    regressor_kernel.regressor_state,
+    regressor_kernel.regressor_lanes,
+)
 kernels = {
     id(fn): fn
     for n, module in sorted(sys.modules.items())
@@ -503,8 +508,8 @@ def test_lanes_equal_single_states_whatever_compiled_first(tmp_path):
     one-state kernels of a model with a spherical joint took fused helpers and the lanes
     did not (ID, FD, C, M differed in the last bits). In a fresh process and cache, in
     that order (the regressor's kernel, fused too, right after), every batch must still
-    equal its single states bit for bit, and no function but crba_into and
-    regressor_state may carry fastmath."""
+    equal its single states bit for bit, and no function but crba_into and the
+    regressor's two kernels may carry fastmath."""
     env = {
         **os.environ,
         "NUMBA_CACHE_DIR": str(tmp_path / "cache"),  # everything compiles, in this order

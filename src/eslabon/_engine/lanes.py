@@ -661,7 +661,7 @@ def _lower_clear(context, builder, sig, args):
 # batches in blocks of WIDTH states
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=False)  # stated: see outward_pass, above _near_angles
 def pack(X, s0, hi, x):
     """States s0 … s0+WIDTH−1 of the batch ``X`` (N, n) into the block ``x`` (n, WIDTH),
     one state per column; columns at or past ``hi`` repeat state hi − 1 (they are

@@ -22,10 +22,15 @@ form, straight-line, and rotated as blocks (:func:`_body_block`); a block of Y i
 four columns at a time (:mod:`eslabon._engine.quads`). Friction and armature add q̇,
 sign q̇ and q̈ columns on their joint's rates.
 
-:func:`regressor_state` is compiled with products and sums fused (``fastmath={"contract"}``,
-a · b + c rounded once, no reordering, as the mass matrix's
-:func:`~eslabon.dynamics.composite_rigid_body.crba_into`): its cost is these dot products
-(docs/performance.md, "The joint-torque regressor").
+:func:`regressor_lanes` runs a batch's chunk: the outward pass on lanes (eight or four
+states per instruction, :mod:`eslabon._engine.lanes`), each state's columns into one
+scratch Y, and the scratch copied out, past the caches when the output is large
+(:mod:`eslabon._engine.streaming`). :func:`regressor_state` and it are compiled with
+products and sums fused (``fastmath={"contract"}``, a · b + c rounded once, no
+reordering, as the mass matrix's :func:`~eslabon.dynamics.composite_rigid_body.crba_into`;
+the lanes' own operations are not fused): the state's cost is these dot products
+(docs/performance.md, "The joint-torque regressor"; a batch's, its output's memory
+traffic, "The regressor's batch: lanes and streamed stores").
 
 The kernel reads the regressor's packed model (:func:`pack_regressor`): ``model.packed``
 (every body, fixed joints included: a body on a fixed joint keeps a block of its own)
@@ -56,7 +61,7 @@ from .._engine.joints import (
     quaternion_row,
     wrench_coefficients,
 )
-from .._engine.lanes import at, clear, g3, g9, zero_of
+from .._engine.lanes import WIDTH, at, clear, g3, g9, like, pack, zero_of
 from .._engine.layout import (
     COM_SLIDE,
     H_GRAVITY,
@@ -73,7 +78,8 @@ from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, nea
 from .._engine.quads import quad, store_quad
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
-from .._engine.tuples import add, cross, mm, mt, mtv, mv, s3, s9, sub
+from .._engine.streaming import store_fence, stream_copy
+from .._engine.tuples import add, cross, mm, mtv, mv, s3, s9
 
 
 @njit(inline="always")
@@ -151,24 +157,26 @@ def _body_block(w, wd, a, R, pos):
 @njit(inline="always")
 def _outward(P, q, qd, qdd, ws, ref, extended):
     """Rows ref + 1 … nb of the outward pass (seed 001 Tabla 3.1 (3.27)–(3.29)) into ``ws``:
-    ω, ω̇, v̇ (gravity included) in body axes and the world pose, as
-    :func:`~eslabon._engine.outward_pass.forward_pass` writes them; with a floating base
-    (``ref`` its body's row) the base's six rows in one step (:func:`base_motion`), rows
-    1 … 5, which carry no body, left out."""
+    ω, ω̇, v̇ (gravity included) in body axes, as
+    :func:`~eslabon._engine.outward_pass.forward_pass` writes them, and each body's pose
+    in the reference frame: the world, or with a floating base (``ref`` its body's row)
+    that body, the base's six rows taken in one step (:func:`base_motion`) and rows
+    1 … 5, which carry no body, left out. One state, or a lanes block (n, WIDTH) with a
+    3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
     nb = int(P[H_NB])
     z = zero_of(q)
     w = wd = dwd = da = (z, z, z)
-    a = (-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2])
-    eye = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    a = like((-P[H_GRAVITY], -P[H_GRAVITY + 1], -P[H_GRAVITY + 2]), z)
+    eye = like((1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0), z)
     clear(ws, 0, 0, WS_COLS)
     s9(ws, 0, WS_RW, eye)
     s3(ws, 0, WS_A, a)
     q_given = q
     q = near_angles(P, q, extended)
     if ref > 0:
-        E, r, w, wd, a = base_motion(P, q, qd, qdd, w, wd, a)
-        s9(ws, ref, WS_RW, E)
-        s3(ws, ref, WS_PW, r)
+        _, _, w, wd, a = base_motion(P, q, qd, qdd, w, wd, a)
+        s9(ws, ref, WS_RW, eye)  # poses from here on are relative to the base's body
+        s3(ws, ref, WS_PW, (z, z, z))
         s3(ws, ref, WS_W, w)
         s3(ws, ref, WS_WD, wd)
         s3(ws, ref, WS_A, a)
@@ -199,6 +207,19 @@ def _outward(P, q, qd, qdd, ws, ref, extended):
         s3(ws, i, WS_PW, add(g3(ws, p, WS_PW), mv(Rp, r)))
 
 
+@njit(inline="always")
+def _fits(P):
+    """Whether the packed model's bodies are rigid and its columns lie within p: cheap
+    guards before any write."""
+    nb = int(P[H_NB])
+    p = int(P[row_offset(nb + 1) - 1])
+    for i in range(nb + 1):
+        o = row_offset(i)
+        if P[o + COM_SLIDE] != 0.0 or P[o + MASS] + 10.0 > p or P[o + VISCOUS] + 3.0 > p:
+            return False
+    return True
+
+
 @njit(cache=True, fastmath={"contract"})
 def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
@@ -214,28 +235,48 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     block of body i in the row of joint j is ten dot products of six: O(10 n) transforms
     plus O(10 n depth) dot products, where carrying each column up the tree would cost a
     transform per joint passed."""
-    nb = int(P[H_NB])
-    nv = int(P[H_NV])
-    p = int(P[row_offset(nb + 1) - 1])
-    for i in range(nb + 1):  # cheap guards before any write
-        o = row_offset(i)
-        if P[o + COM_SLIDE] != 0.0 or P[o + MASS] + 10.0 > p or P[o + VISCOUS] + 3.0 > p:
-            return WRONG_SHAPE
-    for k in range(nv):
-        for c in range(p):
+    if not _fits(P):
+        return WRONG_SHAPE
+    for k in range(Y.shape[0]):
+        for c in range(Y.shape[1]):
             Y[k, c] = 0.0
-    total = 0.0
     # the reference frame: the world, or a floating base's body (its six rates are then
     # the column's wrench in its axes, as floating_base.base_torques projects it)
     ref = first_loop_row(P, extended) - 1  # (BASE_BODY after a floating base)
     _outward(P, q, qd, qdd, ws, ref, extended)
-    Rr, pr = mt(g9(ws, ref, WS_RW)), g3(ws, ref, WS_PW)  # (Rr: reference <- world)
+    return _columns(P, qd, qdd, ws, coef, Y, ref, extended)
+
+
+@njit(inline="always")
+def _base_row(Y, kf, kn, c0, A, B, n, F):
+    """A body's columns on a floating base's force row ``kf`` and moment row ``kn``
+    (direction d): the moment's ten (quads ``A``, ``B`` and ``n[8:]``), the force's
+    four (quad ``F``; its six inertia columns are zero)."""
+    store_quad(Y, kn, c0, A)
+    store_quad(Y, kn, c0 + 4, B)
+    Y[kn, c0 + 8] = n[8]
+    Y[kn, c0 + 9] = n[9]
+    store_quad(Y, kf, c0, F)
+
+
+@njit(inline="always")
+def _columns(P, qd, qdd, ws, coef, Y, ref, extended):
+    """The columns of Y from the outward pass in ``ws`` (:func:`regressor_state`): every
+    entry that is not zero for the model's structure, the same entries for every state
+    (a batch clears its scratch Y once). Status OK or NON_FINITE."""
+    nb = int(P[H_NB])
+    nv = int(P[H_NV])
+    total = 0.0
+    # a floating base's rates: force along its axes (rows 1-3), moment about them (4-6)
+    kf0 = kf1 = kf2 = kn0 = kn1 = kn2 = -1
+    if ref > 0:
+        kf0, kf1 = rate_index(P, row_offset(1)), rate_index(P, row_offset(2))
+        kf2, kn0 = rate_index(P, row_offset(3)), rate_index(P, row_offset(4))
+        kn1, kn2 = rate_index(P, row_offset(5)), rate_index(P, row_offset(6))
     for j in range(ref + 1, nb + 1):
         o = row_offset(j)
         if rate_index(P, o) >= 0:
             R, pos = g9(ws, j, WS_RW), g3(ws, j, WS_PW)
-            if ref > 0:
-                R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
             sn, sf = _joint_coefficients(joint(P, o), R, pos, extended)
             for d in range(3):
                 coef[j, d] = sn[d]
@@ -247,8 +288,6 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
             continue
         w, wd, a = g3(ws, i, WS_W), g3(ws, i, WS_WD), g3(ws, i, WS_A)
         R, pos = g9(ws, i, WS_RW), g3(ws, i, WS_PW)
-        if ref > 0:
-            R, pos = mm(Rr, R), mv(Rr, sub(pos, pr))
         n0, n1, n2, f0, f1, f2 = _body_block(w, wd, a, R, pos)
         # columns 0..3 and 4..7 of the block as quads (four columns in one vector)
         A0, A1, A2 = quad(n0[:4]), quad(n1[:4]), quad(n2[:4])
@@ -267,16 +306,9 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
                 Y[k, c0 + 9] = s0 * n0[9] + s1 * n1[9] + s2 * n2[9]
             j = parent(P, o)
         if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
-            n, f = (n0, n1, n2), (f0, f1, f2)
-            for d in range(3):
-                kf = rate_index(P, row_offset(1 + d))
-                kn = rate_index(P, row_offset(4 + d))
-                for c in range(10):
-                    Y[kn, c0 + c] = n[d][c]
-                for c in range(4):
-                    Y[kf, c0 + c] = f[d][c]
-                for c in range(4, 10):
-                    Y[kf, c0 + c] = 0.0
+            _base_row(Y, kf0, kn0, c0, A0, B0, n0, F0)
+            _base_row(Y, kf1, kn1, c0, A1, B1, n1, F1)
+            _base_row(Y, kf2, kn2, c0, A2, B2, n2, F2)
         total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
     for k in range(nv):
         total += qd[k] + qdd[k]
@@ -341,20 +373,70 @@ def regressor_entry_extended(p, a, b, c, o0, o1, o2):
     return _regressor_entry(p, a, b, c, o0, o1, extended_set())
 
 
+# a batch's output from this many bytes on is written by non-temporal stores
+# (:mod:`eslabon._engine.streaming`): beyond the caches, where a batch is bounded by
+# memory traffic; below, the caller reads it from the caches
+STREAM_BYTES = 1 << 23
+
+
+@njit(inline="always")
+def _lane(block, j, ws, ref):
+    """What :func:`_columns` reads of lane ``j`` of the outward pass's lanes workspace
+    ``block`` (rows, WS_COLS, WIDTH) into the one-state ``ws``: rows ref … nb."""
+    for i in range(ref, block.shape[0]):
+        for c in (WS_W, WS_WD, WS_A, WS_PW):
+            for d in range(3):
+                ws[i, c + d] = block[i, c + d, j]
+        for d in range(9):
+            ws[i, WS_RW + d] = block[i, WS_RW + d, j]
+
+
+@njit(cache=True, fastmath={"contract"})
+def regressor_lanes(P, Q, QD, QDD, Y, lo, hi, extended):
+    """States lo … hi−1 of a batch: the outward pass on lanes (:data:`WIDTH` states per
+    instruction; :mod:`eslabon._engine.lanes`), then each state's columns
+    (:func:`_columns`) into one scratch Y, cleared once (its structural zeros stay), and
+    copied to ``Y[s]``: by non-temporal stores when the batch's output is
+    :data:`STREAM_BYTES` or more. Y (N, engine nv, p); the worst status of the states, or
+    WRONG_SHAPE (Y untouched) as :func:`regressor_state`."""
+    if not _fits(P):
+        return WRONG_SHAPE
+    nq, nv, rows = int(P[H_NQ]), int(P[H_NV]), int(P[H_NB]) + 1
+    p = Y.shape[2]
+    ref = first_loop_row(P, extended) - 1
+    block = np.empty((rows, WS_COLS, WIDTH))
+    q, qd, qdd = np.empty((nq, WIDTH)), np.empty((nv, WIDTH)), np.empty((nv, WIDTH))
+    ws = np.empty((rows, WS_COLS))
+    coef = np.empty((rows + 6, 10))
+    one = np.zeros((nv, p))
+    flat = one.reshape(nv * p)
+    stream = Y.size * 8 >= STREAM_BYTES
+    status = OK
+    for s0 in range(lo, hi, WIDTH):
+        pack(Q, s0, hi, q)
+        pack(QD, s0, hi, qd)
+        pack(QDD, s0, hi, qdd)
+        _outward(P, q, qd, qdd, block, ref, extended)
+        for j in range(min(WIDTH, hi - s0)):
+            s = s0 + j
+            _lane(block, j, ws, ref)
+            status = max(status, _columns(P, QD[s], QDD[s], ws, coef, one, ref, extended))
+            if stream:
+                stream_copy(flat, Y[s].reshape(nv * p))
+            else:
+                Y[s] = one
+    if stream:
+        store_fence()
+    return status
+
+
 @njit(inline="always")
 def _regressor_chunk_entry(p, i0, i1, i2, o0, lo, hi, n, extended):
     P = packed_model(p)
     nq, nv, rows = int(P[H_NQ]), int(P[H_NV]), int(P[H_NB]) + 1
     cols = int(P[row_offset(rows) - 1])
     Q, QD, QDD = carray(i0, (n, nq)), carray(i1, (n, nv)), carray(i2, (n, nv))
-    Y = carray(o0, (n, nv, cols))
-    ws = np.empty((rows, WS_COLS))
-    coef = np.empty((rows + 6, 10))
-    status = OK
-    for s in range(lo, hi):
-        state = regressor_state(P, Q[s], QD[s], QDD[s], ws, coef, Y[s], extended)
-        status = max(status, state)
-    return status
+    return regressor_lanes(P, Q, QD, QDD, carray(o0, (n, nv, cols)), lo, hi, extended)
 
 
 @lazy_cfunc(CHUNK_SIGNATURE, "the joint-torque regressor (batch)")
@@ -371,9 +453,10 @@ REGRESSOR_CHUNKS = (regressor_chunk_entry, regressor_chunk_entry_extended)
 
 
 def regressor_many(P, Q, QD, QDD, Y, nchunks, extended):
-    """:func:`regressor_state` over a batch on every thread
-    (:func:`eslabon._engine.batch.run_chunks`); ``Y`` is (N, engine nv, p)."""
-    return run_chunks(REGRESSOR_CHUNKS, P, (Q, QD, QDD), (Y,), NO_EXTRA, nchunks, 1, extended)
+    """:func:`regressor_lanes` over a batch on every thread
+    (:func:`eslabon._engine.batch.run_chunks`, chunks of whole lanes blocks); ``Y`` is
+    (N, engine nv, p)."""
+    return run_chunks(REGRESSOR_CHUNKS, P, (Q, QD, QDD), (Y,), NO_EXTRA, nchunks, WIDTH, extended)
 
 
 def pack_regressor(packed, body_row, rate_columns, p):

@@ -1,0 +1,55 @@
+"""Non-temporal stores (eslabon._engine.streaming): what a compiled copy writes, what the
+functions mean without the compiler, and what they refuse."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+from numba.core.errors import TypingError
+
+from eslabon._engine.streaming import store_fence, stream_copy, stream_store
+
+
+@njit
+def _copy_rows(src, dst):
+    for s in range(dst.shape[0]):
+        stream_copy(src[s], dst[s])
+    store_fence()
+
+
+@njit
+def _store_one(dst, i, x):
+    stream_store(dst, i, x)
+
+
+def test_a_compiled_stream_copy_writes_every_value():
+    """Rows of odd length (no row starts on a cache line) copied by non-temporal stores
+    equal the source bit for bit, and nothing beyond them is written."""
+    rng = np.random.default_rng(0)
+    src = rng.standard_normal((301, 37))
+    dst = np.full((302, 37), 7.0)
+    _copy_rows(src, dst[:301])
+    assert np.array_equal(dst[:301], src)
+    assert np.all(dst[301] == 7.0)
+
+
+def test_the_functions_mean_their_python_bodies():
+    """Without the compiler (NUMBA_DISABLE_JIT) they are an assignment and nothing."""
+    src, dst = np.arange(5.0), np.zeros(5)
+    stream_copy.py_func(src, dst)
+    store_fence()
+    assert np.array_equal(dst, src)
+    stream_store(dst, 2, -1.0)
+    assert dst[2] == -1.0
+
+
+@pytest.mark.parametrize(
+    "dst, x",
+    [(np.zeros((2, 2)), 1.0), (np.zeros(3, dtype=np.float32), 1.0), (np.zeros(3), 1)],
+)
+def test_a_store_it_cannot_stream_is_refused_at_compile_time(dst, x):
+    """Only a float64 into a 1-D float64 array: anything else is a typing error naming
+    what was expected."""
+    with pytest.raises(TypingError, match="expected a writeable 1-D float64 array"):
+        _store_one(dst, 0, x)
