@@ -203,6 +203,20 @@ def put_base_rates(P, out, xu, xw, total):
 
 
 @njit(inline="always")
+def base_rate_indices(P):
+    """The base's six rates' indices in v: (linear x, y, z, angular x, y, z), the rates of
+    rows 1 … 6. Only for a model with a floating base."""
+    return (
+        rate_index(P, row_offset(1)),
+        rate_index(P, row_offset(2)),
+        rate_index(P, row_offset(3)),
+        rate_index(P, row_offset(4)),
+        rate_index(P, row_offset(5)),
+        rate_index(P, row_offset(6)),
+    )
+
+
+@njit(inline="always")
 def base_column(H, col, fn, ff):
     """The mass matrix's entries H_k,col for the six rates k = 0 … 5 of the base and the
     reaction F = (fn, ff) of column ``col``'s composite, in the base's frame about its

@@ -6,13 +6,14 @@ ordinary store to a line that is not cached first reads that line in (a read for
 ownership): writing the output moves it twice. A non-temporal store writes the line
 without reading it (LLVM's ``!nontemporal`` store: x86 ``movnti``, or ``movntsd`` on
 AMD; a target without such a store makes it an ordinary one). Measured on a 2-core AMD EPYC (Zen 4),
-the Solo 12's regressor over 10,000 states on one thread: 4.0 µs a state copying each
-state's Y out of a scratch with ordinary stores, 2.9 µs with these
+the Solo 12's regressor over 10,000 states on one thread: 3.6 µs a state copying each
+state's Y out of a scratch with ordinary stores, 2.4 µs with these
 (docs/performance.md, "The regressor's batch: lanes and streamed stores").
 
-Non-temporal stores are weakly ordered: a kernel that made them calls
-:func:`store_fence` before it returns, so that every thread sees them once the batch
-has joined.
+Non-temporal stores are weakly ordered, and a locked instruction (what LLVM makes of a
+sequentially consistent fence on x86) is not documented to order them: a kernel that
+made them calls :func:`store_fence` (x86 ``sfence``; elsewhere LLVM's ``fence
+seq_cst``) before it returns, so that every thread sees them once the batch has joined.
 
 - :func:`stream_copy`: ``dst[:] = src`` for two 1-D float64 arrays of one length, by
   non-temporal stores;
@@ -21,12 +22,17 @@ has joined.
 
 from __future__ import annotations
 
+import platform
+
 import llvmlite.ir as ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import lower_builtin, type_callable
 
 from .lanes import _cell
+
+_X86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
 
 
 # Python functions whose bodies are their meaning (what runs with NUMBA_DISABLE_JIT);
@@ -88,5 +94,11 @@ def _type_store_fence(context):
 
 @lower_builtin(store_fence)
 def _lower_store_fence(context, builder, sig, args):
-    builder.fence("seq_cst")
+    if _X86:
+        sfence = ir.FunctionType(ir.VoidType(), [])
+        builder.call(
+            cgutils.get_or_insert_function(builder.module, sfence, "llvm.x86.sse.sfence"), []
+        )
+    else:
+        builder.fence("seq_cst")
     return context.get_dummy_value()

@@ -11,7 +11,7 @@ origin, gravity included as a base acceleration, Luh, Walker & Paul 1980):
 so [n_i; f_i] = A_i π_i with A_i a 6×10 matrix of (ω, ω̇, a). An outward pass (seed 001
 Tabla 3.1 (3.27)–(3.29), as :func:`eslabon._engine.outward_pass.forward_pass` without what
 the regressor does not read; a floating base in one step, :func:`base_motion`) gives every
-row's ω, ω̇, a and world pose. The torque of joint j from body i is S_jᵀ X f_i (RBDA
+row's ω, ω̇, a and pose in one frame. The torque of joint j from body i is S_jᵀ X f_i (RBDA
 eq. 5.20, τ_j = S_jᵀ Σ_{i ∈ subtree(j)} X f_i, X the force transform of eq. 2.24): linear
 in f_i, so each joint's six coefficients (:func:`eslabon._engine.joints.wrench_coefficients`,
 S_jᵀ as two 3-vectors) and each body's ten columns of A_i are taken once to one frame (the
@@ -28,7 +28,7 @@ scratch Y, and the scratch copied out, past the caches when the output is large
 (:mod:`eslabon._engine.streaming`). :func:`regressor_state` and it are compiled with
 products and sums fused (``fastmath={"contract"}``, a · b + c rounded once, no
 reordering, as the mass matrix's :func:`~eslabon.dynamics.composite_rigid_body.crba_into`;
-the lanes' own operations are not fused): the state's cost is these dot products
+lanes and quads too): the state's cost is these dot products
 (docs/performance.md, "The joint-torque regressor"; a batch's, its output's memory
 traffic, "The regressor's batch: lanes and streamed stores").
 
@@ -51,7 +51,7 @@ from numba import carray, njit
 from .._engine.batch import CHUNK_SIGNATURE, NO_EXTRA, run_chunks
 from .._engine.compile import lazy_cfunc, subject
 from .._engine.fastcall import SIGNATURE, entry_status, finite, packed_model, units_ok
-from .._engine.floating_base import base_motion, first_loop_row
+from .._engine.floating_base import base_motion, base_rate_indices, first_loop_row
 from .._engine.joints import (
     by_quaternion,
     extended_set,
@@ -84,10 +84,11 @@ from .._engine.tuples import add, cross, mm, mtv, mv, s3, s9
 
 @njit(inline="always")
 def _joint_coefficients(jnt, R, p, extended):
-    """(σ_n, σ_f): the row's torque is σ_n · n + σ_f · f for a wrench (n about the world
-    origin, f) in world axes. The row's own wrench is (n_j, f_j) = (Rᵀ (n − p × f), Rᵀ f)
-    and its torque s_n · n_j + s_f · f_j (:func:`wrench_coefficients`); rotated to world
-    axes and moved to the world origin, σ_n = R s_n and σ_f = R s_f + p × σ_n."""
+    """(σ_n, σ_f): the row's torque is σ_n · n + σ_f · f for a wrench (n about the
+    reference origin, f) in reference axes, (R, p) the row's pose in that frame. The
+    row's own wrench is (n_j, f_j) = (Rᵀ (n − p × f), Rᵀ f) and its torque
+    s_n · n_j + s_f · f_j (:func:`wrench_coefficients`); rotated to reference axes and
+    moved to its origin, σ_n = R s_n and σ_f = R s_f + p × σ_n."""
     s_n, s_f = wrench_coefficients(jnt, extended)
     sn = mv(R, s_n)
     return sn, add(mv(R, s_f), cross(p, sn))
@@ -160,8 +161,9 @@ def _outward(P, q, qd, qdd, ws, ref, extended):
     ω, ω̇, v̇ (gravity included) in body axes, as
     :func:`~eslabon._engine.outward_pass.forward_pass` writes them, and each body's pose
     in the reference frame: the world, or with a floating base (``ref`` its body's row)
-    that body, the base's six rows taken in one step (:func:`base_motion`) and rows
-    1 … 5, which carry no body, left out. One state, or a lanes block (n, WIDTH) with a
+    that body (a body hanging from the world keeps its world pose: a chain stays in one
+    frame), the base's six rows taken in one step (:func:`base_motion`) and rows 1 … 5,
+    which carry no body, left out. One state, or a lanes block (n, WIDTH) with a
     3-D ``ws`` (:mod:`eslabon._engine.lanes`)."""
     nb = int(P[H_NB])
     z = zero_of(q)
@@ -231,7 +233,8 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     or a packed column would lie beyond p.
 
     Every row's joint coefficients (σ_n, σ_f) (:func:`_joint_coefficients`) and every
-    body's ten columns are taken to world axes about the world origin once, so that the
+    body's ten columns are taken once to the reference frame (the world, or a floating
+    base's body) about its origin, so that the
     block of body i in the row of joint j is ten dot products of six: O(10 n) transforms
     plus O(10 n depth) dot products, where carrying each column up the tree would cost a
     transform per joint passed."""
@@ -267,12 +270,10 @@ def _columns(P, qd, qdd, ws, coef, Y, ref, extended):
     nb = int(P[H_NB])
     nv = int(P[H_NV])
     total = 0.0
-    # a floating base's rates: force along its axes (rows 1-3), moment about them (4-6)
+    # a floating base's rates: force along its axes (kf), moment about them (kn)
     kf0 = kf1 = kf2 = kn0 = kn1 = kn2 = -1
     if ref > 0:
-        kf0, kf1 = rate_index(P, row_offset(1)), rate_index(P, row_offset(2))
-        kf2, kn0 = rate_index(P, row_offset(3)), rate_index(P, row_offset(4))
-        kn1, kn2 = rate_index(P, row_offset(5)), rate_index(P, row_offset(6))
+        kf0, kf1, kf2, kn0, kn1, kn2 = base_rate_indices(P)
     for j in range(ref + 1, nb + 1):
         o = row_offset(j)
         if rate_index(P, o) >= 0:
@@ -373,10 +374,11 @@ def regressor_entry_extended(p, a, b, c, o0, o1, o2):
     return _regressor_entry(p, a, b, c, o0, o1, extended_set())
 
 
-# a batch's output from this many bytes on is written by non-temporal stores
-# (:mod:`eslabon._engine.streaming`): beyond the caches, where a batch is bounded by
-# memory traffic; below, the caller reads it from the caches
-STREAM_BYTES = 1 << 23
+# a batch's output from this many bytes (32 MiB) on is written by non-temporal stores
+# (:mod:`eslabon._engine.streaming`): beyond a last-level cache (32 MiB on a Zen 4
+# chiplet), where a batch is bounded by memory traffic; below it, as the 2,000-state
+# chunks that identification.estimate reads straight back, the output stays cached
+STREAM_BYTES = 1 << 25
 
 
 @njit(inline="always")

@@ -254,7 +254,7 @@ def regressor_into(model, q, qd, qdd, out=None) -> np.ndarray:
         shape = (len(q), model.engine_nv, p)
         usable = out is not None and model.mimic is None and out.shape == shape
         Y = out if usable else np.empty(shape)
-        status = regressor_many(P, qe, qde, qdde, Y, chunk_count(len(q)), extended)
+        status = regressor_many(P, qe, qde, qdde, Y, chunk_count(len(q), WIDTH), extended)
     else:
         Y = np.empty((model.engine_nv, p))
         status = regressor_one(P, qe, qde, qdde, Y, extended)
