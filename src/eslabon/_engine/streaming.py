@@ -5,9 +5,9 @@ quadruped, 30 kB a state, 300 MB for 10,000 states) is bounded by memory traffic
 ordinary store to a line that is not cached first reads that line in (a read for
 ownership): writing the output moves it twice. A non-temporal store writes the line
 without reading it (LLVM's ``!nontemporal`` store: x86 ``movnti``, or ``movntsd`` on
-AMD; a target without such a store makes it an ordinary one). Measured on a 2-core AMD EPYC (Zen 4),
-the Solo 12's regressor over 10,000 states on one thread: 3.6 µs a state copying each
-state's Y out of a scratch with ordinary stores, 2.4 µs with these
+AMD; a target without such a store makes it an ordinary one). Measured on a 2-core AMD
+EPYC (Zen 4), the Solo 12's regressor over 10,000 states on one thread: 3.6 µs a state
+copying each state's Y out of a scratch with ordinary stores, 2.4 µs with these
 (docs/performance.md, "The regressor's batch: lanes and streamed stores").
 
 Non-temporal stores are weakly ordered, and a locked instruction (what LLVM makes of a
