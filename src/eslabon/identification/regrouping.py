@@ -55,10 +55,9 @@ at most 1e-14 of the model's size (at least 1 m), not zero above 1e-12, refused 
 The rules cover fixed-base trees of revolute, prismatic and fixed joints with axes along
 a body axis; the tests compare the count with the rank of :func:`.base_parameters` on
 every such model of the zoo, on seven robots of the robot library (the test lists
-them), and on random chains
-with parallel, perpendicular and intersecting axes. A geometry the rules decide only
-through round-off (a near-parallel pair, a sub-micrometre offset) is refused with a
-ValueError; use :func:`.base_parameters` there.
+them), and on random chains with parallel, perpendicular and intersecting axes. A
+geometry the rules decide only through round-off (a near-parallel pair, a
+sub-micrometre offset) is refused with a ValueError; use :func:`.base_parameters` there.
 """
 
 from __future__ import annotations

@@ -104,26 +104,23 @@ def subtree_moments(P, ws, second):
             mc2 = m * dot(c, c)
             diagonal = (turned[0] + mc2, turned[1], turned[2], turned[3] + mc2, turned[4])
             s6(ws, i, SUB_SECOND, srank1_sub(diagonal + (turned[5] + mc2,), c, m))
-    # the sums of row i are final once its children (later rows) are in; a serial chain's
-    # (parent i - 1) are handed on in registers, the others through the workspace
+    # the sums of row i are final once its children (later rows) are in; row i - 1's are
+    # then final too: a serial chain's (parent i - 1) stay in registers, the others are
+    # read back from the workspace
     m_i, h_i, t_i = g1(ws, nb, SUB_MASS), g3(ws, nb, SUB_FIRST), g6(ws, nb, SUB_SECOND)
     for i in range(nb, 0, -1):
         p = parent(P, row_offset(i))
         m_p, h_p = g1(ws, p, SUB_MASS) + m_i, add(g3(ws, p, SUB_FIRST), h_i)
         t_p = sadd(g6(ws, p, SUB_SECOND), t_i) if second else t_i
+        s1(ws, p, SUB_MASS, m_p)
+        s3(ws, p, SUB_FIRST, h_p)
+        if second:
+            s6(ws, p, SUB_SECOND, t_p)
         if p == i - 1:
             m_i, h_i, t_i = m_p, h_p, t_p
         else:
-            s1(ws, p, SUB_MASS, m_p)
-            s3(ws, p, SUB_FIRST, h_p)
-            if second:
-                s6(ws, p, SUB_SECOND, t_p)
             m_i, h_i = g1(ws, i - 1, SUB_MASS), g3(ws, i - 1, SUB_FIRST)
             t_i = g6(ws, i - 1, SUB_SECOND) if second else t_i
-        s1(ws, i - 1, SUB_MASS, m_i)
-        s3(ws, i - 1, SUB_FIRST, h_i)
-        if second:
-            s6(ws, i - 1, SUB_SECOND, t_i)
     return rigid
 
 
