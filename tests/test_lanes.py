@@ -35,6 +35,7 @@ from eslabon._engine.lanes import (
     s1,
     s3,
     sign,
+    store_states,
     zero_of,
 )
 from eslabon._engine.sincos import sincos_near
@@ -636,3 +637,44 @@ def test_a_lanes_width_other_than_4_or_8_is_refused_aloud(capsys):
 
     assert choose({"ESLABON_LANES": "16"}, lambda: False) == 4
     assert "ESLABON_LANES='16' is not 4 or 8" in capsys.readouterr().err
+
+
+@njit
+def _rows_of_states(X, ws):
+    """Rows 0 and 2 of ``ws`` from the block X (n, WIDTH) or the vector X (n,): lanes
+    (each state's row to its own slab) or floats."""
+    z = like(0.0, at(X, 0))
+    for i in (0, 2):
+        values = (at(X, 0), at(X, 1), at(X, 2), z) + (at(X, 3), at(X, 4), at(X, 5), at(X, 6))
+        store_states(ws, i, values)
+
+
+def test_store_states_gives_each_state_its_own_row():
+    """Lanes values stored by ``store_states`` land transposed: state l's values in its
+    own slab ``ws[l, i, :]``, as the same call on that state's floats writes ``ws[i, :]``
+    (the regressor's per-state step reads them so)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(7, WIDTH))
+    slabs = np.full((WIDTH, 3, 8), -7.0)
+    _rows_of_states(X, slabs)
+    for j in range(WIDTH):
+        one = np.full((3, 8), -7.0)
+        _rows_of_states(X[:, j].copy(), one)
+        _same_bits(slabs[j], one, f"state {j}")
+        np.testing.assert_array_equal(one[0], [*X[:3, j], 0.0, *X[3:, j]])
+        np.testing.assert_array_equal(one[1], -7.0)  # row 1 untouched
+
+
+def test_store_states_refuses_rows_it_cannot_transpose():
+    """Lanes rows must come in whole groups of WIDTH values, into a (WIDTH, rows, n)
+    C-contiguous slab array."""
+    from numba.core.errors import TypingError
+
+    @njit
+    def odd(X, ws):
+        store_states(ws, 0, (at(X, 0), at(X, 1), at(X, 2)))
+
+    with pytest.raises(TypingError, match="not a multiple"):
+        odd(np.zeros((3, WIDTH)), np.zeros((WIDTH, 1, 3)))
+    with pytest.raises(TypingError, match="C-contiguous"):
+        _rows_of_states(np.zeros((7, WIDTH)), np.zeros((WIDTH, 3, 8), order="F"))

@@ -61,7 +61,20 @@ from .._engine.joints import (
     quaternion_row,
     wrench_coefficients,
 )
-from .._engine.lanes import WIDTH, at, clear, g3, g9, like, pack, zero_of
+from .._engine.lanes import (
+    WIDTH,
+    at,
+    clear,
+    g1,
+    g3,
+    g9,
+    like,
+    pack,
+    put,
+    sign,
+    store_states,
+    zero_of,
+)
 from .._engine.layout import (
     COM_SLIDE,
     H_GRAVITY,
@@ -222,22 +235,27 @@ def _fits(P):
     return True
 
 
+# what :func:`_blocks` leaves per row (one state's row: lanes go to each state's own slab,
+# lanes.store_states): the joint's coefficients (σ_n, σ_f) in ``coef`` columns 0 … 5; the
+# body's block A_i in ``blk``, its moment rows (n_x, n_y, n_z) of ten columns at 10 d, its
+# force rows (f_x, f_y, f_z) of four at BLOCK_F + 4 d; zeros to a multiple of eight
+COEF_COLS = 8
+BLOCK_F, BLOCK_COLS = 30, 48
+
+
 @njit(cache=True, fastmath={"contract"})
-def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
+def regressor_state(P, q, qd, qdd, ws, coef, blk, Y, extended):
     """Y (engine nv, p) of one state (module docstring); ``ws`` (rows, WS_COLS) the
-    outward pass's workspace, ``coef`` (rows + 6, 10) scratch (row j's first six
-    columns hold its joint's coefficients; the body's block stays in registers, so the
-    last six rows, kept for the C entry's scratch size, are not used). Status OK, NON_FINITE
-    when a state or a body's motion is not finite, or WRONG_SHAPE (Y untouched) when a
-    centre of mass slides with its joint (seed 001's book mode: the bodies are not rigid)
-    or a packed column would lie beyond p.
+    outward pass's workspace, ``coef`` (rows, COEF_COLS) and ``blk`` (rows, BLOCK_COLS)
+    scratch for :func:`_blocks`. Status OK, NON_FINITE when a state or a body's motion is
+    not finite, or WRONG_SHAPE (Y untouched) when a centre of mass slides with its joint
+    (seed 001's book mode: the bodies are not rigid) or a packed column would lie beyond p.
 
     Every row's joint coefficients (σ_n, σ_f) (:func:`_joint_coefficients`) and every
     body's ten columns are taken once to the reference frame (the world, or a floating
-    base's body) about its origin, so that the
-    block of body i in the row of joint j is ten dot products of six: O(10 n) transforms
-    plus O(10 n depth) dot products, where carrying each column up the tree would cost a
-    transform per joint passed."""
+    base's body) about its origin, so that the block of body i in the row of joint j is
+    ten dot products of six: O(10 n) transforms plus O(10 n depth) dot products, where
+    carrying each column up the tree would cost a transform per joint passed."""
     if not _fits(P):
         return WRONG_SHAPE
     for k in range(Y.shape[0]):
@@ -247,72 +265,96 @@ def regressor_state(P, q, qd, qdd, ws, coef, Y, extended):
     # the column's wrench in its axes, as floating_base.base_torques projects it)
     ref = first_loop_row(P, extended) - 1  # (BASE_BODY after a floating base)
     _outward(P, q, qd, qdd, ws, ref, extended)
-    return _columns(P, qd, qdd, ws, coef, Y, ref, extended)
+    motion = _blocks(P, ws, coef, blk, ref, extended)
+    return _columns(P, qd, qdd, coef, blk, motion, Y, ref)
 
 
 @njit(inline="always")
-def _base_row(Y, kf, kn, c0, A, B, n, F):
-    """A body's columns on a floating base's force row ``kf`` and moment row ``kn``
-    (direction d): the moment's ten (quads ``A``, ``B`` and ``n[8:]``), the force's
-    four (quad ``F``; its six inertia columns are zero)."""
-    store_quad(Y, kn, c0, A)
-    store_quad(Y, kn, c0 + 4, B)
-    Y[kn, c0 + 8] = n[8]
-    Y[kn, c0 + 9] = n[9]
-    store_quad(Y, kf, c0, F)
-
-
-@njit(inline="always")
-def _columns(P, qd, qdd, ws, coef, Y, ref, extended):
-    """The columns of Y from the outward pass in ``ws`` (:func:`regressor_state`): every
-    entry that is not zero for the model's structure, the same entries for every state
-    (a batch clears its scratch Y once). Status OK or NON_FINITE."""
+def _blocks(P, ws, coef, blk, ref, extended):
+    """From the outward pass in ``ws``: every moving row's joint coefficients into
+    ``coef`` and every body's block (:func:`_body_block`) into ``blk`` (the layout of
+    :data:`COEF_COLS`), in the reference frame. One state (``coef``, ``blk`` 2-D), or
+    lanes as :func:`_outward` with 3-D ``coef``, ``blk`` of one slab per state
+    (:func:`~eslabon._engine.lanes.store_states`). Returns the sum of the coefficients and
+    the bodies' motion, not finite when any of them is not."""
     nb = int(P[H_NB])
-    nv = int(P[H_NV])
-    total = 0.0
-    # a floating base's rates: force along its axes (kf), moment about them (kn)
-    kf0 = kf1 = kf2 = kn0 = kn1 = kn2 = -1
-    if ref > 0:
-        kf0, kf1, kf2, kn0, kn1, kn2 = base_rate_indices(P)
+    z = like(0.0, g1(ws, ref, WS_A))
+    total = z
     for j in range(ref + 1, nb + 1):
         o = row_offset(j)
         if rate_index(P, o) >= 0:
             R, pos = g9(ws, j, WS_RW), g3(ws, j, WS_PW)
             sn, sf = _joint_coefficients(joint(P, o), R, pos, extended)
+            store_states(coef, j, sn + sf + (z, z))
             for d in range(3):
-                coef[j, d] = sn[d]
-                coef[j, 3 + d] = sf[d]
                 total += sn[d] + sf[d]
     for i in range(1, nb + 1):
-        c0 = int(P[row_offset(i) + MASS])
-        if c0 < 0:
+        if P[row_offset(i) + MASS] < 0.0:
             continue
         w, wd, a = g3(ws, i, WS_W), g3(ws, i, WS_WD), g3(ws, i, WS_A)
         R, pos = g9(ws, i, WS_RW), g3(ws, i, WS_PW)
         n0, n1, n2, f0, f1, f2 = _body_block(w, wd, a, R, pos)
-        # columns 0..3 and 4..7 of the block as quads (four columns in one vector)
-        A0, A1, A2 = quad(n0[:4]), quad(n1[:4]), quad(n2[:4])
-        B0, B1, B2 = quad(n0[4:8]), quad(n1[4:8]), quad(n2[4:8])
-        F0, F1, F2 = quad(f0), quad(f1), quad(f2)
+        store_states(blk, i, n0 + n1 + n2 + f0 + f1 + f2 + (z, z, z, z, z, z))
+        total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
+    return total
+
+
+@njit(inline="always")
+def _quad_at(blk, i, c):
+    """Columns c … c + 3 of row i of ``blk`` as a quad."""
+    return quad((blk[i, c], blk[i, c + 1], blk[i, c + 2], blk[i, c + 3]))
+
+
+@njit(inline="always")
+def _columns(P, qd, qdd, coef, blk, motion, Y, ref):
+    """The columns of Y of one state from :func:`_blocks`'s ``coef`` and ``blk`` (that
+    state's slab after a pass on lanes; ``motion`` its sum): every entry that is not zero
+    for the model's structure, the same entries for every state (a batch clears its
+    scratch Y once). A block's columns 0 … 3 and 4 … 7 are written as quads (four columns
+    in one vector). Status OK or NON_FINITE."""
+    nb = int(P[H_NB])
+    nv = int(P[H_NV])
+    # a floating base's rates: force along its axes (kf), moment about them (kn)
+    kf = kn = (-1, -1, -1)
+    if ref > 0:
+        kf0, kf1, kf2, kn0, kn1, kn2 = base_rate_indices(P)
+        kf, kn = (kf0, kf1, kf2), (kn0, kn1, kn2)
+    for i in range(1, nb + 1):
+        c0 = int(P[row_offset(i) + MASS])
+        if c0 < 0:
+            continue
+        A0, A1, A2 = _quad_at(blk, i, 0), _quad_at(blk, i, 10), _quad_at(blk, i, 20)
+        B0, B1, B2 = _quad_at(blk, i, 4), _quad_at(blk, i, 14), _quad_at(blk, i, 24)
+        F0, F1, F2 = _quad_at(blk, i, 30), _quad_at(blk, i, 34), _quad_at(blk, i, 38)
+        n8 = (blk[i, 8], blk[i, 18], blk[i, 28])
+        n9 = (blk[i, 9], blk[i, 19], blk[i, 29])
         j = i
         while j > ref:
             o = row_offset(j)
             k = rate_index(P, o)
             if k >= 0:
-                s0, s1, s2 = coef[j, 0], coef[j, 1], coef[j, 2]
-                s3, s4, s5 = coef[j, 3], coef[j, 4], coef[j, 5]
+                s0, s1, s2, s3, s4, s5 = (
+                    coef[j, 0],
+                    coef[j, 1],
+                    coef[j, 2],
+                    coef[j, 3],
+                    coef[j, 4],
+                    coef[j, 5],
+                )
                 store_quad(Y, k, c0, s0 * A0 + s1 * A1 + s2 * A2 + s3 * F0 + s4 * F1 + s5 * F2)
                 store_quad(Y, k, c0 + 4, s0 * B0 + s1 * B1 + s2 * B2)
-                Y[k, c0 + 8] = s0 * n0[8] + s1 * n1[8] + s2 * n2[8]
-                Y[k, c0 + 9] = s0 * n0[9] + s1 * n1[9] + s2 * n2[9]
+                Y[k, c0 + 8] = s0 * n8[0] + s1 * n8[1] + s2 * n8[2]
+                Y[k, c0 + 9] = s0 * n9[0] + s1 * n9[1] + s2 * n9[2]
             j = parent(P, o)
-        if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes
-            _base_row(Y, kf0, kn0, c0, A0, B0, n0, F0)
-            _base_row(Y, kf1, kn1, c0, A1, B1, n1, F1)
-            _base_row(Y, kf2, kn2, c0, A2, B2, n2, F2)
-        total += w[0] + w[1] + w[2] + wd[0] + wd[1] + wd[2] + a[0] + a[1] + a[2]
+        if ref > 0 and j == ref:  # the base's rates: (f, n) in its axes, direction d
+            for d, (A, B, F) in enumerate(((A0, B0, F0), (A1, B1, F1), (A2, B2, F2))):
+                store_quad(Y, kn[d], c0, A)
+                store_quad(Y, kn[d], c0 + 4, B)
+                Y[kn[d], c0 + 8] = n8[d]
+                Y[kn[d], c0 + 9] = n9[d]
+                store_quad(Y, kf[d], c0, F)
     for k in range(nv):
-        total += qd[k] + qdd[k]
+        motion += qd[k] + qdd[k]
     for j in range(1, nb + 1):
         o = row_offset(j)
         k = rate_index(P, o)
@@ -320,9 +362,9 @@ def _columns(P, qd, qdd, ws, coef, Y, ref, extended):
         if k >= 0 and c >= 0:
             v = qd[k]
             Y[k, c] = v
-            Y[k, c + 1] = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
+            Y[k, c + 1] = sign(v)
             Y[k, c + 2] = qdd[k]
-    return OK if abs(total) <= 1.7976931348623157e308 else NON_FINITE
+    return OK if abs(motion) <= 1.7976931348623157e308 else NON_FINITE
 
 
 @njit(cache=True)
@@ -330,22 +372,23 @@ def regressor_one(P, q, qd, qdd, Y, extended):
     """:func:`regressor_state` with its own workspace."""
     rows = int(P[H_NB]) + 1
     ws = np.empty((rows, WS_COLS))
-    coef = np.empty((rows + 6, 10))
-    return regressor_state(P, q, qd, qdd, ws, coef, Y, extended)
+    coef, blk = np.empty((rows, COEF_COLS)), np.empty((rows, BLOCK_COLS))
+    return regressor_state(P, q, qd, qdd, ws, coef, blk, Y, extended)
 
 
 # the C entry's scratch: (rows) x SCRATCH_COLS + nv doubles hold the workspace (rows,
-# WS_COLS) and coef (rows + 6, 10) for every model (rows >= 2)
-SCRATCH_COLS = {"regressor_entry": WS_COLS + 40}
+# WS_COLS), coef (rows, COEF_COLS) and blk (rows, BLOCK_COLS)
+SCRATCH_COLS = {"regressor_entry": WS_COLS + COEF_COLS + BLOCK_COLS}
 
 
 @njit(inline="always")
 def _split_scratch(o, rows):
-    """The C entry's scratch as (workspace (rows, WS_COLS), coef (rows + 6, 10))."""
-    flat = carray(o, rows * (WS_COLS + 40))
+    """The C entry's scratch as (workspace, coef, blk) (:data:`SCRATCH_COLS`)."""
+    flat = carray(o, rows * (WS_COLS + COEF_COLS + BLOCK_COLS))
     ws = flat[: rows * WS_COLS].reshape((rows, WS_COLS))
-    coef = flat[rows * WS_COLS : rows * WS_COLS + (rows + 6) * 10].reshape((rows + 6, 10))
-    return ws, coef
+    rest = flat[rows * WS_COLS :]
+    coef = rest[: rows * COEF_COLS].reshape((rows, COEF_COLS))
+    return ws, coef, rest[rows * COEF_COLS :].reshape((rows, BLOCK_COLS))
 
 
 @njit(cache=True, inline="always")
@@ -359,9 +402,9 @@ def _regressor_entry(p, a, b, c, o0, o1, extended):
         return NON_FINITE
     if not units_ok(P, q, extended):
         return NOT_UNIT
-    ws, coef = _split_scratch(o1, rows)
+    ws, coef, blk = _split_scratch(o1, rows)
     Y = carray(o0, (nv, int(p[row_offset(rows) - 1])))
-    return entry_status(regressor_state(P, q, qd, qdd, ws, coef, Y, extended))
+    return entry_status(regressor_state(P, q, qd, qdd, ws, coef, blk, Y, extended))
 
 
 @lazy_cfunc(SIGNATURE, "the joint-torque regressor")
@@ -381,35 +424,23 @@ def regressor_entry_extended(p, a, b, c, o0, o1, o2):
 STREAM_BYTES = 1 << 25
 
 
-@njit(inline="always")
-def _lane(block, j, ws, ref):
-    """What :func:`_columns` reads of lane ``j`` of the outward pass's lanes workspace
-    ``block`` (rows, WS_COLS, WIDTH) into the one-state ``ws``: rows ref … nb."""
-    for i in range(ref, block.shape[0]):
-        for c in (WS_W, WS_WD, WS_A, WS_PW):
-            for d in range(3):
-                ws[i, c + d] = block[i, c + d, j]
-        for d in range(9):
-            ws[i, WS_RW + d] = block[i, WS_RW + d, j]
-
-
 @njit(cache=True, fastmath={"contract"})
 def regressor_lanes(P, Q, QD, QDD, Y, lo, hi, extended):
-    """States lo … hi−1 of a batch: the outward pass on lanes (:data:`WIDTH` states per
-    instruction; :mod:`eslabon._engine.lanes`), then each state's columns
-    (:func:`_columns`) into one scratch Y, cleared once (its structural zeros stay), and
-    copied to ``Y[s]``: by non-temporal stores when the batch's output is
-    :data:`STREAM_BYTES` or more. Y (N, engine nv, p); the worst status of the states, or
-    WRONG_SHAPE (Y untouched) as :func:`regressor_state`."""
+    """States lo … hi−1 of a batch: the outward pass and :func:`_blocks` on lanes
+    (:data:`WIDTH` states per instruction; :mod:`eslabon._engine.lanes`), then each
+    state's columns (:func:`_columns`, from its slab) into one scratch Y, cleared once (its
+    structural zeros stay), and copied to ``Y[s]``: by non-temporal stores when the
+    batch's output is :data:`STREAM_BYTES` or more. Y (N, engine nv, p); the worst status
+    of the states, or WRONG_SHAPE (Y untouched) as :func:`regressor_state`."""
     if not _fits(P):
         return WRONG_SHAPE
     nq, nv, rows = int(P[H_NQ]), int(P[H_NV]), int(P[H_NB]) + 1
     p = Y.shape[2]
     ref = first_loop_row(P, extended) - 1
-    block = np.empty((rows, WS_COLS, WIDTH))
+    ws = np.empty((rows, WS_COLS, WIDTH))
+    coef, blk = np.empty((WIDTH, rows, COEF_COLS)), np.empty((WIDTH, rows, BLOCK_COLS))
     q, qd, qdd = np.empty((nq, WIDTH)), np.empty((nv, WIDTH)), np.empty((nv, WIDTH))
-    ws = np.empty((rows, WS_COLS))
-    coef = np.empty((rows + 6, 10))
+    motion = np.empty((1, WIDTH))
     one = np.zeros((nv, p))
     flat = one.reshape(nv * p)
     stream = Y.size * 8 >= STREAM_BYTES
@@ -418,11 +449,12 @@ def regressor_lanes(P, Q, QD, QDD, Y, lo, hi, extended):
         pack(Q, s0, hi, q)
         pack(QD, s0, hi, qd)
         pack(QDD, s0, hi, qdd)
-        _outward(P, q, qd, qdd, block, ref, extended)
+        _outward(P, q, qd, qdd, ws, ref, extended)
+        put(motion, 0, _blocks(P, ws, coef, blk, ref, extended))
         for j in range(min(WIDTH, hi - s0)):
             s = s0 + j
-            _lane(block, j, ws, ref)
-            status = max(status, _columns(P, QD[s], QDD[s], ws, coef, one, ref, extended))
+            state = _columns(P, QD[s], QDD[s], coef[j], blk[j], motion[0, j], one, ref)
+            status = max(status, state)
             if stream:
                 stream_copy(flat, Y[s].reshape(nv * p))
             else:
