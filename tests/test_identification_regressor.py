@@ -138,6 +138,7 @@ def test_the_c_entry_equals_the_general_path(name):
     if model.mimic is not None:
         pytest.skip("a mimic joint takes the general path (τ = Gᵀ τ_e)")
     q, qd, qdd = _state(model, np.random.default_rng(12))
+    packed_regressor(model)  # made on first use, by the general path (this test may run first)
     lean = fast.fast(model, q, qd, qdd)
     assert lean is not None and _rel(lean, fast.general(model, q, qd, qdd)) < 1e-12
 

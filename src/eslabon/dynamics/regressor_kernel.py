@@ -22,9 +22,11 @@ form, straight-line, and rotated as blocks (:func:`_body_block`); a block of Y i
 four columns at a time (:mod:`eslabon._engine.quads`). Friction and armature add q̇,
 sign q̇ and q̈ columns on their joint's rates.
 
-:func:`regressor_lanes` runs a batch's chunk: the outward pass on lanes (eight or four
-states per instruction, :mod:`eslabon._engine.lanes`), each state's columns into one
-scratch Y, and the scratch copied out, past the caches when the output is large
+:func:`regressor_lanes` runs a batch's chunk: the outward pass, the joints' coefficients
+and the bodies' blocks (:func:`_blocks`) on lanes (eight or four states per instruction,
+:mod:`eslabon._engine.lanes`), each state's row of them to a slab of its own
+(:func:`~eslabon._engine.lanes.store_states`), then each state's columns from its slab
+into one scratch Y, and the scratch copied out, past the caches when the output is large
 (:mod:`eslabon._engine.streaming`). :func:`regressor_state` and it are compiled with
 products and sums fused (``fastmath={"contract"}``, a · b + c rounded once, no
 reordering, as the mass matrix's :func:`~eslabon.dynamics.composite_rigid_body.crba_into`;
