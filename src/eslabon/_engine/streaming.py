@@ -6,21 +6,23 @@ ordinary store to a line that is not cached first reads that line in (a read for
 ownership): writing the output moves it twice. A non-temporal store writes the line
 without reading it (LLVM's ``!nontemporal`` store; a target without such a store makes
 it an ordinary one). :func:`stream_copy` writes whole 64-byte lines where the
-destination is aligned to them (one vector store a line: x86 ``vmovntpd``, or
-``movntpd`` pairs without AVX), and single doubles (``movnti``) at the ends. Measured on
-a 2-core AMD EPYC (Zen 4), the Solo 12's regressor over 10,000 states on one thread: 3.6
-µs a state copying each state's Y out of a scratch with ordinary stores, 2.4 µs with
-single-double non-temporal stores, 1.5–1.6 with whole lines; a copy alone of 30 kB, 1.1
-µs by doubles and 0.58 by lines (docs/performance.md, "The regressor's batch: lanes and
-streamed stores" and "… each state's slab").
+destination is aligned to them (one vector store a line in LLVM; on x86 one 64-byte
+``vmovntpd`` with AVX-512, two of 32 bytes with AVX, four ``movntpd`` without), and
+single doubles at the ends (``movntsd`` where the CPU has SSE4A, as AMD's have; other
+x86 CPUs get ordinary stores for them from LLVM). Measured on a 2-core AMD EPYC
+(Zen 4), the Solo 12's regressor over 10,000 states on one thread: 3.6 µs a state
+copying each state's Y out of a scratch with ordinary stores, 2.4 µs with single-double
+non-temporal stores, 1.5–1.6 with whole lines; a copy alone of 30 kB, 1.1 µs by doubles
+and 0.58 by lines (docs/performance.md, "The regressor's batch: lanes and streamed
+stores" and "… each state's slab").
 
 Non-temporal stores are weakly ordered, and a locked instruction (what LLVM makes of a
 sequentially consistent fence on x86) is not documented to order them: a kernel that
 made them calls :func:`store_fence` (x86 ``sfence``; elsewhere LLVM's ``fence
 seq_cst``) before it returns, so that every thread sees them once the batch has joined.
 
-- :func:`stream_copy`: ``dst[:] = src`` for two 1-D float64 arrays of one length, by
-  non-temporal stores, whole lines where it can;
+- :func:`stream_copy`: ``dst[:] = src`` for two C-contiguous 1-D float64 arrays of one
+  length, by non-temporal stores, whole lines where it can;
 - :func:`store_fence`: order the non-temporal stores made so far before any later store.
 """
 
