@@ -358,7 +358,7 @@ def test_regressors_equal_pinocchios(name):
             assert np.abs(u[cols] - up[pcols]).max() < 1e-10 * max(1.0, np.abs(up).max())
 
 
-@pytest.mark.parametrize("kind", ["float32", "strided", "read-only", "list"])
+@pytest.mark.parametrize("kind", ["float32", "strided", "read-only", "misaligned", "list"])
 def test_regressor_into_refuses_an_unusable_out(kind):
     """A buffer the kernel cannot write in place is refused, naming ``out``."""
     from eslabon.identification.regressor import regressor_into
@@ -370,11 +370,15 @@ def test_regressor_into_refuses_an_unusable_out(kind):
         "float32": np.empty(shape, dtype=np.float32),
         "strided": np.empty((3, model.nv, 2 * shape[2]))[:, :, ::2],
         "read-only": np.empty(shape),
+        "misaligned": np.zeros(8 * np.prod(shape) + 1, np.uint8)[1:].view(np.float64),
         "list": np.empty(shape).tolist(),
     }[kind]
+    if kind == "misaligned":  # C-contiguous, but its doubles straddle 8-byte boundaries
+        out = out.reshape(shape)
+        assert out.flags.c_contiguous and not out.flags.aligned
     if kind == "read-only":
         out.setflags(write=False)
-    with pytest.raises(ValueError, match="out: expected a writeable, C-contiguous float64"):
+    with pytest.raises(ValueError, match="out: expected a writeable, C-contiguous, aligned"):
         regressor_into(model, q, qd, qdd, out)
     good = np.empty(shape)
     assert regressor_into(model, q, qd, qdd, good) is good

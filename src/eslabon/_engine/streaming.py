@@ -7,7 +7,7 @@ ownership): writing the output moves it twice. A non-temporal store writes the l
 without reading it (LLVM's ``!nontemporal`` store; a target without such a store makes
 it an ordinary one). :func:`stream_copy` writes whole 64-byte lines where the
 destination is aligned to them (one vector store a line in LLVM; on x86 one 64-byte
-``vmovntpd`` with AVX-512, two of 32 bytes with AVX, four ``movntpd`` without), and
+``vmovntps`` with AVX-512, two of 32 bytes with AVX, four ``movntps`` without), and
 single doubles at the ends (``movntsd`` where the CPU has SSE4A, as AMD's have; other
 x86 CPUs get ordinary stores for them from LLVM). Measured on a 2-core AMD EPYC
 (Zen 4), the Solo 12's regressor over 10,000 states on one thread: 3.6 µs a state

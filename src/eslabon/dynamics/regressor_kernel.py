@@ -335,14 +335,8 @@ def _columns(P, qd, qdd, coef, blk, motion, Y, ref):
             o = row_offset(j)
             k = rate_index(P, o)
             if k >= 0:
-                s0, s1, s2, s3, s4, s5 = (
-                    coef[j, 0],
-                    coef[j, 1],
-                    coef[j, 2],
-                    coef[j, 3],
-                    coef[j, 4],
-                    coef[j, 5],
-                )
+                s0, s1, s2 = coef[j, 0], coef[j, 1], coef[j, 2]
+                s3, s4, s5 = coef[j, 3], coef[j, 4], coef[j, 5]
                 store_quad(Y, k, c0, s0 * A0 + s1 * A1 + s2 * A2 + s3 * F0 + s4 * F1 + s5 * F2)
                 store_quad(Y, k, c0 + 4, s0 * B0 + s1 * B1 + s2 * B2)
                 Y[k, c0 + 8] = s0 * n8[0] + s1 * n8[1] + s2 * n8[2]

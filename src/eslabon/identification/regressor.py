@@ -227,20 +227,21 @@ def regressor_into(model, q, qd, qdd, out=None) -> np.ndarray:
     ------
     ValueError
         As :func:`joint_torque_regressor`, or an ``out`` that is not a writeable,
-        C-contiguous float64 array.
+        C-contiguous, aligned float64 array.
     """
     _check_model(model, "the regressor")
     if out is not None and not (
         isinstance(out, np.ndarray)
         and out.dtype == np.float64
         and out.flags.c_contiguous
+        and out.flags.aligned
         and out.flags.writeable
     ):
         raise ValueError(
-            "out: expected a writeable, C-contiguous float64 array, got "
+            "out: expected a writeable, C-contiguous, aligned float64 array, got "
             + (
-                f"{out.dtype} (contiguous {out.flags.c_contiguous}, writeable "
-                f"{out.flags.writeable})"
+                f"{out.dtype} (contiguous {out.flags.c_contiguous}, aligned "
+                f"{out.flags.aligned}, writeable {out.flags.writeable})"
                 if isinstance(out, np.ndarray)
                 else type(out).__name__
             )
