@@ -35,10 +35,10 @@ from eslabon._engine.lanes import (
     s1,
     s3,
     sign,
-    store_states,
     zero_of,
 )
 from eslabon._engine.sincos import sincos_near
+from eslabon._engine.slabs import store_states
 from eslabon.dynamics import batch_drivers as _b
 from eslabon.dynamics import drivers as _d
 from eslabon.dynamics.codes import MODE_ID

@@ -18,8 +18,6 @@ and lanes:
 - :func:`g1`, :func:`s1`, :func:`g3`, :func:`s3`, :func:`g6`, :func:`s6`, :func:`g9`,
   :func:`s9`, :func:`clear`: workspace access, ``ws[i, o]`` of a 2-D workspace or the
   lanes ``ws[i, o, :]`` of a 3-D one;
-- :func:`store_states`: a row of values for a per-state step to read: ``ws[i, :n]`` of a
-  2-D workspace; for lanes, each state's own ``ws[l, i, :n]`` of a (WIDTH, rows, n) one;
 - :func:`like`: a float constant as the scalar type of a prototype value (a tuple of
   them is lifted element by element), so that variables keep one type in a loop;
 - :func:`sign`, :func:`all_finite`, :func:`all_positive`: what branched on a value.
@@ -212,16 +210,6 @@ def s9(ws, i, o, m):
     """ws[i, o:o+9] = the 9-tuple m."""
     for k in range(9):
         ws[i, o + k] = m[k]
-
-
-def store_states(ws, i, values):
-    """``ws[i, 0:n] = values`` (an n-tuple) of a 2-D workspace. For lanes values and a
-    C-contiguous (WIDTH, rows, n) workspace, n a multiple of WIDTH, each state's values go
-    to its own slab, ``ws[l, i, 0:n]`` = lane l of each value: transposed in registers,
-    WIDTH values at a time, so that a per-state step after a pass on lanes reads its row
-    contiguously instead of one value per cache line."""
-    for k in range(len(values)):
-        ws[i, k] = values[k]
 
 
 def zero_of(q):
@@ -516,74 +504,6 @@ def _lower_put(context, builder, sig, args):
         _require_block(qty, types.none)
         zero = ir.Constant(ir.IntType(64), 0)
         builder.store(y, _row_pointer(context, builder, qty, q, [k, zero], WIDTH), align=8)
-    return context.get_dummy_value()
-
-
-def _zip_masks(width):
-    """The shuffle masks interleaving the low halves (and the high halves) of two
-    vectors: applied log2(width) times to rows k and k + width/2 of a width x width
-    matrix, they transpose it (the perfect shuffle)."""
-    half = width // 2
-    low = [x for k in range(half) for x in (k, width + k)]
-    return low, [x + half for x in low]
-
-
-def _transpose(builder, rows, width):
-    """The rows (``<width x double>`` values) of a width x width matrix -> its columns."""
-    low, high = (ir.Constant(ir.VectorType(ir.IntType(32), width), m) for m in _zip_masks(width))
-    for _ in range(width.bit_length() - 1):
-        half = width // 2
-        zipped = []
-        for k in range(half):
-            a, b = rows[k], rows[k + half]
-            zipped += [builder.shuffle_vector(a, b, low), builder.shuffle_vector(a, b, high)]
-        rows = zipped
-    return rows
-
-
-@type_callable(store_states)
-def _type_store_states(context):
-    def typing(ws, i, values):
-        _indices_ok(i)
-        if not (isinstance(ws, types.Array) and isinstance(values, types.BaseTuple)):
-            return None
-        _writable(ws)
-        if ws.ndim == 3 and all(isinstance(t, Lanes) for t in values):
-            _require_block(ws, types.int64)
-            if len(values) % WIDTH:
-                raise TypingError(f"store_states: {len(values)} values, not a multiple of {WIDTH}")
-            return types.none
-        if ws.ndim == 2 and ws.layout == "C" and all(isinstance(t, _REAL) for t in values):
-            return types.none
-        raise TypingError(
-            f"store_states: floats into a C-contiguous 2-D workspace or lanes into a "
-            f"(WIDTH, rows, n) one, got {values} into {ws}"
-        )
-
-    return typing
-
-
-@lower_builtin(store_states, types.Array, types.Integer, types.BaseTuple)
-def _lower_store_states(context, builder, sig, args):
-    wsty, ws = sig.args[0], args[0]
-    i = _intp(context, builder, sig.args[1], args[1])
-    vty, v = sig.args[2], args[2]
-    n = len(vty)
-
-    def const(k):
-        return ir.Constant(i.type, k)
-
-    if wsty.ndim == 2:
-        first = _cell(context, builder, wsty, ws, [i, const(0)])
-        for k in range(n):
-            x = context.cast(builder, builder.extract_value(v, k), vty[k], types.float64)
-            builder.store(x, builder.gep(first, [const(k)], inbounds=True))
-        return context.get_dummy_value()
-    for g in range(0, n, WIDTH):
-        rows = [builder.extract_value(v, g + m) for m in range(WIDTH)]
-        for state, column in enumerate(_transpose(builder, rows, WIDTH)):
-            ptr = _row_pointer(context, builder, wsty, ws, [const(state), i, const(g)], WIDTH)
-            builder.store(column, ptr, align=8)
     return context.get_dummy_value()
 
 

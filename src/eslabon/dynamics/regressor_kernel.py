@@ -25,7 +25,7 @@ sign q̇ and q̈ columns on their joint's rates.
 :func:`regressor_lanes` runs a batch's chunk: the outward pass, the joints' coefficients
 and the bodies' blocks (:func:`_blocks`) on lanes (eight or four states per instruction,
 :mod:`eslabon._engine.lanes`), each state's row of them to a slab of its own
-(:func:`~eslabon._engine.lanes.store_states`), then each state's columns from its slab
+(:func:`~eslabon._engine.slabs.store_states`), then each state's columns from its slab
 into one scratch Y, and the scratch copied out, past the caches when the output is large
 (:mod:`eslabon._engine.streaming`). :func:`regressor_state` and it are compiled with
 products and sums fused (``fastmath={"contract"}``, a · b + c rounded once, no
@@ -74,7 +74,6 @@ from .._engine.lanes import (
     pack,
     put,
     sign,
-    store_states,
     zero_of,
 )
 from .._engine.layout import (
@@ -92,6 +91,7 @@ from .._engine.layout import (
 from .._engine.outward_pass import WS_A, WS_COLS, WS_PW, WS_RW, WS_W, WS_WD, near_angles
 from .._engine.quads import quad, store_quad
 from .._engine.record import coordinate_index, parent, rate_index, row_offset
+from .._engine.slabs import store_states
 from .._engine.status import NON_FINITE, NOT_UNIT, OK, WRONG_SHAPE
 from .._engine.streaming import store_fence, stream_copy
 from .._engine.tuples import add, cross, mm, mtv, mv, s3, s9
@@ -238,7 +238,7 @@ def _fits(P):
 
 
 # what :func:`_blocks` leaves per row (one state's row: lanes go to each state's own slab,
-# lanes.store_states): the joint's coefficients (σ_n, σ_f) in ``coef`` columns 0 … 5; the
+# slabs.store_states): the joint's coefficients (σ_n, σ_f) in ``coef`` columns 0 … 5; the
 # body's block A_i in ``blk``, its moment rows (n_x, n_y, n_z) of ten columns at 10 d, its
 # force rows (f_x, f_y, f_z) of four at BLOCK_F + 4 d; zeros to a multiple of eight
 COEF_COLS = 8
@@ -277,7 +277,7 @@ def _blocks(P, ws, coef, blk, ref, extended):
     ``coef`` and every body's block (:func:`_body_block`) into ``blk`` (the layout of
     :data:`COEF_COLS`), in the reference frame. One state (``coef``, ``blk`` 2-D), or
     lanes as :func:`_outward` with 3-D ``coef``, ``blk`` of one slab per state
-    (:func:`~eslabon._engine.lanes.store_states`). Returns the sum of the coefficients and
+    (:func:`~eslabon._engine.slabs.store_states`). Returns the sum of the coefficients and
     the bodies' motion, not finite when any of them is not."""
     nb = int(P[H_NB])
     z = like(0.0, g1(ws, ref, WS_A))
